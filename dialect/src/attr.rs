@@ -1,0 +1,154 @@
+//! Small readers for builtin attributes. Each returns `None` when the
+//! attribute is of another kind, so the verifier can report it instead of
+//! failing.
+
+use melior::ir::{
+    attribute::{IntegerAttribute, StringAttribute},
+    Attribute, AttributeLike,
+};
+
+/// The value of an integer attribute (any integer type but `i1`).
+pub fn int(attribute: Attribute) -> Option<i64> {
+    if is_bool(attribute) {
+        return None;
+    }
+    IntegerAttribute::try_from(attribute)
+        .ok()
+        .map(|a| a.signed_value())
+}
+
+/// Whether the attribute is `true`/`false`.
+pub fn is_bool(attribute: Attribute) -> bool {
+    unsafe { mlir_sys::mlirAttributeIsABool(attribute.to_raw()) }
+}
+
+/// The value of a `true`/`false` attribute.
+pub fn bool_value(attribute: Attribute) -> Option<bool> {
+    is_bool(attribute).then(|| unsafe { mlir_sys::mlirBoolAttrGetValue(attribute.to_raw()) })
+}
+
+/// The value of a string attribute.
+pub fn string(attribute: Attribute) -> Option<String> {
+    StringAttribute::try_from(attribute)
+        .ok()
+        .map(|a| a.value().to_string())
+}
+
+/// The elements of an `array<i64: ...>` attribute.
+pub fn i64_array(attribute: Attribute) -> Option<Vec<i64>> {
+    let raw = attribute.to_raw();
+    unsafe {
+        if !mlir_sys::mlirAttributeIsADenseI64Array(raw) {
+            return None;
+        }
+        let len = mlir_sys::mlirDenseArrayGetNumElements(raw);
+        Some(
+            (0..len)
+                .map(|i| mlir_sys::mlirDenseI64ArrayGetElement(raw, i))
+                .collect(),
+        )
+    }
+}
+
+/// The elements of an `array<i32: ...>` attribute.
+pub fn i32_array(attribute: Attribute) -> Option<Vec<i32>> {
+    let raw = attribute.to_raw();
+    unsafe {
+        if !mlir_sys::mlirAttributeIsADenseI32Array(raw) {
+            return None;
+        }
+        let len = mlir_sys::mlirDenseArrayGetNumElements(raw);
+        Some(
+            (0..len)
+                .map(|i| mlir_sys::mlirDenseI32ArrayGetElement(raw, i))
+                .collect(),
+        )
+    }
+}
+
+/// The elements of an `[...]` array attribute.
+pub fn array<'c>(attribute: Attribute<'c>) -> Option<Vec<Attribute<'c>>> {
+    let raw = attribute.to_raw();
+    unsafe {
+        if !mlir_sys::mlirAttributeIsAArray(raw) {
+            return None;
+        }
+        let len = mlir_sys::mlirArrayAttrGetNumElements(raw);
+        Some(
+            (0..len)
+                .map(|i| Attribute::from_raw(mlir_sys::mlirArrayAttrGetElement(raw, i)))
+                .collect(),
+        )
+    }
+}
+
+/// The entries of a `{...}` dictionary attribute, in order.
+pub fn dictionary<'c>(attribute: Attribute<'c>) -> Option<Vec<(String, Attribute<'c>)>> {
+    let raw = attribute.to_raw();
+    unsafe {
+        if !mlir_sys::mlirAttributeIsADictionary(raw) {
+            return None;
+        }
+        let len = mlir_sys::mlirDictionaryAttrGetNumElements(raw);
+        Some(
+            (0..len)
+                .map(|i| {
+                    let named = mlir_sys::mlirDictionaryAttrGetElement(raw, i);
+                    let name = mlir_sys::mlirIdentifierStr(named.name);
+                    let name = std::slice::from_raw_parts(name.data as *const u8, name.length);
+                    (
+                        String::from_utf8_lossy(name).into_owned(),
+                        Attribute::from_raw(named.attribute),
+                    )
+                })
+                .collect(),
+        )
+    }
+}
+
+/// The symbol named by a `@sym` attribute.
+pub fn flat_symbol(attribute: Attribute) -> Option<String> {
+    let raw = attribute.to_raw();
+    unsafe {
+        if !mlir_sys::mlirAttributeIsAFlatSymbolRef(raw) {
+            return None;
+        }
+        let s = mlir_sys::mlirFlatSymbolRefAttrGetValue(raw);
+        let bytes = std::slice::from_raw_parts(s.data as *const u8, s.length);
+        Some(String::from_utf8_lossy(bytes).into_owned())
+    }
+}
+
+/// The type held by a type attribute (e.g. `dtype = f32`).
+pub fn type_value<'c>(attribute: Attribute<'c>) -> Option<melior::ir::Type<'c>> {
+    let raw = attribute.to_raw();
+    unsafe {
+        mlir_sys::mlirAttributeIsAType(raw)
+            .then(|| melior::ir::Type::from_raw(mlir_sys::mlirTypeAttrGetValue(raw)))
+    }
+}
+
+/// The payload of a dynamic (IRDL) attribute `#<mnemonic><"payload">`, read
+/// from its printed form because the C API has no accessor for the
+/// parameters of dynamic attributes.
+pub fn enum_payload(attribute: Attribute, mnemonic: &str) -> Option<String> {
+    let text = attribute.to_string();
+    let inner = text
+        .strip_prefix('#')?
+        .strip_prefix(mnemonic)?
+        .strip_prefix("<\"")?
+        .strip_suffix("\">")?;
+    Some(inner.replace("\\\"", "\"").replace("\\\\", "\\"))
+}
+
+/// The text between the outer `<` and `>` of a printed dynamic attribute,
+/// when it has the given mnemonic.
+pub fn dynamic_params(attribute: Attribute, mnemonic: &str) -> Option<String> {
+    let text = attribute.to_string();
+    let inner = text
+        .strip_prefix('#')?
+        .strip_prefix(mnemonic)?
+        .strip_prefix('<')?
+        .strip_suffix('>')?;
+    Some(inner.to_string())
+}

@@ -1,0 +1,20 @@
+//! The `pld` and `pto` MLIR dialects.
+//!
+//! * [`context()`] makes an MLIR context with every upstream dialect and both
+//!   IRDL dialects loaded.
+//! * [`schema`] reads operand layouts from the IRDL files (the single source
+//!   of truth); [`ops`] wraps every op family with named accessors and a
+//!   builder on top of it.
+//! * [`types`] classifies tensors (plain, distributed, tile) and reads their
+//!   properties; [`enums`] holds the ABI enums.
+//! * [`verify`] is the semantic verifier behind the `pld-verify` pass.
+
+pub mod attr;
+pub mod context;
+pub mod enums;
+pub mod ops;
+pub mod schema;
+pub mod types;
+pub mod verify;
+
+pub use context::{context, PLD_IRDL, PTO_IRDL};

@@ -1,0 +1,123 @@
+//! Spec 4.5-4.8: the composite collectives. Each returns its target's
+//! storage ("window as result").
+
+use super::{enum_attribute, int_attribute, pld_op};
+use crate::enums::{AllReduceMode, PldEnum, ReduceOp};
+use melior::ir::{
+    attribute::{IntegerAttribute, StringAttribute},
+    r#type::IntegerType,
+};
+
+pld_op! {
+    /// `%r = pld.tensor_allreduce(%target[, %signal]) {op, mode?, core_num?}`.
+    AllReduce, AllReduceBuilder = "pld.tensor_allreduce" { target: one, signal: opt }
+}
+
+pld_op! {
+    /// `%r = pld.tensor_barrier(%signal)`.
+    Barrier, BarrierBuilder = "pld.tensor_barrier" { signal: one }
+}
+
+pld_op! {
+    /// `%r = pld.tensor_broadcast(%target, %signal) {root}`.
+    Broadcast, BroadcastBuilder = "pld.tensor_broadcast" { target: one, signal: one }
+}
+
+pld_op! {
+    /// `%r = pld.tensor_reduce_scatter(%target, %signal) {op}`.
+    ReduceScatter, ReduceScatterBuilder = "pld.tensor_reduce_scatter" { target: one, signal: one }
+}
+
+pld_op! {
+    /// `%r = pld.tensor_allgather(%input, %target, %signal)`.
+    AllGather, AllGatherBuilder = "pld.tensor_allgather" { input: one, target: one, signal: one }
+}
+
+pld_op! {
+    /// `%r = pld.tensor_all_to_all(%input, %target, %signal)`.
+    AllToAll, AllToAllBuilder = "pld.tensor_all_to_all" { input: one, target: one, signal: one }
+}
+
+pld_op! {
+    /// `%r = pld.tensor_all_to_all_v(%input, %target, %signal, %send_counts,
+    /// %recv_counts[, %core_num])`.
+    AllToAllV, AllToAllVBuilder = "pld.tensor_all_to_all_v" {
+        input: one, target: one, signal: one, send_counts: one, recv_counts: one, core_num: opt
+    }
+}
+
+pld_op! {
+    /// `%r = pld.tensor_indexed_all_to_all_v(..., %index[, %core_num])`
+    /// (CHIP rail only).
+    IndexedAllToAllV, IndexedAllToAllVBuilder = "pld.tensor_indexed_all_to_all_v" {
+        input: one, target: one, signal: one, send_counts: one, recv_counts: one,
+        index: one, core_num: opt
+    }
+}
+
+/// Names of the user-visible collectives (`pld.tensor_*` that return their
+/// target's storage).
+pub const COLLECTIVES: &[&str] = &[
+    AllReduce::NAME,
+    Barrier::NAME,
+    Broadcast::NAME,
+    ReduceScatter::NAME,
+    AllGather::NAME,
+    AllToAll::NAME,
+    AllToAllV::NAME,
+    IndexedAllToAllV::NAME,
+];
+
+impl AllReduce<'_, '_> {
+    pub fn reduce_op(&self) -> Option<ReduceOp> {
+        enum_attribute(&self.0, "op")
+    }
+
+    /// The schedule (`mode`, default mesh); `Err` holds an unknown mode.
+    pub fn mode(&self) -> Result<AllReduceMode, String> {
+        match self.0.attribute("mode") {
+            None => Ok(AllReduceMode::Mesh),
+            Some(a) => crate::attr::string(a)
+                .ok_or_else(|| format!("mode must be a string, got {a}"))?
+                .parse(),
+        }
+    }
+
+    /// `core_num` (default 1), `None` when it is not an integer.
+    pub fn core_num(&self) -> Option<i64> {
+        match self.0.attribute("core_num") {
+            None => Some(1),
+            Some(_) => int_attribute(&self.0, "core_num"),
+        }
+    }
+}
+
+impl<'c> AllReduceBuilder<'c, '_> {
+    pub fn reduce_op(self, context: &'c melior::Context, op: ReduceOp) -> Self {
+        self.attribute("op", op.to_attribute(context))
+    }
+
+    pub fn mode(self, context: &'c melior::Context, mode: AllReduceMode) -> Self {
+        self.attribute("mode", StringAttribute::new(context, &mode.to_string()).into())
+    }
+
+    pub fn core_num(self, context: &'c melior::Context, core_num: i64) -> Self {
+        let i64_type = IntegerType::new(context, 64).into();
+        self.attribute(
+            "core_num",
+            IntegerAttribute::new(i64_type, core_num).into(),
+        )
+    }
+}
+
+impl Broadcast<'_, '_> {
+    pub fn root(&self) -> Option<i64> {
+        int_attribute(&self.0, "root")
+    }
+}
+
+impl ReduceScatter<'_, '_> {
+    pub fn reduce_op(&self) -> Option<ReduceOp> {
+        enum_attribute(&self.0, "op")
+    }
+}

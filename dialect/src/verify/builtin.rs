@@ -1,0 +1,188 @@
+//! Spec 4.9: the builtin dispatches of the HOST rail.
+
+use super::{signal::enum_member, OpCx};
+use crate::enums::{Direction, PldEnum, ReduceOp};
+use crate::schema::Arity;
+
+/// Largest ring a `builtin_allreduce_ring` kernel supports.
+const RING_MAX_RANKS: i64 = 16;
+
+pub fn check(cx: &mut OpCx) {
+    directions(cx);
+    let op = cx.name.trim_start_matches("pld.builtin_").to_string();
+    // The data operand whose dtype the kernel is instantiated for.
+    let data = if cx.view.schema.operand_group("src").is_some() {
+        "src"
+    } else if cx.view.schema.operand_group("target").is_some() {
+        "target"
+    } else {
+        ""
+    };
+    for role in ["src", "target", "input", "recv_counts"] {
+        if cx.view.schema.operand_group(role).is_some() {
+            cx.distributed(role);
+        }
+    }
+    let Some(signal) = cx.signal("signal") else { return };
+    let dtype = if data.is_empty() {
+        None
+    } else {
+        cx.tensor(data).map(|t| t.dtype())
+    };
+    if let (Some(dtype), Some(attribute)) = (&dtype, cx.view.attribute("dtype")) {
+        let declared = crate::attr::type_value(attribute).map(|t| t.to_string());
+        if declared.as_deref() != Some(dtype.as_str()) {
+            cx.error(format!(
+                "dtype attribute {attribute} must equal the {data} element type {dtype}"
+            ));
+        }
+    }
+    let reduce = if cx.view.attribute("op").is_some() {
+        enum_member::<ReduceOp>(cx, "op", "ReduceOp")
+    } else {
+        None
+    };
+    let dtype = dtype.unwrap_or_default();
+    let only = |cx: &mut OpCx, allowed: &[&str], what: &str| {
+        if !allowed.contains(&dtype.as_str()) {
+            cx.error(format!("supports only {what}, got {dtype}"));
+        }
+    };
+    match op.as_str() {
+        "allreduce" => {
+            only(cx, &["f16", "f32"], "FP16 or FP32");
+            let core_num = cx.view.attribute("core_num").and_then(crate::attr::int);
+            let Some(core_num) = core_num.filter(|n| *n > 0) else {
+                cx.error("core_num must be a positive integer");
+                return;
+            };
+            match signal.rank() {
+                1 if core_num != 1 => cx.error(format!(
+                    "a rank-1 signal is valid only when core_num is 1, got {core_num}"
+                )),
+                1 => {}
+                2 => match signal.dim(1) {
+                    Some(lanes) if lanes >= core_num => {}
+                    Some(lanes) => cx.error(format!(
+                        "signal shape[1] ({lanes}) must be at least core_num ({core_num})"
+                    )),
+                    None => cx.error("rank-2 signal shape[1] must be constant"),
+                },
+                r => cx.error(format!("signal must be rank 1 or 2, got rank {r}")),
+            }
+        }
+        "allreduce_ring" => {
+            if reduce.is_some_and(|r| r != ReduceOp::Sum) || dtype != "f32" {
+                cx.error(format!(
+                    "ring allreduce supports only op = \"sum\" with FP32, got {} with {dtype}",
+                    reduce.map(|r| r.to_string()).unwrap_or_default()
+                ));
+            }
+            ring(cx, &signal);
+        }
+        "barrier" | "broadcast" | "reduce_scatter" => {
+            if signal.rank() != 1 {
+                cx.error(format!("signal must be rank 1 [NR], got rank {}", signal.rank()));
+            }
+            match op.as_str() {
+                "broadcast" => {
+                    only(cx, &["f32"], "FP32");
+                    if let Some(root) = cx.view.attribute("root").and_then(crate::attr::int) {
+                        if root < 0 {
+                            cx.error(format!("root must be non-negative, got {root}"));
+                        }
+                    }
+                }
+                "reduce_scatter" => {
+                    only(cx, &["f32"], "FP32");
+                    if reduce.is_some_and(|r| r != ReduceOp::Sum) {
+                        cx.error("supports only op = \"sum\"");
+                    }
+                }
+                _ => {}
+            }
+        }
+        "allgather" | "all_to_all" => {
+            let dtype = cx.tensor("target").map(|t| t.dtype()).unwrap_or_default();
+            if dtype != "f32" {
+                cx.error(format!("supports only FP32, got {dtype}"));
+            }
+            let ok = signal.rank() == 1 || (signal.rank() == 2 && signal.dim(1) == Some(1));
+            if !ok {
+                cx.error("signal must be [NR] or [NR, 1]");
+            }
+        }
+        "all_to_all_v" => {
+            let dtype = cx.tensor("target").map(|t| t.dtype()).unwrap_or_default();
+            if dtype != "f32" && dtype != "i8" {
+                cx.error(format!("supports only FP32 or INT8, got {dtype}"));
+            }
+            cx.distributed("send_counts");
+        }
+        _ => {}
+    }
+}
+
+/// `[2*(NR-1)+1, NR]` ring signal, at most 16 ranks, static src whose
+/// element count NR divides.
+fn ring(cx: &mut OpCx, signal: &crate::types::TensorInfo) {
+    if signal.rank() != 2 {
+        cx.error(format!(
+            "ring signal must be rank 2 [2*(NR-1)+1, NR], got rank {}",
+            signal.rank()
+        ));
+        return;
+    }
+    if let (Some(rows), Some(nr)) = (signal.dim(0), signal.dim(1)) {
+        if rows != 2 * (nr - 1) + 1 {
+            cx.error(format!(
+                "ring signal shape[0] ({rows}) must equal 2*(NR-1) + 1 = {}",
+                2 * (nr - 1) + 1
+            ));
+        }
+    }
+    let Some(nr) = signal.dim(1) else { return };
+    if nr > RING_MAX_RANKS {
+        cx.error(format!(
+            "ring allreduce supports {RING_MAX_RANKS} or fewer ranks, got {nr}"
+        ));
+    }
+    let Some(src) = cx.tensor("src") else { return };
+    match src.static_numel() {
+        None => cx.error("ring allreduce requires a statically-known src shape"),
+        Some(n) if nr > 0 && n % nr != 0 => cx.error(format!(
+            "ring allreduce src element count ({n}) must be an exact multiple of the rank count ({nr}); got a remainder of {}",
+            n % nr
+        )),
+        Some(_) => {}
+    }
+}
+
+/// `arg_directions`: one valid direction per tensor operand.
+fn directions(cx: &mut OpCx) {
+    let Some(attribute) = cx.view.attribute("arg_directions") else { return };
+    let tensors = cx
+        .view
+        .schema
+        .operands
+        .iter()
+        .filter(|g| g.arity == Arity::Single && g.name != "device")
+        .count();
+    let Some(items) = crate::attr::array(attribute) else { return };
+    if items.len() != tensors {
+        cx.error(format!(
+            "arg_directions has {} entries but the op has {tensors} tensor operands",
+            items.len()
+        ));
+        return;
+    }
+    for item in items {
+        if Direction::from_attribute(item).is_none() {
+            cx.error(format!(
+                "arg_directions entries must be #pld.direction<...> with one of {}, got {item}",
+                Direction::member_list()
+            ));
+            return;
+        }
+    }
+}

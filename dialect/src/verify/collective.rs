@@ -1,0 +1,268 @@
+//! Spec 4.5-4.8: the composite collectives.
+
+use super::{constant_int, signal::enum_member, OpCx};
+use crate::enums::ReduceOp;
+use crate::types::{Layout, TensorInfo};
+
+pub fn allreduce(cx: &mut OpCx) {
+    enum_member::<ReduceOp>(cx, "op", "ReduceOp");
+    core_num_attribute(cx);
+    if let Some(mode) = cx.view.attribute("mode") {
+        match crate::attr::string(mode) {
+            None => cx.error(format!("mode must be a string, got {mode}")),
+            Some(m) if m == "ring" && cx.one("signal").is_none() => {
+                cx.error("mode = \"ring\" requires an explicit signal")
+            }
+            Some(_) => {}
+        }
+    }
+    let Some(target) = cx.distributed("target") else { return };
+    let dtype = target.dtype();
+    if dtype != "f16" && dtype != "f32" {
+        cx.error(format!("target dtype must be FP16 or FP32, got {dtype}"));
+    }
+    if cx.one("signal").is_some() {
+        cx.signal("signal");
+    }
+    cx.result_is("target");
+}
+
+/// `core_num` of allreduce: a compile-time integer, positive.
+fn core_num_attribute(cx: &mut OpCx) {
+    let Some(attribute) = cx.view.attribute("core_num") else { return };
+    match crate::attr::int(attribute) {
+        None => cx.error(format!(
+            "core_num must be a compile-time integer, got {attribute}"
+        )),
+        Some(n) if n <= 0 => cx.error(format!("core_num must be positive, got {n}")),
+        Some(_) => {}
+    }
+}
+
+pub fn barrier(cx: &mut OpCx) {
+    if cx.signal("signal").is_some() {
+        cx.result_is("signal");
+    }
+}
+
+pub fn broadcast(cx: &mut OpCx) {
+    if let Some(root) = cx.view.attribute("root").and_then(crate::attr::int) {
+        if root < 0 {
+            cx.error(format!("root must be non-negative, got {root}"));
+        }
+    }
+    cx.signal("signal");
+    if cx.distributed("target").is_some() {
+        cx.result_is("target");
+    }
+}
+
+pub fn reduce_scatter(cx: &mut OpCx) {
+    if let Some(op) = enum_member::<ReduceOp>(cx, "op", "ReduceOp") {
+        if op != ReduceOp::Sum {
+            cx.error(format!("supports only op = \"sum\", got \"{op}\""));
+        }
+    }
+    cx.signal("signal");
+    let Some(target) = cx.distributed("target") else { return };
+    if target.rank() != 2 {
+        cx.error(format!(
+            "target must be 2-D [NR, SIZE], got rank {}",
+            target.rank()
+        ));
+    }
+    cx.result_is("target");
+}
+
+/// Checks shared by allgather and all_to_all: `input` and `target` are
+/// distinct 2-D tensors of one dtype and row width; the signal is `[NR]` or
+/// `[NR, 1]` with NR equal to the target's rows.
+fn exchange(cx: &mut OpCx, input_rows_one: bool) {
+    if let (Some(input), Some(target)) = (cx.one("input"), cx.one("target")) {
+        if input == target {
+            cx.error("input and target must be different values");
+        }
+    }
+    let Some(input) = cx.global("input") else { return };
+    let Some(target) = cx.distributed("target") else { return };
+    if input.rank() != 2 {
+        cx.error(format!("input must be 2-D, got rank {}", input.rank()));
+        return;
+    }
+    if target.rank() != 2 {
+        cx.error(format!("target must be 2-D, got rank {}", target.rank()));
+        return;
+    }
+    if input_rows_one {
+        if let Some(rows) = input.dim(0).filter(|r| *r != 1) {
+            cx.error(format!("input must be [1, SIZE], got {rows} rows"));
+        }
+    } else if let (Some(a), Some(b)) = (input.dim(0), target.dim(0)) {
+        if a != b {
+            cx.error(format!(
+                "input rows ({a}) must equal target rows ({b}) (both are NR)"
+            ));
+        }
+    }
+    if let (Some(a), Some(b)) = (input.dim(1), target.dim(1)) {
+        if a != b {
+            cx.error(format!("input SIZE ({a}) must equal target SIZE ({b})"));
+        }
+    }
+    if input.element != target.element {
+        cx.error(format!(
+            "input dtype {} must equal the target dtype {}",
+            input.dtype(),
+            target.dtype()
+        ));
+    }
+    if let Some(signal) = cx.signal("signal") {
+        let shape_ok = match signal.rank() {
+            1 => true,
+            2 => signal.dim(1) == Some(1),
+            _ => false,
+        };
+        if !shape_ok {
+            cx.error("signal must be [NR] or [NR, 1]");
+        } else if let (Some(nr), Some(rows)) = (signal.dim(0), target.dim(0)) {
+            if nr != rows {
+                cx.error(format!(
+                    "signal dim 0 ({nr}) must equal target dim 0 ({rows})"
+                ));
+            }
+        }
+    }
+    cx.result_is("target");
+}
+
+pub fn allgather(cx: &mut OpCx) {
+    exchange(cx, true);
+}
+
+pub fn all_to_all(cx: &mut OpCx) {
+    exchange(cx, false);
+}
+
+/// The payload-window rules of all_to_all_v (spec 4.7 rule 8): ND layout,
+/// packed strides, fully valid.
+fn packed_payload(cx: &mut OpCx, role: &str, info: &TensorInfo) {
+    if info.layout.is_some_and(|l| l != Layout::Nd) {
+        cx.error(format!("{role} layout must be ND"));
+    }
+    if let (Some(strides), Some(packed)) = (&info.strides, info.packed_strides()) {
+        if *strides != packed {
+            cx.error(format!(
+                "{role} strides {strides:?} must be the packed strides {packed:?}"
+            ));
+        }
+    }
+    if let Some(valid) = &info.valid_shape {
+        let narrower = valid
+            .iter()
+            .zip(&info.shape)
+            .any(|(v, d)| d.is_some_and(|d| *v < d));
+        if narrower {
+            cx.error(format!("{role} valid_shape must not be narrower than its shape"));
+        }
+    }
+}
+
+/// A counts tensor: INT32, `[NR]` or `[NR, 1]` (rank-2 only when
+/// `rank2_only`), dim 0 a constant equal to NR.
+fn counts(cx: &mut OpCx, role: &str, info: &TensorInfo, nr: i64, rank2_only: bool) {
+    if info.dtype() != "i32" {
+        cx.error(format!("{role} must have INT32 element type, got {}", info.dtype()));
+        return;
+    }
+    let shape_ok = match info.rank() {
+        1 => !rank2_only,
+        2 => info.dim(1) == Some(1),
+        _ => false,
+    };
+    if !shape_ok {
+        let want = if rank2_only { "[NR, 1]" } else { "[NR] or [NR, 1]" };
+        cx.error(format!("{role} must be {want}"));
+        return;
+    }
+    if info.dim(0) != Some(nr) {
+        cx.error(format!(
+            "{role} dim 0 must be the constant NR = {nr}, got {}",
+            info.dim(0).map_or("?".to_string(), |d| d.to_string())
+        ));
+    }
+}
+
+/// Spec 4.7 (and 4.8 when `indexed`).
+pub fn all_to_all_v(cx: &mut OpCx, indexed: bool) {
+    if let (Some(input), Some(target)) = (cx.one("input"), cx.one("target")) {
+        if input == target {
+            cx.error("input and target must be different values");
+        }
+    }
+    if let Some(n) = cx.one("core_num").and_then(constant_int) {
+        if n <= 0 {
+            cx.error(format!("core_num must be positive, got {n}"));
+        }
+    }
+    let Some(input) = cx.global("input") else { return };
+    let Some(target) = cx.distributed("target") else { return };
+    if input.rank() != 2 || target.rank() != 2 {
+        cx.error("input and target must be 2-D [NR*MAX_RECV, SIZE]");
+        return;
+    }
+    if let (Some(a), Some(b)) = (input.dim(0), target.dim(0)) {
+        if a != b {
+            cx.error(format!(
+                "target dim 0 ({b}) must equal input dim 0 ({a})"
+            ));
+        }
+    }
+    if let (Some(a), Some(b)) = (input.dim(1), target.dim(1)) {
+        if a != b {
+            cx.error(format!("target SIZE ({b}) must equal input SIZE ({a})"));
+        }
+    }
+    if input.element != target.element {
+        cx.error(format!(
+            "input dtype {} must equal the target dtype {}",
+            input.dtype(),
+            target.dtype()
+        ));
+    }
+    packed_payload(cx, "input", &input);
+    packed_payload(cx, "target", &target);
+
+    let Some(signal) = cx.signal("signal") else { return };
+    if signal.rank() != 2 {
+        cx.error(format!("signal must be 2D [NR, 1], got rank {}", signal.rank()));
+        return;
+    }
+    if signal.dim(1) != Some(1) {
+        cx.error("signal second dimension must be 1");
+        return;
+    }
+    let (Some(nr), Some(rows)) = (signal.dim(0), target.dim(0)) else {
+        cx.error("target dim 0 and signal dim 0 (NR) must be compile-time constants");
+        return;
+    };
+    if nr <= 0 || rows % nr != 0 {
+        cx.error(format!(
+            "signal dim 0 (NR = {nr}) must divide target dim 0 ({rows})"
+        ));
+        return;
+    }
+
+    let send_role = "send_counts";
+    if indexed {
+        if let Some(send) = cx.distributed(send_role) {
+            counts(cx, send_role, &send, nr, false);
+        }
+        cx.global("index");
+    } else if let Some(send) = cx.global(send_role) {
+        counts(cx, send_role, &send, nr, false);
+    }
+    if let Some(recv) = cx.distributed("recv_counts") {
+        counts(cx, "recv_counts", &recv, nr, true);
+    }
+    cx.result_is("target");
+}

@@ -1,0 +1,82 @@
+//! HOST orchestration ops: per-device dispatch and comm-domain scopes.
+
+use super::OpCx;
+use crate::enums::FuncKind;
+use melior::ir::{
+    block::BlockLike, operation::OperationLike, RegionLike, ValueLike,
+};
+
+pub fn dispatch(cx: &mut OpCx) {
+    let Some(callee) = cx.view.attribute("callee").and_then(crate::attr::flat_symbol) else {
+        cx.error("callee must be a symbol reference like @chip_fn");
+        return;
+    };
+    let Some(function) = cx.function_info(&callee) else {
+        cx.error(format!("callee @{callee} does not exist"));
+        return;
+    };
+    if function.kind != Some(FuncKind::Chip) {
+        cx.error(format!(
+            "callee @{callee} must be a CHIP orchestrator (pld.kind \"chip\")"
+        ));
+        return;
+    }
+    let args = cx.group("args");
+    if args.len() != function.inputs.len() {
+        cx.error(format!(
+            "passes {} arguments but @{callee} takes {}",
+            args.len(),
+            function.inputs.len()
+        ));
+        return;
+    }
+    for (i, (arg, expected)) in args.iter().zip(&function.inputs).enumerate() {
+        if arg.r#type() != *expected {
+            cx.error(format!(
+                "argument #{i} has type {} but @{callee} expects {expected}",
+                arg.r#type()
+            ));
+        }
+    }
+    let results: Vec<_> = cx.view.op.results().map(|r| r.r#type()).collect();
+    if results != function.results {
+        cx.error(format!("result types must match those of @{callee}"));
+    }
+}
+
+pub fn comm_domain(cx: &mut OpCx) {
+    let name = cx.view.attribute("name").and_then(crate::attr::string);
+    if name.as_deref().unwrap_or("").is_empty() {
+        cx.error("requires a non-empty 'name'");
+    }
+    match cx.view.attribute("devices").and_then(crate::attr::i64_array) {
+        None => cx.error("devices must be array<i64: ...>"),
+        Some(devices) => {
+            let ascending = devices.windows(2).all(|w| w[0] < w[1]);
+            if !ascending || devices.iter().any(|d| *d < 0) {
+                cx.error(format!(
+                    "devices must be distinct, ascending and non-negative, got {devices:?}"
+                ));
+            }
+        }
+    }
+    let slots = cx.view.attribute("slots").and_then(crate::attr::array);
+    let slots_ok = slots.is_some_and(|items| {
+        items
+            .into_iter()
+            .all(|a| crate::attr::string(a).is_some_and(|s| !s.is_empty()))
+    });
+    if !slots_ok {
+        cx.error("slots must be an array of non-empty allocation names");
+    }
+    // The results are what the body's terminator yields.
+    let op = cx.view.op;
+    let Ok(region) = op.region(0) else { return };
+    let Some(block) = region.first_block() else { return };
+    let Some(terminator) = block.terminator() else { return };
+    let yielded: Vec<_> = terminator.operands().map(|v| v.r#type()).collect();
+    let results: Vec<_> = op.results().map(|r| r.r#type()).collect();
+    if crate::ops::op_name(&terminator) != "gpu.yield" || yielded != results {
+        cx.error("body must end with gpu.yield of values matching the results");
+    }
+}

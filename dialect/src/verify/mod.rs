@@ -1,0 +1,380 @@
+//! The pld semantic verifier (`pld-verify`).
+//!
+//! IRDL checks arity and base kinds while parsing; this verifier checks
+//! everything else spec section 4 states: which operands are distributed,
+//! ranks of offset and shape tuples, dtypes, signal shapes, enum values,
+//! which function kinds may hold which ops, and the properties carried by
+//! tensor encodings. Every finding is reported at the location of the op
+//! (or function) it is about. The rules are listed, one line each, in
+//! docs/dialect.md, and each has an `expected-error` case in
+//! tests/lit/dialect/invalid.mlir.
+
+mod builtin;
+mod collective;
+mod host;
+mod placement;
+mod remote;
+mod signal;
+mod window;
+
+use crate::{
+    enums::{FuncKind, PldEnum},
+    ops::{op_name, OpView},
+    types::{tensor_info, TensorInfo, TensorKind},
+};
+use melior::ir::{
+    operation::{OperationLike, WalkOrder, WalkResult},
+    r#type::FunctionType,
+    Location, OperationRef, Type, Value, ValueLike,
+};
+use std::collections::HashMap;
+
+/// One verifier finding.
+#[derive(Clone, Debug)]
+pub struct Finding<'c> {
+    pub location: Location<'c>,
+    pub message: String,
+}
+
+/// Verifies every op nested in `root` (usually the module). Returns the
+/// findings in IR order; empty means the IR is valid.
+pub fn verify<'c>(root: OperationRef<'c, '_>) -> Vec<Finding<'c>> {
+    let mut raw_ops = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        raw_ops.push(op.to_raw());
+        WalkResult::Advance
+    });
+    // SAFETY: the walk only collected ops nested in `root`, which outlives
+    // this function; nothing is mutated while they are used.
+    let ops: Vec<OperationRef<'c, '_>> = raw_ops
+        .into_iter()
+        .map(|raw| unsafe { OperationRef::from_raw(raw) })
+        .collect();
+
+    let mut checker = Checker {
+        findings: Vec::new(),
+        functions: HashMap::new(),
+    };
+    for op in &ops {
+        if op_name(op) == "func.func" {
+            checker.declare_function(*op);
+        }
+    }
+    for op in ops {
+        checker.check_op(op);
+    }
+    checker.findings
+}
+
+/// Verifies `root` and emits each finding as an MLIR error diagnostic, so
+/// that diagnostic handlers (and `--verify-diagnostics`) see them. Returns
+/// whether the IR is valid.
+pub fn verify_and_emit(root: OperationRef) -> bool {
+    let findings = verify(root);
+    for finding in &findings {
+        emit_error(finding.location, &finding.message);
+    }
+    findings.is_empty()
+}
+
+/// Emits an error diagnostic at `location`.
+pub fn emit_error(location: Location, message: &str) {
+    let text = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
+    unsafe { mlir_sys::mlirEmitError(location.to_raw(), text.as_ptr()) };
+}
+
+/// What the verifier knows about a function.
+#[derive(Clone)]
+pub(crate) struct FunctionInfo<'c> {
+    pub kind: Option<FuncKind>,
+    pub inputs: Vec<Type<'c>>,
+    pub results: Vec<Type<'c>>,
+}
+
+pub(crate) struct Checker<'c> {
+    findings: Vec<Finding<'c>>,
+    functions: HashMap<String, FunctionInfo<'c>>,
+}
+
+/// Reads the `pld.kind` of a function: `Ok(None)` when absent, `Err` with
+/// the offending text when it is not a valid kind.
+pub fn function_kind(func: OperationRef) -> Result<Option<FuncKind>, String> {
+    match func.attribute("pld.kind") {
+        Err(_) => Ok(None),
+        Ok(attribute) => FuncKind::from_attribute(attribute)
+            .map(Some)
+            .ok_or_else(|| attribute.to_string()),
+    }
+}
+
+/// The `func.func` that encloses `op`, if any.
+pub fn enclosing_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let mut current = op.parent_operation();
+    while let Some(parent) = current {
+        if op_name(&parent) == "func.func" {
+            return Some(parent);
+        }
+        current = parent.parent_operation();
+    }
+    None
+}
+
+fn symbol_name(op: OperationRef) -> Option<String> {
+    crate::attr::string(op.attribute("sym_name").ok()?)
+}
+
+fn function_type<'c>(op: OperationRef<'c, '_>) -> Option<FunctionType<'c>> {
+    let ty = crate::attr::type_value(op.attribute("function_type").ok()?)?;
+    FunctionType::try_from(ty).ok()
+}
+
+impl<'c> Checker<'c> {
+    fn error(&mut self, location: Location<'c>, message: String) {
+        self.findings.push(Finding { location, message });
+    }
+
+    fn declare_function(&mut self, func: OperationRef<'c, '_>) {
+        let Some(name) = symbol_name(func) else { return };
+        let (inputs, results) = match function_type(func) {
+            Some(ty) => (
+                (0..ty.input_count()).filter_map(|i| ty.input(i).ok()).collect(),
+                (0..ty.result_count()).filter_map(|i| ty.result(i).ok()).collect(),
+            ),
+            None => (Vec::new(), Vec::new()),
+        };
+        let kind = function_kind(func).ok().flatten();
+        self.functions.insert(
+            name,
+            FunctionInfo {
+                kind,
+                inputs,
+                results,
+            },
+        );
+    }
+
+    fn check_function(&mut self, func: OperationRef<'c, '_>) {
+        let location = func.location();
+        let name = symbol_name(func).unwrap_or_default();
+        if let Err(text) = function_kind(func) {
+            self.error(
+                location,
+                format!(
+                    "function @{name}: pld.kind must be #pld.func_kind<...> with one of {}, got {text}",
+                    FuncKind::member_list()
+                ),
+            );
+        }
+        if let Some(ty) = function_type(func) {
+            for i in 0..ty.input_count() {
+                if let Ok(input) = ty.input(i) {
+                    if let Err(message) = tensor_info(input) {
+                        self.error(location, format!("function @{name}: argument #{i}: {message}"));
+                    }
+                }
+            }
+            for i in 0..ty.result_count() {
+                if let Ok(result) = ty.result(i) {
+                    if let Err(message) = tensor_info(result) {
+                        self.error(location, format!("function @{name}: result #{i}: {message}"));
+                    }
+                }
+            }
+        }
+    }
+
+    fn check_op(&mut self, op: OperationRef<'c, '_>) {
+        let name = op_name(&op);
+        if name == "func.func" {
+            self.check_function(op);
+            return;
+        }
+        for (i, result) in op.results().enumerate() {
+            if let Err(message) = tensor_info(result.r#type()) {
+                self.error(op.location(), format!("'{name}' op result #{i}: {message}"));
+            }
+        }
+        if !name.starts_with("pld.") {
+            return;
+        }
+        let Some(view) = OpView::new(op) else { return };
+        if view.group_ranges().is_none() {
+            // IRDL rejects these while parsing; an op built by a pass can
+            // still get its operand segments wrong.
+            self.error(
+                op.location(),
+                format!("'{name}' op operands do not match its operand groups"),
+            );
+            return;
+        }
+        let func = enclosing_function(op);
+        let kind = func.and_then(|f| function_kind(f).ok().flatten());
+        let Some(kind) = kind else {
+            self.error(
+                op.location(),
+                format!(
+                    "'{name}' op must be inside a func.func with a pld.kind attribute \
+                     (e.g. pld.kind = #pld.func_kind<\"incore\">)"
+                ),
+            );
+            return;
+        };
+        let function = func.and_then(symbol_name).unwrap_or_default();
+        let mut cx = OpCx {
+            checker: self,
+            view,
+            name,
+            kind,
+            function,
+        };
+        if !placement::check(&mut cx) {
+            return;
+        }
+        match cx.name.as_str() {
+            "pld.tensor_alloc_window_buffer" => window::alloc_window_buffer(&mut cx),
+            "pld.tensor_window" => window::window(&mut cx),
+            "pld.system_get_comm_ctx" => window::get_comm_ctx(&mut cx),
+            "pld.system_notify" => signal::notify(&mut cx),
+            "pld.system_wait" => signal::wait(&mut cx, false),
+            "pld.system_defer_wait" => signal::wait(&mut cx, true),
+            "pld.tile_remote_load" => remote::remote_load(&mut cx, false),
+            "pld.tile_remote_load_with_physical_tail_padding" => {
+                remote::remote_load(&mut cx, true)
+            }
+            "pld.tile_remote_store" => remote::remote_store(&mut cx, TensorKind::Tile),
+            "pld.tensor_remote_store" => remote::remote_store(&mut cx, TensorKind::Plain),
+            "pld.tensor_put" => remote::transfer(&mut cx, true, false),
+            "pld.tensor_get" => remote::transfer(&mut cx, false, false),
+            "pld.tile_put" => remote::transfer(&mut cx, true, true),
+            "pld.tile_get" => remote::transfer(&mut cx, false, true),
+            "pld.tensor_allreduce" => collective::allreduce(&mut cx),
+            "pld.tensor_barrier" => collective::barrier(&mut cx),
+            "pld.tensor_broadcast" => collective::broadcast(&mut cx),
+            "pld.tensor_reduce_scatter" => collective::reduce_scatter(&mut cx),
+            "pld.tensor_allgather" => collective::allgather(&mut cx),
+            "pld.tensor_all_to_all" => collective::all_to_all(&mut cx),
+            "pld.tensor_all_to_all_v" => collective::all_to_all_v(&mut cx, false),
+            "pld.tensor_indexed_all_to_all_v" => collective::all_to_all_v(&mut cx, true),
+            "pld.system_cacheinvalid" => signal::cacheinvalid(&mut cx),
+            "pld.dispatch" => host::dispatch(&mut cx),
+            "pld.comm_domain" => host::comm_domain(&mut cx),
+            other if other.starts_with("pld.builtin_") => builtin::check(&mut cx),
+            _ => {}
+        }
+    }
+}
+
+/// The context of one op's checks.
+pub(crate) struct OpCx<'x, 'c, 'a> {
+    checker: &'x mut Checker<'c>,
+    pub view: OpView<'c, 'a>,
+    pub name: String,
+    pub kind: FuncKind,
+    pub function: String,
+}
+
+impl<'c, 'a> OpCx<'_, 'c, 'a> {
+    /// Reports an error about this op.
+    pub fn error(&mut self, message: impl AsRef<str>) {
+        let location = self.view.op.location();
+        let text = format!("'{}' op {}", self.name, message.as_ref());
+        self.checker.error(location, text);
+    }
+
+    pub fn one(&self, group: &str) -> Option<Value<'c, 'a>> {
+        self.view.one(group)
+    }
+
+    pub fn group(&self, group: &str) -> Vec<Value<'c, 'a>> {
+        self.view.group(group).unwrap_or_default()
+    }
+
+    pub fn function_info(&self, name: &str) -> Option<FunctionInfo<'c>> {
+        self.checker.functions.get(name).cloned()
+    }
+
+    /// The tensor info of operand group `group` (a single value). Type
+    /// errors of the value were already reported where it is defined.
+    pub fn tensor(&self, group: &str) -> Option<TensorInfo<'c>> {
+        tensor_info(self.one(group)?.r#type()).ok().flatten()
+    }
+
+    /// The tensor info of the first result.
+    pub fn result_tensor(&self) -> Option<TensorInfo<'c>> {
+        let result = self.view.op.result(0).ok()?;
+        tensor_info(result.r#type()).ok().flatten()
+    }
+
+    /// Requires operand `role` to be a distributed tensor.
+    pub fn distributed(&mut self, role: &str) -> Option<TensorInfo<'c>> {
+        let info = self.tensor(role)?;
+        if info.kind != TensorKind::Distributed {
+            self.error(format!(
+                "{role} must be a DistributedTensor (window-bound), got a {}",
+                info.kind
+            ));
+            return None;
+        }
+        Some(info)
+    }
+
+    /// Requires operand `role` to be a global-memory tensor (plain or
+    /// distributed), not a tile.
+    pub fn global(&mut self, role: &str) -> Option<TensorInfo<'c>> {
+        let info = self.tensor(role)?;
+        if info.kind == TensorKind::Tile {
+            self.error(format!("{role} must be a tensor, not a tile"));
+            return None;
+        }
+        Some(info)
+    }
+
+    /// Requires an INT32 distributed signal.
+    pub fn signal(&mut self, role: &str) -> Option<TensorInfo<'c>> {
+        let info = self.distributed(role)?;
+        if info.dtype() != "i32" {
+            self.error(format!(
+                "{role} must have INT32 element type, got {}",
+                info.dtype()
+            ));
+            return None;
+        }
+        Some(info)
+    }
+
+    /// Requires `count` values in group `group`, one per dimension of `of`.
+    pub fn tuple_rank(&mut self, group: &str, of: &str, rank: usize) -> bool {
+        let count = self.group(group).len();
+        if count != rank {
+            self.error(format!(
+                "expected {rank} {group} (one per dimension of {of}), got {count}"
+            ));
+            return false;
+        }
+        true
+    }
+
+    /// Requires the first result to have the type of operand `group`.
+    pub fn result_is(&mut self, group: &str) {
+        let (Some(value), Ok(result)) = (self.one(group), self.view.op.result(0)) else {
+            return;
+        };
+        if value.r#type() != result.r#type() {
+            self.error(format!(
+                "result type {} must equal the {group} type {}",
+                result.r#type(),
+                value.r#type()
+            ));
+        }
+    }
+}
+
+/// The value of an integer constant (`arith.constant`), if `value` is one.
+pub fn constant_int(value: Value) -> Option<i64> {
+    let result = melior::ir::operation::OperationResult::try_from(value).ok()?;
+    let owner = result.owner();
+    if op_name(&owner) != "arith.constant" {
+        return None;
+    }
+    crate::attr::int(owner.attribute("value").ok()?)
+}

@@ -1,0 +1,54 @@
+//! Which function kinds may hold which ops (spec 1.1 and 4.x "only callable
+//! in ...").
+
+use super::OpCx;
+use crate::enums::FuncKind::{self, Aic, Aiv, Chip, Host, InCore};
+
+/// The function kinds that may hold `op`; `None` for any kind.
+pub fn allowed_kinds(op: &str) -> Option<&'static [FuncKind]> {
+    const HOST: &[FuncKind] = &[Host];
+    const DEVICE: &[FuncKind] = &[InCore, Aiv, Aic];
+    const COLLECTIVE: &[FuncKind] = &[Host, Chip, InCore];
+    const CHIP: &[FuncKind] = &[Chip];
+    Some(match op {
+        "pld.tensor_alloc_window_buffer"
+        | "pld.tensor_window"
+        | "pld.system_world_size"
+        | "pld.dispatch"
+        | "pld.comm_domain" => HOST,
+        "pld.system_get_comm_ctx" => return None,
+        "pld.tensor_indexed_all_to_all_v" => CHIP,
+        _ if op.starts_with("pld.builtin_") => HOST,
+        _ if op.starts_with("pld.tensor_")
+            && crate::ops::collective::COLLECTIVES.contains(&op) =>
+        {
+            COLLECTIVE
+        }
+        _ => DEVICE,
+    })
+}
+
+/// Reports an op placed in a function kind that may not hold it. Returns
+/// whether the placement is valid.
+pub fn check(cx: &mut OpCx) -> bool {
+    let Some(allowed) = allowed_kinds(&cx.name) else {
+        return true;
+    };
+    if allowed.contains(&cx.kind) {
+        return true;
+    }
+    let list: Vec<&str> = allowed.iter().map(|k| k.describe()).collect();
+    let message = format!(
+        "is only allowed in a {} (pld.kind {}), not in {} @{}",
+        list.join(" or "),
+        allowed
+            .iter()
+            .map(|k| format!("\"{k}\""))
+            .collect::<Vec<_>>()
+            .join("/"),
+        cx.kind.describe(),
+        cx.function
+    );
+    cx.error(message);
+    false
+}
