@@ -181,10 +181,11 @@ irdl.dialect @pld {
     %i32 = irdl.is i32
     %i64 = irdl.is i64
     %index = irdl.is index
-    %int = irdl.any_of(%i32, %i64, %index)
     %idx = irdl.is index
     %op = irdl.base @pld::@notify_op
-    irdl.operands(target: %t, peer: %int, offsets: variadic %idx, value: %int)
+    %peer = irdl.any_of(%i32, %i64, %index)
+    %value = irdl.any_of(%i32, %i64, %index)
+    irdl.operands(target: %t, peer: %peer, offsets: variadic %idx, value: %value)
     irdl.attributes { "op" = %op }
   }
 
@@ -217,93 +218,105 @@ irdl.dialect @pld {
   // The tile shape is the result type's shape; valid_shape is empty or one
   // extent per dimension.
   irdl.operation @tile_remote_load {
-    %t = irdl.base "!builtin.tensor"
     %i32 = irdl.is i32
     %i64 = irdl.is i64
     %index = irdl.is index
     %int = irdl.any_of(%i32, %i64, %index)
     %idx = irdl.is index
-    irdl.operands(target: %t, peer: %int, offsets: variadic %idx, valid_shape: variadic %idx)
-    irdl.results(tile: %t)
+    %target = irdl.base "!builtin.tensor"
+    %tile = irdl.base "!builtin.tensor"
+    irdl.operands(target: %target, peer: %int, offsets: variadic %idx, valid_shape: variadic %idx)
+    irdl.results(tile: %tile)
   }
 
   // Lowering-internal FP16 variant that may read a ragged tail rounded up to
   // one 32-byte block (15 elements past the last physical column).
   irdl.operation @tile_remote_load_with_physical_tail_padding {
-    %t = irdl.base "!builtin.tensor"
     %i32 = irdl.is i32
     %i64 = irdl.is i64
     %index = irdl.is index
     %int = irdl.any_of(%i32, %i64, %index)
     %idx = irdl.is index
-    irdl.operands(target: %t, peer: %int, offsets: variadic %idx, valid_shape: variadic %idx)
-    irdl.results(tile: %t)
+    %target = irdl.base "!builtin.tensor"
+    %tile = irdl.base "!builtin.tensor"
+    irdl.operands(target: %target, peer: %int, offsets: variadic %idx, valid_shape: variadic %idx)
+    irdl.results(tile: %tile)
   }
 
   // optional: atomic (#pld.atomic_type, default "none")
   irdl.operation @tile_remote_store {
-    %t = irdl.base "!builtin.tensor"
     %i32 = irdl.is i32
     %i64 = irdl.is i64
     %index = irdl.is index
     %int = irdl.any_of(%i32, %i64, %index)
     %idx = irdl.is index
-    irdl.operands(src: %t, target: %t, peer: %int, offsets: variadic %idx)
+    %src = irdl.base "!builtin.tensor"
+    %target = irdl.base "!builtin.tensor"
+    irdl.operands(src: %src, target: %target, peer: %int, offsets: variadic %idx)
   }
 
   // optional: atomic (#pld.atomic_type, default "none")
   irdl.operation @tensor_remote_store {
-    %t = irdl.base "!builtin.tensor"
     %i32 = irdl.is i32
     %i64 = irdl.is i64
     %index = irdl.is index
     %int = irdl.any_of(%i32, %i64, %index)
     %idx = irdl.is index
-    irdl.operands(src: %t, target: %t, peer: %int, offsets: variadic %idx)
+    %src = irdl.base "!builtin.tensor"
+    %target = irdl.base "!builtin.tensor"
+    irdl.operands(src: %src, target: %target, peer: %int, offsets: variadic %idx)
   }
 
   // optional: atomic (#pld.atomic_type), chunk_rows, chunk_cols (i64),
   //           pipeline (bool)
   irdl.operation @tensor_put {
-    %t = irdl.base "!builtin.tensor"
     %i32 = irdl.is i32
     %i64 = irdl.is i64
     %index = irdl.is index
     %int = irdl.any_of(%i32, %i64, %index)
     %idx = irdl.is index
-    irdl.operands(dst: %t, peer: %int, src: %t, dst_offsets: variadic %idx, src_offsets: variadic %idx, shape: variadic %idx)
+    %dst = irdl.base "!builtin.tensor"
+    %src = irdl.base "!builtin.tensor"
+    irdl.operands(dst: %dst, peer: %int, src: %src, dst_offsets: variadic %idx, src_offsets: variadic %idx, shape: variadic %idx)
   }
 
   // optional: chunk_rows, chunk_cols (i64), pipeline (bool)
   irdl.operation @tensor_get {
-    %t = irdl.base "!builtin.tensor"
     %i32 = irdl.is i32
     %i64 = irdl.is i64
     %index = irdl.is index
     %int = irdl.any_of(%i32, %i64, %index)
     %idx = irdl.is index
-    irdl.operands(dst: %t, peer: %int, src: %t, dst_offsets: variadic %idx, src_offsets: variadic %idx, shape: variadic %idx)
+    %dst = irdl.base "!builtin.tensor"
+    %src = irdl.base "!builtin.tensor"
+    irdl.operands(dst: %dst, peer: %int, src: %src, dst_offsets: variadic %idx, src_offsets: variadic %idx, shape: variadic %idx)
   }
 
   // optional: atomic (#pld.atomic_type, default "none")
   irdl.operation @tile_put {
-    %t = irdl.base "!builtin.tensor"
     %i32 = irdl.is i32
     %i64 = irdl.is i64
     %index = irdl.is index
     %int = irdl.any_of(%i32, %i64, %index)
     %idx = irdl.is index
-    irdl.operands(dst: %t, peer: %int, src: %t, stage: %t, pong: optional %t, dst_offsets: variadic %idx, src_offsets: variadic %idx, shape: variadic %idx)
+    %dst = irdl.base "!builtin.tensor"
+    %src = irdl.base "!builtin.tensor"
+    %stage = irdl.base "!builtin.tensor"
+    %pong = irdl.base "!builtin.tensor"
+    irdl.operands(dst: %dst, peer: %int, src: %src, stage: %stage, pong: optional %pong, dst_offsets: variadic %idx, src_offsets: variadic %idx, shape: variadic %idx)
   }
 
   irdl.operation @tile_get {
-    %t = irdl.base "!builtin.tensor"
     %i32 = irdl.is i32
     %i64 = irdl.is i64
     %index = irdl.is index
     %int = irdl.any_of(%i32, %i64, %index)
     %idx = irdl.is index
-    irdl.operands(dst: %t, peer: %int, src: %t, stage: %t, pong: optional %t, dst_offsets: variadic %idx, src_offsets: variadic %idx, shape: variadic %idx)
+    %dst = irdl.base "!builtin.tensor"
+    %src = irdl.base "!builtin.tensor"
+    %stage = irdl.base "!builtin.tensor"
+    %pong = irdl.base "!builtin.tensor"
+    irdl.operands(dst: %dst, peer: %int, src: %src, stage: %stage, pong: optional %pong, dst_offsets: variadic %idx, src_offsets: variadic %idx, shape: variadic %idx)
   }
 
   // ------------------------------------------------------- 4.5 allreduce
@@ -311,65 +324,89 @@ irdl.dialect @pld {
   // optional: mode ("mesh" | "ring", default "mesh"),
   //           core_num (integer, default 1)
   irdl.operation @tensor_allreduce {
-    %t = irdl.base "!builtin.tensor"
     %op = irdl.base @pld::@reduce_op
-    irdl.operands(target: %t, signal: optional %t)
-    irdl.results(result: %t)
+    %target = irdl.base "!builtin.tensor"
+    %signal = irdl.base "!builtin.tensor"
+    %result = irdl.base "!builtin.tensor"
+    irdl.operands(target: %target, signal: optional %signal)
+    irdl.results(result: %result)
     irdl.attributes { "op" = %op }
   }
 
   // ------------------------------------ 4.6 other composite collectives
 
   irdl.operation @tensor_barrier {
-    %t = irdl.base "!builtin.tensor"
-    irdl.operands(signal: %t)
-    irdl.results(result: %t)
+    %signal = irdl.base "!builtin.tensor"
+    %result = irdl.base "!builtin.tensor"
+    irdl.operands(signal: %signal)
+    irdl.results(result: %result)
   }
 
   irdl.operation @tensor_broadcast {
-    %t = irdl.base "!builtin.tensor"
     %root = irdl.base "#builtin.integer"
-    irdl.operands(target: %t, signal: %t)
-    irdl.results(result: %t)
+    %target = irdl.base "!builtin.tensor"
+    %signal = irdl.base "!builtin.tensor"
+    %result = irdl.base "!builtin.tensor"
+    irdl.operands(target: %target, signal: %signal)
+    irdl.results(result: %result)
     irdl.attributes { "root" = %root }
   }
 
   irdl.operation @tensor_reduce_scatter {
-    %t = irdl.base "!builtin.tensor"
     %op = irdl.base @pld::@reduce_op
-    irdl.operands(target: %t, signal: %t)
-    irdl.results(result: %t)
+    %target = irdl.base "!builtin.tensor"
+    %signal = irdl.base "!builtin.tensor"
+    %result = irdl.base "!builtin.tensor"
+    irdl.operands(target: %target, signal: %signal)
+    irdl.results(result: %result)
     irdl.attributes { "op" = %op }
   }
 
   irdl.operation @tensor_allgather {
-    %t = irdl.base "!builtin.tensor"
-    irdl.operands(input: %t, target: %t, signal: %t)
-    irdl.results(result: %t)
+    %input = irdl.base "!builtin.tensor"
+    %target = irdl.base "!builtin.tensor"
+    %signal = irdl.base "!builtin.tensor"
+    %result = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, target: %target, signal: %signal)
+    irdl.results(result: %result)
   }
 
   irdl.operation @tensor_all_to_all {
-    %t = irdl.base "!builtin.tensor"
-    irdl.operands(input: %t, target: %t, signal: %t)
-    irdl.results(result: %t)
+    %input = irdl.base "!builtin.tensor"
+    %target = irdl.base "!builtin.tensor"
+    %signal = irdl.base "!builtin.tensor"
+    %result = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, target: %target, signal: %signal)
+    irdl.results(result: %result)
   }
 
   // ------------------------------------------------- 4.7 all_to_all_v
 
   irdl.operation @tensor_all_to_all_v {
-    %t = irdl.base "!builtin.tensor"
     %idx = irdl.is index
-    irdl.operands(input: %t, target: %t, signal: %t, send_counts: %t, recv_counts: %t, core_num: optional %idx)
-    irdl.results(result: %t)
+    %input = irdl.base "!builtin.tensor"
+    %target = irdl.base "!builtin.tensor"
+    %signal = irdl.base "!builtin.tensor"
+    %send_counts = irdl.base "!builtin.tensor"
+    %recv_counts = irdl.base "!builtin.tensor"
+    %result = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, target: %target, signal: %signal, send_counts: %send_counts, recv_counts: %recv_counts, core_num: optional %idx)
+    irdl.results(result: %result)
   }
 
   // ----------------------------------------- 4.8 indexed_all_to_all_v
 
   irdl.operation @tensor_indexed_all_to_all_v {
-    %t = irdl.base "!builtin.tensor"
     %idx = irdl.is index
-    irdl.operands(input: %t, target: %t, signal: %t, send_counts: %t, recv_counts: %t, index: %t, core_num: optional %idx)
-    irdl.results(result: %t)
+    %input = irdl.base "!builtin.tensor"
+    %target = irdl.base "!builtin.tensor"
+    %signal = irdl.base "!builtin.tensor"
+    %send_counts = irdl.base "!builtin.tensor"
+    %recv_counts = irdl.base "!builtin.tensor"
+    %index = irdl.base "!builtin.tensor"
+    %result = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, target: %target, signal: %signal, send_counts: %send_counts, recv_counts: %recv_counts, index: %index, core_num: optional %idx)
+    irdl.results(result: %result)
   }
 
   // ---------------------------- 4.9 builtin dispatches (HOST rail targets)
@@ -378,23 +415,25 @@ irdl.dialect @pld {
   // one #pld.direction per tensor operand; `dtype` is the element type.
 
   irdl.operation @builtin_allreduce {
-    %t = irdl.base "!builtin.tensor"
     %idx = irdl.is index
     %op = irdl.base @pld::@reduce_op
     %int = irdl.base "#builtin.integer"
     %dirs = irdl.base "#builtin.array"
     %ty = irdl.any
-    irdl.operands(src: %t, signal: %t, device: %idx)
+    %src = irdl.base "!builtin.tensor"
+    %signal = irdl.base "!builtin.tensor"
+    irdl.operands(src: %src, signal: %signal, device: %idx)
     irdl.attributes { "op" = %op, "dtype" = %ty, "core_num" = %int, "arg_directions" = %dirs }
   }
 
   irdl.operation @builtin_allreduce_ring {
-    %t = irdl.base "!builtin.tensor"
     %idx = irdl.is index
     %op = irdl.base @pld::@reduce_op
     %dirs = irdl.base "#builtin.array"
     %ty = irdl.any
-    irdl.operands(src: %t, signal: %t, device: %idx)
+    %src = irdl.base "!builtin.tensor"
+    %signal = irdl.base "!builtin.tensor"
+    irdl.operands(src: %src, signal: %signal, device: %idx)
     irdl.attributes { "op" = %op, "dtype" = %ty, "arg_directions" = %dirs }
   }
 
@@ -407,49 +446,59 @@ irdl.dialect @pld {
   }
 
   irdl.operation @builtin_broadcast {
-    %t = irdl.base "!builtin.tensor"
     %idx = irdl.is index
     %int = irdl.base "#builtin.integer"
     %dirs = irdl.base "#builtin.array"
     %ty = irdl.any
-    irdl.operands(target: %t, signal: %t, device: %idx)
+    %target = irdl.base "!builtin.tensor"
+    %signal = irdl.base "!builtin.tensor"
+    irdl.operands(target: %target, signal: %signal, device: %idx)
     irdl.attributes { "root" = %int, "dtype" = %ty, "arg_directions" = %dirs }
   }
 
   irdl.operation @builtin_reduce_scatter {
-    %t = irdl.base "!builtin.tensor"
     %idx = irdl.is index
     %op = irdl.base @pld::@reduce_op
     %dirs = irdl.base "#builtin.array"
     %ty = irdl.any
-    irdl.operands(target: %t, signal: %t, device: %idx)
+    %target = irdl.base "!builtin.tensor"
+    %signal = irdl.base "!builtin.tensor"
+    irdl.operands(target: %target, signal: %signal, device: %idx)
     irdl.attributes { "op" = %op, "dtype" = %ty, "arg_directions" = %dirs }
   }
 
   irdl.operation @builtin_allgather {
-    %t = irdl.base "!builtin.tensor"
     %idx = irdl.is index
     %dirs = irdl.base "#builtin.array"
     %ty = irdl.any
-    irdl.operands(input: %t, target: %t, signal: %t, device: %idx)
+    %input = irdl.base "!builtin.tensor"
+    %target = irdl.base "!builtin.tensor"
+    %signal = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, target: %target, signal: %signal, device: %idx)
     irdl.attributes { "dtype" = %ty, "arg_directions" = %dirs }
   }
 
   irdl.operation @builtin_all_to_all {
-    %t = irdl.base "!builtin.tensor"
     %idx = irdl.is index
     %dirs = irdl.base "#builtin.array"
     %ty = irdl.any
-    irdl.operands(input: %t, target: %t, signal: %t, device: %idx)
+    %input = irdl.base "!builtin.tensor"
+    %target = irdl.base "!builtin.tensor"
+    %signal = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, target: %target, signal: %signal, device: %idx)
     irdl.attributes { "dtype" = %ty, "arg_directions" = %dirs }
   }
 
   irdl.operation @builtin_all_to_all_v {
-    %t = irdl.base "!builtin.tensor"
     %idx = irdl.is index
     %dirs = irdl.base "#builtin.array"
     %ty = irdl.any
-    irdl.operands(input: %t, target: %t, signal: %t, send_counts: %t, recv_counts: %t, device: %idx)
+    %input = irdl.base "!builtin.tensor"
+    %target = irdl.base "!builtin.tensor"
+    %signal = irdl.base "!builtin.tensor"
+    %send_counts = irdl.base "!builtin.tensor"
+    %recv_counts = irdl.base "!builtin.tensor"
+    irdl.operands(input: %input, target: %target, signal: %signal, send_counts: %send_counts, recv_counts: %recv_counts, device: %idx)
     irdl.attributes { "dtype" = %ty, "arg_directions" = %dirs }
   }
 
@@ -469,20 +518,24 @@ irdl.dialect @pld {
 
   // ------------------------------------ HOST orchestration (design.md 3)
 
-  // Per-device dispatch of a CHIP orchestrator from a HOST orchestrator:
-  // "pld.dispatch"(args..., %device) {callee = @chip_fn}.
+  // Per-device dispatch of a CHIP orchestrator from a HOST orchestrator.
+  // The body holds the call (a func.call of a CHIP orchestrator) and ends
+  // with gpu.yield; IRDL unifies the types of a variadic operand group, so
+  // the call's mixed-type arguments cannot be operands of this op:
+  //   "pld.dispatch"(%device) ({
+  //     func.call @chip_step(%data) : (tensor<64xf32, #pld.dist>) -> ()
+  //     gpu.yield
+  //   }) : (index) -> ()
   irdl.operation @dispatch {
-    %any = irdl.any
     %idx = irdl.is index
-    %callee = irdl.base "#builtin.symbol_ref"
-    irdl.operands(args: variadic %any, device: %idx)
-    irdl.results(results: variadic %any)
-    irdl.attributes { "callee" = %callee }
+    %body = irdl.region
+    irdl.operands(device: %idx)
+    irdl.regions(body: %body)
   }
 
   // A comm domain: window buffers (by allocation name) allocated together
   // on a set of devices (empty = all devices). The body ends with gpu.yield,
-  // whose operands become the results.
+  // whose operands become the results (IRDL requires them to share a type).
   irdl.operation @comm_domain {
     %any = irdl.any
     %name = irdl.base "#builtin.string"

@@ -215,52 +215,66 @@ irdl.dialect @pto {
   irdl.operation @tload {
     %part = irdl.base @pto::@partition_tensor_view
     %tile = irdl.base @pto::@tile_buf
-    %any = irdl.any
-    irdl.operands(src: %part, dst: %tile, pad_value: optional %any, left_padding_num: optional %any, right_padding_num: optional %any, init_condition: optional %any)
+    %pad_value = irdl.any
+    %left_padding_num = irdl.any
+    %right_padding_num = irdl.any
+    %init_condition = irdl.any
+    irdl.operands(src: %part, dst: %tile, pad_value: optional %pad_value, left_padding_num: optional %left_padding_num, right_padding_num: optional %right_padding_num, init_condition: optional %init_condition)
   }
 
   // Tile -> global memory (PIPE_MTE3). optional: atomicType (#pto.atomic_type).
   irdl.operation @tstore {
     %part = irdl.base @pto::@partition_tensor_view
-    %tile = irdl.base @pto::@tile_buf
     %i64 = irdl.is i64
-    irdl.operands(src: %tile, dst: %part, fp: optional %tile, pre_quant_scalar: optional %i64)
+    %src = irdl.base @pto::@tile_buf
+    %fp = irdl.base @pto::@tile_buf
+    irdl.operands(src: %src, dst: %part, fp: optional %fp, pre_quant_scalar: optional %i64)
   }
 
   // dst = add(src0, src1), elementwise over the valid region; dst may be src0.
   irdl.operation @tadd {
-    %tile = irdl.base @pto::@tile_buf
-    irdl.operands(src0: %tile, src1: %tile, dst: %tile)
+    %src0 = irdl.base @pto::@tile_buf
+    %src1 = irdl.base @pto::@tile_buf
+    %dst = irdl.base @pto::@tile_buf
+    irdl.operands(src0: %src0, src1: %src1, dst: %dst)
   }
 
   // dst = max(src0, src1), elementwise over the valid region; dst may be src0.
   irdl.operation @tmax {
-    %tile = irdl.base @pto::@tile_buf
-    irdl.operands(src0: %tile, src1: %tile, dst: %tile)
+    %src0 = irdl.base @pto::@tile_buf
+    %src1 = irdl.base @pto::@tile_buf
+    %dst = irdl.base @pto::@tile_buf
+    irdl.operands(src0: %src0, src1: %src1, dst: %dst)
   }
 
   // dst = min(src0, src1), elementwise over the valid region; dst may be src0.
   irdl.operation @tmin {
-    %tile = irdl.base @pto::@tile_buf
-    irdl.operands(src0: %tile, src1: %tile, dst: %tile)
+    %src0 = irdl.base @pto::@tile_buf
+    %src1 = irdl.base @pto::@tile_buf
+    %dst = irdl.base @pto::@tile_buf
+    irdl.operands(src0: %src0, src1: %src1, dst: %dst)
   }
 
   // dst = mul(src0, src1), elementwise over the valid region; dst may be src0.
   irdl.operation @tmul {
-    %tile = irdl.base @pto::@tile_buf
-    irdl.operands(src0: %tile, src1: %tile, dst: %tile)
+    %src0 = irdl.base @pto::@tile_buf
+    %src1 = irdl.base @pto::@tile_buf
+    %dst = irdl.base @pto::@tile_buf
+    irdl.operands(src0: %src0, src1: %src1, dst: %dst)
   }
 
   // Copies src's valid region into dst and fills the rest with dst's pad value.
   irdl.operation @tfillpad {
-    %tile = irdl.base @pto::@tile_buf
-    irdl.operands(src: %tile, dst: %tile)
+    %src = irdl.base @pto::@tile_buf
+    %dst = irdl.base @pto::@tile_buf
+    irdl.operands(src: %src, dst: %dst)
   }
 
   // tfillpad where src and dst share storage.
   irdl.operation @tfillpad_inplace {
-    %tile = irdl.base @pto::@tile_buf
-    irdl.operands(src: %tile, dst: %tile)
+    %src = irdl.base @pto::@tile_buf
+    %dst = irdl.base @pto::@tile_buf
+    irdl.operands(src: %src, dst: %dst)
   }
 
   irdl.operation @barrier {
@@ -315,16 +329,20 @@ irdl.dialect @pto {
 
   // PTOAS pto.comm.tput. optional: atomicType (#pto.atomic_type).
   irdl.operation @comm_tput {
-    %part = irdl.base @pto::@partition_tensor_view
-    %tile = irdl.base @pto::@tile_buf
-    irdl.operands(dst: %part, src: %part, ping: %tile, pong: optional %tile)
+    %dst = irdl.base @pto::@partition_tensor_view
+    %src = irdl.base @pto::@partition_tensor_view
+    %ping = irdl.base @pto::@tile_buf
+    %pong = irdl.base @pto::@tile_buf
+    irdl.operands(dst: %dst, src: %src, ping: %ping, pong: optional %pong)
   }
 
   // PTOAS pto.comm.tget.
   irdl.operation @comm_tget {
-    %part = irdl.base @pto::@partition_tensor_view
-    %tile = irdl.base @pto::@tile_buf
-    irdl.operands(dst: %part, src: %part, ping: %tile, pong: optional %tile)
+    %dst = irdl.base @pto::@partition_tensor_view
+    %src = irdl.base @pto::@partition_tensor_view
+    %ping = irdl.base @pto::@tile_buf
+    %pong = irdl.base @pto::@tile_buf
+    irdl.operands(dst: %dst, src: %src, ping: %ping, pong: optional %pong)
   }
 
   irdl.operation @get_block_idx {

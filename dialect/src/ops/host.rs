@@ -2,11 +2,12 @@
 //! comm-domain scopes.
 
 use super::pld_op;
+use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef, RegionLike};
 
 pld_op! {
-    /// `pld.dispatch(args..., %device) {callee = @chip_fn}`: run a CHIP
-    /// orchestrator on one device.
-    Dispatch, DispatchBuilder = "pld.dispatch" { args: many, device: one }
+    /// `pld.dispatch(%device) ({ func.call @chip_fn(args...); gpu.yield })`:
+    /// run a CHIP orchestrator on one device.
+    Dispatch, DispatchBuilder = "pld.dispatch" { device: one }
 }
 
 pld_op! {
@@ -15,10 +16,27 @@ pld_op! {
     CommDomain, CommDomainBuilder = "pld.comm_domain" {}
 }
 
-impl Dispatch<'_, '_> {
+impl<'c, 'a> Dispatch<'c, 'a> {
+    /// The `func.call` ops of the body (a valid dispatch has exactly one).
+    pub fn calls(&self) -> Vec<OperationRef<'c, 'a>> {
+        let Ok(region) = self.0.op.region(0) else {
+            return Vec::new();
+        };
+        let mut calls = Vec::new();
+        let mut next = region.first_block().and_then(|b| b.first_operation());
+        while let Some(op) = next {
+            if super::op_name(&op) == "func.call" {
+                calls.push(op);
+            }
+            next = op.next_in_block();
+        }
+        calls
+    }
+
     /// The dispatched function's name.
     pub fn callee(&self) -> Option<String> {
-        crate::attr::flat_symbol(self.0.attribute("callee")?)
+        let call = *self.calls().first()?;
+        crate::attr::flat_symbol(call.attribute("callee").ok()?)
     }
 }
 

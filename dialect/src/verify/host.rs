@@ -2,45 +2,41 @@
 
 use super::OpCx;
 use crate::enums::FuncKind;
+use crate::ops::host::Dispatch;
 use melior::ir::{
     block::BlockLike, operation::OperationLike, RegionLike, ValueLike,
 };
 
 pub fn dispatch(cx: &mut OpCx) {
-    let Some(callee) = cx.view.attribute("callee").and_then(crate::attr::flat_symbol) else {
-        cx.error("callee must be a symbol reference like @chip_fn");
-        return;
-    };
-    let Some(function) = cx.function_info(&callee) else {
-        cx.error(format!("callee @{callee} does not exist"));
-        return;
-    };
-    if function.kind != Some(FuncKind::Chip) {
+    let Some(dispatch) = Dispatch::cast(cx.view.op) else { return };
+    let calls = dispatch.calls();
+    if calls.len() != 1 {
         cx.error(format!(
-            "callee @{callee} must be a CHIP orchestrator (pld.kind \"chip\")"
+            "body must hold exactly one func.call of a CHIP orchestrator, found {}",
+            calls.len()
         ));
         return;
     }
-    let args = cx.group("args");
-    if args.len() != function.inputs.len() {
-        cx.error(format!(
-            "passes {} arguments but @{callee} takes {}",
-            args.len(),
-            function.inputs.len()
-        ));
+    let Some(callee) = dispatch.callee() else { return };
+    let Some(kind) = cx.function_kind(&callee) else {
+        // func.call's own verifier reports a missing callee.
         return;
+    };
+    if kind != Some(FuncKind::Chip) {
+        cx.error(format!(
+            "dispatched function @{callee} must be a CHIP orchestrator (pld.kind \"chip\")"
+        ));
     }
-    for (i, (arg, expected)) in args.iter().zip(&function.inputs).enumerate() {
-        if arg.r#type() != *expected {
-            cx.error(format!(
-                "argument #{i} has type {} but @{callee} expects {expected}",
-                arg.r#type()
-            ));
+    if let Some(terminator) = dispatch
+        .op()
+        .region(0)
+        .ok()
+        .and_then(|r| r.first_block())
+        .and_then(|b| b.terminator())
+    {
+        if crate::ops::op_name(&terminator) != "gpu.yield" || terminator.operand_count() != 0 {
+            cx.error("body must end with a gpu.yield without operands");
         }
-    }
-    let results: Vec<_> = cx.view.op.results().map(|r| r.r#type()).collect();
-    if results != function.results {
-        cx.error(format!("result types must match those of @{callee}"));
     }
 }
 

@@ -25,7 +25,7 @@ use crate::{
 use melior::ir::{
     operation::{OperationLike, WalkOrder, WalkResult},
     r#type::FunctionType,
-    Location, OperationRef, Type, Value, ValueLike,
+    Location, OperationRef, Value, ValueLike,
 };
 use std::collections::HashMap;
 
@@ -83,17 +83,10 @@ pub fn emit_error(location: Location, message: &str) {
     unsafe { mlir_sys::mlirEmitError(location.to_raw(), text.as_ptr()) };
 }
 
-/// What the verifier knows about a function.
-#[derive(Clone)]
-pub(crate) struct FunctionInfo<'c> {
-    pub kind: Option<FuncKind>,
-    pub inputs: Vec<Type<'c>>,
-    pub results: Vec<Type<'c>>,
-}
-
 pub(crate) struct Checker<'c> {
     findings: Vec<Finding<'c>>,
-    functions: HashMap<String, FunctionInfo<'c>>,
+    /// The `pld.kind` of every function, by name.
+    functions: HashMap<String, Option<FuncKind>>,
 }
 
 /// Reads the `pld.kind` of a function: `Ok(None)` when absent, `Err` with
@@ -134,23 +127,10 @@ impl<'c> Checker<'c> {
     }
 
     fn declare_function(&mut self, func: OperationRef<'c, '_>) {
-        let Some(name) = symbol_name(func) else { return };
-        let (inputs, results) = match function_type(func) {
-            Some(ty) => (
-                (0..ty.input_count()).filter_map(|i| ty.input(i).ok()).collect(),
-                (0..ty.result_count()).filter_map(|i| ty.result(i).ok()).collect(),
-            ),
-            None => (Vec::new(), Vec::new()),
-        };
-        let kind = function_kind(func).ok().flatten();
-        self.functions.insert(
-            name,
-            FunctionInfo {
-                kind,
-                inputs,
-                results,
-            },
-        );
+        if let Some(name) = symbol_name(func) {
+            self.functions
+                .insert(name, function_kind(func).ok().flatten());
+        }
     }
 
     fn check_function(&mut self, func: OperationRef<'c, '_>) {
@@ -289,8 +269,10 @@ impl<'c, 'a> OpCx<'_, 'c, 'a> {
         self.view.group(group).unwrap_or_default()
     }
 
-    pub fn function_info(&self, name: &str) -> Option<FunctionInfo<'c>> {
-        self.checker.functions.get(name).cloned()
+    /// The kind of function `name`: `None` if there is no such function,
+    /// `Some(None)` if it has no `pld.kind`.
+    pub fn function_kind(&self, name: &str) -> Option<Option<FuncKind>> {
+        self.checker.functions.get(name).copied()
     }
 
     /// The tensor info of operand group `group` (a single value). Type

@@ -1,0 +1,3 @@
+//! One file per pass.
+
+pub mod verify;

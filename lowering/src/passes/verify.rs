@@ -1,0 +1,33 @@
+//! `pld-verify`: the semantic verifier as a pass.
+//!
+//! Runs `pld_dialect::verify` on the op it is anchored on and fails when
+//! any rule is broken. `pld-opt` also runs it after parsing and after every
+//! pass of a pipeline.
+
+use crate::pass::{external, PassIdentity, PldPass};
+use melior::{ir::OperationRef, pass::Pass};
+
+#[derive(Clone, Default)]
+pub struct Verify;
+
+impl PldPass for Verify {
+    const ARGUMENT: &'static str = "pld-verify";
+    const NAME: &'static str = "PldVerify";
+    const SUMMARY: &'static str =
+        "Check the semantic rules of the pld dialect (spec section 4) and report each violation at its op";
+
+    fn run(&self, op: OperationRef) -> Result<(), ()> {
+        if pld_dialect::verify::verify_and_emit(op) {
+            Ok(())
+        } else {
+            Err(())
+        }
+    }
+}
+
+static IDENTITY: PassIdentity = PassIdentity;
+
+/// Creates the pass.
+pub fn create() -> Pass {
+    external(Verify, &IDENTITY)
+}

@@ -1,0 +1,48 @@
+//! Every pld pass and named pipeline, by name.
+
+use crate::pass::PldPass;
+use crate::passes;
+use melior::pass::Pass;
+
+/// A pld pass known to pipeline strings.
+pub struct PassEntry {
+    /// Pipeline name, e.g. `pld-verify`.
+    pub argument: &'static str,
+    /// Name used in IR dumps.
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub create: fn() -> Pass,
+}
+
+/// A named pipeline: a fixed sequence of pld passes.
+pub struct PipelineEntry {
+    pub argument: &'static str,
+    pub summary: &'static str,
+    pub passes: &'static [&'static str],
+}
+
+const fn entry<P: PldPass>(create: fn() -> Pass) -> PassEntry {
+    PassEntry {
+        argument: P::ARGUMENT,
+        name: P::NAME,
+        summary: P::SUMMARY,
+        create,
+    }
+}
+
+/// Every pld pass.
+pub const PASSES: &[PassEntry] = &[entry::<passes::verify::Verify>(passes::verify::create)];
+
+/// Every named pipeline. The rails' pipelines join this list as their
+/// passes land.
+pub const PIPELINES: &[PipelineEntry] = &[];
+
+/// The pld pass called `argument`.
+pub fn pass(argument: &str) -> Option<&'static PassEntry> {
+    PASSES.iter().find(|p| p.argument == argument)
+}
+
+/// The named pipeline called `argument`.
+pub fn pipeline(argument: &str) -> Option<&'static PipelineEntry> {
+    PIPELINES.iter().find(|p| p.argument == argument)
+}

@@ -1,0 +1,183 @@
+//! The `pld-opt` driver: parse, verify, run a pipeline, verify after every
+//! pass, print.
+
+use crate::diagnostics::{Captured, Severity, Sink};
+use crate::expectations;
+use crate::split::{self, Chunk};
+use melior::ir::{
+    operation::{OperationLike, OperationPrintingFlags},
+    Module,
+};
+use pld_lowering::pipeline::{self, Planned};
+use std::io::{Read, Write};
+
+/// What `pld-opt` was asked to do.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Input path, `-` for standard input.
+    pub input: String,
+    /// Output path, `-` or `None` for standard output.
+    pub output: Option<String>,
+    /// `builtin.module(...)` pipeline.
+    pub pipeline: Option<String>,
+    pub split_input_file: bool,
+    pub verify_diagnostics: bool,
+    pub print_ir_after_all: bool,
+    pub print_debuginfo: bool,
+    pub print_generic: bool,
+}
+
+/// Runs `pld-opt`; returns the process exit status (0 ok, 1 error).
+pub fn run(options: &Options) -> i32 {
+    let buffer_name = if options.input == "-" {
+        "<stdin>".to_string()
+    } else {
+        options.input.clone()
+    };
+    let text = match read_input(&options.input) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("pld-opt: error: cannot read '{}': {e}", options.input);
+            return 1;
+        }
+    };
+    let steps = match options.pipeline.as_deref().map(pipeline::parse).transpose() {
+        Ok(steps) => steps.unwrap_or_default(),
+        Err(e) => {
+            eprintln!("pld-opt: error: invalid pass pipeline: {e}");
+            return 1;
+        }
+    };
+
+    let context = pld_dialect::context();
+    // The diagnostic sink is single-threaded; pld passes are too.
+    context.enable_multi_threading(false);
+    let sink = Sink::attach(&context);
+    let plan = match pipeline::plan(&context, &steps) {
+        Ok(plan) => plan,
+        Err(e) => {
+            eprintln!("pld-opt: error: invalid pass pipeline: {e}");
+            return 1;
+        }
+    };
+
+    let mut outputs = Vec::new();
+    let mut failed = false;
+    for chunk in split::chunks(&text, options.split_input_file) {
+        let expected = if options.verify_diagnostics {
+            match expectations::parse(&chunk) {
+                Ok(expected) => Some(expected),
+                Err(errors) => {
+                    for (line, message) in errors {
+                        eprintln!("{buffer_name}:{line}: error: {message}");
+                    }
+                    failed = true;
+                    continue;
+                }
+            }
+        } else {
+            None
+        };
+        let result = process(&context, &chunk, &plan, options);
+        let diagnostics = sink.take();
+        match expected {
+            Some(expected) => {
+                let problems = expectations::check(expected, &diagnostics, &buffer_name);
+                for problem in &problems {
+                    eprintln!("{problem}");
+                }
+                failed |= !problems.is_empty();
+            }
+            None => {
+                for diagnostic in &diagnostics {
+                    eprint!("{}", diagnostic.render(&buffer_name));
+                }
+                failed |= result.is_none() || has_error(&diagnostics);
+            }
+        }
+        if let Some(output) = result {
+            outputs.push(output);
+        }
+    }
+
+    if !(failed && !options.verify_diagnostics) {
+        let joined = outputs.join(&format!("{}\n", split::MARKER));
+        if let Err(e) = write_output(options.output.as_deref(), &joined) {
+            eprintln!("pld-opt: error: cannot write output: {e}");
+            return 1;
+        }
+    }
+    i32::from(failed)
+}
+
+fn has_error(diagnostics: &[Captured]) -> bool {
+    diagnostics.iter().any(|d| d.severity == Severity::Error)
+}
+
+/// Parses, verifies, runs the plan and prints one chunk. `None` when any
+/// step failed (the reasons went to the diagnostic handler).
+fn process(
+    context: &melior::Context,
+    chunk: &Chunk,
+    plan: &[Planned],
+    options: &Options,
+) -> Option<String> {
+    let mut module = Module::parse(context, &chunk.padded())?;
+    if !pld_dialect::verify::verify_and_emit(module.as_operation()) {
+        return None;
+    }
+    for step in plan {
+        step.run(&mut module).ok()?;
+        if options.print_ir_after_all {
+            eprintln!(
+                "// -----// IR Dump After {} //----- //\n{}",
+                step.step.display_name(),
+                print(&module, options)
+            );
+        }
+        if !pld_dialect::verify::verify_and_emit(module.as_operation()) {
+            return None;
+        }
+    }
+    Some(print(&module, options))
+}
+
+fn print(module: &Module, options: &Options) -> String {
+    let mut flags = OperationPrintingFlags::new();
+    if options.print_debuginfo {
+        flags = flags.enable_debug_info(true, false);
+    }
+    if options.print_generic {
+        flags = flags.print_generic_operation_form();
+    }
+    let text = module
+        .as_operation()
+        .to_string_with_flags(flags)
+        .unwrap_or_else(|_| module.as_operation().to_string());
+    if text.ends_with('\n') {
+        text
+    } else {
+        text + "\n"
+    }
+}
+
+fn read_input(path: &str) -> std::io::Result<String> {
+    let mut bytes = Vec::new();
+    if path == "-" {
+        std::io::stdin().read_to_end(&mut bytes)?;
+    } else {
+        bytes = std::fs::read(path)?;
+    }
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+fn write_output(path: Option<&str>, text: &str) -> std::io::Result<()> {
+    match path {
+        None | Some("-") => {
+            let mut stdout = std::io::stdout().lock();
+            stdout.write_all(text.as_bytes())?;
+            stdout.flush()
+        }
+        Some(path) => std::fs::write(path, text),
+    }
+}

@@ -1,0 +1,68 @@
+//! `--split-input-file`: one input, several independent chunks separated by
+//! `// -----` lines (MLIR's convention).
+
+/// The separator line.
+pub const MARKER: &str = "// -----";
+
+/// A piece of the input and the line (1-based) it starts on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chunk {
+    pub first_line: usize,
+    pub text: String,
+}
+
+impl Chunk {
+    /// The chunk's text preceded by blank lines, so that locations the
+    /// parser reports are line numbers of the whole input.
+    pub fn padded(&self) -> String {
+        let mut padded = "\n".repeat(self.first_line.saturating_sub(1));
+        padded.push_str(&self.text);
+        padded
+    }
+}
+
+/// Splits `text` at marker lines; without `split`, one chunk.
+pub fn chunks(text: &str, split: bool) -> Vec<Chunk> {
+    if !split {
+        return vec![Chunk {
+            first_line: 1,
+            text: text.to_string(),
+        }];
+    }
+    let mut chunks = Vec::new();
+    let mut current = Chunk {
+        first_line: 1,
+        text: String::new(),
+    };
+    for (index, line) in text.split_inclusive('\n').enumerate() {
+        if line.trim_start().starts_with(MARKER) {
+            chunks.push(std::mem::replace(
+                &mut current,
+                Chunk {
+                    first_line: index + 2,
+                    text: String::new(),
+                },
+            ));
+        } else {
+            current.text.push_str(line);
+        }
+    }
+    chunks.push(current);
+    chunks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_and_keeps_line_numbers() {
+        let parts = chunks("a\n// -----\nb\nc\n// -----\n", true);
+        assert_eq!(parts.len(), 3);
+        assert_eq!(parts[1].first_line, 3);
+        assert_eq!(parts[1].text, "b\nc\n");
+        assert_eq!(parts[1].padded(), "\n\nb\nc\n");
+        assert_eq!(parts[2].text, "");
+        assert_eq!(chunks("a\n// -----\n", false).len(), 1);
+    }
+}
