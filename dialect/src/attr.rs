@@ -2,10 +2,7 @@
 //! attribute is of another kind, so the verifier can report it instead of
 //! failing.
 
-use melior::ir::{
-    attribute::{IntegerAttribute, StringAttribute},
-    Attribute, AttributeLike,
-};
+use melior::ir::{attribute::IntegerAttribute, Attribute, AttributeLike};
 
 /// The value of an integer attribute (any integer type but `i1`).
 pub fn int(attribute: Attribute) -> Option<i64> {
@@ -27,11 +24,23 @@ pub fn bool_value(attribute: Attribute) -> Option<bool> {
     is_bool(attribute).then(|| unsafe { mlir_sys::mlirBoolAttrGetValue(attribute.to_raw()) })
 }
 
+/// Copies an MLIR string reference. Unlike melior's `StringRef::as_str`,
+/// it accepts the null data pointer MLIR uses for empty strings.
+pub fn string_ref(raw: mlir_sys::MlirStringRef) -> String {
+    if raw.data.is_null() || raw.length == 0 {
+        return String::new();
+    }
+    let bytes = unsafe { std::slice::from_raw_parts(raw.data as *const u8, raw.length) };
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
 /// The value of a string attribute.
 pub fn string(attribute: Attribute) -> Option<String> {
-    StringAttribute::try_from(attribute)
-        .ok()
-        .map(|a| a.value().to_string())
+    let raw = attribute.to_raw();
+    unsafe {
+        mlir_sys::mlirAttributeIsAString(raw)
+            .then(|| string_ref(mlir_sys::mlirStringAttrGetValue(raw)))
+    }
 }
 
 /// The elements of an `array<i64: ...>` attribute.
@@ -94,10 +103,8 @@ pub fn dictionary<'c>(attribute: Attribute<'c>) -> Option<Vec<(String, Attribute
             (0..len)
                 .map(|i| {
                     let named = mlir_sys::mlirDictionaryAttrGetElement(raw, i);
-                    let name = mlir_sys::mlirIdentifierStr(named.name);
-                    let name = std::slice::from_raw_parts(name.data as *const u8, name.length);
                     (
-                        String::from_utf8_lossy(name).into_owned(),
+                        string_ref(mlir_sys::mlirIdentifierStr(named.name)),
                         Attribute::from_raw(named.attribute),
                     )
                 })
@@ -113,9 +120,7 @@ pub fn flat_symbol(attribute: Attribute) -> Option<String> {
         if !mlir_sys::mlirAttributeIsAFlatSymbolRef(raw) {
             return None;
         }
-        let s = mlir_sys::mlirFlatSymbolRefAttrGetValue(raw);
-        let bytes = std::slice::from_raw_parts(s.data as *const u8, s.length);
-        Some(String::from_utf8_lossy(bytes).into_owned())
+        Some(string_ref(mlir_sys::mlirFlatSymbolRefAttrGetValue(raw)))
     }
 }
 

@@ -23,7 +23,9 @@ pub trait PldEnum: Sized + Copy + fmt::Display + FromStr + 'static {
 
     /// The member with ABI value `value`.
     fn from_abi(value: i32) -> Option<Self> {
-        usize::try_from(value).ok().and_then(|i| Self::ALL.get(i).copied())
+        usize::try_from(value)
+            .ok()
+            .and_then(|i| Self::ALL.get(i).copied())
     }
 
     /// Builds the IR attribute, e.g. `#pld.reduce_op<"sum">`.

@@ -167,7 +167,16 @@ mod tests {
         let names: Vec<_> = put.operands.iter().map(|g| g.name.as_str()).collect();
         assert_eq!(
             names,
-            ["dst", "peer", "src", "stage", "pong", "dst_offsets", "src_offsets", "shape"]
+            [
+                "dst",
+                "peer",
+                "src",
+                "stage",
+                "pong",
+                "dst_offsets",
+                "src_offsets",
+                "shape"
+            ]
         );
         assert_eq!(put.operands[4].arity, Arity::Optional);
         assert!(put.needs_segment_sizes());
@@ -175,6 +184,9 @@ mod tests {
         assert!(!notify.needs_segment_sizes());
         assert_eq!(notify.attributes, ["op"]);
         assert_eq!(schema("pld.comm_domain").expect("scope").regions, 1);
-        assert_eq!(schema("pto.comm_tnotify").expect("tnotify").attributes, ["notifyOp"]);
+        assert_eq!(
+            schema("pto.comm_tnotify").expect("tnotify").attributes,
+            ["notifyOp"]
+        );
     }
 }

@@ -102,7 +102,9 @@ impl<'c> TensorInfo<'c> {
 
     /// Number of elements when the shape is static.
     pub fn static_numel(&self) -> Option<i64> {
-        self.shape.iter().try_fold(1i64, |acc, d| acc.checked_mul((*d)?))
+        self.shape
+            .iter()
+            .try_fold(1i64, |acc, d| acc.checked_mul((*d)?))
     }
 
     /// The element type's name, e.g. `f32`.
@@ -181,9 +183,10 @@ pub fn tensor_info(ty: Type<'_>) -> Result<Option<TensorInfo<'_>>, String> {
             .ok_or_else(|| format!("tensor encoding {encoding} is not a pld encoding"))?;
             info.kind = kind;
             let text = attr::dynamic_params(encoding, mnemonic).unwrap_or_default();
-            Some(parse_attribute(encoding, &text).ok_or_else(|| {
-                format!("malformed properties in tensor encoding {encoding}")
-            })?)
+            Some(
+                parse_attribute(encoding, &text)
+                    .ok_or_else(|| format!("malformed properties in tensor encoding {encoding}"))?,
+            )
         }
     };
     if let Some(props) = props {
@@ -219,9 +222,7 @@ fn read_props(info: &mut TensorInfo, props: Attribute) -> Result<(), String> {
             (TensorKind::Distributed | TensorKind::Plain, "layout") => {
                 let text = attr::string(value).ok_or("layout must be a string")?;
                 info.layout = Some(Layout::parse(&text).ok_or_else(|| {
-                    format!(
-                        "unknown layout \"{text}\" (expected nd, dn, nz, mx_a_zz or mx_b_nn)"
-                    )
+                    format!("unknown layout \"{text}\" (expected nd, dn, nz, mx_a_zz or mx_b_nn)")
                 })?);
             }
             (TensorKind::Distributed | TensorKind::Plain, "strides") => {
@@ -235,8 +236,7 @@ fn read_props(info: &mut TensorInfo, props: Attribute) -> Result<(), String> {
                 info.strides = Some(strides);
             }
             (_, "valid_shape") => {
-                let valid =
-                    attr::i64_array(value).ok_or("valid_shape must be array<i64: ...>")?;
+                let valid = attr::i64_array(value).ok_or("valid_shape must be array<i64: ...>")?;
                 if valid.len() != rank {
                     return Err(format!(
                         "valid_shape has {} entries but the tensor has rank {rank}",
@@ -313,14 +313,21 @@ mod tests {
     #[test]
     fn kinds() {
         let context = crate::context();
-        assert_eq!(info(&context, "tensor<4xf32>").unwrap().kind, TensorKind::Plain);
+        assert_eq!(
+            info(&context, "tensor<4xf32>").unwrap().kind,
+            TensorKind::Plain
+        );
         let d = info(&context, "tensor<?x1xi32, #pld.dist>").unwrap();
         assert_eq!(d.kind, TensorKind::Distributed);
         assert_eq!(d.shape, vec![None, Some(1)]);
         assert_eq!(d.dtype(), "i32");
         let t = info(&context, "tensor<1x256xf16, #pld.tile>").unwrap();
         assert_eq!(t.kind, TensorKind::Tile);
-        assert!(Type::parse(&context, "i32").map(tensor_info).unwrap().unwrap().is_none());
+        assert!(Type::parse(&context, "i32")
+            .map(tensor_info)
+            .unwrap()
+            .unwrap()
+            .is_none());
     }
 
     #[test]
@@ -342,6 +349,9 @@ mod tests {
         .unwrap_err();
         assert!(err.contains("exceeds"), "{err}");
         let err = info(&context, r#"tensor<2x8xf32, #pld.view<{window = "b"}>>"#).unwrap_err();
-        assert!(err.contains("unknown plain tensor property 'window'"), "{err}");
+        assert!(
+            err.contains("unknown plain tensor property 'window'"),
+            "{err}"
+        );
     }
 }

@@ -6,8 +6,20 @@ use melior::{
     ContextRef,
 };
 
+/// A pass failed; the reasons were emitted as MLIR diagnostics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PassFailed;
+
+impl std::fmt::Display for PassFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("pass failed (see the diagnostics)")
+    }
+}
+
+impl std::error::Error for PassFailed {}
+
 /// A pld pass. It reports problems as MLIR diagnostics at the offending
-/// op's location and returns `Err(())` to fail the pipeline.
+/// op's location and returns [`PassFailed`] to fail the pipeline.
 pub trait PldPass: Clone + 'static {
     /// Pipeline name, e.g. `pld-verify`.
     const ARGUMENT: &'static str;
@@ -17,7 +29,7 @@ pub trait PldPass: Clone + 'static {
     const SUMMARY: &'static str;
 
     /// Runs the pass on `op` (the op the pass manager anchors it on).
-    fn run(&self, op: OperationRef) -> Result<(), ()>;
+    fn run(&self, op: OperationRef) -> Result<(), PassFailed>;
 }
 
 /// Adapts a [`PldPass`] to melior's external-pass interface.

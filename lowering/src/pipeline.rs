@@ -7,6 +7,7 @@
 //! their passes. Running step by step lets a driver verify and print the IR
 //! after every pass.
 
+use crate::pass::PassFailed;
 use crate::registry;
 use melior::{
     ir::Module,
@@ -219,8 +220,8 @@ pub struct Planned<'c> {
 
 impl<'c> Planned<'c> {
     /// Runs the step on `module`. Failures were reported as diagnostics.
-    pub fn run(&self, module: &mut Module<'c>) -> Result<(), ()> {
-        self.manager.run(module).map_err(|_| ())
+    pub fn run(&self, module: &mut Module<'c>) -> Result<(), PassFailed> {
+        self.manager.run(module).map_err(|_| PassFailed)
     }
 }
 
@@ -300,7 +301,10 @@ mod tests {
                 step(&[], "symbol-dce", None),
             ]
         );
-        assert_eq!(steps[2].text(), "builtin.module(func.func(canonicalize{max-iterations=2}))");
+        assert_eq!(
+            steps[2].text(),
+            "builtin.module(func.func(canonicalize{max-iterations=2}))"
+        );
     }
 
     #[test]

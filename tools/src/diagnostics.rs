@@ -67,7 +67,12 @@ impl Captured {
 /// `file:line:col` of a position, or the buffer name when unknown.
 pub fn where_(position: &Option<Position>, buffer_name: &str) -> String {
     match position {
-        Some(p) => format!("{}:{}:{}", display_file(&p.file, buffer_name), p.line, p.column),
+        Some(p) => format!(
+            "{}:{}:{}",
+            display_file(&p.file, buffer_name),
+            p.line,
+            p.column
+        ),
         None => buffer_name.to_string(),
     }
 }
@@ -93,7 +98,9 @@ pub fn position(location: Location) -> Option<Position> {
     if location.is_file_line_col_range() {
         let file = location.file_line_col_range_filename();
         return Some(Position {
-            file: file.as_string_ref().as_str().unwrap_or("").to_string(),
+            file: pld_dialect::attr::string_ref(unsafe {
+                mlir_sys::mlirIdentifierStr(file.to_raw())
+            }),
             line: location.file_line_col_range_start_line(),
             column: location.file_line_col_range_start_column(),
         });
@@ -105,7 +112,8 @@ pub fn position(location: Location) -> Option<Position> {
         return position(location.call_site_callee());
     }
     if location.is_fused() {
-        return (0..location.fused_num_locations()).find_map(|i| position(location.fused_location(i)));
+        return (0..location.fused_num_locations())
+            .find_map(|i| position(location.fused_location(i)));
     }
     None
 }

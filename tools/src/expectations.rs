@@ -33,7 +33,9 @@ pub fn parse(chunk: &Chunk) -> Result<Vec<Expected>, Vec<(usize, String)>> {
     let mut expected = Vec::new();
     let mut errors = Vec::new();
     for (index, line) in lines.iter().enumerate() {
-        let Some(start) = line.find(DESIGNATOR) else { continue };
+        let Some(start) = line.find(DESIGNATOR) else {
+            continue;
+        };
         let rest = &line[start + DESIGNATOR.len()..];
         let (severity, rest) = match [
             ("error", Severity::Error),
@@ -67,10 +69,7 @@ pub fn parse(chunk: &Chunk) -> Result<Vec<Expected>, Vec<(usize, String)>> {
                 let (word, rest) = after.split_at(end);
                 let target = match word {
                     "unknown" => None,
-                    "above" => (0..index)
-                        .rev()
-                        .find(|i| !is_designator(*i))
-                        .map(line_no),
+                    "above" => (0..index).rev().find(|i| !is_designator(*i)).map(line_no),
                     "below" => (index + 1..lines.len())
                         .find(|i| !is_designator(*i))
                         .map(line_no),
@@ -88,7 +87,10 @@ pub fn parse(chunk: &Chunk) -> Result<Vec<Expected>, Vec<(usize, String)>> {
                     },
                 };
                 if target.is_none() && word != "unknown" {
-                    errors.push((line_no(index), format!("'@{word}' points outside the input")));
+                    errors.push((
+                        line_no(index),
+                        format!("'@{word}' points outside the input"),
+                    ));
                     continue;
                 }
                 (target, rest)
@@ -225,7 +227,12 @@ mod tests {
             message: message.into(),
             notes: vec![],
         };
-        assert!(check(expected.clone(), &[diagnostic(10, "a bad thing here")], "f.mlir").is_empty());
+        assert!(check(
+            expected.clone(),
+            &[diagnostic(10, "a bad thing here")],
+            "f.mlir"
+        )
+        .is_empty());
         let problems = check(expected, &[diagnostic(11, "a bad thing here")], "f.mlir");
         assert_eq!(problems.len(), 2, "{problems:?}");
         assert!(problems[0].starts_with("f.mlir:11:3: error: unexpected error: a bad thing"));

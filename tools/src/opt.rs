@@ -100,7 +100,9 @@ pub fn run(options: &Options) -> i32 {
         }
     }
 
-    if !(failed && !options.verify_diagnostics) {
+    // Like mlir-opt: no output after an error, except under
+    // --verify-diagnostics, where errors are the expected outcome.
+    if !failed || options.verify_diagnostics {
         let joined = outputs.join(&format!("{}\n", split::MARKER));
         if let Err(e) = write_output(options.output.as_deref(), &joined) {
             eprintln!("pld-opt: error: cannot write output: {e}");

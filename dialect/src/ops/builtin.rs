@@ -68,9 +68,6 @@ pub fn directions_attribute<'c>(
     context: &'c melior::Context,
     directions: &[Direction],
 ) -> Attribute<'c> {
-    let items: Vec<Attribute> = directions
-        .iter()
-        .map(|d| d.to_attribute(context))
-        .collect();
+    let items: Vec<Attribute> = directions.iter().map(|d| d.to_attribute(context)).collect();
     ArrayAttribute::new(context, &items).into()
 }

@@ -98,15 +98,15 @@ impl<'c> AllReduceBuilder<'c, '_> {
     }
 
     pub fn mode(self, context: &'c melior::Context, mode: AllReduceMode) -> Self {
-        self.attribute("mode", StringAttribute::new(context, &mode.to_string()).into())
+        self.attribute(
+            "mode",
+            StringAttribute::new(context, &mode.to_string()).into(),
+        )
     }
 
     pub fn core_num(self, context: &'c melior::Context, core_num: i64) -> Self {
         let i64_type = IntegerType::new(context, 64).into();
-        self.attribute(
-            "core_num",
-            IntegerAttribute::new(i64_type, core_num).into(),
-        )
+        self.attribute("core_num", IntegerAttribute::new(i64_type, core_num).into())
     }
 }
 

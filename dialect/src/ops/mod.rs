@@ -31,7 +31,7 @@ pub mod window;
 /// Name of an op as a `String` (empty if it is not valid UTF-8).
 pub fn op_name(op: &OperationRef) -> String {
     use melior::ir::operation::OperationLike;
-    op.name().as_string_ref().as_str().unwrap_or("").to_string()
+    crate::attr::string_ref(unsafe { mlir_sys::mlirIdentifierStr(op.name().to_raw()) })
 }
 
 /// A pld or pto op seen through its IRDL schema.
@@ -140,7 +140,10 @@ impl<'c, 'v> OpBuild<'c, 'v> {
     /// Sets the values of operand group `group`.
     pub fn operands(mut self, group: &str, values: &[Value<'c, 'v>]) -> Self {
         let index = self.schema.operand_group(group).unwrap_or_else(|| {
-            panic!("OpBuild: '{}' has no operand group '{group}'", self.schema.name)
+            panic!(
+                "OpBuild: '{}' has no operand group '{group}'",
+                self.schema.name
+            )
         });
         self.groups[index] = values.to_vec();
         self

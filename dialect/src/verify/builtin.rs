@@ -23,7 +23,9 @@ pub fn check(cx: &mut OpCx) {
             cx.distributed(role);
         }
     }
-    let Some(signal) = cx.signal("signal") else { return };
+    let Some(signal) = cx.signal("signal") else {
+        return;
+    };
     let dtype = if data.is_empty() {
         None
     } else {
@@ -82,7 +84,10 @@ pub fn check(cx: &mut OpCx) {
         }
         "barrier" | "broadcast" | "reduce_scatter" => {
             if signal.rank() != 1 {
-                cx.error(format!("signal must be rank 1 [NR], got rank {}", signal.rank()));
+                cx.error(format!(
+                    "signal must be rank 1 [NR], got rank {}",
+                    signal.rank()
+                ));
             }
             match op.as_str() {
                 "broadcast" => {
@@ -160,7 +165,9 @@ fn ring(cx: &mut OpCx, signal: &crate::types::TensorInfo) {
 
 /// `arg_directions`: one valid direction per tensor operand.
 fn directions(cx: &mut OpCx) {
-    let Some(attribute) = cx.view.attribute("arg_directions") else { return };
+    let Some(attribute) = cx.view.attribute("arg_directions") else {
+        return;
+    };
     let tensors = cx
         .view
         .schema
@@ -168,7 +175,9 @@ fn directions(cx: &mut OpCx) {
         .iter()
         .filter(|g| g.arity == Arity::Single && g.name != "device")
         .count();
-    let Some(items) = crate::attr::array(attribute) else { return };
+    let Some(items) = crate::attr::array(attribute) else {
+        return;
+    };
     if items.len() != tensors {
         cx.error(format!(
             "arg_directions has {} entries but the op has {tensors} tensor operands",

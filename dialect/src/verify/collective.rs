@@ -16,7 +16,9 @@ pub fn allreduce(cx: &mut OpCx) {
             Some(_) => {}
         }
     }
-    let Some(target) = cx.distributed("target") else { return };
+    let Some(target) = cx.distributed("target") else {
+        return;
+    };
     let dtype = target.dtype();
     if dtype != "f16" && dtype != "f32" {
         cx.error(format!("target dtype must be FP16 or FP32, got {dtype}"));
@@ -29,7 +31,9 @@ pub fn allreduce(cx: &mut OpCx) {
 
 /// `core_num` of allreduce: a compile-time integer, positive.
 fn core_num_attribute(cx: &mut OpCx) {
-    let Some(attribute) = cx.view.attribute("core_num") else { return };
+    let Some(attribute) = cx.view.attribute("core_num") else {
+        return;
+    };
     match crate::attr::int(attribute) {
         None => cx.error(format!(
             "core_num must be a compile-time integer, got {attribute}"
@@ -64,7 +68,9 @@ pub fn reduce_scatter(cx: &mut OpCx) {
         }
     }
     cx.signal("signal");
-    let Some(target) = cx.distributed("target") else { return };
+    let Some(target) = cx.distributed("target") else {
+        return;
+    };
     if target.rank() != 2 {
         cx.error(format!(
             "target must be 2-D [NR, SIZE], got rank {}",
@@ -83,8 +89,12 @@ fn exchange(cx: &mut OpCx, input_rows_one: bool) {
             cx.error("input and target must be different values");
         }
     }
-    let Some(input) = cx.global("input") else { return };
-    let Some(target) = cx.distributed("target") else { return };
+    let Some(input) = cx.global("input") else {
+        return;
+    };
+    let Some(target) = cx.distributed("target") else {
+        return;
+    };
     if input.rank() != 2 {
         cx.error(format!("input must be 2-D, got rank {}", input.rank()));
         return;
@@ -162,7 +172,9 @@ fn packed_payload(cx: &mut OpCx, role: &str, info: &TensorInfo) {
             .zip(&info.shape)
             .any(|(v, d)| d.is_some_and(|d| *v < d));
         if narrower {
-            cx.error(format!("{role} valid_shape must not be narrower than its shape"));
+            cx.error(format!(
+                "{role} valid_shape must not be narrower than its shape"
+            ));
         }
     }
 }
@@ -171,7 +183,10 @@ fn packed_payload(cx: &mut OpCx, role: &str, info: &TensorInfo) {
 /// `rank2_only`), dim 0 a constant equal to NR.
 fn counts(cx: &mut OpCx, role: &str, info: &TensorInfo, nr: i64, rank2_only: bool) {
     if info.dtype() != "i32" {
-        cx.error(format!("{role} must have INT32 element type, got {}", info.dtype()));
+        cx.error(format!(
+            "{role} must have INT32 element type, got {}",
+            info.dtype()
+        ));
         return;
     }
     let shape_ok = match info.rank() {
@@ -180,7 +195,11 @@ fn counts(cx: &mut OpCx, role: &str, info: &TensorInfo, nr: i64, rank2_only: boo
         _ => false,
     };
     if !shape_ok {
-        let want = if rank2_only { "[NR, 1]" } else { "[NR] or [NR, 1]" };
+        let want = if rank2_only {
+            "[NR, 1]"
+        } else {
+            "[NR] or [NR, 1]"
+        };
         cx.error(format!("{role} must be {want}"));
         return;
     }
@@ -204,17 +223,19 @@ pub fn all_to_all_v(cx: &mut OpCx, indexed: bool) {
             cx.error(format!("core_num must be positive, got {n}"));
         }
     }
-    let Some(input) = cx.global("input") else { return };
-    let Some(target) = cx.distributed("target") else { return };
+    let Some(input) = cx.global("input") else {
+        return;
+    };
+    let Some(target) = cx.distributed("target") else {
+        return;
+    };
     if input.rank() != 2 || target.rank() != 2 {
         cx.error("input and target must be 2-D [NR*MAX_RECV, SIZE]");
         return;
     }
     if let (Some(a), Some(b)) = (input.dim(0), target.dim(0)) {
         if a != b {
-            cx.error(format!(
-                "target dim 0 ({b}) must equal input dim 0 ({a})"
-            ));
+            cx.error(format!("target dim 0 ({b}) must equal input dim 0 ({a})"));
         }
     }
     if let (Some(a), Some(b)) = (input.dim(1), target.dim(1)) {
@@ -232,9 +253,14 @@ pub fn all_to_all_v(cx: &mut OpCx, indexed: bool) {
     packed_payload(cx, "input", &input);
     packed_payload(cx, "target", &target);
 
-    let Some(signal) = cx.signal("signal") else { return };
+    let Some(signal) = cx.signal("signal") else {
+        return;
+    };
     if signal.rank() != 2 {
-        cx.error(format!("signal must be 2D [NR, 1], got rank {}", signal.rank()));
+        cx.error(format!(
+            "signal must be 2D [NR, 1], got rank {}",
+            signal.rank()
+        ));
         return;
     }
     if signal.dim(1) != Some(1) {

@@ -3,12 +3,12 @@
 use super::OpCx;
 use crate::enums::FuncKind;
 use crate::ops::host::Dispatch;
-use melior::ir::{
-    block::BlockLike, operation::OperationLike, RegionLike, ValueLike,
-};
+use melior::ir::{block::BlockLike, operation::OperationLike, RegionLike, ValueLike};
 
 pub fn dispatch(cx: &mut OpCx) {
-    let Some(dispatch) = Dispatch::cast(cx.view.op) else { return };
+    let Some(dispatch) = Dispatch::cast(cx.view.op) else {
+        return;
+    };
     let calls = dispatch.calls();
     if calls.len() != 1 {
         cx.error(format!(
@@ -17,7 +17,9 @@ pub fn dispatch(cx: &mut OpCx) {
         ));
         return;
     }
-    let Some(callee) = dispatch.callee() else { return };
+    let Some(callee) = dispatch.callee() else {
+        return;
+    };
     let Some(kind) = cx.function_kind(&callee) else {
         // func.call's own verifier reports a missing callee.
         return;
@@ -45,7 +47,11 @@ pub fn comm_domain(cx: &mut OpCx) {
     if name.as_deref().unwrap_or("").is_empty() {
         cx.error("requires a non-empty 'name'");
     }
-    match cx.view.attribute("devices").and_then(crate::attr::i64_array) {
+    match cx
+        .view
+        .attribute("devices")
+        .and_then(crate::attr::i64_array)
+    {
         None => cx.error("devices must be array<i64: ...>"),
         Some(devices) => {
             let ascending = devices.windows(2).all(|w| w[0] < w[1]);
@@ -68,8 +74,12 @@ pub fn comm_domain(cx: &mut OpCx) {
     // The results are what the body's terminator yields.
     let op = cx.view.op;
     let Ok(region) = op.region(0) else { return };
-    let Some(block) = region.first_block() else { return };
-    let Some(terminator) = block.terminator() else { return };
+    let Some(block) = region.first_block() else {
+        return;
+    };
+    let Some(terminator) = block.terminator() else {
+        return;
+    };
     let yielded: Vec<_> = terminator.operands().map(|v| v.r#type()).collect();
     let results: Vec<_> = op.results().map(|r| r.r#type()).collect();
     if crate::ops::op_name(&terminator) != "gpu.yield" || yielded != results {

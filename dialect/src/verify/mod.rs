@@ -149,14 +149,20 @@ impl<'c> Checker<'c> {
             for i in 0..ty.input_count() {
                 if let Ok(input) = ty.input(i) {
                     if let Err(message) = tensor_info(input) {
-                        self.error(location, format!("function @{name}: argument #{i}: {message}"));
+                        self.error(
+                            location,
+                            format!("function @{name}: argument #{i}: {message}"),
+                        );
                     }
                 }
             }
             for i in 0..ty.result_count() {
                 if let Ok(result) = ty.result(i) {
                     if let Err(message) = tensor_info(result) {
-                        self.error(location, format!("function @{name}: result #{i}: {message}"));
+                        self.error(
+                            location,
+                            format!("function @{name}: result #{i}: {message}"),
+                        );
                     }
                 }
             }
@@ -218,9 +224,7 @@ impl<'c> Checker<'c> {
             "pld.system_wait" => signal::wait(&mut cx, false),
             "pld.system_defer_wait" => signal::wait(&mut cx, true),
             "pld.tile_remote_load" => remote::remote_load(&mut cx, false),
-            "pld.tile_remote_load_with_physical_tail_padding" => {
-                remote::remote_load(&mut cx, true)
-            }
+            "pld.tile_remote_load_with_physical_tail_padding" => remote::remote_load(&mut cx, true),
             "pld.tile_remote_store" => remote::remote_store(&mut cx, TensorKind::Tile),
             "pld.tensor_remote_store" => remote::remote_store(&mut cx, TensorKind::Plain),
             "pld.tensor_put" => remote::transfer(&mut cx, true, false),

@@ -19,9 +19,7 @@ pub fn allowed_kinds(op: &str) -> Option<&'static [FuncKind]> {
         "pld.system_get_comm_ctx" => return None,
         "pld.tensor_indexed_all_to_all_v" => CHIP,
         _ if op.starts_with("pld.builtin_") => HOST,
-        _ if op.starts_with("pld.tensor_")
-            && crate::ops::collective::COLLECTIVES.contains(&op) =>
-        {
+        _ if op.starts_with("pld.tensor_") && crate::ops::collective::COLLECTIVES.contains(&op) => {
             COLLECTIVE
         }
         _ => DEVICE,

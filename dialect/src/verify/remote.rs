@@ -12,7 +12,9 @@ const ATOMIC_ADD_DTYPES: &[&str] = &["f32", "bf16", "f16", "i32", "i16", "i8"];
 const FP16_TAIL_PADDING: i64 = 15;
 
 pub fn remote_load(cx: &mut OpCx, tail_padded: bool) {
-    let Some(target) = cx.distributed("target") else { return };
+    let Some(target) = cx.distributed("target") else {
+        return;
+    };
     if target.layout.is_some_and(Layout::is_mx) {
         cx.error("does not support MX layouts");
         return;
@@ -22,7 +24,9 @@ pub fn remote_load(cx: &mut OpCx, tail_padded: bool) {
         cx.error("target must have rank > 0");
         return;
     }
-    let Some(tile) = cx.result_tensor() else { return };
+    let Some(tile) = cx.result_tensor() else {
+        return;
+    };
     if tile.kind != TensorKind::Tile {
         cx.error(format!(
             "result must be a tile (#pld.tile encoding), got a {}",
@@ -57,7 +61,9 @@ pub fn remote_load(cx: &mut OpCx, tail_padded: bool) {
     }
     let valid: Vec<Option<i64>> = valid.into_iter().map(constant_int).collect();
     if let Some(negative) = valid.iter().flatten().find(|v| **v < 0) {
-        cx.error(format!("valid_shape extents must not be negative, got {negative}"));
+        cx.error(format!(
+            "valid_shape extents must not be negative, got {negative}"
+        ));
         return;
     }
     if tail_padded {
@@ -175,7 +181,9 @@ pub fn remote_store(cx: &mut OpCx, source: TensorKind) {
         cx.error(format!("src must be {want}, got a {}", src.kind));
         return;
     }
-    let Some(target) = cx.distributed("target") else { return };
+    let Some(target) = cx.distributed("target") else {
+        return;
+    };
     atomic(cx, &target.dtype());
     if src.element != target.element {
         cx.error(format!(
@@ -216,8 +224,12 @@ pub fn remote_store(cx: &mut OpCx, source: TensorKind) {
 pub fn transfer(cx: &mut OpCx, put: bool, staged: bool) {
     // A put writes a peer's window; a get reads one.
     let (remote, local) = if put { ("dst", "src") } else { ("src", "dst") };
-    let Some(remote_info) = cx.distributed(remote) else { return };
-    let Some(local_info) = cx.global(local) else { return };
+    let Some(remote_info) = cx.distributed(remote) else {
+        return;
+    };
+    let Some(local_info) = cx.global(local) else {
+        return;
+    };
     if remote_info.element != local_info.element {
         cx.error(format!(
             "dst and src must have the same dtype, got {} and {}",
@@ -229,7 +241,9 @@ pub fn transfer(cx: &mut OpCx, put: bool, staged: bool) {
         atomic(cx, &remote_info.dtype());
     }
     if staged {
-        let Some(stage) = cx.tensor("stage") else { return };
+        let Some(stage) = cx.tensor("stage") else {
+            return;
+        };
         if stage.kind != TensorKind::Tile {
             cx.error(format!("stage must be a tile, got a {}", stage.kind));
             return;
@@ -267,7 +281,8 @@ pub fn transfer(cx: &mut OpCx, put: bool, staged: bool) {
     } else {
         (local_info.rank(), remote_info.rank())
     };
-    if cx.tuple_rank("dst_offsets", "dst", dst_rank) && cx.tuple_rank("src_offsets", "src", src_rank)
+    if cx.tuple_rank("dst_offsets", "dst", dst_rank)
+        && cx.tuple_rank("src_offsets", "src", src_rank)
     {
         cx.tuple_rank("shape", "dst", dst_rank);
     }

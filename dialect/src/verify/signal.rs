@@ -38,7 +38,9 @@ pub fn enum_member<E: PldEnum>(cx: &mut OpCx, name: &str, what: &str) -> Option<
 
 pub fn notify(cx: &mut OpCx) {
     enum_member::<NotifyOp>(cx, "op", "NotifyOp");
-    let Some(target) = cx.signal("target") else { return };
+    let Some(target) = cx.signal("target") else {
+        return;
+    };
     if cx.tuple_rank("offsets", "target", target.rank()) {
         offsets_in_bounds(cx, "offsets", &target);
     }
@@ -49,7 +51,9 @@ pub fn wait(cx: &mut OpCx, deferred: bool) {
     if deferred && cmp == Some(WaitCmp::Eq) {
         cx.error("supports only cmp = \"ge\"");
     }
-    let Some(signal) = cx.signal("signal") else { return };
+    let Some(signal) = cx.signal("signal") else {
+        return;
+    };
     if cx.tuple_rank("offsets", "signal", signal.rank()) {
         offsets_in_bounds(cx, "offsets", &signal);
     }
@@ -71,7 +75,9 @@ pub fn cacheinvalid(cx: &mut OpCx) {
         }
         return;
     }
-    let Some(tensor) = cx.distributed("tensor") else { return };
+    let Some(tensor) = cx.distributed("tensor") else {
+        return;
+    };
     if cx.tuple_rank("sizes", "tensor", tensor.rank()) {
         cx.tuple_rank("offsets", "tensor", tensor.rank());
     }

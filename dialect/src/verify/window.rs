@@ -18,7 +18,9 @@ pub fn alloc_window_buffer(cx: &mut OpCx) {
 }
 
 pub fn window(cx: &mut OpCx) {
-    let Some(view) = cx.result_tensor() else { return };
+    let Some(view) = cx.result_tensor() else {
+        return;
+    };
     if view.kind != TensorKind::Distributed {
         cx.error(format!(
             "result must be a distributed tensor (#pld.dist encoding), got a {}",
@@ -55,7 +57,9 @@ pub fn window(cx: &mut OpCx) {
 }
 
 pub fn get_comm_ctx(cx: &mut OpCx) {
-    let Some(value) = cx.one("tensor") else { return };
+    let Some(value) = cx.one("tensor") else {
+        return;
+    };
     if let Ok(Some(info)) = crate::types::tensor_info(value.r#type()) {
         if info.kind != TensorKind::Distributed {
             cx.error(format!(

@@ -4,7 +4,7 @@
 //! any rule is broken. `pld-opt` also runs it after parsing and after every
 //! pass of a pipeline.
 
-use crate::pass::{external, PassIdentity, PldPass};
+use crate::pass::{external, PassFailed, PassIdentity, PldPass};
 use melior::{ir::OperationRef, pass::Pass};
 
 #[derive(Clone, Default)]
@@ -16,11 +16,11 @@ impl PldPass for Verify {
     const SUMMARY: &'static str =
         "Check the semantic rules of the pld dialect (spec section 4) and report each violation at its op";
 
-    fn run(&self, op: OperationRef) -> Result<(), ()> {
+    fn run(&self, op: OperationRef) -> Result<(), PassFailed> {
         if pld_dialect::verify::verify_and_emit(op) {
             Ok(())
         } else {
-            Err(())
+            Err(PassFailed)
         }
     }
 }

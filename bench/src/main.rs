@@ -1,0 +1,207 @@
+//! `pld-bench`: benchmarks for the pld tools.
+//!
+//! Each benchmark is a module with a `run(Config) -> Result` function,
+//! registered in [`BENCHMARKS`]. Every benchmark reports ratios against a
+//! baseline measured in the same run; see `harness` and `bench/README.md`.
+
+mod cold_start;
+mod harness;
+
+use std::process::ExitCode;
+
+use harness::{Config, Result};
+
+/// A registered benchmark.
+struct Benchmark {
+    /// Subcommand name.
+    name: &'static str,
+    /// One-line description, shown by `pld-bench list`.
+    description: &'static str,
+    run: fn(Config) -> Result,
+}
+
+/// Every benchmark, in the order `pld-bench all` runs them.
+const BENCHMARKS: &[Benchmark] = &[Benchmark {
+    name: "cold-start",
+    description: "pld-opt start-up on a small file vs. mlir-opt --irdl-file on the same file",
+    run: cold_start::run,
+}];
+
+const USAGE: &str = "\
+Usage: pld-bench <COMMAND> [OPTIONS]
+
+Commands:
+  list         List the benchmarks
+  all          Run every benchmark
+  <BENCHMARK>  Run one benchmark (see `list`)
+
+Options:
+  --runs <N>    Timed runs per measurement [default: 20]
+  --warmup <N>  Untimed warm-up runs per measurement [default: 3]
+  -h, --help    Print help
+
+Environment:
+  PLD_BIN_DIR   Directory of the pld binaries (default: target/release, then target/debug)
+  LLVM_BIN_DIR  Directory of the LLVM tools (default: /usr/lib/llvm-22/bin)";
+
+/// What the command line asks for.
+enum Action {
+    Help,
+    List,
+    Run(Vec<&'static Benchmark>),
+}
+
+fn find(name: &str) -> Option<&'static Benchmark> {
+    BENCHMARKS.iter().find(|b| b.name == name)
+}
+
+/// Parses the arguments after the program name. Options may come before or
+/// after the command, as `--runs 5` or `--runs=5`.
+fn parse_args(args: impl IntoIterator<Item = String>) -> Result<(Action, Config)> {
+    let mut config = Config::default();
+    let mut command = None;
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let (flag, inline_value) = match arg.split_once('=') {
+            Some((flag, value)) if flag.starts_with("--") => (flag, Some(value.to_owned())),
+            _ => (arg.as_str(), None),
+        };
+        match flag {
+            "-h" | "--help" => return Ok((Action::Help, config)),
+            "--runs" | "--warmup" => {
+                let value = inline_value
+                    .or_else(|| args.next())
+                    .ok_or_else(|| format!("{flag} needs a value"))?;
+                let n = value
+                    .parse()
+                    .map_err(|_| format!("{flag}: expected a whole number, got `{value}`"))?;
+                if flag == "--runs" {
+                    if n == 0 {
+                        return Err("--runs must be at least 1".into());
+                    }
+                    config.runs = n;
+                } else {
+                    config.warmup = n;
+                }
+            }
+            _ if flag.starts_with('-') => return Err(format!("unknown option `{arg}`")),
+            _ if command.is_some() => return Err(format!("unexpected argument `{arg}`")),
+            _ => command = Some(arg),
+        }
+    }
+    let action = match command.as_deref() {
+        None => return Err("missing command".into()),
+        Some("help") => Action::Help,
+        Some("list") => Action::List,
+        Some("all") => Action::Run(BENCHMARKS.iter().collect()),
+        Some(name) => Action::Run(vec![find(name).ok_or_else(|| {
+            format!("unknown benchmark `{name}` (run `pld-bench list` to see them)")
+        })?]),
+    };
+    Ok((action, config))
+}
+
+fn list() {
+    let width = BENCHMARKS.iter().map(|b| b.name.len()).max().unwrap_or(0);
+    for benchmark in BENCHMARKS {
+        println!("{:<width$}  {}", benchmark.name, benchmark.description);
+    }
+}
+
+/// Runs `benchmarks` in order, carrying on past failures; true if all passed.
+fn run_all(benchmarks: &[&Benchmark], config: Config) -> bool {
+    let mut failed = Vec::new();
+    for (i, benchmark) in benchmarks.iter().enumerate() {
+        if i > 0 {
+            println!();
+        }
+        println!(
+            "== {} ({} runs + {} warm-up): {}",
+            benchmark.name, config.runs, config.warmup, benchmark.description
+        );
+        if let Err(message) = (benchmark.run)(config) {
+            eprintln!("pld-bench: {}: {message}", benchmark.name);
+            failed.push(benchmark.name);
+        }
+    }
+    if benchmarks.len() > 1 && !failed.is_empty() {
+        eprintln!("pld-bench: failed: {}", failed.join(", "));
+    }
+    failed.is_empty()
+}
+
+fn main() -> ExitCode {
+    let (action, config) = match parse_args(std::env::args().skip(1)) {
+        Ok(parsed) => parsed,
+        Err(message) => {
+            eprintln!("pld-bench: {message}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match action {
+        Action::Help => println!("{USAGE}"),
+        Action::List => list(),
+        Action::Run(benchmarks) => {
+            if !run_all(&benchmarks, config) {
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<(Action, Config)> {
+        parse_args(args.iter().map(|s| s.to_string()))
+    }
+
+    /// The command as a string: "help", "list" or the benchmark names.
+    fn describe(action: &Action) -> String {
+        match action {
+            Action::Help => "help".into(),
+            Action::List => "list".into(),
+            Action::Run(benchmarks) => {
+                let names: Vec<_> = benchmarks.iter().map(|b| b.name).collect();
+                format!("run {}", names.join(","))
+            }
+        }
+    }
+
+    #[test]
+    fn benchmark_names_are_unique_and_not_reserved() {
+        for (i, benchmark) in BENCHMARKS.iter().enumerate() {
+            assert!(!["list", "all", "help"].contains(&benchmark.name));
+            assert!(!benchmark.name.starts_with('-'));
+            assert!(BENCHMARKS[..i].iter().all(|b| b.name != benchmark.name));
+        }
+    }
+
+    #[test]
+    fn parses_commands_and_options() {
+        assert_eq!(describe(&parse(&["help"]).unwrap().0), "help");
+        assert_eq!(describe(&parse(&["-h", "all"]).unwrap().0), "help");
+        assert_eq!(describe(&parse(&["list"]).unwrap().0), "list");
+        let (action, config) = parse(&["--runs", "5", "cold-start", "--warmup=1"]).unwrap();
+        assert_eq!(describe(&action), "run cold-start");
+        assert_eq!(config, Config { runs: 5, warmup: 1 });
+        let (action, config) = parse(&["all"]).unwrap();
+        let all: Vec<_> = BENCHMARKS.iter().map(|b| b.name).collect();
+        assert_eq!(describe(&action), format!("run {}", all.join(",")));
+        assert_eq!(config, Config::default());
+    }
+
+    #[test]
+    fn rejects_bad_arguments() {
+        assert!(parse(&[]).is_err());
+        assert!(parse(&["--runs", "3"]).is_err());
+        assert!(parse(&["nope"]).is_err());
+        assert!(parse(&["all", "list"]).is_err());
+        assert!(parse(&["all", "--runs"]).is_err());
+        assert!(parse(&["all", "--runs", "0"]).is_err());
+        assert!(parse(&["all", "--runs=x"]).is_err());
+        assert!(parse(&["all", "--frobnicate"]).is_err());
+    }
+}

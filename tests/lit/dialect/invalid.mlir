@@ -1,0 +1,1442 @@
+// One case (at least) for every rule of the pld semantic verifier, plus
+// IRDL's parse-time checks. docs/dialect.md lists the rules.
+//
+// RUN: pld-opt %s --split-input-file --verify-diagnostics
+
+// ===== IRDL (parse time): arity and base kinds ===========================
+
+func.func @k(%s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{expects exactly 1 operands, but got 0}}
+  %r = "pld.tensor_barrier"() : () -> tensor<4x1xi32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k(%s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{attribute "op" is expected but not provided}}
+  %r = "pld.tensor_allreduce"(%s) : (tensor<4x1xi32, #pld.dist>) -> tensor<4x1xi32, #pld.dist>
+  return
+}
+
+// -----
+
+// ===== functions and types ===============================================
+
+// expected-error@+1 {{pld.kind must be #pld.func_kind<...> with one of "host", "chip", "incore", "aiv", or "aic", got #pld.func_kind<"device">}}
+func.func @bad_kind() attributes {pld.kind = #pld.func_kind<"device">} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{pld.kind must be #pld.func_kind<...>}}
+func.func @string_kind() attributes {pld.kind = "host"} {
+  return
+}
+
+// -----
+
+func.func @no_kind(%s: tensor<4x1xi32, #pld.dist>) {
+  // expected-error@+1 {{'pld.tensor_barrier' op must be inside a func.func with a pld.kind attribute}}
+  %r = "pld.tensor_barrier"(%s) : (tensor<4x1xi32, #pld.dist>) -> tensor<4x1xi32, #pld.dist>
+  return
+}
+
+// -----
+
+// expected-error@+1 {{argument #0: tensor encoding 7 : i64 is not a pld encoding}}
+func.func @foreign_encoding(%a: tensor<4xf32, 7 : i64>) attributes {pld.kind = #pld.func_kind<"aiv">} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{result #0: unknown layout "zz"}}
+func.func private @bad_layout() -> tensor<4xf32, #pld.dist_with<{layout = "zz"}>>
+
+// -----
+
+// expected-error@+1 {{layout must be a string}}
+func.func private @layout_kind(tensor<4xf32, #pld.dist_with<{layout = 1 : i64}>>)
+
+// -----
+
+// expected-error@+1 {{strides must be array<i64: ...>}}
+func.func private @strides_kind(tensor<4xf32, #pld.dist_with<{strides = [1]}>>)
+
+// -----
+
+// expected-error@+1 {{strides has 1 entries but the tensor has rank 2}}
+func.func private @strides_rank(tensor<4x4xf32, #pld.view<{strides = array<i64: 1>}>>)
+
+// -----
+
+// expected-error@+1 {{valid_shape must be array<i64: ...>}}
+func.func private @valid_kind(tensor<4xf32, #pld.dist_with<{valid_shape = 3 : i64}>>)
+
+// -----
+
+// expected-error@+1 {{valid_shape has 1 entries but the tensor has rank 2}}
+func.func private @valid_rank(tensor<4x4xf32, #pld.dist_with<{valid_shape = array<i64: 2>}>>)
+
+// -----
+
+// expected-error@+1 {{valid_shape[1] = -1 is negative}}
+func.func private @valid_negative(tensor<4x4xf32, #pld.dist_with<{valid_shape = array<i64: 2, -1>}>>)
+
+// -----
+
+// expected-error@+1 {{valid_shape[0] = 5 exceeds the dimension (4)}}
+func.func private @valid_too_big(tensor<4x4xf32, #pld.view<{valid_shape = array<i64: 5, 4>}>>)
+
+// -----
+
+// expected-error@+1 {{window must be a string}}
+func.func private @window_kind(tensor<4xf32, #pld.dist_with<{window = 1 : i64}>>)
+
+// -----
+
+// expected-error@+1 {{window name must not be empty}}
+func.func private @window_empty(tensor<4xf32, #pld.dist_with<{window = ""}>>)
+
+// -----
+
+// expected-error@+1 {{blayout must be "row_major" or "col_major"}}
+func.func private @blayout(tensor<4x1xf32, #pld.tile_with<{blayout = "zigzag"}>>)
+
+// -----
+
+// expected-error@+1 {{unknown tile property 'layout'}}
+func.func private @tile_layout(tensor<4x1xf32, #pld.tile_with<{layout = "nd"}>>)
+
+// -----
+
+// ===== placement: which function kinds may hold which ops ================
+
+func.func @k() attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{'pld.system_world_size' op is only allowed in a HOST orchestrator (pld.kind "host"), not in InCore kernel @k}}
+  %n = "pld.system_world_size"() : () -> i64
+  return
+}
+
+// -----
+
+func.func @h(%c: !pld.ctx) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{'pld.system_rank' op is only allowed in a InCore kernel or AIV kernel or AIC kernel}}
+  %r = "pld.system_rank"(%c) : (!pld.ctx) -> i32
+  return
+}
+
+// -----
+
+func.func @a(%s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"aiv">} {
+  // expected-error@+1 {{'pld.tensor_barrier' op is only allowed in a HOST orchestrator or CHIP orchestrator or InCore kernel}}
+  %r = "pld.tensor_barrier"(%s) : (tensor<4x1xi32, #pld.dist>) -> tensor<4x1xi32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @h(%i: tensor<8x16xf32, #pld.dist>, %t: tensor<8x16xf32, #pld.dist>, %s: tensor<2x1xi32, #pld.dist>,
+             %c: tensor<2xi32, #pld.dist>, %r: tensor<2x1xi32, #pld.dist>, %x: tensor<8xi32>)
+    attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{'pld.tensor_indexed_all_to_all_v' op is only allowed in a CHIP orchestrator}}
+  %o = "pld.tensor_indexed_all_to_all_v"(%i, %t, %s, %c, %r, %x) : (tensor<8x16xf32, #pld.dist>, tensor<8x16xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>, tensor<2xi32, #pld.dist>, tensor<2x1xi32, #pld.dist>, tensor<8xi32>) -> tensor<8x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+// ===== 4.1 window allocation and views ===================================
+
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  %b = arith.constant 64 : i64
+  // expected-error@+1 {{requires a non-empty 'name'}}
+  %p = "pld.tensor_alloc_window_buffer"(%b) {name = ""} : (i64) -> !pld.ptr
+  return
+}
+
+// -----
+
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  %b = arith.constant 0 : i64
+  // expected-error@+1 {{window size must be positive, got 0 bytes}}
+  %p = "pld.tensor_alloc_window_buffer"(%b) {name = "buf"} : (i64) -> !pld.ptr
+  return
+}
+
+// -----
+
+func.func @h(%p: !pld.ptr) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{result must be a distributed tensor (#pld.dist encoding), got a plain tensor}}
+  %v = "pld.tensor_window"(%p) : (!pld.ptr) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @h(%p: !pld.ptr) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{window shape must have at least one dimension}}
+  %v = "pld.tensor_window"(%p) : (!pld.ptr) -> tensor<f32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @h(%p: !pld.ptr) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{window dimension 1 must be positive, got 0}}
+  %v = "pld.tensor_window"(%p) : (!pld.ptr) -> tensor<4x0xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @h(%p: !pld.ptr) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{expected 1 dynamic size operands (one per '?' in the result type), got 0}}
+  %v = "pld.tensor_window"(%p) : (!pld.ptr) -> tensor<?x1xi32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  %b = arith.constant 64 : i64
+  %p = "pld.tensor_alloc_window_buffer"(%b) {name = "data_buf"} : (i64) -> !pld.ptr
+  // expected-error@+1 {{view is bound to window "other_buf" but its buffer is allocation "data_buf"}}
+  %v = "pld.tensor_window"(%p) : (!pld.ptr) -> tensor<16xf32, #pld.dist_with<{window = "other_buf"}>>
+  return
+}
+
+// -----
+
+// ===== 4.2 comm-context queries ==========================================
+
+func.func @k(%t: tensor<4xf32>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{operand must be a distributed tensor, got a plain tensor}}
+  %c = "pld.system_get_comm_ctx"(%t) : (tensor<4xf32>) -> !pld.ctx
+  return
+}
+
+// -----
+
+// ===== 4.3 signal primitives =============================================
+
+func.func @k(%t: tensor<4x1xi32>, %p: i32, %i: index, %v: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{target must be a DistributedTensor (window-bound), got a plain tensor}}
+  "pld.system_notify"(%t, %p, %i, %i, %v) {op = #pld.notify_op<"atomic_add">} : (tensor<4x1xi32>, i32, index, index, i32) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<4x1xf32, #pld.dist>, %p: i32, %i: index, %v: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{target must have INT32 element type, got f32}}
+  "pld.system_notify"(%t, %p, %i, %i, %v) {op = #pld.notify_op<"atomic_add">} : (tensor<4x1xf32, #pld.dist>, i32, index, index, i32) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<4x1xi32, #pld.dist>, %p: i32, %i: index, %v: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{expected 2 offsets (one per dimension of target), got 1}}
+  "pld.system_notify"(%t, %p, %i, %v) {op = #pld.notify_op<"set">} : (tensor<4x1xi32, #pld.dist>, i32, index, i32) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<4x1xi32, #pld.dist>, %p: i32, %i: index, %v: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{op must be NotifyOp "atomic_add", or "set", got #pld.notify_op<"add">}}
+  "pld.system_notify"(%t, %p, %i, %i, %v) {op = #pld.notify_op<"add">} : (tensor<4x1xi32, #pld.dist>, i32, index, index, i32) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<4x1xi32, #pld.dist>, %p: i32, %i: index, %v: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c1 = arith.constant 1 : index
+  // expected-error@+1 {{offset 1 is out of bounds for dimension 1 (size 1)}}
+  "pld.system_notify"(%t, %p, %i, %c1, %v) {op = #pld.notify_op<"atomic_add">} : (tensor<4x1xi32, #pld.dist>, i32, index, index, i32) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<4x1xi32, #pld.dist>, %i: index, %v: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{cmp must be WaitCmp "eq", or "ge", got #pld.wait_cmp<"gt">}}
+  "pld.system_wait"(%t, %i, %i, %v) {cmp = #pld.wait_cmp<"gt">} : (tensor<4x1xi32, #pld.dist>, index, index, i32) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<4x1xi32>, %i: index, %v: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{signal must be a DistributedTensor (window-bound), got a plain tensor}}
+  "pld.system_wait"(%t, %i, %i, %v) {cmp = #pld.wait_cmp<"ge">} : (tensor<4x1xi32>, index, index, i32) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<4x1xi32, #pld.dist>, %i: index, %v: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{expected 2 offsets (one per dimension of signal), got 3}}
+  "pld.system_wait"(%t, %i, %i, %i, %v) {cmp = #pld.wait_cmp<"ge">} : (tensor<4x1xi32, #pld.dist>, index, index, index, i32) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<4x1xi32, #pld.dist>, %i: index, %v: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{'pld.system_defer_wait' op supports only cmp = "ge"}}
+  "pld.system_defer_wait"(%t, %i, %i, %v) {cmp = #pld.wait_cmp<"eq">} : (tensor<4x1xi32, #pld.dist>, index, index, i32) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<4x1xi32, #pld.dist>, %i: index, %v: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %s = "pld.tensor_barrier"(%t) : (tensor<4x1xi32, #pld.dist>) -> tensor<4x1xi32, #pld.dist>
+  // expected-error@+1 {{signal must be a parameter of the enclosing function}}
+  "pld.system_defer_wait"(%s, %i, %i, %v) {cmp = #pld.wait_cmp<"ge">} : (tensor<4x1xi32, #pld.dist>, index, index, i32) -> ()
+  return
+}
+
+// -----
+
+// ===== 4.10 memory consistency ===========================================
+
+func.func @k(%i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{sizes and offsets need a tensor (the whole-GM form has no operands)}}
+  "pld.system_cacheinvalid"(%i) {operandSegmentSizes = array<i32: 0, 1, 0>} : (index) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<1x64xf32, #pld.dist>, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{expected 2 sizes (one per dimension of tensor), got 1}}
+  "pld.system_cacheinvalid"(%t, %i, %i, %i) {operandSegmentSizes = array<i32: 1, 1, 2>} : (tensor<1x64xf32, #pld.dist>, index, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<1x64xf32>, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{tensor must be a DistributedTensor (window-bound), got a plain tensor}}
+  "pld.system_cacheinvalid"(%t, %i, %i, %i, %i) {operandSegmentSizes = array<i32: 1, 2, 2>} : (tensor<1x64xf32>, index, index, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<1x64xf32, #pld.dist>, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{expected 2 offsets (one per dimension of tensor), got 3}}
+  "pld.system_cacheinvalid"(%t, %i, %i, %i, %i, %i) {operandSegmentSizes = array<i32: 1, 2, 3>} : (tensor<1x64xf32, #pld.dist>, index, index, index, index, index) -> ()
+  return
+}
+
+// -----
+
+// ===== 4.4 remote data movement: remote_load =============================
+
+func.func @k(%t: tensor<4x64xf32, #pld.dist_with<{layout = "mx_a_zz"}>>, %p: i32, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{does not support MX layouts}}
+  %r = "pld.tile_remote_load"(%t, %p, %i, %i) {operandSegmentSizes = array<i32: 1, 1, 2, 0>} : (tensor<4x64xf32, #pld.dist_with<{layout = "mx_a_zz"}>>, i32, index, index) -> tensor<4x64xf32, #pld.tile>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<f32, #pld.dist>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{target must have rank > 0}}
+  %r = "pld.tile_remote_load"(%t, %p) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<f32, #pld.dist>, i32) -> tensor<f32, #pld.tile>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<1x64xf32>, %p: i32, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{target must be a DistributedTensor (window-bound), got a plain tensor}}
+  %r = "pld.tile_remote_load"(%t, %p, %i, %i) {operandSegmentSizes = array<i32: 1, 1, 2, 0>} : (tensor<1x64xf32>, i32, index, index) -> tensor<1x64xf32, #pld.tile>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<1x64xf32, #pld.dist>, %p: i32, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{result must be a tile (#pld.tile encoding), got a plain tensor}}
+  %r = "pld.tile_remote_load"(%t, %p, %i, %i) {operandSegmentSizes = array<i32: 1, 1, 2, 0>} : (tensor<1x64xf32, #pld.dist>, i32, index, index) -> tensor<1x64xf32>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<1x64xf32, #pld.dist>, %p: i32, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{expected 2 offsets (one per dimension of target), got 1}}
+  %r = "pld.tile_remote_load"(%t, %p, %i) {operandSegmentSizes = array<i32: 1, 1, 1, 0>} : (tensor<1x64xf32, #pld.dist>, i32, index) -> tensor<1x64xf32, #pld.tile>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<1x64xf32, #pld.dist>, %p: i32, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{tile rank 1 must equal the target rank 2}}
+  %r = "pld.tile_remote_load"(%t, %p, %i, %i) {operandSegmentSizes = array<i32: 1, 1, 2, 0>} : (tensor<1x64xf32, #pld.dist>, i32, index, index) -> tensor<64xf32, #pld.tile>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<1x64xf32, #pld.dist>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{tile dtype f16 must equal the target dtype f32}}
+  %r = "pld.tile_remote_load"(%t, %p, %c0, %c0) {operandSegmentSizes = array<i32: 1, 1, 2, 0>} : (tensor<1x64xf32, #pld.dist>, i32, index, index) -> tensor<1x64xf16, #pld.tile>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<1x64xf32, #pld.dist>, %p: i32, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{expected 0 or 2 valid_shape extents (one per dimension of target), got 1}}
+  %r = "pld.tile_remote_load"(%t, %p, %i, %i, %i) {operandSegmentSizes = array<i32: 1, 1, 2, 1>} : (tensor<1x64xf32, #pld.dist>, i32, index, index, index) -> tensor<1x64xf32, #pld.tile>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<1x64xf32, #pld.dist>, %p: i32, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %m = arith.constant -1 : index
+  // expected-error@+1 {{valid_shape extents must not be negative, got -1}}
+  %r = "pld.tile_remote_load"(%t, %p, %i, %i, %i, %m) {operandSegmentSizes = array<i32: 1, 1, 2, 2>} : (tensor<1x64xf32, #pld.dist>, i32, index, index, index, index) -> tensor<1x64xf32, #pld.tile>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<1x17xf16, #pld.dist>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c17 = arith.constant 17 : index
+  // expected-error@+1 {{reads past the end of dimension 1 (offset 0 + extent 8192 > size 17)}}
+  %r = "pld.tile_remote_load"(%t, %p, %c0, %c0) {operandSegmentSizes = array<i32: 1, 1, 2, 0>} : (tensor<1x17xf16, #pld.dist>, i32, index, index) -> tensor<1x8192xf16, #pld.tile>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<1x16xf32, #pld.dist_with<{valid_shape = array<i64: 1, 8>}>>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  // The source's valid region narrows the tile: [1, 16] window, valid [1, 8].
+  // expected-error@+1 {{result tile valid extent of dimension 1 is 16, but the load yields 8}}
+  %r = "pld.tile_remote_load"(%t, %p, %c0, %c0) {operandSegmentSizes = array<i32: 1, 1, 2, 0>} : (tensor<1x16xf32, #pld.dist_with<{valid_shape = array<i64: 1, 8>}>>, i32, index, index) -> tensor<1x16xf32, #pld.tile>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<1x17xf32, #pld.dist>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c17 = arith.constant 17 : index
+  // expected-error@+1 {{valid_shape extent 17 of dimension 1 exceeds the tile dimension 16}}
+  %r = "pld.tile_remote_load"(%t, %p, %c0, %c0, %c1, %c17) {operandSegmentSizes = array<i32: 1, 1, 2, 2>} : (tensor<1x17xf32, #pld.dist>, i32, index, index, index, index) -> tensor<1x16xf32, #pld.tile>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<64x1xf32, #pld.dist>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  // A single-column source loads as a column-major tile.
+  // expected-error@+1 {{result tile blayout must be col_major for this source, got row_major}}
+  %r = "pld.tile_remote_load"(%t, %p, %c0, %c0) {operandSegmentSizes = array<i32: 1, 1, 2, 0>} : (tensor<64x1xf32, #pld.dist>, i32, index, index) -> tensor<64x1xf32, #pld.tile>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<1x17xf32, #pld.dist>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c17 = arith.constant 17 : index
+  // expected-error@+1 {{requires an FP16 target, got f32}}
+  %r = "pld.tile_remote_load_with_physical_tail_padding"(%t, %p, %c0, %c0, %c1, %c17) {operandSegmentSizes = array<i32: 1, 1, 2, 2>} : (tensor<1x17xf32, #pld.dist>, i32, index, index, index, index) -> tensor<1x32xf32, #pld.tile_with<{valid_shape = array<i64: 1, 17>}>>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<17xf16, #pld.dist>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %c17 = arith.constant 17 : index
+  // expected-error@+1 {{requires a rank-2 target, got rank 1}}
+  %r = "pld.tile_remote_load_with_physical_tail_padding"(%t, %p, %c0, %c17) {operandSegmentSizes = array<i32: 1, 1, 1, 1>} : (tensor<17xf16, #pld.dist>, i32, index, index) -> tensor<32xf16, #pld.tile_with<{valid_shape = array<i64: 17>}>>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<1x17xf16, #pld.dist>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{requires an explicit valid_shape}}
+  %r = "pld.tile_remote_load_with_physical_tail_padding"(%t, %p, %c0, %c0) {operandSegmentSizes = array<i32: 1, 1, 2, 0>} : (tensor<1x17xf16, #pld.dist>, i32, index, index) -> tensor<1x32xf16, #pld.tile>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<1x17xf16, #pld.dist>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c48 = arith.constant 48 : index
+  // The tail variant may read 15 elements past the end, not more.
+  // expected-error@+1 {{reads past the end of dimension 1 (offset 0 + extent 48 > size 32)}}
+  %r = "pld.tile_remote_load_with_physical_tail_padding"(%t, %p, %c0, %c0, %c1, %c48) {operandSegmentSizes = array<i32: 1, 1, 2, 2>} : (tensor<1x17xf16, #pld.dist>, i32, index, index, index, index) -> tensor<1x48xf16, #pld.tile_with<{valid_shape = array<i64: 1, 48>}>>
+  return
+}
+
+// -----
+
+// ===== 4.4 remote stores =================================================
+
+func.func @k(%s: tensor<1x64xf32>, %t: tensor<1x64xf32, #pld.dist>, %p: i32, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{src must be a tile, got a plain tensor}}
+  "pld.tile_remote_store"(%s, %t, %p, %i, %i) : (tensor<1x64xf32>, tensor<1x64xf32, #pld.dist>, i32, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%s: tensor<1x64xf32, #pld.tile>, %t: tensor<1x64xf32, #pld.dist>, %p: i32, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{src must be a tensor, got a tile}}
+  "pld.tensor_remote_store"(%s, %t, %p, %i, %i) : (tensor<1x64xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, i32, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%s: tensor<1x64xf16, #pld.tile>, %t: tensor<1x64xf32, #pld.dist>, %p: i32, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{src dtype f16 must equal the target dtype f32}}
+  "pld.tile_remote_store"(%s, %t, %p, %i, %i) : (tensor<1x64xf16, #pld.tile>, tensor<1x64xf32, #pld.dist>, i32, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%s: tensor<1x64xf32, #pld.tile>, %t: tensor<64xf32, #pld.dist>, %p: i32, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{target must have rank >= 2, got 1}}
+  "pld.tile_remote_store"(%s, %t, %p, %i) : (tensor<1x64xf32, #pld.tile>, tensor<64xf32, #pld.dist>, i32, index) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%s: tensor<2x1x64xf32, #pld.tile>, %t: tensor<4x64xf32, #pld.dist>, %p: i32, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{src must be 2-D, or N-D with all leading dimensions 1}}
+  "pld.tile_remote_store"(%s, %t, %p, %i, %i) : (tensor<2x1x64xf32, #pld.tile>, tensor<4x64xf32, #pld.dist>, i32, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%s: tensor<1x64xf32, #pld.tile>, %t: tensor<4x64xf32, #pld.dist>, %p: i32, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{expected 2 offsets (one per dimension of target), got 3}}
+  "pld.tile_remote_store"(%s, %t, %p, %i, %i, %i) : (tensor<1x64xf32, #pld.tile>, tensor<4x64xf32, #pld.dist>, i32, index, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%s: tensor<1x64xf32, #pld.tile>, %t: tensor<4x64xf32, #pld.dist>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  // expected-error@+1 {{the pushed region does not fit dimension 1 (offset 8 + extent 64 > size 64)}}
+  "pld.tile_remote_store"(%s, %t, %p, %c0, %c8) : (tensor<1x64xf32, #pld.tile>, tensor<4x64xf32, #pld.dist>, i32, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%s: tensor<1x64xi64, #pld.tile>, %t: tensor<1x64xi64, #pld.dist>, %p: i32, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{atomic add supports FP32, BF16, FP16, INT32, INT16 and INT8, got i64}}
+  "pld.tile_remote_store"(%s, %t, %p, %i, %i) {atomic = #pld.atomic_type<"add">} : (tensor<1x64xi64, #pld.tile>, tensor<1x64xi64, #pld.dist>, i32, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%s: tensor<1x64xf32, #pld.tile>, %t: tensor<1x64xf32, #pld.dist>, %p: i32, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{atomic must be AtomicType "none", or "add", got #pld.atomic_type<"max">}}
+  "pld.tile_remote_store"(%s, %t, %p, %i, %i) {atomic = #pld.atomic_type<"max">} : (tensor<1x64xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, i32, index, index) -> ()
+  return
+}
+
+// -----
+
+// ===== 4.4 puts and gets =================================================
+
+func.func @k(%d: tensor<1x64xf32>, %s: tensor<1x64xf32>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{dst must be a DistributedTensor (window-bound), got a plain tensor}}
+  "pld.tensor_put"(%d, %p, %s) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<1x64xf32>, i32, tensor<1x64xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%d: tensor<1x64xf32>, %s: tensor<1x64xf32>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // A get reads a peer's window.
+  // expected-error@+1 {{src must be a DistributedTensor (window-bound), got a plain tensor}}
+  "pld.tensor_get"(%d, %p, %s) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<1x64xf32>, i32, tensor<1x64xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%d: tensor<1x64xf32, #pld.dist>, %s: tensor<1x64xf32, #pld.tile>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{src must be a tensor, not a tile}}
+  "pld.tensor_put"(%d, %p, %s) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<1x64xf32, #pld.dist>, i32, tensor<1x64xf32, #pld.tile>) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%d: tensor<1x64xf32, #pld.dist>, %s: tensor<1x64xf16>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{dst and src must have the same dtype, got f32 and f16}}
+  "pld.tensor_put"(%d, %p, %s) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<1x64xf32, #pld.dist>, i32, tensor<1x64xf16>) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%d: tensor<1x64xf32, #pld.dist>, %s: tensor<1x64xf32>, %p: i32, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{dst_offsets, src_offsets and shape must be given together or not at all}}
+  "pld.tensor_put"(%d, %p, %s, %i, %i) {operandSegmentSizes = array<i32: 1, 1, 1, 2, 0, 0>} : (tensor<1x64xf32, #pld.dist>, i32, tensor<1x64xf32>, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%d: tensor<1x64xf32, #pld.dist>, %s: tensor<1x64xf32>, %p: i32, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{expected 2 src_offsets (one per dimension of src), got 1}}
+  "pld.tensor_put"(%d, %p, %s, %i, %i, %i, %i, %i) {operandSegmentSizes = array<i32: 1, 1, 1, 2, 1, 2>} : (tensor<1x64xf32, #pld.dist>, i32, tensor<1x64xf32>, index, index, index, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%d: tensor<1x64xf32, #pld.dist>, %s: tensor<1x64xf32>, %p: i32, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{expected 2 shape (one per dimension of dst), got 3}}
+  "pld.tensor_put"(%d, %p, %s, %i, %i, %i, %i, %i, %i, %i) {operandSegmentSizes = array<i32: 1, 1, 1, 2, 2, 3>} : (tensor<1x64xf32, #pld.dist>, i32, tensor<1x64xf32>, index, index, index, index, index, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%d: tensor<1x64xf32, #pld.dist>, %s: tensor<1x64xf32>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{chunk_rows must be a non-negative integer, got -2 : i64}}
+  "pld.tensor_put"(%d, %p, %s) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>, chunk_rows = -2 : i64} : (tensor<1x64xf32, #pld.dist>, i32, tensor<1x64xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%d: tensor<1x64xf32, #pld.dist>, %s: tensor<1x64xf32>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{pipeline must be true or false, got 1 : i64}}
+  "pld.tensor_get"(%s, %p, %d) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>, pipeline = 1 : i64} : (tensor<1x64xf32>, i32, tensor<1x64xf32, #pld.dist>) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%d: tensor<1x64xf32, #pld.dist>, %s: tensor<1x64xf32>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{pipeline = true requires positive chunk_rows and chunk_cols}}
+  "pld.tensor_put"(%d, %p, %s) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>, chunk_rows = 1 : i64, pipeline = true} : (tensor<1x64xf32, #pld.dist>, i32, tensor<1x64xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%d: tensor<1x64xf32, #pld.dist>, %s: tensor<1x64xf32>, %st: tensor<1x64xf32>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{stage must be a tile, got a plain tensor}}
+  "pld.tile_put"(%d, %p, %s, %st) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0>} : (tensor<1x64xf32, #pld.dist>, i32, tensor<1x64xf32>, tensor<1x64xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%d: tensor<1x64xf32, #pld.dist>, %s: tensor<1x64xf32>, %st: tensor<1x64xf16, #pld.tile>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{stage dtype f16 must equal the transfer dtype f32}}
+  "pld.tile_get"(%s, %p, %d, %st) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0>} : (tensor<1x64xf32>, i32, tensor<1x64xf32, #pld.dist>, tensor<1x64xf16, #pld.tile>) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%d: tensor<1x64xf32, #pld.dist>, %s: tensor<1x64xf32>, %st: tensor<1x64xf32, #pld.tile>, %pg: tensor<1x32xf32, #pld.tile>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{pong must have the same type as stage}}
+  "pld.tile_put"(%d, %p, %s, %st, %pg) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0, 0>} : (tensor<1x64xf32, #pld.dist>, i32, tensor<1x64xf32>, tensor<1x64xf32, #pld.tile>, tensor<1x32xf32, #pld.tile>) -> ()
+  return
+}
+
+// -----
+
+// ===== 4.5 allreduce =====================================================
+
+func.func @k(%t: tensor<64xf32>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{target must be a DistributedTensor (window-bound), got a plain tensor}}
+  %r = "pld.tensor_allreduce"(%t, %s) {op = #pld.reduce_op<"sum">} : (tensor<64xf32>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<64xbf16, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{target dtype must be FP16 or FP32, got bf16}}
+  %r = "pld.tensor_allreduce"(%t, %s) {op = #pld.reduce_op<"sum">} : (tensor<64xbf16, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xbf16, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi64, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{signal must have INT32 element type, got i64}}
+  %r = "pld.tensor_allreduce"(%t, %s) {op = #pld.reduce_op<"sum">} : (tensor<64xf32, #pld.dist>, tensor<4x1xi64, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{signal must be a DistributedTensor (window-bound), got a plain tensor}}
+  %r = "pld.tensor_allreduce"(%t, %s) {op = #pld.reduce_op<"sum">} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32>) -> tensor<64xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{op must be ReduceOp "sum", "max", "min", or "prod", got #pld.reduce_op<"avg">}}
+  %r = "pld.tensor_allreduce"(%t, %s) {op = #pld.reduce_op<"avg">} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{core_num must be a compile-time integer, got true}}
+  %r = "pld.tensor_allreduce"(%t, %s) {op = #pld.reduce_op<"sum">, core_num = true} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{core_num must be a compile-time integer, got 1.500000e+00 : f32}}
+  %r = "pld.tensor_allreduce"(%t, %s) {op = #pld.reduce_op<"sum">, core_num = 1.5 : f32} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{core_num must be positive, got 0}}
+  %r = "pld.tensor_allreduce"(%t, %s) {op = #pld.reduce_op<"sum">, core_num = 0 : i64} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{mode must be a string, got 1 : i64}}
+  %r = "pld.tensor_allreduce"(%t, %s) {op = #pld.reduce_op<"sum">, mode = 1 : i64} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @h(%t: tensor<64xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{mode = "ring" requires an explicit signal}}
+  %r = "pld.tensor_allreduce"(%t) {op = #pld.reduce_op<"sum">, mode = "ring"} : (tensor<64xf32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{result type tensor<32xf32, #pld.dist> must equal the target type tensor<64xf32, #pld.dist>}}
+  %r = "pld.tensor_allreduce"(%t, %s) {op = #pld.reduce_op<"sum">} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<32xf32, #pld.dist>
+  return
+}
+
+// -----
+
+// ===== 4.6 other composite collectives ===================================
+
+func.func @k(%s: tensor<4x1xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{signal must have INT32 element type, got f32}}
+  %r = "pld.tensor_barrier"(%s) : (tensor<4x1xf32, #pld.dist>) -> tensor<4x1xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k(%s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{result type tensor<4xi32, #pld.dist> must equal the signal type tensor<4x1xi32, #pld.dist>}}
+  %r = "pld.tensor_barrier"(%s) : (tensor<4x1xi32, #pld.dist>) -> tensor<4xi32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{root must be non-negative, got -1}}
+  %r = "pld.tensor_broadcast"(%t, %s) {root = -1 : i64} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<4x16xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{'pld.tensor_reduce_scatter' op supports only op = "sum", got "max"}}
+  %r = "pld.tensor_reduce_scatter"(%t, %s) {op = #pld.reduce_op<"max">} : (tensor<4x16xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<4x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{target must be 2-D [NR, SIZE], got rank 1}}
+  %r = "pld.tensor_reduce_scatter"(%t, %s) {op = #pld.reduce_op<"sum">} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<4x16xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{input and target must be different values}}
+  %r = "pld.tensor_all_to_all"(%t, %t, %s) : (tensor<4x16xf32, #pld.dist>, tensor<4x16xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<4x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k(%i: tensor<16xf32>, %t: tensor<4x16xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{input must be 2-D, got rank 1}}
+  %r = "pld.tensor_allgather"(%i, %t, %s) : (tensor<16xf32>, tensor<4x16xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<4x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k(%i: tensor<1x16xf32>, %t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{target must be 2-D, got rank 1}}
+  %r = "pld.tensor_allgather"(%i, %t, %s) : (tensor<1x16xf32>, tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k(%i: tensor<2x16xf32>, %t: tensor<4x16xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{input must be [1, SIZE], got 2 rows}}
+  %r = "pld.tensor_allgather"(%i, %t, %s) : (tensor<2x16xf32>, tensor<4x16xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<4x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k(%i: tensor<1x8xf32>, %t: tensor<4x16xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{input SIZE (8) must equal target SIZE (16)}}
+  %r = "pld.tensor_allgather"(%i, %t, %s) : (tensor<1x8xf32>, tensor<4x16xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<4x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k(%i: tensor<1x16xf16>, %t: tensor<4x16xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{input dtype f16 must equal the target dtype f32}}
+  %r = "pld.tensor_allgather"(%i, %t, %s) : (tensor<1x16xf16>, tensor<4x16xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<4x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k(%i: tensor<1x16xf32>, %t: tensor<4x16xf32, #pld.dist>, %s: tensor<6x4xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // A ring-shaped signal cannot serve a mesh collective.
+  // expected-error@+1 {{signal must be [NR] or [NR, 1]}}
+  %r = "pld.tensor_allgather"(%i, %t, %s) : (tensor<1x16xf32>, tensor<4x16xf32, #pld.dist>, tensor<6x4xi32, #pld.dist>) -> tensor<4x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k(%i: tensor<1x16xf32>, %t: tensor<4x16xf32, #pld.dist>, %s: tensor<8xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{signal dim 0 (8) must equal target dim 0 (4)}}
+  %r = "pld.tensor_allgather"(%i, %t, %s) : (tensor<1x16xf32>, tensor<4x16xf32, #pld.dist>, tensor<8xi32, #pld.dist>) -> tensor<4x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k(%i: tensor<2x16xf32>, %t: tensor<4x16xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{input rows (2) must equal target rows (4) (both are NR)}}
+  %r = "pld.tensor_all_to_all"(%i, %t, %s) : (tensor<2x16xf32>, tensor<4x16xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<4x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k(%i: tensor<4x16xf32, #pld.tile>, %t: tensor<4x16xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{input must be a tensor, not a tile}}
+  %r = "pld.tensor_all_to_all"(%i, %t, %s) : (tensor<4x16xf32, #pld.tile>, tensor<4x16xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<4x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+// ===== 4.7 all_to_all_v ==================================================
+
+!in = tensor<8x16xf32>
+!out = tensor<8x16xf32, #pld.dist>
+!sig = tensor<4x1xi32, #pld.dist>
+!send = tensor<4xi32>
+!recv = tensor<4x1xi32, #pld.dist>
+func.func @k(%i: !in, %t: !out, %s: !sig, %c: !send, %r: !recv) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %z = arith.constant 0 : index
+  // expected-error@+1 {{core_num must be positive, got 0}}
+  %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r, %z) : (!in, !out, !sig, !send, !recv, index) -> !out
+  return
+}
+
+// -----
+
+!sig = tensor<4x1xi32, #pld.dist>
+!send = tensor<4xi32>
+!recv = tensor<4x1xi32, #pld.dist>
+func.func @k(%i: tensor<8x16xf32, #pld.dist>, %s: !sig, %c: !send, %r: !recv) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{input and target must be different values}}
+  %o = "pld.tensor_all_to_all_v"(%i, %i, %s, %c, %r) : (tensor<8x16xf32, #pld.dist>, tensor<8x16xf32, #pld.dist>, !sig, !send, !recv) -> tensor<8x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+!sig = tensor<4x1xi32, #pld.dist>
+!send = tensor<4xi32>
+!recv = tensor<4x1xi32, #pld.dist>
+func.func @k(%i: tensor<128xf32>, %t: tensor<128xf32, #pld.dist>, %s: !sig, %c: !send, %r: !recv) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{input and target must be 2-D [NR*MAX_RECV, SIZE]}}
+  %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<128xf32>, tensor<128xf32, #pld.dist>, !sig, !send, !recv) -> tensor<128xf32, #pld.dist>
+  return
+}
+
+// -----
+
+!sig = tensor<4x1xi32, #pld.dist>
+!send = tensor<4xi32>
+!recv = tensor<4x1xi32, #pld.dist>
+func.func @k(%i: tensor<4x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: !sig, %c: !send, %r: !recv) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{target dim 0 (8) must equal input dim 0 (4)}}
+  %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<4x16xf32>, tensor<8x16xf32, #pld.dist>, !sig, !send, !recv) -> tensor<8x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+!sig = tensor<4x1xi32, #pld.dist>
+!send = tensor<4xi32>
+!recv = tensor<4x1xi32, #pld.dist>
+func.func @k(%i: tensor<8x8xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: !sig, %c: !send, %r: !recv) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{target SIZE (16) must equal input SIZE (8)}}
+  %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<8x8xf32>, tensor<8x16xf32, #pld.dist>, !sig, !send, !recv) -> tensor<8x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+!sig = tensor<4x1xi32, #pld.dist>
+!send = tensor<4xi32>
+!recv = tensor<4x1xi32, #pld.dist>
+func.func @k(%i: tensor<8x16xi8>, %t: tensor<8x16xf32, #pld.dist>, %s: !sig, %c: !send, %r: !recv) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{input dtype i8 must equal the target dtype f32}}
+  %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<8x16xi8>, tensor<8x16xf32, #pld.dist>, !sig, !send, !recv) -> tensor<8x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+!sig = tensor<4x1xi32, #pld.dist>
+!send = tensor<4xi32>
+!recv = tensor<4x1xi32, #pld.dist>
+!dn = tensor<8x16xf32, #pld.dist_with<{layout = "dn"}>>
+func.func @k(%i: tensor<8x16xf32>, %t: !dn, %s: !sig, %c: !send, %r: !recv) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{target layout must be ND}}
+  %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<8x16xf32>, !dn, !sig, !send, !recv) -> !dn
+  return
+}
+
+// -----
+
+!sig = tensor<4x1xi32, #pld.dist>
+!send = tensor<4xi32>
+!recv = tensor<4x1xi32, #pld.dist>
+!strided = tensor<8x16xf32, #pld.view<{strides = array<i64: 32, 1>}>>
+func.func @k(%i: !strided, %t: tensor<8x16xf32, #pld.dist>, %s: !sig, %c: !send, %r: !recv) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{input strides [32, 1] must be the packed strides [16, 1]}}
+  %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (!strided, tensor<8x16xf32, #pld.dist>, !sig, !send, !recv) -> tensor<8x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+!sig = tensor<4x1xi32, #pld.dist>
+!send = tensor<4xi32>
+!recv = tensor<4x1xi32, #pld.dist>
+!partial = tensor<8x16xf32, #pld.dist_with<{valid_shape = array<i64: 8, 12>}>>
+func.func @k(%i: tensor<8x16xf32>, %t: !partial, %s: !sig, %c: !send, %r: !recv) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{target valid_shape must not be narrower than its shape}}
+  %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<8x16xf32>, !partial, !sig, !send, !recv) -> !partial
+  return
+}
+
+// -----
+
+!send = tensor<4xi32>
+!recv = tensor<4x1xi32, #pld.dist>
+func.func @k(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: tensor<4xi32, #pld.dist>, %c: !send, %r: !recv) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{signal must be 2D [NR, 1], got rank 1}}
+  %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, tensor<4xi32, #pld.dist>, !send, !recv) -> tensor<8x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+!send = tensor<4xi32>
+!recv = tensor<4x1xi32, #pld.dist>
+func.func @k(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: tensor<4x2xi32, #pld.dist>, %c: !send, %r: !recv) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{signal second dimension must be 1}}
+  %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, tensor<4x2xi32, #pld.dist>, !send, !recv) -> tensor<8x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+!send = tensor<4xi32>
+!recv = tensor<4x1xi32, #pld.dist>
+func.func @k(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: tensor<?x1xi32, #pld.dist>, %c: !send, %r: !recv) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{target dim 0 and signal dim 0 (NR) must be compile-time constants}}
+  %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, tensor<?x1xi32, #pld.dist>, !send, !recv) -> tensor<8x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+!sig = tensor<3x1xi32, #pld.dist>
+!send = tensor<3xi32>
+!recv = tensor<3x1xi32, #pld.dist>
+func.func @k(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: !sig, %c: !send, %r: !recv) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{signal dim 0 (NR = 3) must divide target dim 0 (8)}}
+  %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, !sig, !send, !recv) -> tensor<8x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+!sig = tensor<4x1xi32, #pld.dist>
+!recv = tensor<4x1xi32, #pld.dist>
+func.func @k(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: !sig, %c: tensor<4xi64>, %r: !recv) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{send_counts must have INT32 element type, got i64}}
+  %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, !sig, tensor<4xi64>, !recv) -> tensor<8x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+!sig = tensor<4x1xi32, #pld.dist>
+!recv = tensor<4x1xi32, #pld.dist>
+func.func @k(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: !sig, %c: tensor<4x1x1xi32>, %r: !recv) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{send_counts must be [NR] or [NR, 1]}}
+  %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, !sig, tensor<4x1x1xi32>, !recv) -> tensor<8x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+!sig = tensor<4x1xi32, #pld.dist>
+!recv = tensor<4x1xi32, #pld.dist>
+func.func @k(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: !sig, %c: tensor<2xi32>, %r: !recv) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{send_counts dim 0 must be the constant NR = 4, got 2}}
+  %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, !sig, tensor<2xi32>, !recv) -> tensor<8x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+!sig = tensor<4x1xi32, #pld.dist>
+!send = tensor<4xi32>
+func.func @k(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: !sig, %c: !send, %r: tensor<4x2xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{recv_counts must be [NR, 1]}}
+  %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, !sig, !send, tensor<4x2xi32, #pld.dist>) -> tensor<8x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+!sig = tensor<4x1xi32, #pld.dist>
+!send = tensor<4xi32>
+func.func @k(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: !sig, %c: !send, %r: tensor<4x1xi32>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{recv_counts must be a DistributedTensor (window-bound), got a plain tensor}}
+  %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, !sig, !send, tensor<4x1xi32>) -> tensor<8x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+// ===== 4.8 indexed_all_to_all_v ==========================================
+
+func.func @c(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: tensor<2x1xi32, #pld.dist>,
+             %c: tensor<2xi32>, %r: tensor<2x1xi32, #pld.dist>, %x: tensor<8xi32>)
+    attributes {pld.kind = #pld.func_kind<"chip">} {
+  // expected-error@+1 {{send_counts must be a DistributedTensor (window-bound), got a plain tensor}}
+  %o = "pld.tensor_indexed_all_to_all_v"(%i, %t, %s, %c, %r, %x) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>, tensor<2xi32>, tensor<2x1xi32, #pld.dist>, tensor<8xi32>) -> tensor<8x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+// ===== 4.9 builtin dispatches ============================================
+
+!d = tensor<64xf32, #pld.dist>
+!s = tensor<4x1xi32, #pld.dist>
+func.func @h(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{dtype attribute f16 must equal the src element type f32}}
+  "pld.builtin_allreduce"(%x, %s, %r) {op = #pld.reduce_op<"sum">, dtype = f16, core_num = 1 : i64, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (!d, !s, index) -> ()
+  return
+}
+
+// -----
+
+!d = tensor<64xbf16, #pld.dist>
+!s = tensor<4x1xi32, #pld.dist>
+func.func @h(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{supports only FP16 or FP32, got bf16}}
+  "pld.builtin_allreduce"(%x, %s, %r) {op = #pld.reduce_op<"sum">, dtype = bf16, core_num = 1 : i64, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (!d, !s, index) -> ()
+  return
+}
+
+// -----
+
+!d = tensor<64xf32, #pld.dist>
+!s = tensor<4x1xi32, #pld.dist>
+func.func @h(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{core_num must be a positive integer}}
+  "pld.builtin_allreduce"(%x, %s, %r) {op = #pld.reduce_op<"sum">, dtype = f32, core_num = 0 : i64, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (!d, !s, index) -> ()
+  return
+}
+
+// -----
+
+!d = tensor<64xf32, #pld.dist>
+!s = tensor<4xi32, #pld.dist>
+func.func @h(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{a rank-1 signal is valid only when core_num is 1, got 2}}
+  "pld.builtin_allreduce"(%x, %s, %r) {op = #pld.reduce_op<"sum">, dtype = f32, core_num = 2 : i64, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (!d, !s, index) -> ()
+  return
+}
+
+// -----
+
+!d = tensor<64xf32, #pld.dist>
+!s = tensor<4x2xi32, #pld.dist>
+func.func @h(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{signal shape[1] (2) must be at least core_num (4)}}
+  "pld.builtin_allreduce"(%x, %s, %r) {op = #pld.reduce_op<"sum">, dtype = f32, core_num = 4 : i64, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (!d, !s, index) -> ()
+  return
+}
+
+// -----
+
+!d = tensor<64xf32, #pld.dist>
+!s = tensor<4x?xi32, #pld.dist>
+func.func @h(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{rank-2 signal shape[1] must be constant}}
+  "pld.builtin_allreduce"(%x, %s, %r) {op = #pld.reduce_op<"sum">, dtype = f32, core_num = 1 : i64, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (!d, !s, index) -> ()
+  return
+}
+
+// -----
+
+!d = tensor<64xf32, #pld.dist>
+!s = tensor<4x1x1xi32, #pld.dist>
+func.func @h(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{signal must be rank 1 or 2, got rank 3}}
+  "pld.builtin_allreduce"(%x, %s, %r) {op = #pld.reduce_op<"sum">, dtype = f32, core_num = 1 : i64, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (!d, !s, index) -> ()
+  return
+}
+
+// -----
+
+!d = tensor<64xf32, #pld.dist>
+!s = tensor<4x1xi32, #pld.dist>
+func.func @h(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{arg_directions has 1 entries but the op has 2 tensor operands}}
+  "pld.builtin_allreduce"(%x, %s, %r) {op = #pld.reduce_op<"sum">, dtype = f32, core_num = 1 : i64, arg_directions = [#pld.direction<"inout">]} : (!d, !s, index) -> ()
+  return
+}
+
+// -----
+
+!d = tensor<64xf32, #pld.dist>
+!s = tensor<4x1xi32, #pld.dist>
+func.func @h(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{arg_directions entries must be #pld.direction<...> with one of "in", "out", "inout", or "scalar", got "inout"}}
+  "pld.builtin_allreduce"(%x, %s, %r) {op = #pld.reduce_op<"sum">, dtype = f32, core_num = 1 : i64, arg_directions = ["inout", #pld.direction<"inout">]} : (!d, !s, index) -> ()
+  return
+}
+
+// -----
+
+!d = tensor<64xf32>
+!s = tensor<4x1xi32, #pld.dist>
+func.func @h(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{src must be a DistributedTensor (window-bound), got a plain tensor}}
+  "pld.builtin_allreduce"(%x, %s, %r) {op = #pld.reduce_op<"sum">, dtype = f32, core_num = 1 : i64, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (!d, !s, index) -> ()
+  return
+}
+
+// -----
+
+!d = tensor<64xf32, #pld.dist>
+!s = tensor<7x4xi32, #pld.dist>
+func.func @h(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{ring allreduce supports only op = "sum" with FP32, got max with f32}}
+  "pld.builtin_allreduce_ring"(%x, %s, %r) {op = #pld.reduce_op<"max">, dtype = f32, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (!d, !s, index) -> ()
+  return
+}
+
+// -----
+
+!d = tensor<64xf32, #pld.dist>
+!s = tensor<28xi32, #pld.dist>
+func.func @h(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{ring signal must be rank 2 [2*(NR-1)+1, NR], got rank 1}}
+  "pld.builtin_allreduce_ring"(%x, %s, %r) {op = #pld.reduce_op<"sum">, dtype = f32, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (!d, !s, index) -> ()
+  return
+}
+
+// -----
+
+!d = tensor<64xf32, #pld.dist>
+!s = tensor<6x4xi32, #pld.dist>
+func.func @h(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{ring signal shape[0] (6) must equal 2*(NR-1) + 1 = 7}}
+  "pld.builtin_allreduce_ring"(%x, %s, %r) {op = #pld.reduce_op<"sum">, dtype = f32, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (!d, !s, index) -> ()
+  return
+}
+
+// -----
+
+!d = tensor<68xf32, #pld.dist>
+!s = tensor<33x17xi32, #pld.dist>
+func.func @h(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{ring allreduce supports 16 or fewer ranks, got 17}}
+  "pld.builtin_allreduce_ring"(%x, %s, %r) {op = #pld.reduce_op<"sum">, dtype = f32, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (!d, !s, index) -> ()
+  return
+}
+
+// -----
+
+!d = tensor<?xf32, #pld.dist>
+!s = tensor<7x4xi32, #pld.dist>
+func.func @h(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{ring allreduce requires a statically-known src shape}}
+  "pld.builtin_allreduce_ring"(%x, %s, %r) {op = #pld.reduce_op<"sum">, dtype = f32, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (!d, !s, index) -> ()
+  return
+}
+
+// -----
+
+!d = tensor<66xf32, #pld.dist>
+!s = tensor<7x4xi32, #pld.dist>
+func.func @h(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{ring allreduce src element count (66) must be an exact multiple of the rank count (4); got a remainder of 2}}
+  "pld.builtin_allreduce_ring"(%x, %s, %r) {op = #pld.reduce_op<"sum">, dtype = f32, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (!d, !s, index) -> ()
+  return
+}
+
+// -----
+
+func.func @h(%s: tensor<4x1xi32, #pld.dist>, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{signal must be rank 1 [NR], got rank 2}}
+  "pld.builtin_barrier"(%s, %r) {arg_directions = [#pld.direction<"inout">]} : (tensor<4x1xi32, #pld.dist>, index) -> ()
+  return
+}
+
+// -----
+
+func.func @h(%x: tensor<64xf16, #pld.dist>, %s: tensor<4xi32, #pld.dist>, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{supports only FP32, got f16}}
+  "pld.builtin_broadcast"(%x, %s, %r) {root = 0 : i64, dtype = f16, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (tensor<64xf16, #pld.dist>, tensor<4xi32, #pld.dist>, index) -> ()
+  return
+}
+
+// -----
+
+func.func @h(%x: tensor<64xf32, #pld.dist>, %s: tensor<4xi32, #pld.dist>, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{root must be non-negative, got -3}}
+  "pld.builtin_broadcast"(%x, %s, %r) {root = -3 : i64, dtype = f32, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (tensor<64xf32, #pld.dist>, tensor<4xi32, #pld.dist>, index) -> ()
+  return
+}
+
+// -----
+
+func.func @h(%x: tensor<4x16xf32, #pld.dist>, %s: tensor<4xi32, #pld.dist>, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{'pld.builtin_reduce_scatter' op supports only op = "sum"}}
+  "pld.builtin_reduce_scatter"(%x, %s, %r) {op = #pld.reduce_op<"min">, dtype = f32, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (tensor<4x16xf32, #pld.dist>, tensor<4xi32, #pld.dist>, index) -> ()
+  return
+}
+
+// -----
+
+func.func @h(%i: tensor<1x16xf32, #pld.dist>, %t: tensor<4x16xf32, #pld.dist>, %s: tensor<4x2xi32, #pld.dist>, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{signal must be [NR] or [NR, 1]}}
+  "pld.builtin_allgather"(%i, %t, %s, %r) {dtype = f32, arg_directions = [#pld.direction<"in">, #pld.direction<"inout">, #pld.direction<"inout">]} : (tensor<1x16xf32, #pld.dist>, tensor<4x16xf32, #pld.dist>, tensor<4x2xi32, #pld.dist>, index) -> ()
+  return
+}
+
+// -----
+
+func.func @h(%i: tensor<4x16xf16, #pld.dist>, %t: tensor<4x16xf16, #pld.dist>, %s: tensor<4xi32, #pld.dist>, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{supports only FP32, got f16}}
+  "pld.builtin_all_to_all"(%i, %t, %s, %r) {dtype = f16, arg_directions = [#pld.direction<"in">, #pld.direction<"inout">, #pld.direction<"inout">]} : (tensor<4x16xf16, #pld.dist>, tensor<4x16xf16, #pld.dist>, tensor<4xi32, #pld.dist>, index) -> ()
+  return
+}
+
+// -----
+
+func.func @h(%i: tensor<4x16xf32>, %t: tensor<4x16xf32, #pld.dist>, %s: tensor<4xi32, #pld.dist>, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // HOST builtins read their input from a window.
+  // expected-error@+1 {{input must be a DistributedTensor (window-bound), got a plain tensor}}
+  "pld.builtin_all_to_all"(%i, %t, %s, %r) {dtype = f32, arg_directions = [#pld.direction<"in">, #pld.direction<"inout">, #pld.direction<"inout">]} : (tensor<4x16xf32>, tensor<4x16xf32, #pld.dist>, tensor<4xi32, #pld.dist>, index) -> ()
+  return
+}
+
+// -----
+
+!in = tensor<8x16xf16, #pld.dist>
+!sig = tensor<4x1xi32, #pld.dist>
+!cnt = tensor<4xi32, #pld.dist>
+!rcv = tensor<4x1xi32, #pld.dist>
+func.func @h(%i: !in, %t: !in, %s: !sig, %c: !cnt, %v: !rcv, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{supports only FP32 or INT8, got f16}}
+  "pld.builtin_all_to_all_v"(%i, %t, %s, %c, %v, %r) {dtype = f16, arg_directions = [#pld.direction<"in">, #pld.direction<"inout">, #pld.direction<"inout">, #pld.direction<"in">, #pld.direction<"inout">]} : (!in, !in, !sig, !cnt, !rcv, index) -> ()
+  return
+}
+
+// -----
+
+!in = tensor<8x16xf32, #pld.dist>
+!sig = tensor<4x1xi32, #pld.dist>
+!rcv = tensor<4x1xi32, #pld.dist>
+func.func @h(%i: !in, %t: !in, %s: !sig, %c: tensor<4xi32>, %v: !rcv, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{send_counts must be a DistributedTensor (window-bound), got a plain tensor}}
+  "pld.builtin_all_to_all_v"(%i, %t, %s, %c, %v, %r) {dtype = f32, arg_directions = [#pld.direction<"in">, #pld.direction<"inout">, #pld.direction<"inout">, #pld.direction<"in">, #pld.direction<"inout">]} : (!in, !in, !sig, tensor<4xi32>, !rcv, index) -> ()
+  return
+}
+
+// -----
+
+// ===== HOST orchestration: dispatch and comm domains =====================
+
+func.func @chip(%d: tensor<64xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @h(%d: tensor<64xf32, #pld.dist>, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{body must hold exactly one func.call of a CHIP orchestrator, found 2}}
+  "pld.dispatch"(%r) ({
+    func.call @chip(%d) : (tensor<64xf32, #pld.dist>) -> ()
+    func.call @chip(%d) : (tensor<64xf32, #pld.dist>) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  return
+}
+
+// -----
+
+func.func @kernel(%d: tensor<64xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  return
+}
+func.func @h(%d: tensor<64xf32, #pld.dist>, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{dispatched function @kernel must be a CHIP orchestrator (pld.kind "chip")}}
+  "pld.dispatch"(%r) ({
+    func.call @kernel(%d) : (tensor<64xf32, #pld.dist>) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  return
+}
+
+// -----
+
+func.func @chip(%d: tensor<64xf32, #pld.dist>) -> i32 attributes {pld.kind = #pld.func_kind<"chip">} {
+  %c = arith.constant 0 : i32
+  return %c : i32
+}
+func.func @h(%d: tensor<64xf32, #pld.dist>, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{body must end with a gpu.yield without operands}}
+  "pld.dispatch"(%r) ({
+    %x = func.call @chip(%d) : (tensor<64xf32, #pld.dist>) -> i32
+    gpu.yield %x : i32
+  }) : (index) -> ()
+  return
+}
+
+// -----
+
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{requires a non-empty 'name'}}
+  "pld.comm_domain"() ({
+    gpu.yield
+  }) {name = "", devices = array<i64>, slots = ["a"]} : () -> ()
+  return
+}
+
+// -----
+
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{devices must be array<i64: ...>}}
+  "pld.comm_domain"() ({
+    gpu.yield
+  }) {name = "comm_d0", devices = array<i32: 0>, slots = ["a"]} : () -> ()
+  return
+}
+
+// -----
+
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{devices must be distinct, ascending and non-negative, got [1, 0]}}
+  "pld.comm_domain"() ({
+    gpu.yield
+  }) {name = "comm_d0", devices = array<i64: 1, 0>, slots = ["a"]} : () -> ()
+  return
+}
+
+// -----
+
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{slots must be an array of non-empty allocation names}}
+  "pld.comm_domain"() ({
+    gpu.yield
+  }) {name = "comm_d0", devices = array<i64>, slots = ["a", 3 : i64]} : () -> ()
+  return
+}
+
+// -----
+
+func.func @h() -> i64 attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{body must end with gpu.yield of values matching the results}}
+  %n = "pld.comm_domain"() ({
+    %w = "pld.system_world_size"() : () -> i64
+    gpu.yield
+  }) {name = "comm_d0", devices = array<i64>, slots = ["a"]} : () -> i64
+  return %n : i64
+}

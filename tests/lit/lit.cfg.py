@@ -1,0 +1,31 @@
+# lit configuration of the pld FileCheck suites.
+#
+# Run through `cargo test --workspace` (tests/lit.rs), which sets PLD_BIN_DIR
+# to the directory of the freshly built pld tools. Running lit by hand works
+# too: `PLD_BIN_DIR=target/debug /usr/lib/llvm-22/bin/lit -v tests/lit`.
+
+import os
+
+import lit.formats
+
+config.name = "pld"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(
+    os.environ.get("PLD_LIT_OUTPUT", os.path.join(config.test_source_root, "Output"))
+)
+
+workspace = os.path.abspath(os.path.join(config.test_source_root, "..", ".."))
+bin_dir = os.environ.get("PLD_BIN_DIR", os.path.join(workspace, "target", "debug"))
+llvm_bin = os.environ.get("LLVM_BIN_DIR", "/usr/lib/llvm-22/bin")
+
+config.environment["PATH"] = os.pathsep.join(
+    [bin_dir, llvm_bin, os.environ.get("PATH", "")]
+)
+config.substitutions.append(
+    ("%pld_irdl", os.path.join(workspace, "dialect", "irdl", "pld.irdl.mlir"))
+)
+config.substitutions.append(
+    ("%pto_irdl", os.path.join(workspace, "dialect", "irdl", "pto.irdl.mlir"))
+)
