@@ -36,6 +36,22 @@ fn load_irdl(context: &Context, text: &str, what: &str) {
     );
 }
 
+/// Parses a module from `text`. Unlike `melior::ir::Module::parse`, this
+/// accepts any bytes (text with a NUL byte is reported as a parse error
+/// instead of panicking). Errors go to the context's diagnostic handlers.
+pub fn parse<'c>(context: &'c Context, text: &str) -> Option<Module<'c>> {
+    let raw = unsafe {
+        mlir_sys::mlirModuleCreateParse(
+            context.to_raw(),
+            mlir_sys::MlirStringRef {
+                data: text.as_ptr() as *const _,
+                length: text.len(),
+            },
+        )
+    };
+    unsafe { Module::from_option_raw(raw) }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -43,5 +59,12 @@ mod tests {
         let context = super::context();
         assert!(context.is_registered_operation("pld.tensor_allreduce"));
         assert!(context.is_registered_operation("pto.comm_tnotify"));
+    }
+
+    #[test]
+    fn parse_accepts_any_bytes() {
+        let context = super::context();
+        assert!(super::parse(&context, "module {}").is_some());
+        assert!(super::parse(&context, "module {\0}").is_none());
     }
 }

@@ -124,7 +124,7 @@ fn process(
     plan: &[Planned],
     options: &Options,
 ) -> Option<String> {
-    let mut module = Module::parse(context, &chunk.padded())?;
+    let mut module = pld_dialect::parse(context, &chunk.padded())?;
     if !pld_dialect::verify::verify_and_emit(module.as_operation()) {
         return None;
     }
