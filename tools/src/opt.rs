@@ -100,14 +100,11 @@ pub fn run(options: &Options) -> i32 {
         }
     }
 
-    // Like mlir-opt: no output after an error, except under
-    // --verify-diagnostics, where errors are the expected outcome.
-    if !failed || options.verify_diagnostics {
-        let joined = outputs.join(&format!("{}\n", split::MARKER));
-        if let Err(e) = write_output(options.output.as_deref(), &joined) {
-            eprintln!("pld-opt: error: cannot write output: {e}");
-            return 1;
-        }
+    // Like mlir-opt: a chunk that failed prints nothing; the others print.
+    let joined = outputs.join(&format!("{}\n", split::MARKER));
+    if let Err(e) = write_output(options.output.as_deref(), &joined) {
+        eprintln!("pld-opt: error: cannot write output: {e}");
+        return 1;
     }
     i32::from(failed)
 }

@@ -1,0 +1,29 @@
+// --split-input-file processes chunks independently and joins the output
+// with the same separator; a failing chunk prints nothing, the others still
+// print, and the exit status is 1.
+//
+// RUN: not pld-opt --split-input-file %s 2>%t.err | FileCheck %s
+// RUN: FileCheck %s --check-prefix=ERR --input-file=%t.err
+
+// CHECK-LABEL: func.func @first
+// CHECK-NEXT: return
+// CHECK: // -----
+// CHECK-LABEL: func.func @third
+// CHECK-NOT: @second
+func.func @first() {
+  return
+}
+
+// -----
+
+func.func @second(%t: tensor<4x1xi32>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // ERR: split.mlir:[[@LINE+1]]:8: error: 'pld.tensor_barrier' op signal must be a DistributedTensor
+  %r = "pld.tensor_barrier"(%t) : (tensor<4x1xi32>) -> tensor<4x1xi32>
+  return
+}
+
+// -----
+
+func.func @third() {
+  return
+}
