@@ -1,0 +1,45 @@
+# pld: set-up, demo and tests on Debian 12.
+#
+#   make demo   runs pld on the shipped example
+#   make test   runs every test (unit, lit, robustness)
+#
+# Both install the LLVM/MLIR 22 packages the build needs when they are
+# missing (apt-get, as root or through sudo).
+
+LLVM_PACKAGES := libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools \
+                 libclang-22-dev clang-22 libpolly-22-dev libzstd-dev
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+EXAMPLE := examples/allreduce.mlir
+
+.PHONY: deps demo test bench lint clean
+
+deps:
+	@missing=""; \
+	for p in $(LLVM_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y --no-install-recommends $$missing; \
+	fi
+	@command -v cargo >/dev/null || { echo "cargo is required (https://rustup.rs)"; exit 1; }
+
+demo: deps
+	cargo build --workspace --quiet
+	@echo "== $(EXAMPLE): parsed, verified by pld-verify, printed =="
+	./target/debug/pld-opt $(EXAMPLE) --pass-pipeline='builtin.module(pld-verify)'
+
+test: deps
+	cargo test --workspace
+
+bench: deps
+	cargo build --release -p pld-tools
+	cargo run --release -p pld-bench -- all
+
+lint:
+	cargo fmt --all -- --check
+	cargo clippy --workspace --all-targets -- -D warnings
+
+clean:
+	cargo clean
