@@ -29,8 +29,10 @@
 // * Attributes IRDL lists in `irdl.attributes` are required. Optional
 //   attributes are named in the comment of their op ("optional:") and are
 //   checked by pld-verify.
-// * IRDL cannot mark an op as a terminator, so the region of
-//   `pld.comm_domain` ends with the upstream `gpu.yield`.
+// * IRDL cannot mark an op as a terminator, so the regions of
+//   `pld.comm_domain` and `pld.dispatch` end with the upstream `gpu.yield`.
+// * IRDL binds each constraint value to the first attribute or type it
+//   matches, so two operands that may differ have constraints of their own.
 
 irdl.dialect @pld {
 
@@ -321,8 +323,8 @@ irdl.dialect @pld {
 
   // ------------------------------------------------------- 4.5 allreduce
 
-  // optional: mode ("mesh" | "ring", default "mesh"),
-  //           core_num (integer, default 1)
+  // optional: mode (string, default "mesh"; the rails' passes accept "mesh"
+  //           and "ring"), core_num (integer, default 1)
   irdl.operation @tensor_allreduce {
     %op = irdl.base @pld::@reduce_op
     %target = irdl.base "!builtin.tensor"

@@ -1,6 +1,6 @@
 //! Spec 4.9: the builtin dispatches of the HOST rail.
 
-use super::{signal::enum_member, OpCx};
+use super::{collective, signal::enum_member, OpCx};
 use crate::enums::{Direction, PldEnum, ReduceOp};
 use crate::schema::Arity;
 
@@ -74,12 +74,12 @@ pub fn check(cx: &mut OpCx) {
             }
         }
         "allreduce_ring" => {
-            if reduce.is_some_and(|r| r != ReduceOp::Sum) || dtype != "f32" {
+            if let Some(reduce) = reduce.filter(|r| *r != ReduceOp::Sum) {
                 cx.error(format!(
-                    "ring allreduce supports only op = \"sum\" with FP32, got {} with {dtype}",
-                    reduce.map(|r| r.to_string()).unwrap_or_default()
+                    "ring allreduce supports only op = \"sum\", got \"{reduce}\""
                 ));
             }
+            only(cx, &["f32"], "FP32 for a ring allreduce");
             ring(cx, &signal);
         }
         "barrier" | "broadcast" | "reduce_scatter" => {
@@ -100,21 +100,23 @@ pub fn check(cx: &mut OpCx) {
                 }
                 "reduce_scatter" => {
                     only(cx, &["f32"], "FP32");
-                    if reduce.is_some_and(|r| r != ReduceOp::Sum) {
-                        cx.error("supports only op = \"sum\"");
+                    if let Some(reduce) = reduce.filter(|r| *r != ReduceOp::Sum) {
+                        cx.error(format!("supports only op = \"sum\", got \"{reduce}\""));
                     }
                 }
                 _ => {}
             }
         }
+        // The exchanges keep the shape rules of the user-level ops.
         "allgather" | "all_to_all" => {
             let dtype = cx.tensor("target").map(|t| t.dtype()).unwrap_or_default();
             if dtype != "f32" {
                 cx.error(format!("supports only FP32, got {dtype}"));
             }
-            let ok = signal.rank() == 1 || (signal.rank() == 2 && signal.dim(1) == Some(1));
-            if !ok {
-                cx.error("signal must be [NR] or [NR, 1]");
+            if op == "allgather" {
+                collective::allgather(cx);
+            } else {
+                collective::all_to_all(cx);
             }
         }
         "all_to_all_v" => {
@@ -122,7 +124,9 @@ pub fn check(cx: &mut OpCx) {
             if dtype != "f32" && dtype != "i8" {
                 cx.error(format!("supports only FP32 or INT8, got {dtype}"));
             }
-            cx.distributed("send_counts");
+            if cx.distributed("send_counts").is_some() {
+                collective::all_to_all_v(cx, false);
+            }
         }
         _ => {}
     }

@@ -1,7 +1,7 @@
 //! Spec 4.5-4.8: the composite collectives.
 
 use super::{constant_int, signal::enum_member, OpCx};
-use crate::enums::ReduceOp;
+use crate::enums::{FuncKind, ReduceOp};
 use crate::types::{Layout, TensorInfo};
 
 pub fn allreduce(cx: &mut OpCx) {
@@ -211,7 +211,8 @@ fn counts(cx: &mut OpCx, role: &str, info: &TensorInfo, nr: i64, rank2_only: boo
     }
 }
 
-/// Spec 4.7 (and 4.8 when `indexed`).
+/// Spec 4.7 (and 4.8 when `indexed`). The HOST builtin
+/// `pld.builtin_all_to_all_v` shares these rules (spec 4.9).
 pub fn all_to_all_v(cx: &mut OpCx, indexed: bool) {
     if let (Some(input), Some(target)) = (cx.one("input"), cx.one("target")) {
         if input == target {
@@ -263,9 +264,20 @@ pub fn all_to_all_v(cx: &mut OpCx, indexed: bool) {
         ));
         return;
     }
-    if signal.dim(1) != Some(1) {
-        cx.error("signal second dimension must be 1");
-        return;
+    // The composite (InCore) rail uses one cell per peer; the managed HOST
+    // and CHIP rails may give each launched block its own lane: [NR, S].
+    let managed = matches!(cx.kind, FuncKind::Host | FuncKind::Chip);
+    match signal.dim(1) {
+        Some(1) => {}
+        Some(lanes) if managed && lanes >= 1 => {}
+        _ if managed => {
+            cx.error("signal second dimension (lanes) must be a positive constant");
+            return;
+        }
+        _ => {
+            cx.error("signal second dimension must be 1");
+            return;
+        }
     }
     let (Some(nr), Some(rows)) = (signal.dim(0), target.dim(0)) else {
         cx.error("target dim 0 and signal dim 0 (NR) must be compile-time constants");
@@ -287,7 +299,13 @@ pub fn all_to_all_v(cx: &mut OpCx, indexed: bool) {
     } else if let Some(send) = cx.global(send_role) {
         counts(cx, send_role, &send, nr, false);
     }
-    if let Some(recv) = cx.distributed("recv_counts") {
+    // The indexed variant's receive counts may be a plain local tensor.
+    let recv = if indexed {
+        cx.global("recv_counts")
+    } else {
+        cx.distributed("recv_counts")
+    };
+    if let Some(recv) = recv {
         counts(cx, "recv_counts", &recv, nr, true);
     }
     cx.result_is("target");

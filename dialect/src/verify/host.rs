@@ -2,7 +2,7 @@
 
 use super::OpCx;
 use crate::enums::FuncKind;
-use crate::ops::host::Dispatch;
+use crate::ops::{host::Dispatch, window::AllocWindowBuffer};
 use melior::ir::{block::BlockLike, operation::OperationLike, RegionLike, ValueLike};
 
 pub fn dispatch(cx: &mut OpCx) {
@@ -42,6 +42,21 @@ pub fn dispatch(cx: &mut OpCx) {
     }
 }
 
+/// Names of the window allocations nested in `op`.
+fn allocations_inside(op: melior::ir::OperationRef) -> Vec<String> {
+    use melior::ir::operation::{WalkOrder, WalkResult};
+    let mut names = Vec::new();
+    op.walk(WalkOrder::PreOrder, |nested| {
+        if crate::ops::op_name(&nested) == AllocWindowBuffer::NAME {
+            if let Some(name) = nested.attribute("name").ok().and_then(crate::attr::string) {
+                names.push(name);
+            }
+        }
+        WalkResult::Advance
+    });
+    names
+}
+
 pub fn comm_domain(cx: &mut OpCx) {
     let name = cx.view.attribute("name").and_then(crate::attr::string);
     if name.as_deref().unwrap_or("").is_empty() {
@@ -62,14 +77,28 @@ pub fn comm_domain(cx: &mut OpCx) {
             }
         }
     }
-    let slots = cx.view.attribute("slots").and_then(crate::attr::array);
-    let slots_ok = slots.is_some_and(|items| {
-        items
-            .into_iter()
-            .all(|a| crate::attr::string(a).is_some_and(|s| !s.is_empty()))
-    });
-    if !slots_ok {
+    let slots: Option<Vec<String>> = cx
+        .view
+        .attribute("slots")
+        .and_then(crate::attr::array)
+        .and_then(|items| items.into_iter().map(crate::attr::string).collect());
+    let Some(slots) = slots.filter(|s| s.iter().all(|n| !n.is_empty())) else {
         cx.error("slots must be an array of non-empty allocation names");
+        return;
+    };
+    for (i, slot) in slots.iter().enumerate() {
+        if slots[..i].contains(slot) {
+            cx.error(format!("slot \"{slot}\" appears twice"));
+            return;
+        }
+    }
+    // Every slot is an allocation made inside the domain.
+    let allocated = allocations_inside(cx.view.op);
+    if let Some(missing) = slots.iter().find(|s| !allocated.contains(s)) {
+        cx.error(format!(
+            "slot \"{missing}\" names no pld.tensor_alloc_window_buffer inside the domain"
+        ));
+        return;
     }
     // The results are what the body's terminator yields.
     let op = cx.view.op;

@@ -35,18 +35,28 @@ pub fn check(cx: &mut OpCx) -> bool {
     if allowed.contains(&cx.kind) {
         return true;
     }
-    let list: Vec<&str> = allowed.iter().map(|k| k.describe()).collect();
+    let list: Vec<String> = allowed.iter().map(|k| with_article(k.describe())).collect();
     let message = format!(
-        "is only allowed in a {} (pld.kind {}), not in {} @{}",
+        "is only allowed in {} (pld.kind {}), not in {} @{}",
         list.join(" or "),
         allowed
             .iter()
             .map(|k| format!("\"{k}\""))
             .collect::<Vec<_>>()
             .join("/"),
-        cx.kind.describe(),
+        with_article(cx.kind.describe()),
         cx.function
     );
     cx.error(message);
     false
+}
+
+/// "a HOST orchestrator", "an InCore kernel".
+fn with_article(noun: &str) -> String {
+    let article = if noun.starts_with(['A', 'E', 'I', 'O', 'U']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {noun}")
 }

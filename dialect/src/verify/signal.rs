@@ -3,7 +3,6 @@
 use super::{constant_int, OpCx};
 use crate::enums::{NotifyOp, PldEnum, WaitCmp};
 use crate::types::TensorInfo;
-use melior::ir::ValueLike;
 
 /// Constant offsets must lie inside their (static) dimension.
 pub fn offsets_in_bounds(cx: &mut OpCx, group: &str, target: &TensorInfo) {
@@ -59,11 +58,23 @@ pub fn wait(cx: &mut OpCx, deferred: bool) {
     }
     if deferred {
         if let Some(value) = cx.one("signal") {
-            if !value.is_block_argument() {
+            if !is_function_parameter(value) {
                 cx.error("signal must be a parameter of the enclosing function");
             }
         }
     }
+}
+
+/// Whether `value` is an argument of a function's entry block.
+fn is_function_parameter(value: melior::ir::Value) -> bool {
+    use melior::ir::block::{BlockArgument, BlockLike};
+    let Ok(argument) = BlockArgument::try_from(value) else {
+        return false;
+    };
+    argument
+        .owner()
+        .parent_operation()
+        .is_some_and(|op| crate::ops::op_name(&op) == "func.func")
 }
 
 pub fn cacheinvalid(cx: &mut OpCx) {

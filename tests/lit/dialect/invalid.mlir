@@ -112,10 +112,19 @@ func.func private @tile_layout(tensor<4x1xf32, #pld.tile_with<{layout = "nd"}>>)
 
 // -----
 
+func.func @h(%p: !pld.ptr) attributes {pld.kind = #pld.func_kind<"host">} {
+  // Results are checked like arguments.
+  // expected-error@+1 {{'pld.tensor_window' op result #0: unknown layout "zz"}}
+  %v = "pld.tensor_window"(%p) : (!pld.ptr) -> tensor<4xf32, #pld.dist_with<{layout = "zz"}>>
+  return
+}
+
+// -----
+
 // ===== placement: which function kinds may hold which ops ================
 
 func.func @k() attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{'pld.system_world_size' op is only allowed in a HOST orchestrator (pld.kind "host"), not in InCore kernel @k}}
+  // expected-error@+1 {{'pld.system_world_size' op is only allowed in a HOST orchestrator (pld.kind "host"), not in an InCore kernel @k}}
   %n = "pld.system_world_size"() : () -> i64
   return
 }
@@ -123,7 +132,7 @@ func.func @k() attributes {pld.kind = #pld.func_kind<"incore">} {
 // -----
 
 func.func @h(%c: !pld.ctx) attributes {pld.kind = #pld.func_kind<"host">} {
-  // expected-error@+1 {{'pld.system_rank' op is only allowed in a InCore kernel or AIV kernel or AIC kernel}}
+  // expected-error@+1 {{'pld.system_rank' op is only allowed in an InCore kernel or an AIV kernel or an AIC kernel}}
   %r = "pld.system_rank"(%c) : (!pld.ctx) -> i32
   return
 }
@@ -131,7 +140,7 @@ func.func @h(%c: !pld.ctx) attributes {pld.kind = #pld.func_kind<"host">} {
 // -----
 
 func.func @a(%s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"aiv">} {
-  // expected-error@+1 {{'pld.tensor_barrier' op is only allowed in a HOST orchestrator or CHIP orchestrator or InCore kernel}}
+  // expected-error@+1 {{'pld.tensor_barrier' op is only allowed in a HOST orchestrator or a CHIP orchestrator or an InCore kernel}}
   %r = "pld.tensor_barrier"(%s) : (tensor<4x1xi32, #pld.dist>) -> tensor<4x1xi32, #pld.dist>
   return
 }
@@ -299,6 +308,20 @@ func.func @k(%t: tensor<4x1xi32, #pld.dist>, %i: index, %v: i32) attributes {pld
   %s = "pld.tensor_barrier"(%t) : (tensor<4x1xi32, #pld.dist>) -> tensor<4x1xi32, #pld.dist>
   // expected-error@+1 {{signal must be a parameter of the enclosing function}}
   "pld.system_defer_wait"(%s, %i, %i, %v) {cmp = #pld.wait_cmp<"ge">} : (tensor<4x1xi32, #pld.dist>, index, index, i32) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<4x1xi32, #pld.dist>, %i: index, %v: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %j = %c0 to %c1 step %c1 iter_args(%s = %t) -> (tensor<4x1xi32, #pld.dist>) {
+    // A loop-carried value is a block argument, but not a parameter.
+    // expected-error@+1 {{signal must be a parameter of the enclosing function}}
+    "pld.system_defer_wait"(%s, %i, %i, %v) {cmp = #pld.wait_cmp<"ge">} : (tensor<4x1xi32, #pld.dist>, index, index, i32) -> ()
+    scf.yield %s : tensor<4x1xi32, #pld.dist>
+  }
   return
 }
 
@@ -1092,6 +1115,37 @@ func.func @k(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: !sig, %c
 
 // -----
 
+!sig = tensor<4x1xi32, #pld.dist>
+!send = tensor<4xi32>
+func.func @k(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: !sig, %c: !send, %r: tensor<4x1xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{recv_counts must have INT32 element type, got f32}}
+  %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, !sig, !send, tensor<4x1xf32, #pld.dist>) -> tensor<8x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+!send = tensor<4xi32>
+!recv = tensor<4x1xi32, #pld.dist>
+func.func @h(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: tensor<4x?xi32, #pld.dist>, %c: !send, %r: !recv) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{signal second dimension (lanes) must be a positive constant}}
+  %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, tensor<4x?xi32, #pld.dist>, !send, !recv) -> tensor<8x16xf32, #pld.dist>
+  return
+}
+
+// -----
+
+!in = tensor<8x16xf32, #pld.dist>
+!rcv = tensor<4x1xi32, #pld.dist>
+func.func @h(%i: !in, %t: !in, %s: tensor<3x1xi32, #pld.dist>, %c: tensor<4xi32, #pld.dist>, %v: !rcv, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // The builtin keeps the shape rules of pld.tensor_all_to_all_v.
+  // expected-error@+1 {{signal dim 0 (NR = 3) must divide target dim 0 (8)}}
+  "pld.builtin_all_to_all_v"(%i, %t, %s, %c, %v, %r) {dtype = f32, arg_directions = [#pld.direction<"in">, #pld.direction<"inout">, #pld.direction<"inout">, #pld.direction<"in">, #pld.direction<"inout">]} : (!in, !in, tensor<3x1xi32, #pld.dist>, tensor<4xi32, #pld.dist>, !rcv, index) -> ()
+  return
+}
+
+// -----
+
 // ===== 4.8 indexed_all_to_all_v ==========================================
 
 func.func @c(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: tensor<2x1xi32, #pld.dist>,
@@ -1209,7 +1263,7 @@ func.func @h(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"h
 !d = tensor<64xf32, #pld.dist>
 !s = tensor<7x4xi32, #pld.dist>
 func.func @h(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
-  // expected-error@+1 {{ring allreduce supports only op = "sum" with FP32, got max with f32}}
+  // expected-error@+1 {{ring allreduce supports only op = "sum", got "max"}}
   "pld.builtin_allreduce_ring"(%x, %s, %r) {op = #pld.reduce_op<"max">, dtype = f32, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (!d, !s, index) -> ()
   return
 }
@@ -1291,7 +1345,7 @@ func.func @h(%x: tensor<64xf32, #pld.dist>, %s: tensor<4xi32, #pld.dist>, %r: in
 // -----
 
 func.func @h(%x: tensor<4x16xf32, #pld.dist>, %s: tensor<4xi32, #pld.dist>, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
-  // expected-error@+1 {{'pld.builtin_reduce_scatter' op supports only op = "sum"}}
+  // expected-error@+1 {{'pld.builtin_reduce_scatter' op supports only op = "sum", got "min"}}
   "pld.builtin_reduce_scatter"(%x, %s, %r) {op = #pld.reduce_op<"min">, dtype = f32, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (tensor<4x16xf32, #pld.dist>, tensor<4xi32, #pld.dist>, index) -> ()
   return
 }
@@ -1396,7 +1450,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
   // expected-error@+1 {{requires a non-empty 'name'}}
   "pld.comm_domain"() ({
     gpu.yield
-  }) {name = "", devices = array<i64>, slots = ["a"]} : () -> ()
+  }) {name = "", devices = array<i64>, slots = []} : () -> ()
   return
 }
 
@@ -1406,7 +1460,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
   // expected-error@+1 {{devices must be array<i64: ...>}}
   "pld.comm_domain"() ({
     gpu.yield
-  }) {name = "comm_d0", devices = array<i32: 0>, slots = ["a"]} : () -> ()
+  }) {name = "comm_d0", devices = array<i32: 0>, slots = []} : () -> ()
   return
 }
 
@@ -1416,7 +1470,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
   // expected-error@+1 {{devices must be distinct, ascending and non-negative, got [1, 0]}}
   "pld.comm_domain"() ({
     gpu.yield
-  }) {name = "comm_d0", devices = array<i64: 1, 0>, slots = ["a"]} : () -> ()
+  }) {name = "comm_d0", devices = array<i64: 1, 0>, slots = []} : () -> ()
   return
 }
 
@@ -1432,11 +1486,35 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
 
 // -----
 
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{slot "a" appears twice}}
+  "pld.comm_domain"() ({
+    %b = arith.constant 64 : i64
+    %p = "pld.tensor_alloc_window_buffer"(%b) {name = "a"} : (i64) -> !pld.ptr
+    gpu.yield
+  }) {name = "comm_d0", devices = array<i64>, slots = ["a", "a"]} : () -> ()
+  return
+}
+
+// -----
+
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  %b = arith.constant 64 : i64
+  %p = "pld.tensor_alloc_window_buffer"(%b) {name = "outside"} : (i64) -> !pld.ptr
+  // expected-error@+1 {{slot "outside" names no pld.tensor_alloc_window_buffer inside the domain}}
+  "pld.comm_domain"() ({
+    gpu.yield
+  }) {name = "comm_d0", devices = array<i64>, slots = ["outside"]} : () -> ()
+  return
+}
+
+// -----
+
 func.func @h() -> i64 attributes {pld.kind = #pld.func_kind<"host">} {
   // expected-error@+1 {{body must end with gpu.yield of values matching the results}}
   %n = "pld.comm_domain"() ({
     %w = "pld.system_world_size"() : () -> i64
     gpu.yield
-  }) {name = "comm_d0", devices = array<i64>, slots = ["a"]} : () -> i64
+  }) {name = "comm_d0", devices = array<i64>, slots = []} : () -> i64
   return %n : i64
 }

@@ -32,6 +32,8 @@ func.func @host_orchestrator() attributes {pld.kind = #pld.func_kind<"host">} {
   // CHECK: "pld.tensor_window"(%{{.*}}, %{{.*}}) : (!pld.ptr, index) -> tensor<?x1xi32, #pld.dist>
   %dsig = "pld.tensor_window"(%sbuf, %c4) : (!pld.ptr, index) -> tensor<?x1xi32, #pld.dist>
   %sig = "pld.tensor_window"(%sbuf) : (!pld.ptr) -> !sig
+  %rbuf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "ring_buf"} : (i64) -> !pld.ptr
+  %ring = "pld.tensor_window"(%rbuf) : (!pld.ptr) -> tensor<6x4xi32, #pld.dist>
   // CHECK: "pld.system_get_comm_ctx"(%{{.*}}) : (tensor<64xf32, #pld.dist>) -> !pld.ctx
   %ctx = "pld.system_get_comm_ctx"(%data) : (!data) -> !pld.ctx
   // CHECK: "pld.dispatch"(%{{.*}}) ({
@@ -44,18 +46,30 @@ func.func @host_orchestrator() attributes {pld.kind = #pld.func_kind<"host">} {
   }) : (index) -> ()
   // CHECK: "pld.tensor_allreduce"(%{{.*}}) {op = #pld.reduce_op<"sum">}
   %r0 = "pld.tensor_allreduce"(%data) {op = #pld.reduce_op<"sum">} : (!data) -> !data
+  // A ring allreduce over 4 ranks uses a [2*(4-1), 4] signal.
   // CHECK: "pld.tensor_allreduce"(%{{.*}}, %{{.*}}) {core_num = 1 : i64, mode = "ring", op = #pld.reduce_op<"max">}
-  %r1 = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"max">, mode = "ring", core_num = 1 : i64} : (!data, !sig) -> !data
+  %r1 = "pld.tensor_allreduce"(%data, %ring) {op = #pld.reduce_op<"max">, mode = "ring", core_num = 1 : i64} : (!data, tensor<6x4xi32, #pld.dist>) -> !data
   // CHECK: "pld.tensor_barrier"
   %r2 = "pld.tensor_barrier"(%sig) : (!sig) -> !sig
   // CHECK: "pld.tensor_broadcast"{{.*}}{root = 0 : i64}
   %r3 = "pld.tensor_broadcast"(%data, %sig) {root = 0 : i64} : (!data, !sig) -> !data
   // CHECK: "pld.builtin_allreduce"(%{{.*}}, %{{.*}}, %{{.*}}) {arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">], core_num = 1 : i64, dtype = f32, op = #pld.reduce_op<"sum">}
   "pld.builtin_allreduce"(%data, %sig, %c0) {op = #pld.reduce_op<"sum">, dtype = f32, core_num = 1 : i64, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (!data, !sig, index) -> ()
+  return
+}
+
+// A comm domain wraps the allocations of its slots.
+// CHECK-LABEL: func.func @host_domain
+func.func @host_domain() attributes {pld.kind = #pld.func_kind<"host">} {
   // CHECK: "pld.comm_domain"() ({
   // CHECK: gpu.yield
   // CHECK: }) {devices = array<i64: 0, 1>, name = "comm_d0", slots = ["data_buf", "sig_buf"]} : () -> ()
   "pld.comm_domain"() ({
+    %bytes = arith.constant 256 : i64
+    %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "data_buf"} : (i64) -> !pld.ptr
+    %sbuf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "sig_buf"} : (i64) -> !pld.ptr
+    %data = "pld.tensor_window"(%buf) : (!pld.ptr) -> !data
+    %sig = "pld.tensor_window"(%sbuf) : (!pld.ptr) -> !sig
     gpu.yield
   }) {name = "comm_d0", devices = array<i64: 0, 1>, slots = ["data_buf", "sig_buf"]} : () -> ()
   return
@@ -65,7 +79,8 @@ func.func @host_orchestrator() attributes {pld.kind = #pld.func_kind<"host">} {
 func.func @host_exchanges(%rows: tensor<4x16xf32, #pld.dist>, %row: tensor<1x16xf32, #pld.dist>,
                           %out: tensor<4x16xf32, #pld.dist>, %sig1: tensor<4xi32, #pld.dist>,
                           %counts: tensor<4xi32, #pld.dist>, %recv: tensor<4x1xi32, #pld.dist>,
-                          %sig: !sig, %ring: tensor<7x4xi32, #pld.dist>, %c0: index)
+                          %sig: !sig, %ring: tensor<7x4xi32, #pld.dist>, %c0: index,
+                          %lsig: tensor<4x8xi32, #pld.dist>)
     attributes {pld.kind = #pld.func_kind<"host">} {
   // CHECK: "pld.tensor_reduce_scatter"{{.*}}{op = #pld.reduce_op<"sum">}
   %a = "pld.tensor_reduce_scatter"(%rows, %sig) {op = #pld.reduce_op<"sum">} : (tensor<4x16xf32, #pld.dist>, !sig) -> tensor<4x16xf32, #pld.dist>
@@ -77,6 +92,9 @@ func.func @host_exchanges(%rows: tensor<4x16xf32, #pld.dist>, %row: tensor<1x16x
   %d = "pld.tensor_all_to_all_v"(%rows, %out, %sig, %counts, %recv) : (tensor<4x16xf32, #pld.dist>, tensor<4x16xf32, #pld.dist>, !sig, tensor<4xi32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<4x16xf32, #pld.dist>
   // CHECK: "pld.tensor_all_to_all_v"({{.*}}, %{{.*}}) : ({{.*}}, index) ->
   %e = "pld.tensor_all_to_all_v"(%rows, %out, %sig, %counts, %recv, %c0) : (tensor<4x16xf32, #pld.dist>, tensor<4x16xf32, #pld.dist>, !sig, tensor<4xi32, #pld.dist>, tensor<4x1xi32, #pld.dist>, index) -> tensor<4x16xf32, #pld.dist>
+  // The managed HOST rail may give each block a lane: [NR, S] signals.
+  // CHECK: "pld.tensor_all_to_all_v"({{.*}}) : ({{.*}}tensor<4x8xi32, #pld.dist>
+  %lanes = "pld.tensor_all_to_all_v"(%rows, %out, %lsig, %counts, %recv, %c0) : (tensor<4x16xf32, #pld.dist>, tensor<4x16xf32, #pld.dist>, tensor<4x8xi32, #pld.dist>, tensor<4xi32, #pld.dist>, tensor<4x1xi32, #pld.dist>, index) -> tensor<4x16xf32, #pld.dist>
   // CHECK: "pld.builtin_allreduce_ring"
   "pld.builtin_allreduce_ring"(%rows, %ring, %c0) {op = #pld.reduce_op<"sum">, dtype = f32, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (tensor<4x16xf32, #pld.dist>, tensor<7x4xi32, #pld.dist>, index) -> ()
   // CHECK: "pld.builtin_barrier"
@@ -96,10 +114,11 @@ func.func @host_exchanges(%rows: tensor<4x16xf32, #pld.dist>, %row: tensor<1x16x
 
 // CHECK-LABEL: func.func @chip_exchange
 func.func @chip_exchange(%in: tensor<8x16xf32>, %out: tensor<8x16xf32, #pld.dist>, %sig: tensor<2x1xi32, #pld.dist>,
-                         %counts: tensor<2xi32, #pld.dist>, %recv: tensor<2x1xi32, #pld.dist>, %index: tensor<8xi32>)
+                         %counts: tensor<2xi32, #pld.dist>, %recv: tensor<2x1xi32>, %index: tensor<8xi32>)
     attributes {pld.kind = #pld.func_kind<"chip">} {
+  // The indexed variant takes plain input, index and receive counts.
   // CHECK: "pld.tensor_indexed_all_to_all_v"
-  %r = "pld.tensor_indexed_all_to_all_v"(%in, %out, %sig, %counts, %recv, %index) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>, tensor<2xi32, #pld.dist>, tensor<2x1xi32, #pld.dist>, tensor<8xi32>) -> tensor<8x16xf32, #pld.dist>
+  %r = "pld.tensor_indexed_all_to_all_v"(%in, %out, %sig, %counts, %recv, %index) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>, tensor<2xi32, #pld.dist>, tensor<2x1xi32>, tensor<8xi32>) -> tensor<8x16xf32, #pld.dist>
   return
 }
 
