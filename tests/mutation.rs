@@ -13,7 +13,7 @@ use std::sync::Mutex;
 const MUTATIONS: usize = 600;
 /// Seed of the first mutation; mutation `i` uses `SEED + i`
 /// (`PLD_MUTATION_SEED` overrides).
-const SEED: u64 = 0x5eed_0f_91d;
+const SEED: u64 = 0x5eed_f91d;
 
 fn setting(name: &str, default: u64) -> u64 {
     std::env::var(name)
