@@ -114,18 +114,7 @@ fn exchange(cx: &mut OpCx, input_rows_one: bool) {
             ));
         }
     }
-    if let (Some(a), Some(b)) = (input.dim(1), target.dim(1)) {
-        if a != b {
-            cx.error(format!("input SIZE ({a}) must equal target SIZE ({b})"));
-        }
-    }
-    if input.element != target.element {
-        cx.error(format!(
-            "input dtype {} must equal the target dtype {}",
-            input.dtype(),
-            target.dtype()
-        ));
-    }
+    same_row_width(cx, &input, &target);
     if let Some(signal) = cx.signal("signal") {
         let shape_ok = match signal.rank() {
             1 => true,
@@ -151,6 +140,16 @@ pub fn allgather(cx: &mut OpCx) {
 
 pub fn all_to_all(cx: &mut OpCx) {
     exchange(cx, false);
+}
+
+/// `input` and `target` rows have the same width (SIZE) and dtype.
+fn same_row_width(cx: &mut OpCx, input: &TensorInfo, target: &TensorInfo) {
+    if let (Some(a), Some(b)) = (input.dim(1), target.dim(1)) {
+        if a != b {
+            cx.error(format!("target SIZE ({b}) must equal input SIZE ({a})"));
+        }
+    }
+    cx.same_dtype("input", input, "target", target);
 }
 
 /// The payload-window rules of all_to_all_v (spec 4.7 rule 8): ND layout,
@@ -239,18 +238,7 @@ pub fn all_to_all_v(cx: &mut OpCx, indexed: bool) {
             cx.error(format!("target dim 0 ({b}) must equal input dim 0 ({a})"));
         }
     }
-    if let (Some(a), Some(b)) = (input.dim(1), target.dim(1)) {
-        if a != b {
-            cx.error(format!("target SIZE ({b}) must equal input SIZE ({a})"));
-        }
-    }
-    if input.element != target.element {
-        cx.error(format!(
-            "input dtype {} must equal the target dtype {}",
-            input.dtype(),
-            target.dtype()
-        ));
-    }
+    same_row_width(cx, &input, &target);
     packed_payload(cx, "input", &input);
     packed_payload(cx, "target", &target);
 

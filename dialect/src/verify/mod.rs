@@ -340,6 +340,26 @@ impl<'c, 'a> OpCx<'_, 'c, 'a> {
         true
     }
 
+    /// Requires `info` (operand `role`) to have the element type of `other`
+    /// (operand `other_role`). Returns whether they agree.
+    pub fn same_dtype(
+        &mut self,
+        role: &str,
+        info: &TensorInfo,
+        other_role: &str,
+        other: &TensorInfo,
+    ) -> bool {
+        if info.element == other.element {
+            return true;
+        }
+        self.error(format!(
+            "{role} dtype {} must equal the {other_role} dtype {}",
+            info.dtype(),
+            other.dtype()
+        ));
+        false
+    }
+
     /// Requires the first result to have the type of operand `group`.
     pub fn result_is(&mut self, group: &str) {
         let (Some(value), Ok(result)) = (self.one(group), self.view.op.result(0)) else {

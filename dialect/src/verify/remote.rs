@@ -44,13 +44,7 @@ pub fn remote_load(cx: &mut OpCx, tail_padded: bool) {
         ));
         return;
     }
-    if tile.element != target.element {
-        cx.error(format!(
-            "tile dtype {} must equal the target dtype {}",
-            tile.dtype(),
-            target.dtype()
-        ));
-    }
+    cx.same_dtype("tile", &tile, "target", &target);
     let valid = cx.group("valid_shape");
     if !valid.is_empty() && valid.len() != rank {
         cx.error(format!(
@@ -185,13 +179,7 @@ pub fn remote_store(cx: &mut OpCx, source: TensorKind) {
         return;
     };
     atomic(cx, &target.dtype());
-    if src.element != target.element {
-        cx.error(format!(
-            "src dtype {} must equal the target dtype {}",
-            src.dtype(),
-            target.dtype()
-        ));
-    }
+    cx.same_dtype("src", &src, "target", &target);
     let rank = target.rank();
     if rank < 2 {
         cx.error(format!("target must have rank >= 2, got {rank}"));
@@ -248,13 +236,7 @@ pub fn transfer(cx: &mut OpCx, put: bool, staged: bool) {
             cx.error(format!("stage must be a tile, got a {}", stage.kind));
             return;
         }
-        if stage.element != remote_info.element {
-            cx.error(format!(
-                "stage dtype {} must equal the transfer dtype {}",
-                stage.dtype(),
-                remote_info.dtype()
-            ));
-        }
+        cx.same_dtype("stage", &stage, remote, &remote_info);
         if let (Some(pong), Some(ping)) = (cx.one("pong"), cx.one("stage")) {
             use melior::ir::ValueLike;
             if pong.r#type() != ping.r#type() {

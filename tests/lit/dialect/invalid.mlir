@@ -689,7 +689,7 @@ func.func @k(%d: tensor<1x64xf32, #pld.dist>, %s: tensor<1x64xf32>, %st: tensor<
 // -----
 
 func.func @k(%d: tensor<1x64xf32, #pld.dist>, %s: tensor<1x64xf32>, %st: tensor<1x64xf16, #pld.tile>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{stage dtype f16 must equal the transfer dtype f32}}
+  // expected-error@+1 {{stage dtype f16 must equal the src dtype f32}}
   "pld.tile_get"(%s, %p, %d, %st) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0>} : (tensor<1x64xf32>, i32, tensor<1x64xf32, #pld.dist>, tensor<1x64xf16, #pld.tile>) -> ()
   return
 }
@@ -869,7 +869,7 @@ func.func @k(%i: tensor<2x16xf32>, %t: tensor<4x16xf32, #pld.dist>, %s: tensor<4
 // -----
 
 func.func @k(%i: tensor<1x8xf32>, %t: tensor<4x16xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{input SIZE (8) must equal target SIZE (16)}}
+  // expected-error@+1 {{target SIZE (16) must equal input SIZE (8)}}
   %r = "pld.tensor_allgather"(%i, %t, %s) : (tensor<1x8xf32>, tensor<4x16xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<4x16xf32, #pld.dist>
   return
 }
