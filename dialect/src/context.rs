@@ -65,6 +65,8 @@ mod tests {
     fn parse_accepts_any_bytes() {
         let context = super::context();
         assert!(super::parse(&context, "module {}").is_some());
-        assert!(super::parse(&context, "module {\0}").is_none());
+        // MLIR's lexer skips a NUL inside the buffer like white space.
+        assert!(super::parse(&context, "module {\0}").is_some());
+        assert!(super::parse(&context, "module {\0").is_none());
     }
 }
