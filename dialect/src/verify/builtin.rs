@@ -18,10 +18,15 @@ pub fn check(cx: &mut OpCx) {
     } else {
         ""
     };
-    for role in ["src", "target", "input", "recv_counts"] {
+    // HOST builtins read and write windows only.
+    let mut windows_ok = true;
+    for role in ["src", "target", "input", "send_counts", "recv_counts"] {
         if cx.view.schema.operand_group(role).is_some() {
-            cx.distributed(role);
+            windows_ok &= cx.distributed(role).is_some();
         }
+    }
+    if !windows_ok {
+        return;
     }
     let Some(signal) = cx.signal("signal") else {
         return;
@@ -124,9 +129,7 @@ pub fn check(cx: &mut OpCx) {
             if dtype != "f32" && dtype != "i8" {
                 cx.error(format!("supports only FP32 or INT8, got {dtype}"));
             }
-            if cx.distributed("send_counts").is_some() {
-                collective::all_to_all_v(cx, false);
-            }
+            collective::all_to_all_v(cx, false);
         }
         _ => {}
     }

@@ -67,14 +67,26 @@ pub fn wait(cx: &mut OpCx, deferred: bool) {
 
 /// Whether `value` is an argument of a function's entry block.
 fn is_function_parameter(value: melior::ir::Value) -> bool {
-    use melior::ir::block::{BlockArgument, BlockLike};
+    use melior::ir::{
+        block::{BlockArgument, BlockLike},
+        operation::OperationLike,
+        RegionLike,
+    };
     let Ok(argument) = BlockArgument::try_from(value) else {
         return false;
     };
-    argument
-        .owner()
+    let block = argument.owner();
+    let Some(function) = block
         .parent_operation()
-        .is_some_and(|op| crate::ops::op_name(&op) == "func.func")
+        .filter(|op| crate::ops::op_name(op) == "func.func")
+    else {
+        return false;
+    };
+    function
+        .region(0)
+        .ok()
+        .and_then(|body| body.first_block())
+        .is_some_and(|entry| entry == block)
 }
 
 pub fn cacheinvalid(cx: &mut OpCx) {
