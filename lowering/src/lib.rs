@@ -6,6 +6,8 @@
 //! passes with upstream MLIR passes and runs them one pass at a time (so a
 //! tool can verify and print the IR between passes).
 
+pub mod host;
+pub mod ir;
 pub mod pass;
 pub mod passes;
 pub mod pipeline;

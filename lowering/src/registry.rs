@@ -31,7 +31,15 @@ const fn entry<P: PldPass>(create: fn() -> Pass) -> PassEntry {
 }
 
 /// Every pld pass.
-pub const PASSES: &[PassEntry] = &[entry::<passes::verify::Verify>(passes::verify::create)];
+pub const PASSES: &[PassEntry] = &[
+    entry::<passes::verify::Verify>(passes::verify::create),
+    entry::<passes::synthesize_allreduce_signals::SynthesizeAllReduceSignals>(
+        passes::synthesize_allreduce_signals::create,
+    ),
+    entry::<passes::materialize_comm_domain_scopes::MaterializeCommDomainScopes>(
+        passes::materialize_comm_domain_scopes::create,
+    ),
+];
 
 /// Every named pipeline. The rails' pipelines join this list as their
 /// passes land.

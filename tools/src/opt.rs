@@ -25,6 +25,7 @@ pub struct Options {
     pub print_ir_after_all: bool,
     pub print_debuginfo: bool,
     pub print_generic: bool,
+    pub nameloc_as_prefix: bool,
 }
 
 /// Runs `pld-opt`; returns the process exit status (0 ok, 1 error).
@@ -148,6 +149,9 @@ fn print(module: &Module, options: &Options) -> String {
     }
     if options.print_generic {
         flags = flags.print_generic_operation_form();
+    }
+    if options.nameloc_as_prefix {
+        unsafe { mlir_sys::mlirOpPrintingFlagsPrintNameLocAsPrefix(flags.to_raw()) };
     }
     let text = module
         .as_operation()

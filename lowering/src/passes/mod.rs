@@ -1,3 +1,5 @@
 //! One file per pass.
 
+pub mod materialize_comm_domain_scopes;
+pub mod synthesize_allreduce_signals;
 pub mod verify;

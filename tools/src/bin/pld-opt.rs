@@ -37,6 +37,9 @@ struct Cli {
     /// Print every op in the generic form.
     #[arg(long = "mlir-print-op-generic")]
     print_generic: bool,
+    /// Name SSA values after their name locations (`%__allreduce_signal_0`).
+    #[arg(long = "mlir-use-nameloc-as-prefix")]
+    nameloc_as_prefix: bool,
     /// List the pld passes and named pipelines, then exit.
     #[arg(long = "list-passes")]
     list_passes: bool,
@@ -77,6 +80,7 @@ fn main() {
         print_ir_after_all: cli.print_ir_after_all,
         print_debuginfo: cli.print_debuginfo,
         print_generic: cli.print_generic,
+        nameloc_as_prefix: cli.nameloc_as_prefix,
     };
     std::process::exit(run(&options));
 }

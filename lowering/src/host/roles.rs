@@ -1,0 +1,98 @@
+//! Operand roles of the user-level collectives (spec 7.4 and 7.5).
+
+use pld_dialect::enums::Direction::{self, In, InOut};
+use pld_dialect::ops::collective::{
+    AllGather, AllReduce, AllToAll, AllToAllV, Barrier, Broadcast, ReduceScatter,
+};
+
+/// How a collective's operands relate to windows.
+pub struct Collective {
+    /// IR op name.
+    pub op: &'static str,
+    /// Spec name, for diagnostics.
+    pub spec: &'static str,
+    /// Window operands in the order the builtin takes them.
+    pub roles: &'static [&'static str],
+    /// Directions of `roles` in the builtin dispatch.
+    pub directions: &'static [Direction],
+    /// The operand whose storage the result is ("window as result").
+    pub alias: &'static str,
+    /// Operands that inherit comm-domain coverage from another role,
+    /// as (heir, source); the rest need coverage of their own.
+    pub inherits: &'static [(&'static str, &'static str)],
+    /// Operands a HOST orchestrator must pass as views of an allocation
+    /// (checked before anything else, spec 7.5 step 1).
+    pub host_bound: &'static [&'static str],
+}
+
+/// The seven collectives of the HOST rail.
+pub const COLLECTIVES: &[Collective] = &[
+    Collective {
+        op: AllReduce::NAME,
+        spec: "pld.tensor.allreduce",
+        roles: &["target", "signal"],
+        directions: &[InOut, InOut],
+        alias: "target",
+        inherits: &[("signal", "target")],
+        host_bound: &[],
+    },
+    Collective {
+        op: Barrier::NAME,
+        spec: "pld.tensor.barrier",
+        roles: &["signal"],
+        directions: &[InOut],
+        alias: "signal",
+        inherits: &[],
+        host_bound: &[],
+    },
+    Collective {
+        op: Broadcast::NAME,
+        spec: "pld.tensor.broadcast",
+        roles: &["target", "signal"],
+        directions: &[InOut, InOut],
+        alias: "target",
+        inherits: &[("signal", "target")],
+        host_bound: &[],
+    },
+    Collective {
+        op: ReduceScatter::NAME,
+        spec: "pld.tensor.reduce_scatter",
+        roles: &["target", "signal"],
+        directions: &[InOut, InOut],
+        alias: "target",
+        inherits: &[("signal", "target")],
+        host_bound: &[],
+    },
+    Collective {
+        op: AllGather::NAME,
+        spec: "pld.tensor.allgather",
+        roles: &["input", "target", "signal"],
+        directions: &[In, InOut, InOut],
+        alias: "target",
+        inherits: &[("signal", "target")],
+        host_bound: &["input"],
+    },
+    Collective {
+        op: AllToAll::NAME,
+        spec: "pld.tensor.all_to_all",
+        roles: &["input", "target", "signal"],
+        directions: &[In, InOut, InOut],
+        alias: "target",
+        inherits: &[("signal", "target")],
+        host_bound: &["input"],
+    },
+    Collective {
+        op: AllToAllV::NAME,
+        spec: "pld.tensor.all_to_all_v",
+        roles: &["input", "target", "signal", "send_counts", "recv_counts"],
+        directions: &[In, InOut, InOut, In, InOut],
+        alias: "target",
+        inherits: &[("signal", "target"), ("recv_counts", "target")],
+        host_bound: &["input", "send_counts"],
+    },
+];
+
+/// The roles of collective `op`, if it is one of the HOST rail's.
+pub fn collective(op: &str) -> Option<&'static Collective> {
+    COLLECTIVES.iter().find(|c| c.op == op)
+}

@@ -1,0 +1,65 @@
+//! Which allocation a distributed value belongs to.
+//!
+//! A view is bound to its allocation by SSA: `pld.tensor_window` takes the
+//! `pld.tensor_alloc_window_buffer` result as its operand. Other values
+//! reach a view through a collective's result ("window as result"), a
+//! loop-carried value or a region's result; [`allocation_of`] follows those
+//! links back.
+
+use super::roles;
+use crate::ir::{argument_site, defining_op, operand, region_terminator, result_number};
+use melior::ir::{OperationRef, Value};
+use pld_dialect::ops::{op_name, window::AllocWindowBuffer, OpView};
+
+/// The `pld.tensor_alloc_window_buffer` a distributed value is a view of,
+/// or `None` (a function parameter, or a value of unknown origin).
+pub fn allocation_of<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>>
+where
+    'c: 'a,
+{
+    let mut value = value;
+    // Each step moves to a value defined earlier, so this ends; the bound
+    // guards against malformed cyclic IR all the same.
+    for _ in 0..10_000 {
+        value = match defining_op(value) {
+            Some(owner) => {
+                let index = result_number(value);
+                match op_name(&owner).as_str() {
+                    "pld.tensor_window" => {
+                        let defining = defining_op(operand(owner, 0)?)?;
+                        return AllocWindowBuffer::cast(defining).map(|a| a.op());
+                    }
+                    // A loop's result starts as its init value.
+                    "scf.for" => operand(owner, 3 + index)?,
+                    // A region op's result is what its body yields.
+                    "pld.comm_domain" | "scf.if" => operand(region_terminator(owner, 0)?, index)?,
+                    name => {
+                        let collective = roles::collective(name)?;
+                        OpView::new(owner)?.one(collective.alias)?
+                    }
+                }
+            }
+            None => {
+                let site = argument_site(value)?;
+                match op_name(&site.parent).as_str() {
+                    // Argument 0 is the induction variable; the others are
+                    // the loop-carried values, initialised by operands 3...
+                    "scf.for" if site.number > 0 => operand(site.parent, 3 + site.number - 1)?,
+                    "scf.while" if site.region_is_first => operand(site.parent, site.number)?,
+                    // The "after" region receives what scf.condition
+                    // forwards after the condition.
+                    "scf.while" => operand(region_terminator(site.parent, 0)?, 1 + site.number)?,
+                    _ => return None,
+                }
+            }
+        };
+    }
+    None
+}
+
+/// The allocation's name.
+pub fn allocation_name(allocation: OperationRef) -> String {
+    AllocWindowBuffer::cast(allocation)
+        .and_then(|a| a.name())
+        .unwrap_or_default()
+}

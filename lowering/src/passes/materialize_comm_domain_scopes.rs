@@ -1,0 +1,396 @@
+//! `pld-materialize-comm-domain-scopes` (spec 7.4): groups the window
+//! allocations of each HOST orchestrator into comm domains.
+//!
+//! 1. Every `pld.dispatch` names its devices: a constant, or the induction
+//!    variable of an `scf.for` from 0 with step 1 to `world_size` (every
+//!    device) or to a constant `N` (devices `0..N`). Each view passed to the
+//!    dispatched function gives its allocation those devices.
+//! 2. Signals inherit the devices of their collective's data window (and
+//!    all_to_all_v's receive counts those of its target); a barrier's signal
+//!    needs its own.
+//! 3. Allocations with equal device sets form one domain, in source order;
+//!    the function body is wrapped in one `pld.comm_domain` per domain, the
+//!    first outermost. Each records, per slot, the logical byte count and
+//!    the count padded to 32 bytes (affine maps of `s0` = world_size), and
+//!    the window size, the sum of the padded counts.
+//!
+//! A function that already has comm domains is left alone (the pass is
+//! idempotent); one without allocations is unchanged.
+
+use crate::host::{
+    devices::{of_device, Devices},
+    enclosing_loop, host_functions, roles, sizes,
+    windows::{allocation_name, allocation_of},
+};
+use crate::ir;
+use crate::pass::{external, PassFailed, PassIdentity, PldPass};
+use melior::{
+    ir::{
+        attribute::{ArrayAttribute, DenseI64ArrayAttribute, StringAttribute},
+        block::BlockLike,
+        operation::{OperationBuilder, OperationLike},
+        Attribute, Block, Location, OperationRef, Region, RegionLike, Type, Value, ValueLike,
+    },
+    pass::Pass,
+    Context,
+};
+use pld_dialect::ops::{
+    collective::{AllToAllV, Barrier},
+    host::{CommDomain, Dispatch},
+    op_name,
+    window::{AllocWindowBuffer, Window},
+    OpView,
+};
+use std::collections::HashMap;
+
+#[derive(Clone, Default)]
+pub struct MaterializeCommDomainScopes;
+
+impl PldPass for MaterializeCommDomainScopes {
+    const ARGUMENT: &'static str = "pld-materialize-comm-domain-scopes";
+    const NAME: &'static str = "PldMaterializeCommDomainScopes";
+    const SUMMARY: &'static str =
+        "Group the window allocations of each HOST orchestrator into pld.comm_domain scopes by the devices that use them";
+
+    fn run(&self, module: OperationRef) -> Result<(), PassFailed> {
+        // SAFETY: the context outlives the pass run.
+        let context = unsafe { module.context().to_ref() };
+        let mut failed = false;
+        for function in host_functions(module) {
+            if !ir::collect(function, |n| n == CommDomain::NAME).is_empty() {
+                continue;
+            }
+            match plan(function) {
+                Ok(domains) if domains.is_empty() => {}
+                Ok(domains) => {
+                    if let Err((op, message)) = wrap(context, function, &domains) {
+                        ir::error(op, &message);
+                        failed = true;
+                    }
+                }
+                Err(errors) => {
+                    for (op, message) in errors {
+                        ir::error(op, &message);
+                    }
+                    failed = true;
+                }
+            }
+        }
+        if failed {
+            Err(PassFailed)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// One comm domain to create.
+struct Domain<'c, 'a> {
+    devices: Devices,
+    allocations: Vec<OperationRef<'c, 'a>>,
+    /// Logical byte count of each allocation, as an affine expression.
+    sizes: Vec<String>,
+}
+
+type Errors<'c, 'a> = Vec<(OperationRef<'c, 'a>, String)>;
+
+/// Key of an allocation in maps (ops are compared by identity).
+fn key(op: OperationRef) -> usize {
+    op.to_raw().ptr as usize
+}
+
+fn plan<'c, 'a>(function: OperationRef<'c, 'a>) -> Result<Vec<Domain<'c, 'a>>, Errors<'c, 'a>>
+where
+    'c: 'a,
+{
+    let allocations = ir::collect(function, |n| n == AllocWindowBuffer::NAME);
+    if allocations.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut errors: Errors = Vec::new();
+    let mut coverage: HashMap<usize, Devices> = HashMap::new();
+
+    // Which allocations have a view.
+    let mut viewed = std::collections::HashSet::new();
+    for window in ir::collect(function, |n| n == Window::NAME) {
+        if let Some(allocation) = allocation_of(ir::result(window)) {
+            viewed.insert(key(allocation));
+        }
+    }
+
+    // Devices reached by dispatches.
+    for op in ir::collect(function, |n| n == Dispatch::NAME) {
+        let Some(dispatch) = Dispatch::cast(op) else {
+            continue;
+        };
+        let Some(device) = dispatch.device() else {
+            continue;
+        };
+        let devices = match of_device(device) {
+            Ok(devices) => devices,
+            Err(message) => {
+                errors.push((op, message));
+                continue;
+            }
+        };
+        for call in dispatch.calls() {
+            for argument in call.operands() {
+                if let Some(allocation) = allocation_of(argument) {
+                    coverage
+                        .entry(key(allocation))
+                        .and_modify(|d| d.merge(&devices))
+                        .or_insert_with(|| devices.clone());
+                }
+            }
+        }
+    }
+
+    // Signals (and all_to_all_v's receive counts) inherit from the data.
+    for op in ir::collect(function, |n| roles::collective(n).is_some()) {
+        let name = op_name(&op);
+        let Some(collective) = roles::collective(&name) else {
+            continue;
+        };
+        let Some(view) = OpView::new(op) else {
+            continue;
+        };
+        if name == AllToAllV::NAME && enclosing_loop(op).is_some() {
+            errors.push((
+                op,
+                "pld.tensor.all_to_all_v is not supported inside a for/while loop in a HOST \
+                 orchestrator; call it once, outside the loop"
+                    .into(),
+            ));
+            continue;
+        }
+        let allocation = |role: &str| view.one(role).and_then(allocation_of);
+        for (heir, source) in collective.inherits {
+            let (Some(heir), Some(source)) = (allocation(heir), allocation(source)) else {
+                continue;
+            };
+            if let Some(devices) = coverage.get(&key(source)).cloned() {
+                coverage
+                    .entry(key(heir))
+                    .and_modify(|d| d.merge(&devices))
+                    .or_insert(devices);
+            }
+        }
+        if name == Barrier::NAME {
+            if let Some(signal) = allocation("signal") {
+                if !coverage.contains_key(&key(signal)) {
+                    errors.push((
+                        op,
+                        format!(
+                            "pld.tensor.barrier signal buffer \"{}\" has no inferred comm-domain \
+                             coverage; pass it to a dispatched CHIP orchestrator so its devices \
+                             are known",
+                            allocation_name(signal)
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+
+    // Every allocation must be viewed and reach a device.
+    let mut domains: Vec<Domain> = Vec::new();
+    for allocation in allocations {
+        let name = allocation_name(allocation);
+        if !viewed.contains(&key(allocation)) {
+            errors.push((
+                allocation,
+                format!("allocation \"{name}\" has no pld.tensor_window materialisation (dead allocation)"),
+            ));
+            continue;
+        }
+        let Some(devices) = coverage.get(&key(allocation)) else {
+            errors.push((
+                allocation,
+                format!("allocation \"{name}\" is not consumed by any CHIP orchestrator dispatch"),
+            ));
+            continue;
+        };
+        let size = AllocWindowBuffer::cast(allocation)
+            .and_then(|a| a.size())
+            .ok_or_else(|| "malformed allocation".to_string())
+            .and_then(sizes::expression);
+        let size = match size {
+            Ok(size) => size,
+            Err(message) => {
+                errors.push((allocation, format!("size of \"{name}\": {message}")));
+                continue;
+            }
+        };
+        let index = domains.iter().position(|d| d.devices == *devices);
+        let domain = match index {
+            Some(i) => &mut domains[i],
+            None => {
+                domains.push(Domain {
+                    devices: devices.clone(),
+                    allocations: Vec::new(),
+                    sizes: Vec::new(),
+                });
+                domains.last_mut().expect("just pushed")
+            }
+        };
+        if domain
+            .allocations
+            .iter()
+            .any(|a| allocation_name(*a) == name)
+        {
+            errors.push((
+                allocation,
+                format!(
+                    "duplicate slot name \"{name}\": two allocations of one comm domain share it"
+                ),
+            ));
+            continue;
+        }
+        domain.allocations.push(allocation);
+        domain.sizes.push(size);
+    }
+    if errors.is_empty() {
+        Ok(domains)
+    } else {
+        Err(errors)
+    }
+}
+
+/// An affine map attribute computing `expr` from `s0` = world_size.
+fn affine_map<'c>(context: &'c Context, expr: &str) -> Attribute<'c> {
+    Attribute::parse(context, &sizes::map_text(expr)).expect("affine map text parses")
+}
+
+/// Wraps the body of `function` in the domains, the first outermost.
+fn wrap<'c, 'a>(
+    context: &'c Context,
+    function: OperationRef<'c, 'a>,
+    domains: &[Domain<'c, 'a>],
+) -> Result<(), (OperationRef<'c, 'a>, String)>
+where
+    'c: 'a,
+{
+    let body = function
+        .region(0)
+        .ok()
+        .and_then(|r| r.first_block())
+        .ok_or((function, "HOST function has no body".to_string()))?;
+    let ret = body
+        .terminator()
+        .ok_or((function, "HOST function body has no terminator".to_string()))?;
+    let returned: Vec<Value> = ret.operands().collect();
+    let result_types: Vec<Type> = returned.iter().map(|v| v.r#type()).collect();
+    if result_types.windows(2).any(|w| w[0] != w[1]) {
+        return Err((
+            ret,
+            "cannot wrap a HOST function that returns values of different types in comm domains"
+                .into(),
+        ));
+    }
+    // The ops to move: everything but the terminator.
+    let mut moved = Vec::new();
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if op != ret {
+            moved.push(op);
+        }
+    }
+
+    let mut anchor = ret;
+    let mut scopes = Vec::new();
+    for (n, domain) in domains.iter().enumerate() {
+        let location = domain
+            .allocations
+            .first()
+            .map(|a| a.location())
+            .unwrap_or_else(|| Location::unknown(context));
+        let scope = ir::insert_before(
+            anchor,
+            build_scope(context, n, domain, &result_types, location),
+        );
+        let inner_yield = ir::region_terminator(scope, 0).expect("scope has its gpu.yield");
+        scopes.push((scope, inner_yield));
+        anchor = inner_yield;
+    }
+    for op in moved {
+        ir::move_before(op, anchor);
+    }
+    // Thread returned values out through every scope, innermost first.
+    if !returned.is_empty() {
+        let mut values = returned;
+        for (scope, inner_yield) in scopes.iter().rev() {
+            ir::set_operands(*inner_yield, &values);
+            values = scope.results().map(Into::into).collect();
+        }
+        ir::set_operands(ret, &values);
+    }
+    Ok(())
+}
+
+fn build_scope<'c>(
+    context: &'c Context,
+    index: usize,
+    domain: &Domain,
+    result_types: &[Type<'c>],
+    location: Location<'c>,
+) -> melior::ir::Operation<'c> {
+    let block = Block::new(&[]);
+    block.append_operation(
+        OperationBuilder::new("gpu.yield", location)
+            .build()
+            .expect("gpu.yield builds"),
+    );
+    let region = Region::new();
+    region.append_block(block);
+    let text = |s: &str| -> Attribute { StringAttribute::new(context, s).into() };
+    let slots: Vec<Attribute> = domain
+        .allocations
+        .iter()
+        .map(|a| text(&allocation_name(*a)))
+        .collect();
+    let logical: Vec<Attribute> = domain
+        .sizes
+        .iter()
+        .map(|s| affine_map(context, s))
+        .collect();
+    let aligned: Vec<Attribute> = domain
+        .sizes
+        .iter()
+        .map(|s| affine_map(context, &sizes::aligned(s)))
+        .collect();
+    let window = domain
+        .sizes
+        .iter()
+        .map(|s| sizes::aligned(s))
+        .collect::<Vec<_>>()
+        .join(" + ");
+    let mut builder = CommDomain::builder(context, location)
+        .region(region)
+        .attribute("name", text(&format!("comm_d{index}")))
+        .attribute(
+            "devices",
+            DenseI64ArrayAttribute::new(context, &domain.devices.list()).into(),
+        )
+        .attribute("slots", ArrayAttribute::new(context, &slots).into())
+        .attribute(
+            "logical_bytes",
+            ArrayAttribute::new(context, &logical).into(),
+        )
+        .attribute(
+            "aligned_bytes",
+            ArrayAttribute::new(context, &aligned).into(),
+        )
+        .attribute("window_bytes", affine_map(context, &window));
+    for ty in result_types {
+        builder = builder.result(*ty);
+    }
+    builder.build()
+}
+
+static IDENTITY: PassIdentity = PassIdentity;
+
+/// Creates the pass.
+pub fn create() -> Pass {
+    external(MaterializeCommDomainScopes, &IDENTITY)
+}

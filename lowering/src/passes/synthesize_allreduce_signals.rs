@@ -1,0 +1,221 @@
+//! `pld-synthesize-allreduce-signals` (spec 7.3): gives every HOST
+//! `pld.tensor_allreduce` written without a signal a fresh private one.
+//!
+//! Before the collective it inserts
+//!
+//! ```text
+//! %__allreduce_signal_world_size_k = pld.system_world_size
+//! %__allreduce_signal_buf_k = pld.tensor_alloc_window_buffer(ws * 4)   // * core_num lanes
+//! %__allreduce_signal_k = pld.tensor_window(%buf, ws) : tensor<?x1xi32, #pld.dist>
+//! ```
+//!
+//! and passes the view as the signal. The names come from one counter for
+//! the whole module that skips every name already in use (allocation names
+//! and location names), and are attached as the allocation's `name` and as
+//! name locations, so `--mlir-use-nameloc-as-prefix` prints them. Calls that
+//! pass a signal, and allreduces outside HOST orchestrators, are left alone.
+
+use crate::host::{enclosing_loop, host_functions};
+use crate::ir;
+use crate::pass::{external, PassFailed, PassIdentity, PldPass};
+use melior::{
+    ir::{operation::OperationLike, Location, OperationRef, Type, Value},
+    pass::Pass,
+    Context,
+};
+use pld_dialect::ops::{
+    collective::AllReduce,
+    op_name,
+    window::{AllocWindowBuffer, Window, WorldSize},
+};
+use std::collections::HashSet;
+
+#[derive(Clone, Default)]
+pub struct SynthesizeAllReduceSignals;
+
+impl PldPass for SynthesizeAllReduceSignals {
+    const ARGUMENT: &'static str = "pld-synthesize-allreduce-signals";
+    const NAME: &'static str = "PldSynthesizeAllReduceSignals";
+    const SUMMARY: &'static str =
+        "Give each HOST allreduce written without a signal a fresh [world_size, lanes] INT32 signal window";
+
+    fn run(&self, module: OperationRef) -> Result<(), PassFailed> {
+        // SAFETY: the context outlives the pass run.
+        let context = unsafe { module.context().to_ref() };
+        let mut names = FreshNames::new(used_names(module));
+        let mut failed = false;
+        for function in host_functions(module) {
+            for op in ir::collect(function, |n| n == AllReduce::NAME) {
+                let Some(allreduce) = AllReduce::cast(op) else {
+                    continue;
+                };
+                match check(allreduce) {
+                    Err(message) => {
+                        ir::error(op, &message);
+                        failed = true;
+                    }
+                    Ok(false) => {}
+                    Ok(true) => synthesize(context, allreduce, &names.next()),
+                }
+            }
+        }
+        if failed {
+            Err(PassFailed)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Checks one HOST allreduce; `Ok(true)` when it needs a signal.
+fn check(allreduce: AllReduce) -> Result<bool, String> {
+    let op = allreduce.op();
+    let operands = op.operand_count();
+    if !(1..=2).contains(&operands) {
+        return Err(format!(
+            "pld.tensor.allreduce expects target[, signal], got {operands} operands"
+        ));
+    }
+    if let Some(parent) = ir::ancestors(op)
+        .into_iter()
+        .find(|a| !matches!(op_name(a).as_str(), "scf.if" | "scf.for" | "scf.while"))
+    {
+        return Err(format!(
+            "pld.tensor.allreduce must be a direct statement of the HOST function body, an \
+             scf.if, scf.for or scf.while before allreduce signal synthesis, not nested in '{}'",
+            op_name(&parent)
+        ));
+    }
+    if allreduce.signal().is_some() {
+        return Ok(false);
+    }
+    if enclosing_loop(op).is_some() {
+        return Err(
+            "pld.tensor.allreduce without an explicit signal is not supported inside a for/while \
+             loop on the HOST rail; pass an explicit signal buffer or hoist the call out of the loop"
+                .into(),
+        );
+    }
+    Ok(true)
+}
+
+/// The three names of one synthesized signal.
+struct SignalNames {
+    world_size: String,
+    buffer: String,
+    view: String,
+}
+
+/// Draws `k = 0, 1, ...` until none of the three names of `k` is taken.
+struct FreshNames {
+    used: HashSet<String>,
+    next: usize,
+}
+
+impl FreshNames {
+    fn new(used: HashSet<String>) -> Self {
+        Self { used, next: 0 }
+    }
+
+    fn next(&mut self) -> SignalNames {
+        loop {
+            let k = self.next;
+            self.next += 1;
+            let names = SignalNames {
+                world_size: format!("__allreduce_signal_world_size_{k}"),
+                buffer: format!("__allreduce_signal_buf_{k}"),
+                view: format!("__allreduce_signal_{k}"),
+            };
+            let all = [&names.world_size, &names.buffer, &names.view];
+            if all.iter().all(|n| !self.used.contains(*n)) {
+                self.used.extend(all.into_iter().cloned());
+                return names;
+            }
+        }
+    }
+}
+
+/// Every name the module already uses: allocation names and the names in
+/// op locations.
+fn used_names(module: OperationRef) -> HashSet<String> {
+    let mut used = HashSet::new();
+    for op in ir::collect(module, |_| true) {
+        used.extend(ir::location_names(op.location()));
+        if let Some(name) = AllocWindowBuffer::cast(op).and_then(|a| a.name()) {
+            used.insert(name);
+        }
+    }
+    used
+}
+
+fn synthesize(context: &Context, allreduce: AllReduce, names: &SignalNames) {
+    let op = allreduce.op();
+    let location = op.location();
+    let named = |name: &str| ir::named(context, name, location);
+    let i64_type = ir::i64_type(context);
+    let lanes = allreduce.core_num().unwrap_or(1).max(1);
+
+    let world_size = ir::result(ir::insert_before(
+        op,
+        WorldSize::builder(context, named(&names.world_size))
+            .result(i64_type)
+            .build(),
+    ));
+    // Bytes: world_size * lanes * 4 (one INT32 cell per peer and lane).
+    let mut bytes = world_size;
+    if lanes > 1 {
+        bytes = multiply(context, op, bytes, lanes, location);
+    }
+    bytes = multiply(context, op, bytes, 4, location);
+    let buffer = ir::result(ir::insert_before(
+        op,
+        AllocWindowBuffer::builder(context, named(&names.buffer))
+            .size(bytes)
+            .name(context, &names.buffer)
+            .result(Type::parse(context, "!pld.ptr").expect("!pld.ptr parses"))
+            .build(),
+    ));
+    let rows = ir::result(ir::insert_before(
+        op,
+        melior::dialect::arith::index_cast(world_size, Type::index(context), location),
+    ));
+    let view_type = Type::parse(context, &format!("tensor<?x{lanes}xi32, #pld.dist>"))
+        .expect("signal type parses");
+    let view = ir::result(ir::insert_before(
+        op,
+        Window::builder(context, named(&names.view))
+            .buffer(buffer)
+            .dynamic_sizes(&[rows])
+            .result(view_type)
+            .build(),
+    ));
+    let Some(target) = allreduce.target() else {
+        return;
+    };
+    ir::set_operands(op, &[target, view]);
+}
+
+/// Inserts `value * factor` (i64) before `anchor`.
+fn multiply<'c, 'a>(
+    context: &'c Context,
+    anchor: OperationRef<'c, 'a>,
+    value: Value<'c, 'a>,
+    factor: i64,
+    location: Location<'c>,
+) -> Value<'c, 'a> {
+    let factor = ir::result(ir::insert_before(
+        anchor,
+        ir::constant(context, ir::i64_type(context), factor, location),
+    ));
+    ir::result(ir::insert_before(
+        anchor,
+        melior::dialect::arith::muli(value, factor, location),
+    ))
+}
+
+static IDENTITY: PassIdentity = PassIdentity;
+
+/// Creates the pass.
+pub fn create() -> Pass {
+    external(SynthesizeAllReduceSignals, &IDENTITY)
+}
