@@ -39,11 +39,24 @@ pub const PASSES: &[PassEntry] = &[
     entry::<passes::materialize_comm_domain_scopes::MaterializeCommDomainScopes>(
         passes::materialize_comm_domain_scopes::create,
     ),
+    entry::<passes::lower_host_tensor_collectives::LowerHostTensorCollectives>(
+        passes::lower_host_tensor_collectives::create,
+    ),
 ];
 
 /// Every named pipeline. The rails' pipelines join this list as their
 /// passes land.
-pub const PIPELINES: &[PipelineEntry] = &[];
+pub const PIPELINES: &[PipelineEntry] = &[PipelineEntry {
+    argument: "pld-host-pipeline",
+    summary: "The HOST rail: verify, synthesize allreduce signals, materialize comm domains, lower to builtin dispatches, verify",
+    passes: &[
+        "pld-verify",
+        "pld-synthesize-allreduce-signals",
+        "pld-materialize-comm-domain-scopes",
+        "pld-lower-host-tensor-collectives",
+        "pld-verify",
+    ],
+}];
 
 /// The pld pass called `argument`.
 pub fn pass(argument: &str) -> Option<&'static PassEntry> {

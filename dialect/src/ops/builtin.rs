@@ -63,6 +63,46 @@ pub const BUILTINS: &[&str] = &[
     BuiltinAllToAllV::NAME,
 ];
 
+/// What one builtin kernel supports (spec 4.9). The verifier checks builtin
+/// ops against it and the HOST lowering checks user collectives against it
+/// before it emits them.
+#[derive(Clone, Copy, Debug)]
+pub struct Capability {
+    /// Element types of the data operands (empty: the kernel moves no
+    /// data, as the barrier's).
+    pub dtypes: &'static [&'static str],
+    /// The same, for messages.
+    pub dtype_names: &'static str,
+    /// Only `op = "sum"`.
+    pub sum_only: bool,
+    /// The signal must be rank 1 (`[NR]`).
+    pub rank1_signal: bool,
+}
+
+/// Largest ring a `pld.builtin_allreduce_ring` kernel supports.
+pub const RING_MAX_RANKS: i64 = 16;
+
+/// The capability of builtin `name`, if it is one.
+pub fn capability(name: &str) -> Option<Capability> {
+    const FP32: &[&str] = &["f32"];
+    let (dtypes, dtype_names, sum_only, rank1_signal) = match name {
+        BuiltinAllReduce::NAME => (&["f16", "f32"][..], "FP16 or FP32", false, false),
+        BuiltinAllReduceRing::NAME => (FP32, "FP32", true, false),
+        BuiltinBarrier::NAME => (&[][..], "", false, true),
+        BuiltinBroadcast::NAME => (FP32, "FP32", false, true),
+        BuiltinReduceScatter::NAME => (FP32, "FP32", true, true),
+        BuiltinAllGather::NAME | BuiltinAllToAll::NAME => (FP32, "FP32", false, false),
+        BuiltinAllToAllV::NAME => (&["f32", "i8"][..], "FP32 or INT8", false, false),
+        _ => return None,
+    };
+    Some(Capability {
+        dtypes,
+        dtype_names,
+        sum_only,
+        rank1_signal,
+    })
+}
+
 /// The `arg_directions` attribute value for a list of directions.
 pub fn directions_attribute<'c>(
     context: &'c melior::Context,

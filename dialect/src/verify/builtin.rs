@@ -2,10 +2,8 @@
 
 use super::{collective, signal::enum_member, OpCx};
 use crate::enums::{Direction, PldEnum, ReduceOp};
+use crate::ops::builtin::{capability, RING_MAX_RANKS};
 use crate::schema::Arity;
-
-/// Largest ring a `builtin_allreduce_ring` kernel supports.
-const RING_MAX_RANKS: i64 = 16;
 
 pub fn check(cx: &mut OpCx) {
     directions(cx);
@@ -49,15 +47,31 @@ pub fn check(cx: &mut OpCx) {
     } else {
         None
     };
-    let dtype = dtype.unwrap_or_default();
-    let only = |cx: &mut OpCx, allowed: &[&str], what: &str| {
-        if !allowed.contains(&dtype.as_str()) {
-            cx.error(format!("supports only {what}, got {dtype}"));
-        }
+    let Some(supports) = capability(&cx.name) else {
+        return;
     };
+    // The exchanges instantiate their kernel for the target's dtype.
+    let dtype = match dtype {
+        Some(dtype) => dtype,
+        None => cx.tensor("target").map(|t| t.dtype()).unwrap_or_default(),
+    };
+    if !supports.dtypes.is_empty() && !supports.dtypes.contains(&dtype.as_str()) {
+        cx.error(format!(
+            "supports only {}, got {dtype}",
+            supports.dtype_names
+        ));
+    }
+    if let Some(reduce) = reduce.filter(|r| supports.sum_only && *r != ReduceOp::Sum) {
+        cx.error(format!("supports only op = \"sum\", got \"{reduce}\""));
+    }
+    if supports.rank1_signal && signal.rank() != 1 {
+        cx.error(format!(
+            "signal must be rank 1 [NR], got rank {}",
+            signal.rank()
+        ));
+    }
     match op.as_str() {
         "allreduce" => {
-            only(cx, &["f16", "f32"], "FP16 or FP32");
             let core_num = cx.view.attribute("core_num").and_then(crate::attr::int);
             let Some(core_num) = core_num.filter(|n| *n > 0) else {
                 cx.error("core_num must be a positive integer");
@@ -78,59 +92,18 @@ pub fn check(cx: &mut OpCx) {
                 r => cx.error(format!("signal must be rank 1 or 2, got rank {r}")),
             }
         }
-        "allreduce_ring" => {
-            if let Some(reduce) = reduce.filter(|r| *r != ReduceOp::Sum) {
-                cx.error(format!(
-                    "ring allreduce supports only op = \"sum\", got \"{reduce}\""
-                ));
-            }
-            only(cx, &["f32"], "FP32 for a ring allreduce");
-            ring(cx, &signal);
-        }
-        "barrier" | "broadcast" | "reduce_scatter" => {
-            if signal.rank() != 1 {
-                cx.error(format!(
-                    "signal must be rank 1 [NR], got rank {}",
-                    signal.rank()
-                ));
-            }
-            match op.as_str() {
-                "broadcast" => {
-                    only(cx, &["f32"], "FP32");
-                    if let Some(root) = cx.view.attribute("root").and_then(crate::attr::int) {
-                        if root < 0 {
-                            cx.error(format!("root must be non-negative, got {root}"));
-                        }
-                    }
+        "allreduce_ring" => ring(cx, &signal),
+        "broadcast" => {
+            if let Some(root) = cx.view.attribute("root").and_then(crate::attr::int) {
+                if root < 0 {
+                    cx.error(format!("root must be non-negative, got {root}"));
                 }
-                "reduce_scatter" => {
-                    only(cx, &["f32"], "FP32");
-                    if let Some(reduce) = reduce.filter(|r| *r != ReduceOp::Sum) {
-                        cx.error(format!("supports only op = \"sum\", got \"{reduce}\""));
-                    }
-                }
-                _ => {}
             }
         }
         // The exchanges keep the shape rules of the user-level ops.
-        "allgather" | "all_to_all" => {
-            let dtype = cx.tensor("target").map(|t| t.dtype()).unwrap_or_default();
-            if dtype != "f32" {
-                cx.error(format!("supports only FP32, got {dtype}"));
-            }
-            if op == "allgather" {
-                collective::allgather(cx);
-            } else {
-                collective::all_to_all(cx);
-            }
-        }
-        "all_to_all_v" => {
-            let dtype = cx.tensor("target").map(|t| t.dtype()).unwrap_or_default();
-            if dtype != "f32" && dtype != "i8" {
-                cx.error(format!("supports only FP32 or INT8, got {dtype}"));
-            }
-            collective::all_to_all_v(cx, false);
-        }
+        "allgather" => collective::allgather(cx),
+        "all_to_all" => collective::all_to_all(cx),
+        "all_to_all_v" => collective::all_to_all_v(cx, false),
         _ => {}
     }
 }

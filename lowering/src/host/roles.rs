@@ -1,6 +1,10 @@
 //! Operand roles of the user-level collectives (spec 7.4 and 7.5).
 
 use pld_dialect::enums::Direction::{self, In, InOut};
+use pld_dialect::ops::builtin::{
+    BuiltinAllGather, BuiltinAllReduce, BuiltinAllToAll, BuiltinAllToAllV, BuiltinBarrier,
+    BuiltinBroadcast, BuiltinReduceScatter,
+};
 use pld_dialect::ops::collective::{
     AllGather, AllReduce, AllToAll, AllToAllV, Barrier, Broadcast, ReduceScatter,
 };
@@ -11,6 +15,9 @@ pub struct Collective {
     pub op: &'static str,
     /// Spec name, for diagnostics.
     pub spec: &'static str,
+    /// The builtin it lowers to (for allreduce: the mesh one; `mode =
+    /// "ring"` selects `pld.builtin_allreduce_ring`).
+    pub builtin: &'static str,
     /// Window operands in the order the builtin takes them.
     pub roles: &'static [&'static str],
     /// Directions of `roles` in the builtin dispatch.
@@ -29,6 +36,7 @@ pub struct Collective {
 pub const COLLECTIVES: &[Collective] = &[
     Collective {
         op: AllReduce::NAME,
+        builtin: BuiltinAllReduce::NAME,
         spec: "pld.tensor.allreduce",
         roles: &["target", "signal"],
         directions: &[InOut, InOut],
@@ -38,6 +46,7 @@ pub const COLLECTIVES: &[Collective] = &[
     },
     Collective {
         op: Barrier::NAME,
+        builtin: BuiltinBarrier::NAME,
         spec: "pld.tensor.barrier",
         roles: &["signal"],
         directions: &[InOut],
@@ -47,6 +56,7 @@ pub const COLLECTIVES: &[Collective] = &[
     },
     Collective {
         op: Broadcast::NAME,
+        builtin: BuiltinBroadcast::NAME,
         spec: "pld.tensor.broadcast",
         roles: &["target", "signal"],
         directions: &[InOut, InOut],
@@ -56,6 +66,7 @@ pub const COLLECTIVES: &[Collective] = &[
     },
     Collective {
         op: ReduceScatter::NAME,
+        builtin: BuiltinReduceScatter::NAME,
         spec: "pld.tensor.reduce_scatter",
         roles: &["target", "signal"],
         directions: &[InOut, InOut],
@@ -65,6 +76,7 @@ pub const COLLECTIVES: &[Collective] = &[
     },
     Collective {
         op: AllGather::NAME,
+        builtin: BuiltinAllGather::NAME,
         spec: "pld.tensor.allgather",
         roles: &["input", "target", "signal"],
         directions: &[In, InOut, InOut],
@@ -74,6 +86,7 @@ pub const COLLECTIVES: &[Collective] = &[
     },
     Collective {
         op: AllToAll::NAME,
+        builtin: BuiltinAllToAll::NAME,
         spec: "pld.tensor.all_to_all",
         roles: &["input", "target", "signal"],
         directions: &[In, InOut, InOut],
@@ -83,6 +96,7 @@ pub const COLLECTIVES: &[Collective] = &[
     },
     Collective {
         op: AllToAllV::NAME,
+        builtin: BuiltinAllToAllV::NAME,
         spec: "pld.tensor.all_to_all_v",
         roles: &["input", "target", "signal", "send_counts", "recv_counts"],
         directions: &[In, InOut, InOut, In, InOut],

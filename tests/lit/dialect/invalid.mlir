@@ -1263,7 +1263,7 @@ func.func @h(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"h
 !d = tensor<64xf32, #pld.dist>
 !s = tensor<7x4xi32, #pld.dist>
 func.func @h(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
-  // expected-error@+1 {{ring allreduce supports only op = "sum", got "max"}}
+  // expected-error@+1 {{supports only op = "sum", got "max"}}
   "pld.builtin_allreduce_ring"(%x, %s, %r) {op = #pld.reduce_op<"max">, dtype = f32, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (!d, !s, index) -> ()
   return
 }
@@ -1273,7 +1273,7 @@ func.func @h(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"h
 !d = tensor<64xf16, #pld.dist>
 !s = tensor<7x4xi32, #pld.dist>
 func.func @h(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
-  // expected-error@+1 {{supports only FP32 for a ring allreduce, got f16}}
+  // expected-error@+1 {{supports only FP32, got f16}}
   "pld.builtin_allreduce_ring"(%x, %s, %r) {op = #pld.reduce_op<"sum">, dtype = f16, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (!d, !s, index) -> ()
   return
 }

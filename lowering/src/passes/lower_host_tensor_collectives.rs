@@ -1,0 +1,486 @@
+//! `pld-lower-host-tensor-collectives` (spec 7.5): turns each collective of
+//! a HOST orchestrator into one builtin dispatch per device of its comm
+//! domain.
+//!
+//! For each collective (inside the `pld.comm_domain` scopes that
+//! `pld-materialize-comm-domain-scopes` made):
+//! 1. operands a HOST orchestrator must pass as windows are views of an
+//!    allocation; every window operand's allocation is found;
+//! 2. no two operands share an allocation (a cross-process data race);
+//! 3. the innermost scope holding all those allocations gives the devices;
+//! 4. the static checks of spec 7.5 run (with W = the number of devices
+//!    when the scope lists them);
+//! 5. an explicit device list becomes one `pld.builtin_<op>` per device; all
+//!    devices become an `scf.for` over `world_size`;
+//! 6. uses of the collective's result now use its alias source ("window as
+//!    result"), and the collective is erased.
+//!
+//! Mesh or ring allreduce is chosen by `mode` alone, never from the signal.
+
+use crate::host::{
+    host_functions, roles,
+    windows::{allocation_name, allocation_of},
+};
+use crate::ir;
+use crate::pass::{external, PassFailed, PassIdentity, PldPass};
+use melior::{
+    ir::{
+        attribute::{IntegerAttribute, TypeAttribute},
+        block::BlockLike,
+        operation::OperationLike,
+        Attribute, Block, OperationRef, Region, RegionLike, Type, Value,
+    },
+    pass::Pass,
+    Context,
+};
+use pld_dialect::{
+    enums::{AllReduceMode, PldEnum, ReduceOp},
+    ops::{
+        builtin::{self, capability, directions_attribute, RING_MAX_RANKS},
+        collective::{AllReduce, Broadcast},
+        host::CommDomain,
+        op_name,
+        window::WorldSize,
+        OpBuild, OpView,
+    },
+    types::{value_info, TensorInfo},
+};
+
+/// Module attribute naming the backend's AIV (vector) core count; when set,
+/// a mesh allreduce may not ask for more cores.
+pub const AIV_CORE_COUNT_ATTR: &str = "pld.aiv_core_count";
+
+#[derive(Clone, Default)]
+pub struct LowerHostTensorCollectives;
+
+impl PldPass for LowerHostTensorCollectives {
+    const ARGUMENT: &'static str = "pld-lower-host-tensor-collectives";
+    const NAME: &'static str = "PldLowerHostTensorCollectives";
+    const SUMMARY: &'static str =
+        "Lower HOST collectives to one pld.builtin_<op> dispatch per device of their comm domain";
+
+    fn run(&self, module: OperationRef) -> Result<(), PassFailed> {
+        // SAFETY: the context outlives the pass run.
+        let context = unsafe { module.context().to_ref() };
+        let aiv_cores = module
+            .attribute(AIV_CORE_COUNT_ATTR)
+            .ok()
+            .and_then(pld_dialect::attr::int);
+        let mut failed = false;
+        for function in host_functions(module) {
+            for op in ir::collect(function, |n| roles::collective(n).is_some()) {
+                match plan(op, aiv_cores) {
+                    Ok(plan) => emit(context, op, &plan),
+                    Err(message) => {
+                        ir::error(op, &message);
+                        failed = true;
+                    }
+                }
+            }
+        }
+        if failed {
+            Err(PassFailed)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// What to emit for one collective.
+struct Plan<'c, 'a> {
+    builtin: &'static str,
+    /// Operands in the builtin's order, with the builtin's group names.
+    operands: Vec<(&'static str, Value<'c, 'a>)>,
+    attributes: Vec<(&'static str, Attribute<'c>)>,
+    directions: &'static [pld_dialect::enums::Direction],
+    /// `None`: every device (`world_size`).
+    devices: Option<Vec<i64>>,
+    alias: Value<'c, 'a>,
+}
+
+fn plan<'c, 'a>(op: OperationRef<'c, 'a>, aiv_cores: Option<i64>) -> Result<Plan<'c, 'a>, String>
+where
+    'c: 'a,
+{
+    let name = op_name(&op);
+    let collective = roles::collective(&name).ok_or("not a HOST collective")?;
+    let view = OpView::new(op).ok_or("malformed collective")?;
+    let spec = collective.spec;
+    let operand = |role: &str| {
+        view.one(role)
+            .ok_or_else(|| format!("{spec} has no {role} operand"))
+    };
+
+    // 1. Operands a HOST orchestrator must pass as views of an allocation.
+    for role in collective.host_bound {
+        if allocation_of(operand(role)?).is_none() {
+            return Err(format!(
+                "{spec} {role} must be a window-bound DistributedTensor (a view of an \
+                 alloc_window_buffer) when called from a HOST orchestrator"
+            ));
+        }
+    }
+    let mut allocations = Vec::new();
+    for role in collective.roles {
+        let allocation = allocation_of(operand(role)?).ok_or_else(|| {
+            format!("{spec} {role} must be a view of a window allocation of this HOST orchestrator")
+        })?;
+        allocations.push((*role, allocation));
+    }
+    // 2. Distinct allocations.
+    for (i, (role_i, a)) in allocations.iter().enumerate() {
+        for (role_j, b) in &allocations[i + 1..] {
+            if a == b {
+                return Err(format!(
+                    "{spec} {role_i} and {role_j} must be different window allocations (two \
+                     pld.window views over the same alloc_window_buffer are a cross-process \
+                     data race under in-kernel TPUT/notify)"
+                ));
+            }
+        }
+    }
+    // 3. The innermost scope that holds every allocation.
+    let names: Vec<String> = allocations
+        .iter()
+        .map(|(_, a)| allocation_name(*a))
+        .collect();
+    let scope = ir::ancestors(op)
+        .into_iter()
+        .filter_map(CommDomain::cast)
+        .find(|scope| {
+            let slots = scope.slots().unwrap_or_default();
+            names.iter().all(|n| slots.contains(n))
+        })
+        .ok_or_else(|| {
+            format!(
+                "{spec} is not inside a pld.comm_domain holding {}; run \
+                 pld-materialize-comm-domain-scopes first",
+                names.join(", ")
+            )
+        })?;
+    let devices = scope.devices().unwrap_or_default();
+    let devices = (!devices.is_empty()).then_some(devices);
+    let world = devices.as_ref().map(|d| d.len() as i64);
+
+    let signal_value = operand("signal")?;
+    let signal = tensor(signal_value)?;
+    let data_role = match collective.roles {
+        ["signal"] => None,
+        _ => Some(collective.alias),
+    };
+    let data = data_role
+        .map(operand)
+        .transpose()?
+        .map(tensor)
+        .transpose()?;
+    let context = unsafe { op.context().to_ref() };
+    let mut attributes: Vec<(&'static str, Attribute)> = Vec::new();
+    if let Some(data) = &data {
+        attributes.push(("dtype", TypeAttribute::new(data.element).into()));
+    }
+
+    // 4. The builtin and the static checks.
+    let builtin = match name.as_str() {
+        AllReduce::NAME => {
+            let allreduce = AllReduce::cast(op).ok_or("malformed allreduce")?;
+            let mode = allreduce
+                .mode()
+                .map_err(|m| format!("pld.tensor.allreduce {m}"))?;
+            let reduce = allreduce.reduce_op().unwrap_or(ReduceOp::Sum);
+            let core_num = allreduce.core_num().unwrap_or(1);
+            attributes.push(("op", reduce.to_attribute(context)));
+            let data = data.as_ref().ok_or("allreduce without data")?;
+            match mode {
+                AllReduceMode::Mesh => {
+                    attributes.push((
+                        "core_num",
+                        IntegerAttribute::new(ir::i64_type(context), core_num).into(),
+                    ));
+                    check_mesh_lanes(&signal, core_num, aiv_cores)?;
+                    check_rows(&signal, world)?;
+                    collective.builtin
+                }
+                AllReduceMode::Ring => {
+                    if core_num != 1 {
+                        return Err("mode=\"ring\" does not support core_num > 1".into());
+                    }
+                    check_ring(&signal, data, world)?;
+                    builtin::BuiltinAllReduceRing::NAME
+                }
+            }
+        }
+        _ => {
+            check_generic_signal(&signal, world)?;
+            if let Some(broadcast) = Broadcast::cast(op) {
+                let root = broadcast.root().unwrap_or(0);
+                attributes.push((
+                    "root",
+                    IntegerAttribute::new(ir::i64_type(context), root).into(),
+                ));
+                if let Some(w) = world.filter(|w| root >= *w) {
+                    return Err(format!("root ({root}) must be a valid rank in [0, {w})"));
+                }
+            }
+            if let Some(reduce) = view
+                .attribute("op")
+                .and_then(pld_dialect::enums::ReduceOp::from_attribute)
+            {
+                attributes.push(("op", reduce.to_attribute(context)));
+            }
+            collective.builtin
+        }
+    };
+    check_capability(builtin, spec, data.as_ref(), &signal, &view)?;
+
+    let operands = collective
+        .roles
+        .iter()
+        .map(|role| {
+            // The allreduce builtins call their data operand `src`.
+            let group = if *role == "target" && name == AllReduce::NAME {
+                "src"
+            } else {
+                role
+            };
+            Ok((group, operand(role)?))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok(Plan {
+        builtin,
+        operands,
+        attributes,
+        directions: collective.directions,
+        devices,
+        alias: operand(collective.alias)?,
+    })
+}
+
+fn tensor<'c>(value: Value<'c, '_>) -> Result<TensorInfo<'c>, String> {
+    value_info(value)
+        .ok()
+        .flatten()
+        .ok_or_else(|| "operand is not a tensor".to_string())
+}
+
+/// What the builtin kernel supports, checked on the user's op.
+fn check_capability(
+    builtin: &str,
+    spec: &str,
+    data: Option<&TensorInfo>,
+    signal: &TensorInfo,
+    view: &OpView,
+) -> Result<(), String> {
+    let Some(supports) = capability(builtin) else {
+        return Ok(());
+    };
+    if let Some(data) = data {
+        if !supports.dtypes.is_empty() && !supports.dtypes.contains(&data.dtype().as_str()) {
+            return Err(format!(
+                "{spec} on the HOST rail supports only {}, got {}",
+                supports.dtype_names,
+                data.dtype()
+            ));
+        }
+    }
+    let reduce = view.attribute("op").and_then(ReduceOp::from_attribute);
+    if let Some(reduce) = reduce.filter(|r| supports.sum_only && *r != ReduceOp::Sum) {
+        return Err(format!(
+            "{spec} on the HOST rail supports only op = \"sum\", got \"{reduce}\""
+        ));
+    }
+    if supports.rank1_signal && signal.rank() != 1 {
+        return Err(format!(
+            "{spec} on the HOST rail needs a rank-1 [NR] signal, got rank {}",
+            signal.rank()
+        ));
+    }
+    Ok(())
+}
+
+/// Signal capacity of every collective but allreduce: rank 1 or 2, one lane,
+/// at least one row per participating device.
+fn check_generic_signal(signal: &TensorInfo, world: Option<i64>) -> Result<(), String> {
+    match signal.rank() {
+        1 => {}
+        2 => match signal.dim(1) {
+            None => return Err("rank-2 signal shape[1] must be constant".into()),
+            Some(1) => {}
+            Some(lanes) => {
+                return Err(format!(
+                    "rank-2 signal shape[1] ({lanes}) must equal the required lane count (1)"
+                ))
+            }
+        },
+        r => {
+            return Err(format!(
+                "collective signal must be rank 1 or 2, got rank {r}"
+            ))
+        }
+    }
+    check_rows(signal, world)
+}
+
+/// A static signal has at least one row per participating device.
+fn check_rows(signal: &TensorInfo, world: Option<i64>) -> Result<(), String> {
+    if let (Some(rows), Some(world)) = (signal.dim(0), world) {
+        if rows < world {
+            return Err(format!(
+                "collective signal shape[0] ({rows}) must be at least the participating device \
+                 count ({world})"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Mesh allreduce: one signal lane per AIV core it runs on.
+fn check_mesh_lanes(
+    signal: &TensorInfo,
+    core_num: i64,
+    aiv_cores: Option<i64>,
+) -> Result<(), String> {
+    if let Some(cores) = aiv_cores.filter(|c| core_num > *c) {
+        return Err(format!(
+            "core_num ({core_num}) exceeds the backend AIV core count ({cores})"
+        ));
+    }
+    match signal.rank() {
+        1 if core_num == 1 => Ok(()),
+        1 => Err(format!(
+            "rank-1 signal is valid only when one signal lane is required (core_num = {core_num})"
+        )),
+        2 => match signal.dim(1) {
+            None => Err("rank-2 signal shape[1] must be constant".into()),
+            Some(lanes) if lanes < core_num => Err(format!(
+                "rank-2 signal shape[1] ({lanes}) must be at least the required lane count ({core_num})"
+            )),
+            Some(_) => Ok(()),
+        },
+        r => Err(format!("allreduce signal must be rank 1 or 2, got rank {r}")),
+    }
+}
+
+/// Ring allreduce: `[2*(W-1)+1, W]` signal, at most 16 devices, a static
+/// source whose element count W divides.
+fn check_ring(signal: &TensorInfo, data: &TensorInfo, world: Option<i64>) -> Result<(), String> {
+    if signal.dtype() != "i32" || signal.rank() != 2 {
+        return Err(format!(
+            "ring allreduce signal must be a rank-2 INT32 [2*(NR-1)+1, NR] tensor, got rank {} {}",
+            signal.rank(),
+            signal.dtype()
+        ));
+    }
+    if let (Some(rows), Some(ranks)) = (signal.dim(0), signal.dim(1)) {
+        if rows != 2 * (ranks - 1) + 1 {
+            return Err(format!(
+                "ring signal shape[0] ({rows}) must equal 2*(NR-1) + 1 = {} for NR = {ranks}",
+                2 * (ranks - 1) + 1
+            ));
+        }
+    }
+    let Some(world) = world else { return Ok(()) };
+    if let Some(rows) = signal.dim(0).filter(|r| *r < 2 * (world - 1) + 1) {
+        return Err(format!(
+            "ring signal shape[0] ({rows}) must be at least 2*(NR-1) + 1 = {}",
+            2 * (world - 1) + 1
+        ));
+    }
+    if let Some(ranks) = signal.dim(1).filter(|r| *r != world) {
+        return Err(format!(
+            "ring signal shape[1] ({ranks}) must equal the participating device count ({world})"
+        ));
+    }
+    if world > RING_MAX_RANKS {
+        return Err(format!(
+            "mode=\"ring\" supports {RING_MAX_RANKS} or fewer participating devices, got {world}"
+        ));
+    }
+    let numel = data
+        .static_numel()
+        .ok_or("mode=\"ring\" requires a statically-known src shape")?;
+    if numel % world != 0 {
+        return Err(format!(
+            "mode=\"ring\" needs a src element count ({numel}) that is an exact multiple of the \
+             rank count ({world}); got a remainder of {}",
+            numel % world
+        ));
+    }
+    Ok(())
+}
+
+fn emit<'c, 'a>(context: &'c Context, op: OperationRef<'c, 'a>, plan: &Plan<'c, 'a>)
+where
+    'c: 'a,
+{
+    let location = op.location();
+    let build = |device: Value<'c, 'a>| {
+        let mut builder = OpBuild::new(context, plan.builtin, location);
+        for (group, value) in &plan.operands {
+            builder = builder.operands(group, &[*value]);
+        }
+        builder = builder.operands("device", &[device]);
+        for (name, value) in &plan.attributes {
+            builder = builder.attribute(name, *value);
+        }
+        builder
+            .attribute(
+                "arg_directions",
+                directions_attribute(context, plan.directions),
+            )
+            .build()
+    };
+    let index = Type::index(context);
+    match &plan.devices {
+        Some(devices) => {
+            for device in devices {
+                let device = ir::result(ir::insert_before(
+                    op,
+                    ir::constant(context, index, *device, location),
+                ));
+                ir::insert_before(op, build(device));
+            }
+        }
+        None => {
+            let world = ir::result(ir::insert_before(
+                op,
+                WorldSize::builder(context, location)
+                    .result(ir::i64_type(context))
+                    .build(),
+            ));
+            let upper = ir::result(ir::insert_before(
+                op,
+                melior::dialect::arith::index_cast(world, index, location),
+            ));
+            let zero = ir::result(ir::insert_before(
+                op,
+                ir::constant(context, index, 0, location),
+            ));
+            let one = ir::result(ir::insert_before(
+                op,
+                ir::constant(context, index, 1, location),
+            ));
+            let body = Block::new(&[(index, location)]);
+            let device: Value = body.argument(0).expect("induction variable").into();
+            body.append_operation(build(device));
+            body.append_operation(melior::dialect::scf::r#yield(&[], location));
+            let region = Region::new();
+            region.append_block(body);
+            ir::insert_before(
+                op,
+                melior::dialect::scf::r#for(zero, upper, one, region, location),
+            );
+        }
+    }
+    // Window as result: later uses read the alias source's storage.
+    if let Ok(result) = op.result(0) {
+        ir::replace_all_uses(result.into(), plan.alias);
+    }
+    ir::erase(op);
+}
+
+static IDENTITY: PassIdentity = PassIdentity;
+
+/// Creates the pass.
+pub fn create() -> Pass {
+    external(LowerHostTensorCollectives, &IDENTITY)
+}
