@@ -79,7 +79,7 @@ pub fn run(options: &Options) -> i32 {
         } else {
             None
         };
-        let result = process(&context, &chunk, &plan, options);
+        let result = process(&context, &buffer_name, &chunk, &plan, options);
         let diagnostics = sink.take();
         match expected {
             Some(expected) => {
@@ -118,11 +118,12 @@ fn has_error(diagnostics: &[Captured]) -> bool {
 /// step failed (the reasons went to the diagnostic handler).
 fn process(
     context: &melior::Context,
+    buffer_name: &str,
     chunk: &Chunk,
     plan: &[Planned],
     options: &Options,
 ) -> Option<String> {
-    let mut module = pld_dialect::parse(context, &chunk.padded())?;
+    let mut module = pld_dialect::parse(context, &chunk.padded(), buffer_name)?;
     if !pld_dialect::verify::verify_and_emit(module.as_operation()) {
         return None;
     }
