@@ -103,11 +103,26 @@ fn plan<'c, 'a>(function: OperationRef<'c, 'a>) -> Result<Vec<Domain<'c, 'a>>, E
 where
     'c: 'a,
 {
+    let mut errors: Errors = Vec::new();
+    // A HOST all_to_all_v runs once per program point (spec 7.4 step 4).
+    for op in ir::collect(function, |n| n == AllToAllV::NAME) {
+        if enclosing_loop(op).is_some() {
+            errors.push((
+                op,
+                "pld.tensor.all_to_all_v is not supported inside a for/while loop in a HOST \
+                 orchestrator; call it once, outside the loop"
+                    .into(),
+            ));
+        }
+    }
     let allocations = ir::collect(function, |n| n == AllocWindowBuffer::NAME);
     if allocations.is_empty() {
-        return Ok(Vec::new());
+        return if errors.is_empty() {
+            Ok(Vec::new())
+        } else {
+            Err(errors)
+        };
     }
-    let mut errors: Errors = Vec::new();
     let mut coverage: HashMap<usize, Devices> = HashMap::new();
 
     // Which allocations have a view.
@@ -118,7 +133,8 @@ where
         }
     }
 
-    // Devices reached by dispatches.
+    // Devices reached by dispatches. A dispatch whose devices are unknown
+    // would make its windows look unused, so stop after such errors.
     for op in ir::collect(function, |n| n == Dispatch::NAME) {
         let Some(dispatch) = Dispatch::cast(op) else {
             continue;
@@ -145,6 +161,10 @@ where
         }
     }
 
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+
     // Signals (and all_to_all_v's receive counts) inherit from the data.
     for op in ir::collect(function, |n| roles::collective(n).is_some()) {
         let name = op_name(&op);
@@ -154,15 +174,6 @@ where
         let Some(view) = OpView::new(op) else {
             continue;
         };
-        if name == AllToAllV::NAME && enclosing_loop(op).is_some() {
-            errors.push((
-                op,
-                "pld.tensor.all_to_all_v is not supported inside a for/while loop in a HOST \
-                 orchestrator; call it once, outside the loop"
-                    .into(),
-            ));
-            continue;
-        }
         let allocation = |role: &str| view.one(role).and_then(allocation_of);
         for (heir, source) in collective.inherits {
             let (Some(heir), Some(source)) = (allocation(heir), allocation(source)) else {
@@ -190,6 +201,10 @@ where
                 }
             }
         }
+    }
+
+    if !errors.is_empty() {
+        return Err(errors);
     }
 
     // Every allocation must be viewed and reach a device.

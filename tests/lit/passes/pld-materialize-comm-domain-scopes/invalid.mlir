@@ -1,0 +1,234 @@
+// Diagnostics of pld-materialize-comm-domain-scopes.
+//
+// RUN: pld-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(pld-materialize-comm-domain-scopes)'
+
+!data = tensor<64xf32, #pld.dist>
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  %bytes = arith.constant 256 : i64
+  // expected-error@+1 {{allocation "lonely" has no pld.tensor_window materialisation (dead allocation)}}
+  %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "lonely"} : (i64) -> !pld.ptr
+  return
+}
+
+// -----
+
+!data = tensor<64xf32, #pld.dist>
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  %bytes = arith.constant 256 : i64
+  // expected-error@+1 {{allocation "unused" is not consumed by any CHIP orchestrator dispatch}}
+  %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "unused"} : (i64) -> !pld.ptr
+  %data = "pld.tensor_window"(%buf) : (!pld.ptr) -> !data
+  return
+}
+
+// -----
+
+!data = tensor<64xf32, #pld.dist>
+func.func @chip(%d: !data) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %bytes = arith.constant 256 : i64
+  %ws = "pld.system_world_size"() : () -> i64
+  %n = arith.index_cast %ws : i64 to index
+  %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "data_buf"} : (i64) -> !pld.ptr
+  %data = "pld.tensor_window"(%buf) : (!pld.ptr) -> !data
+  scf.for %r = %c0 to %n step %c2 {
+    // expected-error@+1 {{device=r over a non-unit-step loop is not supported}}
+    "pld.dispatch"(%r) ({
+      func.call @chip(%data) : (!data) -> ()
+      gpu.yield
+    }) : (index) -> ()
+  }
+  return
+}
+
+// -----
+
+!data = tensor<64xf32, #pld.dist>
+func.func @chip(%d: !data) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %bytes = arith.constant 256 : i64
+  %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "data_buf"} : (i64) -> !pld.ptr
+  %data = "pld.tensor_window"(%buf) : (!pld.ptr) -> !data
+  scf.for %r = %c1 to %c4 step %c1 {
+    // expected-error@+1 {{a device loop must start at 0}}
+    "pld.dispatch"(%r) ({
+      func.call @chip(%data) : (!data) -> ()
+      gpu.yield
+    }) : (index) -> ()
+  }
+  return
+}
+
+// -----
+
+!data = tensor<64xf32, #pld.dist>
+func.func @chip(%d: !data) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @h(%n: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %bytes = arith.constant 256 : i64
+  %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "data_buf"} : (i64) -> !pld.ptr
+  %data = "pld.tensor_window"(%buf) : (!pld.ptr) -> !data
+  scf.for %r = %c0 to %n step %c1 {
+    // expected-error@+1 {{a device loop must run to world_size or to a constant}}
+    "pld.dispatch"(%r) ({
+      func.call @chip(%data) : (!data) -> ()
+      gpu.yield
+    }) : (index) -> ()
+  }
+  return
+}
+
+// -----
+
+!data = tensor<64xf32, #pld.dist>
+func.func @chip(%d: !data) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @h(%device: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  %bytes = arith.constant 256 : i64
+  %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "data_buf"} : (i64) -> !pld.ptr
+  %data = "pld.tensor_window"(%buf) : (!pld.ptr) -> !data
+  // expected-error@+1 {{device must be a constant or the induction variable of an scf.for over world_size or a constant range}}
+  "pld.dispatch"(%device) ({
+    func.call @chip(%data) : (!data) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  return
+}
+
+// -----
+
+!data = tensor<64xf32, #pld.dist>
+func.func @chip(%d: !data) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  %m = arith.constant -1 : index
+  %bytes = arith.constant 256 : i64
+  %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "data_buf"} : (i64) -> !pld.ptr
+  %data = "pld.tensor_window"(%buf) : (!pld.ptr) -> !data
+  // expected-error@+1 {{device index must be non-negative, got -1}}
+  "pld.dispatch"(%m) ({
+    func.call @chip(%data) : (!data) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  return
+}
+
+// -----
+
+!sig = tensor<4xi32, #pld.dist>
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  %bytes = arith.constant 16 : i64
+  %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "barrier_sig"} : (i64) -> !pld.ptr
+  %sig = "pld.tensor_window"(%buf) : (!pld.ptr) -> !sig
+  // expected-error@+1 {{pld.tensor.barrier signal buffer "barrier_sig" has no inferred comm-domain coverage}}
+  %r = "pld.tensor_barrier"(%sig) : (!sig) -> !sig
+  return
+}
+
+// -----
+
+!in = tensor<8x16xf32, #pld.dist>
+!sig = tensor<4x1xi32, #pld.dist>
+!cnt = tensor<4xi32, #pld.dist>
+!rcv = tensor<4x1xi32, #pld.dist>
+func.func @h(%in: !in, %out: !in, %sig: !sig, %cnt: !cnt, %rcv: !rcv) attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    // expected-error@+1 {{pld.tensor.all_to_all_v is not supported inside a for/while loop in a HOST orchestrator}}
+    %x = "pld.tensor_all_to_all_v"(%in, %out, %sig, %cnt, %rcv) : (!in, !in, !sig, !cnt, !rcv) -> !in
+  }
+  return
+}
+
+// -----
+
+!data = tensor<64xf32, #pld.dist>
+func.func @chip(%a: !data, %b: !data) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %bytes = arith.constant 256 : i64
+  %p = "pld.tensor_alloc_window_buffer"(%bytes) {name = "twin"} : (i64) -> !pld.ptr
+  // expected-error@+1 {{duplicate slot name "twin": two allocations of one comm domain share it}}
+  %q = "pld.tensor_alloc_window_buffer"(%bytes) {name = "twin"} : (i64) -> !pld.ptr
+  %a = "pld.tensor_window"(%p) : (!pld.ptr) -> !data
+  %b = "pld.tensor_window"(%q) : (!pld.ptr) -> !data
+  "pld.dispatch"(%c0) ({
+    func.call @chip(%a, %b) : (!data, !data) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  return
+}
+
+// -----
+
+!data = tensor<64xf32, #pld.dist>
+func.func @chip(%a: !data) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %ws = "pld.system_world_size"() : () -> i64
+  %bytes = arith.muli %ws, %ws : i64
+  // expected-error@+1 {{size of "square": window size must be linear in world_size (it multiplies world_size by itself)}}
+  %p = "pld.tensor_alloc_window_buffer"(%bytes) {name = "square"} : (i64) -> !pld.ptr
+  %a = "pld.tensor_window"(%p) : (!pld.ptr) -> !data
+  "pld.dispatch"(%c0) ({
+    func.call @chip(%a) : (!data) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  return
+}
+
+// -----
+
+!data = tensor<64xf32, #pld.dist>
+func.func @chip(%a: !data) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @h(%bytes: i64) attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{size of "param": window size must be built from constants and world_size with arith.addi, arith.subi and arith.muli}}
+  %p = "pld.tensor_alloc_window_buffer"(%bytes) {name = "param"} : (i64) -> !pld.ptr
+  %a = "pld.tensor_window"(%p) : (!pld.ptr) -> !data
+  "pld.dispatch"(%c0) ({
+    func.call @chip(%a) : (!data) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  return
+}
+
+// -----
+
+!data = tensor<64xf32, #pld.dist>
+func.func @chip(%a: !data) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @h() -> (i64, index) attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %bytes = arith.constant 256 : i64
+  %p = "pld.tensor_alloc_window_buffer"(%bytes) {name = "data_buf"} : (i64) -> !pld.ptr
+  %a = "pld.tensor_window"(%p) : (!pld.ptr) -> !data
+  "pld.dispatch"(%c0) ({
+    func.call @chip(%a) : (!data) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  // expected-error@+1 {{cannot wrap a HOST function that returns values of different types in comm domains}}
+  return %bytes, %c0 : i64, index
+}
