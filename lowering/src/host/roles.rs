@@ -106,6 +106,18 @@ pub const COLLECTIVES: &[Collective] = &[
     },
 ];
 
+impl Collective {
+    /// A role as the spec names it in diagnostics: allreduce's data operand
+    /// is its `src`.
+    pub fn role_name<'r>(&self, role: &'r str) -> &'r str {
+        if self.op == AllReduce::NAME && role == "target" {
+            "src"
+        } else {
+            role
+        }
+    }
+}
+
 /// The roles of collective `op`, if it is one of the HOST rail's.
 pub fn collective(op: &str) -> Option<&'static Collective> {
     COLLECTIVES.iter().find(|c| c.op == op)

@@ -120,10 +120,21 @@ where
             ));
         }
     }
+    if let Some(core_num) = view.one("core_num") {
+        if pld_dialect::verify::constant_int(core_num) != Some(1) {
+            return Err(format!(
+                "{spec} with core_num other than 1 is not supported on the HOST rail yet (the \
+                 multi-block kernel is not implemented)"
+            ));
+        }
+    }
     let mut allocations = Vec::new();
     for role in collective.roles {
         let allocation = allocation_of(operand(role)?).ok_or_else(|| {
-            format!("{spec} {role} must be a view of a window allocation of this HOST orchestrator")
+            format!(
+                "{spec} {} must be a view of a window allocation of this HOST orchestrator",
+                collective.role_name(role)
+            )
         })?;
         allocations.push((*role, allocation));
     }
@@ -131,6 +142,7 @@ where
     for (i, (role_i, a)) in allocations.iter().enumerate() {
         for (role_j, b) in &allocations[i + 1..] {
             if a == b {
+                let (role_i, role_j) = (collective.role_name(role_i), collective.role_name(role_j));
                 return Err(format!(
                     "{spec} {role_i} and {role_j} must be different window allocations (two \
                      pld.window views over the same alloc_window_buffer are a cross-process \
@@ -370,6 +382,20 @@ fn check_ring(signal: &TensorInfo, data: &TensorInfo, world: Option<i64>) -> Res
             signal.dtype()
         ));
     }
+    if let Some(world) = world {
+        if let Some(rows) = signal.dim(0).filter(|r| *r < 2 * (world - 1) + 1) {
+            return Err(format!(
+                "ring signal shape[0] ({rows}) must be at least 2*(NR-1) + 1 = {} for {world} \
+                 participating devices",
+                2 * (world - 1) + 1
+            ));
+        }
+        if let Some(ranks) = signal.dim(1).filter(|r| *r != world) {
+            return Err(format!(
+                "ring signal shape[1] ({ranks}) must equal the participating device count ({world})"
+            ));
+        }
+    }
     if let (Some(rows), Some(ranks)) = (signal.dim(0), signal.dim(1)) {
         if rows != 2 * (ranks - 1) + 1 {
             return Err(format!(
@@ -379,17 +405,6 @@ fn check_ring(signal: &TensorInfo, data: &TensorInfo, world: Option<i64>) -> Res
         }
     }
     let Some(world) = world else { return Ok(()) };
-    if let Some(rows) = signal.dim(0).filter(|r| *r < 2 * (world - 1) + 1) {
-        return Err(format!(
-            "ring signal shape[0] ({rows}) must be at least 2*(NR-1) + 1 = {}",
-            2 * (world - 1) + 1
-        ));
-    }
-    if let Some(ranks) = signal.dim(1).filter(|r| *r != world) {
-        return Err(format!(
-            "ring signal shape[1] ({ranks}) must equal the participating device count ({world})"
-        ));
-    }
     if world > RING_MAX_RANKS {
         return Err(format!(
             "mode=\"ring\" supports {RING_MAX_RANKS} or fewer participating devices, got {world}"
