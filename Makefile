@@ -27,8 +27,8 @@ deps:
 
 demo: deps
 	cargo build --workspace --quiet
-	@echo "== $(EXAMPLE): parsed, verified by pld-verify, printed =="
-	./target/debug/pld-opt $(EXAMPLE) --pass-pipeline='builtin.module(pld-verify)'
+	@echo "== $(EXAMPLE) through pld-host-pipeline (signals synthesized, comm domains, builtin dispatches) =="
+	./target/debug/pld-opt $(EXAMPLE) --pass-pipeline='builtin.module(pld-host-pipeline)' --mlir-use-nameloc-as-prefix
 
 test: deps
 	cargo test --workspace

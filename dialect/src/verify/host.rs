@@ -57,6 +57,31 @@ fn allocations_inside(op: melior::ir::OperationRef) -> Vec<String> {
     names
 }
 
+/// The optional size record of a comm domain: `logical_bytes` and
+/// `aligned_bytes` hold one affine map per slot, `window_bytes` one map.
+fn sizes(cx: &mut OpCx, slots: usize) {
+    let is_map = |a: melior::ir::Attribute| unsafe {
+        mlir_sys::mlirAttributeIsAAffineMap(melior::ir::AttributeLike::to_raw(&a))
+    };
+    for name in ["logical_bytes", "aligned_bytes"] {
+        let Some(attribute) = cx.view.attribute(name) else {
+            continue;
+        };
+        let ok = crate::attr::array(attribute)
+            .is_some_and(|maps| maps.len() == slots && maps.into_iter().all(is_map));
+        if !ok {
+            cx.error(format!(
+                "{name} must hold one affine map per slot ({slots}), got {attribute}"
+            ));
+        }
+    }
+    if let Some(window) = cx.view.attribute("window_bytes") {
+        if !is_map(window) {
+            cx.error(format!("window_bytes must be an affine map, got {window}"));
+        }
+    }
+}
+
 pub fn comm_domain(cx: &mut OpCx) {
     let name = cx.view.attribute("name").and_then(crate::attr::string);
     if name.as_deref().unwrap_or("").is_empty() {
@@ -86,6 +111,7 @@ pub fn comm_domain(cx: &mut OpCx) {
         cx.error("slots must be an array of non-empty allocation names");
         return;
     };
+    sizes(cx, slots.len());
     for (i, slot) in slots.iter().enumerate() {
         if slots[..i].contains(slot) {
             cx.error(format!("slot \"{slot}\" appears twice"));

@@ -1528,3 +1528,27 @@ func.func @h() -> i64 attributes {pld.kind = #pld.func_kind<"host">} {
   }) {name = "comm_d0", devices = array<i64>, slots = []} : () -> i64
   return %n : i64
 }
+
+// -----
+
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{logical_bytes must hold one affine map per slot (1), got []}}
+  "pld.comm_domain"() ({
+    %b = arith.constant 64 : i64
+    %p = "pld.tensor_alloc_window_buffer"(%b) {name = "a"} : (i64) -> !pld.ptr
+    gpu.yield
+  }) {name = "comm_d0", devices = array<i64>, slots = ["a"], logical_bytes = []} : () -> ()
+  return
+}
+
+// -----
+
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{window_bytes must be an affine map, got 64 : i64}}
+  "pld.comm_domain"() ({
+    %b = arith.constant 64 : i64
+    %p = "pld.tensor_alloc_window_buffer"(%b) {name = "a"} : (i64) -> !pld.ptr
+    gpu.yield
+  }) {name = "comm_d0", devices = array<i64>, slots = ["a"], window_bytes = 64 : i64} : () -> ()
+  return
+}
