@@ -18,6 +18,30 @@ impl std::fmt::Display for PassFailed {
 
 impl std::error::Error for PassFailed {}
 
+/// A pass's error reporting: each error is emitted at its op at once, and
+/// [`Report::finish`] fails the pass if there was any.
+#[derive(Default)]
+pub struct Report {
+    failed: bool,
+}
+
+impl Report {
+    /// Emits an error about `op` (see [`crate::ir::error`]).
+    pub fn error(&mut self, op: OperationRef, message: &str) {
+        crate::ir::error(op, message);
+        self.failed = true;
+    }
+
+    /// The pass's result.
+    pub fn finish(self) -> Result<(), PassFailed> {
+        if self.failed {
+            Err(PassFailed)
+        } else {
+            Ok(())
+        }
+    }
+}
+
 /// A pld pass. It reports problems as MLIR diagnostics at the offending
 /// op's location and returns [`PassFailed`] to fail the pipeline.
 pub trait PldPass: Clone + 'static {

@@ -22,7 +22,7 @@ use crate::host::{
     windows::{allocation_name, allocation_of},
 };
 use crate::ir;
-use crate::pass::{external, PassFailed, PassIdentity, PldPass};
+use crate::pass::{external, PassFailed, PassIdentity, PldPass, Report};
 use melior::{
     ir::{
         attribute::{IntegerAttribute, TypeAttribute},
@@ -66,23 +66,16 @@ impl PldPass for LowerHostTensorCollectives {
             .attribute(AIV_CORE_COUNT_ATTR)
             .ok()
             .and_then(pld_dialect::attr::int);
-        let mut failed = false;
+        let mut report = Report::default();
         for function in host_functions(module) {
             for op in ir::collect(function, |n| roles::collective(n).is_some()) {
                 match plan(op, aiv_cores) {
                     Ok(plan) => emit(context, op, &plan),
-                    Err(message) => {
-                        ir::error(op, &message);
-                        failed = true;
-                    }
+                    Err(message) => report.error(op, &message),
                 }
             }
         }
-        if failed {
-            Err(PassFailed)
-        } else {
-            Ok(())
-        }
+        report.finish()
     }
 }
 

@@ -23,7 +23,7 @@ use crate::host::{
     windows::{allocation_name, allocation_of},
 };
 use crate::ir;
-use crate::pass::{external, PassFailed, PassIdentity, PldPass};
+use crate::pass::{external, PassFailed, PassIdentity, PldPass, Report};
 use melior::{
     ir::{
         attribute::{ArrayAttribute, DenseI64ArrayAttribute, StringAttribute},
@@ -55,7 +55,7 @@ impl PldPass for MaterializeCommDomainScopes {
     fn run(&self, module: OperationRef) -> Result<(), PassFailed> {
         // SAFETY: the context outlives the pass run.
         let context = unsafe { module.context().to_ref() };
-        let mut failed = false;
+        let mut report = Report::default();
         for function in host_functions(module) {
             if !ir::collect(function, |n| n == CommDomain::NAME).is_empty() {
                 continue;
@@ -64,23 +64,17 @@ impl PldPass for MaterializeCommDomainScopes {
                 Ok(domains) if domains.is_empty() => {}
                 Ok(domains) => {
                     if let Err((op, message)) = wrap(context, function, &domains) {
-                        ir::error(op, &message);
-                        failed = true;
+                        report.error(op, &message);
                     }
                 }
                 Err(errors) => {
                     for (op, message) in errors {
-                        ir::error(op, &message);
+                        report.error(op, &message);
                     }
-                    failed = true;
                 }
             }
         }
-        if failed {
-            Err(PassFailed)
-        } else {
-            Ok(())
-        }
+        report.finish()
     }
 }
 

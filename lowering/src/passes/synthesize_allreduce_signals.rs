@@ -17,7 +17,7 @@
 
 use crate::host::{enclosing_loop, host_functions};
 use crate::ir;
-use crate::pass::{external, PassFailed, PassIdentity, PldPass};
+use crate::pass::{external, PassFailed, PassIdentity, PldPass, Report};
 use melior::{
     ir::{operation::OperationLike, Location, OperationRef, Type, Value},
     pass::Pass,
@@ -43,27 +43,20 @@ impl PldPass for SynthesizeAllReduceSignals {
         // SAFETY: the context outlives the pass run.
         let context = unsafe { module.context().to_ref() };
         let mut names = FreshNames::new(used_names(module));
-        let mut failed = false;
+        let mut report = Report::default();
         for function in host_functions(module) {
             for op in ir::collect(function, |n| n == AllReduce::NAME) {
                 let Some(allreduce) = AllReduce::cast(op) else {
                     continue;
                 };
                 match check(allreduce) {
-                    Err(message) => {
-                        ir::error(op, &message);
-                        failed = true;
-                    }
+                    Err(message) => report.error(op, &message),
                     Ok(false) => {}
                     Ok(true) => synthesize(context, allreduce, &names.next()),
                 }
             }
         }
-        if failed {
-            Err(PassFailed)
-        } else {
-            Ok(())
-        }
+        report.finish()
     }
 }
 
