@@ -55,6 +55,15 @@ where
     chain
 }
 
+/// The outermost op enclosing `op` (the module), or `op` itself.
+pub fn outermost<'c, 'a>(op: OperationRef<'c, 'a>) -> OperationRef<'c, 'a> {
+    let mut top = op;
+    while let Some(parent) = top.parent_operation() {
+        top = parent;
+    }
+    top
+}
+
 /// Replaces every use of `old` by `new`.
 pub fn replace_all_uses(old: Value, new: Value) {
     unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) }

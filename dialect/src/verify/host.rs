@@ -2,7 +2,10 @@
 
 use super::OpCx;
 use crate::enums::FuncKind;
-use crate::ops::{host::Dispatch, window::AllocWindowBuffer};
+use crate::ops::{
+    host::{CommDomain, Dispatch},
+    window::AllocWindowBuffer,
+};
 use melior::ir::{block::BlockLike, operation::OperationLike, RegionLike, ValueLike};
 
 pub fn dispatch(cx: &mut OpCx) {
@@ -40,6 +43,35 @@ pub fn dispatch(cx: &mut OpCx) {
             cx.error("body must end with a gpu.yield without operands");
         }
     }
+}
+
+/// A slot of `slots` that a comm domain before `op` in its function also
+/// lists, with that domain's name.
+fn earlier_domain_sharing_a_slot(
+    op: melior::ir::OperationRef,
+    slots: &[String],
+) -> Option<(String, String)> {
+    use melior::ir::operation::{WalkOrder, WalkResult};
+    let function = super::enclosing_function(op)?;
+    let mut found = None;
+    function.walk(WalkOrder::PreOrder, |nested| {
+        if nested.to_raw().ptr == op.to_raw().ptr {
+            return WalkResult::Interrupt;
+        }
+        if let Some(domain) = CommDomain::cast(nested) {
+            if let Some(slot) = domain
+                .slots()
+                .unwrap_or_default()
+                .into_iter()
+                .find(|s| slots.contains(s))
+            {
+                found = Some((slot, domain.name().unwrap_or_default()));
+                return WalkResult::Interrupt;
+            }
+        }
+        WalkResult::Advance
+    });
+    found
 }
 
 /// Names of the window allocations nested in `op`.
@@ -117,6 +149,14 @@ pub fn comm_domain(cx: &mut OpCx) {
             cx.error(format!("slot \"{slot}\" appears twice"));
             return;
         }
+    }
+    // A slot belongs to one domain of its function: collectives find their
+    // domain by slot name.
+    if let Some((slot, other)) = earlier_domain_sharing_a_slot(cx.view.op, &slots) {
+        cx.error(format!(
+            "slot \"{slot}\" is also a slot of comm domain \"{other}\" in this function"
+        ));
+        return;
     }
     // Every slot is an allocation made inside the domain.
     let allocated = allocations_inside(cx.view.op);

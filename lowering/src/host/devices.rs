@@ -96,7 +96,10 @@ pub fn of_device(value: Value) -> Result<Devices, String> {
         return Ok(Devices::All);
     }
     match constant_int(upper) {
-        Some(n) => Ok(Devices::Subset((0..n.max(0)).collect())),
+        Some(n) if n > 0 => Ok(Devices::Subset((0..n).collect())),
+        Some(n) => Err(format!(
+            "a device loop must reach at least one device, but it runs to {n}"
+        )),
         None => Err("a device loop must run to world_size or to a constant".into()),
     }
 }

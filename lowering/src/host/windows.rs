@@ -32,7 +32,15 @@ where
                     // A loop's result starts as its init value.
                     "scf.for" => operand(owner, 3 + index)?,
                     // A region op's result is what its body yields.
-                    "pld.comm_domain" | "scf.if" => operand(region_terminator(owner, 0)?, index)?,
+                    "pld.comm_domain" => operand(region_terminator(owner, 0)?, index)?,
+                    // An scf.if result is a view only when both branches
+                    // yield views of one allocation.
+                    "scf.if" => {
+                        let then = operand(region_terminator(owner, 0)?, index)?;
+                        let other = operand(region_terminator(owner, 1)?, index)?;
+                        let allocation = allocation_of(then)?;
+                        return (allocation_of(other)? == allocation).then_some(allocation);
+                    }
                     name => {
                         let collective = roles::collective(name)?;
                         OpView::new(owner)?.one(collective.alias)?

@@ -62,11 +62,22 @@ impl PldPass for LowerHostTensorCollectives {
     fn run(&self, module: OperationRef) -> Result<(), PassFailed> {
         // SAFETY: the context outlives the pass run.
         let context = unsafe { module.context().to_ref() };
-        let aiv_cores = module
-            .attribute(AIV_CORE_COUNT_ATTR)
-            .ok()
-            .and_then(pld_dialect::attr::int);
         let mut report = Report::default();
+        let aiv_cores = match module.attribute(AIV_CORE_COUNT_ATTR) {
+            Err(_) => None,
+            Ok(attribute) => match pld_dialect::attr::int(attribute) {
+                Some(cores) if cores > 0 => Some(cores),
+                _ => {
+                    report.error(
+                        module,
+                        &format!(
+                            "{AIV_CORE_COUNT_ATTR} must be a positive integer, got {attribute}"
+                        ),
+                    );
+                    return report.finish();
+                }
+            },
+        };
         for function in host_functions(module) {
             for op in ir::collect(function, |n| roles::collective(n).is_some()) {
                 match plan(op, aiv_cores) {
@@ -295,7 +306,7 @@ fn check_capability(
     }
     if supports.rank1_signal && signal.rank() != 1 {
         return Err(format!(
-            "{spec} on the HOST rail needs a rank-1 [NR] signal, got rank {}",
+            "{spec} on the HOST rail: signal must be rank 1 [NR], got rank {}",
             signal.rank()
         ));
     }
@@ -397,20 +408,23 @@ fn check_ring(signal: &TensorInfo, data: &TensorInfo, world: Option<i64>) -> Res
             ));
         }
     }
-    let Some(world) = world else { return Ok(()) };
-    if world > RING_MAX_RANKS {
+    // Without an explicit device list the signal's columns give the ring.
+    let Some(ranks) = world.or(signal.dim(1)) else {
+        return Ok(());
+    };
+    if ranks > RING_MAX_RANKS {
         return Err(format!(
-            "mode=\"ring\" supports {RING_MAX_RANKS} or fewer participating devices, got {world}"
+            "mode=\"ring\" supports {RING_MAX_RANKS} or fewer participating devices, got {ranks}"
         ));
     }
     let numel = data
         .static_numel()
         .ok_or("mode=\"ring\" requires a statically-known src shape")?;
-    if numel % world != 0 {
+    if numel % ranks != 0 {
         return Err(format!(
             "mode=\"ring\" needs a src element count ({numel}) that is an exact multiple of the \
-             rank count ({world}); got a remainder of {}",
-            numel % world
+             rank count ({ranks}); got a remainder of {}",
+            numel % ranks
         ));
     }
     Ok(())

@@ -230,6 +230,22 @@ where
                 continue;
             }
         };
+        // Collectives find their domain by slot name, so names are unique
+        // in the whole function, not only within one domain.
+        if domains
+            .iter()
+            .flat_map(|d| d.allocations.iter())
+            .any(|a| allocation_name(*a) == name)
+        {
+            errors.push((
+                allocation,
+                format!(
+                    "duplicate slot name \"{name}\": the allocations of one HOST orchestrator \
+                     need distinct names"
+                ),
+            ));
+            continue;
+        }
         let index = domains.iter().position(|d| d.devices == *devices);
         let domain = match index {
             Some(i) => &mut domains[i],
@@ -242,19 +258,6 @@ where
                 domains.last_mut().expect("just pushed")
             }
         };
-        if domain
-            .allocations
-            .iter()
-            .any(|a| allocation_name(*a) == name)
-        {
-            errors.push((
-                allocation,
-                format!(
-                    "duplicate slot name \"{name}\": two allocations of one comm domain share it"
-                ),
-            ));
-            continue;
-        }
         domain.allocations.push(allocation);
         domain.sizes.push(size);
     }

@@ -42,7 +42,9 @@ impl PldPass for SynthesizeAllReduceSignals {
     fn run(&self, module: OperationRef) -> Result<(), PassFailed> {
         // SAFETY: the context outlives the pass run.
         let context = unsafe { module.context().to_ref() };
-        let mut names = FreshNames::new(used_names(module));
+        // Names are unique in the whole program, also when the pass runs on
+        // one function at a time.
+        let mut names = FreshNames::new(used_names(ir::outermost(module)));
         let mut report = Report::default();
         for function in host_functions(module) {
             for op in ir::collect(function, |n| n == AllReduce::NAME) {
@@ -69,10 +71,12 @@ fn check(allreduce: AllReduce) -> Result<bool, String> {
             "pld.tensor.allreduce expects target[, signal], got {operands} operands"
         ));
     }
-    if let Some(parent) = ir::ancestors(op)
-        .into_iter()
-        .find(|a| !matches!(op_name(a).as_str(), "scf.if" | "scf.for" | "scf.while"))
-    {
+    if let Some(parent) = ir::ancestors(op).into_iter().find(|a| {
+        !matches!(
+            op_name(a).as_str(),
+            "scf.if" | "scf.for" | "scf.while" | "pld.comm_domain"
+        )
+    }) {
         return Err(format!(
             "pld.tensor.allreduce must be a direct statement of the HOST function body, an \
              scf.if, scf.for or scf.while before allreduce signal synthesis, not nested in '{}'",

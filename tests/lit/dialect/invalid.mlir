@@ -1552,3 +1552,18 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
   }) {name = "comm_d0", devices = array<i64>, slots = ["a"], window_bytes = 64 : i64} : () -> ()
   return
 }
+
+// -----
+
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  "pld.comm_domain"() ({
+    // expected-error@+1 {{slot "a" is also a slot of comm domain "comm_d0" in this function}}
+    "pld.comm_domain"() ({
+      %b = arith.constant 64 : i64
+      %p = "pld.tensor_alloc_window_buffer"(%b) {name = "a"} : (i64) -> !pld.ptr
+      gpu.yield
+    }) {name = "comm_d1", devices = array<i64: 0>, slots = ["a"]} : () -> ()
+    gpu.yield
+  }) {name = "comm_d0", devices = array<i64>, slots = ["a"]} : () -> ()
+  return
+}

@@ -623,7 +623,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
     gpu.yield
   }) : (index) -> ()
   // The barrier kernel takes a rank-1 signal.
-  // expected-error@+1 {{pld.tensor.barrier on the HOST rail needs a rank-1 [NR] signal, got rank 2}}
+  // expected-error@+1 {{pld.tensor.barrier on the HOST rail: signal must be rank 1 [NR], got rank 2}}
   %x = "pld.tensor_barrier"(%sig) : (!sig) -> !sig
   return
 }
@@ -792,4 +792,40 @@ func.func @h(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"ho
   // expected-error@+1 {{pld.tensor.allreduce src must be a view of a window allocation of this HOST orchestrator}}
   %x = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (!data, !sig) -> !data
   return
+}
+
+// -----
+
+!data = tensor<?xf32, #pld.dist>
+!sig = tensor<7x4xi32, #pld.dist>
+func.func @chip(%d: !data, %s: !sig) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @h(%n: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b = arith.constant 256 : i64
+  %ws = "pld.system_world_size"() : () -> i64
+  %devices = arith.index_cast %ws : i64 to index
+  %p = "pld.tensor_alloc_window_buffer"(%b) {name = "data_buf"} : (i64) -> !pld.ptr
+  %q = "pld.tensor_alloc_window_buffer"(%b) {name = "sig_buf"} : (i64) -> !pld.ptr
+  %data = "pld.tensor_window"(%p, %n) : (!pld.ptr, index) -> !data
+  %sig = "pld.tensor_window"(%q) : (!pld.ptr) -> !sig
+  scf.for %r = %c0 to %devices step %c1 {
+    "pld.dispatch"(%r) ({
+      func.call @chip(%data, %sig) : (!data, !sig) -> ()
+      gpu.yield
+    }) : (index) -> ()
+  }
+  // Over every device the ring is the signal's width; the source must
+  // still be static.
+  // expected-error@+1 {{mode="ring" requires a statically-known src shape}}
+  %x = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">, mode = "ring"} : (!data, !sig) -> !data
+  return
+}
+
+// -----
+
+module attributes {pld.aiv_core_count = "many"} {
+  // expected-error@-1 {{pld.aiv_core_count must be a positive integer, got "many"}}
 }

@@ -165,7 +165,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
   %c0 = arith.constant 0 : index
   %bytes = arith.constant 256 : i64
   %p = "pld.tensor_alloc_window_buffer"(%bytes) {name = "twin"} : (i64) -> !pld.ptr
-  // expected-error@+1 {{duplicate slot name "twin": two allocations of one comm domain share it}}
+  // expected-error@+1 {{duplicate slot name "twin": the allocations of one HOST orchestrator need distinct names}}
   %q = "pld.tensor_alloc_window_buffer"(%bytes) {name = "twin"} : (i64) -> !pld.ptr
   %a = "pld.tensor_window"(%p) : (!pld.ptr) -> !data
   %b = "pld.tensor_window"(%q) : (!pld.ptr) -> !data
@@ -231,4 +231,58 @@ func.func @h() -> (i64, index) attributes {pld.kind = #pld.func_kind<"host">} {
   }) : (index) -> ()
   // expected-error@+1 {{cannot wrap a HOST function that returns values of different types in comm domains}}
   return %bytes, %c0 : i64, index
+}
+
+// -----
+
+!data = tensor<64xf32, #pld.dist>
+func.func @chip(%a: !data) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %bytes = arith.constant 256 : i64
+  %ws = "pld.system_world_size"() : () -> i64
+  %n = arith.index_cast %ws : i64 to index
+  // Names must differ across domains too: collectives find their domain
+  // by slot name.
+  %p = "pld.tensor_alloc_window_buffer"(%bytes) {name = "x"} : (i64) -> !pld.ptr
+  // expected-error@+1 {{duplicate slot name "x": the allocations of one HOST orchestrator need distinct names}}
+  %q = "pld.tensor_alloc_window_buffer"(%bytes) {name = "x"} : (i64) -> !pld.ptr
+  %a = "pld.tensor_window"(%p) : (!pld.ptr) -> !data
+  %b = "pld.tensor_window"(%q) : (!pld.ptr) -> !data
+  scf.for %r = %c0 to %n step %c1 {
+    "pld.dispatch"(%r) ({
+      func.call @chip(%a) : (!data) -> ()
+      gpu.yield
+    }) : (index) -> ()
+  }
+  "pld.dispatch"(%c0) ({
+    func.call @chip(%b) : (!data) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  return
+}
+
+// -----
+
+!data = tensor<64xf32, #pld.dist>
+func.func @chip(%d: !data) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %bytes = arith.constant 256 : i64
+  %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "data_buf"} : (i64) -> !pld.ptr
+  %data = "pld.tensor_window"(%buf) : (!pld.ptr) -> !data
+  scf.for %r = %c0 to %c0 step %c1 {
+    // expected-error@+1 {{a device loop must reach at least one device, but it runs to 0}}
+    "pld.dispatch"(%r) ({
+      func.call @chip(%data) : (!data) -> ()
+      gpu.yield
+    }) : (index) -> ()
+  }
+  return
 }

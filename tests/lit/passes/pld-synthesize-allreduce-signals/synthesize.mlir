@@ -8,6 +8,8 @@
 // RUN: diff %t.1 %t.2
 // RUN: pld-opt %s --split-input-file --pass-pipeline='builtin.module(pld-synthesize-allreduce-signals)' --mlir-print-debuginfo -o %t.3
 // RUN: pld-opt %t.3 --split-input-file --mlir-print-debuginfo --mlir-use-nameloc-as-prefix | FileCheck %s --check-prefix=REPARSED
+// Nested under func.func the pass gives the same names (module-wide counter):
+// RUN: pld-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(pld-synthesize-allreduce-signals))' --mlir-use-nameloc-as-prefix | FileCheck %s
 
 !data = tensor<64xf32, #pld.dist>
 
@@ -134,5 +136,21 @@ func.func @second(%data: !data) attributes {pld.kind = #pld.func_kind<"host">} {
 func.func @two(%data: !data) attributes {pld.kind = #pld.func_kind<"host">} {
   %a = "pld.tensor_allreduce"(%data) {op = #pld.reduce_op<"sum">} : (!data) -> !data
   %b = "pld.tensor_allreduce"(%a) {op = #pld.reduce_op<"sum">} : (!data) -> !data
+  return
+}
+
+// -----
+
+!data = tensor<64xf32, #pld.dist>
+
+// Inside an existing comm domain an allreduce is a direct statement too.
+// CHECK-LABEL: func.func @scoped
+// CHECK: "pld.comm_domain"
+// CHECK: "pld.tensor_allreduce"(%arg0, %__allreduce_signal_0)
+func.func @scoped(%data: !data) attributes {pld.kind = #pld.func_kind<"host">} {
+  "pld.comm_domain"() ({
+    %r = "pld.tensor_allreduce"(%data) {op = #pld.reduce_op<"sum">} : (!data) -> !data
+    gpu.yield
+  }) {name = "comm_d0", devices = array<i64>, slots = []} : () -> ()
   return
 }
