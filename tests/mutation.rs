@@ -1,5 +1,5 @@
 //! Robustness: seeded mutations of the lit inputs (byte flips, truncations,
-//! token swaps, ...) fed to `pld-opt`. Every run must end with exit status 0
+//! token swaps, ...) fed to `pld-opt`, sometimes through the HOST pipeline. Every run must end with exit status 0
 //! (the mutation was harmless) or 1 (a located error): never a panic, an
 //! abort or a signal. A failing input is saved for reproduction.
 
@@ -86,11 +86,12 @@ const TOKENS: &[&str] = &[
     "!",
 ];
 
-fn tokens(text: &str) -> Vec<(usize, usize)> {
+/// Byte spans of the white-space separated tokens of `bytes`.
+fn tokens(bytes: &[u8]) -> Vec<(usize, usize)> {
     let mut spans = Vec::new();
     let mut start = None;
-    for (i, c) in text.char_indices() {
-        match (c.is_whitespace(), start) {
+    for (i, c) in bytes.iter().enumerate() {
+        match (c.is_ascii_whitespace(), start) {
             (false, None) => start = Some(i),
             (true, Some(s)) => {
                 spans.push((s, i));
@@ -100,19 +101,19 @@ fn tokens(text: &str) -> Vec<(usize, usize)> {
         }
     }
     if let Some(s) = start {
-        spans.push((s, text.len()));
+        spans.push((s, bytes.len()));
     }
     spans
 }
 
-/// Applies one to three random mutations to `text`.
+/// Applies one to three random mutations to `text`, working on bytes (a
+/// byte flip may leave invalid UTF-8 for later steps).
 fn mutate(text: &str, rng: &mut Rng) -> Vec<u8> {
     let mut bytes = text.as_bytes().to_vec();
     for _ in 0..1 + rng.below(3) {
         if bytes.is_empty() {
             break;
         }
-        let current = String::from_utf8_lossy(&bytes).into_owned();
         match rng.below(7) {
             // Flip one byte to a random value.
             0 => {
@@ -126,28 +127,25 @@ fn mutate(text: &str, rng: &mut Rng) -> Vec<u8> {
             }
             // Swap two tokens.
             2 => {
-                let spans = tokens(&current);
+                let spans = tokens(&bytes);
                 if spans.len() >= 2 {
-                    let (a, b) = (rng.below(spans.len()), rng.below(spans.len()));
-                    let (first, second) = if spans[a].0 <= spans[b].0 {
-                        (spans[a], spans[b])
-                    } else {
-                        (spans[b], spans[a])
-                    };
+                    let (a, b) = (spans[rng.below(spans.len())], spans[rng.below(spans.len())]);
+                    let (first, second) = if a.0 <= b.0 { (a, b) } else { (b, a) };
                     if first.1 <= second.0 {
-                        let mut out = String::new();
-                        out.push_str(&current[..first.0]);
-                        out.push_str(&current[second.0..second.1]);
-                        out.push_str(&current[first.1..second.0]);
-                        out.push_str(&current[first.0..first.1]);
-                        out.push_str(&current[second.1..]);
-                        bytes = out.into_bytes();
+                        bytes = [
+                            &bytes[..first.0],
+                            &bytes[second.0..second.1],
+                            &bytes[first.1..second.0],
+                            &bytes[first.0..first.1],
+                            &bytes[second.1..],
+                        ]
+                        .concat();
                     }
                 }
             }
             // Delete a token.
             3 => {
-                let spans = tokens(&current);
+                let spans = tokens(&bytes);
                 if !spans.is_empty() {
                     let (s, e) = spans[rng.below(spans.len())];
                     bytes.drain(s..e);
@@ -155,26 +153,26 @@ fn mutate(text: &str, rng: &mut Rng) -> Vec<u8> {
             }
             // Insert a token.
             4 => {
-                let spans = tokens(&current);
+                let spans = tokens(&bytes);
                 if !spans.is_empty() {
                     let (s, _) = spans[rng.below(spans.len())];
                     let token = TOKENS[rng.below(TOKENS.len())];
-                    let insert = format!("{token} ");
-                    bytes.splice(s..s, insert.bytes());
+                    bytes.splice(s..s, format!("{token} ").into_bytes());
                 }
             }
             // Duplicate a line.
             5 => {
-                let lines: Vec<&str> = current.split_inclusive('\n').collect();
+                let lines: Vec<&[u8]> = bytes.split_inclusive(|b| *b == b'\n').collect();
                 let i = rng.below(lines.len());
-                let mut out: Vec<&str> = lines.clone();
+                let mut out = lines.clone();
                 out.insert(i, lines[i]);
-                bytes = out.concat().into_bytes();
+                bytes = out.concat();
             }
             // Change a number.
             _ => {
-                let digits: Vec<usize> = current
-                    .char_indices()
+                let digits: Vec<usize> = bytes
+                    .iter()
+                    .enumerate()
                     .filter(|(_, c)| c.is_ascii_digit())
                     .map(|(i, _)| i)
                     .collect();
@@ -246,8 +244,13 @@ fn mutated_inputs_never_crash_pld_opt() {
                 std::fs::write(&file, &mutated).expect("write mutation");
                 let mut command = Command::new(pld_opt);
                 command.arg(&file).arg("--split-input-file");
+                // Half the runs check annotations; a third run the HOST
+                // pipeline, so the passes see malformed IR too.
                 if rng.below(2) == 0 {
                     command.arg("--verify-diagnostics");
+                }
+                if rng.below(3) == 0 {
+                    command.arg("--pass-pipeline=builtin.module(pld-host-pipeline,canonicalize)");
                 }
                 let output = command
                     .stdin(Stdio::null())
