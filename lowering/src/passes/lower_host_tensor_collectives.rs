@@ -63,13 +63,16 @@ impl PldPass for LowerHostTensorCollectives {
         // SAFETY: the context outlives the pass run.
         let context = unsafe { module.context().to_ref() };
         let mut report = Report::default();
-        let aiv_cores = match module.attribute(AIV_CORE_COUNT_ATTR) {
+        // The backend setting is on the module, also when the pass runs on
+        // one function at a time.
+        let top = ir::outermost(module);
+        let aiv_cores = match top.attribute(AIV_CORE_COUNT_ATTR) {
             Err(_) => None,
             Ok(attribute) => match pld_dialect::attr::int(attribute) {
                 Some(cores) if cores > 0 => Some(cores),
                 _ => {
                     report.error(
-                        module,
+                        top,
                         &format!(
                             "{AIV_CORE_COUNT_ATTR} must be a positive integer, got {attribute}"
                         ),

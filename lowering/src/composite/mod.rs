@@ -1,0 +1,3 @@
+//! Shared pieces of the composite (InCore) rail, spec 7.1.
+
+pub mod geometry;
