@@ -158,10 +158,13 @@ mod tests {
         assert_eq!(select_static_chunk_cols(None, 2), 8192);
     }
 
+    /// (fp16, SIZE, NR, boundaries, max_seg, C, credits per row).
+    type RingRow = (bool, i64, i64, &'static [i64], i64, i64, i64);
+
     /// Spec 7.1.3 worked geometry, all twelve rows.
     #[test]
     fn ring_table() {
-        let rows: [(bool, i64, i64, &[i64], i64, i64, i64); 12] = [
+        let rows: [RingRow; 12] = [
             (false, 16, 2, &[0, 8, 16], 8, 8, 2),
             (false, 17, 2, &[0, 8, 17], 9, 16, 2),
             (false, 17, 4, &[0, 4, 8, 12, 17], 5, 8, 2),
