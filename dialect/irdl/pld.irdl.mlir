@@ -518,6 +518,97 @@ irdl.dialect @pld {
     irdl.operands()
   }
 
+  // --------------------------------- local tiles (the composite rail's)
+  //
+  // The composite (InCore) rail expands collectives into these local ops
+  // next to the remote ones; convert-pld-to-pto maps them to PTO. A tile's
+  // physical shape is its type's; its valid region is the type's
+  // valid_shape property (-1 for a runtime extent) or, when set at run
+  // time, the extents given to the op that made it.
+
+  // %v = tensor_view(%t, dynamic dims..., valid...): the packed tensor %t
+  // seen in another shape (same elements, same order).
+  irdl.operation @tensor_view {
+    %source = irdl.base "!builtin.tensor"
+    %idx = irdl.is index
+    %view = irdl.base "!builtin.tensor"
+    irdl.operands(source: %source, dynamic_sizes: variadic %idx, valid_shape: variadic %idx)
+    irdl.results(view: %view)
+  }
+
+  // %t = tile_create: an uninitialised tile (a staging buffer).
+  irdl.operation @tile_create {
+    %tile = irdl.base "!builtin.tensor"
+    irdl.results(tile: %tile)
+  }
+
+  // %t = tile_load(%src, offsets..., valid...): a local load.
+  irdl.operation @tile_load {
+    %source = irdl.base "!builtin.tensor"
+    %idx = irdl.is index
+    %tile = irdl.base "!builtin.tensor"
+    irdl.operands(source: %source, offsets: variadic %idx, valid_shape: variadic %idx)
+    irdl.results(tile: %tile)
+  }
+
+  // tile_store(%t, %dst, offsets...): stores the tile's valid region.
+  irdl.operation @tile_store {
+    %tile = irdl.base "!builtin.tensor"
+    %target = irdl.base "!builtin.tensor"
+    %idx = irdl.is index
+    irdl.operands(tile: %tile, target: %target, offsets: variadic %idx)
+  }
+
+  // %f = tile_fillpad(%t): the tile, fully valid, its padding zeroed.
+  irdl.operation @tile_fillpad {
+    %tile = irdl.base "!builtin.tensor"
+    %result = irdl.base "!builtin.tensor"
+    irdl.operands(tile: %tile)
+    irdl.results(result: %result)
+  }
+
+  // %v = tile_set_validshape(%t, valid...): the tile with a new valid region.
+  irdl.operation @tile_set_validshape {
+    %tile = irdl.base "!builtin.tensor"
+    %idx = irdl.is index
+    %result = irdl.base "!builtin.tensor"
+    irdl.operands(tile: %tile, valid_shape: variadic %idx)
+    irdl.results(result: %result)
+  }
+
+  // Elementwise reductions of two tiles (ReduceOp sum/max/min/prod).
+  irdl.operation @tile_add {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    %result = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    irdl.results(result: %result)
+  }
+
+  irdl.operation @tile_maximum {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    %result = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    irdl.results(result: %result)
+  }
+
+  irdl.operation @tile_minimum {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    %result = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    irdl.results(result: %result)
+  }
+
+  irdl.operation @tile_mul {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    %result = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    irdl.results(result: %result)
+  }
+
   // ------------------------------------ HOST orchestration (design.md 3)
 
   // Per-device dispatch of a CHIP orchestrator from a HOST orchestrator.

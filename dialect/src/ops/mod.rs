@@ -26,6 +26,7 @@ pub mod host;
 pub mod pto;
 pub mod remote;
 pub mod signal;
+pub mod tile;
 pub mod window;
 
 /// Name of an op as a `String` (empty if it is not valid UTF-8).

@@ -15,6 +15,7 @@ mod host;
 mod placement;
 mod remote;
 mod signal;
+mod tile;
 mod window;
 
 use crate::{
@@ -240,6 +241,15 @@ impl<'c> Checker<'c> {
             "pld.tensor_all_to_all_v" => collective::all_to_all_v(&mut cx, false),
             "pld.tensor_indexed_all_to_all_v" => collective::all_to_all_v(&mut cx, true),
             "pld.system_cacheinvalid" => signal::cacheinvalid(&mut cx),
+            "pld.tensor_view" => tile::tensor_view(&mut cx),
+            "pld.tile_create" => tile::tile_create(&mut cx),
+            "pld.tile_load" => tile::tile_load(&mut cx),
+            "pld.tile_store" => tile::tile_store(&mut cx),
+            "pld.tile_fillpad" => tile::tile_fillpad(&mut cx),
+            "pld.tile_set_validshape" => tile::tile_set_validshape(&mut cx),
+            "pld.tile_add" | "pld.tile_maximum" | "pld.tile_minimum" | "pld.tile_mul" => {
+                tile::elementwise(&mut cx)
+            }
             "pld.dispatch" => host::dispatch(&mut cx),
             "pld.comm_domain" => host::comm_domain(&mut cx),
             other if other.starts_with("pld.builtin_") => builtin::check(&mut cx),

@@ -1567,3 +1567,158 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
   }) {name = "comm_d0", devices = array<i64>, slots = ["a"]} : () -> ()
   return
 }
+
+// -----
+
+// ===== local tile ops of the composite rail ==============================
+
+func.func @k(%t: tensor<4x16xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{the view must keep the element count (64), got 32}}
+  %v = "pld.tensor_view"(%t) {operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<4x16xf32, #pld.dist>) -> tensor<1x32xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<4x16xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{the view must be a distributed tensor like its source, got a plain tensor}}
+  %v = "pld.tensor_view"(%t) {operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<4x16xf32, #pld.dist>) -> tensor<1x64xf32>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<4x16xf32, #pld.dist_with<{layout = "dn"}>>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{source view only supports ND layout}}
+  %v = "pld.tensor_view"(%t) {operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<4x16xf32, #pld.dist_with<{layout = "dn"}>>) -> tensor<1x64xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<4x16xf32, #pld.dist_with<{strides = array<i64: 32, 1>}>>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{source shape reinterpret requires a packed source}}
+  %v = "pld.tensor_view"(%t) {operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<4x16xf32, #pld.dist_with<{strides = array<i64: 32, 1>}>>) -> tensor<1x64xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<?xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{expected 1 dynamic size operands (one per '?' in the result type), got 0}}
+  %v = "pld.tensor_view"(%t) {operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<?xf32, #pld.dist>) -> tensor<1x?xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<64xf32, #pld.dist>, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{expected 0 or 2 valid_shape extents (one per dimension), got 1}}
+  %v = "pld.tensor_view"(%t, %i) {operandSegmentSizes = array<i32: 1, 0, 1>} : (tensor<64xf32, #pld.dist>, index) -> tensor<1x64xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @k() attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{a tile's physical shape must be static}}
+  %t = "pld.tile_create"() : () -> tensor<1x?xf32, #pld.tile>
+  return
+}
+
+// -----
+
+func.func @k() attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{result must be a tile (#pld.tile encoding), got a plain tensor}}
+  %t = "pld.tile_create"() : () -> tensor<1x8xf32>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<1x64xf32, #pld.dist>, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{expected 2 offsets (one per dimension of source), got 1}}
+  %r = "pld.tile_load"(%t, %i) {operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1x64xf32, #pld.dist>, index) -> tensor<1x64xf32, #pld.tile>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<1x64xf32, #pld.dist>, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{tile rank 1 must equal the source rank 2}}
+  %r = "pld.tile_load"(%t, %i, %i) {operandSegmentSizes = array<i32: 1, 2, 0>} : (tensor<1x64xf32, #pld.dist>, index, index) -> tensor<64xf32, #pld.tile>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<1x64xf32, #pld.dist>, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{tile dtype f16 must equal the source dtype f32}}
+  %r = "pld.tile_load"(%t, %i, %i) {operandSegmentSizes = array<i32: 1, 2, 0>} : (tensor<1x64xf32, #pld.dist>, index, index) -> tensor<1x64xf16, #pld.tile>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<1x64xf32, #pld.dist>, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %m = arith.constant -4 : index
+  // expected-error@+1 {{valid_shape extents must not be negative, got -4}}
+  %r = "pld.tile_load"(%t, %i, %i, %i, %m) {operandSegmentSizes = array<i32: 1, 2, 2>} : (tensor<1x64xf32, #pld.dist>, index, index, index, index) -> tensor<1x64xf32, #pld.tile>
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<1x64xf32, #pld.dist>, %x: tensor<1x64xf32>, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{tile must be a tile, got a plain tensor}}
+  "pld.tile_store"(%x, %t, %i, %i) : (tensor<1x64xf32>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<64xf32, #pld.dist>, %x: tensor<1x64xf32, #pld.tile>, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{tile rank 2 must equal the target rank 1}}
+  "pld.tile_store"(%x, %t, %i) : (tensor<1x64xf32, #pld.tile>, tensor<64xf32, #pld.dist>, index) -> ()
+  return
+}
+
+// -----
+
+func.func @k(%x: tensor<1x64xf32, #pld.tile>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{tile and result must have the same physical shape and dtype, got 1x64xf32 and 1x32xf32}}
+  %f = "pld.tile_fillpad"(%x) : (tensor<1x64xf32, #pld.tile>) -> tensor<1x32xf32, #pld.tile>
+  return
+}
+
+// -----
+
+func.func @k(%x: tensor<1x64xf32, #pld.tile>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{the result of a fill-pad is fully valid: its type has no partial valid_shape}}
+  %f = "pld.tile_fillpad"(%x) : (tensor<1x64xf32, #pld.tile>) -> tensor<1x64xf32, #pld.tile_with<{valid_shape = array<i64: 1, 8>}>>
+  return
+}
+
+// -----
+
+func.func @k(%x: tensor<1x64xf32, #pld.tile>, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{expected 2 valid_shape extents (one per dimension), got 1}}
+  %v = "pld.tile_set_validshape"(%x, %i) : (tensor<1x64xf32, #pld.tile>, index) -> tensor<1x64xf32, #pld.tile>
+  return
+}
+
+// -----
+
+func.func @k(%x: tensor<1x64xf32, #pld.tile>, %y: tensor<1x64xf16, #pld.tile>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{lhs and rhs must have the same physical shape and dtype, got 1x64xf32 and 1x64xf16}}
+  %s = "pld.tile_add"(%x, %y) : (tensor<1x64xf32, #pld.tile>, tensor<1x64xf16, #pld.tile>) -> tensor<1x64xf32, #pld.tile>
+  return
+}
+
+// -----
+
+func.func @k(%x: tensor<1x64xf32, #pld.tile>, %y: tensor<1x64xf32>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{rhs must be a tile, got a plain tensor}}
+  %s = "pld.tile_mul"(%x, %y) : (tensor<1x64xf32, #pld.tile>, tensor<1x64xf32>) -> tensor<1x64xf32, #pld.tile>
+  return
+}

@@ -170,6 +170,38 @@ func.func @kernel(%data: tensor<1x64xf32, #pld.dist>, %half: tensor<1x17xf16, #p
   return
 }
 
+// Local tile ops of the composite rail.
+// CHECK-LABEL: func.func @local_tiles
+func.func @local_tiles(%data: tensor<4x16xf32, #pld.dist>, %n: index, %c: index, %sym: tensor<?xf32, #pld.dist>)
+    attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // CHECK: "pld.tensor_view"(%{{.*}}) {operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<4x16xf32, #pld.dist>) -> tensor<1x64xf32, #pld.dist>
+  %flat = "pld.tensor_view"(%data) {operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<4x16xf32, #pld.dist>) -> tensor<1x64xf32, #pld.dist>
+  // CHECK: "pld.tile_create"() : () -> tensor<1x64xf32, #pld.tile>
+  %stage = "pld.tile_create"() : () -> tensor<1x64xf32, #pld.tile>
+  // CHECK: "pld.tile_load"({{.*}}) {operandSegmentSizes = array<i32: 1, 2, 2>}
+  %a = "pld.tile_load"(%flat, %c0, %c0, %c1, %n) {operandSegmentSizes = array<i32: 1, 2, 2>} : (tensor<1x64xf32, #pld.dist>, index, index, index, index) -> tensor<1x64xf32, #pld.tile_with<{valid_shape = array<i64: 1, -1>}>>
+  // CHECK: "pld.tile_fillpad"
+  %f = "pld.tile_fillpad"(%a) : (tensor<1x64xf32, #pld.tile_with<{valid_shape = array<i64: 1, -1>}>>) -> tensor<1x64xf32, #pld.tile>
+  // CHECK: "pld.tile_add"
+  %s = "pld.tile_add"(%f, %f) : (tensor<1x64xf32, #pld.tile>, tensor<1x64xf32, #pld.tile>) -> tensor<1x64xf32, #pld.tile>
+  // CHECK: "pld.tile_maximum"
+  %mx = "pld.tile_maximum"(%s, %f) : (tensor<1x64xf32, #pld.tile>, tensor<1x64xf32, #pld.tile>) -> tensor<1x64xf32, #pld.tile>
+  // CHECK: "pld.tile_minimum"
+  %mn = "pld.tile_minimum"(%mx, %f) : (tensor<1x64xf32, #pld.tile>, tensor<1x64xf32, #pld.tile>) -> tensor<1x64xf32, #pld.tile>
+  // CHECK: "pld.tile_mul"
+  %p = "pld.tile_mul"(%mn, %f) : (tensor<1x64xf32, #pld.tile>, tensor<1x64xf32, #pld.tile>) -> tensor<1x64xf32, #pld.tile>
+  // CHECK: "pld.tile_set_validshape"
+  %v = "pld.tile_set_validshape"(%p, %c1, %n) : (tensor<1x64xf32, #pld.tile>, index, index) -> tensor<1x64xf32, #pld.tile_with<{valid_shape = array<i64: 1, -1>}>>
+  // CHECK: "pld.tile_store"
+  "pld.tile_store"(%v, %flat, %c0, %c0) : (tensor<1x64xf32, #pld.tile_with<{valid_shape = array<i64: 1, -1>}>>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  // A symbolic length: the flat view has a dynamic extent.
+  // CHECK: "pld.tensor_view"(%{{.*}}, %{{.*}}) {operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<?xf32, #pld.dist>, index) -> tensor<1x?xf32, #pld.dist>
+  %symflat = "pld.tensor_view"(%sym, %c) {operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<?xf32, #pld.dist>, index) -> tensor<1x?xf32, #pld.dist>
+  return
+}
+
 // Tensor encodings with properties.
 // CHECK-LABEL: func.func @encodings
 // CHECK-SAME: #pld.dist_with<{layout = "dn", strides = array<i64: 1, 4>, valid_shape = array<i64: 4, 2>, window = "data_buf"}>
