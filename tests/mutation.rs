@@ -250,7 +250,7 @@ fn mutated_inputs_never_crash_pld_opt() {
                     command.arg("--verify-diagnostics");
                 }
                 if rng.below(3) == 0 {
-                    command.arg("--pass-pipeline=builtin.module(pld-host-pipeline,canonicalize)");
+                    command.arg("--pass-pipeline=builtin.module(pld-host-pipeline,pld-lower-composite-ops,canonicalize)");
                 }
                 let output = command
                     .stdin(Stdio::null())

@@ -256,3 +256,25 @@ where
         (!terminator.ptr.is_null()).then(|| OperationRef::from_raw(terminator))
     }
 }
+
+/// The arguments of the first block of region `index` of `op`.
+pub fn entry_arguments<'c, 'a>(op: OperationRef<'c, 'a>, index: usize) -> Vec<Value<'c, 'a>>
+where
+    'c: 'a,
+{
+    unsafe {
+        let region = mlir_sys::mlirOperationGetRegion(op.to_raw(), index as isize);
+        let block = mlir_sys::mlirRegionGetFirstBlock(region);
+        if block.ptr.is_null() {
+            return Vec::new();
+        }
+        (0..mlir_sys::mlirBlockGetNumArguments(block))
+            .map(|i| Value::from_raw(mlir_sys::mlirBlockGetArgument(block, i)))
+            .collect()
+    }
+}
+
+/// The type of a value.
+pub fn type_of<'c>(value: Value<'c, '_>) -> Type<'c> {
+    value.r#type()
+}

@@ -6,6 +6,7 @@
 //! passes with upstream MLIR passes and runs them one pass at a time (so a
 //! tool can verify and print the IR between passes).
 
+pub mod build;
 pub mod composite;
 pub mod host;
 pub mod ir;

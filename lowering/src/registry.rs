@@ -42,6 +42,7 @@ pub const PASSES: &[PassEntry] = &[
     entry::<passes::lower_host_tensor_collectives::LowerHostTensorCollectives>(
         passes::lower_host_tensor_collectives::create,
     ),
+    entry::<passes::lower_composite_ops::LowerCompositeOps>(passes::lower_composite_ops::create),
 ];
 
 /// Every named pipeline. The rails' pipelines join this list as their

@@ -1,3 +1,5 @@
 //! Shared pieces of the composite (InCore) rail, spec 7.1.
 
+pub mod comm;
 pub mod geometry;
+pub mod mesh;

@@ -1,0 +1,125 @@
+//! The comm setup, barrier and epilogue every composite rule shares
+//! (spec 7.1 "Comm setup prelude", `EmitBarrier`, `EmitEpilogueReset`,
+//! spec 5.1).
+
+use crate::build::Builder;
+use melior::ir::Value;
+use pld_dialect::{
+    enums::{NotifyOp, WaitCmp},
+    ops::{
+        ctx::{GetCommCtx, NRanks, Rank},
+        signal::{Notify, Wait},
+    },
+};
+
+/// Values of the comm prelude.
+#[derive(Clone, Copy)]
+pub struct Comm<'c, 'a> {
+    /// The `[NR, 1]` signal.
+    pub signal: Value<'c, 'a>,
+    /// Number of ranks (index), read at run time.
+    pub nranks: Value<'c, 'a>,
+    /// This rank (index).
+    pub me: Value<'c, 'a>,
+    pub zero: Value<'c, 'a>,
+    pub one: Value<'c, 'a>,
+}
+
+/// `get_comm_ctx`, `nranks`, `rank`, and the index constants.
+pub fn setup<'c, 'a>(b: &Builder<'c, 'a>, signal: Value<'c, 'a>) -> Comm<'c, 'a>
+where
+    'c: 'a,
+{
+    let ctx_type = melior::ir::Type::parse(b.context, "!pld.ctx").expect("!pld.ctx parses");
+    let ctx = b.value(
+        GetCommCtx::builder(b.context, b.location)
+            .tensor(signal)
+            .result(ctx_type)
+            .build(),
+    );
+    let nranks = b.value(
+        NRanks::builder(b.context, b.location)
+            .ctx(ctx)
+            .result(b.i32_type())
+            .build(),
+    );
+    let nranks = b.index_cast(nranks, b.index_type());
+    let me = b.value(
+        Rank::builder(b.context, b.location)
+            .ctx(ctx)
+            .result(b.i32_type())
+            .build(),
+    );
+    let me = b.index_cast(me, b.index_type());
+    Comm {
+        signal,
+        nranks,
+        me,
+        zero: b.index(0),
+        one: b.index(1),
+    }
+}
+
+/// `for p in 0..nranks: if p != me: body(p)`.
+fn for_each_peer<'c, 'a>(
+    b: &Builder<'c, 'a>,
+    comm: &Comm<'c, 'a>,
+    body: impl Fn(&Builder<'c, 'a>, Value<'c, 'a>),
+) where
+    'c: 'a,
+{
+    let peers = b.for_loop(comm.zero, comm.nranks, comm.one, &[]);
+    let other = peers.body.not_equal(peers.induction, comm.me);
+    let guard = peers.body.if_then_else(other, &[]);
+    body(&guard.then_body, peers.induction);
+}
+
+/// One barrier generation: add a credit to every peer's cell `[me, 0]`,
+/// then wait until each peer's credit in our cell `[src, 0]` reaches
+/// `expected` (an i32; `Ge`, because a fast peer may already be ahead).
+pub fn barrier<'c, 'a>(b: &Builder<'c, 'a>, comm: &Comm<'c, 'a>, expected: Value<'c, 'a>)
+where
+    'c: 'a,
+{
+    for_each_peer(b, comm, |b, peer| {
+        let one = b.i32(1);
+        b.insert(
+            Notify::builder(b.context, b.location)
+                .target(comm.signal)
+                .peer(peer)
+                .offsets(&[comm.me, comm.zero])
+                .value(one)
+                .notify_op(b.context, NotifyOp::AtomicAdd)
+                .build(),
+        );
+    });
+    for_each_peer(b, comm, |b, source| {
+        b.insert(
+            Wait::builder(b.context, b.location)
+                .signal(comm.signal)
+                .offsets(&[source, comm.zero])
+                .expected(expected)
+                .cmp(b.context, WaitCmp::Ge)
+                .build(),
+        );
+    });
+}
+
+/// The epilogue: take `credits` (an i32 value, the call's total) back out
+/// of every cell of our signal, so the signal returns to zero (spec 5.2).
+pub fn epilogue<'c, 'a>(b: &Builder<'c, 'a>, comm: &Comm<'c, 'a>, negative_credits: Value<'c, 'a>)
+where
+    'c: 'a,
+{
+    for_each_peer(b, comm, |b, source| {
+        b.insert(
+            Notify::builder(b.context, b.location)
+                .target(comm.signal)
+                .peer(comm.me)
+                .offsets(&[source, comm.zero])
+                .value(negative_credits)
+                .notify_op(b.context, NotifyOp::AtomicAdd)
+                .build(),
+        );
+    });
+}

@@ -1,0 +1,167 @@
+//! `pld-lower-composite-ops` (spec 7.1): expands the collectives of InCore
+//! kernels into signal, remote-load and local tile ops in the same kernel.
+//!
+//! Done so far: the common allreduce front end (7.1.1), the mesh allreduce
+//! of any length on a fully valid target (7.1.2) and `pld.tensor_barrier`
+//! (7.1.4). The other rules (ring allreduce, the partial-valid mesh path,
+//! broadcast, reduce_scatter, allgather, all_to_all, all_to_all_v) report
+//! that they are not lowered yet. HOST and CHIP orchestrators are left to
+//! their own rails.
+
+use crate::build::Builder;
+use crate::composite::{comm, mesh};
+use crate::ir;
+use crate::pass::{external, PassFailed, PassIdentity, PldPass, Report};
+use melior::{
+    ir::{operation::OperationLike, OperationRef},
+    pass::Pass,
+    Context,
+};
+use pld_dialect::{
+    enums::{AllReduceMode, FuncKind, ReduceOp},
+    ops::{
+        collective::{AllReduce, Barrier, COLLECTIVES},
+        op_name,
+    },
+    types::{value_info, Layout, TensorInfo},
+    verify::function_kind,
+};
+
+#[derive(Clone, Default)]
+pub struct LowerCompositeOps;
+
+impl PldPass for LowerCompositeOps {
+    const ARGUMENT: &'static str = "pld-lower-composite-ops";
+    const NAME: &'static str = "PldLowerCompositeOps";
+    const SUMMARY: &'static str =
+        "Expand the collectives of InCore kernels into notify/wait, remote loads and tile ops (composite rail)";
+
+    fn run(&self, root: OperationRef) -> Result<(), PassFailed> {
+        // SAFETY: the context outlives the pass run.
+        let context = unsafe { root.context().to_ref() };
+        let mut report = Report::default();
+        let mut functions = ir::collect(root, |n| n == "func.func");
+        if op_name(&root) == "func.func" {
+            functions.insert(0, root);
+        }
+        for function in functions {
+            if function_kind(function) != Ok(Some(FuncKind::InCore)) {
+                continue;
+            }
+            for op in ir::collect(function, |n| COLLECTIVES.contains(&n)) {
+                if let Err(message) = lower(context, op) {
+                    report.error(op, &message);
+                }
+            }
+        }
+        report.finish()
+    }
+}
+
+fn tensor<'c>(value: melior::ir::Value<'c, '_>) -> Result<TensorInfo<'c>, String> {
+    value_info(value)
+        .ok()
+        .flatten()
+        .ok_or_else(|| "operand is not a tensor".to_string())
+}
+
+/// Lowers one collective; on success the op is replaced.
+fn lower<'c, 'a>(context: &'c Context, op: OperationRef<'c, 'a>) -> Result<(), String>
+where
+    'c: 'a,
+{
+    let b = Builder::before(context, op);
+    let alias = match op_name(&op).as_str() {
+        AllReduce::NAME => {
+            let allreduce = AllReduce::cast(op).ok_or("malformed allreduce")?;
+            let signal = allreduce.signal().ok_or(
+                "pld.tensor.allreduce requires an explicit signal outside host orchestrator functions",
+            )?;
+            let target = allreduce.target().ok_or("malformed allreduce")?;
+            let info = tensor(target)?;
+            // 7.1.1: a packed ND target, one core, a known mode.
+            if info.layout.is_some_and(|l| l != Layout::Nd) {
+                return Err("target view only supports ND layout".into());
+            }
+            if let (Some(strides), Some(packed)) = (&info.strides, info.packed_strides()) {
+                if *strides != packed {
+                    return Err("target shape reinterpret requires a packed source".into());
+                }
+            }
+            if allreduce.core_num() != Some(1) {
+                return Err(
+                    "core_num > 1 is supported only in a HOST orchestrator; use an \
+                            enclosing pl.spmd(...)"
+                        .into(),
+                );
+            }
+            let mode = allreduce.mode()?;
+            if mode == AllReduceMode::Ring {
+                return Err("mode=\"ring\" is not lowered on the InCore rail yet".into());
+            }
+            check_mesh_signal(&tensor(signal)?)?;
+            if info.valid_shape.is_some() {
+                return Err(
+                    "a partial valid_shape target is not lowered on the InCore rail yet".into(),
+                );
+            }
+            mesh::lower(
+                &b,
+                &mesh::Request {
+                    target,
+                    info,
+                    signal,
+                    reduce: allreduce.reduce_op().unwrap_or(ReduceOp::Sum),
+                },
+            );
+            target
+        }
+        Barrier::NAME => {
+            let signal = Barrier::cast(op)
+                .and_then(|barrier| barrier.signal())
+                .ok_or("malformed barrier")?;
+            check_mesh_signal(&tensor(signal)?)?;
+            let comm = comm::setup(&b, signal);
+            let first = b.i32(1);
+            comm::barrier(&b, &comm, first);
+            let negative = b.i32(-1);
+            comm::epilogue(&b, &comm, negative);
+            signal
+        }
+        name => {
+            return Err(format!(
+                "{name} is not lowered on the InCore rail yet (spec 7.1.4)"
+            ))
+        }
+    };
+    if let Ok(result) = op.result(0) {
+        ir::replace_all_uses(result.into(), alias);
+    }
+    ir::erase(op);
+    Ok(())
+}
+
+/// `ValidateMeshSignalShape`: one cell per rank, `[NR, 1]`.
+fn check_mesh_signal(signal: &TensorInfo) -> Result<(), String> {
+    if signal.rank() != 2 {
+        return Err(format!(
+            "signal must be rank 2 [NR, 1] for a mesh collective, got rank {}",
+            signal.rank()
+        ));
+    }
+    match signal.dim(1) {
+        Some(1) | None => Ok(()),
+        Some(_) => Err(
+            "signal shape[1] must be 1 (one cell per rank); a signal shaped for \
+                        mode=\"ring\" cannot be shared with a mesh collective"
+                .into(),
+        ),
+    }
+}
+
+static IDENTITY: PassIdentity = PassIdentity;
+
+/// Creates the pass.
+pub fn create() -> Pass {
+    external(LowerCompositeOps, &IDENTITY)
+}

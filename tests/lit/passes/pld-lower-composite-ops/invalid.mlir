@@ -1,0 +1,102 @@
+// Diagnostics of pld-lower-composite-ops.
+//
+// RUN: pld-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(pld-lower-composite-ops)'
+
+!data = tensor<1x64xf32, #pld.dist>
+func.func @k(%data: !data) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // The InCore rail never synthesizes signals.
+  // expected-error@+1 {{pld.tensor.allreduce requires an explicit signal outside host orchestrator functions}}
+  %r = "pld.tensor_allreduce"(%data) {op = #pld.reduce_op<"sum">} : (!data) -> !data
+  return
+}
+
+// -----
+
+!data = tensor<4x16xf32, #pld.dist_with<{layout = "dn"}>>
+!sig = tensor<2x1xi32, #pld.dist>
+func.func @k(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{target view only supports ND layout}}
+  %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (!data, !sig) -> !data
+  return
+}
+
+// -----
+
+!data = tensor<4x16xf32, #pld.dist_with<{strides = array<i64: 32, 1>}>>
+!sig = tensor<2x1xi32, #pld.dist>
+func.func @k(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{target shape reinterpret requires a packed source}}
+  %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (!data, !sig) -> !data
+  return
+}
+
+// -----
+
+!data = tensor<1x64xf32, #pld.dist>
+!sig = tensor<2x4xi32, #pld.dist>
+func.func @k(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{core_num > 1 is supported only in a HOST orchestrator}}
+  %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">, core_num = 4 : i64} : (!data, !sig) -> !data
+  return
+}
+
+// -----
+
+!data = tensor<1x64xf32, #pld.dist>
+!sig = tensor<2x1xi32, #pld.dist>
+func.func @k(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{mode must be "ring" or "mesh", got "star"}}
+  %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">, mode = "star"} : (!data, !sig) -> !data
+  return
+}
+
+// -----
+
+!data = tensor<1x64xf32, #pld.dist>
+!ring = tensor<6x4xi32, #pld.dist>
+func.func @k(%data: !data, %sig: !ring) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // Mesh and ring conventions must not share a buffer.
+  // expected-error@+1 {{signal shape[1] must be 1 (one cell per rank); a signal shaped for mode="ring" cannot be shared with a mesh collective}}
+  %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (!data, !ring) -> !data
+  return
+}
+
+// -----
+
+!data = tensor<1x64xf32, #pld.dist>
+!sig = tensor<4xi32, #pld.dist>
+func.func @k(%sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{signal must be rank 2 [NR, 1] for a mesh collective, got rank 1}}
+  %r = "pld.tensor_barrier"(%sig) : (!sig) -> !sig
+  return
+}
+
+// -----
+
+!data = tensor<1x64xf32, #pld.dist>
+!sig = tensor<6x4xi32, #pld.dist>
+func.func @k(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{mode="ring" is not lowered on the InCore rail yet}}
+  %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">, mode = "ring"} : (!data, !sig) -> !data
+  return
+}
+
+// -----
+
+!data = tensor<2x64xf32, #pld.dist_with<{valid_shape = array<i64: 2, 32>}>>
+!sig = tensor<2x1xi32, #pld.dist>
+func.func @k(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{a partial valid_shape target is not lowered on the InCore rail yet}}
+  %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (!data, !sig) -> !data
+  return
+}
+
+// -----
+
+!data = tensor<1x64xf32, #pld.dist>
+!sig = tensor<2x1xi32, #pld.dist>
+func.func @k(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{pld.tensor_broadcast is not lowered on the InCore rail yet (spec 7.1.4)}}
+  %r = "pld.tensor_broadcast"(%data, %sig) {root = 0 : i64} : (!data, !sig) -> !data
+  return
+}
