@@ -124,6 +124,55 @@ where
         self.value(arith::minsi(lhs, rhs, self.location))
     }
 
+    pub fn max(&self, lhs: Value<'c, 'a>, rhs: Value<'c, 'a>) -> Value<'c, 'a> {
+        self.value(arith::maxsi(lhs, rhs, self.location))
+    }
+
+    /// Unsigned remainder (the operands are non-negative).
+    pub fn rem(&self, lhs: Value<'c, 'a>, rhs: Value<'c, 'a>) -> Value<'c, 'a> {
+        self.value(arith::remui(lhs, rhs, self.location))
+    }
+
+    /// `lhs < rhs`, signed (`arith.cmpi slt`).
+    pub fn less_than(&self, lhs: Value<'c, 'a>, rhs: Value<'c, 'a>) -> Value<'c, 'a> {
+        self.value(arith::cmpi(
+            self.context,
+            arith::CmpiPredicate::Slt,
+            lhs,
+            rhs,
+            self.location,
+        ))
+    }
+
+    /// Extent `index` of a ranked tensor: the constant when static, else
+    /// `tensor.dim`.
+    pub fn dim(
+        &self,
+        tensor: Value<'c, 'a>,
+        static_extent: Option<i64>,
+        index: usize,
+    ) -> Value<'c, 'a> {
+        if let Some(extent) = static_extent {
+            return self.index(extent);
+        }
+        let index = self.index(index as i64);
+        self.value(
+            OperationBuilder::new("tensor.dim", self.location)
+                .add_operands(&[tensor, index])
+                .add_results(&[self.index_type()])
+                .build()
+                .expect("tensor.dim builds"),
+        )
+    }
+
+    /// `ceil(lhs / rhs)` for non-negative operands.
+    pub fn ceil_div(&self, lhs: Value<'c, 'a>, rhs: Value<'c, 'a>) -> Value<'c, 'a> {
+        let one = self.index(1);
+        let bias = self.sub(rhs, one);
+        let biased = self.add(lhs, bias);
+        self.div(biased, rhs)
+    }
+
     /// `lhs != rhs` (`arith.cmpi ne`).
     pub fn not_equal(&self, lhs: Value<'c, 'a>, rhs: Value<'c, 'a>) -> Value<'c, 'a> {
         self.value(arith::cmpi(
@@ -223,4 +272,9 @@ where
     pub fn i64_attribute(&self, value: i64) -> melior::ir::Attribute<'c> {
         IntegerAttribute::new(ir::i64_type(self.context), value).into()
     }
+}
+
+/// The value of an integer constant, if `value` is one.
+pub fn constant_value(value: Value) -> Option<i64> {
+    pld_dialect::verify::constant_int(value)
 }

@@ -74,11 +74,34 @@ fn for_each_peer<'c, 'a>(
     body(&guard.then_body, peers.induction);
 }
 
-/// One barrier generation: add a credit to every peer's cell `[me, 0]`,
-/// then wait until each peer's credit in our cell `[src, 0]` reaches
-/// `expected` (an i32; `Ge`, because a fast peer may already be ahead).
-pub fn barrier<'c, 'a>(b: &Builder<'c, 'a>, comm: &Comm<'c, 'a>, expected: Value<'c, 'a>)
-where
+/// Which signal cells a barrier uses.
+#[derive(Clone, Copy)]
+pub enum Cells<'c, 'a> {
+    /// `[NR, 1]` mesh signals: a rank's credits from `src` land in `[src, 0]`.
+    Mesh,
+    /// Ring signals `[rows, NR]`: one row per round, cell `[row, src]`.
+    Row(Value<'c, 'a>),
+}
+
+impl<'c, 'a> Cells<'c, 'a> {
+    /// The cell that collects the credits of `rank`.
+    fn of(self, comm: &Comm<'c, 'a>, rank: Value<'c, 'a>) -> [Value<'c, 'a>; 2] {
+        match self {
+            Cells::Mesh => [rank, comm.zero],
+            Cells::Row(row) => [row, rank],
+        }
+    }
+}
+
+/// One barrier generation: add a credit to our cell on every peer, then
+/// wait until each peer's credit in our own cells reaches `expected` (an
+/// i32; `Ge`, because a fast peer may already be ahead).
+pub fn barrier<'c, 'a>(
+    b: &Builder<'c, 'a>,
+    comm: &Comm<'c, 'a>,
+    cells: Cells<'c, 'a>,
+    expected: Value<'c, 'a>,
+) where
     'c: 'a,
 {
     for_each_peer(b, comm, |b, peer| {
@@ -87,7 +110,7 @@ where
             Notify::builder(b.context, b.location)
                 .target(comm.signal)
                 .peer(peer)
-                .offsets(&[comm.me, comm.zero])
+                .offsets(&cells.of(comm, comm.me))
                 .value(one)
                 .notify_op(b.context, NotifyOp::AtomicAdd)
                 .build(),
@@ -97,7 +120,7 @@ where
         b.insert(
             Wait::builder(b.context, b.location)
                 .signal(comm.signal)
-                .offsets(&[source, comm.zero])
+                .offsets(&cells.of(comm, source))
                 .expected(expected)
                 .cmp(b.context, WaitCmp::Ge)
                 .build(),
@@ -105,10 +128,15 @@ where
     });
 }
 
-/// The epilogue: take `credits` (an i32 value, the call's total) back out
-/// of every cell of our signal, so the signal returns to zero (spec 5.2).
-pub fn epilogue<'c, 'a>(b: &Builder<'c, 'a>, comm: &Comm<'c, 'a>, negative_credits: Value<'c, 'a>)
-where
+/// The epilogue of one cell family: take the call's credits (a negative
+/// i32) back out of every peer's cell of our own signal, so the signal
+/// returns to zero (spec 5.2).
+pub fn epilogue<'c, 'a>(
+    b: &Builder<'c, 'a>,
+    comm: &Comm<'c, 'a>,
+    cells: Cells<'c, 'a>,
+    negative_credits: Value<'c, 'a>,
+) where
     'c: 'a,
 {
     for_each_peer(b, comm, |b, source| {
@@ -116,7 +144,7 @@ where
             Notify::builder(b.context, b.location)
                 .target(comm.signal)
                 .peer(comm.me)
-                .offsets(&[source, comm.zero])
+                .offsets(&cells.of(comm, source))
                 .value(negative_credits)
                 .notify_op(b.context, NotifyOp::AtomicAdd)
                 .build(),

@@ -14,10 +14,10 @@
 //! epilogue -(1 + ceil(N / C))
 //! ```
 
-use super::comm::{self, Comm};
+use super::comm::{self, Cells, Comm};
 use super::geometry;
 use crate::build::Builder;
-use melior::ir::{operation::OperationBuilder, Type, Value};
+use melior::ir::{Type, Value};
 use pld_dialect::{
     enums::ReduceOp,
     ops::{
@@ -41,31 +41,20 @@ fn parse_type<'c>(b: &Builder<'c, '_>, text: &str) -> Type<'c> {
 }
 
 /// The flat length N: a constant, or the product of the dimensions.
-fn flat_length<'c, 'a>(
+pub fn flat_length<'c, 'a>(
     b: &Builder<'c, 'a>,
-    request: &Request<'c, 'a>,
+    target: Value<'c, 'a>,
+    info: &TensorInfo,
 ) -> (Option<i64>, Value<'c, 'a>)
 where
     'c: 'a,
 {
-    if let Some(n) = request.info.static_numel() {
+    if let Some(n) = info.static_numel() {
         return (Some(n), b.index(n));
     }
     let mut length = b.index(1);
-    for (i, dim) in request.info.shape.iter().enumerate() {
-        let extent = match dim {
-            Some(d) => b.index(*d),
-            None => {
-                let i = b.index(i as i64);
-                b.value(
-                    OperationBuilder::new("tensor.dim", b.location)
-                        .add_operands(&[request.target, i])
-                        .add_results(&[b.index_type()])
-                        .build()
-                        .expect("tensor.dim builds"),
-                )
-            }
-        };
+    for (i, extent) in info.shape.iter().enumerate() {
+        let extent = b.dim(target, *extent, i);
         length = b.mul(length, extent);
     }
     (None, length)
@@ -79,7 +68,7 @@ where
     let fp16 = dtype == "f16";
     let element_bytes = if fp16 { 2 } else { 4 };
     let comm: Comm = comm::setup(b, request.signal);
-    let (static_n, n) = flat_length(b, request);
+    let (static_n, n) = flat_length(b, request.target, &request.info);
     let chunk = geometry::select_static_chunk_cols(static_n, element_bytes);
 
     // The target as one row of N elements.
@@ -104,7 +93,7 @@ where
 
     // Ready barrier: every rank's data is in place.
     let ready = b.i32(1);
-    comm::barrier(b, &comm, ready);
+    comm::barrier(b, &comm, Cells::Mesh, ready);
 
     let c = b.index(chunk);
     let chunks = b.for_loop(comm.zero, n, c, &[]);
@@ -196,7 +185,7 @@ where
     let two = body.index(2);
     let generation = body.add(k, two);
     let generation = body.index_cast(generation, body.i32_type());
-    comm::barrier(&body, &comm, generation);
+    comm::barrier(&body, &comm, Cells::Mesh, generation);
     let narrowed = body.value(
         TileSetValidShape::builder(b.context, b.location)
             .tile(total)
@@ -226,5 +215,5 @@ where
             b.index_cast(negative, b.i32_type())
         }
     };
-    comm::epilogue(b, &comm, negative);
+    comm::epilogue(b, &comm, Cells::Mesh, negative);
 }

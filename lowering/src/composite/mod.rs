@@ -3,3 +3,4 @@
 pub mod comm;
 pub mod geometry;
 pub mod mesh;
+pub mod ring;

@@ -2,14 +2,17 @@
 //! kernels into signal, remote-load and local tile ops in the same kernel.
 //!
 //! Done so far: the common allreduce front end (7.1.1), the mesh allreduce
-//! of any length on a fully valid target (7.1.2) and `pld.tensor_barrier`
-//! (7.1.4). The other rules (ring allreduce, the partial-valid mesh path,
-//! broadcast, reduce_scatter, allgather, all_to_all, all_to_all_v) report
-//! that they are not lowered yet. HOST and CHIP orchestrators are left to
+//! of any length on a fully valid target (7.1.2), the ring allreduce
+//! (7.1.3) and `pld.tensor_barrier` (7.1.4). The other rules (the
+//! partial-valid mesh path, broadcast, reduce_scatter, allgather,
+//! all_to_all, all_to_all_v) report that they are not lowered yet. HOST and CHIP orchestrators are left to
 //! their own rails.
 
 use crate::build::Builder;
-use crate::composite::{comm, mesh};
+use crate::composite::{
+    comm::{self, Cells},
+    mesh, ring,
+};
 use crate::ir;
 use crate::pass::{external, PassFailed, PassIdentity, PldPass, Report};
 use melior::{
@@ -95,9 +98,18 @@ where
                         .into(),
                 );
             }
-            let mode = allreduce.mode()?;
-            if mode == AllReduceMode::Ring {
-                return Err("mode=\"ring\" is not lowered on the InCore rail yet".into());
+            let reduce = allreduce.reduce_op().unwrap_or(ReduceOp::Sum);
+            if allreduce.mode()? == AllReduceMode::Ring {
+                let request = ring::Request {
+                    target,
+                    info,
+                    signal,
+                    signal_info: tensor(signal)?,
+                    reduce,
+                };
+                ring::check(&request)?;
+                ring::lower(&b, &request);
+                return finish(op, target);
             }
             check_mesh_signal(&tensor(signal)?)?;
             if info.valid_shape.is_some() {
@@ -111,7 +123,7 @@ where
                     target,
                     info,
                     signal,
-                    reduce: allreduce.reduce_op().unwrap_or(ReduceOp::Sum),
+                    reduce,
                 },
             );
             target
@@ -123,9 +135,9 @@ where
             check_mesh_signal(&tensor(signal)?)?;
             let comm = comm::setup(&b, signal);
             let first = b.i32(1);
-            comm::barrier(&b, &comm, first);
+            comm::barrier(&b, &comm, Cells::Mesh, first);
             let negative = b.i32(-1);
-            comm::epilogue(&b, &comm, negative);
+            comm::epilogue(&b, &comm, Cells::Mesh, negative);
             signal
         }
         name => {
@@ -134,6 +146,14 @@ where
             ))
         }
     };
+    finish(op, alias)
+}
+
+/// Window as result: later uses of the collective read `alias`; the op goes.
+fn finish<'c, 'a>(op: OperationRef<'c, 'a>, alias: melior::ir::Value<'c, 'a>) -> Result<(), String>
+where
+    'c: 'a,
+{
     if let Ok(result) = op.result(0) {
         ir::replace_all_uses(result.into(), alias);
     }

@@ -74,9 +74,29 @@ func.func @k(%sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
 // -----
 
 !data = tensor<1x64xf32, #pld.dist>
-!sig = tensor<6x4xi32, #pld.dist>
+!sig = tensor<5x4xi32, #pld.dist>
 func.func @k(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{mode="ring" is not lowered on the InCore rail yet}}
+  // expected-error@+1 {{signal shape[0] (5) must equal 2*(NR-1) = 6 for NR = 4}}
+  %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">, mode = "ring"} : (!data, !sig) -> !data
+  return
+}
+
+// -----
+
+!data = tensor<1x64xf32, #pld.dist>
+!sig = tensor<4xi32, #pld.dist>
+func.func @k(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{mode=ring signal must be 2D [2*(NR-1), NR], got rank 1}}
+  %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">, mode = "ring"} : (!data, !sig) -> !data
+  return
+}
+
+// -----
+
+!data = tensor<2x4x8xf32, #pld.dist_with<{valid_shape = array<i64: 2, 2, 8>}>>
+!sig = tensor<2x2xi32, #pld.dist>
+func.func @k(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{target valid_shape must be a contiguous row-major prefix}}
   %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">, mode = "ring"} : (!data, !sig) -> !data
   return
 }

@@ -1,0 +1,379 @@
+//! Ring allreduce (spec 7.1.3): reduce-scatter then all-gather around the
+//! ring of ranks, pulling from the left neighbour, one signal row per step.
+//!
+//! The target is one row of SIZE elements split into NR segments
+//! (`b(i) = i*SIZE/NR`; FP16 rounds interior boundaries up to 16 elements).
+//! Every rank walks the same `max_seg / C` subchunks per step, also past
+//! the end of a shorter segment, so every rank issues the same number of
+//! barriers per row; inactive subchunks load one local element as a
+//! placeholder. Each subchunk has a ready and a read-complete barrier, so a
+//! row collects `2 * ceil(max_seg / C)` credits.
+
+use super::comm::{self, Cells, Comm};
+use super::geometry;
+use super::mesh::flat_length;
+use crate::build::Builder;
+use melior::ir::{Type, Value};
+use pld_dialect::{
+    enums::ReduceOp,
+    ops::{
+        remote::{RemoteLoad, RemoteLoadTailPadded},
+        tile::{reduction_op, TensorView, TileFillPad, TileLoad, TileSetValidShape, TileStore},
+        OpBuild,
+    },
+    types::TensorInfo,
+};
+
+/// What the ring rule needs to know about one allreduce.
+pub struct Request<'c, 'a> {
+    pub target: Value<'c, 'a>,
+    pub info: TensorInfo<'c>,
+    pub signal: Value<'c, 'a>,
+    pub signal_info: TensorInfo<'c>,
+    pub reduce: ReduceOp,
+}
+
+/// The preconditions of spec 7.1.3: a `[2*(NR-1), NR]` INT32 signal and a
+/// valid region that is a contiguous row-major prefix. Returns the static
+/// valid element count, if any.
+pub fn check(request: &Request) -> Result<(), String> {
+    let signal = &request.signal_info;
+    if !signal.is_distributed() {
+        return Err("mode=ring signal must be a DistributedTensor".into());
+    }
+    if signal.rank() != 2 {
+        return Err(format!(
+            "mode=ring signal must be 2D [2*(NR-1), NR], got rank {}",
+            signal.rank()
+        ));
+    }
+    if signal.dtype() != "i32" {
+        return Err(format!(
+            "mode=ring signal must be INT32, got {}",
+            signal.dtype()
+        ));
+    }
+    if let (Some(rows), Some(nr)) = (signal.dim(0), signal.dim(1)) {
+        if nr > 0 && rows != 2 * (nr - 1) {
+            return Err(format!(
+                "signal shape[0] ({rows}) must equal 2*(NR-1) = {} for NR = {nr}",
+                2 * (nr - 1)
+            ));
+        }
+    }
+    if let Some(valid) = &request.info.valid_shape {
+        let first = valid.iter().position(|v| *v != 1).unwrap_or(valid.len());
+        let prefix = (first + 1..valid.len()).all(|j| Some(valid[j]) == request.info.dim(j));
+        if !prefix {
+            return Err("target valid_shape must be a contiguous row-major prefix".into());
+        }
+    }
+    Ok(())
+}
+
+fn parse_type<'c>(b: &Builder<'c, '_>, text: &str) -> Type<'c> {
+    Type::parse(b.context, text).unwrap_or_else(|| panic!("type {text} parses"))
+}
+
+/// Types and values shared by both phases.
+struct Ring<'c, 'a> {
+    comm: Comm<'c, 'a>,
+    row: Value<'c, 'a>,
+    size: Value<'c, 'a>,
+    nr: Value<'c, 'a>,
+    max_segment: Value<'c, 'a>,
+    chunk: Value<'c, 'a>,
+    left: Value<'c, 'a>,
+    fp16: bool,
+    tile: Type<'c>,
+    ragged: Type<'c>,
+    reduce: ReduceOp,
+}
+
+impl<'c, 'a> Ring<'c, 'a>
+where
+    'c: 'a,
+{
+    /// Segment boundary `b(i)`.
+    fn boundary(&self, b: &Builder<'c, 'a>, i: Value<'c, 'a>) -> Value<'c, 'a> {
+        let scaled = b.mul(i, self.size);
+        if self.fp16 {
+            let block = b.index(geometry::FP16_BLOCK);
+            let blocks = b.mul(self.nr, block);
+            let rounded = b.ceil_div(scaled, blocks);
+            let rounded = b.mul(rounded, block);
+            b.min(rounded, self.size)
+        } else {
+            b.div(scaled, self.nr)
+        }
+    }
+
+    /// A remote load of `[0, col]` with `valid` logical columns from the
+    /// left neighbour, fill-padded (FP16 reads whole 32-byte blocks and
+    /// narrows back).
+    fn pull(&self, b: &Builder<'c, 'a>, col: Value<'c, 'a>, valid: Value<'c, 'a>) -> Value<'c, 'a> {
+        let one = self.comm.one;
+        let zero = self.comm.zero;
+        let loaded = if self.fp16 {
+            let span = b.round_up(valid, geometry::FP16_BLOCK);
+            let wide = b.value(
+                RemoteLoadTailPadded::builder(b.context, b.location)
+                    .target(self.row)
+                    .peer(self.left)
+                    .offsets(&[zero, col])
+                    .valid_shape(&[one, span])
+                    .result(self.ragged)
+                    .build(),
+            );
+            b.value(
+                TileSetValidShape::builder(b.context, b.location)
+                    .tile(wide)
+                    .valid_shape(&[one, valid])
+                    .result(self.ragged)
+                    .build(),
+            )
+        } else {
+            b.value(
+                RemoteLoad::builder(b.context, b.location)
+                    .target(self.row)
+                    .peer(self.left)
+                    .offsets(&[zero, col])
+                    .valid_shape(&[one, valid])
+                    .result(self.ragged)
+                    .build(),
+            )
+        };
+        b.value(
+            TileFillPad::builder(b.context, b.location)
+                .tile(loaded)
+                .result(self.tile)
+                .build(),
+        )
+    }
+
+    /// A local load of `[0, col]` with `valid` columns, fill-padded.
+    fn local(
+        &self,
+        b: &Builder<'c, 'a>,
+        col: Value<'c, 'a>,
+        valid: Value<'c, 'a>,
+    ) -> Value<'c, 'a> {
+        let loaded = b.value(
+            TileLoad::builder(b.context, b.location)
+                .source(self.row)
+                .offsets(&[self.comm.zero, col])
+                .valid_shape(&[self.comm.one, valid])
+                .result(self.ragged)
+                .build(),
+        );
+        b.value(
+            TileFillPad::builder(b.context, b.location)
+                .tile(loaded)
+                .result(self.tile)
+                .build(),
+        )
+    }
+
+    /// One phase: `NR - 1` steps on signal rows `first_row..`, each moving
+    /// segment `(me + NR - step - back) mod NR` from the left neighbour;
+    /// `reduce` adds the local segment (reduce-scatter) or not (all-gather).
+    fn phase(&self, b: &Builder<'c, 'a>, first_row: Value<'c, 'a>, back: i64, reduce: bool) {
+        let comm = &self.comm;
+        let steps = b.sub(comm.nranks, comm.one);
+        let outer = b.for_loop(comm.zero, steps, comm.one, &[]);
+        let s = outer.body;
+        let step = s.add(outer.induction, comm.one);
+        let row = s.add(outer.induction, first_row);
+        let shifted = s.add(comm.me, comm.nranks);
+        let shifted = s.sub(shifted, step);
+        let back = s.index(back);
+        let shifted = s.sub(shifted, back);
+        let segment = s.rem(shifted, comm.nranks);
+        let begin = self.boundary(&s, segment);
+        let next = s.add(segment, comm.one);
+        let end = self.boundary(&s, next);
+        let length = s.sub(end, begin);
+
+        let subchunks = s.for_loop(comm.zero, self.max_segment, self.chunk, &[]);
+        let c = subchunks.body;
+        let sub = subchunks.induction;
+        let active = c.less_than(sub, length);
+        let left_in_segment = c.sub(length, sub);
+        let valid = c.min(self.chunk, left_in_segment);
+        let loaded = c.max(comm.one, valid);
+        let k = c.div(sub, self.chunk);
+        let two = c.index(2);
+        let twice = c.mul(k, two);
+        let ready = c.add(twice, comm.one);
+        let ready32 = c.index_cast(ready, c.i32_type());
+        comm::barrier(&c, comm, Cells::Row(row), ready32);
+
+        let col = c.add(begin, sub);
+        let branch = c.if_then_else(active, &[self.tile]);
+        let then = branch.then_body;
+        let pulled = self.pull(&then, col, loaded);
+        let value = if reduce {
+            let mine = self.local(&then, col, loaded);
+            then.value(
+                OpBuild::new(c.context, reduction_op(self.reduce), c.location)
+                    .operands("lhs", &[mine])
+                    .operands("rhs", &[pulled])
+                    .result(self.tile)
+                    .build(),
+            )
+        } else {
+            pulled
+        };
+        crate::ir::set_operands(then.anchor, &[value]);
+        let otherwise = branch
+            .else_body
+            .expect("the if has results, so an else branch");
+        // Inactive: a real one-element local load of the same type.
+        let placeholder = self.local(&otherwise, comm.zero, loaded);
+        crate::ir::set_operands(otherwise.anchor, &[placeholder]);
+        let acc = crate::ir::result(branch.op);
+
+        let read = c.add(ready, comm.one);
+        let read32 = c.index_cast(read, c.i32_type());
+        comm::barrier(&c, comm, Cells::Row(row), read32);
+
+        // The store offset and extent are clamped into [0, SIZE) so that a
+        // bounds prover need not reason about the `if` (identities when
+        // active).
+        let guard = c.if_then_else(active, &[]);
+        let g = guard.then_body;
+        let zero = comm.zero;
+        let over = g.sub(self.size, col);
+        let over = g.max(zero, over);
+        let start = g.sub(self.size, over);
+        let tail = g.add(start, valid);
+        let past = g.sub(self.size, tail);
+        let past = g.max(zero, past);
+        let stop = g.sub(self.size, past);
+        let extent = g.sub(stop, start);
+        let narrowed = g.value(
+            TileSetValidShape::builder(g.context, g.location)
+                .tile(acc)
+                .valid_shape(&[comm.one, extent])
+                .result(self.ragged)
+                .build(),
+        );
+        g.insert(
+            TileStore::builder(g.context, g.location)
+                .tile(narrowed)
+                .target(self.row)
+                .offsets(&[zero, start])
+                .build(),
+        );
+    }
+}
+
+pub fn lower<'c, 'a>(b: &Builder<'c, 'a>, request: &Request<'c, 'a>)
+where
+    'c: 'a,
+{
+    let dtype = request.info.dtype();
+    let fp16 = dtype == "f16";
+    let element_bytes = if fp16 { 2 } else { 4 };
+    let comm = comm::setup(b, request.signal);
+    let (static_total, total) = flat_length(b, request.target, &request.info);
+    let static_size = match &request.info.valid_shape {
+        Some(valid) => Some(valid.iter().product::<i64>()),
+        None => static_total,
+    };
+    let size = match static_size {
+        Some(size) => b.index(size),
+        None => total,
+    };
+    let static_nr = request.signal_info.dim(1);
+    let nr = b.dim(request.signal, static_nr, 1);
+
+    // Geometry: static when SIZE and NR are.
+    let chunk_elems = geometry::chunk_elems(element_bytes);
+    let (chunk, max_segment, per_row) = match (static_size, static_nr) {
+        (Some(size), Some(ranks)) if ranks > 0 => {
+            let ring = geometry::ring(size, ranks, element_bytes, fp16);
+            (
+                b.index(ring.chunk_cols),
+                b.index(ring.max_segment),
+                Some(ring.credits_per_row),
+            )
+        }
+        _ => {
+            let mut longest = b.ceil_div(size, nr);
+            if fp16 {
+                let extra = b.index(geometry::FP16_BLOCK - 1);
+                let padded = b.add(longest, extra);
+                longest = b.min(size, padded);
+            }
+            (b.index(chunk_elems), longest, None)
+        }
+    };
+    let chunk_cols = crate::build::constant_value(chunk).unwrap_or(chunk_elems);
+
+    let row_type = match static_total {
+        Some(n) => parse_type(b, &format!("tensor<1x{n}x{dtype}, #pld.dist>")),
+        None => parse_type(b, &format!("tensor<1x?x{dtype}, #pld.dist>")),
+    };
+    let dynamic: Vec<Value> = if static_total.is_some() {
+        vec![]
+    } else {
+        vec![total]
+    };
+    let row = b.value(
+        TensorView::builder(b.context, b.location)
+            .source(request.target)
+            .dynamic_sizes(&dynamic)
+            .valid_shape(&[])
+            .result(row_type)
+            .build(),
+    );
+    let last = b.sub(comm.nranks, comm.one);
+    let shifted = b.add(comm.me, last);
+    let left = b.rem(shifted, comm.nranks);
+    let ring = Ring {
+        comm,
+        row,
+        size,
+        nr,
+        max_segment,
+        chunk,
+        left,
+        fp16,
+        tile: parse_type(b, &format!("tensor<1x{chunk_cols}x{dtype}, #pld.tile>")),
+        ragged: parse_type(
+            b,
+            &format!(
+                "tensor<1x{chunk_cols}x{dtype}, #pld.tile_with<{{valid_shape = array<i64: 1, -1>}}>>"
+            ),
+        ),
+        reduce: request.reduce,
+    };
+
+    // Phase 1: reduce-scatter on rows 0..NR-2; after it rank r holds the
+    // full reduction of segment r.
+    ring.phase(b, comm.zero, 1, true);
+    // Phase 2: all-gather on rows NR-1..2NR-3.
+    ring.phase(b, last, 0, false);
+
+    // Epilogue: every cell of every row gave back 2 * ceil(max_seg / C).
+    let negative = match per_row {
+        Some(credits) => b.i32(-credits),
+        None => {
+            let subchunks = b.ceil_div(max_segment, chunk);
+            let two = b.index(2);
+            let credits = b.mul(subchunks, two);
+            let zero = b.index(0);
+            let negative = b.sub(zero, credits);
+            b.index_cast(negative, b.i32_type())
+        }
+    };
+    let rows = b.dim(request.signal, request.signal_info.dim(0), 0);
+    let each_row = b.for_loop(comm.zero, rows, comm.one, &[]);
+    comm::epilogue(
+        &each_row.body,
+        &comm,
+        Cells::Row(each_row.induction),
+        negative,
+    );
+}
