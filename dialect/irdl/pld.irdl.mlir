@@ -536,6 +536,15 @@ irdl.dialect @pld {
     irdl.results(view: %view)
   }
 
+  // %v = tensor_read(%t, indices...): one element of a tensor (a scalar load).
+  irdl.operation @tensor_read {
+    %source = irdl.base "!builtin.tensor"
+    %idx = irdl.is index
+    %value = irdl.any
+    irdl.operands(source: %source, indices: variadic %idx)
+    irdl.results(value: %value)
+  }
+
   // %t = tile_create: an uninitialised tile (a staging buffer).
   irdl.operation @tile_create {
     %tile = irdl.base "!builtin.tensor"

@@ -12,6 +12,11 @@ pld_op! {
 }
 
 pld_op! {
+    /// `%v = pld.tensor_read(%t, indices...)`: one element (a scalar load).
+    TensorRead, TensorReadBuilder = "pld.tensor_read" { source: one, indices: many }
+}
+
+pld_op! {
     /// `%t = pld.tile_create`: an uninitialised tile.
     TileCreate, TileCreateBuilder = "pld.tile_create" {}
 }

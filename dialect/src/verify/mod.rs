@@ -242,6 +242,7 @@ impl<'c> Checker<'c> {
             "pld.tensor_indexed_all_to_all_v" => collective::all_to_all_v(&mut cx, true),
             "pld.system_cacheinvalid" => signal::cacheinvalid(&mut cx),
             "pld.tensor_view" => tile::tensor_view(&mut cx),
+            "pld.tensor_read" => tile::tensor_read(&mut cx),
             "pld.tile_create" => tile::tile_create(&mut cx),
             "pld.tile_load" => tile::tile_load(&mut cx),
             "pld.tile_store" => tile::tile_store(&mut cx),

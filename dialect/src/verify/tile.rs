@@ -197,3 +197,22 @@ pub fn elementwise(cx: &mut OpCx) {
         same_tile_type(cx, &lhs, "lhs", &result, "result");
     }
 }
+
+pub fn tensor_read(cx: &mut OpCx) {
+    let Some(source) = cx.global("source") else {
+        return;
+    };
+    if !cx.tuple_rank("indices", "source", source.rank()) {
+        return;
+    }
+    if let Ok(result) = melior::ir::operation::OperationLike::result(&cx.view.op, 0) {
+        use melior::ir::ValueLike;
+        if result.r#type() != source.element {
+            cx.error(format!(
+                "result type {} must be the element type {} of the source",
+                result.r#type(),
+                source.dtype()
+            ));
+        }
+    }
+}

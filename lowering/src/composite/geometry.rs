@@ -122,6 +122,32 @@ pub fn ring(size: i64, nr: i64, element_bytes: i64, fp16: bool) -> Ring {
     }
 }
 
+/// `MakeCollectiveStageShape`: the staging tile of a put or get of
+/// `rows x cols` elements (`None` = symbolic). It never exceeds the
+/// transfer: the columns are capped at one chunk and rounded down to the
+/// alignment, the rows fill the rest of one chunk; the put or get moves the
+/// transfer through it in slides.
+pub fn stage_shape(rows: Option<i64>, cols: Option<i64>, element_bytes: i64) -> (i64, i64) {
+    let chunk = chunk_elems(element_bytes);
+    let align = align_elems(element_bytes);
+    let cols = match cols {
+        Some(c) if c > 0 => {
+            let c = c.min(chunk);
+            if align <= c && c < chunk {
+                c / align * align
+            } else {
+                c
+            }
+        }
+        _ => chunk,
+    };
+    let rows = match rows {
+        Some(r) if r > 0 => r.min((chunk / cols).max(1)),
+        _ => 1,
+    };
+    (rows, cols)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,6 +225,22 @@ mod tests {
                 "SIZE = {size}, NR = {nr}, fp16 = {fp16}"
             );
         }
+    }
+
+    #[test]
+    fn stage_shapes() {
+        // A narrow row: whole rows up to one chunk.
+        assert_eq!(stage_shape(Some(4), Some(16), 4), (4, 16));
+        // Not a multiple of the alignment: rounded down (never past the transfer).
+        assert_eq!(stage_shape(Some(1), Some(17), 4), (1, 16));
+        // Tiny rows keep their width.
+        assert_eq!(stage_shape(Some(8), Some(3), 4), (8, 3));
+        // Wide rows: one chunk of columns, one row.
+        assert_eq!(stage_shape(Some(4), Some(10_000), 4), (1, 4096));
+        // Many rows: as many as fit one chunk.
+        assert_eq!(stage_shape(Some(1000), Some(64), 4), (64, 64));
+        // Symbolic extents.
+        assert_eq!(stage_shape(None, None, 2), (1, 8192));
     }
 
     /// The reference's own oracle for C agrees with the formula.

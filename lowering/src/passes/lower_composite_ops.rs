@@ -1,17 +1,17 @@
 //! `pld-lower-composite-ops` (spec 7.1): expands the collectives of InCore
 //! kernels into signal, remote-load and local tile ops in the same kernel.
 //!
-//! Done so far: the common allreduce front end (7.1.1), the mesh allreduce
-//! of any length on a fully valid target (7.1.2), the ring allreduce
-//! (7.1.3) and `pld.tensor_barrier` (7.1.4). The other rules (the
-//! partial-valid mesh path, broadcast, reduce_scatter, allgather,
-//! all_to_all, all_to_all_v) report that they are not lowered yet. HOST and CHIP orchestrators are left to
+//! Rules: the common allreduce front end (7.1.1), the mesh allreduce of any
+//! length (7.1.2, fully valid target), the ring allreduce (7.1.3), and the
+//! other composite collectives of 7.1.4 (barrier, broadcast,
+//! reduce_scatter, allgather, all_to_all, all_to_all_v). The partial-valid
+//! mesh path reports that it is not lowered yet. HOST and CHIP orchestrators are left to
 //! their own rails.
 
 use crate::build::Builder;
 use crate::composite::{
     comm::{self, Cells},
-    mesh, ring,
+    exchange, mesh, ring,
 };
 use crate::ir;
 use crate::pass::{external, PassFailed, PassIdentity, PldPass, Report};
@@ -23,8 +23,11 @@ use melior::{
 use pld_dialect::{
     enums::{AllReduceMode, FuncKind, ReduceOp},
     ops::{
-        collective::{AllReduce, Barrier, COLLECTIVES},
-        op_name,
+        collective::{
+            AllGather, AllReduce, AllToAll, AllToAllV, Barrier, Broadcast, ReduceScatter,
+            COLLECTIVES,
+        },
+        op_name, OpView,
     },
     types::{value_info, Layout, TensorInfo},
     verify::function_kind,
@@ -74,6 +77,7 @@ where
     'c: 'a,
 {
     let b = Builder::before(context, op);
+    let view = OpView::new(op).ok_or("malformed collective")?;
     let alias = match op_name(&op).as_str() {
         AllReduce::NAME => {
             let allreduce = AllReduce::cast(op).ok_or("malformed allreduce")?;
@@ -140,6 +144,59 @@ where
             comm::epilogue(&b, &comm, Cells::Mesh, negative);
             signal
         }
+        Broadcast::NAME => {
+            let broadcast = Broadcast::cast(op).ok_or("malformed broadcast")?;
+            let (target, signal) = operands2(&view, "target", "signal")?;
+            check_mesh_signal(&tensor(signal)?)?;
+            exchange::broadcast(
+                &b,
+                target,
+                &tensor(target)?,
+                signal,
+                broadcast.root().unwrap_or(0),
+            )?;
+            target
+        }
+        ReduceScatter::NAME => {
+            let (target, signal) = operands2(&view, "target", "signal")?;
+            check_mesh_signal(&tensor(signal)?)?;
+            exchange::reduce_scatter(&b, target, &tensor(target)?, signal)?;
+            target
+        }
+        AllGather::NAME | AllToAll::NAME => {
+            let (input, target) = operands2(&view, "input", "target")?;
+            let signal = view.one("signal").ok_or("malformed collective")?;
+            check_mesh_signal(&tensor(signal)?)?;
+            if op_name(&op) == AllGather::NAME {
+                exchange::allgather(&b, input, &tensor(input)?, target, signal)?;
+            } else {
+                exchange::all_to_all(&b, input, &tensor(input)?, target, signal)?;
+            }
+            target
+        }
+        AllToAllV::NAME => {
+            let (input, target) = operands2(&view, "input", "target")?;
+            let (signal, send_counts) = operands2(&view, "signal", "send_counts")?;
+            let recv_counts = view.one("recv_counts").ok_or("malformed all_to_all_v")?;
+            let signal_info = tensor(signal)?;
+            check_mesh_signal(&signal_info)?;
+            exchange::all_to_all_v(
+                &b,
+                &exchange::AllToAllV {
+                    input,
+                    input_info: tensor(input)?,
+                    target,
+                    target_info: tensor(target)?,
+                    signal,
+                    signal_info,
+                    send_counts,
+                    send_info: tensor(send_counts)?,
+                    recv_counts,
+                    core_num: view.one("core_num"),
+                },
+            )?;
+            target
+        }
         name => {
             return Err(format!(
                 "{name} is not lowered on the InCore rail yet (spec 7.1.4)"
@@ -159,6 +216,18 @@ where
     }
     ir::erase(op);
     Ok(())
+}
+
+/// Two named operands of a collective.
+fn operands2<'c, 'a>(
+    view: &OpView<'c, 'a>,
+    first: &str,
+    second: &str,
+) -> Result<(melior::ir::Value<'c, 'a>, melior::ir::Value<'c, 'a>), String> {
+    match (view.one(first), view.one(second)) {
+        (Some(a), Some(b)) => Ok((a, b)),
+        _ => Err(format!("malformed collective: no {first} or {second}")),
+    }
 }
 
 /// `ValidateMeshSignalShape`: one cell per rank, `[NR, 1]`.

@@ -1722,3 +1722,19 @@ func.func @k(%x: tensor<1x64xf32, #pld.tile>, %y: tensor<1x64xf32>) attributes {
   %s = "pld.tile_mul"(%x, %y) : (tensor<1x64xf32, #pld.tile>, tensor<1x64xf32>) -> tensor<1x64xf32, #pld.tile>
   return
 }
+
+// -----
+
+func.func @k(%t: tensor<4xi32>, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{result type i64 must be the element type i32 of the source}}
+  %v = "pld.tensor_read"(%t, %i) : (tensor<4xi32>, index) -> i64
+  return
+}
+
+// -----
+
+func.func @k(%t: tensor<4x1xi32>, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{expected 2 indices (one per dimension of source), got 1}}
+  %v = "pld.tensor_read"(%t, %i) : (tensor<4x1xi32>, index) -> i32
+  return
+}

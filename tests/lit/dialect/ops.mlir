@@ -178,6 +178,8 @@ func.func @local_tiles(%data: tensor<4x16xf32, #pld.dist>, %n: index, %c: index,
   %c1 = arith.constant 1 : index
   // CHECK: "pld.tensor_view"(%{{.*}}) {operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<4x16xf32, #pld.dist>) -> tensor<1x64xf32, #pld.dist>
   %flat = "pld.tensor_view"(%data) {operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<4x16xf32, #pld.dist>) -> tensor<1x64xf32, #pld.dist>
+  // CHECK: "pld.tensor_read"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<4x16xf32, #pld.dist>, index, index) -> f32
+  %e = "pld.tensor_read"(%data, %c0, %c1) : (tensor<4x16xf32, #pld.dist>, index, index) -> f32
   // CHECK: "pld.tile_create"() : () -> tensor<1x64xf32, #pld.tile>
   %stage = "pld.tile_create"() : () -> tensor<1x64xf32, #pld.tile>
   // CHECK: "pld.tile_load"({{.*}}) {operandSegmentSizes = array<i32: 1, 2, 2>}

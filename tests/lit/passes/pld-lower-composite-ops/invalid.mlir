@@ -113,10 +113,40 @@ func.func @k(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"in
 
 // -----
 
-!data = tensor<1x64xf32, #pld.dist>
+!data = tensor<?x64xf32, #pld.dist>
 !sig = tensor<2x1xi32, #pld.dist>
 func.func @k(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{pld.tensor_broadcast is not lowered on the InCore rail yet (spec 7.1.4)}}
+  // expected-error@+1 {{pld.tensor.broadcast needs a static target shape on the InCore rail}}
   %r = "pld.tensor_broadcast"(%data, %sig) {root = 0 : i64} : (!data, !sig) -> !data
+  return
+}
+
+// -----
+
+!rows = tensor<2x?xf32, #pld.dist>
+!sig = tensor<2x1xi32, #pld.dist>
+func.func @k(%t: !rows, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{pld.tensor.reduce_scatter needs a static row width (SIZE) of its target on the InCore rail}}
+  %r = "pld.tensor_reduce_scatter"(%t, %sig) {op = #pld.reduce_op<"sum">} : (!rows, !sig) -> !rows
+  return
+}
+
+// -----
+
+!rows = tensor<2x16xf32, #pld.dist>
+!sig = tensor<2x1xi32, #pld.dist>
+func.func @k(%i: tensor<1x16xf32, #pld.dist>, %t: !rows, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{local_data must be a plain Tensor [1, SIZE] on the InCore path}}
+  %r = "pld.tensor_allgather"(%i, %t, %sig) : (tensor<1x16xf32, #pld.dist>, !rows, !sig) -> !rows
+  return
+}
+
+// -----
+
+!big = tensor<8x16xf32, #pld.dist>
+!sig = tensor<4x1xi32, #pld.dist>
+func.func @k(%i: tensor<8x16xf32>, %t: !big, %s: !sig, %c: tensor<4xi32>, %rc: tensor<4x1xi32, #pld.dist>, %n: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{InCore pld.tensor.all_to_all_v requires a compile-time core_num=1; call it from a CHIP Orchestration function to use the managed multi-AIV path}}
+  %r = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %rc, %n) : (tensor<8x16xf32>, !big, !sig, tensor<4xi32>, tensor<4x1xi32, #pld.dist>, index) -> !big
   return
 }

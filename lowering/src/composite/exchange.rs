@@ -1,0 +1,371 @@
+//! The other composite rules of spec 7.1.4: broadcast, reduce_scatter,
+//! allgather, all_to_all and all_to_all_v. All use a `[NR, 1]` signal and
+//! are self-clearing, so they are legal inside loops.
+
+use super::comm::{self, Cells, Comm};
+use super::geometry;
+use crate::build::Builder;
+use melior::ir::{Type, Value};
+use pld_dialect::{
+    enums::{AtomicType, NotifyOp},
+    ops::{
+        remote::{RemoteLoad, TileGet, TilePut},
+        signal::Notify,
+        tile::{TensorRead, TileAdd, TileCreate, TileLoad, TileStore},
+    },
+    types::TensorInfo,
+};
+
+fn parse_type<'c>(b: &Builder<'c, '_>, text: &str) -> Type<'c> {
+    Type::parse(b.context, text).unwrap_or_else(|| panic!("type {text} parses"))
+}
+
+fn element_bytes(info: &TensorInfo) -> i64 {
+    pld_dialect::types::bit_width(info.element).map_or(4, |bits| (i64::from(bits) + 7) / 8)
+}
+
+/// A staging tile for moving `rows x cols` elements of `info`'s dtype.
+fn stage<'c, 'a>(
+    b: &Builder<'c, 'a>,
+    info: &TensorInfo,
+    rows: Option<i64>,
+    cols: Option<i64>,
+) -> Value<'c, 'a>
+where
+    'c: 'a,
+{
+    let (rows, cols) = geometry::stage_shape(rows, cols, element_bytes(info));
+    let ty = parse_type(
+        b,
+        &format!("tensor<{rows}x{cols}x{}, #pld.tile>", info.dtype()),
+    );
+    b.value(
+        TileCreate::builder(b.context, b.location)
+            .result(ty)
+            .build(),
+    )
+}
+
+/// One barrier generation and the matching epilogue of `credits`.
+fn finish_with_credits<'c, 'a>(b: &Builder<'c, 'a>, comm: &Comm<'c, 'a>, credits: i64)
+where
+    'c: 'a,
+{
+    let negative = b.i32(-credits);
+    comm::epilogue(b, comm, Cells::Mesh, negative);
+}
+
+/// `broadcast(target, signal) {root}`: after a ready barrier every rank
+/// copies root's target into its own.
+pub fn broadcast<'c, 'a>(
+    b: &Builder<'c, 'a>,
+    target: Value<'c, 'a>,
+    info: &TensorInfo,
+    signal: Value<'c, 'a>,
+    root: i64,
+) -> Result<(), String>
+where
+    'c: 'a,
+{
+    let Some((rows, cols)) = matrix(info) else {
+        return Err("pld.tensor.broadcast needs a static target shape on the InCore rail".into());
+    };
+    let comm = comm::setup(b, signal);
+    let one = b.i32(1);
+    comm::barrier(b, &comm, Cells::Mesh, one);
+    let staging = stage(b, info, Some(rows), Some(cols));
+    let root = b.i32(root);
+    b.insert(
+        TileGet::builder(b.context, b.location)
+            .dst(target)
+            .peer(root)
+            .src(target)
+            .stage(staging)
+            .pong(None)
+            .dst_offsets(&[])
+            .src_offsets(&[])
+            .shape(&[])
+            .build(),
+    );
+    finish_with_credits(b, &comm, 1);
+    Ok(())
+}
+
+/// `[prod(shape[:-1]), shape[-1]]` of a static shape.
+fn matrix(info: &TensorInfo) -> Option<(i64, i64)> {
+    let (last, leading) = info.shape.split_last()?;
+    let rows = leading.iter().try_fold(1i64, |acc, d| Some(acc * (*d)?))?;
+    Some((rows, (*last)?))
+}
+
+/// The static row width of a `[NR, SIZE]` operand.
+fn row_width(info: &TensorInfo, op: &str, role: &str) -> Result<i64, String> {
+    info.dim(1).ok_or_else(|| {
+        format!("{op} needs a static row width (SIZE) of its {role} on the InCore rail")
+    })
+}
+
+/// `reduce_scatter(target [NR, SIZE], signal) {sum}`: after a ready barrier
+/// each rank sums every peer's row `me` into its own row `me`; a second
+/// barrier keeps the store after every peer's read.
+pub fn reduce_scatter<'c, 'a>(
+    b: &Builder<'c, 'a>,
+    target: Value<'c, 'a>,
+    info: &TensorInfo,
+    signal: Value<'c, 'a>,
+) -> Result<(), String>
+where
+    'c: 'a,
+{
+    let size = row_width(info, "pld.tensor.reduce_scatter", "target")?;
+    let comm = comm::setup(b, signal);
+    let one = b.i32(1);
+    comm::barrier(b, &comm, Cells::Mesh, one);
+    let tile = parse_type(b, &format!("tensor<1x{size}x{}, #pld.tile>", info.dtype()));
+    let mine = b.value(
+        TileLoad::builder(b.context, b.location)
+            .source(target)
+            .offsets(&[comm.me, comm.zero])
+            .valid_shape(&[])
+            .result(tile)
+            .build(),
+    );
+    let peers = b.for_loop(comm.zero, comm.nranks, comm.one, &[mine]);
+    let acc = peers.carried[0];
+    let other = peers.body.not_equal(peers.induction, comm.me);
+    let guard = peers.body.if_then_else(other, &[tile]);
+    let then = guard.then_body;
+    let theirs = then.value(
+        RemoteLoad::builder(b.context, b.location)
+            .target(target)
+            .peer(peers.induction)
+            .offsets(&[comm.me, comm.zero])
+            .valid_shape(&[])
+            .result(tile)
+            .build(),
+    );
+    let sum = then.value(
+        TileAdd::builder(b.context, b.location)
+            .lhs(acc)
+            .rhs(theirs)
+            .result(tile)
+            .build(),
+    );
+    crate::ir::set_operands(then.anchor, &[sum]);
+    let otherwise = guard
+        .else_body
+        .expect("an if with results has an else branch");
+    crate::ir::set_operands(otherwise.anchor, &[acc]);
+    crate::ir::set_operands(peers.yield_op, &[crate::ir::result(guard.op)]);
+    let total = crate::ir::result(peers.op);
+    let two = b.i32(2);
+    comm::barrier(b, &comm, Cells::Mesh, two);
+    b.insert(
+        TileStore::builder(b.context, b.location)
+            .tile(total)
+            .target(target)
+            .offsets(&[comm.me, comm.zero])
+            .build(),
+    );
+    finish_with_credits(b, &comm, 2);
+    Ok(())
+}
+
+/// A put of `shape` rows from `src` at `src_offsets` into `peer`'s `dst`
+/// at `dst_offsets`, through `staging`.
+#[allow(clippy::too_many_arguments)]
+fn put<'c, 'a>(
+    b: &Builder<'c, 'a>,
+    dst: Value<'c, 'a>,
+    peer: Value<'c, 'a>,
+    src: Value<'c, 'a>,
+    staging: Value<'c, 'a>,
+    dst_offsets: &[Value<'c, 'a>],
+    src_offsets: &[Value<'c, 'a>],
+    shape: &[Value<'c, 'a>],
+) where
+    'c: 'a,
+{
+    b.insert(
+        TilePut::builder(b.context, b.location)
+            .dst(dst)
+            .peer(peer)
+            .src(src)
+            .stage(staging)
+            .pong(None)
+            .dst_offsets(dst_offsets)
+            .src_offsets(src_offsets)
+            .shape(shape)
+            .atomic(b.context, AtomicType::None)
+            .build(),
+    );
+}
+
+/// `allgather(input [1, SIZE], target [NR, SIZE], signal)`: every rank puts
+/// its row into row `me` of every rank's target (itself included), then a
+/// barrier.
+pub fn allgather<'c, 'a>(
+    b: &Builder<'c, 'a>,
+    input: Value<'c, 'a>,
+    input_info: &TensorInfo,
+    target: Value<'c, 'a>,
+    signal: Value<'c, 'a>,
+) -> Result<(), String>
+where
+    'c: 'a,
+{
+    if input_info.is_distributed() {
+        return Err("local_data must be a plain Tensor [1, SIZE] on the InCore path".into());
+    }
+    let size = row_width(input_info, "pld.tensor.allgather", "input")?;
+    let comm = comm::setup(b, signal);
+    let staging = stage(b, input_info, Some(1), Some(size));
+    let width = b.index(size);
+    let peers = b.for_loop(comm.zero, comm.nranks, comm.one, &[]);
+    put(
+        &peers.body,
+        target,
+        peers.induction,
+        input,
+        staging,
+        &[comm.me, comm.zero],
+        &[comm.zero, comm.zero],
+        &[comm.one, width],
+    );
+    let one = b.i32(1);
+    comm::barrier(b, &comm, Cells::Mesh, one);
+    finish_with_credits(b, &comm, 1);
+    Ok(())
+}
+
+/// `all_to_all(input [NR, SIZE], target, signal)`: row `dest` of the input
+/// goes to row `me` of rank `dest`'s target, then a barrier.
+pub fn all_to_all<'c, 'a>(
+    b: &Builder<'c, 'a>,
+    input: Value<'c, 'a>,
+    input_info: &TensorInfo,
+    target: Value<'c, 'a>,
+    signal: Value<'c, 'a>,
+) -> Result<(), String>
+where
+    'c: 'a,
+{
+    let size = row_width(input_info, "pld.tensor.all_to_all", "input")?;
+    let comm = comm::setup(b, signal);
+    let staging = stage(b, input_info, Some(1), Some(size));
+    let width = b.index(size);
+    let dests = b.for_loop(comm.zero, comm.nranks, comm.one, &[]);
+    put(
+        &dests.body,
+        target,
+        dests.induction,
+        input,
+        staging,
+        &[comm.me, comm.zero],
+        &[dests.induction, comm.zero],
+        &[comm.one, width],
+    );
+    let one = b.i32(1);
+    comm::barrier(b, &comm, Cells::Mesh, one);
+    finish_with_credits(b, &comm, 1);
+    Ok(())
+}
+
+/// The operands of `all_to_all_v`.
+pub struct AllToAllV<'c, 'a> {
+    pub input: Value<'c, 'a>,
+    pub input_info: TensorInfo<'c>,
+    pub target: Value<'c, 'a>,
+    pub target_info: TensorInfo<'c>,
+    pub signal: Value<'c, 'a>,
+    pub signal_info: TensorInfo<'c>,
+    pub send_counts: Value<'c, 'a>,
+    pub send_info: TensorInfo<'c>,
+    pub recv_counts: Value<'c, 'a>,
+    pub core_num: Option<Value<'c, 'a>>,
+}
+
+/// `all_to_all_v` (spec 7.1.4, newer semantics): for each destination `d`
+/// exactly `clamp(send_counts[d], 0, MAX)` rows are put into `d`'s slot for
+/// this rank, the count is always published to `d`'s `recv_counts[me]`
+/// (with Set: these are data cells, not credits), and a zero count skips
+/// the put; then one barrier.
+pub fn all_to_all_v<'c, 'a>(b: &Builder<'c, 'a>, op: &AllToAllV<'c, 'a>) -> Result<(), String>
+where
+    'c: 'a,
+{
+    if let Some(core_num) = op.core_num {
+        if pld_dialect::verify::constant_int(core_num) != Some(1) {
+            return Err(
+                "InCore pld.tensor.all_to_all_v requires a compile-time core_num=1; call it from a \
+                 CHIP Orchestration function to use the managed multi-AIV path"
+                    .into(),
+            );
+        }
+    }
+    let (Some(rows), Some(nr)) = (op.target_info.dim(0), op.signal_info.dim(0)) else {
+        return Err(
+            "InCore pld.tensor.all_to_all_v needs compile-time target rows and signal rows (NR) \
+             to size each sender's slot (MAX_RECV = rows / NR)"
+                .into(),
+        );
+    };
+    if nr <= 0 || rows % nr != 0 {
+        return Err(format!(
+            "signal dim 0 (NR = {nr}) must divide target dim 0 ({rows})"
+        ));
+    }
+    let capacity = rows / nr;
+    let size = row_width(&op.target_info, "pld.tensor.all_to_all_v", "target")?;
+    let comm = comm::setup(b, op.signal);
+    let staging = stage(b, &op.target_info, Some(capacity), Some(size));
+    let max = b.index(capacity);
+    let width = b.index(size);
+    let first_row = b.mul(comm.me, max);
+
+    let dests = b.for_loop(comm.zero, comm.nranks, comm.one, &[]);
+    let d = dests.body;
+    let dest = dests.induction;
+    let mut indices = vec![dest];
+    if op.send_info.rank() == 2 {
+        indices.push(comm.zero);
+    }
+    let count = d.value(
+        TensorRead::builder(b.context, b.location)
+            .source(op.send_counts)
+            .indices(&indices)
+            .result(d.i32_type())
+            .build(),
+    );
+    let count = d.index_cast(count, d.index_type());
+    let count = d.min(count, max);
+    let count = d.max(count, comm.zero);
+    let published = d.index_cast(count, d.i32_type());
+    d.insert(
+        Notify::builder(b.context, b.location)
+            .target(op.recv_counts)
+            .peer(dest)
+            .offsets(&[comm.me, comm.zero])
+            .value(published)
+            .notify_op(b.context, NotifyOp::Set)
+            .build(),
+    );
+    let some = d.less_than(comm.zero, count);
+    let guard = d.if_then_else(some, &[]);
+    let g = guard.then_body;
+    let source_row = g.mul(dest, max);
+    put(
+        &g,
+        op.target,
+        dest,
+        op.input,
+        staging,
+        &[first_row, comm.zero],
+        &[source_row, comm.zero],
+        &[count, width],
+    );
+    let one = b.i32(1);
+    comm::barrier(b, &comm, Cells::Mesh, one);
+    finish_with_credits(b, &comm, 1);
+    Ok(())
+}
