@@ -217,3 +217,114 @@ where
     };
     comm::epilogue(b, &comm, Cells::Mesh, negative);
 }
+
+/// The partial-valid path of spec 7.1.2: the valid box, collapsed to
+/// `[prod(valid[:-1]), valid[-1]]`, is one tile; every peer's box is added
+/// in, and a second barrier guards the store.
+pub fn lower_partial<'c, 'a>(b: &Builder<'c, 'a>, request: &Request<'c, 'a>) -> Result<(), String>
+where
+    'c: 'a,
+{
+    let info = &request.info;
+    let Some(valid) = &info.valid_shape else {
+        return Err("internal: the partial-valid path needs a valid_shape".into());
+    };
+    let (Some((valid_last, valid_leading)), Some((last, leading))) =
+        (valid.split_last(), info.shape.split_last())
+    else {
+        return Err("valid_shape cannot be represented by a single 2D view".into());
+    };
+    // Collapsing the leading dimensions keeps the valid rows contiguous
+    // only when every dimension after the first non-1 valid one is full.
+    let first = valid_leading
+        .iter()
+        .position(|v| *v != 1)
+        .unwrap_or(valid_leading.len());
+    let contiguous = (first + 1..valid_leading.len()).all(|j| Some(valid_leading[j]) == leading[j]);
+    let rows: Option<i64> = leading.iter().try_fold(1i64, |acc, d| Some(acc * (*d)?));
+    let (Some(rows), Some(cols), true) = (rows, *last, contiguous) else {
+        return Err("valid_shape cannot be represented by a single 2D view".into());
+    };
+    let valid_rows: i64 = valid_leading.iter().product();
+    let valid_cols = *valid_last;
+    let element_bytes = if info.dtype() == "f16" { 2 } else { 4 };
+    if valid_rows * valid_cols > geometry::chunk_elems(element_bytes) {
+        return Err(format!(
+            "partial valid_shape must fit within one {}-byte mesh chunk using a statically bounded \
+             tile (the valid box is {valid_rows} x {valid_cols})",
+            geometry::CHUNK_BYTES
+        ));
+    }
+    let dtype = info.dtype();
+    let comm = comm::setup(b, request.signal);
+    let view_type = parse_type(
+        b,
+        &format!(
+            "tensor<{rows}x{cols}x{dtype}, #pld.dist_with<{{valid_shape = array<i64: {valid_rows}, {valid_cols}>}}>>"
+        ),
+    );
+    let valid_rows_value = b.index(valid_rows);
+    let valid_cols_value = b.index(valid_cols);
+    let view = b.value(
+        TensorView::builder(b.context, b.location)
+            .source(request.target)
+            .dynamic_sizes(&[])
+            .valid_shape(&[valid_rows_value, valid_cols_value])
+            .result(view_type)
+            .build(),
+    );
+    let tile = parse_type(
+        b,
+        &format!("tensor<{valid_rows}x{valid_cols}x{dtype}, #pld.tile>"),
+    );
+    let one = b.i32(1);
+    comm::barrier(b, &comm, Cells::Mesh, one);
+    let mine = b.value(
+        TileLoad::builder(b.context, b.location)
+            .source(view)
+            .offsets(&[comm.zero, comm.zero])
+            .valid_shape(&[])
+            .result(tile)
+            .build(),
+    );
+    let peers = b.for_loop(comm.zero, comm.nranks, comm.one, &[mine]);
+    let acc = peers.carried[0];
+    let other = peers.body.not_equal(peers.induction, comm.me);
+    let guard = peers.body.if_then_else(other, &[tile]);
+    let then = guard.then_body;
+    let theirs = then.value(
+        RemoteLoad::builder(b.context, b.location)
+            .target(view)
+            .peer(peers.induction)
+            .offsets(&[comm.zero, comm.zero])
+            .valid_shape(&[])
+            .result(tile)
+            .build(),
+    );
+    let reduced = then.value(
+        OpBuild::new(b.context, reduction_op(request.reduce), b.location)
+            .operands("lhs", &[acc])
+            .operands("rhs", &[theirs])
+            .result(tile)
+            .build(),
+    );
+    crate::ir::set_operands(then.anchor, &[reduced]);
+    let otherwise = guard
+        .else_body
+        .expect("an if with results has an else branch");
+    crate::ir::set_operands(otherwise.anchor, &[acc]);
+    crate::ir::set_operands(peers.yield_op, &[crate::ir::result(guard.op)]);
+    let total = crate::ir::result(peers.op);
+    let two = b.i32(2);
+    comm::barrier(b, &comm, Cells::Mesh, two);
+    b.insert(
+        TileStore::builder(b.context, b.location)
+            .tile(total)
+            .target(view)
+            .offsets(&[comm.zero, comm.zero])
+            .build(),
+    );
+    let negative = b.i32(-2);
+    comm::epilogue(b, &comm, Cells::Mesh, negative);
+    Ok(())
+}

@@ -1,11 +1,11 @@
 //! `pld-lower-composite-ops` (spec 7.1): expands the collectives of InCore
 //! kernels into signal, remote-load and local tile ops in the same kernel.
 //!
-//! Rules: the common allreduce front end (7.1.1), the mesh allreduce of any
-//! length (7.1.2, fully valid target), the ring allreduce (7.1.3), and the
-//! other composite collectives of 7.1.4 (barrier, broadcast,
-//! reduce_scatter, allgather, all_to_all, all_to_all_v). The partial-valid
-//! mesh path reports that it is not lowered yet. HOST and CHIP orchestrators are left to
+//! Rules: the common allreduce front end (7.1.1), the mesh allreduce
+//! (7.1.2: any length on a fully valid target, one chunk on a partial valid
+//! box), the ring allreduce (7.1.3), and the other composite collectives of
+//! 7.1.4 (barrier, broadcast, reduce_scatter, allgather, all_to_all,
+//! all_to_all_v). HOST and CHIP orchestrators are left to
 //! their own rails.
 
 use crate::build::Builder;
@@ -116,20 +116,17 @@ where
                 return finish(op, target);
             }
             check_mesh_signal(&tensor(signal)?)?;
-            if info.valid_shape.is_some() {
-                return Err(
-                    "a partial valid_shape target is not lowered on the InCore rail yet".into(),
-                );
+            let request = mesh::Request {
+                target,
+                info,
+                signal,
+                reduce,
+            };
+            if request.info.valid_shape.is_some() {
+                mesh::lower_partial(&b, &request)?;
+            } else {
+                mesh::lower(&b, &request);
             }
-            mesh::lower(
-                &b,
-                &mesh::Request {
-                    target,
-                    info,
-                    signal,
-                    reduce,
-                },
-            );
             target
         }
         Barrier::NAME => {

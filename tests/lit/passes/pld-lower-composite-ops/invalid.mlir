@@ -103,10 +103,11 @@ func.func @k(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"in
 
 // -----
 
-!data = tensor<2x64xf32, #pld.dist_with<{valid_shape = array<i64: 2, 32>}>>
+!data = tensor<4x8x16xf32, #pld.dist_with<{valid_shape = array<i64: 2, 4, 16>}>>
 !sig = tensor<2x1xi32, #pld.dist>
 func.func @k(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{a partial valid_shape target is not lowered on the InCore rail yet}}
+  // Rows 0..4 and 8..12 of the collapsed view: not one box.
+  // expected-error@+1 {{valid_shape cannot be represented by a single 2D view}}
   %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (!data, !sig) -> !data
   return
 }
@@ -148,5 +149,15 @@ func.func @k(%i: tensor<1x16xf32, #pld.dist>, %t: !rows, %sig: !sig) attributes 
 func.func @k(%i: tensor<8x16xf32>, %t: !big, %s: !sig, %c: tensor<4xi32>, %rc: tensor<4x1xi32, #pld.dist>, %n: index) attributes {pld.kind = #pld.func_kind<"incore">} {
   // expected-error@+1 {{InCore pld.tensor.all_to_all_v requires a compile-time core_num=1; call it from a CHIP Orchestration function to use the managed multi-AIV path}}
   %r = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %rc, %n) : (tensor<8x16xf32>, !big, !sig, tensor<4xi32>, tensor<4x1xi32, #pld.dist>, index) -> !big
+  return
+}
+
+// -----
+
+!data = tensor<128x128xf32, #pld.dist_with<{valid_shape = array<i64: 64, 128>}>>
+!sig = tensor<2x1xi32, #pld.dist>
+func.func @k(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{partial valid_shape must fit within one 16384-byte mesh chunk using a statically bounded tile (the valid box is 64 x 128)}}
+  %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (!data, !sig) -> !data
   return
 }

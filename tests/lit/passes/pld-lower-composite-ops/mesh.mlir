@@ -112,3 +112,21 @@ func.func @barrier(%sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} 
   %r = "pld.tensor_barrier"(%sig) : (!sig) -> !sig
   return
 }
+
+// The partial-valid path: one box tile [prod(valid[:-1]), valid[-1]], two
+// barriers, two credits.
+// CHECK-LABEL: func.func @partial
+// CHECK: %[[VIEW:.*]] = "pld.tensor_view"(%arg0, %{{.*}}, %{{.*}}) {{.*}} -> tensor<8x16xf32, #pld.dist_with<{valid_shape = array<i64: 3, 12>}>>
+// CHECK: "pld.system_wait"(%arg1, %{{.*}}, %c0, %c1_i32)
+// CHECK: %[[MINE:.*]] = "pld.tile_load"(%[[VIEW]], %c0, %c0) {{.*}} -> tensor<3x12xf32, #pld.tile>
+// CHECK: "pld.tile_remote_load"(%[[VIEW]], %{{.*}}, %c0, %c0) {{.*}} -> tensor<3x12xf32, #pld.tile>
+// CHECK: "pld.tile_maximum"
+// CHECK: %[[TWO:.*]] = arith.constant 2 : i32
+// CHECK: "pld.system_wait"(%arg1, %{{.*}}, %c0, %[[TWO]])
+// CHECK: "pld.tile_store"(%{{.*}}, %[[VIEW]], %c0, %c0)
+// CHECK: %[[NEG:.*]] = arith.constant -2 : i32
+// CHECK: "pld.system_notify"(%arg1, %{{.*}}, %{{.*}}, %c0, %[[NEG]])
+func.func @partial(%data: tensor<2x4x16xf32, #pld.dist_with<{valid_shape = array<i64: 1, 3, 12>}>>, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"max">} : (tensor<2x4x16xf32, #pld.dist_with<{valid_shape = array<i64: 1, 3, 12>}>>, !sig) -> tensor<2x4x16xf32, #pld.dist_with<{valid_shape = array<i64: 1, 3, 12>}>>
+  return
+}
