@@ -43,6 +43,9 @@ pub const PASSES: &[PassEntry] = &[
         passes::lower_host_tensor_collectives::create,
     ),
     entry::<passes::lower_composite_ops::LowerCompositeOps>(passes::lower_composite_ops::create),
+    entry::<passes::materialize_dist_tensor_ctx::MaterializeDistTensorCtx>(
+        passes::materialize_dist_tensor_ctx::create,
+    ),
 ];
 
 /// Every named pipeline. The rails' pipelines join this list as their

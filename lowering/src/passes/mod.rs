@@ -3,5 +3,6 @@
 pub mod lower_composite_ops;
 pub mod lower_host_tensor_collectives;
 pub mod materialize_comm_domain_scopes;
+pub mod materialize_dist_tensor_ctx;
 pub mod synthesize_allreduce_signals;
 pub mod verify;

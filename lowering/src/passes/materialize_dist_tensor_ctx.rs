@@ -1,0 +1,292 @@
+//! `pld-materialize-dist-tensor-ctx` (spec 7.6): makes the CommContext
+//! dataflow explicit.
+//!
+//! 1. Every non-HOST function with distributed-tensor parameters gets one
+//!    trailing `!pld.ctx` parameter per distributed parameter, in order.
+//! 2. Every `func.call` of such a function passes the matching contexts:
+//!    the caller's own context parameter when the argument derives from one
+//!    of the caller's distributed parameters (through views, collective
+//!    results, loop-carried values and callee results that return a
+//!    parameter); in a HOST orchestrator an unresolved argument gets
+//!    `pld.system_get_comm_ctx` right before the call; elsewhere it is an
+//!    error.
+//! 3. Outside HOST orchestrators `pld.system_get_comm_ctx(%t)` is replaced by
+//!    the context it resolves to (HOST keeps the op: the host code generator
+//!    reads the window's runtime context).
+//!
+//! A function whose signature already ends in its contexts is left as is,
+//! so the pass is idempotent.
+
+use crate::ir;
+use crate::pass::{external, PassFailed, PassIdentity, PldPass, Report};
+use melior::{
+    ir::{
+        attribute::{ArrayAttribute, DictionaryAttribute, TypeAttribute},
+        operation::OperationLike,
+        r#type::FunctionType,
+        Attribute, AttributeLike, Location, OperationRef, Type, TypeLike, Value,
+    },
+    pass::Pass,
+    Context,
+};
+use pld_dialect::{
+    enums::FuncKind,
+    ops::{ctx::GetCommCtx, op_name, OpView},
+    types::{tensor_info, TensorKind},
+    verify::function_kind,
+};
+use std::collections::HashMap;
+
+#[derive(Clone, Default)]
+pub struct MaterializeDistTensorCtx;
+
+impl PldPass for MaterializeDistTensorCtx {
+    const ARGUMENT: &'static str = "pld-materialize-dist-tensor-ctx";
+    const NAME: &'static str = "PldMaterializeDistTensorCtx";
+    const SUMMARY: &'static str =
+        "Give functions one !pld.ctx parameter per distributed parameter and pass contexts explicitly";
+
+    fn run(&self, root: OperationRef) -> Result<(), PassFailed> {
+        // SAFETY: the context outlives the pass run.
+        let context = unsafe { root.context().to_ref() };
+        let module = ir::outermost(root);
+        let mut report = Report::default();
+        let functions = ir::collect(module, |n| n == "func.func");
+
+        // 1. Signatures. `contexts[f]` lists f's distributed parameters
+        // with the index of their context parameter.
+        let mut contexts: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
+        for function in &functions {
+            if function_kind(*function) == Ok(Some(FuncKind::Host)) {
+                continue;
+            }
+            let Some(name) = symbol(*function) else {
+                continue;
+            };
+            let Some(ty) = function_type(*function) else {
+                continue;
+            };
+            let inputs: Vec<Type> = (0..ty.input_count())
+                .filter_map(|i| ty.input(i).ok())
+                .collect();
+            let distributed: Vec<usize> = inputs
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| is_distributed(**t))
+                .map(|(i, _)| i)
+                .collect();
+            if distributed.is_empty() {
+                continue;
+            }
+            let ctx_type = ctx_type(context);
+            let trailing = inputs.iter().rev().take_while(|t| **t == ctx_type).count();
+            let first_ctx = if trailing == distributed.len() {
+                inputs.len() - trailing
+            } else {
+                add_parameters(context, *function, &ty, distributed.len());
+                inputs.len()
+            };
+            contexts.insert(
+                name,
+                distributed
+                    .iter()
+                    .enumerate()
+                    .map(|(k, param)| (*param, first_ctx + k))
+                    .collect(),
+            );
+        }
+
+        // 2. Calls, and 3. get_comm_ctx.
+        for function in &functions {
+            let host = function_kind(*function) == Ok(Some(FuncKind::Host));
+            let own = symbol(*function).and_then(|n| contexts.get(&n).cloned());
+            let resolve = |value: Value| -> Option<Value> {
+                let param = parameter_of(value)?;
+                let (_, ctx) = own.as_ref()?.iter().find(|(p, _)| *p == param)?;
+                ir::entry_arguments(*function, 0).get(*ctx).copied()
+            };
+            for call in ir::collect(*function, |n| n == "func.call") {
+                let Some(callee) = call
+                    .attribute("callee")
+                    .ok()
+                    .and_then(pld_dialect::attr::flat_symbol)
+                else {
+                    continue;
+                };
+                let Some(needed) = contexts.get(&callee) else {
+                    continue;
+                };
+                let arguments: Vec<Value> = call.operands().collect();
+                if arguments.len() == needed.last().map_or(0, |(_, c)| c + 1) {
+                    continue; // already passes its contexts
+                }
+                let mut extra = Vec::new();
+                for (param, _) in needed {
+                    let Some(argument) = arguments.get(*param).copied() else {
+                        continue;
+                    };
+                    match resolve(argument) {
+                        Some(ctx) => extra.push(ctx),
+                        None if host => extra.push(ir::result(ir::insert_before(
+                            call,
+                            GetCommCtx::builder(context, call.location())
+                                .tensor(argument)
+                                .result(ctx_type(context))
+                                .build(),
+                        ))),
+                        None => report.error(
+                            call,
+                            &format!(
+                                "cannot find the CommContext of argument #{param} of the call to \
+                                 @{callee}: it does not derive from a distributed parameter of \
+                                 this function"
+                            ),
+                        ),
+                    }
+                }
+                if extra.len() == needed.len() {
+                    let mut operands = arguments;
+                    operands.extend(extra);
+                    ir::set_operands(call, &operands);
+                }
+            }
+            if host {
+                continue;
+            }
+            for op in ir::collect(*function, |n| n == GetCommCtx::NAME) {
+                let Some(tensor) = OpView::new(op).and_then(|v| v.one("tensor")) else {
+                    continue;
+                };
+                match resolve(tensor) {
+                    Some(ctx) => {
+                        ir::replace_all_uses(ir::result(op), ctx);
+                        ir::erase(op);
+                    }
+                    None => report.error(
+                        op,
+                        "cannot resolve the CommContext: the tensor does not derive from a \
+                         distributed parameter of this function",
+                    ),
+                }
+            }
+        }
+        report.finish()
+    }
+}
+
+fn symbol(function: OperationRef) -> Option<String> {
+    pld_dialect::attr::string(function.attribute("sym_name").ok()?)
+}
+
+fn function_type<'c>(function: OperationRef<'c, '_>) -> Option<FunctionType<'c>> {
+    let ty = pld_dialect::attr::type_value(function.attribute("function_type").ok()?)?;
+    FunctionType::try_from(ty).ok()
+}
+
+fn ctx_type(context: &Context) -> Type<'_> {
+    Type::parse(context, "!pld.ctx").expect("!pld.ctx parses")
+}
+
+fn is_distributed(ty: Type) -> bool {
+    matches!(tensor_info(ty), Ok(Some(info)) if info.kind == TensorKind::Distributed)
+}
+
+/// Appends `count` context parameters to `function` (signature, entry
+/// block and argument attributes).
+fn add_parameters(context: &Context, function: OperationRef, ty: &FunctionType, count: usize) {
+    let ctx = ctx_type(context);
+    let mut inputs: Vec<Type> = (0..ty.input_count())
+        .filter_map(|i| ty.input(i).ok())
+        .collect();
+    let results: Vec<Type> = (0..ty.result_count())
+        .filter_map(|i| ty.result(i).ok())
+        .collect();
+    inputs.extend(std::iter::repeat_n(ctx, count));
+    let new_type = FunctionType::new(context, &inputs, &results);
+    unsafe {
+        let name = melior::StringRef::new("function_type");
+        mlir_sys::mlirOperationSetAttributeByName(
+            function.to_raw(),
+            name.to_raw(),
+            AttributeLike::to_raw(&TypeAttribute::new(new_type.into())),
+        );
+    }
+    if let Ok(attributes) = function.attribute("arg_attrs") {
+        if let Some(mut items) = pld_dialect::attr::array(attributes) {
+            let empty: Attribute = DictionaryAttribute::new(context, &[]).into();
+            items.extend(std::iter::repeat_n(empty, count));
+            let array: Attribute = ArrayAttribute::new(context, &items).into();
+            unsafe {
+                let name = melior::StringRef::new("arg_attrs");
+                mlir_sys::mlirOperationSetAttributeByName(
+                    function.to_raw(),
+                    name.to_raw(),
+                    array.to_raw(),
+                );
+            }
+        }
+    }
+    unsafe {
+        let region = mlir_sys::mlirOperationGetRegion(function.to_raw(), 0);
+        let block = mlir_sys::mlirRegionGetFirstBlock(region);
+        if !block.ptr.is_null() {
+            let location = Location::unknown(context);
+            for _ in 0..count {
+                mlir_sys::mlirBlockAddArgument(block, ctx.to_raw(), location.to_raw());
+            }
+        }
+    }
+}
+
+/// The entry-block parameter a value derives from, through views,
+/// collective results, loop-carried values and callee results that return
+/// one of the callee's parameters.
+pub fn parameter_of(value: Value) -> Option<usize> {
+    let mut value = value;
+    for _ in 0..10_000 {
+        value = match ir::defining_op(value) {
+            Some(owner) => {
+                let index = ir::result_number(value);
+                match op_name(&owner).as_str() {
+                    "pld.tensor_view" => ir::operand(owner, 0)?,
+                    "scf.for" => ir::operand(owner, 3 + index)?,
+                    "func.call" => {
+                        // A callee that returns one of its parameters.
+                        let callee =
+                            pld_dialect::attr::flat_symbol(owner.attribute("callee").ok()?)?;
+                        let module = ir::outermost(owner);
+                        let function = ir::collect(module, |n| n == "func.func")
+                            .into_iter()
+                            .find(|f| symbol(*f).as_deref() == Some(callee.as_str()))?;
+                        let returned = ir::operand(ir::region_terminator(function, 0)?, index)?;
+                        let site = ir::argument_site(returned)?;
+                        if op_name(&site.parent) != "func.func" {
+                            return None;
+                        }
+                        ir::operand(owner, site.number)?
+                    }
+                    name => {
+                        let collective = crate::host::roles::collective(name)?;
+                        OpView::new(owner)?.one(collective.alias)?
+                    }
+                }
+            }
+            None => {
+                let site = ir::argument_site(value)?;
+                match op_name(&site.parent).as_str() {
+                    "func.func" if site.entry_block => return Some(site.number),
+                    "scf.for" if site.number > 0 => ir::operand(site.parent, 3 + site.number - 1)?,
+                    _ => return None,
+                }
+            }
+        };
+    }
+    None
+}
+
+static IDENTITY: PassIdentity = PassIdentity;
+
+/// Creates the pass.
+pub fn create() -> Pass {
+    external(MaterializeDistTensorCtx, &IDENTITY)
+}

@@ -1,0 +1,68 @@
+// pld-materialize-dist-tensor-ctx: one !pld.ctx parameter per distributed
+// parameter; calls pass the caller's contexts; get_comm_ctx resolves to a
+// parameter outside HOST orchestrators.
+//
+// RUN: pld-opt %s --pass-pipeline='builtin.module(pld-materialize-dist-tensor-ctx)' | FileCheck %s
+// Idempotent, and the output round-trips:
+// RUN: pld-opt %s --pass-pipeline='builtin.module(pld-materialize-dist-tensor-ctx)' -o %t
+// RUN: pld-opt %t --pass-pipeline='builtin.module(pld-materialize-dist-tensor-ctx)' | diff %t -
+
+!data = tensor<1x16xf32, #pld.dist>
+!sig = tensor<2x1xi32, #pld.dist>
+
+// CHECK-LABEL: func.func @kernel(%arg0: tensor<1x16xf32, #pld.dist>, %arg1: index, %arg2: tensor<2x1xi32, #pld.dist>, %arg3: !pld.ctx, %arg4: !pld.ctx)
+// The signal's context is the second context parameter.
+// CHECK-NEXT: "pld.system_nranks"(%arg4)
+// CHECK-NOT: pld.system_get_comm_ctx
+func.func @kernel(%d: !data, %n: index, %s: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %ctx = "pld.system_get_comm_ctx"(%s) : (!sig) -> !pld.ctx
+  %nr = "pld.system_nranks"(%ctx) : (!pld.ctx) -> i32
+  return
+}
+
+// A view of a parameter keeps the parameter's context.
+// CHECK-LABEL: func.func @viewed(%arg0: tensor<4x4xf32, #pld.dist>, %arg1: !pld.ctx)
+// CHECK: "pld.system_rank"(%arg1)
+func.func @viewed(%d: tensor<4x4xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %v = "pld.tensor_view"(%d) {operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<4x4xf32, #pld.dist>) -> tensor<1x16xf32, #pld.dist>
+  %ctx = "pld.system_get_comm_ctx"(%v) : (tensor<1x16xf32, #pld.dist>) -> !pld.ctx
+  %r = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  return
+}
+
+// A CHIP orchestrator forwards its own contexts.
+// CHECK-LABEL: func.func @chip(%arg0: tensor<1x16xf32, #pld.dist>, %arg1: tensor<2x1xi32, #pld.dist>, %arg2: !pld.ctx, %arg3: !pld.ctx)
+// CHECK: call @kernel(%arg0, %{{.*}}, %arg1, %arg2, %arg3)
+func.func @chip(%d: !data, %s: !sig) attributes {pld.kind = #pld.func_kind<"chip">} {
+  %c0 = arith.constant 0 : index
+  func.call @kernel(%d, %c0, %s) : (!data, index, !sig) -> ()
+  return
+}
+
+// A HOST orchestrator asks each window for its context, right before the
+// call, and keeps the op (the host code generator resolves it).
+// CHECK-LABEL: func.func @main()
+// CHECK: %[[D:.*]] = "pld.tensor_window"(%{{.*}}) : (!pld.ptr) -> tensor<1x16xf32, #pld.dist>
+// CHECK: %[[S:.*]] = "pld.tensor_window"
+// CHECK: "pld.dispatch"
+// CHECK-NEXT: %[[DC:.*]] = "pld.system_get_comm_ctx"(%[[D]])
+// CHECK-NEXT: %[[SC:.*]] = "pld.system_get_comm_ctx"(%[[S]])
+// CHECK-NEXT: func.call @chip(%[[D]], %[[S]], %[[DC]], %[[SC]])
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %b = arith.constant 64 : i64
+  %p = "pld.tensor_alloc_window_buffer"(%b) {name = "d"} : (i64) -> !pld.ptr
+  %q = "pld.tensor_alloc_window_buffer"(%b) {name = "s"} : (i64) -> !pld.ptr
+  %d = "pld.tensor_window"(%p) : (!pld.ptr) -> !data
+  %s = "pld.tensor_window"(%q) : (!pld.ptr) -> !sig
+  "pld.dispatch"(%c0) ({
+    func.call @chip(%d, %s) : (!data, !sig) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  return
+}
+
+// A declaration gets its context parameters too (argument attributes are
+// extended).
+// CHECK-LABEL: func.func private @external(tensor<1x16xf32, #pld.dist> {pld.direction = #pld.direction<"inout">}, !pld.ctx)
+func.func private @external(!data {pld.direction = #pld.direction<"inout">}) attributes {pld.kind = #pld.func_kind<"aiv">}
