@@ -46,6 +46,7 @@ pub const PASSES: &[PassEntry] = &[
     entry::<passes::materialize_dist_tensor_ctx::MaterializeDistTensorCtx>(
         passes::materialize_dist_tensor_ctx::create,
     ),
+    entry::<passes::insert_comm_fence::InsertCommFence>(passes::insert_comm_fence::create),
 ];
 
 /// Every named pipeline. The rails' pipelines join this list as their

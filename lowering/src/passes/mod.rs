@@ -1,5 +1,6 @@
 //! One file per pass.
 
+pub mod insert_comm_fence;
 pub mod lower_composite_ops;
 pub mod lower_host_tensor_collectives;
 pub mod materialize_comm_domain_scopes;

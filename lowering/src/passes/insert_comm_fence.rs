@@ -1,0 +1,184 @@
+//! `pld-insert-comm-fence` (spec 7.7): the data-before-signal markers the
+//! PTO assembler expects but does not check (a missing one is a silent
+//! race).
+//!
+//! | after | inserted |
+//! |---|---|
+//! | a local write into a window (`tile_store`, a get into a window) | region `cacheinvalid` + `fence` |
+//! | a remote write (`tile_remote_store`, `tensor_remote_store`, `tile_put`, `tensor_put`) | `fence` (codegen invalidates the peer line) |
+//! | a call of another function (an opaque write) | whole-GM `cacheinvalid` + `fence` |
+//! | `pld.system_wait` | whole-GM `cacheinvalid` |
+//!
+//! Device functions only (orchestrators are untouched); one structural
+//! walk, no flow analysis; markers already in place are not repeated.
+
+use crate::build::Builder;
+use crate::ir;
+use crate::pass::{external, PassFailed, PassIdentity, PldPass};
+use melior::{
+    ir::{operation::OperationLike, OperationRef, Value},
+    pass::Pass,
+    Context,
+};
+use pld_dialect::{
+    ops::{fence::CacheInvalid, fence::Fence, op_name, OpView},
+    types::{value_info, TensorKind},
+    verify::function_kind,
+};
+
+#[derive(Clone, Default)]
+pub struct InsertCommFence;
+
+impl PldPass for InsertCommFence {
+    const ARGUMENT: &'static str = "pld-insert-comm-fence";
+    const NAME: &'static str = "PldInsertCommFence";
+    const SUMMARY: &'static str =
+        "Insert the cache-invalidate and fence markers that order data before signals";
+
+    fn run(&self, root: OperationRef) -> Result<(), PassFailed> {
+        // SAFETY: the context outlives the pass run.
+        let context = unsafe { root.context().to_ref() };
+        let mut functions = ir::collect(root, |n| n == "func.func");
+        if op_name(&root) == "func.func" {
+            functions.insert(0, root);
+        }
+        for function in functions {
+            if !function_kind(function)
+                .ok()
+                .flatten()
+                .is_some_and(|k| k.is_device())
+            {
+                continue;
+            }
+            for op in ir::collect(function, |_| true) {
+                mark(context, op);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What follows one op.
+enum Marker<'c, 'a> {
+    /// A local write into this window.
+    Local(Value<'c, 'a>),
+    Remote,
+    Opaque,
+    Wait,
+}
+
+fn marker<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<Marker<'c, 'a>>
+where
+    'c: 'a,
+{
+    let name = op_name(&op);
+    let window = |group: &str| {
+        let value = OpView::new(op)?.one(group)?;
+        let info = value_info(value).ok().flatten()?;
+        (info.kind == TensorKind::Distributed).then_some(value)
+    };
+    match name.as_str() {
+        "pld.tile_store" => window("target").map(Marker::Local),
+        "pld.tile_get" | "pld.tensor_get" => window("dst").map(Marker::Local),
+        "pld.tile_remote_store" | "pld.tensor_remote_store" | "pld.tile_put" | "pld.tensor_put" => {
+            Some(Marker::Remote)
+        }
+        "func.call" => Some(Marker::Opaque),
+        "pld.system_wait" => Some(Marker::Wait),
+        _ => None,
+    }
+}
+
+fn is_fence(op: Option<OperationRef>) -> bool {
+    op.is_some_and(|op| op_name(&op) == Fence::NAME)
+}
+
+/// A whole-GM (`whole`) or region cache invalidate.
+fn is_invalidate(op: Option<OperationRef>, whole: bool) -> bool {
+    op.is_some_and(|op| op_name(&op) == CacheInvalid::NAME && (op.operand_count() == 0) == whole)
+}
+
+fn mark<'c, 'a>(context: &'c Context, op: OperationRef<'c, 'a>)
+where
+    'c: 'a,
+{
+    let Some(marker) = marker(op) else { return };
+    let Some(next) = op.next_in_block() else {
+        return;
+    };
+    // Markers already in place (their index constants come first).
+    let mut existing = Vec::new();
+    let mut cursor = Some(next);
+    while let Some(candidate) = cursor {
+        if op_name(&candidate) != "arith.constant" {
+            existing.push(candidate);
+            if existing.len() == 2 {
+                break;
+            }
+        }
+        cursor = candidate.next_in_block();
+    }
+    let (first, after) = (existing.first().copied(), existing.get(1).copied());
+    let b = Builder::before(context, next);
+    let fence = || {
+        b.insert(Fence::builder(context, b.location).build());
+    };
+    let invalidate_all = || {
+        b.insert(
+            CacheInvalid::builder(context, b.location)
+                .tensor(None)
+                .sizes(&[])
+                .offsets(&[])
+                .build(),
+        );
+    };
+    match marker {
+        Marker::Local(window) => {
+            if is_invalidate(first, false) && is_fence(after) {
+                return;
+            }
+            let Some(info) = value_info(window).ok().flatten() else {
+                return;
+            };
+            let sizes: Vec<Value> = info
+                .shape
+                .iter()
+                .enumerate()
+                .map(|(i, d)| b.dim(window, *d, i))
+                .collect();
+            let zero = b.index(0);
+            let offsets = vec![zero; sizes.len()];
+            b.insert(
+                CacheInvalid::builder(context, b.location)
+                    .tensor(Some(window))
+                    .sizes(&sizes)
+                    .offsets(&offsets)
+                    .build(),
+            );
+            fence();
+        }
+        Marker::Remote => {
+            if !is_fence(first) {
+                fence();
+            }
+        }
+        Marker::Opaque => {
+            if !(is_invalidate(first, true) && is_fence(after)) {
+                invalidate_all();
+                fence();
+            }
+        }
+        Marker::Wait => {
+            if !is_invalidate(first, true) {
+                invalidate_all();
+            }
+        }
+    }
+}
+
+static IDENTITY: PassIdentity = PassIdentity;
+
+/// Creates the pass.
+pub fn create() -> Pass {
+    external(InsertCommFence, &IDENTITY)
+}
