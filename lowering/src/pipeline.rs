@@ -8,7 +8,7 @@
 //! after every pass.
 
 use crate::pass::PassFailed;
-use crate::registry;
+use crate::registry::Registry;
 use melior::{
     ir::Module,
     pass::{OperationPassManager, PassManager},
@@ -30,14 +30,9 @@ pub struct Step {
 }
 
 impl Step {
-    /// Whether this is a pld pass.
-    pub fn is_pld(&self) -> bool {
-        registry::pass(&self.pass).is_some()
-    }
-
     /// Name for IR dumps: `PldVerify (pld-verify)` or the upstream argument.
-    pub fn display_name(&self) -> String {
-        match registry::pass(&self.pass) {
+    pub fn display_name(&self, registry: &Registry) -> String {
+        match registry.pass(&self.pass) {
             Some(entry) => format!("{} ({})", entry.name, entry.argument),
             None => self.pass.clone(),
         }
@@ -71,10 +66,11 @@ impl std::error::Error for PipelineError {}
 /// Parses `builtin.module(...)` into steps. Named pld pipelines expand into
 /// their passes. Whether an upstream name is a real pass is decided by
 /// [`plan`], which asks MLIR.
-pub fn parse(text: &str) -> Result<Vec<Step>, PipelineError> {
+pub fn parse(text: &str, registry: &Registry) -> Result<Vec<Step>, PipelineError> {
     let mut parser = Parser {
         text: text.as_bytes(),
         pos: 0,
+        registry,
     };
     parser.skip_space();
     let root = parser.name()?;
@@ -97,6 +93,7 @@ pub fn parse(text: &str) -> Result<Vec<Step>, PipelineError> {
 struct Parser<'t> {
     text: &'t [u8],
     pos: usize,
+    registry: &'t Registry,
 }
 
 impl Parser<'_> {
@@ -189,7 +186,7 @@ impl Parser<'_> {
                         options: Some(options),
                     });
                 }
-                _ => match registry::pipeline(&name) {
+                _ => match self.registry.pipeline(&name) {
                     Some(pipeline) => steps.extend(pipeline.passes.iter().map(|p| Step {
                         anchors: anchors.clone(),
                         pass: p.to_string(),
@@ -227,13 +224,17 @@ impl<'c> Planned<'c> {
 
 /// Builds one pass manager per step, so that every pass name and option is
 /// checked before any pass runs.
-pub fn plan<'c>(context: &'c Context, steps: &[Step]) -> Result<Vec<Planned<'c>>, PipelineError> {
+pub fn plan<'c>(
+    context: &'c Context,
+    steps: &[Step],
+    registry: &Registry,
+) -> Result<Vec<Planned<'c>>, PipelineError> {
     register_all_passes();
     steps
         .iter()
         .map(|step| {
             let manager = PassManager::new(context);
-            match registry::pass(&step.pass) {
+            match registry.pass(&step.pass) {
                 Some(entry) => {
                     if step.options.is_some() {
                         return Err(PipelineError(format!(
@@ -290,7 +291,10 @@ mod tests {
     #[test]
     fn flattens_nested_pipelines() {
         let steps =
-            parse("builtin.module(pld-verify, func.func(cse, canonicalize{max-iterations=2}), symbol-dce)")
+            parse(
+                "builtin.module(pld-verify, func.func(cse, canonicalize{max-iterations=2}), symbol-dce)",
+                &Registry::lowering(),
+            )
                 .unwrap();
         assert_eq!(
             steps,
@@ -309,22 +313,26 @@ mod tests {
 
     #[test]
     fn rejects_malformed_text() {
-        assert!(parse("func.func(cse)").is_err());
-        assert!(parse("builtin.module(cse").is_err());
-        assert!(parse("builtin.module(cse{a=1)").is_err());
-        assert!(parse("builtin.module(cse) x").is_err());
-        assert_eq!(parse("builtin.module()").unwrap(), vec![]);
+        let registry = Registry::lowering();
+        assert!(parse("func.func(cse)", &registry).is_err());
+        assert!(parse("builtin.module(cse", &registry).is_err());
+        assert!(parse("builtin.module(cse{a=1)", &registry).is_err());
+        assert!(parse("builtin.module(cse) x", &registry).is_err());
+        assert_eq!(parse("builtin.module()", &registry).unwrap(), vec![]);
     }
 
     #[test]
     fn plan_checks_names() {
         let context = pld_dialect::context();
-        let ok = parse("builtin.module(pld-verify, func.func(cse))").unwrap();
-        assert_eq!(plan(&context, &ok).expect("plans").len(), 2);
-        let bad = parse("builtin.module(no-such-pass)").unwrap();
-        let error = plan(&context, &bad).err().expect("unknown pass rejected");
+        let registry = Registry::lowering();
+        let ok = parse("builtin.module(pld-verify, func.func(cse))", &registry).unwrap();
+        assert_eq!(plan(&context, &ok, &registry).expect("plans").len(), 2);
+        let bad = parse("builtin.module(no-such-pass)", &registry).unwrap();
+        let error = plan(&context, &bad, &registry)
+            .err()
+            .expect("unknown pass rejected");
         assert!(error.0.contains("no-such-pass"), "{error}");
-        let opts = parse("builtin.module(pld-verify{x=1})").unwrap();
-        assert!(plan(&context, &opts).is_err());
+        let opts = parse("builtin.module(pld-verify{x=1})", &registry).unwrap();
+        assert!(plan(&context, &opts, &registry).is_err());
     }
 }

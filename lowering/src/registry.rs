@@ -49,26 +49,78 @@ pub const PASSES: &[PassEntry] = &[
     entry::<passes::insert_comm_fence::InsertCommFence>(passes::insert_comm_fence::create),
 ];
 
-/// Every named pipeline. The rails' pipelines join this list as their
-/// passes land.
-pub const PIPELINES: &[PipelineEntry] = &[PipelineEntry {
-    argument: "pld-host-pipeline",
-    summary: "The HOST rail: verify, synthesize allreduce signals, materialize comm domains, lower to builtin dispatches, verify",
-    passes: &[
-        "pld-verify",
-        "pld-synthesize-allreduce-signals",
-        "pld-materialize-comm-domain-scopes",
-        "pld-lower-host-tensor-collectives",
-        "pld-verify",
-    ],
-}];
+/// Every named pipeline of this crate.
+pub const PIPELINES: &[PipelineEntry] = &[
+    PipelineEntry {
+        argument: "pld-host-pipeline",
+        summary: "The HOST rail: verify, synthesize allreduce signals, materialize comm domains, lower to builtin dispatches, verify",
+        passes: &[
+            "pld-verify",
+            "pld-synthesize-allreduce-signals",
+            "pld-materialize-comm-domain-scopes",
+            "pld-lower-host-tensor-collectives",
+            "pld-verify",
+        ],
+    },
+    PipelineEntry {
+        argument: "pld-incore-pipeline",
+        summary: "The InCore rail: verify, expand composite collectives, materialize CommContexts, insert fences, verify",
+        passes: &[
+            "pld-verify",
+            "pld-lower-composite-ops",
+            "pld-materialize-dist-tensor-ctx",
+            "pld-insert-comm-fence",
+            "pld-verify",
+        ],
+    },
+];
 
-/// The pld pass called `argument`.
-pub fn pass(argument: &str) -> Option<&'static PassEntry> {
-    PASSES.iter().find(|p| p.argument == argument)
+/// The passes and pipelines a driver knows: this crate's, plus those of
+/// crates further down the stack (the backend adds its own).
+#[derive(Clone)]
+pub struct Registry {
+    passes: Vec<&'static PassEntry>,
+    pipelines: Vec<&'static PipelineEntry>,
 }
 
-/// The named pipeline called `argument`.
-pub fn pipeline(argument: &str) -> Option<&'static PipelineEntry> {
-    PIPELINES.iter().find(|p| p.argument == argument)
+impl Registry {
+    /// The passes and pipelines of this crate.
+    pub fn lowering() -> Self {
+        Self {
+            passes: PASSES.iter().collect(),
+            pipelines: PIPELINES.iter().collect(),
+        }
+    }
+
+    /// Adds more passes and pipelines.
+    pub fn extend(
+        mut self,
+        passes: &'static [PassEntry],
+        pipelines: &'static [PipelineEntry],
+    ) -> Self {
+        self.passes.extend(passes.iter());
+        self.pipelines.extend(pipelines.iter());
+        self
+    }
+
+    /// The pld pass called `argument`.
+    pub fn pass(&self, argument: &str) -> Option<&'static PassEntry> {
+        self.passes.iter().copied().find(|p| p.argument == argument)
+    }
+
+    /// The named pipeline called `argument`.
+    pub fn pipeline(&self, argument: &str) -> Option<&'static PipelineEntry> {
+        self.pipelines
+            .iter()
+            .copied()
+            .find(|p| p.argument == argument)
+    }
+
+    pub fn passes(&self) -> &[&'static PassEntry] {
+        &self.passes
+    }
+
+    pub fn pipelines(&self) -> &[&'static PipelineEntry] {
+        &self.pipelines
+    }
 }

@@ -42,7 +42,13 @@ pub fn run(options: &Options) -> i32 {
             return 1;
         }
     };
-    let steps = match options.pipeline.as_deref().map(pipeline::parse).transpose() {
+    let registry = pld_backend::registry();
+    let steps = match options
+        .pipeline
+        .as_deref()
+        .map(|text| pipeline::parse(text, &registry))
+        .transpose()
+    {
         Ok(steps) => steps.unwrap_or_default(),
         Err(e) => {
             eprintln!("pld-opt: error: invalid pass pipeline: {e}");
@@ -54,7 +60,7 @@ pub fn run(options: &Options) -> i32 {
     // The diagnostic sink is single-threaded; pld passes are too.
     context.enable_multi_threading(false);
     let sink = Sink::attach(&context);
-    let plan = match pipeline::plan(&context, &steps) {
+    let plan = match pipeline::plan(&context, &steps, &registry) {
         Ok(plan) => plan,
         Err(e) => {
             eprintln!("pld-opt: error: invalid pass pipeline: {e}");
@@ -79,7 +85,7 @@ pub fn run(options: &Options) -> i32 {
         } else {
             None
         };
-        let result = process(&context, &buffer_name, &chunk, &plan, options);
+        let result = process(&context, &buffer_name, &chunk, &plan, &registry, options);
         let diagnostics = sink.take();
         match expected {
             Some(expected) => {
@@ -121,6 +127,7 @@ fn process(
     buffer_name: &str,
     chunk: &Chunk,
     plan: &[Planned],
+    registry: &pld_lowering::registry::Registry,
     options: &Options,
 ) -> Option<String> {
     let mut module = pld_dialect::parse(context, &chunk.padded(), buffer_name)?;
@@ -132,7 +139,7 @@ fn process(
         if options.print_ir_after_all {
             eprintln!(
                 "// -----// IR Dump After {} //----- //\n{}",
-                step.step.display_name(),
+                step.step.display_name(registry),
                 print(&module, options)
             );
         }

@@ -1,7 +1,6 @@
 //! `pld-opt`: an mlir-opt-style driver for the pld and pto dialects.
 
 use clap::Parser;
-use pld_lowering::registry;
 use pld_tools::opt::{run, Options};
 
 #[derive(Parser)]
@@ -46,15 +45,13 @@ struct Cli {
 }
 
 fn list_passes() {
+    let registry = pld_backend::registry();
     println!("pld passes:");
-    for pass in registry::PASSES {
+    for pass in registry.passes() {
         println!("  {:<40} {}", pass.argument, pass.summary);
     }
     println!("pld pipelines:");
-    if registry::PIPELINES.is_empty() {
-        println!("  (none yet)");
-    }
-    for pipeline in registry::PIPELINES {
+    for pipeline in registry.pipelines() {
         println!(
             "  {:<40} {} [{}]",
             pipeline.argument,
