@@ -2,14 +2,36 @@
 //! the PTO text that the PTOAS assembler reads.
 
 pub mod abi;
+pub mod convert;
 
+use pld_lowering::pass::PldPass;
 use pld_lowering::registry::{PassEntry, PipelineEntry, Registry};
 
 /// This crate's passes.
-pub const PASSES: &[PassEntry] = &[];
+pub const PASSES: &[PassEntry] = &[PassEntry {
+    argument: <convert::ConvertPldToPto as PldPass>::ARGUMENT,
+    name: <convert::ConvertPldToPto as PldPass>::NAME,
+    summary: <convert::ConvertPldToPto as PldPass>::SUMMARY,
+    create: convert::create,
+}];
 
 /// This crate's named pipelines.
-pub const PIPELINES: &[PipelineEntry] = &[];
+pub const PIPELINES: &[PipelineEntry] = &[PipelineEntry {
+    argument: "pld-to-pto",
+    summary:
+        "Everything, in the spec's order: the InCore, HOST rails, CommContexts, fences, then PTO",
+    passes: &[
+        "pld-verify",
+        "pld-lower-composite-ops",
+        "pld-synthesize-allreduce-signals",
+        "pld-materialize-comm-domain-scopes",
+        "pld-lower-host-tensor-collectives",
+        "pld-materialize-dist-tensor-ctx",
+        "pld-insert-comm-fence",
+        "pld-verify",
+        "convert-pld-to-pto",
+    ],
+}];
 
 /// Every pld pass and pipeline: the lowering crate's and the backend's.
 pub fn registry() -> Registry {

@@ -1,0 +1,222 @@
+//! `convert-pld-to-pto` (spec 9): device kernels in PTO.
+//!
+//! Tensor parameters become `!pto.ptr<T>` and CommContexts
+//! `!pto.ptr<i64>`; tiles become vector tile buffers whose valid extents are
+//! run-time values, so that `set_validshape` and fill-pad update a buffer in
+//! place. Every remote op computes its peer's address inline (spec 9.2);
+//! the op sequences are those of spec 9.3, with barrier and cache
+//! placement as PTOAS expects today (pto-interface.md 1.6). After the pass
+//! a kernel holds only `func`, `arith`, `scf` and `pto` ops.
+//!
+//! HOST and CHIP orchestrators are left alone: they are not PTO code.
+
+mod ops;
+mod types;
+mod views;
+
+use melior::{
+    ir::{
+        attribute::TypeAttribute, operation::OperationLike, r#type::FunctionType, Attribute,
+        AttributeLike, OperationRef, Type, TypeLike, Value, ValueLike,
+    },
+    pass::Pass,
+    Context,
+};
+use pld_dialect::{
+    enums::FuncKind,
+    ops::op_name,
+    types::{tensor_info, TensorKind},
+    verify::function_kind,
+};
+use pld_lowering::{
+    ir,
+    pass::{external, PassFailed, PassIdentity, PldPass, Report},
+};
+use std::collections::HashMap;
+use views::{describe, Globals};
+
+#[derive(Clone, Default)]
+pub struct ConvertPldToPto;
+
+impl PldPass for ConvertPldToPto {
+    const ARGUMENT: &'static str = "convert-pld-to-pto";
+    const NAME: &'static str = "ConvertPldToPto";
+    const SUMMARY: &'static str =
+        "Convert device kernels to the PTO dialect: pointers, tile buffers, inline peer addressing, comm ops";
+
+    fn run(&self, root: OperationRef) -> Result<(), PassFailed> {
+        // SAFETY: the context outlives the pass run.
+        let context = unsafe { root.context().to_ref() };
+        let mut report = Report::default();
+        let mut functions = ir::collect(root, |n| n == "func.func");
+        if op_name(&root) == "func.func" {
+            functions.insert(0, root);
+        }
+        for function in functions {
+            if !function_kind(function)
+                .ok()
+                .flatten()
+                .is_some_and(FuncKind::is_device)
+            {
+                continue;
+            }
+            if let Err((op, message)) = convert(context, function) {
+                report.error(op, &message);
+            }
+        }
+        report.finish()
+    }
+}
+
+type Failure<'c, 'a> = (OperationRef<'c, 'a>, String);
+
+fn convert<'c, 'a>(
+    context: &'c Context,
+    function: OperationRef<'c, 'a>,
+) -> Result<(), Failure<'c, 'a>>
+where
+    'c: 'a,
+{
+    let fail = |message: String| (function, message);
+    let ty = pld_dialect::attr::type_value(
+        function
+            .attribute("function_type")
+            .map_err(|_| fail("no type".into()))?,
+    )
+    .and_then(|t| FunctionType::try_from(t).ok())
+    .ok_or_else(|| fail("malformed function type".into()))?;
+    if ty.result_count() > 0 {
+        return Err(fail("a PTO kernel returns nothing".into()));
+    }
+    let inputs: Vec<Type> = (0..ty.input_count())
+        .filter_map(|i| ty.input(i).ok())
+        .collect();
+    let arguments = ir::entry_arguments(function, 0);
+
+    // Describe the tensor parameters, and pair each distributed one with
+    // its CommContext (they follow in order).
+    let ctx_type = Type::parse(context, "!pld.ctx").expect("!pld.ctx parses");
+    let mut parameters = HashMap::new();
+    let mut distributed = Vec::new();
+    for (i, input) in inputs.iter().enumerate() {
+        if let Ok(Some(info)) = tensor_info(*input) {
+            if info.kind == TensorKind::Tile {
+                return Err(fail(format!(
+                    "parameter #{i} is a tile; kernels take tensors"
+                )));
+            }
+            if info.kind == TensorKind::Distributed {
+                distributed.push(i);
+            }
+            if let Some(argument) = arguments.get(i) {
+                parameters.insert(i, describe(*argument, i, &info).map_err(fail)?);
+            }
+        }
+    }
+    let contexts: Vec<usize> = inputs
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| **t == ctx_type)
+        .map(|(i, _)| i)
+        .collect();
+    if contexts.len() != distributed.len() {
+        return Err(fail(format!(
+            "{} distributed parameters but {} CommContext parameters: run \
+             pld-materialize-dist-tensor-ctx before PTO codegen",
+            distributed.len(),
+            contexts.len()
+        )));
+    }
+    let context_of: HashMap<usize, Value> = distributed
+        .iter()
+        .zip(&contexts)
+        .filter_map(|(d, c)| Some((*d, *arguments.get(*c)?)))
+        .collect();
+    let globals = Globals { parameters };
+
+    // The ops, in program order.
+    let mut converter = ops::Converter {
+        context,
+        globals: &globals,
+        context_of: &context_of,
+    };
+    for op in ir::collect(function, |n| n.starts_with("pld.")) {
+        if op_name(&op) == "pld.tensor_view" {
+            continue;
+        }
+        converter.convert(op).map_err(|message| (op, message))?;
+    }
+    // Views were only read through `Globals`; they go last, users first.
+    for op in ir::collect(function, |n| n == "pld.tensor_view")
+        .into_iter()
+        .rev()
+    {
+        ir::erase(op);
+    }
+
+    // Tile-typed loop and branch values become tile buffers.
+    for op in ir::collect(function, |n| n.starts_with("scf.")) {
+        for result in op.results() {
+            retype_tile(context, result.into()).map_err(|m| (op, m))?;
+        }
+        for region in 0..op.region_count() {
+            for argument in ir::entry_arguments(op, region) {
+                retype_tile(context, argument).map_err(|m| (op, m))?;
+            }
+        }
+    }
+
+    // The signature.
+    let mut converted = Vec::new();
+    for (i, input) in inputs.iter().enumerate() {
+        let new = if *input == ctx_type {
+            types::context_pointer(context)
+        } else if let Ok(Some(info)) = tensor_info(*input) {
+            types::pointer(context, info.element)
+        } else {
+            *input
+        };
+        if let Some(argument) = arguments.get(i) {
+            unsafe { mlir_sys::mlirValueSetType(argument.to_raw(), new.to_raw()) };
+        }
+        converted.push(new);
+    }
+    let new_type = FunctionType::new(context, &converted, &[]);
+    set_attribute(
+        function,
+        "function_type",
+        TypeAttribute::new(new_type.into()).into(),
+    );
+    let kind =
+        Attribute::parse(context, "#pto.kernel_kind<\"vector\">").expect("kernel kind parses");
+    set_attribute(function, "pto.kernel_kind", kind);
+
+    if let Some(left) = ir::collect(function, |n| n.starts_with("pld.")).first() {
+        return Err((*left, "convert-pld-to-pto left this op unconverted".into()));
+    }
+    Ok(())
+}
+
+fn retype_tile(context: &Context, value: Value) -> Result<(), String> {
+    if let Ok(Some(info)) = tensor_info(value.r#type()) {
+        if info.kind == TensorKind::Tile {
+            let buffer = types::tile_buffer(context, &info)?;
+            unsafe { mlir_sys::mlirValueSetType(value.to_raw(), buffer.to_raw()) };
+        }
+    }
+    Ok(())
+}
+
+fn set_attribute(op: OperationRef, name: &str, value: Attribute) {
+    unsafe {
+        let name = melior::StringRef::new(name);
+        mlir_sys::mlirOperationSetAttributeByName(op.to_raw(), name.to_raw(), value.to_raw());
+    }
+}
+
+static IDENTITY: PassIdentity = PassIdentity;
+
+/// Creates the pass.
+pub fn create() -> Pass {
+    external(ConvertPldToPto, &IDENTITY)
+}
