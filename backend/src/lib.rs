@@ -3,6 +3,7 @@
 
 pub mod abi;
 pub mod convert;
+pub mod ptoas;
 
 use pld_lowering::pass::PldPass;
 use pld_lowering::registry::{PassEntry, PipelineEntry, Registry};

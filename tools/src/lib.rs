@@ -4,9 +4,12 @@
 //!   `file:line:col: error: message`.
 //! * [`split`] cuts `--split-input-file` input into chunks.
 //! * [`expectations`] implements `--verify-diagnostics`.
-//! * [`opt`] is the `pld-opt` driver.
+//! * [`opt`] is the `pld-opt` driver, [`translate`] the `pld-translate` one.
+//! * [`files`] reads inputs and writes outputs, `-` meaning the terminal.
 
 pub mod diagnostics;
 pub mod expectations;
+pub mod files;
 pub mod opt;
 pub mod split;
+pub mod translate;

@@ -3,13 +3,13 @@
 
 use crate::diagnostics::{Captured, Severity, Sink};
 use crate::expectations;
+use crate::files::{read_input, write_output};
 use crate::split::{self, Chunk};
 use melior::ir::{
     operation::{OperationLike, OperationPrintingFlags},
     Module,
 };
 use pld_lowering::pipeline::{self, Planned};
-use std::io::{Read, Write};
 
 /// What `pld-opt` was asked to do.
 #[derive(Clone, Debug, Default)]
@@ -169,26 +169,5 @@ fn print(module: &Module, options: &Options) -> String {
         text
     } else {
         text + "\n"
-    }
-}
-
-fn read_input(path: &str) -> std::io::Result<String> {
-    let mut bytes = Vec::new();
-    if path == "-" {
-        std::io::stdin().read_to_end(&mut bytes)?;
-    } else {
-        bytes = std::fs::read(path)?;
-    }
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
-}
-
-fn write_output(path: Option<&str>, text: &str) -> std::io::Result<()> {
-    match path {
-        None | Some("-") => {
-            let mut stdout = std::io::stdout().lock();
-            stdout.write_all(text.as_bytes())?;
-            stdout.flush()
-        }
-        Some(path) => std::fs::write(path, text),
     }
 }

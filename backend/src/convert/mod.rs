@@ -187,8 +187,13 @@ where
         "function_type",
         TypeAttribute::new(new_type.into()).into(),
     );
-    let kind =
-        Attribute::parse(context, "#pto.kernel_kind<\"vector\">").expect("kernel kind parses");
+    // AIC kernels run on the cube unit; InCore and AIV code is vector code.
+    let unit = match function_kind(function) {
+        Ok(Some(FuncKind::Aic)) => "cube",
+        _ => "vector",
+    };
+    let kind = Attribute::parse(context, &format!("#pto.kernel_kind<\"{unit}\">"))
+        .expect("kernel kind parses");
     set_attribute(function, "pto.kernel_kind", kind);
 
     if let Some(left) = ir::collect(function, |n| n.starts_with("pld.")).first() {

@@ -270,6 +270,10 @@ where
                 )
             }
             "pld.system_fence" => {
+                // PTOAS no longer inserts drains (pto-interface 1.6): the
+                // MTE/FIX/TPUT payload must leave the pipes before the
+                // GM fence orders it.
+                self.barrier(&b);
                 b.insert(
                     pto::FenceBarrierAll::builder(self.context, b.location)
                         .attribute("scope", attribute(self.context, "#pto.fence_scope<\"gm\">"))

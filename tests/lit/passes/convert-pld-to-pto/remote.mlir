@@ -114,7 +114,8 @@ func.func @put_get(%d: !data, %local: tensor<1x64xf32>, %peer: index, %ctx: !pld
 
 // Fences and cache maintenance.
 // CHECK-LABEL: func.func @markers
-// CHECK: "pto.fence_barrier_all"() {scope = #pto.fence_scope<"gm">}
+// CHECK: "pto.barrier"() {pipe = #pto.pipe<"PIPE_ALL">}
+// CHECK-NEXT: "pto.fence_barrier_all"() {scope = #pto.fence_scope<"gm">}
 // CHECK: "pto.cmo_cacheinvalid"() {line = #pto.cache_line<"all">, space = #pto.address_space<"gm">}
 // CHECK: %[[PV:.*]] = "pto.partition_view"
 // CHECK-NEXT: "pto.cmo_cacheinvalid"(%[[PV]]) {line = #pto.cache_line<"single_cache_line">}

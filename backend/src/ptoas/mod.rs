@@ -1,0 +1,290 @@
+//! `--emit=pto`: the converted module in the custom syntax PTOAS parses.
+//!
+//! PTOAS reads MLIR with its own op definitions, so it accepts the generic
+//! form too, but the generic form of its operand-segment ops changes arity
+//! between releases (pto-interface 2). This printer therefore spells every
+//! PTO op in its custom form (`pto.tload ins(..) outs(..)`,
+//! `pto.comm.tnotify(..) {notifyOp = #pto<notify_op set>}`, compact tile
+//! buffer types), `func`/`arith`/`scf` in their standard custom forms, and
+//! falls back to the generic form only for ops without a known spelling.
+//!
+//! It names values itself (`%c4` for constants, `%argN` for block
+//! arguments, `%N` otherwise), so the text is self-consistent whatever MLIR
+//! would have chosen.
+//!
+//! Only kernels are emitted: functions carrying `pto.kernel_kind` (set by
+//! `convert-pld-to-pto`). HOST and CHIP orchestrators and declarations are
+//! not PTO code and are listed in a comment; any other function is an error,
+//! because it is device code that was never converted.
+
+mod ops;
+mod spelling;
+
+use melior::ir::{
+    block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike, Value,
+    ValueLike,
+};
+use pld_dialect::{enums::FuncKind, ops::op_name, verify::function_kind};
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write;
+
+/// Why a module has no PTOAS text: the op to blame and the reason.
+pub struct EmitError<'c, 'a> {
+    pub op: OperationRef<'c, 'a>,
+    pub message: String,
+}
+
+type Emitted<'c, 'a, T = ()> = Result<T, EmitError<'c, 'a>>;
+
+fn fail<'c, 'a, T>(op: OperationRef<'c, 'a>, message: impl Into<String>) -> Emitted<'c, 'a, T> {
+    Err(EmitError {
+        op,
+        message: message.into(),
+    })
+}
+
+/// The PTOAS text of `module` (a `builtin.module`).
+pub fn emit<'c, 'a>(module: OperationRef<'c, 'a>) -> Emitted<'c, 'a, String>
+where
+    'c: 'a,
+{
+    let mut out = String::from("// PTO for PTOAS, written by pld-translate --emit=pto.\n");
+    let mut body = String::new();
+    let Some(block) = module.region(0).ok().and_then(|r| r.first_block()) else {
+        return fail(module, "expected a module with a body");
+    };
+    let mut op = block.first_operation();
+    while let Some(current) = op {
+        op = current.next_in_block();
+        if op_name(&current) != "func.func" {
+            return fail(
+                current,
+                format!(
+                    "'{}' at module level has no PTO form; PTOAS reads functions only",
+                    op_name(&current)
+                ),
+            );
+        }
+        match classify(current) {
+            Function::Kernel => {
+                let mut printer = Printer::new(&mut body, 1);
+                printer.function(current)?;
+            }
+            Function::Skipped(why) => {
+                writeln!(out, "// skipped @{}: {why}", symbol(current)).expect("string write");
+            }
+            Function::Unconverted(why) => return fail(current, why),
+        }
+    }
+    out.push_str("module");
+    let attributes: Vec<String> = module
+        .attributes()
+        .filter(|(name, _)| {
+            name.as_string_ref()
+                .as_str()
+                .is_ok_and(|n| n.starts_with("pto."))
+        })
+        .map(|(name, value)| {
+            format!(
+                "{} = {}",
+                name.as_string_ref().as_str().unwrap_or_default(),
+                spelling::attribute(&value.to_string())
+            )
+        })
+        .collect();
+    if !attributes.is_empty() {
+        write!(out, " attributes {{{}}}", attributes.join(", ")).expect("string write");
+    }
+    out.push_str(" {\n");
+    out.push_str(&body);
+    out.push_str("}\n");
+    Ok(out)
+}
+
+enum Function {
+    Kernel,
+    Skipped(&'static str),
+    Unconverted(String),
+}
+
+fn classify(function: OperationRef) -> Function {
+    if function.attribute("pto.kernel_kind").is_ok() {
+        return Function::Kernel;
+    }
+    let bodyless = function
+        .region(0)
+        .ok()
+        .and_then(|r| r.first_block())
+        .is_none();
+    match function_kind(function) {
+        Ok(Some(FuncKind::Host)) => Function::Skipped("HOST orchestrator, not PTO code"),
+        Ok(Some(FuncKind::Chip)) => Function::Skipped("CHIP orchestrator, not PTO code"),
+        _ if bodyless => Function::Skipped("declaration"),
+        Ok(Some(kind)) => Function::Unconverted(format!(
+            "@{} is an {} without pto.kernel_kind; run convert-pld-to-pto (or the pld-to-pto \
+             pipeline) first",
+            symbol(function),
+            kind.describe()
+        )),
+        _ => Function::Unconverted(format!(
+            "@{} has no pto.kernel_kind: only kernels converted by convert-pld-to-pto have a \
+             PTO form",
+            symbol(function)
+        )),
+    }
+}
+
+fn symbol(function: OperationRef) -> String {
+    function
+        .attribute("sym_name")
+        .map(|a| a.to_string().trim_matches('"').to_string())
+        .unwrap_or_default()
+}
+
+/// Prints one function: owns the SSA names, which are scoped per function.
+struct Printer<'o> {
+    out: &'o mut String,
+    indent: usize,
+    names: HashMap<usize, String>,
+    used: HashSet<String>,
+    next_value: usize,
+    next_argument: usize,
+}
+
+fn key(value: Value) -> usize {
+    value.to_raw().ptr as usize
+}
+
+impl<'o> Printer<'o> {
+    fn new(out: &'o mut String, indent: usize) -> Self {
+        Printer {
+            out,
+            indent,
+            names: HashMap::new(),
+            used: HashSet::new(),
+            next_value: 0,
+            next_argument: 0,
+        }
+    }
+
+    /// Starts a line at the current indentation.
+    fn line(&mut self) -> &mut String {
+        for _ in 0..self.indent {
+            self.out.push_str("  ");
+        }
+        self.out
+    }
+
+    /// Gives `value` a fresh name built from `base`.
+    fn define(&mut self, value: Value, base: String) -> String {
+        let mut name = base.clone();
+        let mut suffix = 0;
+        while self.used.contains(&name) {
+            suffix += 1;
+            name = format!("{base}_{suffix}");
+        }
+        self.used.insert(name.clone());
+        let name = format!("%{name}");
+        self.names.insert(key(value), name.clone());
+        name
+    }
+
+    fn define_argument(&mut self, value: Value) -> String {
+        let base = format!("arg{}", self.next_argument);
+        self.next_argument += 1;
+        self.define(value, base)
+    }
+
+    fn define_numbered(&mut self, value: Value) -> String {
+        let base = self.next_value.to_string();
+        self.next_value += 1;
+        self.define(value, base)
+    }
+
+    /// The name of a value defined earlier.
+    fn name<'c, 'a>(&self, op: OperationRef<'c, 'a>, value: Value) -> Emitted<'c, 'a, String> {
+        match self.names.get(&key(value)) {
+            Some(name) => Ok(name.clone()),
+            None => fail(op, "operand defined outside the function it is used in"),
+        }
+    }
+
+    fn names<'c, 'a>(
+        &self,
+        op: OperationRef<'c, 'a>,
+        values: &[Value],
+    ) -> Emitted<'c, 'a, Vec<String>> {
+        values.iter().map(|v| self.name(op, *v)).collect()
+    }
+
+    fn function<'c, 'a>(&mut self, function: OperationRef<'c, 'a>) -> Emitted<'c, 'a>
+    where
+        'c: 'a,
+    {
+        let Some(block) = function.region(0).ok().and_then(|r| r.first_block()) else {
+            return fail(function, "a kernel needs a body");
+        };
+        if block.next_in_region().is_some() {
+            return fail(
+                function,
+                "PTOAS wraps a kernel body in one code section, so it must be a single block",
+            );
+        }
+        let mut parameters = Vec::new();
+        for i in 0..block.argument_count() {
+            let argument: Value = block.argument(i).expect("argument in range").into();
+            let name = self.define_argument(argument);
+            parameters.push(format!(
+                "{name}: {}",
+                ops::type_(function, argument.r#type())?
+            ));
+        }
+        let private = function
+            .attribute("sym_visibility")
+            .is_ok_and(|v| v.to_string() == "\"private\"");
+        let mut attributes = Vec::new();
+        // A public kernel is a launchable entry (`__global__`); PTOAS also
+        // requires entries to return nothing, which conversion guarantees.
+        if !private {
+            attributes.push("pto.entry".to_string());
+        }
+        let kind = function
+            .attribute("pto.kernel_kind")
+            .expect("classified as a kernel");
+        attributes.push(format!(
+            "pto.kernel_kind = {}",
+            spelling::attribute(&kind.to_string())
+        ));
+        let visibility = if private { "private " } else { "" };
+        let header = format!(
+            "func.func {visibility}@{}({}) attributes {{{}}} {{\n",
+            symbol(function),
+            parameters.join(", "),
+            attributes.join(", ")
+        );
+        self.line().push_str(&header);
+        self.block_body(block)?;
+        self.line().push_str("}\n");
+        Ok(())
+    }
+
+    /// The ops of a block, one level deeper; an operand-less terminator is
+    /// left implicit, as the custom forms of `func`/`scf` allow.
+    fn block_body<'c, 'a>(&mut self, block: BlockRef<'c, 'a>) -> Emitted<'c, 'a>
+    where
+        'c: 'a,
+    {
+        self.indent += 1;
+        let mut op = block.first_operation();
+        while let Some(current) = op {
+            op = current.next_in_block();
+            let implicit =
+                op.is_none() && current.operand_count() == 0 && op_name(&current) == "scf.yield";
+            if !implicit {
+                self.op(current)?;
+            }
+        }
+        self.indent -= 1;
+        Ok(())
+    }
+}

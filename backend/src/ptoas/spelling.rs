@@ -1,0 +1,196 @@
+//! How PTOAS spells our PTO types and attributes.
+//!
+//! The IRDL definitions in `dialect/irdl/pto.irdl.mlir` can only print
+//! their parameters generically (`!pto.tensor_view<tensor<?x?xf32>>`,
+//! `#pto.notify_op<"set">`); PTOAS parses its own custom forms
+//! (`!pto.tensor_view<?x?xf32>`, `#pto<notify_op set>`). The IRDL
+//! parameters have no C API, so the translation reads MLIR's printed text,
+//! whose shape our IRDL file fixes.
+
+use std::fmt::Write;
+
+/// The PTOAS spelling of a type; builtin types print as MLIR prints them.
+pub fn type_(text: &str) -> Result<String, String> {
+    if let Some(inner) = params(text, "!pto.tensor_view") {
+        return Ok(format!("!pto.tensor_view<{}>", shaped(inner)?));
+    }
+    if let Some(inner) = params(text, "!pto.partition_tensor_view") {
+        return Ok(format!("!pto.partition_tensor_view<{}>", shaped(inner)?));
+    }
+    if let Some(inner) = params(text, "!pto.tile_buf") {
+        return tile_buf(inner);
+    }
+    if text.starts_with("!pto.ptr<") || !text.starts_with('!') {
+        return Ok(text.to_string());
+    }
+    Err(format!("type {text} has no PTOAS spelling"))
+}
+
+/// The parameter text of `prefix<...>`, if `text` is that.
+fn params<'t>(text: &'t str, prefix: &str) -> Option<&'t str> {
+    text.strip_prefix(prefix)?
+        .strip_prefix('<')?
+        .strip_suffix('>')
+}
+
+/// `tensor<1x?xf32>` -> `1x?xf32`.
+fn shaped(text: &str) -> Result<&str, String> {
+    params(text.trim(), "tensor").ok_or_else(|| format!("expected a tensor type, got {text}"))
+}
+
+/// `"vec", tensor<1x256xf32>, {pad = 1 : i64, valid = array<i64: -1, -1>}`
+/// -> `!pto.tile_buf<vec, 1x256xf32, valid=?x?, pad=1>`: the compact form,
+/// with fields at their defaults left out.
+fn tile_buf(inner: &str) -> Result<String, String> {
+    let parts = split_top(inner);
+    let [loc, shape, props] = parts.as_slice() else {
+        return Err(format!("malformed tile buffer parameters <{inner}>"));
+    };
+    let loc = loc.trim().trim_matches('"');
+    let shape = shaped(shape)?;
+    let dims: Vec<&str> = shape.split('x').collect();
+    let physical = &dims[..dims.len().saturating_sub(1)];
+    let mut out = format!("!pto.tile_buf<{loc}, {shape}");
+    let props = props
+        .trim()
+        .strip_prefix('{')
+        .and_then(|p| p.strip_suffix('}'))
+        .ok_or_else(|| format!("malformed tile buffer properties {props}"))?;
+    let mut rest = String::new();
+    for entry in split_top(props) {
+        let Some((key, value)) = entry.split_once('=') else {
+            continue;
+        };
+        let key = key.trim();
+        let value = value.trim();
+        if key == "valid" {
+            let valid = valid_extents(value)?;
+            if valid.len() != physical.len() {
+                return Err(format!("tile valid shape {value} does not match {shape}"));
+            }
+            if valid.iter().zip(physical).any(|(v, p)| v != p) {
+                write!(out, ", valid={}", valid.join("x")).expect("string write");
+            }
+        } else {
+            // `1 : i64` -> `1`, `"col_major"` -> `col_major`.
+            let bare = value.split(" : ").next().unwrap_or(value).trim_matches('"');
+            write!(rest, ", {key}={bare}").expect("string write");
+        }
+    }
+    out.push_str(&rest);
+    out.push('>');
+    Ok(out)
+}
+
+/// `array<i64: 1, -1>` -> `["1", "?"]`.
+fn valid_extents(text: &str) -> Result<Vec<String>, String> {
+    let body = params(text, "array")
+        .and_then(|b| b.strip_prefix("i64:"))
+        .ok_or_else(|| format!("malformed valid shape {text}"))?;
+    Ok(body
+        .split(',')
+        .map(|v| match v.trim() {
+            "-1" => "?".to_string(),
+            v => v.to_string(),
+        })
+        .collect())
+}
+
+/// Splits at the commas outside any `<>`, `{}`, `[]` or `()`.
+fn split_top(text: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        match c {
+            '<' | '{' | '[' | '(' => depth += 1,
+            '>' | '}' | ']' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if !text[start..].trim().is_empty() {
+        parts.push(&text[start..]);
+    }
+    parts
+}
+
+/// A PTO enum attribute `#pto.<kind><"value">`, split.
+pub fn enum_attribute(text: &str) -> Option<(&str, &str)> {
+    let rest = text.strip_prefix("#pto.")?;
+    let (kind, value) = rest.split_once('<')?;
+    Some((kind, value.strip_suffix('>')?.trim_matches('"')))
+}
+
+/// The PTOAS spelling of a PTO attribute inside an attribute dictionary:
+/// the ODS `EnumAttr`s print as `#pto<kind value>`, the ones with their own
+/// assembly format as `#pto.kind<value>` (pto-interface 1.4).
+pub fn attribute(text: &str) -> String {
+    match enum_attribute(text) {
+        Some((kind @ ("notify_op" | "wait_cmp" | "atomic_type" | "reduce_op"), value)) => {
+            format!("#pto<{kind} {value}>")
+        }
+        Some((kind, value)) => format!("#pto.{kind}<{value}>"),
+        None => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn views_drop_the_inner_tensor() {
+        assert_eq!(
+            type_("!pto.tensor_view<tensor<?x?xf32>>").unwrap(),
+            "!pto.tensor_view<?x?xf32>"
+        );
+        assert_eq!(
+            type_("!pto.partition_tensor_view<tensor<1x1xi32>>").unwrap(),
+            "!pto.partition_tensor_view<1x1xi32>"
+        );
+        assert_eq!(type_("!pto.ptr<i64>").unwrap(), "!pto.ptr<i64>");
+        assert_eq!(type_("index").unwrap(), "index");
+        assert!(type_("!pld.ctx").is_err());
+    }
+
+    #[test]
+    fn tile_buffers_print_compact() {
+        assert_eq!(
+            type_("!pto.tile_buf<\"vec\", tensor<1x4096xf32>, {pad = 1 : i64, valid = array<i64: -1, -1>}>")
+                .unwrap(),
+            "!pto.tile_buf<vec, 1x4096xf32, valid=?x?, pad=1>"
+        );
+        assert_eq!(
+            type_("!pto.tile_buf<\"vec\", tensor<16x64xf16>, {valid = array<i64: 16, 64>}>")
+                .unwrap(),
+            "!pto.tile_buf<vec, 16x64xf16>"
+        );
+        assert_eq!(
+            type_("!pto.tile_buf<\"vec\", tensor<8x1xf16>, {blayout = \"col_major\", valid = array<i64: 8, -1>}>")
+                .unwrap(),
+            "!pto.tile_buf<vec, 8x1xf16, valid=8x?, blayout=col_major>"
+        );
+    }
+
+    #[test]
+    fn enum_attributes_follow_their_definition_kind() {
+        assert_eq!(
+            attribute("#pto.notify_op<\"atomic_add\">"),
+            "#pto<notify_op atomic_add>"
+        );
+        assert_eq!(attribute("#pto.wait_cmp<\"ge\">"), "#pto<wait_cmp ge>");
+        assert_eq!(attribute("#pto.layout<\"nd\">"), "#pto.layout<nd>");
+        assert_eq!(
+            attribute("#pto.kernel_kind<\"vector\">"),
+            "#pto.kernel_kind<vector>"
+        );
+        assert_eq!(
+            enum_attribute("#pto.pipe<\"PIPE_ALL\">"),
+            Some(("pipe", "PIPE_ALL"))
+        );
+    }
+}

@@ -1,0 +1,47 @@
+//! `pld-translate`: write pld/pto MLIR in other formats.
+
+use clap::{Parser, ValueEnum};
+use pld_tools::translate::{run, Emit, Options};
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    /// PTO in the custom syntax of the PTOAS assembler (input: the output
+    /// of convert-pld-to-pto or the pld-to-pto pipeline).
+    Pto,
+}
+
+#[derive(Parser)]
+#[command(
+    name = "pld-translate",
+    version = concat!(env!("CARGO_PKG_VERSION"), " (MLIR/LLVM 22)"),
+    about = "Translate pld/pto MLIR to other formats",
+    after_help = "Example: pld-opt k.mlir --pass-pipeline='builtin.module(pld-to-pto)' | \
+                  pld-translate --emit=pto"
+)]
+struct Cli {
+    /// Input file, or - for standard input.
+    #[arg(default_value = "-")]
+    input: String,
+    /// Output file (default: standard output).
+    #[arg(short = 'o', value_name = "FILE")]
+    output: Option<String>,
+    /// What to write.
+    #[arg(long = "emit", value_enum)]
+    emit: Format,
+    /// Translate each '// -----' separated chunk independently.
+    #[arg(long = "split-input-file")]
+    split_input_file: bool,
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let options = Options {
+        input: cli.input,
+        output: cli.output,
+        emit: match cli.emit {
+            Format::Pto => Emit::Pto,
+        },
+        split_input_file: cli.split_input_file,
+    };
+    std::process::exit(run(&options));
+}

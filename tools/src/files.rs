@@ -1,0 +1,27 @@
+//! Reading the input and writing the output the way MLIR tools do: `-` is
+//! standard input or output, and non-UTF-8 bytes do not abort the read.
+
+use std::io::{Read, Write};
+
+/// The text of `path`, or of standard input for `-`.
+pub fn read_input(path: &str) -> std::io::Result<String> {
+    let mut bytes = Vec::new();
+    if path == "-" {
+        std::io::stdin().read_to_end(&mut bytes)?;
+    } else {
+        bytes = std::fs::read(path)?;
+    }
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// Writes `text` to `path`, or to standard output for `-` or `None`.
+pub fn write_output(path: Option<&str>, text: &str) -> std::io::Result<()> {
+    match path {
+        None | Some("-") => {
+            let mut stdout = std::io::stdout().lock();
+            stdout.write_all(text.as_bytes())?;
+            stdout.flush()
+        }
+        Some(path) => std::fs::write(path, text),
+    }
+}

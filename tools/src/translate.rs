@@ -1,0 +1,82 @@
+//! The `pld-translate` driver: parse, verify, then write the module in a
+//! foreign format (today: the PTOAS text of `--emit=pto`).
+
+use crate::diagnostics::{Severity, Sink};
+use crate::files::{read_input, write_output};
+use crate::split;
+
+/// The formats `pld-translate` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Emit {
+    /// PTO in the custom syntax the PTOAS assembler parses.
+    Pto,
+}
+
+/// What `pld-translate` was asked to do.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Input path, `-` for standard input.
+    pub input: String,
+    /// Output path, `-` or `None` for standard output.
+    pub output: Option<String>,
+    pub emit: Emit,
+    pub split_input_file: bool,
+}
+
+/// Runs `pld-translate`; returns the process exit status (0 ok, 1 error).
+pub fn run(options: &Options) -> i32 {
+    let buffer_name = if options.input == "-" {
+        "<stdin>".to_string()
+    } else {
+        options.input.clone()
+    };
+    let text = match read_input(&options.input) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("pld-translate: error: cannot read '{}': {e}", options.input);
+            return 1;
+        }
+    };
+    let context = pld_dialect::context();
+    let sink = Sink::attach(&context);
+    let mut outputs = Vec::new();
+    let mut failed = false;
+    for chunk in split::chunks(&text, options.split_input_file) {
+        let output = translate(&context, &buffer_name, &chunk.padded(), options.emit);
+        let diagnostics = sink.take();
+        for diagnostic in &diagnostics {
+            eprint!("{}", diagnostic.render(&buffer_name));
+        }
+        failed |= output.is_none() || diagnostics.iter().any(|d| d.severity == Severity::Error);
+        outputs.extend(output);
+    }
+    let joined = outputs.join(&format!("{}\n", split::MARKER));
+    if let Err(e) = write_output(options.output.as_deref(), &joined) {
+        eprintln!("pld-translate: error: cannot write output: {e}");
+        return 1;
+    }
+    i32::from(failed)
+}
+
+/// One chunk's translation; `None` when it failed (the reasons went to the
+/// diagnostic handler).
+fn translate(
+    context: &melior::Context,
+    buffer_name: &str,
+    text: &str,
+    emit: Emit,
+) -> Option<String> {
+    let module = pld_dialect::parse(context, text, buffer_name)?;
+    if !pld_dialect::verify::verify_and_emit(module.as_operation()) {
+        return None;
+    }
+    match emit {
+        Emit::Pto => match pld_backend::ptoas::emit(module.as_operation()) {
+            Ok(text) => Some(text),
+            Err(error) => {
+                pld_lowering::ir::error(error.op, &error.message);
+                None
+            }
+        },
+    }
+}
