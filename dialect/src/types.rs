@@ -256,7 +256,11 @@ fn read_props(info: &mut TensorInfo, props: Attribute) -> Result<(), String> {
                         }
                     }
                 }
-                info.valid_shape = Some(valid);
+                // A valid region covering the whole shape says nothing: it is
+                // canonicalised away (spec 7.1.1), so every consumer sees one
+                // spelling of "fully valid".
+                let covers_all = valid.iter().zip(&info.shape).all(|(v, d)| Some(*v) == *d);
+                info.valid_shape = (!covers_all).then_some(valid);
             }
             (TensorKind::Distributed, "window") => {
                 let name = attr::string(value).ok_or("window must be a string")?;
@@ -342,6 +346,19 @@ mod tests {
         assert_eq!(d.valid_shape, Some(vec![2, 4]));
         assert_eq!(d.window.as_deref(), Some("buf"));
         assert_eq!(d.packed_strides(), Some(vec![8, 1]));
+        // A valid region equal to the shape is the same as none.
+        let full = info(
+            &context,
+            r#"tensor<2x8xf32, #pld.dist_with<{valid_shape = array<i64: 2, 8>}>>"#,
+        )
+        .unwrap();
+        assert_eq!(full.valid_shape, None);
+        let dynamic = info(
+            &context,
+            r#"tensor<?x8xf32, #pld.dist_with<{valid_shape = array<i64: 2, 8>}>>"#,
+        )
+        .unwrap();
+        assert_eq!(dynamic.valid_shape, Some(vec![2, 8]));
         let err = info(
             &context,
             r#"tensor<2x8xf32, #pld.dist_with<{valid_shape = array<i64: 3, 4>}>>"#,

@@ -241,9 +241,16 @@ where
         .position(|v| *v != 1)
         .unwrap_or(valid_leading.len());
     let contiguous = (first + 1..valid_leading.len()).all(|j| Some(valid_leading[j]) == leading[j]);
-    let rows: Option<i64> = leading.iter().try_fold(1i64, |acc, d| Some(acc * (*d)?));
-    let (Some(rows), Some(cols), true) = (rows, *last, contiguous) else {
+    if !contiguous {
         return Err("valid_shape cannot be represented by a single 2D view".into());
+    }
+    let rows: Option<i64> = leading.iter().try_fold(1i64, |acc, d| Some(acc * (*d)?));
+    let (Some(rows), Some(cols)) = (rows, *last) else {
+        // The spec allows this; our 2-D view type needs static extents.
+        return Err(
+            "a partial valid_shape needs a static physical shape on the composite rail (dynamic dimensions are not supported yet)"
+                .into(),
+        );
     };
     let valid_rows: i64 = valid_leading.iter().product();
     let valid_cols = *valid_last;

@@ -34,8 +34,7 @@ pub struct Request<'c, 'a> {
 }
 
 /// The preconditions of spec 7.1.3: a `[2*(NR-1), NR]` INT32 signal and a
-/// valid region that is a contiguous row-major prefix. Returns the static
-/// valid element count, if any.
+/// valid region that is a contiguous row-major prefix.
 pub fn check(request: &Request) -> Result<(), String> {
     let signal = &request.signal_info;
     if !signal.is_distributed() {

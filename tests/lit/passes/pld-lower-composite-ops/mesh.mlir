@@ -130,3 +130,15 @@ func.func @partial(%data: tensor<2x4x16xf32, #pld.dist_with<{valid_shape = array
   %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"max">} : (tensor<2x4x16xf32, #pld.dist_with<{valid_shape = array<i64: 1, 3, 12>}>>, !sig) -> tensor<2x4x16xf32, #pld.dist_with<{valid_shape = array<i64: 1, 3, 12>}>>
   return
 }
+
+// A valid_shape equal to the shape is no partial region (spec 7.1.1): a
+// 128x128 FP32 target (four chunks) takes the fully-valid chunked path
+// instead of being rejected as an oversized partial box.
+// CHECK-LABEL: func.func @full_valid_shape
+// CHECK: %[[CHUNK:.*]] = arith.constant 4096 : index
+// CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %[[CHUNK]]
+// CHECK-NOT: valid_shape cannot
+func.func @full_valid_shape(%data: tensor<128x128xf32, #pld.dist_with<{valid_shape = array<i64: 128, 128>}>>, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (tensor<128x128xf32, #pld.dist_with<{valid_shape = array<i64: 128, 128>}>>, !sig) -> tensor<128x128xf32, #pld.dist_with<{valid_shape = array<i64: 128, 128>}>>
+  return
+}
