@@ -1,6 +1,6 @@
 # pld: set-up, demo and tests on Debian 12.
 #
-#   make demo   runs pld on the shipped example
+#   make demo   lowers the shipped example to PTO
 #   make test   runs every test (unit, lit, robustness)
 #
 # Both install the LLVM/MLIR 22 packages the build needs when they are
@@ -27,8 +27,15 @@ deps:
 
 demo: deps
 	cargo build --workspace --quiet
-	@echo "== $(EXAMPLE) through pld-host-pipeline (signals synthesized, comm domains, builtin dispatches) =="
-	./target/debug/pld-opt $(EXAMPLE) --pass-pipeline='builtin.module(pld-host-pipeline)' --mlir-use-nameloc-as-prefix
+	@mkdir -p target/demo
+	@echo "== $(EXAMPLE) through pld-to-pto (HOST rail, InCore rail, CommContexts, fences, PTO) =="
+	./target/debug/pld-opt $(EXAMPLE) --pass-pipeline='builtin.module(pld-to-pto)' \
+	  --mlir-use-nameloc-as-prefix -o target/demo/allreduce.lowered.mlir
+	@echo "== the HOST orchestrator after the HOST rail =="
+	@sed -n '/func.func @main/,/^  }/p' target/demo/allreduce.lowered.mlir
+	@echo "== the InCore kernel as PTOAS reads it (pld-translate --emit=pto) =="
+	./target/debug/pld-translate --emit=pto target/demo/allreduce.lowered.mlir -o target/demo/allreduce.pto
+	@cat target/demo/allreduce.pto
 
 test: deps
 	cargo test --workspace

@@ -1,5 +1,6 @@
 //! Robustness: seeded mutations of the lit inputs (byte flips, truncations,
-//! token swaps, ...) fed to `pld-opt`, sometimes through the HOST pipeline. Every run must end with exit status 0
+//! token swaps, ...) fed to `pld-opt` (sometimes through the pipelines) and
+//! `pld-translate`. Every run must end with exit status 0
 //! (the mutation was harmless) or 1 (a located error): never a panic, an
 //! abort or a signal. A failing input is saved for reproduction.
 
@@ -210,7 +211,7 @@ fn lit_inputs(root: &Path) -> Vec<PathBuf> {
 }
 
 #[test]
-fn mutated_inputs_never_crash_pld_opt() {
+fn mutated_inputs_never_crash_the_tools() {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let inputs: Vec<(PathBuf, String)> = lit_inputs(&workspace.join("tests/lit"))
         .into_iter()
@@ -221,6 +222,7 @@ fn mutated_inputs_never_crash_pld_opt() {
         .collect();
     assert!(!inputs.is_empty(), "no lit inputs found");
     let pld_opt = env!("CARGO_BIN_EXE_pld-opt");
+    let pld_translate = env!("CARGO_BIN_EXE_pld-translate");
     let scratch = std::env::temp_dir().join(format!("pld-mutation-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).expect("scratch directory");
     let saved = workspace.join("target/mutation-failures");
@@ -242,22 +244,35 @@ fn mutated_inputs_never_crash_pld_opt() {
                 let mutated = mutate(text, &mut rng);
                 let file = scratch.join(format!("m{index}.mlir"));
                 std::fs::write(&file, &mutated).expect("write mutation");
-                let mut command = Command::new(pld_opt);
+                // Most runs go through pld-opt (half of them checking
+                // annotations, some through the HOST + composite passes or the
+                // whole pld-to-pto chain, so passes see malformed IR too); a
+                // sixth go through pld-translate's PTOAS printer.
+                let mode = rng.below(6);
+                let mut command = Command::new(if mode == 5 { pld_translate } else { pld_opt });
                 command.arg(&file).arg("--split-input-file");
-                // Half the runs check annotations; a third run the HOST
-                // pipeline, so the passes see malformed IR too.
-                if rng.below(2) == 0 {
-                    command.arg("--verify-diagnostics");
-                }
-                if rng.below(3) == 0 {
-                    command.arg("--pass-pipeline=builtin.module(pld-host-pipeline,pld-lower-composite-ops,canonicalize)");
+                if mode == 5 {
+                    command.arg("--emit=pto");
+                } else {
+                    if rng.below(2) == 0 {
+                        command.arg("--verify-diagnostics");
+                    }
+                    match mode {
+                        0 | 1 => {
+                            command.arg("--pass-pipeline=builtin.module(pld-host-pipeline,pld-lower-composite-ops,canonicalize)");
+                        }
+                        2 => {
+                            command.arg("--pass-pipeline=builtin.module(pld-to-pto)");
+                        }
+                        _ => {}
+                    }
                 }
                 let output = command
                     .stdin(Stdio::null())
                     .stdout(Stdio::null())
                     .stderr(Stdio::piped())
                     .output()
-                    .expect("run pld-opt");
+                    .expect("run the tool");
                 let code = output.status.code();
                 if !matches!(code, Some(0) | Some(1)) {
                     let _ = std::fs::create_dir_all(&saved);
@@ -285,7 +300,7 @@ fn mutated_inputs_never_crash_pld_opt() {
     let failures = failures.into_inner().unwrap();
     assert!(
         failures.is_empty(),
-        "{} of {mutations} mutated inputs (seed {seed}) crashed pld-opt:\n{}",
+        "{} of {mutations} mutated inputs (seed {seed}) crashed a pld tool:\n{}",
         failures.len(),
         failures.join("\n\n")
     );

@@ -1,6 +1,7 @@
-// The shipped example stays valid and round-trips, and goes through the
-// HOST pipeline as `make demo` shows it.
+// The shipped example stays valid and round-trips, goes through the HOST
+// pipeline, and through the whole chain to PTOAS text as `make demo` does.
 //
+// RUN: pld-opt %S/../../../examples/allreduce.mlir --pass-pipeline='builtin.module(pld-to-pto)' --mlir-use-nameloc-as-prefix | pld-translate --emit=pto | FileCheck %s --check-prefix=PTOAS
 // RUN: pld-opt %S/../../../examples/allreduce.mlir --pass-pipeline='builtin.module(pld-host-pipeline)' --mlir-use-nameloc-as-prefix | FileCheck %s --check-prefix=HOST
 // RUN: pld-opt %S/../../../examples/allreduce.mlir -o %t.1.mlir
 // RUN: pld-opt %t.1.mlir | diff %t.1.mlir -
@@ -14,6 +15,19 @@
 // CHECK: "pld.dispatch"
 // CHECK: func.call @chip_step
 // CHECK: "pld.tensor_allreduce"
+
+// PTOAS: // skipped @chip_step: CHIP orchestrator, not PTO code
+// PTOAS-NEXT: // skipped @main: HOST orchestrator, not PTO code
+// PTOAS-NEXT: module {
+// PTOAS-NEXT: func.func @reduce_kernel(%arg0: !pto.ptr<f32>, %arg1: !pto.ptr<i32>, %arg2: !pto.ptr<i64>, %arg3: !pto.ptr<i64>) attributes {pto.entry, pto.kernel_kind = #pto.kernel_kind<vector>} {
+// N = 4096, the ready barrier, then one FP32 chunk: the chunk loop runs to
+// N in steps of C = 4096.
+// PTOAS: %[[N:.*]] = arith.constant 4096 : index
+// PTOAS: pto.comm.tnotify({{.*}}) {notifyOp = #pto<notify_op atomic_add>}
+// PTOAS: %[[C:.*]] = arith.constant 4096 : index
+// PTOAS-NEXT: scf.for %{{.*}} = %c0 to %[[N]] step %[[C]] {
+// PTOAS: pto.tadd ins(
+// PTOAS: pto.tstore ins(
 
 // HOST-LABEL: func.func @main
 // HOST: "pld.comm_domain"() ({
