@@ -88,6 +88,12 @@ where
         ))
     }
 
+    /// A type the rules spell themselves (a typo is a bug, hence the panic).
+    pub fn parse_type(&self, text: &str) -> melior::ir::Type<'c> {
+        melior::ir::Type::parse(self.context, text)
+            .unwrap_or_else(|| panic!("internal: type {text} does not parse"))
+    }
+
     /// An `i32` constant.
     pub fn i32(&self, value: i64) -> Value<'c, 'a> {
         self.value(ir::constant(

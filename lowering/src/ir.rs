@@ -37,6 +37,19 @@ where
         .collect()
 }
 
+/// The `func.func`s a pass anchored on `root` works on: `root` itself when
+/// it is one, then every function nested in it, in program order.
+pub fn functions<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>>
+where
+    'c: 'a,
+{
+    let mut functions = collect(root, |n| n == "func.func");
+    if op_name(&root) == "func.func" {
+        functions.insert(0, root);
+    }
+    functions
+}
+
 /// The ops enclosing `op`, innermost first, up to (not including) the
 /// first `func.func`.
 pub fn ancestors<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>>

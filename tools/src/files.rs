@@ -25,3 +25,20 @@ pub fn write_output(path: Option<&str>, text: &str) -> std::io::Result<()> {
         Some(path) => std::fs::write(path, text),
     }
 }
+
+/// The input of a tool run: its text, and the name diagnostics give it
+/// (`<stdin>` for `-`). A read failure is reported as `tool: error: ...`.
+pub fn read_named_input(tool: &str, path: &str) -> Option<(String, String)> {
+    let buffer_name = if path == "-" {
+        "<stdin>".to_string()
+    } else {
+        path.to_string()
+    };
+    match read_input(path) {
+        Ok(text) => Some((buffer_name, text)),
+        Err(e) => {
+            eprintln!("{tool}: error: cannot read '{path}': {e}");
+            None
+        }
+    }
+}

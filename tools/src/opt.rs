@@ -3,7 +3,7 @@
 
 use crate::diagnostics::{Captured, Severity, Sink};
 use crate::expectations;
-use crate::files::{read_input, write_output};
+use crate::files::{read_named_input, write_output};
 use crate::split::{self, Chunk};
 use melior::ir::{
     operation::{OperationLike, OperationPrintingFlags},
@@ -30,17 +30,8 @@ pub struct Options {
 
 /// Runs `pld-opt`; returns the process exit status (0 ok, 1 error).
 pub fn run(options: &Options) -> i32 {
-    let buffer_name = if options.input == "-" {
-        "<stdin>".to_string()
-    } else {
-        options.input.clone()
-    };
-    let text = match read_input(&options.input) {
-        Ok(text) => text,
-        Err(e) => {
-            eprintln!("pld-opt: error: cannot read '{}': {e}", options.input);
-            return 1;
-        }
+    let Some((buffer_name, text)) = read_named_input("pld-opt", &options.input) else {
+        return 1;
     };
     let registry = pld_backend::registry();
     let steps = match options

@@ -2,7 +2,7 @@
 //! foreign format (today: the PTOAS text of `--emit=pto`).
 
 use crate::diagnostics::{Severity, Sink};
-use crate::files::{read_input, write_output};
+use crate::files::{read_named_input, write_output};
 use crate::split;
 
 /// The formats `pld-translate` writes.
@@ -25,17 +25,8 @@ pub struct Options {
 
 /// Runs `pld-translate`; returns the process exit status (0 ok, 1 error).
 pub fn run(options: &Options) -> i32 {
-    let buffer_name = if options.input == "-" {
-        "<stdin>".to_string()
-    } else {
-        options.input.clone()
-    };
-    let text = match read_input(&options.input) {
-        Ok(text) => text,
-        Err(e) => {
-            eprintln!("pld-translate: error: cannot read '{}': {e}", options.input);
-            return 1;
-        }
+    let Some((buffer_name, text)) = read_named_input("pld-translate", &options.input) else {
+        return 1;
     };
     let context = pld_dialect::context();
     let sink = Sink::attach(&context);

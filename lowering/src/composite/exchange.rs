@@ -5,20 +5,16 @@
 use super::comm::{self, Cells, Comm};
 use super::geometry;
 use crate::build::Builder;
-use melior::ir::{Type, Value};
+use melior::ir::Value;
 use pld_dialect::{
-    enums::{AtomicType, NotifyOp},
+    enums::{AtomicType, NotifyOp, ReduceOp},
     ops::{
-        remote::{RemoteLoad, TileGet, TilePut},
+        remote::{TileGet, TilePut},
         signal::Notify,
-        tile::{TensorRead, TileAdd, TileCreate, TileLoad, TileStore},
+        tile::{TensorRead, TileCreate},
     },
     types::TensorInfo,
 };
-
-fn parse_type<'c>(b: &Builder<'c, '_>, text: &str) -> Type<'c> {
-    Type::parse(b.context, text).unwrap_or_else(|| panic!("type {text} parses"))
-}
 
 fn element_bytes(info: &TensorInfo) -> i64 {
     pld_dialect::types::bit_width(info.element).map_or(4, |bits| (i64::from(bits) + 7) / 8)
@@ -35,10 +31,10 @@ where
     'c: 'a,
 {
     let (rows, cols) = geometry::stage_shape(rows, cols, element_bytes(info));
-    let ty = parse_type(
-        b,
-        &format!("tensor<{rows}x{cols}x{}, #pld.tile>", info.dtype()),
-    );
+    let ty = b.parse_type(&format!(
+        "tensor<{rows}x{cols}x{}, #pld.tile>",
+        info.dtype()
+    ));
     b.value(
         TileCreate::builder(b.context, b.location)
             .result(ty)
@@ -119,55 +115,8 @@ where
 {
     let size = row_width(info, "pld.tensor.reduce_scatter", "target")?;
     let comm = comm::setup(b, signal);
-    let one = b.i32(1);
-    comm::barrier(b, &comm, Cells::Mesh, one);
-    let tile = parse_type(b, &format!("tensor<1x{size}x{}, #pld.tile>", info.dtype()));
-    let mine = b.value(
-        TileLoad::builder(b.context, b.location)
-            .source(target)
-            .offsets(&[comm.me, comm.zero])
-            .valid_shape(&[])
-            .result(tile)
-            .build(),
-    );
-    let peers = b.for_loop(comm.zero, comm.nranks, comm.one, &[mine]);
-    let acc = peers.carried[0];
-    let other = peers.body.not_equal(peers.induction, comm.me);
-    let guard = peers.body.if_then_else(other, &[tile]);
-    let then = guard.then_body;
-    let theirs = then.value(
-        RemoteLoad::builder(b.context, b.location)
-            .target(target)
-            .peer(peers.induction)
-            .offsets(&[comm.me, comm.zero])
-            .valid_shape(&[])
-            .result(tile)
-            .build(),
-    );
-    let sum = then.value(
-        TileAdd::builder(b.context, b.location)
-            .lhs(acc)
-            .rhs(theirs)
-            .result(tile)
-            .build(),
-    );
-    crate::ir::set_operands(then.anchor, &[sum]);
-    let otherwise = guard
-        .else_body
-        .expect("an if with results has an else branch");
-    crate::ir::set_operands(otherwise.anchor, &[acc]);
-    crate::ir::set_operands(peers.yield_op, &[crate::ir::result(guard.op)]);
-    let total = crate::ir::result(peers.op);
-    let two = b.i32(2);
-    comm::barrier(b, &comm, Cells::Mesh, two);
-    b.insert(
-        TileStore::builder(b.context, b.location)
-            .tile(total)
-            .target(target)
-            .offsets(&[comm.me, comm.zero])
-            .build(),
-    );
-    finish_with_credits(b, &comm, 2);
+    let tile = b.parse_type(&format!("tensor<1x{size}x{}, #pld.tile>", info.dtype()));
+    super::mesh::reduce_box(b, &comm, target, &[comm.me, comm.zero], tile, ReduceOp::Sum);
     Ok(())
 }
 
@@ -217,25 +166,7 @@ where
     if input_info.is_distributed() {
         return Err("local_data must be a plain Tensor [1, SIZE] on the InCore path".into());
     }
-    let size = row_width(input_info, "pld.tensor.allgather", "input")?;
-    let comm = comm::setup(b, signal);
-    let staging = stage(b, input_info, Some(1), Some(size));
-    let width = b.index(size);
-    let peers = b.for_loop(comm.zero, comm.nranks, comm.one, &[]);
-    put(
-        &peers.body,
-        target,
-        peers.induction,
-        input,
-        staging,
-        &[comm.me, comm.zero],
-        &[comm.zero, comm.zero],
-        &[comm.one, width],
-    );
-    let one = b.i32(1);
-    comm::barrier(b, &comm, Cells::Mesh, one);
-    finish_with_credits(b, &comm, 1);
-    Ok(())
+    put_row_to_every_rank(b, input, input_info, target, signal, RowSource::Gather)
 }
 
 /// `all_to_all(input [NR, SIZE], target, signal)`: row `dest` of the input
@@ -250,11 +181,44 @@ pub fn all_to_all<'c, 'a>(
 where
     'c: 'a,
 {
-    let size = row_width(input_info, "pld.tensor.all_to_all", "input")?;
+    put_row_to_every_rank(b, input, input_info, target, signal, RowSource::Exchange)
+}
+
+/// Which input row goes to each destination.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum RowSource {
+    /// allgather: the one input row to everyone.
+    Gather,
+    /// all_to_all: input row `dest` to rank `dest`.
+    Exchange,
+}
+/// The body allgather and all_to_all share: for every rank `dest` (this
+/// one included), put an input row into row `me` of `dest`'s target
+/// through a one-row stage, then one barrier and its credit back.
+fn put_row_to_every_rank<'c, 'a>(
+    b: &Builder<'c, 'a>,
+    input: Value<'c, 'a>,
+    input_info: &TensorInfo,
+    target: Value<'c, 'a>,
+    signal: Value<'c, 'a>,
+    source: RowSource,
+) -> Result<(), String>
+where
+    'c: 'a,
+{
+    let name = match source {
+        RowSource::Gather => "pld.tensor.allgather",
+        RowSource::Exchange => "pld.tensor.all_to_all",
+    };
+    let size = row_width(input_info, name, "input")?;
     let comm = comm::setup(b, signal);
     let staging = stage(b, input_info, Some(1), Some(size));
     let width = b.index(size);
     let dests = b.for_loop(comm.zero, comm.nranks, comm.one, &[]);
+    let source_row = match source {
+        RowSource::Gather => comm.zero,
+        RowSource::Exchange => dests.induction,
+    };
     put(
         &dests.body,
         target,
@@ -262,7 +226,7 @@ where
         input,
         staging,
         &[comm.me, comm.zero],
-        &[dests.induction, comm.zero],
+        &[source_row, comm.zero],
         &[comm.one, width],
     );
     let one = b.i32(1);

@@ -36,10 +36,6 @@ pub struct Request<'c, 'a> {
     pub reduce: ReduceOp,
 }
 
-fn parse_type<'c>(b: &Builder<'c, '_>, text: &str) -> Type<'c> {
-    Type::parse(b.context, text).unwrap_or_else(|| panic!("type {text} parses"))
-}
-
 /// The flat length N: a constant, or the product of the dimensions.
 pub fn flat_length<'c, 'a>(
     b: &Builder<'c, 'a>,
@@ -73,8 +69,8 @@ where
 
     // The target as one row of N elements.
     let row_type = match static_n {
-        Some(n) => parse_type(b, &format!("tensor<1x{n}x{dtype}, #pld.dist>")),
-        None => parse_type(b, &format!("tensor<1x?x{dtype}, #pld.dist>")),
+        Some(n) => b.parse_type(&format!("tensor<1x{n}x{dtype}, #pld.dist>")),
+        None => b.parse_type(&format!("tensor<1x?x{dtype}, #pld.dist>")),
     };
     let dynamic: Vec<Value> = if static_n.is_some() { vec![] } else { vec![n] };
     let row = b.value(
@@ -85,11 +81,10 @@ where
             .result(row_type)
             .build(),
     );
-    let tile = parse_type(b, &format!("tensor<1x{chunk}x{dtype}, #pld.tile>"));
-    let ragged = parse_type(
-        b,
-        &format!("tensor<1x{chunk}x{dtype}, #pld.tile_with<{{valid_shape = array<i64: 1, -1>}}>>"),
-    );
+    let tile = b.parse_type(&format!("tensor<1x{chunk}x{dtype}, #pld.tile>"));
+    let ragged = b.parse_type(&format!(
+        "tensor<1x{chunk}x{dtype}, #pld.tile_with<{{valid_shape = array<i64: 1, -1>}}>>"
+    ));
 
     // Ready barrier: every rank's data is in place.
     let ready = b.i32(1);
@@ -264,9 +259,7 @@ where
     }
     let dtype = info.dtype();
     let comm = comm::setup(b, request.signal);
-    let view_type = parse_type(
-        b,
-        &format!(
+    let view_type = b.parse_type(&format!(
             "tensor<{rows}x{cols}x{dtype}, #pld.dist_with<{{valid_shape = array<i64: {valid_rows}, {valid_cols}>}}>>"
         ),
     );
@@ -280,16 +273,42 @@ where
             .result(view_type)
             .build(),
     );
-    let tile = parse_type(
+    let tile = b.parse_type(&format!(
+        "tensor<{valid_rows}x{valid_cols}x{dtype}, #pld.tile>"
+    ));
+    reduce_box(
         b,
-        &format!("tensor<{valid_rows}x{valid_cols}x{dtype}, #pld.tile>"),
+        &comm,
+        view,
+        &[comm.zero, comm.zero],
+        tile,
+        request.reduce,
     );
+    Ok(())
+}
+
+/// One box reduced in place across the ranks, for the partial-valid path
+/// and reduce_scatter: a ready barrier (generation 1); this rank's tile at
+/// `offsets` of `source` with every other rank's tile at the same offsets
+/// folded in by `reduce`; a second barrier (generation 2), so no peer still
+/// reads the box when it is overwritten; the store; and the epilogue that
+/// returns both credits.
+pub fn reduce_box<'c, 'a>(
+    b: &Builder<'c, 'a>,
+    comm: &Comm<'c, 'a>,
+    source: Value<'c, 'a>,
+    offsets: &[Value<'c, 'a>],
+    tile: Type<'c>,
+    reduce: ReduceOp,
+) where
+    'c: 'a,
+{
     let one = b.i32(1);
-    comm::barrier(b, &comm, Cells::Mesh, one);
+    comm::barrier(b, comm, Cells::Mesh, one);
     let mine = b.value(
         TileLoad::builder(b.context, b.location)
-            .source(view)
-            .offsets(&[comm.zero, comm.zero])
+            .source(source)
+            .offsets(offsets)
             .valid_shape(&[])
             .result(tile)
             .build(),
@@ -301,15 +320,15 @@ where
     let then = guard.then_body;
     let theirs = then.value(
         RemoteLoad::builder(b.context, b.location)
-            .target(view)
+            .target(source)
             .peer(peers.induction)
-            .offsets(&[comm.zero, comm.zero])
+            .offsets(offsets)
             .valid_shape(&[])
             .result(tile)
             .build(),
     );
     let reduced = then.value(
-        OpBuild::new(b.context, reduction_op(request.reduce), b.location)
+        OpBuild::new(b.context, reduction_op(reduce), b.location)
             .operands("lhs", &[acc])
             .operands("rhs", &[theirs])
             .result(tile)
@@ -323,15 +342,14 @@ where
     crate::ir::set_operands(peers.yield_op, &[crate::ir::result(guard.op)]);
     let total = crate::ir::result(peers.op);
     let two = b.i32(2);
-    comm::barrier(b, &comm, Cells::Mesh, two);
+    comm::barrier(b, comm, Cells::Mesh, two);
     b.insert(
         TileStore::builder(b.context, b.location)
             .tile(total)
-            .target(view)
-            .offsets(&[comm.zero, comm.zero])
+            .target(source)
+            .offsets(offsets)
             .build(),
     );
     let negative = b.i32(-2);
-    comm::epilogue(b, &comm, Cells::Mesh, negative);
-    Ok(())
+    comm::epilogue(b, comm, Cells::Mesh, negative);
 }

@@ -70,10 +70,6 @@ pub fn check(request: &Request) -> Result<(), String> {
     Ok(())
 }
 
-fn parse_type<'c>(b: &Builder<'c, '_>, text: &str) -> Type<'c> {
-    Type::parse(b.context, text).unwrap_or_else(|| panic!("type {text} parses"))
-}
-
 /// Types and values shared by both phases.
 struct Ring<'c, 'a> {
     comm: Comm<'c, 'a>,
@@ -311,8 +307,8 @@ where
     let chunk_cols = crate::build::constant_value(chunk).unwrap_or(chunk_elems);
 
     let row_type = match static_total {
-        Some(n) => parse_type(b, &format!("tensor<1x{n}x{dtype}, #pld.dist>")),
-        None => parse_type(b, &format!("tensor<1x?x{dtype}, #pld.dist>")),
+        Some(n) => b.parse_type(&format!("tensor<1x{n}x{dtype}, #pld.dist>")),
+        None => b.parse_type(&format!("tensor<1x?x{dtype}, #pld.dist>")),
     };
     let dynamic: Vec<Value> = if static_total.is_some() {
         vec![]
@@ -339,13 +335,10 @@ where
         chunk,
         left,
         fp16,
-        tile: parse_type(b, &format!("tensor<1x{chunk_cols}x{dtype}, #pld.tile>")),
-        ragged: parse_type(
-            b,
-            &format!(
-                "tensor<1x{chunk_cols}x{dtype}, #pld.tile_with<{{valid_shape = array<i64: 1, -1>}}>>"
-            ),
-        ),
+        tile: b.parse_type(&format!("tensor<1x{chunk_cols}x{dtype}, #pld.tile>")),
+        ragged: b.parse_type(&format!(
+            "tensor<1x{chunk_cols}x{dtype}, #pld.tile_with<{{valid_shape = array<i64: 1, -1>}}>>"
+        )),
         reduce: request.reduce,
     };
 

@@ -14,11 +14,7 @@ use pld_dialect::{enums::FuncKind, verify::function_kind};
 /// The HOST orchestrators in `root` (a module, or a function when a pass is
 /// nested under `func.func`), in order.
 pub fn host_functions<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let mut functions = crate::ir::collect(root, |name| name == "func.func");
-    if pld_dialect::ops::op_name(&root) == "func.func" {
-        functions.insert(0, root);
-    }
-    functions
+    crate::ir::functions(root)
         .into_iter()
         .filter(|f| function_kind(*f) == Ok(Some(FuncKind::Host)))
         .collect()

@@ -38,10 +38,7 @@ impl PldPass for InsertCommFence {
     fn run(&self, root: OperationRef) -> Result<(), PassFailed> {
         // SAFETY: the context outlives the pass run.
         let context = unsafe { root.context().to_ref() };
-        let mut functions = ir::collect(root, |n| n == "func.func");
-        if op_name(&root) == "func.func" {
-            functions.insert(0, root);
-        }
+        let functions = ir::functions(root);
         for function in functions {
             if !function_kind(function)
                 .ok()
@@ -106,11 +103,16 @@ where
     let Some(next) = op.next_in_block() else {
         return;
     };
-    // Markers already in place (their index constants come first).
+    // Markers already in place. The sizes and offsets of a region
+    // invalidate (constants, and `tensor.dim` for dynamic extents) come
+    // first, so they are looked through.
     let mut existing = Vec::new();
     let mut cursor = Some(next);
     while let Some(candidate) = cursor {
-        if op_name(&candidate) != "arith.constant" {
+        if !matches!(
+            op_name(&candidate).as_str(),
+            "arith.constant" | "tensor.dim"
+        ) {
             existing.push(candidate);
             if existing.len() == 2 {
                 break;
@@ -134,7 +136,9 @@ where
     };
     match marker {
         Marker::Local(window) => {
-            if is_invalidate(first, false) && is_fence(after) {
+            // Only an invalidate of this very window counts.
+            let covers = first.is_some_and(|f| ir::operand(f, 0) == Some(window));
+            if is_invalidate(first, false) && covers && is_fence(after) {
                 return;
             }
             let Some(info) = value_info(window).ok().flatten() else {

@@ -46,10 +46,7 @@ impl PldPass for LowerCompositeOps {
         // SAFETY: the context outlives the pass run.
         let context = unsafe { root.context().to_ref() };
         let mut report = Report::default();
-        let mut functions = ir::collect(root, |n| n == "func.func");
-        if op_name(&root) == "func.func" {
-            functions.insert(0, root);
-        }
+        let functions = ir::functions(root);
         for function in functions {
             if function_kind(function) != Ok(Some(FuncKind::InCore)) {
                 continue;

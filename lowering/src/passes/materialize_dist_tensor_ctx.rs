@@ -97,14 +97,11 @@ impl PldPass for MaterializeDistTensorCtx {
         }
 
         // 2. Calls, and 3. get_comm_ctx.
+        let mut rebound = std::collections::HashSet::new();
         for function in &functions {
             let host = function_kind(*function) == Ok(Some(FuncKind::Host));
             let own = symbol(*function).and_then(|n| contexts.get(&n).cloned());
-            let resolve = |value: Value| -> Option<Value> {
-                let param = parameter_of(value)?;
-                let (_, ctx) = own.as_ref()?.iter().find(|(p, _)| *p == param)?;
-                ir::entry_arguments(*function, 0).get(*ctx).copied()
-            };
+            let resolve = |value| resolve(*function, own.as_deref(), value);
             for call in ir::collect(*function, |n| n == "func.call") {
                 let Some(callee) = call
                     .attribute("callee")
@@ -126,15 +123,21 @@ impl PldPass for MaterializeDistTensorCtx {
                         continue;
                     };
                     match resolve(argument) {
-                        Some(ctx) => extra.push(ctx),
-                        None if host => extra.push(ir::result(ir::insert_before(
+                        Err(carrier) => {
+                            // Once per loop, however many uses flow through it.
+                            if rebound.insert(carrier.to_raw().ptr as usize) {
+                                report.error(carrier, REBOUND);
+                            }
+                        }
+                        Ok(Some(ctx)) => extra.push(ctx),
+                        Ok(None) if host => extra.push(ir::result(ir::insert_before(
                             call,
                             GetCommCtx::builder(context, call.location())
                                 .tensor(argument)
                                 .result(ctx_type(context))
                                 .build(),
                         ))),
-                        None => report.error(
+                        Ok(None) => report.error(
                             call,
                             &format!(
                                 "cannot find the CommContext of argument #{param} of the call to \
@@ -158,11 +161,17 @@ impl PldPass for MaterializeDistTensorCtx {
                     continue;
                 };
                 match resolve(tensor) {
-                    Some(ctx) => {
+                    Err(carrier) => {
+                        // Once per loop, however many uses flow through it.
+                        if rebound.insert(carrier.to_raw().ptr as usize) {
+                            report.error(carrier, REBOUND);
+                        }
+                    }
+                    Ok(Some(ctx)) => {
                         ir::replace_all_uses(ir::result(op), ctx);
                         ir::erase(op);
                     }
-                    None => report.error(
+                    Ok(None) => report.error(
                         op,
                         "cannot resolve the CommContext: the tensor does not derive from a \
                          distributed parameter of this function",
@@ -238,50 +247,108 @@ fn add_parameters(context: &Context, function: OperationRef, ty: &FunctionType, 
     }
 }
 
+/// The context parameter of `function` that belongs to the parameter
+/// `value` derives from (`own` pairs parameters with their contexts);
+/// `Err(loop)` when a loop rebinds the carried tensor it flows through.
+fn resolve<'c, 'a>(
+    function: OperationRef<'c, 'a>,
+    own: Option<&[(usize, usize)]>,
+    value: Value<'c, 'a>,
+) -> Result<Option<Value<'c, 'a>>, OperationRef<'c, 'a>>
+where
+    'c: 'a,
+{
+    let param = trace(value, true)?;
+    Ok(param.and_then(|param| {
+        let (_, ctx) = own?.iter().find(|(p, _)| *p == param)?;
+        ir::entry_arguments(function, 0).get(*ctx).copied()
+    }))
+}
+
+const REBOUND: &str = "this loop rebinds a carried distributed tensor to a different tensor, so \
+                       the CommContext of the carried value is ambiguous; carry one window per \
+                       iter_arg";
+
 /// The entry-block parameter a value derives from, through views,
 /// collective results, loop-carried values and callee results that return
-/// one of the callee's parameters.
-pub fn parameter_of(value: Value) -> Option<usize> {
+/// one of the callee's parameters. `Ok(None)` when it derives from none;
+/// with `check_carries`, `Err(loop)` when a loop it flows through yields a
+/// carry that derives from something other than the carry's initial value
+/// (spec 7.6: a rebound carry is diagnosed, not guessed).
+pub fn trace<'c, 'a>(
+    value: Value<'c, 'a>,
+    check_carries: bool,
+) -> Result<Option<usize>, OperationRef<'c, 'a>>
+where
+    'c: 'a,
+{
+    // Through carry `k` of an `scf.for`: to its initial value, after
+    // checking that the body yields back the same tensor.
+    let carry = |owner: OperationRef<'c, 'a>,
+                 k: usize|
+     -> Result<Option<Value<'c, 'a>>, OperationRef<'c, 'a>> {
+        let Some(init) = ir::operand(owner, 3 + k) else {
+            return Ok(None);
+        };
+        if check_carries {
+            let yielded = ir::region_terminator(owner, 0).and_then(|y| ir::operand(y, k));
+            if let Some(yielded) = yielded {
+                if trace(yielded, false)? != trace(init, false)? {
+                    return Err(owner);
+                }
+            }
+        }
+        Ok(Some(init))
+    };
     let mut value = value;
     for _ in 0..10_000 {
-        value = match ir::defining_op(value) {
+        let next = match ir::defining_op(value) {
             Some(owner) => {
                 let index = ir::result_number(value);
                 match op_name(&owner).as_str() {
-                    "pld.tensor_view" => ir::operand(owner, 0)?,
-                    "scf.for" => ir::operand(owner, 3 + index)?,
-                    "func.call" => {
-                        // A callee that returns one of its parameters.
-                        let callee =
-                            pld_dialect::attr::flat_symbol(owner.attribute("callee").ok()?)?;
-                        let module = ir::outermost(owner);
-                        let function = ir::collect(module, |n| n == "func.func")
-                            .into_iter()
-                            .find(|f| symbol(*f).as_deref() == Some(callee.as_str()))?;
-                        let returned = ir::operand(ir::region_terminator(function, 0)?, index)?;
-                        let site = ir::argument_site(returned)?;
-                        if op_name(&site.parent) != "func.func" {
-                            return None;
-                        }
-                        ir::operand(owner, site.number)?
-                    }
-                    name => {
-                        let collective = crate::host::roles::collective(name)?;
-                        OpView::new(owner)?.one(collective.alias)?
-                    }
+                    "pld.tensor_view" => ir::operand(owner, 0),
+                    "scf.for" => carry(owner, index)?,
+                    "func.call" => returned_argument(owner, index),
+                    name => crate::host::roles::collective(name)
+                        .and_then(|collective| OpView::new(owner)?.one(collective.alias)),
                 }
             }
             None => {
-                let site = ir::argument_site(value)?;
+                let Some(site) = ir::argument_site(value) else {
+                    return Ok(None);
+                };
                 match op_name(&site.parent).as_str() {
-                    "func.func" if site.entry_block => return Some(site.number),
-                    "scf.for" if site.number > 0 => ir::operand(site.parent, 3 + site.number - 1)?,
-                    _ => return None,
+                    "func.func" if site.entry_block => return Ok(Some(site.number)),
+                    "scf.for" if site.number > 0 => carry(site.parent, site.number - 1)?,
+                    _ => None,
                 }
             }
         };
+        match next {
+            Some(next) => value = next,
+            None => return Ok(None),
+        }
     }
-    None
+    Ok(None)
+}
+
+/// For result `index` of a call whose callee returns one of its own
+/// parameters there: the call's argument for that parameter.
+fn returned_argument<'c, 'a>(call: OperationRef<'c, 'a>, index: usize) -> Option<Value<'c, 'a>>
+where
+    'c: 'a,
+{
+    let callee = pld_dialect::attr::flat_symbol(call.attribute("callee").ok()?)?;
+    let module = ir::outermost(call);
+    let function = ir::collect(module, |n| n == "func.func")
+        .into_iter()
+        .find(|f| symbol(*f).as_deref() == Some(callee.as_str()))?;
+    let returned = ir::operand(ir::region_terminator(function, 0)?, index)?;
+    let site = ir::argument_site(returned)?;
+    if op_name(&site.parent) != "func.func" {
+        return None;
+    }
+    ir::operand(call, site.number)
 }
 
 static IDENTITY: PassIdentity = PassIdentity;

@@ -53,3 +53,36 @@ func.func @chip() attributes {pld.kind = #pld.func_kind<"chip">} {
   func.call @helper() : () -> ()
   return
 }
+
+// A dynamic window: the invalidate's extent comes from a tensor.dim, which
+// the idempotence check looks through (the second run above adds nothing).
+// CHECK-LABEL: func.func @dynamic
+// CHECK: "pld.tile_store"(%arg1, %arg0, %c0, %c0)
+// CHECK-NEXT: arith.constant 0 : index
+// CHECK-NEXT: %[[D:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x64xf32, #pld.dist>
+// CHECK: "pld.system_cacheinvalid"(%arg0, %[[D]],
+// CHECK-NEXT: "pld.system_fence"()
+// CHECK-NOT: "pld.system_fence"
+// CHECK: return
+func.func @dynamic(%data: tensor<?x64xf32, #pld.dist>, %t: !tile) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  "pld.tile_store"(%t, %data, %c0, %c0) : (!tile, tensor<?x64xf32, #pld.dist>, index, index) -> ()
+  return
+}
+
+// An invalidate of another window does not publish this one: the markers
+// for %arg0 are still added.
+// CHECK-LABEL: func.func @other_window
+// CHECK: "pld.tile_store"(%arg2, %arg0, %c0, %c0)
+// CHECK: "pld.system_cacheinvalid"(%arg0,
+// CHECK-NEXT: "pld.system_fence"()
+// CHECK-NEXT: "pld.system_cacheinvalid"(%arg1,
+func.func @other_window(%data: !data, %other: !data, %t: !tile) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  "pld.tile_store"(%t, %data, %c0, %c0) : (!tile, !data, index, index) -> ()
+  "pld.system_cacheinvalid"(%other, %c1, %c64, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 2>} : (!data, index, index, index, index) -> ()
+  "pld.system_fence"() : () -> ()
+  return
+}

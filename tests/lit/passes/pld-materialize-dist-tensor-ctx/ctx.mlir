@@ -66,3 +66,25 @@ func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
 // extended).
 // CHECK-LABEL: func.func private @external(tensor<1x16xf32, #pld.dist> {pld.direction = #pld.direction<"inout">}, !pld.ctx)
 func.func private @external(!data {pld.direction = #pld.direction<"inout">}) attributes {pld.kind = #pld.func_kind<"aiv">}
+
+// A loop that carries a window and yields it back (here through an
+// allreduce, whose result is its target) keeps the initial value's context,
+// inside the loop and after it.
+// CHECK-LABEL: func.func @carried(%arg0: tensor<1x16xf32, #pld.dist>, %arg1: tensor<2x1xi32, #pld.dist>, %arg2: !pld.ctx, %arg3: !pld.ctx)
+// CHECK: scf.for
+// CHECK: "pld.system_rank"(%arg2)
+// CHECK: "pld.system_rank"(%arg2)
+func.func @carried(%d: !data, %s: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %out = scf.for %i = %c0 to %c3 step %c1 iter_args(%x = %d) -> (!data) {
+    %ctx = "pld.system_get_comm_ctx"(%x) : (!data) -> !pld.ctx
+    %r = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+    %y = "pld.tensor_allreduce"(%x, %s) {op = #pld.reduce_op<"sum">} : (!data, !sig) -> !data
+    scf.yield %y : !data
+  }
+  %ctx = "pld.system_get_comm_ctx"(%out) : (!data) -> !pld.ctx
+  %r = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  return
+}

@@ -25,3 +25,25 @@ func.func @kernel() attributes {pld.kind = #pld.func_kind<"incore">} {
   %r = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
   return
 }
+
+// -----
+
+// A loop that carries one window and yields another: the carried value's
+// context would depend on the iteration (spec 7.6), so it is diagnosed
+// once, on the loop, however many uses flow through it.
+!data = tensor<1x16xf32, #pld.dist>
+func.func @kernel(%d: !data) attributes {pld.kind = #pld.func_kind<"incore">} {
+  return
+}
+func.func @chip(%a: !data, %b: !data) attributes {pld.kind = #pld.func_kind<"chip">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  // expected-error@+1 {{this loop rebinds a carried distributed tensor to a different tensor, so the CommContext of the carried value is ambiguous; carry one window per iter_arg}}
+  %out = scf.for %i = %c0 to %c3 step %c1 iter_args(%d = %a) -> (!data) {
+    func.call @kernel(%d) : (!data) -> ()
+    scf.yield %b : !data
+  }
+  func.call @kernel(%out) : (!data) -> ()
+  return
+}
