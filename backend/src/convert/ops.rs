@@ -302,12 +302,21 @@ where
             "pld.system_get_comm_ctx" => {
                 return Err("run pld-materialize-dist-tensor-ctx before PTO codegen".into())
             }
-            other => {
+            "pld.tensor_put" | "pld.tensor_get" | "pld.tensor_remote_store" => {
                 return Err(format!(
-                    "'{other}' has no PTO form; lower it first (pld-lower-composite-ops turns \
-                     collectives into tile ops)"
+                    "has no PTO lowering yet (spec 9.3 covers the tile forms); write it as '{}' \
+                     with an explicit staging tile",
+                    op_name(&op).replace("pld.tensor_", "pld.tile_")
                 ))
             }
+            other if other.starts_with("pld.tensor_") => {
+                return Err(
+                    "has no PTO form; lower it first (pld-lower-composite-ops expands \
+                            InCore collectives into tile ops)"
+                        .into(),
+                )
+            }
+            _ => return Err("has no PTO lowering".into()),
         };
         if let (Some(new), Ok(result)) = (replacement, op.result(0)) {
             ir::replace_all_uses(result.into(), new);

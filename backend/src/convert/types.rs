@@ -1,7 +1,7 @@
 //! pld types to PTO types.
 
 use melior::{ir::Type, Context};
-use pld_dialect::types::{TensorInfo, TensorKind};
+use pld_dialect::types::{BLayout, TensorInfo, TensorKind};
 
 /// `!pto.ptr<elem>`.
 pub fn pointer<'c>(context: &'c Context, element: Type<'c>) -> Type<'c> {
@@ -27,10 +27,16 @@ pub fn tile_buffer<'c>(context: &'c Context, info: &TensorInfo<'c>) -> Result<Ty
     let (Some(rows), Some(cols)) = (info.dim(0), info.dim(1)) else {
         return Err("a tile's physical shape must be static".into());
     };
+    // A column tile keeps its block layout (verifier rule R14 requires it
+    // for `[N, 1]` tiles); row-major is the default and is left out.
+    let blayout = match info.blayout {
+        Some(BLayout::ColMajor) => "blayout = \"col_major\", ",
+        _ => "",
+    };
     Ok(parse(
         context,
         &format!(
-            "!pto.tile_buf<\"vec\", tensor<{rows}x{cols}x{}>, {{pad = 1 : i64, valid = array<i64: -1, -1>}}>",
+            "!pto.tile_buf<\"vec\", tensor<{rows}x{cols}x{}>, {{{blayout}pad = 1 : i64, valid = array<i64: -1, -1>}}>",
             info.element
         ),
     ))

@@ -38,7 +38,10 @@ pub fn describe<'c, 'a>(
         .map(|d| d.ok_or("PTO conversion needs static tensor shapes at kernel boundaries"))
         .collect::<Result<_, _>>()?;
     if !types::byte_sized(info.element) {
-        return Err("Distributed remote ops only support byte-sized element types".into());
+        return Err(format!(
+            "parameter #{parameter} has element type {}; PTO tensors need byte-sized elements",
+            info.element
+        ));
     }
     // Explicit strides, else packed ND, else DN (column-major in the last
     // two dimensions); a static trailing extent of 1 without a view counts
@@ -86,7 +89,10 @@ where
                     .ok_or_else(|| format!("parameter #{} is not a tensor", site.number));
             }
         }
-        let owner = ir::defining_op(value).ok_or("a tensor without a definition")?;
+        let owner = ir::defining_op(value).ok_or(
+            "PTO conversion follows tensors back to kernel parameters, but this one is a block \
+             argument (a loop-carried tensor); carry tiles, not tensors",
+        )?;
         if op_name(&owner) != "pld.tensor_view" {
             return Err(format!(
                 "PTO conversion follows tensors back to kernel parameters, but this one comes \

@@ -59,10 +59,7 @@ where
         if op_name(&current) != "func.func" {
             return fail(
                 current,
-                format!(
-                    "'{}' at module level has no PTO form; PTOAS reads functions only",
-                    op_name(&current)
-                ),
+                "has no PTO form at module level; PTOAS reads functions only",
             );
         }
         match classify(current) {

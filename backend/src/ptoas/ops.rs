@@ -123,10 +123,7 @@ impl Printer<'_> {
         if !matches!(dialect, "func" | "arith" | "scf" | "pto") {
             return fail(
                 op,
-                format!(
-                    "'{name}' has no PTO form: a converted kernel holds func, arith, scf and pto \
-                     ops only"
-                ),
+                "has no PTO form: a converted kernel holds func, arith, scf and pto ops only",
             );
         }
         let operands: Vec<Value> = op.operands().collect();
@@ -301,21 +298,28 @@ impl Printer<'_> {
                     .unwrap_or_else(|_| "#pto.fence_scope<gm>".into());
                 format!("pto.fence.barrier_all {scope}")
             }
-            "cmo_cacheinvalid" if !own(&["line", "space"]) => match a.first() {
-                None => {
-                    let space = op
-                        .attribute("space")
-                        .map(|s| spelling::attribute(&s.to_string()))
-                        .unwrap_or_else(|_| "#pto.address_space<gm>".into());
-                    format!("pto.cmo.cacheinvalid all {space}")
+            // `all` takes no address, `single_cache_line` exactly one; any
+            // other combination keeps the generic form rather than lose it.
+            "cmo_cacheinvalid" if !own(&["line", "space"]) => {
+                match (enum_value("line").as_deref(), a.first()) {
+                    (Some("all"), None) => {
+                        let space = op
+                            .attribute("space")
+                            .map(|s| spelling::attribute(&s.to_string()))
+                            .unwrap_or_else(|_| "#pto.address_space<gm>".into());
+                        format!("pto.cmo.cacheinvalid all {space}")
+                    }
+                    (Some("single_cache_line"), Some(address))
+                        if op.attribute("space").is_err() =>
+                    {
+                        format!(
+                            "pto.cmo.cacheinvalid {address} single_cache_line : {}",
+                            t[0]
+                        )
+                    }
+                    _ => return Ok(None),
                 }
-                Some(address) => {
-                    format!(
-                        "pto.cmo.cacheinvalid {address} single_cache_line : {}",
-                        t[0]
-                    )
-                }
-            },
+            }
             "comm_tnotify" if !own(&["notifyOp"]) => format!(
                 "pto.comm.tnotify({}, {} : {}, {}){}",
                 a[0],

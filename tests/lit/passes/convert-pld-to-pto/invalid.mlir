@@ -3,7 +3,7 @@
 // RUN: pld-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(convert-pld-to-pto)'
 
 !bits = tensor<1x64xi4, #pld.dist>
-// expected-error@+1 {{Distributed remote ops only support byte-sized element types}}
+// expected-error@+1 {{parameter #0 has element type i4; PTO tensors need byte-sized elements}}
 func.func @sub_byte(%d: !bits, %ctx: !pld.ctx) attributes {pld.kind = #pld.func_kind<"incore">} {
   return
 }
@@ -21,7 +21,7 @@ func.func @no_ctx(%d: !data) attributes {pld.kind = #pld.func_kind<"incore">} {
 !data = tensor<1x64xf32, #pld.dist>
 !sig = tensor<2x1xi32, #pld.dist>
 func.func @collective(%d: !data, %s: !sig, %c1: !pld.ctx, %c2: !pld.ctx) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{'pld.tensor_allreduce' has no PTO form; lower it first (pld-lower-composite-ops turns collectives into tile ops)}}
+  // expected-error@+1 {{'pld.tensor_allreduce' op has no PTO form; lower it first (pld-lower-composite-ops expands InCore collectives into tile ops)}}
   %r = "pld.tensor_allreduce"(%d, %s) {op = #pld.reduce_op<"sum">} : (!data, !sig) -> !data
   return
 }
@@ -51,4 +51,31 @@ func.func @dynamic(%d: !data, %ctx: !pld.ctx) attributes {pld.kind = #pld.func_k
 func.func @returns() -> i32 attributes {pld.kind = #pld.func_kind<"aiv">} {
   %c = arith.constant 0 : i32
   return %c : i32
+}
+
+// -----
+
+// The tensor forms of the remote ops have no PTO sequence (spec 9.3 has the
+// tile forms).
+!data = tensor<1x64xf32, #pld.dist>
+func.func @tensor_put(%d: !data, %local: tensor<1x64xf32>, %peer: index, %ctx: !pld.ctx) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{'pld.tensor_put' op has no PTO lowering yet (spec 9.3 covers the tile forms); write it as 'pld.tile_put' with an explicit staging tile}}
+  "pld.tensor_put"(%d, %peer, %local) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (!data, index, tensor<1x64xf32>) -> ()
+  return
+}
+
+// -----
+
+// A tensor carried through a loop cannot be traced to its parameter.
+!data = tensor<1x64xf32, #pld.dist>
+func.func @carried(%d: !data, %ctx: !pld.ctx) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%x = %d) -> (!data) {
+    // expected-error@+1 {{PTO conversion follows tensors back to kernel parameters, but this one is a block argument (a loop-carried tensor); carry tiles, not tensors}}
+    %t = "pld.tile_load"(%x, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (!data, index, index) -> tensor<1x64xf32, #pld.tile>
+    scf.yield %x : !data
+  }
+  return
 }

@@ -128,3 +128,15 @@ func.func @markers(%d: !data, %ctx: !pld.ctx) attributes {pld.kind = #pld.func_k
   "pld.system_cacheinvalid"(%d, %c1, %c64, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 2>} : (!data, index, index, index, index) -> ()
   return
 }
+
+// -----
+
+// A column tile keeps its block layout on the tile buffer.
+// CHECK-LABEL: func.func @column
+// CHECK: "pto.alloc_tile"({{.*}}) -> !pto.tile_buf<"vec", tensor<8x1xf16>, {blayout = "col_major", pad = 1 : i64, valid = array<i64: -1, -1>}>
+func.func @column(%d: tensor<8x1xf16>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %t = "pld.tile_load"(%d, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (tensor<8x1xf16>, index, index) -> tensor<8x1xf16, #pld.tile_with<{blayout = "col_major"}>>
+  "pld.tile_store"(%t, %d, %c0, %c0) : (tensor<8x1xf16, #pld.tile_with<{blayout = "col_major"}>>, tensor<8x1xf16>, index, index) -> ()
+  return
+}

@@ -20,7 +20,7 @@ func.func @raw(%t: tensor<1x64xf32, #pld.dist>) attributes {pld.kind = #pld.func
 // A kernel that still holds an op of another dialect.
 func.func @mixed(%p: memref<4xf32>) attributes {pto.kernel_kind = #pto.kernel_kind<"vector">} {
   %c0 = arith.constant 0 : index
-  // CHECK: errors.mlir:[[@LINE+1]]:8: error: 'memref.load' op 'memref.load' has no PTO form: a converted kernel holds func, arith, scf and pto ops only
+  // CHECK: errors.mlir:[[@LINE+1]]:8: error: 'memref.load' op has no PTO form: a converted kernel holds func, arith, scf and pto ops only
   %x = memref.load %p[%c0] : memref<4xf32>
   return
 }
@@ -46,3 +46,9 @@ func.func @helper() {
 // Parse errors are reported as pld-opt reports them.
 // CHECK: errors.mlir:[[@LINE+1]]:1: error: custom op 'bogus' is unknown
 bogus
+
+// -----
+
+// Only functions at module level.
+// CHECK: errors.mlir:[[@LINE+1]]:1: error: 'memref.global' op has no PTO form at module level; PTOAS reads functions only
+memref.global "private" @g : memref<4xf32>
