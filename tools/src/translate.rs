@@ -41,6 +41,12 @@ pub fn run(options: &Options) -> i32 {
         failed |= output.is_none() || diagnostics.iter().any(|d| d.severity == Severity::Error);
         outputs.extend(output);
     }
+    // A failed run leaves an output file alone rather than replace it with
+    // a partial translation; on the terminal the good chunks still show.
+    let to_file = options.output.as_deref().is_some_and(|path| path != "-");
+    if failed && to_file {
+        return 1;
+    }
     let joined = outputs.join(&format!("{}\n", split::MARKER));
     if let Err(e) = write_output(options.output.as_deref(), &joined) {
         eprintln!("pld-translate: error: cannot write output: {e}");

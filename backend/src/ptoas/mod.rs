@@ -15,14 +15,18 @@
 //! Only kernels are emitted: functions carrying `pto.kernel_kind` (set by
 //! `convert-pld-to-pto`). HOST and CHIP orchestrators and declarations are
 //! not PTO code and are listed in a comment; any other function is an error,
-//! because it is device code that was never converted.
+//! because it is device code that was never converted. A kernel may call
+//! only kernels (PTOAS has no linker for helpers).
+//!
+//! The input must be a verified module (`pld-translate` verifies it first):
+//! the printer relies on IRDL's operand counts.
 
 mod ops;
 mod spelling;
 
 use melior::ir::{
-    block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike, Value,
-    ValueLike,
+    block::BlockLike, operation::OperationLike, Attribute, BlockRef, Identifier, OperationRef,
+    RegionLike, Value, ValueLike,
 };
 use pld_dialect::{enums::FuncKind, ops::op_name, verify::function_kind};
 use std::collections::{HashMap, HashSet};
@@ -53,6 +57,16 @@ where
     let Some(block) = module.region(0).ok().and_then(|r| r.first_block()) else {
         return fail(module, "expected a module with a body");
     };
+    // The functions that will exist in the output: calls may only target
+    // these (PTOAS cannot link helpers, pto-interface 1.2).
+    let mut kernels = HashSet::new();
+    let mut op = block.first_operation();
+    while let Some(current) = op {
+        op = current.next_in_block();
+        if matches!(classify(current), Function::Kernel) {
+            kernels.insert(symbol(current));
+        }
+    }
     let mut op = block.first_operation();
     while let Some(current) = op {
         op = current.next_in_block();
@@ -64,11 +78,12 @@ where
         }
         match classify(current) {
             Function::Kernel => {
-                let mut printer = Printer::new(&mut body, 1);
+                let mut printer = Printer::new(&mut body, 1, &kernels);
                 printer.function(current)?;
             }
             Function::Skipped(why) => {
-                writeln!(out, "// skipped @{}: {why}", symbol(current)).expect("string write");
+                writeln!(out, "// skipped {}: {why}", symbol_ref(&symbol(current)))
+                    .expect("string write");
             }
             Function::Unconverted(why) => return fail(current, why),
         }
@@ -81,13 +96,7 @@ where
                 .as_str()
                 .is_ok_and(|n| n.starts_with("pto."))
         })
-        .map(|(name, value)| {
-            format!(
-                "{} = {}",
-                name.as_string_ref().as_str().unwrap_or_default(),
-                spelling::attribute(&value.to_string())
-            )
-        })
+        .map(named_attribute)
         .collect();
     if !attributes.is_empty() {
         write!(out, " attributes {{{}}}", attributes.join(", ")).expect("string write");
@@ -98,6 +107,15 @@ where
     Ok(out)
 }
 
+/// `name = value` in PTOAS spelling, for an attribute dictionary.
+fn named_attribute((name, value): (Identifier, Attribute)) -> String {
+    format!(
+        "{} = {}",
+        name.as_string_ref().as_str().unwrap_or_default(),
+        spelling::attribute(&value.to_string())
+    )
+}
+
 enum Function {
     Kernel,
     Skipped(&'static str),
@@ -105,6 +123,9 @@ enum Function {
 }
 
 fn classify(function: OperationRef) -> Function {
+    if op_name(&function) != "func.func" {
+        return Function::Skipped("not a function");
+    }
     if function.attribute("pto.kernel_kind").is_ok() {
         return Function::Kernel;
     }
@@ -131,16 +152,36 @@ fn classify(function: OperationRef) -> Function {
     }
 }
 
+/// A function's name, unquoted.
 fn symbol(function: OperationRef) -> String {
     function
         .attribute("sym_name")
-        .map(|a| a.to_string().trim_matches('"').to_string())
+        .ok()
+        .and_then(pld_dialect::attr::string)
         .unwrap_or_default()
+}
+
+/// `@name`, quoted (`@"my-kernel"`) when it is not a bare identifier.
+fn symbol_ref(name: &str) -> String {
+    let bare = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.'));
+    if bare {
+        format!("@{name}")
+    } else {
+        format!("@{name:?}")
+    }
 }
 
 /// Prints one function: owns the SSA names, which are scoped per function.
 struct Printer<'o> {
     out: &'o mut String,
+    /// The functions the output defines (what a call may target).
+    kernels: &'o HashSet<String>,
     indent: usize,
     names: HashMap<usize, String>,
     used: HashSet<String>,
@@ -153,9 +194,10 @@ fn key(value: Value) -> usize {
 }
 
 impl<'o> Printer<'o> {
-    fn new(out: &'o mut String, indent: usize) -> Self {
+    fn new(out: &'o mut String, indent: usize, kernels: &'o HashSet<String>) -> Self {
         Printer {
             out,
+            kernels,
             indent,
             names: HashMap::new(),
             used: HashSet::new(),
@@ -239,9 +281,18 @@ impl<'o> Printer<'o> {
         let private = function
             .attribute("sym_visibility")
             .is_ok_and(|v| v.to_string() == "\"private\"");
+        let returns = function
+            .attribute("function_type")
+            .ok()
+            .and_then(pld_dialect::attr::type_value)
+            .and_then(|t| melior::ir::r#type::FunctionType::try_from(t).ok())
+            .map_or(0, |t| t.result_count());
+        if returns > 0 {
+            // PTOAS kernels (entries or not) are `void` C++ functions.
+            return fail(function, "a PTO kernel returns nothing");
+        }
         let mut attributes = Vec::new();
-        // A public kernel is a launchable entry (`__global__`); PTOAS also
-        // requires entries to return nothing, which conversion guarantees.
+        // A public kernel is a launchable entry (`__global__`).
         if !private {
             attributes.push("pto.entry".to_string());
         }
@@ -254,8 +305,8 @@ impl<'o> Printer<'o> {
         ));
         let visibility = if private { "private " } else { "" };
         let header = format!(
-            "func.func {visibility}@{}({}) attributes {{{}}} {{\n",
-            symbol(function),
+            "func.func {visibility}{}({}) attributes {{{}}} {{\n",
+            symbol_ref(&symbol(function)),
             parameters.join(", "),
             attributes.join(", ")
         );

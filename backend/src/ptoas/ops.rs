@@ -317,7 +317,15 @@ impl Printer<'_> {
                             t[0]
                         )
                     }
-                    _ => return Ok(None),
+                    _ => {
+                        // The generic form would need a `line` spelling PTOAS
+                        // does not document; refuse rather than guess.
+                        return fail(
+                            op,
+                            "a cache invalidate needs either line 'all' without an address or \
+                             'single_cache_line' with one (and no space)",
+                        );
+                    }
                 }
             }
             "comm_tnotify" if !own(&["notifyOp"]) => format!(
@@ -348,26 +356,10 @@ impl Printer<'_> {
                     results[0]
                 )
             }
-            "comm_tput" | "comm_tget" if !own(&["atomicType"]) => {
-                let mnemonic = &short["comm_".len()..];
-                // tget has no atomic mode; tput always states its own.
-                let atomic = if mnemonic == "tput" {
-                    let text = op
-                        .attribute("atomicType")
-                        .map(|v| spelling::attribute(&v.to_string()))
-                        .unwrap_or_else(|_| "#pto<atomic_type atomic_none>".into());
-                    format!(" {{atomicType = {text}}}")
-                } else {
-                    String::new()
-                };
-                format!(
-                    "pto.comm.{mnemonic}({}, {}, buf({}) : {}){atomic}",
-                    a[0],
-                    a[1],
-                    joined(&a[2..]),
-                    joined(t)
-                )
-            }
+            // tget has no atomic mode: an `atomicType` on it keeps the op
+            // generic rather than vanish.
+            "comm_tput" if !own(&["atomicType"]) => self.transfer(op, "tput", a, t),
+            "comm_tget" if !own(&[]) => self.transfer(op, "tget", a, t),
             "get_block_idx" | "get_block_num" if !own(&[]) => {
                 let (_, lhs) = self.results(op);
                 format!("{lhs}pto.{short}")
@@ -375,6 +367,27 @@ impl Printer<'_> {
             _ => return Ok(None),
         };
         Ok(Some(text))
+    }
+
+    /// `pto.comm.tput(dst, src, buf(ping[, pong]) : ...)`; a put always
+    /// states its atomic mode.
+    fn transfer(&self, op: OperationRef, mnemonic: &str, a: &[String], t: &[String]) -> String {
+        let atomic = if mnemonic == "tput" {
+            let text = op
+                .attribute("atomicType")
+                .map(|v| spelling::attribute(&v.to_string()))
+                .unwrap_or_else(|_| "#pto<atomic_type atomic_none>".into());
+            format!(" {{atomicType = {text}}}")
+        } else {
+            String::new()
+        };
+        format!(
+            "pto.comm.{mnemonic}({}, {}, buf({}) : {}){atomic}",
+            a[0],
+            a[1],
+            joined(&a[2..]),
+            joined(t)
+        )
     }
 
     /// The custom form of a `func`, `arith` or `scf` op; `Some(true)` once
@@ -399,9 +412,28 @@ impl Printer<'_> {
                     format!("return {} : {}", joined(a), joined(t))
                 }
             }
-            ("func", "call") if !has_other_attributes(op, &["callee"]) => {
-                let callee = op.attribute("callee").map(|c| c.to_string());
-                let Ok(callee) = callee else { return Ok(None) };
+            ("func", "call") => {
+                let callee = op
+                    .attribute("callee")
+                    .ok()
+                    .and_then(pld_dialect::attr::flat_symbol);
+                let Some(callee) = callee else {
+                    return Ok(None);
+                };
+                if !self.kernels.contains(&callee) {
+                    return fail(
+                        op,
+                        format!(
+                            "calls {}, which has no PTO form here; PTOAS links no helpers, so \
+                             inline it or make it a converted kernel",
+                            super::symbol_ref(&callee)
+                        ),
+                    );
+                }
+                if has_other_attributes(op, &["callee"]) {
+                    return Ok(None);
+                }
+                let callee = super::symbol_ref(&callee);
                 let (_, lhs) = self.results(op);
                 format!(
                     "{lhs}call {callee}({}) : ({}) -> ({})",
@@ -552,8 +584,9 @@ impl Printer<'_> {
 
     /// `%r = "name"(%a) ({ regions }) {attrs} : (T) -> R`, with the PTOAS
     /// op name and attribute spellings. Inherent attributes go in the plain
-    /// dictionary, which every MLIR parser accepts for ops with and without
-    /// properties.
+    /// dictionary: MLIR parsers since properties were introduced (LLVM 17)
+    /// move them into an op's properties (checked with mlir-opt 22; PTOAS
+    /// builds on LLVM 19).
     fn generic<'c, 'a>(
         &mut self,
         op: OperationRef<'c, 'a>,
@@ -565,16 +598,7 @@ impl Printer<'_> {
     {
         let results = self.result_types(op)?;
         let (_, lhs) = self.results(op);
-        let attributes: Vec<String> = op
-            .attributes()
-            .map(|(name, value)| {
-                format!(
-                    "{} = {}",
-                    name.as_string_ref().as_str().unwrap_or_default(),
-                    spelling::attribute(&value.to_string())
-                )
-            })
-            .collect();
+        let attributes: Vec<String> = op.attributes().map(super::named_attribute).collect();
         let mut text = format!("{lhs}\"{}\"({})", pto_name(&op_name(&op)), joined(a));
         let regions: Vec<_> = op.regions().collect();
         if !regions.is_empty() {

@@ -9,8 +9,11 @@
 
 use std::fmt::Write;
 
-/// The PTOAS spelling of a type; builtin types print as MLIR prints them.
+/// The PTOAS spelling of a type: the PTO types, and the builtin scalars
+/// (integers, floats, `index`) as MLIR prints them. Anything else (tensors,
+/// memrefs, other dialects' types) has no place in a PTO kernel.
 pub fn type_(text: &str) -> Result<String, String> {
+    let unsupported = || Err(format!("type {text} has no PTOAS spelling"));
     if let Some(inner) = params(text, "!pto.tensor_view") {
         return Ok(format!("!pto.tensor_view<{}>", shaped(inner)?));
     }
@@ -20,10 +23,28 @@ pub fn type_(text: &str) -> Result<String, String> {
     if let Some(inner) = params(text, "!pto.tile_buf") {
         return tile_buf(inner);
     }
-    if text.starts_with("!pto.ptr<") || !text.starts_with('!') {
+    if let Some(element) = params(text, "!pto.ptr") {
+        return if scalar(element) {
+            Ok(text.to_string())
+        } else {
+            unsupported()
+        };
+    }
+    if scalar(text) {
         return Ok(text.to_string());
     }
-    Err(format!("type {text} has no PTOAS spelling"))
+    unsupported()
+}
+
+/// `index`, `iN`/`siN`/`uiN`, or a builtin float (`f16`, `bf16`, `f32`, ...).
+fn scalar(text: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    text == "index"
+        || ["i", "si", "ui"]
+            .iter()
+            .any(|p| text.strip_prefix(p).is_some_and(digits))
+        || matches!(text, "f16" | "bf16" | "f32" | "f64" | "tf32")
+        || text.starts_with("f8")
 }
 
 /// The parameter text of `prefix<...>`, if `text` is that.
@@ -33,9 +54,32 @@ fn params<'t>(text: &'t str, prefix: &str) -> Option<&'t str> {
         .strip_suffix('>')
 }
 
-/// `tensor<1x?xf32>` -> `1x?xf32`.
+/// `tensor<1x?xf32>` -> `1x?xf32`; the shape must be plain (no encoding)
+/// with a scalar element.
 fn shaped(text: &str) -> Result<&str, String> {
-    params(text.trim(), "tensor").ok_or_else(|| format!("expected a tensor type, got {text}"))
+    let inner = params(text.trim(), "tensor")
+        .ok_or_else(|| format!("expected a tensor type, got {text}"))?;
+    match split_shape(inner) {
+        Some((_, element)) if scalar(element) => Ok(inner),
+        _ => Err(format!("shape {text} has no PTOAS spelling")),
+    }
+}
+
+/// `1x?xf32` -> (["1", "?"], "f32"): the dimensions are the leading
+/// `x`-separated runs of digits or `?`; the rest is the element type (which
+/// may itself contain an `x`, like `index`).
+fn split_shape(text: &str) -> Option<(Vec<&str>, &str)> {
+    let mut dims = Vec::new();
+    let mut rest = text;
+    while let Some((dim, tail)) = rest.split_once('x') {
+        if dim == "?" || (!dim.is_empty() && dim.bytes().all(|b| b.is_ascii_digit())) {
+            dims.push(dim);
+            rest = tail;
+        } else {
+            break;
+        }
+    }
+    (!rest.is_empty()).then_some((dims, rest))
 }
 
 /// `"vec", tensor<1x256xf32>, {pad = 1 : i64, valid = array<i64: -1, -1>}`
@@ -48,8 +92,13 @@ fn tile_buf(inner: &str) -> Result<String, String> {
     };
     let loc = loc.trim().trim_matches('"');
     let shape = shaped(shape)?;
-    let dims: Vec<&str> = shape.split('x').collect();
-    let physical = &dims[..dims.len().saturating_sub(1)];
+    let (physical, _) =
+        split_shape(shape).ok_or_else(|| format!("malformed tile shape {shape}"))?;
+    if physical.len() != 2 || physical.contains(&"?") {
+        return Err(format!(
+            "PTO tile buffers have a static 2-D physical shape, not {shape}"
+        ));
+    }
     let mut out = format!("!pto.tile_buf<{loc}, {shape}");
     let props = props
         .trim()
@@ -68,13 +117,17 @@ fn tile_buf(inner: &str) -> Result<String, String> {
             if valid.len() != physical.len() {
                 return Err(format!("tile valid shape {value} does not match {shape}"));
             }
-            if valid.iter().zip(physical).any(|(v, p)| v != p) {
+            if valid.iter().zip(&physical).any(|(v, p)| v != p) {
                 write!(out, ", valid={}", valid.join("x")).expect("string write");
             }
-        } else {
+        } else if matches!(key, "blayout" | "slayout" | "fractal" | "pad" | "compact") {
             // `1 : i64` -> `1`, `"col_major"` -> `col_major`.
             let bare = value.split(" : ").next().unwrap_or(value).trim_matches('"');
             write!(rest, ", {key}={bare}").expect("string write");
+        } else {
+            return Err(format!(
+                "tile buffer property '{key}' has no PTOAS spelling"
+            ));
         }
     }
     out.push_str(&rest);
@@ -154,7 +207,21 @@ mod tests {
         );
         assert_eq!(type_("!pto.ptr<i64>").unwrap(), "!pto.ptr<i64>");
         assert_eq!(type_("index").unwrap(), "index");
-        assert!(type_("!pld.ctx").is_err());
+        assert_eq!(type_("i1").unwrap(), "i1");
+        assert_eq!(type_("bf16").unwrap(), "bf16");
+        for bad in [
+            "!pld.ctx",
+            "tensor<1x64xf32, #pld.dist>",
+            "memref<4xf32>",
+            "!pto.ptr<!pld.ctx>",
+            "!pto.tensor_view<tensor<?x?xf32, \"enc\">>",
+        ] {
+            assert!(type_(bad).is_err(), "{bad}");
+        }
+        assert_eq!(
+            type_("!pto.tensor_view<tensor<?x4xindex>>").unwrap(),
+            "!pto.tensor_view<?x4xindex>"
+        );
     }
 
     #[test]
@@ -173,6 +240,21 @@ mod tests {
             type_("!pto.tile_buf<\"vec\", tensor<8x1xf16>, {blayout = \"col_major\", valid = array<i64: 8, -1>}>")
                 .unwrap(),
             "!pto.tile_buf<vec, 8x1xf16, valid=8x?, blayout=col_major>"
+        );
+    }
+
+    #[test]
+    fn tile_buffers_are_static_2d_with_known_properties() {
+        for bad in [
+            "!pto.tile_buf<\"vec\", tensor<256xf32>, {}>",
+            "!pto.tile_buf<\"vec\", tensor<?x16xf32>, {}>",
+            "!pto.tile_buf<\"vec\", tensor<1x16xf32>, {bogus = 1 : i64}>",
+        ] {
+            assert!(type_(bad).is_err(), "{bad}");
+        }
+        assert_eq!(
+            type_("!pto.tile_buf<\"vec\", tensor<2x8xindex>, {valid = array<i64: 2, 8>}>").unwrap(),
+            "!pto.tile_buf<vec, 2x8xindex>"
         );
     }
 

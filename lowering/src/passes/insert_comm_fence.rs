@@ -23,7 +23,7 @@ use melior::{
 use pld_dialect::{
     ops::{fence::CacheInvalid, fence::Fence, op_name, OpView},
     types::{value_info, TensorKind},
-    verify::function_kind,
+    verify::{constant_int, function_kind},
 };
 
 #[derive(Clone, Default)]
@@ -95,6 +95,33 @@ fn is_invalidate(op: Option<OperationRef>, whole: bool) -> bool {
     op.is_some_and(|op| op_name(&op) == CacheInvalid::NAME && (op.operand_count() == 0) == whole)
 }
 
+/// Whether a region invalidate covers all of `window`: its tensor, zero
+/// offsets, and sizes equal to the window's extents (constants, or
+/// `tensor.dim`s of the window for dynamic ones).
+fn covers(invalidate: OperationRef, window: Value) -> bool {
+    let Some(view) = OpView::new(invalidate) else {
+        return false;
+    };
+    let Some(info) = value_info(window).ok().flatten() else {
+        return false;
+    };
+    let sizes = view.group("sizes").unwrap_or_default();
+    let offsets = view.group("offsets").unwrap_or_default();
+    let size_ok = |i: usize, size: Value| match info.dim(i) {
+        Some(d) => constant_int(size) == Some(d),
+        None => ir::defining_op(size).is_some_and(|dim| {
+            op_name(&dim) == "tensor.dim"
+                && ir::operand(dim, 0) == Some(window)
+                && ir::operand(dim, 1).and_then(constant_int) == Some(i as i64)
+        }),
+    };
+    view.one("tensor") == Some(window)
+        && sizes.len() == info.rank()
+        && offsets.len() == info.rank()
+        && offsets.iter().all(|o| constant_int(*o) == Some(0))
+        && sizes.iter().enumerate().all(|(i, s)| size_ok(i, *s))
+}
+
 fn mark<'c, 'a>(context: &'c Context, op: OperationRef<'c, 'a>)
 where
     'c: 'a,
@@ -136,9 +163,10 @@ where
     };
     match marker {
         Marker::Local(window) => {
-            // Only an invalidate of this very window counts.
-            let covers = first.is_some_and(|f| ir::operand(f, 0) == Some(window));
-            if is_invalidate(first, false) && covers && is_fence(after) {
+            if is_invalidate(first, false)
+                && first.is_some_and(|f| covers(f, window))
+                && is_fence(after)
+            {
                 return;
             }
             let Some(info) = value_info(window).ok().flatten() else {
@@ -159,7 +187,11 @@ where
                     .offsets(&offsets)
                     .build(),
             );
-            fence();
+            // A fence already in place serves once the invalidate is in
+            // front of it.
+            if !is_fence(first) {
+                fence();
+            }
         }
         Marker::Remote => {
             if !is_fence(first) {

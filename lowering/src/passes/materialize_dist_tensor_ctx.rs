@@ -123,10 +123,10 @@ impl PldPass for MaterializeDistTensorCtx {
                         continue;
                     };
                     match resolve(argument) {
-                        Err(carrier) => {
+                        Err((carrier, why)) => {
                             // Once per loop, however many uses flow through it.
                             if rebound.insert(carrier.to_raw().ptr as usize) {
-                                report.error(carrier, REBOUND);
+                                report.error(carrier, why.message());
                             }
                         }
                         Ok(Some(ctx)) => extra.push(ctx),
@@ -161,10 +161,9 @@ impl PldPass for MaterializeDistTensorCtx {
                     continue;
                 };
                 match resolve(tensor) {
-                    Err(carrier) => {
-                        // Once per loop, however many uses flow through it.
+                    Err((carrier, why)) => {
                         if rebound.insert(carrier.to_raw().ptr as usize) {
-                            report.error(carrier, REBOUND);
+                            report.error(carrier, why.message());
                         }
                     }
                     Ok(Some(ctx)) => {
@@ -249,65 +248,116 @@ fn add_parameters(context: &Context, function: OperationRef, ty: &FunctionType, 
 
 /// The context parameter of `function` that belongs to the parameter
 /// `value` derives from (`own` pairs parameters with their contexts);
-/// `Err(loop)` when a loop rebinds the carried tensor it flows through.
+/// `Err` when a loop it flows through has no single window for its carry.
 fn resolve<'c, 'a>(
     function: OperationRef<'c, 'a>,
     own: Option<&[(usize, usize)]>,
     value: Value<'c, 'a>,
-) -> Result<Option<Value<'c, 'a>>, OperationRef<'c, 'a>>
+) -> Result<Option<Value<'c, 'a>>, (OperationRef<'c, 'a>, Carry)>
 where
     'c: 'a,
 {
-    let param = trace(value, true)?;
+    let param = trace(value)?;
     Ok(param.and_then(|param| {
         let (_, ctx) = own?.iter().find(|(p, _)| *p == param)?;
         ir::entry_arguments(function, 0).get(*ctx).copied()
     }))
 }
 
-const REBOUND: &str = "this loop rebinds a carried distributed tensor to a different tensor, so \
-                       the CommContext of the carried value is ambiguous; carry one window per \
-                       iter_arg";
+/// Why a loop carry has no single CommContext.
+#[derive(Clone, Copy)]
+enum Carry {
+    /// The body yields a value of a different window.
+    Rebound,
+    /// The body yields a value whose window cannot be traced.
+    Untraceable,
+}
+
+impl Carry {
+    fn message(self) -> &'static str {
+        match self {
+            Carry::Rebound => {
+                "this loop rebinds a carried distributed tensor to a different tensor, so the \
+                 CommContext of the carried value is ambiguous; carry one window per iter_arg"
+            }
+            Carry::Untraceable => {
+                "cannot tell which window this loop carries: the value it yields for a carried \
+                 distributed tensor does not derive from a parameter; yield the carried tensor \
+                 (or a view or collective result of it)"
+            }
+        }
+    }
+}
+
+type Traced<'c, 'a> = Result<Option<usize>, (OperationRef<'c, 'a>, Carry)>;
 
 /// The entry-block parameter a value derives from, through views,
-/// collective results, loop-carried values and callee results that return
-/// one of the callee's parameters. `Ok(None)` when it derives from none;
-/// with `check_carries`, `Err(loop)` when a loop it flows through yields a
-/// carry that derives from something other than the carry's initial value
-/// (spec 7.6: a rebound carry is diagnosed, not guessed).
-pub fn trace<'c, 'a>(
-    value: Value<'c, 'a>,
-    check_carries: bool,
-) -> Result<Option<usize>, OperationRef<'c, 'a>>
+/// collective results, loop carries, `scf.if` results whose branches agree,
+/// and callee results that return one of the callee's parameters.
+/// `Ok(None)` when it derives from none; `Err` when a loop it flows through
+/// (at any depth) yields a carry that does not derive from the carry's
+/// initial value (spec 7.6: a rebound carry is diagnosed, not guessed).
+fn trace<'c, 'a>(value: Value<'c, 'a>) -> Traced<'c, 'a>
 where
     'c: 'a,
 {
-    // Through carry `k` of an `scf.for`: to its initial value, after
-    // checking that the body yields back the same tensor.
-    let carry = |owner: OperationRef<'c, 'a>,
-                 k: usize|
-     -> Result<Option<Value<'c, 'a>>, OperationRef<'c, 'a>> {
-        let Some(init) = ir::operand(owner, 3 + k) else {
-            return Ok(None);
-        };
-        if check_carries {
-            let yielded = ir::region_terminator(owner, 0).and_then(|y| ir::operand(y, k));
-            if let Some(yielded) = yielded {
-                if trace(yielded, false)? != trace(init, false)? {
-                    return Err(owner);
-                }
-            }
-        }
-        Ok(Some(init))
-    };
+    trace_checking(value, &mut Vec::new())
+}
+
+/// `trace`, with the loop carries being checked further up (a carry's
+/// check reaches the carry itself again through the loop body).
+fn trace_checking<'c, 'a>(
+    value: Value<'c, 'a>,
+    checking: &mut Vec<(usize, usize)>,
+) -> Traced<'c, 'a>
+where
+    'c: 'a,
+{
     let mut value = value;
     for _ in 0..10_000 {
+        // Through carry `k` of an `scf.for`: the initial value, once the
+        // body is known to yield back the same window.
+        let mut carry = |owner: OperationRef<'c, 'a>, k: usize| {
+            let init = ir::operand(owner, 3 + k);
+            let key = (owner.to_raw().ptr as usize, k);
+            if let (Some(start), false) = (init, checking.contains(&key)) {
+                let yielded = ir::region_terminator(owner, 0).and_then(|y| ir::operand(y, k));
+                if let Some(yielded) = yielded {
+                    checking.push(key);
+                    let expected = trace_checking(start, checking);
+                    let actual = trace_checking(yielded, checking);
+                    checking.pop();
+                    let (expected, actual) = (expected?, actual?);
+                    if expected != actual {
+                        let why = if actual.is_none() {
+                            Carry::Untraceable
+                        } else {
+                            Carry::Rebound
+                        };
+                        return Err((owner, why));
+                    }
+                }
+            }
+            Ok(init)
+        };
         let next = match ir::defining_op(value) {
             Some(owner) => {
                 let index = ir::result_number(value);
                 match op_name(&owner).as_str() {
                     "pld.tensor_view" => ir::operand(owner, 0),
                     "scf.for" => carry(owner, index)?,
+                    "scf.if" => {
+                        // Both branches must yield the same window.
+                        let branch = |region| {
+                            ir::region_terminator(owner, region).and_then(|y| ir::operand(y, index))
+                        };
+                        let (Some(then), Some(otherwise)) = (branch(0), branch(1)) else {
+                            return Ok(None);
+                        };
+                        let then = trace_checking(then, checking)?;
+                        let otherwise = trace_checking(otherwise, checking)?;
+                        return Ok(if then == otherwise { then } else { None });
+                    }
                     "func.call" => returned_argument(owner, index),
                     name => crate::host::roles::collective(name)
                         .and_then(|collective| OpView::new(owner)?.one(collective.alias)),

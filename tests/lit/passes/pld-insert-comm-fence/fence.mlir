@@ -86,3 +86,27 @@ func.func @other_window(%data: !data, %other: !data, %t: !tile) attributes {pld.
   "pld.system_fence"() : () -> ()
   return
 }
+
+// A partial invalidate of the same window does not cover the store; a
+// fence already after a store is reused once the invalidate precedes it.
+// CHECK-LABEL: func.func @partial_and_fence
+// CHECK: "pld.tile_store"(%arg1, %arg0, %c0, %c0)
+// CHECK: "pld.system_cacheinvalid"(%arg0, %[[R:.*]], %[[C:.*]], %[[Z:.*]], %[[Z]])
+// CHECK-NEXT: "pld.system_fence"()
+// CHECK-NEXT: "pld.system_cacheinvalid"(%arg0, %c1, %c1, %c3, %c0)
+// CHECK-NEXT: "pld.system_fence"()
+// CHECK-NEXT: "pld.tile_store"(%arg1, %arg0, %c0, %c0)
+// CHECK: "pld.system_cacheinvalid"(%arg0,
+// CHECK-NEXT: "pld.system_fence"()
+// CHECK-NEXT: return
+func.func @partial_and_fence(%data: tensor<4x64xf32, #pld.dist>, %t: !tile) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  "pld.tile_store"(%t, %data, %c0, %c0) : (!tile, tensor<4x64xf32, #pld.dist>, index, index) -> ()
+  "pld.system_cacheinvalid"(%data, %c1, %c1, %c3, %c0) {operandSegmentSizes = array<i32: 1, 2, 2>} : (tensor<4x64xf32, #pld.dist>, index, index, index, index) -> ()
+  "pld.system_fence"() : () -> ()
+  "pld.tile_store"(%t, %data, %c0, %c0) : (!tile, tensor<4x64xf32, #pld.dist>, index, index) -> ()
+  "pld.system_fence"() : () -> ()
+  return
+}

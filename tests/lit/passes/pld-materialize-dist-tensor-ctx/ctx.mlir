@@ -88,3 +88,23 @@ func.func @carried(%d: !data, %s: !sig) attributes {pld.kind = #pld.func_kind<"i
   %r = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
   return
 }
+
+// An scf.if whose branches yield the same window keeps it.
+// CHECK-LABEL: func.func @branches(%arg0: tensor<1x16xf32, #pld.dist>, %arg1: i1, %arg2: !pld.ctx)
+// CHECK: "pld.system_rank"(%arg2)
+func.func @branches(%d: !data, %c: i1) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %out = scf.for %i = %c0 to %c3 step %c1 iter_args(%x = %d) -> (!data) {
+    %z = scf.if %c -> (!data) {
+      scf.yield %x : !data
+    } else {
+      scf.yield %x : !data
+    }
+    scf.yield %z : !data
+  }
+  %ctx = "pld.system_get_comm_ctx"(%out) : (!data) -> !pld.ctx
+  %r = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  return
+}

@@ -18,10 +18,9 @@ func.func @raw(%t: tensor<1x64xf32, #pld.dist>) attributes {pld.kind = #pld.func
 // -----
 
 // A kernel that still holds an op of another dialect.
-func.func @mixed(%p: memref<4xf32>) attributes {pto.kernel_kind = #pto.kernel_kind<"vector">} {
-  %c0 = arith.constant 0 : index
-  // CHECK: errors.mlir:[[@LINE+1]]:8: error: 'memref.load' op has no PTO form: a converted kernel holds func, arith, scf and pto ops only
-  %x = memref.load %p[%c0] : memref<4xf32>
+func.func @mixed(%x: f32) attributes {pto.kernel_kind = #pto.kernel_kind<"vector">} {
+  // CHECK: errors.mlir:[[@LINE+1]]:8: error: 'math.absf' op has no PTO form: a converted kernel holds func, arith, scf and pto ops only
+  %y = math.absf %x : f32
   return
 }
 
@@ -52,3 +51,47 @@ bogus
 // Only functions at module level.
 // CHECK: errors.mlir:[[@LINE+1]]:1: error: 'memref.global' op has no PTO form at module level; PTOAS reads functions only
 memref.global "private" @g : memref<4xf32>
+
+// -----
+
+// A kernel returns nothing (PTOAS kernels are void functions).
+// CHECK: errors.mlir:[[@LINE+1]]:1: error: 'func.func' op a PTO kernel returns nothing
+func.func private @value(%x: i32) -> i32 attributes {pto.kernel_kind = #pto.kernel_kind<"vector">} {
+  return %x : i32
+}
+
+// -----
+
+// Calls may only reach functions the output defines: PTOAS links nothing.
+func.func private @extern(index)
+func.func @caller(%n: index) attributes {pto.kernel_kind = #pto.kernel_kind<"vector">} {
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'func.call' op calls @extern, which has no PTO form here; PTOAS links no helpers, so inline it or make it a converted kernel
+  func.call @extern(%n) : (index) -> ()
+  return
+}
+
+// -----
+
+// A parameter type PTOAS cannot spell.
+// CHECK: errors.mlir:[[@LINE+1]]:1: error: 'func.func' op type memref<4xf32> has no PTOAS spelling
+func.func @memory(%m: memref<4xf32>) attributes {pto.kernel_kind = #pto.kernel_kind<"vector">} {
+  return
+}
+
+// -----
+
+// A cache invalidate whose line kind does not match its operands.
+!part = !pto.partition_tensor_view<tensor<1x64xf32>>
+func.func @line(%p: !part) attributes {pto.kernel_kind = #pto.kernel_kind<"vector">} {
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'pto.cmo_cacheinvalid' op a cache invalidate needs either line 'all' without an address or 'single_cache_line' with one (and no space)
+  "pto.cmo_cacheinvalid"(%p) {line = #pto.cache_line<"all">} : (!part) -> ()
+  return
+}
+
+// -----
+
+// A one-dimensional tile buffer has no PTOAS type.
+// CHECK: errors.mlir:[[@LINE+1]]:1: error: 'func.func' op PTO tile buffers have a static 2-D physical shape, not 256xf32
+func.func @flat(%t: !pto.tile_buf<"vec", tensor<256xf32>, {valid = array<i64: 256>}>) attributes {pto.kernel_kind = #pto.kernel_kind<"vector">} {
+  return
+}

@@ -2,19 +2,33 @@
 // in a comment and emits the kernels only.
 //
 // RUN: pld-translate --emit=pto %s | FileCheck %s
+// The output parses as MLIR (PTO ops aside, everything here is upstream):
+// RUN: pld-translate --emit=pto %s | mlir-opt --allow-unregistered-dialect -o /dev/null
+// A failed translation leaves an existing output file untouched:
+// RUN: echo keep > %t && not pld-translate --emit=pto %S/errors.mlir -o %t 2>/dev/null; FileCheck %s --input-file=%t --check-prefix=KEEP
+// KEEP: keep
 
 // CHECK: // skipped @orchestrate: HOST orchestrator, not PTO code
 // CHECK-NEXT: // skipped @extern: declaration
 // CHECK-NEXT: module {
 // CHECK-NEXT:   func.func @kernel(%arg0: !pto.ptr<f32>) attributes {pto.entry, pto.kernel_kind = #pto.kernel_kind<vector>} {
+// CHECK-NEXT:     call @"my-helper"(%arg0) : (!pto.ptr<f32>) -> ()
+// CHECK-NEXT:     return
+// CHECK-NEXT:   }
+// A kernel may call another kernel; names that are not identifiers stay
+// quoted.
+// CHECK-NEXT:   func.func private @"my-helper"(%arg0: !pto.ptr<f32>) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {
 // CHECK-NEXT:     return
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
-// CHECK-NOT: orchestrate
 func.func @orchestrate() attributes {pld.kind = #pld.func_kind<"host">} {
   return
 }
 func.func private @extern(index)
 func.func @kernel(%p: !pto.ptr<f32>) attributes {pld.kind = #pld.func_kind<"incore">, pto.kernel_kind = #pto.kernel_kind<"vector">} {
+  func.call @"my-helper"(%p) : (!pto.ptr<f32>) -> ()
+  return
+}
+func.func private @"my-helper"(%p: !pto.ptr<f32>) attributes {pto.kernel_kind = #pto.kernel_kind<"vector">} {
   return
 }
