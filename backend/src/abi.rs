@@ -1,21 +1,12 @@
-//! The runtime `CommContext` layout device kernels read (spec 9.1): one
-//! place in the compiler for these numbers.
+//! The runtime `CommContext` layout device kernels read (spec 9.1), as the
+//! code generator needs it. The numbers come from the C header
+//! `runtime-sys/include/pld/comm_context.h` (through `pld-runtime-sys`),
+//! the one definition the simulator fills too.
 
-/// Byte offset of `rankId` (u32).
-pub const RANK_ID_OFFSET: i64 = 16;
-/// Byte offset of `rankNum` (u32), right after `rankId`: both live in one
-/// u64 slot.
-pub const RANK_NUM_OFFSET: i64 = 20;
-/// Byte offset of `windowsIn[64]` (u64 window base per rank).
-pub const WINDOWS_IN_OFFSET: i64 = 32;
-/// Byte offset of `windowsOut[64]`.
-pub const WINDOWS_OUT_OFFSET: i64 = 544;
-/// Bytes between two window slots.
-pub const WINDOW_SLOT_STRIDE: i64 = 8;
-/// Size of the whole context.
-pub const COMM_CTX_SIZE: i64 = 1056;
-/// Maximum ranks of a context.
-pub const COMM_MAX_RANK_NUM: i64 = 64;
+pub use pld_runtime_sys::abi::{
+    COMM_BUFFER_ALIGNMENT, COMM_CTX_SIZE, COMM_MAX_RANK_NUM, RANK_ID_OFFSET, RANK_NUM_OFFSET,
+    WINDOWS_IN_OFFSET, WINDOWS_OUT_OFFSET, WINDOW_SLOT_STRIDE,
+};
 
 /// Kernels read the context as `!pto.ptr<i64>`: u64 slot `k` is bytes
 /// `8k..8k+8`.
@@ -25,10 +16,8 @@ pub const RANK_SLOT: i64 = RANK_ID_OFFSET / SLOT_BYTES;
 /// u64 slot of `windowsIn[0]`.
 pub const WINDOWS_IN_SLOT: i64 = WINDOWS_IN_OFFSET / SLOT_BYTES;
 
-// A layout drift must fail the build.
+// What the generated code assumes of the layout; a drift fails the build.
 const _: () = assert!(RANK_NUM_OFFSET == RANK_ID_OFFSET + 4);
-const _: () = assert!(RANK_ID_OFFSET % SLOT_BYTES == 0);
-const _: () =
-    assert!(WINDOWS_IN_OFFSET + COMM_MAX_RANK_NUM * WINDOW_SLOT_STRIDE == WINDOWS_OUT_OFFSET);
-const _: () = assert!(WINDOWS_OUT_OFFSET + COMM_MAX_RANK_NUM * WINDOW_SLOT_STRIDE == COMM_CTX_SIZE);
+const _: () = assert!(RANK_ID_OFFSET % SLOT_BYTES == 0 && WINDOWS_IN_OFFSET % SLOT_BYTES == 0);
+const _: () = assert!(WINDOW_SLOT_STRIDE == SLOT_BYTES);
 const _: () = assert!(RANK_SLOT == 2 && WINDOWS_IN_SLOT == 4);

@@ -1,0 +1,50 @@
+//! The N-rank CPU simulator (design 5).
+//!
+//! Ranks are threads of one process. A [`CommDomain`] gives every rank a
+//! zeroed window and a `CommContext` (the layout of `pld-runtime-sys`)
+//! holding the real addresses of all windows, so the peer-address
+//! arithmetic the compiler emits runs unchanged. A [`Run`] executes one
+//! kernel per rank on its own thread; the kernels reach the simulator's
+//! device functions (`pld_sim_notify`, `pld_sim_wait`, ... in [`ffi`]),
+//! which act on the calling rank.
+//!
+//! Signals are atomic i32 cells with the spec's notify (AtomicAdd, Set) and
+//! wait (Eq, Ge) semantics. When every live rank has been blocked in a wait
+//! for longer than the run's deadline, the run is stopped and reported as a
+//! deadlock ([`DeadlockReport`]); after a collective, [`CommDomain::leaks`]
+//! lists the signal cells that did not return to zero.
+
+mod domain;
+pub mod ffi;
+mod report;
+mod run;
+mod signal;
+
+pub use domain::{aligned, CommDomain, Window};
+pub use report::{BlockedRank, CellLeak, DeadlockReport};
+pub use run::{Counters, Outcome, RankEnv, Run};
+pub use signal::{Cmp, NotifyOp};
+
+/// What can go wrong setting up a simulation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SimError {
+    /// A rank count outside `1..=64`.
+    RankCount(usize),
+    /// A window size the allocator cannot serve.
+    WindowSize(usize),
+}
+
+impl std::fmt::Display for SimError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SimError::RankCount(n) => write!(
+                f,
+                "a comm domain has 1 to {} ranks, not {n}",
+                pld_runtime_sys::PLD_COMM_MAX_RANK_NUM
+            ),
+            SimError::WindowSize(n) => write!(f, "cannot allocate a window of {n} bytes"),
+        }
+    }
+}
+
+impl std::error::Error for SimError {}

@@ -1,0 +1,82 @@
+//! What the simulator tells the user when a run goes wrong.
+
+use std::fmt;
+use std::time::Duration;
+
+/// A rank stuck in a wait when the run was declared deadlocked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlockedRank {
+    pub rank: usize,
+    /// The kernel it was running.
+    pub kernel: String,
+    /// Whose window holds the cell, and the cell's byte offset in it.
+    pub window: Option<usize>,
+    pub offset: usize,
+    /// `==` or `>=`.
+    pub cmp: &'static str,
+    pub expected: i32,
+    /// The cell's value when the deadlock was declared.
+    pub actual: i32,
+}
+
+/// Every live rank blocked in a wait for longer than the deadline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeadlockReport {
+    pub deadline: Duration,
+    pub blocked: Vec<BlockedRank>,
+    /// Ranks that had already finished.
+    pub finished: Vec<usize>,
+}
+
+impl fmt::Display for DeadlockReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "deadlock: every live rank has waited for more than {:.1?} with no rank left to \
+             notify it",
+            self.deadline
+        )?;
+        for b in &self.blocked {
+            let place = match b.window {
+                Some(w) => format!("rank {w}'s window, byte {}", b.offset),
+                None => format!("address {:#x}", b.offset),
+            };
+            writeln!(
+                f,
+                "  rank {} in {}: waits for the i32 cell at {place} (signal index {}) {} {}, \
+                 which holds {}",
+                b.rank,
+                b.kernel,
+                b.offset / 4,
+                b.cmp,
+                b.expected,
+                b.actual
+            )?;
+        }
+        if !self.finished.is_empty() {
+            let list: Vec<String> = self.finished.iter().map(|r| r.to_string()).collect();
+            writeln!(f, "  finished: rank {}", list.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+/// A signal cell that did not return to zero after a collective.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CellLeak {
+    /// Whose window.
+    pub rank: usize,
+    /// The cell's index in the signal buffer.
+    pub index: usize,
+    pub value: i32,
+}
+
+impl fmt::Display for CellLeak {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "rank {}'s signal cell {} holds {} (should be back to 0)",
+            self.rank, self.index, self.value
+        )
+    }
+}
