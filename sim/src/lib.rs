@@ -14,6 +14,7 @@
 //! deadlock ([`DeadlockReport`]); after a collective, [`CommDomain::leaks`]
 //! lists the signal cells that did not return to zero.
 
+pub mod compile;
 mod domain;
 pub mod ffi;
 mod report;

@@ -1,0 +1,124 @@
+//! From a converted module to machine code: the sim-only lowering, MLIR's
+//! LLVM lowering, and `ExecutionEngine`, with the simulator's device
+//! functions registered as the symbols the kernels call.
+
+use super::lower::{self, Refusal};
+use crate::ffi;
+use melior::{
+    ir::{operation::OperationLike, Module},
+    pass::PassManager,
+    Context, ExecutionEngine,
+};
+use std::collections::HashMap;
+
+/// A kernel's packed entry point: `void f(void **arguments)`, where
+/// `arguments[i]` points at the value of parameter `i`.
+#[derive(Clone, Copy)]
+pub struct Kernel {
+    entry: unsafe extern "C" fn(*mut *mut ()),
+}
+
+impl Kernel {
+    /// Calls the kernel.
+    ///
+    /// # Safety
+    ///
+    /// `arguments` must hold one pointer per kernel parameter, each to a
+    /// value of the parameter's type, and every address passed must be
+    /// valid for what the kernel does with it.
+    pub unsafe fn call(&self, arguments: &mut [*mut ()]) {
+        unsafe { (self.entry)(arguments.as_mut_ptr()) }
+    }
+}
+
+/// The compiled kernels of one module.
+pub struct Compiled {
+    engine: ExecutionEngine,
+    kernels: HashMap<String, Kernel>,
+}
+
+impl Compiled {
+    /// Compiles every kernel (function with `pto.kernel_kind`) of a
+    /// converted module, given as text. Errors name the op and location.
+    pub fn from_text(text: &str) -> Result<Self, String> {
+        let context = pld_dialect::context();
+        melior::utility::register_all_llvm_translations(&context);
+        let errors = collect_diagnostics(&context);
+        let Some(mut module) = Module::parse(&context, text) else {
+            return Err(format!(
+                "the module does not parse: {}",
+                errors.take().join("; ")
+            ));
+        };
+        let names =
+            lower::lower_module(&context, &module).map_err(|r: Refusal| lower::describe(&r))?;
+        if !module.as_operation().verify() {
+            return Err(format!(
+                "the lowered module does not verify: {}",
+                errors.take().join("; ")
+            ));
+        }
+        melior::utility::register_all_passes();
+        let passes = PassManager::new(&context);
+        melior::utility::parse_pass_pipeline(
+            passes.as_operation_pass_manager(),
+            "builtin.module(convert-scf-to-cf,convert-to-llvm,reconcile-unrealized-casts)",
+        )
+        .map_err(|e| format!("pass pipeline: {e}"))?;
+        passes
+            .run(&mut module)
+            .map_err(|_| format!("lowering to LLVM failed: {}", errors.take().join("; ")))?;
+        let engine = ExecutionEngine::new(&module, 2, &[], false, false);
+        // SAFETY: the device functions have the signatures `pld_sim.h`
+        // declares and the lowering calls them with.
+        unsafe {
+            engine.register_symbol("pld_sim_notify", ffi::pld_sim_notify as *mut ());
+            engine.register_symbol("pld_sim_wait", ffi::pld_sim_wait as *mut ());
+            engine.register_symbol("pld_sim_test", ffi::pld_sim_test as *mut ());
+            engine.register_symbol("pld_sim_fence", ffi::pld_sim_fence as *mut ());
+        }
+        let mut kernels = HashMap::new();
+        for name in names {
+            let entry = engine.lookup(&format!("_mlir_{name}"));
+            if entry.is_null() {
+                return Err(format!("the JIT has no entry point for @{name}"));
+            }
+            // SAFETY: `_mlir_<name>` is the packed wrapper MLIR generates,
+            // `void(void **)`.
+            let entry = unsafe {
+                std::mem::transmute::<*mut (), unsafe extern "C" fn(*mut *mut ())>(entry)
+            };
+            kernels.insert(name, Kernel { entry });
+        }
+        Ok(Compiled { engine, kernels })
+    }
+
+    /// The kernel named `name` (without `@`).
+    pub fn kernel(&self, name: &str) -> Option<Kernel> {
+        self.kernels.get(name).copied()
+    }
+
+    /// Keeps the machine code alive as long as `self`.
+    pub fn engine(&self) -> &ExecutionEngine {
+        &self.engine
+    }
+}
+
+/// Captures the context's diagnostics as strings.
+fn collect_diagnostics(context: &Context) -> Diagnostics {
+    let store = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let sink = store.clone();
+    context.attach_diagnostic_handler(move |d| {
+        sink.borrow_mut().push(format!("{}: {d}", d.location()));
+        true
+    });
+    Diagnostics(store)
+}
+
+struct Diagnostics(std::rc::Rc<std::cell::RefCell<Vec<String>>>);
+
+impl Diagnostics {
+    fn take(&self) -> Vec<String> {
+        std::mem::take(&mut *self.0.borrow_mut())
+    }
+}

@@ -1,0 +1,36 @@
+//! Compiling kernels for the simulator: the pld pipeline down to PTO
+//! ([`to_pto`]), the sim-only lowering of the PTO ops ([`lower`]), then
+//! MLIR's LLVM lowering and JIT ([`jit`]).
+
+pub mod jit;
+pub mod lower;
+
+pub use jit::{Compiled, Kernel};
+
+/// Runs `pld-to-pto` on a pld module (text) and returns the converted
+/// module as text, or the diagnostics.
+pub fn to_pto(text: &str) -> Result<String, String> {
+    let registry = pld_backend::registry();
+    let steps = pld_lowering::pipeline::parse("builtin.module(pld-to-pto)", &registry)
+        .map_err(|e| e.to_string())?;
+    let context = pld_dialect::context();
+    context.enable_multi_threading(false);
+    let diagnostics = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
+    let sink = diagnostics.clone();
+    context.attach_diagnostic_handler(move |d| {
+        sink.borrow_mut().push(format!("{}: {d}", d.location()));
+        true
+    });
+    let plan =
+        pld_lowering::pipeline::plan(&context, &steps, &registry).map_err(|e| e.to_string())?;
+    let failed = |what: &str| format!("{what}: {}", diagnostics.borrow().join("; "));
+    let mut module =
+        pld_dialect::parse(&context, text, "<kernel>").ok_or_else(|| failed("parse"))?;
+    if !pld_dialect::verify::verify_and_emit(module.as_operation()) {
+        return Err(failed("verify"));
+    }
+    for step in &plan {
+        step.run(&mut module).map_err(|_| failed("pld-to-pto"))?;
+    }
+    Ok(module.as_operation().to_string())
+}

@@ -1,0 +1,168 @@
+//! Compiled kernels on simulated ranks: pld source through pld-to-pto, the
+//! sim lowering and the JIT, then run on every rank with its real window
+//! and CommContext.
+
+use pld_sim::compile::{to_pto, Compiled};
+use pld_sim::{CommDomain, Outcome, Run};
+use std::time::Duration;
+
+/// Runs kernel `name` of `compiled` on every rank of `domain`, passing the
+/// rank's signal buffer (at `signal` bytes in its window) and its context.
+fn run_signal_kernel(
+    compiled: &Compiled,
+    name: &str,
+    domain: &CommDomain,
+    signal: usize,
+    deadline: Duration,
+) -> Outcome {
+    let kernel = compiled.kernel(name).expect("kernel compiled");
+    Run::new(domain, deadline).execute(name, |env| {
+        // Parameters: the signal pointer, then its CommContext.
+        let mut sig = unsafe { env.domain.window(env.rank).base().add(signal) } as *mut ();
+        let mut ctx = env.domain.context(env.rank) as *mut ();
+        let mut arguments = [
+            &mut sig as *mut *mut () as *mut (),
+            &mut ctx as *mut *mut () as *mut (),
+        ];
+        // SAFETY: one pointer per parameter, to values of its type; the
+        // addresses are the rank's window and context.
+        unsafe { kernel.call(&mut arguments) };
+    })
+}
+
+const BARRIER: &str = r#"
+func.func @barrier(%sig: tensor<8x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_barrier"(%sig) : (tensor<8x1xi32, #pld.dist>) -> tensor<8x1xi32, #pld.dist>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  scf.for %i = %c0 to %c3 step %c1 {
+    %again = "pld.tensor_barrier"(%sig) : (tensor<8x1xi32, #pld.dist>) -> tensor<8x1xi32, #pld.dist>
+  }
+  return
+}
+"#;
+
+#[test]
+fn the_compiled_barrier_synchronises_and_clears_its_signal() {
+    let pto = to_pto(BARRIER).expect("pld-to-pto");
+    let compiled = Compiled::from_text(&pto).expect("compiles");
+    for ranks in [2, 3, 4, 8] {
+        let domain = CommDomain::new(ranks, 4096).unwrap();
+        let outcome = run_signal_kernel(&compiled, "barrier", &domain, 0, Duration::from_secs(2));
+        assert!(outcome.ok(), "{ranks} ranks: {outcome:?}");
+        assert!(domain.leaks(0, 8).is_empty(), "{:?}", domain.leaks(0, 8));
+        // Four barriers, each a notify to every peer, a wait on every peer
+        // and the epilogue's notify per peer.
+        let peers = (ranks - 1) as u64;
+        for counters in &outcome.counters {
+            assert_eq!(counters.waits, 4 * peers, "{ranks} ranks");
+            assert_eq!(counters.notifies, 4 * 2 * peers, "{ranks} ranks");
+        }
+    }
+}
+
+/// Rank 0 skips the barrier the others enter.
+const DIVERGENT: &str = r#"
+func.func @divergent(%sig: tensor<8x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (tensor<8x1xi32, #pld.dist>) -> !pld.ctx
+  %me = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %c0 = arith.constant 0 : i32
+  %skip = arith.cmpi eq, %me, %c0 : i32
+  scf.if %skip {
+  } else {
+    %r = "pld.tensor_barrier"(%sig) : (tensor<8x1xi32, #pld.dist>) -> tensor<8x1xi32, #pld.dist>
+  }
+  return
+}
+"#;
+
+#[test]
+fn rank_dependent_control_flow_is_reported_as_a_deadlock() {
+    let pto = to_pto(DIVERGENT).expect("pld-to-pto");
+    let compiled = Compiled::from_text(&pto).expect("compiles");
+    let domain = CommDomain::new(3, 4096).unwrap();
+    let started = std::time::Instant::now();
+    let outcome = run_signal_kernel(
+        &compiled,
+        "divergent",
+        &domain,
+        0,
+        Duration::from_millis(300),
+    );
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let report = outcome.deadlock.expect("a deadlock report");
+    assert_eq!(report.finished, vec![0]);
+    // Ranks 1 and 2 wait for rank 0's credit, in their own cell 0.
+    let stuck: Vec<(usize, Option<usize>, usize, i32, i32)> = report
+        .blocked
+        .iter()
+        .map(|b| (b.rank, b.window, b.offset, b.expected, b.actual))
+        .collect();
+    assert_eq!(stuck, vec![(1, Some(1), 0, 1, 0), (2, Some(2), 0, 1, 0)]);
+}
+
+/// A hand-written barrier without the epilogue that returns its credits.
+const NO_EPILOGUE: &str = r#"
+func.func @leaky(%sig: tensor<8x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (tensor<8x1xi32, #pld.dist>) -> !pld.ctx
+  %me32 = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %n32 = "pld.system_nranks"(%ctx) : (!pld.ctx) -> i32
+  %me = arith.index_cast %me32 : i32 to index
+  %n = arith.index_cast %n32 : i32 to index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1 : i32
+  scf.for %p = %c0 to %n step %c1 {
+    %other = arith.cmpi ne, %p, %me : index
+    scf.if %other {
+      "pld.system_notify"(%sig, %p, %me, %c0, %one) {op = #pld.notify_op<"atomic_add">} : (tensor<8x1xi32, #pld.dist>, index, index, index, i32) -> ()
+    }
+  }
+  scf.for %p = %c0 to %n step %c1 {
+    %other = arith.cmpi ne, %p, %me : index
+    scf.if %other {
+      "pld.system_wait"(%sig, %p, %c0, %one) {cmp = #pld.wait_cmp<"ge">} : (tensor<8x1xi32, #pld.dist>, index, index, i32) -> ()
+    }
+  }
+  return
+}
+"#;
+
+#[test]
+fn a_kernel_without_its_epilogue_leaks_credits() {
+    let pto = to_pto(NO_EPILOGUE).expect("pld-to-pto");
+    let compiled = Compiled::from_text(&pto).expect("compiles");
+    let domain = CommDomain::new(3, 4096).unwrap();
+    let outcome = run_signal_kernel(&compiled, "leaky", &domain, 0, Duration::from_secs(2));
+    assert!(outcome.ok(), "{outcome:?}");
+    let leaks: Vec<(usize, usize, i32)> = domain
+        .leaks(0, 8)
+        .iter()
+        .map(|l| (l.rank, l.index, l.value))
+        .collect();
+    assert_eq!(
+        leaks,
+        vec![
+            (0, 1, 1),
+            (0, 2, 1),
+            (1, 0, 1),
+            (1, 2, 1),
+            (2, 0, 1),
+            (2, 1, 1)
+        ]
+    );
+}
+
+#[test]
+fn tiles_are_refused_with_a_location_until_they_are_simulated() {
+    let source = r#"
+func.func @mesh(%data: tensor<1x64xf32, #pld.dist>, %sig: tensor<8x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (tensor<1x64xf32, #pld.dist>, tensor<8x1xi32, #pld.dist>) -> tensor<1x64xf32, #pld.dist>
+  return
+}
+"#;
+    let pto = to_pto(source).expect("pld-to-pto");
+    let error = Compiled::from_text(&pto).err().expect("refused");
+    assert!(error.contains("is not simulated yet"), "{error}");
+}
