@@ -87,3 +87,289 @@ pub extern "C" fn pld_sim_test(cell: *const i32, expected: i32, cmp: i32) -> i32
 pub extern "C" fn pld_sim_fence() {
     std::sync::atomic::fence(Ordering::SeqCst);
 }
+
+thread_local! {
+    /// Tile buffers of the kernel running on this thread.
+    static TILES: std::cell::RefCell<Vec<(*mut u8, std::alloc::Layout)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Frees the calling thread's tile buffers (when its kernel has returned).
+pub(crate) fn release_tiles() {
+    TILES.with(|tiles| {
+        for (pointer, layout) in tiles.borrow_mut().drain(..) {
+            // SAFETY: allocated by `pld_sim_tile_alloc` with this layout.
+            unsafe { std::alloc::dealloc(pointer, layout) };
+        }
+    });
+}
+
+/// `pto.alloc_tile`: zeroed, 64-byte aligned, freed when the kernel
+/// returns. Null when the size is impossible (recorded as an error).
+#[no_mangle]
+pub extern "C" fn pld_sim_tile_alloc(bytes: i64) -> *mut u8 {
+    let layout = usize::try_from(bytes)
+        .ok()
+        .and_then(|b| std::alloc::Layout::from_size_align(b.max(1), 64).ok());
+    let Some(layout) = layout else {
+        with_current(|state, rank| state.error(rank, format!("a tile of {bytes} bytes")));
+        return std::ptr::null_mut();
+    };
+    // SAFETY: non-zero size.
+    let pointer = unsafe { std::alloc::alloc_zeroed(layout) };
+    if !pointer.is_null() {
+        TILES.with(|tiles| tiles.borrow_mut().push((pointer, layout)));
+    }
+    pointer
+}
+
+/// The byte range a strided block touches: from its first to one past its
+/// last element.
+fn extent(
+    base: usize,
+    row_stride: i64,
+    col_stride: i64,
+    rows: i64,
+    cols: i64,
+    elem: i64,
+) -> Option<(usize, usize)> {
+    if rows <= 0 || cols <= 0 {
+        return Some((base, base));
+    }
+    let last = (rows - 1)
+        .checked_mul(row_stride)?
+        .checked_add((cols - 1).checked_mul(col_stride)?)?;
+    if last < 0 || row_stride < 0 || col_stride < 0 {
+        return None;
+    }
+    let end = base.checked_add(usize::try_from((last + 1).checked_mul(elem)?).ok()?)?;
+    Some((base, end))
+}
+
+/// Checks one side of a copy against the windows: an address inside a
+/// window must stay inside it. Returns the owning window's rank, if any.
+fn check_side(
+    state: &crate::run::State<'_>,
+    rank: usize,
+    what: &str,
+    range: Option<(usize, usize)>,
+) -> Result<Option<usize>, ()> {
+    let Some((start, end)) = range else {
+        state.error(rank, format!("{what} with negative or overflowing strides"));
+        return Err(());
+    };
+    let Some((owner, _)) = state.domain.locate(start, 1.min(end - start)) else {
+        return Ok(None); // not window memory: a tile or a plain buffer
+    };
+    if state.domain.locate(start, end - start).is_none() {
+        let window = state.domain.window(owner);
+        state.error(
+            rank,
+            format!(
+                "{what} of bytes {}..{} of rank {owner}'s window runs past its end ({} bytes)",
+                start - window.base() as usize,
+                end - window.base() as usize,
+                window.len()
+            ),
+        );
+        return Err(());
+    }
+    Ok(Some(owner))
+}
+
+/// `pto.tload`, `pto.tstore`, `pto.comm.tput`, `pto.comm.tget`.
+///
+/// # Safety
+///
+/// Both blocks must be valid for their strided extent. Inside the
+/// simulated windows this is checked (an overrun is an error of the run and
+/// nothing is copied); tiles and other buffers are the caller's to get
+/// right.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn pld_sim_copy(
+    dst: *mut u8,
+    dst_row_stride: i64,
+    dst_col_stride: i64,
+    src: *const u8,
+    src_row_stride: i64,
+    src_col_stride: i64,
+    rows: i64,
+    cols: i64,
+    elem_bytes: i32,
+    accumulate: i32,
+) {
+    let elem = i64::from(elem_bytes);
+    let checked = with_current(|state, rank| {
+        let dst_range = extent(
+            dst as usize,
+            dst_row_stride,
+            dst_col_stride,
+            rows,
+            cols,
+            elem,
+        );
+        let src_range = extent(
+            src as usize,
+            src_row_stride,
+            src_col_stride,
+            rows,
+            cols,
+            elem,
+        );
+        let Ok(writes) = check_side(state, rank, "a store", dst_range) else {
+            return false;
+        };
+        let Ok(reads) = check_side(state, rank, "a load", src_range) else {
+            return false;
+        };
+        let bytes = (rows.max(0) * cols.max(0) * elem) as u64;
+        let counters = state.counters(rank);
+        if reads.is_some_and(|owner| owner != rank) {
+            counters
+                .remote_bytes_read
+                .fetch_add(bytes, Ordering::Relaxed);
+        }
+        if writes.is_some_and(|owner| owner != rank) {
+            counters
+                .remote_bytes_written
+                .fetch_add(bytes, Ordering::Relaxed);
+        }
+        true
+    });
+    if checked == Some(false) {
+        return;
+    }
+    let elem = elem_bytes as usize;
+    for r in 0..rows.max(0) {
+        for c in 0..cols.max(0) {
+            let d = (r * dst_row_stride + c * dst_col_stride) as usize * elem;
+            let s = (r * src_row_stride + c * src_col_stride) as usize * elem;
+            // SAFETY: both blocks were checked against their windows (or
+            // are tiles and buffers the kernel owns).
+            unsafe {
+                let (dp, sp) = (dst.add(d), src.add(s));
+                match u32::try_from(accumulate).unwrap_or(u32::MAX) {
+                    pld_runtime_sys::PLD_COPY_ADD_F32 => {
+                        let sum =
+                            sp.cast::<f32>().read_unaligned() + dp.cast::<f32>().read_unaligned();
+                        dp.cast::<f32>().write_unaligned(sum);
+                    }
+                    pld_runtime_sys::PLD_COPY_ADD_I32 => {
+                        let sum = sp
+                            .cast::<i32>()
+                            .read_unaligned()
+                            .wrapping_add(dp.cast::<i32>().read_unaligned());
+                        dp.cast::<i32>().write_unaligned(sum);
+                    }
+                    pld_runtime_sys::PLD_COPY_ADD_F16 => {
+                        let sum = f16_to_f32(sp.cast::<u16>().read_unaligned())
+                            + f16_to_f32(dp.cast::<u16>().read_unaligned());
+                        dp.cast::<u16>().write_unaligned(f32_to_f16(sum));
+                    }
+                    _ => std::ptr::copy(sp, dp, elem),
+                }
+            }
+        }
+    }
+}
+
+/// `pto.tfillpad`: zero outside the valid corner.
+///
+/// # Safety
+///
+/// `data` must be a tile of `rows x cols` elements of `elem_bytes` each.
+#[no_mangle]
+pub unsafe extern "C" fn pld_sim_fill_pad(
+    data: *mut u8,
+    rows: i64,
+    cols: i64,
+    valid_rows: i64,
+    valid_cols: i64,
+    elem_bytes: i32,
+) {
+    let elem = elem_bytes as usize;
+    for r in 0..rows.max(0) {
+        for c in 0..cols.max(0) {
+            if r >= valid_rows || c >= valid_cols {
+                // SAFETY: inside the rows x cols tile.
+                unsafe { std::ptr::write_bytes(data.add((r * cols + c) as usize * elem), 0, elem) };
+            }
+        }
+    }
+}
+
+/// IEEE binary16 to binary32 (exact).
+pub fn f16_to_f32(bits: u16) -> f32 {
+    let sign = u32::from(bits >> 15) << 31;
+    let exponent = u32::from((bits >> 10) & 0x1f);
+    let mantissa = u32::from(bits & 0x3ff);
+    let value = match (exponent, mantissa) {
+        (0, 0) => sign,
+        (0, m) => {
+            // Subnormal: normalise.
+            let shift = m.leading_zeros() - 21;
+            let m = (m << shift) & 0x3ff;
+            sign | ((113 - shift) << 23) | (m << 13)
+        }
+        (0x1f, m) => sign | 0x7f80_0000 | (m << 13),
+        (e, m) => sign | ((e + 112) << 23) | (m << 13),
+    };
+    f32::from_bits(value)
+}
+
+/// IEEE binary32 to binary16, rounding to nearest even.
+pub fn f32_to_f16(value: f32) -> u16 {
+    let bits = value.to_bits();
+    let sign = ((bits >> 16) & 0x8000) as u16;
+    let exponent = ((bits >> 23) & 0xff) as i32;
+    let mantissa = bits & 0x7f_ffff;
+    if exponent == 0xff {
+        return sign | 0x7c00 | if mantissa != 0 { 0x200 } else { 0 };
+    }
+    let e = exponent - 127 + 15;
+    if e >= 0x1f {
+        return sign | 0x7c00;
+    }
+    if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        let m = mantissa | 0x80_0000;
+        let shift = (14 - e) as u32;
+        let half = m >> shift;
+        let rest = m & ((1 << shift) - 1);
+        let halfway = 1 << (shift - 1);
+        let round = rest > halfway || (rest == halfway && half & 1 == 1);
+        return sign | (half as u16 + u16::from(round));
+    }
+    let half = ((e as u32) << 10) | (mantissa >> 13);
+    let rest = mantissa & 0x1fff;
+    let round = rest > 0x1000 || (rest == 0x1000 && half & 1 == 1);
+    sign | (half + u32::from(round)) as u16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn half_conversions_round_trip() {
+        for bits in [0u16, 0x3c00, 0xc000, 0x7bff, 0x0001, 0x03ff, 0x0400, 0x7c00] {
+            assert_eq!(f32_to_f16(f16_to_f32(bits)), bits, "{bits:#x}");
+        }
+        assert_eq!(f16_to_f32(0x3c00), 1.0);
+        assert_eq!(f32_to_f16(65504.0), 0x7bff);
+        assert_eq!(f32_to_f16(1.0 + 1.0 / 2048.0), 0x3c00); // ties to even
+    }
+
+    #[test]
+    fn extents_cover_strided_blocks() {
+        assert_eq!(
+            extent(100, 8, 1, 2, 4, 4),
+            Some((100, 100 + (8 + 3 + 1) * 4))
+        );
+        assert_eq!(extent(0, 1, 4, 4, 1, 4), Some((0, 16)));
+        assert_eq!(extent(0, -1, 1, 2, 2, 4), None);
+    }
+}

@@ -264,6 +264,7 @@ impl<'d> Run<'d> {
                         let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
                             kernel(RankEnv { rank, domain })
                         }));
+                        crate::ffi::release_tiles();
                         CURRENT.with(|c| c.set(None));
                         if let Err(panic) = result {
                             let message = panic

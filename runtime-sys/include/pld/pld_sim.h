@@ -35,6 +35,31 @@ int32_t pld_sim_test(const int32_t *cell, int32_t expected, int32_t cmp);
  * (pto.fence.barrier_all). */
 void pld_sim_fence(void);
 
+/* Element kinds for accumulating copies (pld_sim_copy's `accumulate`). */
+#define PLD_COPY_ASSIGN 0
+#define PLD_COPY_ADD_F32 1
+#define PLD_COPY_ADD_F16 2
+#define PLD_COPY_ADD_I32 3
+
+/* A tile buffer for this rank's running kernel: `bytes` zeroed bytes,
+ * 64-byte aligned, released when the kernel returns. */
+void *pld_sim_tile_alloc(int64_t bytes);
+
+/* Copies a rows x cols block of `elem_bytes`-sized elements, strides in
+ * elements (row, column) on each side; with an accumulate kind other than
+ * PLD_COPY_ASSIGN, adds into the destination instead. An address inside a
+ * window must stay inside that window (else the run records an error and
+ * nothing is copied); bytes moved to or from another rank's window are
+ * counted as remote traffic. */
+void pld_sim_copy(void *dst, int64_t dst_row_stride, int64_t dst_col_stride, const void *src,
+                  int64_t src_row_stride, int64_t src_col_stride, int64_t rows, int64_t cols,
+                  int32_t elem_bytes, int32_t accumulate);
+
+/* Zeroes the part of a rows x cols tile (row-major, `elem_bytes` elements)
+ * outside its valid_rows x valid_cols corner. */
+void pld_sim_fill_pad(void *data, int64_t rows, int64_t cols, int64_t valid_rows,
+                      int64_t valid_cols, int32_t elem_bytes);
+
 #ifdef __cplusplus
 }
 #endif

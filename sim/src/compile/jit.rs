@@ -76,6 +76,9 @@ impl Compiled {
             engine.register_symbol("pld_sim_wait", ffi::pld_sim_wait as *mut ());
             engine.register_symbol("pld_sim_test", ffi::pld_sim_test as *mut ());
             engine.register_symbol("pld_sim_fence", ffi::pld_sim_fence as *mut ());
+            engine.register_symbol("pld_sim_tile_alloc", ffi::pld_sim_tile_alloc as *mut ());
+            engine.register_symbol("pld_sim_copy", ffi::pld_sim_copy as *mut ());
+            engine.register_symbol("pld_sim_fill_pad", ffi::pld_sim_fill_pad as *mut ());
         }
         let mut kernels = HashMap::new();
         for name in names {

@@ -9,9 +9,12 @@
 //! tensor view, its strides, which partitions need), computed where the
 //! view was made, so it dominates every use.
 //!
-//! Not simulated yet: tile buffers and the data movement between tiles and
-//! views (`pto.alloc_tile`, `pto.tload`, `pto.tstore`, `pto.comm.tput`, ...);
-//! a kernel using them is refused with the op's location.
+//! A tile buffer becomes a pointer to a block the simulator allocates for
+//! the running kernel: its valid rows and columns (two i64), then its
+//! row-major data. Loads, stores, puts and gets are calls of
+//! `pld_sim_copy` (which checks window bounds and counts remote traffic);
+//! element-wise tile math is loops over the valid region, left to LLVM to
+//! vectorise.
 
 use melior::{
     dialect::{func, llvm},
@@ -50,6 +53,9 @@ func.func private @pld_sim_notify(!llvm.ptr, i32, i32)
 func.func private @pld_sim_wait(!llvm.ptr, i32, i32)
 func.func private @pld_sim_test(!llvm.ptr, i32, i32) -> i32
 func.func private @pld_sim_fence()
+func.func private @pld_sim_tile_alloc(i64) -> !llvm.ptr
+func.func private @pld_sim_copy(!llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i64, i64, i32, i32)
+func.func private @pld_sim_fill_pad(!llvm.ptr, i64, i64, i64, i64, i32)
 "#;
 
 /// Lowers every kernel of `module` (functions with `pto.kernel_kind`) and
@@ -167,6 +173,7 @@ where
         pointer,
         views: HashMap::new(),
         partitions: HashMap::new(),
+        tiles: HashMap::new(),
         dead: Vec::new(),
     };
     for op in ir::collect(function, |n| n.starts_with("pto.")) {
@@ -176,7 +183,75 @@ where
     for op in rewriter.dead.into_iter().rev() {
         ir::erase(op);
     }
+    // Tile buffers carried by loops and branches are pointers too.
+    for op in ir::collect(function, |n| n.starts_with("scf.")) {
+        let mut values: Vec<Value> = op.results().map(Into::into).collect();
+        for region in 0..op.region_count() {
+            values.extend(ir::entry_arguments(op, region));
+        }
+        for value in values {
+            if value.r#type().to_string().starts_with("!pto.tile_buf") {
+                unsafe { mlir_sys::mlirValueSetType(value.to_raw(), pointer.to_raw()) };
+            }
+        }
+    }
     Ok(())
+}
+
+/// A partition view, folded: the address of its first element, its sizes
+/// and its strides (in elements).
+#[derive(Clone)]
+struct Part<'c, 'a> {
+    address: Value<'c, 'a>,
+    element: Type<'c>,
+    sizes: Vec<Value<'c, 'a>>,
+    strides: Vec<Value<'c, 'a>>,
+}
+
+/// What the simulator needs of a tile buffer type: its physical shape and
+/// element. At run time a tile is a pointer to two i64 (the valid rows and
+/// columns) followed by the row-major data.
+#[derive(Clone, Copy)]
+struct TileShape<'c> {
+    rows: i64,
+    cols: i64,
+    element: Type<'c>,
+    bytes: i64,
+    /// Static valid extents (`None` for `?`).
+    valid: [Option<i64>; 2],
+}
+
+/// Bytes before a tile's data.
+const TILE_HEADER: i64 = 16;
+
+fn tile_shape<'c>(context: &'c Context, ty: Type<'c>) -> Option<TileShape<'c>> {
+    let text = ty.to_string();
+    let shape = text.split_once("tensor<")?.1.split_once('>')?.0;
+    let mut parts: Vec<&str> = shape.split('x').collect();
+    let element_text = parts.pop()?;
+    let [rows, cols] = parts.as_slice() else {
+        return None;
+    };
+    let element = Type::parse(context, element_text)?;
+    let bytes = (i64::from(pld_dialect::types::bit_width(element)?) + 7) / 8;
+    let valid = text
+        .split_once("valid = array<i64:")
+        .and_then(|(_, rest)| rest.split_once('>'))
+        .map(|(list, _)| {
+            let v: Vec<Option<i64>> = list
+                .split(',')
+                .map(|x| x.trim().parse::<i64>().ok().filter(|n| *n >= 0))
+                .collect();
+            [v.first().copied().flatten(), v.get(1).copied().flatten()]
+        })
+        .unwrap_or([None, None]);
+    Some(TileShape {
+        rows: rows.parse().ok()?,
+        cols: cols.parse().ok()?,
+        element,
+        bytes,
+        valid,
+    })
 }
 
 struct Rewriter<'c, 'a> {
@@ -184,8 +259,11 @@ struct Rewriter<'c, 'a> {
     pointer: Type<'c>,
     /// Tensor view -> (base address, element type, strides).
     views: HashMap<usize, (Value<'c, 'a>, Type<'c>, Vec<Value<'c, 'a>>)>,
-    /// Partition view -> address of its first element.
-    partitions: HashMap<usize, Value<'c, 'a>>,
+    /// Partition view -> its first element, sizes and strides.
+    partitions: HashMap<usize, Part<'c, 'a>>,
+    /// Tile buffers already rewritten (their new values are plain
+    /// pointers, so their shape is kept here).
+    tiles: HashMap<usize, TileShape<'c>>,
     /// View ops, erased once nothing uses them.
     dead: Vec<OperationRef<'c, 'a>>,
 }
@@ -238,18 +316,257 @@ where
         ))
     }
 
+    fn part(
+        &self,
+        op: OperationRef<'c, 'a>,
+        value: Value<'c, 'a>,
+    ) -> Lowered<'c, 'a, Part<'c, 'a>> {
+        match self.partitions.get(&key(value)) {
+            Some(part) => Ok(part.clone()),
+            None => refuse(op, "the view does not come from a pto.partition_view"),
+        }
+    }
+
     fn partition(
         &self,
         op: OperationRef<'c, 'a>,
         value: Value<'c, 'a>,
     ) -> Lowered<'c, 'a, Value<'c, 'a>> {
-        match self.partitions.get(&key(value)) {
-            Some(address) => Ok(*address),
+        Ok(self.part(op, value)?.address)
+    }
+
+    fn tile(
+        &self,
+        op: OperationRef<'c, 'a>,
+        value: Value<'c, 'a>,
+    ) -> Lowered<'c, 'a, TileShape<'c>> {
+        if let Some(shape) = self.tiles.get(&key(value)) {
+            return Ok(*shape);
+        }
+        match tile_shape(self.context, value.r#type()) {
+            Some(shape) => Ok(shape),
             None => refuse(
                 op,
-                "the signal view does not come from a pto.partition_view",
+                format!("a tile buffer of type {} is not simulated", value.r#type()),
             ),
         }
+    }
+
+    fn i64(&self, b: &Builder<'c, 'a>, value: i64) -> Value<'c, 'a> {
+        b.value(ir::constant(
+            self.context,
+            ir::i64_type(self.context),
+            value,
+            b.location,
+        ))
+    }
+
+    fn to_i64(&self, b: &Builder<'c, 'a>, value: Value<'c, 'a>) -> Value<'c, 'a> {
+        let i64_type = ir::i64_type(self.context);
+        if value.r#type() == i64_type {
+            value
+        } else {
+            b.index_cast(value, i64_type)
+        }
+    }
+
+    /// Header field `k` (0 valid rows, 1 valid columns) of a tile.
+    fn header(&self, b: &Builder<'c, 'a>, tile: Value<'c, 'a>, k: i64) -> Value<'c, 'a> {
+        let index = self.i64(b, k);
+        self.offset(b, tile, index, ir::i64_type(self.context))
+    }
+
+    /// The valid rows and columns of a tile, as i64.
+    fn valid(&self, b: &Builder<'c, 'a>, tile: Value<'c, 'a>) -> (Value<'c, 'a>, Value<'c, 'a>) {
+        let i64_type = ir::i64_type(self.context);
+        let load = |k| {
+            let address = self.header(b, tile, k);
+            b.value(llvm::load(
+                self.context,
+                address,
+                i64_type,
+                b.location,
+                Default::default(),
+            ))
+        };
+        (load(0), load(1))
+    }
+
+    fn set_valid(
+        &self,
+        b: &Builder<'c, 'a>,
+        tile: Value<'c, 'a>,
+        rows: Value<'c, 'a>,
+        cols: Value<'c, 'a>,
+    ) {
+        for (k, value) in [(0, rows), (1, cols)] {
+            let value = self.to_i64(b, value);
+            let address = self.header(b, tile, k);
+            b.insert(llvm::store(
+                self.context,
+                value,
+                address,
+                b.location,
+                Default::default(),
+            ));
+        }
+    }
+
+    /// The address of a tile's data.
+    fn data(&self, b: &Builder<'c, 'a>, tile: Value<'c, 'a>) -> Value<'c, 'a> {
+        let header = self.i64(b, TILE_HEADER);
+        let byte = Type::parse(self.context, "i8").expect("i8");
+        self.offset(b, tile, header, byte)
+    }
+
+    /// A partition's block as (rows, cols, row stride, col stride), i64:
+    /// its last two dimensions (leading ones are 1 in converted kernels).
+    fn block(&self, b: &Builder<'c, 'a>, part: &Part<'c, 'a>) -> [Value<'c, 'a>; 4] {
+        let n = part.sizes.len();
+        if n >= 2 {
+            [
+                self.to_i64(b, part.sizes[n - 2]),
+                self.to_i64(b, part.sizes[n - 1]),
+                self.to_i64(b, part.strides[n - 2]),
+                self.to_i64(b, part.strides[n - 1]),
+            ]
+        } else {
+            let one = self.i64(b, 1);
+            let zero = self.i64(b, 0);
+            let cols = part.sizes.first().map_or(one, |s| self.to_i64(b, *s));
+            let stride = part.strides.first().map_or(one, |s| self.to_i64(b, *s));
+            [one, cols, zero, stride]
+        }
+    }
+
+    /// The accumulate code of `pld_sim_copy` for an atomic add of
+    /// `element`, or assign.
+    fn accumulate(&self, op: OperationRef<'c, 'a>, element: Type<'c>) -> Lowered<'c, 'a, i64> {
+        let atomic = op
+            .attribute("atomicType")
+            .ok()
+            .and_then(|a| pld_dialect::attr::enum_payload(a, "pto.atomic_type"));
+        if atomic.as_deref() != Some("atomic_add") {
+            return Ok(i64::from(pld_runtime_sys::PLD_COPY_ASSIGN));
+        }
+        let code = match element.to_string().as_str() {
+            "f32" => pld_runtime_sys::PLD_COPY_ADD_F32,
+            "f16" => pld_runtime_sys::PLD_COPY_ADD_F16,
+            "i32" => pld_runtime_sys::PLD_COPY_ADD_I32,
+            other => {
+                return refuse(
+                    op,
+                    format!("an accumulating store of {other} is not simulated"),
+                )
+            }
+        };
+        Ok(i64::from(code))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn copy(
+        &self,
+        b: &Builder<'c, 'a>,
+        dst: Value<'c, 'a>,
+        dst_strides: [Value<'c, 'a>; 2],
+        src: Value<'c, 'a>,
+        src_strides: [Value<'c, 'a>; 2],
+        rows: Value<'c, 'a>,
+        cols: Value<'c, 'a>,
+        element_bytes: i64,
+        accumulate: i64,
+    ) {
+        let element_bytes = b.i32(element_bytes);
+        let accumulate = b.i32(accumulate);
+        self.call(
+            b,
+            "pld_sim_copy",
+            &[
+                dst,
+                dst_strides[0],
+                dst_strides[1],
+                src,
+                src_strides[0],
+                src_strides[1],
+                rows,
+                cols,
+                element_bytes,
+                accumulate,
+            ],
+            &[],
+        );
+    }
+
+    /// `dst = lhs (op) rhs` over dst's valid rows and columns, as loops
+    /// LLVM can vectorise.
+    fn elementwise(
+        &self,
+        op: OperationRef<'c, 'a>,
+        b: &Builder<'c, 'a>,
+        kind: &str,
+    ) -> Lowered<'c, 'a> {
+        let (lhs, rhs, dst) = (
+            ir::operand(op, 0).expect("src0"),
+            ir::operand(op, 1).expect("src1"),
+            ir::operand(op, 2).expect("dst"),
+        );
+        let shape = self.tile(op, dst)?;
+        let element = shape.element.to_string();
+        let float = element.starts_with('f') || element == "bf16";
+        let name = match (kind, float) {
+            ("tadd", true) => "arith.addf",
+            ("tmax", true) => "arith.maximumf",
+            ("tmin", true) => "arith.minimumf",
+            ("tmul", true) => "arith.mulf",
+            ("tadd", false) => "arith.addi",
+            ("tmax", false) => "arith.maxsi",
+            ("tmin", false) => "arith.minsi",
+            _ => {
+                if float {
+                    "arith.mulf"
+                } else {
+                    "arith.muli"
+                }
+            }
+        };
+        let (rows, cols) = self.valid(b, dst);
+        let index = b.index_type();
+        let (rows, cols) = (b.index_cast(rows, index), b.index_cast(cols, index));
+        let (zero, one) = (b.index(0), b.index(1));
+        let (lhs, rhs, dst) = (self.data(b, lhs), self.data(b, rhs), self.data(b, dst));
+        let outer = b.for_loop(zero, rows, one, &[]);
+        let stride = outer.body.index(shape.cols);
+        let row_start = outer.body.mul(outer.induction, stride);
+        let inner = outer.body.for_loop(zero, cols, one, &[]);
+        let at = &inner.body;
+        let position = at.add(row_start, inner.induction);
+        let load = |base| {
+            let address = self.offset(at, base, position, shape.element);
+            at.value(llvm::load(
+                self.context,
+                address,
+                shape.element,
+                at.location,
+                Default::default(),
+            ))
+        };
+        let (x, y) = (load(lhs), load(rhs));
+        let result = at.value(
+            melior::ir::operation::OperationBuilder::new(name, at.location)
+                .add_operands(&[x, y])
+                .add_results(&[shape.element])
+                .build()
+                .expect("an arith op"),
+        );
+        let target = self.offset(at, dst, position, shape.element);
+        at.insert(llvm::store(
+            self.context,
+            result,
+            target,
+            at.location,
+            Default::default(),
+        ));
+        Ok(())
     }
 
     fn rewrite(&mut self, op: OperationRef<'c, 'a>) -> Lowered<'c, 'a> {
@@ -309,7 +626,16 @@ where
                     linear = b.add(linear, term);
                 }
                 let address = self.offset(&b, base, linear, element);
-                self.partitions.insert(key(result), address);
+                let sizes = view.group("sizes").unwrap_or_default();
+                self.partitions.insert(
+                    key(result),
+                    Part {
+                        address,
+                        element,
+                        sizes,
+                        strides,
+                    },
+                );
                 self.dead.push(op);
                 return Ok(());
             }
@@ -377,10 +703,149 @@ where
                     b.location,
                 )))
             }
+            "pto.alloc_tile" => {
+                let result: Value = op.result(0).expect("a result").into();
+                let shape = self.tile(op, result)?;
+                let view = pld_dialect::ops::OpView::new(op).expect("a registered op");
+                let bytes = self.i64(&b, TILE_HEADER + shape.rows * shape.cols * shape.bytes);
+                let tile =
+                    ir::result(self.call(&b, "pld_sim_tile_alloc", &[bytes], &[self.pointer]));
+                let extent = |group: &str, k: usize, physical: i64| {
+                    view.one(group)
+                        .unwrap_or_else(|| self.i64(&b, shape.valid[k].unwrap_or(physical)))
+                };
+                let rows = extent("valid_row", 0, shape.rows);
+                let cols = extent("valid_col", 1, shape.cols);
+                self.set_valid(&b, tile, rows, cols);
+                self.tiles.insert(key(tile), shape);
+                Some(tile)
+            }
+            "pto.set_validshape" => {
+                self.set_valid(&b, operand(0), operand(1), operand(2));
+                None
+            }
+            "pto.get_validshape" => {
+                let (rows, cols) = self.valid(&b, operand(0));
+                let index = b.index_type();
+                for (i, value) in [rows, cols].into_iter().enumerate() {
+                    let value = b.index_cast(value, index);
+                    ir::replace_all_uses(op.result(i).expect("two results").into(), value);
+                }
+                None
+            }
+            "pto.tload" | "pto.tstore" if op.operand_count() == 2 => {
+                let load = name == "pto.tload";
+                let (tile, view) = if load {
+                    (operand(1), operand(0))
+                } else {
+                    (operand(0), operand(1))
+                };
+                let shape = self.tile(op, tile)?;
+                let part = self.part(op, view)?;
+                let [_, _, row_stride, col_stride] = self.block(&b, &part);
+                let (rows, cols) = self.valid(&b, tile);
+                let data = self.data(&b, tile);
+                let tile_strides = [self.i64(&b, shape.cols), self.i64(&b, 1)];
+                let view_strides = [row_stride, col_stride];
+                if load {
+                    self.copy(
+                        &b,
+                        data,
+                        tile_strides,
+                        part.address,
+                        view_strides,
+                        rows,
+                        cols,
+                        shape.bytes,
+                        0,
+                    );
+                } else {
+                    let accumulate = self.accumulate(op, shape.element)?;
+                    self.copy(
+                        &b,
+                        part.address,
+                        view_strides,
+                        data,
+                        tile_strides,
+                        rows,
+                        cols,
+                        shape.bytes,
+                        accumulate,
+                    );
+                }
+                None
+            }
+            "pto.tadd" | "pto.tmax" | "pto.tmin" | "pto.tmul" => {
+                self.elementwise(op, &b, name.trim_start_matches("pto."))?;
+                None
+            }
+            "pto.tfillpad" | "pto.tfillpad_inplace" => {
+                let (src, dst) = (operand(0), operand(1));
+                let shape = self.tile(op, dst)?;
+                let (rows, cols) = self.valid(&b, src);
+                let target = self.data(&b, dst);
+                if key(src) != key(dst) {
+                    let source = self.data(&b, src);
+                    let strides = [self.i64(&b, shape.cols), self.i64(&b, 1)];
+                    self.copy(
+                        &b,
+                        target,
+                        strides,
+                        source,
+                        strides,
+                        rows,
+                        cols,
+                        shape.bytes,
+                        0,
+                    );
+                }
+                let physical_rows = self.i64(&b, shape.rows);
+                let physical_cols = self.i64(&b, shape.cols);
+                let element_bytes = b.i32(shape.bytes);
+                self.call(
+                    &b,
+                    "pld_sim_fill_pad",
+                    &[
+                        target,
+                        physical_rows,
+                        physical_cols,
+                        rows,
+                        cols,
+                        element_bytes,
+                    ],
+                    &[],
+                );
+                None
+            }
+            "pto.comm_tput" | "pto.comm_tget" => {
+                let dst = self.part(op, operand(0))?;
+                let src = self.part(op, operand(1))?;
+                let [rows, cols, drs, dcs] = self.block(&b, &dst);
+                let [_, _, srs, scs] = self.block(&b, &src);
+                let bytes =
+                    (i64::from(pld_dialect::types::bit_width(dst.element).unwrap_or(8)) + 7) / 8;
+                let accumulate = if name == "pto.comm_tput" {
+                    self.accumulate(op, dst.element)?
+                } else {
+                    0
+                };
+                self.copy(
+                    &b,
+                    dst.address,
+                    [drs, dcs],
+                    src.address,
+                    [srs, scs],
+                    rows,
+                    cols,
+                    bytes,
+                    accumulate,
+                );
+                None
+            }
             other => {
                 return refuse(
                     op,
-                    format!("'{other}' is not simulated yet (tiles and data movement come next)"),
+                    format!("'{other}' with these operands is not simulated"),
                 )
             }
         };

@@ -1,0 +1,196 @@
+//! Allreduce kernels compiled from pld source and run on simulated ranks,
+//! checked against a golden computed in Rust (f64 accumulation).
+//!
+//! Inputs depend on rank and index, so a misplaced chunk or segment shows.
+
+use pld_sim::compile::{to_pto, Compiled};
+use pld_sim::{aligned, CommDomain, Run};
+use std::time::Duration;
+
+/// The input of `rank` at element `i` for reduction `op`: halves of small
+/// integers (exact in f16 and f32 through any sum of 8 ranks), and for
+/// products factors whose product over 8 ranks stays small.
+fn input(op: &str, rank: usize, i: usize) -> f64 {
+    let k = (i * 7 + rank * 13) % 11;
+    if op == "prod" {
+        [0.5, 1.0, 1.5, -1.0, 2.0, -0.5, 1.0, 0.75, -2.0, 1.25, 1.0][k]
+    } else {
+        k as f64 - 5.0 + rank as f64 * 0.5
+    }
+}
+
+fn reduce(op: &str, values: impl Iterator<Item = f64>) -> f64 {
+    values
+        .reduce(|a, b| match op {
+            "sum" => a + b,
+            "max" => a.max(b),
+            "min" => a.min(b),
+            _ => a * b,
+        })
+        .unwrap()
+}
+
+struct Case {
+    ranks: usize,
+    n: usize,
+    dtype: &'static str,
+    op: &'static str,
+    mode: &'static str,
+}
+
+fn run(case: &Case) {
+    let Case {
+        ranks,
+        n,
+        dtype,
+        op,
+        mode,
+    } = *case;
+    let signal_rows = if mode == "ring" {
+        2 * (ranks - 1)
+    } else {
+        ranks
+    };
+    let signal_cols = if mode == "ring" { ranks } else { 1 };
+    let mode_attr = if mode == "ring" {
+        ", mode = \"ring\""
+    } else {
+        ""
+    };
+    let data = format!("tensor<1x{n}x{dtype}, #pld.dist>");
+    let sig = format!("tensor<{signal_rows}x{signal_cols}xi32, #pld.dist>");
+    let source = format!(
+        r#"func.func @k(%d: {data}, %s: {sig}) attributes {{pld.kind = #pld.func_kind<"incore">}} {{
+  %r = "pld.tensor_allreduce"(%d, %s) {{op = #pld.reduce_op<"{op}">{mode_attr}}} : ({data}, {sig}) -> {data}
+  return
+}}"#
+    );
+    let pto = to_pto(&source).unwrap_or_else(|e| panic!("{source}\n{e}"));
+    let compiled = Compiled::from_text(&pto).unwrap_or_else(|e| panic!("{e}"));
+    let kernel = compiled.kernel("k").unwrap();
+    let element = if dtype == "f16" { 2 } else { 4 };
+    let signal_bytes = aligned(signal_rows * signal_cols * 4);
+    let data_offset = signal_bytes;
+    let domain = CommDomain::new(ranks, data_offset + aligned(n * element)).unwrap();
+    for rank in 0..ranks {
+        let bytes: Vec<u8> = (0..n)
+            .flat_map(|i| {
+                let v = input(op, rank, i);
+                if dtype == "f16" {
+                    pld_sim::ffi::f32_to_f16(v as f32).to_le_bytes().to_vec()
+                } else {
+                    (v as f32).to_le_bytes().to_vec()
+                }
+            })
+            .collect();
+        assert!(domain.window(rank).write(data_offset, &bytes));
+    }
+    let outcome = Run::new(&domain, Duration::from_secs(5)).execute("@k", |env| {
+        let window = env.domain.window(env.rank).base();
+        let mut data = unsafe { window.add(data_offset) } as *mut ();
+        let mut sig = window as *mut ();
+        let mut ctx = env.domain.context(env.rank) as *mut ();
+        let mut ctx2 = ctx;
+        let mut arguments = [
+            &mut data as *mut *mut () as *mut (),
+            &mut sig as *mut *mut () as *mut (),
+            &mut ctx as *mut *mut () as *mut (),
+            &mut ctx2 as *mut *mut () as *mut (),
+        ];
+        unsafe { kernel.call(&mut arguments) };
+    });
+    let label = format!("{mode} {op} {dtype} N={n} P={ranks}");
+    assert!(outcome.ok(), "{label}: {outcome:?}");
+    assert!(
+        domain.leaks(0, signal_rows * signal_cols).is_empty(),
+        "{label}: {:?}",
+        domain.leaks(0, signal_rows * signal_cols)
+    );
+    for rank in 0..ranks {
+        let mut bytes = vec![0u8; n * element];
+        assert!(domain.window(rank).read(data_offset, &mut bytes));
+        for i in 0..n {
+            let got = if dtype == "f16" {
+                f64::from(pld_sim::ffi::f16_to_f32(u16::from_le_bytes([
+                    bytes[2 * i],
+                    bytes[2 * i + 1],
+                ])))
+            } else {
+                f64::from(f32::from_le_bytes(
+                    bytes[4 * i..4 * i + 4].try_into().unwrap(),
+                ))
+            };
+            let want = reduce(op, (0..ranks).map(|r| input(op, r, i)));
+            // f16 products round at every step.
+            let ulp = if dtype == "f16" {
+                1.0 / 1024.0
+            } else {
+                1.0 / 8_388_608.0
+            };
+            let tolerance = ulp * ranks as f64 * want.abs().max(1.0);
+            assert!(
+                (got - want).abs() <= tolerance,
+                "{label}: rank {rank} element {i}: got {got}, want {want}"
+            );
+        }
+    }
+}
+
+/// Lengths around the chunk and segment boundaries, and P - 1.
+fn lengths(ranks: usize) -> Vec<usize> {
+    let mut n = vec![1, 3, 17, ranks - 1, 4097, 8193];
+    n.retain(|n| *n > 0);
+    n.dedup();
+    n
+}
+
+fn matrix(mode: &'static str, dtype: &'static str) {
+    for ranks in [2, 3, 4, 8] {
+        for n in lengths(ranks) {
+            for op in ["sum", "max", "min", "prod"] {
+                run(&Case {
+                    ranks,
+                    n,
+                    dtype,
+                    op,
+                    mode,
+                });
+            }
+        }
+    }
+}
+
+#[test]
+fn mesh_allreduce_f32() {
+    matrix("mesh", "f32");
+}
+
+#[test]
+fn mesh_allreduce_f16() {
+    matrix("mesh", "f16");
+}
+
+#[test]
+fn ring_allreduce_f32() {
+    matrix("ring", "f32");
+}
+
+#[test]
+fn ring_allreduce_f16() {
+    matrix("ring", "f16");
+}
+
+#[test]
+fn allreduce_of_65537_elements() {
+    for mode in ["mesh", "ring"] {
+        for dtype in ["f32", "f16"] {
+            run(&Case {
+                ranks: 4,
+                n: 65537,
+                dtype,
+                op: "sum",
+                mode,
+            });
+        }
+    }
+}
