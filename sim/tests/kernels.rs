@@ -155,14 +155,26 @@ fn a_kernel_without_its_epilogue_leaks_credits() {
 }
 
 #[test]
-fn tiles_are_refused_with_a_location_until_they_are_simulated() {
+fn an_op_the_simulator_cannot_run_is_refused_with_its_location() {
+    // A load with a pad value (no converted kernel emits one).
     let source = r#"
-func.func @mesh(%data: tensor<1x64xf32, #pld.dist>, %sig: tensor<8x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
-  %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (tensor<1x64xf32, #pld.dist>, tensor<8x1xi32, #pld.dist>) -> tensor<1x64xf32, #pld.dist>
+!tile = !pto.tile_buf<"vec", tensor<1x64xf32>, {valid = array<i64: 1, 64>}>
+!part = !pto.partition_tensor_view<tensor<1x64xf32>>
+func.func @padded(%p: !pto.ptr<f32>, %pad: f32) attributes {pto.kernel_kind = #pto.kernel_kind<"vector">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %v = "pto.make_tensor_view"(%p, %c1, %c64, %c64, %c1) {layout = #pto.layout<"nd">, operandSegmentSizes = array<i32: 1, 2, 2>} : (!pto.ptr<f32>, index, index, index, index) -> !pto.tensor_view<tensor<?x?xf32>>
+  %pv = "pto.partition_view"(%v, %c0, %c0, %c1, %c64) {operandSegmentSizes = array<i32: 1, 2, 2>} : (!pto.tensor_view<tensor<?x?xf32>>, index, index, index, index) -> !part
+  %t = "pto.alloc_tile"() {operandSegmentSizes = array<i32: 0, 0, 0>} : () -> !tile
+  "pto.tload"(%pv, %t, %pad) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (!part, !tile, f32) -> ()
   return
 }
 "#;
-    let pto = to_pto(source).expect("pld-to-pto");
-    let error = Compiled::from_text(&pto).err().expect("refused");
-    assert!(error.contains("is not simulated yet"), "{error}");
+    let error = Compiled::from_text(source).err().expect("refused");
+    assert!(
+        error.ends_with("'pto.tload' is not simulated with these operands"),
+        "{error}"
+    );
+    assert!(error.contains(":11:"), "names the line: {error}");
 }

@@ -842,12 +842,7 @@ where
                 );
                 None
             }
-            other => {
-                return refuse(
-                    op,
-                    format!("'{other}' with these operands is not simulated"),
-                )
-            }
+            _ => return refuse(op, "is not simulated with these operands"),
         };
         if let (Some(new), Ok(result)) = (replacement, op.result(0)) {
             ir::replace_all_uses(result.into(), new);
