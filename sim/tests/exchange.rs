@@ -1,0 +1,269 @@
+//! The other composite collectives of spec 7.1.4, compiled and run on
+//! simulated ranks: every result element checked, every signal back to
+//! zero.
+
+mod common;
+use common::{as_f32s, as_i32s, f32s, i32s, run, Param};
+
+/// A value that names its rank, row and column.
+fn tag(rank: usize, row: usize, col: usize) -> f32 {
+    (rank * 10_000 + row * 100 + col) as f32
+}
+
+fn signal(ranks: usize) -> String {
+    format!("tensor<{ranks}x1xi32, #pld.dist>")
+}
+
+fn no_leaks(finished: &common::Finished, signal_param: usize, cells: usize) {
+    assert!(finished.outcome.ok(), "{:?}", finished.outcome);
+    let offset = finished.offsets[signal_param].unwrap();
+    assert!(
+        finished.domain.leaks(offset, cells).is_empty(),
+        "{:?}",
+        finished.domain.leaks(offset, cells)
+    );
+}
+
+#[test]
+fn broadcast_copies_the_roots_target_everywhere() {
+    for ranks in [2, 3, 4] {
+        for root in [0, ranks - 1] {
+            let (rows, cols) = (3, 20);
+            let target = format!("tensor<{rows}x{cols}xf32, #pld.dist>");
+            let sig = signal(ranks);
+            let source = format!(
+                r#"func.func @k(%t: {target}, %s: {sig}) attributes {{pld.kind = #pld.func_kind<"incore">}} {{
+  %r = "pld.tensor_broadcast"(%t, %s) {{root = {root} : i64}} : ({target}, {sig}) -> {target}
+  return
+}}"#
+            );
+            let finished = run(
+                &source,
+                "k",
+                ranks,
+                &[Param::Window(rows * cols * 4), Param::Window(ranks * 4)],
+                |rank, p| {
+                    if p == 0 {
+                        f32s((0..rows * cols).map(|i| tag(rank, i / cols, i % cols)))
+                    } else {
+                        i32s(vec![0; ranks])
+                    }
+                },
+            );
+            no_leaks(&finished, 1, ranks);
+            for rank in 0..ranks {
+                let got = as_f32s(&finished.buffers[rank][0]);
+                let want: Vec<f32> = (0..rows * cols)
+                    .map(|i| tag(root, i / cols, i % cols))
+                    .collect();
+                assert_eq!(got, want, "P={ranks} root={root} rank {rank}");
+            }
+        }
+    }
+}
+
+#[test]
+fn reduce_scatter_sums_row_me_across_ranks() {
+    for ranks in [2, 3, 4, 8] {
+        let size = 37;
+        let target = format!("tensor<{ranks}x{size}xf32, #pld.dist>");
+        let sig = signal(ranks);
+        let source = format!(
+            r#"func.func @k(%t: {target}, %s: {sig}) attributes {{pld.kind = #pld.func_kind<"incore">}} {{
+  %r = "pld.tensor_reduce_scatter"(%t, %s) {{op = #pld.reduce_op<"sum">}} : ({target}, {sig}) -> {target}
+  return
+}}"#
+        );
+        let finished = run(
+            &source,
+            "k",
+            ranks,
+            &[Param::Window(ranks * size * 4), Param::Window(ranks * 4)],
+            |rank, p| {
+                if p == 0 {
+                    f32s((0..ranks * size).map(|i| tag(rank, i / size, i % size)))
+                } else {
+                    i32s(vec![0; ranks])
+                }
+            },
+        );
+        no_leaks(&finished, 1, ranks);
+        for rank in 0..ranks {
+            let got = as_f32s(&finished.buffers[rank][0]);
+            for col in 0..size {
+                let want: f32 = (0..ranks).map(|r| tag(r, rank, col)).sum();
+                assert_eq!(
+                    got[rank * size + col],
+                    want,
+                    "P={ranks} rank {rank} col {col}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn allgather_puts_every_input_row_everywhere() {
+    for ranks in [2, 3, 4, 8] {
+        let size = 19;
+        let target = format!("tensor<{ranks}x{size}xf32, #pld.dist>");
+        let input = format!("tensor<1x{size}xf32>");
+        let sig = signal(ranks);
+        let source = format!(
+            r#"func.func @k(%i: {input}, %t: {target}, %s: {sig}) attributes {{pld.kind = #pld.func_kind<"incore">}} {{
+  %r = "pld.tensor_allgather"(%i, %t, %s) : ({input}, {target}, {sig}) -> {target}
+  return
+}}"#
+        );
+        let params = [
+            Param::Local(size * 4),
+            Param::Window(ranks * size * 4),
+            Param::Window(ranks * 4),
+        ];
+        let finished = run(&source, "k", ranks, &params, |rank, p| match p {
+            0 => f32s((0..size).map(|c| tag(rank, 0, c))),
+            1 => f32s(vec![-1.0; ranks * size]),
+            _ => i32s(vec![0; ranks]),
+        });
+        no_leaks(&finished, 2, ranks);
+        for rank in 0..ranks {
+            let got = as_f32s(&finished.buffers[rank][1]);
+            let want: Vec<f32> = (0..ranks * size)
+                .map(|i| tag(i / size, 0, i % size))
+                .collect();
+            assert_eq!(got, want, "P={ranks} rank {rank}");
+        }
+    }
+}
+
+#[test]
+fn all_to_all_transposes_rows_across_ranks() {
+    for ranks in [2, 3, 4, 8] {
+        let size = 11;
+        let target = format!("tensor<{ranks}x{size}xf32, #pld.dist>");
+        let input = format!("tensor<{ranks}x{size}xf32>");
+        let sig = signal(ranks);
+        let source = format!(
+            r#"func.func @k(%i: {input}, %t: {target}, %s: {sig}) attributes {{pld.kind = #pld.func_kind<"incore">}} {{
+  %r = "pld.tensor_all_to_all"(%i, %t, %s) : ({input}, {target}, {sig}) -> {target}
+  return
+}}"#
+        );
+        let params = [
+            Param::Local(ranks * size * 4),
+            Param::Window(ranks * size * 4),
+            Param::Window(ranks * 4),
+        ];
+        let finished = run(&source, "k", ranks, &params, |rank, p| match p {
+            0 => f32s((0..ranks * size).map(|i| tag(rank, i / size, i % size))),
+            1 => f32s(vec![-1.0; ranks * size]),
+            _ => i32s(vec![0; ranks]),
+        });
+        no_leaks(&finished, 2, ranks);
+        for rank in 0..ranks {
+            let got = as_f32s(&finished.buffers[rank][1]);
+            // Row `src` of rank `rank` is row `rank` of rank `src`'s input.
+            let want: Vec<f32> = (0..ranks * size)
+                .map(|i| tag(i / size, rank, i % size))
+                .collect();
+            assert_eq!(got, want, "P={ranks} rank {rank}");
+        }
+    }
+}
+
+#[test]
+fn all_to_all_v_sends_exactly_the_clamped_counts() {
+    let ranks = 4;
+    let capacity = 3; // MAX_RECV = rows / NR
+    let rows = ranks * capacity;
+    let size = 8;
+    let target = format!("tensor<{rows}x{size}xf32, #pld.dist>");
+    let input = format!("tensor<{rows}x{size}xf32>");
+    let sig = signal(ranks);
+    let counts = format!("tensor<{ranks}xi32>");
+    let recv = format!("tensor<{ranks}x1xi32, #pld.dist>");
+    let source = format!(
+        r#"func.func @k(%i: {input}, %t: {target}, %s: {sig}, %c: {counts}, %rc: {recv}) attributes {{pld.kind = #pld.func_kind<"incore">}} {{
+  %r = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %rc) : ({input}, {target}, {sig}, {counts}, {recv}) -> {target}
+  return
+}}"#
+    );
+    // What rank `src` asks to send to rank `dst`: 0, 1, capacity, over
+    // capacity and negative all occur.
+    let asked = |src: usize, dst: usize| -> i32 { [0, 1, 3, 5, -2][(src * 3 + dst) % 5] };
+    let params = [
+        Param::Local(rows * size * 4),
+        Param::Window(rows * size * 4),
+        Param::Window(ranks * 4),
+        Param::Local(ranks * 4),
+        Param::Window(ranks * 4),
+    ];
+    let finished = run(&source, "k", ranks, &params, |rank, p| match p {
+        0 => f32s((0..rows * size).map(|i| tag(rank, i / size, i % size))),
+        1 => f32s(vec![0.0; rows * size]),
+        3 => i32s((0..ranks).map(|d| asked(rank, d))),
+        _ => i32s(vec![0; ranks]),
+    });
+    no_leaks(&finished, 2, ranks);
+    for dst in 0..ranks {
+        let got = as_f32s(&finished.buffers[dst][1]);
+        let counts = as_i32s(&finished.buffers[dst][4]);
+        for src in 0..ranks {
+            let sent = asked(src, dst).clamp(0, capacity as i32) as usize;
+            assert_eq!(counts[src], sent as i32, "count from {src} to {dst}");
+            for row in 0..capacity {
+                for col in 0..size {
+                    let at = (src * capacity + row) * size + col;
+                    // Input rows for `dst` start at dst * capacity.
+                    let want = if row < sent {
+                        tag(src, dst * capacity + row, col)
+                    } else {
+                        0.0
+                    };
+                    assert_eq!(got[at], want, "slot of {src} on {dst}, row {row} col {col}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_collective_called_twice_in_a_loop_with_one_signal() {
+    let ranks = 4;
+    let n = 100;
+    let data = format!("tensor<1x{n}xf32, #pld.dist>");
+    let sig = signal(ranks);
+    let source = format!(
+        r#"func.func @k(%d: {data}, %s: {sig}) attributes {{pld.kind = #pld.func_kind<"incore">}} {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %i = %c0 to %c2 step %c1 {{
+    %r = "pld.tensor_allreduce"(%d, %s) {{op = #pld.reduce_op<"sum">}} : ({data}, {sig}) -> {data}
+  }}
+  return
+}}"#
+    );
+    let finished = run(
+        &source,
+        "k",
+        ranks,
+        &[Param::Window(n * 4), Param::Window(ranks * 4)],
+        |rank, p| {
+            if p == 0 {
+                f32s((0..n).map(|i| (rank + i) as f32))
+            } else {
+                i32s(vec![0; ranks])
+            }
+        },
+    );
+    no_leaks(&finished, 1, ranks);
+    for rank in 0..ranks {
+        let got = as_f32s(&finished.buffers[rank][0]);
+        for (i, value) in got.iter().enumerate() {
+            // The second call reduces the first call's sums.
+            let once: f32 = (0..ranks).map(|r| (r + i) as f32).sum();
+            assert_eq!(*value, once * ranks as f32, "rank {rank} element {i}");
+        }
+    }
+}
