@@ -17,6 +17,9 @@
 pub mod compile;
 mod domain;
 pub mod ffi;
+pub mod golden;
+pub mod npy;
+pub mod program;
 mod report;
 mod run;
 mod signal;

@@ -3,9 +3,8 @@
 //!
 //! Inputs depend on rank and index, so a misplaced chunk or segment shows.
 
-use pld_sim::compile::{to_pto, Compiled};
-use pld_sim::{aligned, CommDomain, Run};
-use std::time::Duration;
+mod common;
+use common::run as run_kernel;
 
 /// The input of `rank` at element `i` for reduction `op`: halves of small
 /// integers (exact in f16 and f32 through any sum of 8 ranks), and for
@@ -65,15 +64,12 @@ fn run(case: &Case) {
   return
 }}"#
     );
-    let pto = to_pto(&source).unwrap_or_else(|e| panic!("{source}\n{e}"));
-    let compiled = Compiled::from_text(&pto).unwrap_or_else(|e| panic!("{e}"));
-    let kernel = compiled.kernel("k").unwrap();
-    let element = if dtype == "f16" { 2 } else { 4 };
-    let signal_bytes = aligned(signal_rows * signal_cols * 4);
-    let data_offset = signal_bytes;
-    let domain = CommDomain::new(ranks, data_offset + aligned(n * element)).unwrap();
-    for rank in 0..ranks {
-        let bytes: Vec<u8> = (0..n)
+    let cells = signal_rows * signal_cols;
+    let finished = run_kernel(&source, "k", ranks, |rank, param| {
+        if param == 1 {
+            return vec![0; cells * 4];
+        }
+        (0..n)
             .flat_map(|i| {
                 let v = input(op, rank, i);
                 if dtype == "f16" {
@@ -82,33 +78,20 @@ fn run(case: &Case) {
                     (v as f32).to_le_bytes().to_vec()
                 }
             })
-            .collect();
-        assert!(domain.window(rank).write(data_offset, &bytes));
-    }
-    let outcome = Run::new(&domain, Duration::from_secs(5)).execute("@k", |env| {
-        let window = env.domain.window(env.rank).base();
-        let mut data = unsafe { window.add(data_offset) } as *mut ();
-        let mut sig = window as *mut ();
-        let mut ctx = env.domain.context(env.rank) as *mut ();
-        let mut ctx2 = ctx;
-        let mut arguments = [
-            &mut data as *mut *mut () as *mut (),
-            &mut sig as *mut *mut () as *mut (),
-            &mut ctx as *mut *mut () as *mut (),
-            &mut ctx2 as *mut *mut () as *mut (),
-        ];
-        unsafe { kernel.call(&mut arguments) };
+            .collect()
     });
+    let outcome = &finished.outcome;
+    let domain = &finished.domain;
+    let signal_offset = finished.offsets[1].unwrap();
     let label = format!("{mode} {op} {dtype} N={n} P={ranks}");
     assert!(outcome.ok(), "{label}: {outcome:?}");
     assert!(
-        domain.leaks(0, signal_rows * signal_cols).is_empty(),
+        domain.leaks(signal_offset, cells).is_empty(),
         "{label}: {:?}",
-        domain.leaks(0, signal_rows * signal_cols)
+        domain.leaks(signal_offset, cells)
     );
     for rank in 0..ranks {
-        let mut bytes = vec![0u8; n * element];
-        assert!(domain.window(rank).read(data_offset, &mut bytes));
+        let bytes = &finished.buffers[rank][0];
         for i in 0..n {
             let got = if dtype == "f16" {
                 f64::from(pld_sim::ffi::f16_to_f32(u16::from_le_bytes([

@@ -3,7 +3,7 @@
 //! zero.
 
 mod common;
-use common::{as_f32s, as_i32s, f32s, i32s, run, Param};
+use common::{as_f32s, as_i32s, f32s, i32s, run};
 
 /// A value that names its rank, row and column.
 fn tag(rank: usize, row: usize, col: usize) -> f32 {
@@ -37,19 +37,13 @@ fn broadcast_copies_the_roots_target_everywhere() {
   return
 }}"#
             );
-            let finished = run(
-                &source,
-                "k",
-                ranks,
-                &[Param::Window(rows * cols * 4), Param::Window(ranks * 4)],
-                |rank, p| {
-                    if p == 0 {
-                        f32s((0..rows * cols).map(|i| tag(rank, i / cols, i % cols)))
-                    } else {
-                        i32s(vec![0; ranks])
-                    }
-                },
-            );
+            let finished = run(&source, "k", ranks, |rank, p| {
+                if p == 0 {
+                    f32s((0..rows * cols).map(|i| tag(rank, i / cols, i % cols)))
+                } else {
+                    i32s(vec![0; ranks])
+                }
+            });
             no_leaks(&finished, 1, ranks);
             for rank in 0..ranks {
                 let got = as_f32s(&finished.buffers[rank][0]);
@@ -74,19 +68,13 @@ fn reduce_scatter_sums_row_me_across_ranks() {
   return
 }}"#
         );
-        let finished = run(
-            &source,
-            "k",
-            ranks,
-            &[Param::Window(ranks * size * 4), Param::Window(ranks * 4)],
-            |rank, p| {
-                if p == 0 {
-                    f32s((0..ranks * size).map(|i| tag(rank, i / size, i % size)))
-                } else {
-                    i32s(vec![0; ranks])
-                }
-            },
-        );
+        let finished = run(&source, "k", ranks, |rank, p| {
+            if p == 0 {
+                f32s((0..ranks * size).map(|i| tag(rank, i / size, i % size)))
+            } else {
+                i32s(vec![0; ranks])
+            }
+        });
         no_leaks(&finished, 1, ranks);
         for rank in 0..ranks {
             let got = as_f32s(&finished.buffers[rank][0]);
@@ -115,12 +103,7 @@ fn allgather_puts_every_input_row_everywhere() {
   return
 }}"#
         );
-        let params = [
-            Param::Local(size * 4),
-            Param::Window(ranks * size * 4),
-            Param::Window(ranks * 4),
-        ];
-        let finished = run(&source, "k", ranks, &params, |rank, p| match p {
+        let finished = run(&source, "k", ranks, |rank, p| match p {
             0 => f32s((0..size).map(|c| tag(rank, 0, c))),
             1 => f32s(vec![-1.0; ranks * size]),
             _ => i32s(vec![0; ranks]),
@@ -149,12 +132,7 @@ fn all_to_all_transposes_rows_across_ranks() {
   return
 }}"#
         );
-        let params = [
-            Param::Local(ranks * size * 4),
-            Param::Window(ranks * size * 4),
-            Param::Window(ranks * 4),
-        ];
-        let finished = run(&source, "k", ranks, &params, |rank, p| match p {
+        let finished = run(&source, "k", ranks, |rank, p| match p {
             0 => f32s((0..ranks * size).map(|i| tag(rank, i / size, i % size))),
             1 => f32s(vec![-1.0; ranks * size]),
             _ => i32s(vec![0; ranks]),
@@ -191,14 +169,7 @@ fn all_to_all_v_sends_exactly_the_clamped_counts() {
     // What rank `src` asks to send to rank `dst`: 0, 1, capacity, over
     // capacity and negative all occur.
     let asked = |src: usize, dst: usize| -> i32 { [0, 1, 3, 5, -2][(src * 3 + dst) % 5] };
-    let params = [
-        Param::Local(rows * size * 4),
-        Param::Window(rows * size * 4),
-        Param::Window(ranks * 4),
-        Param::Local(ranks * 4),
-        Param::Window(ranks * 4),
-    ];
-    let finished = run(&source, "k", ranks, &params, |rank, p| match p {
+    let finished = run(&source, "k", ranks, |rank, p| match p {
         0 => f32s((0..rows * size).map(|i| tag(rank, i / size, i % size))),
         1 => f32s(vec![0.0; rows * size]),
         3 => i32s((0..ranks).map(|d| asked(rank, d))),
@@ -244,19 +215,13 @@ fn a_collective_called_twice_in_a_loop_with_one_signal() {
   return
 }}"#
     );
-    let finished = run(
-        &source,
-        "k",
-        ranks,
-        &[Param::Window(n * 4), Param::Window(ranks * 4)],
-        |rank, p| {
-            if p == 0 {
-                f32s((0..n).map(|i| (rank + i) as f32))
-            } else {
-                i32s(vec![0; ranks])
-            }
-        },
-    );
+    let finished = run(&source, "k", ranks, |rank, p| {
+        if p == 0 {
+            f32s((0..n).map(|i| (rank + i) as f32))
+        } else {
+            i32s(vec![0; ranks])
+        }
+    });
     no_leaks(&finished, 1, ranks);
     for rank in 0..ranks {
         let got = as_f32s(&finished.buffers[rank][0]);

@@ -4,12 +4,14 @@
 //!   `file:line:col: error: message`.
 //! * [`split`] cuts `--split-input-file` input into chunks.
 //! * [`expectations`] implements `--verify-diagnostics`.
-//! * [`opt`] is the `pld-opt` driver, [`translate`] the `pld-translate` one.
+//! * [`opt`] is the `pld-opt` driver, [`translate`] the `pld-translate` one,
+//!   [`run`] the `pld-run` one.
 //! * [`files`] reads inputs and writes outputs, `-` meaning the terminal.
 
 pub mod diagnostics;
 pub mod expectations;
 pub mod files;
 pub mod opt;
+pub mod run;
 pub mod split;
 pub mod translate;

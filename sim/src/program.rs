@@ -1,0 +1,373 @@
+//! A pld program ready to simulate: its kernels' parameters read from the
+//! source, the kernels compiled, and a way to run one on N ranks with
+//! buffers laid out the way the compiled code expects.
+//!
+//! Every distributed tensor parameter gets a buffer at the same 32-byte
+//! aligned offset of every rank's window; every plain tensor parameter a
+//! buffer private to the rank; the CommContexts of the distributed
+//! parameters follow the parameters, in order (as
+//! `pld-materialize-dist-tensor-ctx` adds them).
+
+use crate::compile::{to_pto, Compiled};
+use crate::domain::{aligned, CommDomain};
+use crate::run::{Outcome, Run};
+use melior::ir::{
+    block::BlockLike, operation::OperationLike, r#type::FunctionType, Module, RegionLike,
+};
+use pld_dialect::{ops::op_name, types::TensorKind};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// An element type the simulator moves and checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dtype {
+    F16,
+    F32,
+    I32,
+}
+
+impl Dtype {
+    pub fn bytes(self) -> usize {
+        match self {
+            Dtype::F16 => 2,
+            Dtype::F32 | Dtype::I32 => 4,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Dtype::F16 => "f16",
+            Dtype::F32 => "f32",
+            Dtype::I32 => "i32",
+        }
+    }
+
+    /// Element `i` of `bytes`, widened.
+    pub fn read(self, bytes: &[u8], i: usize) -> f64 {
+        match self {
+            Dtype::F16 => f64::from(crate::ffi::f16_to_f32(u16::from_le_bytes([
+                bytes[2 * i],
+                bytes[2 * i + 1],
+            ]))),
+            Dtype::F32 => f64::from(f32::from_le_bytes(
+                bytes[4 * i..4 * i + 4].try_into().unwrap(),
+            )),
+            Dtype::I32 => f64::from(i32::from_le_bytes(
+                bytes[4 * i..4 * i + 4].try_into().unwrap(),
+            )),
+        }
+    }
+
+    /// `value` encoded as one element.
+    pub fn encode(self, value: f64) -> Vec<u8> {
+        match self {
+            Dtype::F16 => crate::ffi::f32_to_f16(value as f32).to_le_bytes().to_vec(),
+            Dtype::F32 => (value as f32).to_le_bytes().to_vec(),
+            Dtype::I32 => (value as i32).to_le_bytes().to_vec(),
+        }
+    }
+}
+
+/// One tensor parameter of a kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Param {
+    /// `arg<i>`, or the source name when the source has one (`%data`).
+    pub name: String,
+    pub distributed: bool,
+    pub shape: Vec<usize>,
+    pub dtype: Dtype,
+}
+
+impl Param {
+    pub fn elements(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.elements() * self.dtype.bytes()
+    }
+}
+
+/// A collective in a kernel, for the golden check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Collective {
+    /// `pld.tensor_allreduce`, ...
+    pub op: String,
+    /// The parameter holding the result (the collective's target).
+    pub target: Option<usize>,
+    /// The parameter holding its signal.
+    pub signal: Option<usize>,
+    /// `sum`, `max`, `min`, `prod` for reductions.
+    pub reduce: Option<String>,
+}
+
+/// What `run` needs to know of a kernel.
+#[derive(Clone, Debug)]
+pub struct KernelInfo {
+    pub name: String,
+    pub params: Vec<Param>,
+    pub collectives: Vec<Collective>,
+    /// The parameters used as credit signals (by a collective, a wait, or
+    /// an adding notify): after the kernel they must be back to zero.
+    pub signals: Vec<usize>,
+}
+
+/// A program: the kernels of a pld module, compiled.
+pub struct Program {
+    pub kernels: Vec<KernelInfo>,
+    compiled: Compiled,
+}
+
+/// The buffers of every rank after a run.
+pub struct Finished {
+    pub outcome: Outcome,
+    /// `buffers[rank][param]`.
+    pub buffers: Vec<Vec<Vec<u8>>>,
+    /// Window offset of each distributed parameter.
+    pub offsets: Vec<Option<usize>>,
+    pub domain: CommDomain,
+}
+
+impl Program {
+    /// Reads the kernels of a pld module (its device functions, with their
+    /// tensor parameters) and compiles them through `pld-to-pto`.
+    pub fn load(text: &str) -> Result<Self, String> {
+        let kernels = describe(text)?;
+        let compiled = Compiled::from_text(&to_pto(text)?)?;
+        Ok(Program { kernels, compiled })
+    }
+
+    pub fn kernel(&self, name: &str) -> Option<&KernelInfo> {
+        self.kernels.iter().find(|k| k.name == name)
+    }
+
+    /// Runs `kernel` on `ranks` ranks; `init(rank, param)` gives each
+    /// buffer's initial bytes (of the parameter's size).
+    pub fn run(
+        &self,
+        kernel: &str,
+        ranks: usize,
+        deadline: Duration,
+        init: impl Fn(usize, usize) -> Vec<u8>,
+    ) -> Result<Finished, String> {
+        let info = self
+            .kernel(kernel)
+            .ok_or_else(|| format!("no kernel @{kernel}"))?;
+        let entry = self
+            .compiled
+            .kernel(kernel)
+            .ok_or_else(|| format!("@{kernel} was not compiled"))?;
+        let params = &info.params;
+        let mut offsets = Vec::new();
+        let mut window_bytes = 0;
+        for param in params {
+            if param.distributed {
+                offsets.push(Some(window_bytes));
+                window_bytes += aligned(param.bytes());
+            } else {
+                offsets.push(None);
+            }
+        }
+        let domain = CommDomain::new(ranks, window_bytes.max(32)).map_err(|e| e.to_string())?;
+        let mut locals: Vec<Vec<Mutex<Vec<u8>>>> = Vec::new();
+        for rank in 0..ranks {
+            let mut row = Vec::new();
+            for (i, param) in params.iter().enumerate() {
+                let bytes = init(rank, i);
+                if bytes.len() != param.bytes() {
+                    return Err(format!(
+                        "the input of {} on rank {rank} has {} bytes, the parameter {}",
+                        param.name,
+                        bytes.len(),
+                        param.bytes()
+                    ));
+                }
+                match offsets[i] {
+                    Some(offset) => {
+                        domain.window(rank).write(offset, &bytes);
+                        row.push(Mutex::new(Vec::new()));
+                    }
+                    None => row.push(Mutex::new(bytes)),
+                }
+            }
+            locals.push(row);
+        }
+        let outcome = Run::new(&domain, deadline).execute(&format!("@{kernel}"), |env| {
+            let mut guards: Vec<_> = locals[env.rank].iter().map(|m| m.lock().unwrap()).collect();
+            let mut values: Vec<*mut ()> = Vec::new();
+            for (i, offset) in offsets.iter().enumerate() {
+                values.push(match offset {
+                    // SAFETY: inside the window, which was sized for it.
+                    Some(offset) => {
+                        unsafe { env.domain.window(env.rank).base().add(*offset) }.cast()
+                    }
+                    None => guards[i].as_mut_ptr().cast(),
+                });
+            }
+            for _ in offsets.iter().flatten() {
+                values.push(env.domain.context(env.rank).cast_mut().cast());
+            }
+            let mut arguments: Vec<*mut ()> = values
+                .iter_mut()
+                .map(|v| (v as *mut *mut ()).cast())
+                .collect();
+            // SAFETY: one pointer per parameter, each to a pointer to a
+            // buffer of the parameter's size that outlives the call.
+            unsafe { entry.call(&mut arguments) };
+        });
+        let buffers = (0..ranks)
+            .map(|rank| {
+                params
+                    .iter()
+                    .enumerate()
+                    .map(|(i, param)| match offsets[i] {
+                        Some(offset) => {
+                            let mut bytes = vec![0; param.bytes()];
+                            domain.window(rank).read(offset, &mut bytes);
+                            bytes
+                        }
+                        None => locals[rank][i].lock().unwrap().clone(),
+                    })
+                    .collect()
+            })
+            .collect();
+        Ok(Finished {
+            outcome,
+            buffers,
+            offsets,
+            domain,
+        })
+    }
+}
+
+/// The InCore kernels of a pld module and their tensor parameters.
+fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
+    let context = pld_dialect::context();
+    let module = Module::parse(&context, text).ok_or("the module does not parse")?;
+    let mut kernels = Vec::new();
+    let mut op = module.body().first_operation();
+    while let Some(function) = op {
+        op = function.next_in_block();
+        if op_name(&function) != "func.func" {
+            continue;
+        }
+        let kind = pld_dialect::verify::function_kind(function).ok().flatten();
+        let device =
+            kind.is_some_and(|k| k.is_device()) || function.attribute("pto.kernel_kind").is_ok();
+        let declaration = function
+            .region(0)
+            .ok()
+            .and_then(|r| r.first_block())
+            .is_none();
+        if !device || declaration {
+            continue;
+        }
+        let name = function
+            .attribute("sym_name")
+            .ok()
+            .and_then(pld_dialect::attr::string)
+            .unwrap_or_default();
+        let ty = function
+            .attribute("function_type")
+            .ok()
+            .and_then(pld_dialect::attr::type_value)
+            .and_then(|t| FunctionType::try_from(t).ok())
+            .ok_or_else(|| format!("@{name} has no function type"))?;
+        let mut params = Vec::new();
+        for i in 0..ty.input_count() {
+            let input = ty.input(i).map_err(|e| e.to_string())?;
+            if input.to_string() == "!pld.ctx" {
+                continue; // added by the pipeline; pld-run passes contexts itself
+            }
+            if input.to_string().starts_with("!pto.") {
+                return Err(format!(
+                    "@{name} is already converted to PTO, which keeps no tensor shapes; run \
+                     the pld source of the kernel"
+                ));
+            }
+            let Ok(Some(info)) = pld_dialect::types::tensor_info(input) else {
+                return Err(format!(
+                    "@{name}: parameter #{i} has type {input}; pld-run passes tensors only"
+                ));
+            };
+            let shape: Option<Vec<usize>> =
+                info.shape.iter().map(|d| d.map(|d| d as usize)).collect();
+            let shape =
+                shape.ok_or_else(|| format!("@{name}: parameter #{i} needs a static shape"))?;
+            let dtype = match info.dtype().as_str() {
+                "f16" => Dtype::F16,
+                "f32" => Dtype::F32,
+                "i32" => Dtype::I32,
+                other => return Err(format!("@{name}: parameter #{i} has element type {other}; pld-run handles f16, f32 and i32")),
+            };
+            params.push(Param {
+                name: format!("arg{i}"),
+                distributed: info.kind == TensorKind::Distributed,
+                shape,
+                dtype,
+            });
+        }
+        // The collectives, with their targets as parameter numbers.
+        let mut collectives = Vec::new();
+        for op in pld_lowering::ir::collect(function, |n| n.starts_with("pld.tensor_")) {
+            let op_text = op_name(&op);
+            let Some(view) = pld_dialect::ops::OpView::new(op) else {
+                continue;
+            };
+            let parameter = |group: &str| {
+                view.one(group).and_then(|t| {
+                    let site = pld_lowering::ir::argument_site(t)?;
+                    (site.entry_block && site.parent == function).then_some(site.number)
+                })
+            };
+            let target = parameter("target");
+            let signal = parameter("signal");
+            let reduce = op
+                .attribute("op")
+                .ok()
+                .and_then(|a| pld_dialect::attr::enum_payload(a, "pld.reduce_op"));
+            collectives.push(Collective {
+                op: op_text,
+                target,
+                signal,
+                reduce,
+            });
+        }
+        let parameter_of = |value: Option<melior::ir::Value>| {
+            let site = pld_lowering::ir::argument_site(value?)?;
+            (site.entry_block && site.parent == function).then_some(site.number)
+        };
+        let mut signals: Vec<usize> = collectives.iter().filter_map(|c| c.signal).collect();
+        for op in pld_lowering::ir::collect(function, |n| {
+            n == "pld.system_notify" || n == "pld.system_wait"
+        }) {
+            let Some(view) = pld_dialect::ops::OpView::new(op) else {
+                continue;
+            };
+            let credit = op_name(&op) == "pld.system_wait"
+                || op
+                    .attribute("op")
+                    .ok()
+                    .and_then(|a| pld_dialect::attr::enum_payload(a, "pld.notify_op"))
+                    .as_deref()
+                    == Some("atomic_add");
+            let operand = if op_name(&op) == "pld.system_wait" {
+                "signal"
+            } else {
+                "target"
+            };
+            if let (true, Some(param)) = (credit, parameter_of(view.one(operand))) {
+                signals.push(param);
+            }
+        }
+        signals.sort_unstable();
+        signals.dedup();
+        kernels.push(KernelInfo {
+            name,
+            params,
+            collectives,
+            signals,
+        });
+    }
+    Ok(kernels)
+}

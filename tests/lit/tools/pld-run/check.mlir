@@ -1,0 +1,29 @@
+// pld-run runs the shipped ring allreduce on 4 ranks and checks it; it
+// needs the pld source (converted PTO keeps no tensor shapes).
+//
+// RUN: pld-run %S/../../../../examples/ring_allreduce.mlir --ranks 4 --check --stats | FileCheck %s
+// RUN: pld-opt %S/../../../../examples/ring_allreduce.mlir --pass-pipeline='builtin.module(pld-to-pto)' -o %t.pto.mlir
+// RUN: not pld-run %t.pto.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=PTO
+// Inputs from .npy files, outputs to .npy files:
+// RUN: rm -rf %t.out && pld-run %s --ranks 2 --output-dir %t.out | FileCheck %s --check-prefix=SUM
+// RUN: pld-run %s --ranks 2 --input arg0=%t.out/arg0.rank{rank}.npy --check | FileCheck %s --check-prefix=AGAIN
+
+// CHECK: @ring_allreduce on 4 ranks: finished in
+// CHECK-NEXT: rank 0: ok (worst error 0.000e0 at element 0)
+// CHECK-NEXT: rank 1: ok
+// CHECK-NEXT: rank 2: ok
+// CHECK-NEXT: rank 3: ok
+// CHECK-NEXT: rank  notifies  waits  remote bytes read  remote bytes written
+// Each rank reads 2 (P-1)/P of the 4097 floats from its peers, waits on
+// every ready and read-complete barrier of the ring.
+// CHECK-NEXT: 0        54     36              24580                     0
+// PTO: pld-run: error: {{.*}}: @ring_allreduce is already converted to PTO, which keeps no tensor shapes; run the pld source of the kernel
+
+// SUM: @sum on 2 ranks
+// AGAIN: rank 0: ok
+// AGAIN-NEXT: rank 1: ok
+
+func.func @sum(%d: tensor<1x33xf32, #pld.dist>, %s: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%d, %s) {op = #pld.reduce_op<"sum">} : (tensor<1x33xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>) -> tensor<1x33xf32, #pld.dist>
+  return
+}

@@ -1,0 +1,52 @@
+// Faults pld-run reports: a deadlock (exit status 3) with each blocked
+// rank's cell, and credits left in a signal (exit status 1).
+//
+// RUN: split-file %s %t
+// RUN: not pld-run %t/deadlock.mlir --ranks 3 --deadline 0.2 2>&1 | FileCheck %s --check-prefix=DEADLOCK
+// RUN: sh -c 'pld-run %t/deadlock.mlir --ranks 3 --deadline 0.2 > /dev/null 2>&1; test $? -eq 3'
+// RUN: not pld-run %t/leak.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=LEAK
+// RUN: not pld-run %t/leak.mlir --ranks 2 --input nope=zeros 2>&1 | FileCheck %s --check-prefix=PARAM
+// RUN: not pld-run %t/leak.mlir --ranks 2 --input arg0=%t/missing.npy 2>&1 | FileCheck %s --check-prefix=NPY
+// RUN: not pld-run %t/leak.mlir --ranks 2 --check 2>&1 | FileCheck %s --check-prefix=GOLDEN
+
+// DEADLOCK: pld-run: deadlock: every live rank has waited for more than 200.0ms
+// DEADLOCK-NEXT: rank 1 in @divergent: waits for the i32 cell at rank 1's window, byte 0 (signal index 0) >= 1, which holds 0
+// DEADLOCK-NEXT: rank 2 in @divergent: waits for the i32 cell at rank 2's window, byte 0 (signal index 0) >= 1, which holds 0
+// DEADLOCK-NEXT: finished: rank 0
+
+// LEAK: pld-run: credit leak in arg0: rank 0's signal cell 1 holds 1 (should be back to 0)
+// LEAK: pld-run: credit leak in arg0: rank 1's signal cell 0 holds 1 (should be back to 0)
+// PARAM: pld-run: error: @leaky has no parameter 'nope'
+// NPY: pld-run: error: cannot read '{{.*}}missing.npy'
+// GOLDEN: pld-run: error: @leaky has 0 collectives; --check needs exactly one
+
+//--- deadlock.mlir
+// Rank 0 skips the barrier its peers enter.
+func.func @divergent(%sig: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (tensor<4x1xi32, #pld.dist>) -> !pld.ctx
+  %me = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %c0 = arith.constant 0 : i32
+  %skip = arith.cmpi eq, %me, %c0 : i32
+  scf.if %skip {
+  } else {
+    %r = "pld.tensor_barrier"(%sig) : (tensor<4x1xi32, #pld.dist>) -> tensor<4x1xi32, #pld.dist>
+  }
+  return
+}
+
+//--- leak.mlir
+// A hand-made barrier without the epilogue that returns its credits: the
+// parameter its notify adds to and its wait watches is a signal, so pld-run
+// checks that it is back to zero.
+func.func @leaky(%sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (tensor<2x1xi32, #pld.dist>) -> !pld.ctx
+  %me32 = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %me = arith.index_cast %me32 : i32 to index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %peer = arith.subi %c1, %me : index
+  %one = arith.constant 1 : i32
+  "pld.system_notify"(%sig, %peer, %me, %c0, %one) {op = #pld.notify_op<"atomic_add">} : (tensor<2x1xi32, #pld.dist>, index, index, index, i32) -> ()
+  "pld.system_wait"(%sig, %peer, %c0, %one) {cmp = #pld.wait_cmp<"ge">} : (tensor<2x1xi32, #pld.dist>, index, index, i32) -> ()
+  return
+}

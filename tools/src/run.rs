@@ -1,0 +1,219 @@
+//! The `pld-run` driver: load a program, run one kernel on N simulated
+//! ranks, check it, report.
+
+use crate::files::read_named_input;
+use pld_sim::golden;
+use pld_sim::npy;
+use pld_sim::program::{Dtype, Param, Program};
+use std::time::{Duration, Instant};
+
+/// What `pld-run` was asked to do.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub input: String,
+    pub kernel: Option<String>,
+    pub ranks: usize,
+    /// `PARAM=GENERATOR` pairs.
+    pub inputs: Vec<String>,
+    pub check: bool,
+    pub stats: bool,
+    pub deadline: Duration,
+    pub output_dir: Option<String>,
+}
+
+/// Exit status of a deadlocked run (distinct from errors).
+pub const DEADLOCK: i32 = 3;
+
+/// How a parameter is filled.
+#[derive(Clone, Debug, PartialEq)]
+enum Generator {
+    Zeros,
+    Ones,
+    /// A value that depends on rank and index (exact in f16).
+    Ramp,
+    /// The rank number everywhere.
+    Rank,
+    /// A `.npy` file per rank; `{rank}` in the path is replaced.
+    File(String),
+}
+
+fn generator(text: &str) -> Generator {
+    match text {
+        "zeros" => Generator::Zeros,
+        "ones" => Generator::Ones,
+        "ramp" => Generator::Ramp,
+        "rank" => Generator::Rank,
+        path => Generator::File(path.to_string()),
+    }
+}
+
+/// The ramp input: halves of small integers, distinct per rank and index.
+pub fn ramp(rank: usize, i: usize) -> f64 {
+    ((i * 7 + rank * 13) % 11) as f64 - 5.0 + rank as f64 * 0.5
+}
+
+fn fill(generator: &Generator, param: &Param, rank: usize) -> Result<Vec<u8>, String> {
+    let values = |f: &dyn Fn(usize) -> f64| -> Vec<u8> {
+        (0..param.elements())
+            .flat_map(|i| param.dtype.encode(f(i)))
+            .collect()
+    };
+    Ok(match generator {
+        Generator::Zeros => vec![0; param.bytes()],
+        Generator::Ones => values(&|_| 1.0),
+        Generator::Ramp => values(&|i| ramp(rank, i)),
+        Generator::Rank => values(&|_| rank as f64),
+        Generator::File(pattern) => {
+            let path = pattern.replace("{rank}", &rank.to_string());
+            let bytes = std::fs::read(&path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+            npy::decode(&bytes, param.dtype, param.elements())
+                .map_err(|e| format!("'{path}': {e}"))?
+        }
+    })
+}
+
+/// Runs `pld-run`; returns the process exit status.
+pub fn run(options: &Options) -> i32 {
+    match drive(options) {
+        Ok(status) => status,
+        Err(message) => {
+            eprintln!("pld-run: error: {message}");
+            1
+        }
+    }
+}
+
+fn drive(options: &Options) -> Result<i32, String> {
+    let Some((buffer_name, text)) = read_named_input("pld-run", &options.input) else {
+        return Ok(1);
+    };
+    if !(1..=64).contains(&options.ranks) {
+        return Err(format!("--ranks must be 1 to 64, not {}", options.ranks));
+    }
+    let program = Program::load(&text).map_err(|e| format!("{buffer_name}: {e}"))?;
+    let kernel = match &options.kernel {
+        Some(name) => program
+            .kernel(name)
+            .ok_or_else(|| format!("{buffer_name} has no kernel @{name}"))?,
+        None => match program.kernels.as_slice() {
+            [only] => only,
+            [] => return Err(format!("{buffer_name} has no InCore kernel")),
+            many => {
+                let names: Vec<String> = many.iter().map(|k| format!("@{}", k.name)).collect();
+                return Err(format!(
+                    "choose a kernel with --kernel: {}",
+                    names.join(", ")
+                ));
+            }
+        },
+    };
+    // Generators: signals (i32 windows) start at zero, data as a ramp.
+    let mut generators: Vec<Generator> = kernel
+        .params
+        .iter()
+        .map(|p| {
+            if p.distributed && p.dtype == Dtype::I32 {
+                Generator::Zeros
+            } else {
+                Generator::Ramp
+            }
+        })
+        .collect();
+    for pair in &options.inputs {
+        let (name, value) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("--input takes PARAM=GENERATOR, not '{pair}'"))?;
+        let index = kernel
+            .params
+            .iter()
+            .position(|p| p.name == name || p.name == format!("arg{name}"))
+            .ok_or_else(|| format!("@{} has no parameter '{name}'", kernel.name))?;
+        generators[index] = generator(value);
+    }
+    let mut inputs = Vec::new();
+    for rank in 0..options.ranks {
+        let mut row = Vec::new();
+        for (param, generator) in kernel.params.iter().zip(&generators) {
+            row.push(fill(generator, param, rank)?);
+        }
+        inputs.push(row);
+    }
+
+    let started = Instant::now();
+    // Only runs longer than a second say that they are running.
+    let (finished_tx, finished_rx) = std::sync::mpsc::channel::<()>();
+    let label = format!("@{} on {} ranks", kernel.name, options.ranks);
+    let progress = std::thread::spawn(move || {
+        if finished_rx.recv_timeout(Duration::from_secs(1)).is_err() {
+            eprintln!("pld-run: running {label}...");
+        }
+    });
+    let finished = program.run(
+        &kernel.name,
+        options.ranks,
+        options.deadline,
+        |rank, param| inputs[rank][param].clone(),
+    );
+    let elapsed = started.elapsed();
+    let _ = finished_tx.send(());
+    let _ = progress.join();
+    let finished = finished?;
+
+    let mut status = 0;
+    if let Some(report) = &finished.outcome.deadlock {
+        eprint!("pld-run: {report}");
+        return Ok(DEADLOCK);
+    }
+    for error in &finished.outcome.errors {
+        eprintln!("pld-run: error: {error}");
+        status = 1;
+    }
+    // Credits left in the collectives' signals.
+    for &signal in &kernel.signals {
+        let param = &kernel.params[signal];
+        let offset = finished.offsets[signal].unwrap_or(0);
+        for leak in finished.domain.leaks(offset, param.elements()) {
+            eprintln!("pld-run: credit leak in {}: {leak}", param.name);
+            status = 1;
+        }
+    }
+    if let Some(dir) = &options.output_dir {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create '{dir}': {e}"))?;
+        for (rank, buffers) in finished.buffers.iter().enumerate() {
+            for (param, bytes) in kernel.params.iter().zip(buffers) {
+                let path = format!("{dir}/{}.rank{rank}.npy", param.name);
+                std::fs::write(&path, npy::encode(param.dtype, &param.shape, bytes))
+                    .map_err(|e| format!("cannot write '{path}': {e}"))?;
+            }
+        }
+    }
+    println!(
+        "@{} on {} ranks: finished in {:.1?}",
+        kernel.name, options.ranks, elapsed
+    );
+    if options.check {
+        let checks = golden::check(kernel, &inputs, &finished.buffers)?;
+        for check in &checks {
+            println!(
+                "  rank {}: {} (worst error {:.3e} at element {})",
+                check.rank,
+                if check.ok { "ok" } else { "WRONG" },
+                check.worst,
+                check.at
+            );
+            if !check.ok {
+                status = 1;
+            }
+        }
+    }
+    if options.stats {
+        println!("  rank  notifies  waits  remote bytes read  remote bytes written");
+        for (rank, c) in finished.outcome.counters.iter().enumerate() {
+            println!(
+                "  {rank:>4}  {:>8}  {:>5}  {:>17}  {:>20}",
+                c.notifies, c.waits, c.remote_bytes_read, c.remote_bytes_written
+            );
+        }
+    }
+    Ok(status)
+}
