@@ -29,6 +29,18 @@ fn cell_in_windows<'a>(
     Some(unsafe { AtomicI32::from_ptr(cell as *mut i32) })
 }
 
+/// Trace arguments naming a signal cell and a value.
+fn where_(state: &crate::run::State<'_>, cell: &AtomicI32, value: i32) -> String {
+    let (window, offset) = state
+        .domain
+        .locate(cell.as_ptr() as usize, 4)
+        .unwrap_or((usize::MAX, 0));
+    format!(
+        "\"window\": {window}, \"cell\": {}, \"value\": {value}",
+        offset / 4
+    )
+}
+
 /// `pto.comm.tnotify`: applies `op` (0 AtomicAdd, 1 Set) with `value`.
 #[no_mangle]
 pub extern "C" fn pld_sim_notify(cell: *mut i32, value: i32, op: i32) {
@@ -38,11 +50,13 @@ pub extern "C" fn pld_sim_notify(cell: *mut i32, value: i32, op: i32) {
             return;
         };
         if let Some(cell) = cell_in_windows(state, rank, cell, "notify") {
+            let begin = std::time::Instant::now();
             op.apply(cell, value);
             state
                 .counters(rank)
                 .notifies
                 .fetch_add(1, Ordering::Relaxed);
+            state.record(rank, "notify", begin, || where_(state, cell, value));
         }
     });
     if done.is_none() {
@@ -60,8 +74,10 @@ pub extern "C" fn pld_sim_wait(cell: *const i32, expected: i32, cmp: i32) {
             return;
         };
         if let Some(cell) = cell_in_windows(state, rank, cell, "wait") {
+            let begin = std::time::Instant::now();
             state.counters(rank).waits.fetch_add(1, Ordering::Relaxed);
             state.wait(rank, cell, expected, cmp);
+            state.record(rank, "wait", begin, || where_(state, cell, expected));
         }
     });
     if done.is_none() {
@@ -200,6 +216,7 @@ pub unsafe extern "C" fn pld_sim_copy(
     accumulate: i32,
 ) {
     let elem = i64::from(elem_bytes);
+    let begin = std::time::Instant::now();
     let checked = with_current(|state, rank| {
         let dst_range = extent(
             dst as usize,
@@ -218,10 +235,10 @@ pub unsafe extern "C" fn pld_sim_copy(
             elem,
         );
         let Ok(writes) = check_side(state, rank, "a store", dst_range) else {
-            return false;
+            return None;
         };
         let Ok(reads) = check_side(state, rank, "a load", src_range) else {
-            return false;
+            return None;
         };
         let bytes = (rows.max(0) * cols.max(0) * elem) as u64;
         let counters = state.counters(rank);
@@ -235,9 +252,9 @@ pub unsafe extern "C" fn pld_sim_copy(
                 .remote_bytes_written
                 .fetch_add(bytes, Ordering::Relaxed);
         }
-        true
+        Some((reads, writes, bytes))
     });
-    if checked == Some(false) {
+    if checked == Some(None) {
         return;
     }
     let elem = elem_bytes as usize;
@@ -271,6 +288,19 @@ pub unsafe extern "C" fn pld_sim_copy(
                 }
             }
         }
+    }
+    if let Some(Some((reads, writes, bytes))) = checked {
+        with_current(|state, rank| {
+            state.record(rank, "copy", begin, || {
+                let side =
+                    |owner: Option<usize>| owner.map_or("\"local\"".to_string(), |o| o.to_string());
+                format!(
+                    "\"bytes\": {bytes}, \"from\": {}, \"to\": {}",
+                    side(reads),
+                    side(writes)
+                )
+            })
+        });
     }
 }
 

@@ -150,6 +150,18 @@ impl Program {
         deadline: Duration,
         init: impl Fn(usize, usize) -> Vec<u8>,
     ) -> Result<Finished, String> {
+        self.run_traced(kernel, ranks, deadline, false, init)
+    }
+
+    /// `run`, recording a timeline when `trace` (`Outcome::trace`).
+    pub fn run_traced(
+        &self,
+        kernel: &str,
+        ranks: usize,
+        deadline: Duration,
+        trace: bool,
+        init: impl Fn(usize, usize) -> Vec<u8>,
+    ) -> Result<Finished, String> {
         let info = self
             .kernel(kernel)
             .ok_or_else(|| format!("no kernel @{kernel}"))?;
@@ -192,29 +204,33 @@ impl Program {
             }
             locals.push(row);
         }
-        let outcome = Run::new(&domain, deadline).execute(&format!("@{kernel}"), |env| {
-            let mut guards: Vec<_> = locals[env.rank].iter().map(|m| m.lock().unwrap()).collect();
-            let mut values: Vec<*mut ()> = Vec::new();
-            for (i, offset) in offsets.iter().enumerate() {
-                values.push(match offset {
-                    // SAFETY: inside the window, which was sized for it.
-                    Some(offset) => {
-                        unsafe { env.domain.window(env.rank).base().add(*offset) }.cast()
+        let outcome =
+            Run::new(&domain, deadline)
+                .traced(trace)
+                .execute(&format!("@{kernel}"), |env| {
+                    let mut guards: Vec<_> =
+                        locals[env.rank].iter().map(|m| m.lock().unwrap()).collect();
+                    let mut values: Vec<*mut ()> = Vec::new();
+                    for (i, offset) in offsets.iter().enumerate() {
+                        values.push(match offset {
+                            // SAFETY: inside the window, which was sized for it.
+                            Some(offset) => {
+                                unsafe { env.domain.window(env.rank).base().add(*offset) }.cast()
+                            }
+                            None => guards[i].as_mut_ptr().cast(),
+                        });
                     }
-                    None => guards[i].as_mut_ptr().cast(),
+                    for _ in offsets.iter().flatten() {
+                        values.push(env.domain.context(env.rank).cast_mut().cast());
+                    }
+                    let mut arguments: Vec<*mut ()> = values
+                        .iter_mut()
+                        .map(|v| (v as *mut *mut ()).cast())
+                        .collect();
+                    // SAFETY: one pointer per parameter, each to a pointer to a
+                    // buffer of the parameter's size that outlives the call.
+                    unsafe { entry.call(&mut arguments) };
                 });
-            }
-            for _ in offsets.iter().flatten() {
-                values.push(env.domain.context(env.rank).cast_mut().cast());
-            }
-            let mut arguments: Vec<*mut ()> = values
-                .iter_mut()
-                .map(|v| (v as *mut *mut ()).cast())
-                .collect();
-            // SAFETY: one pointer per parameter, each to a pointer to a
-            // buffer of the parameter's size that outlives the call.
-            unsafe { entry.call(&mut arguments) };
-        });
         let buffers = (0..ranks)
             .map(|rank| {
                 params

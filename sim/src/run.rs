@@ -68,6 +68,20 @@ pub(crate) struct State<'d> {
     stopped: AtomicBool,
     deadlock: Mutex<Option<DeadlockReport>>,
     errors: Mutex<Vec<String>>,
+    /// Per-rank timeline, when tracing.
+    trace: Option<Vec<Mutex<Vec<Event>>>>,
+    start: Instant,
+}
+
+/// One step of a rank, for the timeline.
+#[derive(Clone, Debug)]
+pub(crate) struct Event {
+    pub name: &'static str,
+    /// Microseconds since the run started.
+    pub begin: f64,
+    pub duration: f64,
+    /// `"key": value` pairs, already JSON.
+    pub args: String,
 }
 
 // SAFETY: the raw cell pointers in `Status` point into the domain's
@@ -91,6 +105,27 @@ pub(crate) fn with_current<R>(f: impl FnOnce(&State<'_>, usize) -> R) -> Option<
 }
 
 impl State<'_> {
+    /// Adds a step that began at `begin` and ends now to `rank`'s timeline,
+    /// when the run is traced. `args` is computed only then.
+    pub fn record(
+        &self,
+        rank: usize,
+        name: &'static str,
+        begin: Instant,
+        args: impl FnOnce() -> String,
+    ) {
+        if let Some(trace) = &self.trace {
+            let now = Instant::now();
+            let micros = |t: Instant| t.duration_since(self.start).as_secs_f64() * 1e6;
+            trace[rank].lock().unwrap().push(Event {
+                name,
+                begin: micros(begin),
+                duration: micros(now) - micros(begin),
+                args: args(),
+            });
+        }
+    }
+
     pub fn counters(&self, rank: usize) -> &AtomicCounters {
         &self.slots[rank].counters
     }
@@ -210,6 +245,9 @@ pub struct Outcome {
     pub errors: Vec<String>,
     /// Per rank.
     pub counters: Vec<Counters>,
+    /// The timeline in Chrome's trace format (JSON, for Perfetto or
+    /// chrome://tracing), when the run was traced.
+    pub trace: Option<String>,
 }
 
 impl Outcome {
@@ -222,13 +260,25 @@ impl Outcome {
 pub struct Run<'d> {
     domain: &'d CommDomain,
     deadline: Duration,
+    trace: bool,
 }
 
 impl<'d> Run<'d> {
     /// `deadline`: how long every live rank may be blocked before the run
     /// is declared deadlocked.
     pub fn new(domain: &'d CommDomain, deadline: Duration) -> Self {
-        Run { domain, deadline }
+        Run {
+            domain,
+            deadline,
+            trace: false,
+        }
+    }
+
+    /// Records a timeline of every rank's kernel, waits, notifies and
+    /// copies (`Outcome::trace`).
+    pub fn traced(mut self, trace: bool) -> Self {
+        self.trace = trace;
+        self
     }
 
     /// Runs `kernel` once per rank, each on its own thread, and waits for
@@ -246,6 +296,10 @@ impl<'d> Run<'d> {
                 })
                 .collect(),
             stopped: AtomicBool::new(false),
+            trace: self
+                .trace
+                .then(|| (0..ranks).map(|_| Mutex::new(Vec::new())).collect()),
+            start: Instant::now(),
             deadlock: Mutex::new(None),
             errors: Mutex::new(Vec::new()),
         };
@@ -261,9 +315,11 @@ impl<'d> Run<'d> {
                         // cleared before the state goes away.
                         let erased = std::ptr::from_ref(state).cast::<State<'static>>();
                         CURRENT.with(|c| c.set(Some((erased, rank))));
+                        let begin = Instant::now();
                         let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
                             kernel(RankEnv { rank, domain })
                         }));
+                        state.record(rank, "kernel", begin, || format!("\"kernel\": {name:?}"));
                         crate::ffi::release_tiles();
                         CURRENT.with(|c| c.set(None));
                         if let Err(panic) = result {
@@ -280,10 +336,30 @@ impl<'d> Run<'d> {
             }
         });
         let counters = state.slots.iter().map(|s| s.counters.snapshot()).collect();
+        let trace = state.trace.as_ref().map(|ranks| chrome_trace(ranks));
         Outcome {
+            trace,
             deadlock: state.deadlock.into_inner().unwrap(),
             errors: state.errors.into_inner().unwrap(),
             counters,
         }
     }
+}
+
+/// The timeline as Chrome trace events: one thread per rank, complete
+/// events (`"ph": "X"`) in microseconds.
+fn chrome_trace(ranks: &[Mutex<Vec<Event>>]) -> String {
+    let mut events = Vec::new();
+    for (rank, timeline) in ranks.iter().enumerate() {
+        events.push(format!(
+            "{{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 0, \"tid\": {rank}, \"args\": {{\"name\": \"rank {rank}\"}}}}"
+        ));
+        for event in timeline.lock().unwrap().iter() {
+            events.push(format!(
+                "{{\"name\": \"{}\", \"ph\": \"X\", \"pid\": 0, \"tid\": {rank}, \"ts\": {:.3}, \"dur\": {:.3}, \"args\": {{{}}}}}",
+                event.name, event.begin, event.duration, event.args
+            ));
+        }
+    }
+    format!("{{\"traceEvents\": [\n{}\n]}}\n", events.join(",\n"))
 }

@@ -19,6 +19,8 @@ pub struct Options {
     pub stats: bool,
     pub deadline: Duration,
     pub output_dir: Option<String>,
+    /// Where to write the Chrome-trace timeline.
+    pub trace: Option<String>,
 }
 
 /// Exit status of a deadlocked run (distinct from errors).
@@ -148,10 +150,11 @@ fn drive(options: &Options) -> Result<i32, String> {
             eprintln!("pld-run: running {label}...");
         }
     });
-    let finished = program.run(
+    let finished = program.run_traced(
         &kernel.name,
         options.ranks,
         options.deadline,
+        options.trace.is_some(),
         |rank, param| inputs[rank][param].clone(),
     );
     let elapsed = started.elapsed();
@@ -159,6 +162,9 @@ fn drive(options: &Options) -> Result<i32, String> {
     let _ = progress.join();
     let finished = finished?;
 
+    if let (Some(path), Some(trace)) = (&options.trace, &finished.outcome.trace) {
+        std::fs::write(path, trace).map_err(|e| format!("cannot write '{path}': {e}"))?;
+    }
     let mut status = 0;
     if let Some(report) = &finished.outcome.deadlock {
         eprint!("pld-run: {report}");

@@ -40,6 +40,9 @@ struct Cli {
     /// Write every parameter of every rank as DIR/<param>.rank<r>.npy.
     #[arg(long, value_name = "DIR")]
     output_dir: Option<String>,
+    /// Write a timeline of every rank (Chrome trace JSON, for Perfetto).
+    #[arg(long, value_name = "FILE")]
+    trace: Option<String>,
 }
 
 fn main() {
@@ -53,6 +56,7 @@ fn main() {
         stats: cli.stats,
         deadline: Duration::from_secs_f64(cli.deadline.max(0.0)),
         output_dir: cli.output_dir,
+        trace: cli.trace,
     };
     std::process::exit(run(&options));
 }

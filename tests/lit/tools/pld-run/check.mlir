@@ -7,6 +7,9 @@
 // Inputs from .npy files, outputs to .npy files:
 // RUN: rm -rf %t.out && pld-run %s --ranks 2 --output-dir %t.out | FileCheck %s --check-prefix=SUM
 // RUN: pld-run %s --ranks 2 --input arg0=%t.out/arg0.rank{rank}.npy --check | FileCheck %s --check-prefix=AGAIN
+// A timeline in Chrome's trace format, one thread per rank:
+// RUN: pld-run %s --ranks 2 --trace %t.json > /dev/null
+// RUN: FileCheck %s --input-file=%t.json --check-prefix=TRACE
 
 // CHECK: @ring_allreduce on 4 ranks: finished in
 // CHECK-NEXT: rank 0: ok (worst error 0.000e0 at element 0)
@@ -18,6 +21,15 @@
 // every ready and read-complete barrier of the ring.
 // CHECK-NEXT: 0        54     36              24580                     0
 // PTO: pld-run: error: {{.*}}: @ring_allreduce is already converted to PTO, which keeps no tensor shapes; run the pld source of the kernel
+
+// TRACE: {"traceEvents": [
+// TRACE-NEXT: {"name": "thread_name", "ph": "M", "pid": 0, "tid": 0, "args": {"name": "rank 0"}},
+// TRACE: {"name": "notify", "ph": "X", "pid": 0, "tid": 0, "ts": {{[0-9.]+}}, "dur": {{[0-9.]+}}, "args": {"window": 1, "cell": {{[0-9]+}}, "value": 1}},
+// TRACE: {"name": "wait", "ph": "X", "pid": 0, "tid": 0,
+// TRACE: {"name": "copy", "ph": "X", "pid": 0, "tid": 0, {{.*}} "args": {"bytes": 132, "from": 1, "to": "local"}},
+// TRACE: {"name": "kernel", "ph": "X", "pid": 0, "tid": 0, {{.*}} "args": {"kernel": "@sum"}},
+// TRACE: {"name": "thread_name", "ph": "M", "pid": 0, "tid": 1, "args": {"name": "rank 1"}},
+// TRACE: ]}
 
 // SUM: @sum on 2 ranks
 // AGAIN: rank 0: ok
