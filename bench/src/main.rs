@@ -4,6 +4,7 @@
 //! registered in [`BENCHMARKS`]. Every benchmark reports ratios against a
 //! baseline measured in the same run; see `harness` and `bench/README.md`.
 
+mod allreduce;
 mod cold_start;
 mod harness;
 
@@ -21,11 +22,19 @@ struct Benchmark {
 }
 
 /// Every benchmark, in the order `pld-bench all` runs them.
-const BENCHMARKS: &[Benchmark] = &[Benchmark {
-    name: "cold-start",
-    description: "pld-opt start-up on a small file vs. mlir-opt --irdl-file on the same file",
-    run: cold_start::run,
-}];
+const BENCHMARKS: &[Benchmark] = &[
+    Benchmark {
+        name: "cold-start",
+        description: "pld-opt start-up on a small file vs. mlir-opt --irdl-file on the same file",
+        run: cold_start::run,
+    },
+    Benchmark {
+        name: "allreduce",
+        description:
+            "64 MiB FP32 allreduce, ring and mesh, P = 2, 4, 8 on the simulator vs. memcpy",
+        run: allreduce::run,
+    },
+];
 
 const USAGE: &str = "\
 Usage: pld-bench <COMMAND> [OPTIONS]

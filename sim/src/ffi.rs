@@ -174,23 +174,53 @@ fn check_side(
         state.error(rank, format!("{what} with negative or overflowing strides"));
         return Err(());
     };
-    let Some((owner, _)) = state.domain.locate(start, 1.min(end - start)) else {
-        return Ok(None); // not window memory: a tile or a plain buffer
-    };
-    if state.domain.locate(start, end - start).is_none() {
-        let window = state.domain.window(owner);
+    if start == end {
+        return Ok(None);
+    }
+    // A range touching a window must lie inside it.
+    for (owner, window) in state.domain.windows().iter().enumerate() {
+        let base = window.base() as usize;
+        let overlaps = start < base + window.len() && end > base;
+        if !overlaps {
+            continue;
+        }
+        if start >= base && end <= base + window.len() {
+            return Ok(Some(owner));
+        }
         state.error(
             rank,
             format!(
-                "{what} of bytes {}..{} of rank {owner}'s window runs past its end ({} bytes)",
-                start - window.base() as usize,
-                end - window.base() as usize,
+                "{what} of bytes {}..{} relative to rank {owner}'s window leaves it ({} bytes)",
+                start as i128 - base as i128,
+                end as i128 - base as i128,
                 window.len()
             ),
         );
         return Err(());
     }
-    Ok(Some(owner))
+    // A range touching a tile of this rank must lie inside it.
+    let tile = TILES.with(|tiles| {
+        tiles.borrow().iter().find_map(|(pointer, layout)| {
+            let base = *pointer as usize;
+            let overlaps = start < base + layout.size() && end > base;
+            overlaps.then_some((base, layout.size()))
+        })
+    });
+    if let Some((base, size)) = tile {
+        if start < base || end > base + size {
+            state.error(
+                rank,
+                format!(
+                    "{what} of bytes {}..{} relative to a {size}-byte tile leaves it (a valid \
+                     shape larger than the tile?)",
+                    start as i128 - base as i128,
+                    end as i128 - base as i128
+                ),
+            );
+            return Err(());
+        }
+    }
+    Ok(None) // a tile, or a plain buffer the kernel was given
 }
 
 /// `pto.tload`, `pto.tstore`, `pto.comm.tput`, `pto.comm.tget`.
@@ -258,36 +288,24 @@ pub unsafe extern "C" fn pld_sim_copy(
         return;
     }
     let elem = elem_bytes as usize;
-    for r in 0..rows.max(0) {
-        for c in 0..cols.max(0) {
-            let d = (r * dst_row_stride + c * dst_col_stride) as usize * elem;
-            let s = (r * src_row_stride + c * src_col_stride) as usize * elem;
-            // SAFETY: both blocks were checked against their windows (or
-            // are tiles and buffers the kernel owns).
-            unsafe {
-                let (dp, sp) = (dst.add(d), src.add(s));
-                match u32::try_from(accumulate).unwrap_or(u32::MAX) {
-                    pld_runtime_sys::PLD_COPY_ADD_F32 => {
-                        let sum =
-                            sp.cast::<f32>().read_unaligned() + dp.cast::<f32>().read_unaligned();
-                        dp.cast::<f32>().write_unaligned(sum);
-                    }
-                    pld_runtime_sys::PLD_COPY_ADD_I32 => {
-                        let sum = sp
-                            .cast::<i32>()
-                            .read_unaligned()
-                            .wrapping_add(dp.cast::<i32>().read_unaligned());
-                        dp.cast::<i32>().write_unaligned(sum);
-                    }
-                    pld_runtime_sys::PLD_COPY_ADD_F16 => {
-                        let sum = f16_to_f32(sp.cast::<u16>().read_unaligned())
-                            + f16_to_f32(dp.cast::<u16>().read_unaligned());
-                        dp.cast::<u16>().write_unaligned(f32_to_f16(sum));
-                    }
-                    _ => std::ptr::copy(sp, dp, elem),
-                }
-            }
+    if accumulate == 0 && dst_col_stride == 1 && src_col_stride == 1 {
+        // Contiguous rows: one memmove per row.
+        for r in 0..rows.max(0) {
+            let d = (r * dst_row_stride) as usize * elem;
+            let s = (r * src_row_stride) as usize * elem;
+            // SAFETY: as below.
+            unsafe { std::ptr::copy(src.add(s), dst.add(d), cols.max(0) as usize * elem) };
         }
+    } else {
+        copy_elements(
+            dst,
+            [dst_row_stride, dst_col_stride],
+            src,
+            [src_row_stride, src_col_stride],
+            [rows, cols],
+            elem,
+            accumulate,
+        );
     }
     if let Some(Some((reads, writes, bytes))) = checked {
         with_current(|state, rank| {
@@ -301,6 +319,57 @@ pub unsafe extern "C" fn pld_sim_copy(
                 )
             })
         });
+    }
+}
+
+/// Element-by-element copy or accumulation of a strided block.
+///
+/// # Safety
+///
+/// Both blocks must be valid for their strided extent.
+#[allow(clippy::too_many_arguments)]
+unsafe fn copy_elements(
+    dst: *mut u8,
+    [dst_row_stride, dst_col_stride]: [i64; 2],
+    src: *const u8,
+    [src_row_stride, src_col_stride]: [i64; 2],
+    [rows, cols]: [i64; 2],
+    elem: usize,
+    accumulate: i32,
+) {
+    for r in 0..rows.max(0) {
+        for c in 0..cols.max(0) {
+            let d = (r * dst_row_stride + c * dst_col_stride) as usize * elem;
+            let s = (r * src_row_stride + c * src_col_stride) as usize * elem;
+            // SAFETY: both blocks were checked against their windows (or
+            // are tiles and buffers the kernel owns).
+            unsafe {
+                let (dp, sp) = (dst.add(d), src.add(s));
+                match u32::try_from(accumulate).unwrap_or(u32::MAX) {
+                    // Accumulations are element-atomic: several ranks may
+                    // add into one element at once.
+                    pld_runtime_sys::PLD_COPY_ADD_F32 => {
+                        let add = sp.cast::<f32>().read_unaligned();
+                        let cell = std::sync::atomic::AtomicU32::from_ptr(dp.cast());
+                        let _ = cell.fetch_update(Ordering::AcqRel, Ordering::Acquire, |old| {
+                            Some((f32::from_bits(old) + add).to_bits())
+                        });
+                    }
+                    pld_runtime_sys::PLD_COPY_ADD_I32 => {
+                        let add = sp.cast::<i32>().read_unaligned();
+                        AtomicI32::from_ptr(dp.cast()).fetch_add(add, Ordering::AcqRel);
+                    }
+                    pld_runtime_sys::PLD_COPY_ADD_F16 => {
+                        let add = f16_to_f32(sp.cast::<u16>().read_unaligned());
+                        let cell = std::sync::atomic::AtomicU16::from_ptr(dp.cast());
+                        let _ = cell.fetch_update(Ordering::AcqRel, Ordering::Acquire, |old| {
+                            Some(f32_to_f16(f16_to_f32(old) + add))
+                        });
+                    }
+                    _ => std::ptr::copy(sp, dp, elem),
+                }
+            }
+        }
     }
 }
 

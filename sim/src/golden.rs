@@ -14,15 +14,21 @@ pub struct RankCheck {
     pub ok: bool,
 }
 
-/// The allowed error of one element: a few rounding steps of the dtype per
-/// rank that contributed, relative to the value.
-fn tolerance(dtype: Dtype, ranks: usize, want: f64) -> f64 {
+/// The allowed error of one element: a rounding step of the dtype per rank
+/// that contributed, relative to the magnitude of what was combined (so
+/// that contributions that cancel out are not held to the tiny result).
+fn tolerance(dtype: Dtype, ranks: usize, magnitude: f64) -> f64 {
     let ulp = match dtype {
         Dtype::F16 => 1.0 / 1024.0,
         Dtype::F32 => 1.0 / 8_388_608.0,
         Dtype::I32 => 0.0,
     };
-    ulp * ranks as f64 * want.abs().max(1.0)
+    ulp * ranks as f64 * magnitude.max(1.0)
+}
+
+/// Whether `got` is within `tolerance` of `want` (equal infinities agree).
+fn close(got: f64, want: f64, tolerance: f64) -> bool {
+    got == want || (got - want).abs() <= tolerance
 }
 
 /// Checks the kernel's one collective: the golden of its target for every
@@ -47,6 +53,13 @@ pub fn check(
     let ranks = inputs.len();
     let n = param.elements();
     let value = |rank: usize, i: usize| param.dtype.read(&inputs[rank][target], i);
+    // What the golden combines, in magnitude, for the tolerance.
+    let magnitude = |i: usize| -> f64 {
+        match collective.reduce.as_deref() {
+            Some("prod") => (0..ranks).map(|r| value(r, i).abs()).product(),
+            _ => (0..ranks).map(|r| value(r, i).abs()).sum(),
+        }
+    };
     let golden: Box<dyn Fn(usize, usize) -> f64> = match collective.op.as_str() {
         "pld.tensor_allreduce" => {
             let op = collective.reduce.clone().unwrap_or_else(|| "sum".into());
@@ -76,12 +89,12 @@ pub fn check(
             for i in 0..n {
                 let want = golden(rank, i);
                 let got = param.dtype.read(&outputs[rank][target], i);
-                let error = (got - want).abs();
+                let error = if got == want { 0.0 } else { (got - want).abs() };
                 if error > worst || error.is_nan() {
                     worst = error;
                     at = i;
                 }
-                ok &= error <= tolerance(param.dtype, ranks, want);
+                ok &= close(got, want, tolerance(param.dtype, ranks, magnitude(i)));
             }
             RankCheck {
                 rank,

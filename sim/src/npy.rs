@@ -34,14 +34,16 @@ pub fn encode(dtype: Dtype, shape: &[usize], data: &[u8]) -> Vec<u8> {
 }
 
 /// The data of a `.npy` file, checked against the expected dtype and
-/// number of elements.
-pub fn decode(bytes: &[u8], dtype: Dtype, elements: usize) -> Result<Vec<u8>, String> {
+/// shape.
+pub fn decode(bytes: &[u8], dtype: Dtype, shape: &[usize]) -> Result<Vec<u8>, String> {
+    let elements: usize = shape.iter().product();
     if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
         return Err("not a .npy file".into());
     }
     let (length, start) = match bytes[6] {
         1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10),
-        2 | 3 if bytes.len() >= 12 => (
+        2 | 3 if bytes.len() < 12 => return Err("truncated .npy header".into()),
+        2 | 3 => (
             u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize,
             12,
         ),
@@ -51,11 +53,32 @@ pub fn decode(bytes: &[u8], dtype: Dtype, elements: usize) -> Result<Vec<u8>, St
         .get(start..start + length)
         .and_then(|h| std::str::from_utf8(h).ok())
         .ok_or("truncated .npy header")?;
-    if !header.contains(&format!("'descr': '{}'", descr(dtype))) {
+    let field = |key: &str| -> Option<String> {
+        let rest = header.split(&format!("'{key}':")).nth(1)?.trim_start();
+        let end = if rest.starts_with('(') {
+            rest.find(')')? + 1
+        } else {
+            rest.find(',')?
+        };
+        Some(rest[..end].trim().trim_matches('\'').to_string())
+    };
+    let found = field("descr").unwrap_or_default();
+    if found != descr(dtype) {
         return Err(format!(
-            "expected {} elements ({})",
+            "holds '{found}' elements; the parameter needs {} ('{}')",
             dtype.name(),
             descr(dtype)
+        ));
+    }
+    let found_shape: Vec<usize> = field("shape")
+        .unwrap_or_default()
+        .trim_matches(|c| c == '(' || c == ')')
+        .split(',')
+        .filter_map(|d| d.trim().parse().ok())
+        .collect();
+    if found_shape != shape {
+        return Err(format!(
+            "has shape {found_shape:?}; the parameter is {shape:?}"
         ));
     }
     if header.contains("'fortran_order': True") {
@@ -64,8 +87,9 @@ pub fn decode(bytes: &[u8], dtype: Dtype, elements: usize) -> Result<Vec<u8>, St
     let data = &bytes[start + length..];
     if data.len() != elements * dtype.bytes() {
         return Err(format!(
-            "{} elements, expected {elements}",
-            data.len() / dtype.bytes()
+            "holds {} bytes of data; {elements} elements need {}",
+            data.len(),
+            elements * dtype.bytes()
         ));
     }
     Ok(data.to_vec())
@@ -87,9 +111,15 @@ mod tests {
         assert!(std::str::from_utf8(&file[10..header_end])
             .unwrap()
             .starts_with("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 3), }"));
-        assert_eq!(decode(&file, Dtype::F32, 3).unwrap(), data);
-        assert!(decode(&file, Dtype::I32, 3).is_err());
-        assert!(decode(&file, Dtype::F32, 4).is_err());
-        assert!(decode(b"nope", Dtype::F32, 1).is_err());
+        assert_eq!(decode(&file, Dtype::F32, &[1, 3]).unwrap(), data);
+        assert!(decode(&file, Dtype::I32, &[1, 3])
+            .unwrap_err()
+            .contains("holds '<f4'"));
+        assert!(decode(&file, Dtype::F32, &[3, 1])
+            .unwrap_err()
+            .contains("has shape [1, 3]"));
+        assert!(decode(b"nope", Dtype::F32, &[1]).is_err());
+        let vector = encode(Dtype::I32, &[4], &[0; 16]);
+        assert!(decode(&vector, Dtype::I32, &[4]).is_ok());
     }
 }

@@ -99,6 +99,8 @@ pub struct Collective {
     pub signal: Option<usize>,
     /// `sum`, `max`, `min`, `prod` for reductions.
     pub reduce: Option<String>,
+    /// `ring` or `mesh` for an allreduce that says.
+    pub mode: Option<String>,
 }
 
 /// What `run` needs to know of a kernel.
@@ -310,6 +312,17 @@ fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
                 info.shape.iter().map(|d| d.map(|d| d as usize)).collect();
             let shape =
                 shape.ok_or_else(|| format!("@{name}: parameter #{i} needs a static shape"))?;
+            // Simulated buffers live in this process's memory.
+            const LIMIT: usize = 1 << 34;
+            let bytes = shape
+                .iter()
+                .try_fold(4usize, |acc, d| acc.checked_mul(*d))
+                .filter(|b| *b <= LIMIT);
+            if bytes.is_none() {
+                return Err(format!(
+                    "@{name}: parameter #{i} is larger than the simulator's 16 GiB per buffer"
+                ));
+            }
             let dtype = match info.dtype().as_str() {
                 "f16" => Dtype::F16,
                 "f32" => Dtype::F32,
@@ -342,11 +355,16 @@ fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
                 .attribute("op")
                 .ok()
                 .and_then(|a| pld_dialect::attr::enum_payload(a, "pld.reduce_op"));
+            let mode = op
+                .attribute("mode")
+                .ok()
+                .and_then(pld_dialect::attr::string);
             collectives.push(Collective {
                 op: op_text,
                 target,
                 signal,
                 reduce,
+                mode,
             });
         }
         let parameter_of = |value: Option<melior::ir::Value>| {

@@ -182,11 +182,20 @@ impl State<'_> {
     /// Stops the run when every live rank has been blocked longer than the
     /// deadline on a condition that still does not hold.
     fn declare_deadlock_if_stuck(&self) {
+        // Hold every rank's status for the whole scan: a rank that notifies
+        // a waiter and then finishes must not be seen finished while the
+        // waiter's cell is seen before the notify. (No thread holds two of
+        // these locks otherwise, so this cannot deadlock.)
+        let statuses: Vec<_> = self
+            .slots
+            .iter()
+            .map(|s| s.status.lock().unwrap())
+            .collect();
         let now = Instant::now();
         let mut blocked = Vec::new();
         let mut finished = Vec::new();
-        for (rank, slot) in self.slots.iter().enumerate() {
-            match *slot.status.lock().unwrap() {
+        for (rank, status) in statuses.iter().enumerate() {
+            match **status {
                 Status::Running => return,
                 Status::Done => finished.push(rank),
                 Status::Blocked {
@@ -216,6 +225,7 @@ impl State<'_> {
         if blocked.is_empty() {
             return;
         }
+        drop(statuses);
         let mut verdict = self.deadlock.lock().unwrap();
         if verdict.is_none() {
             *verdict = Some(DeadlockReport {

@@ -232,3 +232,41 @@ fn a_collective_called_twice_in_a_loop_with_one_signal() {
         }
     }
 }
+
+#[test]
+fn accumulating_stores_from_every_rank_lose_no_update() {
+    // Every rank adds a tile of ones into rank 0's window 2000 times, all at
+    // once: the adds must be element-atomic.
+    let ranks = 8;
+    let source = r#"func.func @k(%data: tensor<1x64xf32, #pld.dist>, %ones: tensor<1x64xf32>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cn = arith.constant 2000 : index
+  %zero = arith.constant 0 : i32
+  %t = "pld.tile_load"(%ones, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (tensor<1x64xf32>, index, index) -> tensor<1x64xf32, #pld.tile>
+  scf.for %i = %c0 to %cn step %c1 {
+    "pld.tile_remote_store"(%t, %data, %zero, %c0, %c0) {atomic = #pld.atomic_type<"add">} : (tensor<1x64xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, i32, index, index) -> ()
+  }
+  return
+}"#;
+    let finished = run(source, "k", ranks, |_, p| {
+        if p == 0 {
+            f32s(vec![0.0; 64])
+        } else {
+            f32s(vec![1.0; 64])
+        }
+    });
+    assert!(finished.outcome.ok(), "{:?}", finished.outcome);
+    let got = as_f32s(&finished.buffers[0][0]);
+    assert!(
+        got.iter().all(|v| *v == (ranks * 2000) as f32),
+        "{:?}",
+        &got[..4]
+    );
+    // Rank 0's own adds are local; everyone else's are remote writes.
+    let counters = &finished.outcome.counters;
+    assert_eq!(counters[0].remote_bytes_written, 0);
+    assert!(counters[1..]
+        .iter()
+        .all(|c| c.remote_bytes_written == 2000 * 64 * 4));
+}

@@ -4,7 +4,7 @@
 use crate::files::read_named_input;
 use pld_sim::golden;
 use pld_sim::npy;
-use pld_sim::program::{Dtype, Param, Program};
+use pld_sim::program::{Param, Program};
 use std::time::{Duration, Instant};
 
 /// What `pld-run` was asked to do.
@@ -68,10 +68,35 @@ fn fill(generator: &Generator, param: &Param, rank: usize) -> Result<Vec<u8>, St
         Generator::File(pattern) => {
             let path = pattern.replace("{rank}", &rank.to_string());
             let bytes = std::fs::read(&path).map_err(|e| format!("cannot read '{path}': {e}"))?;
-            npy::decode(&bytes, param.dtype, param.elements())
-                .map_err(|e| format!("'{path}': {e}"))?
+            npy::decode(&bytes, param.dtype, &param.shape).map_err(|e| format!("'{path}': {e}"))?
         }
     })
+}
+
+/// The collectives' signals must have the shape their schedule needs for
+/// `ranks` ranks, or the credits land outside them.
+fn check_signals(kernel: &pld_sim::program::KernelInfo, ranks: usize) -> Result<(), String> {
+    for collective in &kernel.collectives {
+        let Some(signal) = collective.signal else {
+            continue;
+        };
+        let shape = &kernel.params[signal].shape;
+        let ring =
+            collective.op == "pld.tensor_allreduce" && collective.mode.as_deref() == Some("ring");
+        let (rows, cols) = if ring {
+            (2 * (ranks.max(1) - 1), ranks)
+        } else {
+            (ranks, 1)
+        };
+        let fits = shape.len() == 2 && shape[0] >= rows && shape[1] >= cols;
+        if !fits {
+            return Err(format!(
+                "the signal of {} ({}) is {:?}; on {ranks} ranks it needs at least [{rows}, {cols}]",
+                collective.op, kernel.params[signal].name, shape
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Runs `pld-run`; returns the process exit status.
@@ -110,17 +135,16 @@ fn drive(options: &Options) -> Result<i32, String> {
         },
     };
     // Generators: signals (i32 windows) start at zero, data as a ramp.
-    let mut generators: Vec<Generator> = kernel
-        .params
-        .iter()
-        .map(|p| {
-            if p.distributed && p.dtype == Dtype::I32 {
+    let mut generators: Vec<Generator> = (0..kernel.params.len())
+        .map(|i| {
+            if kernel.signals.contains(&i) {
                 Generator::Zeros
             } else {
                 Generator::Ramp
             }
         })
         .collect();
+    check_signals(kernel, options.ranks)?;
     for pair in &options.inputs {
         let (name, value) = pair
             .split_once('=')
@@ -166,13 +190,14 @@ fn drive(options: &Options) -> Result<i32, String> {
         std::fs::write(path, trace).map_err(|e| format!("cannot write '{path}': {e}"))?;
     }
     let mut status = 0;
-    if let Some(report) = &finished.outcome.deadlock {
-        eprint!("pld-run: {report}");
-        return Ok(DEADLOCK);
-    }
+    // Errors first: they are often why the ranks got stuck.
     for error in &finished.outcome.errors {
         eprintln!("pld-run: error: {error}");
         status = 1;
+    }
+    if let Some(report) = &finished.outcome.deadlock {
+        eprint!("pld-run: {report}");
+        return Ok(DEADLOCK);
     }
     // Credits left in the collectives' signals.
     for &signal in &kernel.signals {

@@ -13,7 +13,9 @@
 extern "C" {
 #endif
 
-/* Notify operations and wait comparisons: the spec's ABI values. */
+/* Notify operations and wait comparisons, numbered as pld's enums are
+ * (NotifyOp AtomicAdd 0 Set 1, WaitCmp Eq 0 Ge 1; pto::comm numbers its
+ * WaitCmp differently, GE = 3). */
 #define PLD_NOTIFY_ATOMIC_ADD 0
 #define PLD_NOTIFY_SET 1
 #define PLD_WAIT_EQ 0

@@ -14,11 +14,13 @@ use std::collections::HashMap;
 /// A kernel's packed entry point: `void f(void **arguments)`, where
 /// `arguments[i]` points at the value of parameter `i`.
 #[derive(Clone, Copy)]
-pub struct Kernel {
+pub struct Kernel<'a> {
     entry: unsafe extern "C" fn(*mut *mut ()),
+    /// The machine code lives as long as the `Compiled` it came from.
+    _code: std::marker::PhantomData<&'a ()>,
 }
 
-impl Kernel {
+impl Kernel<'_> {
     /// Calls the kernel.
     ///
     /// # Safety
@@ -34,7 +36,7 @@ impl Kernel {
 /// The compiled kernels of one module.
 pub struct Compiled {
     engine: ExecutionEngine,
-    kernels: HashMap<String, Kernel>,
+    kernels: HashMap<String, unsafe extern "C" fn(*mut *mut ())>,
 }
 
 impl Compiled {
@@ -91,14 +93,17 @@ impl Compiled {
             let entry = unsafe {
                 std::mem::transmute::<*mut (), unsafe extern "C" fn(*mut *mut ())>(entry)
             };
-            kernels.insert(name, Kernel { entry });
+            kernels.insert(name, entry);
         }
         Ok(Compiled { engine, kernels })
     }
 
     /// The kernel named `name` (without `@`).
-    pub fn kernel(&self, name: &str) -> Option<Kernel> {
-        self.kernels.get(name).copied()
+    pub fn kernel(&self, name: &str) -> Option<Kernel<'_>> {
+        self.kernels.get(name).map(|entry| Kernel {
+            entry: *entry,
+            _code: std::marker::PhantomData,
+        })
     }
 
     /// Keeps the machine code alive as long as `self`.

@@ -532,6 +532,10 @@ where
         let (rows, cols) = self.valid(b, dst);
         let index = b.index_type();
         let (rows, cols) = (b.index_cast(rows, index), b.index_cast(cols, index));
+        // A valid shape beyond the physical tile must not run off it.
+        let physical_rows = b.index(shape.rows);
+        let physical_cols = b.index(shape.cols);
+        let (rows, cols) = (b.min(rows, physical_rows), b.min(cols, physical_cols));
         let (zero, one) = (b.index(0), b.index(1));
         let (lhs, rhs, dst) = (self.data(b, lhs), self.data(b, rhs), self.data(b, dst));
         let outer = b.for_loop(zero, rows, one, &[]);

@@ -54,7 +54,16 @@ fn main() {
         inputs: cli.inputs,
         check: cli.check,
         stats: cli.stats,
-        deadline: Duration::from_secs_f64(cli.deadline.max(0.0)),
+        deadline: match Duration::try_from_secs_f64(cli.deadline) {
+            Ok(deadline) if !deadline.is_zero() => deadline,
+            _ => {
+                eprintln!(
+                    "pld-run: error: --deadline takes a positive number of seconds, not {}",
+                    cli.deadline
+                );
+                std::process::exit(1);
+            }
+        },
         output_dir: cli.output_dir,
         trace: cli.trace,
     };

@@ -8,17 +8,30 @@
 // RUN: not pld-run %t/leak.mlir --ranks 2 --input nope=zeros 2>&1 | FileCheck %s --check-prefix=PARAM
 // RUN: not pld-run %t/leak.mlir --ranks 2 --input arg0=%t/missing.npy 2>&1 | FileCheck %s --check-prefix=NPY
 // RUN: not pld-run %t/leak.mlir --ranks 2 --check 2>&1 | FileCheck %s --check-prefix=GOLDEN
+// RUN: not pld-run %t/leak.mlir --ranks 2 --deadline 0 2>&1 | FileCheck %s --check-prefix=DEADLINE
+// RUN: not pld-run %t/leak.mlir --ranks 3 2>&1 | FileCheck %s --check-prefix=SHAPE
+// RUN: not pld-run %t/outside.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=OUTSIDE
+// RUN: not pld-run %t/overrun.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=TILE
 
 // DEADLOCK: pld-run: deadlock: every live rank has waited for more than 200.0ms
 // DEADLOCK-NEXT: rank 1 in @divergent: waits for the i32 cell at rank 1's window, byte 0 (signal index 0) >= 1, which holds 0
 // DEADLOCK-NEXT: rank 2 in @divergent: waits for the i32 cell at rank 2's window, byte 0 (signal index 0) >= 1, which holds 0
 // DEADLOCK-NEXT: finished: rank 0
 
-// LEAK: pld-run: credit leak in arg0: rank 0's signal cell 1 holds 1 (should be back to 0)
-// LEAK: pld-run: credit leak in arg0: rank 1's signal cell 0 holds 1 (should be back to 0)
+// LEAK-DAG: pld-run: credit leak in arg0: rank 0's signal cell 1 holds 1 (should be back to 0)
+// LEAK-DAG: pld-run: credit leak in arg0: rank 1's signal cell 0 holds 1 (should be back to 0)
 // PARAM: pld-run: error: @leaky has no parameter 'nope'
 // NPY: pld-run: error: cannot read '{{.*}}missing.npy'
 // GOLDEN: pld-run: error: @leaky has 0 collectives; --check needs exactly one
+// DEADLINE: pld-run: error: --deadline takes a positive number of seconds, not 0
+// On three ranks the hand-made barrier's rank 2 computes peer -1: its
+// notify and wait point outside every window, and are reported instead of
+// performed.
+// SHAPE-DAG: pld-run: error: rank 2: notify on the signal cell at {{.*}}, which is outside every window
+// SHAPE-DAG: pld-run: error: rank 2: wait on the signal cell at {{.*}}, which is outside every window
+// OUTSIDE-DAG: pld-run: error: rank 0: a store of bytes -32..32 relative to rank 0's window leaves it (256 bytes)
+// OUTSIDE-DAG: pld-run: error: rank 1: a store of bytes -28..36 relative to rank 1's window leaves it (256 bytes)
+// TILE: pld-run: error: rank {{[01]}}: a store of bytes 16..{{[0-9]+}} relative to a 80-byte tile leaves it (a valid shape larger than the tile?)
 
 //--- deadlock.mlir
 // Rank 0 skips the barrier its peers enter.
@@ -48,5 +61,33 @@ func.func @leaky(%sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.f
   %one = arith.constant 1 : i32
   "pld.system_notify"(%sig, %peer, %me, %c0, %one) {op = #pld.notify_op<"atomic_add">} : (tensor<2x1xi32, #pld.dist>, index, index, index, i32) -> ()
   "pld.system_wait"(%sig, %peer, %c0, %one) {cmp = #pld.wait_cmp<"ge">} : (tensor<2x1xi32, #pld.dist>, index, index, i32) -> ()
+  return
+}
+
+//--- outside.mlir
+// A store that starts before the window (at column rank - 8).
+func.func @before(%data: tensor<1x64xf32, #pld.dist>, %local: tensor<1x64xf32>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %ctx = "pld.system_get_comm_ctx"(%data) : (tensor<1x64xf32, #pld.dist>) -> !pld.ctx
+  %me32 = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %me = arith.index_cast %me32 : i32 to index
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %off = arith.subi %me, %c8 : index
+  %t = "pld.tile_load"(%local, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (tensor<1x64xf32>, index, index) -> tensor<1x16xf32, #pld.tile>
+  "pld.tile_store"(%t, %data, %c0, %off) : (tensor<1x16xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  return
+}
+
+//--- overrun.mlir
+// A run-time valid extent far beyond the 16-column tile.
+func.func @overrun(%data: tensor<1x4096xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %ctx = "pld.system_get_comm_ctx"(%data) : (tensor<1x4096xf32, #pld.dist>) -> !pld.ctx
+  %me32 = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %me = arith.index_cast %me32 : i32 to index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4000 = arith.constant 4000 : index
+  %n = arith.addi %me, %c4000 : index
+  %t = "pld.tile_load"(%data, %c0, %c0, %c1, %n) {operandSegmentSizes = array<i32: 1, 2, 2>} : (tensor<1x4096xf32, #pld.dist>, index, index, index, index) -> tensor<1x16xf32, #pld.tile_with<{valid_shape = array<i64: 1, -1>}>>
   return
 }
