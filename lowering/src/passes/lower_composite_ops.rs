@@ -43,8 +43,11 @@ impl PldPass for LowerCompositeOps {
         "Expand the collectives of InCore kernels into notify/wait, remote loads and tile ops (composite rail)";
 
     fn run(&self, root: OperationRef) -> Result<(), PassFailed> {
-        // SAFETY: the context outlives the pass run.
-        let context = unsafe { root.context().to_ref() };
+        // `to_ref` points into the `ContextRef` itself, so it must be a
+        // named value that outlives every use (a temporary would dangle).
+        let context_ref = root.context();
+        // SAFETY: the context outlives the pass run, and `context_ref` lives to the end of this scope.
+        let context = unsafe { context_ref.to_ref() };
         let mut report = Report::default();
         let functions = ir::functions(root);
         for function in functions {

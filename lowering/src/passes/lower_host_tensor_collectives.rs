@@ -60,8 +60,11 @@ impl PldPass for LowerHostTensorCollectives {
         "Lower HOST collectives to one pld.builtin_<op> dispatch per device of their comm domain";
 
     fn run(&self, module: OperationRef) -> Result<(), PassFailed> {
-        // SAFETY: the context outlives the pass run.
-        let context = unsafe { module.context().to_ref() };
+        // `to_ref` points into the `ContextRef` itself, so it must be a
+        // named value that outlives every use (a temporary would dangle).
+        let context_ref = module.context();
+        // SAFETY: the context outlives the pass run, and `context_ref` lives to the end of this scope.
+        let context = unsafe { context_ref.to_ref() };
         let mut report = Report::default();
         // The backend setting is on the module, also when the pass runs on
         // one function at a time.
@@ -192,7 +195,11 @@ where
         .transpose()?
         .map(tensor)
         .transpose()?;
-    let context = unsafe { op.context().to_ref() };
+    // `to_ref` points into the `ContextRef` itself, so it must be a
+    // named value that outlives every use (a temporary would dangle).
+    let context_ref = op.context();
+    // SAFETY: the context outlives the pass run, and `context_ref` lives to the end of this scope.
+    let context = unsafe { context_ref.to_ref() };
     let mut attributes: Vec<(&'static str, Attribute)> = Vec::new();
     if let Some(data) = &data {
         attributes.push(("dtype", TypeAttribute::new(data.element).into()));

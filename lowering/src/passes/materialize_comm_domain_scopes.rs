@@ -53,8 +53,11 @@ impl PldPass for MaterializeCommDomainScopes {
         "Group the window allocations of each HOST orchestrator into pld.comm_domain scopes by the devices that use them";
 
     fn run(&self, module: OperationRef) -> Result<(), PassFailed> {
-        // SAFETY: the context outlives the pass run.
-        let context = unsafe { module.context().to_ref() };
+        // `to_ref` points into the `ContextRef` itself, so it must be a
+        // named value that outlives every use (a temporary would dangle).
+        let context_ref = module.context();
+        // SAFETY: the context outlives the pass run, and `context_ref` lives to the end of this scope.
+        let context = unsafe { context_ref.to_ref() };
         let mut report = Report::default();
         for function in host_functions(module) {
             if !ir::collect(function, |n| n == CommDomain::NAME).is_empty() {

@@ -40,8 +40,11 @@ impl PldPass for SynthesizeAllReduceSignals {
         "Give each HOST allreduce written without a signal a fresh [world_size, lanes] INT32 signal window";
 
     fn run(&self, module: OperationRef) -> Result<(), PassFailed> {
-        // SAFETY: the context outlives the pass run.
-        let context = unsafe { module.context().to_ref() };
+        // `to_ref` points into the `ContextRef` itself, so it must be a
+        // named value that outlives every use (a temporary would dangle).
+        let context_ref = module.context();
+        // SAFETY: the context outlives the pass run, and `context_ref` lives to the end of this scope.
+        let context = unsafe { context_ref.to_ref() };
         // Names are unique in the whole program, also when the pass runs on
         // one function at a time.
         let mut names = FreshNames::new(used_names(ir::outermost(module)));
