@@ -57,7 +57,9 @@ pub fn check(
     let magnitude = |i: usize| -> f64 {
         match collective.reduce.as_deref() {
             Some("prod") => (0..ranks).map(|r| value(r, i).abs()).product(),
-            _ => (0..ranks).map(|r| value(r, i).abs()).sum(),
+            Some(_) => (0..ranks).map(|r| value(r, i).abs()).sum(),
+            // Copies are exact.
+            None => 0.0,
         }
     };
     let golden: Box<dyn Fn(usize, usize) -> f64> = match collective.op.as_str() {
@@ -75,9 +77,46 @@ pub fn check(
                 })
             })
         }
+        "pld.tensor_broadcast" => {
+            let root = collective.root.unwrap_or(0) as usize;
+            if root >= ranks {
+                return Err(format!(
+                    "the broadcast's root {root} is not one of {ranks} ranks"
+                ));
+            }
+            Box::new(move |_rank, i| value(root, i))
+        }
+        "pld.tensor_reduce_scatter" => {
+            // Row `me` becomes the sum of every rank's row `me`; the others
+            // keep their values.
+            let size = *param.shape.last().unwrap_or(&1);
+            Box::new(move |rank, i| {
+                if i / size == rank {
+                    (0..ranks).map(|r| value(r, i)).sum()
+                } else {
+                    value(rank, i)
+                }
+            })
+        }
+        "pld.tensor_allgather" | "pld.tensor_all_to_all" => {
+            let source = collective
+                .input
+                .ok_or("the collective's input is not a parameter of the kernel")?;
+            let input = &kernel.params[source];
+            let size = *param.shape.last().unwrap_or(&1);
+            let gather = collective.op == "pld.tensor_allgather";
+            Box::new(move |rank, i| {
+                let (row, col) = (i / size, i % size);
+                // allgather: row r is rank r's input row; all_to_all: row r
+                // is row `rank` of rank r's input.
+                let at = if gather { col } else { rank * size + col };
+                input.dtype.read(&inputs[row][source], at)
+            })
+        }
         other => {
             return Err(format!(
-                "no golden for {other} yet; --check knows pld.tensor_allreduce"
+                "no golden for {other} yet; --check knows allreduce, broadcast, reduce_scatter, \
+                 allgather and all_to_all"
             ))
         }
     };

@@ -101,6 +101,10 @@ pub struct Collective {
     pub reduce: Option<String>,
     /// `ring` or `mesh` for an allreduce that says.
     pub mode: Option<String>,
+    /// The parameter holding its local input (allgather, all_to_all).
+    pub input: Option<usize>,
+    /// The root of a broadcast.
+    pub root: Option<i64>,
 }
 
 /// What `run` needs to know of a kernel.
@@ -359,12 +363,16 @@ fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
                 .attribute("mode")
                 .ok()
                 .and_then(pld_dialect::attr::string);
+            let input = parameter("input");
+            let root = op.attribute("root").ok().and_then(pld_dialect::attr::int);
             collectives.push(Collective {
                 op: op_text,
                 target,
                 signal,
                 reduce,
                 mode,
+                input,
+                root,
             });
         }
         let parameter_of = |value: Option<melior::ir::Value>| {
