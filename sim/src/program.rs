@@ -121,7 +121,7 @@ pub struct KernelInfo {
 /// A program: the kernels of a pld module, compiled.
 pub struct Program {
     pub kernels: Vec<KernelInfo>,
-    compiled: Compiled,
+    compiled: std::rc::Rc<Compiled>,
 }
 
 /// The buffers of every rank after a run.
@@ -139,7 +139,7 @@ impl Program {
     /// tensor parameters) and compiles them through `pld-to-pto`.
     pub fn load(text: &str) -> Result<Self, String> {
         let kernels = describe(text)?;
-        let compiled = Compiled::from_text(&to_pto(text)?)?;
+        let compiled = Compiled::cached(&to_pto(text)?)?;
         Ok(Program { kernels, compiled })
     }
 

@@ -121,7 +121,7 @@ fn run(case: &Case) {
 
 /// Lengths around the chunk and segment boundaries, and P - 1.
 fn lengths(ranks: usize) -> Vec<usize> {
-    let mut n = vec![1, 3, 17, ranks - 1, 4097, 8193];
+    let mut n = vec![1, 3, 17, ranks - 1, 4097, 8193, 65537];
     n.retain(|n| *n > 0);
     n.dedup();
     n
@@ -161,19 +161,4 @@ fn ring_allreduce_f32() {
 #[test]
 fn ring_allreduce_f16() {
     matrix("ring", "f16");
-}
-
-#[test]
-fn allreduce_of_65537_elements() {
-    for mode in ["mesh", "ring"] {
-        for dtype in ["f32", "f16"] {
-            run(&Case {
-                ranks: 4,
-                n: 65537,
-                dtype,
-                op: "sum",
-                mode,
-            });
-        }
-    }
 }

@@ -178,3 +178,13 @@ func.func @padded(%p: !pto.ptr<f32>, %pad: f32) attributes {pto.kernel_kind = #p
     );
     assert!(error.contains(":11:"), "names the line: {error}");
 }
+
+#[test]
+fn compiled_kernels_are_cached_by_content() {
+    let pto = to_pto(BARRIER).expect("pld-to-pto");
+    let first = Compiled::cached(&pto).expect("compiles");
+    let again = Compiled::cached(&pto).expect("cached");
+    assert!(std::rc::Rc::ptr_eq(&first, &again));
+    let other = Compiled::cached(&to_pto(DIVERGENT).expect("pld-to-pto")).expect("compiles");
+    assert!(!std::rc::Rc::ptr_eq(&first, &other));
+}

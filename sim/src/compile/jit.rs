@@ -98,6 +98,26 @@ impl Compiled {
         Ok(Compiled { engine, kernels })
     }
 
+    /// `from_text`, remembered by the text's content hash for the life of
+    /// the calling thread (the JIT's code is not shared across threads), so
+    /// running a kernel again does not compile it again.
+    pub fn cached(text: &str) -> Result<std::rc::Rc<Self>, String> {
+        use std::hash::{Hash, Hasher};
+        thread_local! {
+            static CACHE: std::cell::RefCell<HashMap<u64, std::rc::Rc<Compiled>>> =
+                std::cell::RefCell::new(HashMap::new());
+        }
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        text.hash(&mut hasher);
+        let key = hasher.finish();
+        if let Some(hit) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
+            return Ok(hit);
+        }
+        let compiled = std::rc::Rc::new(Self::from_text(text)?);
+        CACHE.with(|c| c.borrow_mut().insert(key, compiled.clone()));
+        Ok(compiled)
+    }
+
     /// The kernel named `name` (without `@`).
     pub fn kernel(&self, name: &str) -> Option<Kernel<'_>> {
         self.kernels.get(name).map(|entry| Kernel {
