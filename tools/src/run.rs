@@ -134,7 +134,7 @@ fn drive(options: &Options) -> Result<i32, String> {
             }
         },
     };
-    // Generators: signals (i32 windows) start at zero, data as a ramp.
+    // Generators: signals (the credit cells) start at zero, the rest as a ramp.
     let mut generators: Vec<Generator> = (0..kernel.params.len())
         .map(|i| {
             if kernel.signals.contains(&i) {

@@ -11,8 +11,8 @@ use std::time::Duration;
     about = "Run a pld InCore kernel on N simulated ranks",
     after_help = "Parameters are named arg0, arg1, ... in source order. Generators: zeros, ones, \
                   ramp (depends on rank and index), rank, or a .npy file per rank ('{rank}' in \
-                  the path is replaced). Signals (i32 distributed tensors) start at zero, other \
-                  tensors as a ramp.\n\nExit status: 0 when everything checked holds, 1 on an \
+                  the path is replaced). The kernel's signals start at zero, other tensors as a \
+                  ramp.\n\nExit status: 0 when everything checked holds, 1 on an \
                   error, a wrong result or a credit leak, 3 on a deadlock."
 )]
 struct Cli {
