@@ -113,10 +113,39 @@ pub fn check(
                 input.dtype.read(&inputs[row][source], at)
             })
         }
+        "pld.tensor_all_to_all_v" => {
+            // Each sender `s` owns `capacity` rows of every receiver's
+            // target; it fills the first clamp(count, 0, capacity) of them
+            // with its input rows for that receiver, the rest keep their
+            // values.
+            let source = collective
+                .input
+                .ok_or("the collective's input is not a parameter of the kernel")?;
+            let (send, _) = collective
+                .counts
+                .ok_or("the collective's counts are not parameters of the kernel")?;
+            let input = &kernel.params[source];
+            let size = *param.shape.last().unwrap_or(&1);
+            let capacity = param.shape.first().copied().unwrap_or(0) / ranks.max(1);
+            let counts = &kernel.params[send];
+            Box::new(move |rank, i| {
+                let (row, col) = (i / size, i % size);
+                let (sender, k) = (row / capacity.max(1), row % capacity.max(1));
+                let asked = counts.dtype.read(&inputs[sender][send], rank) as i64;
+                let sent = asked.clamp(0, capacity as i64) as usize;
+                if sender < ranks && k < sent {
+                    input
+                        .dtype
+                        .read(&inputs[sender][source], (rank * capacity + k) * size + col)
+                } else {
+                    value(rank, i)
+                }
+            })
+        }
         other => {
             return Err(format!(
                 "no golden for {other} yet; --check knows allreduce, broadcast, reduce_scatter, \
-                 allgather and all_to_all"
+                 allgather, all_to_all and all_to_all_v"
             ))
         }
     };
@@ -134,6 +163,18 @@ pub fn check(
                     at = i;
                 }
                 ok &= close(got, want, tolerance(param.dtype, ranks, magnitude(i)));
+            }
+            // all_to_all_v also publishes what each sender sent.
+            if let (Some((send, receive)), "pld.tensor_all_to_all_v") =
+                (collective.counts, collective.op.as_str())
+            {
+                let capacity = param.shape.first().copied().unwrap_or(0) / ranks.max(1);
+                let (counts, published) = (&kernel.params[send], &kernel.params[receive]);
+                for sender in 0..ranks {
+                    let asked = counts.dtype.read(&inputs[sender][send], rank) as i64;
+                    let sent = asked.clamp(0, capacity as i64) as f64;
+                    ok &= published.dtype.read(&outputs[rank][receive], sender) == sent;
+                }
             }
             RankCheck {
                 rank,

@@ -105,6 +105,8 @@ pub struct Collective {
     pub input: Option<usize>,
     /// The root of a broadcast.
     pub root: Option<i64>,
+    /// all_to_all_v: the parameters of the send and receive counts.
+    pub counts: Option<(usize, usize)>,
 }
 
 /// What `run` needs to know of a kernel.
@@ -365,6 +367,7 @@ fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
                 .and_then(pld_dialect::attr::string);
             let input = parameter("input");
             let root = op.attribute("root").ok().and_then(pld_dialect::attr::int);
+            let counts = parameter("send_counts").zip(parameter("recv_counts"));
             collectives.push(Collective {
                 op: op_text,
                 target,
@@ -373,6 +376,7 @@ fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
                 mode,
                 input,
                 root,
+                counts,
             });
         }
         let parameter_of = |value: Option<melior::ir::Value>| {
