@@ -170,8 +170,8 @@ pub fn check(
             {
                 let capacity = param.shape.first().copied().unwrap_or(0) / ranks.max(1);
                 let (counts, published) = (&kernel.params[send], &kernel.params[receive]);
-                for sender in 0..ranks {
-                    let asked = counts.dtype.read(&inputs[sender][send], rank) as i64;
+                for (sender, buffers) in inputs.iter().enumerate() {
+                    let asked = counts.dtype.read(&buffers[send], rank) as i64;
                     let sent = asked.clamp(0, capacity as i64) as f64;
                     ok &= published.dtype.read(&outputs[rank][receive], sender) == sent;
                 }
