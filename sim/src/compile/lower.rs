@@ -21,9 +21,9 @@ use melior::{
     ir::{
         attribute::{AttributeLike, FlatSymbolRefAttribute},
         block::BlockLike,
-        operation::{OperationLike, OperationPrintingFlags},
+        operation::OperationLike,
         r#type::{FunctionType, TypeLike},
-        Location, Module, OperationRef, RegionLike, Type, Value, ValueLike,
+        Module, OperationRef, RegionLike, Type, Value, ValueLike,
     },
     Context,
 };
@@ -268,6 +268,12 @@ struct Rewriter<'c, 'a> {
     dead: Vec<OperationRef<'c, 'a>>,
 }
 
+/// The value of a PTO enum attribute of `op` (`#pto.<mnemonic><"value">`).
+fn payload(op: OperationRef, attribute: &str, mnemonic: &str) -> Option<String> {
+    let value = op.attribute(attribute).ok()?;
+    pld_dialect::attr::enum_payload(value, mnemonic)
+}
+
 fn key(value: Value) -> usize {
     value.to_raw().ptr as usize
 }
@@ -442,10 +448,7 @@ where
     /// The accumulate code of `pld_sim_copy` for an atomic add of
     /// `element`, or assign.
     fn accumulate(&self, op: OperationRef<'c, 'a>, element: Type<'c>) -> Lowered<'c, 'a, i64> {
-        let atomic = op
-            .attribute("atomicType")
-            .ok()
-            .and_then(|a| pld_dialect::attr::enum_payload(a, "pto.atomic_type"));
+        let atomic = payload(op, "atomicType", "pto.atomic_type");
         if atomic.as_deref() != Some("atomic_add") {
             return Ok(i64::from(pld_runtime_sys::PLD_COPY_ASSIGN));
         }
@@ -644,11 +647,7 @@ where
                 return Ok(());
             }
             "pto.comm_tnotify" => {
-                let payload = op
-                    .attribute("notifyOp")
-                    .ok()
-                    .and_then(|a| pld_dialect::attr::enum_payload(a, "pto.notify_op"));
-                let code = match payload.as_deref() {
+                let code = match payload(op, "notifyOp", "pto.notify_op").as_deref() {
                     Some("atomic_add") => PLD_NOTIFY_ATOMIC_ADD,
                     Some("set") => PLD_NOTIFY_SET,
                     _ => return refuse(op, "unknown notifyOp"),
@@ -659,11 +658,7 @@ where
                 None
             }
             "pto.comm_twait" | "pto.comm_ttest" => {
-                let payload = op
-                    .attribute("cmp")
-                    .ok()
-                    .and_then(|a| pld_dialect::attr::enum_payload(a, "pto.wait_cmp"));
-                let code = match payload.as_deref() {
+                let code = match payload(op, "cmp", "pto.wait_cmp").as_deref() {
                     Some("eq") => PLD_WAIT_EQ,
                     Some("ge") => PLD_WAIT_GE,
                     other => {
@@ -856,24 +851,13 @@ where
     }
 }
 
-/// The module as text, for diagnostics.
-pub fn text(module: &Module) -> String {
-    module
-        .as_operation()
-        .to_string_with_flags(OperationPrintingFlags::new())
-        .unwrap_or_default()
-}
-
-/// A location-free reason, for callers without a diagnostic handler.
+/// The refusal as `location: 'op' message`, for callers without a
+/// diagnostic handler.
 pub fn describe(refusal: &Refusal) -> String {
     format!(
         "{}: '{}' {}",
-        location(refusal.op.location()),
+        refusal.op.location(),
         op_name(&refusal.op),
         refusal.message
     )
-}
-
-fn location(location: Location) -> String {
-    location.to_string()
 }
