@@ -20,8 +20,11 @@
 // CHECK-NEXT: rank 2: ok
 // CHECK-NEXT: rank 3: ok
 // CHECK-NEXT: rank  notifies  waits  remote bytes read  remote bytes written
-// Each rank reads 2 (P-1)/P of the 4097 floats from its peers, waits on
-// every ready and read-complete barrier of the ring.
+// From the ring schedule, P = 4: 2(P-1) = 6 steps, each with a ready and a
+// read-complete barrier of P-1 waits: 36 waits; the same 36 notifies plus
+// an epilogue of P-1 notifies per signal row (6 rows): 54. Each rank reads
+// 6 of the segments [1025, 1024, 1024, 1024] from its peers; rank 0 reads
+// the 1025-element one once: (1025 + 5 * 1024) * 4 = 24580 bytes.
 // CHECK-NEXT: 0        54     36              24580                     0
 // PTO: pld-run: error: {{.*}}: @ring_allreduce is already converted to PTO, which keeps no tensor shapes; run the pld source of the kernel
 
