@@ -5,16 +5,10 @@ pub mod abi;
 pub mod convert;
 pub mod ptoas;
 
-use pld_lowering::pass::PldPass;
-use pld_lowering::registry::{PassEntry, PipelineEntry, Registry};
+use pld_ir::registry::{PassEntry, PipelineEntry, Registry};
 
 /// This crate's passes.
-pub const PASSES: &[PassEntry] = &[PassEntry {
-    argument: <convert::ConvertPldToPto as PldPass>::ARGUMENT,
-    name: <convert::ConvertPldToPto as PldPass>::NAME,
-    summary: <convert::ConvertPldToPto as PldPass>::SUMMARY,
-    create: convert::create,
-}];
+pub const PASSES: &[PassEntry] = &[PassEntry::of::<convert::ConvertPldToPto>(convert::create)];
 
 /// This crate's named pipelines.
 pub const PIPELINES: &[PipelineEntry] = &[PipelineEntry {
@@ -36,5 +30,5 @@ pub const PIPELINES: &[PipelineEntry] = &[PipelineEntry {
 
 /// Every pld pass and pipeline: the lowering crate's and the backend's.
 pub fn registry() -> Registry {
-    Registry::lowering().extend(PASSES, PIPELINES)
+    pld_lowering::registry().extend(PASSES, PIPELINES)
 }

@@ -38,7 +38,7 @@ pub trait PldEnum: Sized + Copy + fmt::Display + FromStr + 'static {
     /// The member name held by an attribute of this enum's kind, whether or
     /// not it names a member (`None` when the attribute is of another kind).
     fn raw_name(attribute: Attribute) -> Option<String> {
-        crate::attr::enum_payload(attribute, Self::ATTR)
+        pld_ir::attr::enum_payload(attribute, Self::ATTR)
     }
 
     /// Reads the member from an attribute of this enum's kind.

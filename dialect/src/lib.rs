@@ -7,14 +7,18 @@
 //!   builder on top of it.
 //! * [`types`] classifies tensors (plain, distributed, tile) and reads their
 //!   properties; [`enums`] holds the ABI enums.
+//! * [`query`] reads pld facts off the IR (a function's kind).
 //! * [`verify`] is the semantic verifier behind the `pld-verify` pass.
+//!
+//! Generic IR work (walks, attribute readers, parsing, diagnostics) lives
+//! in `pld_ir`, below this crate.
 
-pub mod attr;
 pub mod context;
 pub mod enums;
 pub mod ops;
+pub mod query;
 pub mod schema;
 pub mod types;
 pub mod verify;
 
-pub use context::{context, parse, PLD_IRDL, PTO_IRDL};
+pub use context::{context, PLD_IRDL, PTO_IRDL};

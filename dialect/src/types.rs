@@ -5,10 +5,8 @@
 //! plain tensor, `#pld.dist` / `#pld.dist_with<..>` a distributed
 //! (window-bound) tensor, `#pld.tile` / `#pld.tile_with<..>` an on-chip tile.
 
-use crate::attr;
-use melior::ir::{
-    r#type::RankedTensorType, Attribute, AttributeLike, Type, TypeLike, Value, ValueLike,
-};
+use melior::ir::{r#type::RankedTensorType, Attribute, Type, TypeLike, Value, ValueLike};
+use pld_ir::attr;
 use std::fmt;
 
 /// What a tensor-typed value is.
@@ -138,18 +136,8 @@ pub fn tensor_info(ty: Type<'_>) -> Result<Option<TensorInfo<'_>>, String> {
     let Ok(tensor) = RankedTensorType::try_from(ty) else {
         return Ok(None);
     };
-    let raw = tensor.to_raw();
-    let rank = unsafe { mlir_sys::mlirShapedTypeGetRank(raw) } as usize;
-    let shape = (0..rank)
-        .map(|i| unsafe {
-            if mlir_sys::mlirShapedTypeIsDynamicDim(raw, i as isize) {
-                None
-            } else {
-                Some(mlir_sys::mlirShapedTypeGetDimSize(raw, i as isize))
-            }
-        })
-        .collect();
-    let element = unsafe { Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(raw)) };
+    let shape = pld_ir::types::tensor_shape(tensor);
+    let element = pld_ir::types::tensor_element(tensor);
     let mut info = TensorInfo {
         kind: TensorKind::Plain,
         shape,
@@ -184,7 +172,7 @@ pub fn tensor_info(ty: Type<'_>) -> Result<Option<TensorInfo<'_>>, String> {
             info.kind = kind;
             let text = attr::dynamic_params(encoding, mnemonic).unwrap_or_default();
             Some(
-                parse_attribute(encoding, &text)
+                pld_ir::types::parse_attribute_beside(encoding, &text)
                     .ok_or_else(|| format!("malformed properties in tensor encoding {encoding}"))?,
             )
         }
@@ -198,20 +186,6 @@ pub fn tensor_info(ty: Type<'_>) -> Result<Option<TensorInfo<'_>>, String> {
 /// Classifies the type of a value.
 pub fn value_info<'c>(value: Value<'c, '_>) -> Result<Option<TensorInfo<'c>>, String> {
     tensor_info(value.r#type())
-}
-
-fn parse_attribute<'c>(context_of: Attribute<'c>, text: &str) -> Option<Attribute<'c>> {
-    let context = unsafe { mlir_sys::mlirAttributeGetContext(context_of.to_raw()) };
-    let raw = unsafe {
-        mlir_sys::mlirAttributeParseGet(
-            context,
-            mlir_sys::MlirStringRef {
-                data: text.as_ptr() as *const _,
-                length: text.len(),
-            },
-        )
-    };
-    (!raw.ptr.is_null()).then(|| unsafe { Attribute::from_raw(raw) })
 }
 
 fn read_props(info: &mut TensorInfo, props: Attribute) -> Result<(), String> {
@@ -284,21 +258,7 @@ fn read_props(info: &mut TensorInfo, props: Attribute) -> Result<(), String> {
     Ok(())
 }
 
-/// Width in bits of an integer or float type.
-pub fn bit_width(ty: Type) -> Option<u32> {
-    let raw = ty.to_raw();
-    unsafe {
-        if mlir_sys::mlirTypeIsAInteger(raw) {
-            Some(mlir_sys::mlirIntegerTypeGetWidth(raw))
-        } else if mlir_sys::mlirTypeIsAFloat(raw) {
-            Some(mlir_sys::mlirFloatTypeGetWidth(raw))
-        } else if mlir_sys::mlirTypeIsAIndex(raw) {
-            Some(64)
-        } else {
-            None
-        }
-    }
-}
+pub use pld_ir::types::bit_width;
 
 /// Whether a type is a scalar integer (`iN`) or `index`.
 pub fn is_int_or_index(ty: Type) -> bool {

@@ -19,7 +19,7 @@ func.func @k(%data: tensor<1x64xf32, #pld.dist>, %sig: tensor<4x1xi32, #pld.dist
 #[test]
 fn built_ops_verify_and_read_back() {
     let context = pld_dialect::context();
-    let module = pld_dialect::parse(&context, KERNEL, "kernel.mlir").expect("kernel parses");
+    let module = pld_ir::parse::parse(&context, KERNEL, "kernel.mlir").expect("kernel parses");
     let func = module.body().first_operation().expect("func");
     let body = func.region(0).unwrap().first_block().unwrap();
     let ret = body.terminator().unwrap();
@@ -128,7 +128,7 @@ fn built_ops_verify_and_read_back() {
 #[test]
 fn a_misbuilt_op_is_reported_not_crashed_on() {
     let context = pld_dialect::context();
-    let module = pld_dialect::parse(&context, KERNEL, "kernel.mlir").expect("kernel parses");
+    let module = pld_ir::parse::parse(&context, KERNEL, "kernel.mlir").expect("kernel parses");
     let func = module.body().first_operation().expect("func");
     let body = func.region(0).unwrap().first_block().unwrap();
     let ret = body.terminator().unwrap();

@@ -1,16 +1,14 @@
-//! pld passes, named pipelines and the pass registry.
+//! pld passes and named pipelines.
 //!
-//! The MLIR C API cannot register a named pass globally, so this crate owns
-//! the names: [`registry`] lists every pld pass and named pipeline, and
-//! [`pipeline`] parses `builtin.module(...)` pipeline strings that mix pld
-//! passes with upstream MLIR passes and runs them one pass at a time (so a
-//! tool can verify and print the IR between passes).
+//! One file per pass in [`passes`]; the rails' shared pieces in [`host`]
+//! (HOST orchestration: devices, windows, sizes) and [`composite`] (the
+//! InCore expansions of each collective). [`registry`] lists every pass and
+//! named pipeline of this crate for the drivers; the pass adapter, pipeline
+//! parsing and the registry type live in `pld_ir`.
 
-pub mod build;
 pub mod composite;
 pub mod host;
-pub mod ir;
-pub mod pass;
 pub mod passes;
-pub mod pipeline;
 pub mod registry;
+
+pub use registry::registry;

@@ -14,7 +14,8 @@ use crate::run::{Outcome, Run};
 use melior::ir::{
     block::BlockLike, operation::OperationLike, r#type::FunctionType, Module, RegionLike,
 };
-use pld_dialect::{ops::op_name, types::TensorKind};
+use pld_dialect::types::TensorKind;
+use pld_ir::op_name;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -275,7 +276,7 @@ fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
         if op_name(&function) != "func.func" {
             continue;
         }
-        let kind = pld_dialect::verify::function_kind(function).ok().flatten();
+        let kind = pld_dialect::query::function_kind(function).ok().flatten();
         let device =
             kind.is_some_and(|k| k.is_device()) || function.attribute("pto.kernel_kind").is_ok();
         let declaration = function
@@ -289,12 +290,12 @@ fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
         let name = function
             .attribute("sym_name")
             .ok()
-            .and_then(pld_dialect::attr::string)
+            .and_then(pld_ir::attr::string)
             .unwrap_or_default();
         let ty = function
             .attribute("function_type")
             .ok()
-            .and_then(pld_dialect::attr::type_value)
+            .and_then(pld_ir::attr::type_value)
             .and_then(|t| FunctionType::try_from(t).ok())
             .ok_or_else(|| format!("@{name} has no function type"))?;
         let mut params = Vec::new();
@@ -344,14 +345,14 @@ fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
         }
         // The collectives, with their targets as parameter numbers.
         let mut collectives = Vec::new();
-        for op in pld_lowering::ir::collect(function, |n| n.starts_with("pld.tensor_")) {
+        for op in pld_ir::collect(function, |n| n.starts_with("pld.tensor_")) {
             let op_text = op_name(&op);
             let Some(view) = pld_dialect::ops::OpView::new(op) else {
                 continue;
             };
             let parameter = |group: &str| {
                 view.one(group).and_then(|t| {
-                    let site = pld_lowering::ir::argument_site(t)?;
+                    let site = pld_ir::argument_site(t)?;
                     (site.entry_block && site.parent == function).then_some(site.number)
                 })
             };
@@ -360,13 +361,10 @@ fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
             let reduce = op
                 .attribute("op")
                 .ok()
-                .and_then(|a| pld_dialect::attr::enum_payload(a, "pld.reduce_op"));
-            let mode = op
-                .attribute("mode")
-                .ok()
-                .and_then(pld_dialect::attr::string);
+                .and_then(|a| pld_ir::attr::enum_payload(a, "pld.reduce_op"));
+            let mode = op.attribute("mode").ok().and_then(pld_ir::attr::string);
             let input = parameter("input");
-            let root = op.attribute("root").ok().and_then(pld_dialect::attr::int);
+            let root = op.attribute("root").ok().and_then(pld_ir::attr::int);
             let counts = parameter("send_counts").zip(parameter("recv_counts"));
             collectives.push(Collective {
                 op: op_text,
@@ -380,11 +378,11 @@ fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
             });
         }
         let parameter_of = |value: Option<melior::ir::Value>| {
-            let site = pld_lowering::ir::argument_site(value?)?;
+            let site = pld_ir::argument_site(value?)?;
             (site.entry_block && site.parent == function).then_some(site.number)
         };
         let mut signals: Vec<usize> = collectives.iter().filter_map(|c| c.signal).collect();
-        for op in pld_lowering::ir::collect(function, |n| {
+        for op in pld_ir::collect(function, |n| {
             n == "pld.system_notify" || n == "pld.system_wait"
         }) {
             let Some(view) = pld_dialect::ops::OpView::new(op) else {
@@ -394,7 +392,7 @@ fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
                 || op
                     .attribute("op")
                     .ok()
-                    .and_then(|a| pld_dialect::attr::enum_payload(a, "pld.notify_op"))
+                    .and_then(|a| pld_ir::attr::enum_payload(a, "pld.notify_op"))
                     .as_deref()
                     == Some("atomic_add");
             let operand = if op_name(&op) == "pld.system_wait" {

@@ -9,8 +9,8 @@
 //! line. A diagnostic matches when its severity and line agree and `<text>`
 //! occurs in its message.
 
-use crate::diagnostics::{display_file, Captured, Severity};
 use crate::split::Chunk;
+use pld_ir::diag::{display_file, Captured, Severity};
 
 /// One annotation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -153,7 +153,7 @@ pub fn check(
                 lone.notes.clear();
                 problems.push(format!(
                     "{}: error: unexpected {}: {}",
-                    crate::diagnostics::where_(&lone.position, buffer_name),
+                    pld_ir::diag::where_(&lone.position, buffer_name),
                     lone.severity,
                     lone.message
                 ));
@@ -176,7 +176,7 @@ pub fn check(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostics::Position;
+    use pld_ir::diag::Position;
 
     fn chunk(text: &str) -> Chunk {
         Chunk {

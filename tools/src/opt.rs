@@ -1,15 +1,13 @@
 //! The `pld-opt` driver: parse, verify, run a pipeline, verify after every
 //! pass, print.
 
-use crate::diagnostics::{Captured, Severity, Sink};
 use crate::expectations;
 use crate::files::{read_named_input, write_output};
 use crate::split::{self, Chunk};
-use melior::ir::{
-    operation::{OperationLike, OperationPrintingFlags},
-    Module,
-};
-use pld_lowering::pipeline::{self, Planned};
+use melior::ir::Module;
+use pld_ir::diag::{Captured, Severity, Sink};
+use pld_ir::pipeline::{self, Planned};
+use pld_ir::print::PrintOptions;
 
 /// What `pld-opt` was asked to do.
 #[derive(Clone, Debug, Default)]
@@ -48,8 +46,6 @@ pub fn run(options: &Options) -> i32 {
     };
 
     let context = pld_dialect::context();
-    // The diagnostic sink is single-threaded; pld passes are too.
-    context.enable_multi_threading(false);
     let sink = Sink::attach(&context);
     let plan = match pipeline::plan(&context, &steps, &registry) {
         Ok(plan) => plan,
@@ -118,10 +114,10 @@ fn process(
     buffer_name: &str,
     chunk: &Chunk,
     plan: &[Planned],
-    registry: &pld_lowering::registry::Registry,
+    registry: &pld_ir::registry::Registry,
     options: &Options,
 ) -> Option<String> {
-    let mut module = pld_dialect::parse(context, &chunk.padded(), buffer_name)?;
+    let mut module = pld_ir::parse::parse(context, &chunk.padded(), buffer_name)?;
     if !pld_dialect::verify::verify_and_emit(module.as_operation()) {
         return None;
     }
@@ -142,23 +138,12 @@ fn process(
 }
 
 fn print(module: &Module, options: &Options) -> String {
-    let mut flags = OperationPrintingFlags::new();
-    if options.print_debuginfo {
-        flags = flags.enable_debug_info(true, false);
-    }
-    if options.print_generic {
-        flags = flags.print_generic_operation_form();
-    }
-    if options.nameloc_as_prefix {
-        unsafe { mlir_sys::mlirOpPrintingFlagsPrintNameLocAsPrefix(flags.to_raw()) };
-    }
-    let text = module
-        .as_operation()
-        .to_string_with_flags(flags)
-        .unwrap_or_else(|_| module.as_operation().to_string());
-    if text.ends_with('\n') {
-        text
-    } else {
-        text + "\n"
-    }
+    pld_ir::print::module_text(
+        module,
+        PrintOptions {
+            debug_info: options.print_debuginfo,
+            generic: options.print_generic,
+            nameloc_as_prefix: options.nameloc_as_prefix,
+        },
+    )
 }

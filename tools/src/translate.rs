@@ -1,9 +1,9 @@
 //! The `pld-translate` driver: parse, verify, then write the module in a
 //! foreign format (today: the PTOAS text of `--emit=pto`).
 
-use crate::diagnostics::{Severity, Sink};
 use crate::files::{read_named_input, write_output};
 use crate::split;
+use pld_ir::diag::{Severity, Sink};
 
 /// The formats `pld-translate` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,7 +63,7 @@ fn translate(
     text: &str,
     emit: Emit,
 ) -> Option<String> {
-    let module = pld_dialect::parse(context, text, buffer_name)?;
+    let module = pld_ir::parse::parse(context, text, buffer_name)?;
     if !pld_dialect::verify::verify_and_emit(module.as_operation()) {
         return None;
     }
@@ -71,7 +71,7 @@ fn translate(
         Emit::Pto => match pld_backend::ptoas::emit(module.as_operation()) {
             Ok(text) => Some(text),
             Err(error) => {
-                pld_lowering::ir::error(error.op, &error.message);
+                pld_ir::diag::error(error.op, &error.message);
                 None
             }
         },

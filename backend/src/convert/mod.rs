@@ -16,21 +16,21 @@ mod views;
 
 use melior::{
     ir::{
-        attribute::TypeAttribute, operation::OperationLike, r#type::FunctionType, Attribute,
-        AttributeLike, OperationRef, Type, TypeLike, Value, ValueLike,
+        operation::OperationLike, r#type::FunctionType, Attribute, OperationRef, Type, Value,
+        ValueLike,
     },
     pass::Pass,
     Context,
 };
 use pld_dialect::{
     enums::FuncKind,
-    ops::op_name,
+    query::function_kind,
     types::{tensor_info, TensorKind},
-    verify::function_kind,
 };
-use pld_lowering::{
-    ir,
-    pass::{external, PassFailed, PassIdentity, PldPass, Report},
+use pld_ir::op_name;
+use pld_ir::{
+    self as ir,
+    pass::{external, Anchor, PassFailed, PassIdentity, PldPass, Report},
 };
 use std::collections::HashMap;
 use views::{describe, Globals};
@@ -44,12 +44,9 @@ impl PldPass for ConvertPldToPto {
     const SUMMARY: &'static str =
         "Convert device kernels to the PTO dialect: pointers, tile buffers, inline peer addressing, comm ops";
 
-    fn run(&self, root: OperationRef) -> Result<(), PassFailed> {
-        // `to_ref` points into the `ContextRef` itself, so it must be a
-        // named value that outlives every use (a temporary would dangle).
-        let context_ref = root.context();
-        // SAFETY: the context outlives the pass run, and `context_ref` lives to the end of this scope.
-        let context = unsafe { context_ref.to_ref() };
+    const ANCHOR: Anchor = Anchor::Module;
+
+    fn run(&self, context: &Context, root: OperationRef) -> Result<(), PassFailed> {
         let mut report = Report::default();
         let functions = ir::functions(root);
         for function in functions {
@@ -78,7 +75,7 @@ where
     'c: 'a,
 {
     let fail = |message: String| (function, message);
-    let ty = pld_dialect::attr::type_value(
+    let ty = pld_ir::attr::type_value(
         function
             .attribute("function_type")
             .map_err(|_| fail("no type".into()))?,
@@ -167,26 +164,19 @@ where
     }
 
     // The signature.
-    let mut converted = Vec::new();
-    for (i, input) in inputs.iter().enumerate() {
-        let new = if *input == ctx_type {
-            types::context_pointer(context)
-        } else if let Ok(Some(info)) = tensor_info(*input) {
-            types::pointer(context, info.element)
-        } else {
-            *input
-        };
-        if let Some(argument) = arguments.get(i) {
-            unsafe { mlir_sys::mlirValueSetType(argument.to_raw(), new.to_raw()) };
-        }
-        converted.push(new);
-    }
-    let new_type = FunctionType::new(context, &converted, &[]);
-    set_attribute(
-        function,
-        "function_type",
-        TypeAttribute::new(new_type.into()).into(),
-    );
+    let converted: Vec<Type> = inputs
+        .iter()
+        .map(|input| {
+            if *input == ctx_type {
+                types::context_pointer(context)
+            } else if let Ok(Some(info)) = tensor_info(*input) {
+                types::pointer(context, info.element)
+            } else {
+                *input
+            }
+        })
+        .collect();
+    ir::retype_function(context, function, &converted, &[]);
     // AIC kernels run on the cube unit; InCore and AIV code is vector code.
     let unit = match function_kind(function) {
         Ok(Some(FuncKind::Aic)) => "cube",
@@ -194,7 +184,7 @@ where
     };
     let kind = Attribute::parse(context, &format!("#pto.kernel_kind<\"{unit}\">"))
         .expect("kernel kind parses");
-    set_attribute(function, "pto.kernel_kind", kind);
+    ir::set_attribute(function, "pto.kernel_kind", kind);
 
     if let Some(left) = ir::collect(function, |n| n.starts_with("pld.")).first() {
         return Err((*left, "convert-pld-to-pto left this op unconverted".into()));
@@ -206,17 +196,10 @@ fn retype_tile(context: &Context, value: Value) -> Result<(), String> {
     if let Ok(Some(info)) = tensor_info(value.r#type()) {
         if info.kind == TensorKind::Tile {
             let buffer = types::tile_buffer(context, &info)?;
-            unsafe { mlir_sys::mlirValueSetType(value.to_raw(), buffer.to_raw()) };
+            ir::set_type(value, buffer);
         }
     }
     Ok(())
-}
-
-fn set_attribute(op: OperationRef, name: &str, value: Attribute) {
-    unsafe {
-        let name = melior::StringRef::new(name);
-        mlir_sys::mlirOperationSetAttributeByName(op.to_raw(), name.to_raw(), value.to_raw());
-    }
 }
 
 static IDENTITY: PassIdentity = PassIdentity;

@@ -9,10 +9,11 @@ use melior::{
 };
 use pld_dialect::{
     enums::{AtomicType, NotifyOp, PldEnum, WaitCmp},
-    ops::{op_name, pto, remote, OpView},
+    ops::{pto, remote, OpView},
     types::{tensor_info, TensorInfo},
 };
-use pld_lowering::{build::Builder, ir};
+use pld_ir::op_name;
+use pld_ir::{self as ir, build::Builder};
 use std::collections::HashMap;
 
 /// Extra columns the FP16 tail variant may read: one 32-byte block.

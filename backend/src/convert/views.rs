@@ -5,13 +5,11 @@ use super::types;
 use crate::abi;
 use melior::ir::{Type, Value};
 use pld_dialect::{
-    ops::{
-        op_name,
-        pto::{AddPtr, LoadScalar, MakeTensorView, PartitionView},
-    },
+    ops::pto::{AddPtr, LoadScalar, MakeTensorView, PartitionView},
     types::{value_info, Layout},
 };
-use pld_lowering::{build::Builder, ir};
+use pld_ir::op_name;
+use pld_ir::{self as ir, build::Builder};
 
 /// A global tensor as PTO sees it: a pointer and a strided shape.
 #[derive(Clone)]
@@ -189,10 +187,7 @@ pub fn partition<'c, 'a>(
 where
     'c: 'a,
 {
-    let static_sizes: Vec<Option<i64>> = sizes
-        .iter()
-        .map(|s| pld_dialect::verify::constant_int(*s))
-        .collect();
+    let static_sizes: Vec<Option<i64>> = sizes.iter().map(|s| pld_ir::constant_int(*s)).collect();
     b.value(
         PartitionView::builder(b.context, b.location)
             .source(view)
@@ -216,7 +211,7 @@ where
         LoadScalar::builder(b.context, b.location)
             .ptr(ctx)
             .offset(slot)
-            .result(pld_lowering::ir::i64_type(b.context))
+            .result(pld_ir::i64_type(b.context))
             .build(),
     )
 }
@@ -234,7 +229,7 @@ where
 {
     use melior::dialect::arith;
     let index = b.index_type();
-    let i64_type = pld_lowering::ir::i64_type(b.context);
+    let i64_type = pld_ir::i64_type(b.context);
     let peer = if peer.r#type() == index {
         peer
     } else {
@@ -252,7 +247,7 @@ where
     let bytes = b.sub(peer_base, local_base);
     let element_bytes =
         pld_dialect::types::bit_width(global.element).map_or(1, |bits| i64::from(bits) / 8);
-    let size = b.value(pld_lowering::ir::constant(
+    let size = b.value(pld_ir::constant(
         b.context,
         i64_type,
         element_bytes,

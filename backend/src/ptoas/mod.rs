@@ -28,7 +28,8 @@ use melior::ir::{
     block::BlockLike, operation::OperationLike, Attribute, BlockRef, Identifier, OperationRef,
     RegionLike, Value, ValueLike,
 };
-use pld_dialect::{enums::FuncKind, ops::op_name, verify::function_kind};
+use pld_dialect::{enums::FuncKind, query::function_kind};
+use pld_ir::op_name;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
@@ -157,7 +158,7 @@ fn symbol(function: OperationRef) -> String {
     function
         .attribute("sym_name")
         .ok()
-        .and_then(pld_dialect::attr::string)
+        .and_then(pld_ir::attr::string)
         .unwrap_or_default()
 }
 
@@ -284,7 +285,7 @@ impl<'o> Printer<'o> {
         let returns = function
             .attribute("function_type")
             .ok()
-            .and_then(pld_dialect::attr::type_value)
+            .and_then(pld_ir::attr::type_value)
             .and_then(|t| melior::ir::r#type::FunctionType::try_from(t).ok())
             .map_or(0, |t| t.result_count());
         if returns > 0 {

@@ -6,7 +6,7 @@ use super::{fail, spelling, Emitted, Printer};
 use melior::ir::{
     block::BlockLike, operation::OperationLike, OperationRef, RegionLike, Type, Value, ValueLike,
 };
-use pld_dialect::ops::op_name;
+use pld_ir::op_name;
 use std::fmt::Write;
 
 /// The PTOAS spelling of a type, blaming `op` if it has none.
@@ -416,7 +416,7 @@ impl Printer<'_> {
                 let callee = op
                     .attribute("callee")
                     .ok()
-                    .and_then(pld_dialect::attr::flat_symbol);
+                    .and_then(pld_ir::attr::flat_symbol);
                 let Some(callee) = callee else {
                     return Ok(None);
                 };

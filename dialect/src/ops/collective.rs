@@ -77,7 +77,7 @@ impl AllReduce<'_, '_> {
     pub fn mode(&self) -> Result<AllReduceMode, String> {
         match self.0.attribute("mode") {
             None => Ok(AllReduceMode::Mesh),
-            Some(a) => crate::attr::string(a)
+            Some(a) => pld_ir::attr::string(a)
                 .ok_or_else(|| format!("mode must be a string, got {a}"))?
                 .parse(),
         }

@@ -25,7 +25,7 @@ impl<'c, 'a> Dispatch<'c, 'a> {
         let mut calls = Vec::new();
         let mut next = region.first_block().and_then(|b| b.first_operation());
         while let Some(op) = next {
-            if super::op_name(&op) == "func.call" {
+            if pld_ir::op_name(&op) == "func.call" {
                 calls.push(op);
             }
             next = op.next_in_block();
@@ -36,26 +36,26 @@ impl<'c, 'a> Dispatch<'c, 'a> {
     /// The dispatched function's name.
     pub fn callee(&self) -> Option<String> {
         let call = *self.calls().first()?;
-        crate::attr::flat_symbol(call.attribute("callee").ok()?)
+        pld_ir::attr::flat_symbol(call.attribute("callee").ok()?)
     }
 }
 
 impl CommDomain<'_, '_> {
     /// The scope's name, e.g. `comm_d0`.
     pub fn name(&self) -> Option<String> {
-        crate::attr::string(self.0.attribute("name")?)
+        pld_ir::attr::string(self.0.attribute("name")?)
     }
 
     /// Device indices (empty = every device).
     pub fn devices(&self) -> Option<Vec<i64>> {
-        crate::attr::i64_array(self.0.attribute("devices")?)
+        pld_ir::attr::i64_array(self.0.attribute("devices")?)
     }
 
     /// Allocation names of the slots, in allocation order.
     pub fn slots(&self) -> Option<Vec<String>> {
-        crate::attr::array(self.0.attribute("slots")?)?
+        pld_ir::attr::array(self.0.attribute("slots")?)?
             .into_iter()
-            .map(crate::attr::string)
+            .map(pld_ir::attr::string)
             .collect()
     }
 }

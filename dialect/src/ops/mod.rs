@@ -16,6 +16,7 @@ use melior::{
     },
     Context,
 };
+use pld_ir::op_name;
 use std::ops::Range;
 
 pub mod builtin;
@@ -28,12 +29,6 @@ pub mod remote;
 pub mod signal;
 pub mod tile;
 pub mod window;
-
-/// Name of an op as a `String` (empty if it is not valid UTF-8).
-pub fn op_name(op: &OperationRef) -> String {
-    use melior::ir::operation::OperationLike;
-    crate::attr::string_ref(unsafe { mlir_sys::mlirIdentifierStr(op.name().to_raw()) })
-}
 
 /// A pld or pto op seen through its IRDL schema.
 #[derive(Clone, Copy)]
@@ -56,7 +51,7 @@ impl<'c, 'a> OpView<'c, 'a> {
         let groups = &self.schema.operands;
         let sizes: Vec<usize> = if self.schema.needs_segment_sizes() {
             let attribute = self.op.attribute("operandSegmentSizes").ok()?;
-            let sizes = crate::attr::i32_array(attribute)?;
+            let sizes = pld_ir::attr::i32_array(attribute)?;
             if sizes.len() != groups.len() {
                 return None;
             }
@@ -212,7 +207,7 @@ macro_rules! pld_op {
 
             /// Views `op` as this op, if it is one.
             pub fn cast(op: melior::ir::OperationRef<'c, 'a>) -> Option<Self> {
-                ($crate::ops::op_name(&op) == $name)
+                (pld_ir::op_name(&op) == $name)
                     .then(|| $crate::ops::OpView::new(op).map(Self))
                     .flatten()
             }
@@ -307,5 +302,5 @@ pub fn enum_attribute<E: crate::enums::PldEnum>(view: &OpView, name: &str) -> Op
 
 /// Reads an integer attribute of an op.
 pub fn int_attribute(view: &OpView, name: &str) -> Option<i64> {
-    crate::attr::int(view.attribute(name)?)
+    pld_ir::attr::int(view.attribute(name)?)
 }

@@ -23,7 +23,7 @@ pld_op! {
 impl AllocWindowBuffer<'_, '_> {
     /// The allocation's name (`name` attribute).
     pub fn name(&self) -> Option<String> {
-        crate::attr::string(self.0.attribute("name")?)
+        pld_ir::attr::string(self.0.attribute("name")?)
     }
 }
 

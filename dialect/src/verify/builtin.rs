@@ -35,7 +35,7 @@ pub fn check(cx: &mut OpCx) {
         cx.tensor(data).map(|t| t.dtype())
     };
     if let (Some(dtype), Some(attribute)) = (&dtype, cx.view.attribute("dtype")) {
-        let declared = crate::attr::type_value(attribute).map(|t| t.to_string());
+        let declared = pld_ir::attr::type_value(attribute).map(|t| t.to_string());
         if declared.as_deref() != Some(dtype.as_str()) {
             cx.error(format!(
                 "dtype attribute {attribute} must equal the {data} element type {dtype}"
@@ -72,7 +72,7 @@ pub fn check(cx: &mut OpCx) {
     }
     match op.as_str() {
         "allreduce" => {
-            let core_num = cx.view.attribute("core_num").and_then(crate::attr::int);
+            let core_num = cx.view.attribute("core_num").and_then(pld_ir::attr::int);
             let Some(core_num) = core_num.filter(|n| *n > 0) else {
                 cx.error("core_num must be a positive integer");
                 return;
@@ -94,7 +94,7 @@ pub fn check(cx: &mut OpCx) {
         }
         "allreduce_ring" => ring(cx, &signal),
         "broadcast" => {
-            if let Some(root) = cx.view.attribute("root").and_then(crate::attr::int) {
+            if let Some(root) = cx.view.attribute("root").and_then(pld_ir::attr::int) {
                 if root < 0 {
                     cx.error(format!("root must be non-negative, got {root}"));
                 }
@@ -155,7 +155,7 @@ fn directions(cx: &mut OpCx) {
         .iter()
         .filter(|g| g.arity == Arity::Single && g.name != "device")
         .count();
-    let Some(items) = crate::attr::array(attribute) else {
+    let Some(items) = pld_ir::attr::array(attribute) else {
         return;
     };
     if items.len() != tensors {

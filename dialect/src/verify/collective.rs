@@ -1,14 +1,15 @@
 //! Spec 4.5-4.8: the composite collectives.
 
-use super::{constant_int, signal::enum_member, OpCx};
+use super::{signal::enum_member, OpCx};
 use crate::enums::{FuncKind, ReduceOp};
 use crate::types::{Layout, TensorInfo};
+use pld_ir::constant_int;
 
 pub fn allreduce(cx: &mut OpCx) {
     enum_member::<ReduceOp>(cx, "op", "ReduceOp");
     core_num_attribute(cx);
     if let Some(mode) = cx.view.attribute("mode") {
-        match crate::attr::string(mode) {
+        match pld_ir::attr::string(mode) {
             None => cx.error(format!("mode must be a string, got {mode}")),
             Some(m) if m == "ring" && cx.one("signal").is_none() => {
                 cx.error("mode = \"ring\" requires an explicit signal")
@@ -34,7 +35,7 @@ fn core_num_attribute(cx: &mut OpCx) {
     let Some(attribute) = cx.view.attribute("core_num") else {
         return;
     };
-    match crate::attr::int(attribute) {
+    match pld_ir::attr::int(attribute) {
         None => cx.error(format!(
             "core_num must be a compile-time integer, got {attribute}"
         )),
@@ -50,7 +51,7 @@ pub fn barrier(cx: &mut OpCx) {
 }
 
 pub fn broadcast(cx: &mut OpCx) {
-    if let Some(root) = cx.view.attribute("root").and_then(crate::attr::int) {
+    if let Some(root) = cx.view.attribute("root").and_then(pld_ir::attr::int) {
         if root < 0 {
             cx.error(format!("root must be non-negative, got {root}"));
         }

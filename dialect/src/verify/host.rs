@@ -39,7 +39,7 @@ pub fn dispatch(cx: &mut OpCx) {
         .and_then(|r| r.first_block())
         .and_then(|b| b.terminator())
     {
-        if crate::ops::op_name(&terminator) != "gpu.yield" || terminator.operand_count() != 0 {
+        if pld_ir::op_name(&terminator) != "gpu.yield" || terminator.operand_count() != 0 {
             cx.error("body must end with a gpu.yield without operands");
         }
     }
@@ -52,7 +52,7 @@ fn earlier_domain_sharing_a_slot(
     slots: &[String],
 ) -> Option<(String, String)> {
     use melior::ir::operation::{WalkOrder, WalkResult};
-    let function = super::enclosing_function(op)?;
+    let function = pld_ir::enclosing_function(op)?;
     let mut found = None;
     function.walk(WalkOrder::PreOrder, |nested| {
         if nested.to_raw().ptr == op.to_raw().ptr {
@@ -79,8 +79,8 @@ fn allocations_inside(op: melior::ir::OperationRef) -> Vec<String> {
     use melior::ir::operation::{WalkOrder, WalkResult};
     let mut names = Vec::new();
     op.walk(WalkOrder::PreOrder, |nested| {
-        if crate::ops::op_name(&nested) == AllocWindowBuffer::NAME {
-            if let Some(name) = nested.attribute("name").ok().and_then(crate::attr::string) {
+        if pld_ir::op_name(&nested) == AllocWindowBuffer::NAME {
+            if let Some(name) = nested.attribute("name").ok().and_then(pld_ir::attr::string) {
                 names.push(name);
             }
         }
@@ -92,14 +92,12 @@ fn allocations_inside(op: melior::ir::OperationRef) -> Vec<String> {
 /// The optional size record of a comm domain: `logical_bytes` and
 /// `aligned_bytes` hold one affine map per slot, `window_bytes` one map.
 fn sizes(cx: &mut OpCx, slots: usize) {
-    let is_map = |a: melior::ir::Attribute| unsafe {
-        mlir_sys::mlirAttributeIsAAffineMap(melior::ir::AttributeLike::to_raw(&a))
-    };
+    let is_map = pld_ir::attr::is_affine_map;
     for name in ["logical_bytes", "aligned_bytes"] {
         let Some(attribute) = cx.view.attribute(name) else {
             continue;
         };
-        let ok = crate::attr::array(attribute)
+        let ok = pld_ir::attr::array(attribute)
             .is_some_and(|maps| maps.len() == slots && maps.into_iter().all(is_map));
         if !ok {
             cx.error(format!(
@@ -115,14 +113,14 @@ fn sizes(cx: &mut OpCx, slots: usize) {
 }
 
 pub fn comm_domain(cx: &mut OpCx) {
-    let name = cx.view.attribute("name").and_then(crate::attr::string);
+    let name = cx.view.attribute("name").and_then(pld_ir::attr::string);
     if name.as_deref().unwrap_or("").is_empty() {
         cx.error("requires a non-empty 'name'");
     }
     match cx
         .view
         .attribute("devices")
-        .and_then(crate::attr::i64_array)
+        .and_then(pld_ir::attr::i64_array)
     {
         None => cx.error("devices must be array<i64: ...>"),
         Some(devices) => {
@@ -137,8 +135,8 @@ pub fn comm_domain(cx: &mut OpCx) {
     let slots: Option<Vec<String>> = cx
         .view
         .attribute("slots")
-        .and_then(crate::attr::array)
-        .and_then(|items| items.into_iter().map(crate::attr::string).collect());
+        .and_then(pld_ir::attr::array)
+        .and_then(|items| items.into_iter().map(pld_ir::attr::string).collect());
     let Some(slots) = slots.filter(|s| s.iter().all(|n| !n.is_empty())) else {
         cx.error("slots must be an array of non-empty allocation names");
         return;
@@ -177,7 +175,7 @@ pub fn comm_domain(cx: &mut OpCx) {
     };
     let yielded: Vec<_> = terminator.operands().map(|v| v.r#type()).collect();
     let results: Vec<_> = op.results().map(|r| r.r#type()).collect();
-    if crate::ops::op_name(&terminator) != "gpu.yield" || yielded != results {
+    if pld_ir::op_name(&terminator) != "gpu.yield" || yielded != results {
         cx.error("body must end with gpu.yield of values matching the results");
     }
 }

@@ -20,14 +20,12 @@ mod window;
 
 use crate::{
     enums::{FuncKind, PldEnum},
-    ops::{op_name, OpView},
+    ops::OpView,
+    query::function_kind,
     types::{tensor_info, TensorInfo, TensorKind},
 };
-use melior::ir::{
-    operation::{OperationLike, WalkOrder, WalkResult},
-    r#type::FunctionType,
-    Location, OperationRef, Value, ValueLike,
-};
+use melior::ir::{operation::OperationLike, Location, OperationRef, Value, ValueLike};
+use pld_ir::{diag::emit_error, enclosing_function, function_type, op_name, symbol_name};
 use std::collections::HashMap;
 
 /// One verifier finding.
@@ -40,17 +38,7 @@ pub struct Finding<'c> {
 /// Verifies every op nested in `root` (usually the module). Returns the
 /// findings in IR order; empty means the IR is valid.
 pub fn verify<'c>(root: OperationRef<'c, '_>) -> Vec<Finding<'c>> {
-    let mut raw_ops = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        raw_ops.push(op.to_raw());
-        WalkResult::Advance
-    });
-    // SAFETY: the walk only collected ops nested in `root`, which outlives
-    // this function; nothing is mutated while they are used.
-    let ops: Vec<OperationRef<'c, '_>> = raw_ops
-        .into_iter()
-        .map(|raw| unsafe { OperationRef::from_raw(raw) })
-        .collect();
+    let ops = pld_ir::all_ops(root);
 
     let mut checker = Checker {
         findings: Vec::new(),
@@ -78,48 +66,10 @@ pub fn verify_and_emit(root: OperationRef) -> bool {
     findings.is_empty()
 }
 
-/// Emits an error diagnostic at `location`.
-pub fn emit_error(location: Location, message: &str) {
-    let text = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
-    unsafe { mlir_sys::mlirEmitError(location.to_raw(), text.as_ptr()) };
-}
-
 pub(crate) struct Checker<'c> {
     findings: Vec<Finding<'c>>,
     /// The `pld.kind` of every function, by name.
     functions: HashMap<String, Option<FuncKind>>,
-}
-
-/// Reads the `pld.kind` of a function: `Ok(None)` when absent, `Err` with
-/// the offending text when it is not a valid kind.
-pub fn function_kind(func: OperationRef) -> Result<Option<FuncKind>, String> {
-    match func.attribute("pld.kind") {
-        Err(_) => Ok(None),
-        Ok(attribute) => FuncKind::from_attribute(attribute)
-            .map(Some)
-            .ok_or_else(|| attribute.to_string()),
-    }
-}
-
-/// The `func.func` that encloses `op`, if any.
-pub fn enclosing_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    let mut current = op.parent_operation();
-    while let Some(parent) = current {
-        if op_name(&parent) == "func.func" {
-            return Some(parent);
-        }
-        current = parent.parent_operation();
-    }
-    None
-}
-
-fn symbol_name(op: OperationRef) -> Option<String> {
-    crate::attr::string(op.attribute("sym_name").ok()?)
-}
-
-fn function_type<'c>(op: OperationRef<'c, '_>) -> Option<FunctionType<'c>> {
-    let ty = crate::attr::type_value(op.attribute("function_type").ok()?)?;
-    FunctionType::try_from(ty).ok()
 }
 
 impl<'c> Checker<'c> {
@@ -384,14 +334,4 @@ impl<'c, 'a> OpCx<'_, 'c, 'a> {
             ));
         }
     }
-}
-
-/// The value of an integer constant (`arith.constant`), if `value` is one.
-pub fn constant_int(value: Value) -> Option<i64> {
-    let result = melior::ir::operation::OperationResult::try_from(value).ok()?;
-    let owner = result.owner();
-    if op_name(&owner) != "arith.constant" {
-        return None;
-    }
-    crate::attr::int(owner.attribute("value").ok()?)
 }

@@ -1,8 +1,9 @@
 //! Spec 4.4: remote loads, stores, puts and gets.
 
-use super::{constant_int, signal::enum_member, OpCx};
+use super::{signal::enum_member, OpCx};
 use crate::enums::AtomicType;
 use crate::types::{BLayout, Layout, TensorKind};
+use pld_ir::constant_int;
 
 /// Element types an atomic-add store or put may accumulate (spec 3).
 const ATOMIC_ADD_DTYPES: &[&str] = &["f32", "bf16", "f16", "i32", "i16", "i8"];
@@ -274,7 +275,7 @@ pub fn transfer(cx: &mut OpCx, put: bool, staged: bool) {
 fn chunking(cx: &mut OpCx) {
     for name in ["chunk_rows", "chunk_cols"] {
         if let Some(attribute) = cx.view.attribute(name) {
-            match crate::attr::int(attribute) {
+            match pld_ir::attr::int(attribute) {
                 Some(v) if v >= 0 => {}
                 _ => cx.error(format!(
                     "{name} must be a non-negative integer, got {attribute}"
@@ -283,13 +284,13 @@ fn chunking(cx: &mut OpCx) {
         }
     }
     if let Some(attribute) = cx.view.attribute("pipeline") {
-        match crate::attr::bool_value(attribute) {
+        match pld_ir::attr::bool_value(attribute) {
             None => cx.error(format!("pipeline must be true or false, got {attribute}")),
             Some(true) => {
                 let set = |n: &str| {
                     cx.view
                         .attribute(n)
-                        .and_then(crate::attr::int)
+                        .and_then(pld_ir::attr::int)
                         .is_some_and(|v| v > 0)
                 };
                 if !(set("chunk_rows") && set("chunk_cols")) {

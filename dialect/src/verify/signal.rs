@@ -1,8 +1,9 @@
 //! Spec 4.3 signal primitives and 4.10 memory-consistency ops.
 
-use super::{constant_int, OpCx};
+use super::OpCx;
 use crate::enums::{NotifyOp, PldEnum, WaitCmp};
 use crate::types::TensorInfo;
+use pld_ir::constant_int;
 
 /// Constant offsets must lie inside their (static) dimension.
 pub fn offsets_in_bounds(cx: &mut OpCx, group: &str, target: &TensorInfo) {
@@ -78,7 +79,7 @@ fn is_function_parameter(value: melior::ir::Value) -> bool {
     let block = argument.owner();
     let Some(function) = block
         .parent_operation()
-        .filter(|op| crate::ops::op_name(op) == "func.func")
+        .filter(|op| pld_ir::op_name(op) == "func.func")
     else {
         return false;
     };

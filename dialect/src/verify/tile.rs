@@ -1,7 +1,8 @@
 //! Local tile ops of the composite rail.
 
-use super::{constant_int, OpCx};
+use super::OpCx;
 use crate::types::{Layout, TensorInfo, TensorKind};
+use pld_ir::constant_int;
 
 /// The result must be a tile; returns its info.
 fn result_tile<'c>(cx: &mut OpCx<'_, 'c, '_>) -> Option<TensorInfo<'c>> {

@@ -1,12 +1,13 @@
 //! Spec 4.1 and 4.2: window allocation, views, comm-context queries.
 
-use super::{constant_int, OpCx};
+use super::OpCx;
 use crate::ops::window::AllocWindowBuffer;
 use crate::types::TensorKind;
 use melior::ir::{operation::OperationResult, ValueLike};
+use pld_ir::constant_int;
 
 pub fn alloc_window_buffer(cx: &mut OpCx) {
-    let name = cx.view.attribute("name").and_then(crate::attr::string);
+    let name = cx.view.attribute("name").and_then(pld_ir::attr::string);
     if name.as_deref().unwrap_or("").is_empty() {
         cx.error("requires a non-empty 'name'");
     }

@@ -2,7 +2,6 @@
 //! (spec 7.1 "Comm setup prelude", `EmitBarrier`, `EmitEpilogueReset`,
 //! spec 5.1).
 
-use crate::build::Builder;
 use melior::ir::Value;
 use pld_dialect::{
     enums::{NotifyOp, WaitCmp},
@@ -11,6 +10,7 @@ use pld_dialect::{
         signal::{Notify, Wait},
     },
 };
+use pld_ir::build::Builder;
 
 /// Values of the comm prelude.
 #[derive(Clone, Copy)]

@@ -4,7 +4,6 @@
 
 use super::comm::{self, Cells, Comm};
 use super::geometry;
-use crate::build::Builder;
 use melior::ir::Value;
 use pld_dialect::{
     enums::{AtomicType, NotifyOp, ReduceOp},
@@ -15,6 +14,7 @@ use pld_dialect::{
     },
     types::TensorInfo,
 };
+use pld_ir::build::Builder;
 
 fn element_bytes(info: &TensorInfo) -> i64 {
     pld_dialect::types::bit_width(info.element).map_or(4, |bits| (i64::from(bits) + 7) / 8)
@@ -259,7 +259,7 @@ where
     'c: 'a,
 {
     if let Some(core_num) = op.core_num {
-        if pld_dialect::verify::constant_int(core_num) != Some(1) {
+        if pld_ir::constant_int(core_num) != Some(1) {
             return Err(
                 "InCore pld.tensor.all_to_all_v requires a compile-time core_num=1; call it from a \
                  CHIP Orchestration function to use the managed multi-AIV path"

@@ -16,7 +16,6 @@
 
 use super::comm::{self, Cells, Comm};
 use super::geometry;
-use crate::build::Builder;
 use melior::ir::{Type, Value};
 use pld_dialect::{
     enums::ReduceOp,
@@ -27,6 +26,7 @@ use pld_dialect::{
     },
     types::TensorInfo,
 };
+use pld_ir::build::Builder;
 
 /// What the mesh rule needs to know about one allreduce.
 pub struct Request<'c, 'a> {
@@ -163,16 +163,16 @@ where
             .result(tile)
             .build(),
     );
-    crate::ir::set_operands(
-        crate::ir::region_terminator(guard.op, 0).expect("then yield"),
+    pld_ir::set_operands(
+        pld_ir::region_terminator(guard.op, 0).expect("then yield"),
         &[reduced],
     );
-    crate::ir::set_operands(
-        crate::ir::region_terminator(guard.op, 1).expect("else yield"),
+    pld_ir::set_operands(
+        pld_ir::region_terminator(guard.op, 1).expect("else yield"),
         &[acc],
     );
-    crate::ir::set_operands(peers.yield_op, &[crate::ir::result(guard.op)]);
-    let total = crate::ir::result(peers.op);
+    pld_ir::set_operands(peers.yield_op, &[pld_ir::result(guard.op)]);
+    let total = pld_ir::result(peers.op);
 
     // Chunk k waits for generation k + 2: no rank overwrites this chunk
     // before every peer has read it.
@@ -334,13 +334,13 @@ pub fn reduce_box<'c, 'a>(
             .result(tile)
             .build(),
     );
-    crate::ir::set_operands(then.anchor, &[reduced]);
+    pld_ir::set_operands(then.anchor, &[reduced]);
     let otherwise = guard
         .else_body
         .expect("an if with results has an else branch");
-    crate::ir::set_operands(otherwise.anchor, &[acc]);
-    crate::ir::set_operands(peers.yield_op, &[crate::ir::result(guard.op)]);
-    let total = crate::ir::result(peers.op);
+    pld_ir::set_operands(otherwise.anchor, &[acc]);
+    pld_ir::set_operands(peers.yield_op, &[pld_ir::result(guard.op)]);
+    let total = pld_ir::result(peers.op);
     let two = b.i32(2);
     comm::barrier(b, comm, Cells::Mesh, two);
     b.insert(

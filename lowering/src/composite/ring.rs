@@ -12,7 +12,6 @@
 use super::comm::{self, Cells, Comm};
 use super::geometry;
 use super::mesh::flat_length;
-use crate::build::Builder;
 use melior::ir::{Type, Value};
 use pld_dialect::{
     enums::ReduceOp,
@@ -23,6 +22,7 @@ use pld_dialect::{
     },
     types::TensorInfo,
 };
+use pld_ir::build::Builder;
 
 /// What the ring rule needs to know about one allreduce.
 pub struct Request<'c, 'a> {
@@ -219,14 +219,14 @@ where
         } else {
             pulled
         };
-        crate::ir::set_operands(then.anchor, &[value]);
+        pld_ir::set_operands(then.anchor, &[value]);
         let otherwise = branch
             .else_body
             .expect("the if has results, so an else branch");
         // Inactive: a real one-element local load of the same type.
         let placeholder = self.local(&otherwise, comm.zero, loaded);
-        crate::ir::set_operands(otherwise.anchor, &[placeholder]);
-        let acc = crate::ir::result(branch.op);
+        pld_ir::set_operands(otherwise.anchor, &[placeholder]);
+        let acc = pld_ir::result(branch.op);
 
         let read = c.add(ready, comm.one);
         let read32 = c.index_cast(read, c.i32_type());
@@ -304,7 +304,7 @@ where
             (b.index(chunk_elems), longest, None)
         }
     };
-    let chunk_cols = crate::build::constant_value(chunk).unwrap_or(chunk_elems);
+    let chunk_cols = pld_ir::constant_int(chunk).unwrap_or(chunk_elems);
 
     let row_type = match static_total {
         Some(n) => b.parse_type(&format!("tensor<1x{n}x{dtype}, #pld.dist>")),

@@ -1,8 +1,9 @@
 //! Which devices a `pld.dispatch` reaches (spec 7.4 step 3).
 
-use crate::ir::{argument_site, defining_op, operand};
 use melior::ir::Value;
-use pld_dialect::{ops::op_name, verify::constant_int};
+use pld_ir::constant_int;
+use pld_ir::op_name;
+use pld_ir::{argument_site, defining_op, operand};
 use std::collections::BTreeSet;
 
 /// The devices a window must be allocated on.

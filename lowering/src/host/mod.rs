@@ -9,12 +9,12 @@ pub mod sizes;
 pub mod windows;
 
 use melior::ir::OperationRef;
-use pld_dialect::{enums::FuncKind, verify::function_kind};
+use pld_dialect::{enums::FuncKind, query::function_kind};
 
 /// The HOST orchestrators in `root` (a module, or a function when a pass is
 /// nested under `func.func`), in order.
 pub fn host_functions<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    crate::ir::functions(root)
+    pld_ir::functions(root)
         .into_iter()
         .filter(|f| function_kind(*f) == Ok(Some(FuncKind::Host)))
         .collect()
@@ -27,7 +27,7 @@ pub fn is_loop(name: &str) -> bool {
 
 /// The enclosing loop of `op` inside its function, if any.
 pub fn enclosing_loop<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    crate::ir::ancestors(op)
+    pld_ir::ancestors(op)
         .into_iter()
-        .find(|a| is_loop(&pld_dialect::ops::op_name(a)))
+        .find(|a| is_loop(&pld_ir::op_name(a)))
 }

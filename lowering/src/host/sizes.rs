@@ -6,9 +6,10 @@
 //! it simplified: `world_size * 4` is `affine_map<()[s0] -> (s0 * 4)>`.
 
 use super::devices::strip_casts;
-use crate::ir::{defining_op, operand};
 use melior::ir::Value;
-use pld_dialect::{ops::op_name, verify::constant_int};
+use pld_ir::constant_int;
+use pld_ir::op_name;
+use pld_ir::{defining_op, operand};
 
 /// Buffers start on 32-byte boundaries and their sizes are padded to 32
 /// bytes (`kCommBufferAlignmentBytes`).

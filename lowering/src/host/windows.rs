@@ -7,9 +7,10 @@
 //! links back.
 
 use super::roles;
-use crate::ir::{argument_site, defining_op, operand, region_terminator, result_number};
 use melior::ir::{OperationRef, Value};
-use pld_dialect::ops::{op_name, window::AllocWindowBuffer, OpView};
+use pld_dialect::ops::{window::AllocWindowBuffer, OpView};
+use pld_ir::op_name;
+use pld_ir::{argument_site, defining_op, operand, region_terminator, result_number};
 
 /// The `pld.tensor_alloc_window_buffer` a distributed value is a view of,
 /// or `None` (a function parameter, or a value of unknown origin).

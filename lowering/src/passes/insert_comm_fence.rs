@@ -12,19 +12,21 @@
 //! Device functions only (orchestrators are untouched); one structural
 //! walk, no flow analysis; markers already in place are not repeated.
 
-use crate::build::Builder;
-use crate::ir;
-use crate::pass::{external, PassFailed, PassIdentity, PldPass};
 use melior::{
     ir::{operation::OperationLike, OperationRef, Value},
     pass::Pass,
     Context,
 };
 use pld_dialect::{
-    ops::{fence::CacheInvalid, fence::Fence, op_name, OpView},
+    ops::{fence::CacheInvalid, fence::Fence, OpView},
+    query::function_kind,
     types::{value_info, TensorKind},
-    verify::{constant_int, function_kind},
 };
+use pld_ir as ir;
+use pld_ir::build::Builder;
+use pld_ir::constant_int;
+use pld_ir::op_name;
+use pld_ir::pass::{external, Anchor, PassFailed, PassIdentity, PldPass};
 
 #[derive(Clone, Default)]
 pub struct InsertCommFence;
@@ -35,12 +37,9 @@ impl PldPass for InsertCommFence {
     const SUMMARY: &'static str =
         "Insert the cache-invalidate and fence markers that order data before signals";
 
-    fn run(&self, root: OperationRef) -> Result<(), PassFailed> {
-        // `to_ref` points into the `ContextRef` itself, so it must be a
-        // named value that outlives every use (a temporary would dangle).
-        let context_ref = root.context();
-        // SAFETY: the context outlives the pass run, and `context_ref` lives to the end of this scope.
-        let context = unsafe { context_ref.to_ref() };
+    const ANCHOR: Anchor = Anchor::Function;
+
+    fn run(&self, context: &Context, root: OperationRef) -> Result<(), PassFailed> {
         let functions = ir::functions(root);
         for function in functions {
             if !function_kind(function)

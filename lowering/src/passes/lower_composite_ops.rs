@@ -8,18 +8,11 @@
 //! all_to_all_v). HOST and CHIP orchestrators are left to
 //! their own rails.
 
-use crate::build::Builder;
 use crate::composite::{
     comm::{self, Cells},
     exchange, mesh, ring,
 };
-use crate::ir;
-use crate::pass::{external, PassFailed, PassIdentity, PldPass, Report};
-use melior::{
-    ir::{operation::OperationLike, OperationRef},
-    pass::Pass,
-    Context,
-};
+use melior::{ir::OperationRef, pass::Pass, Context};
 use pld_dialect::{
     enums::{AllReduceMode, FuncKind, ReduceOp},
     ops::{
@@ -27,11 +20,15 @@ use pld_dialect::{
             AllGather, AllReduce, AllToAll, AllToAllV, Barrier, Broadcast, ReduceScatter,
             COLLECTIVES,
         },
-        op_name, OpView,
+        OpView,
     },
+    query::function_kind,
     types::{value_info, Layout, TensorInfo},
-    verify::function_kind,
 };
+use pld_ir as ir;
+use pld_ir::build::Builder;
+use pld_ir::op_name;
+use pld_ir::pass::{external, Anchor, PassFailed, PassIdentity, PldPass, Report};
 
 #[derive(Clone, Default)]
 pub struct LowerCompositeOps;
@@ -42,12 +39,9 @@ impl PldPass for LowerCompositeOps {
     const SUMMARY: &'static str =
         "Expand the collectives of InCore kernels into notify/wait, remote loads and tile ops (composite rail)";
 
-    fn run(&self, root: OperationRef) -> Result<(), PassFailed> {
-        // `to_ref` points into the `ContextRef` itself, so it must be a
-        // named value that outlives every use (a temporary would dangle).
-        let context_ref = root.context();
-        // SAFETY: the context outlives the pass run, and `context_ref` lives to the end of this scope.
-        let context = unsafe { context_ref.to_ref() };
+    const ANCHOR: Anchor = Anchor::Function;
+
+    fn run(&self, context: &Context, root: OperationRef) -> Result<(), PassFailed> {
         let mut report = Report::default();
         let functions = ir::functions(root);
         for function in functions {

@@ -21,8 +21,6 @@ use crate::host::{
     host_functions, roles,
     windows::{allocation_name, allocation_of},
 };
-use crate::ir;
-use crate::pass::{external, PassFailed, PassIdentity, PldPass, Report};
 use melior::{
     ir::{
         attribute::{IntegerAttribute, TypeAttribute},
@@ -39,12 +37,14 @@ use pld_dialect::{
         builtin::{self, capability, directions_attribute, RING_MAX_RANKS},
         collective::{AllReduce, Broadcast},
         host::CommDomain,
-        op_name,
         window::WorldSize,
         OpBuild, OpView,
     },
     types::{value_info, TensorInfo},
 };
+use pld_ir as ir;
+use pld_ir::op_name;
+use pld_ir::pass::{external, Anchor, PassFailed, PassIdentity, PldPass, Report};
 
 /// Module attribute naming the backend's AIV (vector) core count; when set,
 /// a mesh allreduce may not ask for more cores.
@@ -59,19 +59,15 @@ impl PldPass for LowerHostTensorCollectives {
     const SUMMARY: &'static str =
         "Lower HOST collectives to one pld.builtin_<op> dispatch per device of their comm domain";
 
-    fn run(&self, module: OperationRef) -> Result<(), PassFailed> {
-        // `to_ref` points into the `ContextRef` itself, so it must be a
-        // named value that outlives every use (a temporary would dangle).
-        let context_ref = module.context();
-        // SAFETY: the context outlives the pass run, and `context_ref` lives to the end of this scope.
-        let context = unsafe { context_ref.to_ref() };
+    const ANCHOR: Anchor = Anchor::Module;
+
+    fn run(&self, context: &Context, module: OperationRef) -> Result<(), PassFailed> {
         let mut report = Report::default();
-        // The backend setting is on the module, also when the pass runs on
-        // one function at a time.
-        let top = ir::outermost(module);
+        // The backend setting is an attribute of the module.
+        let top = module;
         let aiv_cores = match top.attribute(AIV_CORE_COUNT_ATTR) {
             Err(_) => None,
-            Ok(attribute) => match pld_dialect::attr::int(attribute) {
+            Ok(attribute) => match pld_ir::attr::int(attribute) {
                 Some(cores) if cores > 0 => Some(cores),
                 _ => {
                     report.error(
@@ -86,7 +82,7 @@ impl PldPass for LowerHostTensorCollectives {
         };
         for function in host_functions(module) {
             for op in ir::collect(function, |n| roles::collective(n).is_some()) {
-                match plan(op, aiv_cores) {
+                match plan(context, op, aiv_cores) {
                     Ok(plan) => emit(context, op, &plan),
                     Err(message) => report.error(op, &message),
                 }
@@ -108,7 +104,11 @@ struct Plan<'c, 'a> {
     alias: Value<'c, 'a>,
 }
 
-fn plan<'c, 'a>(op: OperationRef<'c, 'a>, aiv_cores: Option<i64>) -> Result<Plan<'c, 'a>, String>
+fn plan<'c, 'a>(
+    context: &'c Context,
+    op: OperationRef<'c, 'a>,
+    aiv_cores: Option<i64>,
+) -> Result<Plan<'c, 'a>, String>
 where
     'c: 'a,
 {
@@ -131,7 +131,7 @@ where
         }
     }
     if let Some(core_num) = view.one("core_num") {
-        if pld_dialect::verify::constant_int(core_num) != Some(1) {
+        if pld_ir::constant_int(core_num) != Some(1) {
             return Err(format!(
                 "{spec} with core_num other than 1 is not supported on the HOST rail yet (the \
                  multi-block kernel is not implemented)"
@@ -195,11 +195,6 @@ where
         .transpose()?
         .map(tensor)
         .transpose()?;
-    // `to_ref` points into the `ContextRef` itself, so it must be a
-    // named value that outlives every use (a temporary would dangle).
-    let context_ref = op.context();
-    // SAFETY: the context outlives the pass run, and `context_ref` lives to the end of this scope.
-    let context = unsafe { context_ref.to_ref() };
     let mut attributes: Vec<(&'static str, Attribute)> = Vec::new();
     if let Some(data) = &data {
         attributes.push(("dtype", TypeAttribute::new(data.element).into()));

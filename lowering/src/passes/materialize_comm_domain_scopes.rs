@@ -22,8 +22,6 @@ use crate::host::{
     enclosing_loop, host_functions, roles, sizes,
     windows::{allocation_name, allocation_of},
 };
-use crate::ir;
-use crate::pass::{external, PassFailed, PassIdentity, PldPass, Report};
 use melior::{
     ir::{
         attribute::{ArrayAttribute, DenseI64ArrayAttribute, StringAttribute},
@@ -37,10 +35,12 @@ use melior::{
 use pld_dialect::ops::{
     collective::{AllToAllV, Barrier},
     host::{CommDomain, Dispatch},
-    op_name,
     window::{AllocWindowBuffer, Window},
     OpView,
 };
+use pld_ir as ir;
+use pld_ir::op_name;
+use pld_ir::pass::{external, Anchor, PassFailed, PassIdentity, PldPass, Report};
 use std::collections::HashMap;
 
 #[derive(Clone, Default)]
@@ -52,12 +52,9 @@ impl PldPass for MaterializeCommDomainScopes {
     const SUMMARY: &'static str =
         "Group the window allocations of each HOST orchestrator into pld.comm_domain scopes by the devices that use them";
 
-    fn run(&self, module: OperationRef) -> Result<(), PassFailed> {
-        // `to_ref` points into the `ContextRef` itself, so it must be a
-        // named value that outlives every use (a temporary would dangle).
-        let context_ref = module.context();
-        // SAFETY: the context outlives the pass run, and `context_ref` lives to the end of this scope.
-        let context = unsafe { context_ref.to_ref() };
+    const ANCHOR: Anchor = Anchor::Function;
+
+    fn run(&self, context: &Context, module: OperationRef) -> Result<(), PassFailed> {
         let mut report = Report::default();
         for function in host_functions(module) {
             if !ir::collect(function, |n| n == CommDomain::NAME).is_empty() {

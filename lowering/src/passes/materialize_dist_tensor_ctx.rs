@@ -17,24 +17,20 @@
 //! A function whose signature already ends in its contexts is left as is,
 //! so the pass is idempotent.
 
-use crate::ir;
-use crate::pass::{external, PassFailed, PassIdentity, PldPass, Report};
 use melior::{
-    ir::{
-        attribute::{ArrayAttribute, DictionaryAttribute, TypeAttribute},
-        operation::OperationLike,
-        r#type::FunctionType,
-        Attribute, AttributeLike, Location, OperationRef, Type, TypeLike, Value,
-    },
+    ir::{operation::OperationLike, r#type::FunctionType, OperationRef, Type, Value},
     pass::Pass,
     Context,
 };
 use pld_dialect::{
     enums::FuncKind,
-    ops::{ctx::GetCommCtx, op_name, OpView},
+    ops::{ctx::GetCommCtx, OpView},
+    query::function_kind,
     types::{tensor_info, TensorKind},
-    verify::function_kind,
 };
+use pld_ir as ir;
+use pld_ir::op_name;
+use pld_ir::pass::{external, Anchor, PassFailed, PassIdentity, PldPass, Report};
 use std::collections::HashMap;
 
 #[derive(Clone, Default)]
@@ -46,13 +42,10 @@ impl PldPass for MaterializeDistTensorCtx {
     const SUMMARY: &'static str =
         "Give functions one !pld.ctx parameter per distributed parameter and pass contexts explicitly";
 
-    fn run(&self, root: OperationRef) -> Result<(), PassFailed> {
-        // `to_ref` points into the `ContextRef` itself, so it must be a
-        // named value that outlives every use (a temporary would dangle).
-        let context_ref = root.context();
-        // SAFETY: the context outlives the pass run, and `context_ref` lives to the end of this scope.
-        let context = unsafe { context_ref.to_ref() };
-        let module = ir::outermost(root);
+    const ANCHOR: Anchor = Anchor::Module;
+
+    fn run(&self, context: &Context, root: OperationRef) -> Result<(), PassFailed> {
+        let module = root;
         let mut report = Report::default();
         let functions = ir::collect(module, |n| n == "func.func");
 
@@ -63,10 +56,10 @@ impl PldPass for MaterializeDistTensorCtx {
             if function_kind(*function) == Ok(Some(FuncKind::Host)) {
                 continue;
             }
-            let Some(name) = symbol(*function) else {
+            let Some(name) = ir::symbol_name(*function) else {
                 continue;
             };
-            let Some(ty) = function_type(*function) else {
+            let Some(ty) = ir::function_type(*function) else {
                 continue;
             };
             let inputs: Vec<Type> = (0..ty.input_count())
@@ -103,13 +96,13 @@ impl PldPass for MaterializeDistTensorCtx {
         let mut rebound = std::collections::HashSet::new();
         for function in &functions {
             let host = function_kind(*function) == Ok(Some(FuncKind::Host));
-            let own = symbol(*function).and_then(|n| contexts.get(&n).cloned());
+            let own = ir::symbol_name(*function).and_then(|n| contexts.get(&n).cloned());
             let resolve = |value| resolve(*function, own.as_deref(), value);
             for call in ir::collect(*function, |n| n == "func.call") {
                 let Some(callee) = call
                     .attribute("callee")
                     .ok()
-                    .and_then(pld_dialect::attr::flat_symbol)
+                    .and_then(pld_ir::attr::flat_symbol)
                 else {
                     continue;
                 };
@@ -185,15 +178,6 @@ impl PldPass for MaterializeDistTensorCtx {
     }
 }
 
-fn symbol(function: OperationRef) -> Option<String> {
-    pld_dialect::attr::string(function.attribute("sym_name").ok()?)
-}
-
-fn function_type<'c>(function: OperationRef<'c, '_>) -> Option<FunctionType<'c>> {
-    let ty = pld_dialect::attr::type_value(function.attribute("function_type").ok()?)?;
-    FunctionType::try_from(ty).ok()
-}
-
 fn ctx_type(context: &Context) -> Type<'_> {
     Type::parse(context, "!pld.ctx").expect("!pld.ctx parses")
 }
@@ -204,7 +188,12 @@ fn is_distributed(ty: Type) -> bool {
 
 /// Appends `count` context parameters to `function` (signature, entry
 /// block and argument attributes).
-fn add_parameters(context: &Context, function: OperationRef, ty: &FunctionType, count: usize) {
+fn add_parameters<'c>(
+    context: &'c Context,
+    function: OperationRef<'c, '_>,
+    ty: &FunctionType<'c>,
+    count: usize,
+) {
     let ctx = ctx_type(context);
     let mut inputs: Vec<Type> = (0..ty.input_count())
         .filter_map(|i| ty.input(i).ok())
@@ -213,40 +202,7 @@ fn add_parameters(context: &Context, function: OperationRef, ty: &FunctionType, 
         .filter_map(|i| ty.result(i).ok())
         .collect();
     inputs.extend(std::iter::repeat_n(ctx, count));
-    let new_type = FunctionType::new(context, &inputs, &results);
-    unsafe {
-        let name = melior::StringRef::new("function_type");
-        mlir_sys::mlirOperationSetAttributeByName(
-            function.to_raw(),
-            name.to_raw(),
-            AttributeLike::to_raw(&TypeAttribute::new(new_type.into())),
-        );
-    }
-    if let Ok(attributes) = function.attribute("arg_attrs") {
-        if let Some(mut items) = pld_dialect::attr::array(attributes) {
-            let empty: Attribute = DictionaryAttribute::new(context, &[]).into();
-            items.extend(std::iter::repeat_n(empty, count));
-            let array: Attribute = ArrayAttribute::new(context, &items).into();
-            unsafe {
-                let name = melior::StringRef::new("arg_attrs");
-                mlir_sys::mlirOperationSetAttributeByName(
-                    function.to_raw(),
-                    name.to_raw(),
-                    array.to_raw(),
-                );
-            }
-        }
-    }
-    unsafe {
-        let region = mlir_sys::mlirOperationGetRegion(function.to_raw(), 0);
-        let block = mlir_sys::mlirRegionGetFirstBlock(region);
-        if !block.ptr.is_null() {
-            let location = Location::unknown(context);
-            for _ in 0..count {
-                mlir_sys::mlirBlockAddArgument(block, ctx.to_raw(), location.to_raw());
-            }
-        }
-    }
+    ir::retype_function(context, function, &inputs, &results);
 }
 
 /// The context parameter of `function` that belongs to the parameter
@@ -391,11 +347,10 @@ fn returned_argument<'c, 'a>(call: OperationRef<'c, 'a>, index: usize) -> Option
 where
     'c: 'a,
 {
-    let callee = pld_dialect::attr::flat_symbol(call.attribute("callee").ok()?)?;
-    let module = ir::outermost(call);
-    let function = ir::collect(module, |n| n == "func.func")
-        .into_iter()
-        .find(|f| symbol(*f).as_deref() == Some(callee.as_str()))?;
+    let callee = pld_ir::attr::flat_symbol(call.attribute("callee").ok()?)?;
+    // The callee is a sibling of the caller in the module this pass runs on.
+    let module = ir::enclosing_function(call)?.parent_operation()?;
+    let function = ir::find_function(module, &callee)?;
     let returned = ir::operand(ir::region_terminator(function, 0)?, index)?;
     let site = ir::argument_site(returned)?;
     if op_name(&site.parent) != "func.func" {

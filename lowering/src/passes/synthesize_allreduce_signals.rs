@@ -16,8 +16,6 @@
 //! pass a signal, and allreduces outside HOST orchestrators, are left alone.
 
 use crate::host::{enclosing_loop, host_functions};
-use crate::ir;
-use crate::pass::{external, PassFailed, PassIdentity, PldPass, Report};
 use melior::{
     ir::{operation::OperationLike, Location, OperationRef, Type, Value},
     pass::Pass,
@@ -25,9 +23,11 @@ use melior::{
 };
 use pld_dialect::ops::{
     collective::AllReduce,
-    op_name,
     window::{AllocWindowBuffer, Window, WorldSize},
 };
+use pld_ir as ir;
+use pld_ir::op_name;
+use pld_ir::pass::{external, Anchor, PassFailed, PassIdentity, PldPass, Report};
 use std::collections::HashSet;
 
 #[derive(Clone, Default)]
@@ -39,15 +39,11 @@ impl PldPass for SynthesizeAllReduceSignals {
     const SUMMARY: &'static str =
         "Give each HOST allreduce written without a signal a fresh [world_size, lanes] INT32 signal window";
 
-    fn run(&self, module: OperationRef) -> Result<(), PassFailed> {
-        // `to_ref` points into the `ContextRef` itself, so it must be a
-        // named value that outlives every use (a temporary would dangle).
-        let context_ref = module.context();
-        // SAFETY: the context outlives the pass run, and `context_ref` lives to the end of this scope.
-        let context = unsafe { context_ref.to_ref() };
-        // Names are unique in the whole program, also when the pass runs on
-        // one function at a time.
-        let mut names = FreshNames::new(used_names(ir::outermost(module)));
+    const ANCHOR: Anchor = Anchor::Module;
+
+    fn run(&self, context: &Context, module: OperationRef) -> Result<(), PassFailed> {
+        // Names are unique in the whole program.
+        let mut names = FreshNames::new(used_names(module));
         let mut report = Report::default();
         for function in host_functions(module) {
             for op in ir::collect(function, |n| n == AllReduce::NAME) {

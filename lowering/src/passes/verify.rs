@@ -4,8 +4,8 @@
 //! any rule is broken. `pld-opt` also runs it after parsing and after every
 //! pass of a pipeline.
 
-use crate::pass::{external, PassFailed, PassIdentity, PldPass};
-use melior::{ir::OperationRef, pass::Pass};
+use melior::{ir::OperationRef, pass::Pass, Context};
+use pld_ir::pass::{external, Anchor, PassFailed, PassIdentity, PldPass};
 
 #[derive(Clone, Default)]
 pub struct Verify;
@@ -16,7 +16,9 @@ impl PldPass for Verify {
     const SUMMARY: &'static str =
         "Check the semantic rules of the pld dialect (spec section 4) and report each violation at its op";
 
-    fn run(&self, op: OperationRef) -> Result<(), PassFailed> {
+    const ANCHOR: Anchor = Anchor::Module;
+
+    fn run(&self, _context: &Context, op: OperationRef) -> Result<(), PassFailed> {
         if pld_dialect::verify::verify_and_emit(op) {
             Ok(())
         } else {

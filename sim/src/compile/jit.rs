@@ -52,8 +52,9 @@ impl Compiled {
                 errors.take().join("; ")
             ));
         };
-        let names =
-            lower::lower_module(&context, &module).map_err(|r: Refusal| lower::describe(&r))?;
+        let names = pld_ir::erasure_scope(|| {
+            lower::lower_module(&context, &module).map_err(|r: Refusal| lower::describe(&r))
+        })?;
         if !module.as_operation().verify() {
             return Err(format!(
                 "the lowered module does not verify: {}",

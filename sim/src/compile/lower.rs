@@ -27,8 +27,8 @@ use melior::{
     },
     Context,
 };
-use pld_dialect::ops::op_name;
-use pld_lowering::{build::Builder, ir};
+use pld_ir::op_name;
+use pld_ir::{self as ir, build::Builder};
 use pld_runtime_sys::{PLD_NOTIFY_ATOMIC_ADD, PLD_NOTIFY_SET, PLD_WAIT_EQ, PLD_WAIT_GE};
 use std::collections::HashMap;
 
@@ -86,7 +86,7 @@ where
                 current
                     .attribute("sym_name")
                     .ok()
-                    .and_then(pld_dialect::attr::string)
+                    .and_then(pld_ir::attr::string)
                     .unwrap_or_default(),
             );
         } else {
@@ -271,7 +271,7 @@ struct Rewriter<'c, 'a> {
 /// The value of a PTO enum attribute of `op` (`#pto.<mnemonic><"value">`).
 fn payload(op: OperationRef, attribute: &str, mnemonic: &str) -> Option<String> {
     let value = op.attribute(attribute).ok()?;
-    pld_dialect::attr::enum_payload(value, mnemonic)
+    pld_ir::attr::enum_payload(value, mnemonic)
 }
 
 fn key(value: Value) -> usize {

@@ -11,7 +11,7 @@ pub use jit::{Compiled, Kernel};
 /// module as text, or the diagnostics.
 pub fn to_pto(text: &str) -> Result<String, String> {
     let registry = pld_backend::registry();
-    let steps = pld_lowering::pipeline::parse("builtin.module(pld-to-pto)", &registry)
+    let steps = pld_ir::pipeline::parse("builtin.module(pld-to-pto)", &registry)
         .map_err(|e| e.to_string())?;
     let context = pld_dialect::context();
     context.enable_multi_threading(false);
@@ -21,11 +21,10 @@ pub fn to_pto(text: &str) -> Result<String, String> {
         sink.borrow_mut().push(format!("{}: {d}", d.location()));
         true
     });
-    let plan =
-        pld_lowering::pipeline::plan(&context, &steps, &registry).map_err(|e| e.to_string())?;
+    let plan = pld_ir::pipeline::plan(&context, &steps, &registry).map_err(|e| e.to_string())?;
     let failed = |what: &str| format!("{what}: {}", diagnostics.borrow().join("; "));
     let mut module =
-        pld_dialect::parse(&context, text, "<kernel>").ok_or_else(|| failed("parse"))?;
+        pld_ir::parse::parse(&context, text, "<kernel>").ok_or_else(|| failed("parse"))?;
     if !pld_dialect::verify::verify_and_emit(module.as_operation()) {
         return Err(failed("verify"));
     }

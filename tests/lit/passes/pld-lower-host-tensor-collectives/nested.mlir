@@ -1,7 +1,10 @@
-// Nested under func.func the lowering still reads the module's backend
-// setting.
+// The lowering reads the module's backend setting; it runs on the module
+// (it is anchored on builtin.module), so nesting it under func.func is
+// refused.
 //
-// RUN: pld-opt %s --verify-diagnostics --pass-pipeline='builtin.module(pld-materialize-comm-domain-scopes, func.func(pld-lower-host-tensor-collectives))'
+// RUN: pld-opt %s --verify-diagnostics --pass-pipeline='builtin.module(pld-materialize-comm-domain-scopes, pld-lower-host-tensor-collectives)'
+// RUN: not pld-opt %s --pass-pipeline='builtin.module(func.func(pld-lower-host-tensor-collectives))' 2>&1 | FileCheck %s --check-prefix=NESTED
+// NESTED: pass 'pld-lower-host-tensor-collectives' runs on builtin.module and cannot be nested under 'func.func'
 
 !data = tensor<64xf32, #pld.dist>
 !sig = tensor<4x8xi32, #pld.dist>

@@ -8,8 +8,10 @@
 // RUN: diff %t.1 %t.2
 // RUN: pld-opt %s --split-input-file --pass-pipeline='builtin.module(pld-synthesize-allreduce-signals)' --mlir-print-debuginfo -o %t.3
 // RUN: pld-opt %t.3 --split-input-file --mlir-print-debuginfo --mlir-use-nameloc-as-prefix | FileCheck %s --check-prefix=REPARSED
-// Nested under func.func the pass gives the same names (module-wide counter):
-// RUN: pld-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(pld-synthesize-allreduce-signals))' --mlir-use-nameloc-as-prefix | FileCheck %s
+// The names come from one module-wide counter, so the pass runs on the
+// module and refuses to be nested under func.func:
+// RUN: not pld-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(pld-synthesize-allreduce-signals))' 2>&1 | FileCheck %s --check-prefix=NESTED
+// NESTED: pass 'pld-synthesize-allreduce-signals' runs on builtin.module and cannot be nested under 'func.func'
 
 !data = tensor<64xf32, #pld.dist>
 

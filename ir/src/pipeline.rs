@@ -4,10 +4,13 @@
 //! A pipeline is flattened into [`Step`]s, one per pass, each remembering
 //! the op anchors it is nested under (`builtin.module(func.func(cse))` gives
 //! the step `cse` anchored on `func.func`). Named pld pipelines expand into
-//! their passes. Running step by step lets a driver verify and print the IR
-//! after every pass.
+//! their passes. A pld pass anchored on `func.func` and written directly
+//! under `builtin.module` is nested under `func.func` for the user (so
+//! `builtin.module(pld-to-pto)` works); a pass anchored on `builtin.module`
+//! nested under another op is an error. Running step by step lets a driver
+//! verify and print the IR after every pass.
 
-use crate::pass::PassFailed;
+use crate::pass::{Anchor, PassFailed};
 use crate::registry::Registry;
 use melior::{
     ir::Module,
@@ -87,7 +90,33 @@ pub fn parse(text: &str, registry: &Registry) -> Result<Vec<Step>, PipelineError
     if parser.pos != parser.text.len() {
         return Err(parser.error("unexpected text after the pipeline"));
     }
+    steps
+        .iter_mut()
+        .try_for_each(|step| anchor(step, registry))?;
     Ok(steps)
+}
+
+/// Nests a pld pass where its anchor says.
+fn anchor(step: &mut Step, registry: &Registry) -> Result<(), PipelineError> {
+    let Some(entry) = registry.pass(&step.pass) else {
+        return Ok(());
+    };
+    match entry.anchor {
+        Anchor::Function => {
+            if step.anchors.last().map(String::as_str) != Some("func.func") {
+                step.anchors.push("func.func".into());
+            }
+        }
+        Anchor::Module => {
+            if let Some(op) = step.anchors.last() {
+                return Err(PipelineError(format!(
+                    "pass '{}' runs on builtin.module and cannot be nested under '{op}'",
+                    step.pass
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 struct Parser<'t> {
@@ -288,18 +317,85 @@ mod tests {
         }
     }
 
+    use crate::pass::{external, PassIdentity, PldPass};
+    use crate::registry::{PassEntry, PipelineEntry};
+    use melior::{ir::OperationRef, Context};
+
+    #[derive(Clone)]
+    struct ModulePass;
+    impl PldPass for ModulePass {
+        const ARGUMENT: &'static str = "test-module-pass";
+        const NAME: &'static str = "TestModulePass";
+        const SUMMARY: &'static str = "does nothing, on the module";
+        const ANCHOR: Anchor = Anchor::Module;
+        fn run(&self, _: &Context, _: OperationRef) -> Result<(), PassFailed> {
+            Ok(())
+        }
+    }
+
+    #[derive(Clone)]
+    struct FunctionPass;
+    impl PldPass for FunctionPass {
+        const ARGUMENT: &'static str = "test-function-pass";
+        const NAME: &'static str = "TestFunctionPass";
+        const SUMMARY: &'static str = "does nothing, on each function";
+        const ANCHOR: Anchor = Anchor::Function;
+        fn run(&self, _: &Context, _: OperationRef) -> Result<(), PassFailed> {
+            Ok(())
+        }
+    }
+
+    static MODULE_ID: PassIdentity = PassIdentity;
+    static FUNCTION_ID: PassIdentity = PassIdentity;
+    static PASSES: &[PassEntry] = &[
+        PassEntry::of::<ModulePass>(|| external(ModulePass, &MODULE_ID)),
+        PassEntry::of::<FunctionPass>(|| external(FunctionPass, &FUNCTION_ID)),
+    ];
+    static PIPELINES: &[PipelineEntry] = &[PipelineEntry {
+        argument: "test-pipeline",
+        summary: "both test passes",
+        passes: &["test-module-pass", "test-function-pass"],
+    }];
+
+    fn registry() -> Registry {
+        Registry::new(PASSES, PIPELINES)
+    }
+
+    #[test]
+    fn nests_passes_by_anchor() {
+        let steps = parse("builtin.module(test-pipeline)", &registry()).unwrap();
+        assert_eq!(
+            steps,
+            vec![
+                step(&[], "test-module-pass", None),
+                step(&["func.func"], "test-function-pass", None),
+            ]
+        );
+        let nested = parse("builtin.module(func.func(test-function-pass))", &registry()).unwrap();
+        assert_eq!(
+            nested,
+            vec![step(&["func.func"], "test-function-pass", None)]
+        );
+        let error = parse("builtin.module(func.func(test-module-pass))", &registry())
+            .expect_err("a module pass under func.func is rejected");
+        assert!(
+            error.0.contains("cannot be nested under 'func.func'"),
+            "{error}"
+        );
+    }
+
     #[test]
     fn flattens_nested_pipelines() {
         let steps =
             parse(
-                "builtin.module(pld-verify, func.func(cse, canonicalize{max-iterations=2}), symbol-dce)",
-                &Registry::lowering(),
+                "builtin.module(test-module-pass, func.func(cse, canonicalize{max-iterations=2}), symbol-dce)",
+                &registry(),
             )
                 .unwrap();
         assert_eq!(
             steps,
             vec![
-                step(&[], "pld-verify", None),
+                step(&[], "test-module-pass", None),
                 step(&["func.func"], "cse", None),
                 step(&["func.func"], "canonicalize", Some("max-iterations=2")),
                 step(&[], "symbol-dce", None),
@@ -313,7 +409,7 @@ mod tests {
 
     #[test]
     fn rejects_malformed_text() {
-        let registry = Registry::lowering();
+        let registry = registry();
         assert!(parse("func.func(cse)", &registry).is_err());
         assert!(parse("builtin.module(cse", &registry).is_err());
         assert!(parse("builtin.module(cse{a=1)", &registry).is_err());
@@ -323,16 +419,20 @@ mod tests {
 
     #[test]
     fn plan_checks_names() {
-        let context = pld_dialect::context();
-        let registry = Registry::lowering();
-        let ok = parse("builtin.module(pld-verify, func.func(cse))", &registry).unwrap();
+        let context = Context::new();
+        let registry = registry();
+        let ok = parse(
+            "builtin.module(test-module-pass, func.func(cse))",
+            &registry,
+        )
+        .unwrap();
         assert_eq!(plan(&context, &ok, &registry).expect("plans").len(), 2);
         let bad = parse("builtin.module(no-such-pass)", &registry).unwrap();
         let error = plan(&context, &bad, &registry)
             .err()
             .expect("unknown pass rejected");
         assert!(error.0.contains("no-such-pass"), "{error}");
-        let opts = parse("builtin.module(pld-verify{x=1})", &registry).unwrap();
+        let opts = parse("builtin.module(test-module-pass{x=1})", &registry).unwrap();
         assert!(plan(&context, &opts, &registry).is_err());
     }
 }

@@ -14,13 +14,26 @@ pub fn int(attribute: Attribute) -> Option<i64> {
         .map(|a| a.signed_value())
 }
 
+// SAFETY (for every block below): each accessor is called on a live
+// attribute only after the matching `mlirAttributeIsA*` check, indices come
+// from the attribute's own element count, and returned strings are copied
+// before the function returns.
+
 /// Whether the attribute is `true`/`false`.
 pub fn is_bool(attribute: Attribute) -> bool {
+    // SAFETY: a kind query on a live attribute.
     unsafe { mlir_sys::mlirAttributeIsABool(attribute.to_raw()) }
+}
+
+/// Whether the attribute is an affine map (`affine_map<...>`).
+pub fn is_affine_map(attribute: Attribute) -> bool {
+    // SAFETY: a kind query on a live attribute.
+    unsafe { mlir_sys::mlirAttributeIsAAffineMap(attribute.to_raw()) }
 }
 
 /// The value of a `true`/`false` attribute.
 pub fn bool_value(attribute: Attribute) -> Option<bool> {
+    // SAFETY: checked to be a bool attribute first.
     is_bool(attribute).then(|| unsafe { mlir_sys::mlirBoolAttrGetValue(attribute.to_raw()) })
 }
 
@@ -30,6 +43,8 @@ pub fn string_ref(raw: mlir_sys::MlirStringRef) -> String {
     if raw.data.is_null() || raw.length == 0 {
         return String::new();
     }
+    // SAFETY: a non-null MLIR string reference points at `length` readable
+    // bytes owned by the context (or the attribute), alive during the copy.
     let bytes = unsafe { std::slice::from_raw_parts(raw.data as *const u8, raw.length) };
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -37,6 +52,7 @@ pub fn string_ref(raw: mlir_sys::MlirStringRef) -> String {
 /// The value of a string attribute.
 pub fn string(attribute: Attribute) -> Option<String> {
     let raw = attribute.to_raw();
+    // SAFETY: see the note at the top of this file (kind checked first).
     unsafe {
         mlir_sys::mlirAttributeIsAString(raw)
             .then(|| string_ref(mlir_sys::mlirStringAttrGetValue(raw)))
@@ -46,6 +62,7 @@ pub fn string(attribute: Attribute) -> Option<String> {
 /// The elements of an `array<i64: ...>` attribute.
 pub fn i64_array(attribute: Attribute) -> Option<Vec<i64>> {
     let raw = attribute.to_raw();
+    // SAFETY: see the note at the top of this file (kind checked first).
     unsafe {
         if !mlir_sys::mlirAttributeIsADenseI64Array(raw) {
             return None;
@@ -62,6 +79,7 @@ pub fn i64_array(attribute: Attribute) -> Option<Vec<i64>> {
 /// The elements of an `array<i32: ...>` attribute.
 pub fn i32_array(attribute: Attribute) -> Option<Vec<i32>> {
     let raw = attribute.to_raw();
+    // SAFETY: see the note at the top of this file (kind checked first).
     unsafe {
         if !mlir_sys::mlirAttributeIsADenseI32Array(raw) {
             return None;
@@ -78,6 +96,7 @@ pub fn i32_array(attribute: Attribute) -> Option<Vec<i32>> {
 /// The elements of an `[...]` array attribute.
 pub fn array<'c>(attribute: Attribute<'c>) -> Option<Vec<Attribute<'c>>> {
     let raw = attribute.to_raw();
+    // SAFETY: see the note at the top of this file (kind checked first).
     unsafe {
         if !mlir_sys::mlirAttributeIsAArray(raw) {
             return None;
@@ -94,6 +113,7 @@ pub fn array<'c>(attribute: Attribute<'c>) -> Option<Vec<Attribute<'c>>> {
 /// The entries of a `{...}` dictionary attribute, in order.
 pub fn dictionary<'c>(attribute: Attribute<'c>) -> Option<Vec<(String, Attribute<'c>)>> {
     let raw = attribute.to_raw();
+    // SAFETY: see the note at the top of this file (kind checked first).
     unsafe {
         if !mlir_sys::mlirAttributeIsADictionary(raw) {
             return None;
@@ -116,6 +136,7 @@ pub fn dictionary<'c>(attribute: Attribute<'c>) -> Option<Vec<(String, Attribute
 /// The symbol named by a `@sym` attribute.
 pub fn flat_symbol(attribute: Attribute) -> Option<String> {
     let raw = attribute.to_raw();
+    // SAFETY: see the note at the top of this file (kind checked first).
     unsafe {
         if !mlir_sys::mlirAttributeIsAFlatSymbolRef(raw) {
             return None;
@@ -127,6 +148,7 @@ pub fn flat_symbol(attribute: Attribute) -> Option<String> {
 /// The type held by a type attribute (e.g. `dtype = f32`).
 pub fn type_value<'c>(attribute: Attribute<'c>) -> Option<melior::ir::Type<'c>> {
     let raw = attribute.to_raw();
+    // SAFETY: see the note at the top of this file (kind checked first).
     unsafe {
         mlir_sys::mlirAttributeIsAType(raw)
             .then(|| melior::ir::Type::from_raw(mlir_sys::mlirTypeAttrGetValue(raw)))

@@ -5,7 +5,7 @@
 //! anchored on that terminator, so bodies are filled after the op is in the
 //! IR and values of enclosing scopes can be used directly.
 
-use crate::ir;
+use crate as ir;
 use melior::{
     dialect::arith,
     ir::{
@@ -80,7 +80,7 @@ where
 
     /// An `index` constant.
     pub fn index(&self, value: i64) -> Value<'c, 'a> {
-        self.value(ir::constant(
+        self.value(constant(
             self.context,
             self.index_type(),
             value,
@@ -96,7 +96,7 @@ where
 
     /// An `i32` constant.
     pub fn i32(&self, value: i64) -> Value<'c, 'a> {
-        self.value(ir::constant(
+        self.value(constant(
             self.context,
             self.i32_type(),
             value,
@@ -276,11 +276,21 @@ where
 
     /// An integer attribute of type `i64`.
     pub fn i64_attribute(&self, value: i64) -> melior::ir::Attribute<'c> {
-        IntegerAttribute::new(ir::i64_type(self.context), value).into()
+        IntegerAttribute::new(i64_type(self.context), value).into()
     }
 }
 
-/// The value of an integer constant, if `value` is one.
-pub fn constant_value(value: Value) -> Option<i64> {
-    pld_dialect::verify::constant_int(value)
+/// `arith.constant value : ty` (an integer or index type).
+pub fn constant<'c>(
+    context: &'c Context,
+    ty: Type<'c>,
+    value: i64,
+    location: Location<'c>,
+) -> Operation<'c> {
+    arith::constant(context, IntegerAttribute::new(ty, value).into(), location)
+}
+
+/// The `i64` type.
+pub fn i64_type(context: &Context) -> Type<'_> {
+    IntegerType::new(context, 64).into()
 }

@@ -1,0 +1,207 @@
+//! Diagnostics: emitting them at an op's location, collecting a pass's
+//! errors, and capturing what MLIR emits to print it the way compilers do
+//! (`file:line:col: error: message`).
+
+pub use crate::loc::{position, Position};
+use melior::{
+    diagnostic::{Diagnostic, DiagnosticSeverity},
+    ir::{operation::OperationLike, Location, OperationRef},
+    Context,
+};
+use std::{
+    fmt,
+    sync::{Arc, Mutex},
+};
+
+/// Emits an error diagnostic at `location`.
+pub fn emit_error(location: Location, message: &str) {
+    let text = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
+    // SAFETY: `text` is a NUL-terminated string that outlives the call; MLIR
+    // copies the message.
+    unsafe { mlir_sys::mlirEmitError(location.to_raw(), text.as_ptr()) };
+}
+
+/// Reports an error about `op` at its location, prefixed like MLIR's own
+/// op diagnostics (`'pld.tensor_allreduce' op ...`).
+pub fn error(op: OperationRef, message: &str) {
+    emit_error(
+        op.location(),
+        &format!("'{}' op {message}", crate::op_name(&op)),
+    );
+}
+
+/// A pass failed; the reasons were emitted as MLIR diagnostics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PassFailed;
+
+impl fmt::Display for PassFailed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("pass failed (see the diagnostics)")
+    }
+}
+
+impl std::error::Error for PassFailed {}
+
+/// A pass's error reporting: each error is emitted at its op at once, and
+/// [`Report::finish`] fails the pass if there was any.
+#[derive(Default)]
+pub struct Report {
+    failed: bool,
+}
+
+impl Report {
+    /// Emits an error about `op` (see [`error`]).
+    pub fn error(&mut self, op: OperationRef, message: &str) {
+        error(op, message);
+        self.failed = true;
+    }
+
+    /// Records a failure whose diagnostic was already emitted.
+    pub fn fail(&mut self) {
+        self.failed = true;
+    }
+
+    /// The pass's result.
+    pub fn finish(self) -> Result<(), PassFailed> {
+        if self.failed {
+            Err(PassFailed)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Severity of a captured diagnostic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    Error,
+    Warning,
+    Note,
+    Remark,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+            Severity::Remark => "remark",
+        })
+    }
+}
+
+/// One diagnostic, copied out of MLIR.
+#[derive(Clone, Debug)]
+pub struct Captured {
+    pub severity: Severity,
+    /// `None` for an unknown location.
+    pub position: Option<Position>,
+    pub message: String,
+    pub notes: Vec<Captured>,
+}
+
+impl Captured {
+    /// Renders the diagnostic and its notes, naming the parsed buffer
+    /// `buffer_name`.
+    pub fn render(&self, buffer_name: &str) -> String {
+        let mut out = format!(
+            "{}: {}: {}\n",
+            where_(&self.position, buffer_name),
+            self.severity,
+            self.message
+        );
+        for note in &self.notes {
+            out.push_str(&note.render(buffer_name));
+        }
+        out
+    }
+}
+
+/// `file:line:col` of a position, or the buffer name when unknown.
+pub fn where_(position: &Option<Position>, buffer_name: &str) -> String {
+    match position {
+        Some(p) => format!(
+            "{}:{}:{}",
+            display_file(&p.file, buffer_name),
+            p.line,
+            p.column
+        ),
+        None => buffer_name.to_string(),
+    }
+}
+
+/// The parser names the buffer it reads `-`; show the real input instead.
+pub fn display_file<'a>(file: &'a str, buffer_name: &'a str) -> &'a str {
+    if file.is_empty() || file == "-" {
+        buffer_name
+    } else {
+        file
+    }
+}
+
+/// Whether a note only repeats the op (MLIR adds "see current operation"
+/// to verifier errors); such notes are not shown.
+fn is_op_dump(note: &Captured) -> bool {
+    note.message.starts_with("see current operation")
+}
+
+fn capture(diagnostic: &Diagnostic) -> Captured {
+    let severity = match diagnostic.severity() {
+        DiagnosticSeverity::Error => Severity::Error,
+        DiagnosticSeverity::Warning => Severity::Warning,
+        DiagnosticSeverity::Note => Severity::Note,
+        DiagnosticSeverity::Remark => Severity::Remark,
+    };
+    let notes = (0..diagnostic.note_count())
+        .filter_map(|i| diagnostic.note(i).ok())
+        .map(|n| capture(&n))
+        .filter(|n| !is_op_dump(n))
+        .collect();
+    Captured {
+        severity,
+        position: position(diagnostic.location()),
+        message: diagnostic.to_string(),
+        notes,
+    }
+}
+
+/// Collects every diagnostic emitted in a context.
+///
+/// Passes anchored on `func.func` run on MLIR's worker threads, so the
+/// handler may be called from several threads (MLIR serialises the calls)
+/// and in an order that depends on scheduling; [`Sink::take`] therefore
+/// returns the diagnostics sorted by source position, which is the order a
+/// single-threaded run reports them in for function-local passes.
+#[derive(Clone, Default)]
+pub struct Sink(Arc<Mutex<Vec<Captured>>>);
+
+impl Sink {
+    /// Attaches a handler that captures (and thereby silences) every
+    /// diagnostic of `context`.
+    pub fn attach(context: &Context) -> Self {
+        let sink = Sink::default();
+        let store = sink.0.clone();
+        context.attach_diagnostic_handler(move |diagnostic| {
+            store
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(capture(&diagnostic));
+            true
+        });
+        sink
+    }
+
+    /// Takes the diagnostics captured so far, in source order (stable for
+    /// diagnostics at one position; unknown locations last).
+    pub fn take(&self) -> Vec<Captured> {
+        let mut taken = std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()));
+        taken.sort_by(|a, b| match (&a.position, &b.position) {
+            (Some(a), Some(b)) => (a.line, a.column).cmp(&(b.line, b.column)),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => std::cmp::Ordering::Equal,
+        });
+        taken
+    }
+}

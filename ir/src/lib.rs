@@ -1,0 +1,38 @@
+//! pld's MLIR infrastructure, shared by every crate above it.
+//!
+//! melior's safe API covers most of building and reading IR. What it does
+//! not cover goes through the MLIR C API here, and only here: this crate is
+//! the one place with direct `mlir_sys` calls, each `unsafe` block with the
+//! reason it is sound. The crates above (dialect, lowering, backend, sim,
+//! tools) hold no `unsafe` for MLIR.
+//!
+//! * [`walk`], [`nav`], [`edit`], [`loc`]: walking, use-def navigation,
+//!   mutation and locations; re-exported at the crate root, so callers write
+//!   `use pld_ir as ir; ir::collect(..)`.
+//! * [`attr`], [`types`]: readers for builtin attributes and types.
+//! * [`build`]: a builder that inserts arith/scf IR before an anchor.
+//! * [`parse`], [`print`]: reading and writing modules as `mlir-opt` does.
+//! * [`diag`]: emitting diagnostics and capturing them for display.
+//! * [`pass`], [`pipeline`], [`registry`]: the pass adapter (every pld pass
+//!   declares its anchor and receives `&Context`), pipeline strings that
+//!   mix pld and upstream passes, and the registry of named passes.
+
+pub mod attr;
+pub mod build;
+pub mod diag;
+pub mod edit;
+pub mod loc;
+pub mod nav;
+pub mod parse;
+pub mod pass;
+pub mod pipeline;
+pub mod print;
+pub mod registry;
+pub mod types;
+pub mod walk;
+
+pub use build::{constant, i64_type};
+pub use edit::*;
+pub use loc::*;
+pub use nav::*;
+pub use walk::*;

@@ -1,0 +1,159 @@
+//! Use-def navigation with uniform lifetimes.
+//!
+//! melior ties a value reached from an op to a borrow of that op, which
+//! makes use-def walks awkward; these read the same links through the C
+//! API and keep the IR's lifetimes `'c` (context) and `'a` (the borrow of
+//! the IR being walked).
+
+use melior::ir::{operation::OperationLike, OperationRef, Type, Value, ValueLike};
+
+/// The op that defines `value`, if it is an op result.
+pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>>
+where
+    'c: 'a,
+{
+    // SAFETY: `value` is a live value of the IR borrowed for `'a`; its
+    // owner op lives at least as long as the value.
+    unsafe {
+        mlir_sys::mlirValueIsAOpResult(value.to_raw())
+            .then(|| OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(value.to_raw())))
+    }
+}
+
+/// The index of `value` among its defining op's results (0 for a block
+/// argument, which has none).
+pub fn result_number(value: Value) -> usize {
+    // SAFETY: the accessor is only called on an op result, as it requires.
+    unsafe {
+        if !mlir_sys::mlirValueIsAOpResult(value.to_raw()) {
+            return 0;
+        }
+        mlir_sys::mlirOpResultGetResultNumber(value.to_raw()) as usize
+    }
+}
+
+/// Operand `index` of `op`.
+pub fn operand<'c, 'a>(op: OperationRef<'c, 'a>, index: usize) -> Option<Value<'c, 'a>>
+where
+    'c: 'a,
+{
+    // SAFETY: the index is checked against the operand count first; the
+    // operand value lives as long as the IR borrowed for `'a`.
+    unsafe {
+        let raw = op.to_raw();
+        (index < mlir_sys::mlirOperationGetNumOperands(raw) as usize)
+            .then(|| Value::from_raw(mlir_sys::mlirOperationGetOperand(raw, index as isize)))
+    }
+}
+
+/// Every operand of `op`, with the IR's lifetimes.
+pub fn operands<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>>
+where
+    'c: 'a,
+{
+    (0..op.operand_count())
+        .filter_map(|i| operand(op, i))
+        .collect()
+}
+
+/// For a block argument: the op owning its block, whether the block is its
+/// region's first, whether that region is the op's first, and the
+/// argument's number.
+pub struct ArgumentSite<'c, 'a> {
+    pub parent: OperationRef<'c, 'a>,
+    pub entry_block: bool,
+    pub region_is_first: bool,
+    pub number: usize,
+}
+
+/// Where a block argument lives, if `value` is one.
+pub fn argument_site<'c, 'a>(value: Value<'c, 'a>) -> Option<ArgumentSite<'c, 'a>>
+where
+    'c: 'a,
+{
+    // SAFETY: every accessor is applied to the kind of object it expects
+    // (checked: block argument, then its block, region and parent op, with
+    // null checks where MLIR returns null); all live as long as the IR.
+    unsafe {
+        let raw = value.to_raw();
+        if !mlir_sys::mlirValueIsABlockArgument(raw) {
+            return None;
+        }
+        let block = mlir_sys::mlirBlockArgumentGetOwner(raw);
+        let parent = mlir_sys::mlirBlockGetParentOperation(block);
+        if parent.ptr.is_null() {
+            return None;
+        }
+        let region = mlir_sys::mlirBlockGetParentRegion(block);
+        let first_region = mlir_sys::mlirOperationGetRegion(parent, 0);
+        Some(ArgumentSite {
+            parent: OperationRef::from_raw(parent),
+            entry_block: mlir_sys::mlirRegionGetFirstBlock(region).ptr == block.ptr,
+            region_is_first: first_region.ptr == region.ptr,
+            number: mlir_sys::mlirBlockArgumentGetArgNumber(raw) as usize,
+        })
+    }
+}
+
+/// The terminator of the first block of region `index` of `op`.
+pub fn region_terminator<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    index: usize,
+) -> Option<OperationRef<'c, 'a>>
+where
+    'c: 'a,
+{
+    // SAFETY: the region index is checked against the region count and the
+    // block and terminator against null before use.
+    unsafe {
+        let raw = op.to_raw();
+        if index >= mlir_sys::mlirOperationGetNumRegions(raw) as usize {
+            return None;
+        }
+        let block = mlir_sys::mlirRegionGetFirstBlock(mlir_sys::mlirOperationGetRegion(
+            raw,
+            index as isize,
+        ));
+        if block.ptr.is_null() {
+            return None;
+        }
+        let terminator = mlir_sys::mlirBlockGetTerminator(block);
+        (!terminator.ptr.is_null()).then(|| OperationRef::from_raw(terminator))
+    }
+}
+
+/// The arguments of the first block of region `index` of `op`.
+pub fn entry_arguments<'c, 'a>(op: OperationRef<'c, 'a>, index: usize) -> Vec<Value<'c, 'a>>
+where
+    'c: 'a,
+{
+    // SAFETY: the region index is checked and the block against null; the
+    // argument indices come from the block's own count.
+    unsafe {
+        let raw = op.to_raw();
+        if index >= mlir_sys::mlirOperationGetNumRegions(raw) as usize {
+            return Vec::new();
+        }
+        let region = mlir_sys::mlirOperationGetRegion(raw, index as isize);
+        let block = mlir_sys::mlirRegionGetFirstBlock(region);
+        if block.ptr.is_null() {
+            return Vec::new();
+        }
+        (0..mlir_sys::mlirBlockGetNumArguments(block))
+            .map(|i| Value::from_raw(mlir_sys::mlirBlockGetArgument(block, i)))
+            .collect()
+    }
+}
+
+/// The first result of an op that has one.
+pub fn result<'c, 'a>(op: OperationRef<'c, 'a>) -> Value<'c, 'a>
+where
+    'c: 'a,
+{
+    op.result(0).expect("op built with one result").into()
+}
+
+/// The type of a value.
+pub fn type_of<'c>(value: Value<'c, '_>) -> Type<'c> {
+    value.r#type()
+}

@@ -1,0 +1,97 @@
+//! The shape of a pld pass and its wrapping as an MLIR external pass.
+//!
+//! A pass declares the op it is anchored on. Function-local passes anchor
+//! on `func.func` and MLIR runs them on its worker threads, one function at
+//! a time; they must read and change nothing outside that function. Passes
+//! that add, rename or retype functions, or need the whole program (unique
+//! names, call graphs), anchor on `builtin.module`.
+
+pub use crate::diag::{PassFailed, Report};
+use melior::{
+    ir::{operation::OperationLike, r#type::TypeId, OperationRef},
+    pass::{create_external, ExternalPass, Pass, RunExternalPass},
+    Context, ContextRef,
+};
+use std::fmt;
+
+/// The op a pass runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Anchor {
+    /// `builtin.module`: the pass sees the whole program.
+    Module,
+    /// `func.func`: the pass sees one function and runs in parallel.
+    Function,
+}
+
+impl Anchor {
+    /// The op name MLIR anchors the pass on.
+    pub fn op_name(self) -> &'static str {
+        match self {
+            Anchor::Module => "builtin.module",
+            Anchor::Function => "func.func",
+        }
+    }
+}
+
+impl fmt::Display for Anchor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.op_name())
+    }
+}
+
+/// A pld pass. It reports problems as MLIR diagnostics at the offending
+/// op's location and returns [`PassFailed`] to fail the pipeline.
+pub trait PldPass: Clone + Send + 'static {
+    /// Pipeline name, e.g. `pld-verify`.
+    const ARGUMENT: &'static str;
+    /// Human-readable name used in IR dumps, e.g. `PldVerify`.
+    const NAME: &'static str;
+    /// One-line summary for `--list-passes`.
+    const SUMMARY: &'static str;
+    /// The op the pass runs on.
+    const ANCHOR: Anchor;
+
+    /// Runs the pass on `op`, an op of kind [`Self::ANCHOR`].
+    fn run(&self, context: &Context, op: OperationRef) -> Result<(), PassFailed>;
+}
+
+/// Adapts a [`PldPass`] to melior's external-pass interface.
+#[derive(Clone)]
+struct External<P>(P);
+
+impl<'c, P: PldPass> RunExternalPass<'c> for External<P> {
+    fn initialize(&mut self, _context: ContextRef<'c>) {}
+
+    fn run(&mut self, op: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+        // `to_ref` points into the `ContextRef` itself, so the ContextRef
+        // is a named local that outlives every use of `context`.
+        let context_ref = op.context();
+        // SAFETY: the op's context outlives the pass run, and `context_ref`
+        // lives until the end of this function.
+        let context = unsafe { context_ref.to_ref() };
+        // Ops the pass erases are destroyed after it returns, when no
+        // reference it held can be used any more (see `crate::edit`).
+        let result = crate::edit::erasure_scope(|| self.0.run(context, op));
+        if result.is_err() {
+            pass.signal_failure();
+        }
+    }
+}
+
+/// Unique identity of one pass type, as MLIR requires. Each pass declares
+/// one `static` of this type and hands it to [`external`].
+#[repr(align(8))]
+pub struct PassIdentity;
+
+/// Wraps `pass` as an MLIR pass anchored on [`PldPass::ANCHOR`].
+pub fn external<P: PldPass>(pass: P, identity: &'static PassIdentity) -> Pass {
+    create_external(
+        External(pass),
+        TypeId::create(identity),
+        P::NAME,
+        P::ARGUMENT,
+        P::SUMMARY,
+        P::ANCHOR.op_name(),
+        &[],
+    )
+}

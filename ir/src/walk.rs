@@ -1,0 +1,124 @@
+//! Walking the IR and reading what every pass asks of an op: its name, its
+//! functions, its enclosing ops, constants.
+
+use crate::attr;
+use melior::ir::{
+    operation::{OperationLike, OperationResult, WalkOrder, WalkResult},
+    r#type::FunctionType,
+    OperationRef, Value,
+};
+
+/// Name of an op as a `String` (empty if it is not valid UTF-8).
+pub fn op_name<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
+    // SAFETY: `op.name()` is an identifier owned by the op's context, alive
+    // while `op` is; the string is copied before returning.
+    attr::string_ref(unsafe { mlir_sys::mlirIdentifierStr(op.name().to_raw()) })
+}
+
+/// Every op nested in `root` (not `root` itself), in pre-order (program
+/// order), whose name satisfies `keep`.
+pub fn collect<'c, 'a>(
+    root: OperationRef<'c, 'a>,
+    keep: impl Fn(&str) -> bool,
+) -> Vec<OperationRef<'c, 'a>>
+where
+    'c: 'a,
+{
+    let mut raw = Vec::new();
+    let root_raw = root.to_raw();
+    root.walk(WalkOrder::PreOrder, |op| {
+        if op.to_raw().ptr != root_raw.ptr && keep(&op_name(&op)) {
+            raw.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    // SAFETY: the ops are nested in `root`, so they live as long as the
+    // borrow `'a` of `root`; the walk is over before any is handed out.
+    raw.into_iter()
+        .map(|r| unsafe { OperationRef::from_raw(r) })
+        .collect()
+}
+
+/// Every op nested in `root` and `root` itself, in pre-order.
+pub fn all_ops<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>>
+where
+    'c: 'a,
+{
+    let mut ops = vec![root];
+    ops.extend(collect(root, |_| true));
+    ops
+}
+
+/// The `func.func`s a pass anchored on `root` works on: `root` itself when
+/// it is one, then every function nested in it, in program order.
+pub fn functions<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>>
+where
+    'c: 'a,
+{
+    let mut functions = collect(root, |n| n == "func.func");
+    if op_name(&root) == "func.func" {
+        functions.insert(0, root);
+    }
+    functions
+}
+
+/// The function called `name` among the functions of `root`.
+pub fn find_function<'c, 'a>(root: OperationRef<'c, 'a>, name: &str) -> Option<OperationRef<'c, 'a>>
+where
+    'c: 'a,
+{
+    functions(root)
+        .into_iter()
+        .find(|f| symbol_name(*f).as_deref() == Some(name))
+}
+
+/// The ops enclosing `op`, innermost first, up to (not including) the
+/// first `func.func`.
+pub fn ancestors<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>>
+where
+    'c: 'a,
+{
+    let mut chain = Vec::new();
+    let mut current = op.parent_operation();
+    while let Some(parent) = current {
+        if op_name(&parent) == "func.func" {
+            break;
+        }
+        chain.push(parent);
+        current = parent.parent_operation();
+    }
+    chain
+}
+
+/// The `func.func` that encloses `op`, if any.
+pub fn enclosing_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let mut current = op.parent_operation();
+    while let Some(parent) = current {
+        if op_name(&parent) == "func.func" {
+            return Some(parent);
+        }
+        current = parent.parent_operation();
+    }
+    None
+}
+
+/// The `sym_name` of a symbol op (a function).
+pub fn symbol_name(op: OperationRef) -> Option<String> {
+    attr::string(op.attribute("sym_name").ok()?)
+}
+
+/// The value of an integer constant (`arith.constant`), if `value` is one.
+pub fn constant_int(value: Value) -> Option<i64> {
+    let result = OperationResult::try_from(value).ok()?;
+    let owner = result.owner();
+    if op_name(&owner) != "arith.constant" {
+        return None;
+    }
+    attr::int(owner.attribute("value").ok()?)
+}
+
+/// The `function_type` of a `func.func`.
+pub fn function_type<'c>(function: OperationRef<'c, '_>) -> Option<FunctionType<'c>> {
+    let ty = crate::attr::type_value(function.attribute("function_type").ok()?)?;
+    FunctionType::try_from(ty).ok()
+}
