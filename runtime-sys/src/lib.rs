@@ -12,6 +12,10 @@
 
 include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
 
+/// The text of `include/pld/pld_sim.h`: the one declaration of the device
+/// functions, which the simulator's kernel lowering declares from.
+pub const PLD_SIM_H: &str = include_str!("../include/pld/pld_sim.h");
+
 /// The ABI numbers as the compiler uses them (byte offsets and sizes, as
 /// `i64` for building index constants), checked against the C struct.
 pub mod abi {

@@ -5,8 +5,10 @@
 //! run and the call does nothing: these functions must not unwind into
 //! generated code.
 
+use crate::half::{f16_to_f32, f32_to_f16};
 use crate::run::with_current;
-use crate::signal::{Cmp, NotifyOp};
+use crate::signal::{Compare, Notify};
+use pld_dialect::enums::{NotifyOp, PldEnum, WaitCmp};
 use std::sync::atomic::{AtomicI32, Ordering};
 
 /// The signal cell at `cell` if it is an aligned i32 inside some window.
@@ -69,7 +71,7 @@ pub extern "C" fn pld_sim_notify(cell: *mut i32, value: i32, op: i32) {
 #[no_mangle]
 pub extern "C" fn pld_sim_wait(cell: *const i32, expected: i32, cmp: i32) {
     let done = with_current(|state, rank| {
-        let Some(cmp) = Cmp::from_abi(cmp) else {
+        let Some(cmp) = WaitCmp::from_abi(cmp) else {
             state.error(rank, format!("wait with unknown comparison {cmp}"));
             return;
         };
@@ -89,7 +91,7 @@ pub extern "C" fn pld_sim_wait(cell: *const i32, expected: i32, cmp: i32) {
 #[no_mangle]
 pub extern "C" fn pld_sim_test(cell: *const i32, expected: i32, cmp: i32) -> i32 {
     with_current(|state, rank| {
-        let cmp = Cmp::from_abi(cmp)?;
+        let cmp = WaitCmp::from_abi(cmp)?;
         let cell = cell_in_windows(state, rank, cell, "test")?;
         Some(i32::from(cmp.holds(cell.load(Ordering::Acquire), expected)))
     })
@@ -104,39 +106,10 @@ pub extern "C" fn pld_sim_fence() {
     std::sync::atomic::fence(Ordering::SeqCst);
 }
 
-thread_local! {
-    /// Tile buffers of the kernel running on this thread.
-    static TILES: std::cell::RefCell<Vec<(*mut u8, std::alloc::Layout)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Frees the calling thread's tile buffers (when its kernel has returned).
-pub(crate) fn release_tiles() {
-    TILES.with(|tiles| {
-        for (pointer, layout) in tiles.borrow_mut().drain(..) {
-            // SAFETY: allocated by `pld_sim_tile_alloc` with this layout.
-            unsafe { std::alloc::dealloc(pointer, layout) };
-        }
-    });
-}
-
-/// `pto.alloc_tile`: zeroed, 64-byte aligned, freed when the kernel
-/// returns. Null when the size is impossible (recorded as an error).
+/// `pto.alloc_tile`: see [`crate::tiles::alloc`].
 #[no_mangle]
 pub extern "C" fn pld_sim_tile_alloc(bytes: i64) -> *mut u8 {
-    let layout = usize::try_from(bytes)
-        .ok()
-        .and_then(|b| std::alloc::Layout::from_size_align(b.max(1), 64).ok());
-    let Some(layout) = layout else {
-        with_current(|state, rank| state.error(rank, format!("a tile of {bytes} bytes")));
-        return std::ptr::null_mut();
-    };
-    // SAFETY: non-zero size.
-    let pointer = unsafe { std::alloc::alloc_zeroed(layout) };
-    if !pointer.is_null() {
-        TILES.with(|tiles| tiles.borrow_mut().push((pointer, layout)));
-    }
-    pointer
+    crate::tiles::alloc(bytes)
 }
 
 /// The byte range a strided block touches: from its first to one past its
@@ -199,13 +172,7 @@ fn check_side(
         return Err(());
     }
     // A range touching a tile of this rank must lie inside it.
-    let tile = TILES.with(|tiles| {
-        tiles.borrow().iter().find_map(|(pointer, layout)| {
-            let base = *pointer as usize;
-            let overlaps = start < base + layout.size() && end > base;
-            overlaps.then_some((base, layout.size()))
-        })
-    });
+    let tile = crate::tiles::overlapping(start, end);
     if let Some((base, size)) = tile {
         if start < base || end > base + size {
             state.error(
@@ -398,68 +365,31 @@ pub unsafe extern "C" fn pld_sim_fill_pad(
     }
 }
 
-/// IEEE binary16 to binary32 (exact).
-pub fn f16_to_f32(bits: u16) -> f32 {
-    let sign = u32::from(bits >> 15) << 31;
-    let exponent = u32::from((bits >> 10) & 0x1f);
-    let mantissa = u32::from(bits & 0x3ff);
-    let value = match (exponent, mantissa) {
-        (0, 0) => sign,
-        (0, m) => {
-            // Subnormal: normalise.
-            let shift = m.leading_zeros() - 21;
-            let m = (m << shift) & 0x3ff;
-            sign | ((113 - shift) << 23) | (m << 13)
-        }
-        (0x1f, m) => sign | 0x7f80_0000 | (m << 13),
-        (e, m) => sign | ((e + 112) << 23) | (m << 13),
-    };
-    f32::from_bits(value)
-}
-
-/// IEEE binary32 to binary16, rounding to nearest even.
-pub fn f32_to_f16(value: f32) -> u16 {
-    let bits = value.to_bits();
-    let sign = ((bits >> 16) & 0x8000) as u16;
-    let exponent = ((bits >> 23) & 0xff) as i32;
-    let mantissa = bits & 0x7f_ffff;
-    if exponent == 0xff {
-        return sign | 0x7c00 | if mantissa != 0 { 0x200 } else { 0 };
-    }
-    let e = exponent - 127 + 15;
-    if e >= 0x1f {
-        return sign | 0x7c00;
-    }
-    if e <= 0 {
-        if e < -10 {
-            return sign;
-        }
-        let m = mantissa | 0x80_0000;
-        let shift = (14 - e) as u32;
-        let half = m >> shift;
-        let rest = m & ((1 << shift) - 1);
-        let halfway = 1 << (shift - 1);
-        let round = rest > halfway || (rest == halfway && half & 1 == 1);
-        return sign | (half as u16 + u16::from(round));
-    }
-    let half = ((e as u32) << 10) | (mantissa >> 13);
-    let rest = mantissa & 0x1fff;
-    let round = rest > 0x1000 || (rest == 0x1000 && half & 1 == 1);
-    sign | (half + u32::from(round)) as u16
-}
+/// Every device function this module implements, by the name `pld_sim.h`
+/// gives it, for the JIT to resolve the kernels' calls.
+pub const DEVICE_FUNCTIONS: &[(&str, *mut ())] = &[
+    ("pld_sim_notify", pld_sim_notify as *mut ()),
+    ("pld_sim_wait", pld_sim_wait as *mut ()),
+    ("pld_sim_test", pld_sim_test as *mut ()),
+    ("pld_sim_fence", pld_sim_fence as *mut ()),
+    ("pld_sim_tile_alloc", pld_sim_tile_alloc as *mut ()),
+    ("pld_sim_copy", pld_sim_copy as *mut ()),
+    ("pld_sim_fill_pad", pld_sim_fill_pad as *mut ()),
+];
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn half_conversions_round_trip() {
-        for bits in [0u16, 0x3c00, 0xc000, 0x7bff, 0x0001, 0x03ff, 0x0400, 0x7c00] {
-            assert_eq!(f32_to_f16(f16_to_f32(bits)), bits, "{bits:#x}");
+    fn every_implemented_function_is_declared_in_the_header() {
+        let declared = crate::lower::declarations::device_functions();
+        for (name, _) in DEVICE_FUNCTIONS {
+            assert!(
+                declared.iter().any(|f| f.name == *name),
+                "{name} is implemented but not declared in pld_sim.h"
+            );
         }
-        assert_eq!(f16_to_f32(0x3c00), 1.0);
-        assert_eq!(f32_to_f16(65504.0), 0x7bff);
-        assert_eq!(f32_to_f16(1.0 + 1.0 / 2048.0), 0x3c00); // ties to even
     }
 
     #[test]

@@ -18,16 +18,35 @@ pub mod compile;
 mod domain;
 pub mod ffi;
 pub mod golden;
+pub mod half;
+pub mod lower;
 pub mod npy;
+pub mod passes;
 pub mod program;
 mod report;
 mod run;
 mod signal;
+mod tiles;
 
 pub use domain::{aligned, CommDomain, Window};
 pub use report::{BlockedRank, CellLeak, DeadlockReport};
 pub use run::{Counters, Outcome, RankEnv, Run};
-pub use signal::{Cmp, NotifyOp};
+pub use signal::{Compare, Notify};
+
+use pld_ir::registry::{PassEntry, Registry};
+
+/// This crate's passes.
+pub const PASSES: &[PassEntry] = &[
+    PassEntry::of::<passes::convert_pto_to_sim::ConvertPtoToSim>(
+        passes::convert_pto_to_sim::create,
+    ),
+];
+
+/// Every pld pass and pipeline: the backend's (which include the
+/// lowering's) and the simulator's.
+pub fn registry() -> Registry {
+    pld_backend::registry().extend(PASSES, &[])
+}
 
 /// What can go wrong setting up a simulation.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -46,7 +46,7 @@ impl Dtype {
     /// Element `i` of `bytes`, widened.
     pub fn read(self, bytes: &[u8], i: usize) -> f64 {
         match self {
-            Dtype::F16 => f64::from(crate::ffi::f16_to_f32(u16::from_le_bytes([
+            Dtype::F16 => f64::from(crate::half::f16_to_f32(u16::from_le_bytes([
                 bytes[2 * i],
                 bytes[2 * i + 1],
             ]))),
@@ -62,7 +62,7 @@ impl Dtype {
     /// `value` encoded as one element.
     pub fn encode(self, value: f64) -> Vec<u8> {
         match self {
-            Dtype::F16 => crate::ffi::f32_to_f16(value as f32).to_le_bytes().to_vec(),
+            Dtype::F16 => crate::half::f32_to_f16(value as f32).to_le_bytes().to_vec(),
             Dtype::F32 => (value as f32).to_le_bytes().to_vec(),
             Dtype::I32 => (value as i32).to_le_bytes().to_vec(),
         }

@@ -5,7 +5,8 @@
 
 use crate::domain::CommDomain;
 use crate::report::{BlockedRank, DeadlockReport};
-use crate::signal::Cmp;
+use crate::signal::Compare;
+use pld_dialect::enums::WaitCmp;
 use std::cell::Cell;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
@@ -48,7 +49,7 @@ enum Status {
     Blocked {
         cell: *const AtomicI32,
         expected: i32,
-        cmp: Cmp,
+        cmp: WaitCmp,
         since: Instant,
     },
     Done,
@@ -144,7 +145,7 @@ impl State<'_> {
     /// Blocks `rank` until `cell` compares `cmp` to `expected`, or the run
     /// is stopped (a deadlock was declared). Spins briefly, then yields,
     /// then sleeps, so that blocked ranks leave the CPU to running ones.
-    pub fn wait(&self, rank: usize, cell: &AtomicI32, expected: i32, cmp: Cmp) {
+    pub fn wait(&self, rank: usize, cell: &AtomicI32, expected: i32, cmp: WaitCmp) {
         let mut spins = 0u32;
         let mut blocked = false;
         let mut last_check = Instant::now();
@@ -330,7 +331,7 @@ impl<'d> Run<'d> {
                             kernel(RankEnv { rank, domain })
                         }));
                         state.record(rank, "kernel", begin, || format!("\"kernel\": {name:?}"));
-                        crate::ffi::release_tiles();
+                        crate::tiles::release();
                         CURRENT.with(|c| c.set(None));
                         if let Err(panic) = result {
                             let message = panic

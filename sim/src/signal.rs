@@ -1,67 +1,50 @@
-//! Signal cell semantics (spec 5): what a notify does to a cell and when a
-//! wait is satisfied, with the ABI values of `pld_sim.h`.
+//! Signal cell semantics (spec 5, docs/simulator.md): what a notify does to
+//! a cell and when a wait is satisfied, for the dialect's own enums (whose
+//! ABI values `pld_sim.h` uses; a test checks they agree).
 
-use pld_runtime_sys::{PLD_NOTIFY_ATOMIC_ADD, PLD_NOTIFY_SET, PLD_WAIT_EQ, PLD_WAIT_GE};
+use pld_dialect::enums::{NotifyOp, WaitCmp};
 use std::sync::atomic::{AtomicI32, Ordering};
 
-/// How a notify changes a cell.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NotifyOp {
-    /// Adds the value (credits).
-    AtomicAdd,
-    /// Stores the value (data cells such as published counts).
-    Set,
-}
-
-/// When a wait is satisfied.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cmp {
-    Eq,
-    /// `>=`: a fast peer may already be a generation ahead.
-    Ge,
-}
-
-impl NotifyOp {
-    pub fn from_abi(value: i32) -> Option<Self> {
-        match u32::try_from(value).ok()? {
-            PLD_NOTIFY_ATOMIC_ADD => Some(NotifyOp::AtomicAdd),
-            PLD_NOTIFY_SET => Some(NotifyOp::Set),
-            _ => None,
-        }
-    }
-
+/// What a notify does to a cell.
+pub trait Notify {
     /// Applies the notify. Release ordering: the notifier's earlier writes
     /// (the data the signal publishes) are visible to whoever sees it.
-    pub fn apply(self, cell: &AtomicI32, value: i32) {
+    fn apply(self, cell: &AtomicI32, value: i32);
+}
+
+impl Notify for NotifyOp {
+    fn apply(self, cell: &AtomicI32, value: i32) {
         match self {
+            // Credits.
             NotifyOp::AtomicAdd => {
                 cell.fetch_add(value, Ordering::AcqRel);
             }
+            // Data cells such as published counts.
             NotifyOp::Set => cell.store(value, Ordering::Release),
         }
     }
 }
 
-impl Cmp {
-    pub fn from_abi(value: i32) -> Option<Self> {
-        match u32::try_from(value).ok()? {
-            PLD_WAIT_EQ => Some(Cmp::Eq),
-            PLD_WAIT_GE => Some(Cmp::Ge),
-            _ => None,
+/// When a wait is satisfied.
+pub trait Compare {
+    fn holds(self, actual: i32, expected: i32) -> bool;
+    /// The comparison as an operator, for reports.
+    fn symbol(self) -> &'static str;
+}
+
+impl Compare for WaitCmp {
+    fn holds(self, actual: i32, expected: i32) -> bool {
+        match self {
+            WaitCmp::Eq => actual == expected,
+            // A fast peer may already be a generation ahead.
+            WaitCmp::Ge => actual >= expected,
         }
     }
 
-    pub fn holds(self, actual: i32, expected: i32) -> bool {
+    fn symbol(self) -> &'static str {
         match self {
-            Cmp::Eq => actual == expected,
-            Cmp::Ge => actual >= expected,
-        }
-    }
-
-    pub fn symbol(self) -> &'static str {
-        match self {
-            Cmp::Eq => "==",
-            Cmp::Ge => ">=",
+            WaitCmp::Eq => "==",
+            WaitCmp::Ge => ">=",
         }
     }
 }
@@ -69,6 +52,8 @@ impl Cmp {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pld_dialect::enums::PldEnum;
+    use pld_runtime_sys::{PLD_NOTIFY_ATOMIC_ADD, PLD_NOTIFY_SET, PLD_WAIT_EQ, PLD_WAIT_GE};
 
     #[test]
     fn notify_and_compare() {
@@ -78,9 +63,22 @@ mod tests {
         assert_eq!(cell.load(Ordering::Acquire), 1);
         NotifyOp::Set.apply(&cell, 7);
         assert_eq!(cell.load(Ordering::Acquire), 7);
-        assert!(Cmp::Ge.holds(7, 3) && !Cmp::Eq.holds(7, 3) && Cmp::Eq.holds(3, 3));
-        assert_eq!(NotifyOp::from_abi(1), Some(NotifyOp::Set));
-        assert_eq!(Cmp::from_abi(1), Some(Cmp::Ge));
-        assert_eq!(Cmp::from_abi(5), None);
+        assert!(WaitCmp::Ge.holds(7, 3) && !WaitCmp::Eq.holds(7, 3) && WaitCmp::Eq.holds(3, 3));
+    }
+
+    #[test]
+    fn the_dialect_enums_have_the_runtime_abi_values() {
+        assert_eq!(NotifyOp::AtomicAdd.abi() as u32, PLD_NOTIFY_ATOMIC_ADD);
+        assert_eq!(NotifyOp::Set.abi() as u32, PLD_NOTIFY_SET);
+        assert_eq!(WaitCmp::Eq.abi() as u32, PLD_WAIT_EQ);
+        assert_eq!(WaitCmp::Ge.abi() as u32, PLD_WAIT_GE);
+        assert_eq!(
+            NotifyOp::from_abi(PLD_NOTIFY_SET as i32),
+            Some(NotifyOp::Set)
+        );
+        assert_eq!(WaitCmp::from_abi(PLD_WAIT_GE as i32), Some(WaitCmp::Ge));
+        assert_eq!(WaitCmp::from_abi(5), None);
+        // The accumulate kinds of pld_sim_copy: assign is 0.
+        assert_eq!(pld_runtime_sys::PLD_COPY_ASSIGN, 0);
     }
 }

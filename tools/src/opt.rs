@@ -31,7 +31,7 @@ pub fn run(options: &Options) -> i32 {
     let Some((buffer_name, text)) = read_named_input("pld-opt", &options.input) else {
         return 1;
     };
-    let registry = pld_backend::registry();
+    let registry = pld_sim::registry();
     let steps = match options
         .pipeline
         .as_deref()

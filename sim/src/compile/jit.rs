@@ -2,11 +2,9 @@
 //! LLVM lowering, and `ExecutionEngine`, with the simulator's device
 //! functions registered as the symbols the kernels call.
 
-use super::lower::{self, Refusal};
 use crate::ffi;
 use melior::{
-    ir::{operation::OperationLike, Module},
-    pass::PassManager,
+    ir::{block::BlockLike, operation::OperationLike, Module, RegionLike},
     Context, ExecutionEngine,
 };
 use std::collections::HashMap;
@@ -45,43 +43,39 @@ impl Compiled {
     pub fn from_text(text: &str) -> Result<Self, String> {
         let context = pld_dialect::context();
         melior::utility::register_all_llvm_translations(&context);
-        let errors = collect_diagnostics(&context);
+        let sink = pld_ir::diag::Sink::attach(&context);
         let Some(mut module) = Module::parse(&context, text) else {
             return Err(format!(
                 "the module does not parse: {}",
-                errors.take().join("; ")
+                super::render(&sink)
             ));
         };
-        let names = pld_ir::erasure_scope(|| {
-            lower::lower_module(&context, &module).map_err(|r: Refusal| lower::describe(&r))
-        })?;
+        run_pipeline(&context, &mut module, "builtin.module(convert-pto-to-sim)")
+            .map_err(|e| e.unwrap_or_else(|| super::render(&sink)))?;
         if !module.as_operation().verify() {
             return Err(format!(
                 "the lowered module does not verify: {}",
-                errors.take().join("; ")
+                super::render(&sink)
             ));
         }
-        melior::utility::register_all_passes();
-        let passes = PassManager::new(&context);
-        melior::utility::parse_pass_pipeline(
-            passes.as_operation_pass_manager(),
+        let names = kernel_names(&module);
+        run_pipeline(
+            &context,
+            &mut module,
             "builtin.module(convert-scf-to-cf,convert-to-llvm,reconcile-unrealized-casts)",
         )
-        .map_err(|e| format!("pass pipeline: {e}"))?;
-        passes
-            .run(&mut module)
-            .map_err(|_| format!("lowering to LLVM failed: {}", errors.take().join("; ")))?;
+        .map_err(|e| {
+            format!(
+                "lowering to LLVM failed: {}",
+                e.unwrap_or_else(|| super::render(&sink))
+            )
+        })?;
         let engine = ExecutionEngine::new(&module, 2, &[], false, false);
-        // SAFETY: the device functions have the signatures `pld_sim.h`
-        // declares and the lowering calls them with.
-        unsafe {
-            engine.register_symbol("pld_sim_notify", ffi::pld_sim_notify as *mut ());
-            engine.register_symbol("pld_sim_wait", ffi::pld_sim_wait as *mut ());
-            engine.register_symbol("pld_sim_test", ffi::pld_sim_test as *mut ());
-            engine.register_symbol("pld_sim_fence", ffi::pld_sim_fence as *mut ());
-            engine.register_symbol("pld_sim_tile_alloc", ffi::pld_sim_tile_alloc as *mut ());
-            engine.register_symbol("pld_sim_copy", ffi::pld_sim_copy as *mut ());
-            engine.register_symbol("pld_sim_fill_pad", ffi::pld_sim_fill_pad as *mut ());
+        for (name, address) in ffi::DEVICE_FUNCTIONS {
+            // SAFETY: each entry is the Rust implementation of the device
+            // function of that name, with the signature `pld_sim.h`
+            // declares and the lowering calls it with (checked by a test).
+            unsafe { engine.register_symbol(name, *address) };
         }
         let mut kernels = HashMap::new();
         for name in names {
@@ -133,21 +127,38 @@ impl Compiled {
     }
 }
 
-/// Captures the context's diagnostics as strings.
-fn collect_diagnostics(context: &Context) -> Diagnostics {
-    let store = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
-    let sink = store.clone();
-    context.attach_diagnostic_handler(move |d| {
-        sink.borrow_mut().push(format!("{}: {d}", d.location()));
-        true
-    });
-    Diagnostics(store)
+/// Runs a pipeline of the simulator's registry on `module`. `Err(Some)`
+/// for a malformed pipeline, `Err(None)` when a pass failed (the reasons
+/// went to the context's diagnostics).
+fn run_pipeline<'c>(
+    context: &'c Context,
+    module: &mut Module<'c>,
+    pipeline: &str,
+) -> Result<(), Option<String>> {
+    let registry = crate::registry();
+    let steps = pld_ir::pipeline::parse(pipeline, &registry).map_err(|e| Some(e.to_string()))?;
+    let plan =
+        pld_ir::pipeline::plan(context, &steps, &registry).map_err(|e| Some(e.to_string()))?;
+    for step in &plan {
+        step.run(module).map_err(|_| None)?;
+    }
+    Ok(())
 }
 
-struct Diagnostics(std::rc::Rc<std::cell::RefCell<Vec<String>>>);
-
-impl Diagnostics {
-    fn take(&self) -> Vec<String> {
-        std::mem::take(&mut *self.0.borrow_mut())
+/// The functions with bodies after the sim lowering: the kernels.
+fn kernel_names(module: &Module) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut op = module.body().first_operation();
+    while let Some(current) = op {
+        op = current.next_in_block();
+        let has_body = current
+            .region(0)
+            .ok()
+            .and_then(|r| r.first_block())
+            .is_some();
+        if has_body {
+            names.extend(pld_ir::symbol_name(current));
+        }
     }
+    names
 }

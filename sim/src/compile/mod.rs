@@ -3,9 +3,19 @@
 //! MLIR's LLVM lowering and JIT ([`jit`]).
 
 pub mod jit;
-pub mod lower;
 
 pub use jit::{Compiled, Kernel};
+use pld_ir::diag::Sink;
+
+/// Captured diagnostics as `file:line:col: error: message`, one per line
+/// joined by `; `.
+pub(crate) fn render(sink: &Sink) -> String {
+    sink.take()
+        .iter()
+        .map(|d| d.render("<kernel>").trim_end().to_string())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
 
 /// Runs `pld-to-pto` on a pld module (text) and returns the converted
 /// module as text, or the diagnostics.

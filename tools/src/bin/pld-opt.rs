@@ -45,7 +45,7 @@ struct Cli {
 }
 
 fn list_passes() {
-    let registry = pld_backend::registry();
+    let registry = pld_sim::registry();
     println!("pld passes:");
     for pass in registry.passes() {
         println!("  {:<40} {}", pass.argument, pass.summary);

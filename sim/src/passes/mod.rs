@@ -1,0 +1,3 @@
+//! The simulator's passes (one file each).
+
+pub mod convert_pto_to_sim;

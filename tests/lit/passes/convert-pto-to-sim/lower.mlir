@@ -1,0 +1,51 @@
+// convert-pto-to-sim: a converted kernel becomes func/arith/scf/llvm with
+// calls of the simulator's device functions; orchestrators are removed and
+// the device functions are declared from pld_sim.h.
+//
+// RUN: pld-opt %s --split-input-file --pass-pipeline='builtin.module(convert-pto-to-sim)' | FileCheck %s
+
+!tile = !pto.tile_buf<"vec", tensor<1x64xf32>, {valid = array<i64: 1, 64>}>
+!part = !pto.partition_tensor_view<tensor<1x64xf32>>
+!sigpart = !pto.partition_tensor_view<tensor<1x1xi32>>
+
+// CHECK-LABEL: func.func @kernel(%arg0: !llvm.ptr, %arg1: !llvm.ptr)
+// CHECK-SAME: llvm.emit_c_interface
+// CHECK-NOT: pto.
+// A tile is a block the simulator allocates: 16 header bytes + 64 floats.
+// CHECK: %[[BYTES:.*]] = arith.constant 272 : i64
+// CHECK: %[[TILE:.*]] = call @pld_sim_tile_alloc(%[[BYTES]]) : (i64) -> !llvm.ptr
+// A load is a checked copy into the tile's data (4-byte elements, assign).
+// CHECK: call @pld_sim_copy({{.*}}) : (!llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i64, i64, i32, i32) -> ()
+// The notify and the wait take the pld ABI values (AtomicAdd 0, Ge 1).
+// CHECK: %[[ADD:.*]] = arith.constant 0 : i32
+// CHECK: call @pld_sim_notify(%{{.*}}, %{{.*}}, %[[ADD]])
+// CHECK: %[[GE:.*]] = arith.constant 1 : i32
+// CHECK: call @pld_sim_wait(%{{.*}}, %{{.*}}, %[[GE]])
+// CHECK: call @pld_sim_fence()
+// CHECK: return
+// The orchestrator is gone; the device functions are declared.
+// CHECK-NOT: @host
+// CHECK-DAG: func.func private @pld_sim_notify(!llvm.ptr, i32, i32)
+// CHECK-DAG: func.func private @pld_sim_wait(!llvm.ptr, i32, i32)
+// CHECK-DAG: func.func private @pld_sim_test(!llvm.ptr, i32, i32) -> i32
+// CHECK-DAG: func.func private @pld_sim_copy(!llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i64, i64, i32, i32)
+// CHECK-DAG: func.func private @pld_sim_tile_alloc(i64) -> !llvm.ptr
+func.func @kernel(%p: !pto.ptr<f32>, %s: !pto.ptr<i32>) attributes {pto.kernel_kind = #pto.kernel_kind<"vector">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %one = arith.constant 1 : i32
+  %v = "pto.make_tensor_view"(%p, %c1, %c64, %c64, %c1) {layout = #pto.layout<"nd">, operandSegmentSizes = array<i32: 1, 2, 2>} : (!pto.ptr<f32>, index, index, index, index) -> !pto.tensor_view<tensor<?x?xf32>>
+  %pv = "pto.partition_view"(%v, %c0, %c0, %c1, %c64) {operandSegmentSizes = array<i32: 1, 2, 2>} : (!pto.tensor_view<tensor<?x?xf32>>, index, index, index, index) -> !part
+  %t = "pto.alloc_tile"() {operandSegmentSizes = array<i32: 0, 0, 0>} : () -> !tile
+  "pto.tload"(%pv, %t) {operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0>} : (!part, !tile) -> ()
+  %sv = "pto.make_tensor_view"(%s, %c1, %c1, %c1, %c1) {layout = #pto.layout<"nd">, operandSegmentSizes = array<i32: 1, 2, 2>} : (!pto.ptr<i32>, index, index, index, index) -> !pto.tensor_view<tensor<?x?xi32>>
+  %sp = "pto.partition_view"(%sv, %c0, %c0, %c1, %c1) {operandSegmentSizes = array<i32: 1, 2, 2>} : (!pto.tensor_view<tensor<?x?xi32>>, index, index, index, index) -> !sigpart
+  "pto.comm_tnotify"(%sp, %one) {notifyOp = #pto.notify_op<"atomic_add">} : (!sigpart, i32) -> ()
+  "pto.comm_twait"(%sp, %one) {cmp = #pto.wait_cmp<"ge">} : (!sigpart, i32) -> ()
+  "pto.fence_barrier_all"() {scope = #pto.fence_scope<"gm">} : () -> ()
+  return
+}
+func.func @host() {
+  return
+}
