@@ -2,6 +2,9 @@
 //! f64 accumulation, and the comparison with what the ranks produced.
 
 use crate::program::{Dtype, KernelInfo};
+use pld_dialect::ops::collective::{
+    AllGather, AllReduce, AllToAll, AllToAllV, Broadcast, ReduceScatter,
+};
 
 /// How far a rank's result is from the golden.
 #[derive(Clone, Debug, PartialEq)]
@@ -63,7 +66,7 @@ pub fn check(
         }
     };
     let golden: Box<dyn Fn(usize, usize) -> f64> = match collective.op.as_str() {
-        "pld.tensor_allreduce" => {
+        AllReduce::NAME => {
             let op = collective.reduce.clone().unwrap_or_else(|| "sum".into());
             Box::new(move |_rank, i| {
                 (1..ranks).fold(value(0, i), |acc, r| {
@@ -77,7 +80,7 @@ pub fn check(
                 })
             })
         }
-        "pld.tensor_broadcast" => {
+        Broadcast::NAME => {
             let root = collective.root.unwrap_or(0) as usize;
             if root >= ranks {
                 return Err(format!(
@@ -86,7 +89,7 @@ pub fn check(
             }
             Box::new(move |_rank, i| value(root, i))
         }
-        "pld.tensor_reduce_scatter" => {
+        ReduceScatter::NAME => {
             // Row `me` becomes the sum of every rank's row `me`; the others
             // keep their values.
             let size = *param.shape.last().unwrap_or(&1);
@@ -98,13 +101,13 @@ pub fn check(
                 }
             })
         }
-        "pld.tensor_allgather" | "pld.tensor_all_to_all" => {
+        AllGather::NAME | AllToAll::NAME => {
             let source = collective
                 .input
                 .ok_or("the collective's input is not a parameter of the kernel")?;
             let input = &kernel.params[source];
             let size = *param.shape.last().unwrap_or(&1);
-            let gather = collective.op == "pld.tensor_allgather";
+            let gather = collective.op == AllGather::NAME;
             Box::new(move |rank, i| {
                 let (row, col) = (i / size, i % size);
                 // allgather: row r is rank r's input row; all_to_all: row r
@@ -113,7 +116,7 @@ pub fn check(
                 input.dtype.read(&inputs[row][source], at)
             })
         }
-        "pld.tensor_all_to_all_v" => {
+        AllToAllV::NAME => {
             // Each sender `s` owns `capacity` rows of every receiver's
             // target; it fills the first clamp(count, 0, capacity) of them
             // with its input rows for that receiver, the rest keep their
@@ -165,7 +168,7 @@ pub fn check(
                 ok &= close(got, want, tolerance(param.dtype, ranks, magnitude(i)));
             }
             // all_to_all_v also publishes what each sender sent.
-            if let (Some((send, receive)), "pld.tensor_all_to_all_v") =
+            if let (Some((send, receive)), AllToAllV::NAME) =
                 (collective.counts, collective.op.as_str())
             {
                 let capacity = param.shape.first().copied().unwrap_or(0) / ranks.max(1);

@@ -14,6 +14,7 @@ use crate::run::{Outcome, Run};
 use melior::ir::{
     block::BlockLike, operation::OperationLike, r#type::FunctionType, Module, RegionLike,
 };
+use pld_dialect::ops::signal::{Notify, Wait};
 use pld_dialect::types::TensorKind;
 use pld_ir::op_name;
 use std::sync::Mutex;
@@ -382,20 +383,18 @@ fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
             (site.entry_block && site.parent == function).then_some(site.number)
         };
         let mut signals: Vec<usize> = collectives.iter().filter_map(|c| c.signal).collect();
-        for op in pld_ir::collect(function, |n| {
-            n == "pld.system_notify" || n == "pld.system_wait"
-        }) {
+        for op in pld_ir::collect(function, |n| n == Notify::NAME || n == Wait::NAME) {
             let Some(view) = pld_dialect::ops::OpView::new(op) else {
                 continue;
             };
-            let credit = op_name(&op) == "pld.system_wait"
+            let credit = op_name(&op) == Wait::NAME
                 || op
                     .attribute("op")
                     .ok()
                     .and_then(|a| pld_ir::attr::enum_payload(a, "pld.notify_op"))
                     .as_deref()
                     == Some("atomic_add");
-            let operand = if op_name(&op) == "pld.system_wait" {
+            let operand = if op_name(&op) == Wait::NAME {
                 "signal"
             } else {
                 "target"

@@ -2,6 +2,7 @@
 //! ranks, check it, report.
 
 use crate::files::read_named_input;
+use pld_dialect::ops::collective::AllReduce;
 use pld_sim::golden;
 use pld_sim::npy;
 use pld_sim::program::{Param, Program};
@@ -81,8 +82,7 @@ fn check_signals(kernel: &pld_sim::program::KernelInfo, ranks: usize) -> Result<
             continue;
         };
         let shape = &kernel.params[signal].shape;
-        let ring =
-            collective.op == "pld.tensor_allreduce" && collective.mode.as_deref() == Some("ring");
+        let ring = collective.op == AllReduce::NAME && collective.mode.as_deref() == Some("ring");
         let (rows, cols) = if ring {
             (2 * (ranks.max(1) - 1), ranks)
         } else {

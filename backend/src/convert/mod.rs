@@ -11,6 +11,9 @@
 //! HOST and CHIP orchestrators are left alone: they are not PTO code.
 
 mod ops;
+mod remote;
+mod system;
+mod tiles;
 mod types;
 mod views;
 
@@ -22,6 +25,7 @@ use melior::{
     pass::Pass,
     Context,
 };
+use pld_dialect::ops::tile::TensorView;
 use pld_dialect::{
     enums::FuncKind,
     query::function_kind,
@@ -138,13 +142,13 @@ where
         context_of: &context_of,
     };
     for op in ir::collect(function, |n| n.starts_with("pld.")) {
-        if op_name(&op) == "pld.tensor_view" {
+        if op_name(&op) == TensorView::NAME {
             continue;
         }
         converter.convert(op).map_err(|message| (op, message))?;
     }
     // Views were only read through `Globals`; they go last, users first.
-    for op in ir::collect(function, |n| n == "pld.tensor_view")
+    for op in ir::collect(function, |n| n == TensorView::NAME)
         .into_iter()
         .rev()
     {

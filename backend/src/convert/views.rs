@@ -4,6 +4,7 @@
 use super::types;
 use crate::abi;
 use melior::ir::{Type, Value};
+use pld_dialect::ops::tile::TensorView;
 use pld_dialect::{
     ops::pto::{AddPtr, LoadScalar, MakeTensorView, PartitionView},
     types::{value_info, Layout},
@@ -91,7 +92,7 @@ where
             "PTO conversion follows tensors back to kernel parameters, but this one is a block \
              argument (a loop-carried tensor); carry tiles, not tensors",
         )?;
-        if op_name(&owner) != "pld.tensor_view" {
+        if op_name(&owner) != TensorView::NAME {
             return Err(format!(
                 "PTO conversion follows tensors back to kernel parameters, but this one comes \
                  from '{}'",

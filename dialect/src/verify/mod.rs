@@ -18,6 +18,22 @@ mod signal;
 mod tile;
 mod window;
 
+use crate::ops::collective::{
+    AllGather, AllReduce, AllToAll, AllToAllV, Barrier, Broadcast, IndexedAllToAllV, ReduceScatter,
+};
+use crate::ops::ctx::GetCommCtx;
+use crate::ops::fence::CacheInvalid;
+use crate::ops::host::{CommDomain, Dispatch};
+use crate::ops::remote::{
+    RemoteLoad, RemoteLoadTailPadded, TensorGet, TensorPut, TensorRemoteStore, TileGet, TilePut,
+    TileRemoteStore,
+};
+use crate::ops::signal::{DeferWait, Notify, Wait};
+use crate::ops::tile::{
+    TensorRead, TensorView, TileAdd, TileCreate, TileFillPad, TileLoad, TileMaximum, TileMinimum,
+    TileMul, TileSetValidShape, TileStore,
+};
+use crate::ops::window::{AllocWindowBuffer, Window};
 use crate::{
     enums::{FuncKind, PldEnum},
     ops::OpView,
@@ -168,41 +184,41 @@ impl<'c> Checker<'c> {
             return;
         }
         match cx.name.as_str() {
-            "pld.tensor_alloc_window_buffer" => window::alloc_window_buffer(&mut cx),
-            "pld.tensor_window" => window::window(&mut cx),
-            "pld.system_get_comm_ctx" => window::get_comm_ctx(&mut cx),
-            "pld.system_notify" => signal::notify(&mut cx),
-            "pld.system_wait" => signal::wait(&mut cx, false),
-            "pld.system_defer_wait" => signal::wait(&mut cx, true),
-            "pld.tile_remote_load" => remote::remote_load(&mut cx, false),
-            "pld.tile_remote_load_with_physical_tail_padding" => remote::remote_load(&mut cx, true),
-            "pld.tile_remote_store" => remote::remote_store(&mut cx, TensorKind::Tile),
-            "pld.tensor_remote_store" => remote::remote_store(&mut cx, TensorKind::Plain),
-            "pld.tensor_put" => remote::transfer(&mut cx, true, false),
-            "pld.tensor_get" => remote::transfer(&mut cx, false, false),
-            "pld.tile_put" => remote::transfer(&mut cx, true, true),
-            "pld.tile_get" => remote::transfer(&mut cx, false, true),
-            "pld.tensor_allreduce" => collective::allreduce(&mut cx),
-            "pld.tensor_barrier" => collective::barrier(&mut cx),
-            "pld.tensor_broadcast" => collective::broadcast(&mut cx),
-            "pld.tensor_reduce_scatter" => collective::reduce_scatter(&mut cx),
-            "pld.tensor_allgather" => collective::allgather(&mut cx),
-            "pld.tensor_all_to_all" => collective::all_to_all(&mut cx),
-            "pld.tensor_all_to_all_v" => collective::all_to_all_v(&mut cx, false),
-            "pld.tensor_indexed_all_to_all_v" => collective::all_to_all_v(&mut cx, true),
-            "pld.system_cacheinvalid" => signal::cacheinvalid(&mut cx),
-            "pld.tensor_view" => tile::tensor_view(&mut cx),
-            "pld.tensor_read" => tile::tensor_read(&mut cx),
-            "pld.tile_create" => tile::tile_create(&mut cx),
-            "pld.tile_load" => tile::tile_load(&mut cx),
-            "pld.tile_store" => tile::tile_store(&mut cx),
-            "pld.tile_fillpad" => tile::tile_fillpad(&mut cx),
-            "pld.tile_set_validshape" => tile::tile_set_validshape(&mut cx),
-            "pld.tile_add" | "pld.tile_maximum" | "pld.tile_minimum" | "pld.tile_mul" => {
+            AllocWindowBuffer::NAME => window::alloc_window_buffer(&mut cx),
+            Window::NAME => window::window(&mut cx),
+            GetCommCtx::NAME => window::get_comm_ctx(&mut cx),
+            Notify::NAME => signal::notify(&mut cx),
+            Wait::NAME => signal::wait(&mut cx, false),
+            DeferWait::NAME => signal::wait(&mut cx, true),
+            RemoteLoad::NAME => remote::remote_load(&mut cx, false),
+            RemoteLoadTailPadded::NAME => remote::remote_load(&mut cx, true),
+            TileRemoteStore::NAME => remote::remote_store(&mut cx, TensorKind::Tile),
+            TensorRemoteStore::NAME => remote::remote_store(&mut cx, TensorKind::Plain),
+            TensorPut::NAME => remote::transfer(&mut cx, true, false),
+            TensorGet::NAME => remote::transfer(&mut cx, false, false),
+            TilePut::NAME => remote::transfer(&mut cx, true, true),
+            TileGet::NAME => remote::transfer(&mut cx, false, true),
+            AllReduce::NAME => collective::allreduce(&mut cx),
+            Barrier::NAME => collective::barrier(&mut cx),
+            Broadcast::NAME => collective::broadcast(&mut cx),
+            ReduceScatter::NAME => collective::reduce_scatter(&mut cx),
+            AllGather::NAME => collective::allgather(&mut cx),
+            AllToAll::NAME => collective::all_to_all(&mut cx),
+            AllToAllV::NAME => collective::all_to_all_v(&mut cx, false),
+            IndexedAllToAllV::NAME => collective::all_to_all_v(&mut cx, true),
+            CacheInvalid::NAME => signal::cacheinvalid(&mut cx),
+            TensorView::NAME => tile::tensor_view(&mut cx),
+            TensorRead::NAME => tile::tensor_read(&mut cx),
+            TileCreate::NAME => tile::tile_create(&mut cx),
+            TileLoad::NAME => tile::tile_load(&mut cx),
+            TileStore::NAME => tile::tile_store(&mut cx),
+            TileFillPad::NAME => tile::tile_fillpad(&mut cx),
+            TileSetValidShape::NAME => tile::tile_set_validshape(&mut cx),
+            TileAdd::NAME | TileMaximum::NAME | TileMinimum::NAME | TileMul::NAME => {
                 tile::elementwise(&mut cx)
             }
-            "pld.dispatch" => host::dispatch(&mut cx),
-            "pld.comm_domain" => host::comm_domain(&mut cx),
+            Dispatch::NAME => host::dispatch(&mut cx),
+            CommDomain::NAME => host::comm_domain(&mut cx),
             other if other.starts_with("pld.builtin_") => builtin::check(&mut cx),
             _ => {}
         }

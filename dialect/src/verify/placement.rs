@@ -3,6 +3,10 @@
 
 use super::OpCx;
 use crate::enums::FuncKind::{self, Aic, Aiv, Chip, Host, InCore};
+use crate::ops::collective::IndexedAllToAllV;
+use crate::ops::ctx::GetCommCtx;
+use crate::ops::host::{CommDomain, Dispatch};
+use crate::ops::window::{AllocWindowBuffer, Window, WorldSize};
 
 /// The function kinds that may hold `op`; `None` for any kind.
 pub fn allowed_kinds(op: &str) -> Option<&'static [FuncKind]> {
@@ -11,13 +15,13 @@ pub fn allowed_kinds(op: &str) -> Option<&'static [FuncKind]> {
     const COLLECTIVE: &[FuncKind] = &[Host, Chip, InCore];
     const CHIP: &[FuncKind] = &[Chip];
     Some(match op {
-        "pld.tensor_alloc_window_buffer"
-        | "pld.tensor_window"
-        | "pld.system_world_size"
-        | "pld.dispatch"
-        | "pld.comm_domain" => HOST,
-        "pld.system_get_comm_ctx" => return None,
-        "pld.tensor_indexed_all_to_all_v" => CHIP,
+        AllocWindowBuffer::NAME
+        | Window::NAME
+        | WorldSize::NAME
+        | Dispatch::NAME
+        | CommDomain::NAME => HOST,
+        GetCommCtx::NAME => return None,
+        IndexedAllToAllV::NAME => CHIP,
         _ if op.starts_with("pld.builtin_") => HOST,
         _ if op.starts_with("pld.tensor_") && crate::ops::collective::COLLECTIVES.contains(&op) => {
             COLLECTIVE

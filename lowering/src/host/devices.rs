@@ -1,6 +1,7 @@
 //! Which devices a `pld.dispatch` reaches (spec 7.4 step 3).
 
 use melior::ir::Value;
+use pld_dialect::ops::window::WorldSize;
 use pld_ir::constant_int;
 use pld_ir::op_name;
 use pld_ir::{argument_site, defining_op, operand};
@@ -59,7 +60,7 @@ where
 
 /// Whether `value` is `pld.system_world_size` (through casts).
 pub fn is_world_size(value: Value) -> bool {
-    defining_op(strip_casts(value)).is_some_and(|op| op_name(&op) == "pld.system_world_size")
+    defining_op(strip_casts(value)).is_some_and(|op| op_name(&op) == WorldSize::NAME)
 }
 
 /// The devices named by a dispatch's device operand: a constant, or the

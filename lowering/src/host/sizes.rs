@@ -7,6 +7,7 @@
 
 use super::devices::strip_casts;
 use melior::ir::Value;
+use pld_dialect::ops::window::WorldSize;
 use pld_ir::constant_int;
 use pld_ir::op_name;
 use pld_ir::{defining_op, operand};
@@ -43,7 +44,7 @@ fn build(value: Value, depth: usize) -> Result<Expr, String> {
     }
     let owner = defining_op(value).ok_or_else(|| format!("window size {UNSUPPORTED}"))?;
     let name = op_name(&owner);
-    if name == "pld.system_world_size" {
+    if name == WorldSize::NAME {
         return Ok(Expr {
             text: "s0".into(),
             symbolic: true,

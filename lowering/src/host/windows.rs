@@ -8,6 +8,8 @@
 
 use super::roles;
 use melior::ir::{OperationRef, Value};
+use pld_dialect::ops::host::CommDomain;
+use pld_dialect::ops::window::Window;
 use pld_dialect::ops::{window::AllocWindowBuffer, OpView};
 use pld_ir::op_name;
 use pld_ir::{argument_site, defining_op, operand, region_terminator, result_number};
@@ -26,14 +28,14 @@ where
             Some(owner) => {
                 let index = result_number(value);
                 match op_name(&owner).as_str() {
-                    "pld.tensor_window" => {
+                    Window::NAME => {
                         let defining = defining_op(operand(owner, 0)?)?;
                         return AllocWindowBuffer::cast(defining).map(|a| a.op());
                     }
                     // A loop's result starts as its init value.
                     "scf.for" => operand(owner, 3 + index)?,
                     // A region op's result is what its body yields.
-                    "pld.comm_domain" => operand(region_terminator(owner, 0)?, index)?,
+                    CommDomain::NAME => operand(region_terminator(owner, 0)?, index)?,
                     // An scf.if result is a view only when both branches
                     // yield views of one allocation.
                     "scf.if" => {

@@ -17,6 +17,10 @@ use melior::{
     pass::Pass,
     Context,
 };
+use pld_dialect::ops::remote::{
+    TensorGet, TensorPut, TensorRemoteStore, TileGet, TilePut, TileRemoteStore,
+};
+use pld_dialect::ops::tile::TileStore;
 use pld_dialect::{
     ops::{fence::CacheInvalid, fence::Fence, OpView},
     query::function_kind,
@@ -77,13 +81,13 @@ where
         (info.kind == TensorKind::Distributed).then_some(value)
     };
     match name.as_str() {
-        "pld.tile_store" => window("target").map(Marker::Local),
-        "pld.tile_get" | "pld.tensor_get" => window("dst").map(Marker::Local),
-        "pld.tile_remote_store" | "pld.tensor_remote_store" | "pld.tile_put" | "pld.tensor_put" => {
+        TileStore::NAME => window("target").map(Marker::Local),
+        TileGet::NAME | TensorGet::NAME => window("dst").map(Marker::Local),
+        TileRemoteStore::NAME | TensorRemoteStore::NAME | TilePut::NAME | TensorPut::NAME => {
             Some(Marker::Remote)
         }
         "func.call" => Some(Marker::Opaque),
-        "pld.system_wait" => Some(Marker::Wait),
+        pld_dialect::ops::signal::Wait::NAME => Some(Marker::Wait),
         _ => None,
     }
 }

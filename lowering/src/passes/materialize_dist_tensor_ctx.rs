@@ -22,6 +22,7 @@ use melior::{
     pass::Pass,
     Context,
 };
+use pld_dialect::ops::tile::TensorView;
 use pld_dialect::{
     enums::FuncKind,
     ops::{ctx::GetCommCtx, OpView},
@@ -303,7 +304,7 @@ where
             Some(owner) => {
                 let index = ir::result_number(value);
                 match op_name(&owner).as_str() {
-                    "pld.tensor_view" => ir::operand(owner, 0),
+                    TensorView::NAME => ir::operand(owner, 0),
                     "scf.for" => carry(owner, index)?,
                     "scf.if" => {
                         // Both branches must yield the same window.

@@ -21,6 +21,7 @@ use melior::{
     pass::Pass,
     Context,
 };
+use pld_dialect::ops::host::CommDomain;
 use pld_dialect::ops::{
     collective::AllReduce,
     window::{AllocWindowBuffer, Window, WorldSize},
@@ -73,7 +74,7 @@ fn check(allreduce: AllReduce) -> Result<bool, String> {
     if let Some(parent) = ir::ancestors(op).into_iter().find(|a| {
         !matches!(
             op_name(a).as_str(),
-            "scf.if" | "scf.for" | "scf.while" | "pld.comm_domain"
+            "scf.if" | "scf.for" | "scf.while" | CommDomain::NAME
         )
     }) {
         return Err(format!(
