@@ -62,6 +62,57 @@ void pld_sim_copy(void *dst, int64_t dst_row_stride, int64_t dst_col_stride, con
 void pld_sim_fill_pad(void *data, int64_t rows, int64_t cols, int64_t valid_rows,
                       int64_t valid_cols, int32_t elem_bytes);
 
+/* ---- Builtin-kernel runtime support (pld_runtime.h) ----------------------
+ *
+ * The rendered builtin entries submit their AIV kernel with
+ * rt_submit_aiv_task (pld_runtime.h), which runs every launched block on a
+ * thread of its own. These functions bind such a thread to the submitting
+ * thread's simulated rank and carry the entries' fatal errors and log lines
+ * to the simulator. */
+
+/* An opaque handle of the rank (and run) the calling thread is bound to, or
+ * null when the thread is not bound to a simulated rank. It stays valid
+ * while the bound thread's current kernel or entry call runs (that is, for
+ * as long as a launch started from it can last). */
+void *pld_sim_rank_handle(void);
+
+/* Binds the calling thread, which must not be bound yet, to the rank
+ * `rank` (a handle from pld_sim_rank_handle) as block `block_idx` of a
+ * launch of `block_num` blocks. Afterwards every device function called on
+ * this thread acts on that rank, exactly as on the submitting thread
+ * (counters, traces, errors, tile buffers). For deadlock detection the
+ * block threads replace the submitting thread: while any block of a rank
+ * is bound, the rank's submitting thread (which only joins them) counts as
+ * parked, and each bound block thread counts as a live thread of the rank;
+ * the run is deadlocked when every live thread of every live rank is
+ * blocked in pld_sim_wait. block_idx / block_num may appear in traces and
+ * deadlock reports. */
+void pld_sim_block_enter(void *rank, int32_t block_idx, int32_t block_num);
+
+/* Ends the binding made by pld_sim_block_enter on the calling thread: frees
+ * the tile buffers this thread got from pld_sim_tile_alloc, stops counting
+ * the thread as live and unbinds it. Called once per block_enter, after the
+ * block's kernel returned. */
+void pld_sim_block_exit(void);
+
+/* Error codes of pld_sim_fatal (the runtime's numbering: PTO2_ERROR_*). */
+#define PLD_FATAL_INVALID_ARGS 5
+#define PLD_FATAL_REQUIRE_SYNC_START_INVALID 7
+
+/* Records a fatal error of the calling rank's current call: `code` (one of
+ * the codes above, or another runtime code) and a one-line `message`
+ * (copied; not retained). The call that is running (the dispatch of a
+ * builtin entry) fails with this error and the run reports it; it does not
+ * unwind or abort, and returns to the caller, which stops submitting work.
+ * Outside a bound thread it prints the message to stderr. */
+void pld_sim_fatal(int32_t code, const char *message);
+
+/* Appends one log line (`line`, without trailing newline; copied) to the
+ * calling rank's log, e.g. the entries' launch-width line
+ * "requested_core_num=<L> launched_core_num=<B> active_lanes=<n> nranks=<P>".
+ * Outside a bound thread it prints the line to stderr. */
+void pld_sim_log(const char *line);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,864 @@
+/*
+ * pld's own C++17 implementation of the pto-isa subset the builtin kernels
+ * (backend/templates/<builtin>/kernel.cpp.in) use, for the simulator.
+ *
+ * Names, namespaces, template parameters and signatures follow the real
+ * pto-isa API (pto-interface.md section 3), so a kernel that compiles here
+ * compiles against the real headers too; the kernels include it through
+ * the shims under include/pto-sim/pto/ at the real header paths
+ * (<pto/pto-inst.hpp>, <pto/comm/comm_types.hpp>,
+ * <pto/comm/pto_comm_inst.hpp>).
+ *
+ * Everything is built on the simulator's device functions (pld_sim.h):
+ *   - GM <-> UB and GM -> GM traffic goes through pld_sim_copy (which checks
+ *     window bounds and counts remote bytes); TSTORE / TPUT with
+ *     AtomicType::AtomicAdd use its element-atomic accumulate kinds.
+ *   - TNOTIFY is pld_sim_notify; TWAIT / TTEST are pld_sim_wait /
+ *     pld_sim_test over every element of the signal view.
+ *   - pipe_barrier, set_flag / wait_flag, dcci are no-ops apart from checks
+ *     (every wait_flag must match an earlier set_flag of the same pipes and
+ *     event on the same core); dsb is pld_sim_fence.
+ *   - Tiles keep their elements in the tile object (modelling the UB bytes
+ *     at their TASSIGN offset); TASSIGN checks alignment, the UB capacity
+ *     and overlap with the core's other live tiles. TLOAD pads outside the
+ *     valid region with the tile's pad value; TSTORE writes the valid
+ *     region only; TADD / TMAX / TMIN / TMUL iterate over the dst valid
+ *     region (float, half, int8_t, int32_t and the other arithmetic types).
+ * A violated constraint is reported with pld_sim_fatal and the instruction
+ * does nothing.
+ */
+#ifndef PLD_PTO_SIM_H
+#define PLD_PTO_SIM_H
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <thread>
+#include <type_traits>
+#include <chrono>
+#include <cmath>
+
+#include "pld/pld_sim.h"
+
+/* ---- Qualifiers and attributes the device compiler knows ------------------ */
+
+#define __global__
+#define __aicore__
+#define __gm__
+#define __ubuf__
+#define __in__
+#define __out__
+#define AICORE
+#define PTO_INLINE inline
+#define PTO_INST inline
+#define PTO_INTERNAL inline
+
+/* FP16 element type, as pto-isa's CPU mode spells it. */
+typedef _Float16 half;
+
+/* ---- Pipes, events, flags, cache maintenance ----------------------------- */
+
+typedef int pipe_t;
+constexpr pipe_t PIPE_S = 0;
+constexpr pipe_t PIPE_V = 1;
+constexpr pipe_t PIPE_M = 2;
+constexpr pipe_t PIPE_MTE1 = 3;
+constexpr pipe_t PIPE_MTE2 = 4;
+constexpr pipe_t PIPE_MTE3 = 5;
+constexpr pipe_t PIPE_ALL = 6;
+constexpr pipe_t PIPE_MTE4 = 7;
+constexpr pipe_t PIPE_MTE5 = 8;
+constexpr pipe_t PIPE_V2 = 9;
+constexpr pipe_t PIPE_FIX = 10;
+
+typedef int event_t;
+constexpr event_t EVENT_ID0 = 0;
+constexpr event_t EVENT_ID1 = 1;
+constexpr event_t EVENT_ID2 = 2;
+constexpr event_t EVENT_ID3 = 3;
+constexpr event_t EVENT_ID4 = 4;
+constexpr event_t EVENT_ID5 = 5;
+constexpr event_t EVENT_ID6 = 6;
+constexpr event_t EVENT_ID7 = 7;
+
+typedef int cache_line_t;
+constexpr cache_line_t SINGLE_CACHE_LINE = 0;
+constexpr cache_line_t ENTIRE_DATA_CACHE = 1;
+typedef int dcci_dst_t;
+constexpr dcci_dst_t CACHELINE_OUT = 0;
+typedef int mem_dsb_t;
+constexpr mem_dsb_t DSB_DDR = 0;
+
+namespace pld_pto_sim {
+
+/* Reports a broken constraint of the calling core. */
+inline void Fail(const char *what) { pld_sim_fatal(PLD_FATAL_INVALID_ARGS, what); }
+
+constexpr int kPipes = 11;
+constexpr int kEvents = 8;
+
+/* Outstanding set_flag count per (src pipe, dst pipe, event) of this core. */
+struct FlagState {
+  int pending[kPipes][kPipes][kEvents] = {};
+};
+inline FlagState &Flags() {
+  static thread_local FlagState s;
+  return s;
+}
+
+}  // namespace pld_pto_sim
+
+inline void pipe_barrier(pipe_t pipe) {
+  if (pipe < 0 || pipe >= pld_pto_sim::kPipes) pld_pto_sim::Fail("pipe_barrier on an unknown pipe");
+}
+
+inline void set_flag(pipe_t src, pipe_t dst, event_t ev) {
+  if (src < 0 || src >= pld_pto_sim::kPipes || dst < 0 || dst >= pld_pto_sim::kPipes || ev < 0 ||
+      ev >= pld_pto_sim::kEvents) {
+    pld_pto_sim::Fail("set_flag with an unknown pipe or event");
+    return;
+  }
+  ++pld_pto_sim::Flags().pending[src][dst][ev];
+}
+
+inline void wait_flag(pipe_t src, pipe_t dst, event_t ev) {
+  if (src < 0 || src >= pld_pto_sim::kPipes || dst < 0 || dst >= pld_pto_sim::kPipes || ev < 0 ||
+      ev >= pld_pto_sim::kEvents) {
+    pld_pto_sim::Fail("wait_flag with an unknown pipe or event");
+    return;
+  }
+  int &n = pld_pto_sim::Flags().pending[src][dst][ev];
+  if (n <= 0) {
+    /* On the device this wait would never be satisfied. */
+    pld_pto_sim::Fail("wait_flag without a matching earlier set_flag (the core would hang)");
+    return;
+  }
+  --n;
+}
+
+/* Scalar D-cache clean+invalidate: the simulator has no scalar cache. */
+inline void dcci(const volatile void *addr, cache_line_t mode, dcci_dst_t dst = CACHELINE_OUT) {
+  (void)addr;
+  (void)mode;
+  (void)dst;
+}
+
+/* GM visibility barrier. */
+inline void dsb(mem_dsb_t kind) {
+  (void)kind;
+  pld_sim_fence();
+}
+
+namespace pto {
+
+constexpr int DYNAMIC = -1;
+
+enum class TileType { Vec, Mat, Left, Right, Acc, Bias, Scaling, ScaleLeft, ScaleRight, Ctrl };
+enum class BLayout { RowMajor = 0, ColMajor = 1 };
+enum class SLayout { NoneBox = 0, RowMajor = 1, ColMajor = 2 };
+enum class PadValue : uint64_t { Null = 0, Zero = 1, Max = 2, Min = 3, CustomBase = 0x100000000ULL };
+enum class CompactMode { Null, Normal, RowPlusOne, RowAlignedPadding };
+enum class Layout { ND, DN, NZ, SCALE, MX_A_ND, MX_A_DN, MX_A_ZZ, MX_B_ND, MX_B_DN, MX_B_NN };
+enum class AtomicType : uint8_t { AtomicNone = 0, AtomicAdd = 1 };
+
+namespace GlobalTensorDim {
+constexpr int DIM_0 = 0;
+constexpr int DIM_1 = 1;
+constexpr int DIM_2 = 2;
+constexpr int DIM_3 = 3;
+constexpr int DIM_4 = 4;
+constexpr int TOTAL_DIM = 5;
+}  // namespace GlobalTensorDim
+
+namespace TileConfig {
+constexpr int alignedSize = 32;
+constexpr int fixedRowSize = 16;
+constexpr int fixedColSize = 16;
+constexpr int fractalABSize = 512;
+constexpr int fractalCSize = 1024;
+constexpr int fractalMxSize = 32;
+}  // namespace TileConfig
+
+/* UB capacity of one AIV core (A2/A3) and the alignment of tile addresses. */
+constexpr uint64_t kSimUbBytes = 192 * 1024;
+constexpr uint64_t kSimUbAlign = 32;
+
+/* What instructions return; the simulator executes synchronously. */
+struct RecordEvent {};
+
+namespace detail {
+
+/* Stores the five dims of a Shape / Stride: static ones from the template,
+ * dynamic ones from the constructor (all five, or one per dynamic dim in
+ * order). */
+template <int64_t D0, int64_t D1, int64_t D2, int64_t D3, int64_t D4>
+struct Dims5 {
+  static constexpr int64_t kStatic[5] = {D0, D1, D2, D3, D4};
+  static constexpr int kDynamic = (D0 == DYNAMIC) + (D1 == DYNAMIC) + (D2 == DYNAMIC) +
+                                  (D3 == DYNAMIC) + (D4 == DYNAMIC);
+  int64_t v[5];
+
+  void InitDefault() {
+    for (int i = 0; i < 5; ++i) v[i] = kStatic[i] == DYNAMIC ? 1 : kStatic[i];
+  }
+  template <typename... Ints>
+  void Init(Ints... ns) {
+    static_assert(sizeof...(Ints) == 5 || static_cast<int>(sizeof...(Ints)) == kDynamic,
+                  "give all five dims or one value per dynamic dim");
+    const int64_t vals[] = {static_cast<int64_t>(ns)...};
+    InitDefault();
+    if constexpr (sizeof...(Ints) == 5) {
+      for (int i = 0; i < 5; ++i)
+        if (kStatic[i] == DYNAMIC) v[i] = vals[i];
+    } else {
+      int k = 0;
+      for (int i = 0; i < 5; ++i)
+        if (kStatic[i] == DYNAMIC) v[i] = vals[k++];
+    }
+  }
+};
+
+}  // namespace detail
+
+template <int64_t N1 = DYNAMIC, int64_t N2 = DYNAMIC, int64_t N3 = DYNAMIC, int64_t N4 = DYNAMIC,
+          int64_t N5 = DYNAMIC>
+struct Shape {
+  static constexpr int64_t staticShape[5] = {N1, N2, N3, N4, N5};
+  Shape() { d_.InitDefault(); }
+  template <typename... Ints, typename = std::enable_if_t<(sizeof...(Ints) >= 1) &&
+                                                          (std::is_integral_v<Ints> && ...)>>
+  Shape(Ints... ns) {  // NOLINT(runtime/explicit): the real API converts too
+    d_.Init(ns...);
+  }
+  int64_t operator[](int i) const { return d_.v[i]; }
+
+ private:
+  detail::Dims5<N1, N2, N3, N4, N5> d_;
+};
+
+template <int64_t SN1 = DYNAMIC, int64_t SN2 = DYNAMIC, int64_t SN3 = DYNAMIC, int64_t SN4 = DYNAMIC,
+          int64_t SN5 = DYNAMIC>
+struct Stride {
+  static constexpr int64_t staticStride[5] = {SN1, SN2, SN3, SN4, SN5};
+  Stride() { d_.InitDefault(); }
+  template <typename... Ints, typename = std::enable_if_t<(sizeof...(Ints) >= 1) &&
+                                                          (std::is_integral_v<Ints> && ...)>>
+  Stride(Ints... ns) {  // NOLINT(runtime/explicit)
+    d_.Init(ns...);
+  }
+  int64_t operator[](int i) const { return d_.v[i]; }
+
+ private:
+  detail::Dims5<SN1, SN2, SN3, SN4, SN5> d_;
+};
+
+template <typename Element_, typename Shape_, typename Stride_, Layout Layout_ = Layout::ND>
+struct GlobalTensor {
+  using Shape = Shape_;
+  using Stride = Stride_;
+  using RawDType = std::remove_cv_t<Element_>;
+  using DType = RawDType;
+  static constexpr Layout layout = Layout_;
+
+  GlobalTensor() : data_(nullptr) {}
+  GlobalTensor(DType *data, const Shape &shape = Shape(), const Stride &stride = Stride())
+      : data_(data), shape_(shape), stride_(stride) {}
+
+  DType *data() { return data_; }
+  const DType *data() const { return data_; }
+  int64_t GetShape(const int dim) const { return (dim >= 0 && dim < 5) ? shape_[dim] : -1; }
+  int64_t GetStride(const int dim) const { return (dim >= 0 && dim < 5) ? stride_[dim] : -1; }
+  template <int dim>
+  static constexpr int64_t GetShape() {
+    static_assert(dim >= 0 && dim < 5, "only dims 0-4");
+    static_assert(Shape::staticShape[dim] != DYNAMIC, "dim is dynamic");
+    return Shape::staticShape[dim];
+  }
+  int64_t Numel() const {
+    int64_t n = 1;
+    for (int i = 0; i < 5; ++i) n *= shape_[i];
+    return n;
+  }
+
+ private:
+  DType *data_;
+  Shape shape_;
+  Stride stride_;
+};
+
+namespace detail {
+
+/* UB ranges of the live tiles of this core. */
+struct UbRange {
+  const void *tile;
+  uint64_t begin;
+  uint64_t end;
+};
+struct UbMap {
+  static constexpr int kMax = 64;
+  UbRange ranges[kMax];
+  int count = 0;
+};
+inline UbMap &Ub() {
+  static thread_local UbMap m;
+  return m;
+}
+inline void UbRelease(const void *tile) {
+  UbMap &m = Ub();
+  for (int i = 0; i < m.count; ++i) {
+    if (m.ranges[i].tile == tile) {
+      m.ranges[i] = m.ranges[--m.count];
+      return;
+    }
+  }
+}
+inline bool UbClaim(const void *tile, uint64_t addr, uint64_t bytes) {
+  UbRelease(tile);
+  if (addr % kSimUbAlign != 0) {
+    pld_pto_sim::Fail("TASSIGN: a UB address that is not 32-byte aligned");
+    return false;
+  }
+  if (addr + bytes > kSimUbBytes) {
+    pld_pto_sim::Fail("TASSIGN: the tile does not fit in the core's 192 KiB UB");
+    return false;
+  }
+  UbMap &m = Ub();
+  for (int i = 0; i < m.count; ++i) {
+    if (addr < m.ranges[i].end && m.ranges[i].begin < addr + bytes) {
+      pld_pto_sim::Fail("TASSIGN: the tile overlaps another live tile in UB");
+      return false;
+    }
+  }
+  if (m.count == UbMap::kMax) {
+    pld_pto_sim::Fail("TASSIGN: too many live tiles");
+    return false;
+  }
+  m.ranges[m.count++] = UbRange{tile, addr, addr + bytes};
+  return true;
+}
+
+template <typename T>
+constexpr int32_t AccumulateKind() {
+  if constexpr (std::is_same_v<T, float>) return PLD_COPY_ADD_F32;
+  else if constexpr (std::is_same_v<T, half>) return PLD_COPY_ADD_F16;
+  else if constexpr (std::is_same_v<T, int32_t>) return PLD_COPY_ADD_I32;
+  else return -1;
+}
+
+}  // namespace detail
+
+template <TileType Loc_, typename Element_, const int Rows_, const int Cols_,
+          const BLayout BFractal_ = BLayout::RowMajor, const int RowValid_ = Rows_,
+          const int ColValid_ = Cols_, const SLayout SFractal_ = SLayout::NoneBox,
+          const int SFractalSize_ = TileConfig::fractalABSize, auto PadVal_ = PadValue::Null,
+          const CompactMode Compact_ = CompactMode::Null>
+struct Tile {
+ public:
+  using DType = Element_;
+  static constexpr TileType Loc = Loc_;
+  static constexpr int Rows = Rows_;
+  static constexpr int Cols = Cols_;
+  static constexpr int RowStride = BFractal_ == BLayout::RowMajor ? Cols : 1;
+  static constexpr int ColStride = BFractal_ == BLayout::RowMajor ? 1 : Rows;
+  static constexpr int ValidRow = RowValid_;
+  static constexpr int ValidCol = ColValid_;
+  static constexpr BLayout BFractal = BFractal_;
+  static constexpr SLayout SFractal = SFractal_;
+  static constexpr int Numel = Rows * Cols;
+  static constexpr bool isRowMajor = BFractal_ == BLayout::RowMajor;
+  static constexpr int SFractalSize = SFractalSize_;
+  static constexpr auto PadVal = PadVal_;
+  static constexpr CompactMode Compact = Compact_;
+
+  static_assert(Rows > 0 && Cols > 0, "Invalid Tile Layout.");
+  static_assert((ValidRow == DYNAMIC || (ValidRow > 0 && ValidRow <= Rows)) &&
+                    (ValidCol == DYNAMIC || (ValidCol > 0 && ValidCol <= Cols)),
+                "Invalid Tile Layout.");
+  static_assert(SFractal_ != SLayout::NoneBox ||
+                    (BFractal_ == BLayout::RowMajor && Cols * sizeof(DType) % TileConfig::alignedSize == 0) ||
+                    (BFractal_ == BLayout::ColMajor && Rows * sizeof(DType) % TileConfig::alignedSize == 0),
+                "RowMajor tiles need 32-byte rows, ColMajor tiles 32-byte columns.");
+  static_assert(SFractal_ == SLayout::NoneBox, "pld's simulator models non-boxed tiles only");
+
+  using TileDType = DType *;
+
+  Tile() : valid_row_(ValidRow == DYNAMIC ? Rows : ValidRow), valid_col_(ValidCol == DYNAMIC ? Cols : ValidCol) {}
+
+  template <int RowMask = ValidRow, int ColMask = ValidCol>
+  Tile(std::enable_if_t<RowMask == DYNAMIC && ColMask == DYNAMIC, unsigned> vr,
+       std::enable_if_t<RowMask == DYNAMIC && ColMask == DYNAMIC, unsigned> vc)
+      : valid_row_(Rows), valid_col_(Cols) {
+    SetValidShape(vr, vc);
+  }
+  template <int RowMask = ValidRow, int ColMask = ValidCol>
+  explicit Tile(std::enable_if_t<(RowMask == DYNAMIC) && (ColMask > 0), unsigned> vr)
+      : valid_row_(Rows), valid_col_(ColMask) {
+    SetValidRow(vr);
+  }
+  template <int RowMask = ValidRow, int ColMask = ValidCol>
+  explicit Tile(std::enable_if_t<(RowMask > 0) && (ColMask == DYNAMIC), unsigned> vc)
+      : valid_row_(RowMask), valid_col_(Cols) {
+    SetValidCol(vc);
+  }
+
+  Tile(const Tile &other) : valid_row_(other.valid_row_), valid_col_(other.valid_col_) {
+    for (int i = 0; i < Numel; ++i) buf_[i] = other.buf_[i];
+  }
+  Tile &operator=(const Tile &other) {
+    valid_row_ = other.valid_row_;
+    valid_col_ = other.valid_col_;
+    for (int i = 0; i < Numel; ++i) buf_[i] = other.buf_[i];
+    return *this;
+  }
+  ~Tile() {
+    if (assigned_) detail::UbRelease(this);
+  }
+
+  DType *data() { return buf_; }
+  const DType *data() const { return buf_; }
+
+  unsigned GetValidRow() const { return valid_row_; }
+  unsigned GetValidCol() const { return valid_col_; }
+
+  void SetValidRow(unsigned r) {
+    static_assert(ValidRow == DYNAMIC, "Only Dynamic Valid Row Support Set Value.");
+    if (r > static_cast<unsigned>(Rows)) {
+      pld_pto_sim::Fail("SetValidRow beyond the tile's rows");
+      return;
+    }
+    valid_row_ = r;
+  }
+  void SetValidCol(unsigned c) {
+    static_assert(ValidCol == DYNAMIC, "Only Dynamic Valid Col Support Set Value.");
+    if (c > static_cast<unsigned>(Cols)) {
+      pld_pto_sim::Fail("SetValidCol beyond the tile's cols");
+      return;
+    }
+    valid_col_ = c;
+  }
+  void SetValidShape(unsigned r, unsigned c) {
+    static_assert(ValidRow == DYNAMIC && ValidCol == DYNAMIC,
+                  "Only Dynamic Valid Shape Support Set Value.");
+    if (r > static_cast<unsigned>(Rows) || c > static_cast<unsigned>(Cols)) {
+      pld_pto_sim::Fail("SetValidShape beyond the tile's shape");
+      return;
+    }
+    valid_row_ = r;
+    valid_col_ = c;
+  }
+
+  /* Simulator bookkeeping (not part of the pto-isa API). */
+  bool SimAssigned() const { return assigned_; }
+  void SimAssign(uint64_t addr) {
+    assigned_ = detail::UbClaim(this, addr, static_cast<uint64_t>(Numel) * sizeof(DType));
+  }
+  /* Element (r, c) in the tile's storage order. */
+  DType &SimAt(int64_t r, int64_t c) { return buf_[r * RowStride + c * ColStride]; }
+
+ private:
+  alignas(64) DType buf_[Numel] = {};
+  unsigned valid_row_;
+  unsigned valid_col_;
+  bool assigned_ = false;
+};
+
+template <typename T, typename AddrType>
+inline void TASSIGN(T &obj, AddrType addr) {
+  static_assert(std::is_integral_v<AddrType>, "TASSIGN takes a UB byte address");
+  if (addr < 0) {
+    pld_pto_sim::Fail("TASSIGN: a negative UB address");
+    return;
+  }
+  obj.SimAssign(static_cast<uint64_t>(addr));
+}
+
+namespace detail {
+
+template <typename TileData>
+inline bool CheckTileUsable(TileData &tile, const char *op) {
+  if (!tile.SimAssigned()) {
+    char msg[128];
+    std::snprintf(msg, sizeof msg, "%s on a tile that has no UB address (TASSIGN it first)", op);
+    pld_pto_sim::Fail(msg);
+    return false;
+  }
+  return true;
+}
+
+/* Rows of a 5-D GM view as seen by a 2-D tile: dims 0..3 are rows, dim 4 is
+ * the column dim. */
+template <typename GlobalData>
+inline int64_t GmRows(const GlobalData &g) {
+  return g.GetShape(0) * g.GetShape(1) * g.GetShape(2) * g.GetShape(3);
+}
+
+/* Calls f(ptr_of_row_block_start, rows_in_block, row_stride) for each run
+ * of rows along dim 3 (dims 0..2 are walked explicitly). */
+template <typename GlobalData, typename F>
+inline void ForEachRowRun(GlobalData &g, F &&f) {
+  int64_t row = 0;
+  for (int64_t i0 = 0; i0 < g.GetShape(0); ++i0)
+    for (int64_t i1 = 0; i1 < g.GetShape(1); ++i1)
+      for (int64_t i2 = 0; i2 < g.GetShape(2); ++i2) {
+        auto *p = g.data() + i0 * g.GetStride(0) + i1 * g.GetStride(1) + i2 * g.GetStride(2);
+        f(p, row, g.GetShape(3), g.GetStride(3));
+        row += g.GetShape(3);
+      }
+}
+
+template <typename T>
+inline T PadFill(PadValue pad) {
+  if (pad == PadValue::Max) {
+    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half>) return static_cast<T>(INFINITY);
+    else return std::numeric_limits<T>::max();
+  }
+  if (pad == PadValue::Min) {
+    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half>) return static_cast<T>(-INFINITY);
+    else return std::numeric_limits<T>::lowest();
+  }
+  return static_cast<T>(0);
+}
+
+template <typename TileData, typename GlobalData>
+inline bool CheckViewMatchesTile(TileData &tile, GlobalData &g, const char *op) {
+  if (GmRows(g) != static_cast<int64_t>(tile.GetValidRow()) ||
+      g.GetShape(4) != static_cast<int64_t>(tile.GetValidCol())) {
+    char msg[192];
+    std::snprintf(msg, sizeof msg,
+                  "%s: the GM view (%lld rows x %lld cols) does not match the tile's valid region "
+                  "(%u x %u)",
+                  op, static_cast<long long>(GmRows(g)), static_cast<long long>(g.GetShape(4)),
+                  tile.GetValidRow(), tile.GetValidCol());
+    pld_pto_sim::Fail(msg);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace detail
+
+/* GM -> UB: fills the whole tile with its pad value, then copies the valid
+ * region from the view (whose shape must equal the valid region). */
+template <typename TileData, typename GlobalData, typename... WaitEvents>
+inline RecordEvent TLOAD(TileData &dst, GlobalData &src, WaitEvents &...events) {
+  ((void)events, ...);
+  using T = typename TileData::DType;
+  static_assert(sizeof(typename GlobalData::DType) == sizeof(T), "TLOAD: element widths differ");
+  if (!detail::CheckTileUsable(dst, "TLOAD") || !detail::CheckViewMatchesTile(dst, src, "TLOAD"))
+    return {};
+  const T pad = detail::PadFill<T>(static_cast<PadValue>(TileData::PadVal));
+  for (int i = 0; i < TileData::Numel; ++i) dst.data()[i] = pad;
+  detail::ForEachRowRun(src, [&](auto *p, int64_t row0, int64_t rows, int64_t row_stride) {
+    pld_sim_copy(&dst.SimAt(row0, 0), TileData::RowStride, TileData::ColStride, p, row_stride,
+                 src.GetStride(4), rows, src.GetShape(4), static_cast<int32_t>(sizeof(T)), PLD_COPY_ASSIGN);
+  });
+  return {};
+}
+
+/* UB -> GM: the valid region only; with AtomicAdd, element-atomic adds. */
+template <typename TileData, typename GlobalData, AtomicType atomicType = AtomicType::AtomicNone,
+          typename... WaitEvents>
+inline RecordEvent TSTORE(GlobalData &dst, TileData &src, WaitEvents &...events) {
+  ((void)events, ...);
+  using T = typename TileData::DType;
+  static_assert(sizeof(typename GlobalData::DType) == sizeof(T), "TSTORE: element widths differ");
+  int32_t kind = PLD_COPY_ASSIGN;
+  if constexpr (atomicType == AtomicType::AtomicAdd) {
+    kind = detail::AccumulateKind<T>();
+    if (kind < 0) {
+      pld_pto_sim::Fail("TSTORE AtomicAdd: element type not supported (f32, f16, i32)");
+      return {};
+    }
+  }
+  if (!detail::CheckTileUsable(src, "TSTORE") || !detail::CheckViewMatchesTile(src, dst, "TSTORE"))
+    return {};
+  detail::ForEachRowRun(dst, [&](auto *p, int64_t row0, int64_t rows, int64_t row_stride) {
+    pld_sim_copy(p, row_stride, dst.GetStride(4), &src.SimAt(row0, 0), TileData::RowStride,
+                 TileData::ColStride, rows, dst.GetShape(4), static_cast<int32_t>(sizeof(T)), kind);
+  });
+  return {};
+}
+
+namespace detail {
+
+enum class BinOp { Add, Max, Min, Mul };
+
+template <typename T>
+inline T Apply(BinOp op, T a, T b) {
+  if constexpr (std::is_same_v<T, half>) {
+    /* Round once to half, as the vector unit does. */
+    float x = static_cast<float>(a), y = static_cast<float>(b);
+    switch (op) {
+      case BinOp::Add: return static_cast<half>(x + y);
+      case BinOp::Max: return static_cast<half>(x > y ? x : y);
+      case BinOp::Min: return static_cast<half>(x < y ? x : y);
+      case BinOp::Mul: return static_cast<half>(x * y);
+    }
+    return a;
+  } else if constexpr (std::is_integral_v<T>) {
+    /* Integer vector ops wrap around. */
+    using W = std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>;
+    W x = static_cast<W>(a), y = static_cast<W>(b);
+    switch (op) {
+      case BinOp::Add: return static_cast<T>(static_cast<uint64_t>(x) + static_cast<uint64_t>(y));
+      case BinOp::Max: return x > y ? a : b;
+      case BinOp::Min: return x < y ? a : b;
+      case BinOp::Mul: return static_cast<T>(static_cast<uint64_t>(x) * static_cast<uint64_t>(y));
+    }
+    return a;
+  } else {
+    switch (op) {
+      case BinOp::Add: return a + b;
+      case BinOp::Max: return a > b ? a : b;
+      case BinOp::Min: return a < b ? a : b;
+      case BinOp::Mul: return a * b;
+    }
+    return a;
+  }
+}
+
+template <typename Dst, typename Src0, typename Src1>
+inline void Binary(BinOp op, const char *name, Dst &dst, Src0 &src0, Src1 &src1) {
+  using T = typename Dst::DType;
+  static_assert(std::is_same_v<T, typename Src0::DType> && std::is_same_v<T, typename Src1::DType>,
+                "binary tile ops need one element type");
+  if (!CheckTileUsable(dst, name) || !CheckTileUsable(src0, name) || !CheckTileUsable(src1, name)) return;
+  const int64_t rows = dst.GetValidRow(), cols = dst.GetValidCol();
+  if (rows > static_cast<int64_t>(src0.GetValidRow()) || cols > static_cast<int64_t>(src0.GetValidCol()) ||
+      rows > static_cast<int64_t>(src1.GetValidRow()) || cols > static_cast<int64_t>(src1.GetValidCol())) {
+    char msg[128];
+    std::snprintf(msg, sizeof msg, "%s: a source's valid region is smaller than dst's", name);
+    pld_pto_sim::Fail(msg);
+    return;
+  }
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) dst.SimAt(r, c) = Apply<T>(op, src0.SimAt(r, c), src1.SimAt(r, c));
+}
+
+}  // namespace detail
+
+template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>
+inline RecordEvent TADD(TileDataDst &dst, TileDataSrc0 &src0, TileDataSrc1 &src1, WaitEvents &...events) {
+  ((void)events, ...);
+  detail::Binary(detail::BinOp::Add, "TADD", dst, src0, src1);
+  return {};
+}
+template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>
+inline RecordEvent TMAX(TileDataDst &dst, TileDataSrc0 &src0, TileDataSrc1 &src1, WaitEvents &...events) {
+  ((void)events, ...);
+  detail::Binary(detail::BinOp::Max, "TMAX", dst, src0, src1);
+  return {};
+}
+template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>
+inline RecordEvent TMIN(TileDataDst &dst, TileDataSrc0 &src0, TileDataSrc1 &src1, WaitEvents &...events) {
+  ((void)events, ...);
+  detail::Binary(detail::BinOp::Min, "TMIN", dst, src0, src1);
+  return {};
+}
+template <typename TileDataDst, typename TileDataSrc0, typename TileDataSrc1, typename... WaitEvents>
+inline RecordEvent TMUL(TileDataDst &dst, TileDataSrc0 &src0, TileDataSrc1 &src1, WaitEvents &...events) {
+  ((void)events, ...);
+  detail::Binary(detail::BinOp::Mul, "TMUL", dst, src0, src1);
+  return {};
+}
+
+/* ---- pto::comm ----------------------------------------------------------- */
+
+namespace comm {
+
+enum class NotifyOp : uint8_t { AtomicAdd = 0, Set = 1 };
+enum class WaitCmp : uint8_t { EQ = 0, NE = 1, GT = 2, GE = 3, LT = 4, LE = 5 };
+enum class ReduceOp : uint8_t { Sum = 0, Max = 1, Min = 2 };
+enum class DmaEngine : uint8_t { SDMA = 0, URMA = 1 };
+enum class CollEngine : uint8_t { AIV = 0, CCU = 1 };
+
+using Signal = GlobalTensor<int32_t, Shape<1, 1, 1, 1, 1>, Stride<1, 1, 1, 1, 1>, Layout::ND>;
+
+template <typename Element_, typename Shape_, typename Stride_, Layout Layout_ = Layout::ND>
+using GlobalSignal = GlobalTensor<Element_, Shape_, Stride_, Layout_>;
+
+template <int Rows, int Cols>
+struct Signal2D : public GlobalTensor<int32_t, Shape<1, 1, 1, Rows, Cols>, Stride<1, 1, 1, DYNAMIC, 1>, Layout::ND> {
+ private:
+  using Base = GlobalTensor<int32_t, Shape<1, 1, 1, Rows, Cols>, Stride<1, 1, 1, DYNAMIC, 1>, Layout::ND>;
+
+ public:
+  explicit Signal2D(typename Base::DType *ptr) : Base(ptr, typename Base::Shape(), typename Base::Stride(Cols)) {}
+  Signal2D(typename Base::DType *ptr, int stride)
+      : Base(ptr, typename Base::Shape(), typename Base::Stride(stride)) {}
+};
+
+namespace detail {
+
+/* Calls f(cell) for every element of a (5-D, strided) signal view. */
+template <typename GlobalSignalData, typename F>
+inline void ForEachCell(GlobalSignalData &s, F &&f) {
+  for (int64_t i0 = 0; i0 < s.GetShape(0); ++i0)
+    for (int64_t i1 = 0; i1 < s.GetShape(1); ++i1)
+      for (int64_t i2 = 0; i2 < s.GetShape(2); ++i2)
+        for (int64_t i3 = 0; i3 < s.GetShape(3); ++i3)
+          for (int64_t i4 = 0; i4 < s.GetShape(4); ++i4)
+            f(s.data() + i0 * s.GetStride(0) + i1 * s.GetStride(1) + i2 * s.GetStride(2) +
+              i3 * s.GetStride(3) + i4 * s.GetStride(4));
+}
+
+/* Whether the cell compares `cmp` to `v` now, on pld_sim_test (which
+ * knows Eq and Ge). */
+inline bool TestCell(const int32_t *cell, int32_t v, WaitCmp cmp) {
+  switch (cmp) {
+    case WaitCmp::EQ: return pld_sim_test(cell, v, PLD_WAIT_EQ) != 0;
+    case WaitCmp::NE: return pld_sim_test(cell, v, PLD_WAIT_EQ) == 0;
+    case WaitCmp::GE: return pld_sim_test(cell, v, PLD_WAIT_GE) != 0;
+    case WaitCmp::LT: return pld_sim_test(cell, v, PLD_WAIT_GE) == 0;
+    case WaitCmp::GT:
+      return v != std::numeric_limits<int32_t>::max() && pld_sim_test(cell, v + 1, PLD_WAIT_GE) != 0;
+    case WaitCmp::LE:
+      return v == std::numeric_limits<int32_t>::max() || pld_sim_test(cell, v + 1, PLD_WAIT_GE) == 0;
+  }
+  return false;
+}
+
+/* Blocks until one cell compares `cmp` to `v`: EQ / GE / GT go through the
+ * simulator's blocking wait (with its deadlock detection); NE / LT / LE
+ * poll, and give up with a fatal error after ~10 s. */
+inline void WaitCell(const int32_t *cell, int32_t v, WaitCmp cmp) {
+  switch (cmp) {
+    case WaitCmp::EQ: pld_sim_wait(cell, v, PLD_WAIT_EQ); return;
+    case WaitCmp::GE: pld_sim_wait(cell, v, PLD_WAIT_GE); return;
+    case WaitCmp::GT:
+      if (v == std::numeric_limits<int32_t>::max()) {
+        pld_pto_sim::Fail("TWAIT GT INT32_MAX can never hold");
+        return;
+      }
+      pld_sim_wait(cell, v + 1, PLD_WAIT_GE);
+      return;
+    default: break;
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!TestCell(cell, v, cmp)) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      pld_pto_sim::Fail("TWAIT (NE/LT/LE) did not hold within 10 s");
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(20));
+  }
+}
+
+template <typename GlobalData>
+inline bool SameShape(GlobalData &a, GlobalData &b) {
+  for (int i = 0; i < 5; ++i)
+    if (a.GetShape(i) != b.GetShape(i)) return false;
+  return true;
+}
+
+/* GM -> GM copy of a view's elements (TPUT / TGET). */
+template <typename GlobalDstData, typename GlobalSrcData>
+inline void CopyView(GlobalDstData &dst, GlobalSrcData &src, int32_t kind, const char *op) {
+  using T = typename GlobalDstData::DType;
+  static_assert(std::is_same_v<std::remove_cv_t<T>, std::remove_cv_t<typename GlobalSrcData::DType>>,
+                "TPUT/TGET: dst and src element types differ");
+  for (int i = 0; i < 5; ++i) {
+    if (dst.GetShape(i) != src.GetShape(i)) {
+      char msg[96];
+      std::snprintf(msg, sizeof msg, "%s: dst and src views differ in shape", op);
+      pld_pto_sim::Fail(msg);
+      return;
+    }
+  }
+  for (int64_t i0 = 0; i0 < src.GetShape(0); ++i0)
+    for (int64_t i1 = 0; i1 < src.GetShape(1); ++i1)
+      for (int64_t i2 = 0; i2 < src.GetShape(2); ++i2) {
+        auto *d = dst.data() + i0 * dst.GetStride(0) + i1 * dst.GetStride(1) + i2 * dst.GetStride(2);
+        auto *s = src.data() + i0 * src.GetStride(0) + i1 * src.GetStride(1) + i2 * src.GetStride(2);
+        pld_sim_copy(d, dst.GetStride(3), dst.GetStride(4), s, src.GetStride(3), src.GetStride(4),
+                     src.GetShape(3), src.GetShape(4), static_cast<int32_t>(sizeof(T)), kind);
+      }
+}
+
+}  // namespace detail
+
+/* Applies `op` with `value` to the (single) signal cell of the view. */
+template <typename GlobalSignalData, typename... WaitEvents>
+inline void TNOTIFY(GlobalSignalData &dstSignalData, int32_t value, NotifyOp op, WaitEvents &...events) {
+  ((void)events, ...);
+  static_assert(std::is_same_v<std::remove_cv_t<typename GlobalSignalData::DType>, int32_t>,
+                "TNOTIFY: signals are int32_t");
+  if (dstSignalData.Numel() != 1) {
+    pld_pto_sim::Fail("TNOTIFY on a signal view of more than one element");
+    return;
+  }
+  pld_sim_notify(dstSignalData.data(), value,
+                 op == NotifyOp::Set ? PLD_NOTIFY_SET : PLD_NOTIFY_ATOMIC_ADD);
+}
+
+/* Blocks until every element of the signal view compares `cmp` to
+ * `cmpValue`. */
+template <typename GlobalSignalData, typename... WaitEvents>
+inline void TWAIT(GlobalSignalData &signalData, int32_t cmpValue, WaitCmp cmp, WaitEvents &...events) {
+  ((void)events, ...);
+  static_assert(std::is_same_v<std::remove_cv_t<typename GlobalSignalData::DType>, int32_t>,
+                "TWAIT: signals are int32_t");
+  /* Wait for each cell, then confirm all at once (an EQ cell may have
+   * moved on meanwhile). When the simulator has stopped a deadlocked run,
+   * its waits return without the condition holding; so does this (the
+   * deadlock is already reported). */
+  for (int round = 0; round < 64; ++round) {
+    detail::ForEachCell(signalData, [&](int32_t *cell) { detail::WaitCell(cell, cmpValue, cmp); });
+    bool all = true;
+    detail::ForEachCell(signalData, [&](int32_t *cell) { all = all && detail::TestCell(cell, cmpValue, cmp); });
+    if (all || cmp == WaitCmp::GE || cmp == WaitCmp::GT) return;
+  }
+}
+
+/* Whether every element of the signal view compares `cmp` to `cmpValue`
+ * now. */
+template <typename GlobalSignalData, typename... WaitEvents>
+inline bool TTEST(GlobalSignalData &signalData, int32_t cmpValue, WaitCmp cmp, WaitEvents &...events) {
+  ((void)events, ...);
+  static_assert(std::is_same_v<std::remove_cv_t<typename GlobalSignalData::DType>, int32_t>,
+                "TTEST: signals are int32_t");
+  bool all = true;
+  detail::ForEachCell(signalData, [&](int32_t *cell) { all = all && detail::TestCell(cell, cmpValue, cmp); });
+  return all;
+}
+
+/* Remote write: dst (any rank's GM) <- src (local GM), through the staging
+ * tile on the device; the simulator copies directly. With AtomicAdd the
+ * destination accumulates element-atomically. */
+template <AtomicType atomicType = AtomicType::AtomicNone, typename GlobalDstData, typename GlobalSrcData,
+          typename TileData, typename... WaitEvents>
+inline RecordEvent TPUT(GlobalDstData &dstGlobalData, GlobalSrcData &srcGlobalData, TileData &stagingTileData,
+                        WaitEvents &...events) {
+  ((void)events, ...);
+  static_assert(sizeof(typename TileData::DType) == sizeof(typename GlobalSrcData::DType),
+                "TPUT: the staging tile's element type differs from the data's");
+  if (!::pto::detail::CheckTileUsable(stagingTileData, "TPUT")) return {};
+  int32_t kind = PLD_COPY_ASSIGN;
+  if constexpr (atomicType == AtomicType::AtomicAdd) {
+    kind = ::pto::detail::AccumulateKind<std::remove_cv_t<typename GlobalDstData::DType>>();
+    if (kind < 0) {
+      pld_pto_sim::Fail("TPUT AtomicAdd: element type not supported (f32, f16, i32)");
+      return {};
+    }
+  }
+  detail::CopyView(dstGlobalData, srcGlobalData, kind, "TPUT");
+  return {};
+}
+
+/* Remote read: dst (local GM) <- src (any rank's GM). */
+template <typename GlobalDstData, typename GlobalSrcData, typename TileData, typename... WaitEvents>
+inline RecordEvent TGET(GlobalDstData &dstGlobalData, GlobalSrcData &srcGlobalData, TileData &stagingTileData,
+                        WaitEvents &...events) {
+  ((void)events, ...);
+  static_assert(sizeof(typename TileData::DType) == sizeof(typename GlobalSrcData::DType),
+                "TGET: the staging tile's element type differs from the data's");
+  if (!::pto::detail::CheckTileUsable(stagingTileData, "TGET")) return {};
+  detail::CopyView(dstGlobalData, srcGlobalData, PLD_COPY_ASSIGN, "TGET");
+  return {};
+}
+
+}  // namespace comm
+}  // namespace pto
+
+#endif /* PLD_PTO_SIM_H */
