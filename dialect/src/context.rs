@@ -15,13 +15,19 @@ pub const PTO_IRDL: &str = include_str!("../irdl/pto.irdl.mlir");
 /// A context with every upstream MLIR dialect registered and loaded, and the
 /// `pld` and `pto` dialects loaded from their IRDL definitions.
 pub fn context() -> Context {
+    let context = upstream_context();
+    load_irdl(&context, PLD_IRDL, "pld");
+    load_irdl(&context, PTO_IRDL, "pto");
+    context
+}
+
+/// A context with every upstream MLIR dialect registered and loaded.
+pub(crate) fn upstream_context() -> Context {
     let registry = DialectRegistry::new();
     register_all_dialects(&registry);
     let context = Context::new();
     context.append_dialect_registry(&registry);
     context.load_all_available_dialects();
-    load_irdl(&context, PLD_IRDL, "pld");
-    load_irdl(&context, PTO_IRDL, "pto");
     context
 }
 

@@ -16,6 +16,7 @@
 pub mod context;
 pub mod enums;
 pub mod ops;
+pub mod pto_types;
 pub mod query;
 pub mod schema;
 pub mod types;

@@ -1,12 +1,13 @@
 //! Operand and attribute layout of every op, read from the IRDL files.
 //!
 //! The IRDL files are the single source of truth for operand order and
-//! variadicity. Rather than restating them in Rust, this module reads the
-//! `irdl.operation` blocks of the embedded files once (they are written in a
-//! simple one-statement-per-line style that this reader relies on; a unit
-//! test checks every op of both files is found) and answers "which operands
-//! form group `offsets` of this op".
+//! variadicity. Rather than restating them in Rust, this module parses the
+//! embedded files once, as MLIR (the `irdl` dialect), and reads each
+//! `irdl.operation`'s `irdl.operands`, `irdl.results`, `irdl.attributes` and
+//! `irdl.regions` ops; it then answers "which operands form group `offsets`
+//! of this op".
 
+use melior::ir::{operation::OperationLike, Attribute, Module, OperationRef};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -77,71 +78,74 @@ pub fn schema(name: &str) -> Option<&'static OpSchema> {
 }
 
 fn read_irdl(text: &str) -> Vec<OpSchema> {
-    let mut dialect = String::new();
+    // A context of its own: the schema is process-wide, contexts are not.
+    let context = crate::context::upstream_context();
+    let module = Module::parse(&context, text).expect("the embedded IRDL files parse (tested)");
     let mut ops = Vec::new();
-    let mut current: Option<OpSchema> = None;
-    for raw in text.lines() {
-        let line = raw.trim();
-        if let Some(rest) = line.strip_prefix("irdl.dialect @") {
-            dialect = rest.trim_end_matches('{').trim().to_string();
-        } else if let Some(rest) = line.strip_prefix("irdl.operation @") {
-            if let Some(done) = current.take() {
-                ops.push(done);
-            }
-            let name = rest.trim_end_matches('{').trim();
-            current = Some(OpSchema {
-                name: format!("{dialect}.{name}"),
+    for dialect in pld_ir::collect(module.as_operation(), |n| n == "irdl.dialect") {
+        let dialect_name = pld_ir::symbol_name(dialect).unwrap_or_default();
+        for operation in pld_ir::collect(dialect, |n| n == "irdl.operation") {
+            let name = pld_ir::symbol_name(operation).unwrap_or_default();
+            let mut schema = OpSchema {
+                name: format!("{dialect_name}.{name}"),
                 ..OpSchema::default()
-            });
-        } else if line.starts_with("irdl.type @") || line.starts_with("irdl.attribute @") {
-            if let Some(done) = current.take() {
-                ops.push(done);
+            };
+            for part in pld_ir::collect(operation, |_| true) {
+                match pld_ir::op_name(&part).as_str() {
+                    "irdl.operands" => schema.operands = groups(part),
+                    "irdl.results" => schema.results = groups(part),
+                    "irdl.regions" => schema.regions = part.operand_count(),
+                    "irdl.attributes" => {
+                        schema.attributes = strings(part.attribute("attributeValueNames").ok())
+                    }
+                    _ => {}
+                }
             }
-        } else if let Some(op) = current.as_mut() {
-            if let Some(list) = inside(line, "irdl.operands(") {
-                op.operands = groups(list);
-            } else if let Some(list) = inside(line, "irdl.results(") {
-                op.results = groups(list);
-            } else if let Some(list) = inside(line, "irdl.regions(") {
-                op.regions = list.split(',').filter(|s| !s.trim().is_empty()).count();
-            } else if let Some(rest) = line.strip_prefix("irdl.attributes {") {
-                op.attributes = rest
-                    .trim_end_matches('}')
-                    .split(',')
-                    .filter_map(|entry| {
-                        let name = entry.split('=').next()?.trim().trim_matches('"');
-                        (!name.is_empty()).then(|| name.to_string())
-                    })
-                    .collect();
-            }
+            ops.push(schema);
         }
-    }
-    if let Some(done) = current.take() {
-        ops.push(done);
     }
     ops
 }
 
-fn inside<'a>(line: &'a str, prefix: &str) -> Option<&'a str> {
-    line.strip_prefix(prefix)?.strip_suffix(')')
+/// The strings of an array-of-strings attribute.
+fn strings(attribute: Option<Attribute>) -> Vec<String> {
+    attribute
+        .and_then(pld_ir::attr::array)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(pld_ir::attr::string)
+        .collect()
 }
 
-fn groups(list: &str) -> Vec<Group> {
-    list.split(',')
-        .filter_map(|entry| {
-            let (name, constraint) = entry.split_once(':')?;
-            let constraint = constraint.trim();
-            let arity = if constraint.starts_with("variadic ") {
-                Arity::Variadic
-            } else if constraint.starts_with("optional ") {
-                Arity::Optional
-            } else {
-                Arity::Single
-            };
-            Some(Group {
-                name: name.trim().to_string(),
-                arity,
-            })
+/// The named groups of an `irdl.operands` or `irdl.results` op: `names`
+/// with the matching entry of `variadicity`, which the C API cannot read,
+/// so it is read from its printed form `#irdl<variadicity_array[ single,
+/// variadic]>`.
+fn groups(op: OperationRef) -> Vec<Group> {
+    let names = strings(op.attribute("names").ok());
+    let variadicity = op
+        .attribute("variadicity")
+        .map(|a| a.to_string())
+        .unwrap_or_default();
+    let kinds: Vec<Arity> = variadicity
+        .split_once('[')
+        .and_then(|(_, rest)| rest.split_once(']'))
+        .map(|(list, _)| {
+            list.split(',')
+                .map(|k| match k.trim() {
+                    "variadic" => Arity::Variadic,
+                    "optional" => Arity::Optional,
+                    _ => Arity::Single,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    names
+        .into_iter()
+        .enumerate()
+        .map(|(i, name)| Group {
+            name,
+            arity: kinds.get(i).copied().unwrap_or(Arity::Single),
         })
         .collect()
 }

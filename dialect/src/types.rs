@@ -188,6 +188,14 @@ pub fn value_info<'c>(value: Value<'c, '_>) -> Result<Option<TensorInfo<'c>>, St
     tensor_info(value.r#type())
 }
 
+/// The tensor a collective's operand must be, or the error that it is not.
+pub fn operand_tensor<'c>(value: Value<'c, '_>) -> Result<TensorInfo<'c>, String> {
+    value_info(value)
+        .ok()
+        .flatten()
+        .ok_or_else(|| "operand is not a tensor".to_string())
+}
+
 fn read_props(info: &mut TensorInfo, props: Attribute) -> Result<(), String> {
     let entries = attr::dictionary(props).ok_or("tensor properties must be a dictionary")?;
     let rank = info.rank();
@@ -257,8 +265,6 @@ fn read_props(info: &mut TensorInfo, props: Attribute) -> Result<(), String> {
     }
     Ok(())
 }
-
-pub use pld_ir::types::bit_width;
 
 /// Whether a type is a scalar integer (`iN`) or `index`.
 pub fn is_int_or_index(ty: Type) -> bool {

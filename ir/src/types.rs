@@ -42,6 +42,12 @@ pub fn bit_width(ty: Type) -> Option<u32> {
     }
 }
 
+/// Bytes one element of an integer or float type occupies (a sub-byte type
+/// rounds up to 1).
+pub fn byte_width(ty: Type) -> Option<i64> {
+    bit_width(ty).map(|bits| (i64::from(bits) + 7) / 8)
+}
+
 /// Parses `text` as an attribute in the context that owns `context_of`
 /// (for readers that only hold an attribute, not the context).
 pub fn parse_attribute_beside<'c>(context_of: Attribute<'c>, text: &str) -> Option<Attribute<'c>> {

@@ -10,5 +10,6 @@ pub mod composite;
 pub mod host;
 pub mod passes;
 pub mod registry;
+pub mod window_result;
 
 pub use registry::registry;

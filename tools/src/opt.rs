@@ -24,6 +24,8 @@ pub struct Options {
     pub print_debuginfo: bool,
     pub print_generic: bool,
     pub nameloc_as_prefix: bool,
+    /// `--mlir-disable-threading`: run function passes on this thread.
+    pub disable_threading: bool,
 }
 
 /// Runs `pld-opt`; returns the process exit status (0 ok, 1 error).
@@ -46,6 +48,9 @@ pub fn run(options: &Options) -> i32 {
     };
 
     let context = pld_dialect::context();
+    if options.disable_threading {
+        context.enable_multi_threading(false);
+    }
     let sink = Sink::attach(&context);
     let plan = match pipeline::plan(&context, &steps, &registry) {
         Ok(plan) => plan,

@@ -2,7 +2,7 @@
 //! ranks, check it, report.
 
 use crate::files::read_named_input;
-use pld_dialect::ops::collective::AllReduce;
+use pld_dialect::ops::collective::{composite_signal_shape, AllReduce};
 use pld_sim::golden;
 use pld_sim::npy;
 use pld_sim::program::{Param, Program};
@@ -83,12 +83,8 @@ fn check_signals(kernel: &pld_sim::program::KernelInfo, ranks: usize) -> Result<
         };
         let shape = &kernel.params[signal].shape;
         let ring = collective.op == AllReduce::NAME && collective.mode.as_deref() == Some("ring");
-        let (rows, cols) = if ring {
-            (2 * (ranks.max(1) - 1), ranks)
-        } else {
-            (ranks, 1)
-        };
-        let fits = shape.len() == 2 && shape[0] >= rows && shape[1] >= cols;
+        let [rows, cols] = composite_signal_shape(ring, ranks as i64);
+        let fits = shape.len() == 2 && shape[0] as i64 >= rows && shape[1] as i64 >= cols;
         if !fits {
             return Err(format!(
                 "the signal of {} ({}) is {:?}; on {ranks} ranks it needs at least [{rows}, {cols}]",

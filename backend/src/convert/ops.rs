@@ -16,8 +16,25 @@ use pld_ir::op_name;
 use pld_ir::{self as ir, build::Builder};
 use std::collections::HashMap;
 
-/// Extra columns the FP16 tail variant may read: one 32-byte block.
-pub(super) const FP16_TAIL_PADDING: i64 = 15;
+/// The op being converted, where to build its replacement, and its
+/// operand groups.
+pub(super) struct Op<'c, 'a> {
+    pub op: OperationRef<'c, 'a>,
+    pub b: Builder<'c, 'a>,
+    pub view: OpView<'c, 'a>,
+}
+
+impl<'c, 'a> Op<'c, 'a> {
+    /// The single operand of group `group`.
+    pub fn one(&self, group: &str) -> Result<Value<'c, 'a>, String> {
+        self.view
+            .one(group)
+            .ok_or_else(|| format!("no {group} operand"))
+    }
+}
+
+/// A family's result: the value replacing the op's result, if any.
+pub(super) type Converted<'c, 'a> = Result<Option<Value<'c, 'a>>, String>;
 
 pub struct Converter<'x, 'c, 'a> {
     pub context: &'c Context,
@@ -38,6 +55,7 @@ where
     pub fn convert(&mut self, op: OperationRef<'c, 'a>) -> Result<(), String> {
         let b = Builder::before(self.context, op);
         let view = OpView::new(op).ok_or("malformed op")?;
+        let cx = Op { op, b, view };
         let name = op_name(&op);
         let replacement: Option<Value> = match name.as_str() {
             ctx::Rank::NAME
@@ -46,7 +64,7 @@ where
             | signal::Wait::NAME
             | fence::Fence::NAME
             | fence::CacheInvalid::NAME
-            | ctx::GetCommCtx::NAME => self.system(op, &b, &view)?,
+            | ctx::GetCommCtx::NAME => self.system(&cx)?,
             tile::TileCreate::NAME
             | tile::TileLoad::NAME
             | tile::TileStore::NAME
@@ -55,7 +73,7 @@ where
             | tile::TileAdd::NAME
             | tile::TileMaximum::NAME
             | tile::TileMinimum::NAME
-            | tile::TileMul::NAME => self.tiles(op, &b, &view)?,
+            | tile::TileMul::NAME => self.tiles(&cx)?,
             remote::RemoteLoad::NAME
             | remote::RemoteLoadTailPadded::NAME
             | remote::TileRemoteStore::NAME
@@ -64,7 +82,7 @@ where
             | tile::TensorRead::NAME
             | remote::TensorPut::NAME
             | remote::TensorGet::NAME
-            | remote::TensorRemoteStore::NAME => self.remote(op, &b, &view)?,
+            | remote::TensorRemoteStore::NAME => self.remote(&cx)?,
             other if other.starts_with("pld.tensor_") => {
                 return Err(
                     "has no PTO form; lower it first (pld-lower-composite-ops expands \
@@ -80,6 +98,36 @@ where
         }
         ir::erase(op);
         Ok(())
+    }
+
+    /// The part of `global` (seen through the view `base`) that a rows x
+    /// cols tile covers at the op's `offsets`.
+    pub(super) fn part_at(
+        &self,
+        b: &Builder<'c, 'a>,
+        global: &Global<'c, 'a>,
+        base: Value<'c, 'a>,
+        view: &OpView<'c, 'a>,
+        rows: Value<'c, 'a>,
+        cols: Value<'c, 'a>,
+    ) -> Value<'c, 'a> {
+        let sizes = self.sizes(b, global, rows, cols);
+        let offsets = view.group("offsets").unwrap_or_default();
+        partition(b, base, global.element, &offsets, &sizes)
+    }
+
+    /// A new tile buffer of type `tile`, valid rows x cols, loaded from `part`.
+    pub(super) fn load_tile(
+        &self,
+        b: &Builder<'c, 'a>,
+        part: Value<'c, 'a>,
+        tile: &TensorInfo<'c>,
+        rows: Value<'c, 'a>,
+        cols: Value<'c, 'a>,
+    ) -> Result<Value<'c, 'a>, String> {
+        let buffer = self.alloc(b, tile, rows, cols)?;
+        self.tload(b, part, buffer);
+        Ok(buffer)
     }
 
     pub(super) fn result_tile(&self, op: OperationRef<'c, 'a>) -> Result<TensorInfo<'c>, String> {

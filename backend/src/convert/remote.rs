@@ -1,11 +1,11 @@
 //! Remote data movement: loads, stores, puts and gets through the peer's
 //! address computed from the CommContext, and scalar reads.
 
-use super::ops::{Converter, FP16_TAIL_PADDING};
-use super::views::partition;
-use melior::ir::{OperationRef, Value};
-use pld_dialect::ops::{pto, remote, tile, OpView};
-use pld_ir::{build::Builder, op_name};
+use super::ops::{Converted, Converter, Op};
+use pld_dialect::ops::remote::FP16_TAIL_PADDING;
+
+use pld_dialect::ops::{pto, remote, tile};
+use pld_ir::op_name;
 
 impl<'c, 'a> Converter<'_, 'c, 'a>
 where
@@ -13,14 +13,9 @@ where
 {
     /// Converts one op of this family; returns the value replacing its
     /// result, if any.
-    pub(super) fn remote(
-        &mut self,
-        op: OperationRef<'c, 'a>,
-        b: &Builder<'c, 'a>,
-        view: &OpView<'c, 'a>,
-    ) -> Result<Option<Value<'c, 'a>>, String> {
-        let b = *b;
-        let one = |group: &str| view.one(group).ok_or_else(|| format!("no {group} operand"));
+    pub(super) fn remote(&mut self, cx: &Op<'c, 'a>) -> Converted<'c, 'a> {
+        let Op { op, b, ref view } = *cx;
+        let one = |group: &str| cx.one(group);
         Ok(match op_name(&op).as_str() {
             remote::RemoteLoad::NAME | remote::RemoteLoadTailPadded::NAME => {
                 let padded = op_name(&op) != remote::RemoteLoad::NAME;
@@ -30,31 +25,15 @@ where
                     self.extents(&b, &tile, &view.group("valid_shape").unwrap_or_default());
                 let extra = if padded { FP16_TAIL_PADDING } else { 0 };
                 let peer_view = self.peer_view(&b, &target, one("peer")?, extra)?;
-                let sizes = self.sizes(&b, &target, rows, cols);
-                let part = partition(
-                    &b,
-                    peer_view,
-                    target.element,
-                    &view.group("offsets").unwrap_or_default(),
-                    &sizes,
-                );
-                let buffer = self.alloc(&b, &tile, rows, cols)?;
-                self.tload(&b, part, buffer);
-                Some(buffer)
+                let part = self.part_at(&b, &target, peer_view, view, rows, cols);
+                Some(self.load_tile(&b, part, &tile, rows, cols)?)
             }
             remote::TileRemoteStore::NAME => {
                 let target = self.globals.of(one("target")?)?;
                 let tile = one("src")?;
                 let (rows, cols) = self.valid_of(&b, tile);
                 let peer_view = self.peer_view(&b, &target, one("peer")?, 0)?;
-                let sizes = self.sizes(&b, &target, rows, cols);
-                let part = partition(
-                    &b,
-                    peer_view,
-                    target.element,
-                    &view.group("offsets").unwrap_or_default(),
-                    &sizes,
-                );
+                let part = self.part_at(&b, &target, peer_view, view, rows, cols);
                 let atomic = remote::atomic(view).ok_or("bad atomic")?;
                 self.tstore(&b, tile, part, atomic);
                 self.invalidate_line(&b, Some(part));

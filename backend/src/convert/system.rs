@@ -2,17 +2,14 @@
 //! on signal cells (with their PTO spelling of the enums), fences and cache
 //! invalidation.
 
-use super::ops::{attribute, Converter};
+use super::ops::{attribute, Converted, Converter, Op};
 use super::views::{context_slot, make_view, partition};
-use melior::{
-    dialect::arith,
-    ir::{OperationRef, Value},
-};
+use melior::dialect::arith;
 use pld_dialect::{
     enums::{NotifyOp, PldEnum, WaitCmp},
-    ops::{ctx, fence, pto, signal, OpView},
+    ops::{ctx, fence, pto, signal},
 };
-use pld_ir::{self as ir, build::Builder, op_name};
+use pld_ir::{self as ir, op_name};
 
 impl<'c, 'a> Converter<'_, 'c, 'a>
 where
@@ -20,14 +17,9 @@ where
 {
     /// Converts one op of this family; returns the value replacing its
     /// result, if any.
-    pub(super) fn system(
-        &mut self,
-        op: OperationRef<'c, 'a>,
-        b: &Builder<'c, 'a>,
-        view: &OpView<'c, 'a>,
-    ) -> Result<Option<Value<'c, 'a>>, String> {
-        let b = *b;
-        let one = |group: &str| view.one(group).ok_or_else(|| format!("no {group} operand"));
+    pub(super) fn system(&mut self, cx: &Op<'c, 'a>) -> Converted<'c, 'a> {
+        let Op { op, b, ref view } = *cx;
+        let one = |group: &str| cx.one(group);
         Ok(match op_name(&op).as_str() {
             ctx::Rank::NAME | ctx::NRanks::NAME => {
                 let slot = b.index(crate::abi::RANK_SLOT);

@@ -1,14 +1,13 @@
 //! Local tile ops: creation, loads and stores of this rank's tensors,
 //! fill-pad, valid shapes and element-wise math.
 
-use super::ops::Converter;
-use super::views::{make_view, partition};
-use melior::ir::{OperationRef, Value};
+use super::ops::{Converted, Converter, Op};
+use super::views::make_view;
 use pld_dialect::{
     enums::AtomicType,
-    ops::{pto, tile, OpView},
+    ops::{pto, tile},
 };
-use pld_ir::{build::Builder, op_name};
+use pld_ir::op_name;
 
 impl<'c, 'a> Converter<'_, 'c, 'a>
 where
@@ -16,14 +15,9 @@ where
 {
     /// Converts one op of this family; returns the value replacing its
     /// result, if any.
-    pub(super) fn tiles(
-        &mut self,
-        op: OperationRef<'c, 'a>,
-        b: &Builder<'c, 'a>,
-        view: &OpView<'c, 'a>,
-    ) -> Result<Option<Value<'c, 'a>>, String> {
-        let b = *b;
-        let one = |group: &str| view.one(group).ok_or_else(|| format!("no {group} operand"));
+    pub(super) fn tiles(&mut self, cx: &Op<'c, 'a>) -> Converted<'c, 'a> {
+        let Op { op, b, ref view } = *cx;
+        let one = |group: &str| cx.one(group);
         Ok(match op_name(&op).as_str() {
             tile::TileCreate::NAME => {
                 let tile = self.result_tile(op)?;
@@ -37,31 +31,15 @@ where
                 let (rows, cols) =
                     self.extents(&b, &tile, &view.group("valid_shape").unwrap_or_default());
                 let local = make_view(&b, &source, source.pointer, 0);
-                let sizes = self.sizes(&b, &source, rows, cols);
-                let part = partition(
-                    &b,
-                    local,
-                    source.element,
-                    &view.group("offsets").unwrap_or_default(),
-                    &sizes,
-                );
-                let buffer = self.alloc(&b, &tile, rows, cols)?;
-                self.tload(&b, part, buffer);
-                Some(buffer)
+                let part = self.part_at(&b, &source, local, view, rows, cols);
+                Some(self.load_tile(&b, part, &tile, rows, cols)?)
             }
             tile::TileStore::NAME => {
                 let target = self.globals.of(one("target")?)?;
                 let tile = one("tile")?;
                 let (rows, cols) = self.valid_of(&b, tile);
                 let local = make_view(&b, &target, target.pointer, 0);
-                let sizes = self.sizes(&b, &target, rows, cols);
-                let part = partition(
-                    &b,
-                    local,
-                    target.element,
-                    &view.group("offsets").unwrap_or_default(),
-                    &sizes,
-                );
+                let part = self.part_at(&b, &target, local, view, rows, cols);
                 self.tstore(&b, tile, part, AtomicType::None);
                 None
             }

@@ -73,5 +73,5 @@ fn parse<'c>(context: &'c Context, text: &str) -> Type<'c> {
 
 /// Whether a type is PTO-legal for an element (byte-sized scalars).
 pub fn byte_sized(element: Type) -> bool {
-    pld_dialect::types::bit_width(element).is_some_and(|bits| bits >= 8 && bits % 8 == 0)
+    pld_ir::types::bit_width(element).is_some_and(|bits| bits >= 8 && bits % 8 == 0)
 }

@@ -246,8 +246,7 @@ where
     let peer_slot = b.add(windows_slot, peer);
     let peer_base = context_slot(b, ctx, peer_slot);
     let bytes = b.sub(peer_base, local_base);
-    let element_bytes =
-        pld_dialect::types::bit_width(global.element).map_or(1, |bits| i64::from(bits) / 8);
+    let element_bytes = pld_ir::types::byte_width(global.element).unwrap_or(1);
     let size = b.value(pld_ir::constant(
         b.context,
         i64_type,

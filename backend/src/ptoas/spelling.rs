@@ -7,6 +7,7 @@
 //! parameters have no C API, so the translation reads MLIR's printed text,
 //! whose shape our IRDL file fixes.
 
+use pld_dialect::pto_types::{params, split_shape, TileBuf};
 use std::fmt::Write;
 
 /// The PTOAS spelling of a type: the PTO types, and the builtin scalars
@@ -20,8 +21,8 @@ pub fn type_(text: &str) -> Result<String, String> {
     if let Some(inner) = params(text, "!pto.partition_tensor_view") {
         return Ok(format!("!pto.partition_tensor_view<{}>", shaped(inner)?));
     }
-    if let Some(inner) = params(text, "!pto.tile_buf") {
-        return tile_buf(inner);
+    if params(text, "!pto.tile_buf").is_some() {
+        return tile_buf(text);
     }
     if let Some(element) = params(text, "!pto.ptr") {
         return if scalar(element) {
@@ -47,13 +48,6 @@ fn scalar(text: &str) -> bool {
         || text.starts_with("f8")
 }
 
-/// The parameter text of `prefix<...>`, if `text` is that.
-fn params<'t>(text: &'t str, prefix: &str) -> Option<&'t str> {
-    text.strip_prefix(prefix)?
-        .strip_prefix('<')?
-        .strip_suffix('>')
-}
-
 /// `tensor<1x?xf32>` -> `1x?xf32`; the shape must be plain (no encoding)
 /// with a scalar element.
 fn shaped(text: &str) -> Result<&str, String> {
@@ -65,110 +59,42 @@ fn shaped(text: &str) -> Result<&str, String> {
     }
 }
 
-/// `1x?xf32` -> (["1", "?"], "f32"): the dimensions are the leading
-/// `x`-separated runs of digits or `?`; the rest is the element type (which
-/// may itself contain an `x`, like `index`).
-fn split_shape(text: &str) -> Option<(Vec<&str>, &str)> {
-    let mut dims = Vec::new();
-    let mut rest = text;
-    while let Some((dim, tail)) = rest.split_once('x') {
-        if dim == "?" || (!dim.is_empty() && dim.bytes().all(|b| b.is_ascii_digit())) {
-            dims.push(dim);
-            rest = tail;
-        } else {
-            break;
-        }
-    }
-    (!rest.is_empty()).then_some((dims, rest))
-}
-
-/// `"vec", tensor<1x256xf32>, {pad = 1 : i64, valid = array<i64: -1, -1>}`
-/// -> `!pto.tile_buf<vec, 1x256xf32, valid=?x?, pad=1>`: the compact form,
-/// with fields at their defaults left out.
-fn tile_buf(inner: &str) -> Result<String, String> {
-    let parts = split_top(inner);
-    let [loc, shape, props] = parts.as_slice() else {
-        return Err(format!("malformed tile buffer parameters <{inner}>"));
-    };
-    let loc = loc.trim().trim_matches('"');
-    let shape = shaped(shape)?;
-    let (physical, _) =
-        split_shape(shape).ok_or_else(|| format!("malformed tile shape {shape}"))?;
-    if physical.len() != 2 || physical.contains(&"?") {
+/// `!pto.tile_buf<"vec", tensor<1x256xf32>, {pad = 1 : i64, valid =
+/// array<i64: -1, -1>}>` -> `!pto.tile_buf<vec, 1x256xf32, valid=?x?,
+/// pad=1>`: the compact form, with fields at their defaults left out.
+fn tile_buf(text: &str) -> Result<String, String> {
+    let tile = TileBuf::parse(text)?;
+    let shape = shaped(&format!("tensor<{}>", tile.shape))?.to_string();
+    if tile.dims.len() != 2 || tile.dims.contains(&"?") {
         return Err(format!(
             "PTO tile buffers have a static 2-D physical shape, not {shape}"
         ));
     }
-    let mut out = format!("!pto.tile_buf<{loc}, {shape}");
-    let props = props
-        .trim()
-        .strip_prefix('{')
-        .and_then(|p| p.strip_suffix('}'))
-        .ok_or_else(|| format!("malformed tile buffer properties {props}"))?;
-    let mut rest = String::new();
-    for entry in split_top(props) {
-        let Some((key, value)) = entry.split_once('=') else {
-            continue;
-        };
-        let key = key.trim();
-        let value = value.trim();
-        if key == "valid" {
-            let valid = valid_extents(value)?;
-            if valid.len() != physical.len() {
-                return Err(format!("tile valid shape {value} does not match {shape}"));
-            }
-            if valid.iter().zip(&physical).any(|(v, p)| v != p) {
-                write!(out, ", valid={}", valid.join("x")).expect("string write");
-            }
-        } else if matches!(key, "blayout" | "slayout" | "fractal" | "pad" | "compact") {
-            // `1 : i64` -> `1`, `"col_major"` -> `col_major`.
-            let bare = value.split(" : ").next().unwrap_or(value).trim_matches('"');
-            write!(rest, ", {key}={bare}").expect("string write");
-        } else {
+    let mut out = format!("!pto.tile_buf<{}, {shape}", tile.loc);
+    if let Some(valid) = &tile.valid {
+        if valid.len() != tile.dims.len() {
+            return Err(format!("tile valid shape does not match {shape}"));
+        }
+        let spelled: Vec<String> = valid
+            .iter()
+            .map(|v| v.map_or("?".to_string(), |n| n.to_string()))
+            .collect();
+        if spelled.iter().zip(&tile.dims).any(|(v, p)| v != p) {
+            write!(out, ", valid={}", spelled.join("x")).expect("string write");
+        }
+    }
+    for (key, value) in &tile.props {
+        if !matches!(*key, "blayout" | "slayout" | "fractal" | "pad" | "compact") {
             return Err(format!(
                 "tile buffer property '{key}' has no PTOAS spelling"
             ));
         }
+        // `1 : i64` -> `1`, `"col_major"` -> `col_major`.
+        let bare = value.split(" : ").next().unwrap_or(value).trim_matches('"');
+        write!(out, ", {key}={bare}").expect("string write");
     }
-    out.push_str(&rest);
     out.push('>');
     Ok(out)
-}
-
-/// `array<i64: 1, -1>` -> `["1", "?"]`.
-fn valid_extents(text: &str) -> Result<Vec<String>, String> {
-    let body = params(text, "array")
-        .and_then(|b| b.strip_prefix("i64:"))
-        .ok_or_else(|| format!("malformed valid shape {text}"))?;
-    Ok(body
-        .split(',')
-        .map(|v| match v.trim() {
-            "-1" => "?".to_string(),
-            v => v.to_string(),
-        })
-        .collect())
-}
-
-/// Splits at the commas outside any `<>`, `{}`, `[]` or `()`.
-fn split_top(text: &str) -> Vec<&str> {
-    let mut parts = Vec::new();
-    let mut depth = 0i32;
-    let mut start = 0;
-    for (i, c) in text.char_indices() {
-        match c {
-            '<' | '{' | '[' | '(' => depth += 1,
-            '>' | '}' | ']' | ')' => depth -= 1,
-            ',' if depth == 0 => {
-                parts.push(&text[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    if !text[start..].trim().is_empty() {
-        parts.push(&text[start..]);
-    }
-    parts
 }
 
 /// A PTO enum attribute `#pto.<kind><"value">`, split.

@@ -121,3 +121,15 @@ impl ReduceScatter<'_, '_> {
         enum_attribute(&self.0, "op")
     }
 }
+
+/// The signal a composite (InCore) collective uses on `ranks` ranks: a ring
+/// allreduce has one row per step of its two phases and one column per
+/// rank, `[2 * (ranks - 1), ranks]`; every other schedule one cell per
+/// rank, `[ranks, 1]`.
+pub fn composite_signal_shape(ring: bool, ranks: i64) -> [i64; 2] {
+    if ring {
+        [2 * (ranks.max(1) - 1), ranks]
+    } else {
+        [ranks, 1]
+    }
+}

@@ -12,6 +12,14 @@ pld_op! {
     }
 }
 
+/// Elements of FP16 in one 32-byte transfer block.
+pub const FP16_BLOCK: i64 = 16;
+
+/// Columns past its valid extent that a
+/// `pld.tile_remote_load_with_physical_tail_padding` may read: the rest of
+/// the last 32-byte block.
+pub const FP16_TAIL_PADDING: i64 = FP16_BLOCK - 1;
+
 pld_op! {
     /// Lowering-internal FP16 remote load whose ragged tail may be read
     /// rounded up to one 32-byte block.

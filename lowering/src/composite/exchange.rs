@@ -17,7 +17,7 @@ use pld_dialect::{
 use pld_ir::build::Builder;
 
 fn element_bytes(info: &TensorInfo) -> i64 {
-    pld_dialect::types::bit_width(info.element).map_or(4, |bits| (i64::from(bits) + 7) / 8)
+    pld_ir::types::byte_width(info.element).unwrap_or(4)
 }
 
 /// A staging tile for moving `rows x cols` elements of `info`'s dtype.

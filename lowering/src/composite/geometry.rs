@@ -11,8 +11,7 @@
 pub const CHUNK_BYTES: i64 = 16 * 1024;
 /// Alignment of a tile row, in bytes.
 pub const TILE_ALIGN_BYTES: i64 = 32;
-/// FP16 remote transfers move whole 32-byte blocks: 16 elements.
-pub const FP16_BLOCK: i64 = 16;
+pub use pld_dialect::ops::remote::{FP16_BLOCK, FP16_TAIL_PADDING};
 
 /// Elements of one chunk for an element size of `element_bytes`.
 pub fn chunk_elems(element_bytes: i64) -> i64 {

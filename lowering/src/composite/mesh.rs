@@ -16,12 +16,13 @@
 
 use super::comm::{self, Cells, Comm};
 use super::geometry;
+use super::row::RowTiles;
 use melior::ir::{Type, Value};
 use pld_dialect::{
     enums::ReduceOp,
     ops::{
-        remote::{RemoteLoad, RemoteLoadTailPadded},
-        tile::{reduction_op, TensorView, TileFillPad, TileLoad, TileSetValidShape, TileStore},
+        remote::RemoteLoad,
+        tile::{reduction_op, TensorView, TileLoad, TileSetValidShape, TileStore},
         OpBuild,
     },
     types::TensorInfo,
@@ -81,10 +82,8 @@ where
             .result(row_type)
             .build(),
     );
-    let tile = b.parse_type(&format!("tensor<1x{chunk}x{dtype}, #pld.tile>"));
-    let ragged = b.parse_type(&format!(
-        "tensor<1x{chunk}x{dtype}, #pld.tile_with<{{valid_shape = array<i64: 1, -1>}}>>"
-    ));
+    let tiles = RowTiles::new(b, row, chunk, &dtype);
+    let tile = tiles.tile;
 
     // Ready barrier: every rank's data is in place.
     let ready = b.i32(1);
@@ -96,25 +95,8 @@ where
     let col = chunks.induction;
     let left = body.sub(n, col);
     let valid = body.min(c, left);
-    let remote_valid = if fp16 {
-        body.round_up(valid, geometry::FP16_BLOCK)
-    } else {
-        valid
-    };
-    let local = body.value(
-        TileLoad::builder(b.context, b.location)
-            .source(row)
-            .offsets(&[comm.zero, col])
-            .valid_shape(&[comm.one, valid])
-            .result(ragged)
-            .build(),
-    );
-    let first = body.value(
-        TileFillPad::builder(b.context, b.location)
-            .tile(local)
-            .result(tile)
-            .build(),
-    );
+    let remote_valid = tiles.span(&body, valid);
+    let first = tiles.local(&body, &comm, col, valid);
 
     // Reduce every peer's chunk into the accumulator.
     let peers = body.for_loop(comm.zero, comm.nranks, comm.one, &[first]);
@@ -122,40 +104,7 @@ where
     let other = peers.body.not_equal(peers.induction, comm.me);
     let guard = peers.body.if_then_else(other, &[tile]);
     let then = guard.then_body;
-    let loaded = if fp16 {
-        let wide = then.value(
-            RemoteLoadTailPadded::builder(b.context, b.location)
-                .target(row)
-                .peer(peers.induction)
-                .offsets(&[comm.zero, col])
-                .valid_shape(&[comm.one, remote_valid])
-                .result(ragged)
-                .build(),
-        );
-        then.value(
-            TileSetValidShape::builder(b.context, b.location)
-                .tile(wide)
-                .valid_shape(&[comm.one, valid])
-                .result(ragged)
-                .build(),
-        )
-    } else {
-        then.value(
-            RemoteLoad::builder(b.context, b.location)
-                .target(row)
-                .peer(peers.induction)
-                .offsets(&[comm.zero, col])
-                .valid_shape(&[comm.one, remote_valid])
-                .result(ragged)
-                .build(),
-        )
-    };
-    let padded = then.value(
-        TileFillPad::builder(b.context, b.location)
-            .tile(loaded)
-            .result(tile)
-            .build(),
-    );
+    let padded = tiles.remote(&then, &comm, peers.induction, col, valid, remote_valid);
     let reduced = then.value(
         OpBuild::new(b.context, reduction_op(request.reduce), b.location)
             .operands("lhs", &[acc])
@@ -185,7 +134,7 @@ where
         TileSetValidShape::builder(b.context, b.location)
             .tile(total)
             .valid_shape(&[comm.one, valid])
-            .result(ragged)
+            .result(tiles.ragged)
             .build(),
     );
     body.insert(

@@ -5,3 +5,4 @@ pub mod exchange;
 pub mod geometry;
 pub mod mesh;
 pub mod ring;
+pub mod row;

@@ -12,12 +12,13 @@
 use super::comm::{self, Cells, Comm};
 use super::geometry;
 use super::mesh::flat_length;
-use melior::ir::{Type, Value};
+use super::row::RowTiles;
+use melior::ir::Value;
+use pld_dialect::ops::collective::composite_signal_shape;
 use pld_dialect::{
     enums::ReduceOp,
     ops::{
-        remote::{RemoteLoad, RemoteLoadTailPadded},
-        tile::{reduction_op, TensorView, TileFillPad, TileLoad, TileSetValidShape, TileStore},
+        tile::{reduction_op, TensorView, TileSetValidShape, TileStore},
         OpBuild,
     },
     types::TensorInfo,
@@ -53,10 +54,10 @@ pub fn check(request: &Request) -> Result<(), String> {
         ));
     }
     if let (Some(rows), Some(nr)) = (signal.dim(0), signal.dim(1)) {
-        if nr > 0 && rows != 2 * (nr - 1) {
+        let [needed, _] = composite_signal_shape(true, nr);
+        if nr > 0 && rows != needed {
             return Err(format!(
-                "signal shape[0] ({rows}) must equal 2*(NR-1) = {} for NR = {nr}",
-                2 * (nr - 1)
+                "signal shape[0] ({rows}) must equal 2*(NR-1) = {needed} for NR = {nr}"
             ));
         }
     }
@@ -73,15 +74,12 @@ pub fn check(request: &Request) -> Result<(), String> {
 /// Types and values shared by both phases.
 struct Ring<'c, 'a> {
     comm: Comm<'c, 'a>,
-    row: Value<'c, 'a>,
+    tiles: RowTiles<'c, 'a>,
     size: Value<'c, 'a>,
     nr: Value<'c, 'a>,
     max_segment: Value<'c, 'a>,
     chunk: Value<'c, 'a>,
     left: Value<'c, 'a>,
-    fp16: bool,
-    tile: Type<'c>,
-    ragged: Type<'c>,
     reduce: ReduceOp,
 }
 
@@ -92,7 +90,7 @@ where
     /// Segment boundary `b(i)`.
     fn boundary(&self, b: &Builder<'c, 'a>, i: Value<'c, 'a>) -> Value<'c, 'a> {
         let scaled = b.mul(i, self.size);
-        if self.fp16 {
+        if self.tiles.fp16 {
             let block = b.index(geometry::FP16_BLOCK);
             let blocks = b.mul(self.nr, block);
             let rounded = b.ceil_div(scaled, blocks);
@@ -104,46 +102,11 @@ where
     }
 
     /// A remote load of `[0, col]` with `valid` logical columns from the
-    /// left neighbour, fill-padded (FP16 reads whole 32-byte blocks and
-    /// narrows back).
+    /// left neighbour, fill-padded.
     fn pull(&self, b: &Builder<'c, 'a>, col: Value<'c, 'a>, valid: Value<'c, 'a>) -> Value<'c, 'a> {
-        let one = self.comm.one;
-        let zero = self.comm.zero;
-        let loaded = if self.fp16 {
-            let span = b.round_up(valid, geometry::FP16_BLOCK);
-            let wide = b.value(
-                RemoteLoadTailPadded::builder(b.context, b.location)
-                    .target(self.row)
-                    .peer(self.left)
-                    .offsets(&[zero, col])
-                    .valid_shape(&[one, span])
-                    .result(self.ragged)
-                    .build(),
-            );
-            b.value(
-                TileSetValidShape::builder(b.context, b.location)
-                    .tile(wide)
-                    .valid_shape(&[one, valid])
-                    .result(self.ragged)
-                    .build(),
-            )
-        } else {
-            b.value(
-                RemoteLoad::builder(b.context, b.location)
-                    .target(self.row)
-                    .peer(self.left)
-                    .offsets(&[zero, col])
-                    .valid_shape(&[one, valid])
-                    .result(self.ragged)
-                    .build(),
-            )
-        };
-        b.value(
-            TileFillPad::builder(b.context, b.location)
-                .tile(loaded)
-                .result(self.tile)
-                .build(),
-        )
+        let span = self.tiles.span(b, valid);
+        self.tiles
+            .remote(b, &self.comm, self.left, col, valid, span)
     }
 
     /// A local load of `[0, col]` with `valid` columns, fill-padded.
@@ -153,20 +116,7 @@ where
         col: Value<'c, 'a>,
         valid: Value<'c, 'a>,
     ) -> Value<'c, 'a> {
-        let loaded = b.value(
-            TileLoad::builder(b.context, b.location)
-                .source(self.row)
-                .offsets(&[self.comm.zero, col])
-                .valid_shape(&[self.comm.one, valid])
-                .result(self.ragged)
-                .build(),
-        );
-        b.value(
-            TileFillPad::builder(b.context, b.location)
-                .tile(loaded)
-                .result(self.tile)
-                .build(),
-        )
+        self.tiles.local(b, &self.comm, col, valid)
     }
 
     /// One phase: `NR - 1` steps on signal rows `first_row..`, each moving
@@ -204,7 +154,7 @@ where
         comm::barrier(&c, comm, Cells::Row(row), ready32);
 
         let col = c.add(begin, sub);
-        let branch = c.if_then_else(active, &[self.tile]);
+        let branch = c.if_then_else(active, &[self.tiles.tile]);
         let then = branch.then_body;
         let pulled = self.pull(&then, col, loaded);
         let value = if reduce {
@@ -213,7 +163,7 @@ where
                 OpBuild::new(c.context, reduction_op(self.reduce), c.location)
                     .operands("lhs", &[mine])
                     .operands("rhs", &[pulled])
-                    .result(self.tile)
+                    .result(self.tiles.tile)
                     .build(),
             )
         } else {
@@ -250,13 +200,13 @@ where
             TileSetValidShape::builder(g.context, g.location)
                 .tile(acc)
                 .valid_shape(&[comm.one, extent])
-                .result(self.ragged)
+                .result(self.tiles.ragged)
                 .build(),
         );
         g.insert(
             TileStore::builder(g.context, g.location)
                 .tile(narrowed)
-                .target(self.row)
+                .target(self.tiles.row)
                 .offsets(&[zero, start])
                 .build(),
         );
@@ -297,7 +247,7 @@ where
         _ => {
             let mut longest = b.ceil_div(size, nr);
             if fp16 {
-                let extra = b.index(geometry::FP16_BLOCK - 1);
+                let extra = b.index(geometry::FP16_TAIL_PADDING);
                 let padded = b.add(longest, extra);
                 longest = b.min(size, padded);
             }
@@ -328,17 +278,12 @@ where
     let left = b.rem(shifted, comm.nranks);
     let ring = Ring {
         comm,
-        row,
+        tiles: RowTiles::new(b, row, chunk_cols, &dtype),
         size,
         nr,
         max_segment,
         chunk,
         left,
-        fp16,
-        tile: b.parse_type(&format!("tensor<1x{chunk_cols}x{dtype}, #pld.tile>")),
-        ragged: b.parse_type(&format!(
-            "tensor<1x{chunk_cols}x{dtype}, #pld.tile_with<{{valid_shape = array<i64: 1, -1>}}>>"
-        )),
         reduce: request.reduce,
     };
 

@@ -23,7 +23,7 @@ use pld_dialect::{
         OpView,
     },
     query::function_kind,
-    types::{value_info, Layout, TensorInfo},
+    types::{operand_tensor, Layout, TensorInfo},
 };
 use pld_ir as ir;
 use pld_ir::build::Builder;
@@ -58,13 +58,6 @@ impl PldPass for LowerCompositeOps {
     }
 }
 
-fn tensor<'c>(value: melior::ir::Value<'c, '_>) -> Result<TensorInfo<'c>, String> {
-    value_info(value)
-        .ok()
-        .flatten()
-        .ok_or_else(|| "operand is not a tensor".to_string())
-}
-
 /// Lowers one collective; on success the op is replaced.
 fn lower<'c, 'a>(context: &'c Context, op: OperationRef<'c, 'a>) -> Result<(), String>
 where
@@ -79,7 +72,7 @@ where
                 "pld.tensor.allreduce requires an explicit signal outside host orchestrator functions",
             )?;
             let target = allreduce.target().ok_or("malformed allreduce")?;
-            let info = tensor(target)?;
+            let info = operand_tensor(target)?;
             // 7.1.1: a packed ND target, one core, a known mode.
             if info.layout.is_some_and(|l| l != Layout::Nd) {
                 return Err("target view only supports ND layout".into());
@@ -102,14 +95,14 @@ where
                     target,
                     info,
                     signal,
-                    signal_info: tensor(signal)?,
+                    signal_info: operand_tensor(signal)?,
                     reduce,
                 };
                 ring::check(&request)?;
                 ring::lower(&b, &request);
                 return finish(op, target);
             }
-            check_mesh_signal(&tensor(signal)?)?;
+            check_mesh_signal(&operand_tensor(signal)?)?;
             let request = mesh::Request {
                 target,
                 info,
@@ -127,7 +120,7 @@ where
             let signal = Barrier::cast(op)
                 .and_then(|barrier| barrier.signal())
                 .ok_or("malformed barrier")?;
-            check_mesh_signal(&tensor(signal)?)?;
+            check_mesh_signal(&operand_tensor(signal)?)?;
             let comm = comm::setup(&b, signal);
             let first = b.i32(1);
             comm::barrier(&b, &comm, Cells::Mesh, first);
@@ -138,11 +131,11 @@ where
         Broadcast::NAME => {
             let broadcast = Broadcast::cast(op).ok_or("malformed broadcast")?;
             let (target, signal) = operands2(&view, "target", "signal")?;
-            check_mesh_signal(&tensor(signal)?)?;
+            check_mesh_signal(&operand_tensor(signal)?)?;
             exchange::broadcast(
                 &b,
                 target,
-                &tensor(target)?,
+                &operand_tensor(target)?,
                 signal,
                 broadcast.root().unwrap_or(0),
             )?;
@@ -150,18 +143,18 @@ where
         }
         ReduceScatter::NAME => {
             let (target, signal) = operands2(&view, "target", "signal")?;
-            check_mesh_signal(&tensor(signal)?)?;
-            exchange::reduce_scatter(&b, target, &tensor(target)?, signal)?;
+            check_mesh_signal(&operand_tensor(signal)?)?;
+            exchange::reduce_scatter(&b, target, &operand_tensor(target)?, signal)?;
             target
         }
         AllGather::NAME | AllToAll::NAME => {
             let (input, target) = operands2(&view, "input", "target")?;
             let signal = view.one("signal").ok_or("malformed collective")?;
-            check_mesh_signal(&tensor(signal)?)?;
+            check_mesh_signal(&operand_tensor(signal)?)?;
             if op_name(&op) == AllGather::NAME {
-                exchange::allgather(&b, input, &tensor(input)?, target, signal)?;
+                exchange::allgather(&b, input, &operand_tensor(input)?, target, signal)?;
             } else {
-                exchange::all_to_all(&b, input, &tensor(input)?, target, signal)?;
+                exchange::all_to_all(&b, input, &operand_tensor(input)?, target, signal)?;
             }
             target
         }
@@ -169,19 +162,19 @@ where
             let (input, target) = operands2(&view, "input", "target")?;
             let (signal, send_counts) = operands2(&view, "signal", "send_counts")?;
             let recv_counts = view.one("recv_counts").ok_or("malformed all_to_all_v")?;
-            let signal_info = tensor(signal)?;
+            let signal_info = operand_tensor(signal)?;
             check_mesh_signal(&signal_info)?;
             exchange::all_to_all_v(
                 &b,
                 &exchange::AllToAllV {
                     input,
-                    input_info: tensor(input)?,
+                    input_info: operand_tensor(input)?,
                     target,
-                    target_info: tensor(target)?,
+                    target_info: operand_tensor(target)?,
                     signal,
                     signal_info,
                     send_counts,
-                    send_info: tensor(send_counts)?,
+                    send_info: operand_tensor(send_counts)?,
                     recv_counts,
                     core_num: view.one("core_num"),
                 },
@@ -197,15 +190,12 @@ where
     finish(op, alias)
 }
 
-/// Window as result: later uses of the collective read `alias`; the op goes.
+/// Window as result: later uses of the collective read `alias`.
 fn finish<'c, 'a>(op: OperationRef<'c, 'a>, alias: melior::ir::Value<'c, 'a>) -> Result<(), String>
 where
     'c: 'a,
 {
-    if let Ok(result) = op.result(0) {
-        ir::replace_all_uses(result.into(), alias);
-    }
-    ir::erase(op);
+    crate::window_result::retire(op, alias);
     Ok(())
 }
 

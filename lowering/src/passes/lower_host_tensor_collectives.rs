@@ -40,7 +40,7 @@ use pld_dialect::{
         window::WorldSize,
         OpBuild, OpView,
     },
-    types::{value_info, TensorInfo},
+    types::{operand_tensor, TensorInfo},
 };
 use pld_ir as ir;
 use pld_ir::op_name;
@@ -185,7 +185,7 @@ where
     let world = devices.as_ref().map(|d| d.len() as i64);
 
     let signal_value = operand("signal")?;
-    let signal = tensor(signal_value)?;
+    let signal = operand_tensor(signal_value)?;
     let data_role = match collective.roles {
         ["signal"] => None,
         _ => Some(collective.alias),
@@ -193,7 +193,7 @@ where
     let data = data_role
         .map(operand)
         .transpose()?
-        .map(tensor)
+        .map(operand_tensor)
         .transpose()?;
     let mut attributes: Vec<(&'static str, Attribute)> = Vec::new();
     if let Some(data) = &data {
@@ -274,13 +274,6 @@ where
         devices,
         alias: operand(collective.alias)?,
     })
-}
-
-fn tensor<'c>(value: Value<'c, '_>) -> Result<TensorInfo<'c>, String> {
-    value_info(value)
-        .ok()
-        .flatten()
-        .ok_or_else(|| "operand is not a tensor".to_string())
 }
 
 /// What the builtin kernel supports, checked on the user's op.
@@ -499,10 +492,7 @@ where
         }
     }
     // Window as result: later uses read the alias source's storage.
-    if let Ok(result) = op.result(0) {
-        ir::replace_all_uses(result.into(), plan.alias);
-    }
-    ir::erase(op);
+    crate::window_result::retire(op, plan.alias);
 }
 
 static IDENTITY: PassIdentity = PassIdentity;

@@ -4,25 +4,20 @@
 //! cache invalidation and pipe barriers are no-ops (the CPU is coherent and
 //! the simulated pipes are synchronous).
 
-use super::{payload, refuse, Lowered, Rewriter, Step};
-use melior::ir::{OperationRef, Value};
+use super::{payload, refuse, Lowered, Op, Rewriter, Step};
+use melior::ir::Value;
 use pld_dialect::enums::{NotifyOp, PldEnum, WaitCmp};
 use pld_dialect::ops::pto;
-use pld_ir::{self as ir, build::Builder};
+use pld_ir::{self as ir};
 
 impl<'c, 'a> Rewriter<'c, 'a>
 where
     'c: 'a,
 {
     /// Lowers one op of this family.
-    pub(super) fn comm(
-        &mut self,
-        op: OperationRef<'c, 'a>,
-        b: Builder<'c, 'a>,
-    ) -> Lowered<'c, 'a, Step<'c, 'a>> {
-        let b = &b;
-        let operand = |i: usize| ir::operand(op, i).expect("verified operand count");
-        let name = ir::op_name(&op);
+    pub(super) fn comm(&mut self, op: &Op<'c, 'a>) -> Lowered<'c, 'a, Step<'c, 'a>> {
+        let Op { op, b, ref name } = *op;
+        let (b, operand) = (&b, |i| super::operand(op, i));
         let replacement: Option<Value<'c, 'a>> = match name.as_str() {
             pto::CommTNotify::NAME => {
                 // PTO's notify ops are spelled as pld's, whose ABI values
@@ -78,8 +73,7 @@ where
                 let src = self.part(op, operand(1))?;
                 let [rows, cols, drs, dcs] = self.block(b, &dst);
                 let [_, _, srs, scs] = self.block(b, &src);
-                let bytes =
-                    (i64::from(pld_dialect::types::bit_width(dst.element).unwrap_or(8)) + 7) / 8;
+                let bytes = pld_ir::types::byte_width(dst.element).unwrap_or(1);
                 let accumulate = if name == pto::CommTPut::NAME {
                     self.accumulate(op, dst.element)?
                 } else {

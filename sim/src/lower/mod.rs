@@ -24,7 +24,7 @@ use melior::{
     },
     Context,
 };
-use pld_dialect::ops::pto;
+use pld_dialect::{ops::pto, pto_types::TileBuf};
 use pld_ir::{self as ir, build::Builder};
 use std::collections::HashMap;
 
@@ -49,6 +49,18 @@ fn refuse<'c, 'a, T>(op: OperationRef<'c, 'a>, message: impl Into<String>) -> Lo
     })
 }
 
+/// The op being lowered, where to build its replacement, and its name.
+pub(crate) struct Op<'c, 'a> {
+    pub op: OperationRef<'c, 'a>,
+    pub b: Builder<'c, 'a>,
+    pub name: String,
+}
+
+/// Operand `i` of an op whose operand count the IRDL verifier checked.
+fn operand<'c, 'a>(op: OperationRef<'c, 'a>, i: usize) -> Value<'c, 'a> {
+    ir::operand(op, i).expect("verified operand count")
+}
+
 /// What lowering one op did.
 pub(crate) enum Step<'c, 'a> {
     /// The op is erased; its result, if any, is replaced by the value.
@@ -57,18 +69,9 @@ pub(crate) enum Step<'c, 'a> {
     Keep,
 }
 
-/// The element type of a `!pto.ptr<T>` or a view of `T`, from its text.
+/// The element type of a `!pto.ptr<T>` or a view of `T`.
 fn element_type<'c>(context: &'c Context, ty: Type<'c>) -> Option<Type<'c>> {
-    let text = ty.to_string();
-    let inner = text
-        .strip_prefix("!pto.ptr<")
-        .map(|t| t.trim_end_matches('>').to_string())
-        .or_else(|| {
-            let shape = text.split_once("tensor<")?.1;
-            let element = shape.rsplit('x').next()?;
-            Some(element.trim_end_matches('>').to_string())
-        })?;
-    Type::parse(context, &inner)
+    Type::parse(context, pld_dialect::pto_types::element(&ty.to_string())?)
 }
 
 pub(crate) fn lower_kernel<'c, 'a>(
@@ -165,31 +168,20 @@ const TILE_HEADER: i64 = 16;
 
 fn tile_shape<'c>(context: &'c Context, ty: Type<'c>) -> Option<TileShape<'c>> {
     let text = ty.to_string();
-    let shape = text.split_once("tensor<")?.1.split_once('>')?.0;
-    let mut parts: Vec<&str> = shape.split('x').collect();
-    let element_text = parts.pop()?;
-    let [rows, cols] = parts.as_slice() else {
-        return None;
-    };
-    let element = Type::parse(context, element_text)?;
-    let bytes = (i64::from(pld_dialect::types::bit_width(element)?) + 7) / 8;
-    let valid = text
-        .split_once("valid = array<i64:")
-        .and_then(|(_, rest)| rest.split_once('>'))
-        .map(|(list, _)| {
-            let v: Vec<Option<i64>> = list
-                .split(',')
-                .map(|x| x.trim().parse::<i64>().ok().filter(|n| *n >= 0))
-                .collect();
-            [v.first().copied().flatten(), v.get(1).copied().flatten()]
-        })
-        .unwrap_or([None, None]);
+    let tile = TileBuf::parse(&text).ok()?;
+    let (rows, cols) = tile.rows_cols()?;
+    let element = Type::parse(context, tile.element)?;
+    let bytes = pld_ir::types::byte_width(element)?;
+    let valid = tile.valid.unwrap_or_default();
     Some(TileShape {
-        rows: rows.parse().ok()?,
-        cols: cols.parse().ok()?,
+        rows,
+        cols,
         element,
         bytes,
-        valid,
+        valid: [
+            valid.first().copied().flatten(),
+            valid.get(1).copied().flatten(),
+        ],
     })
 }
 
@@ -441,14 +433,19 @@ where
 
     /// Lowers one PTO op, by family.
     fn rewrite(&mut self, op: OperationRef<'c, 'a>) -> Lowered<'c, 'a> {
-        let b = Builder::before(self.context, op);
-        let step = match ir::op_name(&op).as_str() {
+        let name = ir::op_name(&op);
+        let cx = Op {
+            op,
+            b: Builder::before(self.context, op),
+            name: name.clone(),
+        };
+        let step = match name.as_str() {
             pto::AddPtr::NAME
             | pto::LoadScalar::NAME
             | pto::StoreScalar::NAME
             | pto::GetBlockIdx::NAME
-            | pto::GetBlockNum::NAME => self.scalar(op, b)?,
-            pto::MakeTensorView::NAME | pto::PartitionView::NAME => self.view(op, b)?,
+            | pto::GetBlockNum::NAME => self.scalar(&cx)?,
+            pto::MakeTensorView::NAME | pto::PartitionView::NAME => self.view(&cx)?,
             pto::CommTNotify::NAME
             | pto::CommTWait::NAME
             | pto::CommTTest::NAME
@@ -456,7 +453,7 @@ where
             | pto::CommTGet::NAME
             | pto::FenceBarrierAll::NAME
             | pto::CmoCacheInvalid::NAME
-            | pto::PtoBarrier::NAME => self.comm(op, b)?,
+            | pto::PtoBarrier::NAME => self.comm(&cx)?,
             pto::AllocTile::NAME
             | pto::SetValidShape::NAME
             | pto::GetValidShape::NAME
@@ -467,7 +464,7 @@ where
             | pto::TMin::NAME
             | pto::TMul::NAME
             | pto::TFillPad::NAME
-            | pto::TFillPadInplace::NAME => self.tile_op(op, b)?,
+            | pto::TFillPadInplace::NAME => self.tile_op(&cx)?,
             _ => return refuse(op, "is not simulated with these operands"),
         };
         if let Step::Replace(replacement) = step {

@@ -3,27 +3,22 @@
 //! `pto.get_block_idx`/`pto.get_block_num` are 0 and 1 (one core per
 //! kernel).
 
-use super::{element_type, Lowered, Rewriter, Step};
+use super::{element_type, Lowered, Op, Rewriter, Step};
 use melior::{
     dialect::llvm,
-    ir::{OperationRef, Value, ValueLike},
+    ir::{Value, ValueLike},
 };
 use pld_dialect::ops::pto;
-use pld_ir::{self as ir, build::Builder};
+use pld_ir::{self as ir};
 
 impl<'c, 'a> Rewriter<'c, 'a>
 where
     'c: 'a,
 {
     /// Lowers one op of this family.
-    pub(super) fn scalar(
-        &mut self,
-        op: OperationRef<'c, 'a>,
-        b: Builder<'c, 'a>,
-    ) -> Lowered<'c, 'a, Step<'c, 'a>> {
-        let b = &b;
-        let operand = |i: usize| ir::operand(op, i).expect("verified operand count");
-        let name = ir::op_name(&op);
+    pub(super) fn scalar(&mut self, op: &Op<'c, 'a>) -> Lowered<'c, 'a, Step<'c, 'a>> {
+        let Op { op, b, ref name } = *op;
+        let (b, operand) = (&b, |i| super::operand(op, i));
         let replacement: Option<Value<'c, 'a>> = match name.as_str() {
             pto::AddPtr::NAME => {
                 let element = element_type(self.context, op.result(0).expect("a result").r#type())

@@ -2,7 +2,7 @@
 //! checked copies, fill-pad, and element-wise math as loops over the valid
 //! region (left to LLVM to vectorise).
 
-use super::{key, Lowered, Rewriter, Step, TILE_HEADER};
+use super::{key, Lowered, Op, Rewriter, Step, TILE_HEADER};
 use melior::{
     dialect::llvm,
     ir::{operation::OperationLike, OperationRef, Value},
@@ -15,14 +15,9 @@ where
     'c: 'a,
 {
     /// Lowers one op of this family.
-    pub(super) fn tile_op(
-        &mut self,
-        op: OperationRef<'c, 'a>,
-        b: Builder<'c, 'a>,
-    ) -> Lowered<'c, 'a, Step<'c, 'a>> {
-        let b = &b;
-        let operand = |i: usize| ir::operand(op, i).expect("verified operand count");
-        let name = ir::op_name(&op);
+    pub(super) fn tile_op(&mut self, op: &Op<'c, 'a>) -> Lowered<'c, 'a, Step<'c, 'a>> {
+        let Op { op, b, ref name } = *op;
+        let (b, operand) = (&b, |i| super::operand(op, i));
         let replacement: Option<Value<'c, 'a>> = match name.as_str() {
             pto::AllocTile::NAME => {
                 let result: Value = op.result(0).expect("a result").into();

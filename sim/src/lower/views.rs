@@ -3,24 +3,18 @@
 //! the sizes and strides later ops need. The view ops are erased last, once
 //! nothing uses them.
 
-use super::{element_type, key, refuse, Lowered, Part, Rewriter, Step};
-use melior::ir::{OperationRef, Value, ValueLike};
+use super::{element_type, key, refuse, Lowered, Op, Part, Rewriter, Step};
+use melior::ir::{Value, ValueLike};
 use pld_dialect::ops::pto;
-use pld_ir::{self as ir, build::Builder};
 
 impl<'c, 'a> Rewriter<'c, 'a>
 where
     'c: 'a,
 {
     /// Lowers one op of this family.
-    pub(super) fn view(
-        &mut self,
-        op: OperationRef<'c, 'a>,
-        b: Builder<'c, 'a>,
-    ) -> Lowered<'c, 'a, Step<'c, 'a>> {
-        let b = &b;
-        let operand = |i: usize| ir::operand(op, i).expect("verified operand count");
-        let name = ir::op_name(&op);
+    pub(super) fn view(&mut self, op: &Op<'c, 'a>) -> Lowered<'c, 'a, Step<'c, 'a>> {
+        let Op { op, b, ref name } = *op;
+        let (b, operand) = (&b, |i| super::operand(op, i));
         match name.as_str() {
             pto::MakeTensorView::NAME => {
                 let result: Value = op.result(0).expect("a result").into();

@@ -36,6 +36,10 @@ struct Cli {
     /// Print every op in the generic form.
     #[arg(long = "mlir-print-op-generic")]
     print_generic: bool,
+    /// Run every pass on the calling thread (function passes otherwise run
+    /// on MLIR's thread pool, one function at a time).
+    #[arg(long = "mlir-disable-threading")]
+    disable_threading: bool,
     /// Name SSA values after their name locations (`%__allreduce_signal_0`).
     #[arg(long = "mlir-use-nameloc-as-prefix")]
     nameloc_as_prefix: bool,
@@ -78,6 +82,7 @@ fn main() {
         print_debuginfo: cli.print_debuginfo,
         print_generic: cli.print_generic,
         nameloc_as_prefix: cli.nameloc_as_prefix,
+        disable_threading: cli.disable_threading,
     };
     std::process::exit(run(&options));
 }
