@@ -1,4 +1,4 @@
-//! The runtime `CommContext` layout device kernels read (spec 9.1), as the
+//! The runtime `CommContext` layout device kernels read (docs/passes/convert-pld-to-pto.md), as the
 //! code generator needs it. The numbers come from the C header
 //! `runtime-sys/include/pld/comm_context.h` (through `pld-runtime-sys`),
 //! the one definition the simulator fills too.

@@ -1,4 +1,4 @@
-//! The ABI enums of spec section 3 and the other string-valued enums of the
+//! The ABI enums of docs/dialect.md 3 and the other string-valued enums of the
 //! dialect. In IR an enum is an attribute holding the member name, e.g.
 //! `#pld.reduce_op<"sum">`; [`PldEnum::abi`] is the member's ABI value.
 
@@ -89,27 +89,27 @@ macro_rules! pld_enum {
 }
 
 pld_enum! {
-    /// Reduction of allreduce / reduce_scatter (spec 3): Sum=0 Max=1 Min=2 Prod=3.
+    /// Reduction of allreduce / reduce_scatter (docs/dialect.md 3): Sum=0 Max=1 Min=2 Prod=3.
     ReduceOp, "pld.reduce_op" { Sum = "sum", Max = "max", Min = "min", Prod = "prod" }
 }
 
 pld_enum! {
-    /// Signal update of `notify` (spec 3): AtomicAdd=0 Set=1.
+    /// Signal update of `notify` (docs/dialect.md 3): AtomicAdd=0 Set=1.
     NotifyOp, "pld.notify_op" { AtomicAdd = "atomic_add", Set = "set" }
 }
 
 pld_enum! {
-    /// Comparison of `wait` (spec 3): Eq=0 Ge=1.
+    /// Comparison of `wait` (docs/dialect.md 3): Eq=0 Ge=1.
     WaitCmp, "pld.wait_cmp" { Eq = "eq", Ge = "ge" }
 }
 
 pld_enum! {
-    /// Accumulation of remote stores and puts (spec 3): None=0 Add=1.
+    /// Accumulation of remote stores and puts (docs/dialect.md 3): None=0 Add=1.
     AtomicType, "pld.atomic_type" { None = "none", Add = "add" }
 }
 
 pld_enum! {
-    /// What a `func.func` is, from its `pld.kind` attribute (spec 1.1).
+    /// What a `func.func` is, from its `pld.kind` attribute (docs/dialect.md 1.1).
     FuncKind, "pld.func_kind" {
         /// HOST orchestrator: allocates windows, dispatches to devices.
         Host = "host",

@@ -239,7 +239,7 @@ fn read_props(info: &mut TensorInfo, props: Attribute) -> Result<(), String> {
                     }
                 }
                 // A valid region covering the whole shape says nothing: it is
-                // canonicalised away (spec 7.1.1), so every consumer sees one
+                // canonicalised away (docs/passes/pld-lower-composite-ops.md), so every consumer sees one
                 // spelling of "fully valid".
                 let covers_all = valid.iter().zip(&info.shape).all(|(v, d)| Some(*v) == *d);
                 info.valid_shape = (!covers_all).then_some(valid);

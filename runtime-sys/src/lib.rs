@@ -1,6 +1,6 @@
 //! The runtime ABI of pld, from the C headers in `include/pld`:
 //!
-//! * `comm_context.h`: [`PldCommContext`] (spec 9.1) and its offsets;
+//! * `comm_context.h`: [`PldCommContext`] (docs/passes/convert-pld-to-pto.md) and its offsets;
 //! * `kernel_abi.h`: kernel argument slots;
 //! * `pld_sim.h`: the simulator's device functions (`pld_sim_*`), which the
 //!   simulator crate implements.

@@ -101,7 +101,7 @@ impl Drop for Window {
     }
 }
 
-/// The windows and `CommContext`s of one group of ranks (spec 9.1: the
+/// The windows and `CommContext`s of one group of ranks (docs/passes/convert-pld-to-pto.md: the
 /// windows have a symmetric layout, so a buffer is at the same offset in
 /// every rank's window).
 pub struct CommDomain {

@@ -1,4 +1,4 @@
-//! Signal cell semantics (spec 5, docs/simulator.md): what a notify does to
+//! Signal cell semantics (docs/passes/pld-lower-composite-ops.md, "The comm prelude, the barrier and the epilogue", docs/simulator.md): what a notify does to
 //! a cell and when a wait is satisfied, for the dialect's own enums (whose
 //! ABI values `pld_sim.h` uses; a test checks they agree).
 

@@ -1,4 +1,4 @@
-//! The other composite collectives of spec 7.1.4, compiled and run on
+//! The other composite collectives of docs/passes/pld-lower-composite-ops.md, compiled and run on
 //! simulated ranks: every result element checked, every signal back to
 //! zero.
 

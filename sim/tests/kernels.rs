@@ -18,6 +18,7 @@ fn run_signal_kernel(
     let kernel = compiled.kernel(name).expect("kernel compiled");
     Run::new(domain, deadline).execute(name, |env| {
         // Parameters: the signal pointer, then its CommContext.
+        // SAFETY: `signal` is an offset inside the rank's window.
         let mut sig = unsafe { env.domain.window(env.rank).base().add(signal) } as *mut ();
         let mut ctx = env.domain.context(env.rank) as *mut ();
         let mut arguments = [

@@ -24,7 +24,7 @@ fn cell(env: &RankEnv, rank: usize, index: usize) -> *mut i32 {
     }
 }
 
-/// One barrier generation of spec 5: a credit into our cell on every peer,
+/// One barrier generation of docs/passes/pld-lower-composite-ops.md, "The comm prelude, the barrier and the epilogue": a credit into our cell on every peer,
 /// then wait for every peer's credit in our own cells.
 fn barrier(env: &RankEnv, generation: i32) {
     let ranks = env.domain.ranks();

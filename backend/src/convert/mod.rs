@@ -1,11 +1,13 @@
-//! `convert-pld-to-pto` (spec 9): device kernels in PTO.
+//! `convert-pld-to-pto`: device kernels in PTO.
+//!
+//! Docs: `docs/passes/convert-pld-to-pto.md`; tests: `tests/lit/passes/convert-pld-to-pto/`.
 //!
 //! Tensor parameters become `!pto.ptr<T>` and CommContexts
 //! `!pto.ptr<i64>`; tiles become vector tile buffers whose valid extents are
 //! run-time values, so that `set_validshape` and fill-pad update a buffer in
-//! place. Every remote op computes its peer's address inline (spec 9.2);
-//! the op sequences are those of spec 9.3, with barrier and cache
-//! placement as PTOAS expects today (pto-interface.md 1.6). After the pass
+//! place. Every remote op computes its peer's address inline (docs/passes/convert-pld-to-pto.md);
+//! the op sequences are those of docs/passes/convert-pld-to-pto.md, with barrier and cache
+//! placement as PTOAS expects today (docs/passes/convert-pld-to-pto.md, "Barriers and caches"). After the pass
 //! a kernel holds only `func`, `arith`, `scf` and `pto` ops.
 //!
 //! HOST and CHIP orchestrators are left alone: they are not PTO code.

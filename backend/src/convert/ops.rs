@@ -1,4 +1,4 @@
-//! One pld op at a time, to its PTO sequence (spec 9.3).
+//! One pld op at a time, to its PTO sequence (docs/passes/convert-pld-to-pto.md).
 
 use super::types;
 use super::views::{make_view, partition, peer_pointer, Global, Globals};

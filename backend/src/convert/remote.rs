@@ -68,7 +68,7 @@ where
             }
             remote::TensorPut::NAME | remote::TensorGet::NAME | remote::TensorRemoteStore::NAME => {
                 return Err(format!(
-                    "has no PTO lowering yet (spec 9.3 covers the tile forms); write it as '{}' \
+                    "has no PTO lowering yet (only the tile forms are converted); write it as '{}' \
                      with an explicit staging tile",
                     op_name(&op).replace("pld.tensor_", "pld.tile_")
                 ))

@@ -95,7 +95,7 @@ where
                 None
             }
             fence::Fence::NAME => {
-                // PTOAS no longer inserts drains (pto-interface 1.6): the
+                // PTOAS no longer inserts drains (docs/passes/convert-pld-to-pto.md, "Barriers and caches"): the
                 // MTE/FIX/TPUT payload must leave the pipes before the
                 // GM fence orders it.
                 self.barrier(&b);

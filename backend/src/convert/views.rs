@@ -1,5 +1,5 @@
 //! Global-memory tensors as PTO pointers and views, and the inline
-//! peer-address translation of spec 9.2.
+//! peer-address translation of docs/passes/convert-pld-to-pto.md.
 
 use super::types;
 use crate::abi;
@@ -217,7 +217,7 @@ where
     )
 }
 
-/// The peer's copy of `global` (spec 9.2): the local pointer moved by the
+/// The peer's copy of `global` (docs/passes/convert-pld-to-pto.md): the local pointer moved by the
 /// element distance between the peer's and this rank's window bases.
 pub fn peer_pointer<'c, 'a>(
     b: &Builder<'c, 'a>,

@@ -2,7 +2,7 @@
 //!
 //! PTOAS reads MLIR with its own op definitions, so it accepts the generic
 //! form too, but the generic form of its operand-segment ops changes arity
-//! between releases (pto-interface 2). This printer therefore spells every
+//! between releases (docs/tools/pld-translate.md). This printer therefore spells every
 //! PTO op in its custom form (`pto.tload ins(..) outs(..)`,
 //! `pto.comm.tnotify(..) {notifyOp = #pto<notify_op set>}`, compact tile
 //! buffer types), `func`/`arith`/`scf` in their standard custom forms, and
@@ -59,7 +59,7 @@ where
         return fail(module, "expected a module with a body");
     };
     // The functions that will exist in the output: calls may only target
-    // these (PTOAS cannot link helpers, pto-interface 1.2).
+    // these (PTOAS cannot link helpers, docs/tools/pld-translate.md).
     let mut kernels = HashSet::new();
     let mut op = block.first_operation();
     while let Some(current) = op {

@@ -1,4 +1,4 @@
-//! One op at a time: the PTO custom forms of pto-interface 1.5, the
+//! One op at a time: the PTO custom forms of docs/tools/pld-translate.md, the
 //! standard custom forms of the `arith`, `scf` and `func` ops kernels hold,
 //! and the generic form for anything else of those dialects.
 

@@ -106,7 +106,7 @@ pub fn enum_attribute(text: &str) -> Option<(&str, &str)> {
 
 /// The PTOAS spelling of a PTO attribute inside an attribute dictionary:
 /// the ODS `EnumAttr`s print as `#pto<kind value>`, the ones with their own
-/// assembly format as `#pto.kind<value>` (pto-interface 1.4).
+/// assembly format as `#pto.kind<value>` (docs/tools/pld-translate.md).
 pub fn attribute(text: &str) -> String {
     match enum_attribute(text) {
         Some((kind @ ("notify_op" | "wait_cmp" | "atomic_type" | "reduce_op"), value)) => {

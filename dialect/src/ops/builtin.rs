@@ -1,4 +1,4 @@
-//! Spec 4.9: the per-device builtin dispatches the HOST rail lowers to.
+//! docs/dialect.md 4.9: the per-device builtin dispatches the HOST rail lowers to.
 //! Spec name `builtin.tensor.<op>`; IR name `pld.builtin_<op>`.
 
 use super::pld_op;
@@ -63,7 +63,7 @@ pub const BUILTINS: &[&str] = &[
     BuiltinAllToAllV::NAME,
 ];
 
-/// What one builtin kernel supports (spec 4.9). The verifier checks builtin
+/// What one builtin kernel supports (docs/dialect.md 4.9). The verifier checks builtin
 /// ops against it and the HOST lowering checks user collectives against it
 /// before it emits them.
 #[derive(Clone, Copy, Debug)]

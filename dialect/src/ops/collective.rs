@@ -1,4 +1,4 @@
-//! Spec 4.5-4.8: the composite collectives. Each returns its target's
+//! docs/dialect.md 4.5-4.8: the composite collectives. Each returns its target's
 //! storage ("window as result").
 
 use super::{enum_attribute, int_attribute, pld_op};

@@ -1,4 +1,4 @@
-//! Spec 4.2: communication-context queries.
+//! docs/dialect.md 4.2: communication-context queries.
 
 use super::pld_op;
 

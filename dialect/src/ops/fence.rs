@@ -1,4 +1,4 @@
-//! Spec 4.10: memory-consistency ops (inserted by pld-insert-comm-fence).
+//! docs/dialect.md 4.10: memory-consistency ops (inserted by pld-insert-comm-fence).
 
 use super::pld_op;
 

@@ -1,4 +1,4 @@
-//! Spec 4.4: remote data movement.
+//! docs/dialect.md 4.4: remote data movement.
 
 use super::{enum_attribute, pld_op};
 use crate::enums::{AtomicType, PldEnum};

@@ -1,4 +1,4 @@
-//! Spec 4.3: signal primitives.
+//! docs/dialect.md 4.3: signal primitives.
 
 use super::{enum_attribute, pld_op};
 use crate::enums::{NotifyOp, PldEnum, WaitCmp};

@@ -48,7 +48,7 @@ pld_op! { TileMaximum, TileMaximumBuilder = "pld.tile_maximum" { lhs: one, rhs: 
 pld_op! { TileMinimum, TileMinimumBuilder = "pld.tile_minimum" { lhs: one, rhs: one } }
 pld_op! { TileMul, TileMulBuilder = "pld.tile_mul" { lhs: one, rhs: one } }
 
-/// The elementwise tile op of a reduction (spec 3: Sum -> tile.add, ...).
+/// The elementwise tile op of a reduction (docs/dialect.md 3: Sum -> tile.add, ...).
 pub fn reduction_op(op: ReduceOp) -> &'static str {
     match op {
         ReduceOp::Sum => TileAdd::NAME,

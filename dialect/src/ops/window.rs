@@ -1,4 +1,4 @@
-//! Spec 4.1: window allocation and views (HOST orchestrator only).
+//! docs/dialect.md 4.1: window allocation and views (HOST orchestrator only).
 
 use super::pld_op;
 use melior::ir::attribute::StringAttribute;

@@ -1,4 +1,4 @@
-//! Spec 4.9: the builtin dispatches of the HOST rail.
+//! docs/dialect.md 4.9: the builtin dispatches of the HOST rail.
 
 use super::{collective, signal::enum_member, OpCx};
 use crate::enums::{Direction, PldEnum, ReduceOp};

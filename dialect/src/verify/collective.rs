@@ -1,4 +1,4 @@
-//! Spec 4.5-4.8: the composite collectives.
+//! docs/dialect.md 4.5-4.8: the composite collectives.
 
 use super::{signal::enum_member, OpCx};
 use crate::enums::{FuncKind, ReduceOp};
@@ -153,7 +153,7 @@ fn same_row_width(cx: &mut OpCx, input: &TensorInfo, target: &TensorInfo) {
     cx.same_dtype("input", input, "target", target);
 }
 
-/// The payload-window rules of all_to_all_v (spec 4.7 rule 8): ND layout,
+/// The payload-window rules of all_to_all_v (docs/dialect.md 4.7 rule 8): ND layout,
 /// packed strides, fully valid.
 fn packed_payload(cx: &mut OpCx, role: &str, info: &TensorInfo) {
     if info.layout.is_some_and(|l| l != Layout::Nd) {
@@ -211,8 +211,8 @@ fn counts(cx: &mut OpCx, role: &str, info: &TensorInfo, nr: i64, rank2_only: boo
     }
 }
 
-/// Spec 4.7 (and 4.8 when `indexed`). The HOST builtin
-/// `pld.builtin_all_to_all_v` shares these rules (spec 4.9).
+/// docs/dialect.md 4.7 (and 4.8 when `indexed`). The HOST builtin
+/// `pld.builtin_all_to_all_v` shares these rules (docs/dialect.md 4.9).
 pub fn all_to_all_v(cx: &mut OpCx, indexed: bool) {
     if let (Some(input), Some(target)) = (cx.one("input"), cx.one("target")) {
         if input == target {

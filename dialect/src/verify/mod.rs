@@ -1,13 +1,13 @@
 //! The pld semantic verifier (`pld-verify`).
 //!
 //! IRDL checks arity and base kinds while parsing; this verifier checks
-//! everything else spec section 4 states: which operands are distributed,
+//! everything else docs/dialect.md 4 states: which operands are distributed,
 //! ranks of offset and shape tuples, dtypes, signal shapes, enum values,
 //! which function kinds may hold which ops, and the properties carried by
 //! tensor encodings. Every finding is reported at the location of the op
 //! (or function) it is about. The rules are listed, one line each, in
 //! docs/dialect.md, and each has an `expected-error` case in
-//! tests/lit/dialect/invalid.mlir.
+//! tests/lit/passes/pld-verify/invalid.mlir.
 
 mod builtin;
 mod collective;

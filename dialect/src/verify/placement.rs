@@ -1,4 +1,4 @@
-//! Which function kinds may hold which ops (spec 1.1 and 4.x "only callable
+//! Which function kinds may hold which ops (docs/dialect.md 1.1 and 4.x "only callable
 //! in ...").
 
 use super::OpCx;

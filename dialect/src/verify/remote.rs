@@ -1,11 +1,11 @@
-//! Spec 4.4: remote loads, stores, puts and gets.
+//! docs/dialect.md 4.4: remote loads, stores, puts and gets.
 
 use super::{signal::enum_member, OpCx};
 use crate::enums::AtomicType;
 use crate::types::{BLayout, Layout, TensorKind};
 use pld_ir::constant_int;
 
-/// Element types an atomic-add store or put may accumulate (spec 3).
+/// Element types an atomic-add store or put may accumulate (docs/dialect.md 3).
 const ATOMIC_ADD_DTYPES: &[&str] = &["f32", "bf16", "f16", "i32", "i16", "i8"];
 
 /// Extra elements the FP16 tail variant may read past the last column: one

@@ -1,4 +1,4 @@
-//! Spec 4.3 signal primitives and 4.10 memory-consistency ops.
+//! docs/dialect.md 4.3 signal primitives and 4.10 memory-consistency ops.
 
 use super::OpCx;
 use crate::enums::{NotifyOp, PldEnum, WaitCmp};

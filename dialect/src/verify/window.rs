@@ -1,4 +1,4 @@
-//! Spec 4.1 and 4.2: window allocation, views, comm-context queries.
+//! docs/dialect.md 4.1 and 4.2: window allocation, views, comm-context queries.
 
 use super::OpCx;
 use crate::ops::window::AllocWindowBuffer;

@@ -1,6 +1,6 @@
 //! The comm setup, barrier and epilogue every composite rule shares
-//! (spec 7.1 "Comm setup prelude", `EmitBarrier`, `EmitEpilogueReset`,
-//! spec 5.1).
+//! (docs/passes/pld-lower-composite-ops.md "Comm setup prelude", `EmitBarrier`, `EmitEpilogueReset`,
+//! docs/passes/pld-lower-composite-ops.md, "The comm prelude, the barrier and the epilogue").
 
 use melior::ir::Value;
 use pld_dialect::{
@@ -130,7 +130,7 @@ pub fn barrier<'c, 'a>(
 
 /// The epilogue of one cell family: take the call's credits (a negative
 /// i32) back out of every peer's cell of our own signal, so the signal
-/// returns to zero (spec 5.2).
+/// returns to zero (docs/passes/pld-lower-composite-ops.md, "The comm prelude, the barrier and the epilogue").
 pub fn epilogue<'c, 'a>(
     b: &Builder<'c, 'a>,
     comm: &Comm<'c, 'a>,

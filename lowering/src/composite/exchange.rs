@@ -1,4 +1,4 @@
-//! The other composite rules of spec 7.1.4: broadcast, reduce_scatter,
+//! The other composite rules of docs/passes/pld-lower-composite-ops.md: broadcast, reduce_scatter,
 //! allgather, all_to_all and all_to_all_v. All use a `[NR, 1]` signal and
 //! are self-clearing, so they are legal inside loops.
 
@@ -249,7 +249,7 @@ pub struct AllToAllV<'c, 'a> {
     pub core_num: Option<Value<'c, 'a>>,
 }
 
-/// `all_to_all_v` (spec 7.1.4, newer semantics): for each destination `d`
+/// `all_to_all_v` (docs/passes/pld-lower-composite-ops.md, newer semantics): for each destination `d`
 /// exactly `clamp(send_counts[d], 0, MAX)` rows are put into `d`'s slot for
 /// this rank, the count is always published to `d`'s `recv_counts[me]`
 /// (with Set: these are data cells, not credits), and a zero count skips

@@ -1,4 +1,4 @@
-//! Chunk geometry of the composite allreduce (spec 7.1.1-7.1.3).
+//! Chunk geometry of the composite allreduce (docs/passes/pld-lower-composite-ops.md-7.1.3).
 //!
 //! The lowering moves data in chunks of at most 16 KiB so that a handful
 //! of chunk tiles fit the smallest vector buffer; tiles are 32-byte
@@ -151,7 +151,7 @@ pub fn stage_shape(rows: Option<i64>, cols: Option<i64>, element_bytes: i64) -> 
 mod tests {
     use super::*;
 
-    /// Spec 7.1.2 worked geometry: (N, fp16, C, chunks, tail, tail span, credits).
+    /// docs/passes/pld-lower-composite-ops.md worked geometry: (N, fp16, C, chunks, tail, tail span, credits).
     #[test]
     fn mesh_table() {
         let rows = [
@@ -186,7 +186,7 @@ mod tests {
     /// (fp16, SIZE, NR, boundaries, max_seg, C, credits per row).
     type RingRow = (bool, i64, i64, &'static [i64], i64, i64, i64);
 
-    /// Spec 7.1.3 worked geometry, all twelve rows.
+    /// docs/passes/pld-lower-composite-ops.md worked geometry, all twelve rows.
     #[test]
     fn ring_table() {
         let rows: [RingRow; 12] = [

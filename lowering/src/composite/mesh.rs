@@ -1,4 +1,4 @@
-//! Mesh allreduce of any length (spec 7.1.2, fully-valid path).
+//! Mesh allreduce of any length (docs/passes/pld-lower-composite-ops.md, fully-valid path).
 //!
 //! The target is viewed as one row of N elements and reduced in chunks of
 //! C columns (a fixed physical `[1, C]` tile with a ragged valid extent):
@@ -162,7 +162,7 @@ where
     comm::epilogue(b, &comm, Cells::Mesh, negative);
 }
 
-/// The partial-valid path of spec 7.1.2: the valid box, collapsed to
+/// The partial-valid path of docs/passes/pld-lower-composite-ops.md: the valid box, collapsed to
 /// `[prod(valid[:-1]), valid[-1]]`, is one tile; every peer's box is added
 /// in, and a second barrier guards the store.
 pub fn lower_partial<'c, 'a>(b: &Builder<'c, 'a>, request: &Request<'c, 'a>) -> Result<(), String>

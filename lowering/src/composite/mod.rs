@@ -1,4 +1,4 @@
-//! Shared pieces of the composite (InCore) rail, spec 7.1.
+//! Shared pieces of the composite (InCore) rail, docs/passes/pld-lower-composite-ops.md.
 
 pub mod comm;
 pub mod exchange;

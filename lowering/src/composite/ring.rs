@@ -1,4 +1,4 @@
-//! Ring allreduce (spec 7.1.3): reduce-scatter then all-gather around the
+//! Ring allreduce (docs/passes/pld-lower-composite-ops.md): reduce-scatter then all-gather around the
 //! ring of ranks, pulling from the left neighbour, one signal row per step.
 //!
 //! The target is one row of SIZE elements split into NR segments
@@ -34,7 +34,7 @@ pub struct Request<'c, 'a> {
     pub reduce: ReduceOp,
 }
 
-/// The preconditions of spec 7.1.3: a `[2*(NR-1), NR]` INT32 signal and a
+/// The preconditions of docs/passes/pld-lower-composite-ops.md: a `[2*(NR-1), NR]` INT32 signal and a
 /// valid region that is a contiguous row-major prefix.
 pub fn check(request: &Request) -> Result<(), String> {
     let signal = &request.signal_info;

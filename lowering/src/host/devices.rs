@@ -1,4 +1,4 @@
-//! Which devices a `pld.dispatch` reaches (spec 7.4 step 3).
+//! Which devices a `pld.dispatch` reaches (docs/passes/pld-materialize-comm-domain-scopes.md step 3).
 
 use melior::ir::Value;
 use pld_dialect::ops::window::WorldSize;

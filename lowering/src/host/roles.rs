@@ -1,4 +1,4 @@
-//! Operand roles of the user-level collectives (spec 7.4 and 7.5).
+//! Operand roles of the user-level collectives (docs/passes/pld-materialize-comm-domain-scopes.md and 7.5).
 
 use pld_dialect::enums::Direction::{self, In, InOut};
 use pld_dialect::ops::builtin::{
@@ -28,7 +28,7 @@ pub struct Collective {
     /// as (heir, source); the rest need coverage of their own.
     pub inherits: &'static [(&'static str, &'static str)],
     /// Operands a HOST orchestrator must pass as views of an allocation
-    /// (checked before anything else, spec 7.5 step 1).
+    /// (checked before anything else, docs/passes/pld-lower-host-tensor-collectives.md step 1).
     pub host_bound: &'static [&'static str],
 }
 

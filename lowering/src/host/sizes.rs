@@ -1,4 +1,4 @@
-//! Window sizes as affine expressions of `world_size` (spec 10.1, 10.2).
+//! Window sizes as affine expressions of `world_size` (docs/passes/pld-lower-host-tensor-collectives.md, 10.2).
 //!
 //! An allocation's byte count is an SSA expression over constants and
 //! `pld.system_world_size`. The comm domain records it as an affine map

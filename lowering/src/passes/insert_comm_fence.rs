@@ -1,6 +1,8 @@
-//! `pld-insert-comm-fence` (spec 7.7): the data-before-signal markers the
+//! `pld-insert-comm-fence`: the data-before-signal markers the
 //! PTO assembler expects but does not check (a missing one is a silent
 //! race).
+//!
+//! Docs: `docs/passes/pld-insert-comm-fence.md`; tests: `tests/lit/passes/pld-insert-comm-fence/`.
 //!
 //! | after | inserted |
 //! |---|---|

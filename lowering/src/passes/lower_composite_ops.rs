@@ -1,5 +1,7 @@
-//! `pld-lower-composite-ops` (spec 7.1): expands the collectives of InCore
+//! `pld-lower-composite-ops`: expands the collectives of InCore
 //! kernels into signal, remote-load and local tile ops in the same kernel.
+//!
+//! Docs: `docs/passes/pld-lower-composite-ops.md`; tests: `tests/lit/passes/pld-lower-composite-ops/`.
 //!
 //! Rules: the common allreduce front end (7.1.1), the mesh allreduce
 //! (7.1.2: any length on a fully valid target, one chunk on a partial valid
@@ -181,11 +183,7 @@ where
             )?;
             target
         }
-        name => {
-            return Err(format!(
-                "{name} is not lowered on the InCore rail yet (spec 7.1.4)"
-            ))
-        }
+        name => return Err(format!("{name} is not lowered on the InCore rail yet")),
     };
     finish(op, alias)
 }

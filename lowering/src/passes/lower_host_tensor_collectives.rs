@@ -1,6 +1,8 @@
-//! `pld-lower-host-tensor-collectives` (spec 7.5): turns each collective of
+//! `pld-lower-host-tensor-collectives`: turns each collective of
 //! a HOST orchestrator into one builtin dispatch per device of its comm
 //! domain.
+//!
+//! Docs: `docs/passes/pld-lower-host-tensor-collectives.md`; tests: `tests/lit/passes/pld-lower-host-tensor-collectives/`.
 //!
 //! For each collective (inside the `pld.comm_domain` scopes that
 //! `pld-materialize-comm-domain-scopes` made):
@@ -8,7 +10,7 @@
 //!    allocation; every window operand's allocation is found;
 //! 2. no two operands share an allocation (a cross-process data race);
 //! 3. the innermost scope holding all those allocations gives the devices;
-//! 4. the static checks of spec 7.5 run (with W = the number of devices
+//! 4. the static checks of docs/passes/pld-lower-host-tensor-collectives.md run (with W = the number of devices
 //!    when the scope lists them);
 //! 5. an explicit device list becomes one `pld.builtin_<op>` per device; all
 //!    devices become an `scf.for` over `world_size`;

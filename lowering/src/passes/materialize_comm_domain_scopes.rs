@@ -1,5 +1,7 @@
-//! `pld-materialize-comm-domain-scopes` (spec 7.4): groups the window
+//! `pld-materialize-comm-domain-scopes`: groups the window
 //! allocations of each HOST orchestrator into comm domains.
+//!
+//! Docs: `docs/passes/pld-materialize-comm-domain-scopes.md`; tests: `tests/lit/passes/pld-materialize-comm-domain-scopes/`.
 //!
 //! 1. Every `pld.dispatch` names its devices: a constant, or the induction
 //!    variable of an `scf.for` from 0 with step 1 to `world_size` (every
@@ -98,7 +100,7 @@ where
     'c: 'a,
 {
     let mut errors: Errors = Vec::new();
-    // A HOST all_to_all_v runs once per program point (spec 7.4 step 4).
+    // A HOST all_to_all_v runs once per program point (docs/passes/pld-materialize-comm-domain-scopes.md step 4).
     for op in ir::collect(function, |n| n == AllToAllV::NAME) {
         if enclosing_loop(op).is_some() {
             errors.push((

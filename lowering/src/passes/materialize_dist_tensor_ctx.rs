@@ -1,5 +1,7 @@
-//! `pld-materialize-dist-tensor-ctx` (spec 7.6): makes the CommContext
+//! `pld-materialize-dist-tensor-ctx`: makes the CommContext
 //! dataflow explicit.
+//!
+//! Docs: `docs/passes/pld-materialize-dist-tensor-ctx.md`; tests: `tests/lit/passes/pld-materialize-dist-tensor-ctx/`.
 //!
 //! 1. Every non-HOST function with distributed-tensor parameters gets one
 //!    trailing `!pld.ctx` parameter per distributed parameter, in order.
@@ -256,7 +258,7 @@ type Traced<'c, 'a> = Result<Option<usize>, (OperationRef<'c, 'a>, Carry)>;
 /// and callee results that return one of the callee's parameters.
 /// `Ok(None)` when it derives from none; `Err` when a loop it flows through
 /// (at any depth) yields a carry that does not derive from the carry's
-/// initial value (spec 7.6: a rebound carry is diagnosed, not guessed).
+/// initial value (docs/passes/pld-materialize-dist-tensor-ctx.md: a rebound carry is diagnosed, not guessed).
 fn trace<'c, 'a>(value: Value<'c, 'a>) -> Traced<'c, 'a>
 where
     'c: 'a,

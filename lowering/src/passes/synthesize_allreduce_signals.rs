@@ -1,5 +1,7 @@
-//! `pld-synthesize-allreduce-signals` (spec 7.3): gives every HOST
+//! `pld-synthesize-allreduce-signals`: gives every HOST
 //! `pld.tensor_allreduce` written without a signal a fresh private one.
+//!
+//! Docs: `docs/passes/pld-synthesize-allreduce-signals.md`; tests: `tests/lit/passes/pld-synthesize-allreduce-signals/`.
 //!
 //! Before the collective it inserts
 //!

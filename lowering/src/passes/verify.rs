@@ -1,5 +1,7 @@
 //! `pld-verify`: the semantic verifier as a pass.
 //!
+//! Docs: `docs/passes/pld-verify.md`; tests: `tests/lit/passes/pld-verify/`.
+//!
 //! Runs `pld_dialect::verify` on the op it is anchored on and fails when
 //! any rule is broken. `pld-opt` also runs it after parsing and after every
 //! pass of a pipeline.
@@ -14,7 +16,7 @@ impl PldPass for Verify {
     const ARGUMENT: &'static str = "pld-verify";
     const NAME: &'static str = "PldVerify";
     const SUMMARY: &'static str =
-        "Check the semantic rules of the pld dialect (spec section 4) and report each violation at its op";
+        "Check the semantic rules of the pld dialect (docs/dialect.md) and report each violation at its op";
 
     const ANCHOR: Anchor = Anchor::Module;
 

@@ -27,6 +27,8 @@ impl Kernel<'_> {
     /// value of the parameter's type, and every address passed must be
     /// valid for what the kernel does with it.
     pub unsafe fn call(&self, arguments: &mut [*mut ()]) {
+        // SAFETY: the caller upholds the contract above; `entry` is the
+        // packed wrapper of a kernel whose code `'a` keeps alive.
         unsafe { (self.entry)(arguments.as_mut_ptr()) }
     }
 }

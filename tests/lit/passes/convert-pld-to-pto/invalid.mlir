@@ -59,7 +59,7 @@ func.func @returns() -> i32 attributes {pld.kind = #pld.func_kind<"aiv">} {
 // tile forms).
 !data = tensor<1x64xf32, #pld.dist>
 func.func @tensor_put(%d: !data, %local: tensor<1x64xf32>, %peer: index, %ctx: !pld.ctx) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{'pld.tensor_put' op has no PTO lowering yet (spec 9.3 covers the tile forms); write it as 'pld.tile_put' with an explicit staging tile}}
+  // expected-error@+1 {{'pld.tensor_put' op has no PTO lowering yet (only the tile forms are converted); write it as 'pld.tile_put' with an explicit staging tile}}
   "pld.tensor_put"(%d, %peer, %local) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (!data, index, tensor<1x64xf32>) -> ()
   return
 }
