@@ -1,11 +1,6 @@
 //! Context set-up: upstream dialects plus the two IRDL dialects.
 
-use melior::{
-    dialect::DialectRegistry,
-    ir::Module,
-    utility::{load_irdl_dialects, register_all_dialects},
-    Context,
-};
+use melior::{ir::Module, utility::load_irdl_dialects, Context};
 
 /// Text of `dialect/irdl/pld.irdl.mlir`.
 pub const PLD_IRDL: &str = include_str!("../irdl/pld.irdl.mlir");
@@ -23,12 +18,7 @@ pub fn context() -> Context {
 
 /// A context with every upstream MLIR dialect registered and loaded.
 pub(crate) fn upstream_context() -> Context {
-    let registry = DialectRegistry::new();
-    register_all_dialects(&registry);
-    let context = Context::new();
-    context.append_dialect_registry(&registry);
-    context.load_all_available_dialects();
-    context
+    pld_ir::parse::upstream_context()
 }
 
 fn load_irdl(context: &Context, text: &str, what: &str) {

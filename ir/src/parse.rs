@@ -2,9 +2,22 @@
 //! implicit `module`, and locations carry the user's file name.
 
 use melior::{
+    dialect::DialectRegistry,
     ir::{block::BlockLike, operation::OperationLike, Location, Module, Operation},
+    utility::register_all_dialects,
     Context,
 };
+
+/// A context with every upstream MLIR dialect registered and loaded (no
+/// pld or pto: `pld_dialect::context()` adds those).
+pub fn upstream_context() -> Context {
+    let registry = DialectRegistry::new();
+    register_all_dialects(&registry);
+    let context = Context::new();
+    context.append_dialect_registry(&registry);
+    context.load_all_available_dialects();
+    context
+}
 
 /// An MLIR string reference to `text` (valid while `text` is).
 pub(crate) fn string_ref(text: &str) -> mlir_sys::MlirStringRef {
@@ -102,16 +115,7 @@ fn rename_source(context: &Context, module: &Module, source_name: &str) {
 
 #[cfg(test)]
 mod tests {
-    use melior::{dialect::DialectRegistry, utility::register_all_dialects, Context};
-
-    fn context() -> Context {
-        let registry = DialectRegistry::new();
-        register_all_dialects(&registry);
-        let context = Context::new();
-        context.append_dialect_registry(&registry);
-        context.load_all_available_dialects();
-        context
-    }
+    use super::upstream_context as context;
 
     #[test]
     fn parse_accepts_any_bytes() {

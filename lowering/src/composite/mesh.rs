@@ -17,6 +17,7 @@
 use super::comm::{self, Cells, Comm};
 use super::geometry;
 use super::row::RowTiles;
+use super::AllReduceRequest;
 use melior::ir::{Type, Value};
 use pld_dialect::{
     enums::ReduceOp,
@@ -28,14 +29,6 @@ use pld_dialect::{
     types::TensorInfo,
 };
 use pld_ir::build::Builder;
-
-/// What the mesh rule needs to know about one allreduce.
-pub struct Request<'c, 'a> {
-    pub target: Value<'c, 'a>,
-    pub info: TensorInfo<'c>,
-    pub signal: Value<'c, 'a>,
-    pub reduce: ReduceOp,
-}
 
 /// The flat length N: a constant, or the product of the dimensions.
 pub fn flat_length<'c, 'a>(
@@ -57,7 +50,7 @@ where
     (None, length)
 }
 
-pub fn lower<'c, 'a>(b: &Builder<'c, 'a>, request: &Request<'c, 'a>)
+pub fn lower<'c, 'a>(b: &Builder<'c, 'a>, request: &AllReduceRequest<'c, 'a>)
 where
     'c: 'a,
 {
@@ -165,7 +158,10 @@ where
 /// The partial-valid path of docs/passes/pld-lower-composite-ops.md: the valid box, collapsed to
 /// `[prod(valid[:-1]), valid[-1]]`, is one tile; every peer's box is added
 /// in, and a second barrier guards the store.
-pub fn lower_partial<'c, 'a>(b: &Builder<'c, 'a>, request: &Request<'c, 'a>) -> Result<(), String>
+pub fn lower_partial<'c, 'a>(
+    b: &Builder<'c, 'a>,
+    request: &AllReduceRequest<'c, 'a>,
+) -> Result<(), String>
 where
     'c: 'a,
 {

@@ -6,3 +6,15 @@ pub mod geometry;
 pub mod mesh;
 pub mod ring;
 pub mod row;
+
+use melior::ir::Value;
+use pld_dialect::{enums::ReduceOp, types::TensorInfo};
+
+/// What the mesh and ring rules need to know about one allreduce.
+pub struct AllReduceRequest<'c, 'a> {
+    pub target: Value<'c, 'a>,
+    pub info: TensorInfo<'c>,
+    pub signal: Value<'c, 'a>,
+    pub signal_info: TensorInfo<'c>,
+    pub reduce: ReduceOp,
+}

@@ -13,6 +13,7 @@ use super::comm::{self, Cells, Comm};
 use super::geometry;
 use super::mesh::flat_length;
 use super::row::RowTiles;
+use super::AllReduceRequest;
 use melior::ir::Value;
 use pld_dialect::ops::collective::composite_signal_shape;
 use pld_dialect::{
@@ -21,22 +22,12 @@ use pld_dialect::{
         tile::{reduction_op, TensorView, TileSetValidShape, TileStore},
         OpBuild,
     },
-    types::TensorInfo,
 };
 use pld_ir::build::Builder;
 
-/// What the ring rule needs to know about one allreduce.
-pub struct Request<'c, 'a> {
-    pub target: Value<'c, 'a>,
-    pub info: TensorInfo<'c>,
-    pub signal: Value<'c, 'a>,
-    pub signal_info: TensorInfo<'c>,
-    pub reduce: ReduceOp,
-}
-
 /// The preconditions of docs/passes/pld-lower-composite-ops.md: a `[2*(NR-1), NR]` INT32 signal and a
 /// valid region that is a contiguous row-major prefix.
-pub fn check(request: &Request) -> Result<(), String> {
+pub fn check(request: &AllReduceRequest) -> Result<(), String> {
     let signal = &request.signal_info;
     if !signal.is_distributed() {
         return Err("mode=ring signal must be a DistributedTensor".into());
@@ -213,7 +204,7 @@ where
     }
 }
 
-pub fn lower<'c, 'a>(b: &Builder<'c, 'a>, request: &Request<'c, 'a>)
+pub fn lower<'c, 'a>(b: &Builder<'c, 'a>, request: &AllReduceRequest<'c, 'a>)
 where
     'c: 'a,
 {

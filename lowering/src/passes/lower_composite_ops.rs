@@ -12,7 +12,7 @@
 
 use crate::composite::{
     comm::{self, Cells},
-    exchange, mesh, ring,
+    exchange, mesh, ring, AllReduceRequest,
 };
 use melior::{ir::OperationRef, pass::Pass, Context};
 use pld_dialect::{
@@ -91,26 +91,19 @@ where
                         .into(),
                 );
             }
-            let reduce = allreduce.reduce_op().unwrap_or(ReduceOp::Sum);
+            let request = AllReduceRequest {
+                target,
+                info,
+                signal,
+                signal_info: operand_tensor(signal)?,
+                reduce: allreduce.reduce_op().unwrap_or(ReduceOp::Sum),
+            };
             if allreduce.mode()? == AllReduceMode::Ring {
-                let request = ring::Request {
-                    target,
-                    info,
-                    signal,
-                    signal_info: operand_tensor(signal)?,
-                    reduce,
-                };
                 ring::check(&request)?;
                 ring::lower(&b, &request);
                 return finish(op, target);
             }
-            check_mesh_signal(&operand_tensor(signal)?)?;
-            let request = mesh::Request {
-                target,
-                info,
-                signal,
-                reduce,
-            };
+            check_mesh_signal(&request.signal_info)?;
             if request.info.valid_shape.is_some() {
                 mesh::lower_partial(&b, &request)?;
             } else {
