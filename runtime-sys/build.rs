@@ -1,25 +1,391 @@
-//! Generates the Rust side of the C headers in `include/pld`, so that the
-//! compiler and the simulator share one definition of the runtime ABI.
-//! clang also compiles the headers' static asserts here: a layout drift
-//! fails the build.
+//! Build script of pld-runtime-sys.
+//!
+//! 1. Generates the Rust side of the C headers in `include/pld` (bindgen),
+//!    so that the compiler and the simulator share one definition of the
+//!    runtime ABI; clang also compiles the headers' static asserts here: a
+//!    layout drift fails the build.
+//! 2. Renders every builtin kernel variant from `backend/templates` with
+//!    the backend's own catalog (`backend/src/kernels/catalog.rs`, included
+//!    below: the same naming rules, key lists and renderer as
+//!    `pld-translate --emit=kernels`), plus three test-only copies broken on
+//!    purpose, and compiles entries and kernels with `cc` (C++17, warnings
+//!    as errors, `-I include -I include/pto-sim`) into the static library
+//!    `pld_builtins` the simulator links, with a generated registry
+//!    (`pld_builtins.cpp`, declared by `include/pld/pld_builtins.h`).
+//! 3. With the `ascend` feature and a CANN toolchain (`ASCEND_HOME_PATH`
+//!    with `bisheng`), also compiles the rendered kernels for the device
+//!    (docs/builtins.md, "Device builds"; untested here).
 
-use std::path::PathBuf;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+#[allow(dead_code)]
+#[path = "../backend/src/kernels/catalog.rs"]
+mod catalog;
+
+use catalog::{all_variants, File, Target, Variant, MAX_PREBUILT_ROOT};
 
 fn main() {
-    let include = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("include");
+    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
+    let include = manifest.join("include");
+    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     println!("cargo:rerun-if-changed=wrapper.h");
     println!("cargo:rerun-if-changed={}", include.display());
+    println!(
+        "cargo:rerun-if-changed={}",
+        manifest.join("../backend/templates").display()
+    );
+    println!(
+        "cargo:rerun-if-changed={}",
+        manifest.join("../backend/src/kernels/catalog.rs").display()
+    );
+    println!("cargo:rerun-if-env-changed=CXX");
+    println!("cargo:rerun-if-env-changed=ASCEND_HOME_PATH");
+    println!("cargo:rerun-if-env-changed=PTO_ISA_ROOT");
     // Dependents that compile C against these headers find them here.
     println!("cargo:include={}", include.display());
+
+    bindings(&include, &out);
+    let rendered = render(&out);
+    compile(&include, &out, &rendered);
+    if std::env::var_os("CARGO_FEATURE_ASCEND").is_some() {
+        device(&include, &out, &rendered);
+    }
+}
+
+fn bindings(include: &Path, out: &Path) {
     let bindings = bindgen::Builder::default()
         .header("wrapper.h")
         .clang_arg(format!("-I{}", include.display()))
         .allowlist_type("Pld.*")
         .allowlist_var("PLD_.*")
         .allowlist_function("pld_sim_.*")
+        .allowlist_function("pld_builtin_.*")
         .derive_default(true)
         .generate()
         .expect("bindgen runs on include/pld (is libclang installed? see .cargo/config.toml)");
-    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("bindings.rs");
-    bindings.write_to_file(out).expect("write bindings");
+    bindings
+        .write_to_file(out.join("bindings.rs"))
+        .expect("write bindings");
+}
+
+/// One rendered variant: its names and the paths of its two C++ files.
+struct Rendered {
+    variant: String,
+    entry: String,
+    kernel_symbol: String,
+    kernel: PathBuf,
+    entry_file: PathBuf,
+}
+
+/// Test-only copies of real templates, broken on purpose: (tag, base
+/// variant, file, text to find, replacement). Each must match exactly once.
+fn broken() -> Vec<(&'static str, Variant, &'static str, &'static str)> {
+    use catalog::{Builtin, Elem, Reduction};
+    let barrier = Variant::new(Builtin::Barrier, None, Elem::F32, None).unwrap();
+    let allreduce =
+        Variant::new(Builtin::AllReduce, Some(Reduction::Sum), Elem::F32, None).unwrap();
+    vec![
+        // Waits for a second credit that no peer sends: a deadlock.
+        (
+            "deadlock",
+            barrier,
+            "LaneBarrier(ctx, signal, me, nranks, stride, 0, 1);",
+            "LaneBarrier(ctx, signal, me, nranks, stride, 0, 2);",
+        ),
+        // Never folds in the last rank's data: a wrong result.
+        (
+            "skip_last_peer",
+            allreduce,
+            "if (peer == me) continue;",
+            "if (peer == me || peer == nranks - 1) continue;",
+        ),
+        // Gives back one credit too few: a leaked signal credit.
+        (
+            "leak",
+            allreduce,
+            "const int32_t count = expected - 1;",
+            "const int32_t count = expected - 2;",
+        ),
+    ]
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    // Unchanged files keep their timestamps (no needless recompiles).
+    if std::fs::read_to_string(path).ok().as_deref() != Some(text) {
+        std::fs::write(path, text).unwrap();
+    }
+}
+
+fn render(out: &Path) -> Vec<Rendered> {
+    let root = out.join("builtins");
+    let target = Target::default();
+    let mut rendered = Vec::new();
+    for variant in all_variants(MAX_PREBUILT_ROOT) {
+        for file in File::ALL {
+            let text = variant
+                .render(file, &target)
+                .unwrap_or_else(|e| panic!("rendering {}: {e}", variant.name()));
+            write(&root.join(variant.path(file)), &text);
+        }
+        rendered.push(Rendered {
+            variant: variant.name(),
+            entry: variant.entry(),
+            kernel_symbol: variant.kernel_symbol(),
+            kernel: root.join(variant.path(File::Kernel)),
+            entry_file: root.join(variant.path(File::Entry)),
+        });
+    }
+    for (tag, base, find, replace) in broken() {
+        let name = format!("broken.{tag}.{}", base.name());
+        let entry = name.replace('.', "_");
+        let kernel_name = format!("{entry}_kernel");
+        let vars: Vec<(&str, String)> = base
+            .vars(&target)
+            .into_iter()
+            .map(|(k, v)| match k {
+                "variant" => (k, name.clone()),
+                "entry" => (k, entry.clone()),
+                "kernel_name" => (k, kernel_name.clone()),
+                _ => (k, v),
+            })
+            .collect();
+        let templates = base.builtin().templates();
+        assert_eq!(
+            templates.kernel.matches(find).count(),
+            1,
+            "broken copy {tag}: `{find}` must occur once in {}/kernel.cpp.in",
+            base.builtin().dir()
+        );
+        let kernel_text = templates.kernel.replace(find, replace);
+        let pick = |file: File| -> Vec<(&str, String)> {
+            let keys = base.builtin().keys(file);
+            vars.iter()
+                .filter(|(k, _)| keys.contains(k))
+                .cloned()
+                .collect()
+        };
+        let dir = root.join("broken").join(&name);
+        let kernel = dir.join(format!("{kernel_name}.cpp"));
+        let entry_file = dir.join(format!("{entry}.cpp"));
+        write(
+            &kernel,
+            &catalog::render("broken kernel", &kernel_text, &pick(File::Kernel)).unwrap(),
+        );
+        write(
+            &entry_file,
+            &catalog::render("broken entry", templates.entry, &pick(File::Entry)).unwrap(),
+        );
+        rendered.push(Rendered {
+            variant: name,
+            entry,
+            kernel_symbol: kernel_name,
+            kernel,
+            entry_file,
+        });
+    }
+    rendered
+}
+
+/// The registry: declarations of every entry, config and kernel, and the
+/// functions of `pld/pld_builtins.h`.
+fn registry(rendered: &[Rendered]) -> String {
+    let mut s = String::from(
+        "// Generated by pld-runtime-sys's build script; do not edit.\n\
+         #include <stddef.h>\n#include \"pld/pld_runtime.h\"\n#include \"pld/pld_builtins.h\"\n\n",
+    );
+    for r in rendered {
+        let e = &r.entry;
+        writeln!(s, "extern \"C\" void {e}(const ChipTaskArgs &);").unwrap();
+        writeln!(
+            s,
+            "extern \"C\" PTO2OrchestrationConfig pld_orch_config__{e}(const ChipTaskArgs &);"
+        )
+        .unwrap();
+        writeln!(
+            s,
+            "extern \"C\" void {}(__gm__ int64_t *);",
+            r.kernel_symbol
+        )
+        .unwrap();
+    }
+    s.push_str(
+        "\nnamespace {\nstruct Row {\n  const char *variant;\n  const char *entry;\n  \
+         const char *kernel_symbol;\n  void (*call)(const ChipTaskArgs &);\n  \
+         PTO2OrchestrationConfig (*config)(const ChipTaskArgs &);\n  PldAivKernelFn kernel;\n};\n\
+         const Row kRows[] = {\n",
+    );
+    for r in rendered {
+        writeln!(
+            s,
+            "  {{\"{}\", \"{}\", \"{}\", &{}, &pld_orch_config__{}, &{}}},",
+            r.variant, r.entry, r.kernel_symbol, r.entry, r.entry, r.kernel_symbol
+        )
+        .unwrap();
+    }
+    s.push_str(
+        r#"};
+constexpr int32_t kRowCount = static_cast<int32_t>(sizeof kRows / sizeof kRows[0]);
+static_assert(sizeof(PldTensor) == PLD_BUILTIN_TENSOR_DESC_SIZE, "descriptor size");
+static_assert(PLD_BUILTIN_MAX_TENSORS == PLD_MAX_TENSOR_ARGS, "tensor slots");
+static_assert(PLD_BUILTIN_MAX_SCALARS == PLD_MAX_SCALAR_ARGS, "scalar slots");
+const Row *RowAt(int32_t i) { return (i >= 0 && i < kRowCount) ? &kRows[i] : nullptr; }
+}  // namespace
+
+extern "C" int32_t pld_builtin_count(void) { return kRowCount; }
+extern "C" const char *pld_builtin_variant(int32_t i) { const Row *r = RowAt(i); return r ? r->variant : nullptr; }
+extern "C" const char *pld_builtin_entry(int32_t i) { const Row *r = RowAt(i); return r ? r->entry : nullptr; }
+extern "C" const char *pld_builtin_kernel(int32_t i) { const Row *r = RowAt(i); return r ? r->kernel_symbol : nullptr; }
+
+extern "C" int32_t pld_builtin_call(int32_t index, const void *tensors, int32_t tensor_count,
+                                    const uint64_t *scalars, int32_t scalar_count, int32_t aiv_limit,
+                                    int32_t *expected) {
+  const Row *row = RowAt(index);
+  if (row == nullptr) return PLD_BUILTIN_NO_SUCH_VARIANT;
+  if (tensor_count < 0 || tensor_count > PLD_MAX_TENSOR_ARGS || scalar_count < 0 ||
+      scalar_count > PLD_MAX_SCALAR_ARGS || (tensor_count > 0 && tensors == nullptr) ||
+      (scalar_count > 0 && scalars == nullptr))
+    return PLD_BUILTIN_BAD_ARGUMENTS;
+  const PldTensor *descs = static_cast<const PldTensor *>(tensors);
+  ChipTaskArgs args;
+  for (int32_t i = 0; i < tensor_count; ++i) args.add_tensor(&descs[i]);
+  for (int32_t i = 0; i < scalar_count; ++i) args.add_scalar(scalars[i]);
+  if (expected != nullptr) *expected = row->config(args).expected_arg_count;
+  pld_rt_bind_kernel(0, row->kernel);
+  pld_rt_set_aiv_limit(aiv_limit);
+  pld_rt_take_fatal();
+  row->call(args);
+  return pld_rt_take_fatal() ? PLD_BUILTIN_FATAL : PLD_BUILTIN_OK;
+}
+
+extern "C" int32_t pld_builtin_all_to_all_v_blocks(int32_t ranks, int32_t requested) {
+  return CalAllToAllVBlocks(ranks, requested);
+}
+
+extern "C" void pld_builtin_tensor_layout(uint32_t out[8]) {
+  out[0] = static_cast<uint32_t>(offsetof(PldTensor, buffer) + offsetof(PldTensorBuffer, addr));
+  out[1] = static_cast<uint32_t>(offsetof(PldTensor, buffer) + offsetof(PldTensorBuffer, size));
+  out[2] = static_cast<uint32_t>(offsetof(PldTensor, start_offset));
+  out[3] = static_cast<uint32_t>(offsetof(PldTensor, ndims));
+  out[4] = static_cast<uint32_t>(offsetof(PldTensor, dtype));
+  out[5] = static_cast<uint32_t>(offsetof(PldTensor, shapes));
+  out[6] = static_cast<uint32_t>(offsetof(PldTensor, strides));
+  out[7] = static_cast<uint32_t>(sizeof(PldTensor));
+}
+"#,
+    );
+    s
+}
+
+/// The C++ compiler: `CXX` if set, else clang++ of LLVM 22 when present
+/// (the toolchain the project pins), else cc's default.
+fn compiler(build: &mut cc::Build) {
+    if std::env::var_os("CXX").is_some() {
+        return;
+    }
+    for candidate in ["/usr/bin/clang++-22", "/usr/lib/llvm-22/bin/clang++"] {
+        if Path::new(candidate).exists() {
+            build.compiler(candidate);
+            return;
+        }
+    }
+}
+
+fn compile(include: &Path, out: &Path, rendered: &[Rendered]) {
+    let glue = out.join("builtins").join("glue");
+    let mut build = cc::Build::new();
+    build
+        .cpp(true)
+        .std("c++17")
+        .warnings(true)
+        .extra_warnings(true)
+        .warnings_into_errors(true)
+        .opt_level(1)
+        .debug(false)
+        .flag("-pthread")
+        .include(include)
+        .include(include.join("pto-sim"));
+    compiler(&mut build);
+    for r in rendered {
+        build.file(&r.kernel);
+        // Every entry exports aicpu_orchestration_{entry,config}: renamed
+        // per variant so that all of them link into one library (the
+        // rendered file itself is compiled unchanged).
+        let wrapper = glue.join(format!("{}.entry.cpp", r.entry));
+        write(
+            &wrapper,
+            &format!(
+                "// Generated: compiles the rendered entry of {} with its exported\n\
+                 // orchestration symbols renamed.\n\
+                 #define aicpu_orchestration_entry pld_orch_entry__{e}\n\
+                 #define aicpu_orchestration_config pld_orch_config__{e}\n\
+                 #include \"{}\"\n",
+                r.variant,
+                r.entry_file.display(),
+                e = r.entry
+            ),
+        );
+        build.file(&wrapper);
+    }
+    let registry_file = glue.join("pld_builtins.cpp");
+    write(&registry_file, &registry(rendered));
+    build.file(&registry_file);
+    build.compile("pld_builtins");
+}
+
+/// The device path: compiles every rendered kernel with CANN's bisheng for
+/// the A2/A3 vector core against the real pto-isa headers. Untested here.
+fn device(include: &Path, out: &Path, rendered: &[Rendered]) {
+    let Some(home) = std::env::var_os("ASCEND_HOME_PATH").map(PathBuf::from) else {
+        println!(
+            "cargo:warning=feature `ascend`: ASCEND_HOME_PATH is not set; no device kernels built"
+        );
+        return;
+    };
+    let bisheng = ["compiler/ccec_compiler/bin/bisheng", "bin/bisheng"]
+        .iter()
+        .map(|p| home.join(p))
+        .find(|p| p.exists());
+    let Some(bisheng) = bisheng else {
+        println!(
+            "cargo:warning=feature `ascend`: no bisheng under {}; no device kernels built",
+            home.display()
+        );
+        return;
+    };
+    let Some(pto_isa) = std::env::var_os("PTO_ISA_ROOT").map(PathBuf::from) else {
+        println!("cargo:warning=feature `ascend`: PTO_ISA_ROOT (the pto-isa checkout) is not set; no device kernels built");
+        return;
+    };
+    let dir = out.join("device");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut list = String::new();
+    for r in rendered
+        .iter()
+        .filter(|r| !r.variant.starts_with("broken."))
+    {
+        let object = dir.join(format!("{}.o", r.kernel_symbol));
+        let status = std::process::Command::new(&bisheng)
+            .args([
+                "-xcce",
+                "-O2",
+                "-std=c++17",
+                "--cce-aicore-arch=dav-c220-vec",
+            ])
+            .arg("-DPLD_USE_SIMPLER_RUNTIME")
+            .arg(format!("-I{}", include.display()))
+            .arg(format!("-I{}", pto_isa.join("include").display()))
+            .arg("-c")
+            .arg(&r.kernel)
+            .arg("-o")
+            .arg(&object)
+            .status();
+        match status {
+            Ok(s) if s.success() => writeln!(list, "{}", object.display()).unwrap(),
+            other => panic!("bisheng failed on {}: {other:?}", r.kernel.display()),
+        }
+    }
+    write(&dir.join("kernels.txt"), &list);
+    println!("cargo:rustc-env=PLD_DEVICE_KERNELS={}", dir.display());
 }

@@ -3,6 +3,7 @@
 
 pub mod abi;
 pub mod convert;
+pub mod kernels;
 pub mod ptoas;
 
 use pld_ir::registry::{PassEntry, PipelineEntry, Registry};

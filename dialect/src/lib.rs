@@ -15,6 +15,7 @@
 
 pub mod context;
 pub mod enums;
+pub mod launch;
 pub mod ops;
 pub mod pto_types;
 pub mod query;

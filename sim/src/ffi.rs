@@ -248,6 +248,19 @@ pub unsafe extern "C" fn pld_sim_copy(
             counters
                 .remote_bytes_written
                 .fetch_add(bytes, Ordering::Relaxed);
+            if state.records_remote_writes() {
+                if let (Some((window, offset)), Some((start, end))) = (
+                    dst_range.and_then(|(start, _)| state.domain.locate(start, 1)),
+                    dst_range,
+                ) {
+                    state.remote_write(crate::run::RemoteWrite {
+                        rank,
+                        window,
+                        offset,
+                        bytes: end - start,
+                    });
+                }
+            }
         }
         Some((reads, writes, bytes))
     });
@@ -365,6 +378,73 @@ pub unsafe extern "C" fn pld_sim_fill_pad(
     }
 }
 
+/// `pld_sim_rank_handle`: the calling thread's rank, or null.
+#[no_mangle]
+pub extern "C" fn pld_sim_rank_handle() -> *mut std::ffi::c_void {
+    crate::run::rank_handle()
+}
+
+/// `pld_sim_block_enter`: binds this (unbound) thread to a rank as one
+/// block of a launch. A bad handle or an already bound thread is reported
+/// on stderr and ignored: the block's device functions then act on no rank.
+#[no_mangle]
+pub extern "C" fn pld_sim_block_enter(rank: *mut std::ffi::c_void, block_idx: i32, block_num: i32) {
+    if let Err(message) = crate::run::bind_block(rank, block_idx, block_num) {
+        eprintln!("{message}; ignored");
+    }
+}
+
+/// `pld_sim_block_exit`: frees the block's tiles and unbinds the thread.
+#[no_mangle]
+pub extern "C" fn pld_sim_block_exit() {
+    if let Err(message) = crate::run::unbind_block() {
+        eprintln!("{message}; ignored");
+    }
+}
+
+/// A C string from the kernel side (lossy UTF-8; empty for null).
+///
+/// # Safety
+///
+/// `text` is null or a NUL-terminated string.
+unsafe fn c_text(text: *const std::ffi::c_char) -> String {
+    if text.is_null() {
+        return String::new();
+    }
+    // SAFETY: the caller's contract.
+    unsafe { std::ffi::CStr::from_ptr(text) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// `pld_sim_fatal`: records a fatal error of the calling rank's call.
+///
+/// # Safety
+///
+/// `message` is null or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn pld_sim_fatal(code: i32, message: *const std::ffi::c_char) {
+    // SAFETY: the caller's contract.
+    let message = unsafe { c_text(message) };
+    if with_current(|state, rank| state.fatal(rank, code, message.clone())).is_none() {
+        eprintln!("pld_sim_fatal outside a simulated rank: code {code}: {message}");
+    }
+}
+
+/// `pld_sim_log`: appends a line to the calling rank's log.
+///
+/// # Safety
+///
+/// `line` is null or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn pld_sim_log(line: *const std::ffi::c_char) {
+    // SAFETY: the caller's contract.
+    let line = unsafe { c_text(line) };
+    if with_current(|state, rank| state.log(rank, line.clone())).is_none() {
+        eprintln!("{line}");
+    }
+}
+
 /// Every device function this module implements, by the name `pld_sim.h`
 /// gives it, for the JIT to resolve the kernels' calls.
 pub const DEVICE_FUNCTIONS: &[(&str, *mut ())] = &[
@@ -375,6 +455,11 @@ pub const DEVICE_FUNCTIONS: &[(&str, *mut ())] = &[
     ("pld_sim_tile_alloc", pld_sim_tile_alloc as *mut ()),
     ("pld_sim_copy", pld_sim_copy as *mut ()),
     ("pld_sim_fill_pad", pld_sim_fill_pad as *mut ()),
+    ("pld_sim_rank_handle", pld_sim_rank_handle as *mut ()),
+    ("pld_sim_block_enter", pld_sim_block_enter as *mut ()),
+    ("pld_sim_block_exit", pld_sim_block_exit as *mut ()),
+    ("pld_sim_fatal", pld_sim_fatal as *mut ()),
+    ("pld_sim_log", pld_sim_log as *mut ()),
 ];
 
 #[cfg(test)]

@@ -14,6 +14,7 @@
 //! deadlock ([`DeadlockReport`]); after a collective, [`CommDomain::leaks`]
 //! lists the signal cells that did not return to zero.
 
+pub mod builtins;
 pub mod compile;
 mod domain;
 pub mod ffi;
@@ -30,7 +31,7 @@ mod tiles;
 
 pub use domain::{aligned, CommDomain, Window};
 pub use report::{BlockedRank, CellLeak, DeadlockReport};
-pub use run::{Counters, Outcome, RankEnv, Run};
+pub use run::{Counters, Fatal, Outcome, RankEnv, RemoteWrite, Run};
 pub use signal::{Compare, Notify};
 
 use pld_ir::registry::{PassEntry, Registry};

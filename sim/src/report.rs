@@ -7,6 +7,9 @@ use std::time::Duration;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BlockedRank {
     pub rank: usize,
+    /// `(block_idx, block_num)` when the stuck thread is a block of a
+    /// launch (a builtin kernel), `None` for the rank's own thread.
+    pub block: Option<(i32, i32)>,
     /// The kernel it was running.
     pub kernel: String,
     /// Whose window holds the cell, and the cell's byte offset in it.
@@ -41,9 +44,12 @@ impl fmt::Display for DeadlockReport {
                 Some(w) => format!("rank {w}'s window, byte {}", b.offset),
                 None => format!("address {:#x}", b.offset),
             };
+            let block = b
+                .block
+                .map_or(String::new(), |(i, n)| format!(" block {i} of {n}"));
             writeln!(
                 f,
-                "  rank {} in {}: waits for the i32 cell at {place} (signal index {}) {} {}, \
+                "  rank {}{block} in {}: waits for the i32 cell at {place} (signal index {}) {} {}, \
                  which holds {}",
                 b.rank,
                 b.kernel,

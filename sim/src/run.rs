@@ -9,7 +9,7 @@ use crate::signal::Compare;
 use pld_dialect::enums::WaitCmp;
 use std::cell::Cell;
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -52,12 +52,51 @@ enum Status {
         cmp: WaitCmp,
         since: Instant,
     },
+    /// A rank's own thread while blocks of a launch it submitted are bound
+    /// (it only joins them): not live for deadlock detection.
+    Parked,
     Done,
 }
 
+/// One thread of a rank: index 0 is the rank's own thread, the others are
+/// the blocks of its launches (`pld_sim_block_enter`).
+#[derive(Clone, Copy)]
+struct Thread {
+    /// `(block_idx, block_num)` for a block thread.
+    block: Option<(i32, i32)>,
+    status: Status,
+}
+
+/// A fatal error a rank's call reported (`pld_sim_fatal`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fatal {
+    pub rank: usize,
+    /// The runtime's error code (5 invalid arguments, 7 sync-start
+    /// admission, ...).
+    pub code: i32,
+    pub message: String,
+}
+
+impl std::fmt::Display for Fatal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "rank {}: fatal error (code {}): {}",
+            self.rank, self.code, self.message
+        )
+    }
+}
+
 struct Slot {
-    status: Mutex<Status>,
+    rank: usize,
+    /// The run's state, for block threads that bind through a rank handle
+    /// (set once the state has its final address).
+    owner: AtomicPtr<State<'static>>,
+    threads: Mutex<Vec<Thread>>,
+    /// Block threads bound right now.
+    bound: AtomicUsize,
     counters: AtomicCounters,
+    log: Mutex<Vec<String>>,
 }
 
 /// The state the rank threads share during one run.
@@ -69,9 +108,24 @@ pub(crate) struct State<'d> {
     stopped: AtomicBool,
     deadlock: Mutex<Option<DeadlockReport>>,
     errors: Mutex<Vec<String>>,
+    fatals: Mutex<Vec<Fatal>>,
+    /// Remote writes, when recorded.
+    remote_writes: Option<Mutex<Vec<RemoteWrite>>>,
     /// Per-rank timeline, when tracing.
     trace: Option<Vec<Mutex<Vec<Event>>>>,
     start: Instant,
+}
+
+/// One copy into another rank's window (`Run::record_remote_writes`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RemoteWrite {
+    /// The rank that wrote.
+    pub rank: usize,
+    /// Whose window it wrote, at which byte offset, how many bytes (the
+    /// extent of the written block).
+    pub window: usize,
+    pub offset: usize,
+    pub bytes: usize,
 }
 
 /// One step of a rank, for the timeline.
@@ -91,18 +145,97 @@ unsafe impl Send for Slot {}
 unsafe impl Sync for Slot {}
 
 thread_local! {
-    /// The run and rank the current thread simulates, while it does.
-    static CURRENT: Cell<Option<(*const State<'static>, usize)>> = const { Cell::new(None) };
+    /// The run, rank and thread index (0: the rank's own thread) the
+    /// current thread simulates, while it does.
+    static CURRENT: Cell<Option<(*const State<'static>, usize, usize)>> = const { Cell::new(None) };
 }
 
+/// Addresses of the slots of the runs in progress: the only values
+/// `pld_sim_block_enter` accepts as rank handles.
+static LIVE_SLOTS: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+
 /// Calls `f` with the state and rank of the calling thread, if it is a
-/// rank thread of a run.
+/// rank (or block) thread of a run.
 pub(crate) fn with_current<R>(f: impl FnOnce(&State<'_>, usize) -> R) -> Option<R> {
-    CURRENT.with(|c| c.get()).map(|(state, rank)| {
+    CURRENT.with(|c| c.get()).map(|(state, rank, _)| {
         // SAFETY: set by `Run::execute` for the duration of the rank's
-        // kernel, during which the state lives (scoped threads).
+        // kernel, and by `bind_block` for a block of it, during which the
+        // state lives (scoped threads; blocks end before their rank does).
         f(unsafe { &*state }, rank)
     })
+}
+
+/// The calling thread's index among its rank's threads.
+fn current_thread() -> usize {
+    CURRENT.with(|c| c.get()).map_or(0, |(_, _, thread)| thread)
+}
+
+/// `pld_sim_rank_handle`: the calling thread's rank slot, or null.
+pub(crate) fn rank_handle() -> *mut std::ffi::c_void {
+    with_current(|state, rank| std::ptr::from_ref(&state.slots[rank]) as *mut std::ffi::c_void)
+        .unwrap_or(std::ptr::null_mut())
+}
+
+/// `pld_sim_block_enter`: binds the calling thread to the rank behind
+/// `handle` as block `block` of `blocks`. `Err` when the handle is not a
+/// live rank or the thread is bound already.
+pub(crate) fn bind_block(
+    handle: *mut std::ffi::c_void,
+    block: i32,
+    blocks: i32,
+) -> Result<(), String> {
+    if CURRENT.with(|c| c.get()).is_some() {
+        return Err("pld_sim_block_enter on a thread that is bound already".into());
+    }
+    let live = LIVE_SLOTS.lock().unwrap().contains(&(handle as usize));
+    if !live {
+        return Err(format!(
+            "pld_sim_block_enter with {handle:p}, which is not a rank handle of a running simulation"
+        ));
+    }
+    // SAFETY: a slot of a run in progress (checked above); the slot lives
+    // until its run's `execute` returns, which waits for the rank thread,
+    // which waits for this block (rt_submit_aiv_task joins its blocks).
+    let slot = unsafe { &*(handle as *const Slot) };
+    let state = slot.owner.load(Ordering::Acquire);
+    let thread = {
+        let mut threads = slot.threads.lock().unwrap();
+        if slot.bound.fetch_add(1, Ordering::AcqRel) == 0 {
+            if let Some(own) = threads.first_mut() {
+                own.status = Status::Parked;
+            }
+        }
+        threads.push(Thread {
+            block: Some((block, blocks)),
+            status: Status::Running,
+        });
+        threads.len() - 1
+    };
+    CURRENT.with(|c| c.set(Some((state.cast_const(), slot.rank, thread))));
+    Ok(())
+}
+
+/// `pld_sim_block_exit`: frees the block's tiles and unbinds it; the rank's
+/// own thread is live again once its last block left.
+pub(crate) fn unbind_block() -> Result<(), String> {
+    let Some((state, rank, thread)) = CURRENT.with(|c| c.get()) else {
+        return Err("pld_sim_block_exit on a thread that is not bound".into());
+    };
+    if thread == 0 {
+        return Err("pld_sim_block_exit on a rank's own thread".into());
+    }
+    crate::tiles::release();
+    // SAFETY: as in `with_current`.
+    let slot = &unsafe { &*state }.slots[rank];
+    {
+        let mut threads = slot.threads.lock().unwrap();
+        threads[thread].status = Status::Done;
+        if slot.bound.fetch_sub(1, Ordering::AcqRel) == 1 {
+            threads[0].status = Status::Running;
+        }
+    }
+    CURRENT.with(|c| c.set(None));
+    Ok(())
 }
 
 impl State<'_> {
@@ -142,10 +275,43 @@ impl State<'_> {
             .push(format!("rank {rank}: {message}"));
     }
 
+    /// Records a copy into another rank's window, when the run records
+    /// them.
+    pub fn remote_write(&self, write: RemoteWrite) {
+        if let Some(writes) = &self.remote_writes {
+            writes.lock().unwrap().push(write);
+        }
+    }
+
+    pub fn records_remote_writes(&self) -> bool {
+        self.remote_writes.is_some()
+    }
+
+    /// A fatal error of `rank`'s current call (`pld_sim_fatal`).
+    pub fn fatal(&self, rank: usize, code: i32, message: String) {
+        self.fatals.lock().unwrap().push(Fatal {
+            rank,
+            code,
+            message,
+        });
+    }
+
+    /// One line of `rank`'s log (`pld_sim_log`).
+    pub fn log(&self, rank: usize, line: String) {
+        self.slots[rank].log.lock().unwrap().push(line);
+    }
+
+    fn set_status(&self, rank: usize, thread: usize, status: Status) {
+        if let Some(t) = self.slots[rank].threads.lock().unwrap().get_mut(thread) {
+            t.status = status;
+        }
+    }
+
     /// Blocks `rank` until `cell` compares `cmp` to `expected`, or the run
     /// is stopped (a deadlock was declared). Spins briefly, then yields,
     /// then sleeps, so that blocked ranks leave the CPU to running ones.
     pub fn wait(&self, rank: usize, cell: &AtomicI32, expected: i32, cmp: WaitCmp) {
+        let thread = current_thread();
         let mut spins = 0u32;
         let mut blocked = false;
         let mut last_check = Instant::now();
@@ -154,12 +320,16 @@ impl State<'_> {
                 break;
             }
             if !blocked {
-                *self.slots[rank].status.lock().unwrap() = Status::Blocked {
-                    cell,
-                    expected,
-                    cmp,
-                    since: Instant::now(),
-                };
+                self.set_status(
+                    rank,
+                    thread,
+                    Status::Blocked {
+                        cell,
+                        expected,
+                        cmp,
+                        since: Instant::now(),
+                    },
+                );
                 blocked = true;
             }
             spins += 1;
@@ -176,57 +346,67 @@ impl State<'_> {
             }
         }
         if blocked {
-            *self.slots[rank].status.lock().unwrap() = Status::Running;
+            self.set_status(rank, thread, Status::Running);
         }
     }
 
-    /// Stops the run when every live rank has been blocked longer than the
-    /// deadline on a condition that still does not hold.
+    /// Stops the run when every live thread (a rank's own thread, or the
+    /// blocks of a launch while they are bound, which park their rank's
+    /// thread) has been blocked longer than the deadline on a condition
+    /// that still does not hold.
     fn declare_deadlock_if_stuck(&self) {
-        // Hold every rank's status for the whole scan: a rank that notifies
-        // a waiter and then finishes must not be seen finished while the
-        // waiter's cell is seen before the notify. (No thread holds two of
-        // these locks otherwise, so this cannot deadlock.)
-        let statuses: Vec<_> = self
+        // Hold every rank's thread list for the whole scan: a rank that
+        // notifies a waiter and then finishes must not be seen finished
+        // while the waiter's cell is seen before the notify. (No thread
+        // holds two of these locks otherwise, so this cannot deadlock.)
+        let ranks: Vec<_> = self
             .slots
             .iter()
-            .map(|s| s.status.lock().unwrap())
+            .map(|s| s.threads.lock().unwrap())
             .collect();
         let now = Instant::now();
         let mut blocked = Vec::new();
         let mut finished = Vec::new();
-        for (rank, status) in statuses.iter().enumerate() {
-            match **status {
-                Status::Running => return,
-                Status::Done => finished.push(rank),
-                Status::Blocked {
-                    cell,
-                    expected,
-                    cmp,
-                    since,
-                } => {
-                    // SAFETY: the cell is in a window of the domain.
-                    let actual = unsafe { &*cell }.load(Ordering::Acquire);
-                    if now.duration_since(since) < self.deadline || cmp.holds(actual, expected) {
-                        return;
-                    }
-                    let located = self.domain.locate(cell as usize, 4);
-                    blocked.push(BlockedRank {
-                        rank,
-                        kernel: self.kernel.clone(),
-                        window: located.map(|(w, _)| w),
-                        offset: located.map_or(cell as usize, |(_, o)| o),
-                        cmp: cmp.symbol(),
+        for (rank, threads) in ranks.iter().enumerate() {
+            if matches!(threads.first().map(|t| t.status), Some(Status::Done)) {
+                finished.push(rank);
+                continue;
+            }
+            for thread in threads.iter() {
+                match thread.status {
+                    Status::Running => return,
+                    Status::Done | Status::Parked => {}
+                    Status::Blocked {
+                        cell,
                         expected,
-                        actual,
-                    });
+                        cmp,
+                        since,
+                    } => {
+                        // SAFETY: the cell is in a window of the domain.
+                        let actual = unsafe { &*cell }.load(Ordering::Acquire);
+                        if now.duration_since(since) < self.deadline || cmp.holds(actual, expected)
+                        {
+                            return;
+                        }
+                        let located = self.domain.locate(cell as usize, 4);
+                        blocked.push(BlockedRank {
+                            rank,
+                            block: thread.block,
+                            kernel: self.kernel.clone(),
+                            window: located.map(|(w, _)| w),
+                            offset: located.map_or(cell as usize, |(_, o)| o),
+                            cmp: cmp.symbol(),
+                            expected,
+                            actual,
+                        });
+                    }
                 }
             }
         }
         if blocked.is_empty() {
             return;
         }
-        drop(statuses);
+        drop(ranks);
         let mut verdict = self.deadlock.lock().unwrap();
         if verdict.is_none() {
             *verdict = Some(DeadlockReport {
@@ -254,6 +434,14 @@ pub struct Outcome {
     /// Faults the device functions caught (e.g. a signal outside every
     /// window), and kernels that panicked.
     pub errors: Vec<String>,
+    /// Fatal errors the ranks' calls reported (a builtin entry's
+    /// admission checks, a violated pto-isa constraint).
+    pub fatals: Vec<Fatal>,
+    /// Every copy into another rank's window, in no particular order, when
+    /// the run recorded them (`Run::record_remote_writes`).
+    pub remote_writes: Vec<RemoteWrite>,
+    /// Per rank: the lines its calls logged (`pld_sim_log`).
+    pub logs: Vec<Vec<String>>,
     /// Per rank.
     pub counters: Vec<Counters>,
     /// The timeline in Chrome's trace format (JSON, for Perfetto or
@@ -263,7 +451,7 @@ pub struct Outcome {
 
 impl Outcome {
     pub fn ok(&self) -> bool {
-        self.deadlock.is_none() && self.errors.is_empty()
+        self.deadlock.is_none() && self.errors.is_empty() && self.fatals.is_empty()
     }
 }
 
@@ -272,6 +460,7 @@ pub struct Run<'d> {
     domain: &'d CommDomain,
     deadline: Duration,
     trace: bool,
+    remote_writes: bool,
 }
 
 impl<'d> Run<'d> {
@@ -282,6 +471,7 @@ impl<'d> Run<'d> {
             domain,
             deadline,
             trace: false,
+            remote_writes: false,
         }
     }
 
@@ -289,6 +479,13 @@ impl<'d> Run<'d> {
     /// copies (`Outcome::trace`).
     pub fn traced(mut self, trace: bool) -> Self {
         self.trace = trace;
+        self
+    }
+
+    /// Records every copy into another rank's window
+    /// (`Outcome::remote_writes`), e.g. to check transfer alignment.
+    pub fn record_remote_writes(mut self, record: bool) -> Self {
+        self.remote_writes = record;
         self
     }
 
@@ -301,9 +498,16 @@ impl<'d> Run<'d> {
             kernel: name.to_string(),
             deadline: self.deadline,
             slots: (0..ranks)
-                .map(|_| Slot {
-                    status: Mutex::new(Status::Running),
+                .map(|rank| Slot {
+                    rank,
+                    owner: AtomicPtr::new(std::ptr::null_mut()),
+                    threads: Mutex::new(vec![Thread {
+                        block: None,
+                        status: Status::Running,
+                    }]),
+                    bound: AtomicUsize::new(0),
                     counters: AtomicCounters::default(),
+                    log: Mutex::new(Vec::new()),
                 })
                 .collect(),
             stopped: AtomicBool::new(false),
@@ -313,7 +517,23 @@ impl<'d> Run<'d> {
             start: Instant::now(),
             deadlock: Mutex::new(None),
             errors: Mutex::new(Vec::new()),
+            fatals: Mutex::new(Vec::new()),
+            remote_writes: self.remote_writes.then(|| Mutex::new(Vec::new())),
         };
+        // Block threads reach the state through their rank's slot; the
+        // state does not move from here on.
+        let erased = std::ptr::from_ref(&state)
+            .cast::<State<'static>>()
+            .cast_mut();
+        let handles: Vec<usize> = state
+            .slots
+            .iter()
+            .map(|slot| {
+                slot.owner.store(erased, Ordering::Release);
+                std::ptr::from_ref(slot) as usize
+            })
+            .collect();
+        LIVE_SLOTS.lock().unwrap().extend(&handles);
         std::thread::scope(|scope| {
             for rank in 0..ranks {
                 let state = &state;
@@ -325,7 +545,7 @@ impl<'d> Run<'d> {
                         // The thread-local forgets the lifetime; it is
                         // cleared before the state goes away.
                         let erased = std::ptr::from_ref(state).cast::<State<'static>>();
-                        CURRENT.with(|c| c.set(Some((erased, rank))));
+                        CURRENT.with(|c| c.set(Some((erased, rank, 0))));
                         let begin = Instant::now();
                         let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
                             kernel(RankEnv { rank, domain })
@@ -341,17 +561,32 @@ impl<'d> Run<'d> {
                                 .unwrap_or_else(|| "panicked".into());
                             state.error(rank, format!("kernel {name} failed: {message}"));
                         }
-                        *state.slots[rank].status.lock().unwrap() = Status::Done;
+                        state.set_status(rank, 0, Status::Done);
                     })
                     .expect("spawn a rank thread");
             }
         });
+        LIVE_SLOTS
+            .lock()
+            .unwrap()
+            .retain(|slot| !handles.contains(slot));
         let counters = state.slots.iter().map(|s| s.counters.snapshot()).collect();
+        let logs = state
+            .slots
+            .iter()
+            .map(|s| std::mem::take(&mut *s.log.lock().unwrap()))
+            .collect();
         let trace = state.trace.as_ref().map(|ranks| chrome_trace(ranks));
         Outcome {
             trace,
             deadlock: state.deadlock.into_inner().unwrap(),
             errors: state.errors.into_inner().unwrap(),
+            fatals: state.fatals.into_inner().unwrap(),
+            remote_writes: state
+                .remote_writes
+                .map(|w| w.into_inner().unwrap())
+                .unwrap_or_default(),
+            logs,
             counters,
         }
     }

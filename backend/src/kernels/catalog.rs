@@ -1,0 +1,660 @@
+//! The builtin kernel catalog: which variants exist, how they are named
+//! (collectives spec 10.3), which template variables each file of a
+//! variant takes (spec 11.1, `backend/templates/README.md`), and the
+//! strict `{{key}}` renderer.
+//!
+//! This file uses `std` only, on purpose: the backend compiles it as
+//! `pld_backend::kernels::catalog`, and `runtime-sys/build.rs` includes the
+//! very same file (`#[path]`) to render every variant at build time, so
+//! the compiled simulator kernels and `pld-translate --emit=kernels` cannot
+//! disagree on a name or a template.
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+/// The eight builtin kernels (spec 4.9), one template directory each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Builtin {
+    AllReduce,
+    AllReduceRing,
+    Barrier,
+    Broadcast,
+    ReduceScatter,
+    AllGather,
+    AllToAll,
+    AllToAllV,
+}
+
+impl Builtin {
+    pub const ALL: [Builtin; 8] = [
+        Builtin::AllReduce,
+        Builtin::AllReduceRing,
+        Builtin::Barrier,
+        Builtin::Broadcast,
+        Builtin::ReduceScatter,
+        Builtin::AllGather,
+        Builtin::AllToAll,
+        Builtin::AllToAllV,
+    ];
+
+    /// The template directory and spec name (`builtin.tensor.<dir>`).
+    pub fn dir(self) -> &'static str {
+        match self {
+            Builtin::AllReduce => "allreduce",
+            Builtin::AllReduceRing => "allreduce_ring",
+            Builtin::Barrier => "barrier",
+            Builtin::Broadcast => "broadcast",
+            Builtin::ReduceScatter => "reduce_scatter",
+            Builtin::AllGather => "allgather",
+            Builtin::AllToAll => "all_to_all",
+            Builtin::AllToAllV => "all_to_all_v",
+        }
+    }
+
+    /// `template_package` (spec 11.1, the registry handle without its
+    /// leading colon).
+    pub fn template_package(self) -> String {
+        format!("pypto.runtime.builtins.collectives.{}", self.dir())
+    }
+
+    /// The three template texts.
+    pub fn templates(self) -> Templates {
+        macro_rules! dir {
+            ($d:literal) => {
+                Templates {
+                    kernel: include_str!(concat!("../../templates/", $d, "/kernel.cpp.in")),
+                    entry: include_str!(concat!("../../templates/", $d, "/entry.cpp.in")),
+                    config: include_str!(concat!("../../templates/", $d, "/kernel_config.py.in")),
+                }
+            };
+        }
+        match self {
+            Builtin::AllReduce => dir!("allreduce"),
+            Builtin::AllReduceRing => dir!("allreduce_ring"),
+            Builtin::Barrier => dir!("barrier"),
+            Builtin::Broadcast => dir!("broadcast"),
+            Builtin::ReduceScatter => dir!("reduce_scatter"),
+            Builtin::AllGather => dir!("allgather"),
+            Builtin::AllToAll => dir!("all_to_all"),
+            Builtin::AllToAllV => dir!("all_to_all_v"),
+        }
+    }
+
+    /// Exactly the keys each file's template uses (the README's table).
+    pub fn keys(self, file: File) -> &'static [&'static str] {
+        const CONFIG: &[&str] = &[
+            "variant",
+            "entry",
+            "kernel_name",
+            "template_package",
+            "runtime",
+        ];
+        const ENTRY: &[&str] = &[
+            "variant",
+            "entry",
+            "kernel_name",
+            "template_package",
+            "runtime",
+        ];
+        match (self, file) {
+            (Builtin::AllReduce, File::Kernel) => &[
+                "kernel_name",
+                "template_package",
+                "dtype_cpp",
+                "op_cpp",
+                "reduce_inst",
+            ],
+            (Builtin::AllReduce, File::Entry) => &[
+                "variant",
+                "entry",
+                "kernel_name",
+                "template_package",
+                "runtime",
+                "launch_core_count_method",
+            ],
+            (Builtin::AllReduceRing | Builtin::ReduceScatter, File::Kernel) => {
+                &["kernel_name", "template_package", "dtype_cpp", "op_cpp"]
+            }
+            (Builtin::Barrier, File::Kernel) => &["kernel_name", "template_package"],
+            (Builtin::Broadcast, File::Kernel) => {
+                &["kernel_name", "template_package", "dtype_cpp", "root_cpp"]
+            }
+            (Builtin::AllGather | Builtin::AllToAll, File::Kernel) => {
+                &["kernel_name", "template_package", "dtype_cpp"]
+            }
+            (Builtin::AllToAllV, File::Kernel) => &["dtype_cpp", "template_package"],
+            (Builtin::AllToAllV, File::Entry) => &[
+                "variant",
+                "entry",
+                "template_package",
+                "runtime",
+                "launch_core_count_method",
+            ],
+            (Builtin::AllToAllV, File::Config) => &[
+                "variant",
+                "entry",
+                "kernel_name",
+                "template_package",
+                "runtime",
+                "dtype_cpp",
+            ],
+            (_, File::Entry) => ENTRY,
+            (_, File::Config) => CONFIG,
+        }
+    }
+}
+
+/// The templates of one builtin.
+#[derive(Clone, Copy, Debug)]
+pub struct Templates {
+    pub kernel: &'static str,
+    pub entry: &'static str,
+    pub config: &'static str,
+}
+
+/// The three files of a variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum File {
+    /// `kernel.cpp.in`, the AIV kernel.
+    Kernel,
+    /// `entry.cpp.in`, the chip orchestration that submits it.
+    Entry,
+    /// `kernel_config.py.in`.
+    Config,
+}
+
+impl File {
+    pub const ALL: [File; 3] = [File::Kernel, File::Entry, File::Config];
+
+    pub fn template_name(self) -> &'static str {
+        match self {
+            File::Kernel => "kernel.cpp.in",
+            File::Entry => "entry.cpp.in",
+            File::Config => "kernel_config.py.in",
+        }
+    }
+}
+
+/// The reduction a variant is instantiated for, spelled as spec 10.3 names
+/// variants. Numbered like the ABI's ReduceOp (Sum=0 Max=1 Min=2 Prod=3);
+/// the backend maps `pld_dialect::enums::ReduceOp` onto it (a test checks
+/// the two agree).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Reduction {
+    Sum,
+    Max,
+    Min,
+    Prod,
+}
+
+impl Reduction {
+    pub const ALL: [Reduction; 4] = [
+        Reduction::Sum,
+        Reduction::Max,
+        Reduction::Min,
+        Reduction::Prod,
+    ];
+
+    /// The variant-name spelling: `sum`, `max`, `min`, `prod`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Reduction::Sum => "sum",
+            Reduction::Max => "max",
+            Reduction::Min => "min",
+            Reduction::Prod => "prod",
+        }
+    }
+
+    /// `op_cpp`: the kernel's own `ReduceOp` enumerator.
+    pub fn op_cpp(self) -> &'static str {
+        match self {
+            Reduction::Sum => "ReduceOp::kSum",
+            Reduction::Max => "ReduceOp::kMax",
+            Reduction::Min => "ReduceOp::kMin",
+            Reduction::Prod => "ReduceOp::kProd",
+        }
+    }
+
+    /// `reduce_inst`: the pto-isa vector instruction.
+    pub fn reduce_inst(self) -> &'static str {
+        match self {
+            Reduction::Sum => "TADD",
+            Reduction::Max => "TMAX",
+            Reduction::Min => "TMIN",
+            Reduction::Prod => "TMUL",
+        }
+    }
+}
+
+/// The element type a variant moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Elem {
+    F16,
+    F32,
+    I8,
+}
+
+impl Elem {
+    /// The variant-name spelling: `fp16`, `fp32`, `int8`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Elem::F16 => "fp16",
+            Elem::F32 => "fp32",
+            Elem::I8 => "int8",
+        }
+    }
+
+    /// `dtype_cpp`.
+    pub fn cpp(self) -> &'static str {
+        match self {
+            Elem::F16 => "half",
+            Elem::F32 => "float",
+            Elem::I8 => "int8_t",
+        }
+    }
+
+    /// The MLIR element type name (`f16`, `f32`, `i8`).
+    pub fn mlir(self) -> &'static str {
+        match self {
+            Elem::F16 => "f16",
+            Elem::F32 => "f32",
+            Elem::I8 => "i8",
+        }
+    }
+
+    pub fn bytes(self) -> usize {
+        match self {
+            Elem::F16 => 2,
+            Elem::F32 => 4,
+            Elem::I8 => 1,
+        }
+    }
+}
+
+/// The launch-spec setter of the target (`launch_core_count_method`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CoreCountMethod {
+    /// A2/A3: `set_block_num`.
+    #[default]
+    BlockNum,
+    /// Ascend950: `set_core_num`.
+    CoreNum,
+}
+
+impl CoreCountMethod {
+    pub fn cpp(self) -> &'static str {
+        match self {
+            CoreCountMethod::BlockNum => "set_block_num",
+            CoreCountMethod::CoreNum => "set_core_num",
+        }
+    }
+}
+
+/// What the backend sets for every variant of one build (spec 11.1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// `runtime`: the runtime kind shared by all chip sub-builds.
+    pub runtime: String,
+    pub core_count_method: CoreCountMethod,
+}
+
+/// The runtime kind used when the caller names none.
+pub const DEFAULT_RUNTIME: &str = "tensormap_and_ringbuffer";
+
+impl Default for Target {
+    fn default() -> Self {
+        Target {
+            runtime: DEFAULT_RUNTIME.to_string(),
+            core_count_method: CoreCountMethod::BlockNum,
+        }
+    }
+}
+
+/// The largest broadcast root the prebuilt (simulator) library carries:
+/// the builtin kernels support at most 16 ranks, so roots 0..=15.
+pub const MAX_PREBUILT_ROOT: u32 = 15;
+
+/// One builtin variant: one distinct set of template variables (spec
+/// 10.3), rendered once and shared by all its dispatches. `core_num` is a
+/// runtime scalar and not part of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Variant {
+    builtin: Builtin,
+    reduction: Option<Reduction>,
+    elem: Elem,
+    root: Option<u32>,
+}
+
+/// Why a variant or a rendering does not exist.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KernelError {
+    /// The builtin has no kernel for this element type.
+    Dtype { builtin: Builtin, elem: Elem },
+    /// The builtin has no kernel for this reduction.
+    Reduction {
+        builtin: Builtin,
+        reduction: Option<Reduction>,
+    },
+    /// A broadcast needs a root (and only broadcast takes one).
+    Root { builtin: Builtin, root: Option<u32> },
+    /// The template uses keys the caller did not give, or the caller gave
+    /// keys the template does not use.
+    Keys {
+        template: String,
+        missing: Vec<String>,
+        unused: Vec<String>,
+    },
+    /// `{{` without a closing `}}`, or a key that is not an identifier.
+    Syntax { template: String, at: usize },
+}
+
+impl fmt::Display for KernelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KernelError::Dtype { builtin, elem } => write!(
+                f,
+                "builtin.tensor.{} has no kernel for element type {}",
+                builtin.dir(),
+                elem.mlir()
+            ),
+            KernelError::Reduction { builtin, reduction } => match reduction {
+                Some(r) => write!(
+                    f,
+                    "builtin.tensor.{} has no kernel for op \"{}\"",
+                    builtin.dir(),
+                    r.key()
+                ),
+                None => write!(f, "builtin.tensor.{} needs an op", builtin.dir()),
+            },
+            KernelError::Root { builtin, root } => match root {
+                Some(r) => write!(
+                    f,
+                    "builtin.tensor.{} takes no root (got {r})",
+                    builtin.dir()
+                ),
+                None => write!(f, "builtin.tensor.{} needs a root", builtin.dir()),
+            },
+            KernelError::Keys {
+                template,
+                missing,
+                unused,
+            } => {
+                write!(f, "template {template}:")?;
+                if !missing.is_empty() {
+                    write!(f, " uses keys not given: {}", missing.join(", "))?;
+                    if !unused.is_empty() {
+                        write!(f, ";")?;
+                    }
+                }
+                if !unused.is_empty() {
+                    write!(f, " given keys it does not use: {}", unused.join(", "))?;
+                }
+                Ok(())
+            }
+            KernelError::Syntax { template, at } => {
+                write!(f, "template {template}: malformed {{{{key}}}} at byte {at}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for KernelError {}
+
+impl Variant {
+    /// The variant of `builtin` for these attributes, if the builtin has a
+    /// kernel for them (spec 4.9 and 10.3: allreduce FP16/FP32 with any
+    /// reduction, the ring Sum FP32, all_to_all_v FP32/INT8, the rest
+    /// FP32; the barrier moves no data and is named `__fp32`).
+    pub fn new(
+        builtin: Builtin,
+        reduction: Option<Reduction>,
+        elem: Elem,
+        root: Option<u32>,
+    ) -> Result<Variant, KernelError> {
+        let elems: &[Elem] = match builtin {
+            Builtin::AllReduce => &[Elem::F16, Elem::F32],
+            Builtin::AllToAllV => &[Elem::F32, Elem::I8],
+            _ => &[Elem::F32],
+        };
+        if !elems.contains(&elem) {
+            return Err(KernelError::Dtype { builtin, elem });
+        }
+        let reduction_ok = match builtin {
+            Builtin::AllReduce => reduction.is_some(),
+            Builtin::AllReduceRing | Builtin::ReduceScatter => reduction == Some(Reduction::Sum),
+            _ => reduction.is_none(),
+        };
+        if !reduction_ok {
+            return Err(KernelError::Reduction { builtin, reduction });
+        }
+        if (builtin == Builtin::Broadcast) != root.is_some() {
+            return Err(KernelError::Root { builtin, root });
+        }
+        Ok(Variant {
+            builtin,
+            reduction,
+            elem,
+            root,
+        })
+    }
+
+    pub fn builtin(&self) -> Builtin {
+        self.builtin
+    }
+
+    pub fn reduction(&self) -> Option<Reduction> {
+        self.reduction
+    }
+
+    pub fn elem(&self) -> Elem {
+        self.elem
+    }
+
+    pub fn root(&self) -> Option<u32> {
+        self.root
+    }
+
+    /// The variant string of spec 10.3, e.g.
+    /// `builtin.tensor.allreduce__sum__fp32`,
+    /// `builtin.tensor.broadcast__root2__fp32`.
+    pub fn name(&self) -> String {
+        let mut name = format!("builtin.tensor.{}", self.builtin.dir());
+        if let Some(root) = self.root {
+            name.push_str(&format!("__root{root}"));
+        }
+        if let Some(reduction) = self.reduction {
+            name.push_str("__");
+            name.push_str(reduction.key());
+        }
+        name.push_str("__");
+        name.push_str(self.elem.key());
+        name
+    }
+
+    /// The entry symbol: the variant with `.` replaced by `_`.
+    pub fn entry(&self) -> String {
+        self.name().replace('.', "_")
+    }
+
+    /// `kernel_name`: `<entry>_kernel` (also the kernel's file name).
+    pub fn kernel_name(&self) -> String {
+        format!("{}_kernel", self.entry())
+    }
+
+    /// The `extern "C"` symbol the rendered kernel defines: `kernel_name`,
+    /// except for all_to_all_v, whose kernel text may depend on
+    /// `dtype_cpp` only (spec 11.1 byte-identity):
+    /// `builtin_all_to_all_v_kernel__<dtype_cpp>`.
+    pub fn kernel_symbol(&self) -> String {
+        match self.builtin {
+            Builtin::AllToAllV => format!("builtin_all_to_all_v_kernel__{}", self.elem.cpp()),
+            _ => self.kernel_name(),
+        }
+    }
+
+    /// Every template variable of the variant for `target`, by key
+    /// (spec 11.1), sorted by key.
+    pub fn vars(&self, target: &Target) -> Vec<(&'static str, String)> {
+        let mut vars = vec![
+            ("variant", self.name()),
+            ("entry", self.entry()),
+            ("kernel_name", self.kernel_name()),
+            ("template_package", self.builtin.template_package()),
+            ("runtime", target.runtime.clone()),
+        ];
+        if self.builtin != Builtin::Barrier {
+            vars.push(("dtype_cpp", self.elem.cpp().to_string()));
+        }
+        if let Some(reduction) = self.reduction {
+            vars.push(("op_cpp", reduction.op_cpp().to_string()));
+            if self.builtin == Builtin::AllReduce {
+                vars.push(("reduce_inst", reduction.reduce_inst().to_string()));
+            }
+        }
+        if matches!(self.builtin, Builtin::AllReduce | Builtin::AllToAllV) {
+            vars.push((
+                "launch_core_count_method",
+                target.core_count_method.cpp().to_string(),
+            ));
+        }
+        if let Some(root) = self.root {
+            vars.push(("root_cpp", root.to_string()));
+        }
+        vars.sort();
+        vars
+    }
+
+    /// The relative path of a rendered file under the output directory
+    /// (spec 11.1, HOST rail).
+    pub fn path(&self, file: File) -> String {
+        let base = format!("next_levels/{}", self.name());
+        match file {
+            File::Entry => format!("{base}/orchestration/{}.cpp", self.entry()),
+            File::Kernel => format!("{base}/kernels/aiv/{}.cpp", self.kernel_name()),
+            File::Config => format!("{base}/kernel_config.py"),
+        }
+    }
+
+    /// Renders one file: the template gets exactly the keys it lists.
+    pub fn render(&self, file: File, target: &Target) -> Result<String, KernelError> {
+        let keys = self.builtin.keys(file);
+        let vars: Vec<(&str, String)> = self
+            .vars(target)
+            .into_iter()
+            .filter(|(k, _)| keys.contains(k))
+            .collect();
+        let text = match file {
+            File::Kernel => self.builtin.templates().kernel,
+            File::Entry => self.builtin.templates().entry,
+            File::Config => self.builtin.templates().config,
+        };
+        let name = format!("{}/{}", self.builtin.dir(), file.template_name());
+        render(&name, text, &vars)
+    }
+}
+
+/// Every variant the templates support, with broadcast roots
+/// `0..=max_root` (the finite set runtime-sys prebuilds).
+pub fn all_variants(max_root: u32) -> Vec<Variant> {
+    let mut out = Vec::new();
+    let ok = |v: Result<Variant, KernelError>| v.expect("a supported variant");
+    for reduction in Reduction::ALL {
+        for elem in [Elem::F16, Elem::F32] {
+            out.push(ok(Variant::new(
+                Builtin::AllReduce,
+                Some(reduction),
+                elem,
+                None,
+            )));
+        }
+    }
+    let sum = Some(Reduction::Sum);
+    out.push(ok(Variant::new(
+        Builtin::AllReduceRing,
+        sum,
+        Elem::F32,
+        None,
+    )));
+    out.push(ok(Variant::new(Builtin::Barrier, None, Elem::F32, None)));
+    for root in 0..=max_root {
+        out.push(ok(Variant::new(
+            Builtin::Broadcast,
+            None,
+            Elem::F32,
+            Some(root),
+        )));
+    }
+    out.push(ok(Variant::new(
+        Builtin::ReduceScatter,
+        sum,
+        Elem::F32,
+        None,
+    )));
+    out.push(ok(Variant::new(Builtin::AllGather, None, Elem::F32, None)));
+    out.push(ok(Variant::new(Builtin::AllToAll, None, Elem::F32, None)));
+    for elem in [Elem::F32, Elem::I8] {
+        out.push(ok(Variant::new(Builtin::AllToAllV, None, elem, None)));
+    }
+    out
+}
+
+/// The keys a template text uses, in order of first use, with the byte
+/// range of every `{{key}}`.
+fn scan(name: &str, text: &str) -> Result<Vec<(std::ops::Range<usize>, String)>, KernelError> {
+    let mut found = Vec::new();
+    let mut at = 0;
+    while let Some(open) = text[at..].find("{{") {
+        let start = at + open;
+        let close = text[start + 2..]
+            .find("}}")
+            .ok_or_else(|| KernelError::Syntax {
+                template: name.to_string(),
+                at: start,
+            })?;
+        let key = &text[start + 2..start + 2 + close];
+        let ident = !key.is_empty()
+            && !key.starts_with(|c: char| c.is_ascii_digit())
+            && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !ident {
+            return Err(KernelError::Syntax {
+                template: name.to_string(),
+                at: start,
+            });
+        }
+        let end = start + 2 + close + 2;
+        found.push((start..end, key.to_string()));
+        at = end;
+    }
+    Ok(found)
+}
+
+/// Plain `{{key}}` replacement. Every key the text uses must be given and
+/// every given key must be used; otherwise nothing is rendered.
+pub fn render(name: &str, text: &str, vars: &[(&str, String)]) -> Result<String, KernelError> {
+    let uses = scan(name, text)?;
+    let used: BTreeSet<&str> = uses.iter().map(|(_, k)| k.as_str()).collect();
+    let given: BTreeSet<&str> = vars.iter().map(|(k, _)| *k).collect();
+    let missing: Vec<String> = used.difference(&given).map(|s| s.to_string()).collect();
+    let unused: Vec<String> = given.difference(&used).map(|s| s.to_string()).collect();
+    if !missing.is_empty() || !unused.is_empty() {
+        return Err(KernelError::Keys {
+            template: name.to_string(),
+            missing,
+            unused,
+        });
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (range, key) in uses {
+        out.push_str(&text[at..range.start]);
+        let value = vars
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v.as_str())
+            .unwrap_or_default();
+        out.push_str(value);
+        at = range.end;
+    }
+    out.push_str(&text[at..]);
+    Ok(out)
+}

@@ -1,0 +1,391 @@
+//! Running the builtin kernels (collectives spec 11) on N simulated ranks.
+//!
+//! runtime-sys's build script renders every builtin variant from
+//! `backend/templates` and compiles its entry (the chip orchestration) and
+//! AIV kernel into a static library with a registry
+//! (`pld/pld_builtins.h`). [`run`] calls one variant's entry on every rank
+//! of a [`CommDomain`], the way a HOST dispatch would (spec 10.3): the
+//! orchestration arguments are tensor descriptors into the rank's window
+//! (pto-interface 4.2) and scalars (the rank count, the rank's real
+//! `CommContext` address, `core_num`, ...). The entry submits its kernel
+//! with `rt_submit_aiv_task` (`pld/pld_runtime.h`), which runs each block
+//! on its own thread bound to the rank through `pld_sim_block_enter`.
+
+use crate::domain::CommDomain;
+use crate::run::{Outcome, RankEnv, Run};
+use std::ffi::CStr;
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// The tensor descriptor of pto-interface 4.2 (`PldTensor` in
+/// `pld/pld_runtime.h`): 128 bytes, two cache lines.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct TensorDesc {
+    pub addr: u64,
+    pub size: u64,
+    pub owner_task_id: u64,
+    /// In elements.
+    pub start_offset: u64,
+    pub version: i32,
+    pub ndims: u32,
+    pub dtype: u8,
+    pub manual_dep: u8,
+    pub is_contiguous: u8,
+    reserved0: u8,
+    pub shapes: [u32; 5],
+    pub extent_elem_cache: u64,
+    pub strides: [u32; 5],
+    reserved1: [u8; 36],
+}
+
+const _: () = assert!(std::mem::size_of::<TensorDesc>() == 128);
+const _: () = assert!(std::mem::offset_of!(TensorDesc, start_offset) == 24);
+const _: () = assert!(std::mem::offset_of!(TensorDesc, ndims) == 36);
+const _: () = assert!(std::mem::offset_of!(TensorDesc, dtype) == 40);
+const _: () = assert!(std::mem::offset_of!(TensorDesc, shapes) == 44);
+const _: () = assert!(std::mem::offset_of!(TensorDesc, extent_elem_cache) == 64);
+const _: () = assert!(std::mem::offset_of!(TensorDesc, strides) == 72);
+const _: () = assert!(
+    std::mem::size_of::<TensorDesc>() == pld_runtime_sys::PLD_BUILTIN_TENSOR_DESC_SIZE as usize
+);
+
+impl TensorDesc {
+    /// A dense row-major tensor of `shape` at `addr` (at most 5 dims).
+    pub fn dense(addr: u64, shape: &[u32], elem_bytes: usize) -> Option<TensorDesc> {
+        if shape.is_empty() || shape.len() > 5 {
+            return None;
+        }
+        let mut desc = TensorDesc {
+            addr,
+            size: 0,
+            owner_task_id: 0,
+            start_offset: 0,
+            version: 0,
+            ndims: shape.len() as u32,
+            dtype: 0,
+            manual_dep: 0,
+            is_contiguous: 1,
+            reserved0: 0,
+            shapes: [0; 5],
+            extent_elem_cache: 0,
+            strides: [0; 5],
+            reserved1: [0; 36],
+        };
+        let mut stride = 1u64;
+        for (i, &extent) in shape.iter().enumerate().rev() {
+            desc.shapes[i] = extent;
+            desc.strides[i] = u32::try_from(stride).ok()?;
+            stride = stride.checked_mul(u64::from(extent))?;
+        }
+        desc.size = stride.checked_mul(elem_bytes as u64)?;
+        desc.extent_elem_cache = stride;
+        Some(desc)
+    }
+}
+
+/// The layout the C++ side compiled `PldTensor` with, in the order of
+/// `pld_builtin_tensor_layout`.
+pub fn cpp_tensor_layout() -> [u32; 8] {
+    let mut out = [0u32; 8];
+    // SAFETY: writes exactly 8 values into `out`.
+    unsafe { pld_runtime_sys::pld_builtin_tensor_layout(out.as_mut_ptr()) };
+    out
+}
+
+/// `CalAllToAllVBlocks` as the compiled entries compute it.
+pub fn cpp_all_to_all_v_blocks(ranks: i32, requested: i32) -> i32 {
+    // SAFETY: a pure function of two integers.
+    unsafe { pld_runtime_sys::pld_builtin_all_to_all_v_blocks(ranks, requested) }
+}
+
+/// One compiled variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Compiled {
+    pub index: i32,
+    /// `builtin.tensor.allreduce__sum__fp32`, or `broken.<what>.<variant>`
+    /// for the test-only copies broken on purpose.
+    pub variant: String,
+    pub entry: String,
+    pub kernel: String,
+}
+
+fn text(p: *const std::ffi::c_char) -> String {
+    if p.is_null() {
+        return String::new();
+    }
+    // SAFETY: the registry returns static NUL-terminated strings.
+    unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+}
+
+/// Every variant in the library.
+pub fn compiled() -> Vec<Compiled> {
+    // SAFETY: the registry functions take and return plain values.
+    let count = unsafe { pld_runtime_sys::pld_builtin_count() };
+    (0..count)
+        .map(|index| Compiled {
+            index,
+            // SAFETY: as above; `index` is in range.
+            variant: text(unsafe { pld_runtime_sys::pld_builtin_variant(index) }),
+            entry: text(unsafe { pld_runtime_sys::pld_builtin_entry(index) }),
+            kernel: text(unsafe { pld_runtime_sys::pld_builtin_kernel(index) }),
+        })
+        .collect()
+}
+
+/// The compiled variant named `variant` (spec 10.3 string) or whose entry
+/// symbol is `variant`.
+pub fn find(variant: &str) -> Option<Compiled> {
+    compiled()
+        .into_iter()
+        .find(|c| c.variant == variant || c.entry == variant)
+}
+
+/// A tensor argument: a buffer at the same byte offset of every rank's
+/// window.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TensorArg {
+    pub offset: usize,
+    pub shape: Vec<u32>,
+    pub elem_bytes: usize,
+}
+
+impl TensorArg {
+    pub fn new(offset: usize, shape: &[u32], elem_bytes: usize) -> Self {
+        TensorArg {
+            offset,
+            shape: shape.to_vec(),
+            elem_bytes,
+        }
+    }
+
+    /// Bytes the tensor covers.
+    pub fn bytes(&self) -> usize {
+        self.shape.iter().map(|&d| d as usize).product::<usize>() * self.elem_bytes
+    }
+}
+
+/// A scalar argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scalar {
+    /// The domain's rank count (`__comm[r].domain_size`).
+    Ranks,
+    /// The rank's `CommContext` address (`__comm[r].device_ctx`).
+    Context,
+    Value(u64),
+}
+
+/// What one rank's call of the entry returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CallStatus {
+    /// `PLD_BUILTIN_OK`, `PLD_BUILTIN_FATAL` or a negative registry error.
+    pub status: i32,
+    /// The entry's `aicpu_orchestration_config(args).expected_arg_count`.
+    pub expected_arg_count: i32,
+}
+
+/// How a run of builtin calls ended.
+#[derive(Debug)]
+pub struct BuiltinOutcome {
+    pub outcome: Outcome,
+    /// `[rank][call]`.
+    pub calls: Vec<Vec<CallStatus>>,
+}
+
+/// Why a builtin run could not start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BuiltinError {
+    UnknownVariant(String),
+    /// A tensor that does not fit the windows, or more than 5 dims.
+    Tensor(usize),
+    TooManyArguments,
+}
+
+impl std::fmt::Display for BuiltinError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuiltinError::UnknownVariant(v) => write!(f, "no compiled builtin variant {v}"),
+            BuiltinError::Tensor(i) => write!(
+                f,
+                "tensor argument {i} does not fit the windows (or has no 1 to 5 dims)"
+            ),
+            BuiltinError::TooManyArguments => write!(f, "more than 16 tensors or 32 scalars"),
+        }
+    }
+}
+
+impl std::error::Error for BuiltinError {}
+
+/// Per-rank, per-call hooks: run on the rank's own thread, right before
+/// call `call` (e.g. to fill inputs) and right after it (e.g. to save its
+/// results before the next call refills them).
+pub type Hook<'h> = &'h (dyn Fn(RankEnv<'_>, usize) + Sync);
+
+/// One builtin dispatch per rank, `calls` times back to back.
+pub struct BuiltinRun<'a> {
+    pub variant: &'a str,
+    pub tensors: &'a [TensorArg],
+    pub scalars: &'a [Scalar],
+    pub calls: usize,
+    /// AIV cores of the simulated device (the sync-start admission limit).
+    pub aiv_limit: i32,
+    pub deadline: Duration,
+    /// Record every copy into another rank's window
+    /// (`Outcome::remote_writes`).
+    pub record_remote_writes: bool,
+}
+
+impl BuiltinRun<'_> {
+    /// Runs the calls on every rank of `domain`, each rank on its own
+    /// thread, its blocks on theirs.
+    pub fn execute(
+        &self,
+        domain: &CommDomain,
+        before: Option<Hook<'_>>,
+        after: Option<Hook<'_>>,
+    ) -> Result<BuiltinOutcome, BuiltinError> {
+        let compiled =
+            find(self.variant).ok_or_else(|| BuiltinError::UnknownVariant(self.variant.into()))?;
+        if self.tensors.len() > pld_runtime_sys::PLD_BUILTIN_MAX_TENSORS as usize
+            || self.scalars.len() > pld_runtime_sys::PLD_BUILTIN_MAX_SCALARS as usize
+        {
+            return Err(BuiltinError::TooManyArguments);
+        }
+        let window = domain.window(0).len();
+        for (i, t) in self.tensors.iter().enumerate() {
+            let fits = t
+                .offset
+                .checked_add(t.bytes())
+                .is_some_and(|end| end <= window);
+            if !fits || t.shape.is_empty() || t.shape.len() > 5 {
+                return Err(BuiltinError::Tensor(i));
+            }
+        }
+        let ranks = domain.ranks();
+        let statuses = Mutex::new(vec![Vec::new(); ranks]);
+        let outcome = Run::new(domain, self.deadline)
+            .record_remote_writes(self.record_remote_writes)
+            .execute(&compiled.variant, |env| {
+                let base = env.domain.window(env.rank).base() as u64;
+                let descs: Vec<TensorDesc> = self
+                    .tensors
+                    .iter()
+                    .filter_map(|t| {
+                        TensorDesc::dense(base + t.offset as u64, &t.shape, t.elem_bytes)
+                    })
+                    .collect();
+                let scalars: Vec<u64> = self
+                    .scalars
+                    .iter()
+                    .map(|s| match s {
+                        Scalar::Ranks => ranks as u64,
+                        Scalar::Context => env.domain.context(env.rank) as u64,
+                        Scalar::Value(v) => *v,
+                    })
+                    .collect();
+                let mut mine = Vec::with_capacity(self.calls);
+                for call in 0..self.calls {
+                    if let Some(before) = before {
+                        before(env, call);
+                    }
+                    let mut expected = 0;
+                    // SAFETY: every descriptor points into this rank's window
+                    // and fits it (checked above); the arrays outlive the call,
+                    // which returns only when the launch's blocks have; this
+                    // thread is a rank thread of the run, as the entry needs.
+                    let status = unsafe {
+                        pld_runtime_sys::pld_builtin_call(
+                            compiled.index,
+                            descs.as_ptr().cast(),
+                            descs.len() as i32,
+                            scalars.as_ptr(),
+                            scalars.len() as i32,
+                            self.aiv_limit,
+                            &mut expected,
+                        )
+                    };
+                    mine.push(CallStatus {
+                        status,
+                        expected_arg_count: expected,
+                    });
+                    if let Some(after) = after {
+                        after(env, call);
+                    }
+                }
+                statuses.lock().unwrap()[env.rank] = mine;
+            });
+        Ok(BuiltinOutcome {
+            outcome,
+            calls: statuses.into_inner().unwrap(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_descriptor_layout_agrees_with_the_cpp_one() {
+        let layout = cpp_tensor_layout();
+        let rust = [
+            std::mem::offset_of!(TensorDesc, addr),
+            std::mem::offset_of!(TensorDesc, size),
+            std::mem::offset_of!(TensorDesc, start_offset),
+            std::mem::offset_of!(TensorDesc, ndims),
+            std::mem::offset_of!(TensorDesc, dtype),
+            std::mem::offset_of!(TensorDesc, shapes),
+            std::mem::offset_of!(TensorDesc, strides),
+            std::mem::size_of::<TensorDesc>(),
+        ];
+        assert_eq!(layout.map(|v| v as usize), rust);
+        // pto-interface 4.2 in numbers.
+        assert_eq!(layout, [0, 8, 24, 36, 40, 44, 72, 128]);
+    }
+
+    #[test]
+    fn dense_descriptors_are_row_major() {
+        let d = TensorDesc::dense(64, &[3, 4, 5], 4).unwrap();
+        assert_eq!((d.ndims, d.shapes[..3].to_vec()), (3, vec![3, 4, 5]));
+        assert_eq!(d.strides[..3], [20, 5, 1]);
+        assert_eq!(d.size, 240);
+        assert!(TensorDesc::dense(0, &[], 4).is_none());
+        assert!(TensorDesc::dense(0, &[1; 6], 4).is_none());
+    }
+
+    #[test]
+    fn every_catalog_variant_is_compiled_under_its_names() {
+        let compiled = compiled();
+        let catalog = pld_backend::kernels::all_variants(pld_backend::kernels::MAX_PREBUILT_ROOT);
+        for variant in &catalog {
+            let c = compiled
+                .iter()
+                .find(|c| c.variant == variant.name())
+                .unwrap_or_else(|| panic!("{} is not compiled", variant.name()));
+            assert_eq!(c.entry, variant.entry());
+            assert_eq!(c.kernel, variant.kernel_symbol());
+        }
+        let broken = compiled
+            .iter()
+            .filter(|c| c.variant.starts_with("broken."))
+            .count();
+        assert_eq!(compiled.len(), catalog.len() + broken);
+        assert_eq!(broken, 3);
+        assert!(find("builtin_tensor_barrier__fp32").is_some());
+        assert!(find("builtin.tensor.nothing").is_none());
+    }
+
+    #[test]
+    fn the_entries_launch_width_is_the_dialects() {
+        for p in 1..=16 {
+            for l in 1..=64 {
+                let rust = pld_dialect::launch::all_to_all_v_blocks(p, l).unwrap();
+                assert_eq!(
+                    i64::from(cpp_all_to_all_v_blocks(p as i32, l as i32)),
+                    rust,
+                    "P={p} L={l}"
+                );
+            }
+        }
+    }
+}
