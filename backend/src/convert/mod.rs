@@ -55,23 +55,87 @@ impl PldPass for ConvertPldToPto {
     fn run(&self, context: &Context, root: OperationRef) -> Result<(), PassFailed> {
         let mut report = Report::default();
         let functions = ir::functions(root);
-        for function in functions {
-            if !function_kind(function)
+        let mut kernels = HashMap::new();
+        for function in &functions {
+            if !function_kind(*function)
                 .ok()
                 .flatten()
                 .is_some_and(FuncKind::is_device)
             {
                 continue;
             }
-            if let Err((op, message)) = convert(context, function) {
-                report.error(op, &message);
+            match convert(context, *function) {
+                Err((op, message)) => report.error(op, &message),
+                Ok(()) => {
+                    if let (Some(name), Some(ty)) =
+                        (ir::symbol_name(*function), ir::function_type(*function))
+                    {
+                        kernels.insert(name, ty);
+                    }
+                }
             }
         }
+        bridge_calls(&functions, &kernels);
         report.finish()
     }
 }
 
 type Failure<'c, 'a> = (OperationRef<'c, 'a>, String);
+
+/// Orchestrators keep calling converted kernels with tensors and contexts:
+/// each argument whose type the kernel's conversion changed is passed
+/// through a `builtin.unrealized_conversion_cast` to the kernel's new
+/// parameter type, so the call verifies. Orchestration is not PTO code (the
+/// simulator runs it and looks through the casts; a device toolchain builds
+/// its task arguments from the original tensors).
+fn bridge_calls<'c>(
+    functions: &[OperationRef<'c, '_>],
+    kernels: &HashMap<String, FunctionType<'c>>,
+) {
+    for function in functions {
+        if function_kind(*function)
+            .ok()
+            .flatten()
+            .is_some_and(FuncKind::is_device)
+        {
+            continue;
+        }
+        for call in ir::collect(*function, |n| n == "func.call") {
+            let Some(ty) = call
+                .attribute("callee")
+                .ok()
+                .and_then(pld_ir::attr::flat_symbol)
+                .and_then(|callee| kernels.get(&callee))
+            else {
+                continue;
+            };
+            let arguments = ir::operands(call);
+            if arguments.len() != ty.input_count() {
+                continue; // the verifier reports the arity
+            }
+            let bridged: Vec<Value> = arguments
+                .iter()
+                .enumerate()
+                .map(|(i, argument)| {
+                    let want = ty.input(i).expect("checked count");
+                    if argument.r#type() == want {
+                        return *argument;
+                    }
+                    let cast = melior::ir::operation::OperationBuilder::new(
+                        "builtin.unrealized_conversion_cast",
+                        call.location(),
+                    )
+                    .add_operands(&[*argument])
+                    .add_results(&[want])
+                    .build()
+                    .expect("a cast builds");
+                    ir::result(ir::insert_before(call, cast))
+                })
+                .collect();
+            ir::set_operands(call, &bridged);
+        }
+    }
+}
 
 fn convert<'c, 'a>(
     context: &'c Context,
