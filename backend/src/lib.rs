@@ -15,10 +15,11 @@ pub const PASSES: &[PassEntry] = &[PassEntry::of::<convert::ConvertPldToPto>(con
 pub const PIPELINES: &[PipelineEntry] = &[PipelineEntry {
     argument: "pld-to-pto",
     summary:
-        "Everything, in the spec's order: the InCore, HOST rails, CommContexts, fences, then PTO",
+        "Everything, in the spec's order: the InCore, CHIP and HOST rails, CommContexts, fences, then PTO",
     passes: &[
         "pld-verify",
         "pld-lower-composite-ops",
+        "pld-lower-l2-tensor-collectives",
         "pld-synthesize-allreduce-signals",
         "pld-materialize-comm-domain-scopes",
         "pld-lower-host-tensor-collectives",

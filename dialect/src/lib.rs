@@ -7,7 +7,8 @@
 //!   builder on top of it.
 //! * [`types`] classifies tensors (plain, distributed, tile) and reads their
 //!   properties; [`enums`] holds the ABI enums.
-//! * [`query`] reads pld facts off the IR (a function's kind).
+//! * [`query`] reads pld facts off the IR (a function's kind, whether it is
+//!   a synthesized builtin kernel); [`target`] the module's `pld.target`.
 //! * [`verify`] is the semantic verifier behind the `pld-verify` pass.
 //!
 //! Generic IR work (walks, attribute readers, parsing, diagnostics) lives
@@ -20,6 +21,7 @@ pub mod ops;
 pub mod pto_types;
 pub mod query;
 pub mod schema;
+pub mod target;
 pub mod types;
 pub mod verify;
 

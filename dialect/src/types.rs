@@ -52,6 +52,17 @@ impl Layout {
         })
     }
 
+    /// The attribute spelling: `nd`, `dn`, `nz`, `mx_a_zz`, `mx_b_nn`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Layout::Nd => "nd",
+            Layout::Dn => "dn",
+            Layout::Nz => "nz",
+            Layout::MxAZz => "mx_a_zz",
+            Layout::MxBNn => "mx_b_nn",
+        }
+    }
+
     /// The MX (microscaling) layouts, which remote loads do not support.
     pub fn is_mx(self) -> bool {
         matches!(self, Layout::MxAZz | Layout::MxBNn)

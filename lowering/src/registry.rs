@@ -15,6 +15,9 @@ pub const PASSES: &[PassEntry] = &[
     PassEntry::of::<passes::lower_host_tensor_collectives::LowerHostTensorCollectives>(
         passes::lower_host_tensor_collectives::create,
     ),
+    PassEntry::of::<passes::lower_l2_tensor_collectives::LowerL2TensorCollectives>(
+        passes::lower_l2_tensor_collectives::create,
+    ),
     PassEntry::of::<passes::lower_composite_ops::LowerCompositeOps>(
         passes::lower_composite_ops::create,
     ),
@@ -34,6 +37,15 @@ pub const PIPELINES: &[PipelineEntry] = &[
             "pld-synthesize-allreduce-signals",
             "pld-materialize-comm-domain-scopes",
             "pld-lower-host-tensor-collectives",
+            "pld-verify",
+        ],
+    },
+    PipelineEntry {
+        argument: "pld-chip-pipeline",
+        summary: "The CHIP rail: verify, lower CHIP-orchestrator all_to_all_v to calls of synthesized builtin kernels, verify",
+        passes: &[
+            "pld-verify",
+            "pld-lower-l2-tensor-collectives",
             "pld-verify",
         ],
     },

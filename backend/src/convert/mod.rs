@@ -10,7 +10,9 @@
 //! placement as PTOAS expects today (docs/passes/convert-pld-to-pto.md, "Barriers and caches"). After the pass
 //! a kernel holds only `func`, `arith`, `scf` and `pto` ops.
 //!
-//! HOST and CHIP orchestrators are left alone: they are not PTO code.
+//! HOST and CHIP orchestrators are left alone: they are not PTO code; so
+//! are the builtin kernels the CHIP rail synthesizes (`builtin_template_dir`),
+//! whose code is their rendered template.
 
 mod ops;
 mod remote;
@@ -30,7 +32,7 @@ use melior::{
 use pld_dialect::ops::tile::TensorView;
 use pld_dialect::{
     enums::FuncKind,
-    query::function_kind,
+    query::{builtin_template, function_kind},
     types::{tensor_info, TensorKind},
 };
 use pld_ir::op_name;
@@ -62,6 +64,11 @@ impl PldPass for ConvertPldToPto {
                 .flatten()
                 .is_some_and(FuncKind::is_device)
             {
+                continue;
+            }
+            // A synthesized builtin kernel (CHIP rail) is rendered from its
+            // template, never compiled: its placeholder body stays as is.
+            if builtin_template(*function).is_some() {
                 continue;
             }
             match convert(context, *function) {

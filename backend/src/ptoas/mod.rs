@@ -130,6 +130,9 @@ fn classify(function: OperationRef) -> Function {
     if function.attribute("pto.kernel_kind").is_ok() {
         return Function::Kernel;
     }
+    if pld_dialect::query::builtin_template(function).is_some() {
+        return Function::Skipped("builtin kernel, rendered from its template");
+    }
     let bodyless = function
         .region(0)
         .ok()

@@ -34,6 +34,7 @@ use crate::ops::tile::{
     TileMul, TileSetValidShape, TileStore,
 };
 use crate::ops::window::{AllocWindowBuffer, Window};
+use crate::target::{target_of, Target, TARGET_ATTR};
 use crate::{
     enums::{FuncKind, PldEnum},
     ops::OpView,
@@ -60,6 +61,10 @@ pub fn verify<'c>(root: OperationRef<'c, '_>) -> Vec<Finding<'c>> {
         findings: Vec::new(),
         functions: HashMap::new(),
     };
+    // G8: the module's backend (docs/dialect.md 2.6).
+    if op_name(&root) == "builtin.module" {
+        checker.check_target(root);
+    }
     for op in &ops {
         if op_name(op) == "func.func" {
             checker.declare_function(*op);
@@ -91,6 +96,15 @@ pub(crate) struct Checker<'c> {
 impl<'c> Checker<'c> {
     fn error(&mut self, location: Location<'c>, message: String) {
         self.findings.push(Finding { location, message });
+    }
+
+    /// G8: a module's `pld.target` names a known backend.
+    fn check_target(&mut self, module: OperationRef<'c, '_>) {
+        if module.attribute(TARGET_ATTR).is_ok() {
+            if let Err(message) = target_of(module) {
+                self.error(module.location(), message);
+            }
+        }
     }
 
     fn declare_function(&mut self, func: OperationRef<'c, '_>) {
@@ -142,6 +156,10 @@ impl<'c> Checker<'c> {
             self.check_function(op);
             return;
         }
+        if name == "builtin.module" {
+            self.check_target(op);
+            return;
+        }
         for (i, result) in op.results().enumerate() {
             if let Err(message) = tensor_info(result.r#type()) {
                 self.error(op.location(), format!("'{name}' op result #{i}: {message}"));
@@ -173,7 +191,10 @@ impl<'c> Checker<'c> {
             return;
         };
         let function = func.and_then(symbol_name).unwrap_or_default();
+        // The nearest enclosing module's target (a malformed one is G8's).
+        let target = target_of(op).unwrap_or_default();
         let mut cx = OpCx {
+            target,
             checker: self,
             view,
             name,
@@ -232,6 +253,8 @@ pub(crate) struct OpCx<'x, 'c, 'a> {
     pub name: String,
     pub kind: FuncKind,
     pub function: String,
+    /// The module's `pld.target`.
+    pub target: Target,
 }
 
 impl<'c, 'a> OpCx<'_, 'c, 'a> {

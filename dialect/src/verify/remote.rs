@@ -152,11 +152,18 @@ pub fn remote_load(cx: &mut OpCx, tail_padded: bool) {
 }
 
 fn atomic(cx: &mut OpCx, dtype: &str) {
-    if enum_member::<AtomicType>(cx, "atomic", "AtomicType") == Some(AtomicType::Add)
-        && !ATOMIC_ADD_DTYPES.contains(&dtype)
-    {
+    if enum_member::<AtomicType>(cx, "atomic", "AtomicType") != Some(AtomicType::Add) {
+        return;
+    }
+    if !ATOMIC_ADD_DTYPES.contains(&dtype) {
         cx.error(format!(
             "atomic add supports FP32, BF16, FP16, INT32, INT16 and INT8, got {dtype}"
+        ));
+    } else if dtype == "bf16" && !cx.target.has_bf16_atomic_add() {
+        // R29: only the A2/A3 backend has a BF16 atomic add (spec 3).
+        cx.error(format!(
+            "atomic add of BF16 is not supported on pld.target \"{}\" (only on \"a2a3\")",
+            cx.target
         ));
     }
 }

@@ -3,6 +3,7 @@
 pub mod insert_comm_fence;
 pub mod lower_composite_ops;
 pub mod lower_host_tensor_collectives;
+pub mod lower_l2_tensor_collectives;
 pub mod materialize_comm_domain_scopes;
 pub mod materialize_dist_tensor_ctx;
 pub mod synthesize_allreduce_signals;

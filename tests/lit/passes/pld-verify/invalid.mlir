@@ -1148,12 +1148,14 @@ func.func @host_builtin_all_to_all_v_signal_dim_0_nr_3_divide(%i: !in, %t: !in, 
 
 // ===== 4.8 indexed_all_to_all_v ==========================================
 
+module attributes {pld.target = "a5"} {
 func.func @c(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: tensor<2x1xi32, #pld.dist>,
              %c: tensor<2xi32>, %r: tensor<2x1xi32, #pld.dist>, %x: tensor<8xi32>)
     attributes {pld.kind = #pld.func_kind<"chip">} {
   // expected-error@+1 {{send_counts must be a DistributedTensor (window-bound), got a plain tensor}}
   %o = "pld.tensor_indexed_all_to_all_v"(%i, %t, %s, %c, %r, %x) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>, tensor<2xi32>, tensor<2x1xi32, #pld.dist>, tensor<8xi32>) -> tensor<8x16xf32, #pld.dist>
   return
+}
 }
 
 // -----
