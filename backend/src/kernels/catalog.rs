@@ -12,7 +12,8 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
-/// The eight builtin kernels (spec 4.9), one template directory each.
+/// The eight builtin kernels of the HOST rail (spec 4.9) and the CHIP
+/// rail's indexed_all_to_all_v (spec 4.8), one template directory each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Builtin {
     AllReduce,
@@ -23,10 +24,12 @@ pub enum Builtin {
     AllGather,
     AllToAll,
     AllToAllV,
+    /// CHIP rail only, A5 (URMA): a kernel template and nothing else.
+    IndexedAllToAllV,
 }
 
 impl Builtin {
-    pub const ALL: [Builtin; 8] = [
+    pub const ALL: [Builtin; 9] = [
         Builtin::AllReduce,
         Builtin::AllReduceRing,
         Builtin::Barrier,
@@ -35,7 +38,23 @@ impl Builtin {
         Builtin::AllGather,
         Builtin::AllToAll,
         Builtin::AllToAllV,
+        Builtin::IndexedAllToAllV,
     ];
+
+    /// The builtin whose template directory is `dir`.
+    pub fn from_dir(dir: &str) -> Option<Builtin> {
+        Builtin::ALL.into_iter().find(|b| b.dir() == dir)
+    }
+
+    /// The files the builtin has templates for: all three, except the
+    /// CHIP-only indexed_all_to_all_v, whose kernel is submitted by the
+    /// CHIP orchestrator's own pipeline (no entry, no config of its own).
+    pub fn files(self) -> &'static [File] {
+        match self {
+            Builtin::IndexedAllToAllV => &[File::Kernel],
+            _ => &File::ALL,
+        }
+    }
 
     /// The template directory and spec name (`builtin.tensor.<dir>`).
     pub fn dir(self) -> &'static str {
@@ -48,6 +67,7 @@ impl Builtin {
             Builtin::AllGather => "allgather",
             Builtin::AllToAll => "all_to_all",
             Builtin::AllToAllV => "all_to_all_v",
+            Builtin::IndexedAllToAllV => "indexed_all_to_all_v",
         }
     }
 
@@ -77,6 +97,12 @@ impl Builtin {
             Builtin::AllGather => dir!("allgather"),
             Builtin::AllToAll => dir!("all_to_all"),
             Builtin::AllToAllV => dir!("all_to_all_v"),
+            // Only a kernel: `files` lists what may be rendered.
+            Builtin::IndexedAllToAllV => Templates {
+                kernel: include_str!("../../templates/indexed_all_to_all_v/kernel.cpp.in"),
+                entry: "",
+                config: "",
+            },
         }
     }
 
@@ -122,7 +148,10 @@ impl Builtin {
             (Builtin::AllGather | Builtin::AllToAll, File::Kernel) => {
                 &["kernel_name", "template_package", "dtype_cpp"]
             }
-            (Builtin::AllToAllV, File::Kernel) => &["dtype_cpp", "template_package"],
+            (Builtin::AllToAllV | Builtin::IndexedAllToAllV, File::Kernel) => {
+                &["dtype_cpp", "template_package"]
+            }
+            (Builtin::IndexedAllToAllV, _) => &[],
             (Builtin::AllToAllV, File::Entry) => &[
                 "variant",
                 "entry",
@@ -346,6 +375,8 @@ pub enum KernelError {
     },
     /// `{{` without a closing `}}`, or a key that is not an identifier.
     Syntax { template: String, at: usize },
+    /// The builtin has no template for this file.
+    NoFile { builtin: Builtin, file: File },
 }
 
 impl fmt::Display for KernelError {
@@ -394,6 +425,12 @@ impl fmt::Display for KernelError {
             KernelError::Syntax { template, at } => {
                 write!(f, "template {template}: malformed {{{{key}}}} at byte {at}")
             }
+            KernelError::NoFile { builtin, file } => write!(
+                f,
+                "builtin {} has no {} template",
+                builtin.dir(),
+                file.template_name()
+            ),
         }
     }
 }
@@ -413,7 +450,7 @@ impl Variant {
     ) -> Result<Variant, KernelError> {
         let elems: &[Elem] = match builtin {
             Builtin::AllReduce => &[Elem::F16, Elem::F32],
-            Builtin::AllToAllV => &[Elem::F32, Elem::I8],
+            Builtin::AllToAllV | Builtin::IndexedAllToAllV => &[Elem::F32, Elem::I8],
             _ => &[Elem::F32],
         };
         if !elems.contains(&elem) {
@@ -488,6 +525,9 @@ impl Variant {
     pub fn kernel_symbol(&self) -> String {
         match self.builtin {
             Builtin::AllToAllV => format!("builtin_all_to_all_v_kernel__{}", self.elem.cpp()),
+            Builtin::IndexedAllToAllV => {
+                format!("builtin_indexed_all_to_all_v_kernel__{}", self.elem.cpp())
+            }
             _ => self.kernel_name(),
         }
     }
@@ -537,6 +577,12 @@ impl Variant {
 
     /// Renders one file: the template gets exactly the keys it lists.
     pub fn render(&self, file: File, target: &Target) -> Result<String, KernelError> {
+        if !self.builtin.files().contains(&file) {
+            return Err(KernelError::NoFile {
+                builtin: self.builtin,
+                file,
+            });
+        }
         let keys = self.builtin.keys(file);
         let vars: Vec<(&str, String)> = self
             .vars(target)
@@ -553,8 +599,10 @@ impl Variant {
     }
 }
 
-/// Every variant the templates support, with broadcast roots
-/// `0..=max_root` (the finite set runtime-sys prebuilds).
+/// Every HOST-rail variant the templates support, with broadcast roots
+/// `0..=max_root` (the finite set runtime-sys prebuilds). The CHIP-only
+/// indexed_all_to_all_v is not among them: its URMA transport (A5) is not
+/// simulated.
 pub fn all_variants(max_root: u32) -> Vec<Variant> {
     let mut out = Vec::new();
     let ok = |v: Result<Variant, KernelError>| v.expect("a supported variant");

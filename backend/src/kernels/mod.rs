@@ -3,9 +3,11 @@
 //! `pld-translate --emit=kernels` writes for them.
 //!
 //! The naming rules, the key lists and the renderer are in [`catalog`],
-//! which `runtime-sys`'s build script shares.
+//! which `runtime-sys`'s build script shares; the CHIP rail's sub-builds
+//! (the synthesized builtin kernels) in [`chip`].
 
 pub mod catalog;
+pub mod chip;
 
 pub use catalog::{
     all_variants, render, Builtin, CoreCountMethod, Elem, File, KernelError, Reduction, Target,
