@@ -1,7 +1,8 @@
 # pld: set-up, demo and tests on Debian 12.
 #
-#   make demo   runs a shipped ring allreduce on 4 simulated ranks, and lowers
-#               the allreduce example to PTOAS text
+#   make demo   runs a shipped ring allreduce on 4 simulated ranks, runs the
+#               allreduce example whole on 4 devices, and lowers it to PTOAS
+#               text
 #   make test   runs every test (unit, lit, robustness)
 #
 # Both install the LLVM/MLIR 22 packages the build needs when they are
@@ -30,6 +31,8 @@ demo: deps
 	cargo build --workspace --quiet
 	@echo "== a ring allreduce of 4097 floats on 4 simulated ranks, checked against a golden =="
 	./target/debug/pld-run examples/ring_allreduce.mlir --ranks 4 --check --stats
+	@echo "== $(EXAMPLE) whole on 4 simulated devices: an InCore allreduce in a dispatched kernel, then a HOST allreduce =="
+	./target/debug/pld-run $(EXAMPLE) --ranks 4 --check --stats
 	@mkdir -p target/demo
 	@echo "== $(EXAMPLE) through pld-to-pto; the InCore kernel as PTOAS reads it =="
 	./target/debug/pld-opt $(EXAMPLE) --pass-pipeline='builtin.module(pld-to-pto)' \

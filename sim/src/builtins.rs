@@ -288,26 +288,10 @@ impl BuiltinRun<'_> {
                     if let Some(before) = before {
                         before(env, call);
                     }
-                    let mut expected = 0;
                     // SAFETY: every descriptor points into this rank's window
-                    // and fits it (checked above); the arrays outlive the call,
-                    // which returns only when the launch's blocks have; this
-                    // thread is a rank thread of the run, as the entry needs.
-                    let status = unsafe {
-                        pld_runtime_sys::pld_builtin_call(
-                            compiled.index,
-                            descs.as_ptr().cast(),
-                            descs.len() as i32,
-                            scalars.as_ptr(),
-                            scalars.len() as i32,
-                            self.aiv_limit,
-                            &mut expected,
-                        )
-                    };
-                    mine.push(CallStatus {
-                        status,
-                        expected_arg_count: expected,
-                    });
+                    // and fits it (checked above); this thread is a rank
+                    // thread of the run.
+                    mine.push(unsafe { self::call(&compiled, &descs, &scalars, self.aiv_limit) });
                     if let Some(after) = after {
                         after(env, call);
                     }
@@ -318,6 +302,40 @@ impl BuiltinRun<'_> {
             outcome,
             calls: statuses.into_inner().unwrap(),
         })
+    }
+}
+
+/// Calls `compiled`'s entry once, on the calling thread, and returns when
+/// the launch's blocks have.
+///
+/// # Safety
+///
+/// The calling thread must be a rank thread of a running simulation, and
+/// every descriptor must describe memory of that run's windows that the
+/// entry may read and write.
+pub unsafe fn call(
+    compiled: &Compiled,
+    descs: &[TensorDesc],
+    scalars: &[u64],
+    aiv_limit: i32,
+) -> CallStatus {
+    let mut expected = 0;
+    // SAFETY: the caller's contract; the arrays outlive the call, which
+    // returns only when the launch's blocks have.
+    let status = unsafe {
+        pld_runtime_sys::pld_builtin_call(
+            compiled.index,
+            descs.as_ptr().cast(),
+            descs.len() as i32,
+            scalars.as_ptr(),
+            scalars.len() as i32,
+            aiv_limit,
+            &mut expected,
+        )
+    };
+    CallStatus {
+        status,
+        expected_arg_count: expected,
     }
 }
 

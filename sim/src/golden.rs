@@ -24,7 +24,7 @@ fn tolerance(dtype: Dtype, ranks: usize, magnitude: f64) -> f64 {
     let ulp = match dtype {
         Dtype::F16 => 1.0 / 1024.0,
         Dtype::F32 => 1.0 / 8_388_608.0,
-        Dtype::I32 => 0.0,
+        Dtype::I32 | Dtype::I8 => 0.0,
     };
     ulp * ranks as f64 * magnitude.max(1.0)
 }

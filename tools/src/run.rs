@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 pub struct Options {
     pub input: String,
     pub kernel: Option<String>,
+    /// The HOST orchestrator to run (program mode).
+    pub entry: Option<String>,
     pub ranks: usize,
     /// `PARAM=GENERATOR` pairs.
     pub inputs: Vec<String>,
@@ -29,7 +31,7 @@ pub const DEADLOCK: i32 = 3;
 
 /// How a parameter is filled.
 #[derive(Clone, Debug, PartialEq)]
-enum Generator {
+pub(crate) enum Generator {
     Zeros,
     Ones,
     /// A value that depends on rank and index (exact in f16).
@@ -40,7 +42,7 @@ enum Generator {
     File(String),
 }
 
-fn generator(text: &str) -> Generator {
+pub(crate) fn generator(text: &str) -> Generator {
     match text {
         "zeros" => Generator::Zeros,
         "ones" => Generator::Ones,
@@ -55,7 +57,7 @@ pub fn ramp(rank: usize, i: usize) -> f64 {
     ((i * 7 + rank * 13) % 11) as f64 - 5.0 + rank as f64 * 0.5
 }
 
-fn fill(generator: &Generator, param: &Param, rank: usize) -> Result<Vec<u8>, String> {
+pub(crate) fn fill(generator: &Generator, param: &Param, rank: usize) -> Result<Vec<u8>, String> {
     let values = |f: &dyn Fn(usize) -> f64| -> Vec<u8> {
         (0..param.elements())
             .flat_map(|i| param.dtype.encode(f(i)))
@@ -112,6 +114,13 @@ fn drive(options: &Options) -> Result<i32, String> {
     };
     if !(1..=64).contains(&options.ranks) {
         return Err(format!("--ranks must be 1 to 64, not {}", options.ranks));
+    }
+    // A program with a HOST orchestrator runs whole, unless a kernel is
+    // named.
+    if options.entry.is_some()
+        || (options.kernel.is_none() && !crate::run_program::host_functions(&text).is_empty())
+    {
+        return crate::run_program::drive(options, &buffer_name, &text);
     }
     let program = Program::load(&text).map_err(|e| format!("{buffer_name}: {e}"))?;
     let kernel = match &options.kernel {

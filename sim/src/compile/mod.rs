@@ -20,6 +20,13 @@ pub(crate) fn render(sink: &Sink) -> String {
 /// Runs `pld-to-pto` on a pld module (text) and returns the converted
 /// module as text, or the diagnostics.
 pub fn to_pto(text: &str) -> Result<String, String> {
+    to_pto_named(text, "<kernel>")
+}
+
+/// `to_pto` of a source named `source_name`: the output keeps the ops'
+/// locations (`loc("file":line:col)`), so what runs it can point at the
+/// user's program.
+pub fn to_pto_named(text: &str, source_name: &str) -> Result<String, String> {
     let registry = pld_backend::registry();
     let steps = pld_ir::pipeline::parse("builtin.module(pld-to-pto)", &registry)
         .map_err(|e| e.to_string())?;
@@ -34,12 +41,18 @@ pub fn to_pto(text: &str) -> Result<String, String> {
     let plan = pld_ir::pipeline::plan(&context, &steps, &registry).map_err(|e| e.to_string())?;
     let failed = |what: &str| format!("{what}: {}", diagnostics.borrow().join("; "));
     let mut module =
-        pld_ir::parse::parse(&context, text, "<kernel>").ok_or_else(|| failed("parse"))?;
+        pld_ir::parse::parse(&context, text, source_name).ok_or_else(|| failed("parse"))?;
     if !pld_dialect::verify::verify_and_emit(module.as_operation()) {
         return Err(failed("verify"));
     }
     for step in &plan {
         step.run(&mut module).map_err(|_| failed("pld-to-pto"))?;
     }
-    Ok(module.as_operation().to_string())
+    Ok(pld_ir::print::module_text(
+        &module,
+        pld_ir::print::PrintOptions {
+            debug_info: true,
+            ..Default::default()
+        },
+    ))
 }
