@@ -10,9 +10,13 @@ use pld_ir::diag::Sink;
 /// Captured diagnostics as `file:line:col: error: message`, one per line
 /// joined by `; `.
 pub(crate) fn render(sink: &Sink) -> String {
+    render_named(sink, "<kernel>")
+}
+
+fn render_named(sink: &Sink, source_name: &str) -> String {
     sink.take()
         .iter()
-        .map(|d| d.render("<kernel>").trim_end().to_string())
+        .map(|d| d.render(source_name).trim_end().to_string())
         .collect::<Vec<_>>()
         .join("; ")
 }
@@ -31,15 +35,9 @@ pub fn to_pto_named(text: &str, source_name: &str) -> Result<String, String> {
     let steps = pld_ir::pipeline::parse("builtin.module(pld-to-pto)", &registry)
         .map_err(|e| e.to_string())?;
     let context = pld_dialect::context();
-    context.enable_multi_threading(false);
-    let diagnostics = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
-    let sink = diagnostics.clone();
-    context.attach_diagnostic_handler(move |d| {
-        sink.borrow_mut().push(format!("{}: {d}", d.location()));
-        true
-    });
+    let sink = Sink::attach(&context);
     let plan = pld_ir::pipeline::plan(&context, &steps, &registry).map_err(|e| e.to_string())?;
-    let failed = |what: &str| format!("{what}: {}", diagnostics.borrow().join("; "));
+    let failed = |what: &str| format!("{what}: {}", render_named(&sink, source_name));
     let mut module =
         pld_ir::parse::parse(&context, text, source_name).ok_or_else(|| failed("parse"))?;
     if !pld_dialect::verify::verify_and_emit(module.as_operation()) {

@@ -107,8 +107,27 @@ impl ProgramRun {
         world: usize,
     ) -> Result<Self, String> {
         let program = Program::load_named(text, source_name)?;
+        let mut run = ProgramRun {
+            program,
+            plan: Plan::default(),
+            entry: entry.unwrap_or_default().to_string(),
+            buffers: Vec::new(),
+            aiv_cores: DEFAULT_AIV_CORES,
+        };
+        run.plan_for(world, entry)?;
+        Ok(run)
+    }
+
+    /// Plans the loaded program again, for `world` devices (the kernels
+    /// stay compiled).
+    pub fn replan(&mut self, world: usize) -> Result<(), String> {
+        let entry = self.entry.clone();
+        self.plan_for(world, Some(&entry))
+    }
+
+    fn plan_for(&mut self, world: usize, entry: Option<&str>) -> Result<(), String> {
         let context = pld_dialect::context();
-        let module = pld_ir::parse::parse(&context, &program.lowered, "<lowered>")
+        let module = pld_ir::parse::parse(&context, &self.program.lowered, "<lowered>")
             .ok_or("the lowered module does not parse")?;
         let hosts: Vec<String> = pld_ir::functions(module.as_operation())
             .into_iter()
@@ -134,24 +153,18 @@ impl ProgramRun {
                 }
             },
         };
-        let aiv_cores = module
+        self.aiv_cores = module
             .as_operation()
             .attribute("pld.aiv_core_count")
             .ok()
             .and_then(pld_ir::attr::int)
             .and_then(|c| i32::try_from(c).ok())
             .unwrap_or(DEFAULT_AIV_CORES);
-        let plan = plan::plan(&module, &entry, world)
+        self.plan = plan::plan(&module, &entry, world)
             .map_err(|r| format!("{}: {}", r.location, r.message))?;
-        let mut run = ProgramRun {
-            program,
-            plan,
-            entry,
-            buffers: Vec::new(),
-            aiv_cores,
-        };
-        run.buffers = run.describe_buffers()?;
-        Ok(run)
+        self.entry = entry;
+        self.buffers = self.describe_buffers()?;
+        Ok(())
     }
 
     /// The window buffers the tasks use, with a view of each.
