@@ -13,7 +13,7 @@ LLVM_PACKAGES := libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools \
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 EXAMPLE := examples/allreduce.mlir
 
-.PHONY: deps demo test bench lint clean
+.PHONY: deps demo test bench lint clean irdl
 
 deps:
 	@missing=""; \
@@ -47,6 +47,12 @@ test: deps
 bench: deps
 	cargo build --release -p pld-tools
 	cargo run --release -p pld-bench -- all
+
+# The combined IRDL file for stock mlir-opt (one --irdl-file for both dialects).
+irdl:
+	@{ sed -n '1,/^$$/p' dialect/irdl/pld-and-pto.irdl.mlir; cat dialect/irdl/pld.irdl.mlir; echo; \
+	   cat dialect/irdl/pto.irdl.mlir; } > target/pld-and-pto.irdl.mlir
+	@mv target/pld-and-pto.irdl.mlir dialect/irdl/pld-and-pto.irdl.mlir
 
 lint:
 	cargo fmt --all -- --check

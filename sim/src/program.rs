@@ -166,8 +166,9 @@ impl Program {
     /// `load` of a source named `source_name` (in the locations of the
     /// lowered module).
     pub fn load_named(text: &str, source_name: &str) -> Result<Self, String> {
-        let kernels = describe(text)?;
+        // Lowering first: its diagnostics point at the source.
         let lowered = crate::compile::to_pto_named(text, source_name)?;
+        let kernels = describe(text)?;
         let compiled = Compiled::cached(&lowered)?;
         Ok(Program {
             kernels,

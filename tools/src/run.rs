@@ -122,7 +122,8 @@ fn drive(options: &Options) -> Result<i32, String> {
     {
         return crate::run_program::drive(options, &buffer_name, &text);
     }
-    let program = Program::load(&text).map_err(|e| format!("{buffer_name}: {e}"))?;
+    let program =
+        Program::load_named(&text, &buffer_name).map_err(|e| format!("{buffer_name}: {e}"))?;
     let kernel = match &options.kernel {
         Some(name) => program
             .kernel(name)

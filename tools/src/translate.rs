@@ -36,7 +36,7 @@ pub fn run(options: &Options) -> i32 {
         let output = translate(&context, &buffer_name, &chunk.padded(), options.emit);
         let diagnostics = sink.take();
         for diagnostic in &diagnostics {
-            eprint!("{}", diagnostic.render(&buffer_name));
+            eprint!("{}", diagnostic.render_in(&buffer_name, Some(&text)));
         }
         failed |= output.is_none() || diagnostics.iter().any(|d| d.severity == Severity::Error);
         outputs.extend(output);
@@ -63,7 +63,7 @@ fn translate(
     text: &str,
     emit: Emit,
 ) -> Option<String> {
-    let module = pld_ir::parse::parse(context, text, buffer_name)?;
+    let module = pld_dialect::parse_source(context, text, buffer_name)?;
     if !pld_dialect::verify::verify_and_emit(module.as_operation()) {
         return None;
     }

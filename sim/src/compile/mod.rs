@@ -21,6 +21,17 @@ fn render_named(sink: &Sink, source_name: &str) -> String {
         .join("; ")
 }
 
+/// Every captured diagnostic as `mlir-opt` prints it, with the line of
+/// `source` it points at and a caret.
+fn render_source(sink: &Sink, source_name: &str, source: &str) -> String {
+    let text: String = sink
+        .take()
+        .iter()
+        .map(|d| d.render_in(source_name, Some(source)))
+        .collect();
+    format!("\n{}", text.trim_end())
+}
+
 /// Runs `pld-to-pto` on a pld module (text) and returns the converted
 /// module as text, or the diagnostics.
 pub fn to_pto(text: &str) -> Result<String, String> {
@@ -37,9 +48,9 @@ pub fn to_pto_named(text: &str, source_name: &str) -> Result<String, String> {
     let context = pld_dialect::context();
     let sink = Sink::attach(&context);
     let plan = pld_ir::pipeline::plan(&context, &steps, &registry).map_err(|e| e.to_string())?;
-    let failed = |what: &str| format!("{what}: {}", render_named(&sink, source_name));
+    let failed = |what: &str| format!("{what} failed:{}", render_source(&sink, source_name, text));
     let mut module =
-        pld_ir::parse::parse(&context, text, source_name).ok_or_else(|| failed("parse"))?;
+        pld_dialect::parse_source(&context, text, source_name).ok_or_else(|| failed("parse"))?;
     if !pld_dialect::verify::verify_and_emit(module.as_operation()) {
         return Err(failed("verify"));
     }

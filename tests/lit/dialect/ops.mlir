@@ -7,6 +7,8 @@
 // RUN: diff %t.1.mlir %t.2.mlir
 // RUN: FileCheck %s --input-file=%t.1.mlir
 // RUN: mlir-opt --irdl-file=%pld_irdl %s -o /dev/null
+// One file loads both dialects:
+// RUN: mlir-opt --irdl-file=%both_irdl %s -o /dev/null
 
 !data = tensor<64xf32, #pld.dist>
 !sig = tensor<4x1xi32, #pld.dist>
