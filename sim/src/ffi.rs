@@ -478,6 +478,36 @@ mod tests {
     }
 
     #[test]
+    fn blocks_bind_only_to_live_ranks() {
+        // Outside a run: no handle, and a made-up handle binds nothing.
+        assert!(pld_sim_rank_handle().is_null());
+        pld_sim_block_enter(0x1000 as *mut std::ffi::c_void, 0, 1);
+        assert!(pld_sim_rank_handle().is_null());
+        pld_sim_block_exit();
+        // Inside a run: a block thread bound through its rank's handle acts
+        // on that rank (its log line lands there) and is unbound after.
+        let domain = crate::CommDomain::new(2, 64).unwrap();
+        let outcome =
+            crate::Run::new(&domain, std::time::Duration::from_secs(5)).execute("t", |env| {
+                let handle = pld_sim_rank_handle() as usize;
+                assert_ne!(handle, 0);
+                std::thread::spawn(move || {
+                    pld_sim_block_enter(handle as *mut std::ffi::c_void, 0, 1);
+                    assert_eq!(pld_sim_rank_handle() as usize, handle);
+                    let line = std::ffi::CString::new(format!("block of {}", env.rank)).unwrap();
+                    // SAFETY: a NUL-terminated string.
+                    unsafe { pld_sim_log(line.as_ptr()) };
+                    pld_sim_block_exit();
+                    assert!(pld_sim_rank_handle().is_null());
+                })
+                .join()
+                .unwrap();
+            });
+        assert!(outcome.ok(), "{outcome:?}");
+        assert_eq!(outcome.logs, [vec!["block of 0"], vec!["block of 1"]]);
+    }
+
+    #[test]
     fn extents_cover_strided_blocks() {
         assert_eq!(
             extent(100, 8, 1, 2, 4, 4),
