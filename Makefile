@@ -1,7 +1,8 @@
 # pld: set-up, demo and tests on Debian 12.
 #
 #   make demo   runs a shipped ring allreduce on 4 simulated ranks, and lowers
-#               the allreduce example to PTOAS text
+#               the allreduce example to PTOAS text and renders the builtin
+#               kernel package its HOST dispatch names
 #   make test   runs every test (unit, lit, robustness)
 #
 # Both install the LLVM/MLIR 22 packages the build needs when they are
@@ -37,6 +38,9 @@ demo: deps
 	./target/debug/pld-translate --emit=pto target/demo/allreduce.lowered.mlir -o target/demo/allreduce.pto
 	@head -n 12 target/demo/allreduce.pto
 	@echo "   ... (all of it in target/demo/allreduce.pto; the lowered module in target/demo/allreduce.lowered.mlir)"
+	@echo "== the builtin kernel package its HOST dispatch names (spec 11.1) =="
+	./target/debug/pld-translate --emit=kernels target/demo/allreduce.lowered.mlir -o target/demo/kernels
+	@find target/demo/kernels -type f | sort
 
 test: deps
 	cargo test --workspace
