@@ -1,8 +1,8 @@
 # pld: set-up, demo and tests on Debian 12.
 #
 #   make demo   runs a shipped ring allreduce on 4 simulated ranks, runs the
-#               allreduce example whole on 4 devices, and lowers it to PTOAS
-#               text
+#               allreduce example whole on 4 devices, lowers it to PTOAS
+#               text and renders the builtin kernel package it dispatches
 #   make test   runs every test (unit, lit, robustness)
 #
 # Both install the LLVM/MLIR 22 packages the build needs when they are
@@ -40,6 +40,9 @@ demo: deps
 	./target/debug/pld-translate --emit=pto target/demo/allreduce.lowered.mlir -o target/demo/allreduce.pto
 	@head -n 12 target/demo/allreduce.pto
 	@echo "   ... (all of it in target/demo/allreduce.pto; the lowered module in target/demo/allreduce.lowered.mlir)"
+	@echo "== the builtin kernel package its HOST dispatch names (docs/builtins.md) =="
+	./target/debug/pld-translate --emit=kernels target/demo/allreduce.lowered.mlir -o target/demo/kernels
+	@find target/demo/kernels -type f | sort
 
 test: deps
 	cargo test --workspace

@@ -67,18 +67,9 @@ pub fn check(
     };
     let golden: Box<dyn Fn(usize, usize) -> f64> = match collective.op.as_str() {
         AllReduce::NAME => {
-            let op = collective.reduce.clone().unwrap_or_else(|| "sum".into());
-            Box::new(move |_rank, i| {
-                (1..ranks).fold(value(0, i), |acc, r| {
-                    let v = value(r, i);
-                    match op.as_str() {
-                        "max" => acc.max(v),
-                        "min" => acc.min(v),
-                        "prod" => acc * v,
-                        _ => acc + v,
-                    }
-                })
-            })
+            let op: pld_dialect::enums::ReduceOp =
+                collective.reduce.as_deref().unwrap_or("sum").parse()?;
+            Box::new(move |_rank, i| reference::fold(op, (0..ranks).map(|r| value(r, i))))
         }
         Broadcast::NAME => {
             let root = collective.root.unwrap_or(0) as usize;

@@ -1738,3 +1738,17 @@ func.func @tensor_read_expected_2_indices_one_per_dimension(%t: tensor<4x1xi32>,
   %v = "pld.tensor_read"(%t, %i) : (tensor<4x1xi32>, index) -> i32
   return
 }
+
+// -----
+
+// A multi-block builtin all_to_all_v requests at least one block.
+!in = tensor<8x16xf32, #pld.dist>
+!sig = tensor<4x2xi32, #pld.dist>
+!cnt = tensor<4xi32, #pld.dist>
+!rcv = tensor<4x1xi32, #pld.dist>
+func.func @h(%i: !in, %t: !in, %s: !sig, %c: !cnt, %v: !rcv, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  %zero = arith.constant 0 : index
+  // expected-error@+1 {{core_num must be positive, got 0}}
+  "pld.builtin_all_to_all_v"(%i, %t, %s, %c, %v, %r, %zero) {dtype = f32, arg_directions = [#pld.direction<"in">, #pld.direction<"inout">, #pld.direction<"inout">, #pld.direction<"in">, #pld.direction<"inout">]} : (!in, !in, !sig, !cnt, !rcv, index, index) -> ()
+  return
+}
