@@ -150,6 +150,19 @@ fn check_side(
     if start == end {
         return Ok(None);
     }
+    // No window, tile or buffer lives in the first 64 KiB: an address there
+    // is an offset computed from an empty CommContext slot (a peer at or
+    // past the rank count).
+    if start < 1 << 16 {
+        state.error(
+            rank,
+            format!(
+                "{what} at address {start:#x}, outside every window: a peer at or beyond the \
+                 rank count?"
+            ),
+        );
+        return Err(());
+    }
     // A range touching a window must lie inside it.
     for (owner, window) in state.domain.windows().iter().enumerate() {
         let base = window.base() as usize;

@@ -820,6 +820,14 @@ func.func @tensor_broadcast_root_non_negative_1(%t: tensor<64xf32, #pld.dist>, %
 
 // -----
 
+func.func @tensor_broadcast_root_beyond_the_ranks(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{root = 7 is not a rank: the signal has 4 rows, one per rank}}
+  %r = "pld.tensor_broadcast"(%t, %s) {root = 7 : i64} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return
+}
+
+// -----
+
 func.func @tensor_reduce_scatter_op_supports_only(%t: tensor<4x16xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
   // expected-error@+1 {{'pld.tensor_reduce_scatter' op supports only op = "sum", got "max"}}
   %r = "pld.tensor_reduce_scatter"(%t, %s) {op = #pld.reduce_op<"max">} : (tensor<4x16xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<4x16xf32, #pld.dist>
