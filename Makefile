@@ -1,7 +1,8 @@
 # pld: set-up, demo and tests on Debian 12.
 #
-#   make demo   runs a shipped ring allreduce on 4 simulated ranks, and lowers
-#               the allreduce example to PTOAS text
+#   make demo   runs a shipped ring allreduce on 4 simulated ranks, runs the
+#               allreduce example whole on 4 devices, lowers it to PTOAS
+#               text and renders the builtin kernel package it dispatches
 #   make test   runs every test (unit, lit, robustness)
 #
 # Both install the LLVM/MLIR 22 packages the build needs when they are
@@ -12,7 +13,7 @@ LLVM_PACKAGES := libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools \
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 EXAMPLE := examples/allreduce.mlir
 
-.PHONY: deps demo test bench lint clean
+.PHONY: deps demo test bench lint clean irdl
 
 deps:
 	@missing=""; \
@@ -30,6 +31,8 @@ demo: deps
 	cargo build --workspace --quiet
 	@echo "== a ring allreduce of 4097 floats on 4 simulated ranks, checked against a golden =="
 	./target/debug/pld-run examples/ring_allreduce.mlir --ranks 4 --check --stats
+	@echo "== $(EXAMPLE) whole on 4 simulated devices: an InCore allreduce in a dispatched kernel, then a HOST allreduce =="
+	./target/debug/pld-run $(EXAMPLE) --ranks 4 --check --stats
 	@mkdir -p target/demo
 	@echo "== $(EXAMPLE) through pld-to-pto; the InCore kernel as PTOAS reads it =="
 	./target/debug/pld-opt $(EXAMPLE) --pass-pipeline='builtin.module(pld-to-pto)' \
@@ -37,6 +40,9 @@ demo: deps
 	./target/debug/pld-translate --emit=pto target/demo/allreduce.lowered.mlir -o target/demo/allreduce.pto
 	@head -n 12 target/demo/allreduce.pto
 	@echo "   ... (all of it in target/demo/allreduce.pto; the lowered module in target/demo/allreduce.lowered.mlir)"
+	@echo "== the builtin kernel package its HOST dispatch names (docs/builtins.md) =="
+	./target/debug/pld-translate --emit=kernels target/demo/allreduce.lowered.mlir -o target/demo/kernels
+	@find target/demo/kernels -type f | sort
 
 test: deps
 	cargo test --workspace
@@ -44,6 +50,12 @@ test: deps
 bench: deps
 	cargo build --release -p pld-tools
 	cargo run --release -p pld-bench -- all
+
+# The combined IRDL file for stock mlir-opt (one --irdl-file for both dialects).
+irdl:
+	@{ sed -n '1,/^$$/p' dialect/irdl/pld-and-pto.irdl.mlir; cat dialect/irdl/pld.irdl.mlir; echo; \
+	   cat dialect/irdl/pto.irdl.mlir; } > target/pld-and-pto.irdl.mlir
+	@mv target/pld-and-pto.irdl.mlir dialect/irdl/pld-and-pto.irdl.mlir
 
 lint:
 	cargo fmt --all -- --check

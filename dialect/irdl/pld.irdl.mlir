@@ -500,7 +500,7 @@ irdl.dialect @pld {
     %signal = irdl.base "!builtin.tensor"
     %send_counts = irdl.base "!builtin.tensor"
     %recv_counts = irdl.base "!builtin.tensor"
-    irdl.operands(input: %input, target: %target, signal: %signal, send_counts: %send_counts, recv_counts: %recv_counts, device: %idx)
+    irdl.operands(input: %input, target: %target, signal: %signal, send_counts: %send_counts, recv_counts: %recv_counts, device: %idx, core_num: optional %idx)
     irdl.attributes { "dtype" = %ty, "arg_directions" = %dirs }
   }
 

@@ -105,17 +105,47 @@ impl Captured {
     /// Renders the diagnostic and its notes, naming the parsed buffer
     /// `buffer_name`.
     pub fn render(&self, buffer_name: &str) -> String {
+        self.render_in(buffer_name, None)
+    }
+
+    /// Renders the diagnostic and its notes as `mlir-opt` does: each
+    /// `file:line:col: severity: message` line followed, when it points
+    /// into the parsed buffer `source`, by that source line and a caret
+    /// under the column.
+    pub fn render_in(&self, buffer_name: &str, source: Option<&str>) -> String {
         let mut out = format!(
             "{}: {}: {}\n",
             where_(&self.position, buffer_name),
             self.severity,
             self.message
         );
+        if let (Some(source), Some(position)) = (source, &self.position) {
+            let file = display_file(&position.file, buffer_name);
+            if file == buffer_name {
+                out.push_str(&excerpt(source, position.line, position.column));
+            }
+        }
         for note in &self.notes {
-            out.push_str(&note.render(buffer_name));
+            out.push_str(&note.render_in(buffer_name, source));
         }
         out
     }
+}
+
+/// Line `line` (1-based) of `source` and a caret under column `column`
+/// (1-based, in characters), or nothing when the line does not exist.
+pub fn excerpt(source: &str, line: usize, column: usize) -> String {
+    let Some(text) = line.checked_sub(1).and_then(|i| source.lines().nth(i)) else {
+        return String::new();
+    };
+    let text = text.trim_end();
+    // Tabs keep their width under the caret.
+    let pad: String = text
+        .chars()
+        .take(column.saturating_sub(1))
+        .map(|c| if c == '\t' { '\t' } else { ' ' })
+        .collect();
+    format!("{text}\n{pad}^\n")
 }
 
 /// `file:line:col` of a position, or the buffer name when unknown.
@@ -203,5 +233,35 @@ impl Sink {
             (None, None) => std::cmp::Ordering::Equal,
         });
         taken
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn excerpts_point_at_the_column() {
+        let source = "module {\n  %x = \"pld.op\"() : () -> ()\n}\n";
+        assert_eq!(
+            excerpt(source, 2, 8),
+            "  %x = \"pld.op\"() : () -> ()\n       ^\n"
+        );
+        assert_eq!(excerpt(source, 9, 1), "");
+        let diagnostic = Captured {
+            severity: Severity::Error,
+            position: Some(Position {
+                file: "-".into(),
+                line: 2,
+                column: 3,
+            }),
+            message: "bad".into(),
+            notes: vec![],
+        };
+        assert_eq!(
+            diagnostic.render_in("in.mlir", Some(source)),
+            "in.mlir:2:3: error: bad\n  %x = \"pld.op\"() : () -> ()\n  ^\n"
+        );
+        assert_eq!(diagnostic.render("in.mlir"), "in.mlir:2:3: error: bad\n");
     }
 }

@@ -277,7 +277,10 @@ pub fn plan<'c>(
                 None => {
                     parse_pass_pipeline(manager.as_operation_pass_manager(), &step.text())
                         .map_err(|e| {
-                            PipelineError(format!("pass '{}': {}", step.pass, clean(&e)))
+                            let hint = suggestion(&step.pass, registry)
+                                .map(|name| format!(" (did you mean '{name}'?)"))
+                                .unwrap_or_default();
+                            PipelineError(format!("pass '{}'{hint}: {}", step.pass, clean(&e)))
                         })?;
                 }
             }
@@ -296,6 +299,35 @@ fn nest<'c, 'a>(
     anchors
         .iter()
         .fold(manager, |manager, anchor| manager.nested_under(anchor))
+}
+
+/// The pld pass or pipeline name closest to `name`, when it is close enough
+/// to be a typo of it (at most a third of its letters off).
+fn suggestion(name: &str, registry: &Registry) -> Option<&'static str> {
+    registry
+        .passes()
+        .iter()
+        .map(|p| p.argument)
+        .chain(registry.pipelines().iter().map(|p| p.argument))
+        .map(|candidate| (edit_distance(name, candidate), candidate))
+        .filter(|(distance, candidate)| *distance <= candidate.len().max(3) / 3)
+        .min()
+        .map(|(_, candidate)| candidate)
+}
+
+/// Levenshtein distance between two names.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != *cb);
+            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
+        }
+        previous = current;
+    }
+    previous[b.len()]
 }
 
 fn clean(error: &melior::Error) -> String {
@@ -427,6 +459,17 @@ mod tests {
         )
         .unwrap();
         assert_eq!(plan(&context, &ok, &registry).expect("plans").len(), 2);
+        let typo = parse("builtin.module(test-modul-pass)", &registry).unwrap();
+        let error = plan(&context, &typo, &registry)
+            .err()
+            .expect("a typo is rejected");
+        assert!(
+            error
+                .0
+                .starts_with("pass 'test-modul-pass' (did you mean 'test-module-pass'?): "),
+            "{error}"
+        );
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
         let bad = parse("builtin.module(no-such-pass)", &registry).unwrap();
         let error = plan(&context, &bad, &registry)
             .err()

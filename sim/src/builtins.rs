@@ -13,7 +13,6 @@
 
 use crate::domain::CommDomain;
 use crate::run::{Outcome, RankEnv, Run};
-use std::ffi::CStr;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -87,16 +86,12 @@ impl TensorDesc {
 /// The layout the C++ side compiled `PldTensor` with, in the order of
 /// `pld_builtin_tensor_layout`.
 pub fn cpp_tensor_layout() -> [u32; 8] {
-    let mut out = [0u32; 8];
-    // SAFETY: writes exactly 8 values into `out`.
-    unsafe { pld_runtime_sys::pld_builtin_tensor_layout(out.as_mut_ptr()) };
-    out
+    crate::ffi::registry::tensor_layout()
 }
 
 /// `CalAllToAllVBlocks` as the compiled entries compute it.
 pub fn cpp_all_to_all_v_blocks(ranks: i32, requested: i32) -> i32 {
-    // SAFETY: a pure function of two integers.
-    unsafe { pld_runtime_sys::pld_builtin_all_to_all_v_blocks(ranks, requested) }
+    crate::ffi::registry::all_to_all_v_blocks(ranks, requested)
 }
 
 /// One compiled variant.
@@ -110,25 +105,17 @@ pub struct Compiled {
     pub kernel: String,
 }
 
-fn text(p: *const std::ffi::c_char) -> String {
-    if p.is_null() {
-        return String::new();
-    }
-    // SAFETY: the registry returns static NUL-terminated strings.
-    unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
-}
-
 /// Every variant in the library.
 pub fn compiled() -> Vec<Compiled> {
-    // SAFETY: the registry functions take and return plain values.
-    let count = unsafe { pld_runtime_sys::pld_builtin_count() };
-    (0..count)
-        .map(|index| Compiled {
-            index,
-            // SAFETY: as above; `index` is in range.
-            variant: text(unsafe { pld_runtime_sys::pld_builtin_variant(index) }),
-            entry: text(unsafe { pld_runtime_sys::pld_builtin_entry(index) }),
-            kernel: text(unsafe { pld_runtime_sys::pld_builtin_kernel(index) }),
+    (0..crate::ffi::registry::count())
+        .filter_map(|index| {
+            let (variant, entry, kernel) = crate::ffi::registry::names(index)?;
+            Some(Compiled {
+                index,
+                variant,
+                entry,
+                kernel,
+            })
         })
         .collect()
 }
@@ -288,26 +275,10 @@ impl BuiltinRun<'_> {
                     if let Some(before) = before {
                         before(env, call);
                     }
-                    let mut expected = 0;
                     // SAFETY: every descriptor points into this rank's window
-                    // and fits it (checked above); the arrays outlive the call,
-                    // which returns only when the launch's blocks have; this
-                    // thread is a rank thread of the run, as the entry needs.
-                    let status = unsafe {
-                        pld_runtime_sys::pld_builtin_call(
-                            compiled.index,
-                            descs.as_ptr().cast(),
-                            descs.len() as i32,
-                            scalars.as_ptr(),
-                            scalars.len() as i32,
-                            self.aiv_limit,
-                            &mut expected,
-                        )
-                    };
-                    mine.push(CallStatus {
-                        status,
-                        expected_arg_count: expected,
-                    });
+                    // and fits it (checked above); this thread is a rank
+                    // thread of the run.
+                    mine.push(unsafe { self::call(&compiled, &descs, &scalars, self.aiv_limit) });
                     if let Some(after) = after {
                         after(env, call);
                     }
@@ -318,6 +289,30 @@ impl BuiltinRun<'_> {
             outcome,
             calls: statuses.into_inner().unwrap(),
         })
+    }
+}
+
+/// Calls `compiled`'s entry once, on the calling thread, and returns when
+/// the launch's blocks have.
+///
+/// # Safety
+///
+/// The calling thread must be a rank thread of a running simulation, and
+/// every descriptor must describe memory of that run's windows that the
+/// entry may read and write.
+pub unsafe fn call(
+    compiled: &Compiled,
+    descs: &[TensorDesc],
+    scalars: &[u64],
+    aiv_limit: i32,
+) -> CallStatus {
+    // SAFETY: the caller's contract; the registry call returns only when
+    // the launch's blocks have.
+    let (status, expected) =
+        unsafe { crate::ffi::registry::call(compiled.index, descs, scalars, aiv_limit) };
+    CallStatus {
+        status,
+        expected_arg_count: expected,
     }
 }
 

@@ -24,7 +24,7 @@ fn tolerance(dtype: Dtype, ranks: usize, magnitude: f64) -> f64 {
     let ulp = match dtype {
         Dtype::F16 => 1.0 / 1024.0,
         Dtype::F32 => 1.0 / 8_388_608.0,
-        Dtype::I32 => 0.0,
+        Dtype::I32 | Dtype::I8 => 0.0,
     };
     ulp * ranks as f64 * magnitude.max(1.0)
 }
@@ -54,6 +54,19 @@ pub fn check(
         .ok_or("the collective's target is not a parameter of the kernel")?;
     let param = &kernel.params[target];
     let ranks = inputs.len();
+    check_extents(kernel, collective, ranks)?;
+    let complete = |buffers: &[Vec<Vec<u8>>]| {
+        buffers.iter().all(|row| {
+            row.len() == kernel.params.len()
+                && row
+                    .iter()
+                    .zip(&kernel.params)
+                    .all(|(bytes, p)| bytes.len() == p.bytes())
+        })
+    };
+    if outputs.len() != ranks || !complete(inputs) || !complete(outputs) {
+        return Err("the snapshots do not match the collective's operands".into());
+    }
     let n = param.elements();
     let value = |rank: usize, i: usize| param.dtype.read(&inputs[rank][target], i);
     // What the golden combines, in magnitude, for the tolerance.
@@ -67,18 +80,9 @@ pub fn check(
     };
     let golden: Box<dyn Fn(usize, usize) -> f64> = match collective.op.as_str() {
         AllReduce::NAME => {
-            let op = collective.reduce.clone().unwrap_or_else(|| "sum".into());
-            Box::new(move |_rank, i| {
-                (1..ranks).fold(value(0, i), |acc, r| {
-                    let v = value(r, i);
-                    match op.as_str() {
-                        "max" => acc.max(v),
-                        "min" => acc.min(v),
-                        "prod" => acc * v,
-                        _ => acc + v,
-                    }
-                })
-            })
+            let op: pld_dialect::enums::ReduceOp =
+                collective.reduce.as_deref().unwrap_or("sum").parse()?;
+            Box::new(move |_rank, i| reference::fold(op, (0..ranks).map(|r| value(r, i))))
         }
         Broadcast::NAME => {
             let root = collective.root.unwrap_or(0) as usize;
@@ -187,6 +191,48 @@ pub fn check(
             }
         })
         .collect())
+}
+
+/// The shapes the golden reads must fit the rank count: the per-rank rows
+/// of allgather, all_to_all and reduce_scatter targets, the slots of
+/// all_to_all_v, the inputs they read from.
+fn check_extents(
+    kernel: &KernelInfo,
+    collective: &crate::program::Collective,
+    ranks: usize,
+) -> Result<(), String> {
+    let param = |i: Option<usize>| i.and_then(|i| kernel.params.get(i));
+    let Some(target) = param(collective.target) else {
+        return Ok(());
+    };
+    let rows = target.shape.first().copied().unwrap_or(0);
+    let size = *target.shape.last().unwrap_or(&1);
+    let input = param(collective.input);
+    let fits = |elements: usize| input.is_none_or(|p| p.elements() >= elements);
+    let ok = match collective.op.as_str() {
+        AllGather::NAME => rows == ranks && fits(size),
+        AllToAll::NAME => rows == ranks && fits(ranks * size),
+        ReduceScatter::NAME => rows == ranks,
+        AllToAllV::NAME => {
+            let counts = collective
+                .counts
+                .and_then(|(s, r)| Some((param(Some(s))?, param(Some(r))?)));
+            ranks > 0
+                && rows % ranks == 0
+                && rows >= ranks
+                && fits(rows * size)
+                && counts.is_some_and(|(s, r)| s.elements() >= ranks && r.elements() >= ranks)
+        }
+        _ => true,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "no golden: the shapes of {} ({:?}) do not fit {ranks} ranks",
+            collective.op, target.shape
+        ))
+    }
 }
 
 /// Goldens of the builtin collectives on plain values, one `Vec` per rank

@@ -22,6 +22,7 @@ pub mod golden;
 pub mod half;
 pub mod lower;
 pub mod npy;
+pub mod orchestrate;
 pub mod passes;
 pub mod program;
 mod report;

@@ -7,6 +7,7 @@ fn descr(dtype: Dtype) -> &'static str {
         Dtype::F16 => "<f2",
         Dtype::F32 => "<f4",
         Dtype::I32 => "<i4",
+        Dtype::I8 => "|i1",
     }
 }
 

@@ -8,7 +8,7 @@
 //! parameters follow the parameters, in order (as
 //! `pld-materialize-dist-tensor-ctx` adds them).
 
-use crate::compile::{to_pto, Compiled};
+use crate::compile::Compiled;
 use crate::domain::{aligned, CommDomain};
 use crate::run::{Outcome, Run};
 use melior::ir::{
@@ -26,11 +26,24 @@ pub enum Dtype {
     F16,
     F32,
     I32,
+    I8,
 }
 
 impl Dtype {
+    /// The dtype of an MLIR element type as printed (`f32`, ...).
+    pub fn of(text: &str) -> Option<Self> {
+        Some(match text {
+            "f16" => Dtype::F16,
+            "f32" => Dtype::F32,
+            "i32" => Dtype::I32,
+            "i8" => Dtype::I8,
+            _ => return None,
+        })
+    }
+
     pub fn bytes(self) -> usize {
         match self {
+            Dtype::I8 => 1,
             Dtype::F16 => 2,
             Dtype::F32 | Dtype::I32 => 4,
         }
@@ -41,6 +54,7 @@ impl Dtype {
             Dtype::F16 => "f16",
             Dtype::F32 => "f32",
             Dtype::I32 => "i32",
+            Dtype::I8 => "i8",
         }
     }
 
@@ -57,6 +71,7 @@ impl Dtype {
             Dtype::I32 => f64::from(i32::from_le_bytes(
                 bytes[4 * i..4 * i + 4].try_into().unwrap(),
             )),
+            Dtype::I8 => f64::from(bytes[i] as i8),
         }
     }
 
@@ -66,6 +81,7 @@ impl Dtype {
             Dtype::F16 => crate::half::f32_to_f16(value as f32).to_le_bytes().to_vec(),
             Dtype::F32 => (value as f32).to_le_bytes().to_vec(),
             Dtype::I32 => (value as i32).to_le_bytes().to_vec(),
+            Dtype::I8 => (value as i8).to_le_bytes().to_vec(),
         }
     }
 }
@@ -125,6 +141,8 @@ pub struct KernelInfo {
 /// A program: the kernels of a pld module, compiled.
 pub struct Program {
     pub kernels: Vec<KernelInfo>,
+    /// The module after `pld-to-pto`, as text.
+    pub lowered: String,
     compiled: std::rc::Rc<Compiled>,
 }
 
@@ -142,9 +160,26 @@ impl Program {
     /// Reads the kernels of a pld module (its device functions, with their
     /// tensor parameters) and compiles them through `pld-to-pto`.
     pub fn load(text: &str) -> Result<Self, String> {
+        Self::load_named(text, "<kernel>")
+    }
+
+    /// `load` of a source named `source_name` (in the locations of the
+    /// lowered module).
+    pub fn load_named(text: &str, source_name: &str) -> Result<Self, String> {
+        // Lowering first: its diagnostics point at the source.
+        let lowered = crate::compile::to_pto_named(text, source_name)?;
         let kernels = describe(text)?;
-        let compiled = Compiled::cached(&to_pto(text)?)?;
-        Ok(Program { kernels, compiled })
+        let compiled = Compiled::cached(&lowered)?;
+        Ok(Program {
+            kernels,
+            lowered,
+            compiled,
+        })
+    }
+
+    /// The compiled entry of kernel `name`.
+    pub fn entry(&self, name: &str) -> Option<crate::compile::Kernel<'_>> {
+        self.compiled.kernel(name)
     }
 
     pub fn kernel(&self, name: &str) -> Option<&KernelInfo> {
@@ -331,12 +366,12 @@ fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
                     "@{name}: parameter #{i} is larger than the simulator's 16 GiB per buffer"
                 ));
             }
-            let dtype = match info.dtype().as_str() {
-                "f16" => Dtype::F16,
-                "f32" => Dtype::F32,
-                "i32" => Dtype::I32,
-                other => return Err(format!("@{name}: parameter #{i} has element type {other}; pld-run handles f16, f32 and i32")),
-            };
+            let dtype = Dtype::of(&info.dtype()).ok_or_else(|| {
+                format!(
+                    "@{name}: parameter #{i} has element type {}; pld-run handles f16, f32, i32 and i8",
+                    info.dtype()
+                )
+            })?;
             params.push(Param {
                 name: format!("arg{i}"),
                 distributed: info.kind == TensorKind::Distributed,

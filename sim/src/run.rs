@@ -205,11 +205,22 @@ pub(crate) fn bind_block(
                 own.status = Status::Parked;
             }
         }
-        threads.push(Thread {
+        let fresh = Thread {
             block: Some((block, blocks)),
             status: Status::Running,
-        });
-        threads.len() - 1
+        };
+        // Reuse the entry of a block that has left (launches follow one
+        // another), so the list stays as long as the widest launch.
+        match (1..threads.len()).find(|&i| matches!(threads[i].status, Status::Done)) {
+            Some(i) => {
+                threads[i] = fresh;
+                i
+            }
+            None => {
+                threads.push(fresh);
+                threads.len() - 1
+            }
+        }
     };
     CURRENT.with(|c| c.set(Some((state.cast_const(), slot.rank, thread))));
     Ok(())

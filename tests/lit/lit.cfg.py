@@ -27,5 +27,8 @@ config.substitutions.append(
     ("%pld_irdl", os.path.join(workspace, "dialect", "irdl", "pld.irdl.mlir"))
 )
 config.substitutions.append(
+    ("%both_irdl", os.path.join(workspace, "dialect", "irdl", "pld-and-pto.irdl.mlir"))
+)
+config.substitutions.append(
     ("%pto_irdl", os.path.join(workspace, "dialect", "irdl", "pto.irdl.mlir"))
 )

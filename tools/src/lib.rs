@@ -4,12 +4,13 @@
 //! * [`split`] cuts `--split-input-file` input into chunks.
 //! * [`expectations`] implements `--verify-diagnostics`.
 //! * [`opt`] is the `pld-opt` driver, [`translate`] the `pld-translate` one,
-//!   [`run`] the `pld-run` one.
+//!   [`run`] the `pld-run` one ([`run_program`] for whole programs).
 //! * [`files`] reads inputs and writes outputs, `-` meaning the terminal.
 
 pub mod expectations;
 pub mod files;
 pub mod opt;
 pub mod run;
+pub mod run_program;
 pub mod split;
 pub mod translate;

@@ -89,7 +89,7 @@ pub fn run(options: &Options) -> i32 {
             }
             None => {
                 for diagnostic in &diagnostics {
-                    eprint!("{}", diagnostic.render(&buffer_name));
+                    eprint!("{}", diagnostic.render_in(&buffer_name, Some(&text)));
                 }
                 failed |= result.is_none() || has_error(&diagnostics);
             }
@@ -122,7 +122,7 @@ fn process(
     registry: &pld_ir::registry::Registry,
     options: &Options,
 ) -> Option<String> {
-    let mut module = pld_ir::parse::parse(context, &chunk.padded(), buffer_name)?;
+    let mut module = pld_dialect::parse_source(context, &chunk.padded(), buffer_name)?;
     if !pld_dialect::verify::verify_and_emit(module.as_operation()) {
         return None;
     }

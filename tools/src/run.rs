@@ -2,7 +2,9 @@
 //! ranks, check it, report.
 
 use crate::files::read_named_input;
-use pld_dialect::ops::collective::{composite_signal_shape, AllReduce};
+use pld_dialect::ops::collective::{
+    composite_signal_shape, AllGather, AllReduce, AllToAll, AllToAllV, ReduceScatter,
+};
 use pld_sim::golden;
 use pld_sim::npy;
 use pld_sim::program::{Param, Program};
@@ -13,6 +15,8 @@ use std::time::{Duration, Instant};
 pub struct Options {
     pub input: String,
     pub kernel: Option<String>,
+    /// The HOST orchestrator to run (program mode).
+    pub entry: Option<String>,
     pub ranks: usize,
     /// `PARAM=GENERATOR` pairs.
     pub inputs: Vec<String>,
@@ -29,7 +33,7 @@ pub const DEADLOCK: i32 = 3;
 
 /// How a parameter is filled.
 #[derive(Clone, Debug, PartialEq)]
-enum Generator {
+pub(crate) enum Generator {
     Zeros,
     Ones,
     /// A value that depends on rank and index (exact in f16).
@@ -40,7 +44,7 @@ enum Generator {
     File(String),
 }
 
-fn generator(text: &str) -> Generator {
+pub(crate) fn generator(text: &str) -> Generator {
     match text {
         "zeros" => Generator::Zeros,
         "ones" => Generator::Ones,
@@ -55,7 +59,7 @@ pub fn ramp(rank: usize, i: usize) -> f64 {
     ((i * 7 + rank * 13) % 11) as f64 - 5.0 + rank as f64 * 0.5
 }
 
-fn fill(generator: &Generator, param: &Param, rank: usize) -> Result<Vec<u8>, String> {
+pub(crate) fn fill(generator: &Generator, param: &Param, rank: usize) -> Result<Vec<u8>, String> {
     let values = |f: &dyn Fn(usize) -> f64| -> Vec<u8> {
         (0..param.elements())
             .flat_map(|i| param.dtype.encode(f(i)))
@@ -74,21 +78,57 @@ fn fill(generator: &Generator, param: &Param, rank: usize) -> Result<Vec<u8>, St
     })
 }
 
-/// The collectives' signals must have the shape their schedule needs for
-/// `ranks` ranks, or the credits land outside them.
-fn check_signals(kernel: &pld_sim::program::KernelInfo, ranks: usize) -> Result<(), String> {
+/// The rank count must fit every shape the kernel's collectives imply, or
+/// the credits and the data land outside their buffers: each signal's shape
+/// for its schedule, a broadcast's root, the per-rank rows of allgather,
+/// all_to_all and reduce_scatter targets and the slots of all_to_all_v.
+fn check_shapes(kernel: &pld_sim::program::KernelInfo, ranks: usize) -> Result<(), String> {
+    let param = |i: Option<usize>| i.and_then(|i| kernel.params.get(i));
     for collective in &kernel.collectives {
-        let Some(signal) = collective.signal else {
+        let op = collective.op.as_str();
+        if let Some(signal) = param(collective.signal) {
+            let ring = op == AllReduce::NAME && collective.mode.as_deref() == Some("ring");
+            let [rows, cols] = composite_signal_shape(ring, ranks as i64);
+            let shape = &signal.shape;
+            // A ring's steps are the signal's rows: it must be shaped for
+            // exactly this many ranks.
+            let fits = if ring {
+                shape.len() == 2 && shape[0] as i64 == rows && shape[1] as i64 == cols
+            } else {
+                shape.len() == 2 && shape[0] as i64 >= rows && shape[1] as i64 >= cols
+            };
+            if !fits {
+                return Err(format!(
+                    "the signal of {op} ({}) is {shape:?}; on {ranks} ranks it needs {} \
+                     [{rows}, {cols}]",
+                    signal.name,
+                    if ring { "exactly" } else { "at least" }
+                ));
+            }
+        }
+        if let Some(root) = collective.root.filter(|r| *r < 0 || *r as usize >= ranks) {
+            return Err(format!(
+                "{op} has root = {root}, which is not one of the {ranks} ranks"
+            ));
+        }
+        let Some(target) = param(collective.target) else {
             continue;
         };
-        let shape = &kernel.params[signal].shape;
-        let ring = collective.op == AllReduce::NAME && collective.mode.as_deref() == Some("ring");
-        let [rows, cols] = composite_signal_shape(ring, ranks as i64);
-        let fits = shape.len() == 2 && shape[0] as i64 >= rows && shape[1] as i64 >= cols;
-        if !fits {
+        let rows = target.shape.first().copied().unwrap_or(0);
+        let per_rank = match op {
+            AllGather::NAME | AllToAll::NAME | ReduceScatter::NAME => rows == ranks,
+            AllToAllV::NAME => ranks > 0 && rows % ranks == 0 && rows >= ranks,
+            _ => true,
+        };
+        if !per_rank {
+            let needs = if op == AllToAllV::NAME {
+                format!("a multiple of {ranks} rows (NR * MAX_RECV with NR = {ranks})")
+            } else {
+                format!("{ranks} rows, one per rank")
+            };
             return Err(format!(
-                "the signal of {} ({}) is {:?}; on {ranks} ranks it needs at least [{rows}, {cols}]",
-                collective.op, kernel.params[signal].name, shape
+                "the target of {op} ({}) is {:?}; on {ranks} ranks it needs {needs}",
+                target.name, target.shape
             ));
         }
     }
@@ -113,7 +153,15 @@ fn drive(options: &Options) -> Result<i32, String> {
     if !(1..=64).contains(&options.ranks) {
         return Err(format!("--ranks must be 1 to 64, not {}", options.ranks));
     }
-    let program = Program::load(&text).map_err(|e| format!("{buffer_name}: {e}"))?;
+    // A program with a HOST orchestrator runs whole, unless a kernel is
+    // named.
+    if options.entry.is_some()
+        || (options.kernel.is_none() && !crate::run_program::host_functions(&text).is_empty())
+    {
+        return crate::run_program::drive(options, &buffer_name, &text);
+    }
+    let program =
+        Program::load_named(&text, &buffer_name).map_err(|e| format!("{buffer_name}: {e}"))?;
     let kernel = match &options.kernel {
         Some(name) => program
             .kernel(name)
@@ -140,7 +188,7 @@ fn drive(options: &Options) -> Result<i32, String> {
             }
         })
         .collect();
-    check_signals(kernel, options.ranks)?;
+    check_shapes(kernel, options.ranks)?;
     for pair in &options.inputs {
         let (name, value) = pair
             .split_once('=')

@@ -1,5 +1,6 @@
 //! The `pld-translate` driver: parse, verify, then write the module in a
-//! foreign format (today: the PTOAS text of `--emit=pto`).
+//! foreign format: the PTOAS text of `--emit=pto`, or the rendered builtin
+//! kernel packages of `--emit=kernels`.
 
 use crate::files::{read_named_input, write_output};
 use crate::split;
@@ -10,6 +11,9 @@ use pld_ir::diag::{Severity, Sink};
 pub enum Emit {
     /// PTO in the custom syntax the PTOAS assembler parses.
     Pto,
+    /// The builtin kernel packages every `pld.builtin_*` dispatch names
+    /// (spec 11.1), written under the `-o` directory.
+    Kernels,
 }
 
 /// What `pld-translate` was asked to do.
@@ -25,6 +29,9 @@ pub struct Options {
 
 /// Runs `pld-translate`; returns the process exit status (0 ok, 1 error).
 pub fn run(options: &Options) -> i32 {
+    if options.emit == Emit::Kernels {
+        return run_kernels(options);
+    }
     let Some((buffer_name, text)) = read_named_input("pld-translate", &options.input) else {
         return 1;
     };
@@ -36,7 +43,7 @@ pub fn run(options: &Options) -> i32 {
         let output = translate(&context, &buffer_name, &chunk.padded(), options.emit);
         let diagnostics = sink.take();
         for diagnostic in &diagnostics {
-            eprint!("{}", diagnostic.render(&buffer_name));
+            eprint!("{}", diagnostic.render_in(&buffer_name, Some(&text)));
         }
         failed |= output.is_none() || diagnostics.iter().any(|d| d.severity == Severity::Error);
         outputs.extend(output);
@@ -63,7 +70,7 @@ fn translate(
     text: &str,
     emit: Emit,
 ) -> Option<String> {
-    let module = pld_ir::parse::parse(context, text, buffer_name)?;
+    let module = pld_dialect::parse_source(context, text, buffer_name)?;
     if !pld_dialect::verify::verify_and_emit(module.as_operation()) {
         return None;
     }
@@ -75,5 +82,99 @@ fn translate(
                 None
             }
         },
+        Emit::Kernels => None,
+    }
+}
+
+/// `--emit=kernels -o DIR`: renders the package of every builtin variant
+/// the module dispatches into DIR, with `DIR/kernels.json`.
+fn run_kernels(options: &Options) -> i32 {
+    let dir = match options.output.as_deref() {
+        Some(dir) if dir != "-" => std::path::PathBuf::from(dir),
+        _ => {
+            eprintln!(
+                "pld-translate: error: --emit=kernels writes a directory of files; name it with -o DIR"
+            );
+            return 1;
+        }
+    };
+    if options.split_input_file {
+        eprintln!(
+            "pld-translate: error: --emit=kernels writes one package directory per module; \
+             --split-input-file is not supported with it"
+        );
+        return 1;
+    }
+    let Some((buffer_name, text)) = read_named_input("pld-translate", &options.input) else {
+        return 1;
+    };
+    let context = pld_dialect::context();
+    let sink = Sink::attach(&context);
+    let target = pld_backend::kernels::Target::default();
+    let packages = kernel_packages(&context, &buffer_name, &text, &target);
+    let diagnostics = sink.take();
+    for diagnostic in &diagnostics {
+        eprint!("{}", diagnostic.render(&buffer_name));
+    }
+    let failed = diagnostics.iter().any(|d| d.severity == Severity::Error);
+    let packages = match packages {
+        Some(packages) if !failed => packages,
+        _ => return 1,
+    };
+    if let Err(e) = pld_backend::kernels::write(&dir, &packages, &target) {
+        eprintln!(
+            "pld-translate: error: cannot write the kernels to '{}': {e}",
+            dir.display()
+        );
+        return 1;
+    }
+    0
+}
+
+/// The rendered packages of `text`'s builtin dispatches; `None` when the
+/// module does not parse or verify, still holds HOST collectives, or
+/// names a variant that has no kernel (the reasons went to the diagnostic
+/// handler).
+fn kernel_packages(
+    context: &melior::Context,
+    buffer_name: &str,
+    text: &str,
+    target: &pld_backend::kernels::Target,
+) -> Option<Vec<pld_backend::kernels::Package>> {
+    let module = pld_ir::parse::parse(context, text, buffer_name)?;
+    let root = module.as_operation();
+    if !pld_dialect::verify::verify_and_emit(root) {
+        return None;
+    }
+    // A collective the HOST rail has not lowered yet names no kernel.
+    let mut unlowered = false;
+    for function in pld_lowering::host::host_functions(root) {
+        for op in pld_ir::collect(function, |n| {
+            pld_lowering::host::roles::collective(n).is_some()
+        }) {
+            pld_ir::diag::error(
+                op,
+                "is a HOST collective that names no builtin kernel yet; lower it first (the \
+                 pld-host-pipeline or pld-to-pto pipeline)",
+            );
+            unlowered = true;
+        }
+    }
+    if unlowered {
+        return None;
+    }
+    let dispatched = match pld_backend::kernels::dispatched(root) {
+        Ok(dispatched) => dispatched,
+        Err((op, message)) => {
+            pld_ir::diag::error(op, &message);
+            return None;
+        }
+    };
+    match pld_backend::kernels::render_all(&dispatched, target) {
+        Ok(packages) => Some(packages),
+        Err(e) => {
+            pld_ir::diag::error(root, &format!("cannot render the builtin kernels: {e}"));
+            None
+        }
     }
 }

@@ -106,11 +106,11 @@ pub fn variant_of(op: OperationRef) -> Result<Option<Variant>, String> {
         .map_err(|e| e.to_string())
 }
 
-/// A variant the module dispatches, and how many dispatches name it.
+/// A variant the module dispatches, and how many dispatch ops (call sites) name it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Dispatched {
     pub variant: Variant,
-    pub dispatches: usize,
+    pub call_sites: usize,
 }
 
 /// Every distinct variant the builtin dispatches under `root` name, in
@@ -127,10 +127,10 @@ where
     for op in ops {
         match variant_of(op) {
             Ok(Some(variant)) => match out.iter_mut().find(|d| d.variant == variant) {
-                Some(d) => d.dispatches += 1,
+                Some(d) => d.call_sites += 1,
                 None => out.push(Dispatched {
                     variant,
-                    dispatches: 1,
+                    call_sites: 1,
                 }),
             },
             Ok(None) => {}
@@ -144,7 +144,7 @@ where
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Package {
     pub variant: Variant,
-    pub dispatches: usize,
+    pub call_sites: usize,
     /// (file, path relative to the output directory, text).
     pub files: Vec<(File, String, String)>,
 }
@@ -166,7 +166,7 @@ pub fn render_all(variants: &[Dispatched], target: &Target) -> Result<Vec<Packag
                 .collect::<Result<Vec<_>, KernelError>>()?;
             Ok(Package {
                 variant: d.variant,
-                dispatches: d.dispatches,
+                call_sites: d.call_sites,
                 files,
             })
         })
@@ -218,14 +218,14 @@ pub fn manifest(packages: &[Package], target: &Target) -> String {
         out.push_str(if i == 0 { "\n" } else { ",\n" });
         out.push_str(&format!(
             "    {{\n      \"variant\": {},\n      \"builtin\": {},\n      \"entry\": {},\n      \
-             \"kernel\": {},\n      \"kernel_symbol\": {},\n      \"dispatches\": {},\n      \
+             \"kernel\": {},\n      \"kernel_symbol\": {},\n      \"call_sites\": {},\n      \
              \"files\": {{{}}},\n      \"template_vars\": {{{}}}\n    }}",
             json_string(&v.name()),
             json_string(v.builtin().dir()),
             json_string(&v.entry()),
             json_string(&v.kernel_name()),
             json_string(&v.kernel_symbol()),
-            p.dispatches,
+            p.call_sites,
             files.join(", "),
             vars.join(", ")
         ));
@@ -452,12 +452,12 @@ mod tests {
         let target = Target::default();
         let d = Dispatched {
             variant: v(Builtin::Barrier, None, Elem::F32, None),
-            dispatches: 2,
+            call_sites: 2,
         };
         let packages = render_all(&[d], &target).unwrap();
         let json = manifest(&packages, &target);
         assert!(json.contains("\"variant\": \"builtin.tensor.barrier__fp32\""));
-        assert!(json.contains("\"dispatches\": 2"));
+        assert!(json.contains("\"call_sites\": 2"));
         assert!(json.contains("\"template_vars\": {\"entry\": \"builtin_tensor_barrier__fp32\""));
         assert_eq!(manifest(&[], &target), "{\n  \"variants\": []\n}\n");
         assert_eq!(json_string("a\"b\\\n"), "\"a\\\"b\\\\\\n\"");

@@ -47,7 +47,8 @@ pld_op! {
 
 pld_op! {
     BuiltinAllToAllV, BuiltinAllToAllVBuilder = "pld.builtin_all_to_all_v" {
-        input: one, target: one, signal: one, send_counts: one, recv_counts: one, device: one
+        input: one, target: one, signal: one, send_counts: one, recv_counts: one, device: one,
+        core_num: opt
     }
 }
 

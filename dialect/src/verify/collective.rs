@@ -51,12 +51,19 @@ pub fn barrier(cx: &mut OpCx) {
 }
 
 pub fn broadcast(cx: &mut OpCx) {
-    if let Some(root) = cx.view.attribute("root").and_then(pld_ir::attr::int) {
-        if root < 0 {
-            cx.error(format!("root must be non-negative, got {root}"));
+    let root = cx.view.attribute("root").and_then(pld_ir::attr::int);
+    if let Some(root) = root.filter(|r| *r < 0) {
+        cx.error(format!("root must be non-negative, got {root}"));
+    }
+    // The signal has one row per rank: a static row count bounds the root.
+    let ranks = cx.signal("signal").and_then(|signal| signal.dim(0));
+    if let (Some(root), Some(ranks)) = (root, ranks) {
+        if root >= ranks {
+            cx.error(format!(
+                "root = {root} is not a rank: the signal has {ranks} rows, one per rank"
+            ));
         }
     }
-    cx.signal("signal");
     if cx.distributed("target").is_some() {
         cx.result_is("target");
     }

@@ -35,9 +35,10 @@ use melior::{
 };
 use pld_dialect::{
     enums::{AllReduceMode, PldEnum, ReduceOp},
+    launch::all_to_all_v_blocks,
     ops::{
         builtin::{self, capability, directions_attribute, RING_MAX_RANKS},
-        collective::{AllReduce, Broadcast},
+        collective::{AllReduce, AllToAllV, Broadcast},
         host::CommDomain,
         window::WorldSize,
         OpBuild, OpView,
@@ -132,14 +133,10 @@ where
             ));
         }
     }
-    if let Some(core_num) = view.one("core_num") {
-        if pld_ir::constant_int(core_num) != Some(1) {
-            return Err(format!(
-                "{spec} with core_num other than 1 is not supported on the HOST rail yet (the \
-                 multi-block kernel is not implemented)"
-            ));
-        }
-    }
+    // all_to_all_v's requested block count (spec 7.5, 8): a constant or
+    // a run-time index, passed on to the builtin, whose entry launches
+    // B = CalAllToAllVBlocks(P, L) blocks.
+    let core_num = view.one("core_num");
     let mut allocations = Vec::new();
     for role in collective.roles {
         let allocation = allocation_of(operand(role)?).ok_or_else(|| {
@@ -232,6 +229,10 @@ where
                 }
             }
         }
+        AllToAllV::NAME => {
+            check_lanes_signal(&signal, world, core_num.and_then(pld_ir::constant_int))?;
+            collective.builtin
+        }
         _ => {
             check_generic_signal(&signal, world)?;
             if let Some(broadcast) = Broadcast::cast(op) {
@@ -268,6 +269,10 @@ where
             Ok((group, operand(role)?))
         })
         .collect::<Result<Vec<_>, String>>()?;
+    let mut operands = operands;
+    if let Some(core_num) = core_num {
+        operands.push(("core_num", core_num));
+    }
     Ok(Plan {
         builtin,
         operands,
@@ -331,6 +336,48 @@ fn check_generic_signal(signal: &TensorInfo, world: Option<i64>) -> Result<(), S
             return Err(format!(
                 "collective signal must be rank 1 or 2, got rank {r}"
             ))
+        }
+    }
+    check_rows(signal, world)
+}
+
+/// all_to_all_v (spec 8.2): `[NR]` or `[NR, S]` with one lane per launched
+/// block. The entry checks `S >= B` at run time; here it is checked when
+/// everything is known: the devices (P), a constant `core_num` (L) and a
+/// static S. A rank-1 signal has one lane, which only `core_num = 1` fits
+/// (any L >= 2 launches at least two blocks, whatever P).
+fn check_lanes_signal(
+    signal: &TensorInfo,
+    world: Option<i64>,
+    core_num: Option<i64>,
+) -> Result<(), String> {
+    let lanes = match signal.rank() {
+        1 => Some(1),
+        2 => signal.dim(1),
+        r => {
+            return Err(format!(
+                "collective signal must be rank 1 or 2, got rank {r}"
+            ))
+        }
+    };
+    if let Some(requested) = core_num {
+        if requested <= 0 {
+            return Err(format!("core_num must be positive, got {requested}"));
+        }
+        if signal.rank() == 1 && requested > 1 {
+            return Err(format!(
+                "rank-1 signal is valid only when one signal lane is required (core_num = \
+                 {requested}); use a [NR, S] signal with S >= CalAllToAllVBlocks(NR, core_num)"
+            ));
+        }
+        if let (Some(world), Some(lanes)) = (world, lanes) {
+            let blocks = all_to_all_v_blocks(world, requested).map_err(|e| e.to_string())?;
+            if lanes < blocks {
+                return Err(format!(
+                    "signal shape[1] ({lanes}) must be at least the launched block count \
+                     CalAllToAllVBlocks({world}, {requested}) = {blocks}"
+                ));
+            }
         }
     }
     check_rows(signal, world)

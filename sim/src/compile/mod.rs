@@ -10,36 +10,58 @@ use pld_ir::diag::Sink;
 /// Captured diagnostics as `file:line:col: error: message`, one per line
 /// joined by `; `.
 pub(crate) fn render(sink: &Sink) -> String {
+    render_named(sink, "<kernel>")
+}
+
+fn render_named(sink: &Sink, source_name: &str) -> String {
     sink.take()
         .iter()
-        .map(|d| d.render("<kernel>").trim_end().to_string())
+        .map(|d| d.render(source_name).trim_end().to_string())
         .collect::<Vec<_>>()
         .join("; ")
+}
+
+/// Every captured diagnostic as `mlir-opt` prints it, with the line of
+/// `source` it points at and a caret.
+fn render_source(sink: &Sink, source_name: &str, source: &str) -> String {
+    let text: String = sink
+        .take()
+        .iter()
+        .map(|d| d.render_in(source_name, Some(source)))
+        .collect();
+    format!("\n{}", text.trim_end())
 }
 
 /// Runs `pld-to-pto` on a pld module (text) and returns the converted
 /// module as text, or the diagnostics.
 pub fn to_pto(text: &str) -> Result<String, String> {
+    to_pto_named(text, "<kernel>")
+}
+
+/// `to_pto` of a source named `source_name`: the output keeps the ops'
+/// locations (`loc("file":line:col)`), so what runs it can point at the
+/// user's program.
+pub fn to_pto_named(text: &str, source_name: &str) -> Result<String, String> {
     let registry = pld_backend::registry();
     let steps = pld_ir::pipeline::parse("builtin.module(pld-to-pto)", &registry)
         .map_err(|e| e.to_string())?;
     let context = pld_dialect::context();
-    context.enable_multi_threading(false);
-    let diagnostics = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
-    let sink = diagnostics.clone();
-    context.attach_diagnostic_handler(move |d| {
-        sink.borrow_mut().push(format!("{}: {d}", d.location()));
-        true
-    });
+    let sink = Sink::attach(&context);
     let plan = pld_ir::pipeline::plan(&context, &steps, &registry).map_err(|e| e.to_string())?;
-    let failed = |what: &str| format!("{what}: {}", diagnostics.borrow().join("; "));
+    let failed = |what: &str| format!("{what} failed:{}", render_source(&sink, source_name, text));
     let mut module =
-        pld_ir::parse::parse(&context, text, "<kernel>").ok_or_else(|| failed("parse"))?;
+        pld_dialect::parse_source(&context, text, source_name).ok_or_else(|| failed("parse"))?;
     if !pld_dialect::verify::verify_and_emit(module.as_operation()) {
         return Err(failed("verify"));
     }
     for step in &plan {
         step.run(&mut module).map_err(|_| failed("pld-to-pto"))?;
     }
-    Ok(module.as_operation().to_string())
+    Ok(pld_ir::print::module_text(
+        &module,
+        pld_ir::print::PrintOptions {
+            debug_info: true,
+            ..Default::default()
+        },
+    ))
 }

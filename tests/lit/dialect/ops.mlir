@@ -7,6 +7,8 @@
 // RUN: diff %t.1.mlir %t.2.mlir
 // RUN: FileCheck %s --input-file=%t.1.mlir
 // RUN: mlir-opt --irdl-file=%pld_irdl %s -o /dev/null
+// One file loads both dialects:
+// RUN: mlir-opt --irdl-file=%both_irdl %s -o /dev/null
 
 !data = tensor<64xf32, #pld.dist>
 !sig = tensor<4x1xi32, #pld.dist>
@@ -109,6 +111,9 @@ func.func @host_exchanges(%rows: tensor<4x16xf32, #pld.dist>, %row: tensor<1x16x
   "pld.builtin_all_to_all"(%rows, %out, %sig, %c0) {dtype = f32, arg_directions = [#pld.direction<"in">, #pld.direction<"inout">, #pld.direction<"inout">]} : (tensor<4x16xf32, #pld.dist>, tensor<4x16xf32, #pld.dist>, !sig, index) -> ()
   // CHECK: "pld.builtin_all_to_all_v"
   "pld.builtin_all_to_all_v"(%rows, %out, %sig, %counts, %recv, %c0) {dtype = f32, arg_directions = [#pld.direction<"in">, #pld.direction<"inout">, #pld.direction<"inout">, #pld.direction<"in">, #pld.direction<"inout">]} : (tensor<4x16xf32, #pld.dist>, tensor<4x16xf32, #pld.dist>, !sig, tensor<4xi32, #pld.dist>, tensor<4x1xi32, #pld.dist>, index) -> ()
+  // With a requested block count (multi-block launch, one lane per block).
+  // CHECK: "pld.builtin_all_to_all_v"({{.*}}, %{{.*}}, %{{.*}}) {{.*}} : ({{.*}}tensor<4x8xi32, #pld.dist>{{.*}}, index, index) -> ()
+  "pld.builtin_all_to_all_v"(%rows, %out, %lsig, %counts, %recv, %c0, %c0) {dtype = f32, arg_directions = [#pld.direction<"in">, #pld.direction<"inout">, #pld.direction<"inout">, #pld.direction<"in">, #pld.direction<"inout">]} : (tensor<4x16xf32, #pld.dist>, tensor<4x16xf32, #pld.dist>, tensor<4x8xi32, #pld.dist>, tensor<4xi32, #pld.dist>, tensor<4x1xi32, #pld.dist>, index, index) -> ()
   return
 }
 

@@ -7,6 +7,8 @@
 // RUN: diff %t.1.mlir %t.2.mlir
 // RUN: FileCheck %s --input-file=%t.1.mlir
 // RUN: mlir-opt --irdl-file=%pto_irdl %s -o /dev/null
+// One file loads both dialects:
+// RUN: mlir-opt --irdl-file=%both_irdl %s -o /dev/null
 
 !tile = !pto.tile_buf<"vec", tensor<1x256xf32>, {valid = array<i64: 1, -1>}>
 !view = !pto.tensor_view<tensor<?x?xf32>>

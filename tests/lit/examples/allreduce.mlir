@@ -34,4 +34,17 @@
 // HOST: %__allreduce_signal_0 = "pld.tensor_window"
 // HOST: scf.for
 // HOST-NEXT: "pld.builtin_allreduce"({{.*}}, %__allreduce_signal_0, {{.*}}) {{{.*}}core_num = 1 : i64, dtype = f32, op = #pld.reduce_op<"sum">}
-// HOST: slots = ["data_buf", "__allreduce_signal_buf_0"]
+// HOST: slots = ["data_buf", "kernel_signal_buf", "__allreduce_signal_buf_0"]
+
+// The whole program on 4 simulated devices (what `make demo` runs): both
+// allreduces checked against the golden, two round trips per device (the
+// dispatch of @chip_step and the builtin allreduce).
+// RUN: pld-run %S/../../../examples/allreduce.mlir --ranks 4 --check --stats | FileCheck %s --check-prefix=SIM
+// SIM: @main on 4 devices: 2 collective calls
+// SIM: pld.tensor_allreduce in @reduce_kernel (called at {{.*}}examples/allreduce.mlir:24:3): f32 x 4096 (sum), {{.*}}: ok on 4 ranks
+// SIM: pld.tensor_allreduce at {{.*}}examples/allreduce.mlir:47:10: f32 x 4096 (sum), {{.*}}: ok on 4 ranks
+// SIM: device  round trips
+// SIM-NEXT: 0            2
+// SIM-NEXT: 1            2
+// SIM-NEXT: 2            2
+// SIM-NEXT: 3            2

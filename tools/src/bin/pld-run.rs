@@ -8,7 +8,7 @@ use std::time::Duration;
 #[command(
     name = "pld-run",
     version = concat!(env!("CARGO_PKG_VERSION"), " (MLIR/LLVM 22)"),
-    about = "Run a pld InCore kernel on N simulated ranks",
+    about = "Run a pld program (its HOST orchestrator) or one InCore kernel on N simulated ranks",
     after_help = "Parameters are named arg0, arg1, ... in source order. Generators: zeros, ones, \
                   ramp (depends on rank and index), rank, or a .npy file per rank ('{rank}' in \
                   the path is replaced). The kernel's signals start at zero, other tensors as a \
@@ -19,9 +19,13 @@ struct Cli {
     /// Input file (pld, or already converted PTO), or - for standard input.
     #[arg(default_value = "-")]
     input: String,
-    /// The kernel to run (default: the only one).
+    /// The kernel to run (default: the only one; ignored when the program
+    /// has a HOST orchestrator, which runs whole, unless this is given).
     #[arg(long)]
     kernel: Option<String>,
+    /// The HOST orchestrator to run (default: the only one).
+    #[arg(long)]
+    entry: Option<String>,
     /// Number of simulated ranks.
     #[arg(long, default_value_t = 2)]
     ranks: usize,
@@ -50,6 +54,7 @@ fn main() {
     let options = Options {
         input: cli.input,
         kernel: cli.kernel,
+        entry: cli.entry,
         ranks: cli.ranks,
         inputs: cli.inputs,
         check: cli.check,

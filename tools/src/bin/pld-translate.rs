@@ -8,6 +8,10 @@ enum Format {
     /// PTO in the custom syntax of the PTOAS assembler (input: the output
     /// of convert-pld-to-pto or the pld-to-pto pipeline).
     Pto,
+    /// The builtin kernel packages (entry, AIV kernel, kernel_config.py per
+    /// variant, and kernels.json) of every pld.builtin_* dispatch, under
+    /// the -o directory (input: a module lowered by the HOST rail).
+    Kernels,
 }
 
 #[derive(Parser)]
@@ -15,14 +19,16 @@ enum Format {
     name = "pld-translate",
     version = concat!(env!("CARGO_PKG_VERSION"), " (MLIR/LLVM 22)"),
     about = "Translate pld/pto MLIR to other formats",
-    after_help = "Example: pld-opt k.mlir --pass-pipeline='builtin.module(pld-to-pto)' | \
-                  pld-translate --emit=pto"
+    after_help = "Examples: pld-opt k.mlir --pass-pipeline='builtin.module(pld-to-pto)' | \
+                  pld-translate --emit=pto\n          pld-opt k.mlir \
+                  --pass-pipeline='builtin.module(pld-to-pto)' | pld-translate --emit=kernels -o out"
 )]
 struct Cli {
     /// Input file, or - for standard input.
     #[arg(default_value = "-")]
     input: String,
-    /// Output file (default: standard output).
+    /// Output file (default: standard output); the output directory for
+    /// --emit=kernels.
     #[arg(short = 'o', value_name = "FILE")]
     output: Option<String>,
     /// What to write.
@@ -40,6 +46,7 @@ fn main() {
         output: cli.output,
         emit: match cli.emit {
             Format::Pto => Emit::Pto,
+            Format::Kernels => Emit::Kernels,
         },
         split_input_file: cli.split_input_file,
     };

@@ -533,7 +533,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
 // -----
 
 !data = tensor<64xf32, #pld.dist>
-!sig = tensor<2xi32, #pld.dist>
+!sig = tensor<?xi32, #pld.dist>
 func.func @chip(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"chip">} {
   return
 }
@@ -547,7 +547,8 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
   %data = "pld.tensor_window"(%data_p) : (!pld.ptr) -> !data
   %sig_bytes = arith.constant 8 : i64
   %sig_p = "pld.tensor_alloc_window_buffer"(%sig_bytes) {name = "sig_buf"} : (i64) -> !pld.ptr
-  %sig = "pld.tensor_window"(%sig_p) : (!pld.ptr) -> !sig
+  %c2 = arith.constant 2 : index
+  %sig = "pld.tensor_window"(%sig_p, %c2) : (!pld.ptr, index) -> !sig
   %d0 = arith.constant 0 : index
   "pld.dispatch"(%d0) ({
     func.call @chip(%data, %sig) : (!data, !sig) -> ()
@@ -558,7 +559,8 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
     func.call @chip(%data, %sig) : (!data, !sig) -> ()
     gpu.yield
   }) : (index) -> ()
-  // Broadcast root beyond the devices.
+  // Broadcast root beyond the devices (a signal of static rows is checked
+  // by the verifier already; this one's rows are known at run time).
   // expected-error@+1 {{root (5) must be a valid rank in [0, 2)}}
   %x = "pld.tensor_broadcast"(%data, %sig) {root = 5 : i64} : (!data, !sig) -> !data
   return
@@ -727,6 +729,7 @@ func.func @chip(%i: !big, %o: !big, %c: !cnt) attributes {pld.kind = #pld.func_k
 }
 func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
   %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
   %b = arith.constant 512 : i64
   %s = arith.constant 32 : i64
   %pi = "pld.tensor_alloc_window_buffer"(%b) {name = "in"} : (i64) -> !pld.ptr
@@ -743,9 +746,9 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
     func.call @chip(%in, %out, %cnt) : (!big, !big, !cnt) -> ()
     gpu.yield
   }) : (index) -> ()
-  // The single-block HOST kernels use one signal lane.
-  // expected-error@+1 {{rank-2 signal shape[1] (2) must equal the required lane count (1)}}
-  %x = "pld.tensor_all_to_all_v"(%in, %out, %sig, %cnt, %rcv) : (!big, !big, !lanes, !cnt, !rcv) -> !big
+  // One lane per launched block: core_num 3 on one device launches 3.
+  // expected-error@+1 {{signal shape[1] (2) must be at least the launched block count CalAllToAllVBlocks(1, 3) = 3}}
+  %x = "pld.tensor_all_to_all_v"(%in, %out, %sig, %cnt, %rcv, %c3) : (!big, !big, !lanes, !cnt, !rcv, index) -> !big
   return
 }
 
@@ -777,7 +780,9 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
     func.call @chip(%in, %out, %cnt) : (!big, !big, !cnt) -> ()
     gpu.yield
   }) : (index) -> ()
-  // expected-error@+1 {{pld.tensor.all_to_all_v with core_num other than 1 is not supported on the HOST rail yet}}
+  // One device (P = 1), core_num 2: B = CalAllToAllVBlocks(1, 2) = 2
+  // blocks need two signal lanes.
+  // expected-error@+1 {{signal shape[1] (1) must be at least the launched block count CalAllToAllVBlocks(1, 2) = 2}}
   %x = "pld.tensor_all_to_all_v"(%in, %out, %sig, %cnt, %rcv, %c2) : (!big, !big, !sig, !cnt, !rcv, index) -> !big
   return
 }
@@ -828,4 +833,44 @@ func.func @h(%n: index) attributes {pld.kind = #pld.func_kind<"host">} {
 
 module attributes {pld.aiv_core_count = "many"} {
   // expected-error@-1 {{pld.aiv_core_count must be a positive integer, got "many"}}
+}
+
+// -----
+
+// Multi-block all_to_all_v on two devices: core_num 10 launches
+// B = CalAllToAllVBlocks(2, 10) = 10 blocks, more than the 8 lanes.
+!big = tensor<8x16xf32, #pld.dist>
+!sig = tensor<2x8xi32, #pld.dist>
+!cnt = tensor<2xi32, #pld.dist>
+!rcv = tensor<2x1xi32, #pld.dist>
+func.func @chip(%i: !big, %o: !big, %c: !cnt) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  %b = arith.constant 512 : i64
+  %s = arith.constant 64 : i64
+  %pi = "pld.tensor_alloc_window_buffer"(%b) {name = "in"} : (i64) -> !pld.ptr
+  %po = "pld.tensor_alloc_window_buffer"(%b) {name = "out"} : (i64) -> !pld.ptr
+  %ps = "pld.tensor_alloc_window_buffer"(%s) {name = "sig"} : (i64) -> !pld.ptr
+  %pc = "pld.tensor_alloc_window_buffer"(%s) {name = "cnt"} : (i64) -> !pld.ptr
+  %pr = "pld.tensor_alloc_window_buffer"(%s) {name = "rcv"} : (i64) -> !pld.ptr
+  %in = "pld.tensor_window"(%pi) : (!pld.ptr) -> !big
+  %out = "pld.tensor_window"(%po) : (!pld.ptr) -> !big
+  %sig = "pld.tensor_window"(%ps) : (!pld.ptr) -> !sig
+  %cnt = "pld.tensor_window"(%pc) : (!pld.ptr) -> !cnt
+  %rcv = "pld.tensor_window"(%pr) : (!pld.ptr) -> !rcv
+  "pld.dispatch"(%c0) ({
+    func.call @chip(%in, %out, %cnt) : (!big, !big, !cnt) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  "pld.dispatch"(%c1) ({
+    func.call @chip(%in, %out, %cnt) : (!big, !big, !cnt) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  // expected-error@+1 {{signal shape[1] (8) must be at least the launched block count CalAllToAllVBlocks(2, 10) = 10}}
+  %x = "pld.tensor_all_to_all_v"(%in, %out, %sig, %cnt, %rcv, %c10) : (!big, !big, !sig, !cnt, !rcv, index) -> !big
+  return
 }

@@ -229,3 +229,56 @@ func.func @outer_scope() attributes {pld.kind = #pld.func_kind<"host">} {
   %sum = "pld.tensor_allreduce"(%all) {op = #pld.reduce_op<"sum">} : (!a) -> !a
   return
 }
+
+// -----
+
+// all_to_all_v with several blocks (spec 7.5, 8): core_num, a constant or
+// a run-time index, is passed on to the builtin, whose entry launches
+// B = CalAllToAllVBlocks(P, core_num) blocks. On two devices core_num 5
+// launches 4 blocks, which the 4 signal lanes fit; the run-time core_num
+// is checked by the entry.
+!big = tensor<8x16xf32, #pld.dist>
+!sig = tensor<2x4xi32, #pld.dist>
+!cnt = tensor<2xi32, #pld.dist>
+!rcv = tensor<2x1xi32, #pld.dist>
+func.func @chip(%i: !big, %o: !big, %c: !cnt) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+// CHECK-LABEL: func.func @lanes
+// CHECK-SAME: (%[[L:.*]]: index)
+// CHECK:      %[[C5:.*]] = arith.constant 5 : index
+// CHECK:      %[[D0:.*]] = arith.constant 0 : index
+// CHECK-NEXT: "pld.builtin_all_to_all_v"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[D0]], %[[C5]]) {arg_directions = [#pld.direction<"in">, #pld.direction<"inout">, #pld.direction<"inout">, #pld.direction<"in">, #pld.direction<"inout">], dtype = f32} : (tensor<8x16xf32, #pld.dist>, tensor<8x16xf32, #pld.dist>, tensor<2x4xi32, #pld.dist>, tensor<2xi32, #pld.dist>, tensor<2x1xi32, #pld.dist>, index, index) -> ()
+// CHECK-NEXT: %[[D1:.*]] = arith.constant 1 : index
+// CHECK-NEXT: "pld.builtin_all_to_all_v"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[D1]], %[[C5]])
+// CHECK:      "pld.builtin_all_to_all_v"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[L]])
+// CHECK:      "pld.builtin_all_to_all_v"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[L]])
+// CHECK-NOT:  pld.tensor_all_to_all_v
+func.func @lanes(%l: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %b = arith.constant 512 : i64
+  %s = arith.constant 32 : i64
+  %pi = "pld.tensor_alloc_window_buffer"(%b) {name = "in"} : (i64) -> !pld.ptr
+  %po = "pld.tensor_alloc_window_buffer"(%b) {name = "out"} : (i64) -> !pld.ptr
+  %ps = "pld.tensor_alloc_window_buffer"(%s) {name = "sig"} : (i64) -> !pld.ptr
+  %pc = "pld.tensor_alloc_window_buffer"(%s) {name = "cnt"} : (i64) -> !pld.ptr
+  %pr = "pld.tensor_alloc_window_buffer"(%s) {name = "rcv"} : (i64) -> !pld.ptr
+  %in = "pld.tensor_window"(%pi) : (!pld.ptr) -> !big
+  %out = "pld.tensor_window"(%po) : (!pld.ptr) -> !big
+  %sig = "pld.tensor_window"(%ps) : (!pld.ptr) -> !sig
+  %cnt = "pld.tensor_window"(%pc) : (!pld.ptr) -> !cnt
+  %rcv = "pld.tensor_window"(%pr) : (!pld.ptr) -> !rcv
+  "pld.dispatch"(%c0) ({
+    func.call @chip(%in, %out, %cnt) : (!big, !big, !cnt) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  "pld.dispatch"(%c1) ({
+    func.call @chip(%in, %out, %cnt) : (!big, !big, !cnt) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  %x = "pld.tensor_all_to_all_v"(%in, %out, %sig, %cnt, %rcv, %c5) : (!big, !big, !sig, !cnt, !rcv, index) -> !big
+  %y = "pld.tensor_all_to_all_v"(%in, %out, %sig, %cnt, %rcv, %l) : (!big, !big, !sig, !cnt, !rcv, index) -> !big
+  return
+}

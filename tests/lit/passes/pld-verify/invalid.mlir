@@ -820,6 +820,14 @@ func.func @tensor_broadcast_root_non_negative_1(%t: tensor<64xf32, #pld.dist>, %
 
 // -----
 
+func.func @tensor_broadcast_root_beyond_the_ranks(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{root = 7 is not a rank: the signal has 4 rows, one per rank}}
+  %r = "pld.tensor_broadcast"(%t, %s) {root = 7 : i64} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return
+}
+
+// -----
+
 func.func @tensor_reduce_scatter_op_supports_only(%t: tensor<4x16xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
   // expected-error@+1 {{'pld.tensor_reduce_scatter' op supports only op = "sum", got "max"}}
   %r = "pld.tensor_reduce_scatter"(%t, %s) {op = #pld.reduce_op<"max">} : (tensor<4x16xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<4x16xf32, #pld.dist>
@@ -1738,5 +1746,19 @@ func.func @tensor_read_result_type_i64_element_type_i32(%t: tensor<4xi32>, %i: i
 func.func @tensor_read_expected_2_indices_one_per_dimension(%t: tensor<4x1xi32>, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
   // expected-error@+1 {{expected 2 indices (one per dimension of source), got 1}}
   %v = "pld.tensor_read"(%t, %i) : (tensor<4x1xi32>, index) -> i32
+  return
+}
+
+// -----
+
+// A multi-block builtin all_to_all_v requests at least one block.
+!in = tensor<8x16xf32, #pld.dist>
+!sig = tensor<4x2xi32, #pld.dist>
+!cnt = tensor<4xi32, #pld.dist>
+!rcv = tensor<4x1xi32, #pld.dist>
+func.func @h(%i: !in, %t: !in, %s: !sig, %c: !cnt, %v: !rcv, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  %zero = arith.constant 0 : index
+  // expected-error@+1 {{core_num must be positive, got 0}}
+  "pld.builtin_all_to_all_v"(%i, %t, %s, %c, %v, %r, %zero) {dtype = f32, arg_directions = [#pld.direction<"in">, #pld.direction<"inout">, #pld.direction<"inout">, #pld.direction<"in">, #pld.direction<"inout">]} : (!in, !in, !sig, !cnt, !rcv, index, index) -> ()
   return
 }

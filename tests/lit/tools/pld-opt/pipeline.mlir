@@ -31,3 +31,7 @@ func.func @host() attributes {pld.kind = #pld.func_kind<"host">} {
   %v = "pld.tensor_window"(%buf) : (!pld.ptr) -> tensor<64xf32, #pld.dist>
   return
 }
+
+// A mistyped pld pass gets a suggestion.
+// RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-lower-composit-ops)' 2>&1 | FileCheck %s --check-prefix=TYPO
+// TYPO: pass 'pld-lower-composit-ops' (did you mean 'pld-lower-composite-ops'?): {{.*}}does not refer to a registered pass or pass pipeline

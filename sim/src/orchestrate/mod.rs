@@ -1,0 +1,636 @@
+//! Whole programs on simulated ranks (docs/simulator.md, "Whole
+//! programs"): a HOST orchestrator's comm domains, dispatches of CHIP
+//! orchestrators, the kernels those call and the HOST rail's builtin
+//! dispatches, run on one thread per device.
+//!
+//! [`plan`] interprets the orchestration once (it depends on integers
+//! only) into every device's ordered work; [`ProgramRun::execute`] lays the
+//! comm domains out in every device's window, runs each device's work on
+//! its own thread (the kernels JIT-compiled, the builtins from the
+//! library runtime-sys builds), and, when asked, snapshots the operands of
+//! every collective before and after it for the golden check.
+
+pub mod affine;
+pub mod plan;
+
+pub use plan::{Arg, BuiltinScalar, BuiltinTask, DomainPlan, KernelTask, Plan, Task, TensorRef};
+
+use crate::builtins::{self, TensorDesc};
+use crate::domain::CommDomain;
+use crate::golden::{self, RankCheck};
+use crate::program::{Collective, KernelInfo, Param, Program};
+use crate::report::CellLeak;
+use crate::run::{Outcome, Run};
+use melior::ir::{operation::OperationLike, OperationRef};
+use pld_dialect::enums::FuncKind;
+use pld_runtime_sys::PldCommContext;
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// `file:line:col` of an op, as reports name it.
+pub fn location(op: OperationRef) -> String {
+    match pld_ir::position(op.location()) {
+        Some(p) => format!("{}:{}:{}", p.file, p.line, p.column),
+        None => "unknown location".into(),
+    }
+}
+
+/// AIV cores of a simulated device: the limit a sync-start launch must fit
+/// (A2/A3 devices have 48; a module's `pld.aiv_core_count` overrides it).
+pub const DEFAULT_AIV_CORES: i32 = 48;
+
+/// A window buffer of the program, and what is known of its contents.
+#[derive(Clone, Debug)]
+pub struct Buffer {
+    pub domain: usize,
+    pub name: String,
+    /// The first tensor that views it (its dtype and shape).
+    pub view: TensorRef,
+    /// Used as a collective's signal: starts at zero and must end there.
+    pub signal: bool,
+}
+
+/// A program ready to run on `world` devices.
+pub struct ProgramRun {
+    pub program: Program,
+    pub plan: Plan,
+    pub entry: String,
+    pub buffers: Vec<Buffer>,
+    pub aiv_cores: i32,
+}
+
+/// One collective call of the program: where it is in the source, and
+/// what `--check` found.
+#[derive(Clone, Debug)]
+pub struct CallReport {
+    /// `pld.tensor_allreduce`, ... (the user-level collective).
+    pub op: String,
+    /// The source location of the collective (or of the kernel call, for a
+    /// collective inside a kernel).
+    pub location: String,
+    /// For a collective inside a kernel: the kernel.
+    pub kernel: Option<String>,
+    /// The element type and count of its result.
+    pub dtype: String,
+    pub elements: usize,
+    pub reduce: Option<String>,
+    pub root: Option<i64>,
+    /// Its time on the slowest rank.
+    pub time: Duration,
+    /// The check per rank, or why there is none.
+    pub check: Result<Vec<RankCheck>, String>,
+}
+
+/// How a program run ended.
+pub struct ProgramOutcome {
+    pub outcome: Outcome,
+    /// Every collective call, in the order of the first device's work.
+    pub calls: Vec<CallReport>,
+    /// Signal cells left non-zero: the buffer and the cell.
+    pub leaks: Vec<(String, CellLeak)>,
+    /// L3 -> L2 round trips per device.
+    pub round_trips: Vec<u64>,
+    /// Every buffer's bytes on every device after the run:
+    /// `buffers[buffer][device]` (empty for a device outside its domain).
+    pub final_bytes: Vec<Vec<Vec<u8>>>,
+}
+
+impl ProgramRun {
+    /// Loads `text` (a pld module with a HOST orchestrator), lowers and
+    /// compiles it, and plans it for `world` devices. `entry` names the
+    /// HOST orchestrator (default: the only one).
+    pub fn load(
+        text: &str,
+        source_name: &str,
+        entry: Option<&str>,
+        world: usize,
+    ) -> Result<Self, String> {
+        let program = Program::load_named(text, source_name)?;
+        let mut run = ProgramRun {
+            program,
+            plan: Plan::default(),
+            entry: entry.unwrap_or_default().to_string(),
+            buffers: Vec::new(),
+            aiv_cores: DEFAULT_AIV_CORES,
+        };
+        run.plan_for(world, entry)?;
+        Ok(run)
+    }
+
+    /// Plans the loaded program again, for `world` devices (the kernels
+    /// stay compiled).
+    pub fn replan(&mut self, world: usize) -> Result<(), String> {
+        let entry = self.entry.clone();
+        self.plan_for(world, Some(&entry))
+    }
+
+    fn plan_for(&mut self, world: usize, entry: Option<&str>) -> Result<(), String> {
+        let context = pld_dialect::context();
+        let module = pld_ir::parse::parse(&context, &self.program.lowered, "<lowered>")
+            .ok_or("the lowered module does not parse")?;
+        let hosts: Vec<String> = pld_ir::functions(module.as_operation())
+            .into_iter()
+            .filter(|f| pld_dialect::query::function_kind(*f) == Ok(Some(FuncKind::Host)))
+            .filter_map(pld_ir::symbol_name)
+            .collect();
+        let entry = match entry {
+            Some(name) if hosts.iter().any(|h| h == name) => name.to_string(),
+            Some(name) => {
+                return Err(format!(
+                    "@{name} is not a HOST orchestrator of the program (those are: {})",
+                    list(&hosts)
+                ))
+            }
+            None => match hosts.as_slice() {
+                [only] => only.clone(),
+                [] => return Err("the program has no HOST orchestrator".into()),
+                many => {
+                    return Err(format!(
+                        "the program has several HOST orchestrators ({}); pick one with --entry",
+                        list(many)
+                    ))
+                }
+            },
+        };
+        self.aiv_cores = module
+            .as_operation()
+            .attribute("pld.aiv_core_count")
+            .ok()
+            .and_then(pld_ir::attr::int)
+            .and_then(|c| i32::try_from(c).ok())
+            .unwrap_or(DEFAULT_AIV_CORES);
+        self.plan = plan::plan(&module, &entry, world)
+            .map_err(|r| format!("{}: {}", r.location, r.message))?;
+        self.entry = entry;
+        self.buffers = self.describe_buffers()?;
+        Ok(())
+    }
+
+    /// The window buffers the tasks use, with a view of each.
+    fn describe_buffers(&self) -> Result<Vec<Buffer>, String> {
+        let mut buffers: Vec<Buffer> = Vec::new();
+        let mut note = |tensor: &TensorRef, signal: bool| match buffers
+            .iter_mut()
+            .find(|b| b.domain == tensor.domain && b.name == tensor.buffer)
+        {
+            Some(b) => b.signal |= signal,
+            None => buffers.push(Buffer {
+                domain: tensor.domain,
+                name: tensor.buffer.clone(),
+                view: tensor.clone(),
+                signal,
+            }),
+        };
+        for task in self.plan.tasks.iter().flatten() {
+            match task {
+                Task::Builtin(b) => {
+                    let signal = signal_index(b);
+                    for (i, t) in b.tensors.iter().enumerate() {
+                        note(t, Some(i) == signal);
+                    }
+                }
+                Task::Kernel(k) => {
+                    let info = self.program.kernel(&k.kernel);
+                    for (i, t) in tensors_of(k).into_iter().enumerate() {
+                        let signal = info.is_some_and(|info| info.signals.contains(&i));
+                        note(t, signal);
+                    }
+                }
+            }
+        }
+        Ok(buffers)
+    }
+
+    /// Runs the program. `init(buffer, device)` gives a buffer's initial
+    /// bytes on a device (of the size of the buffer's view). With `check`
+    /// every collective's operands are snapshotted and compared with the
+    /// golden.
+    pub fn execute(
+        &self,
+        deadline: Duration,
+        trace: bool,
+        check: bool,
+        init: impl Fn(&Buffer, usize) -> Vec<u8>,
+    ) -> Result<ProgramOutcome, String> {
+        let world = self.plan.world;
+        // Every domain at its own page-aligned base in one window per device.
+        let mut bases = Vec::new();
+        let mut total = 0usize;
+        for domain in &self.plan.domains {
+            bases.push(total);
+            total += domain.window_bytes.div_ceil(4096) * 4096;
+        }
+        let memory = CommDomain::new(world, total.max(64)).map_err(|e| e.to_string())?;
+        let contexts = self.contexts(&memory, &bases);
+        for buffer in &self.buffers {
+            for &device in &self.plan.domains[buffer.domain].devices {
+                let bytes = init(buffer, device);
+                if bytes.len() != buffer.view.bytes() {
+                    return Err(format!(
+                        "the input of '{}' on device {device} has {} bytes, the buffer's view {}",
+                        buffer.name,
+                        bytes.len(),
+                        buffer.view.bytes()
+                    ));
+                }
+                memory
+                    .window(device)
+                    .write(bases[buffer.domain] + buffer.view.offset, &bytes);
+            }
+        }
+        // The compiled kernels and builtins, looked up once.
+        let mut kernels = HashMap::new();
+        let mut variants = HashMap::new();
+        for task in self.plan.tasks.iter().flatten() {
+            match task {
+                Task::Kernel(k) => {
+                    let entry = self
+                        .program
+                        .entry(&k.kernel)
+                        .ok_or_else(|| format!("@{} was not compiled", k.kernel))?;
+                    kernels.insert(k.kernel.clone(), entry);
+                }
+                Task::Builtin(b) => {
+                    let compiled = builtins::find(&b.variant).ok_or_else(|| {
+                        format!("{}: no compiled builtin kernel {}", b.location, b.variant)
+                    })?;
+                    variants.insert(b.variant.clone(), compiled);
+                }
+            }
+        }
+        // Snapshots: `[device][task] = (before, after)` per tensor operand.
+        let snapshots: Vec<Mutex<Vec<Snapshot>>> =
+            (0..world).map(|_| Mutex::new(Vec::new())).collect();
+        // The rank threads see the plan, not the program (whose compiled
+        // code stays with this thread; they get its entry points).
+        let plan = &self.plan;
+        let aiv_cores = self.aiv_cores;
+        let outcome =
+            Run::new(&memory, deadline)
+                .traced(trace)
+                .execute(&format!("@{}", self.entry), |env| {
+                    let device = env.rank;
+                    let window = memory.window(device);
+                    let address =
+                        |t: &TensorRef| window.base() as usize + bases[t.domain] + t.offset;
+                    let read = |t: &TensorRef| {
+                        let mut bytes = vec![0; t.bytes()];
+                        window.read(bases[t.domain] + t.offset, &mut bytes);
+                        bytes
+                    };
+                    let mut mine = Vec::new();
+                    for task in &plan.tasks[device] {
+                        let operands: Vec<&TensorRef> = match task {
+                            Task::Kernel(k) => tensors_of(k),
+                            Task::Builtin(b) => b.tensors.iter().collect(),
+                        };
+                        let before: Vec<Vec<u8>> = if check {
+                            operands.iter().map(|t| read(t)).collect()
+                        } else {
+                            Vec::new()
+                        };
+                        let begin = Instant::now();
+                        match task {
+                            Task::Kernel(k) => {
+                                let Some(entry) = kernels.get(&k.kernel) else {
+                                    continue;
+                                };
+                                let mut values: Vec<u64> = Vec::new();
+                                for arg in &k.args {
+                                    values.push(match arg {
+                                        Arg::Tensor(t) => address(t) as u64,
+                                        Arg::Context(d) => context_of(&contexts, plan, *d, device),
+                                        Arg::Int(i) => *i as u64,
+                                    });
+                                }
+                                let mut arguments: Vec<*mut ()> =
+                                    values.iter_mut().map(|v| (v as *mut u64).cast()).collect();
+                                // SAFETY: one pointer per kernel parameter, each to
+                                // a 64-bit value: an address inside this device's
+                                // window (the plan checked every view fits its
+                                // buffer), a CommContext that outlives the run, or
+                                // a scalar.
+                                unsafe { entry.call(&mut arguments) };
+                            }
+                            Task::Builtin(b) => {
+                                let Some(compiled) = variants.get(&b.variant) else {
+                                    continue;
+                                };
+                                let descs: Vec<TensorDesc> = b
+                                    .tensors
+                                    .iter()
+                                    .filter_map(|t| {
+                                        let shape: Vec<u32> =
+                                            t.shape.iter().map(|&d| d as u32).collect();
+                                        TensorDesc::dense(
+                                            address(t) as u64,
+                                            &shape,
+                                            t.dtype.bytes(),
+                                        )
+                                    })
+                                    .collect();
+                                let ranks = plan.domains[b.domain].devices.len() as u64;
+                                let scalars: Vec<u64> = b
+                                    .scalars
+                                    .iter()
+                                    .map(|s| match s {
+                                        BuiltinScalar::Ranks => ranks,
+                                        BuiltinScalar::Context => {
+                                            context_of(&contexts, plan, b.domain, device)
+                                        }
+                                        BuiltinScalar::Value(v) => *v as u64,
+                                    })
+                                    .collect();
+                                // SAFETY: a rank thread of the run; the
+                                // descriptors describe buffers of this device's
+                                // window.
+                                unsafe { builtins::call(compiled, &descs, &scalars, aiv_cores) };
+                            }
+                        }
+                        let time = begin.elapsed();
+                        crate::run::with_current(|state, rank| {
+                            state.record(rank, "task", begin, || match task {
+                                Task::Kernel(k) => format!("\"kernel\": \"@{}\"", k.kernel),
+                                Task::Builtin(b) => format!("\"builtin\": {:?}", b.variant),
+                            })
+                        });
+                        let after = if check {
+                            operands.iter().map(|t| read(t)).collect()
+                        } else {
+                            Vec::new()
+                        };
+                        mine.push(Snapshot {
+                            before,
+                            after,
+                            time,
+                        });
+                    }
+                    *snapshots[device].lock().unwrap() = mine;
+                });
+        let snapshots: Vec<Vec<Snapshot>> = snapshots
+            .into_iter()
+            .map(|m| m.into_inner().unwrap())
+            .collect();
+        let calls = if outcome.deadlock.is_none() {
+            self.reports(&snapshots, check)
+        } else {
+            Vec::new()
+        };
+        let leaks = self.leaks(&memory, &bases);
+        let final_bytes = self
+            .buffers
+            .iter()
+            .map(|buffer| {
+                (0..world)
+                    .map(|device| {
+                        if self.plan.domains[buffer.domain].rank_of(device).is_none() {
+                            return Vec::new();
+                        }
+                        let mut bytes = vec![0; buffer.view.bytes()];
+                        memory
+                            .window(device)
+                            .read(bases[buffer.domain] + buffer.view.offset, &mut bytes);
+                        bytes
+                    })
+                    .collect()
+            })
+            .collect();
+        Ok(ProgramOutcome {
+            outcome,
+            calls,
+            leaks,
+            round_trips: self.plan.round_trips.clone(),
+            final_bytes,
+        })
+    }
+
+    /// Every domain's CommContexts: `contexts[domain][domain rank]`, each
+    /// naming the domain's windows (its part of every member's window).
+    fn contexts(&self, memory: &CommDomain, bases: &[usize]) -> Vec<Vec<PldCommContext>> {
+        self.plan
+            .domains
+            .iter()
+            .zip(bases)
+            .map(|(domain, base)| {
+                (0..domain.devices.len())
+                    .map(|rank| {
+                        let mut ctx = PldCommContext {
+                            rankId: rank as u32,
+                            rankNum: domain.devices.len() as u32,
+                            winSize: domain.window_bytes as u64,
+                            ..Default::default()
+                        };
+                        for (r, device) in domain.devices.iter().enumerate() {
+                            let address = memory.window(*device).base() as u64 + *base as u64;
+                            ctx.windowsIn[r] = address;
+                            ctx.windowsOut[r] = address;
+                        }
+                        ctx
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The collective calls with their checks.
+    fn reports(&self, snapshots: &[Vec<Snapshot>], check: bool) -> Vec<CallReport> {
+        let mut reports = Vec::new();
+        // Calls are matched across devices by their position in each
+        // device's work: every member of a domain runs the same sequence.
+        let Some(first) = (0..self.plan.world).find(|d| !self.plan.tasks[*d].is_empty()) else {
+            return reports;
+        };
+        for (index, task) in self.plan.tasks[first].iter().enumerate() {
+            let (domain, spec) = match task {
+                Task::Builtin(b) => (b.domain, Some(builtin_collective(b))),
+                Task::Kernel(k) => (
+                    tensors_of(k).first().map_or(0, |t| t.domain),
+                    self.kernel_collective(k),
+                ),
+            };
+            let Some((info, report)) = spec else {
+                continue;
+            };
+            let members = &self.plan.domains[domain].devices;
+            let time = members
+                .iter()
+                .filter_map(|d| snapshots.get(*d)?.get(index))
+                .map(|s| s.time)
+                .max()
+                .unwrap_or_default();
+            let check = if !check {
+                Err("not checked (run with --check)".into())
+            } else if report.op == "pld.tensor_barrier" {
+                Err("a barrier has no numeric result to check".into())
+            } else {
+                let gather = |after: bool| -> Option<Vec<Vec<Vec<u8>>>> {
+                    members
+                        .iter()
+                        .map(|d| {
+                            let s = snapshots.get(*d)?.get(index)?;
+                            Some(if after {
+                                s.after.clone()
+                            } else {
+                                s.before.clone()
+                            })
+                        })
+                        .collect()
+                };
+                match (gather(false), gather(true)) {
+                    (Some(inputs), Some(outputs)) => golden::check(&info, &inputs, &outputs),
+                    _ => Err("not every member of the comm domain ran this call".into()),
+                }
+            };
+            reports.push(CallReport {
+                time,
+                check,
+                ..report
+            });
+        }
+        reports
+    }
+
+    /// The collective inside a kernel task, as the golden check sees it.
+    fn kernel_collective(&self, task: &KernelTask) -> Option<(KernelInfo, CallReport)> {
+        let info = self.program.kernel(&task.kernel)?;
+        let collective = match info.collectives.as_slice() {
+            [] => return None,
+            [one] => one,
+            many => {
+                let mut report = call_report(&many[0], info, &task.location);
+                report.kernel = Some(task.kernel.clone());
+                report.check = Err(format!(
+                    "@{} holds {} collectives; --check compares a kernel with one",
+                    task.kernel,
+                    many.len()
+                ));
+                return Some((info.clone(), report));
+            }
+        };
+        let mut report = call_report(collective, info, &task.location);
+        report.kernel = Some(task.kernel.clone());
+        Some((info.clone(), report))
+    }
+
+    /// Signal cells left non-zero after the run.
+    fn leaks(&self, memory: &CommDomain, bases: &[usize]) -> Vec<(String, CellLeak)> {
+        let mut leaks = Vec::new();
+        for buffer in self.buffers.iter().filter(|b| b.signal) {
+            let domain = &self.plan.domains[buffer.domain];
+            for (rank, device) in domain.devices.iter().enumerate() {
+                let window = memory.window(*device);
+                for index in 0..buffer.view.elements() {
+                    let offset = bases[buffer.domain] + buffer.view.offset + 4 * index;
+                    let value = window
+                        .cell(offset)
+                        .map_or(0, |c| c.load(std::sync::atomic::Ordering::Acquire));
+                    if value != 0 {
+                        leaks.push((buffer.name.clone(), CellLeak { rank, index, value }));
+                    }
+                }
+            }
+        }
+        leaks
+    }
+}
+
+/// What one device's task saw: its tensor operands before and after, and
+/// how long it took.
+struct Snapshot {
+    before: Vec<Vec<u8>>,
+    after: Vec<Vec<u8>>,
+    time: Duration,
+}
+
+/// The tensor arguments of a kernel task, in parameter order.
+fn tensors_of(task: &KernelTask) -> Vec<&TensorRef> {
+    task.args
+        .iter()
+        .filter_map(|a| match a {
+            Arg::Tensor(t) => Some(t),
+            _ => None,
+        })
+        .collect()
+}
+
+fn context_of(contexts: &[Vec<PldCommContext>], plan: &Plan, domain: usize, device: usize) -> u64 {
+    plan.domains[domain]
+        .rank_of(device)
+        .map_or(0, |rank| std::ptr::from_ref(&contexts[domain][rank]) as u64)
+}
+
+/// The signal operand of a builtin dispatch.
+fn signal_index(task: &BuiltinTask) -> Option<usize> {
+    match task.collective.op {
+        "pld.tensor_barrier" => Some(0),
+        "pld.tensor_allgather" | "pld.tensor_all_to_all" | "pld.tensor_all_to_all_v" => Some(2),
+        _ => Some(1),
+    }
+}
+
+/// A builtin dispatch as the golden check sees it: its tensors as the
+/// parameters of a kernel holding the one collective.
+fn builtin_collective(task: &BuiltinTask) -> (KernelInfo, CallReport) {
+    let params: Vec<Param> = task
+        .tensors
+        .iter()
+        .map(|t| Param {
+            name: t.buffer.clone(),
+            distributed: true,
+            shape: t.shape.clone(),
+            dtype: t.dtype,
+        })
+        .collect();
+    let spec = &task.collective;
+    let (target, input, counts) = match spec.op {
+        "pld.tensor_barrier" => (None, None, None),
+        "pld.tensor_allgather" | "pld.tensor_all_to_all" => (Some(1), Some(0), None),
+        "pld.tensor_all_to_all_v" => (Some(1), Some(0), Some((3, 4))),
+        _ => (Some(0), None, None),
+    };
+    let collective = Collective {
+        op: spec.op.to_string(),
+        target,
+        signal: signal_index(task),
+        reduce: spec.reduce.map(|r| r.to_string()),
+        mode: spec.ring.then(|| "ring".to_string()),
+        input,
+        root: spec.root,
+        counts,
+    };
+    let info = KernelInfo {
+        name: task.variant.clone(),
+        params,
+        collectives: vec![collective.clone()],
+        signals: signal_index(task).into_iter().collect(),
+    };
+    let report = call_report(&collective, &info, &task.location);
+    (info, report)
+}
+
+fn call_report(collective: &Collective, info: &KernelInfo, location: &str) -> CallReport {
+    let result = collective
+        .target
+        .or(collective.signal)
+        .and_then(|i| info.params.get(i));
+    CallReport {
+        op: collective.op.clone(),
+        location: location.to_string(),
+        kernel: None,
+        dtype: result.map_or("-".into(), |p| p.dtype.name().to_string()),
+        elements: result.map_or(0, Param::elements),
+        reduce: collective.reduce.clone(),
+        root: collective.root,
+        time: Duration::ZERO,
+        check: Err(String::new()),
+    }
+}
+
+fn list(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|n| format!("@{n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

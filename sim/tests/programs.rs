@@ -1,0 +1,344 @@
+//! Whole HOST programs on simulated devices: every collective they call,
+//! on every rail, compared with the golden (sim/src/golden.rs, written
+//! from the collectives' semantics), every signal back at zero, and the
+//! L3 -> L2 round trips counted.
+
+use pld_sim::orchestrate::{Buffer, ProgramOutcome, ProgramRun};
+use std::time::Duration;
+
+/// A HOST program over window buffers `(name, type, bytes)`: every device
+/// first gets a dispatch of a CHIP orchestrator that receives them all (the
+/// HOST rail groups the buffers of what it dispatches into a comm domain),
+/// then `body` runs on the host with the windows as `%<name>`.
+fn program(buffers: &[(&str, String, usize)], body: &str) -> String {
+    let types: Vec<&str> = buffers.iter().map(|(_, t, _)| t.as_str()).collect();
+    let params: Vec<String> = buffers
+        .iter()
+        .enumerate()
+        .map(|(i, (_, t, _))| format!("%a{i}: {t}"))
+        .collect();
+    let mut text = format!(
+        "func.func @chip({}) attributes {{pld.kind = #pld.func_kind<\"chip\">}} {{\n  return\n}}\n\
+         func.func @main() attributes {{pld.kind = #pld.func_kind<\"host\">}} {{\n\
+         \x20 %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n\
+         \x20 %c2 = arith.constant 2 : index\n\
+         \x20 %ws = \"pld.system_world_size\"() : () -> i64\n\
+         \x20 %n = arith.index_cast %ws : i64 to index\n",
+        params.join(", ")
+    );
+    for (name, ty, bytes) in buffers {
+        text += &format!(
+            "  %{name}_bytes = arith.constant {bytes} : i64\n\
+             \x20 %{name}_buf = \"pld.tensor_alloc_window_buffer\"(%{name}_bytes) {{name = \"{name}\"}} : (i64) -> !pld.ptr\n\
+             \x20 %{name} = \"pld.tensor_window\"(%{name}_buf) : (!pld.ptr) -> {ty}\n"
+        );
+    }
+    let names: Vec<String> = buffers.iter().map(|(n, _, _)| format!("%{n}")).collect();
+    text += &format!(
+        "  scf.for %r = %c0 to %n step %c1 {{\n    \"pld.dispatch\"(%r) ({{\n\
+         \x20     func.call @chip({}) : ({}) -> ()\n      gpu.yield\n    }}) : (index) -> ()\n  }}\n",
+        names.join(", "),
+        types.join(", ")
+    );
+    text += body;
+    text += "  return\n}\n";
+    text
+}
+
+/// Inputs exact in f16 and f32: small halves, distinct per rank and
+/// element. Products stay small.
+fn value(device: usize, i: usize, product: bool) -> f64 {
+    if product {
+        ((i + device) % 4) as f64 * 0.5 + 0.5
+    } else {
+        ((i * 7 + device * 13) % 11) as f64 - 5.0 + device as f64 * 0.5
+    }
+}
+
+fn fill(buffer: &Buffer, device: usize, product: bool) -> Vec<u8> {
+    if buffer.signal {
+        return vec![0; buffer.view.bytes()];
+    }
+    (0..buffer.view.elements())
+        .flat_map(|i| buffer.view.dtype.encode(value(device, i, product)))
+        .collect()
+}
+
+/// Every call checked and right, nothing left behind, `trips` round trips
+/// on every device.
+fn assert_clean(what: &str, outcome: &ProgramOutcome, calls: usize, trips: u64) {
+    assert!(outcome.outcome.ok(), "{what}: {:?}", outcome.outcome);
+    assert!(
+        outcome.leaks.is_empty(),
+        "{what}: leaks {:?}",
+        outcome.leaks
+    );
+    assert_eq!(outcome.calls.len(), calls, "{what}: {:?}", outcome.calls);
+    for call in &outcome.calls {
+        match &call.check {
+            Ok(ranks) => assert!(
+                ranks.iter().all(|r| r.ok),
+                "{what}: {} at {} is wrong: {ranks:?}",
+                call.op,
+                call.location
+            ),
+            Err(why) => assert!(
+                call.op == "pld.tensor_barrier",
+                "{what}: {} was not checked: {why}",
+                call.op
+            ),
+        }
+    }
+    assert!(
+        outcome.round_trips.iter().all(|t| *t == trips),
+        "{what}: round trips {:?}",
+        outcome.round_trips
+    );
+}
+
+const DEADLINE: Duration = Duration::from_secs(10);
+
+#[test]
+fn host_allreduce_with_a_synthesized_signal() {
+    for dtype in ["f16", "f32"] {
+        let elem = if dtype == "f16" { 2 } else { 4 };
+        for op in ["sum", "max", "min", "prod"] {
+            for numel in [1usize, 17, 256, 4127, 65537] {
+                for core_num in [1, 4] {
+                    let ty = format!("tensor<1x{numel}x{dtype}, #pld.dist>");
+                    let text = program(
+                        &[("data", ty.clone(), numel * elem)],
+                        &format!(
+                            "  %r = \"pld.tensor_allreduce\"(%data) {{op = #pld.reduce_op<\"{op}\">, \
+                             core_num = {core_num} : i64}} : ({ty}) -> {ty}\n"
+                        ),
+                    );
+                    let mut run = ProgramRun::load(&text, "allreduce.mlir", None, 2)
+                        .unwrap_or_else(|e| panic!("{e}\n{text}"));
+                    for ranks in [2, 3, 4, 8] {
+                        run.replan(ranks).unwrap();
+                        let what = format!("{dtype} {op} N={numel} core_num={core_num} P={ranks}");
+                        let outcome = run
+                            .execute(DEADLINE, false, true, |b, d| fill(b, d, op == "prod"))
+                            .unwrap_or_else(|e| panic!("{what}: {e}"));
+                        assert_clean(&what, &outcome, 1, 2);
+                        let call = &outcome.calls[0];
+                        assert_eq!((call.dtype.as_str(), call.elements), (dtype, numel));
+                        assert!(
+                            call.location.starts_with("allreduce.mlir:"),
+                            "{what}: {call:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn host_ring_allreduce() {
+    for ranks in [2usize, 4] {
+        let numel = 1024;
+        let rows = 2 * (ranks - 1) + 1;
+        let data = format!("tensor<1x{numel}xf32, #pld.dist>");
+        let ring = format!("tensor<{rows}x{ranks}xi32, #pld.dist>");
+        let text = program(
+            &[
+                ("data", data.clone(), numel * 4),
+                ("ring_sig", ring.clone(), rows * ranks * 4),
+            ],
+            &format!(
+                "  %r = \"pld.tensor_allreduce\"(%data, %ring_sig) {{op = #pld.reduce_op<\"sum\">, \
+                 mode = \"ring\"}} : ({data}, {ring}) -> {data}\n"
+            ),
+        );
+        let run = ProgramRun::load(&text, "ring.mlir", None, ranks)
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let outcome = run
+            .execute(DEADLINE, false, true, |b, d| fill(b, d, false))
+            .unwrap();
+        assert_clean(&format!("ring P={ranks}"), &outcome, 1, 2);
+    }
+}
+
+#[test]
+fn an_explicit_signal_allreduce_twice_in_a_loop() {
+    for ranks in [2usize, 4] {
+        let data = "tensor<1x300xf32, #pld.dist>".to_string();
+        let sig = format!("tensor<{ranks}x1xi32, #pld.dist>");
+        let text = program(
+            &[("data", data.clone(), 1200), ("sig", sig.clone(), ranks * 4)],
+            &format!(
+                "  scf.for %i = %c0 to %c2 step %c1 {{\n\
+                 \x20   %r = \"pld.tensor_allreduce\"(%data, %sig) {{op = #pld.reduce_op<\"sum\">}} : ({data}, {sig}) -> {data}\n\
+                 \x20 }}\n"
+            ),
+        );
+        let run = ProgramRun::load(&text, "loop.mlir", None, ranks)
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let outcome = run
+            .execute(DEADLINE, false, true, |b, d| fill(b, d, false))
+            .unwrap();
+        // One dispatch and two builtin calls per device; the second call
+        // reduces the first one's result.
+        assert_clean(&format!("loop P={ranks}"), &outcome, 2, 3);
+    }
+}
+
+/// The count matrices of collectives spec 12, as `counts(sender, dest)`.
+fn count_matrices(ranks: usize, cap: i64) -> Vec<(&'static str, Vec<Vec<i32>>)> {
+    let by = |f: &dyn Fn(usize, usize) -> i64| -> Vec<Vec<i32>> {
+        (0..ranks)
+            .map(|s| (0..ranks).map(|d| f(s, d) as i32).collect())
+            .collect()
+    };
+    vec![
+        (
+            "zero_and_full",
+            by(&|_, d| if d % 2 == 0 { 0 } else { cap }),
+        ),
+        ("one_and_full", by(&|_, d| if d % 2 == 0 { 1 } else { cap })),
+        ("over_capacity", by(&|_, _| cap + 3)),
+        ("negative", by(&|_, d| if d % 2 == 0 { -2 } else { cap })),
+        ("default", by(&|_, d| (ranks - d) as i64)),
+    ]
+}
+
+#[test]
+fn host_all_to_all_v_with_the_count_matrices() {
+    const CAP: usize = 4;
+    const ROW: usize = 8;
+    for ranks in [2usize, 4] {
+        let rows = ranks * CAP;
+        let big = format!("tensor<{rows}x{ROW}xf32, #pld.dist>");
+        let sig = format!("tensor<{ranks}x1xi32, #pld.dist>");
+        let cnt = format!("tensor<{ranks}xi32, #pld.dist>");
+        let rcv = format!("tensor<{ranks}x1xi32, #pld.dist>");
+        let text = program(
+            &[
+                ("vin", big.clone(), rows * ROW * 4),
+                ("vout", big.clone(), rows * ROW * 4),
+                ("vsig", sig.clone(), ranks * 4),
+                ("cnt", cnt.clone(), ranks * 4),
+                ("rcv", rcv.clone(), ranks * 4),
+            ],
+            &format!(
+                "  %v = \"pld.tensor_all_to_all_v\"(%vin, %vout, %vsig, %cnt, %rcv) : \
+                 ({big}, {big}, {sig}, {cnt}, {rcv}) -> {big}\n"
+            ),
+        );
+        let run = ProgramRun::load(&text, "a2av.mlir", None, ranks)
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+        for (name, counts) in count_matrices(ranks, CAP as i64) {
+            let outcome = run
+                .execute(DEADLINE, false, true, |b, d| match b.name.as_str() {
+                    "cnt" => counts[d].iter().flat_map(|c| c.to_le_bytes()).collect(),
+                    "vout" | "rcv" => vec![0; b.view.bytes()],
+                    _ => fill(b, d, false),
+                })
+                .unwrap();
+            assert_clean(&format!("all_to_all_v {name} P={ranks}"), &outcome, 1, 2);
+        }
+    }
+}
+
+#[test]
+fn host_barrier_broadcast_reduce_scatter_allgather_all_to_all() {
+    for ranks in [2usize, 4] {
+        let rows = format!("tensor<{ranks}x16xf32, #pld.dist>");
+        let row = "tensor<1x16xf32, #pld.dist>".to_string();
+        let sig = format!("tensor<{ranks}xi32, #pld.dist>");
+        let sig2 = format!("tensor<{ranks}x1xi32, #pld.dist>");
+        let mut body = format!(
+            "  %b = \"pld.tensor_barrier\"(%sig) : ({sig}) -> {sig}\n\
+             \x20 %s = \"pld.tensor_reduce_scatter\"(%rows, %sig) {{op = #pld.reduce_op<\"sum\">}} : ({rows}, {sig}) -> {rows}\n\
+             \x20 %g = \"pld.tensor_allgather\"(%row, %out, %sig2) : ({row}, {rows}, {sig2}) -> {rows}\n\
+             \x20 %t = \"pld.tensor_all_to_all\"(%rows, %out, %sig2) : ({rows}, {rows}, {sig2}) -> {rows}\n"
+        );
+        for root in 0..ranks {
+            body += &format!(
+                "  %c{root}_b = \"pld.tensor_broadcast\"(%rows, %sig) {{root = {root} : i64}} : ({rows}, {sig}) -> {rows}\n"
+            );
+        }
+        let text = program(
+            &[
+                ("rows", rows.clone(), ranks * 64),
+                ("out", rows.clone(), ranks * 64),
+                ("row", row.clone(), 64),
+                ("sig", sig.clone(), ranks * 4),
+                ("sig2", sig2.clone(), ranks * 4),
+            ],
+            &body,
+        );
+        let run = ProgramRun::load(&text, "others.mlir", None, ranks)
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let outcome = run
+            .execute(DEADLINE, false, true, |b, d| fill(b, d, false))
+            .unwrap();
+        let calls = 4 + ranks;
+        assert_clean(
+            &format!("others P={ranks}"),
+            &outcome,
+            calls,
+            1 + calls as u64,
+        );
+        let ops: Vec<&str> = outcome.calls.iter().map(|c| c.op.as_str()).collect();
+        assert_eq!(
+            &ops[..4],
+            [
+                "pld.tensor_barrier",
+                "pld.tensor_reduce_scatter",
+                "pld.tensor_allgather",
+                "pld.tensor_all_to_all"
+            ]
+        );
+        assert_eq!(
+            outcome.calls[0].check.as_ref().unwrap_err(),
+            "a barrier has no numeric result to check"
+        );
+    }
+}
+
+#[test]
+fn the_shipped_example_runs_both_rails() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/allreduce.mlir"
+    ))
+    .unwrap();
+    let mut run = ProgramRun::load(&text, "examples/allreduce.mlir", None, 2).unwrap();
+    for ranks in [2, 4, 8] {
+        run.replan(ranks).unwrap();
+        let outcome = run
+            .execute(DEADLINE, false, true, |b, d| fill(b, d, false))
+            .unwrap();
+        assert_clean(&format!("example P={ranks}"), &outcome, 2, 2);
+        assert_eq!(
+            outcome.calls[0].kernel.as_deref(),
+            Some("reduce_kernel"),
+            "{:?}",
+            outcome.calls
+        );
+        assert!(outcome.calls[1].kernel.is_none());
+    }
+}
+
+#[test]
+fn a_signal_too_small_for_its_core_num_is_refused_without_a_hang() {
+    // An explicit [P, 1] signal with core_num = 4 needs four lanes.
+    let ranks = 2;
+    let data = "tensor<1x64xf32, #pld.dist>".to_string();
+    let sig = format!("tensor<{ranks}x1xi32, #pld.dist>");
+    let text = program(
+        &[("data", data.clone(), 256), ("sig", sig.clone(), ranks * 4)],
+        &format!(
+            "  %r = \"pld.tensor_allreduce\"(%data, %sig) {{op = #pld.reduce_op<\"sum\">, \
+             core_num = 4 : i64}} : ({data}, {sig}) -> {data}\n"
+        ),
+    );
+    let error = ProgramRun::load(&text, "small.mlir", None, ranks)
+        .err()
+        .expect("refused");
+    assert!(error.contains("small.mlir:"), "{error}");
+    assert!(error.contains("lane count (4)"), "{error}");
+}

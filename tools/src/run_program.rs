@@ -1,0 +1,187 @@
+//! `pld-run` on a whole program: its HOST orchestrator run on N simulated
+//! devices, every collective it calls (on every rail) checked.
+
+use crate::run::{fill, generator, Generator, Options, DEADLOCK};
+use pld_sim::npy;
+use pld_sim::orchestrate::{Buffer, ProgramRun};
+use pld_sim::program::Param;
+use std::time::Instant;
+
+/// The HOST orchestrators of a module (empty when it has none).
+pub fn host_functions(text: &str) -> Vec<String> {
+    let context = pld_dialect::context();
+    let Some(module) = pld_ir::parse::parse(&context, text, "<input>") else {
+        return Vec::new();
+    };
+    pld_ir::functions(module.as_operation())
+        .into_iter()
+        .filter(|f| {
+            pld_dialect::query::function_kind(*f) == Ok(Some(pld_dialect::enums::FuncKind::Host))
+        })
+        .filter_map(pld_ir::symbol_name)
+        .collect()
+}
+
+/// A buffer as a parameter, for the generators and `.npy` files.
+fn as_param(buffer: &Buffer) -> Param {
+    Param {
+        name: buffer.name.clone(),
+        distributed: true,
+        shape: buffer.view.shape.clone(),
+        dtype: buffer.view.dtype,
+    }
+}
+
+/// Runs the program; the process exit status.
+pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, String> {
+    let started = Instant::now();
+    let run = ProgramRun::load(text, buffer_name, options.entry.as_deref(), options.ranks)
+        .map_err(|e| format!("{buffer_name}: {e}"))?;
+    let mut generators: Vec<Generator> = run
+        .buffers
+        .iter()
+        .map(|b| {
+            if b.signal {
+                Generator::Zeros
+            } else {
+                Generator::Ramp
+            }
+        })
+        .collect();
+    for pair in &options.inputs {
+        let (name, value) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("--input takes BUFFER=GENERATOR, not '{pair}'"))?;
+        let index = run
+            .buffers
+            .iter()
+            .position(|b| b.name == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = run.buffers.iter().map(|b| b.name.as_str()).collect();
+                format!(
+                    "the program has no window buffer '{name}' (its buffers: {})",
+                    names.join(", ")
+                )
+            })?;
+        generators[index] = generator(value);
+    }
+    let mut inputs: Vec<Vec<Vec<u8>>> = Vec::new();
+    for (buffer, generator) in run.buffers.iter().zip(&generators) {
+        let param = as_param(buffer);
+        let mut per_device = Vec::new();
+        for device in 0..options.ranks {
+            per_device.push(fill(generator, &param, device)?);
+        }
+        inputs.push(per_device);
+    }
+    let index_of = |buffer: &Buffer| {
+        run.buffers
+            .iter()
+            .position(|b| b.domain == buffer.domain && b.name == buffer.name)
+            .unwrap_or(0)
+    };
+    let label = format!("@{} on {} devices", run.entry, options.ranks);
+    let (finished_tx, finished_rx) = std::sync::mpsc::channel::<()>();
+    let progress = std::thread::spawn(move || {
+        if finished_rx
+            .recv_timeout(std::time::Duration::from_secs(1))
+            .is_err()
+        {
+            eprintln!("pld-run: running {label}...");
+        }
+    });
+    let result = run.execute(
+        options.deadline,
+        options.trace.is_some(),
+        options.check,
+        |buffer, device| inputs[index_of(buffer)][device].clone(),
+    );
+    let _ = finished_tx.send(());
+    let _ = progress.join();
+    let finished = result?;
+    let elapsed = started.elapsed();
+
+    if let (Some(path), Some(trace)) = (&options.trace, &finished.outcome.trace) {
+        std::fs::write(path, trace).map_err(|e| format!("cannot write '{path}': {e}"))?;
+    }
+    let mut status = 0;
+    for error in &finished.outcome.errors {
+        eprintln!("pld-run: error: {error}");
+        status = 1;
+    }
+    for fatal in &finished.outcome.fatals {
+        eprintln!("pld-run: error: {fatal}");
+        status = 1;
+    }
+    if let Some(report) = &finished.outcome.deadlock {
+        eprint!("pld-run: {report}");
+        return Ok(DEADLOCK);
+    }
+    for (buffer, leak) in &finished.leaks {
+        eprintln!("pld-run: credit leak in {buffer}: {leak}");
+        status = 1;
+    }
+    if let Some(dir) = &options.output_dir {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create '{dir}': {e}"))?;
+        for (buffer, per_device) in run.buffers.iter().zip(&finished.final_bytes) {
+            let param = as_param(buffer);
+            for (device, bytes) in per_device.iter().enumerate() {
+                if bytes.is_empty() {
+                    continue;
+                }
+                let path = format!("{dir}/{}.rank{device}.npy", buffer.name);
+                std::fs::write(&path, npy::encode(param.dtype, &param.shape, bytes))
+                    .map_err(|e| format!("cannot write '{path}': {e}"))?;
+            }
+        }
+    }
+    println!(
+        "@{} on {} devices: {} collective calls, finished in {:.1?}",
+        run.entry,
+        options.ranks,
+        finished.calls.len(),
+        elapsed
+    );
+    for call in &finished.calls {
+        let what = match (&call.reduce, call.root) {
+            (Some(op), _) => format!("{} x {} ({op})", call.dtype, call.elements),
+            (None, Some(root)) => format!("{} x {} (root {root})", call.dtype, call.elements),
+            (None, None) => format!("{} x {}", call.dtype, call.elements),
+        };
+        let place = match &call.kernel {
+            Some(kernel) => format!("in @{kernel} (called at {})", call.location),
+            None => format!("at {}", call.location),
+        };
+        let verdict = match &call.check {
+            Ok(checks) => {
+                let wrong: Vec<usize> = checks.iter().filter(|c| !c.ok).map(|c| c.rank).collect();
+                let worst = checks.iter().map(|c| c.worst).fold(0.0, f64::max);
+                if wrong.is_empty() {
+                    format!("ok on {} ranks (worst error {worst:.3e})", checks.len())
+                } else {
+                    status = 1;
+                    format!("WRONG on ranks {wrong:?} (worst error {worst:.3e})")
+                }
+            }
+            Err(why) => why.clone(),
+        };
+        println!(
+            "  {} {place}: {what}, {:.1?}: {verdict}",
+            call.op, call.time
+        );
+    }
+    if options.stats {
+        println!("  device  round trips  notifies  waits  remote bytes read  remote bytes written");
+        for (device, c) in finished.outcome.counters.iter().enumerate() {
+            println!(
+                "  {device:>6}  {:>11}  {:>8}  {:>5}  {:>17}  {:>20}",
+                finished.round_trips.get(device).copied().unwrap_or(0),
+                c.notifies,
+                c.waits,
+                c.remote_bytes_read,
+                c.remote_bytes_written
+            );
+        }
+    }
+    Ok(status)
+}
