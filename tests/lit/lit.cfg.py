@@ -17,7 +17,10 @@ config.test_exec_root = os.path.join(
 )
 
 workspace = os.path.abspath(os.path.join(config.test_source_root, "..", ".."))
-bin_dir = os.environ.get("PLD_BIN_DIR", os.path.join(workspace, "target", "debug"))
+# Absolute, because some RUN lines run tools from inside a test's directory.
+bin_dir = os.path.abspath(
+    os.environ.get("PLD_BIN_DIR", os.path.join(workspace, "target", "debug"))
+)
 llvm_bin = os.environ.get("LLVM_BIN_DIR", "/usr/lib/llvm-22/bin")
 
 config.environment["PATH"] = os.pathsep.join(
