@@ -43,6 +43,8 @@ demo: deps
 	@echo "== the builtin kernel package its HOST dispatch names (docs/builtins.md) =="
 	./target/debug/pld-translate --emit=kernels target/demo/allreduce.lowered.mlir -o target/demo/kernels
 	@find target/demo/kernels -type f | sort
+	@echo "== the CHIP rail: stage, all_to_all_v, consume in one CHIP orchestrator (1 round trip per device) =="
+	./target/debug/pld-run examples/chip_all_to_all_v.mlir --ranks 2 --check --stats
 
 test: deps
 	cargo test --workspace

@@ -27,6 +27,7 @@ pub mod passes;
 pub mod program;
 mod report;
 mod run;
+pub mod shapes;
 mod signal;
 mod tiles;
 

@@ -342,3 +342,124 @@ fn a_signal_too_small_for_its_core_num_is_refused_without_a_hang() {
     assert!(error.contains("small.mlir:"), "{error}");
     assert!(error.contains("lane count (4)"), "{error}");
 }
+
+/// The CHIP-rail pipeline of issue 11 for `ranks` devices: each device's
+/// CHIP orchestrator stages its data with an InCore allreduce (Sum),
+/// exchanges it with all_to_all_v and consumes the result with a second
+/// InCore allreduce (Max). With `chip_rail` all three are one CHIP
+/// orchestrator's pipeline (the exchange lowered by
+/// pld-lower-l2-tensor-collectives), one dispatch; without it the same
+/// computation is three HOST steps: a dispatch, a HOST all_to_all_v and a
+/// dispatch.
+fn a2av_pipeline(ranks: usize, cap: usize, row: usize, core_num: i64, chip_rail: bool) -> String {
+    let rows = ranks * cap;
+    let big = format!("tensor<{rows}x{row}xf32, #pld.dist>");
+    let flat = format!("tensor<1x{}xf32, #pld.dist>", rows * row);
+    let ar_sig = "tensor<8x1xi32, #pld.dist>";
+    let sig = format!("tensor<{ranks}x10xi32, #pld.dist>");
+    let cnt = format!("tensor<{ranks}xi32, #pld.dist>");
+    let rcv = format!("tensor<{ranks}x1xi32, #pld.dist>");
+    let bytes = rows * row * 4;
+    let params = format!(
+        "%vin: {big}, %vout: {big}, %fin: {flat}, %fout: {flat}, %s1: {ar_sig}, %s2: {ar_sig}, \
+         %vsig: {sig}, %cnt: {cnt}, %rcv: {rcv}"
+    );
+    let types = format!("{big}, {big}, {flat}, {flat}, {ar_sig}, {ar_sig}, {sig}, {cnt}, {rcv}");
+    let args = "%vin, %vout, %fin, %fout, %s1, %s2, %vsig, %cnt, %rcv";
+    let exchange = format!(
+        "  %cn = arith.constant {core_num} : index\n\
+         \x20 %x = \"pld.tensor_all_to_all_v\"(%vin, %vout, %vsig, %cnt, %rcv, %cn) : \
+         ({big}, {big}, {sig}, {cnt}, {rcv}, index) -> {big}\n"
+    );
+    let mut text = format!(
+        "func.func @stage(%d: {flat}, %s: {ar_sig}) attributes {{pld.kind = #pld.func_kind<\"incore\">}} {{\n\
+         \x20 %r = \"pld.tensor_allreduce\"(%d, %s) {{op = #pld.reduce_op<\"sum\">}} : ({flat}, {ar_sig}) -> {flat}\n\
+         \x20 return\n}}\n\
+         func.func @consume(%d: {flat}, %s: {ar_sig}) attributes {{pld.kind = #pld.func_kind<\"incore\">}} {{\n\
+         \x20 %r = \"pld.tensor_allreduce\"(%d, %s) {{op = #pld.reduce_op<\"max\">}} : ({flat}, {ar_sig}) -> {flat}\n\
+         \x20 return\n}}\n\
+         func.func @chip_stage({params}) attributes {{pld.kind = #pld.func_kind<\"chip\">}} {{\n\
+         \x20 func.call @stage(%fin, %s1) : ({flat}, {ar_sig}) -> ()\n"
+    );
+    if chip_rail {
+        text += &exchange;
+        text += &format!("  func.call @consume(%fout, %s2) : ({flat}, {ar_sig}) -> ()\n");
+    }
+    text += &format!(
+        "  return\n}}\n\
+         func.func @chip_consume({params}) attributes {{pld.kind = #pld.func_kind<\"chip\">}} {{\n\
+         \x20 func.call @consume(%fout, %s2) : ({flat}, {ar_sig}) -> ()\n  return\n}}\n\
+         func.func @main() attributes {{pld.kind = #pld.func_kind<\"host\">}} {{\n\
+         \x20 %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n\
+         \x20 %ws = \"pld.system_world_size\"() : () -> i64\n\
+         \x20 %n = arith.index_cast %ws : i64 to index\n"
+    );
+    for (name, size, views) in [
+        ("vin", bytes, vec![("vin", &big), ("fin", &flat)]),
+        ("vout", bytes, vec![("vout", &big), ("fout", &flat)]),
+        ("s1", 32, vec![("s1", &ar_sig.to_string())]),
+        ("s2", 32, vec![("s2", &ar_sig.to_string())]),
+        ("vsig", ranks * 40, vec![("vsig", &sig)]),
+        ("cnt", ranks * 4, vec![("cnt", &cnt)]),
+        ("rcv", ranks * 4, vec![("rcv", &rcv)]),
+    ] {
+        text += &format!(
+            "  %{name}_bytes = arith.constant {size} : i64\n\
+             \x20 %{name}_buf = \"pld.tensor_alloc_window_buffer\"(%{name}_bytes) {{name = \"{name}\"}} : (i64) -> !pld.ptr\n"
+        );
+        for (view, ty) in views {
+            text +=
+                &format!("  %{view} = \"pld.tensor_window\"(%{name}_buf) : (!pld.ptr) -> {ty}\n");
+        }
+    }
+    let dispatch = |chip: &str| {
+        format!(
+            "  scf.for %r = %c0 to %n step %c1 {{\n    \"pld.dispatch\"(%r) ({{\n\
+             \x20     func.call @{chip}({args}) : ({types}) -> ()\n      gpu.yield\n    }}) : (index) -> ()\n  }}\n"
+        )
+    };
+    text += &dispatch("chip_stage");
+    if !chip_rail {
+        text += &exchange;
+        text += &dispatch("chip_consume");
+    }
+    text += "  return\n}\n";
+    text
+}
+
+#[test]
+fn chip_rail_all_to_all_v_pipeline_matches_the_host_rail() {
+    const CAP: usize = 4;
+    const ROW: usize = 8;
+    for ranks in [2usize, 4] {
+        for core_num in [1, 5, 10] {
+            let load = |chip: bool| {
+                let text = a2av_pipeline(ranks, CAP, ROW, core_num, chip);
+                ProgramRun::load(&text, "pipeline.mlir", None, ranks)
+                    .unwrap_or_else(|e| panic!("{e}\n{text}"))
+            };
+            let (chip, host) = (load(true), load(false));
+            for (name, counts) in count_matrices(ranks, CAP as i64) {
+                let init = |b: &Buffer, d: usize| match b.name.as_str() {
+                    "cnt" => counts[d].iter().flat_map(|c| c.to_le_bytes()).collect(),
+                    "vout" | "rcv" => vec![0; b.view.bytes()],
+                    _ => fill(b, d, false),
+                };
+                let what = format!("{name} P={ranks} core_num={core_num}");
+                let on_chip = chip.execute(DEADLINE, false, true, init).unwrap();
+                // stage, exchange, consume: one round trip on the CHIP
+                // rail, three on the HOST rail.
+                assert_clean(&format!("CHIP rail {what}"), &on_chip, 3, 1);
+                let on_host = host.execute(DEADLINE, false, true, init).unwrap();
+                assert_clean(&format!("HOST rail {what}"), &on_host, 3, 3);
+                assert_eq!(on_chip.calls[1].op, "pld.tensor_all_to_all_v");
+                assert!(on_chip.calls[1].location.contains("pipeline.mlir:"));
+                let result = |o: &ProgramOutcome| -> Vec<Vec<u8>> {
+                    let vout = chip.buffers.iter().position(|b| b.name == "vout").unwrap();
+                    o.final_bytes[vout].clone()
+                };
+                assert_eq!(result(&on_chip), result(&on_host), "{what}: rails differ");
+            }
+        }
+    }
+}

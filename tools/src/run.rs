@@ -2,9 +2,6 @@
 //! ranks, check it, report.
 
 use crate::files::read_named_input;
-use pld_dialect::ops::collective::{
-    composite_signal_shape, AllGather, AllReduce, AllToAll, AllToAllV, ReduceScatter,
-};
 use pld_sim::golden;
 use pld_sim::npy;
 use pld_sim::program::{Param, Program};
@@ -78,63 +75,6 @@ pub(crate) fn fill(generator: &Generator, param: &Param, rank: usize) -> Result<
     })
 }
 
-/// The rank count must fit every shape the kernel's collectives imply, or
-/// the credits and the data land outside their buffers: each signal's shape
-/// for its schedule, a broadcast's root, the per-rank rows of allgather,
-/// all_to_all and reduce_scatter targets and the slots of all_to_all_v.
-fn check_shapes(kernel: &pld_sim::program::KernelInfo, ranks: usize) -> Result<(), String> {
-    let param = |i: Option<usize>| i.and_then(|i| kernel.params.get(i));
-    for collective in &kernel.collectives {
-        let op = collective.op.as_str();
-        if let Some(signal) = param(collective.signal) {
-            let ring = op == AllReduce::NAME && collective.mode.as_deref() == Some("ring");
-            let [rows, cols] = composite_signal_shape(ring, ranks as i64);
-            let shape = &signal.shape;
-            // A ring's steps are the signal's rows: it must be shaped for
-            // exactly this many ranks.
-            let fits = if ring {
-                shape.len() == 2 && shape[0] as i64 == rows && shape[1] as i64 == cols
-            } else {
-                shape.len() == 2 && shape[0] as i64 >= rows && shape[1] as i64 >= cols
-            };
-            if !fits {
-                return Err(format!(
-                    "the signal of {op} ({}) is {shape:?}; on {ranks} ranks it needs {} \
-                     [{rows}, {cols}]",
-                    signal.name,
-                    if ring { "exactly" } else { "at least" }
-                ));
-            }
-        }
-        if let Some(root) = collective.root.filter(|r| *r < 0 || *r as usize >= ranks) {
-            return Err(format!(
-                "{op} has root = {root}, which is not one of the {ranks} ranks"
-            ));
-        }
-        let Some(target) = param(collective.target) else {
-            continue;
-        };
-        let rows = target.shape.first().copied().unwrap_or(0);
-        let per_rank = match op {
-            AllGather::NAME | AllToAll::NAME | ReduceScatter::NAME => rows == ranks,
-            AllToAllV::NAME => ranks > 0 && rows % ranks == 0 && rows >= ranks,
-            _ => true,
-        };
-        if !per_rank {
-            let needs = if op == AllToAllV::NAME {
-                format!("a multiple of {ranks} rows (NR * MAX_RECV with NR = {ranks})")
-            } else {
-                format!("{ranks} rows, one per rank")
-            };
-            return Err(format!(
-                "the target of {op} ({}) is {:?}; on {ranks} ranks it needs {needs}",
-                target.name, target.shape
-            ));
-        }
-    }
-    Ok(())
-}
-
 /// Runs `pld-run`; returns the process exit status.
 pub fn run(options: &Options) -> i32 {
     match drive(options) {
@@ -188,7 +128,7 @@ fn drive(options: &Options) -> Result<i32, String> {
             }
         })
         .collect();
-    check_shapes(kernel, options.ranks)?;
+    pld_sim::shapes::check(kernel, options.ranks, pld_sim::shapes::Rail::Composite)?;
     for pair in &options.inputs {
         let (name, value) = pair
             .split_once('=')

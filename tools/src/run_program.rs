@@ -36,7 +36,14 @@ fn as_param(buffer: &Buffer) -> Param {
 pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, String> {
     let started = Instant::now();
     let run = ProgramRun::load(text, buffer_name, options.entry.as_deref(), options.ranks)
-        .map_err(|e| format!("{buffer_name}: {e}"))?;
+        .map_err(|e| {
+            // Refusals at an op already start with its location.
+            if e.starts_with(&format!("{buffer_name}:")) {
+                e
+            } else {
+                format!("{buffer_name}: {e}")
+            }
+        })?;
     let mut generators: Vec<Generator> = run
         .buffers
         .iter()

@@ -87,7 +87,10 @@ fn translate(
 }
 
 /// `--emit=kernels -o DIR`: renders the package of every builtin variant
-/// the module dispatches into DIR, with `DIR/kernels.json`.
+/// the module dispatches into DIR, with `DIR/kernels.json`, and every CHIP
+/// orchestrator's sub-build of the kernels the CHIP rail synthesized
+/// (`DIR/next_levels/<chip_func>/`). The module's `pld.target` picks the
+/// launch-spec setter of the entries.
 fn run_kernels(options: &Options) -> i32 {
     let dir = match options.output.as_deref() {
         Some(dir) if dir != "-" => std::path::PathBuf::from(dir),
@@ -110,18 +113,19 @@ fn run_kernels(options: &Options) -> i32 {
     };
     let context = pld_dialect::context();
     let sink = Sink::attach(&context);
-    let target = pld_backend::kernels::Target::default();
-    let packages = kernel_packages(&context, &buffer_name, &text, &target);
+    let rendered = kernel_packages(&context, &buffer_name, &text);
     let diagnostics = sink.take();
     for diagnostic in &diagnostics {
         eprint!("{}", diagnostic.render(&buffer_name));
     }
     let failed = diagnostics.iter().any(|d| d.severity == Severity::Error);
-    let packages = match packages {
-        Some(packages) if !failed => packages,
+    let rendered = match rendered {
+        Some(rendered) if !failed => rendered,
         _ => return 1,
     };
-    if let Err(e) = pld_backend::kernels::write(&dir, &packages, &target) {
+    let written = pld_backend::kernels::write(&dir, &rendered.packages, &rendered.target)
+        .and_then(|()| pld_backend::kernels::chip::write(&dir, &rendered.chip));
+    if let Err(e) = written {
         eprintln!(
             "pld-translate: error: cannot write the kernels to '{}': {e}",
             dir.display()
@@ -131,21 +135,30 @@ fn run_kernels(options: &Options) -> i32 {
     0
 }
 
-/// The rendered packages of `text`'s builtin dispatches; `None` when the
-/// module does not parse or verify, still holds HOST collectives, or
-/// names a variant that has no kernel (the reasons went to the diagnostic
-/// handler).
-fn kernel_packages(
-    context: &melior::Context,
-    buffer_name: &str,
-    text: &str,
-    target: &pld_backend::kernels::Target,
-) -> Option<Vec<pld_backend::kernels::Package>> {
+/// What `--emit=kernels` writes: the HOST rail's packages and the CHIP
+/// rail's sub-builds, for the module's target.
+struct Rendered {
+    target: pld_backend::kernels::Target,
+    packages: Vec<pld_backend::kernels::Package>,
+    chip: Vec<pld_backend::kernels::chip::ChipBuild>,
+}
+
+/// The rendered kernels of `text`; `None` when the module does not parse
+/// or verify, still holds HOST collectives, or names a variant that has no
+/// kernel (the reasons went to the diagnostic handler).
+fn kernel_packages(context: &melior::Context, buffer_name: &str, text: &str) -> Option<Rendered> {
     let module = pld_ir::parse::parse(context, text, buffer_name)?;
     let root = module.as_operation();
     if !pld_dialect::verify::verify_and_emit(root) {
         return None;
     }
+    let target = match pld_backend::kernels::chip::target_of(root) {
+        Ok(target) => target,
+        Err(message) => {
+            pld_ir::diag::error(root, &message);
+            return None;
+        }
+    };
     // A collective the HOST rail has not lowered yet names no kernel.
     let mut unlowered = false;
     for function in pld_lowering::host::host_functions(root) {
@@ -170,11 +183,23 @@ fn kernel_packages(
             return None;
         }
     };
-    match pld_backend::kernels::render_all(&dispatched, target) {
-        Ok(packages) => Some(packages),
+    let packages = match pld_backend::kernels::render_all(&dispatched, &target) {
+        Ok(packages) => packages,
         Err(e) => {
             pld_ir::diag::error(root, &format!("cannot render the builtin kernels: {e}"));
-            None
+            return None;
         }
-    }
+    };
+    let chip = match pld_backend::kernels::chip::chip_builds(root, &target) {
+        Ok(chip) => chip,
+        Err((op, message)) => {
+            pld_ir::diag::error(op, &message);
+            return None;
+        }
+    };
+    Some(Rendered {
+        target,
+        packages,
+        chip,
+    })
 }

@@ -91,10 +91,10 @@ where
             let Some(kernel) = ir::find_function(table, &callee) else {
                 continue;
             };
-            let Some(handle) = builtin_template(kernel) else {
+            if builtin_template(kernel).is_none() {
                 continue;
-            };
-            let variant = variant(kernel, &handle).map_err(|m| (kernel, m))?;
+            }
+            let variant = kernel_variant(kernel).map_err(|m| (kernel, m))?;
             let signature = signature(kernel).map_err(|m| (kernel, m))?;
             let text = variant
                 .render(File::Kernel, target)
@@ -142,7 +142,16 @@ pub fn write(dir: &std::path::Path, builds: &[ChipBuild]) -> std::io::Result<()>
     Ok(())
 }
 
-fn variant(kernel: OperationRef, handle: &str) -> Result<Variant, String> {
+/// The catalog variant of a kernel synthesized by the CHIP rail, from its
+/// `builtin_template_dir` and `builtin_template_vars`. `Err` says which
+/// attribute names no kernel.
+pub fn kernel_variant(kernel: OperationRef) -> Result<Variant, String> {
+    let handle = builtin_template(kernel).ok_or_else(|| {
+        format!(
+            "@{} has no builtin_template_dir: it is not a builtin kernel",
+            ir::symbol_name(kernel).unwrap_or_default()
+        )
+    })?;
     let builtin = handle
         .strip_prefix(PACKAGE_PREFIX)
         .and_then(Builtin::from_dir)

@@ -164,6 +164,35 @@ impl ProgramRun {
             .map_err(|r| format!("{}: {}", r.location, r.message))?;
         self.entry = entry;
         self.buffers = self.describe_buffers()?;
+        self.check_shapes()
+    }
+
+    /// Every call's operands against the size of its comm domain, before
+    /// anything runs (a signal sized for other rank counts would put
+    /// credits outside its buffer).
+    fn check_shapes(&self) -> Result<(), String> {
+        use crate::shapes::Rail;
+        for task in self.plan.tasks.iter().flatten() {
+            let (info, domain, location, rail) = match task {
+                Task::Builtin(b) => (
+                    builtin_collective(b).0,
+                    b.domain,
+                    &b.location,
+                    Rail::Builtin,
+                ),
+                Task::Kernel(k) => {
+                    let (Some(info), Some(first)) = (
+                        self.program.kernel(&k.kernel),
+                        tensors_of(k).first().copied(),
+                    ) else {
+                        continue;
+                    };
+                    (info.clone(), first.domain, &k.location, Rail::Composite)
+                }
+            };
+            let ranks = self.plan.domains[domain].devices.len();
+            crate::shapes::check(&info, ranks, rail).map_err(|m| format!("{location}: {m}"))?;
+        }
         Ok(())
     }
 
@@ -178,7 +207,7 @@ impl ProgramRun {
             None => buffers.push(Buffer {
                 domain: tensor.domain,
                 name: tensor.buffer.clone(),
-                view: tensor.clone(),
+                view: tensor.whole(),
                 signal,
             }),
         };

@@ -29,7 +29,7 @@ use pld_dialect::{
         window::{AllocWindowBuffer, Window, WorldSize},
         OpView,
     },
-    query::function_kind,
+    query::{builtin_template, function_kind},
     types::{tensor_info, TensorKind},
 };
 use pld_ir::op_name;
@@ -46,9 +46,24 @@ pub struct TensorRef {
     pub dtype: Dtype,
     /// The `name` of the window buffer it views.
     pub buffer: String,
+    /// For a slice of a window view: that view's `(offset, shape)`.
+    pub slice_of: Option<(usize, Vec<usize>)>,
 }
 
 impl TensorRef {
+    /// The window view this tensor is (or is a slice of).
+    pub fn whole(&self) -> TensorRef {
+        match &self.slice_of {
+            None => self.clone(),
+            Some((offset, shape)) => TensorRef {
+                offset: *offset,
+                shape: shape.clone(),
+                slice_of: None,
+                ..self.clone()
+            },
+        }
+    }
+
     pub fn elements(&self) -> usize {
         self.shape.iter().product()
     }
@@ -165,6 +180,13 @@ enum Val {
         slot: usize,
     },
     Tensor(TensorRef),
+    /// A view that is not dense row-major (a `tensor.extract_slice` that
+    /// narrows an inner dimension or strides): described for the refusal
+    /// of whatever passes it to a kernel.
+    Strided {
+        domain: usize,
+        what: String,
+    },
     Context(usize),
 }
 
@@ -332,6 +354,7 @@ where
                 self.set(pld_ir::result(op), value);
                 Ok(())
             }
+            "tensor.extract_slice" => self.slice(op),
             WorldSize::NAME => {
                 self.set(pld_ir::result(op), Val::Int(self.plan.world as i64));
                 Ok(())
@@ -344,7 +367,7 @@ where
                     .ok_or(())
                     .or_else(|_| refuse(op, "has no operand"))?;
                 let domain = match self.get(op, tensor)? {
-                    Val::Tensor(t) => t.domain,
+                    Val::Tensor(TensorRef { domain, .. }) | Val::Strided { domain, .. } => domain,
                     other => return refuse(op, format!("expects a window tensor, got {other:?}")),
                 };
                 self.set(pld_ir::result(op), Val::Context(domain));
@@ -355,8 +378,8 @@ where
             _ => refuse(
                 op,
                 "is not run by the simulator's orchestration (it interprets arith, scf, \
-                 func.call, pld.comm_domain, window allocation, pld.dispatch and the \
-                 pld.builtin_* dispatches)",
+                 func.call, pld.comm_domain, window allocation, tensor.extract_slice of \
+                 windows, pld.dispatch and the pld.builtin_* dispatches)",
             ),
         }
     }
@@ -525,6 +548,9 @@ where
             .into_iter()
             .map(|v| self.get(op, v))
             .collect::<Step<_>>()?;
+        if builtin_template(function).is_some() {
+            return self.builtin_kernel(op, &callee, function, arguments, place);
+        }
         let kind = function_kind(function).ok().flatten();
         match (kind, place) {
             (Some(k), Place::Device(device)) if k.is_device() => {
@@ -535,6 +561,7 @@ where
                         Val::Context(d) => Ok(Arg::Context(d)),
                         Val::Int(i) => Ok(Arg::Int(i)),
                         Val::Buffer { .. } => refuse(op, "passes a window buffer to a kernel; pass a pld.tensor_window of it"),
+                        Val::Strided { what, .. } => refuse(op, format!("passes {what} to @{callee}; the simulator passes kernels dense row-major tensors only")),
                     })
                     .collect::<Step<_>>()?;
                 self.plan.tasks[device].push(Task::Kernel(KernelTask {
@@ -766,6 +793,7 @@ where
             shape,
             dtype,
             buffer: slot.name.clone(),
+            slice_of: None,
         };
         if tensor.bytes() > slot.bytes {
             return refuse(
@@ -832,6 +860,15 @@ where
                     ("device", Val::Int(d)) => device = Some(d),
                     ("core_num", Val::Int(c)) => core_num = Some(c),
                     (_, Val::Tensor(t)) => tensors.push(t),
+                    (group, Val::Strided { what, .. }) => {
+                        return refuse(
+                            op,
+                            format!(
+                                "takes {what} as {group}; a builtin kernel needs dense row-major \
+                                 operands"
+                            ),
+                        )
+                    }
                     (group, other) => {
                         return refuse(
                             op,
@@ -856,19 +893,7 @@ where
                 ),
             );
         };
-        let Some(first) = tensors.first() else {
-            return refuse(op, "has no tensor operand");
-        };
-        let domain = first.domain;
-        if tensors.iter().any(|t| t.domain != domain) {
-            return refuse(op, "takes tensors of different comm domains");
-        }
-        if self.plan.domains[domain].rank_of(device).is_none() {
-            return refuse(
-                op,
-                format!("runs on device {device}, which is not in its tensors' comm domain"),
-            );
-        }
+        let domain = self.domain_of(op, &tensors, device)?;
         use BuiltinScalar::{Context, Ranks, Value};
         let core = || Value(core_num.unwrap_or(1));
         let (scalars, collective) = match name.as_str() {
@@ -911,6 +936,232 @@ where
             collective,
             location: super::location(op),
         }));
+        Ok(())
+    }
+
+    /// The comm domain of a builtin's tensors, which must all be in one
+    /// domain that has `device` as a member.
+    fn domain_of(
+        &self,
+        op: OperationRef<'c, 'a>,
+        tensors: &[TensorRef],
+        device: usize,
+    ) -> Step<usize> {
+        let Some(first) = tensors.first() else {
+            return refuse(op, "has no tensor operand");
+        };
+        let domain = first.domain;
+        if tensors.iter().any(|t| t.domain != domain) {
+            return refuse(op, "takes tensors of different comm domains");
+        }
+        if self.plan.domains[domain].rank_of(device).is_none() {
+            return refuse(
+                op,
+                format!("runs on device {device}, which is not in its tensors' comm domain"),
+            );
+        }
+        Ok(domain)
+    }
+
+    /// A CHIP orchestrator's call of a builtin kernel the CHIP rail
+    /// synthesized: one more task in the device's own pipeline (no L3 -> L2
+    /// round trip), run by the same compiled all_to_all_v kernel as the HOST
+    /// rail's. The kernel requires contiguous operands: a strided view is
+    /// refused here, while planning, so no rank starts the exchange.
+    fn builtin_kernel(
+        &mut self,
+        op: OperationRef<'c, 'a>,
+        callee: &str,
+        function: OperationRef<'c, 'a>,
+        arguments: Vec<Val>,
+        place: Place,
+    ) -> Step {
+        let Place::Device(device) = place else {
+            return refuse(
+                op,
+                format!("calls the builtin kernel @{callee} outside a CHIP orchestrator"),
+            );
+        };
+        let variant =
+            pld_backend::kernels::chip::kernel_variant(function).or_else(|m| refuse(op, m))?;
+        if variant.builtin() != pld_backend::kernels::Builtin::AllToAllV {
+            return refuse(
+                op,
+                format!(
+                    "calls @{callee}, a pld.tensor_indexed_all_to_all_v kernel: it moves data \
+                     over URMA (A5), which the simulator does not model"
+                ),
+            );
+        }
+        const OPERANDS: [&str; 5] = ["input", "target", "signal", "send_counts", "recv_counts"];
+        let mut tensors = Vec::new();
+        for (role, value) in OPERANDS.iter().zip(&arguments) {
+            match value {
+                Val::Tensor(t) => tensors.push(t.clone()),
+                Val::Strided { what, .. } => {
+                    return refuse(
+                        op,
+                        format!(
+                            "passes {what}, as the {role} of @{callee} (the CHIP rail's \
+                             pld.tensor_all_to_all_v), whose operands must be \
+                             contiguous (require_contiguous_operands); refused before any rank \
+                             starts the exchange"
+                        ),
+                    )
+                }
+                other => {
+                    return refuse(
+                        op,
+                        format!("passes {other:?} as the {role} of @{callee}, not a window tensor"),
+                    )
+                }
+            }
+        }
+        if tensors.len() != OPERANDS.len() {
+            return refuse(
+                op,
+                format!(
+                    "passes {} tensors to @{callee}, which takes 5",
+                    tensors.len()
+                ),
+            );
+        }
+        let domain = self.domain_of(op, &tensors, device)?;
+        // The call carries the folded launch width B (absent: one block);
+        // the entry's CalAllToAllVBlocks(P, B) is B again.
+        let blocks = op
+            .attribute("core_num")
+            .ok()
+            .and_then(pld_ir::attr::int)
+            .unwrap_or(1);
+        let target = tensors[1].clone();
+        self.plan.tasks[device].push(Task::Builtin(BuiltinTask {
+            variant: variant.name(),
+            domain,
+            tensors,
+            scalars: vec![BuiltinScalar::Context, BuiltinScalar::Value(blocks)],
+            collective: CollectiveSpec {
+                op: "pld.tensor_all_to_all_v",
+                reduce: None,
+                ring: false,
+                root: None,
+            },
+            location: super::location(op),
+        }));
+        if let Ok(result) = op.result(0) {
+            self.set(result.into(), Val::Tensor(target));
+        }
+        Ok(())
+    }
+
+    /// `tensor.extract_slice` of a window tensor: a dense slice (full inner
+    /// dimensions, then one narrowed dimension, then unit dimensions) is a
+    /// tensor at an offset of the window; any other is a strided view that
+    /// no kernel may receive.
+    fn slice(&mut self, op: OperationRef<'c, 'a>) -> Step {
+        let operands = pld_ir::operands(op);
+        let Some((&source, mut dynamic)) = operands.split_first().map(|(s, r)| (s, r.iter()))
+        else {
+            return refuse(op, "has no source");
+        };
+        let t = match self.get(op, source)? {
+            Val::Tensor(t) => t,
+            other => return refuse(op, format!("slices {other:?}, not a window tensor")),
+        };
+        let rank = t.shape.len();
+        let mut read = |name: &str| -> Step<Vec<i64>> {
+            let Some(list) = op.attribute(name).ok().and_then(pld_ir::attr::i64_array) else {
+                return refuse(op, format!("has no {name}"));
+            };
+            if list.len() != rank {
+                return refuse(
+                    op,
+                    format!("has {} {name} for a rank-{rank} source", list.len()),
+                );
+            }
+            list.into_iter()
+                .map(|v| match v {
+                    i64::MIN => match dynamic.next() {
+                        Some(value) => self.int(op, *value),
+                        None => refuse(op, "has fewer dynamic operands than `?` entries"),
+                    },
+                    v => Ok(v),
+                })
+                .collect()
+        };
+        let offsets = read("static_offsets")?;
+        let sizes = read("static_sizes")?;
+        let strides = read("static_strides")?;
+        for d in 0..rank {
+            let extent = t.shape[d] as i64;
+            let (o, z, s) = (offsets[d], sizes[d], strides[d]);
+            let last = o + (z - 1).max(0) * s;
+            if o < 0 || z < 0 || s < 1 || (z > 0 && last >= extent) {
+                return refuse(
+                    op,
+                    format!(
+                        "reads past dimension {d} of its {:?} source (offset {o}, size {z}, \
+                         stride {s})",
+                        t.shape
+                    ),
+                );
+            }
+        }
+        let full = |d: usize| offsets[d] == 0 && sizes[d] == t.shape[d] as i64;
+        let mut k = rank;
+        while k > 0 && full(k - 1) {
+            k -= 1;
+        }
+        // Dimensions 0..k: the last may be narrowed (unit stride), those
+        // before it must be single rows.
+        let dense = k == 0
+            || ((strides[k - 1] == 1 || sizes[k - 1] == 1)
+                && sizes[..k - 1].iter().all(|z| *z == 1))
+            || sizes.contains(&0);
+        let result = pld_ir::result(op);
+        if !dense {
+            let what = format!(
+                "the tensor.extract_slice at {} (offsets {offsets:?}, sizes {sizes:?}, strides \
+                 {strides:?} of a {:?} tensor, which is not contiguous)",
+                super::location(op),
+                t.shape
+            );
+            self.set(
+                result,
+                Val::Strided {
+                    domain: t.domain,
+                    what,
+                },
+            );
+            return Ok(());
+        }
+        let mut linear = 0i64;
+        let mut pitch = 1i64;
+        for d in (0..rank).rev() {
+            linear += offsets[d] * pitch;
+            pitch *= t.shape[d] as i64;
+        }
+        let rank_out = match tensor_info(result.r#type()) {
+            Ok(Some(info)) => info.rank(),
+            _ => return refuse(op, "does not produce a ranked tensor"),
+        };
+        let mut shape: Vec<usize> = sizes.iter().map(|z| *z as usize).collect();
+        while shape.len() > rank_out {
+            match shape.iter().position(|z| *z == 1) {
+                Some(unit) => {
+                    shape.remove(unit);
+                }
+                None => return refuse(op, "drops a dimension that is not a unit dimension"),
+            }
+        }
+        let whole = t.whole();
+        let tensor = TensorRef {
+            offset: t.offset + linear as usize * t.dtype.bytes(),
+            shape,
+            slice_of: Some((whole.offset, whole.shape)),
+            ..t
+        };
+        self.set(result, Val::Tensor(tensor));
         Ok(())
     }
 }

@@ -58,3 +58,22 @@ func.func @chip_pipeline(%stage: !stage, %bar: !bar, %out: !out, %sig: !sig, %sc
   func.call @consume_step(%data, %rc) : (!out, !rc) -> ()
   return
 }
+
+// pld-translate --emit=kernels renders the synthesized kernel into the CHIP
+// orchestrator's own sub-build (spec 11.1), listed with the call's
+// directions; the text is the HOST rail's all_to_all_v kernel.
+// RUN: rm -rf %t && pld-opt %s --pass-pipeline='builtin.module(pld-to-pto)' | pld-translate --emit=kernels -o %t
+// RUN: FileCheck %s --check-prefix=SUB --input-file=%t/next_levels/chip_pipeline/kernel_config.py
+// RUN: FileCheck %s --check-prefix=AIV --input-file=%t/next_levels/chip_pipeline/kernels/aiv/__builtin_all_to_all_v__fp32.cpp
+// RUN: ls %t/next_levels | FileCheck %s --check-prefix=DIRS
+
+// SUB: RUNTIME_CONFIG = {"runtime": "tensormap_and_ringbuffer"
+// SUB: "source": "kernels/aiv/__builtin_all_to_all_v__fp32.cpp",
+// SUB-NEXT: "function_name": "builtin_all_to_all_v_kernel__float",
+// SUB-NEXT: "core_type": "aiv",
+// SUB-NEXT: "signature": ["IN", "INOUT", "INOUT", "IN", "INOUT"],
+// AIV: void builtin_all_to_all_v_kernel__float(
+// AIV-NOT: {{[{][{]}}
+// The module has no HOST collective, so no HOST package.
+// DIRS: chip_pipeline
+// DIRS-NOT: builtin.tensor
