@@ -301,6 +301,47 @@ impl Program {
     }
 }
 
+/// The SSA names of `@function`'s parameters as the source writes them
+/// (`data` for `%data: ...`), in order; empty when the signature is not
+/// found in the text. MLIR keeps no SSA names, so they are read off the
+/// text of the signature.
+pub fn source_names(text: &str, function: &str) -> Vec<String> {
+    let needle = format!("@{function}(");
+    let Some(start) = text
+        .match_indices(&needle)
+        .map(|(at, _)| at)
+        .find(|&at| text[..at].trim_end().ends_with("func.func"))
+    else {
+        return Vec::new();
+    };
+    let signature = &text[start + needle.len()..];
+    let mut names = Vec::new();
+    let mut depth = 1usize;
+    for (at, c) in signature.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            '%' if depth == 1 => {
+                let ident: String = signature[at + 1..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | '-'))
+                    .collect();
+                let after = signature[at + 1 + ident.len()..].trim_start();
+                if !ident.is_empty() && after.starts_with(':') {
+                    names.push(ident);
+                }
+            }
+            _ => {}
+        }
+    }
+    names
+}
+
 /// The InCore kernels of a pld module and their tensor parameters.
 fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
     let context = pld_dialect::context();
@@ -334,6 +375,7 @@ fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
             .and_then(pld_ir::attr::type_value)
             .and_then(|t| FunctionType::try_from(t).ok())
             .ok_or_else(|| format!("@{name} has no function type"))?;
+        let names = source_names(text, &name);
         let mut params = Vec::new();
         for i in 0..ty.input_count() {
             let input = ty.input(i).map_err(|e| e.to_string())?;
@@ -373,7 +415,7 @@ fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
                 )
             })?;
             params.push(Param {
-                name: format!("arg{i}"),
+                name: names.get(i).cloned().unwrap_or_else(|| format!("arg{i}")),
                 distributed: info.kind == TensorKind::Distributed,
                 shape,
                 dtype,
@@ -448,4 +490,21 @@ fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
         });
     }
     Ok(kernels)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::source_names;
+
+    #[test]
+    fn parameter_names_come_from_the_signature() {
+        let text = "func.func @other(%x: i32) { return }\n\
+                    func.func @k(%data: tensor<1x4xf32, #pld.dist>,\n    %sig_2: tensor<2x1xi32, #pld.dist> {a = (1)}, %n: index)\n\
+                    attributes {pld.kind = #pld.func_kind<\"incore\">} { return }\n";
+        assert_eq!(source_names(text, "k"), ["data", "sig_2", "n"]);
+        assert_eq!(source_names(text, "other"), ["x"]);
+        // Only a definition's signature counts, not a call.
+        assert!(source_names("func.call @k(%a) : (i32) -> ()", "k").is_empty());
+        assert!(source_names(text, "missing").is_empty());
+    }
 }

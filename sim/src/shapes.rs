@@ -40,7 +40,12 @@ pub fn check(kernel: &KernelInfo, ranks: usize, rail: Rail) -> Result<(), String
             };
             // A ring's steps are the signal's rows: it must be shaped for
             // exactly this many ranks.
-            let fits = if ring {
+            // all_to_all_v addresses one signal row per peer and reads its
+            // rank count from the CommContext: exactly one row per rank.
+            let exact_rows = op == AllToAllV::NAME;
+            let fits = if exact_rows {
+                shape.len() == 2 && shape[0] as i64 == rows && shape[1] as i64 >= cols
+            } else if ring {
                 shape.len() == 2 && shape[0] as i64 == rows && shape[1] as i64 == cols
             } else {
                 shape.len() == 2 && shape[0] as i64 >= rows && shape[1] as i64 >= cols
@@ -51,7 +56,13 @@ pub fn check(kernel: &KernelInfo, ranks: usize, rail: Rail) -> Result<(), String
                      [{rows}, {cols}]",
                     signal.name,
                     signal.shape,
-                    if ring { "exactly" } else { "at least" }
+                    if ring {
+                        "exactly"
+                    } else if exact_rows {
+                        "one row per rank and at least one lane:"
+                    } else {
+                        "at least"
+                    }
                 ));
             }
         }

@@ -221,12 +221,11 @@ fn counts(cx: &mut OpCx, role: &str, info: &TensorInfo, nr: i64, rank2_only: boo
 /// docs/dialect.md 4.7 (and 4.8 when `indexed`). The HOST builtin
 /// `pld.builtin_all_to_all_v` shares these rules (docs/dialect.md 4.9).
 pub fn all_to_all_v(cx: &mut OpCx, indexed: bool) {
-    if indexed && !cx.target.has_urma() {
+    if let Some(target) = cx.target.filter(|t| indexed && !t.has_urma()) {
         // C32: the URMA transport exists on A5 only (spec 4.8).
         cx.error(format!(
             "requires pld.target = \"a5\" (its URMA transport exists only on A5), but the \
-             module targets \"{}\"",
-            cx.target
+             module targets \"{target}\""
         ));
     }
     if let (Some(input), Some(target)) = (cx.one("input"), cx.one("target")) {

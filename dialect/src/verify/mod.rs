@@ -61,10 +61,8 @@ pub fn verify<'c>(root: OperationRef<'c, '_>) -> Vec<Finding<'c>> {
         findings: Vec::new(),
         functions: HashMap::new(),
     };
-    // G8: the module's backend (docs/dialect.md 2.6).
-    if op_name(&root) == "builtin.module" {
-        checker.check_target(root);
-    }
+    // G8 (the module's backend, docs/dialect.md 2.6) is checked with the
+    // other ops: `all_ops` includes `root`.
     for op in &ops {
         if op_name(op) == "func.func" {
             checker.declare_function(*op);
@@ -191,8 +189,9 @@ impl<'c> Checker<'c> {
             return;
         };
         let function = func.and_then(symbol_name).unwrap_or_default();
-        // The nearest enclosing module's target (a malformed one is G8's).
-        let target = target_of(op).unwrap_or_default();
+        // The nearest enclosing module's target; a malformed one is G8's
+        // error, and the rules that depend on it are skipped.
+        let target = target_of(op).ok();
         let mut cx = OpCx {
             target,
             checker: self,
@@ -253,8 +252,8 @@ pub(crate) struct OpCx<'x, 'c, 'a> {
     pub name: String,
     pub kind: FuncKind,
     pub function: String,
-    /// The module's `pld.target`.
-    pub target: Target,
+    /// The module's `pld.target` (`None` when it is malformed).
+    pub target: Option<Target>,
 }
 
 impl<'c, 'a> OpCx<'_, 'c, 'a> {

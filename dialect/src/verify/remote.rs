@@ -159,11 +159,13 @@ fn atomic(cx: &mut OpCx, dtype: &str) {
         cx.error(format!(
             "atomic add supports FP32, BF16, FP16, INT32, INT16 and INT8, got {dtype}"
         ));
-    } else if dtype == "bf16" && !cx.target.has_bf16_atomic_add() {
+    } else if let Some(target) = cx
+        .target
+        .filter(|t| dtype == "bf16" && !t.has_bf16_atomic_add())
+    {
         // R29: only the A2/A3 backend has a BF16 atomic add (spec 3).
         cx.error(format!(
-            "atomic add of BF16 is not supported on pld.target \"{}\" (only on \"a2a3\")",
-            cx.target
+            "atomic add of BF16 is not supported on pld.target \"{target}\" (only on \"a2a3\")"
         ));
     }
 }

@@ -160,13 +160,6 @@ impl Exchange {
         }
     }
 
-    fn op_name(self) -> &'static str {
-        match self {
-            Exchange::AllToAllV => AllToAllV::NAME,
-            Exchange::Indexed => IndexedAllToAllV::NAME,
-        }
-    }
-
     /// Operand roles, in kernel argument order.
     fn roles(self) -> &'static [&'static str] {
         match self {
@@ -231,21 +224,20 @@ where
     } else {
         Exchange::AllToAllV
     };
-    let spec = exchange.op_name();
-    let view = OpView::new(op).ok_or_else(|| format!("{spec} has malformed operands"))?;
+    let view = OpView::new(op).ok_or_else(|| "has malformed operands".to_string())?;
     let operands = exchange
         .roles()
         .iter()
         .map(|role| {
             view.one(role)
-                .ok_or_else(|| format!("{spec} has no {role} operand"))
+                .ok_or_else(|| format!("has no {role} operand"))
         })
         .collect::<Result<Vec<_>, String>>()?;
     let info = |i: usize| {
         value_info(operands[i])
             .ok()
             .flatten()
-            .ok_or_else(|| format!("{spec} {} is not a tensor", exchange.roles()[i]))
+            .ok_or_else(|| format!("{} is not a tensor", exchange.roles()[i]))
     };
     let target = info(1)?;
     let signal = info(2)?;
@@ -255,41 +247,34 @@ where
     let (_, suffix, cpp) = DTYPES
         .iter()
         .find(|(mlir, _, _)| *mlir == dtype)
-        .ok_or_else(|| {
-            format!("managed {spec} supports only dtype f32 or i8 on the CHIP rail, got {dtype}")
-        })?;
+        .ok_or_else(|| format!("on the CHIP rail supports only f32 or i8 elements, got {dtype}"))?;
 
     // 2. The launch width.
     let requested = match view.one("core_num") {
         None => 1,
         Some(value) => ir::constant_int(value).ok_or_else(|| {
-            format!(
-                "{spec} core_num must be a compile-time constant on the CHIP rail (a runtime \
-                 core_num is supported only on the HOST rail, whose entry runs on the host)"
-            )
+            "core_num must be a compile-time constant on the CHIP rail (a runtime core_num is \
+             supported only on the HOST rail, whose entry runs on the host)"
+                .to_string()
         })?,
     };
     if !(1..=i64::from(i32::MAX)).contains(&requested) {
         return Err(format!(
-            "{spec} core_num must be in [1, {}], got {requested}",
+            "core_num must be in [1, {}], got {requested}",
             i32::MAX
         ));
     }
     let (Some(ranks), Some(stride)) = (signal.dim(0), signal.dim(1)) else {
-        return Err(format!(
-            "{spec} signal must be [NR, S] with constant NR and S on the CHIP rail"
-        ));
+        return Err("signal must have a static shape [ranks, lanes] on the CHIP rail".to_string());
     };
     let blocks = match exchange {
-        Exchange::AllToAllV => {
-            all_to_all_v_blocks(ranks, requested).map_err(|e| format!("{spec}: {e}"))?
-        }
+        Exchange::AllToAllV => all_to_all_v_blocks(ranks, requested).map_err(|e| e.to_string())?,
         // Spec 4.8: core_num is the exact launch count.
         Exchange::Indexed => requested,
     };
     if stride < blocks {
         return Err(format!(
-            "{spec} signal second dimension (S = {stride}) must be at least the launched block \
+            "signal second dimension (S = {stride}) must be at least the launched block \
              count (B = {blocks} for P = {ranks}, core_num = {requested})"
         ));
     }
@@ -298,7 +283,7 @@ where
     for (i, role) in exchange.roles().iter().enumerate() {
         if let Err(broken) = contiguous(operands[i]) {
             return Err(format!(
-                "{spec} {role} is not provably contiguous: it may come from {broken}; the \
+                "{role} is not provably contiguous: it may come from {broken}; the \
                  builtin kernel needs dense row-major operands (see the contiguity whitelist of \
                  pld-lower-l2-tensor-collectives)"
             ));

@@ -140,8 +140,11 @@ impl PldPass for MaterializeDistTensorCtx {
                             call,
                             &format!(
                                 "cannot find the CommContext of argument #{param} of the call to \
-                                 @{callee}: it does not derive from a distributed parameter of \
-                                 this function"
+                                 @{callee}{}: it does not derive from one distributed parameter \
+                                 of this function (followed through views, loop carries, scf.if \
+                                 results whose branches yield the same window, and calls that \
+                                 return a parameter)",
+                                written_as(call)
                             ),
                         ),
                     }
@@ -279,11 +282,18 @@ where
     for _ in 0..10_000 {
         // Through carry `k` of an `scf.for`: the initial value, once the
         // body is known to yield back the same window.
+        // Through carry `k` of an `scf.while` likewise: its initial value,
+        // once the `do` region is known to yield back the same window.
         let mut carry = |owner: OperationRef<'c, 'a>, k: usize| {
-            let init = ir::operand(owner, 3 + k);
+            let is_while = op_name(&owner) == "scf.while";
+            let (init, body) = if is_while {
+                (ir::operand(owner, k), 1)
+            } else {
+                (ir::operand(owner, 3 + k), 0)
+            };
             let key = (owner.to_raw().ptr as usize, k);
             if let (Some(start), false) = (init, checking.contains(&key)) {
-                let yielded = ir::region_terminator(owner, 0).and_then(|y| ir::operand(y, k));
+                let yielded = ir::region_terminator(owner, body).and_then(|y| ir::operand(y, k));
                 if let Some(yielded) = yielded {
                     checking.push(key);
                     let expected = trace_checking(start, checking);
@@ -312,6 +322,9 @@ where
                         ir::operand(owner, 0)
                     }
                     "scf.for" => carry(owner, index)?,
+                    // A while's results are what its `scf.condition` passes.
+                    "scf.while" => ir::region_terminator(owner, 0)
+                        .and_then(|condition| ir::operand(condition, index + 1)),
                     "scf.if" => {
                         // Both branches must yield the same window.
                         let branch = |region| {
@@ -336,6 +349,10 @@ where
                 match op_name(&site.parent).as_str() {
                     "func.func" if site.entry_block => return Ok(Some(site.number)),
                     "scf.for" if site.number > 0 => carry(site.parent, site.number - 1)?,
+                    "scf.while" if site.region_is_first => carry(site.parent, site.number)?,
+                    // The `do` region's arguments are what `scf.condition` passes.
+                    "scf.while" => ir::region_terminator(site.parent, 0)
+                        .and_then(|condition| ir::operand(condition, site.number + 1)),
                     _ => None,
                 }
             }
@@ -346,6 +363,24 @@ where
         }
     }
     Ok(None)
+}
+
+/// ` (the CHIP rail's lowering of pld.tensor_all_to_all_v)` for a call of
+/// a synthesized builtin kernel, whose call the user did not write.
+fn written_as(call: OperationRef) -> String {
+    let callee = call
+        .attribute("callee")
+        .ok()
+        .and_then(pld_ir::attr::flat_symbol)
+        .unwrap_or_default();
+    let module = ir::enclosing_function(call).and_then(|f| f.parent_operation());
+    let builtin = module
+        .and_then(|m| ir::find_function(m, &callee))
+        .and_then(pld_dialect::query::builtin_template);
+    match builtin.as_deref().and_then(|h| h.rsplit('.').next()) {
+        Some(package) => format!(" (the CHIP rail's lowering of pld.tensor_{package})"),
+        None => String::new(),
+    }
 }
 
 /// For result `index` of a call whose callee returns one of its own

@@ -23,6 +23,7 @@ use crate::report::CellLeak;
 use crate::run::{Outcome, Run};
 use melior::ir::{operation::OperationLike, OperationRef};
 use pld_dialect::enums::FuncKind;
+use pld_dialect::ops::collective::AllToAllV;
 use pld_runtime_sys::PldCommContext;
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -192,6 +193,55 @@ impl ProgramRun {
             };
             let ranks = self.plan.domains[domain].devices.len();
             crate::shapes::check(&info, ranks, rail).map_err(|m| format!("{location}: {m}"))?;
+            if let Task::Builtin(b) = task {
+                self.check_launch(b, ranks)
+                    .and_then(|()| check_distinct(b))
+                    .map_err(|m| format!("{location}: {m}"))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A builtin's launch, as its entry will see it: `core_num` in range,
+    /// the blocks that start together within the device's AIV cores, and
+    /// an all_to_all_v signal with a lane per block. The entry would stop
+    /// the rank with a fatal error; refused here, nothing starts.
+    fn check_launch(&self, task: &BuiltinTask, ranks: usize) -> Result<(), String> {
+        let Some(requested) = task.scalars.iter().find_map(|s| match s {
+            BuiltinScalar::Value(v) => Some(*v),
+            _ => None,
+        }) else {
+            return Ok(());
+        };
+        let op = task.collective.op;
+        if !(1..=i64::from(i16::MAX)).contains(&requested) {
+            return Err(format!(
+                "{op} has core_num = {requested}; the builtin entry takes 1 to {}",
+                i16::MAX
+            ));
+        }
+        let blocks = if op == AllToAllV::NAME {
+            pld_dialect::launch::all_to_all_v_blocks(ranks as i64, requested)
+                .map_err(|e| format!("{op}: {e}"))?
+        } else {
+            requested
+        };
+        if blocks > i64::from(self.aiv_cores) {
+            return Err(format!(
+                "{op} launches {blocks} AIV blocks that must start together, but the device \
+                 has {} AIV cores (pld.aiv_core_count); lower its core_num",
+                self.aiv_cores
+            ));
+        }
+        if op == AllToAllV::NAME {
+            let stride = task.tensors.get(2).and_then(|s| s.shape.get(1)).copied();
+            if let Some(stride) = stride.filter(|s| (*s as i64) < blocks) {
+                return Err(format!(
+                    "the signal of {op} ({}) has {stride} lanes per rank, fewer than the {blocks} \
+                     blocks it launches (core_num = {requested} on {ranks} ranks)",
+                    task.tensors[2].buffer
+                ));
+            }
         }
         Ok(())
     }
@@ -570,6 +620,25 @@ struct Snapshot {
     before: Vec<Vec<u8>>,
     after: Vec<Vec<u8>>,
     time: Duration,
+}
+
+/// No two operands of a builtin share bytes: the kernels read one while
+/// peers write the other, so results would depend on timing.
+fn check_distinct(task: &BuiltinTask) -> Result<(), String> {
+    let span = |t: &TensorRef| (t.domain, t.offset, t.offset + t.bytes());
+    for (i, a) in task.tensors.iter().enumerate() {
+        for b in &task.tensors[i + 1..] {
+            let ((da, sa, ea), (db, sb, eb)) = (span(a), span(b));
+            if da == db && sa < eb && sb < ea && sa != ea && sb != eb {
+                return Err(format!(
+                    "{} takes two views of one window buffer ('{}' and '{}' overlap); its \
+                     operands must be distinct buffers",
+                    task.collective.op, a.buffer, b.buffer
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The tensor arguments of a kernel task, in parameter order.

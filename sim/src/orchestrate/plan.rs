@@ -343,6 +343,7 @@ where
         match name {
             "scf.for" => self.for_loop(op, place),
             "scf.if" => self.if_(op, place),
+            "scf.while" => self.while_loop(op, place),
             "func.call" => self.func_call(op, place),
             "builtin.unrealized_conversion_cast" => {
                 // Orchestrators pass tensors to converted kernels through
@@ -377,7 +378,7 @@ where
             _ if pld_backend::kernels::builtin_of(name).is_some() => self.builtin(op, place),
             _ => refuse(
                 op,
-                "is not run by the simulator's orchestration (it interprets arith, scf, \
+                "is not run by the simulator's orchestration (it interprets arith, scf.for, scf.while, scf.if, \
                  func.call, pld.comm_domain, window allocation, tensor.extract_slice of \
                  windows, pld.dispatch and the pld.builtin_* dispatches)",
             ),
@@ -511,6 +512,52 @@ where
             }
         }
         Ok(())
+    }
+
+    /// `scf.while`: the `before` region decides, through `scf.condition`,
+    /// whether the `do` region runs again with the values it passes.
+    fn while_loop(&mut self, op: OperationRef<'c, 'a>, place: Place) -> Step {
+        /// Orchestration loops that run longer are taken for runaways.
+        const MAX_ITERATIONS: u64 = 1 << 16;
+        let mut carried: Vec<Val> = pld_ir::operands(op)
+            .into_iter()
+            .map(|v| self.get(op, v))
+            .collect::<Step<_>>()?;
+        let region = |i: usize| op.region(i).ok().and_then(|r| r.first_block());
+        let (Some(before), Some(after)) = (region(0), region(1)) else {
+            return refuse(op, "has no before or do region");
+        };
+        let (before_args, after_args) = (
+            pld_ir::entry_arguments(op, 0),
+            pld_ir::entry_arguments(op, 1),
+        );
+        for _ in 0..MAX_ITERATIONS {
+            for (argument, value) in before_args.iter().zip(&carried) {
+                self.set(*argument, value.clone());
+            }
+            let mut passed = self.block(before, place)?.into_iter();
+            let go_on = match passed.next() {
+                Some(Val::Int(flag)) => flag != 0,
+                _ => return refuse(op, "has an scf.condition without an integer condition"),
+            };
+            let passed: Vec<Val> = passed.collect();
+            if !go_on {
+                for (index, value) in passed.into_iter().enumerate() {
+                    if let Ok(result) = op.result(index) {
+                        self.set(result.into(), value);
+                    }
+                }
+                return Ok(());
+            }
+            for (argument, value) in after_args.iter().zip(&passed) {
+                self.set(*argument, value.clone());
+            }
+            carried = self.block(after, place)?;
+        }
+        refuse(
+            op,
+            format!("runs more than {MAX_ITERATIONS} iterations; the simulator takes it for a runaway loop"),
+        )
     }
 
     fn if_(&mut self, op: OperationRef<'c, 'a>, place: Place) -> Step {

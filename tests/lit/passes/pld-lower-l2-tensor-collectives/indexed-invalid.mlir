@@ -52,7 +52,7 @@ func.func @lanes(%in: tensor<16x16xf32>, %out: tensor<16x16xf32, #pld.dist>, %si
                 %sc: tensor<8xi32, #pld.dist>, %rc: tensor<8x1xi32>, %index: tensor<16xi32>)
     attributes {pld.kind = #pld.func_kind<"chip">} {
   %l = arith.constant 10 : index
-  // expected-error@+1 {{pld.tensor_indexed_all_to_all_v signal second dimension (S = 8) must be at least the launched block count (B = 10 for P = 8, core_num = 10)}}
+  // expected-error@+1 {{signal second dimension (S = 8) must be at least the launched block count (B = 10 for P = 8, core_num = 10)}}
   %r = "pld.tensor_indexed_all_to_all_v"(%in, %out, %sig, %sc, %rc, %index, %l) : (tensor<16x16xf32>, tensor<16x16xf32, #pld.dist>, tensor<8x8xi32, #pld.dist>, tensor<8xi32, #pld.dist>, tensor<8x1xi32>, tensor<16xi32>, index) -> tensor<16x16xf32, #pld.dist>
   return
 }
@@ -66,7 +66,7 @@ func.func @index_slice(%in: tensor<16x16xf32>, %out: tensor<16x16xf32, #pld.dist
                 %sc: tensor<8xi32, #pld.dist>, %rc: tensor<8x1xi32>, %all: tensor<32xi32>, %at: index)
     attributes {pld.kind = #pld.func_kind<"chip">} {
   %index = tensor.extract_slice %all[%at] [16] [1] : tensor<32xi32> to tensor<16xi32>
-  // expected-error@+1 {{pld.tensor_indexed_all_to_all_v index is not provably contiguous: it may come from 'tensor.extract_slice' (line 68) (a slice with non-literal offsets, sizes or strides)}}
+  // expected-error@+1 {{index is not provably contiguous: it may come from 'tensor.extract_slice' (line 68) (a slice with non-literal offsets, sizes or strides)}}
   %r = "pld.tensor_indexed_all_to_all_v"(%in, %out, %sig, %sc, %rc, %index) : (tensor<16x16xf32>, tensor<16x16xf32, #pld.dist>, tensor<8x1xi32, #pld.dist>, tensor<8xi32, #pld.dist>, tensor<8x1xi32>, tensor<16xi32>) -> tensor<16x16xf32, #pld.dist>
   return
 }

@@ -7,7 +7,7 @@
 !out = tensor<4x16xf16, #pld.dist>
 func.func @dtype(%in: !in, %out: !out, %sig: tensor<2x1xi32, #pld.dist>, %sc: tensor<2xi32>, %rc: tensor<2x1xi32, #pld.dist>)
     attributes {pld.kind = #pld.func_kind<"chip">} {
-  // expected-error@+1 {{managed pld.tensor_all_to_all_v supports only dtype f32 or i8 on the CHIP rail, got f16}}
+  // expected-error@+1 {{on the CHIP rail supports only f32 or i8 elements, got f16}}
   %r = "pld.tensor_all_to_all_v"(%in, %out, %sig, %sc, %rc) : (!in, !out, tensor<2x1xi32, #pld.dist>, tensor<2xi32>, tensor<2x1xi32, #pld.dist>) -> !out
   return
 }
@@ -18,7 +18,7 @@ func.func @dtype(%in: !in, %out: !out, %sig: tensor<2x1xi32, #pld.dist>, %sc: te
 !out = tensor<4x16xf32, #pld.dist>
 func.func @runtime_core_num(%in: !in, %out: !out, %sig: tensor<2x4xi32, #pld.dist>, %sc: tensor<2xi32>, %rc: tensor<2x1xi32, #pld.dist>, %l: index)
     attributes {pld.kind = #pld.func_kind<"chip">} {
-  // expected-error@+1 {{pld.tensor_all_to_all_v core_num must be a compile-time constant on the CHIP rail (a runtime core_num is supported only on the HOST rail, whose entry runs on the host)}}
+  // expected-error@+1 {{core_num must be a compile-time constant on the CHIP rail (a runtime core_num is supported only on the HOST rail, whose entry runs on the host)}}
   %r = "pld.tensor_all_to_all_v"(%in, %out, %sig, %sc, %rc, %l) : (!in, !out, tensor<2x4xi32, #pld.dist>, tensor<2xi32>, tensor<2x1xi32, #pld.dist>, index) -> !out
   return
 }
@@ -30,7 +30,7 @@ func.func @runtime_core_num(%in: !in, %out: !out, %sig: tensor<2x4xi32, #pld.dis
 func.func @core_num_too_large(%in: !in, %out: !out, %sig: tensor<2x4xi32, #pld.dist>, %sc: tensor<2xi32>, %rc: tensor<2x1xi32, #pld.dist>)
     attributes {pld.kind = #pld.func_kind<"chip">} {
   %l = arith.constant 2147483648 : index
-  // expected-error@+1 {{pld.tensor_all_to_all_v core_num must be in [1, 2147483647], got 2147483648}}
+  // expected-error@+1 {{core_num must be in [1, 2147483647], got 2147483648}}
   %r = "pld.tensor_all_to_all_v"(%in, %out, %sig, %sc, %rc, %l) : (!in, !out, tensor<2x4xi32, #pld.dist>, tensor<2xi32>, tensor<2x1xi32, #pld.dist>, index) -> !out
   return
 }
@@ -44,7 +44,7 @@ func.func @core_num_too_large(%in: !in, %out: !out, %sig: tensor<2x4xi32, #pld.d
 func.func @stride_below_blocks(%in: !in, %out: !out, %sig: tensor<8x4xi32, #pld.dist>, %sc: tensor<8xi32>, %rc: tensor<8x1xi32, #pld.dist>)
     attributes {pld.kind = #pld.func_kind<"chip">} {
   %l = arith.constant 10 : index
-  // expected-error@+1 {{pld.tensor_all_to_all_v signal second dimension (S = 4) must be at least the launched block count (B = 8 for P = 8, core_num = 10)}}
+  // expected-error@+1 {{signal second dimension (S = 4) must be at least the launched block count (B = 8 for P = 8, core_num = 10)}}
   %r = "pld.tensor_all_to_all_v"(%in, %out, %sig, %sc, %rc, %l) : (!in, !out, tensor<8x4xi32, #pld.dist>, tensor<8xi32>, tensor<8x1xi32, #pld.dist>, index) -> !out
   return
 }

@@ -89,6 +89,29 @@ func.func @carried(%d: !data, %s: !sig) attributes {pld.kind = #pld.func_kind<"i
   return
 }
 
+// An scf.while that carries a window and yields it back keeps its context
+// in the before region, the do region and after the loop.
+// CHECK-LABEL: func.func @carried_while(%arg0: tensor<1x16xf32, #pld.dist>, %arg1: i1, %arg2: !pld.ctx)
+// CHECK: scf.while
+// CHECK: "pld.system_rank"(%arg2)
+// CHECK: "pld.system_rank"(%arg2)
+// CHECK: "pld.system_rank"(%arg2)
+func.func @carried_while(%d: !data, %c: i1) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %out = scf.while (%x = %d) : (!data) -> (!data) {
+    %ctx = "pld.system_get_comm_ctx"(%x) : (!data) -> !pld.ctx
+    %r = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+    scf.condition(%c) %x : !data
+  } do {
+  ^bb0(%y: !data):
+    %ctx = "pld.system_get_comm_ctx"(%y) : (!data) -> !pld.ctx
+    %r = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+    scf.yield %y : !data
+  }
+  %ctx = "pld.system_get_comm_ctx"(%out) : (!data) -> !pld.ctx
+  %r = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  return
+}
+
 // An scf.if whose branches yield the same window keeps it.
 // CHECK-LABEL: func.func @branches(%arg0: tensor<1x16xf32, #pld.dist>, %arg1: i1, %arg2: !pld.ctx)
 // CHECK: "pld.system_rank"(%arg2)

@@ -9,7 +9,7 @@ func.func @kernel(%d: !data) attributes {pld.kind = #pld.func_kind<"incore">} {
 }
 func.func @chip() attributes {pld.kind = #pld.func_kind<"chip">} {
   %w = func.call @make() : () -> !data
-  // expected-error@+1 {{cannot find the CommContext of argument #0 of the call to @kernel: it does not derive from a distributed parameter of this function}}
+  // expected-error@+1 {{cannot find the CommContext of argument #0 of the call to @kernel: it does not derive from one distributed parameter of this function}}
   func.call @kernel(%w) : (!data) -> ()
   return
 }

@@ -6,10 +6,10 @@
 // RUN: not pld-run %t.pto.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=PTO
 // Inputs from .npy files, outputs to .npy files:
 // RUN: rm -rf %t.out && pld-run %s --ranks 2 --output-dir %t.out | FileCheck %s --check-prefix=SUM
-// RUN: pld-run %s --ranks 2 --input arg0=%t.out/arg0.rank{rank}.npy --check | FileCheck %s --check-prefix=AGAIN
+// RUN: pld-run %s --ranks 2 --input %d=%t.out/d.rank{rank}.npy --check | FileCheck %s --check-prefix=AGAIN
 // A collective's signal too small for the rank count is refused up front:
 // RUN: not pld-run %s --ranks 4 2>&1 | FileCheck %s --check-prefix=SIGNAL
-// SIGNAL: pld-run: error: the signal of pld.tensor_allreduce (arg1) is [2, 1]; on 4 ranks it needs at least [4, 1]
+// SIGNAL: pld-run: error: the signal of pld.tensor_allreduce (s) is [2, 1]; on 4 ranks it needs at least [4, 1]
 // A timeline in Chrome's trace format, one thread per rank:
 // RUN: pld-run %s --ranks 2 --trace %t.json > /dev/null
 // RUN: FileCheck %s --input-file=%t.json --check-prefix=TRACE

@@ -9,6 +9,12 @@
 // RUN: not pld-run %S/../../../../examples/chip_all_to_all_v.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=RANKS
 // RUN: split-file %s %t
 // RUN: not pld-run %t/strided.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=STRIDED
+// An exchange in an scf.while loop, three times: every call checked.
+// RUN: pld-run %t/while.mlir --ranks 2 --check | FileCheck %s --check-prefix=WHILE
+// Launches the entry would refuse at run time, and two operands viewing
+// one buffer, are refused before anything runs:
+// RUN: not pld-run %t/wide.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=WIDE
+// RUN: not pld-run %t/alias.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=ALIAS
 
 // CHECK: @main on 2 devices: 3 collective calls
 // CHECK-NEXT: pld.tensor_allreduce in @stage {{.*}}: f32 x 128 (sum), {{.*}}: ok on 2 ranks
@@ -18,10 +24,16 @@
 // CHECK-NEXT: {{^ +}}0            1
 // CHECK-NEXT: {{^ +}}1            1
 
-// RANKS: pld-run: error: {{.*}}chip_all_to_all_v.mlir:39:15: the signal of pld.tensor_all_to_all_v (signal) is [2, 4]; on 4 ranks it needs at least [4, 1]
+// RANKS: pld-run: error: {{.*}}chip_all_to_all_v.mlir:39:15: the signal of pld.tensor_all_to_all_v (signal) is [2, 4]; on 4 ranks it needs one row per rank and at least one lane: [4, 1]
 
 // STRIDED: pld-run: error: {{.*}}strided.mlir:10:15: 'func.call' passes the tensor.extract_slice at {{.*}}strided.mlir:28:11 (offsets [0, 0], sizes [8, 16], strides [1, 1] of a [8, 32] tensor, which is not contiguous), as the input of @__builtin_all_to_all_v__fp32 (the CHIP rail's pld.tensor_all_to_all_v), whose operands must be contiguous (require_contiguous_operands); refused before any rank starts the exchange
 // STRIDED-NOT: finished
+
+// WHILE: @main on 2 devices: 3 collective calls
+// WHILE-COUNT-3: pld.tensor_all_to_all_v at {{.*}}while.mlir:10:10: f32 x 128, {{.*}}: ok on 2 ranks
+
+// WIDE: pld-run: error: {{.*}}wide.mlir:4:8: pld.tensor_all_to_all_v launches 50 AIV blocks that must start together, but the device has 48 AIV cores (pld.aiv_core_count); lower its core_num
+// ALIAS: pld-run: error: {{.*}}alias.mlir:3:8: pld.tensor_all_to_all_v takes two views of one window buffer ('send' and 'send' overlap); its operands must be distinct buffers
 
 //--- strided.mlir
 !rows = tensor<8x16xf32, #pld.dist>
@@ -60,6 +72,114 @@ func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
     "pld.dispatch"(%r) ({
       func.call @pipeline(%wide, %send, %recv, %signal, %send_counts, %recv_counts)
           : (tensor<8x32xf32, #pld.dist>, !rows, !rows, !signal, !send_counts, !recv_counts) -> ()
+      gpu.yield
+    }) : (index) -> ()
+  }
+  return
+}
+
+//--- wide.mlir
+// P = 2, core_num = 51: B = 50 blocks, two more than the device has.
+func.func @chip(%send: tensor<10x16xf32, #pld.dist>, %recv: tensor<10x16xf32, #pld.dist>, %sig: tensor<2x50xi32, #pld.dist>, %sc: tensor<2xi32, #pld.dist>, %rc: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"chip">} {
+  %core = arith.constant 51 : index
+  %d = "pld.tensor_all_to_all_v"(%send, %recv, %sig, %sc, %rc, %core) : (tensor<10x16xf32, #pld.dist>, tensor<10x16xf32, #pld.dist>, tensor<2x50xi32, #pld.dist>, tensor<2xi32, #pld.dist>, tensor<2x1xi32, #pld.dist>, index) -> tensor<10x16xf32, #pld.dist>
+  return
+}
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %rows = arith.constant 640 : i64
+  %sigb = arith.constant 400 : i64
+  %small = arith.constant 8 : i64
+  %ws = "pld.system_world_size"() : () -> i64
+  %n = arith.index_cast %ws : i64 to index
+  %b0 = "pld.tensor_alloc_window_buffer"(%rows) {name = "send"} : (i64) -> !pld.ptr
+  %b1 = "pld.tensor_alloc_window_buffer"(%rows) {name = "recv"} : (i64) -> !pld.ptr
+  %b2 = "pld.tensor_alloc_window_buffer"(%sigb) {name = "signal"} : (i64) -> !pld.ptr
+  %b3 = "pld.tensor_alloc_window_buffer"(%small) {name = "send_counts"} : (i64) -> !pld.ptr
+  %b4 = "pld.tensor_alloc_window_buffer"(%small) {name = "recv_counts"} : (i64) -> !pld.ptr
+  %send = "pld.tensor_window"(%b0) : (!pld.ptr) -> tensor<10x16xf32, #pld.dist>
+  %recv = "pld.tensor_window"(%b1) : (!pld.ptr) -> tensor<10x16xf32, #pld.dist>
+  %sig = "pld.tensor_window"(%b2) : (!pld.ptr) -> tensor<2x50xi32, #pld.dist>
+  %sc = "pld.tensor_window"(%b3) : (!pld.ptr) -> tensor<2xi32, #pld.dist>
+  %rc = "pld.tensor_window"(%b4) : (!pld.ptr) -> tensor<2x1xi32, #pld.dist>
+  scf.for %r = %c0 to %n step %c1 {
+    "pld.dispatch"(%r) ({
+      func.call @chip(%send, %recv, %sig, %sc, %rc) : (tensor<10x16xf32, #pld.dist>, tensor<10x16xf32, #pld.dist>, tensor<2x50xi32, #pld.dist>, tensor<2xi32, #pld.dist>, tensor<2x1xi32, #pld.dist>) -> ()
+      gpu.yield
+    }) : (index) -> ()
+  }
+  return
+}
+
+//--- alias.mlir
+// The input and the target are two views of one buffer.
+func.func @chip(%send: tensor<8x16xf32, #pld.dist>, %recv: tensor<8x16xf32, #pld.dist>, %sig: tensor<2x1xi32, #pld.dist>, %sc: tensor<2xi32, #pld.dist>, %rc: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"chip">} {
+  %d = "pld.tensor_all_to_all_v"(%send, %recv, %sig, %sc, %rc) : (tensor<8x16xf32, #pld.dist>, tensor<8x16xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>, tensor<2xi32, #pld.dist>, tensor<2x1xi32, #pld.dist>) -> tensor<8x16xf32, #pld.dist>
+  return
+}
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %rows = arith.constant 512 : i64
+  %small = arith.constant 8 : i64
+  %ws = "pld.system_world_size"() : () -> i64
+  %n = arith.index_cast %ws : i64 to index
+  %b0 = "pld.tensor_alloc_window_buffer"(%rows) {name = "send"} : (i64) -> !pld.ptr
+  %b2 = "pld.tensor_alloc_window_buffer"(%small) {name = "signal"} : (i64) -> !pld.ptr
+  %b3 = "pld.tensor_alloc_window_buffer"(%small) {name = "send_counts"} : (i64) -> !pld.ptr
+  %b4 = "pld.tensor_alloc_window_buffer"(%small) {name = "recv_counts"} : (i64) -> !pld.ptr
+  %send = "pld.tensor_window"(%b0) : (!pld.ptr) -> tensor<8x16xf32, #pld.dist>
+  %recv = "pld.tensor_window"(%b0) : (!pld.ptr) -> tensor<8x16xf32, #pld.dist>
+  %sig = "pld.tensor_window"(%b2) : (!pld.ptr) -> tensor<2x1xi32, #pld.dist>
+  %sc = "pld.tensor_window"(%b3) : (!pld.ptr) -> tensor<2xi32, #pld.dist>
+  %rc = "pld.tensor_window"(%b4) : (!pld.ptr) -> tensor<2x1xi32, #pld.dist>
+  scf.for %r = %c0 to %n step %c1 {
+    "pld.dispatch"(%r) ({
+      func.call @chip(%send, %recv, %sig, %sc, %rc) : (tensor<8x16xf32, #pld.dist>, tensor<8x16xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>, tensor<2xi32, #pld.dist>, tensor<2x1xi32, #pld.dist>) -> ()
+      gpu.yield
+    }) : (index) -> ()
+  }
+  return
+}
+
+//--- while.mlir
+func.func @chip(%send: tensor<8x16xf32, #pld.dist>, %recv: tensor<8x16xf32, #pld.dist>, %sig: tensor<2x4xi32, #pld.dist>, %sc: tensor<2xi32, #pld.dist>, %rc: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"chip">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %i, %x = scf.while (%i = %c0, %a = %recv) : (index, tensor<8x16xf32, #pld.dist>) -> (index, tensor<8x16xf32, #pld.dist>) {
+    %more = arith.cmpi slt, %i, %c3 : index
+    scf.condition(%more) %i, %a : index, tensor<8x16xf32, #pld.dist>
+  } do {
+  ^bb0(%j: index, %y: tensor<8x16xf32, #pld.dist>):
+    %d = "pld.tensor_all_to_all_v"(%send, %y, %sig, %sc, %rc) : (tensor<8x16xf32, #pld.dist>, tensor<8x16xf32, #pld.dist>, tensor<2x4xi32, #pld.dist>, tensor<2xi32, #pld.dist>, tensor<2x1xi32, #pld.dist>) -> tensor<8x16xf32, #pld.dist>
+    %next = arith.addi %j, %c1 : index
+    scf.yield %next, %d : index, tensor<8x16xf32, #pld.dist>
+  }
+  return
+}
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %rows = arith.constant 512 : i64
+  %sigb = arith.constant 32 : i64
+  %small = arith.constant 8 : i64
+  %ws = "pld.system_world_size"() : () -> i64
+  %n = arith.index_cast %ws : i64 to index
+  %b0 = "pld.tensor_alloc_window_buffer"(%rows) {name = "send"} : (i64) -> !pld.ptr
+  %b1 = "pld.tensor_alloc_window_buffer"(%rows) {name = "recv"} : (i64) -> !pld.ptr
+  %b2 = "pld.tensor_alloc_window_buffer"(%sigb) {name = "signal"} : (i64) -> !pld.ptr
+  %b3 = "pld.tensor_alloc_window_buffer"(%small) {name = "send_counts"} : (i64) -> !pld.ptr
+  %b4 = "pld.tensor_alloc_window_buffer"(%small) {name = "recv_counts"} : (i64) -> !pld.ptr
+  %send = "pld.tensor_window"(%b0) : (!pld.ptr) -> tensor<8x16xf32, #pld.dist>
+  %recv = "pld.tensor_window"(%b1) : (!pld.ptr) -> tensor<8x16xf32, #pld.dist>
+  %sig = "pld.tensor_window"(%b2) : (!pld.ptr) -> tensor<2x4xi32, #pld.dist>
+  %sc = "pld.tensor_window"(%b3) : (!pld.ptr) -> tensor<2xi32, #pld.dist>
+  %rc = "pld.tensor_window"(%b4) : (!pld.ptr) -> tensor<2x1xi32, #pld.dist>
+  scf.for %r = %c0 to %n step %c1 {
+    "pld.dispatch"(%r) ({
+      func.call @chip(%send, %recv, %sig, %sc, %rc) : (tensor<8x16xf32, #pld.dist>, tensor<8x16xf32, #pld.dist>, tensor<2x4xi32, #pld.dist>, tensor<2xi32, #pld.dist>, tensor<2x1xi32, #pld.dist>) -> ()
       gpu.yield
     }) : (index) -> ()
   }
