@@ -52,9 +52,16 @@ pub(crate) fn generator(text: &str) -> Generator {
     }
 }
 
-/// The ramp input: halves of small integers, distinct per rank and index.
-pub fn ramp(rank: usize, i: usize) -> f64 {
-    ((i * 7 + rank * 13) % 11) as f64 - 5.0 + rank as f64 * 0.5
+/// The ramp input: halves of small integers, distinct per rank and index,
+/// and shifted per buffer by `salt`, so that two buffers of one shape start
+/// different (a copy that lands in the wrong buffer, or is skipped, shows).
+pub fn ramp(rank: usize, i: usize, salt: usize) -> f64 {
+    ((i * 7 + rank * 13 + salt * 3) % 11) as f64 - 5.0 + rank as f64 * 0.5
+}
+
+/// A buffer's ramp shift, from its name.
+fn salt(name: &str) -> usize {
+    name.bytes().map(usize::from).sum::<usize>() % 11
 }
 
 pub(crate) fn fill(generator: &Generator, param: &Param, rank: usize) -> Result<Vec<u8>, String> {
@@ -66,11 +73,16 @@ pub(crate) fn fill(generator: &Generator, param: &Param, rank: usize) -> Result<
     Ok(match generator {
         Generator::Zeros => vec![0; param.bytes()],
         Generator::Ones => values(&|_| 1.0),
-        Generator::Ramp => values(&|i| ramp(rank, i)),
+        Generator::Ramp => values(&|i| ramp(rank, i, salt(&param.name))),
         Generator::Rank => values(&|_| rank as f64),
         Generator::File(pattern) => {
             let path = pattern.replace("{rank}", &rank.to_string());
-            let bytes = std::fs::read(&path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+            let bytes = std::fs::read(&path).map_err(|e| {
+                format!(
+                    "cannot read '{path}': {e} (a generator is zeros, ones, rank, ramp or the \
+                     path of a .npy file per rank, with {{rank}} for the rank)"
+                )
+            })?;
             npy::decode(&bytes, param.dtype, &param.shape).map_err(|e| format!("'{path}': {e}"))?
         }
     })
@@ -135,9 +147,22 @@ fn drive(options: &Options) -> Result<i32, String> {
     let program =
         Program::load_named(&text, &buffer_name).map_err(|e| format!("{buffer_name}: {e}"))?;
     let kernel = match &options.kernel {
-        Some(name) => program
-            .kernel(name)
-            .ok_or_else(|| format!("{buffer_name} has no kernel @{name}"))?,
+        Some(name) => program.kernel(name).ok_or_else(|| {
+            let kernels: Vec<String> = program
+                .kernels
+                .iter()
+                .map(|k| format!("@{}", k.name))
+                .collect();
+            format!(
+                "{buffer_name} has no device kernel @{name} (--kernel names an InCore, AIV or AIC \
+                 function; this module has {}; a HOST orchestrator runs whole, without --kernel)",
+                if kernels.is_empty() {
+                    "none".to_string()
+                } else {
+                    kernels.join(", ")
+                }
+            )
+        })?,
         None => match program.kernels.as_slice() {
             [only] => only,
             [] => return Err(format!("{buffer_name} has no InCore kernel")),

@@ -3,8 +3,8 @@
 //! A view is bound to its allocation by SSA: `pld.tensor_window` takes the
 //! `pld.tensor_alloc_window_buffer` result as its operand. Other values
 //! reach a view through a collective's result ("window as result"), a
-//! loop-carried value or a region's result; [`allocation_of`] follows those
-//! links back.
+//! slice of it, a loop-carried value or a region's result; [`allocation_of`]
+//! follows those links back.
 
 use super::roles;
 use melior::ir::{OperationRef, Value};
@@ -32,8 +32,12 @@ where
                         let defining = defining_op(operand(owner, 0)?)?;
                         return AllocWindowBuffer::cast(defining).map(|a| a.op());
                     }
+                    // A slice of a view is a view of the same allocation.
+                    "tensor.extract_slice" => operand(owner, 0)?,
                     // A loop's result starts as its init value.
                     "scf.for" => operand(owner, 3 + index)?,
+                    // A while's results are what its scf.condition passes.
+                    "scf.while" => operand(region_terminator(owner, 0)?, 1 + index)?,
                     // A region op's result is what its body yields.
                     CommDomain::NAME => operand(region_terminator(owner, 0)?, index)?,
                     // An scf.if result is a view only when both branches

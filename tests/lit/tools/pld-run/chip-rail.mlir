@@ -9,6 +9,9 @@
 // RUN: not pld-run %S/../../../../examples/chip_all_to_all_v.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=RANKS
 // RUN: split-file %s %t
 // RUN: not pld-run %t/strided.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=STRIDED
+// A dense slice (the first rows of a wider window) is a window tensor at
+// an offset, and runs:
+// RUN: pld-run %t/rowslice.mlir --ranks 2 --check | FileCheck %s --check-prefix=ROWS
 // An exchange in an scf.while loop, three times: every call checked.
 // RUN: pld-run %t/while.mlir --ranks 2 --check | FileCheck %s --check-prefix=WHILE
 // Launches the entry would refuse at run time, and two operands viewing
@@ -28,6 +31,8 @@
 
 // STRIDED: pld-run: error: {{.*}}strided.mlir:10:15: 'func.call' passes the tensor.extract_slice at {{.*}}strided.mlir:28:11 (offsets [0, 0], sizes [8, 16], strides [1, 1] of a [8, 32] tensor, which is not contiguous), as the input of @__builtin_all_to_all_v__fp32 (the CHIP rail's pld.tensor_all_to_all_v), whose operands must be contiguous (require_contiguous_operands); refused before any rank starts the exchange
 // STRIDED-NOT: finished
+
+// ROWS: pld.tensor_all_to_all_v at {{.*}}rowslice.mlir:{{.*}}: ok on 2 ranks
 
 // WHILE: @main on 2 devices: 3 collective calls
 // WHILE-COUNT-3: pld.tensor_all_to_all_v at {{.*}}while.mlir:10:10: f32 x 128, {{.*}}: ok on 2 ranks
@@ -178,6 +183,41 @@ func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
   %sc = "pld.tensor_window"(%b3) : (!pld.ptr) -> tensor<2xi32, #pld.dist>
   %rc = "pld.tensor_window"(%b4) : (!pld.ptr) -> tensor<2x1xi32, #pld.dist>
   scf.for %r = %c0 to %n step %c1 {
+    "pld.dispatch"(%r) ({
+      func.call @chip(%send, %recv, %sig, %sc, %rc) : (tensor<8x16xf32, #pld.dist>, tensor<8x16xf32, #pld.dist>, tensor<2x4xi32, #pld.dist>, tensor<2xi32, #pld.dist>, tensor<2x1xi32, #pld.dist>) -> ()
+      gpu.yield
+    }) : (index) -> ()
+  }
+  return
+}
+
+//--- rowslice.mlir
+func.func @chip(%send: tensor<8x16xf32, #pld.dist>, %recv: tensor<8x16xf32, #pld.dist>, %sig: tensor<2x4xi32, #pld.dist>, %sc: tensor<2xi32, #pld.dist>, %rc: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"chip">} {
+  %core = arith.constant 5 : index
+  %d = "pld.tensor_all_to_all_v"(%send, %recv, %sig, %sc, %rc, %core) : (tensor<8x16xf32, #pld.dist>, tensor<8x16xf32, #pld.dist>, tensor<2x4xi32, #pld.dist>, tensor<2xi32, #pld.dist>, tensor<2x1xi32, #pld.dist>, index) -> tensor<8x16xf32, #pld.dist>
+  return
+}
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %rb = arith.constant 512 : i64
+  %wb = arith.constant 1024 : i64
+  %gb = arith.constant 32 : i64
+  %cb = arith.constant 8 : i64
+  %ws = "pld.system_world_size"() : () -> i64
+  %devices = arith.index_cast %ws : i64 to index
+  %send_buf = "pld.tensor_alloc_window_buffer"(%wb) {name = "send"} : (i64) -> !pld.ptr
+  %recv_buf = "pld.tensor_alloc_window_buffer"(%rb) {name = "recv"} : (i64) -> !pld.ptr
+  %sig_buf = "pld.tensor_alloc_window_buffer"(%gb) {name = "signal"} : (i64) -> !pld.ptr
+  %sc_buf = "pld.tensor_alloc_window_buffer"(%cb) {name = "send_counts"} : (i64) -> !pld.ptr
+  %rc_buf = "pld.tensor_alloc_window_buffer"(%cb) {name = "recv_counts"} : (i64) -> !pld.ptr
+  %wide = "pld.tensor_window"(%send_buf) : (!pld.ptr) -> tensor<16x16xf32, #pld.dist>
+  %send = tensor.extract_slice %wide[0, 0] [8, 16] [1, 1] : tensor<16x16xf32, #pld.dist> to tensor<8x16xf32, #pld.dist>
+  %recv = "pld.tensor_window"(%recv_buf) : (!pld.ptr) -> tensor<8x16xf32, #pld.dist>
+  %sig = "pld.tensor_window"(%sig_buf) : (!pld.ptr) -> tensor<2x4xi32, #pld.dist>
+  %sc = "pld.tensor_window"(%sc_buf) : (!pld.ptr) -> tensor<2xi32, #pld.dist>
+  %rc = "pld.tensor_window"(%rc_buf) : (!pld.ptr) -> tensor<2x1xi32, #pld.dist>
+  scf.for %r = %c0 to %devices step %c1 {
     "pld.dispatch"(%r) ({
       func.call @chip(%send, %recv, %sig, %sc, %rc) : (tensor<8x16xf32, #pld.dist>, tensor<8x16xf32, #pld.dist>, tensor<2x4xi32, #pld.dist>, tensor<2xi32, #pld.dist>, tensor<2x1xi32, #pld.dist>) -> ()
       gpu.yield
