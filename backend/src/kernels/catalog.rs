@@ -12,6 +12,10 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
+/// The symbol every rendered kernel exports on the device (each kernel is
+/// an object of its own there; the runtime resolves this name).
+pub const DEVICE_ENTRY: &str = "kernel_entry";
+
 /// The eight builtin kernels of the HOST rail (spec 4.9) and the CHIP
 /// rail's indexed_all_to_all_v (spec 4.8), one template directory each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -165,7 +169,6 @@ impl Builtin {
                 "kernel_name",
                 "template_package",
                 "runtime",
-                "dtype_cpp",
             ],
             (_, File::Entry) => ENTRY,
             (_, File::Config) => CONFIG,
@@ -518,10 +521,12 @@ impl Variant {
         format!("{}_kernel", self.entry())
     }
 
-    /// The `extern "C"` symbol the rendered kernel defines: `kernel_name`,
-    /// except for all_to_all_v, whose kernel text may depend on
-    /// `dtype_cpp` only (spec 11.1 byte-identity):
-    /// `builtin_all_to_all_v_kernel__<dtype_cpp>`.
+    /// The `extern "C"` name the kernel gets where several kernels link
+    /// into one library (runtime-sys's simulator build defines
+    /// `PLD_KERNEL_ENTRY` to it): `kernel_name`, except for all_to_all_v,
+    /// whose kernel is shared by its element type only (spec 11.1
+    /// byte-identity): `builtin_all_to_all_v_kernel__<dtype_cpp>`. On the
+    /// device the kernel exports [`DEVICE_ENTRY`] instead.
     pub fn kernel_symbol(&self) -> String {
         match self.builtin {
             Builtin::AllToAllV => format!("builtin_all_to_all_v_kernel__{}", self.elem.cpp()),

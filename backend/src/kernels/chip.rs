@@ -220,7 +220,7 @@ fn config(function: &str, kernels: &[ChipKernel], target: &Target) -> String {
              \"function_name\": \"{}\",\n        \"core_type\": \"aiv\",\n        \
              \"signature\": [{}],\n    }},\n",
             kernel.name,
-            kernel.variant.kernel_symbol(),
+            super::DEVICE_ENTRY,
             signature.join(", ")
         ));
     }

@@ -11,7 +11,7 @@ pub mod chip;
 
 pub use catalog::{
     all_variants, render, Builtin, CoreCountMethod, Elem, File, KernelError, Reduction, Target,
-    Variant, DEFAULT_RUNTIME, MAX_PREBUILT_ROOT,
+    Variant, DEFAULT_RUNTIME, DEVICE_ENTRY, MAX_PREBUILT_ROOT,
 };
 
 use melior::ir::{operation::OperationLike, OperationRef};
@@ -387,18 +387,19 @@ mod tests {
                 assert!(!text.contains("{{"), "{} {file:?}", variant.name());
             }
             let kernel = variant.render(File::Kernel, &target).unwrap();
+            // The device entry point, renamable where kernels share a library.
             assert!(
-                kernel.contains(&format!("void {}(", variant.kernel_symbol())),
+                kernel.contains("#define PLD_KERNEL_ENTRY kernel_entry\n")
+                    && kernel.contains(
+                        "extern \"C\" __aicore__ void PLD_KERNEL_ENTRY(__gm__ int64_t *args) {"
+                    ),
                 "{}",
                 variant.name()
             );
             let entry = variant.render(File::Entry, &target).unwrap();
             assert!(entry.contains(&format!("void {}(", variant.entry())));
             let config = variant.render(File::Config, &target).unwrap();
-            assert!(config.contains(&format!(
-                "\"function_name\": \"{}\"",
-                variant.kernel_symbol()
-            )));
+            assert!(config.contains(&format!("\"function_name\": \"{DEVICE_ENTRY}\"")));
         }
         // A key list that misses one of the template's keys fails.
         let ar = &variants[0];

@@ -69,10 +69,11 @@ func.func @chip_pipeline(%stage: !stage, %bar: !bar, %out: !out, %sig: !sig, %sc
 
 // SUB: RUNTIME_CONFIG = {"runtime": "tensormap_and_ringbuffer"
 // SUB: "source": "kernels/aiv/__builtin_all_to_all_v__fp32.cpp",
-// SUB-NEXT: "function_name": "builtin_all_to_all_v_kernel__float",
+// SUB-NEXT: "function_name": "kernel_entry",
 // SUB-NEXT: "core_type": "aiv",
 // SUB-NEXT: "signature": ["IN", "INOUT", "INOUT", "IN", "INOUT"],
-// AIV: void builtin_all_to_all_v_kernel__float(
+// AIV: using Elem = float;
+// AIV: void PLD_KERNEL_ENTRY(
 // AIV-NOT: {{[{][{]}}
 // The module has no HOST collective, so no HOST package.
 // DIRS: chip_pipeline

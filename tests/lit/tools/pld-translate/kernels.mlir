@@ -27,7 +27,10 @@
 // KERNEL: #include <pto/pto-inst.hpp>
 // KERNEL: using Elem = float;
 // KERNEL: constexpr ReduceOp kOp = ReduceOp::kSum;
-// KERNEL: extern "C" __aicore__ void builtin_tensor_allreduce__sum__fp32_kernel(__gm__ int64_t *args) {
+// The device runtime loads every kernel by one name; the simulator's
+// library renames each through PLD_KERNEL_ENTRY.
+// KERNEL: #define PLD_KERNEL_ENTRY kernel_entry
+// KERNEL: extern "C" __aicore__ void PLD_KERNEL_ENTRY(__gm__ int64_t *args) {
 // KERNEL: pto::TADD(acc, acc, recv);
 // KERNEL-NOT: {{[{][{]}}
 
@@ -47,7 +50,7 @@
 // CONFIG: "signature": ["INOUT", "INOUT"],
 // CONFIG: "func_id": 0,
 // CONFIG: "source": "kernels/aiv/builtin_tensor_allreduce__sum__fp32_kernel.cpp",
-// CONFIG: "function_name": "builtin_tensor_allreduce__sum__fp32_kernel",
+// CONFIG: "function_name": "kernel_entry",
 // CONFIG: "core_type": "aiv",
 
 // JSON:      "variant": "builtin.tensor.allreduce__sum__fp32",
@@ -78,16 +81,17 @@
 
 // FP16: using Elem = half;
 // FP16: constexpr ReduceOp kOp = ReduceOp::kProd;
-// FP16: void builtin_tensor_allreduce__prod__fp16_kernel(
+// FP16: void PLD_KERNEL_ENTRY(
 // FP16: pto::TMUL(acc, acc, recv);
 
 // ROOT: constexpr int32_t kRoot = 1;
-// ROOT: void builtin_tensor_broadcast__root1__fp32_kernel(
+// ROOT: void PLD_KERNEL_ENTRY(
 
 // The all_to_all_v kernel names no variant (HOST and CHIP renders are
-// byte-identical); its symbol carries the element type.
+// byte-identical); its simulator symbol (kernels.json) carries the element
+// type.
 // A2AV: using Elem = float;
-// A2AV: extern "C" __aicore__ void builtin_all_to_all_v_kernel__float(__gm__ int64_t *args) {
+// A2AV: extern "C" __aicore__ void PLD_KERNEL_ENTRY(__gm__ int64_t *args) {
 // A2AV-NOT: builtin_tensor_all_to_all_v
 
 // A2AV-ENTRY: CalAllToAllVBlocks(
@@ -99,7 +103,7 @@
 
 // A2AV-CONFIG: "signature": ["IN", "INOUT", "INOUT", "IN", "INOUT"],
 // A2AV-CONFIG: "source": "kernels/aiv/builtin_tensor_all_to_all_v__fp32_kernel.cpp",
-// A2AV-CONFIG: "function_name": "builtin_all_to_all_v_kernel__float",
+// A2AV-CONFIG: "function_name": "kernel_entry",
 
 // In order of first use; the two max allreduce dispatches share a variant.
 // ALL-JSON:     "variant": "builtin.tensor.allreduce__max__fp32",
