@@ -122,7 +122,7 @@ fn check_shapes(kernel: &pld_sim::program::KernelInfo, ranks: usize) -> Result<(
         };
         if !per_rank {
             let needs = if op == AllToAllV::NAME {
-                format!("a multiple of {ranks} rows (NR * MAX_RECV with NR = {ranks})")
+                format!("a multiple of {ranks} rows (ranks times the rows each rank may receive from one peer)")
             } else {
                 format!("{ranks} rows, one per rank")
             };

@@ -277,7 +277,8 @@ where
     }
     let (Some(ranks), Some(stride)) = (signal.dim(0), signal.dim(1)) else {
         return Err(format!(
-            "{spec} signal must be [NR, S] with constant NR and S on the CHIP rail"
+            "{spec} signal must be [NR, S] with static NR (the number of ranks) and S (lanes) on the \
+             CHIP rail"
         ));
     };
     let blocks = match exchange {
