@@ -42,6 +42,17 @@ pub fn check(
     inputs: &[Vec<Vec<u8>>],
     outputs: &[Vec<Vec<u8>>],
 ) -> Result<Vec<RankCheck>, String> {
+    if let Some((collective, loop_op)) = kernel
+        .collectives
+        .iter()
+        .find_map(|c| Some((c, c.in_loop.as_ref()?)))
+    {
+        return Err(format!(
+            "the {} of @{} is inside an {loop_op}, so it runs more than once; --check compares \
+             the result of one call with the golden",
+            collective.op, kernel.name
+        ));
+    }
     let [collective] = kernel.collectives.as_slice() else {
         return Err(format!(
             "@{} has {} collectives; --check needs exactly one",

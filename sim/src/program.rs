@@ -17,6 +17,7 @@ use melior::ir::{
 use pld_dialect::ops::signal::{Notify, Wait};
 use pld_dialect::types::TensorKind;
 use pld_ir::op_name;
+use pld_lowering::trace::parameter_of;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -125,6 +126,9 @@ pub struct Collective {
     pub root: Option<i64>,
     /// all_to_all_v: the parameters of the send and receive counts.
     pub counts: Option<(usize, usize)>,
+    /// The loop (`scf.for`, `scf.while`) it runs in, if any: the golden of
+    /// one call does not describe it.
+    pub in_loop: Option<String>,
 }
 
 /// What `run` needs to know of a kernel.
@@ -386,12 +390,8 @@ fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
             let Some(view) = pld_dialect::ops::OpView::new(op) else {
                 continue;
             };
-            let parameter = |group: &str| {
-                view.one(group).and_then(|t| {
-                    let site = pld_ir::argument_site(t)?;
-                    (site.entry_block && site.parent == function).then_some(site.number)
-                })
-            };
+            // Through views, loop carries and branches (the rebind idiom).
+            let parameter = |group: &str| view.one(group).and_then(parameter_of);
             let target = parameter("target");
             let signal = parameter("signal");
             let reduce = op
@@ -402,7 +402,12 @@ fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
             let input = parameter("input");
             let root = op.attribute("root").ok().and_then(pld_ir::attr::int);
             let counts = parameter("send_counts").zip(parameter("recv_counts"));
+            let in_loop = pld_ir::ancestors(op)
+                .into_iter()
+                .map(|a| op_name(&a))
+                .find(|n| n == "scf.for" || n == "scf.while");
             collectives.push(Collective {
+                in_loop,
                 op: op_text,
                 target,
                 signal,
@@ -413,10 +418,6 @@ fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
                 counts,
             });
         }
-        let parameter_of = |value: Option<melior::ir::Value>| {
-            let site = pld_ir::argument_site(value?)?;
-            (site.entry_block && site.parent == function).then_some(site.number)
-        };
         let mut signals: Vec<usize> = collectives.iter().filter_map(|c| c.signal).collect();
         for op in pld_ir::collect(function, |n| n == Notify::NAME || n == Wait::NAME) {
             let Some(view) = pld_dialect::ops::OpView::new(op) else {
@@ -434,7 +435,7 @@ fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
             } else {
                 "target"
             };
-            if let (true, Some(param)) = (credit, parameter_of(view.one(operand))) {
+            if let (true, Some(param)) = (credit, view.one(operand).and_then(parameter_of)) {
                 signals.push(param);
             }
         }
