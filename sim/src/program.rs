@@ -11,9 +11,7 @@
 use crate::compile::Compiled;
 use crate::domain::{aligned, CommDomain};
 use crate::run::{Outcome, Run};
-use melior::ir::{
-    block::BlockLike, operation::OperationLike, r#type::FunctionType, Module, RegionLike,
-};
+use melior::ir::{block::BlockLike, operation::OperationLike, r#type::FunctionType, RegionLike};
 use pld_dialect::ops::signal::{Notify, Wait};
 use pld_dialect::types::TensorKind;
 use pld_ir::op_name;
@@ -90,7 +88,8 @@ impl Dtype {
 /// One tensor parameter of a kernel.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Param {
-    /// `arg<i>`, or the source name when the source has one (`%data`).
+    /// `arg<i>`, `i` the argument number (pld-run also accepts the source's
+    /// SSA name, `%data`).
     pub name: String,
     pub distributed: bool,
     pub shape: Vec<usize>,
@@ -308,7 +307,9 @@ impl Program {
 /// The InCore kernels of a pld module and their tensor parameters.
 fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
     let context = pld_dialect::context();
-    let module = Module::parse(&context, text).ok_or("the module does not parse")?;
+    // pld_ir's parser takes any bytes (melior's panics on a NUL).
+    let module =
+        pld_ir::parse::parse(&context, text, "<kernel>").ok_or("the module does not parse")?;
     let mut kernels = Vec::new();
     let mut op = module.body().first_operation();
     while let Some(function) = op {

@@ -3,7 +3,8 @@
 
 use crate::files::read_named_input;
 use pld_dialect::ops::collective::{
-    composite_signal_shape, AllGather, AllReduce, AllToAll, AllToAllV, ReduceScatter,
+    composite_signal_shape, AllGather, AllReduce, AllToAll, AllToAllV, Barrier, Broadcast,
+    ReduceScatter,
 };
 use pld_sim::golden;
 use pld_sim::npy;
@@ -82,6 +83,68 @@ pub(crate) fn fill(generator: &Generator, param: &Param, rank: usize) -> Result<
 /// the credits and the data land outside their buffers: each signal's shape
 /// for its schedule, a broadcast's root, the per-rank rows of allgather,
 /// all_to_all and reduce_scatter targets and the slots of all_to_all_v.
+/// Element `i` of a row-major `shape` as a multi-dimensional index,
+/// `[row, col]`.
+fn index_of(i: usize, shape: &[usize]) -> String {
+    let mut rest = i;
+    let mut index = vec![0; shape.len()];
+    for (slot, extent) in index.iter_mut().zip(shape).rev() {
+        let extent = (*extent).max(1);
+        *slot = rest % extent;
+        rest /= extent;
+    }
+    let parts: Vec<String> = index.iter().map(ToString::to_string).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// The collective's result in nccl-tests' columns: size in bytes and count
+/// in elements of its buffer (the target: for reduce_scatter, allgather
+/// and the all-to-alls the whole `[ranks, ...]` buffer, as nccl-tests
+/// counts them), element type, reduction, root, the run's time, and the
+/// algorithm and bus bandwidths (busbw = algbw times 2(n-1)/n for an
+/// allreduce, (n-1)/n for reduce_scatter, allgather and the all-to-alls, 1
+/// for a broadcast); #wrong is the number of wrong elements over all ranks
+/// under --check, N/A without.
+fn summary(
+    kernel: &pld_sim::program::KernelInfo,
+    collective: &pld_sim::program::Collective,
+    ranks: usize,
+    elapsed: Duration,
+    wrong: Option<usize>,
+) -> String {
+    let target = collective.target.map(|t| &kernel.params[t]);
+    let count = target.map_or(0, Param::elements);
+    let size = target.map_or(0, |p| p.elements() * p.dtype.bytes());
+    let dtype = target.map_or("-", |p| p.dtype.name());
+    let n = ranks as f64;
+    let factor = match collective.op.as_str() {
+        AllReduce::NAME => 2.0 * (n - 1.0) / n,
+        Barrier::NAME => 0.0,
+        Broadcast::NAME => 1.0,
+        _ => (n - 1.0) / n,
+    };
+    let seconds = elapsed.as_secs_f64().max(1e-9);
+    let algbw = size as f64 / seconds / 1e9;
+    let redop = collective.reduce.as_deref().unwrap_or("none");
+    let root = collective.root.unwrap_or(-1);
+    let wrong = wrong.map_or("N/A".to_string(), |w| w.to_string());
+    format!(
+        "#{:>12} {:>12} {:>6} {:>6} {:>5} {:>10} {:>8} {:>8} {:>7}\n\
+         #{:>12} {:>12} {:>6} {:>6} {:>5} {:>10} {:>8} {:>8} {:>7}\n \
+         {size:>12} {count:>12} {dtype:>6} {redop:>6} {root:>5} {:>10.1} {algbw:>8.3} {:>8.3} {wrong:>7}\n",
+        "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong",
+        "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "",
+        seconds * 1e6,
+        algbw * factor,
+    )
+}
+
+/// The source name of `param` (`arg<i>`), if the signature gives one.
+fn ssa_name<'n>(names: &'n [Option<String>], param: &Param) -> Option<&'n str> {
+    let number: usize = param.name.strip_prefix("arg")?.parse().ok()?;
+    names.get(number)?.as_deref()
+}
+
 fn check_shapes(kernel: &pld_sim::program::KernelInfo, ranks: usize) -> Result<(), String> {
     let param = |i: Option<usize>| i.and_then(|i| kernel.params.get(i));
     for collective in &kernel.collectives {
@@ -189,6 +252,7 @@ fn drive(options: &Options) -> Result<i32, String> {
         })
         .collect();
     check_shapes(kernel, options.ranks)?;
+    let names = crate::params::source_names(&text, &kernel.name);
     for pair in &options.inputs {
         let (name, value) = pair
             .split_once('=')
@@ -196,8 +260,26 @@ fn drive(options: &Options) -> Result<i32, String> {
         let index = kernel
             .params
             .iter()
-            .position(|p| p.name == name || p.name == format!("arg{name}"))
-            .ok_or_else(|| format!("@{} has no parameter '{name}'", kernel.name))?;
+            .position(|p| {
+                p.name == name
+                    || p.name == format!("arg{name}")
+                    || ssa_name(&names, p).is_some_and(|n| n == name.trim_start_matches('%'))
+            })
+            .ok_or_else(|| {
+                let valid: Vec<String> = kernel
+                    .params
+                    .iter()
+                    .map(|p| match ssa_name(&names, p) {
+                        Some(n) => format!("%{n} ({})", p.name),
+                        None => p.name.clone(),
+                    })
+                    .collect();
+                format!(
+                    "@{} has no parameter '{name}'; its parameters are {}",
+                    kernel.name,
+                    valid.join(", ")
+                )
+            })?;
         generators[index] = generator(value);
     }
     let mut inputs = Vec::new();
@@ -266,8 +348,27 @@ fn drive(options: &Options) -> Result<i32, String> {
         "@{} on {} ranks: finished in {:.1?}",
         kernel.name, options.ranks, elapsed
     );
-    if options.check {
+    let only_barriers =
+        !kernel.collectives.is_empty() && kernel.collectives.iter().all(|c| c.op == Barrier::NAME);
+    if options.check && only_barriers {
+        // Nothing numeric to compare; the run itself was checked.
+        println!(
+            "  --check: {} has no numeric result to compare; every rank got through it{}",
+            Barrier::NAME,
+            if status == 0 {
+                " and no credit is left"
+            } else {
+                ""
+            }
+        );
+    }
+    let mut wrong = None;
+    if options.check && !only_barriers {
         let checks = golden::check(kernel, &inputs, &finished.buffers)?;
+        let shape = kernel.collectives[0]
+            .target
+            .map(|t| kernel.params[t].shape.clone())
+            .unwrap_or_default();
         for check in &checks {
             println!(
                 "  rank {}: {} (worst error {:.3e} at element {})",
@@ -278,8 +379,21 @@ fn drive(options: &Options) -> Result<i32, String> {
             );
             if !check.ok {
                 status = 1;
+                let first: Vec<String> = check
+                    .first_wrong
+                    .iter()
+                    .map(|(i, want, got)| {
+                        format!("{} expected {want}, got {got}", index_of(*i, &shape))
+                    })
+                    .collect();
+                println!(
+                    "    {} wrong elements; first: {}",
+                    check.wrong,
+                    first.join("; ")
+                );
             }
         }
+        wrong = Some(checks.iter().map(|c| c.wrong).sum::<usize>());
     }
     if options.stats {
         println!("  rank  notifies  waits  remote bytes read  remote bytes written");
@@ -289,6 +403,12 @@ fn drive(options: &Options) -> Result<i32, String> {
                 c.notifies, c.waits, c.remote_bytes_read, c.remote_bytes_written
             );
         }
+    }
+    if let [collective] = kernel.collectives.as_slice() {
+        print!(
+            "{}",
+            summary(kernel, collective, options.ranks, elapsed, wrong)
+        );
     }
     Ok(status)
 }
