@@ -147,6 +147,11 @@ pub struct Program {
     /// The module after `pld-to-pto`, as text.
     pub lowered: String,
     compiled: std::rc::Rc<Compiled>,
+    /// How long `pld-to-pto` took.
+    pub lower_time: Duration,
+    /// How long compiling the lowered module for the simulator took (zero
+    /// when it came from the cache).
+    pub compile_time: Duration,
 }
 
 /// The buffers of every rank after a run.
@@ -170,13 +175,18 @@ impl Program {
     /// lowered module).
     pub fn load_named(text: &str, source_name: &str) -> Result<Self, String> {
         // Lowering first: its diagnostics point at the source.
+        let started = std::time::Instant::now();
         let lowered = crate::compile::to_pto_named(text, source_name)?;
+        let lower_time = started.elapsed();
         let kernels = describe(text)?;
+        let started = std::time::Instant::now();
         let compiled = Compiled::cached(&lowered)?;
         Ok(Program {
             kernels,
             lowered,
             compiled,
+            lower_time,
+            compile_time: started.elapsed(),
         })
     }
 

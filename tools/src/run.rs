@@ -27,6 +27,11 @@ pub struct Options {
     pub output_dir: Option<String>,
     /// Where to write the Chrome-trace timeline.
     pub trace: Option<String>,
+    /// Timed runs of the kernel (0 counts as 1); the reported time is
+    /// their mean, the results those of the last.
+    pub iters: usize,
+    /// Untimed runs before them.
+    pub warmup: usize,
 }
 
 /// Exit status of a deadlocked run (distinct from errors).
@@ -221,6 +226,11 @@ fn drive(options: &Options) -> Result<i32, String> {
     if options.entry.is_some()
         || (options.kernel.is_none() && !crate::run_program::host_functions(&text).is_empty())
     {
+        if options.iters > 1 || options.warmup > 0 {
+            return Err(
+                "--iters and --warmup time one kernel (--kernel NAME); a program runs once".into(),
+            );
+        }
         return crate::run_program::drive(options, &buffer_name, &text);
     }
     let program =
@@ -282,6 +292,7 @@ fn drive(options: &Options) -> Result<i32, String> {
             })?;
         generators[index] = generator(value);
     }
+    let fill_started = Instant::now();
     let mut inputs = Vec::new();
     for rank in 0..options.ranks {
         let mut row = Vec::new();
@@ -291,6 +302,7 @@ fn drive(options: &Options) -> Result<i32, String> {
         inputs.push(row);
     }
 
+    let fill_time = fill_started.elapsed();
     let started = Instant::now();
     // Only runs longer than a second say that they are running.
     let (finished_tx, finished_rx) = std::sync::mpsc::channel::<()>();
@@ -300,14 +312,38 @@ fn drive(options: &Options) -> Result<i32, String> {
             eprintln!("pld-run: running {label}...");
         }
     });
-    let finished = program.run_traced(
-        &kernel.name,
-        options.ranks,
-        options.deadline,
-        options.trace.is_some(),
-        |rank, param| inputs[rank][param].clone(),
-    );
-    let elapsed = started.elapsed();
+    // The kernel is compiled once; every run gets fresh buffers. A run
+    // that fails stops the series and is the one reported.
+    let iters = options.iters.max(1);
+    let mut timed = Duration::ZERO;
+    let mut runs = 0;
+    let mut finished;
+    loop {
+        let run_started = Instant::now();
+        finished = program.run_traced(
+            &kernel.name,
+            options.ranks,
+            options.deadline,
+            options.trace.is_some(),
+            |rank, param| inputs[rank][param].clone(),
+        );
+        runs += 1;
+        if runs > options.warmup {
+            timed += run_started.elapsed();
+        }
+        let failed = finished.as_ref().map_or(true, |f| {
+            f.outcome.deadlock.is_some() || !f.outcome.errors.is_empty()
+        });
+        if failed || runs >= options.warmup + iters {
+            break;
+        }
+    }
+    let timed_runs = runs.saturating_sub(options.warmup).max(1) as u32;
+    let elapsed = if runs > options.warmup {
+        timed / timed_runs
+    } else {
+        started.elapsed()
+    };
     let _ = finished_tx.send(());
     let _ = progress.join();
     let finished = finished?;
@@ -344,8 +380,16 @@ fn drive(options: &Options) -> Result<i32, String> {
             }
         }
     }
+    let series = if runs > 1 {
+        format!(
+            " (the mean of {timed_runs} runs after {} warm-up runs)",
+            options.warmup.min(runs)
+        )
+    } else {
+        String::new()
+    };
     println!(
-        "@{} on {} ranks: finished in {:.1?}",
+        "@{} on {} ranks: finished in {:.1?}{series}",
         kernel.name, options.ranks, elapsed
     );
     let only_barriers =
@@ -363,6 +407,7 @@ fn drive(options: &Options) -> Result<i32, String> {
         );
     }
     let mut wrong = None;
+    let check_started = Instant::now();
     if options.check && !only_barriers {
         let checks = golden::check(kernel, &inputs, &finished.buffers)?;
         let shape = kernel.collectives[0]
@@ -395,6 +440,7 @@ fn drive(options: &Options) -> Result<i32, String> {
         }
         wrong = Some(checks.iter().map(|c| c.wrong).sum::<usize>());
     }
+    let check_time = check_started.elapsed();
     if options.stats {
         println!("  rank  notifies  waits  remote bytes read  remote bytes written");
         for (rank, c) in finished.outcome.counters.iter().enumerate() {
@@ -403,6 +449,15 @@ fn drive(options: &Options) -> Result<i32, String> {
                 c.notifies, c.waits, c.remote_bytes_read, c.remote_bytes_written
             );
         }
+        println!(
+            "  phases: lower {:.1?}, compile {:.1?}, fill {:.1?}, run {:.1?}{}, check {:.1?}",
+            program.lower_time,
+            program.compile_time,
+            fill_time,
+            elapsed,
+            if runs > 1 { " (mean)" } else { "" },
+            check_time
+        );
     }
     if let [collective] = kernel.collectives.as_slice() {
         print!(

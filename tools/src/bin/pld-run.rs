@@ -49,6 +49,13 @@ struct Cli {
     /// status 3.
     #[arg(long = "time-limit", default_value_t = 600.0, value_name = "SECONDS")]
     time_limit: f64,
+    /// Timed runs of one kernel (compiled once, fresh buffers every run);
+    /// the reported time is their mean, the results those of the last.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    iters: usize,
+    /// Untimed runs before the timed ones.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    warmup: usize,
     /// Write every parameter of every rank as DIR/<param>.rank<r>.npy.
     #[arg(long, value_name = "DIR")]
     output_dir: Option<String>,
@@ -79,6 +86,8 @@ fn main() {
         },
         output_dir: cli.output_dir,
         trace: cli.trace,
+        iters: cli.iters,
+        warmup: cli.warmup,
     };
     let limit = match Duration::try_from_secs_f64(cli.time_limit) {
         Ok(limit) if !limit.is_zero() => limit,
