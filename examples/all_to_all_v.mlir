@@ -1,22 +1,20 @@
-// An all_to_all_v inside an InCore kernel, for 4 ranks, with room for 3
-// rows of 32 floats from each sender (the target has 4 * 3 rows). Rank r
-// sends send_counts[p] rows to rank p (clamped to [0, 3]); the receiver
-// finds them in its slot for r and the counts in recv_counts.
+// An all_to_all_v of 4 ranks inside an InCore kernel: every rank may send
+// each peer up to 2 rows of 8 f32 (the [8, 8] target has a slot of
+// 8 / 4 = 2 rows per sender); send_counts[d] rows go to rank d, and
+// recv_counts[s] tells how many rows arrived from rank s.
 //
-//   pld-run examples/all_to_all_v.mlir --ranks 4 --check
-//   pld-run examples/all_to_all_v.mlir --ranks 4 --check --input send_counts=rank
+//   pld-run examples/all_to_all_v.mlir --ranks 4 --input send_counts=rank --check
 //
-// The second run sends r rows from every rank r (0, 1, 2, and 3 clamped to 3).
+// (`rank` fills every count with the sender's rank, clamped to the slot of
+// 2 rows by the collective.)
 
-!rows = tensor<12x32xf32>
-!slots = tensor<12x32xf32, #pld.dist>
+!rows = tensor<8x8xf32>
+!target = tensor<8x8xf32, #pld.dist>
 !signal = tensor<4x1xi32, #pld.dist>
-!send_counts = tensor<4xi32>
-!recv_counts = tensor<4x1xi32, #pld.dist>
+!send = tensor<4xi32>
+!recv = tensor<4x1xi32, #pld.dist>
 
-func.func @all_to_all_v(%input: !rows, %target: !slots, %signal: !signal, %send_counts: !send_counts, %recv_counts: !recv_counts)
-    attributes {pld.kind = #pld.func_kind<"incore">} {
-  %received = "pld.tensor_all_to_all_v"(%input, %target, %signal, %send_counts, %recv_counts)
-      : (!rows, !slots, !signal, !send_counts, !recv_counts) -> !slots
+func.func @all_to_all_v(%input: !rows, %target: !target, %signal: !signal, %send_counts: !send, %recv_counts: !recv) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_all_to_all_v"(%input, %target, %signal, %send_counts, %recv_counts) : (!rows, !target, !signal, !send, !recv) -> !target
   return
 }

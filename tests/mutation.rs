@@ -2,7 +2,12 @@
 //! token swaps, ...) fed to `pld-opt` (sometimes through the pipelines) and
 //! `pld-translate`. Every run must end with exit status 0
 //! (the mutation was harmless) or 1 (a located error): never a panic, an
-//! abort or a signal. A failing input is saved for reproduction.
+//! abort or a signal. Mutations of the small kernels and programs of the
+//! `pld-run` lit tests and the examples run through `pld-run` (a few ranks,
+//! a short deadline) and must end with 0, 1 or 3 (a deadlock); mutated
+//! `.npy` files go through the reader `pld-run --input` uses, which must
+//! return an error rather than panic. A failing input is saved for
+//! reproduction.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -303,5 +308,311 @@ fn mutated_inputs_never_crash_the_tools() {
         "{} of {mutations} mutated inputs (seed {seed}) crashed a pld tool:\n{}",
         failures.len(),
         failures.join("\n\n")
+    );
+}
+
+/// Number of mutated kernels and programs run through `pld-run` per test
+/// run (`PLD_RUN_MUTATIONS` overrides).
+const RUN_MUTATIONS: usize = 500;
+/// Number of mutated `.npy` files decoded per test run.
+const NPY_MUTATIONS: usize = 4000;
+
+/// The small kernels and programs `pld-run` runs in the lit suite and the
+/// shipped examples, one source per kernel (`split-file` parts apart).
+fn run_seeds(workspace: &Path) -> Vec<(String, String)> {
+    let mut files = lit_inputs(&workspace.join("tests/lit/tools/pld-run"));
+    files.extend(lit_inputs(&workspace.join("examples")));
+    let mut seeds = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("read seed");
+        let name = path.display().to_string();
+        if text.contains("\n//--- ") {
+            for part in text.split("\n//--- ").skip(1) {
+                let (file, body) = part.split_once('\n').unwrap_or((part, ""));
+                seeds.push((format!("{name}:{file}"), body.to_string()));
+            }
+        } else {
+            seeds.push((name, text));
+        }
+    }
+    seeds
+}
+
+/// The rank count a seed's first i32 signal is shaped for: `[N, 1]` (a
+/// mesh signal) or `[R, N]` (a ring one), when N is small.
+fn natural_ranks(text: &str) -> Option<usize> {
+    text.split("tensor<").find_map(|rest| {
+        let shape = rest.split_once("xi32, #pld.dist>")?.0;
+        let dims: Vec<usize> = shape
+            .split('x')
+            .map(|d| d.parse().ok())
+            .collect::<Option<_>>()?;
+        let ranks = match dims.as_slice() {
+            [n] | [n, 1] => *n,
+            [_, n] => *n,
+            _ => return None,
+        };
+        (1..=8).contains(&ranks).then_some(ranks)
+    })
+}
+
+/// pld-run's arguments for one mutant: a small rank count (mostly the one
+/// the seed is written for, so that runs get past the shape checks), a
+/// short deadline, and sometimes --check, --stats or a generator.
+fn run_arguments(seed: &str, rng: &mut Rng) -> Vec<String> {
+    let ranks = match natural_ranks(seed) {
+        Some(n) if rng.below(4) != 0 => n,
+        _ => 1 + rng.below(4),
+    };
+    let mut arguments = vec![
+        format!("--ranks={ranks}"),
+        "--deadline=0.3".to_string(),
+        // A mutated loop bound may make a kernel run (almost) forever.
+        "--time-limit=5".to_string(),
+    ];
+    if rng.below(2) == 0 {
+        arguments.push("--check".into());
+    }
+    if rng.below(3) == 0 {
+        arguments.push("--stats".into());
+    }
+    if rng.below(4) == 0 {
+        let generator = ["zeros", "ones", "rank", "ramp", "x"][rng.below(5)];
+        arguments.push(format!("--input=arg{}={generator}", rng.below(4)));
+    }
+    arguments
+}
+
+#[test]
+fn mutated_kernels_and_programs_never_crash_pld_run() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let seeds = run_seeds(&workspace);
+    assert!(seeds.len() >= 10, "too few pld-run seeds: {}", seeds.len());
+    let pld_run = env!("CARGO_BIN_EXE_pld-run");
+    let scratch = std::env::temp_dir().join(format!("pld-run-mutation-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).expect("scratch directory");
+    let saved = workspace.join("target/mutation-failures");
+
+    let mutations = setting("PLD_RUN_MUTATIONS", RUN_MUTATIONS as u64) as usize;
+    let seed = setting("PLD_MUTATION_SEED", SEED);
+    let next = AtomicUsize::new(0);
+    let failures = Mutex::new(Vec::new());
+    let outcomes = Mutex::new([0usize; 3]);
+    // Deadlocked mutants sleep through their deadline: more workers than
+    // cores keeps the run short.
+    let workers = 4;
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                if index >= mutations {
+                    break;
+                }
+                let mut rng = Rng::new((seed ^ 0x00ff_00ff).wrapping_add(index as u64));
+                let (source, text) = &seeds[rng.below(seeds.len())];
+                // A tenth of the runs take the seed as it is.
+                let mutated = if rng.below(10) == 0 {
+                    text.clone().into_bytes()
+                } else {
+                    mutate(text, &mut rng)
+                };
+                let file = scratch.join(format!("r{index}.mlir"));
+                std::fs::write(&file, &mutated).expect("write mutation");
+                let arguments = run_arguments(text, &mut rng);
+                let output = Command::new(pld_run)
+                    .arg(&file)
+                    .args(&arguments)
+                    .stdin(Stdio::null())
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::piped())
+                    .output()
+                    .expect("run pld-run");
+                match output.status.code() {
+                    Some(code @ (0 | 1 | 3)) => {
+                        let slot = if code == 3 { 2 } else { code as usize };
+                        outcomes.lock().unwrap()[slot] += 1;
+                    }
+                    _ => {
+                        let _ = std::fs::create_dir_all(&saved);
+                        let keep = saved.join(format!("r{index}.mlir"));
+                        let _ = std::fs::write(&keep, &mutated);
+                        let stderr = String::from_utf8_lossy(&output.stderr);
+                        let tail: Vec<String> = stderr
+                            .lines()
+                            .take(6)
+                            .map(|l| l.chars().take(300).collect())
+                            .collect();
+                        failures.lock().unwrap().push(format!(
+                            "mutation {index} of {source} (pld-run {}) ended with {:?} (saved as \
+                             {}):\n{}",
+                            arguments.join(" "),
+                            output.status,
+                            keep.display(),
+                            tail.join("\n")
+                        ));
+                    }
+                }
+                let _ = std::fs::remove_file(&file);
+            });
+        }
+    });
+    let _ = std::fs::remove_dir_all(&scratch);
+    let failures = failures.into_inner().unwrap();
+    assert!(
+        failures.is_empty(),
+        "{} of {mutations} mutated kernels and programs (seed {seed}) crashed pld-run:\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+    // The mutants must exercise the simulator, not only the parser.
+    let [ok, errors, deadlocks] = outcomes.into_inner().unwrap();
+    assert!(
+        ok >= mutations / 50,
+        "only {ok} of {mutations} mutants ran to the end ({errors} errors, {deadlocks} deadlocks)"
+    );
+}
+
+/// A valid `.npy` file of `dtype` (`<f4`, ...) and `shape`, written by hand
+/// from the format's description (magic, version 1.0, a little-endian u16
+/// header length, a Python-literal header padded with spaces to 64 bytes).
+fn npy_file(descr: &str, shape: &[usize], element_bytes: usize, rng: &mut Rng) -> Vec<u8> {
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    let shape_text = match dims.as_slice() {
+        [one] => format!("({one},)"),
+        _ => format!("({})", dims.join(", ")),
+    };
+    let mut header =
+        format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape_text}, }}");
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend((header.len() as u16).to_le_bytes());
+    bytes.extend(header.bytes());
+    let count: usize = shape.iter().product();
+    bytes.extend((0..count * element_bytes).map(|_| rng.next() as u8));
+    bytes
+}
+
+/// Header texts worth splicing into a `.npy` header.
+const NPY_TOKENS: &[&str] = &[
+    "'<f4'",
+    "'<f2'",
+    "'<i4'",
+    "'|i1'",
+    "'>f4'",
+    "'<f8'",
+    "True",
+    "False",
+    "(",
+    ")",
+    ",",
+    "()",
+    "(0,)",
+    "(-1, 2)",
+    "(99999999999999999999,)",
+    "(4294967296, 4294967296)",
+    "'shape':",
+    "'descr':",
+    "{",
+    "}",
+    "\u{0}",
+    "\u{ff}",
+];
+
+/// One to three mutations of a `.npy` file: byte flips (the version and
+/// header length bytes among them), truncations, extensions, header
+/// splices.
+fn mutate_npy(bytes: &[u8], rng: &mut Rng) -> Vec<u8> {
+    let mut bytes = bytes.to_vec();
+    for _ in 0..1 + rng.below(3) {
+        match rng.below(6) {
+            0 if !bytes.is_empty() => {
+                let i = rng.below(bytes.len());
+                bytes[i] = rng.next() as u8;
+            }
+            1 if bytes.len() > 10 => {
+                // The version and the header length.
+                let i = 6 + rng.below(6);
+                bytes[i] = [0, 1, 2, 3, 0xff, rng.next() as u8][rng.below(6)];
+            }
+            2 => {
+                let at = rng.below(bytes.len() + 1);
+                bytes.truncate(at);
+            }
+            3 => bytes.extend((0..rng.below(64)).map(|_| rng.next() as u8)),
+            _ => {
+                let end = bytes.len().min(128);
+                let at = if end > 10 {
+                    10 + rng.below(end - 10)
+                } else {
+                    0
+                };
+                let token = NPY_TOKENS[rng.below(NPY_TOKENS.len())];
+                let cut = rng.below(8).min(bytes.len() - at.min(bytes.len()));
+                let at = at.min(bytes.len());
+                bytes.splice(at..at + cut, token.bytes());
+            }
+        }
+    }
+    bytes
+}
+
+#[test]
+fn mutated_npy_files_never_crash_the_reader() {
+    use pld_sim::program::Dtype;
+    let dtypes = [
+        (Dtype::F32, "<f4", 4),
+        (Dtype::F16, "<f2", 2),
+        (Dtype::I32, "<i4", 4),
+        (Dtype::I8, "|i1", 1),
+    ];
+    let mutations = setting("PLD_NPY_MUTATIONS", NPY_MUTATIONS as u64) as usize;
+    let seed = setting("PLD_MUTATION_SEED", SEED);
+    let mut failures = Vec::new();
+    let mut accepted = 0;
+    for index in 0..mutations {
+        let mut rng = Rng::new((seed ^ 0x0f0f_0f0f).wrapping_add(index as u64));
+        let (dtype, descr, width) = dtypes[rng.below(dtypes.len())];
+        let shape: Vec<usize> = (0..1 + rng.below(3)).map(|_| 1 + rng.below(5)).collect();
+        let file = npy_file(descr, &shape, width, &mut rng);
+        let mutated = mutate_npy(&file, &mut rng);
+        // Read as written, and as another dtype or shape.
+        let (expected_dtype, _, expected_width) = if rng.below(4) == 0 {
+            dtypes[rng.below(dtypes.len())]
+        } else {
+            (dtype, descr, width)
+        };
+        let mut expected_shape = shape.clone();
+        if rng.below(4) == 0 {
+            expected_shape.push(1 + rng.below(3));
+        }
+        match std::panic::catch_unwind(|| {
+            pld_sim::npy::decode(&mutated, expected_dtype, &expected_shape)
+        }) {
+            Ok(Ok(data)) => {
+                accepted += 1;
+                let want: usize = expected_shape.iter().product::<usize>() * expected_width;
+                if data.len() != want {
+                    failures.push(format!(
+                        "mutation {index}: decoded {} bytes for {expected_shape:?}, want {want}",
+                        data.len()
+                    ));
+                }
+            }
+            Ok(Err(_)) => {}
+            Err(_) => failures.push(format!("mutation {index} panicked: {mutated:?}")),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {mutations} mutated .npy files (seed {seed}):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(
+        accepted > 0,
+        "no mutated file decoded: the mutations are too harsh"
     );
 }

@@ -67,16 +67,51 @@ pub fn parse_source<'c>(
     text: &str,
     source_name: &str,
 ) -> Option<melior::ir::Module<'c>> {
+    parse_source_bytes(context, text.as_bytes(), source_name)
+}
+
+/// [`parse_source`] of bytes: text, or MLIR bytecode.
+pub fn parse_source_bytes<'c>(
+    context: &'c Context,
+    text: &[u8],
+    source_name: &str,
+) -> Option<melior::ir::Module<'c>> {
+    explained(context, text, source_name, || {
+        pld_ir::parse::parse_bytes(context, text, source_name)
+    })
+}
+
+/// The single top-level op of `text` (no implicit module, as under
+/// `--no-implicit-module`), with [`parse_source`]'s explanation of
+/// custom syntax.
+pub fn parse_source_op<'c>(
+    context: &'c Context,
+    text: &[u8],
+    source_name: &str,
+) -> Option<melior::ir::Operation<'c>> {
+    explained(context, text, source_name, || {
+        pld_ir::parse::parse_op(context, text, source_name)
+    })
+}
+
+/// Runs `parse`; when it fails without a diagnostic, emits one.
+fn explained<T>(
+    context: &Context,
+    text: &[u8],
+    source_name: &str,
+    parse: impl FnOnce() -> Option<T>,
+) -> Option<T> {
     let said = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let seen = said.clone();
     let handler = context.attach_diagnostic_handler(move |_| {
         seen.store(true, std::sync::atomic::Ordering::Relaxed);
         false // let the caller's handlers see it too
     });
-    let module = pld_ir::parse::parse(context, text, source_name);
+    let parsed = parse();
     context.detach_diagnostic_handler(handler);
-    if module.is_none() && !said.load(std::sync::atomic::Ordering::Relaxed) {
-        let (line, column, op) = custom_syntax_use(text).unwrap_or((1, 1, String::new()));
+    if parsed.is_none() && !said.load(std::sync::atomic::Ordering::Relaxed) {
+        let text = String::from_utf8_lossy(text);
+        let (line, column, op) = custom_syntax_use(&text).unwrap_or((1, 1, String::new()));
         let location = melior::ir::Location::new(context, source_name, line, column);
         let message = if op.is_empty() {
             "the input does not parse, and MLIR gave no reason; note that pld and pto ops have \
@@ -91,7 +126,7 @@ pub fn parse_source<'c>(
         };
         pld_ir::diag::emit_error(location, &message);
     }
-    module
+    parsed
 }
 
 /// The first pld or pto op written in custom syntax (`= pld.x` or a line

@@ -25,4 +25,4 @@ pub mod target;
 pub mod types;
 pub mod verify;
 
-pub use context::{context, parse_source, PLD_IRDL, PTO_IRDL};
+pub use context::{context, parse_source, parse_source_bytes, parse_source_op, PLD_IRDL, PTO_IRDL};

@@ -40,6 +40,15 @@ impl Target {
     pub fn has_urma(self) -> bool {
         self == Target::A5
     }
+
+    /// Bytes of an AIV core's unified buffer (UB), where every tile lives:
+    /// 192 KiB on A2/A3, 256 KiB on A5 (pto-interface.md, pitfall 7).
+    pub fn ub_bytes(self) -> i64 {
+        match self {
+            Target::A2A3 => 192 * 1024,
+            Target::A5 => 256 * 1024,
+        }
+    }
 }
 
 impl fmt::Display for Target {

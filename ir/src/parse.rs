@@ -21,9 +21,36 @@ pub fn upstream_context() -> Context {
 
 /// An MLIR string reference to `text` (valid while `text` is).
 pub(crate) fn string_ref(text: &str) -> mlir_sys::MlirStringRef {
+    bytes_ref(text.as_bytes())
+}
+
+/// An MLIR string reference to `bytes` (valid while `bytes` is).
+pub(crate) fn bytes_ref(bytes: &[u8]) -> mlir_sys::MlirStringRef {
     mlir_sys::MlirStringRef {
-        data: text.as_ptr() as *const _,
-        length: text.len(),
+        data: bytes.as_ptr() as *const _,
+        length: bytes.len(),
+    }
+}
+
+/// Whether `bytes` is MLIR bytecode (it starts with the magic `ML\xEFR`),
+/// which the parsing functions here read as well as text.
+pub fn is_bytecode(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"ML\xEFR")
+}
+
+/// Parses exactly one top-level op from `text` (or bytecode) without the
+/// implicit module, as `mlir-opt --no-implicit-module` does; several
+/// top-level ops are an error ("source must contain a single top-level
+/// operation"). Errors go to the context's diagnostic handlers.
+pub fn parse_op<'c>(context: &'c Context, text: &[u8], source_name: &str) -> Option<Operation<'c>> {
+    // SAFETY: both string references point into `text` and `source_name`,
+    // which outlive the call; a null result (parse error) becomes `None`.
+    unsafe {
+        Operation::from_option_raw(mlir_sys::mlirOperationCreateParse(
+            context.to_raw(),
+            bytes_ref(text),
+            string_ref(source_name),
+        ))
     }
 }
 
@@ -38,6 +65,11 @@ pub(crate) fn string_ref(text: &str) -> mlir_sys::MlirStringRef {
 /// buffer name `-`, and the ops' locations are renamed afterwards (block
 /// arguments keep `-`: the C API cannot set their locations).
 pub fn parse<'c>(context: &'c Context, text: &str, source_name: &str) -> Option<Module<'c>> {
+    parse_bytes(context, text.as_bytes(), source_name)
+}
+
+/// [`parse`] of bytes: text in any encoding, or MLIR bytecode.
+pub fn parse_bytes<'c>(context: &'c Context, text: &[u8], source_name: &str) -> Option<Module<'c>> {
     let several_top_level_ops = std::rc::Rc::new(std::cell::Cell::new(false));
     let seen = several_top_level_ops.clone();
     let handler = context.attach_diagnostic_handler(move |diagnostic| {
@@ -49,15 +81,7 @@ pub fn parse<'c>(context: &'c Context, text: &str, source_name: &str) -> Option<
         }
         true
     });
-    // SAFETY: both string references point into `text` and `source_name`,
-    // which outlive the call; a null result (parse error) becomes `None`.
-    let single = unsafe {
-        Operation::from_option_raw(mlir_sys::mlirOperationCreateParse(
-            context.to_raw(),
-            string_ref(text),
-            string_ref(source_name),
-        ))
-    };
+    let single = parse_op(context, text, source_name);
     context.detach_diagnostic_handler(handler);
     if let Some(op) = single {
         return into_module(context, op, source_name);
@@ -68,7 +92,7 @@ pub fn parse<'c>(context: &'c Context, text: &str, source_name: &str) -> Option<
     let module = unsafe {
         Module::from_option_raw(mlir_sys::mlirModuleCreateParse(
             context.to_raw(),
-            string_ref(text),
+            bytes_ref(text),
         ))
     }?;
     if several_top_level_ops.get() {
@@ -78,7 +102,7 @@ pub fn parse<'c>(context: &'c Context, text: &str, source_name: &str) -> Option<
 }
 
 /// A module holding `op` (or `op` itself when it is a module).
-fn into_module<'c>(
+pub fn into_module<'c>(
     context: &'c Context,
     op: Operation<'c>,
     source_name: &str,

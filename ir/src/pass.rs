@@ -95,3 +95,44 @@ pub fn external<P: PldPass>(pass: P, identity: &'static PassIdentity) -> Pass {
         &[],
     )
 }
+
+/// Parses pipeline elements (`cse,canonicalize{max-iterations=2}`, without
+/// an anchor) into `manager`, as `OpPassManager::addPipeline` does. The
+/// error is MLIR's message.
+pub fn add_pipeline_elements(
+    manager: melior::pass::OperationPassManager,
+    elements: &str,
+) -> Result<(), String> {
+    unsafe extern "C" fn collect(text: mlir_sys::MlirStringRef, data: *mut std::ffi::c_void) {
+        if text.data.is_null() || data.is_null() {
+            return;
+        }
+        // SAFETY: `data` is the `String` passed below, alive for the whole
+        // call that invokes this callback; `text` is a valid string
+        // reference for the duration of the callback.
+        let (message, bytes) = unsafe {
+            (
+                &mut *(data as *mut String),
+                std::slice::from_raw_parts(text.data as *const u8, text.length),
+            )
+        };
+        message.push_str(&String::from_utf8_lossy(bytes));
+    }
+    let mut message = String::new();
+    // SAFETY: `manager` is a live pass manager, the string reference points
+    // into `elements`, and `message` outlives the call (the callback writes
+    // into it only during the call).
+    let result = unsafe {
+        mlir_sys::mlirOpPassManagerAddPipeline(
+            manager.to_raw(),
+            crate::parse::string_ref(elements),
+            Some(collect),
+            &mut message as *mut String as *mut std::ffi::c_void,
+        )
+    };
+    if result.value != 0 {
+        Ok(())
+    } else {
+        Err(message.trim().to_string())
+    }
+}

@@ -11,10 +11,11 @@
 //! verify and print the IR after every pass.
 
 use crate::pass::{Anchor, PassFailed};
+use crate::print::PrintOptions;
 use crate::registry::Registry;
 use melior::{
     ir::Module,
-    pass::{OperationPassManager, PassManager},
+    pass::{OperationPassManager, PassIrPrintingOptions, PassManager},
     utility::{parse_pass_pipeline, register_all_passes},
     Context,
 };
@@ -251,6 +252,109 @@ impl<'c> Planned<'c> {
     }
 }
 
+/// Which passes an IR printing option selects (`--mlir-print-ir-before=`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum PassSelection {
+    #[default]
+    Nothing,
+    /// Every pass (`--mlir-print-ir-before-all`).
+    All,
+    /// The passes with these arguments (`--mlir-print-ir-before=cse,pld-verify`).
+    Passes(Vec<String>),
+}
+
+impl PassSelection {
+    /// Whether the pass with argument `pass` is selected.
+    pub fn selects(&self, pass: &str) -> bool {
+        match self {
+            PassSelection::Nothing => false,
+            PassSelection::All => true,
+            PassSelection::Passes(passes) => passes.iter().any(|p| p == pass),
+        }
+    }
+
+    /// Adds the passes of one `--mlir-print-ir-before=a,b` occurrence.
+    pub fn add(&mut self, list: &str) {
+        let names = list
+            .split(',')
+            .map(str::trim)
+            .filter(|name| !name.is_empty())
+            .map(String::from);
+        match self {
+            PassSelection::Nothing => *self = PassSelection::Passes(names.collect()),
+            PassSelection::All => {}
+            PassSelection::Passes(passes) => passes.extend(names),
+        }
+    }
+}
+
+/// What a pass manager does around each pass, with the meaning of
+/// `mlir-opt`'s flags of the same names. The IR dumps are MLIR's own (its
+/// IR printing instrumentation, to standard error).
+#[derive(Clone, Debug)]
+pub struct Instrumentation {
+    /// `--mlir-print-ir-before=` / `--mlir-print-ir-before-all`.
+    pub print_before: PassSelection,
+    /// `--mlir-print-ir-after=` / `--mlir-print-ir-after-all`.
+    pub print_after: PassSelection,
+    /// `--mlir-print-ir-after-change`: an after-dump only when the pass
+    /// changed the IR.
+    pub after_change: bool,
+    /// `--mlir-print-ir-after-failure`: an after-dump only when the pass
+    /// failed (of every pass, whatever `print_after` selects).
+    pub after_failure: bool,
+    /// `--mlir-print-ir-module-scope`: dump the whole module, not the op
+    /// the pass ran on. MLIR allows it only without threads.
+    pub module_scope: bool,
+    /// How dumps print.
+    pub print: PrintOptions,
+    /// `--verify-each`: MLIR's verifier after every pass.
+    pub verify_each: bool,
+    /// Whether the context runs passes on threads.
+    pub threading: bool,
+}
+
+impl Default for Instrumentation {
+    fn default() -> Self {
+        Instrumentation {
+            print_before: PassSelection::Nothing,
+            print_after: PassSelection::Nothing,
+            after_change: false,
+            after_failure: false,
+            module_scope: false,
+            print: PrintOptions::default(),
+            verify_each: true,
+            threading: true,
+        }
+    }
+}
+
+impl Instrumentation {
+    fn prints(&self) -> bool {
+        self.print_before != PassSelection::Nothing
+            || self.print_after != PassSelection::Nothing
+            || self.after_failure
+    }
+
+    /// Turns the instrumentation on in the manager of a step running `pass`.
+    fn apply(&self, manager: &PassManager, pass: &str) {
+        manager.enable_verifier(self.verify_each);
+        let before = self.print_before.selects(pass);
+        let after = self.print_after.selects(pass) || self.after_failure;
+        if before || after {
+            manager.enable_ir_printing(&PassIrPrintingOptions {
+                before_all: before,
+                after_all: after,
+                module_scope: self.module_scope,
+                on_change: self.after_change,
+                on_failure: self.after_failure,
+                flags: crate::print::flags(self.print),
+                tree_printing_path: Default::default(),
+            });
+        }
+    }
+}
+
 /// Builds one pass manager per step, so that every pass name and option is
 /// checked before any pass runs.
 pub fn plan<'c>(
@@ -258,38 +362,224 @@ pub fn plan<'c>(
     steps: &[Step],
     registry: &Registry,
 ) -> Result<Vec<Planned<'c>>, PipelineError> {
+    plan_instrumented(context, steps, registry, &Instrumentation::default())
+}
+
+/// [`plan`] with `instrumentation` in every step's pass manager.
+pub fn plan_instrumented<'c>(
+    context: &'c Context,
+    steps: &[Step],
+    registry: &Registry,
+    instrumentation: &Instrumentation,
+) -> Result<Vec<Planned<'c>>, PipelineError> {
     register_all_passes();
+    if instrumentation.module_scope && instrumentation.threading && instrumentation.prints() {
+        // MLIR aborts the process when asked for this; say it instead.
+        return Err(PipelineError(
+            "IR print for module scope can't be setup on a pass-manager without disabling \
+             multi-threading first (add --mlir-disable-threading)"
+                .into(),
+        ));
+    }
+    for (option, selection) in [
+        ("--mlir-print-ir-before", &instrumentation.print_before),
+        ("--mlir-print-ir-after", &instrumentation.print_after),
+    ] {
+        if let PassSelection::Passes(passes) = selection {
+            for pass in passes {
+                check_pass_name(context, pass, registry)
+                    .map_err(|e| PipelineError(format!("for the {option} option: {e}")))?;
+            }
+        }
+    }
     steps
         .iter()
         .map(|step| {
             let manager = PassManager::new(context);
-            match registry.pass(&step.pass) {
-                Some(entry) => {
-                    if step.options.is_some() {
-                        return Err(PipelineError(format!(
-                            "pass '{}' takes no options",
-                            step.pass
-                        )));
-                    }
-                    nest(manager.as_operation_pass_manager(), &step.anchors)
-                        .add_pass((entry.create)());
-                }
-                None => {
-                    parse_pass_pipeline(manager.as_operation_pass_manager(), &step.text())
-                        .map_err(|e| {
-                            let hint = suggestion(&step.pass, registry)
-                                .map(|name| format!(" (did you mean '{name}'?)"))
-                                .unwrap_or_default();
-                            PipelineError(format!("pass '{}'{hint}: {}", step.pass, clean(&e)))
-                        })?;
-                }
-            }
+            add_step(manager.as_operation_pass_manager(), step, registry)?;
+            instrumentation.apply(&manager, &step.pass);
             Ok(Planned {
                 step: step.clone(),
                 manager,
             })
         })
         .collect()
+}
+
+/// Adds the pass of `step` to `manager` (the root), nested as the step says.
+fn add_step(
+    manager: OperationPassManager,
+    step: &Step,
+    registry: &Registry,
+) -> Result<(), PipelineError> {
+    match registry.pass(&step.pass) {
+        Some(entry) => {
+            if step.options.is_some() {
+                return Err(PipelineError(format!(
+                    "pass '{}' takes no options",
+                    step.pass
+                )));
+            }
+            nest(manager, &step.anchors).add_pass((entry.create)());
+            Ok(())
+        }
+        None => parse_pass_pipeline(manager, &step.text()).map_err(|e| unknown(step, registry, &e)),
+    }
+}
+
+fn unknown(step: &Step, registry: &Registry, error: &melior::Error) -> PipelineError {
+    let hint = suggestion(&step.pass, registry)
+        .map(|name| format!(" (did you mean '{name}'?)"))
+        .unwrap_or_default();
+    PipelineError(format!("pass '{}'{hint}: {}", step.pass, clean(error)))
+}
+
+/// Checks that `pass` names a pld pass or an upstream MLIR pass (on a
+/// module or on a function), as `--mlir-print-ir-before=` requires.
+fn check_pass_name(
+    context: &Context,
+    pass: &str,
+    registry: &Registry,
+) -> Result<(), PipelineError> {
+    if registry.pass(pass).is_some() {
+        return Ok(());
+    }
+    let known = [vec![], vec!["func.func".to_string()]]
+        .into_iter()
+        .any(|anchors| {
+            let scratch = PassManager::new(context);
+            let step = Step {
+                anchors,
+                pass: pass.to_string(),
+                options: None,
+            };
+            parse_pass_pipeline(scratch.as_operation_pass_manager(), &step.text()).is_ok()
+        });
+    if known {
+        return Ok(());
+    }
+    let hint = suggestion(pass, registry)
+        .map(|name| format!(" (did you mean '{name}'?)"))
+        .unwrap_or_default();
+    Err(PipelineError(format!("no pass named '{pass}'{hint}")))
+}
+
+/// The whole pipeline as MLIR prints it (`--dump-pass-pipeline`):
+/// `Pass Manager with N passes:` and the nested pipeline, one pass a line,
+/// upstream passes with all their options. Adjacent steps under the same
+/// anchors share one nested pass manager, as in the text they came from.
+pub fn describe(
+    context: &Context,
+    steps: &[Step],
+    registry: &Registry,
+) -> Result<String, PipelineError> {
+    register_all_passes();
+    let manager = PassManager::new(context);
+    let root = manager.as_operation_pass_manager();
+    let mut rest = steps;
+    while let Some(first) = rest.first() {
+        let run = rest
+            .iter()
+            .take_while(|step| step.anchors == first.anchors)
+            .count();
+        let nested = nest(root, &first.anchors);
+        for step in &rest[..run] {
+            match registry.pass(&step.pass) {
+                Some(entry) => nested.add_pass((entry.create)()),
+                None => {
+                    let element = match &step.options {
+                        Some(o) => format!("{}{{{o}}}", step.pass),
+                        None => step.pass.clone(),
+                    };
+                    crate::pass::add_pipeline_elements(nested, &element).map_err(|message| {
+                        PipelineError(format!("pass '{}': {message}", step.pass))
+                    })?;
+                }
+            }
+        }
+        rest = &rest[run..];
+    }
+    // The C API's manager is anchored on `any`; the pipeline's root is
+    // builtin.module.
+    let printed = root.to_string();
+    let body = printed
+        .split_once('(')
+        .and_then(|(_, rest)| rest.strip_suffix(')'))
+        .unwrap_or("");
+    let text = format!("builtin.module({body})");
+    let count = top_level_elements(body);
+    Ok(format!(
+        "Pass Manager with {count} passes:\n{}\n",
+        pretty_pipeline(&text)
+    ))
+}
+
+/// Number of comma-separated elements at the top level of `body`.
+fn top_level_elements(body: &str) -> usize {
+    if body.trim().is_empty() {
+        return 0;
+    }
+    let mut depth = 0i32;
+    let mut count = 1;
+    for c in body.chars() {
+        match c {
+            '(' | '{' => depth += 1,
+            ')' | '}' => depth -= 1,
+            ',' if depth == 0 => count += 1,
+            _ => {}
+        }
+    }
+    count
+}
+
+/// `a(b(c,d{x=1}),e)` laid out as MLIR's pretty pipeline printer does: one
+/// element a line, two spaces per nesting level, options kept on the line.
+fn pretty_pipeline(text: &str) -> String {
+    let mut out = String::new();
+    let mut level = 0usize;
+    let mut braces = 0usize;
+    let indent = |out: &mut String, level: usize| {
+        out.push('\n');
+        out.push_str(&"  ".repeat(level));
+    };
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if braces > 0 {
+            braces += usize::from(c == '{');
+            braces -= usize::from(c == '}');
+            out.push(c);
+            continue;
+        }
+        match c {
+            '{' => {
+                braces = 1;
+                out.push(c);
+            }
+            '(' => {
+                out.push('(');
+                if chars.peek() == Some(&')') {
+                    continue;
+                }
+                level += 1;
+                indent(&mut out, level);
+            }
+            ')' => {
+                if out.ends_with('(') {
+                    out.push(')');
+                    continue;
+                }
+                level = level.saturating_sub(1);
+                indent(&mut out, level);
+                out.push(')');
+            }
+            ',' => {
+                out.push(',');
+                indent(&mut out, level);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 fn nest<'c, 'a>(

@@ -14,10 +14,13 @@ pub struct PrintOptions {
     pub generic: bool,
     /// `--mlir-use-nameloc-as-prefix`: `%name` from name locations.
     pub nameloc_as_prefix: bool,
+    /// `--mlir-elide-elementsattrs-if-larger=N`: elements attributes with
+    /// more than N elements print as `dense_resource<__elided__>`.
+    pub elide_elements_larger_than: Option<usize>,
 }
 
-/// The module's text, ending with a newline.
-pub fn module_text(module: &Module, options: PrintOptions) -> String {
+/// MLIR's printing flags for `options`.
+pub fn flags(options: PrintOptions) -> OperationPrintingFlags {
     let mut flags = OperationPrintingFlags::new();
     if options.debug_info {
         flags = flags.enable_debug_info(true, false);
@@ -25,15 +28,27 @@ pub fn module_text(module: &Module, options: PrintOptions) -> String {
     if options.generic {
         flags = flags.print_generic_operation_form();
     }
+    if let Some(limit) = options.elide_elements_larger_than {
+        flags = flags.elide_large_elements_attributes(limit);
+    }
     if options.nameloc_as_prefix {
         // SAFETY: `flags` is a live printing-flags object owned by this
         // function; the setter only flips one of its fields.
         unsafe { mlir_sys::mlirOpPrintingFlagsPrintNameLocAsPrefix(flags.to_raw()) };
     }
-    let text = module
-        .as_operation()
-        .to_string_with_flags(flags)
-        .unwrap_or_else(|_| module.as_operation().to_string());
+    flags
+}
+
+/// The module's text, ending with a newline.
+pub fn module_text(module: &Module, options: PrintOptions) -> String {
+    op_text(&module.as_operation(), options)
+}
+
+/// The text of one op (a module or any other), ending with a newline.
+pub fn op_text<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, options: PrintOptions) -> String {
+    let text = op
+        .to_string_with_flags(flags(options))
+        .unwrap_or_else(|_| op.to_string());
     if text.ends_with('\n') {
         text
     } else {

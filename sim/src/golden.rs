@@ -15,7 +15,14 @@ pub struct RankCheck {
     /// The element where it occurs.
     pub at: usize,
     pub ok: bool,
+    /// Number of elements outside the tolerance.
+    pub wrong: usize,
+    /// The first few of them: (element, expected, actual).
+    pub first_wrong: Vec<(usize, f64, f64)>,
 }
+
+/// How many wrong elements a [`RankCheck`] lists.
+pub const FIRST_WRONG: usize = 5;
 
 /// The allowed error of one element: a rounding step of the dtype per rank
 /// that contributed, relative to the magnitude of what was combined (so
@@ -42,6 +49,17 @@ pub fn check(
     inputs: &[Vec<Vec<u8>>],
     outputs: &[Vec<Vec<u8>>],
 ) -> Result<Vec<RankCheck>, String> {
+    if let Some((collective, loop_op)) = kernel
+        .collectives
+        .iter()
+        .find_map(|c| Some((c, c.in_loop.as_ref()?)))
+    {
+        return Err(format!(
+            "the {} of @{} is inside an {loop_op}, so it runs more than once; --check compares \
+             the result of one call with the golden",
+            collective.op, kernel.name
+        ));
+    }
     let [collective] = kernel.collectives.as_slice() else {
         return Err(format!(
             "@{} has {} collectives; --check needs exactly one",
@@ -161,6 +179,8 @@ pub fn check(
             let mut worst = 0.0f64;
             let mut at = 0;
             let mut ok = true;
+            let mut wrong = 0;
+            let mut first_wrong = Vec::new();
             for i in 0..n {
                 let want = golden(rank, i);
                 let got = param.dtype.read(&outputs[rank][target], i);
@@ -169,7 +189,13 @@ pub fn check(
                     worst = error;
                     at = i;
                 }
-                ok &= close(got, want, tolerance(param.dtype, ranks, magnitude(i)));
+                if !close(got, want, tolerance(param.dtype, ranks, magnitude(i))) {
+                    ok = false;
+                    wrong += 1;
+                    if first_wrong.len() < FIRST_WRONG {
+                        first_wrong.push((i, want, got));
+                    }
+                }
             }
             // all_to_all_v also publishes what each sender sent.
             if let (Some((send, receive)), AllToAllV::NAME) =
@@ -180,7 +206,11 @@ pub fn check(
                 for (sender, buffers) in inputs.iter().enumerate() {
                     let asked = counts.dtype.read(&buffers[send], rank) as i64;
                     let sent = asked.clamp(0, capacity as i64) as f64;
-                    ok &= published.dtype.read(&outputs[rank][receive], sender) == sent;
+                    if published.dtype.read(&outputs[rank][receive], sender) != sent {
+                        // A wrong published count is a wrong element too.
+                        ok = false;
+                        wrong += 1;
+                    }
                 }
             }
             RankCheck {
@@ -188,6 +218,8 @@ pub fn check(
                 worst,
                 at,
                 ok,
+                wrong,
+                first_wrong,
             }
         })
         .collect())

@@ -11,12 +11,11 @@
 use crate::compile::Compiled;
 use crate::domain::{aligned, CommDomain};
 use crate::run::{Outcome, Run};
-use melior::ir::{
-    block::BlockLike, operation::OperationLike, r#type::FunctionType, Module, RegionLike,
-};
+use melior::ir::{block::BlockLike, operation::OperationLike, r#type::FunctionType, RegionLike};
 use pld_dialect::ops::signal::{Notify, Wait};
 use pld_dialect::types::TensorKind;
 use pld_ir::op_name;
+use pld_lowering::trace::parameter_of;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -89,7 +88,8 @@ impl Dtype {
 /// One tensor parameter of a kernel.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Param {
-    /// `arg<i>`, or the source name when the source has one (`%data`).
+    /// `arg<i>`, `i` the argument number (pld-run also accepts the source's
+    /// SSA name, `%data`).
     pub name: String,
     pub distributed: bool,
     pub shape: Vec<usize>,
@@ -125,6 +125,9 @@ pub struct Collective {
     pub root: Option<i64>,
     /// all_to_all_v: the parameters of the send and receive counts.
     pub counts: Option<(usize, usize)>,
+    /// The loop (`scf.for`, `scf.while`) it runs in, if any: the golden of
+    /// one call does not describe it.
+    pub in_loop: Option<String>,
 }
 
 /// What `run` needs to know of a kernel.
@@ -144,6 +147,11 @@ pub struct Program {
     /// The module after `pld-to-pto`, as text.
     pub lowered: String,
     compiled: std::rc::Rc<Compiled>,
+    /// How long `pld-to-pto` took.
+    pub lower_time: Duration,
+    /// How long compiling the lowered module for the simulator took (zero
+    /// when it came from the cache).
+    pub compile_time: Duration,
 }
 
 /// The buffers of every rank after a run.
@@ -167,13 +175,18 @@ impl Program {
     /// lowered module).
     pub fn load_named(text: &str, source_name: &str) -> Result<Self, String> {
         // Lowering first: its diagnostics point at the source.
+        let started = std::time::Instant::now();
         let lowered = crate::compile::to_pto_named(text, source_name)?;
+        let lower_time = started.elapsed();
         let kernels = describe(text)?;
+        let started = std::time::Instant::now();
         let compiled = Compiled::cached(&lowered)?;
         Ok(Program {
             kernels,
             lowered,
             compiled,
+            lower_time,
+            compile_time: started.elapsed(),
         })
     }
 
@@ -345,7 +358,9 @@ pub fn source_names(text: &str, function: &str) -> Vec<String> {
 /// The InCore kernels of a pld module and their tensor parameters.
 fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
     let context = pld_dialect::context();
-    let module = Module::parse(&context, text).ok_or("the module does not parse")?;
+    // pld_ir's parser takes any bytes (melior's panics on a NUL).
+    let module =
+        pld_ir::parse::parse(&context, text, "<kernel>").ok_or("the module does not parse")?;
     let mut kernels = Vec::new();
     let mut op = module.body().first_operation();
     while let Some(function) = op {
@@ -428,12 +443,8 @@ fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
             let Some(view) = pld_dialect::ops::OpView::new(op) else {
                 continue;
             };
-            let parameter = |group: &str| {
-                view.one(group).and_then(|t| {
-                    let site = pld_ir::argument_site(t)?;
-                    (site.entry_block && site.parent == function).then_some(site.number)
-                })
-            };
+            // Through views, loop carries and branches (the rebind idiom).
+            let parameter = |group: &str| view.one(group).and_then(parameter_of);
             let target = parameter("target");
             let signal = parameter("signal");
             let reduce = op
@@ -444,7 +455,12 @@ fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
             let input = parameter("input");
             let root = op.attribute("root").ok().and_then(pld_ir::attr::int);
             let counts = parameter("send_counts").zip(parameter("recv_counts"));
+            let in_loop = pld_ir::ancestors(op)
+                .into_iter()
+                .map(|a| op_name(&a))
+                .find(|n| n == "scf.for" || n == "scf.while");
             collectives.push(Collective {
+                in_loop,
                 op: op_text,
                 target,
                 signal,
@@ -455,10 +471,6 @@ fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
                 counts,
             });
         }
-        let parameter_of = |value: Option<melior::ir::Value>| {
-            let site = pld_ir::argument_site(value?)?;
-            (site.entry_block && site.parent == function).then_some(site.number)
-        };
         let mut signals: Vec<usize> = collectives.iter().filter_map(|c| c.signal).collect();
         for op in pld_ir::collect(function, |n| n == Notify::NAME || n == Wait::NAME) {
             let Some(view) = pld_dialect::ops::OpView::new(op) else {
@@ -476,7 +488,7 @@ fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
             } else {
                 "target"
             };
-            if let (true, Some(param)) = (credit, parameter_of(view.one(operand))) {
+            if let (true, Some(param)) = (credit, view.one(operand).and_then(parameter_of)) {
                 signals.push(param);
             }
         }

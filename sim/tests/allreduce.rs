@@ -162,3 +162,84 @@ fn ring_allreduce_f32() {
 fn ring_allreduce_f16() {
     matrix("ring", "f16");
 }
+
+/// The rebind idiom: a barrier and an allreduce called five times in a loop
+/// whose iter_args carry the data and the signal (`%s2 = barrier(%s)`
+/// yielded back), written with `scf.for` and with `scf.while`. After five
+/// sums over P ranks every rank holds P^4 times the sum of the inputs.
+fn looped(kind: &str, ranks: usize) {
+    let n = 96;
+    let data = "tensor<1x96xf32, #pld.dist>";
+    let sig = format!("tensor<{ranks}x1xi32, #pld.dist>");
+    let body = format!(
+        r#"    %s2 = "pld.tensor_barrier"(%s) : ({sig}) -> {sig}
+    %x2 = "pld.tensor_allreduce"(%x, %s2) {{op = #pld.reduce_op<"sum">}} : ({data}, {sig}) -> {data}"#
+    );
+    let looped = match kind {
+        "for" => format!(
+            r#"  %r:2 = scf.for %i = %c0 to %c5 step %c1 iter_args(%x = %d, %s = %sig) -> ({data}, {sig}) {{
+{body}
+    scf.yield %x2, %s2 : {data}, {sig}
+  }}"#
+        ),
+        _ => format!(
+            r#"  %r:3 = scf.while (%i = %c0, %x = %d, %s = %sig) : (index, {data}, {sig}) -> (index, {data}, {sig}) {{
+    %go = arith.cmpi slt, %i, %c5 : index
+    scf.condition(%go) %i, %x, %s : index, {data}, {sig}
+  }} do {{
+  ^bb0(%j: index, %x: {data}, %s: {sig}):
+{body}
+    %next = arith.addi %j, %c1 : index
+    scf.yield %next, %x2, %s2 : index, {data}, {sig}
+  }}"#
+        ),
+    };
+    let source = format!(
+        r#"func.func @k(%d: {data}, %sig: {sig}) attributes {{pld.kind = #pld.func_kind<"incore">}} {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+{looped}
+  return
+}}"#
+    );
+    let input = |rank: usize, i: usize| ((i * 3 + rank * 5) % 7) as f64 - 3.0;
+    let finished = run_kernel(&source, "k", ranks, |rank, param| {
+        if param == 1 {
+            return vec![0; ranks * 4];
+        }
+        common::f32s((0..n).map(|i| input(rank, i) as f32))
+    });
+    let label = format!("scf.{kind}, {ranks} ranks");
+    assert!(finished.outcome.ok(), "{label}: {:?}", finished.outcome);
+    let signal = finished.offsets[1].unwrap();
+    assert!(
+        finished.domain.leaks(signal, ranks).is_empty(),
+        "{label}: {:?}",
+        finished.domain.leaks(signal, ranks)
+    );
+    let scale = (ranks as f64).powi(4);
+    for rank in 0..ranks {
+        let got = common::as_f32s(&finished.buffers[rank][0]);
+        for (i, value) in got.iter().enumerate() {
+            let want = scale * (0..ranks).map(|r| input(r, i)).sum::<f64>();
+            assert_eq!(f64::from(*value), want, "{label}: rank {rank} element {i}");
+        }
+    }
+    // Five barriers and five allreduces: every rank waited on every peer
+    // in each of them.
+    for counters in &finished.outcome.counters {
+        assert!(
+            counters.waits >= 10 * (ranks as u64 - 1),
+            "{label}: {counters:?}"
+        );
+    }
+}
+
+#[test]
+fn rebound_barrier_and_allreduce_five_times_in_a_loop() {
+    for ranks in [2, 3] {
+        looped("for", ranks);
+        looped("while", ranks);
+    }
+}

@@ -5,37 +5,53 @@ use std::io::{Read, Write};
 
 /// The text of `path`, or of standard input for `-`.
 pub fn read_input(path: &str) -> std::io::Result<String> {
+    Ok(String::from_utf8_lossy(&read_bytes(path)?).into_owned())
+}
+
+/// The bytes of `path`, or of standard input for `-`.
+pub fn read_bytes(path: &str) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     if path == "-" {
         std::io::stdin().read_to_end(&mut bytes)?;
     } else {
         bytes = std::fs::read(path)?;
     }
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    Ok(bytes)
 }
 
 /// Writes `text` to `path`, or to standard output for `-` or `None`.
 pub fn write_output(path: Option<&str>, text: &str) -> std::io::Result<()> {
+    write_output_bytes(path, text.as_bytes())
+}
+
+/// Writes `bytes` to `path`, or to standard output for `-` or `None`.
+pub fn write_output_bytes(path: Option<&str>, bytes: &[u8]) -> std::io::Result<()> {
     match path {
         None | Some("-") => {
             let mut stdout = std::io::stdout().lock();
-            stdout.write_all(text.as_bytes())?;
+            stdout.write_all(bytes)?;
             stdout.flush()
         }
-        Some(path) => std::fs::write(path, text),
+        Some(path) => std::fs::write(path, bytes),
     }
 }
 
 /// The input of a tool run: its text, and the name diagnostics give it
 /// (`<stdin>` for `-`). A read failure is reported as `tool: error: ...`.
 pub fn read_named_input(tool: &str, path: &str) -> Option<(String, String)> {
+    read_named_input_bytes(tool, path)
+        .map(|(name, bytes)| (name, String::from_utf8_lossy(&bytes).into_owned()))
+}
+
+/// [`read_named_input`] as bytes (MLIR bytecode stays intact).
+pub fn read_named_input_bytes(tool: &str, path: &str) -> Option<(String, Vec<u8>)> {
     let buffer_name = if path == "-" {
         "<stdin>".to_string()
     } else {
         path.to_string()
     };
-    match read_input(path) {
-        Ok(text) => Some((buffer_name, text)),
+    match read_bytes(path) {
+        Ok(bytes) => Some((buffer_name, bytes)),
         Err(e) => {
             eprintln!("{tool}: error: cannot read '{path}': {e}");
             None

@@ -6,11 +6,16 @@
 //! * [`opt`] is the `pld-opt` driver, [`translate`] the `pld-translate` one,
 //!   [`run`] the `pld-run` one ([`run_program`] for whole programs).
 //! * [`files`] reads inputs and writes outputs, `-` meaning the terminal.
+//! * [`args`] accepts LLVM's single-dash long options; [`timing`] is
+//!   `pld-opt --mlir-timing`; [`params`] reads parameter names from the
+//!   source (`%data`).
 
+pub mod args;
 pub mod expectations;
 pub mod files;
 pub mod opt;
 pub mod run;
 pub mod run_program;
 pub mod split;
+pub mod timing;
 pub mod translate;

@@ -2,15 +2,16 @@
 //! pass, print.
 
 use crate::expectations;
-use crate::files::{read_named_input, write_output};
+use crate::files::{read_named_input_bytes, write_output_bytes};
 use crate::split::{self, Chunk};
-use melior::ir::Module;
+use crate::timing::Timing;
+use melior::ir::{block::BlockLike, operation::OperationLike, Module};
 use pld_ir::diag::{Captured, Severity, Sink};
-use pld_ir::pipeline::{self, Planned};
+use pld_ir::pipeline::{self, Instrumentation, PassSelection, Planned};
 use pld_ir::print::PrintOptions;
 
 /// What `pld-opt` was asked to do.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Options {
     /// Input path, `-` for standard input.
     pub input: String,
@@ -20,19 +21,73 @@ pub struct Options {
     pub pipeline: Option<String>,
     pub split_input_file: bool,
     pub verify_diagnostics: bool,
-    pub print_ir_after_all: bool,
-    pub print_debuginfo: bool,
-    pub print_generic: bool,
-    pub nameloc_as_prefix: bool,
+    /// `--mlir-print-ir-before=` / `--mlir-print-ir-before-all`.
+    pub print_before: PassSelection,
+    /// `--mlir-print-ir-after=` / `--mlir-print-ir-after-all`.
+    pub print_after: PassSelection,
+    /// `--mlir-print-ir-after-change`.
+    pub print_after_change: bool,
+    /// `--mlir-print-ir-after-failure`.
+    pub print_after_failure: bool,
+    /// `--mlir-print-ir-module-scope`.
+    pub print_module_scope: bool,
+    /// Printing flags of the output and of the IR dumps.
+    pub print: PrintOptions,
     /// `--mlir-disable-threading`: run function passes on this thread.
     pub disable_threading: bool,
+    /// `--mlir-timing`: an execution time report on standard error.
+    pub timing: bool,
+    /// `--mlir-pass-statistics`: the pass statistics report.
+    pub pass_statistics: bool,
+    /// `--dump-pass-pipeline`: print the pipeline before running it.
+    pub dump_pass_pipeline: bool,
+    /// `--allow-unregistered-dialect`.
+    pub allow_unregistered_dialect: bool,
+    /// `--emit-bytecode`: write MLIR bytecode instead of text.
+    pub emit_bytecode: bool,
+    /// `--verify-each` (on by default): verify after every pass.
+    pub verify_each: bool,
+    /// `--no-implicit-module`: the input is one top-level op, printed as is.
+    pub no_implicit_module: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            input: "-".into(),
+            output: None,
+            pipeline: None,
+            split_input_file: false,
+            verify_diagnostics: false,
+            print_before: PassSelection::Nothing,
+            print_after: PassSelection::Nothing,
+            print_after_change: false,
+            print_after_failure: false,
+            print_module_scope: false,
+            print: PrintOptions::default(),
+            disable_threading: false,
+            timing: false,
+            pass_statistics: false,
+            dump_pass_pipeline: false,
+            allow_unregistered_dialect: false,
+            emit_bytecode: false,
+            verify_each: true,
+            no_implicit_module: false,
+        }
+    }
 }
 
 /// Runs `pld-opt`; returns the process exit status (0 ok, 1 error).
 pub fn run(options: &Options) -> i32 {
-    let Some((buffer_name, text)) = read_named_input("pld-opt", &options.input) else {
+    let mut timing = Timing::new(options.timing);
+    let Some((buffer_name, bytes)) = read_named_input_bytes("pld-opt", &options.input) else {
         return 1;
     };
+    let bytecode_input = pld_ir::parse::is_bytecode(&bytes);
+    if options.emit_bytecode && options.split_input_file {
+        eprintln!("pld-opt: error: --emit-bytecode cannot be combined with --split-input-file");
+        return 1;
+    }
     let registry = pld_sim::registry();
     let steps = match options
         .pipeline
@@ -51,18 +106,53 @@ pub fn run(options: &Options) -> i32 {
     if options.disable_threading {
         context.enable_multi_threading(false);
     }
+    context.set_allow_unregistered_dialects(options.allow_unregistered_dialect);
     let sink = Sink::attach(&context);
-    let plan = match pipeline::plan(&context, &steps, &registry) {
+    let instrumentation = Instrumentation {
+        print_before: options.print_before.clone(),
+        print_after: options.print_after.clone(),
+        after_change: options.print_after_change,
+        after_failure: options.print_after_failure,
+        module_scope: options.print_module_scope,
+        print: options.print,
+        verify_each: options.verify_each,
+        threading: !options.disable_threading,
+    };
+    let plan = match pipeline::plan_instrumented(&context, &steps, &registry, &instrumentation) {
         Ok(plan) => plan,
         Err(e) => {
             eprintln!("pld-opt: error: invalid pass pipeline: {e}");
             return 1;
         }
     };
+    if options.dump_pass_pipeline {
+        match pipeline::describe(&context, &steps, &registry) {
+            Ok(text) => eprint!("{text}"),
+            Err(e) => {
+                eprintln!("pld-opt: error: invalid pass pipeline: {e}");
+                return 1;
+            }
+        }
+    }
 
-    let mut outputs = Vec::new();
+    timing.restart();
+    // Bytecode is one unit: it is never split, and is not text to show.
+    let text = if bytecode_input {
+        String::new()
+    } else {
+        String::from_utf8_lossy(&bytes).into_owned()
+    };
+    let chunks = if bytecode_input {
+        vec![Chunk {
+            first_line: 1,
+            text: String::new(),
+        }]
+    } else {
+        split::chunks(&text, options.split_input_file)
+    };
+    let mut outputs: Vec<Vec<u8>> = Vec::new();
     let mut failed = false;
-    for chunk in split::chunks(&text, options.split_input_file) {
+    for chunk in chunks {
         let expected = if options.verify_diagnostics {
             match expectations::parse(&chunk) {
                 Ok(expected) => Some(expected),
@@ -77,7 +167,19 @@ pub fn run(options: &Options) -> i32 {
         } else {
             None
         };
-        let result = process(&context, &buffer_name, &chunk, &plan, &registry, options);
+        let source = if bytecode_input {
+            bytes.clone()
+        } else {
+            chunk.padded().into_bytes()
+        };
+        let run = Run {
+            context: &context,
+            buffer_name: &buffer_name,
+            plan: &plan,
+            registry: &registry,
+            options,
+        };
+        let result = run.process(&source, &mut timing);
         let diagnostics = sink.take();
         match expected {
             Some(expected) => {
@@ -88,8 +190,9 @@ pub fn run(options: &Options) -> i32 {
                 failed |= !problems.is_empty();
             }
             None => {
+                let shown = (!bytecode_input).then_some(text.as_str());
                 for diagnostic in &diagnostics {
-                    eprint!("{}", diagnostic.render_in(&buffer_name, Some(&text)));
+                    eprint!("{}", diagnostic.render_in(&buffer_name, shown));
                 }
                 failed |= result.is_none() || has_error(&diagnostics);
             }
@@ -100,11 +203,18 @@ pub fn run(options: &Options) -> i32 {
     }
 
     // Like mlir-opt: a chunk that failed prints nothing; the others print.
-    let joined = outputs.join(&format!("{}\n", split::MARKER));
-    if let Err(e) = write_output(options.output.as_deref(), &joined) {
+    let output_started = timing.start();
+    let separator = format!("{}\n", split::MARKER).into_bytes();
+    let joined = outputs.join(separator.as_slice());
+    if let Err(e) = write_output_bytes(options.output.as_deref(), &joined) {
         eprintln!("pld-opt: error: cannot write output: {e}");
         return 1;
     }
+    timing.record_output(output_started);
+    if options.pass_statistics {
+        eprint!("{}", statistics_report());
+    }
+    timing.report(&plan, &registry);
     i32::from(failed)
 }
 
@@ -112,43 +222,98 @@ fn has_error(diagnostics: &[Captured]) -> bool {
     diagnostics.iter().any(|d| d.severity == Severity::Error)
 }
 
-/// Parses, verifies, runs the plan and prints one chunk. `None` when any
-/// step failed (the reasons went to the diagnostic handler).
-fn process(
-    context: &melior::Context,
-    buffer_name: &str,
-    chunk: &Chunk,
-    plan: &[Planned],
-    registry: &pld_ir::registry::Registry,
-    options: &Options,
-) -> Option<String> {
-    let mut module = pld_dialect::parse_source(context, &chunk.padded(), buffer_name)?;
-    if !pld_dialect::verify::verify_and_emit(module.as_operation()) {
-        return None;
-    }
-    for step in plan {
-        step.run(&mut module).ok()?;
-        if options.print_ir_after_all {
-            eprintln!(
-                "// -----// IR Dump After {} //----- //\n{}",
-                step.step.display_name(registry),
-                print(&module, options)
-            );
-        }
-        if !pld_dialect::verify::verify_and_emit(module.as_operation()) {
-            return None;
-        }
-    }
-    Some(print(&module, options))
+/// MLIR's pass statistics report. pld passes declare no statistics, and
+/// the upstream passes' counters exist only in LLVM builds with statistics
+/// enabled (not the Debian packages pld builds with), where `mlir-opt`
+/// prints the same empty report.
+fn statistics_report() -> String {
+    let rule = "===-------------------------------------------------------------------------===";
+    format!("{rule}\n                         ... Pass statistics report ...\n{rule}\n\n")
 }
 
-fn print(module: &Module, options: &Options) -> String {
-    pld_ir::print::module_text(
-        module,
-        PrintOptions {
-            debug_info: options.print_debuginfo,
-            generic: options.print_generic,
-            nameloc_as_prefix: options.nameloc_as_prefix,
-        },
-    )
+/// One chunk's run.
+struct Run<'a, 'c> {
+    context: &'c melior::Context,
+    buffer_name: &'a str,
+    plan: &'a [Planned<'c>],
+    registry: &'a pld_ir::registry::Registry,
+    options: &'a Options,
+}
+
+impl<'c> Run<'_, 'c> {
+    /// Parses, verifies, runs the plan and prints one chunk. `None` when
+    /// any step failed (the reasons went to the diagnostic handler).
+    fn process(&self, source: &[u8], timing: &mut Timing) -> Option<Vec<u8>> {
+        let started = timing.start();
+        let (mut module, bare) = self.parse(source)?;
+        let verified = pld_dialect::verify::verify_and_emit(module.as_operation());
+        timing.record_parser(started);
+        if !verified {
+            return None;
+        }
+        if bare && !self.plan.is_empty() {
+            // The pipeline is anchored on builtin.module, as in mlir-opt.
+            let op = module.body().first_operation()?;
+            let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+            pld_ir::diag::emit_error(
+                op.location(),
+                &format!("can't run 'builtin.module' pass manager on '{name}' op"),
+            );
+            return None;
+        }
+        for (index, step) in self.plan.iter().enumerate() {
+            let started = timing.start();
+            let ran = step.run(&mut module).is_ok();
+            let verified = ran
+                && (!self.options.verify_each
+                    || pld_dialect::verify::verify_and_emit(module.as_operation()));
+            timing.record_step(index, started);
+            if !ran {
+                return None;
+            }
+            if !verified {
+                if self.options.print_after_failure {
+                    // MLIR's dump of a pass whose verification failed.
+                    eprintln!(
+                        "// -----// IR Dump After {} Failed //----- //\n{}",
+                        step.step.display_name(self.registry),
+                        pld_ir::print::module_text(&module, self.options.print)
+                    );
+                }
+                return None;
+            }
+        }
+        Some(self.output(&module, bare))
+    }
+
+    /// The chunk's module, and whether it holds a bare top-level op that is
+    /// printed without the module (`--no-implicit-module`).
+    fn parse(&self, source: &[u8]) -> Option<(Module<'c>, bool)> {
+        if !self.options.no_implicit_module {
+            let module = pld_dialect::parse_source_bytes(self.context, source, self.buffer_name)?;
+            return Some((module, false));
+        }
+        let op = pld_dialect::parse_source_op(self.context, source, self.buffer_name)?;
+        let bare = pld_ir::op_name(&op) != "builtin.module";
+        let module = pld_ir::parse::into_module(self.context, op, self.buffer_name)?;
+        Some((module, bare))
+    }
+
+    fn output(&self, module: &Module, bare: bool) -> Vec<u8> {
+        let op = if bare {
+            module.body().first_operation()
+        } else {
+            None
+        };
+        if self.options.emit_bytecode {
+            return match op {
+                Some(op) => op.write_bytecode(),
+                None => module.as_operation().write_bytecode(),
+            };
+        }
+        match op {
+            Some(op) => pld_ir::print::op_text(&op, self.options.print).into_bytes(),
+            None => pld_ir::print::module_text(module, self.options.print).into_bytes(),
+        }
+    }
 }

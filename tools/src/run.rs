@@ -2,7 +2,7 @@
 //! ranks, check it, report.
 
 use crate::files::read_named_input;
-use pld_dialect::ops::collective::Barrier;
+use pld_dialect::ops::collective::{AllReduce, Barrier, Broadcast};
 use pld_sim::golden;
 use pld_sim::npy;
 use pld_sim::program::{Param, Program};
@@ -24,6 +24,11 @@ pub struct Options {
     pub output_dir: Option<String>,
     /// Where to write the Chrome-trace timeline.
     pub trace: Option<String>,
+    /// Timed runs of the kernel (0 counts as 1); the reported time is
+    /// their mean, the results those of the last.
+    pub iters: usize,
+    /// Untimed runs before them.
+    pub warmup: usize,
 }
 
 /// Exit status of a deadlocked run (distinct from errors).
@@ -119,6 +124,62 @@ fn param_index(kernel: &pld_sim::program::KernelInfo, name: &str) -> Result<usiz
         })
 }
 
+/// Element `i` of a row-major `shape` as a multi-dimensional index,
+/// `[row, col]`.
+fn index_of(i: usize, shape: &[usize]) -> String {
+    let mut rest = i;
+    let mut index = vec![0; shape.len()];
+    for (slot, extent) in index.iter_mut().zip(shape).rev() {
+        let extent = (*extent).max(1);
+        *slot = rest % extent;
+        rest /= extent;
+    }
+    let parts: Vec<String> = index.iter().map(ToString::to_string).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// The collective's result in nccl-tests' columns: size in bytes and count
+/// in elements of its buffer (the target: for reduce_scatter, allgather
+/// and the all-to-alls the whole `[ranks, ...]` buffer, as nccl-tests
+/// counts them), element type, reduction, root, the run's time, and the
+/// algorithm and bus bandwidths (busbw = algbw times 2(n-1)/n for an
+/// allreduce, (n-1)/n for reduce_scatter, allgather and the all-to-alls, 1
+/// for a broadcast); #wrong is the number of wrong elements over all ranks
+/// under --check, N/A without.
+fn summary(
+    kernel: &pld_sim::program::KernelInfo,
+    collective: &pld_sim::program::Collective,
+    ranks: usize,
+    elapsed: Duration,
+    wrong: Option<usize>,
+) -> String {
+    let target = collective.target.map(|t| &kernel.params[t]);
+    let count = target.map_or(0, Param::elements);
+    let size = target.map_or(0, |p| p.elements() * p.dtype.bytes());
+    let dtype = target.map_or("-", |p| p.dtype.name());
+    let n = ranks as f64;
+    let factor = match collective.op.as_str() {
+        AllReduce::NAME => 2.0 * (n - 1.0) / n,
+        Barrier::NAME => 0.0,
+        Broadcast::NAME => 1.0,
+        _ => (n - 1.0) / n,
+    };
+    let seconds = elapsed.as_secs_f64().max(1e-9);
+    let algbw = size as f64 / seconds / 1e9;
+    let redop = collective.reduce.as_deref().unwrap_or("none");
+    let root = collective.root.unwrap_or(-1);
+    let wrong = wrong.map_or("N/A".to_string(), |w| w.to_string());
+    format!(
+        "#{:>12} {:>12} {:>6} {:>6} {:>5} {:>10} {:>8} {:>8} {:>7}\n\
+         #{:>12} {:>12} {:>6} {:>6} {:>5} {:>10} {:>8} {:>8} {:>7}\n \
+         {size:>12} {count:>12} {dtype:>6} {redop:>6} {root:>5} {:>10.1} {algbw:>8.3} {:>8.3} {wrong:>7}\n",
+        "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong",
+        "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "",
+        seconds * 1e6,
+        algbw * factor,
+    )
+}
+
 /// Runs `pld-run`; returns the process exit status.
 pub fn run(options: &Options) -> i32 {
     match drive(options) {
@@ -142,6 +203,11 @@ fn drive(options: &Options) -> Result<i32, String> {
     if options.entry.is_some()
         || (options.kernel.is_none() && !crate::run_program::host_functions(&text).is_empty())
     {
+        if options.iters > 1 || options.warmup > 0 {
+            return Err(
+                "--iters and --warmup time one kernel (--kernel NAME); a program runs once".into(),
+            );
+        }
         return crate::run_program::drive(options, &buffer_name, &text);
     }
     let program =
@@ -193,6 +259,7 @@ fn drive(options: &Options) -> Result<i32, String> {
         let index = param_index(kernel, name)?;
         generators[index] = generator(value);
     }
+    let fill_started = Instant::now();
     let mut inputs = Vec::new();
     for rank in 0..options.ranks {
         let mut row = Vec::new();
@@ -202,6 +269,7 @@ fn drive(options: &Options) -> Result<i32, String> {
         inputs.push(row);
     }
 
+    let fill_time = fill_started.elapsed();
     let started = Instant::now();
     // Only runs longer than a second say that they are running.
     let (finished_tx, finished_rx) = std::sync::mpsc::channel::<()>();
@@ -211,14 +279,38 @@ fn drive(options: &Options) -> Result<i32, String> {
             eprintln!("pld-run: running {label}...");
         }
     });
-    let finished = program.run_traced(
-        &kernel.name,
-        options.ranks,
-        options.deadline,
-        options.trace.is_some(),
-        |rank, param| inputs[rank][param].clone(),
-    );
-    let elapsed = started.elapsed();
+    // The kernel is compiled once; every run gets fresh buffers. A run
+    // that fails stops the series and is the one reported.
+    let iters = options.iters.max(1);
+    let mut timed = Duration::ZERO;
+    let mut runs = 0;
+    let mut finished;
+    loop {
+        let run_started = Instant::now();
+        finished = program.run_traced(
+            &kernel.name,
+            options.ranks,
+            options.deadline,
+            options.trace.is_some(),
+            |rank, param| inputs[rank][param].clone(),
+        );
+        runs += 1;
+        if runs > options.warmup {
+            timed += run_started.elapsed();
+        }
+        let failed = finished.as_ref().map_or(true, |f| {
+            f.outcome.deadlock.is_some() || !f.outcome.errors.is_empty()
+        });
+        if failed || runs >= options.warmup + iters {
+            break;
+        }
+    }
+    let timed_runs = runs.saturating_sub(options.warmup).max(1) as u32;
+    let elapsed = if runs > options.warmup {
+        timed / timed_runs
+    } else {
+        started.elapsed()
+    };
     let _ = finished_tx.send(());
     let _ = progress.join();
     let finished = finished?;
@@ -255,16 +347,40 @@ fn drive(options: &Options) -> Result<i32, String> {
             }
         }
     }
+    let series = if runs > 1 {
+        format!(
+            " (the mean of {timed_runs} runs after {} warm-up runs)",
+            options.warmup.min(runs)
+        )
+    } else {
+        String::new()
+    };
     println!(
-        "@{} on {} ranks: finished in {:.1?}",
+        "@{} on {} ranks: finished in {:.1?}{series}",
         kernel.name, options.ranks, elapsed
     );
-    let barrier_only = matches!(kernel.collectives.as_slice(), [one] if one.op == Barrier::NAME);
-    if options.check && barrier_only {
-        // Leaks and deadlocks were checked above; there are no numbers.
-        println!("  --check: a barrier has no numeric result to check");
-    } else if options.check {
+    let only_barriers =
+        !kernel.collectives.is_empty() && kernel.collectives.iter().all(|c| c.op == Barrier::NAME);
+    if options.check && only_barriers {
+        // Nothing numeric to compare; the run itself was checked.
+        println!(
+            "  --check: {} has no numeric result to compare; every rank got through it{}",
+            Barrier::NAME,
+            if status == 0 {
+                " and no credit is left"
+            } else {
+                ""
+            }
+        );
+    }
+    let mut wrong = None;
+    let check_started = Instant::now();
+    if options.check && !only_barriers {
         let checks = golden::check(kernel, &inputs, &finished.buffers)?;
+        let shape = kernel.collectives[0]
+            .target
+            .map(|t| kernel.params[t].shape.clone())
+            .unwrap_or_default();
         for check in &checks {
             println!(
                 "  rank {}: {} (worst error {:.3e} at element {})",
@@ -275,9 +391,23 @@ fn drive(options: &Options) -> Result<i32, String> {
             );
             if !check.ok {
                 status = 1;
+                let first: Vec<String> = check
+                    .first_wrong
+                    .iter()
+                    .map(|(i, want, got)| {
+                        format!("{} expected {want}, got {got}", index_of(*i, &shape))
+                    })
+                    .collect();
+                println!(
+                    "    {} wrong elements; first: {}",
+                    check.wrong,
+                    first.join("; ")
+                );
             }
         }
+        wrong = Some(checks.iter().map(|c| c.wrong).sum::<usize>());
     }
+    let check_time = check_started.elapsed();
     if options.stats {
         println!("  rank  notifies  waits  remote bytes read  remote bytes written");
         for (rank, c) in finished.outcome.counters.iter().enumerate() {
@@ -286,6 +416,21 @@ fn drive(options: &Options) -> Result<i32, String> {
                 c.notifies, c.waits, c.remote_bytes_read, c.remote_bytes_written
             );
         }
+        println!(
+            "  phases: lower {:.1?}, compile {:.1?}, fill {:.1?}, run {:.1?}{}, check {:.1?}",
+            program.lower_time,
+            program.compile_time,
+            fill_time,
+            elapsed,
+            if runs > 1 { " (mean)" } else { "" },
+            check_time
+        );
+    }
+    if let [collective] = kernel.collectives.as_slice() {
+        print!(
+            "{}",
+            summary(kernel, collective, options.ranks, elapsed, wrong)
+        );
     }
     Ok(status)
 }

@@ -220,6 +220,9 @@ where
         }
         converter.convert(op).map_err(|message| (op, message))?;
     }
+    // Tensors carried by loops and branches (the rebind idiom) become the
+    // pointer of the parameter they derive from.
+    carry_pointers(context, function, &globals)?;
     // Views were only read through `Globals`; they go last, users first.
     for op in ir::collect(function, |n| n == TensorView::NAME)
         .into_iter()
@@ -265,6 +268,56 @@ where
 
     if let Some(left) = ir::collect(function, |n| n.starts_with("pld.")).first() {
         return Err((*left, "convert-pld-to-pto left this op unconverted".into()));
+    }
+    Ok(())
+}
+
+/// Gives every global tensor that an `scf.for`, `scf.while` or `scf.if`
+/// carries (results, region arguments, the operands that feed them) the
+/// pointer type of the kernel parameter it derives from, and passes that
+/// parameter's pointer in (docs/passes/convert-pld-to-pto.md, "Loop-carried
+/// tensors"). Everything is resolved before anything changes.
+fn carry_pointers<'c, 'a>(
+    context: &'c Context,
+    function: OperationRef<'c, 'a>,
+    globals: &Globals<'c, 'a>,
+) -> Result<(), Failure<'c, 'a>>
+where
+    'c: 'a,
+{
+    let global = |value: Value<'c, 'a>| {
+        matches!(
+            tensor_info(value.r#type()),
+            Ok(Some(info)) if info.kind != TensorKind::Tile
+        )
+    };
+    let mut retyped = Vec::new();
+    let mut rewired = Vec::new();
+    for op in ir::collect(function, |n| n.starts_with("scf.")) {
+        let mut owned: Vec<Value> = op.results().map(Into::into).collect();
+        for region in 0..op.region_count() {
+            owned.extend(ir::entry_arguments(op, region));
+        }
+        for value in owned.into_iter().filter(|v| global(*v)) {
+            let carried = globals.of(value).map_err(|m| (op, m))?;
+            retyped.push((value, types::pointer(context, carried.element)));
+        }
+        let operands = ir::operands(op);
+        if operands.iter().any(|v| global(*v)) {
+            let mut passed = operands.clone();
+            for (slot, value) in passed.iter_mut().zip(&operands) {
+                if global(*value) {
+                    *slot = globals.of(*value).map_err(|m| (op, m))?.pointer;
+                }
+            }
+            rewired.push((op, passed));
+        }
+    }
+    for (op, operands) in rewired {
+        ir::set_operands(op, &operands);
+    }
+    for (value, ty) in retyped {
+        ir::set_type(value, ty);
     }
     Ok(())
 }

@@ -77,27 +77,74 @@ where
     'c: 'a,
 {
     /// The global tensor behind `value`: a kernel parameter, possibly seen
-    /// in another shape through `pld.tensor_view`.
+    /// in another shape through `pld.tensor_view`, and carried through
+    /// `scf.for` / `scf.while` loops (their initial value: the window a loop
+    /// carries is the one it starts with, pld-materialize-dist-tensor-ctx
+    /// having checked the body yields it back) and `scf.if` results (both
+    /// branches must yield the same tensor).
     pub fn of(&self, value: Value<'c, 'a>) -> Result<Global<'c, 'a>, String> {
         if let Some(site) = ir::argument_site(value) {
-            if op_name(&site.parent) == "func.func" && site.entry_block {
-                return self
-                    .parameters
-                    .get(&site.number)
-                    .cloned()
-                    .ok_or_else(|| format!("parameter #{} is not a tensor", site.number));
-            }
+            let parent = site.parent;
+            let next = match op_name(&parent).as_str() {
+                "func.func" if site.entry_block => {
+                    return self
+                        .parameters
+                        .get(&site.number)
+                        .cloned()
+                        .ok_or_else(|| format!("parameter #{} is not a tensor", site.number));
+                }
+                // Argument 0 is the induction variable.
+                "scf.for" if site.number > 0 => ir::operand(parent, 3 + site.number - 1),
+                "scf.while" if site.region_is_first => ir::operand(parent, site.number),
+                "scf.while" => ir::region_terminator(parent, 0)
+                    .and_then(|condition| ir::operand(condition, site.number + 1)),
+                other => {
+                    return Err(format!(
+                        "PTO conversion follows tensors back to kernel parameters, but this one \
+                         is an argument of a block of '{other}'"
+                    ))
+                }
+            };
+            return self.of(next.ok_or("malformed loop: no value for a carried tensor")?);
         }
-        let owner = ir::defining_op(value).ok_or(
-            "PTO conversion follows tensors back to kernel parameters, but this one is a block \
-             argument (a loop-carried tensor); carry tiles, not tensors",
-        )?;
-        if op_name(&owner) != TensorView::NAME {
-            return Err(format!(
-                "PTO conversion follows tensors back to kernel parameters, but this one comes \
-                 from '{}'",
-                op_name(&owner)
-            ));
+        let owner = ir::defining_op(value).ok_or("a value with no definition")?;
+        let index = ir::result_number(value);
+        match op_name(&owner).as_str() {
+            TensorView::NAME => {}
+            "scf.for" => {
+                return self.of(ir::operand(owner, 3 + index).ok_or("malformed scf.for")?);
+            }
+            "scf.while" => {
+                let passed = ir::region_terminator(owner, 0)
+                    .and_then(|condition| ir::operand(condition, index + 1));
+                return self.of(passed.ok_or("malformed scf.while")?);
+            }
+            "scf.if" => {
+                let branch = |region| {
+                    ir::region_terminator(owner, region)
+                        .and_then(|y| ir::operand(y, index))
+                        .ok_or("an scf.if yielding a tensor needs both branches")
+                };
+                let then = self.of(branch(0)?)?;
+                let otherwise = self.of(branch(1)?)?;
+                let same = then.parameter == otherwise.parameter
+                    && then.shape == otherwise.shape
+                    && then.strides == otherwise.strides;
+                if !same {
+                    return Err(format!(
+                        "this tensor comes from an scf.if whose branches yield different tensors \
+                         (parameters #{} and #{}); PTO conversion needs one tensor per result",
+                        then.parameter, otherwise.parameter
+                    ));
+                }
+                return Ok(then);
+            }
+            other => {
+                return Err(format!(
+                    "PTO conversion follows tensors back to kernel parameters, but this one comes \
+                     from '{other}'"
+                ))
+            }
         }
         let source = self.of(ir::operand(owner, 0).ok_or("malformed pld.tensor_view")?)?;
         let info = value_info(value)

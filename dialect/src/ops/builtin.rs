@@ -85,15 +85,15 @@ pub const RING_MAX_RANKS: i64 = 16;
 
 /// The capability of builtin `name`, if it is one.
 pub fn capability(name: &str) -> Option<Capability> {
-    const FP32: &[&str] = &["f32"];
+    const F32: &[&str] = &["f32"];
     let (dtypes, dtype_names, sum_only, rank1_signal) = match name {
-        BuiltinAllReduce::NAME => (&["f16", "f32"][..], "FP16 or FP32", false, false),
-        BuiltinAllReduceRing::NAME => (FP32, "FP32", true, false),
+        BuiltinAllReduce::NAME => (&["f16", "f32"][..], "f16 or f32", false, false),
+        BuiltinAllReduceRing::NAME => (F32, "f32", true, false),
         BuiltinBarrier::NAME => (&[][..], "", false, true),
-        BuiltinBroadcast::NAME => (FP32, "FP32", false, true),
-        BuiltinReduceScatter::NAME => (FP32, "FP32", true, true),
-        BuiltinAllGather::NAME | BuiltinAllToAll::NAME => (FP32, "FP32", false, false),
-        BuiltinAllToAllV::NAME => (&["f32", "i8"][..], "FP32 or INT8", false, false),
+        BuiltinBroadcast::NAME => (F32, "f32", false, true),
+        BuiltinReduceScatter::NAME => (F32, "f32", true, true),
+        BuiltinAllGather::NAME | BuiltinAllToAll::NAME => (F32, "f32", false, false),
+        BuiltinAllToAllV::NAME => (&["f32", "i8"][..], "f32 or i8", false, false),
         _ => return None,
     };
     Some(Capability {

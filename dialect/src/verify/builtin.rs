@@ -62,11 +62,13 @@ pub fn check(cx: &mut OpCx) {
         ));
     }
     if let Some(reduce) = reduce.filter(|r| supports.sum_only && *r != ReduceOp::Sum) {
-        cx.error(format!("supports only op = \"sum\", got \"{reduce}\""));
+        cx.error(format!(
+            "supports only op = #pld.reduce_op<\"sum\">, got #pld.reduce_op<\"{reduce}\">"
+        ));
     }
     if supports.rank1_signal && signal.rank() != 1 {
         cx.error(format!(
-            "signal must be rank 1 [NR], got rank {}",
+            "signal must be rank 1, one element per rank, got rank {}",
             signal.rank()
         ));
     }
@@ -85,9 +87,9 @@ pub fn check(cx: &mut OpCx) {
                 2 => match signal.dim(1) {
                     Some(lanes) if lanes >= core_num => {}
                     Some(lanes) => cx.error(format!(
-                        "signal shape[1] ({lanes}) must be at least core_num ({core_num})"
+                        "signal dim 1 ({lanes}) must be at least core_num ({core_num})"
                     )),
-                    None => cx.error("rank-2 signal shape[1] must be constant"),
+                    None => cx.error("rank-2 signal dim 1 must be static"),
                 },
                 r => cx.error(format!("signal must be rank 1 or 2, got rank {r}")),
             }
@@ -113,7 +115,7 @@ pub fn check(cx: &mut OpCx) {
 fn ring(cx: &mut OpCx, signal: &crate::types::TensorInfo) {
     if signal.rank() != 2 {
         cx.error(format!(
-            "ring signal must be rank 2 [2*(NR-1)+1, NR], got rank {}",
+            "ring signal must be rank 2, [2*(NR-1)+1, NR] with NR the number of ranks, got rank {}",
             signal.rank()
         ));
         return;
@@ -121,7 +123,7 @@ fn ring(cx: &mut OpCx, signal: &crate::types::TensorInfo) {
     if let (Some(rows), Some(nr)) = (signal.dim(0), signal.dim(1)) {
         if rows != 2 * (nr - 1) + 1 {
             cx.error(format!(
-                "ring signal shape[0] ({rows}) must equal 2*(NR-1) + 1 = {}",
+                "ring signal dim 0 ({rows}) must equal 2*(NR-1) + 1 = {}, NR being signal dim 1",
                 2 * (nr - 1) + 1
             ));
         }

@@ -22,7 +22,9 @@ pub fn allreduce(cx: &mut OpCx) {
     };
     let dtype = target.dtype();
     if dtype != "f16" && dtype != "f32" {
-        cx.error(format!("target dtype must be FP16 or FP32, got {dtype}"));
+        cx.error(format!(
+            "target element type must be f16 or f32, got {dtype}"
+        ));
     }
     if cx.one("signal").is_some() {
         cx.signal("signal");
@@ -72,7 +74,9 @@ pub fn broadcast(cx: &mut OpCx) {
 pub fn reduce_scatter(cx: &mut OpCx) {
     if let Some(op) = enum_member::<ReduceOp>(cx, "op", "ReduceOp") {
         if op != ReduceOp::Sum {
-            cx.error(format!("supports only op = \"sum\", got \"{op}\""));
+            cx.error(format!(
+                "supports only op = #pld.reduce_op<\"sum\">, got #pld.reduce_op<\"{op}\">"
+            ));
         }
     }
     cx.signal("signal");
@@ -81,7 +85,7 @@ pub fn reduce_scatter(cx: &mut OpCx) {
     };
     if target.rank() != 2 {
         cx.error(format!(
-            "target must be 2-D [NR, SIZE], got rank {}",
+            "target must be rank 2, one row per rank, got rank {}",
             target.rank()
         ));
     }
@@ -113,12 +117,12 @@ fn exchange(cx: &mut OpCx, input_rows_one: bool) {
     }
     if input_rows_one {
         if let Some(rows) = input.dim(0).filter(|r| *r != 1) {
-            cx.error(format!("input must be [1, SIZE], got {rows} rows"));
+            cx.error(format!("input must have one row, got {rows} rows"));
         }
     } else if let (Some(a), Some(b)) = (input.dim(0), target.dim(0)) {
         if a != b {
             cx.error(format!(
-                "input rows ({a}) must equal target rows ({b}) (both are NR)"
+                "input dim 0 ({a}) must equal target dim 0 ({b}): both are the number of ranks"
             ));
         }
     }
@@ -130,7 +134,9 @@ fn exchange(cx: &mut OpCx, input_rows_one: bool) {
             _ => false,
         };
         if !shape_ok {
-            cx.error("signal must be [NR] or [NR, 1]");
+            cx.error(
+                "signal must be tensor<NRxi32> or tensor<NRx1xi32>, NR being the number of ranks",
+            );
         } else if let (Some(nr), Some(rows)) = (signal.dim(0), target.dim(0)) {
             if nr != rows {
                 cx.error(format!(
@@ -154,7 +160,9 @@ pub fn all_to_all(cx: &mut OpCx) {
 fn same_row_width(cx: &mut OpCx, input: &TensorInfo, target: &TensorInfo) {
     if let (Some(a), Some(b)) = (input.dim(1), target.dim(1)) {
         if a != b {
-            cx.error(format!("target SIZE ({b}) must equal input SIZE ({a})"));
+            cx.error(format!(
+                "target dim 1 ({b}) must equal input dim 1 ({a}): rows of one width"
+            ));
         }
     }
     cx.same_dtype("input", input, "target", target);
@@ -191,7 +199,7 @@ fn packed_payload(cx: &mut OpCx, role: &str, info: &TensorInfo) {
 fn counts(cx: &mut OpCx, role: &str, info: &TensorInfo, nr: i64, rank2_only: bool) {
     if info.dtype() != "i32" {
         cx.error(format!(
-            "{role} must have INT32 element type, got {}",
+            "{role} must have element type i32, got {}",
             info.dtype()
         ));
         return;
@@ -203,16 +211,18 @@ fn counts(cx: &mut OpCx, role: &str, info: &TensorInfo, nr: i64, rank2_only: boo
     };
     if !shape_ok {
         let want = if rank2_only {
-            "[NR, 1]"
+            "tensor<NRx1xi32>"
         } else {
-            "[NR] or [NR, 1]"
+            "tensor<NRxi32> or tensor<NRx1xi32>"
         };
-        cx.error(format!("{role} must be {want}"));
+        cx.error(format!(
+            "{role} must be {want}, NR being the number of ranks"
+        ));
         return;
     }
     if info.dim(0) != Some(nr) {
         cx.error(format!(
-            "{role} dim 0 must be the constant NR = {nr}, got {}",
+            "{role} dim 0 must be the number of ranks, {nr} (signal dim 0), got {}",
             info.dim(0).map_or("?".to_string(), |d| d.to_string())
         ));
     }
@@ -245,7 +255,10 @@ pub fn all_to_all_v(cx: &mut OpCx, indexed: bool) {
         return;
     };
     if input.rank() != 2 || target.rank() != 2 {
-        cx.error("input and target must be 2-D [NR*MAX_RECV, SIZE]");
+        cx.error(
+            "input and target must be rank 2, [NR * MAX_RECV, N]: NR ranks (signal dim 0) times the \
+             rows each rank may receive from one peer",
+        );
         return;
     }
     if let (Some(a), Some(b)) = (input.dim(0), target.dim(0)) {
@@ -262,7 +275,7 @@ pub fn all_to_all_v(cx: &mut OpCx, indexed: bool) {
     };
     if signal.rank() != 2 {
         cx.error(format!(
-            "signal must be 2D [NR, 1], got rank {}",
+            "signal must be rank 2, [NR, 1] with NR the number of ranks, got rank {}",
             signal.rank()
         ));
         return;
@@ -283,12 +296,12 @@ pub fn all_to_all_v(cx: &mut OpCx, indexed: bool) {
         }
     }
     let (Some(nr), Some(rows)) = (signal.dim(0), target.dim(0)) else {
-        cx.error("target dim 0 and signal dim 0 (NR) must be compile-time constants");
+        cx.error("target dim 0 and signal dim 0 (the number of ranks) must be static");
         return;
     };
     if nr <= 0 || rows % nr != 0 {
         cx.error(format!(
-            "signal dim 0 (NR = {nr}) must divide target dim 0 ({rows})"
+            "signal dim 0 ({nr}, the number of ranks) must divide target dim 0 ({rows})"
         ));
         return;
     }

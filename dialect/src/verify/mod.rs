@@ -13,6 +13,7 @@ mod builtin;
 mod collective;
 mod host;
 mod placement;
+mod pto;
 mod remote;
 mod signal;
 mod tile;
@@ -163,6 +164,12 @@ impl<'c> Checker<'c> {
                 self.error(op.location(), format!("'{name}' op result #{i}: {message}"));
             }
         }
+        if name == crate::ops::pto::AllocTile::NAME {
+            for message in pto::alloc_tile(op) {
+                self.error(op.location(), format!("'{name}' op {message}"));
+            }
+            return;
+        }
         if !name.starts_with("pld.") {
             return;
         }
@@ -295,7 +302,7 @@ impl<'c, 'a> OpCx<'_, 'c, 'a> {
         let info = self.tensor(role)?;
         if info.kind != TensorKind::Distributed {
             self.error(format!(
-                "{role} must be a DistributedTensor (window-bound), got a {}",
+                "{role} must be a distributed tensor (#pld.dist, bound to a window), got a {}",
                 info.kind
             ));
             return None;
@@ -319,7 +326,7 @@ impl<'c, 'a> OpCx<'_, 'c, 'a> {
         let info = self.distributed(role)?;
         if info.dtype() != "i32" {
             self.error(format!(
-                "{role} must have INT32 element type, got {}",
+                "{role} must have element type i32, got {}",
                 info.dtype()
             ));
             return None;

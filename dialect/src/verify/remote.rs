@@ -63,7 +63,7 @@ pub fn remote_load(cx: &mut OpCx, tail_padded: bool) {
     }
     if tail_padded {
         if target.dtype() != "f16" {
-            cx.error(format!("requires an FP16 target, got {}", target.dtype()));
+            cx.error(format!("requires an f16 target, got {}", target.dtype()));
         }
         if rank != 2 {
             cx.error(format!("requires a rank-2 target, got rank {rank}"));
@@ -157,7 +157,7 @@ fn atomic(cx: &mut OpCx, dtype: &str) {
     }
     if !ATOMIC_ADD_DTYPES.contains(&dtype) {
         cx.error(format!(
-            "atomic add supports FP32, BF16, FP16, INT32, INT16 and INT8, got {dtype}"
+            "atomic add supports f32, bf16, f16, i32, i16 and i8, got {dtype}"
         ));
     } else if let Some(target) = cx
         .target
@@ -165,7 +165,7 @@ fn atomic(cx: &mut OpCx, dtype: &str) {
     {
         // R29: only the A2/A3 backend has a BF16 atomic add (spec 3).
         cx.error(format!(
-            "atomic add of BF16 is not supported on pld.target \"{target}\" (only on \"a2a3\")"
+            "atomic add of bf16 is not supported on pld.target \"{target}\" (only on \"a2a3\")"
         ));
     }
 }

@@ -18,6 +18,23 @@ fn result_tile<'c>(cx: &mut OpCx<'_, 'c, '_>) -> Option<TensorInfo<'c>> {
         cx.error("a tile's physical shape must be static");
         return None;
     }
+    // L17: the tile fits the unified buffer (of a well-formed target; a
+    // malformed one is G8's error).
+    if let Some(target) = cx.target {
+        let ub = target.ub_bytes();
+        let bytes = tile.shape.iter().flatten().try_fold(
+            pld_ir::types::byte_width(tile.element).unwrap_or(1),
+            |acc, d| acc.checked_mul(*d),
+        );
+        if bytes.is_none_or(|b| b > ub) {
+            let size = bytes.map_or("more than 2^63".to_string(), |b| b.to_string());
+            cx.error(format!(
+                "a tile of {size} bytes does not fit the {} KiB unified buffer of pld.target \"{target}\"",
+                ub / 1024
+            ));
+            return None;
+        }
+    }
     Some(tile)
 }
 

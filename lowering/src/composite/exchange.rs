@@ -64,7 +64,7 @@ where
     'c: 'a,
 {
     let Some((rows, cols)) = matrix(info) else {
-        return Err("pld.tensor.broadcast needs a static target shape on the InCore rail".into());
+        return Err("needs a static target shape in an InCore kernel".into());
     };
     let comm = comm::setup(b, signal);
     let one = b.i32(1);
@@ -95,10 +95,9 @@ fn matrix(info: &TensorInfo) -> Option<(i64, i64)> {
 }
 
 /// The static row width of a `[NR, SIZE]` operand.
-fn row_width(info: &TensorInfo, op: &str, role: &str) -> Result<i64, String> {
-    info.dim(1).ok_or_else(|| {
-        format!("{op} needs a static row width (SIZE) of its {role} on the InCore rail")
-    })
+fn row_width(info: &TensorInfo, role: &str) -> Result<i64, String> {
+    info.dim(1)
+        .ok_or_else(|| format!("needs a static {role} dim 1 (the row width) in an InCore kernel"))
 }
 
 /// `reduce_scatter(target [NR, SIZE], signal) {sum}`: after a ready barrier
@@ -113,7 +112,7 @@ pub fn reduce_scatter<'c, 'a>(
 where
     'c: 'a,
 {
-    let size = row_width(info, "pld.tensor.reduce_scatter", "target")?;
+    let size = row_width(info, "target")?;
     let comm = comm::setup(b, signal);
     let tile = b.parse_type(&format!("tensor<1x{size}x{}, #pld.tile>", info.dtype()));
     super::mesh::reduce_box(b, &comm, target, &[comm.me, comm.zero], tile, ReduceOp::Sum);
@@ -164,7 +163,9 @@ where
     'c: 'a,
 {
     if input_info.is_distributed() {
-        return Err("local_data must be a plain Tensor [1, SIZE] on the InCore path".into());
+        return Err(
+            "input must be a plain tensor of one row (no #pld.dist) in an InCore kernel".into(),
+        );
     }
     put_row_to_every_rank(b, input, input_info, target, signal, RowSource::Gather)
 }
@@ -206,11 +207,7 @@ fn put_row_to_every_rank<'c, 'a>(
 where
     'c: 'a,
 {
-    let name = match source {
-        RowSource::Gather => "pld.tensor.allgather",
-        RowSource::Exchange => "pld.tensor.all_to_all",
-    };
-    let size = row_width(input_info, name, "input")?;
+    let size = row_width(input_info, "input")?;
     let comm = comm::setup(b, signal);
     let staging = stage(b, input_info, Some(1), Some(size));
     let width = b.index(size);
@@ -261,26 +258,26 @@ where
     if let Some(core_num) = op.core_num {
         if pld_ir::constant_int(core_num) != Some(1) {
             return Err(
-                "InCore pld.tensor.all_to_all_v requires a compile-time core_num=1; call it from a \
-                 CHIP Orchestration function to use the managed multi-AIV path"
+                "in an InCore kernel needs core_num = 1 (a constant); call it from a CHIP \
+                 orchestrator to use several AIV cores"
                     .into(),
             );
         }
     }
     let (Some(rows), Some(nr)) = (op.target_info.dim(0), op.signal_info.dim(0)) else {
         return Err(
-            "InCore pld.tensor.all_to_all_v needs compile-time target rows and signal rows (NR) \
-             to size each sender's slot (MAX_RECV = rows / NR)"
+            "in an InCore kernel needs a static target dim 0 and signal dim 0 (the number of \
+             ranks) to size each sender's slot of target rows (target dim 0 / ranks)"
                 .into(),
         );
     };
     if nr <= 0 || rows % nr != 0 {
         return Err(format!(
-            "signal dim 0 (NR = {nr}) must divide target dim 0 ({rows})"
+            "signal dim 0 ({nr}, the number of ranks) must divide target dim 0 ({rows})"
         ));
     }
     let capacity = rows / nr;
-    let size = row_width(&op.target_info, "pld.tensor.all_to_all_v", "target")?;
+    let size = row_width(&op.target_info, "target")?;
     let comm = comm::setup(b, op.signal);
     let staging = stage(b, &op.target_info, Some(capacity), Some(size));
     let max = b.index(capacity);

@@ -30,17 +30,17 @@ use pld_ir::build::Builder;
 pub fn check(request: &AllReduceRequest) -> Result<(), String> {
     let signal = &request.signal_info;
     if !signal.is_distributed() {
-        return Err("mode=ring signal must be a DistributedTensor".into());
+        return Err("mode = \"ring\" needs a distributed signal (#pld.dist)".into());
     }
     if signal.rank() != 2 {
         return Err(format!(
-            "mode=ring signal must be 2D [2*(NR-1), NR], got rank {}",
+            "mode = \"ring\" needs a rank-2 signal [2*(NR-1), NR], NR the number of ranks, got rank {}",
             signal.rank()
         ));
     }
     if signal.dtype() != "i32" {
         return Err(format!(
-            "mode=ring signal must be INT32, got {}",
+            "mode = \"ring\" needs an i32 signal, got {}",
             signal.dtype()
         ));
     }
@@ -48,7 +48,7 @@ pub fn check(request: &AllReduceRequest) -> Result<(), String> {
         let [needed, _] = composite_signal_shape(true, nr);
         if nr > 0 && rows != needed {
             return Err(format!(
-                "signal shape[0] ({rows}) must equal 2*(NR-1) = {needed} for NR = {nr}"
+                "signal dim 0 ({rows}) must be 2*(NR-1) = {needed} for NR = {nr} ranks (signal dim 1)"
             ));
         }
     }

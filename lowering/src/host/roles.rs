@@ -13,8 +13,6 @@ use pld_dialect::ops::collective::{
 pub struct Collective {
     /// IR op name.
     pub op: &'static str,
-    /// Spec name, for diagnostics.
-    pub spec: &'static str,
     /// The builtin it lowers to (for allreduce: the mesh one; `mode =
     /// "ring"` selects `pld.builtin_allreduce_ring`).
     pub builtin: &'static str,
@@ -37,7 +35,6 @@ pub const COLLECTIVES: &[Collective] = &[
     Collective {
         op: AllReduce::NAME,
         builtin: BuiltinAllReduce::NAME,
-        spec: "pld.tensor.allreduce",
         roles: &["target", "signal"],
         directions: &[InOut, InOut],
         alias: "target",
@@ -47,7 +44,6 @@ pub const COLLECTIVES: &[Collective] = &[
     Collective {
         op: Barrier::NAME,
         builtin: BuiltinBarrier::NAME,
-        spec: "pld.tensor.barrier",
         roles: &["signal"],
         directions: &[InOut],
         alias: "signal",
@@ -57,7 +53,6 @@ pub const COLLECTIVES: &[Collective] = &[
     Collective {
         op: Broadcast::NAME,
         builtin: BuiltinBroadcast::NAME,
-        spec: "pld.tensor.broadcast",
         roles: &["target", "signal"],
         directions: &[InOut, InOut],
         alias: "target",
@@ -67,7 +62,6 @@ pub const COLLECTIVES: &[Collective] = &[
     Collective {
         op: ReduceScatter::NAME,
         builtin: BuiltinReduceScatter::NAME,
-        spec: "pld.tensor.reduce_scatter",
         roles: &["target", "signal"],
         directions: &[InOut, InOut],
         alias: "target",
@@ -77,7 +71,6 @@ pub const COLLECTIVES: &[Collective] = &[
     Collective {
         op: AllGather::NAME,
         builtin: BuiltinAllGather::NAME,
-        spec: "pld.tensor.allgather",
         roles: &["input", "target", "signal"],
         directions: &[In, InOut, InOut],
         alias: "target",
@@ -87,7 +80,6 @@ pub const COLLECTIVES: &[Collective] = &[
     Collective {
         op: AllToAll::NAME,
         builtin: BuiltinAllToAll::NAME,
-        spec: "pld.tensor.all_to_all",
         roles: &["input", "target", "signal"],
         directions: &[In, InOut, InOut],
         alias: "target",
@@ -97,7 +89,6 @@ pub const COLLECTIVES: &[Collective] = &[
     Collective {
         op: AllToAllV::NAME,
         builtin: BuiltinAllToAllV::NAME,
-        spec: "pld.tensor.all_to_all_v",
         roles: &["input", "target", "signal", "send_counts", "recv_counts"],
         directions: &[In, InOut, InOut, In, InOut],
         alias: "target",

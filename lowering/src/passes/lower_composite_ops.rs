@@ -70,9 +70,9 @@ where
     let alias = match op_name(&op).as_str() {
         AllReduce::NAME => {
             let allreduce = AllReduce::cast(op).ok_or("malformed allreduce")?;
-            let signal = allreduce.signal().ok_or(
-                "pld.tensor.allreduce requires an explicit signal outside host orchestrator functions",
-            )?;
+            let signal = allreduce
+                .signal()
+                .ok_or("needs a signal operand outside HOST orchestrators")?;
             let target = allreduce.target().ok_or("malformed allreduce")?;
             let info = operand_tensor(target)?;
             // 7.1.1: a packed ND target, one core, a known mode.
@@ -86,8 +86,8 @@ where
             }
             if allreduce.core_num() != Some(1) {
                 return Err(
-                    "core_num > 1 is supported only in a HOST orchestrator; use an \
-                            enclosing pl.spmd(...)"
+                    "core_num > 1 is supported only in a HOST orchestrator, whose builtin \
+                     kernel runs on core_num blocks; in a kernel it must be 1"
                         .into(),
                 );
             }
@@ -206,15 +206,15 @@ fn operands2<'c, 'a>(
 fn check_mesh_signal(signal: &TensorInfo) -> Result<(), String> {
     if signal.rank() != 2 {
         return Err(format!(
-            "signal must be rank 2 [NR, 1] for a mesh collective, got rank {}",
+            "signal must be rank 2, [NR, 1] with NR the number of ranks, for a mesh collective, got rank {}",
             signal.rank()
         ));
     }
     match signal.dim(1) {
         Some(1) | None => Ok(()),
         Some(_) => Err(
-            "signal shape[1] must be 1 (one cell per rank); a signal shaped for \
-                        mode=\"ring\" cannot be shared with a mesh collective"
+            "signal dim 1 must be 1 (one cell per rank); a signal shaped for \
+                        mode = \"ring\" cannot be shared with a mesh collective"
                 .into(),
         ),
     }

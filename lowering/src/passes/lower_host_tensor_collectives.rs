@@ -118,18 +118,17 @@ where
     let name = op_name(&op);
     let collective = roles::collective(&name).ok_or("not a HOST collective")?;
     let view = OpView::new(op).ok_or("malformed collective")?;
-    let spec = collective.spec;
     let operand = |role: &str| {
         view.one(role)
-            .ok_or_else(|| format!("{spec} has no {role} operand"))
+            .ok_or_else(|| format!("has no {role} operand"))
     };
 
     // 1. Operands a HOST orchestrator must pass as views of an allocation.
     for role in collective.host_bound {
         if allocation_of(operand(role)?).is_none() {
             return Err(format!(
-                "{spec} {role} must be a window-bound DistributedTensor (a view of an \
-                 alloc_window_buffer) when called from a HOST orchestrator"
+                "{role} must be a window-bound tensor (a pld.tensor_window of a \
+                 pld.tensor_alloc_window_buffer) in a HOST orchestrator"
             ));
         }
     }
@@ -141,7 +140,7 @@ where
     for role in collective.roles {
         let allocation = allocation_of(operand(role)?).ok_or_else(|| {
             format!(
-                "{spec} {} must be a view of a window allocation of this HOST orchestrator",
+                "{} must be a view of a window allocation of this HOST orchestrator",
                 collective.role_name(role)
             )
         })?;
@@ -153,9 +152,9 @@ where
             if a == b {
                 let (role_i, role_j) = (collective.role_name(role_i), collective.role_name(role_j));
                 return Err(format!(
-                    "{spec} {role_i} and {role_j} must be different window allocations (two \
-                     pld.window views over the same alloc_window_buffer are a cross-process \
-                     data race under in-kernel TPUT/notify)"
+                    "{role_i} and {role_j} must be different window allocations (two \
+                     pld.tensor_window views of one pld.tensor_alloc_window_buffer race across \
+                     processes under the kernel's remote puts and notifies)"
                 ));
             }
         }
@@ -174,7 +173,7 @@ where
         })
         .ok_or_else(|| {
             format!(
-                "{spec} is not inside a pld.comm_domain holding {}; run \
+                "is not inside a pld.comm_domain holding {}; run \
                  pld-materialize-comm-domain-scopes first",
                 names.join(", ")
             )
@@ -203,9 +202,7 @@ where
     let builtin = match name.as_str() {
         AllReduce::NAME => {
             let allreduce = AllReduce::cast(op).ok_or("malformed allreduce")?;
-            let mode = allreduce
-                .mode()
-                .map_err(|m| format!("pld.tensor.allreduce {m}"))?;
+            let mode = allreduce.mode().map_err(|m| m.to_string())?;
             let reduce = allreduce.reduce_op().unwrap_or(ReduceOp::Sum);
             let core_num = allreduce.core_num().unwrap_or(1);
             attributes.push(("op", reduce.to_attribute(context)));
@@ -222,7 +219,7 @@ where
                 }
                 AllReduceMode::Ring => {
                     if core_num != 1 {
-                        return Err("mode=\"ring\" does not support core_num > 1".into());
+                        return Err("mode = \"ring\" does not support core_num > 1".into());
                     }
                     check_ring(&signal, data, world)?;
                     builtin::BuiltinAllReduceRing::NAME
@@ -254,7 +251,7 @@ where
             collective.builtin
         }
     };
-    check_capability(builtin, spec, data.as_ref(), &signal, &view)?;
+    check_capability(builtin, data.as_ref(), &signal, &view)?;
 
     let operands = collective
         .roles
@@ -286,7 +283,6 @@ where
 /// What the builtin kernel supports, checked on the user's op.
 fn check_capability(
     builtin: &str,
-    spec: &str,
     data: Option<&TensorInfo>,
     signal: &TensorInfo,
     view: &OpView,
@@ -297,7 +293,7 @@ fn check_capability(
     if let Some(data) = data {
         if !supports.dtypes.is_empty() && !supports.dtypes.contains(&data.dtype().as_str()) {
             return Err(format!(
-                "{spec} on the HOST rail supports only {}, got {}",
+                "on the HOST rail supports only element type {}, got {}",
                 supports.dtype_names,
                 data.dtype()
             ));
@@ -306,12 +302,13 @@ fn check_capability(
     let reduce = view.attribute("op").and_then(ReduceOp::from_attribute);
     if let Some(reduce) = reduce.filter(|r| supports.sum_only && *r != ReduceOp::Sum) {
         return Err(format!(
-            "{spec} on the HOST rail supports only op = \"sum\", got \"{reduce}\""
+            "on the HOST rail supports only op = #pld.reduce_op<\"sum\">, got \
+             #pld.reduce_op<\"{reduce}\">"
         ));
     }
     if supports.rank1_signal && signal.rank() != 1 {
         return Err(format!(
-            "{spec} on the HOST rail: signal must be rank 1 [NR], got rank {}",
+            "on the HOST rail needs a rank-1 signal, one element per rank, got rank {}",
             signal.rank()
         ));
     }
@@ -324,11 +321,11 @@ fn check_generic_signal(signal: &TensorInfo, world: Option<i64>) -> Result<(), S
     match signal.rank() {
         1 => {}
         2 => match signal.dim(1) {
-            None => return Err("rank-2 signal shape[1] must be constant".into()),
+            None => return Err("rank-2 signal dim 1 must be static".into()),
             Some(1) => {}
             Some(lanes) => {
                 return Err(format!(
-                    "rank-2 signal shape[1] ({lanes}) must equal the required lane count (1)"
+                    "rank-2 signal dim 1 ({lanes}) must equal the required lane count (1)"
                 ))
             }
         },
@@ -367,14 +364,15 @@ fn check_lanes_signal(
         if signal.rank() == 1 && requested > 1 {
             return Err(format!(
                 "rank-1 signal is valid only when one signal lane is required (core_num = \
-                 {requested}); use a [NR, S] signal with S >= CalAllToAllVBlocks(NR, core_num)"
+                 {requested}); use a [NR, S] signal (NR ranks, S lanes) with S >= CalAllToAllVBlocks(NR, \
+                 core_num)"
             ));
         }
         if let (Some(world), Some(lanes)) = (world, lanes) {
             let blocks = all_to_all_v_blocks(world, requested).map_err(|e| e.to_string())?;
             if lanes < blocks {
                 return Err(format!(
-                    "signal shape[1] ({lanes}) must be at least the launched block count \
+                    "signal dim 1 ({lanes}) must be at least the launched block count \
                      CalAllToAllVBlocks({world}, {requested}) = {blocks}"
                 ));
             }
@@ -388,7 +386,7 @@ fn check_rows(signal: &TensorInfo, world: Option<i64>) -> Result<(), String> {
     if let (Some(rows), Some(world)) = (signal.dim(0), world) {
         if rows < world {
             return Err(format!(
-                "collective signal shape[0] ({rows}) must be at least the participating device \
+                "collective signal dim 0 ({rows}) must be at least the participating device \
                  count ({world})"
             ));
         }
@@ -413,9 +411,9 @@ fn check_mesh_lanes(
             "rank-1 signal is valid only when one signal lane is required (core_num = {core_num})"
         )),
         2 => match signal.dim(1) {
-            None => Err("rank-2 signal shape[1] must be constant".into()),
+            None => Err("rank-2 signal dim 1 must be static".into()),
             Some(lanes) if lanes < core_num => Err(format!(
-                "rank-2 signal shape[1] ({lanes}) must be at least the required lane count ({core_num})"
+                "rank-2 signal dim 1 ({lanes}) must be at least the required lane count ({core_num})"
             )),
             Some(_) => Ok(()),
         },
@@ -428,7 +426,8 @@ fn check_mesh_lanes(
 fn check_ring(signal: &TensorInfo, data: &TensorInfo, world: Option<i64>) -> Result<(), String> {
     if signal.dtype() != "i32" || signal.rank() != 2 {
         return Err(format!(
-            "ring allreduce signal must be a rank-2 INT32 [2*(NR-1)+1, NR] tensor, got rank {} {}",
+            "ring allreduce signal must be a rank-2 i32 tensor [2*(NR-1)+1, NR], NR the number of \
+             ranks, got rank {} {}",
             signal.rank(),
             signal.dtype()
         ));
@@ -436,21 +435,22 @@ fn check_ring(signal: &TensorInfo, data: &TensorInfo, world: Option<i64>) -> Res
     if let Some(world) = world {
         if let Some(rows) = signal.dim(0).filter(|r| *r < 2 * (world - 1) + 1) {
             return Err(format!(
-                "ring signal shape[0] ({rows}) must be at least 2*(NR-1) + 1 = {} for {world} \
+                "ring signal dim 0 ({rows}) must be at least 2*(NR-1) + 1 = {} for NR = {world} \
                  participating devices",
                 2 * (world - 1) + 1
             ));
         }
         if let Some(ranks) = signal.dim(1).filter(|r| *r != world) {
             return Err(format!(
-                "ring signal shape[1] ({ranks}) must equal the participating device count ({world})"
+                "ring signal dim 1 ({ranks}) must equal the participating device count ({world})"
             ));
         }
     }
     if let (Some(rows), Some(ranks)) = (signal.dim(0), signal.dim(1)) {
         if rows != 2 * (ranks - 1) + 1 {
             return Err(format!(
-                "ring signal shape[0] ({rows}) must equal 2*(NR-1) + 1 = {} for NR = {ranks}",
+                "ring signal dim 0 ({rows}) must equal 2*(NR-1) + 1 = {} for NR = {ranks} ranks \
+                 (signal dim 1)",
                 2 * (ranks - 1) + 1
             ));
         }
@@ -461,15 +461,15 @@ fn check_ring(signal: &TensorInfo, data: &TensorInfo, world: Option<i64>) -> Res
     };
     if ranks > RING_MAX_RANKS {
         return Err(format!(
-            "mode=\"ring\" supports {RING_MAX_RANKS} or fewer participating devices, got {ranks}"
+            "mode = \"ring\" supports {RING_MAX_RANKS} or fewer participating devices, got {ranks}"
         ));
     }
     let numel = data
         .static_numel()
-        .ok_or("mode=\"ring\" requires a statically-known src shape")?;
+        .ok_or("mode = \"ring\" requires a statically-known src shape")?;
     if numel % ranks != 0 {
         return Err(format!(
-            "mode=\"ring\" needs a src element count ({numel}) that is an exact multiple of the \
+            "mode = \"ring\" needs a src element count ({numel}) that is an exact multiple of the \
              rank count ({ranks}); got a remainder of {}",
             numel % ranks
         ));

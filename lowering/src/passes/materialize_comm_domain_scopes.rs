@@ -105,8 +105,8 @@ where
         if enclosing_loop(op).is_some() {
             errors.push((
                 op,
-                "pld.tensor.all_to_all_v is not supported inside a for/while loop in a HOST \
-                 orchestrator; call it once, outside the loop"
+                "cannot be inside an scf.for or scf.while in a HOST orchestrator; call it once, \
+                 outside the loop"
                     .into(),
             ));
         }
@@ -188,7 +188,7 @@ where
                     errors.push((
                         op,
                         format!(
-                            "pld.tensor.barrier signal buffer \"{}\" has no inferred comm-domain \
+                            "signal buffer \"{}\" has no inferred comm-domain \
                              coverage; pass it to a dispatched CHIP orchestrator so its devices \
                              are known",
                             allocation_name(signal)

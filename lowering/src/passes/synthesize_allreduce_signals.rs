@@ -40,7 +40,7 @@ impl PldPass for SynthesizeAllReduceSignals {
     const ARGUMENT: &'static str = "pld-synthesize-allreduce-signals";
     const NAME: &'static str = "PldSynthesizeAllReduceSignals";
     const SUMMARY: &'static str =
-        "Give each HOST allreduce written without a signal a fresh [world_size, lanes] INT32 signal window";
+        "Give each HOST allreduce written without a signal a fresh [world_size, lanes] i32 signal window";
 
     const ANCHOR: Anchor = Anchor::Module;
 
@@ -70,7 +70,7 @@ fn check(allreduce: AllReduce) -> Result<bool, String> {
     let operands = op.operand_count();
     if !(1..=2).contains(&operands) {
         return Err(format!(
-            "pld.tensor.allreduce expects target[, signal], got {operands} operands"
+            "expects a target and an optional signal operand, got {operands} operands"
         ));
     }
     if let Some(parent) = ir::ancestors(op).into_iter().find(|a| {
@@ -80,8 +80,8 @@ fn check(allreduce: AllReduce) -> Result<bool, String> {
         )
     }) {
         return Err(format!(
-            "pld.tensor.allreduce must be a direct statement of the HOST function body, an \
-             scf.if, scf.for or scf.while before allreduce signal synthesis, not nested in '{}'",
+            "must be directly in the body of the HOST orchestrator, or of an scf.if, scf.for or \
+             scf.while in it, for pld-synthesize-allreduce-signals; it is inside '{}'",
             op_name(&parent)
         ));
     }
@@ -90,8 +90,9 @@ fn check(allreduce: AllReduce) -> Result<bool, String> {
     }
     if enclosing_loop(op).is_some() {
         return Err(
-            "pld.tensor.allreduce without an explicit signal is not supported inside a for/while \
-             loop on the HOST rail; pass an explicit signal buffer or hoist the call out of the loop"
+            "without a signal operand cannot be inside an scf.for or scf.while on the HOST rail; \
+             pass a signal (a pld.tensor_window of a pld.tensor_alloc_window_buffer) or move the \
+             op out of the loop"
                 .into(),
         );
     }

@@ -46,7 +46,8 @@ impl Compiled {
         let context = pld_dialect::context();
         melior::utility::register_all_llvm_translations(&context);
         let sink = pld_ir::diag::Sink::attach(&context);
-        let Some(mut module) = Module::parse(&context, text) else {
+        // pld_ir's parser takes any bytes (melior's panics on a NUL).
+        let Some(mut module) = pld_ir::parse::parse(&context, text, "<lowered>") else {
             return Err(format!(
                 "the module does not parse: {}",
                 super::render(&sink)

@@ -125,14 +125,16 @@ where
     for op in rewriter.dead.into_iter().rev() {
         ir::erase(op);
     }
-    // Tile buffers carried by loops and branches are pointers too.
+    // Tile buffers and global pointers (the tensors a loop carries, see
+    // convert-pld-to-pto) carried by loops and branches are pointers too.
     for op in ir::collect(function, |n| n.starts_with("scf.")) {
         let mut values: Vec<Value> = op.results().map(Into::into).collect();
         for region in 0..op.region_count() {
             values.extend(ir::entry_arguments(op, region));
         }
         for value in values {
-            if value.r#type().to_string().starts_with("!pto.tile_buf") {
+            let ty = value.r#type().to_string();
+            if ty.starts_with("!pto.tile_buf") || ty.starts_with("!pto.ptr") {
                 ir::set_type(value, pointer);
             }
         }

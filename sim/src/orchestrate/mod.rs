@@ -696,6 +696,8 @@ fn builtin_collective(task: &BuiltinTask) -> (KernelInfo, CallReport) {
         input,
         root: spec.root,
         counts,
+        // Each call is checked with its own snapshot.
+        in_loop: None,
     };
     let info = KernelInfo {
         name: task.variant.clone(),

@@ -35,9 +35,9 @@ func.func @vector_kernel(%ctx: !pto.ptr<i64>, %data: !pto.ptr<f32>, %sig: !pto.p
   %view = "pto.make_tensor_view"(%peer, %c1, %n, %n, %c1) {layout = #pto.layout<"nd">, operandSegmentSizes = array<i32: 1, 2, 2>} : (!pto.ptr<f32>, index, index, index, index) -> !view
   // CHECK: "pto.partition_view"
   %part = "pto.partition_view"(%view, %c0, %c0, %c1, %c256) {operandSegmentSizes = array<i32: 1, 2, 2>} : (!view, index, index, index, index) -> !part
-  // CHECK: "pto.alloc_tile"({{.*}}) {operandSegmentSizes = array<i32: 1, 1, 1>} : (i64, index, index) -> !pto.tile_buf<"vec", tensor<1x256xf32>, {valid = array<i64: 1, -1>}>
-  %t = "pto.alloc_tile"(%addr, %c1, %n) {operandSegmentSizes = array<i32: 1, 1, 1>} : (i64, index, index) -> !tile
-  %u = "pto.alloc_tile"(%addr, %c1, %n) {operandSegmentSizes = array<i32: 1, 1, 1>} : (i64, index, index) -> !tile
+  // CHECK: "pto.alloc_tile"({{.*}}) {operandSegmentSizes = array<i32: 1, 0, 1>} : (i64, index) -> !pto.tile_buf<"vec", tensor<1x256xf32>, {valid = array<i64: 1, -1>}>
+  %t = "pto.alloc_tile"(%addr, %n) {operandSegmentSizes = array<i32: 1, 0, 1>} : (i64, index) -> !tile
+  %u = "pto.alloc_tile"(%addr, %n) {operandSegmentSizes = array<i32: 1, 0, 1>} : (i64, index) -> !tile
   // CHECK: "pto.set_validshape"
   "pto.set_validshape"(%t, %c1, %n) : (!tile, index, index) -> ()
   // CHECK: "pto.get_validshape"

@@ -1,6 +1,8 @@
 //! `pld-opt`: an mlir-opt-style driver for the pld and pto dialects.
 
 use clap::Parser;
+use pld_ir::pipeline::PassSelection;
+use pld_ir::print::PrintOptions;
 use pld_tools::opt::{run, Options};
 
 #[derive(Parser)]
@@ -27,22 +29,75 @@ struct Cli {
     /// Check diagnostics against expected-* annotations in the input.
     #[arg(long = "verify-diagnostics")]
     verify_diagnostics: bool,
-    /// Print the IR to standard error after every pass.
+    /// Print IR before specified passes (pass arguments, comma separated).
+    #[arg(long = "mlir-print-ir-before", value_name = "pass-arg")]
+    print_ir_before: Vec<String>,
+    /// Print IR before each pass.
+    #[arg(long = "mlir-print-ir-before-all")]
+    print_ir_before_all: bool,
+    /// Print IR after specified passes (pass arguments, comma separated).
+    #[arg(long = "mlir-print-ir-after", value_name = "pass-arg")]
+    print_ir_after: Vec<String>,
+    /// Print IR after each pass.
     #[arg(long = "mlir-print-ir-after-all")]
     print_ir_after_all: bool,
+    /// When printing the IR after a pass, only print if the IR changed.
+    #[arg(long = "mlir-print-ir-after-change")]
+    print_ir_after_change: bool,
+    /// When printing the IR after a pass, only print if the pass failed.
+    #[arg(long = "mlir-print-ir-after-failure")]
+    print_ir_after_failure: bool,
+    /// When printing IR for print-ir-[before|after]{-all} always print the
+    /// top-level operation (needs --mlir-disable-threading).
+    #[arg(long = "mlir-print-ir-module-scope")]
+    print_ir_module_scope: bool,
     /// Print locations with the IR.
     #[arg(long = "mlir-print-debuginfo")]
     print_debuginfo: bool,
     /// Print every op in the generic form.
     #[arg(long = "mlir-print-op-generic")]
     print_generic: bool,
-    /// Run every pass on the calling thread (function passes otherwise run
-    /// on MLIR's thread pool, one function at a time).
+    /// Elide ElementsAttrs with "..." that have more elements than the given
+    /// upper limit.
+    #[arg(long = "mlir-elide-elementsattrs-if-larger", value_name = "uint")]
+    elide_elementsattrs_if_larger: Option<usize>,
+    /// Disable multi-threading within MLIR: run every pass on the calling
+    /// thread (function passes otherwise run on MLIR's thread pool).
     #[arg(long = "mlir-disable-threading")]
     disable_threading: bool,
     /// Name SSA values after their name locations (`%__allreduce_signal_0`).
     #[arg(long = "mlir-use-nameloc-as-prefix")]
     nameloc_as_prefix: bool,
+    /// Display execution times.
+    #[arg(long = "mlir-timing")]
+    timing: bool,
+    /// Display the statistics of each pass.
+    #[arg(long = "mlir-pass-statistics")]
+    pass_statistics: bool,
+    /// Print the pipeline that will be run.
+    #[arg(long = "dump-pass-pipeline")]
+    dump_pass_pipeline: bool,
+    /// Allow operation with no registered dialects.
+    #[arg(long = "allow-unregistered-dialect")]
+    allow_unregistered_dialect: bool,
+    /// Emit bytecode when generating output.
+    #[arg(long = "emit-bytecode")]
+    emit_bytecode: bool,
+    /// Run the verifier after each transformation pass (default true;
+    /// --verify-each=false turns it off).
+    #[arg(
+        long = "verify-each",
+        value_name = "bool",
+        num_args = 0..=1,
+        require_equals = true,
+        default_value = "true",
+        default_missing_value = "true",
+        action = clap::ArgAction::Set
+    )]
+    verify_each: bool,
+    /// Disable implicit addition of a top-level module op during parsing.
+    #[arg(long = "no-implicit-module")]
+    no_implicit_module: bool,
     /// List the pld passes and named pipelines, then exit.
     #[arg(long = "list-passes")]
     list_passes: bool,
@@ -67,22 +122,45 @@ fn list_passes() {
 }
 
 fn main() {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(pld_tools::args::llvm_style(std::env::args()));
     if cli.list_passes {
         list_passes();
         return;
     }
+    let selection = |all: bool, lists: &[String]| {
+        let mut selection = if all {
+            PassSelection::All
+        } else {
+            PassSelection::Nothing
+        };
+        lists.iter().for_each(|list| selection.add(list));
+        selection
+    };
     let options = Options {
         input: cli.input,
         output: cli.output,
         pipeline: cli.pass_pipeline,
         split_input_file: cli.split_input_file,
         verify_diagnostics: cli.verify_diagnostics,
-        print_ir_after_all: cli.print_ir_after_all,
-        print_debuginfo: cli.print_debuginfo,
-        print_generic: cli.print_generic,
-        nameloc_as_prefix: cli.nameloc_as_prefix,
+        print_before: selection(cli.print_ir_before_all, &cli.print_ir_before),
+        print_after: selection(cli.print_ir_after_all, &cli.print_ir_after),
+        print_after_change: cli.print_ir_after_change,
+        print_after_failure: cli.print_ir_after_failure,
+        print_module_scope: cli.print_ir_module_scope,
+        print: PrintOptions {
+            debug_info: cli.print_debuginfo,
+            generic: cli.print_generic,
+            nameloc_as_prefix: cli.nameloc_as_prefix,
+            elide_elements_larger_than: cli.elide_elementsattrs_if_larger,
+        },
         disable_threading: cli.disable_threading,
+        timing: cli.timing,
+        pass_statistics: cli.pass_statistics,
+        dump_pass_pipeline: cli.dump_pass_pipeline,
+        allow_unregistered_dialect: cli.allow_unregistered_dialect,
+        emit_bytecode: cli.emit_bytecode,
+        verify_each: cli.verify_each,
+        no_implicit_module: cli.no_implicit_module,
     };
     std::process::exit(run(&options));
 }

@@ -9,14 +9,17 @@ use std::time::Duration;
     name = "pld-run",
     version = concat!(env!("CARGO_PKG_VERSION"), " (MLIR/LLVM 22)"),
     about = "Run a pld program (its HOST orchestrator) or one InCore kernel on N simulated ranks",
-    after_help = "Parameters are named arg0, arg1, ... in source order. Generators: zeros, ones, \
+    after_help = "Parameters are named arg0, arg1, ... in source order, or by their names in the \
+                  source (%data or data). Generators: zeros, ones, \
                   ramp (depends on rank and index), rank, or a .npy file per rank ('{rank}' in \
                   the path is replaced). The kernel's signals start at zero, other tensors as a \
                   ramp.\n\nExit status: 0 when everything checked holds, 1 on an \
-                  error, a wrong result or a credit leak, 3 on a deadlock."
+                  error, a wrong result or a credit leak, 3 on a deadlock or when the run \
+                  outlasts --time-limit."
 )]
 struct Cli {
-    /// Input file (pld, or already converted PTO), or - for standard input.
+    /// Input file (pld source; converted PTO keeps no shapes and is refused),
+    /// or - for standard input.
     #[arg(default_value = "-")]
     input: String,
     /// The kernel to run (default: the only one; ignored when the program
@@ -41,6 +44,18 @@ struct Cli {
     /// Seconds every live rank may be blocked before the run is a deadlock.
     #[arg(long, default_value_t = 2.0)]
     deadline: f64,
+    /// Seconds the whole run may take; a run still going then (a rank that
+    /// keeps looping, which no deadlock detection catches) ends with
+    /// status 3.
+    #[arg(long = "time-limit", default_value_t = 600.0, value_name = "SECONDS")]
+    time_limit: f64,
+    /// Timed runs of one kernel (compiled once, fresh buffers every run);
+    /// the reported time is their mean, the results those of the last.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    iters: usize,
+    /// Untimed runs before the timed ones.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    warmup: usize,
     /// Write every parameter of every rank as DIR/<param>.rank<r>.npy.
     #[arg(long, value_name = "DIR")]
     output_dir: Option<String>,
@@ -50,7 +65,7 @@ struct Cli {
 }
 
 fn main() {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(pld_tools::args::llvm_style(std::env::args()));
     let options = Options {
         input: cli.input,
         kernel: cli.kernel,
@@ -71,6 +86,29 @@ fn main() {
         },
         output_dir: cli.output_dir,
         trace: cli.trace,
+        iters: cli.iters,
+        warmup: cli.warmup,
     };
+    let limit = match Duration::try_from_secs_f64(cli.time_limit) {
+        Ok(limit) if !limit.is_zero() => limit,
+        _ => {
+            eprintln!(
+                "pld-run: error: --time-limit takes a positive number of seconds, not {}",
+                cli.time_limit
+            );
+            std::process::exit(1);
+        }
+    };
+    // The rank threads cannot be stopped from outside; ending the process
+    // ends them.
+    std::thread::spawn(move || {
+        std::thread::sleep(limit);
+        eprintln!(
+            "pld-run: error: the run did not finish within --time-limit ({:.1}s): a rank keeps \
+             running (a loop that does not end?) without being blocked",
+            limit.as_secs_f64()
+        );
+        std::process::exit(3);
+    });
     std::process::exit(run(&options));
 }

@@ -40,7 +40,7 @@ struct Cli {
 }
 
 fn main() {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(pld_tools::args::llvm_style(std::env::args()));
     let options = Options {
         input: cli.input,
         output: cli.output,

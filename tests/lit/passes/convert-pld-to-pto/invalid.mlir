@@ -66,16 +66,17 @@ func.func @tensor_put(%d: !data, %local: tensor<1x64xf32>, %peer: index, %ctx: !
 
 // -----
 
-// A tensor carried through a loop cannot be traced to its parameter.
+// A branch result that is one parameter or another has no one pointer
+// (a loop carry is the parameter it starts as: loop-carried.mlir).
 !data = tensor<1x64xf32, #pld.dist>
-func.func @carried(%d: !data, %ctx: !pld.ctx) attributes {pld.kind = #pld.func_kind<"incore">} {
+func.func @either(%a: !data, %b: !data, %flag: i1, %ca: !pld.ctx, %cb: !pld.ctx) attributes {pld.kind = #pld.func_kind<"incore">} {
   %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c2 = arith.constant 2 : index
-  %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%x = %d) -> (!data) {
-    // expected-error@+1 {{PTO conversion follows tensors back to kernel parameters, but this one is a block argument (a loop-carried tensor); carry tiles, not tensors}}
-    %t = "pld.tile_load"(%x, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (!data, index, index) -> tensor<1x64xf32, #pld.tile>
-    scf.yield %x : !data
+  %x = scf.if %flag -> (!data) {
+    scf.yield %a : !data
+  } else {
+    scf.yield %b : !data
   }
+  // expected-error@+1 {{this tensor comes from an scf.if whose branches yield different tensors (parameters #0 and #1); PTO conversion needs one tensor per result}}
+  %t = "pld.tile_load"(%x, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (!data, index, index) -> tensor<1x64xf32, #pld.tile>
   return
 }

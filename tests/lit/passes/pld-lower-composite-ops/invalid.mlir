@@ -5,7 +5,7 @@
 !data = tensor<1x64xf32, #pld.dist>
 func.func @k(%data: !data) attributes {pld.kind = #pld.func_kind<"incore">} {
   // The InCore rail never synthesizes signals.
-  // expected-error@+1 {{pld.tensor.allreduce requires an explicit signal outside host orchestrator functions}}
+  // expected-error@+1 {{needs a signal operand outside HOST orchestrators}}
   %r = "pld.tensor_allreduce"(%data) {op = #pld.reduce_op<"sum">} : (!data) -> !data
   return
 }
@@ -56,7 +56,7 @@ func.func @k(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"in
 !ring = tensor<6x4xi32, #pld.dist>
 func.func @k(%data: !data, %sig: !ring) attributes {pld.kind = #pld.func_kind<"incore">} {
   // Mesh and ring conventions must not share a buffer.
-  // expected-error@+1 {{signal shape[1] must be 1 (one cell per rank); a signal shaped for mode="ring" cannot be shared with a mesh collective}}
+  // expected-error@+1 {{signal dim 1 must be 1 (one cell per rank); a signal shaped for mode = "ring" cannot be shared with a mesh collective}}
   %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (!data, !ring) -> !data
   return
 }
@@ -66,7 +66,7 @@ func.func @k(%data: !data, %sig: !ring) attributes {pld.kind = #pld.func_kind<"i
 !data = tensor<1x64xf32, #pld.dist>
 !sig = tensor<4xi32, #pld.dist>
 func.func @k(%sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{signal must be rank 2 [NR, 1] for a mesh collective, got rank 1}}
+  // expected-error@+1 {{signal must be rank 2, [NR, 1] with NR the number of ranks, for a mesh collective, got rank 1}}
   %r = "pld.tensor_barrier"(%sig) : (!sig) -> !sig
   return
 }
@@ -76,7 +76,7 @@ func.func @k(%sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
 !data = tensor<1x64xf32, #pld.dist>
 !sig = tensor<5x4xi32, #pld.dist>
 func.func @k(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{signal shape[0] (5) must equal 2*(NR-1) = 6 for NR = 4}}
+  // expected-error@+1 {{signal dim 0 (5) must be 2*(NR-1) = 6 for NR = 4 ranks (signal dim 1)}}
   %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">, mode = "ring"} : (!data, !sig) -> !data
   return
 }
@@ -86,7 +86,7 @@ func.func @k(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"in
 !data = tensor<1x64xf32, #pld.dist>
 !sig = tensor<4xi32, #pld.dist>
 func.func @k(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{mode=ring signal must be 2D [2*(NR-1), NR], got rank 1}}
+  // expected-error@+1 {{mode = "ring" needs a rank-2 signal [2*(NR-1), NR], NR the number of ranks, got rank 1}}
   %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">, mode = "ring"} : (!data, !sig) -> !data
   return
 }
@@ -117,7 +117,7 @@ func.func @k(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"in
 !data = tensor<?x64xf32, #pld.dist>
 !sig = tensor<2x1xi32, #pld.dist>
 func.func @k(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{pld.tensor.broadcast needs a static target shape on the InCore rail}}
+  // expected-error@+1 {{needs a static target shape in an InCore kernel}}
   %r = "pld.tensor_broadcast"(%data, %sig) {root = 0 : i64} : (!data, !sig) -> !data
   return
 }
@@ -127,7 +127,7 @@ func.func @k(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"in
 !rows = tensor<2x?xf32, #pld.dist>
 !sig = tensor<2x1xi32, #pld.dist>
 func.func @k(%t: !rows, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{pld.tensor.reduce_scatter needs a static row width (SIZE) of its target on the InCore rail}}
+  // expected-error@+1 {{needs a static target dim 1 (the row width) in an InCore kernel}}
   %r = "pld.tensor_reduce_scatter"(%t, %sig) {op = #pld.reduce_op<"sum">} : (!rows, !sig) -> !rows
   return
 }
@@ -137,7 +137,7 @@ func.func @k(%t: !rows, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incor
 !rows = tensor<2x16xf32, #pld.dist>
 !sig = tensor<2x1xi32, #pld.dist>
 func.func @k(%i: tensor<1x16xf32, #pld.dist>, %t: !rows, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{local_data must be a plain Tensor [1, SIZE] on the InCore path}}
+  // expected-error@+1 {{input must be a plain tensor of one row (no #pld.dist) in an InCore kernel}}
   %r = "pld.tensor_allgather"(%i, %t, %sig) : (tensor<1x16xf32, #pld.dist>, !rows, !sig) -> !rows
   return
 }
@@ -147,7 +147,7 @@ func.func @k(%i: tensor<1x16xf32, #pld.dist>, %t: !rows, %sig: !sig) attributes 
 !big = tensor<8x16xf32, #pld.dist>
 !sig = tensor<4x1xi32, #pld.dist>
 func.func @k(%i: tensor<8x16xf32>, %t: !big, %s: !sig, %c: tensor<4xi32>, %rc: tensor<4x1xi32, #pld.dist>, %n: index) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{InCore pld.tensor.all_to_all_v requires a compile-time core_num=1; call it from a CHIP Orchestration function to use the managed multi-AIV path}}
+  // expected-error@+1 {{in an InCore kernel needs core_num = 1 (a constant); call it from a CHIP orchestrator to use several AIV cores}}
   %r = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %rc, %n) : (tensor<8x16xf32>, !big, !sig, tensor<4xi32>, tensor<4x1xi32, #pld.dist>, index) -> !big
   return
 }
@@ -167,7 +167,7 @@ func.func @k(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"in
 !rows = tensor<2x16xf32, #pld.dist>
 !sig = tensor<2x1xi32, #pld.dist>
 func.func @k(%i: tensor<1x?xf32>, %t: !rows, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{pld.tensor.allgather needs a static row width (SIZE) of its input on the InCore rail}}
+  // expected-error@+1 {{needs a static input dim 1 (the row width) in an InCore kernel}}
   %r = "pld.tensor_allgather"(%i, %t, %sig) : (tensor<1x?xf32>, !rows, !sig) -> !rows
   return
 }
@@ -177,7 +177,7 @@ func.func @k(%i: tensor<1x?xf32>, %t: !rows, %sig: !sig) attributes {pld.kind = 
 !rows = tensor<2x16xf32, #pld.dist>
 !sig = tensor<2x1xi32, #pld.dist>
 func.func @k(%i: tensor<2x?xf32>, %t: !rows, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{pld.tensor.all_to_all needs a static row width (SIZE) of its input on the InCore rail}}
+  // expected-error@+1 {{needs a static input dim 1 (the row width) in an InCore kernel}}
   %r = "pld.tensor_all_to_all"(%i, %t, %sig) : (tensor<2x?xf32>, !rows, !sig) -> !rows
   return
 }
@@ -187,7 +187,7 @@ func.func @k(%i: tensor<2x?xf32>, %t: !rows, %sig: !sig) attributes {pld.kind = 
 !big = tensor<8x?xf32, #pld.dist>
 !sig = tensor<4x1xi32, #pld.dist>
 func.func @k(%i: tensor<8x16xf32>, %t: !big, %s: !sig, %c: tensor<4xi32>, %rc: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{pld.tensor.all_to_all_v needs a static row width (SIZE) of its target on the InCore rail}}
+  // expected-error@+1 {{needs a static target dim 1 (the row width) in an InCore kernel}}
   %r = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %rc) : (tensor<8x16xf32>, !big, !sig, tensor<4xi32>, tensor<4x1xi32, #pld.dist>) -> !big
   return
 }
@@ -197,7 +197,7 @@ func.func @k(%i: tensor<8x16xf32>, %t: !big, %s: !sig, %c: tensor<4xi32>, %rc: t
 !big = tensor<6x16xf32, #pld.dist>
 !sig = tensor<4x1xi32, #pld.dist>
 func.func @k(%i: tensor<6x16xf32>, %t: !big, %s: !sig, %c: tensor<4xi32>, %rc: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{signal dim 0 (NR = 4) must divide target dim 0 (6)}}
+  // expected-error@+1 {{signal dim 0 (4, the number of ranks) must divide target dim 0 (6)}}
   %r = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %rc) : (tensor<6x16xf32>, !big, !sig, tensor<4xi32>, tensor<4x1xi32, #pld.dist>) -> !big
   return
 }
@@ -208,7 +208,7 @@ func.func @k(%i: tensor<6x16xf32>, %t: !big, %s: !sig, %c: tensor<4xi32>, %rc: t
 !sig = tensor<4x1xi32, #pld.dist>
 func.func @k(%i: tensor<8x16xf32>, %t: !big, %s: !sig, %c: tensor<4xi32>, %rc: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
   // pld-verify already insists on static rows (the pass repeats the check).
-  // expected-error@+1 {{target dim 0 and signal dim 0 (NR) must be compile-time constants}}
+  // expected-error@+1 {{target dim 0 and signal dim 0 (the number of ranks) must be static}}
   %r = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %rc) : (tensor<8x16xf32>, !big, !sig, tensor<4xi32>, tensor<4x1xi32, #pld.dist>) -> !big
   return
 }

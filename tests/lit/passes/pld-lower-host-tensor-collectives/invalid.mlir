@@ -33,7 +33,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
     gpu.yield
   }) : (index) -> ()
   // An unknown mode is rejected here (the verifier leaves mode values to the rails).
-  // expected-error@+1 {{pld.tensor.allreduce mode must be "ring" or "mesh", got "star"}}
+  // expected-error@+1 {{mode must be "ring" or "mesh", got "star"}}
   %x = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">, mode = "star"} : (!data, !sig) -> !data
   return
 }
@@ -67,7 +67,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
     gpu.yield
   }) : (index) -> ()
   // A static signal needs a row per participating device.
-  // expected-error@+1 {{collective signal shape[0] (1) must be at least the participating device count (2)}}
+  // expected-error@+1 {{collective signal dim 0 (1) must be at least the participating device count (2)}}
   %x = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (!data, !sig) -> !data
   return
 }
@@ -101,7 +101,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
     gpu.yield
   }) : (index) -> ()
   // Mesh lanes: a dynamic lane count cannot be checked.
-  // expected-error@+1 {{rank-2 signal shape[1] must be constant}}
+  // expected-error@+1 {{rank-2 signal dim 1 must be static}}
   %x = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (!data, !sig) -> !data
   return
 }
@@ -169,7 +169,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
     gpu.yield
   }) : (index) -> ()
   // Mesh lanes: fewer lanes than cores.
-  // expected-error@+1 {{rank-2 signal shape[1] (2) must be at least the required lane count (4)}}
+  // expected-error@+1 {{rank-2 signal dim 1 (2) must be at least the required lane count (4)}}
   %x = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">, core_num = 4 : i64} : (!data, !sig) -> !data
   return
 }
@@ -239,7 +239,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
     gpu.yield
   }) : (index) -> ()
   // Ring allreduce runs on one core.
-  // expected-error@+1 {{mode="ring" does not support core_num > 1}}
+  // expected-error@+1 {{mode = "ring" does not support core_num > 1}}
   %x = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">, mode = "ring", core_num = 4 : i64} : (!data, !sig) -> !data
   return
 }
@@ -283,7 +283,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
     gpu.yield
   }) : (index) -> ()
   // Ring signal too short for four devices.
-  // expected-error@+1 {{ring signal shape[0] (5) must be at least 2*(NR-1) + 1 = 7 for 4 participating devices}}
+  // expected-error@+1 {{ring signal dim 0 (5) must be at least 2*(NR-1) + 1 = 7 for NR = 4 participating devices}}
   %x = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">, mode = "ring"} : (!data, !sig) -> !data
   return
 }
@@ -317,7 +317,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
     gpu.yield
   }) : (index) -> ()
   // Ring signal columns must be the device count.
-  // expected-error@+1 {{ring signal shape[1] (4) must equal the participating device count (2)}}
+  // expected-error@+1 {{ring signal dim 1 (4) must equal the participating device count (2)}}
   %x = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">, mode = "ring"} : (!data, !sig) -> !data
   return
 }
@@ -351,7 +351,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
     gpu.yield
   }) : (index) -> ()
   // Ring signal rows must fit its columns.
-  // expected-error@+1 {{ring signal shape[0] (9) must equal 2*(NR-1) + 1 = 3 for NR = 2}}
+  // expected-error@+1 {{ring signal dim 0 (9) must equal 2*(NR-1) + 1 = 3 for NR = 2 ranks (signal dim 1)}}
   %x = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">, mode = "ring"} : (!data, !sig) -> !data
   return
 }
@@ -425,7 +425,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
     }) : (index) -> ()
   }
   // Ring: at most 16 devices.
-  // expected-error@+1 {{mode="ring" supports 16 or fewer participating devices, got 17}}
+  // expected-error@+1 {{mode = "ring" supports 16 or fewer participating devices, got 17}}
   %x = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">, mode = "ring"} : (!data, !sig) -> !data
   return
 }
@@ -459,7 +459,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
     gpu.yield
   }) : (index) -> ()
   // Ring: the source shape must be static.
-  // expected-error@+1 {{mode="ring" requires a statically-known src shape}}
+  // expected-error@+1 {{mode = "ring" requires a statically-known src shape}}
   %x = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">, mode = "ring"} : (!data, !sig) -> !data
   return
 }
@@ -493,7 +493,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
     gpu.yield
   }) : (index) -> ()
   // Ring kernels add FP32 only.
-  // expected-error@+1 {{pld.tensor.allreduce on the HOST rail supports only op = "sum", got "max"}}
+  // expected-error@+1 {{on the HOST rail supports only op = #pld.reduce_op<"sum">, got #pld.reduce_op<"max">}}
   %x = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"max">, mode = "ring"} : (!data, !sig) -> !data
   return
 }
@@ -525,7 +525,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
     gpu.yield
   }) : (index) -> ()
   // Two views of one allocation are a data race.
-  // expected-error@+1 {{pld.tensor.allreduce src and signal must be different window allocations (two pld.window views over the same alloc_window_buffer are a cross-process data race under in-kernel TPUT/notify)}}
+  // expected-error@+1 {{src and signal must be different window allocations (two pld.tensor_window views of one pld.tensor_alloc_window_buffer race across processes under the kernel's remote puts and notifies)}}
   %x = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (!data, !sig) -> !data
   return
 }
@@ -595,7 +595,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
     gpu.yield
   }) : (index) -> ()
   // Broadcast kernels move FP32 only.
-  // expected-error@+1 {{pld.tensor.broadcast on the HOST rail supports only FP32, got f16}}
+  // expected-error@+1 {{on the HOST rail supports only element type f32, got f16}}
   %x = "pld.tensor_broadcast"(%data, %sig) {root = 0 : i64} : (!data, !sig) -> !data
   return
 }
@@ -625,7 +625,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
     gpu.yield
   }) : (index) -> ()
   // The barrier kernel takes a rank-1 signal.
-  // expected-error@+1 {{pld.tensor.barrier on the HOST rail: signal must be rank 1 [NR], got rank 2}}
+  // expected-error@+1 {{on the HOST rail needs a rank-1 signal, one element per rank, got rank 2}}
   %x = "pld.tensor_barrier"(%sig) : (!sig) -> !sig
   return
 }
@@ -651,7 +651,7 @@ func.func @h(%in: !in) attributes {pld.kind = #pld.func_kind<"host">} {
     gpu.yield
   }) : (index) -> ()
   // A HOST all_to_all reads its input from a window.
-  // expected-error@+1 {{pld.tensor.all_to_all input must be a window-bound DistributedTensor (a view of an alloc_window_buffer) when called from a HOST orchestrator}}
+  // expected-error@+1 {{input must be a window-bound tensor (a pld.tensor_window of a pld.tensor_alloc_window_buffer) in a HOST orchestrator}}
   %x = "pld.tensor_all_to_all"(%in, %out, %sig) : (!in, !out, !sig) -> !out
   return
 }
@@ -682,7 +682,7 @@ func.func @h(%cnt: !cnt) attributes {pld.kind = #pld.func_kind<"host">} {
     gpu.yield
   }) : (index) -> ()
   // An unbound distributed parameter is not a window either.
-  // expected-error@+1 {{pld.tensor.all_to_all_v send_counts must be a window-bound DistributedTensor}}
+  // expected-error@+1 {{send_counts must be a window-bound tensor}}
   %x = "pld.tensor_all_to_all_v"(%in, %out, %sig, %cnt, %rcv) : (!big, !big, !sig, !cnt, !rcv) -> !big
   return
 }
@@ -713,7 +713,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
     gpu.yield
   }) : (index) -> ()
   // Every pair of roles is checked, with the roles named.
-  // expected-error@+1 {{pld.tensor.all_to_all_v signal and recv_counts must be different window allocations}}
+  // expected-error@+1 {{signal and recv_counts must be different window allocations}}
   %x = "pld.tensor_all_to_all_v"(%in, %out, %sig, %cnt, %rcv) : (!big, !big, !sig, !cnt, tensor<4x1xi32, #pld.dist>) -> !big
   return
 }
@@ -747,7 +747,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
     gpu.yield
   }) : (index) -> ()
   // One lane per launched block: core_num 3 on one device launches 3.
-  // expected-error@+1 {{signal shape[1] (2) must be at least the launched block count CalAllToAllVBlocks(1, 3) = 3}}
+  // expected-error@+1 {{signal dim 1 (2) must be at least the launched block count CalAllToAllVBlocks(1, 3) = 3}}
   %x = "pld.tensor_all_to_all_v"(%in, %out, %sig, %cnt, %rcv, %c3) : (!big, !big, !lanes, !cnt, !rcv, index) -> !big
   return
 }
@@ -782,7 +782,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
   }) : (index) -> ()
   // One device (P = 1), core_num 2: B = CalAllToAllVBlocks(1, 2) = 2
   // blocks need two signal lanes.
-  // expected-error@+1 {{signal shape[1] (1) must be at least the launched block count CalAllToAllVBlocks(1, 2) = 2}}
+  // expected-error@+1 {{signal dim 1 (1) must be at least the launched block count CalAllToAllVBlocks(1, 2) = 2}}
   %x = "pld.tensor_all_to_all_v"(%in, %out, %sig, %cnt, %rcv, %c2) : (!big, !big, !sig, !cnt, !rcv, index) -> !big
   return
 }
@@ -794,7 +794,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
 func.func @h(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"host">} {
   // Without comm domains (materialize did not run: no allocations here),
   // parameters are not windows of this orchestrator.
-  // expected-error@+1 {{pld.tensor.allreduce src must be a view of a window allocation of this HOST orchestrator}}
+  // expected-error@+1 {{src must be a view of a window allocation of this HOST orchestrator}}
   %x = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (!data, !sig) -> !data
   return
 }
@@ -824,7 +824,7 @@ func.func @h(%n: index) attributes {pld.kind = #pld.func_kind<"host">} {
   }
   // Over every device the ring is the signal's width; the source must
   // still be static.
-  // expected-error@+1 {{mode="ring" requires a statically-known src shape}}
+  // expected-error@+1 {{mode = "ring" requires a statically-known src shape}}
   %x = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">, mode = "ring"} : (!data, !sig) -> !data
   return
 }
@@ -870,7 +870,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
     func.call @chip(%in, %out, %cnt) : (!big, !big, !cnt) -> ()
     gpu.yield
   }) : (index) -> ()
-  // expected-error@+1 {{signal shape[1] (8) must be at least the launched block count CalAllToAllVBlocks(2, 10) = 10}}
+  // expected-error@+1 {{signal dim 1 (8) must be at least the launched block count CalAllToAllVBlocks(2, 10) = 10}}
   %x = "pld.tensor_all_to_all_v"(%in, %out, %sig, %cnt, %rcv, %c10) : (!big, !big, !sig, !cnt, !rcv, index) -> !big
   return
 }

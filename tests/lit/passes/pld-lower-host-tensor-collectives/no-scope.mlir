@@ -10,7 +10,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
   %q = "pld.tensor_alloc_window_buffer"(%b) {name = "sig_buf"} : (i64) -> !pld.ptr
   %data = "pld.tensor_window"(%p) : (!pld.ptr) -> !data
   %sig = "pld.tensor_window"(%q) : (!pld.ptr) -> !sig
-  // expected-error@+1 {{pld.tensor.allreduce is not inside a pld.comm_domain holding data_buf, sig_buf; run pld-materialize-comm-domain-scopes first}}
+  // expected-error@+1 {{is not inside a pld.comm_domain holding data_buf, sig_buf; run pld-materialize-comm-domain-scopes first}}
   %x = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (!data, !sig) -> !data
   return
 }

@@ -133,7 +133,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
   %bytes = arith.constant 16 : i64
   %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "barrier_sig"} : (i64) -> !pld.ptr
   %sig = "pld.tensor_window"(%buf) : (!pld.ptr) -> !sig
-  // expected-error@+1 {{pld.tensor.barrier signal buffer "barrier_sig" has no inferred comm-domain coverage}}
+  // expected-error@+1 {{signal buffer "barrier_sig" has no inferred comm-domain coverage}}
   %r = "pld.tensor_barrier"(%sig) : (!sig) -> !sig
   return
 }
@@ -149,7 +149,7 @@ func.func @h(%in: !in, %out: !in, %sig: !sig, %cnt: !cnt, %rcv: !rcv) attributes
   %c2 = arith.constant 2 : index
   %c1 = arith.constant 1 : index
   scf.for %i = %c0 to %c2 step %c1 {
-    // expected-error@+1 {{pld.tensor.all_to_all_v is not supported inside a for/while loop in a HOST orchestrator}}
+    // expected-error@+1 {{cannot be inside an scf.for or scf.while in a HOST orchestrator}}
     %x = "pld.tensor_all_to_all_v"(%in, %out, %sig, %cnt, %rcv) : (!in, !in, !sig, !cnt, !rcv) -> !in
   }
   return

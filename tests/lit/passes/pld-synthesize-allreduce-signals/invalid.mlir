@@ -8,7 +8,7 @@ func.func @loop(%data: !data) attributes {pld.kind = #pld.func_kind<"host">} {
   %c4 = arith.constant 4 : index
   %c1 = arith.constant 1 : index
   scf.for %i = %c0 to %c4 step %c1 {
-    // expected-error@+1 {{pld.tensor.allreduce without an explicit signal is not supported inside a for/while loop on the HOST rail}}
+    // expected-error@+1 {{without a signal operand cannot be inside an scf.for or scf.while on the HOST rail}}
     %r = "pld.tensor_allreduce"(%data) {op = #pld.reduce_op<"sum">} : (!data) -> !data
   }
   return
@@ -21,7 +21,7 @@ func.func @while_loop(%data: !data, %go: i1) attributes {pld.kind = #pld.func_ki
   scf.while : () -> () {
     scf.condition(%go)
   } do {
-    // expected-error@+1 {{without an explicit signal is not supported inside a for/while loop}}
+    // expected-error@+1 {{without a signal operand cannot be inside an scf.for or scf.while}}
     %r = "pld.tensor_allreduce"(%data) {op = #pld.reduce_op<"sum">} : (!data) -> !data
     scf.yield
   }
@@ -36,7 +36,7 @@ func.func @nested(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kin
   // A collective in any other region (MLIR's form of the seed's nested
   // expression) is rejected, with or without a signal.
   scf.execute_region {
-    // expected-error@+1 {{pld.tensor.allreduce must be a direct statement of the HOST function body, an scf.if, scf.for or scf.while before allreduce signal synthesis, not nested in 'scf.execute_region'}}
+    // expected-error@+1 {{must be directly in the body of the HOST orchestrator, or of an scf.if, scf.for or scf.while in it, for pld-synthesize-allreduce-signals; it is inside 'scf.execute_region'}}
     %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (!data, !sig) -> !data
     scf.yield
   }

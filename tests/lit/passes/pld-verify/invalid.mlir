@@ -232,7 +232,7 @@ func.func @system_get_comm_ctx_operand_distributed_tensor_plain_tensor(%t: tenso
 // ===== 4.3 signal primitives =============================================
 
 func.func @system_notify_target_distributedtensor_window_bound_plain_tensor(%t: tensor<4x1xi32>, %p: i32, %i: index, %v: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{target must be a DistributedTensor (window-bound), got a plain tensor}}
+  // expected-error@+1 {{target must be a distributed tensor (#pld.dist, bound to a window), got a plain tensor}}
   "pld.system_notify"(%t, %p, %i, %i, %v) {op = #pld.notify_op<"atomic_add">} : (tensor<4x1xi32>, i32, index, index, i32) -> ()
   return
 }
@@ -240,7 +240,7 @@ func.func @system_notify_target_distributedtensor_window_bound_plain_tensor(%t: 
 // -----
 
 func.func @system_notify_target_have_int32_element_type_f32(%t: tensor<4x1xf32, #pld.dist>, %p: i32, %i: index, %v: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{target must have INT32 element type, got f32}}
+  // expected-error@+1 {{target must have element type i32, got f32}}
   "pld.system_notify"(%t, %p, %i, %i, %v) {op = #pld.notify_op<"atomic_add">} : (tensor<4x1xf32, #pld.dist>, i32, index, index, i32) -> ()
   return
 }
@@ -281,7 +281,7 @@ func.func @system_wait_cmp_waitcmp_eq_ge_wait_cmp(%t: tensor<4x1xi32, #pld.dist>
 // -----
 
 func.func @system_wait_signal_distributedtensor_window_bound_plain_tensor(%t: tensor<4x1xi32>, %i: index, %v: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{signal must be a DistributedTensor (window-bound), got a plain tensor}}
+  // expected-error@+1 {{signal must be a distributed tensor (#pld.dist, bound to a window), got a plain tensor}}
   "pld.system_wait"(%t, %i, %i, %v) {cmp = #pld.wait_cmp<"ge">} : (tensor<4x1xi32>, index, index, i32) -> ()
   return
 }
@@ -346,7 +346,7 @@ func.func @system_cacheinvalid_expected_2_sizes_one_per_dimension(%t: tensor<1x6
 // -----
 
 func.func @system_cacheinvalid_tensor_distributedtensor_window_bound_plain_tensor(%t: tensor<1x64xf32>, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{tensor must be a DistributedTensor (window-bound), got a plain tensor}}
+  // expected-error@+1 {{tensor must be a distributed tensor (#pld.dist, bound to a window), got a plain tensor}}
   "pld.system_cacheinvalid"(%t, %i, %i, %i, %i) {operandSegmentSizes = array<i32: 1, 2, 2>} : (tensor<1x64xf32>, index, index, index, index) -> ()
   return
 }
@@ -380,7 +380,7 @@ func.func @tile_remote_load_target_have_rank_0(%t: tensor<f32, #pld.dist>, %p: i
 // -----
 
 func.func @tile_remote_load_target_distributedtensor_window_bound_plain_tensor(%t: tensor<1x64xf32>, %p: i32, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{target must be a DistributedTensor (window-bound), got a plain tensor}}
+  // expected-error@+1 {{target must be a distributed tensor (#pld.dist, bound to a window), got a plain tensor}}
   %r = "pld.tile_remote_load"(%t, %p, %i, %i) {operandSegmentSizes = array<i32: 1, 1, 2, 0>} : (tensor<1x64xf32>, i32, index, index) -> tensor<1x64xf32, #pld.tile>
   return
 }
@@ -483,7 +483,7 @@ func.func @tile_remote_load_with_physical_tail_padding_requires_fp16_target_f32(
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c17 = arith.constant 17 : index
-  // expected-error@+1 {{requires an FP16 target, got f32}}
+  // expected-error@+1 {{requires an f16 target, got f32}}
   %r = "pld.tile_remote_load_with_physical_tail_padding"(%t, %p, %c0, %c0, %c1, %c17) {operandSegmentSizes = array<i32: 1, 1, 2, 2>} : (tensor<1x17xf32, #pld.dist>, i32, index, index, index, index) -> tensor<1x32xf32, #pld.tile_with<{valid_shape = array<i64: 1, 17>}>>
   return
 }
@@ -582,7 +582,7 @@ func.func @tile_remote_store_pushed_region_does_not_fit_dimension(%s: tensor<1x6
 // -----
 
 func.func @tile_remote_store_atomic_add_supports_fp32_bf16_fp16(%s: tensor<1x64xi64, #pld.tile>, %t: tensor<1x64xi64, #pld.dist>, %p: i32, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{atomic add supports FP32, BF16, FP16, INT32, INT16 and INT8, got i64}}
+  // expected-error@+1 {{atomic add supports f32, bf16, f16, i32, i16 and i8, got i64}}
   "pld.tile_remote_store"(%s, %t, %p, %i, %i) {atomic = #pld.atomic_type<"add">} : (tensor<1x64xi64, #pld.tile>, tensor<1x64xi64, #pld.dist>, i32, index, index) -> ()
   return
 }
@@ -600,7 +600,7 @@ func.func @tile_remote_store_atomic_atomictype_none_add_atomic_type(%s: tensor<1
 // ===== 4.4 puts and gets =================================================
 
 func.func @tensor_put_dst_distributedtensor_window_bound_plain_tensor(%d: tensor<1x64xf32>, %s: tensor<1x64xf32>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{dst must be a DistributedTensor (window-bound), got a plain tensor}}
+  // expected-error@+1 {{dst must be a distributed tensor (#pld.dist, bound to a window), got a plain tensor}}
   "pld.tensor_put"(%d, %p, %s) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<1x64xf32>, i32, tensor<1x64xf32>) -> ()
   return
 }
@@ -609,7 +609,7 @@ func.func @tensor_put_dst_distributedtensor_window_bound_plain_tensor(%d: tensor
 
 func.func @tensor_get_src_distributedtensor_window_bound_plain_tensor(%d: tensor<1x64xf32>, %s: tensor<1x64xf32>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
   // A get reads a peer's window.
-  // expected-error@+1 {{src must be a DistributedTensor (window-bound), got a plain tensor}}
+  // expected-error@+1 {{src must be a distributed tensor (#pld.dist, bound to a window), got a plain tensor}}
   "pld.tensor_get"(%d, %p, %s) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<1x64xf32>, i32, tensor<1x64xf32>) -> ()
   return
 }
@@ -707,7 +707,7 @@ func.func @tile_put_pong_have_same_type_stage(%d: tensor<1x64xf32, #pld.dist>, %
 // ===== 4.5 allreduce =====================================================
 
 func.func @tensor_allreduce_target_distributedtensor_window_bound_plain_tensor(%t: tensor<64xf32>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{target must be a DistributedTensor (window-bound), got a plain tensor}}
+  // expected-error@+1 {{target must be a distributed tensor (#pld.dist, bound to a window), got a plain tensor}}
   %r = "pld.tensor_allreduce"(%t, %s) {op = #pld.reduce_op<"sum">} : (tensor<64xf32>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32>
   return
 }
@@ -715,7 +715,7 @@ func.func @tensor_allreduce_target_distributedtensor_window_bound_plain_tensor(%
 // -----
 
 func.func @tensor_allreduce_target_dtype_fp16_fp32_bf16(%t: tensor<64xbf16, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{target dtype must be FP16 or FP32, got bf16}}
+  // expected-error@+1 {{target element type must be f16 or f32, got bf16}}
   %r = "pld.tensor_allreduce"(%t, %s) {op = #pld.reduce_op<"sum">} : (tensor<64xbf16, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xbf16, #pld.dist>
   return
 }
@@ -723,7 +723,7 @@ func.func @tensor_allreduce_target_dtype_fp16_fp32_bf16(%t: tensor<64xbf16, #pld
 // -----
 
 func.func @tensor_allreduce_signal_have_int32_element_type_i64(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi64, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{signal must have INT32 element type, got i64}}
+  // expected-error@+1 {{signal must have element type i32, got i64}}
   %r = "pld.tensor_allreduce"(%t, %s) {op = #pld.reduce_op<"sum">} : (tensor<64xf32, #pld.dist>, tensor<4x1xi64, #pld.dist>) -> tensor<64xf32, #pld.dist>
   return
 }
@@ -731,7 +731,7 @@ func.func @tensor_allreduce_signal_have_int32_element_type_i64(%t: tensor<64xf32
 // -----
 
 func.func @tensor_allreduce_signal_distributedtensor_window_bound_plain_tensor(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32>) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{signal must be a DistributedTensor (window-bound), got a plain tensor}}
+  // expected-error@+1 {{signal must be a distributed tensor (#pld.dist, bound to a window), got a plain tensor}}
   %r = "pld.tensor_allreduce"(%t, %s) {op = #pld.reduce_op<"sum">} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32>) -> tensor<64xf32, #pld.dist>
   return
 }
@@ -797,7 +797,7 @@ func.func @tensor_allreduce_result_type_tensor_32xf32_dist_equal(%t: tensor<64xf
 // ===== 4.6 other composite collectives ===================================
 
 func.func @tensor_barrier_signal_have_int32_element_type_f32(%s: tensor<4x1xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{signal must have INT32 element type, got f32}}
+  // expected-error@+1 {{signal must have element type i32, got f32}}
   %r = "pld.tensor_barrier"(%s) : (tensor<4x1xf32, #pld.dist>) -> tensor<4x1xf32, #pld.dist>
   return
 }
@@ -829,7 +829,7 @@ func.func @tensor_broadcast_root_beyond_the_ranks(%t: tensor<64xf32, #pld.dist>,
 // -----
 
 func.func @tensor_reduce_scatter_op_supports_only(%t: tensor<4x16xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{'pld.tensor_reduce_scatter' op supports only op = "sum", got "max"}}
+  // expected-error@+1 {{'pld.tensor_reduce_scatter' op supports only op = #pld.reduce_op<"sum">, got #pld.reduce_op<"max">}}
   %r = "pld.tensor_reduce_scatter"(%t, %s) {op = #pld.reduce_op<"max">} : (tensor<4x16xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<4x16xf32, #pld.dist>
   return
 }
@@ -837,7 +837,7 @@ func.func @tensor_reduce_scatter_op_supports_only(%t: tensor<4x16xf32, #pld.dist
 // -----
 
 func.func @tensor_reduce_scatter_target_2_d_nr_size_rank(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{target must be 2-D [NR, SIZE], got rank 1}}
+  // expected-error@+1 {{target must be rank 2, one row per rank, got rank 1}}
   %r = "pld.tensor_reduce_scatter"(%t, %s) {op = #pld.reduce_op<"sum">} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32, #pld.dist>
   return
 }
@@ -869,7 +869,7 @@ func.func @tensor_allgather_target_2_d_rank_1(%i: tensor<1x16xf32>, %t: tensor<6
 // -----
 
 func.func @tensor_allgather_input_1_size_2_rows(%i: tensor<2x16xf32>, %t: tensor<4x16xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{input must be [1, SIZE], got 2 rows}}
+  // expected-error@+1 {{input must have one row, got 2 rows}}
   %r = "pld.tensor_allgather"(%i, %t, %s) : (tensor<2x16xf32>, tensor<4x16xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<4x16xf32, #pld.dist>
   return
 }
@@ -877,7 +877,7 @@ func.func @tensor_allgather_input_1_size_2_rows(%i: tensor<2x16xf32>, %t: tensor
 // -----
 
 func.func @tensor_allgather_target_size_16_equal_input_size(%i: tensor<1x8xf32>, %t: tensor<4x16xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{target SIZE (16) must equal input SIZE (8)}}
+  // expected-error@+1 {{target dim 1 (16) must equal input dim 1 (8)}}
   %r = "pld.tensor_allgather"(%i, %t, %s) : (tensor<1x8xf32>, tensor<4x16xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<4x16xf32, #pld.dist>
   return
 }
@@ -894,7 +894,7 @@ func.func @tensor_allgather_input_dtype_f16_equal_target_dtype(%i: tensor<1x16xf
 
 func.func @tensor_allgather_signal_nr_nr_1(%i: tensor<1x16xf32>, %t: tensor<4x16xf32, #pld.dist>, %s: tensor<6x4xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
   // A ring-shaped signal cannot serve a mesh collective.
-  // expected-error@+1 {{signal must be [NR] or [NR, 1]}}
+  // expected-error@+1 {{signal must be tensor<NRxi32> or tensor<NRx1xi32>, NR being the number of ranks}}
   %r = "pld.tensor_allgather"(%i, %t, %s) : (tensor<1x16xf32>, tensor<4x16xf32, #pld.dist>, tensor<6x4xi32, #pld.dist>) -> tensor<4x16xf32, #pld.dist>
   return
 }
@@ -910,7 +910,7 @@ func.func @tensor_allgather_signal_dim_0_8_equal_target(%i: tensor<1x16xf32>, %t
 // -----
 
 func.func @tensor_all_to_all_input_rows_2_equal_target_rows(%i: tensor<2x16xf32>, %t: tensor<4x16xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{input rows (2) must equal target rows (4) (both are NR)}}
+  // expected-error@+1 {{input dim 0 (2) must equal target dim 0 (4): both are the number of ranks}}
   %r = "pld.tensor_all_to_all"(%i, %t, %s) : (tensor<2x16xf32>, tensor<4x16xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<4x16xf32, #pld.dist>
   return
 }
@@ -956,7 +956,7 @@ func.func @tensor_all_to_all_v_input_target_different_values(%i: tensor<8x16xf32
 !send = tensor<4xi32>
 !recv = tensor<4x1xi32, #pld.dist>
 func.func @tensor_all_to_all_v_input_target_2_d_nr_max(%i: tensor<128xf32>, %t: tensor<128xf32, #pld.dist>, %s: !sig, %c: !send, %r: !recv) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{input and target must be 2-D [NR*MAX_RECV, SIZE]}}
+  // expected-error@+1 {{input and target must be rank 2, [NR * MAX_RECV, N]: NR ranks (signal dim 0)}}
   %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<128xf32>, tensor<128xf32, #pld.dist>, !sig, !send, !recv) -> tensor<128xf32, #pld.dist>
   return
 }
@@ -978,7 +978,7 @@ func.func @tensor_all_to_all_v_target_dim_0_8_equal_input(%i: tensor<4x16xf32>, 
 !send = tensor<4xi32>
 !recv = tensor<4x1xi32, #pld.dist>
 func.func @tensor_all_to_all_v_target_size_16_equal_input_size(%i: tensor<8x8xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: !sig, %c: !send, %r: !recv) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{target SIZE (16) must equal input SIZE (8)}}
+  // expected-error@+1 {{target dim 1 (16) must equal input dim 1 (8)}}
   %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<8x8xf32>, tensor<8x16xf32, #pld.dist>, !sig, !send, !recv) -> tensor<8x16xf32, #pld.dist>
   return
 }
@@ -1035,7 +1035,7 @@ func.func @tensor_all_to_all_v_target_valid_shape_not_narrower_than(%i: tensor<8
 !send = tensor<4xi32>
 !recv = tensor<4x1xi32, #pld.dist>
 func.func @tensor_all_to_all_v_signal_2d_nr_1_rank_1(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: tensor<4xi32, #pld.dist>, %c: !send, %r: !recv) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{signal must be 2D [NR, 1], got rank 1}}
+  // expected-error@+1 {{signal must be rank 2, [NR, 1] with NR the number of ranks, got rank 1}}
   %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, tensor<4xi32, #pld.dist>, !send, !recv) -> tensor<8x16xf32, #pld.dist>
   return
 }
@@ -1055,7 +1055,7 @@ func.func @tensor_all_to_all_v_signal_second_dimension_1(%i: tensor<8x16xf32>, %
 !send = tensor<4xi32>
 !recv = tensor<4x1xi32, #pld.dist>
 func.func @tensor_all_to_all_v_target_dim_0_signal_dim_0(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: tensor<?x1xi32, #pld.dist>, %c: !send, %r: !recv) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{target dim 0 and signal dim 0 (NR) must be compile-time constants}}
+  // expected-error@+1 {{target dim 0 and signal dim 0 (the number of ranks) must be static}}
   %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, tensor<?x1xi32, #pld.dist>, !send, !recv) -> tensor<8x16xf32, #pld.dist>
   return
 }
@@ -1066,7 +1066,7 @@ func.func @tensor_all_to_all_v_target_dim_0_signal_dim_0(%i: tensor<8x16xf32>, %
 !send = tensor<3xi32>
 !recv = tensor<3x1xi32, #pld.dist>
 func.func @tensor_all_to_all_v_signal_dim_0_nr_3_divide(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: !sig, %c: !send, %r: !recv) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{signal dim 0 (NR = 3) must divide target dim 0 (8)}}
+  // expected-error@+1 {{signal dim 0 (3, the number of ranks) must divide target dim 0 (8)}}
   %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, !sig, !send, !recv) -> tensor<8x16xf32, #pld.dist>
   return
 }
@@ -1076,7 +1076,7 @@ func.func @tensor_all_to_all_v_signal_dim_0_nr_3_divide(%i: tensor<8x16xf32>, %t
 !sig = tensor<4x1xi32, #pld.dist>
 !recv = tensor<4x1xi32, #pld.dist>
 func.func @tensor_all_to_all_v_send_counts_have_int32_element_type(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: !sig, %c: tensor<4xi64>, %r: !recv) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{send_counts must have INT32 element type, got i64}}
+  // expected-error@+1 {{send_counts must have element type i32, got i64}}
   %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, !sig, tensor<4xi64>, !recv) -> tensor<8x16xf32, #pld.dist>
   return
 }
@@ -1086,7 +1086,7 @@ func.func @tensor_all_to_all_v_send_counts_have_int32_element_type(%i: tensor<8x
 !sig = tensor<4x1xi32, #pld.dist>
 !recv = tensor<4x1xi32, #pld.dist>
 func.func @tensor_all_to_all_v_send_counts_nr_nr_1(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: !sig, %c: tensor<4x1x1xi32>, %r: !recv) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{send_counts must be [NR] or [NR, 1]}}
+  // expected-error@+1 {{send_counts must be tensor<NRxi32> or tensor<NRx1xi32>, NR being the number of ranks}}
   %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, !sig, tensor<4x1x1xi32>, !recv) -> tensor<8x16xf32, #pld.dist>
   return
 }
@@ -1096,7 +1096,7 @@ func.func @tensor_all_to_all_v_send_counts_nr_nr_1(%i: tensor<8x16xf32>, %t: ten
 !sig = tensor<4x1xi32, #pld.dist>
 !recv = tensor<4x1xi32, #pld.dist>
 func.func @tensor_all_to_all_v_send_counts_dim_0_constant_nr(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: !sig, %c: tensor<2xi32>, %r: !recv) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{send_counts dim 0 must be the constant NR = 4, got 2}}
+  // expected-error@+1 {{send_counts dim 0 must be the number of ranks, 4 (signal dim 0), got 2}}
   %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, !sig, tensor<2xi32>, !recv) -> tensor<8x16xf32, #pld.dist>
   return
 }
@@ -1106,7 +1106,7 @@ func.func @tensor_all_to_all_v_send_counts_dim_0_constant_nr(%i: tensor<8x16xf32
 !sig = tensor<4x1xi32, #pld.dist>
 !send = tensor<4xi32>
 func.func @tensor_all_to_all_v_recv_counts_nr_1(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: !sig, %c: !send, %r: tensor<4x2xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{recv_counts must be [NR, 1]}}
+  // expected-error@+1 {{recv_counts must be tensor<NRx1xi32>, NR being the number of ranks}}
   %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, !sig, !send, tensor<4x2xi32, #pld.dist>) -> tensor<8x16xf32, #pld.dist>
   return
 }
@@ -1116,7 +1116,7 @@ func.func @tensor_all_to_all_v_recv_counts_nr_1(%i: tensor<8x16xf32>, %t: tensor
 !sig = tensor<4x1xi32, #pld.dist>
 !send = tensor<4xi32>
 func.func @tensor_all_to_all_v_recv_counts_distributedtensor_window_bound_plain(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: !sig, %c: !send, %r: tensor<4x1xi32>) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{recv_counts must be a DistributedTensor (window-bound), got a plain tensor}}
+  // expected-error@+1 {{recv_counts must be a distributed tensor (#pld.dist, bound to a window), got a plain tensor}}
   %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, !sig, !send, tensor<4x1xi32>) -> tensor<8x16xf32, #pld.dist>
   return
 }
@@ -1126,7 +1126,7 @@ func.func @tensor_all_to_all_v_recv_counts_distributedtensor_window_bound_plain(
 !sig = tensor<4x1xi32, #pld.dist>
 !send = tensor<4xi32>
 func.func @tensor_all_to_all_v_recv_counts_have_int32_element_type(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: !sig, %c: !send, %r: tensor<4x1xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{recv_counts must have INT32 element type, got f32}}
+  // expected-error@+1 {{recv_counts must have element type i32, got f32}}
   %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, !sig, !send, tensor<4x1xf32, #pld.dist>) -> tensor<8x16xf32, #pld.dist>
   return
 }
@@ -1147,7 +1147,7 @@ func.func @host_tensor_all_to_all_v_signal_second_dimension_lanes_positive_const
 !rcv = tensor<4x1xi32, #pld.dist>
 func.func @host_builtin_all_to_all_v_signal_dim_0_nr_3_divide(%i: !in, %t: !in, %s: tensor<3x1xi32, #pld.dist>, %c: tensor<4xi32, #pld.dist>, %v: !rcv, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
   // The builtin keeps the shape rules of pld.tensor_all_to_all_v.
-  // expected-error@+1 {{signal dim 0 (NR = 3) must divide target dim 0 (8)}}
+  // expected-error@+1 {{signal dim 0 (3, the number of ranks) must divide target dim 0 (8)}}
   "pld.builtin_all_to_all_v"(%i, %t, %s, %c, %v, %r) {dtype = f32, arg_directions = [#pld.direction<"in">, #pld.direction<"inout">, #pld.direction<"inout">, #pld.direction<"in">, #pld.direction<"inout">]} : (!in, !in, tensor<3x1xi32, #pld.dist>, tensor<4xi32, #pld.dist>, !rcv, index) -> ()
   return
 }
@@ -1160,7 +1160,7 @@ module attributes {pld.target = "a5"} {
 func.func @c(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: tensor<2x1xi32, #pld.dist>,
              %c: tensor<2xi32>, %r: tensor<2x1xi32, #pld.dist>, %x: tensor<8xi32>)
     attributes {pld.kind = #pld.func_kind<"chip">} {
-  // expected-error@+1 {{send_counts must be a DistributedTensor (window-bound), got a plain tensor}}
+  // expected-error@+1 {{send_counts must be a distributed tensor (#pld.dist, bound to a window), got a plain tensor}}
   %o = "pld.tensor_indexed_all_to_all_v"(%i, %t, %s, %c, %r, %x) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>, tensor<2xi32>, tensor<2x1xi32, #pld.dist>, tensor<8xi32>) -> tensor<8x16xf32, #pld.dist>
   return
 }
@@ -1183,7 +1183,7 @@ func.func @host_builtin_allreduce_dtype_attribute_f16_equal_src_element(%x: !d, 
 !d = tensor<64xbf16, #pld.dist>
 !s = tensor<4x1xi32, #pld.dist>
 func.func @host_builtin_allreduce_supports_only_fp16_fp32_bf16(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
-  // expected-error@+1 {{supports only FP16 or FP32, got bf16}}
+  // expected-error@+1 {{supports only f16 or f32, got bf16}}
   "pld.builtin_allreduce"(%x, %s, %r) {op = #pld.reduce_op<"sum">, dtype = bf16, core_num = 1 : i64, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (!d, !s, index) -> ()
   return
 }
@@ -1213,7 +1213,7 @@ func.func @host_builtin_allreduce_rank_1_signal_valid_only_when(%x: !d, %s: !s, 
 !d = tensor<64xf32, #pld.dist>
 !s = tensor<4x2xi32, #pld.dist>
 func.func @host_builtin_allreduce_signal_shape_1_2_least_core(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
-  // expected-error@+1 {{signal shape[1] (2) must be at least core_num (4)}}
+  // expected-error@+1 {{signal dim 1 (2) must be at least core_num (4)}}
   "pld.builtin_allreduce"(%x, %s, %r) {op = #pld.reduce_op<"sum">, dtype = f32, core_num = 4 : i64, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (!d, !s, index) -> ()
   return
 }
@@ -1223,7 +1223,7 @@ func.func @host_builtin_allreduce_signal_shape_1_2_least_core(%x: !d, %s: !s, %r
 !d = tensor<64xf32, #pld.dist>
 !s = tensor<4x?xi32, #pld.dist>
 func.func @host_builtin_allreduce_rank_2_signal_shape_1_constant(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
-  // expected-error@+1 {{rank-2 signal shape[1] must be constant}}
+  // expected-error@+1 {{rank-2 signal dim 1 must be static}}
   "pld.builtin_allreduce"(%x, %s, %r) {op = #pld.reduce_op<"sum">, dtype = f32, core_num = 1 : i64, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (!d, !s, index) -> ()
   return
 }
@@ -1263,7 +1263,7 @@ func.func @host_builtin_allreduce_arg_directions_entries_direction_one_out(%x: !
 !d = tensor<64xf32>
 !s = tensor<4x1xi32, #pld.dist>
 func.func @host_builtin_allreduce_src_distributedtensor_window_bound_plain_tensor(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
-  // expected-error@+1 {{src must be a DistributedTensor (window-bound), got a plain tensor}}
+  // expected-error@+1 {{src must be a distributed tensor (#pld.dist, bound to a window), got a plain tensor}}
   "pld.builtin_allreduce"(%x, %s, %r) {op = #pld.reduce_op<"sum">, dtype = f32, core_num = 1 : i64, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (!d, !s, index) -> ()
   return
 }
@@ -1273,7 +1273,7 @@ func.func @host_builtin_allreduce_src_distributedtensor_window_bound_plain_tenso
 !d = tensor<64xf32, #pld.dist>
 !s = tensor<7x4xi32, #pld.dist>
 func.func @host_builtin_allreduce_ring_supports_only_op_sum_max(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
-  // expected-error@+1 {{supports only op = "sum", got "max"}}
+  // expected-error@+1 {{supports only op = #pld.reduce_op<"sum">, got #pld.reduce_op<"max">}}
   "pld.builtin_allreduce_ring"(%x, %s, %r) {op = #pld.reduce_op<"max">, dtype = f32, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (!d, !s, index) -> ()
   return
 }
@@ -1283,7 +1283,7 @@ func.func @host_builtin_allreduce_ring_supports_only_op_sum_max(%x: !d, %s: !s, 
 !d = tensor<64xf16, #pld.dist>
 !s = tensor<7x4xi32, #pld.dist>
 func.func @host_builtin_allreduce_ring_supports_only_fp32_f16(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
-  // expected-error@+1 {{supports only FP32, got f16}}
+  // expected-error@+1 {{supports only f32, got f16}}
   "pld.builtin_allreduce_ring"(%x, %s, %r) {op = #pld.reduce_op<"sum">, dtype = f16, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (!d, !s, index) -> ()
   return
 }
@@ -1293,7 +1293,7 @@ func.func @host_builtin_allreduce_ring_supports_only_fp32_f16(%x: !d, %s: !s, %r
 !d = tensor<64xf32, #pld.dist>
 !s = tensor<28xi32, #pld.dist>
 func.func @host_builtin_allreduce_ring_ring_signal_rank_2_2_nr(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
-  // expected-error@+1 {{ring signal must be rank 2 [2*(NR-1)+1, NR], got rank 1}}
+  // expected-error@+1 {{ring signal must be rank 2, [2*(NR-1)+1, NR] with NR the number of ranks, got rank 1}}
   "pld.builtin_allreduce_ring"(%x, %s, %r) {op = #pld.reduce_op<"sum">, dtype = f32, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (!d, !s, index) -> ()
   return
 }
@@ -1303,7 +1303,7 @@ func.func @host_builtin_allreduce_ring_ring_signal_rank_2_2_nr(%x: !d, %s: !s, %
 !d = tensor<64xf32, #pld.dist>
 !s = tensor<6x4xi32, #pld.dist>
 func.func @host_builtin_allreduce_ring_ring_signal_shape_0_6_equal(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
-  // expected-error@+1 {{ring signal shape[0] (6) must equal 2*(NR-1) + 1 = 7}}
+  // expected-error@+1 {{ring signal dim 0 (6) must equal 2*(NR-1) + 1 = 7, NR being signal dim 1}}
   "pld.builtin_allreduce_ring"(%x, %s, %r) {op = #pld.reduce_op<"sum">, dtype = f32, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (!d, !s, index) -> ()
   return
 }
@@ -1341,7 +1341,7 @@ func.func @host_builtin_allreduce_ring_ring_allreduce_src_element_count_66(%x: !
 // -----
 
 func.func @host_builtin_barrier_signal_rank_1_nr_rank_2(%s: tensor<4x1xi32, #pld.dist>, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
-  // expected-error@+1 {{signal must be rank 1 [NR], got rank 2}}
+  // expected-error@+1 {{signal must be rank 1, one element per rank, got rank 2}}
   "pld.builtin_barrier"(%s, %r) {arg_directions = [#pld.direction<"inout">]} : (tensor<4x1xi32, #pld.dist>, index) -> ()
   return
 }
@@ -1349,7 +1349,7 @@ func.func @host_builtin_barrier_signal_rank_1_nr_rank_2(%s: tensor<4x1xi32, #pld
 // -----
 
 func.func @host_builtin_broadcast_supports_only_fp32_f16(%x: tensor<64xf16, #pld.dist>, %s: tensor<4xi32, #pld.dist>, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
-  // expected-error@+1 {{supports only FP32, got f16}}
+  // expected-error@+1 {{supports only f32, got f16}}
   "pld.builtin_broadcast"(%x, %s, %r) {root = 0 : i64, dtype = f16, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (tensor<64xf16, #pld.dist>, tensor<4xi32, #pld.dist>, index) -> ()
   return
 }
@@ -1365,7 +1365,7 @@ func.func @host_builtin_broadcast_root_non_negative_3(%x: tensor<64xf32, #pld.di
 // -----
 
 func.func @host_builtin_reduce_scatter_op_supports_only(%x: tensor<4x16xf32, #pld.dist>, %s: tensor<4xi32, #pld.dist>, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
-  // expected-error@+1 {{'pld.builtin_reduce_scatter' op supports only op = "sum", got "min"}}
+  // expected-error@+1 {{'pld.builtin_reduce_scatter' op supports only op = #pld.reduce_op<"sum">, got #pld.reduce_op<"min">}}
   "pld.builtin_reduce_scatter"(%x, %s, %r) {op = #pld.reduce_op<"min">, dtype = f32, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (tensor<4x16xf32, #pld.dist>, tensor<4xi32, #pld.dist>, index) -> ()
   return
 }
@@ -1373,7 +1373,7 @@ func.func @host_builtin_reduce_scatter_op_supports_only(%x: tensor<4x16xf32, #pl
 // -----
 
 func.func @host_builtin_allgather_signal_nr_nr_1(%i: tensor<1x16xf32, #pld.dist>, %t: tensor<4x16xf32, #pld.dist>, %s: tensor<4x2xi32, #pld.dist>, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
-  // expected-error@+1 {{signal must be [NR] or [NR, 1]}}
+  // expected-error@+1 {{signal must be tensor<NRxi32> or tensor<NRx1xi32>, NR being the number of ranks}}
   "pld.builtin_allgather"(%i, %t, %s, %r) {dtype = f32, arg_directions = [#pld.direction<"in">, #pld.direction<"inout">, #pld.direction<"inout">]} : (tensor<1x16xf32, #pld.dist>, tensor<4x16xf32, #pld.dist>, tensor<4x2xi32, #pld.dist>, index) -> ()
   return
 }
@@ -1381,7 +1381,7 @@ func.func @host_builtin_allgather_signal_nr_nr_1(%i: tensor<1x16xf32, #pld.dist>
 // -----
 
 func.func @host_builtin_all_to_all_supports_only_fp32_f16(%i: tensor<4x16xf16, #pld.dist>, %t: tensor<4x16xf16, #pld.dist>, %s: tensor<4xi32, #pld.dist>, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
-  // expected-error@+1 {{supports only FP32, got f16}}
+  // expected-error@+1 {{supports only f32, got f16}}
   "pld.builtin_all_to_all"(%i, %t, %s, %r) {dtype = f16, arg_directions = [#pld.direction<"in">, #pld.direction<"inout">, #pld.direction<"inout">]} : (tensor<4x16xf16, #pld.dist>, tensor<4x16xf16, #pld.dist>, tensor<4xi32, #pld.dist>, index) -> ()
   return
 }
@@ -1390,7 +1390,7 @@ func.func @host_builtin_all_to_all_supports_only_fp32_f16(%i: tensor<4x16xf16, #
 
 func.func @host_builtin_all_to_all_input_distributedtensor_window_bound_plain_tensor(%i: tensor<4x16xf32>, %t: tensor<4x16xf32, #pld.dist>, %s: tensor<4xi32, #pld.dist>, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
   // HOST builtins read their input from a window.
-  // expected-error@+1 {{input must be a DistributedTensor (window-bound), got a plain tensor}}
+  // expected-error@+1 {{input must be a distributed tensor (#pld.dist, bound to a window), got a plain tensor}}
   "pld.builtin_all_to_all"(%i, %t, %s, %r) {dtype = f32, arg_directions = [#pld.direction<"in">, #pld.direction<"inout">, #pld.direction<"inout">]} : (tensor<4x16xf32>, tensor<4x16xf32, #pld.dist>, tensor<4xi32, #pld.dist>, index) -> ()
   return
 }
@@ -1402,7 +1402,7 @@ func.func @host_builtin_all_to_all_input_distributedtensor_window_bound_plain_te
 !cnt = tensor<4xi32, #pld.dist>
 !rcv = tensor<4x1xi32, #pld.dist>
 func.func @host_builtin_all_to_all_v_supports_only_fp32_int8_f16(%i: !in, %t: !in, %s: !sig, %c: !cnt, %v: !rcv, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
-  // expected-error@+1 {{supports only FP32 or INT8, got f16}}
+  // expected-error@+1 {{supports only f32 or i8, got f16}}
   "pld.builtin_all_to_all_v"(%i, %t, %s, %c, %v, %r) {dtype = f16, arg_directions = [#pld.direction<"in">, #pld.direction<"inout">, #pld.direction<"inout">, #pld.direction<"in">, #pld.direction<"inout">]} : (!in, !in, !sig, !cnt, !rcv, index) -> ()
   return
 }
@@ -1413,7 +1413,7 @@ func.func @host_builtin_all_to_all_v_supports_only_fp32_int8_f16(%i: !in, %t: !i
 !sig = tensor<4x1xi32, #pld.dist>
 !rcv = tensor<4x1xi32, #pld.dist>
 func.func @host_builtin_all_to_all_v_send_counts_distributedtensor_window_bound_plain(%i: !in, %t: !in, %s: !sig, %c: tensor<4xi32>, %v: !rcv, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
-  // expected-error@+1 {{send_counts must be a DistributedTensor (window-bound), got a plain tensor}}
+  // expected-error@+1 {{send_counts must be a distributed tensor (#pld.dist, bound to a window), got a plain tensor}}
   "pld.builtin_all_to_all_v"(%i, %t, %s, %c, %v, %r) {dtype = f32, arg_directions = [#pld.direction<"in">, #pld.direction<"inout">, #pld.direction<"inout">, #pld.direction<"in">, #pld.direction<"inout">]} : (!in, !in, !sig, tensor<4xi32>, !rcv, index) -> ()
   return
 }

@@ -23,7 +23,7 @@ module {
 
 module attributes {pld.target = "a5"} {
 func.func @bf16_add_on_a5(%s: tensor<1x64xbf16, #pld.tile>, %t: tensor<1x64xbf16, #pld.dist>, %p: i32, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{atomic add of BF16 is not supported on pld.target "a5" (only on "a2a3")}}
+  // expected-error@+1 {{atomic add of bf16 is not supported on pld.target "a5" (only on "a2a3")}}
   "pld.tile_remote_store"(%s, %t, %p, %i, %i) {atomic = #pld.atomic_type<"add">} : (tensor<1x64xbf16, #pld.tile>, tensor<1x64xbf16, #pld.dist>, i32, index, index) -> ()
   return
 }

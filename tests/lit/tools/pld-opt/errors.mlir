@@ -6,7 +6,7 @@
 // RUN: not pld-opt %s 2>/dev/null | count 0
 
 func.func @k(%t: tensor<4x1xi32>) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // CHECK: errors.mlir:[[@LINE+2]]:8: error: 'pld.tensor_barrier' op signal must be a DistributedTensor (window-bound), got a plain tensor
+  // CHECK: errors.mlir:[[@LINE+2]]:8: error: 'pld.tensor_barrier' op signal must be a distributed tensor (#pld.dist, bound to a window), got a plain tensor
   // STDIN: <stdin>:[[@LINE+1]]:8: error: 'pld.tensor_barrier' op signal
   %r = "pld.tensor_barrier"(%t) : (tensor<4x1xi32>) -> tensor<4x1xi32>
   return

@@ -15,7 +15,8 @@
 // CHECK: "pld.tensor_alloc_window_buffer"(%[[C]])
 
 // DUMP: // -----// IR Dump After PldVerify (pld-verify) //----- //
-// DUMP: // -----// IR Dump After canonicalize //----- //
+// DUMP: // -----// IR Dump After Canonicalizer (canonicalize) //----- //
+// DUMP-NEXT: func.func @host
 // DUMP: arith.constant 256 : i64
 
 // UNKNOWN: pld-opt: error: invalid pass pipeline: pass 'no-such-pass':

@@ -17,7 +17,7 @@ func.func @first() {
 // -----
 
 func.func @second(%t: tensor<4x1xi32>) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // ERR: split.mlir:[[@LINE+1]]:8: error: 'pld.tensor_barrier' op signal must be a DistributedTensor
+  // ERR: split.mlir:[[@LINE+1]]:8: error: 'pld.tensor_barrier' op signal must be a distributed tensor (#pld.dist
   %r = "pld.tensor_barrier"(%t) : (tensor<4x1xi32>) -> tensor<4x1xi32>
   return
 }

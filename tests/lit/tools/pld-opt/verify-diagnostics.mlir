@@ -4,7 +4,7 @@
 // RUN: not pld-opt --verify-diagnostics --split-input-file %s 2>&1 | FileCheck %s
 
 func.func @k(%t: tensor<4x1xi32>) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // CHECK: verify-diagnostics.mlir:[[@LINE+1]]:8: error: unexpected error: 'pld.tensor_barrier' op signal must be a DistributedTensor
+  // CHECK: verify-diagnostics.mlir:[[@LINE+1]]:8: error: unexpected error: 'pld.tensor_barrier' op signal must be a distributed tensor (#pld.dist
   %r = "pld.tensor_barrier"(%t) : (tensor<4x1xi32>) -> tensor<4x1xi32>
   return
 }

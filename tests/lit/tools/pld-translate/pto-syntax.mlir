@@ -8,6 +8,7 @@
 
 !tile = !pto.tile_buf<"vec", tensor<1x256xf32>, {valid = array<i64: 1, -1>}>
 !full = !pto.tile_buf<"vec", tensor<16x64xf16>, {valid = array<i64: 16, 64>}>
+!dyn = !pto.tile_buf<"vec", tensor<16x64xf32>, {valid = array<i64: -1, -1>}>
 !view = !pto.tensor_view<tensor<?x?xf32>>
 !part = !pto.partition_tensor_view<tensor<1x256xf32>>
 !sigpart = !pto.partition_tensor_view<tensor<1x1xi32>>
@@ -40,8 +41,10 @@ func.func @vector_kernel(%ctx: !pto.ptr<i64>, %data: !pto.ptr<f32>, %sig: !pto.p
   %view = "pto.make_tensor_view"(%peer, %c1, %n, %n, %again) {layout = #pto.layout<"nd">, operandSegmentSizes = array<i32: 1, 2, 2>} : (!pto.ptr<f32>, index, index, index, index) -> !view
   // CHECK-NEXT:    %3 = pto.partition_view %2, offsets = [%c0, %c0], sizes = [%c1, %c256] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<1x256xf32>
   %part = "pto.partition_view"(%view, %c0, %c0, %c1, %c256) {operandSegmentSizes = array<i32: 1, 2, 2>} : (!view, index, index, index, index) -> !part
-  // CHECK-NEXT:    %4 = pto.alloc_tile addr = %c0_i64 valid_row = %c1 valid_col = %arg3 : !pto.tile_buf<vec, 1x256xf32, valid=1x?>
-  %t = "pto.alloc_tile"(%addr, %c1, %n) {operandSegmentSizes = array<i32: 1, 1, 1>} : (i64, index, index) -> !tile
+  // A valid extent of `?` takes an operand, a static one none (PTOAS
+  // refuses `valid_row = %c1` for a valid row of 1).
+  // CHECK-NEXT:    %4 = pto.alloc_tile addr = %c0_i64 valid_col = %arg3 : !pto.tile_buf<vec, 1x256xf32, valid=1x?>
+  %t = "pto.alloc_tile"(%addr, %n) {operandSegmentSizes = array<i32: 1, 0, 1>} : (i64, index) -> !tile
   // CHECK-NEXT:    %5 = pto.alloc_tile valid_col = %arg3 : !pto.tile_buf<vec, 1x256xf32, valid=1x?>
   %u = "pto.alloc_tile"(%n) {operandSegmentSizes = array<i32: 0, 0, 1>} : (index) -> !tile
   // CHECK-NEXT:    %6 = pto.alloc_tile : !pto.tile_buf<vec, 16x64xf16>
@@ -96,6 +99,8 @@ func.func @vector_kernel(%ctx: !pto.ptr<i64>, %data: !pto.ptr<f32>, %sig: !pto.p
   // CHECK-NEXT:    %12 = pto.get_block_idx
   %nb = "pto.get_block_num"() : () -> i64
   // CHECK-NEXT:    %13 = pto.get_block_num
+  %d = "pto.alloc_tile"(%n, %n) {operandSegmentSizes = array<i32: 0, 1, 1>} : (index, index) -> !dyn
+  // CHECK-NEXT:    %14 = pto.alloc_tile valid_row = %arg3 valid_col = %arg3 : !pto.tile_buf<vec, 16x64xf32, valid=?x?>
   return
   // CHECK-NEXT:    return
   // CHECK-NEXT:  }

@@ -1,0 +1,17 @@
+// Long options may be written with one dash, as LLVM tools accept them.
+//
+// RUN: pld-opt %s -pass-pipeline='builtin.module(func.func(cse))' -mlir-print-op-generic -o - | FileCheck %s
+// RUN: pld-opt -split-input-file -verify-diagnostics %s -pass-pipeline='builtin.module(cse)'
+// RUN: not pld-translate -emit=pto %s -o %t.pto 2>&1 | FileCheck %s --check-prefix=TRANSLATE
+// RUN: not pld-opt %s -no-such-option 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// CHECK: "func.func"()
+// CHECK: "arith.addi"
+// CHECK-NOT: "arith.addi"
+// TRANSLATE: @f has no pto.kernel_kind
+// UNKNOWN: error: unexpected argument '--no-such-option'
+
+func.func @f(%x: i32) -> i32 {
+  %a = arith.addi %x, %x : i32
+  %b = arith.addi %x, %x : i32
+  return %b : i32
+}

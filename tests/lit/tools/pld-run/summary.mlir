@@ -1,0 +1,39 @@
+// pld-run ends a kernel's run with the nccl-tests summary of its collective:
+// size in bytes and count in elements of the target, element type, redop,
+// root, time, algbw and busbw, and #wrong (N/A without --check). The
+// sizes are the kernel's own: a [1, 64] f32 allreduce is 256 bytes, 64
+// elements. On a wrong result, the count of wrong elements and the first
+// ones with their [row, col] index, expected and actual values.
+//
+// RUN: split-file %s %t
+// RUN: pld-run %t/sum.mlir --ranks 2 --check | FileCheck %s
+// RUN: pld-run %t/sum.mlir --ranks 2 | FileCheck %s --check-prefix=NOCHECK
+// RUN: not pld-run %t/corrupt.mlir --ranks 2 --check | FileCheck %s --check-prefix=WRONG
+// CHECK: #        size        count   type  redop  root       time    algbw    busbw  #wrong
+// CHECK-NEXT: #         (B)   (elements)                           (us)   (GB/s)   (GB/s)
+// CHECK-NEXT: {{^ +256 +64 +f32 +sum +-1 +[0-9.]+ +[0-9.]+ +[0-9.]+ +0$}}
+// NOCHECK: {{^ +256 +64 +f32 +sum +-1 +[0-9.]+ +[0-9.]+ +[0-9.]+ +N/A$}}
+// The corrupting store zeroes columns 40..55 of row 0 on each rank: 16
+// wrong elements per rank, 32 in all.
+// WRONG: rank 0: WRONG
+// WRONG-NEXT: 16 wrong elements; first: [0, 40] expected {{.*}}, got 0; [0, 41] expected
+// WRONG: rank 1: WRONG
+// WRONG-NEXT: 16 wrong elements; first: [0, 40]
+// WRONG: {{^ +256 +64 +f32 +sum +-1 +[0-9.]+ +[0-9.]+ +[0-9.]+ +32$}}
+
+//--- sum.mlir
+func.func @sum(%data: tensor<1x64xf32, #pld.dist>, %sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (tensor<1x64xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>) -> tensor<1x64xf32, #pld.dist>
+  return
+}
+
+//--- corrupt.mlir
+// An allreduce, then a store of an all-zero tile over 16 of its columns.
+func.func @corrupt(%data: tensor<1x64xf32, #pld.dist>, %sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (tensor<1x64xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>) -> tensor<1x64xf32, #pld.dist>
+  %c0 = arith.constant 0 : index
+  %c40 = arith.constant 40 : index
+  %t = "pld.tile_create"() : () -> tensor<1x16xf32, #pld.tile>
+  "pld.tile_store"(%t, %r, %c0, %c40) : (tensor<1x16xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  return
+}

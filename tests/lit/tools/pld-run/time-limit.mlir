@@ -1,0 +1,21 @@
+// A kernel that never stops (an scf.for with a step of -1 counts away from
+// its bound) is never blocked, so no deadlock is detected; --time-limit ends
+// the run with status 3 and says why.
+//
+// RUN: not pld-run %s --ranks 2 --time-limit 1 2>&1 | FileCheck %s
+// RUN: sh -c 'pld-run %s --ranks 2 --time-limit 1 > /dev/null 2>&1; test $? -eq 3'
+// RUN: not pld-run %s --ranks 2 --time-limit 0 2>&1 | FileCheck %s --check-prefix=ZERO
+// CHECK: pld-run: error: the run did not finish within --time-limit (1.0s): a rank keeps running (a loop that does not end?) without being blocked
+// ZERO: pld-run: error: --time-limit takes a positive number of seconds, not 0
+
+!sig = tensor<2x1xi32, #pld.dist>
+func.func @forever(%sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %back = arith.constant -1 : index
+  %c5 = arith.constant 5 : index
+  %r = scf.for %i = %c0 to %c5 step %back iter_args(%s = %sig) -> (!sig) {
+    %s2 = "pld.tensor_barrier"(%s) : (!sig) -> !sig
+    scf.yield %s2 : !sig
+  }
+  return
+}

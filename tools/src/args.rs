@@ -1,0 +1,62 @@
+//! Command lines as LLVM tools read them: a long option may be written with
+//! one dash (`-pass-pipeline=...`, `-split-input-file`) as well as two.
+
+/// `args` (the program name first) with every single-dash long option
+/// given its second dash. Short options (`-o`), a lone `-` (standard
+/// input), negative numbers and everything after `--` stay as they are.
+pub fn llvm_style(args: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest_positional = false;
+    for (index, arg) in args.into_iter().enumerate() {
+        if index == 0 || rest_positional {
+            out.push(arg);
+            continue;
+        }
+        if arg == "--" {
+            rest_positional = true;
+            out.push(arg);
+            continue;
+        }
+        let single_dash_long = arg.strip_prefix('-').is_some_and(|rest| {
+            let name = rest.split('=').next().unwrap_or("");
+            !rest.starts_with('-')
+                && name.len() > 1
+                && name.starts_with(|c: char| c.is_ascii_alphabetic())
+        });
+        if single_dash_long {
+            out.push(format!("-{arg}"));
+        } else {
+            out.push(arg);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::llvm_style;
+
+    fn convert(args: &[&str]) -> Vec<String> {
+        llvm_style(args.iter().map(|s| s.to_string()))
+    }
+
+    #[test]
+    fn single_dash_long_options_get_two() {
+        assert_eq!(
+            convert(&[
+                "pld-opt",
+                "-pass-pipeline=builtin.module(cse)",
+                "-split-input-file"
+            ]),
+            [
+                "pld-opt",
+                "--pass-pipeline=builtin.module(cse)",
+                "--split-input-file"
+            ]
+        );
+        assert_eq!(
+            convert(&["pld-opt", "-o", "-", "-", "--x", "-o=f", "-1", "--", "-weird"]),
+            ["pld-opt", "-o", "-", "-", "--x", "-o=f", "-1", "--", "-weird"]
+        );
+    }
+}
