@@ -130,6 +130,7 @@ mod tests {
             input: None,
             root: None,
             counts: None,
+            in_loop: None,
         };
         KernelInfo {
             name: "k".into(),

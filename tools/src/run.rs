@@ -94,7 +94,7 @@ pub(crate) fn fill(generator: &Generator, param: &Param, rank: usize) -> Result<
 }
 
 /// The parameter `name` names: its SSA name as the source writes it, with
-/// or without the `%` (`%data`, `data`), or its position (`arg0`). An
+/// or without the `%` (`%data`, `data`), or its position (`arg0`, `0`). An
 /// unknown name lists the valid ones.
 fn param_index(kernel: &pld_sim::program::KernelInfo, name: &str) -> Result<usize, String> {
     let bare = name.strip_prefix('%').unwrap_or(name);
@@ -102,7 +102,7 @@ fn param_index(kernel: &pld_sim::program::KernelInfo, name: &str) -> Result<usiz
         .params
         .iter()
         .enumerate()
-        .position(|(i, p)| p.name == bare || bare == format!("arg{i}"))
+        .position(|(i, p)| p.name == bare || bare == format!("arg{i}") || bare == i.to_string())
         .ok_or_else(|| {
             let valid: Vec<String> = kernel
                 .params
