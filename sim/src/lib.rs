@@ -28,7 +28,7 @@ pub mod program;
 mod report;
 mod run;
 mod signal;
-mod tiles;
+pub mod tiles;
 
 pub use domain::{aligned, CommDomain, Window};
 pub use report::{BlockedRank, CellLeak, DeadlockReport};

@@ -263,8 +263,8 @@ fn drive(options: &Options) -> Result<i32, String> {
         }
     }
     println!(
-        "@{} on {} ranks: finished in {:.1?}",
-        kernel.name, options.ranks, elapsed
+        "@{} on {} ranks: finished in {:.1?} (kernels {:.1?})",
+        kernel.name, options.ranks, elapsed, finished.outcome.kernel_time
     );
     if options.check {
         let checks = golden::check(kernel, &inputs, &finished.buffers)?;

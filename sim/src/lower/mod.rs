@@ -164,7 +164,7 @@ struct TileShape<'c> {
 }
 
 /// Bytes before a tile's data.
-const TILE_HEADER: i64 = 16;
+pub(crate) const TILE_HEADER: i64 = 16;
 
 fn tile_shape<'c>(context: &'c Context, ty: Type<'c>) -> Option<TileShape<'c>> {
     let text = ty.to_string();
