@@ -468,8 +468,8 @@ where
             _ => return refuse(op, "is not simulated with these operands"),
         };
         if let Step::Replace(replacement) = step {
-            if let (Some(new), Ok(result)) = (replacement, op.result(0)) {
-                ir::replace_all_uses(result.into(), new);
+            if let (Some(new), Some(result)) = (replacement, ir::result_at(op, 0)) {
+                ir::replace_all_uses(result, new);
             }
             ir::erase(op);
         }
