@@ -4,6 +4,8 @@
 #               allreduce example whole on 4 devices, lowers it to PTOAS
 #               text and renders the builtin kernel package it dispatches
 #   make test   runs every test (unit, lit, robustness)
+#   make bench  installs OpenMPI, builds the tools in release mode and runs
+#               every benchmark against its anchors (bench/README.md)
 #
 # Both install the LLVM/MLIR 22 packages the build needs when they are
 # missing (apt-get, as root or through sudo).
@@ -49,7 +51,19 @@ demo: deps
 test: deps
 	cargo test --workspace
 
+# The benchmarks' anchors: OpenMPI (mpicc, mpirun) from Debian.
+BENCH_PACKAGES := openmpi-bin libopenmpi-dev
+
 bench: deps
+	@missing=""; \
+	for p in $(BENCH_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y --no-install-recommends $$missing; \
+	fi
 	cargo build --release -p pld-tools
 	cargo run --release -p pld-bench -- all
 

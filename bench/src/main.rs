@@ -5,7 +5,9 @@
 //! baseline measured in the same run; see `harness` and `bench/README.md`.
 
 mod allreduce;
+mod anchors;
 mod cold_start;
+mod compile_scaling;
 mod harness;
 
 use std::process::ExitCode;
@@ -31,8 +33,14 @@ const BENCHMARKS: &[Benchmark] = &[
     Benchmark {
         name: "allreduce",
         description:
-            "64 MiB FP32 allreduce, ring and mesh, P = 2, 4, 8 on the simulator vs. memcpy",
+            "64 MiB FP32 allreduce, ring and mesh, P = 2, 4, 8 on the simulator vs. OpenMPI and an ideal in-process ring",
         run: allreduce::run,
+    },
+    Benchmark {
+        name: "compile-scaling",
+        description:
+            "pld-to-pto on 100 to 3000 InCore allreduce kernels vs. mlir-opt parsing and printing the output",
+        run: compile_scaling::run,
     },
 ];
 

@@ -162,7 +162,9 @@ pub fn tensor_info(ty: Type<'_>) -> Result<Option<TensorInfo<'_>>, String> {
     let Some(encoding) = tensor.encoding() else {
         return Ok(Some(info));
     };
-    let props = match encoding.to_string().as_str() {
+    // Printed once: printing an attribute is the slow part.
+    let printed = encoding.to_string();
+    let props = match printed.as_str() {
         "#pld.dist" => {
             info.kind = TensorKind::Distributed;
             None
@@ -172,18 +174,17 @@ pub fn tensor_info(ty: Type<'_>) -> Result<Option<TensorInfo<'_>>, String> {
             None
         }
         _ => {
-            let (kind, mnemonic) = [
+            let (kind, text) = [
                 (TensorKind::Distributed, "pld.dist_with"),
                 (TensorKind::Plain, "pld.view"),
                 (TensorKind::Tile, "pld.tile_with"),
             ]
             .into_iter()
-            .find(|(_, m)| attr::dynamic_params(encoding, m).is_some())
+            .find_map(|(kind, m)| Some((kind, attr::printed_params(&printed, m)?)))
             .ok_or_else(|| format!("tensor encoding {encoding} is not a pld encoding"))?;
             info.kind = kind;
-            let text = attr::dynamic_params(encoding, mnemonic).unwrap_or_default();
             Some(
-                pld_ir::types::parse_attribute_beside(encoding, &text)
+                pld_ir::types::parse_attribute_beside(encoding, text)
                     .ok_or_else(|| format!("malformed properties in tensor encoding {encoding}"))?,
             )
         }

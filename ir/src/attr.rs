@@ -171,11 +171,13 @@ pub fn enum_payload(attribute: Attribute, mnemonic: &str) -> Option<String> {
 /// The text between the outer `<` and `>` of a printed dynamic attribute,
 /// when it has the given mnemonic.
 pub fn dynamic_params(attribute: Attribute, mnemonic: &str) -> Option<String> {
-    let text = attribute.to_string();
-    let inner = text
-        .strip_prefix('#')?
+    printed_params(&attribute.to_string(), mnemonic).map(str::to_string)
+}
+
+/// [`dynamic_params`] of an attribute printed already.
+pub fn printed_params<'t>(text: &'t str, mnemonic: &str) -> Option<&'t str> {
+    text.strip_prefix('#')?
         .strip_prefix(mnemonic)?
         .strip_prefix('<')?
-        .strip_suffix('>')?;
-    Some(inner.to_string())
+        .strip_suffix('>')
 }

@@ -145,6 +145,29 @@ where
     }
 }
 
+/// Result `index` of `op`, if it has that many. Use this, not melior's
+/// `result(index)`, wherever the result may be missing: melior's error
+/// prints the whole op (and, for a nested op, verifies and numbers the
+/// module around it), which makes a walk over the ops quadratic.
+pub fn result_at<'c, 'a>(op: OperationRef<'c, 'a>, index: usize) -> Option<Value<'c, 'a>>
+where
+    'c: 'a,
+{
+    (index < op.result_count()).then(|| op.result(index).ok().map(Into::into))?
+}
+
+/// Region `index` of `op`, if it has that many (see [`result_at`] for why
+/// not melior's `region(index)`).
+pub fn region_at<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    index: usize,
+) -> Option<melior::ir::RegionRef<'c, 'a>>
+where
+    'c: 'a,
+{
+    (index < op.region_count()).then(|| op.region(index).ok())?
+}
+
 /// The first result of an op that has one.
 pub fn result<'c, 'a>(op: OperationRef<'c, 'a>) -> Value<'c, 'a>
 where

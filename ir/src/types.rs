@@ -59,3 +59,9 @@ pub fn parse_attribute_beside<'c>(context_of: Attribute<'c>, text: &str) -> Opti
         (!raw.ptr.is_null()).then(|| Attribute::from_raw(raw))
     }
 }
+
+/// A key that tells types apart while their context lives (types are
+/// uniqued, so equal types have equal keys): for per-run caches.
+pub fn type_key(ty: Type) -> usize {
+    ty.to_raw().ptr as usize
+}

@@ -11,8 +11,8 @@ pub fn retire<'c, 'a>(collective: OperationRef<'c, 'a>, storage: Value<'c, 'a>)
 where
     'c: 'a,
 {
-    if let Ok(result) = collective.result(0) {
-        ir::replace_all_uses(result.into(), storage);
+    if let Some(result) = ir::result_at(collective, 0) {
+        ir::replace_all_uses(result, storage);
     }
     ir::erase(collective);
 }

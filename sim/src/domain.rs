@@ -12,8 +12,15 @@ use std::sync::atomic::{AtomicI32, Ordering};
 /// (through the peer addresses of the `CommContext`).
 pub struct Window {
     base: NonNull<u8>,
+    /// The window's bytes.
+    len: usize,
+    /// The allocation the window is carved from (a page more than `len`).
+    block: NonNull<u8>,
     layout: Layout,
 }
+
+/// Windows start at a page boundary.
+const PAGE: usize = 4096;
 
 // SAFETY: a window is plain memory shared by the rank threads on purpose;
 // signal cells in it are only touched atomically, data races on payload
@@ -24,13 +31,30 @@ unsafe impl Sync for Window {}
 impl Window {
     fn new(bytes: usize) -> Result<Self, SimError> {
         // Page-aligned, so every 32-byte aligned buffer offset inside is
-        // 32-byte aligned in memory too.
-        let layout =
-            Layout::from_size_align(bytes.max(1), 4096).map_err(|_| SimError::WindowSize(bytes))?;
+        // 32-byte aligned in memory too. The block is allocated with the
+        // allocator's own alignment and a page to spare, so that zeroing
+        // it is the allocator's (`calloc`: fresh pages from the kernel,
+        // not written until used) rather than a memset of the whole
+        // window up front; a 64 MiB window costs memory only where the run
+        // writes.
+        let len = bytes.max(1);
+        let layout = len
+            .checked_add(PAGE)
+            .and_then(|size| Layout::from_size_align(size, 16).ok())
+            .ok_or(SimError::WindowSize(bytes))?;
         // SAFETY: the layout has a non-zero size.
-        let base =
+        let block =
             NonNull::new(unsafe { alloc_zeroed(layout) }).ok_or(SimError::WindowSize(bytes))?;
-        Ok(Window { base, layout })
+        let skip = block.as_ptr().align_offset(PAGE);
+        // SAFETY: `skip < PAGE`, so the window's `len` bytes after it lie
+        // inside the block.
+        let base = unsafe { NonNull::new_unchecked(block.as_ptr().add(skip)) };
+        Ok(Window {
+            base,
+            len,
+            block,
+            layout,
+        })
     }
 
     /// The address of byte 0.
@@ -39,7 +63,7 @@ impl Window {
     }
 
     pub fn len(&self) -> usize {
-        self.layout.size()
+        self.len
     }
 
     pub fn is_empty(&self) -> bool {
@@ -97,7 +121,7 @@ impl Window {
 impl Drop for Window {
     fn drop(&mut self) {
         // SAFETY: allocated with this layout in `new`.
-        unsafe { dealloc(self.base(), self.layout) };
+        unsafe { dealloc(self.block.as_ptr(), self.layout) };
     }
 }
 

@@ -54,6 +54,9 @@ pub extern "C" fn pld_sim_notify(cell: *mut i32, value: i32, op: i32) {
         if let Some(cell) = cell_in_windows(state, rank, cell, "notify") {
             let begin = std::time::Instant::now();
             op.apply(cell, value);
+            if let Some((window, _)) = state.domain.locate(cell.as_ptr() as usize, 4) {
+                state.wake(window);
+            }
             state
                 .counters(rank)
                 .notifies
@@ -108,8 +111,8 @@ pub extern "C" fn pld_sim_fence() {
 
 /// `pto.alloc_tile`: see [`crate::tiles::alloc`].
 #[no_mangle]
-pub extern "C" fn pld_sim_tile_alloc(bytes: i64) -> *mut u8 {
-    crate::tiles::alloc(bytes)
+pub extern "C" fn pld_sim_tile_alloc(site: i64, bytes: i64) -> *mut u8 {
+    crate::tiles::alloc(site, bytes)
 }
 
 /// The byte range a strided block touches: from its first to one past its
@@ -380,15 +383,31 @@ pub unsafe extern "C" fn pld_sim_fill_pad(
     valid_cols: i64,
     elem_bytes: i32,
 ) {
-    let elem = elem_bytes as usize;
-    for r in 0..rows.max(0) {
-        for c in 0..cols.max(0) {
-            if r >= valid_rows || c >= valid_cols {
-                // SAFETY: inside the rows x cols tile.
-                unsafe { std::ptr::write_bytes(data.add((r * cols + c) as usize * elem), 0, elem) };
-            }
+    let elem = elem_bytes.max(0) as usize;
+    let (rows, cols) = (rows.max(0) as usize, cols.max(0) as usize);
+    let valid_rows = valid_rows.clamp(0, rows as i64) as usize;
+    let valid_cols = valid_cols.clamp(0, cols as i64) as usize;
+    // Per valid row, the columns past the valid ones; then whole rows.
+    if valid_cols < cols {
+        for r in 0..valid_rows {
+            // SAFETY: columns valid_cols..cols of row r of the tile.
+            unsafe {
+                std::ptr::write_bytes(
+                    data.add((r * cols + valid_cols) * elem),
+                    0,
+                    (cols - valid_cols) * elem,
+                )
+            };
         }
     }
+    // SAFETY: rows valid_rows..rows of the tile.
+    unsafe {
+        std::ptr::write_bytes(
+            data.add(valid_rows * cols * elem),
+            0,
+            (rows - valid_rows) * cols * elem,
+        )
+    };
 }
 
 /// `pld_sim_rank_handle`: the calling thread's rank, or null.

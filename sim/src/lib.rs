@@ -29,7 +29,7 @@ mod report;
 mod run;
 pub mod shapes;
 mod signal;
-mod tiles;
+pub mod tiles;
 
 pub use domain::{aligned, CommDomain, Window};
 pub use report::{BlockedRank, CellLeak, DeadlockReport};

@@ -157,11 +157,38 @@ pub struct Program {
 /// The buffers of every rank after a run.
 pub struct Finished {
     pub outcome: Outcome,
-    /// `buffers[rank][param]`.
-    pub buffers: Vec<Vec<Vec<u8>>>,
     /// Window offset of each distributed parameter.
     pub offsets: Vec<Option<usize>>,
     pub domain: CommDomain,
+    /// Bytes of each parameter.
+    sizes: Vec<usize>,
+    /// `locals[rank][param]`: the private buffers (empty for distributed
+    /// parameters, which live in the windows).
+    locals: Vec<Vec<Vec<u8>>>,
+}
+
+impl Finished {
+    /// `buffers()[rank][param]`: every buffer's bytes after the run, read
+    /// from the windows when asked (a run holds no second copy of its
+    /// windows).
+    pub fn buffers(&self) -> Vec<Vec<Vec<u8>>> {
+        (0..self.domain.ranks())
+            .map(|rank| {
+                self.sizes
+                    .iter()
+                    .enumerate()
+                    .map(|(i, size)| match self.offsets[i] {
+                        Some(offset) => {
+                            let mut bytes = vec![0; *size];
+                            self.domain.window(rank).read(offset, &mut bytes);
+                            bytes
+                        }
+                        None => self.locals[rank][i].clone(),
+                    })
+                    .collect()
+            })
+            .collect()
+    }
 }
 
 impl Program {
@@ -289,27 +316,20 @@ impl Program {
                     // buffer of the parameter's size that outlives the call.
                     unsafe { entry.call(&mut arguments) };
                 });
-        let buffers = (0..ranks)
-            .map(|rank| {
-                params
-                    .iter()
-                    .enumerate()
-                    .map(|(i, param)| match offsets[i] {
-                        Some(offset) => {
-                            let mut bytes = vec![0; param.bytes()];
-                            domain.window(rank).read(offset, &mut bytes);
-                            bytes
-                        }
-                        None => locals[rank][i].lock().unwrap().clone(),
-                    })
+        let locals = locals
+            .into_iter()
+            .map(|row| {
+                row.into_iter()
+                    .map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
                     .collect()
             })
             .collect();
         Ok(Finished {
             outcome,
-            buffers,
             offsets,
             domain,
+            sizes: params.iter().map(|p| p.bytes()).collect(),
+            locals,
         })
     }
 }

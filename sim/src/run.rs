@@ -106,6 +106,11 @@ pub(crate) struct State<'d> {
     deadline: Duration,
     slots: Vec<Slot>,
     stopped: AtomicBool,
+    /// Per window: the threads sleeping in a wait on one of its cells.
+    sleepers: Vec<Sleepers>,
+    /// Busy-wait rounds before a wait yields: some when every rank has a
+    /// core, none when they outnumber the cores.
+    spins: u32,
     deadlock: Mutex<Option<DeadlockReport>>,
     errors: Mutex<Vec<String>>,
     fatals: Mutex<Vec<Fatal>>,
@@ -114,6 +119,20 @@ pub(crate) struct State<'d> {
     /// Per-rank timeline, when tracing.
     trace: Option<Vec<Mutex<Vec<Event>>>>,
     start: Instant,
+}
+
+/// Yields of a waiting thread before it sleeps. A yield hands the core to
+/// a runnable rank at once; sleeping costs a wake-up through the scheduler
+/// (measured: far slower per barrier when the machine is loaded), so a
+/// waiter keeps yielding for about a millisecond before it sleeps.
+const YIELDS: u32 = 1000;
+
+/// The threads asleep in a wait on cells of one window.
+#[derive(Default)]
+struct Sleepers {
+    /// How many: notifiers skip the lock when none.
+    count: AtomicUsize,
+    threads: Mutex<Vec<std::thread::Thread>>,
 }
 
 /// One copy into another rank's window (`Run::record_remote_writes`).
@@ -319,15 +338,26 @@ impl State<'_> {
     }
 
     /// Blocks `rank` until `cell` compares `cmp` to `expected`, or the run
-    /// is stopped (a deadlock was declared). Spins briefly, then yields,
-    /// then sleeps, so that blocked ranks leave the CPU to running ones.
+    /// is stopped (a deadlock was declared).
+    ///
+    /// A waiting thread gives its core away at once when the ranks
+    /// outnumber the cores (it spins briefly only when every rank has a
+    /// core of its own), keeps yielding for a while (a peer that is about
+    /// to notify runs in between), then sleeps on the cell's window
+    /// until a notify into that window wakes it ([`State::wake`]). The
+    /// sleep has a timeout, so the deadlock check runs however the cell
+    /// changes.
     pub fn wait(&self, rank: usize, cell: &AtomicI32, expected: i32, cmp: WaitCmp) {
         let thread = current_thread();
-        let mut spins = 0u32;
+        let window = self
+            .domain
+            .locate(cell.as_ptr() as usize, 4)
+            .map(|(w, _)| w);
+        let mut rounds = 0u32;
         let mut blocked = false;
         let mut last_check = Instant::now();
         loop {
-            if cmp.holds(cell.load(Ordering::Acquire), expected) || self.stopped() {
+            if cmp.holds(cell.load(Ordering::SeqCst), expected) || self.stopped() {
                 break;
             }
             if !blocked {
@@ -343,11 +373,14 @@ impl State<'_> {
                 );
                 blocked = true;
             }
-            spins += 1;
-            if spins < 200 {
+            rounds += 1;
+            if rounds < self.spins {
                 std::hint::spin_loop();
-            } else if spins < 400 {
+                continue;
+            } else if rounds < self.spins + YIELDS {
                 std::thread::yield_now();
+            } else if let Some(window) = window {
+                self.sleep(window, cell, expected, cmp);
             } else {
                 std::thread::sleep(Duration::from_micros(50));
             }
@@ -358,6 +391,41 @@ impl State<'_> {
         }
         if blocked {
             self.set_status(rank, thread, Status::Running);
+        }
+    }
+
+    /// Sleeps until a notify into `window` wakes this thread (or a short
+    /// timeout passes). The sleeper is registered before the cell is read
+    /// again, and a notifier applies its change before it looks for
+    /// sleepers (both sequentially consistent), so a wake-up is never lost.
+    fn sleep(&self, window: usize, cell: &AtomicI32, expected: i32, cmp: WaitCmp) {
+        let sleepers = &self.sleepers[window];
+        let me = std::thread::current();
+        let id = me.id();
+        sleepers.threads.lock().unwrap().push(me);
+        sleepers.count.fetch_add(1, Ordering::SeqCst);
+        if !cmp.holds(cell.load(Ordering::SeqCst), expected) && !self.stopped() {
+            std::thread::park_timeout(Duration::from_millis(1));
+        }
+        sleepers.count.fetch_sub(1, Ordering::SeqCst);
+        let mut threads = sleepers.threads.lock().unwrap();
+        if let Some(i) = threads.iter().position(|t| t.id() == id) {
+            threads.swap_remove(i);
+        }
+    }
+
+    /// Wakes the threads sleeping on `window` (a notify changed one of its
+    /// cells). Cheap when nobody sleeps there: one atomic load.
+    pub fn wake(&self, window: usize) {
+        let Some(sleepers) = self.sleepers.get(window) else {
+            return;
+        };
+        std::sync::atomic::fence(Ordering::SeqCst);
+        if sleepers.count.load(Ordering::SeqCst) == 0 {
+            return;
+        }
+        for thread in sleepers.threads.lock().unwrap().iter() {
+            thread.unpark();
         }
     }
 
@@ -430,6 +498,12 @@ impl State<'_> {
     }
 }
 
+/// The cores this process may run on (counted once).
+fn available_cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// What a rank's kernel gets to know about itself.
 #[derive(Clone, Copy)]
 pub struct RankEnv<'d> {
@@ -455,6 +529,9 @@ pub struct Outcome {
     pub logs: Vec<Vec<String>>,
     /// Per rank.
     pub counters: Vec<Counters>,
+    /// Wall-clock time of the kernels: from starting the first rank's
+    /// thread to the return of the last.
+    pub kernel_time: Duration,
     /// The timeline in Chrome's trace format (JSON, for Perfetto or
     /// chrome://tracing), when the run was traced.
     pub trace: Option<String>,
@@ -522,6 +599,8 @@ impl<'d> Run<'d> {
                 })
                 .collect(),
             stopped: AtomicBool::new(false),
+            sleepers: (0..ranks).map(|_| Sleepers::default()).collect(),
+            spins: if ranks <= available_cores() { 100 } else { 0 },
             trace: self
                 .trace
                 .then(|| (0..ranks).map(|_| Mutex::new(Vec::new())).collect()),
@@ -545,6 +624,7 @@ impl<'d> Run<'d> {
             })
             .collect();
         LIVE_SLOTS.lock().unwrap().extend(&handles);
+        let started = Instant::now();
         std::thread::scope(|scope| {
             for rank in 0..ranks {
                 let state = &state;
@@ -577,6 +657,7 @@ impl<'d> Run<'d> {
                     .expect("spawn a rank thread");
             }
         });
+        let kernel_time = started.elapsed();
         LIVE_SLOTS
             .lock()
             .unwrap()
@@ -599,6 +680,7 @@ impl<'d> Run<'d> {
                 .unwrap_or_default(),
             logs,
             counters,
+            kernel_time,
         }
     }
 }

@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicI32, Ordering};
 
 /// What a notify does to a cell.
 pub trait Notify {
-    /// Applies the notify. Release ordering: the notifier's earlier writes
+    /// Applies the notify. Sequentially consistent (so a waiter going to
+    /// sleep cannot miss it; see `State::wake`), which includes release: the notifier's earlier writes
     /// (the data the signal publishes) are visible to whoever sees it.
     fn apply(self, cell: &AtomicI32, value: i32);
 }
@@ -17,10 +18,10 @@ impl Notify for NotifyOp {
         match self {
             // Credits.
             NotifyOp::AtomicAdd => {
-                cell.fetch_add(value, Ordering::AcqRel);
+                cell.fetch_add(value, Ordering::SeqCst);
             }
             // Data cells such as published counts.
-            NotifyOp::Set => cell.store(value, Ordering::Release),
+            NotifyOp::Set => cell.store(value, Ordering::SeqCst),
         }
     }
 }

@@ -1,38 +1,115 @@
-//! Tile buffers: the blocks `pto.alloc_tile` gets for the kernel running
-//! on a thread, freed when that kernel returns.
+//! Tile buffers: on-chip (UB) buffers, modelled as such. Each
+//! `pto.alloc_tile` is an allocation *site* (a process-wide number the
+//! lowering gives it, [`register_site`]); a core (the thread running a
+//! kernel or a block) gets one buffer per site, the first time the site
+//! runs, and the same buffer every later time (a loop reuses it), until the
+//! kernel returns. The buffers a core holds must fit in an AIV core's UB
+//! (192 KiB on A2/A3): a kernel that needs more is reported with the
+//! location of the allocation that overflows.
 
 use crate::run::with_current;
 
-thread_local! {
-    /// Tile buffers of the kernel running on this thread.
-    static TILES: std::cell::RefCell<Vec<(*mut u8, std::alloc::Layout)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
+/// The UB of one AIV core (A2/A3), in bytes.
+pub const UB_BYTES: usize = 192 * 1024;
+
+/// Bytes of the simulator's header before a tile's data (valid rows and
+/// columns); not part of the UB the tile takes.
+const HEADER: usize = crate::lower::TILE_HEADER as usize;
+
+/// Where each site is in the source, by site number.
+static SITES: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// Gives the `pto.alloc_tile` at `location` a site number.
+pub(crate) fn register_site(location: String) -> i64 {
+    let mut sites = SITES.lock().unwrap_or_else(|e| e.into_inner());
+    sites.push(location);
+    sites.len() as i64 - 1
 }
 
-/// A zeroed, 64-byte aligned block of `bytes` for the calling thread's
-/// kernel. Null when the size is impossible (recorded as an error).
-pub(crate) fn alloc(bytes: i64) -> *mut u8 {
+fn site_location(site: i64) -> String {
+    let sites = SITES.lock().unwrap_or_else(|e| e.into_inner());
+    usize::try_from(site)
+        .ok()
+        .and_then(|s| sites.get(s).cloned())
+        .unwrap_or_else(|| format!("allocation site {site}"))
+}
+
+struct Tile {
+    site: i64,
+    pointer: *mut u8,
+    layout: std::alloc::Layout,
+}
+
+thread_local! {
+    /// The tile buffers of the kernel running on this thread (this core).
+    static TILES: std::cell::RefCell<Vec<Tile>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Whether this core's overflow was reported already.
+    static REPORTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The calling core's 64-byte aligned block of `bytes` for `site`: the
+/// buffer it had for the site if any (holding what the site's last tile
+/// left there, as UB does), else a new, zeroed one. Null when the
+/// size is impossible (recorded as an error).
+pub(crate) fn alloc(site: i64, bytes: i64) -> *mut u8 {
     let layout = usize::try_from(bytes)
         .ok()
         .and_then(|b| std::alloc::Layout::from_size_align(b.max(1), 64).ok());
     let Some(layout) = layout else {
-        with_current(|state, rank| state.error(rank, format!("a tile of {bytes} bytes")));
+        with_current(|state, rank| {
+            state.error(
+                rank,
+                format!("a tile of {bytes} bytes at {}", site_location(site)),
+            )
+        });
         return std::ptr::null_mut();
     };
-    // SAFETY: the layout has a non-zero size.
-    let pointer = unsafe { std::alloc::alloc_zeroed(layout) };
-    if !pointer.is_null() {
-        TILES.with(|tiles| tiles.borrow_mut().push((pointer, layout)));
-    }
-    pointer
+    TILES.with(|tiles| {
+        let mut tiles = tiles.borrow_mut();
+        if let Some(tile) = tiles.iter().find(|t| t.site == site) {
+            if tile.layout == layout {
+                // As UB: what the site's last tile left there.
+                return tile.pointer;
+            }
+        }
+        let held: usize = tiles
+            .iter()
+            .map(|t| t.layout.size().saturating_sub(HEADER))
+            .sum();
+        let needed = held + layout.size().saturating_sub(HEADER);
+        if needed > UB_BYTES && !REPORTED.with(|r| r.replace(true)) {
+            with_current(|state, rank| {
+                state.error(
+                    rank,
+                    format!(
+                        "{}: the kernel's tiles need {needed} bytes of UB, more than the \
+                         {UB_BYTES} of an AIV core (this tile of {} bytes does not fit)",
+                        site_location(site),
+                        layout.size().saturating_sub(HEADER)
+                    ),
+                )
+            });
+        }
+        // SAFETY: the layout has a non-zero size.
+        let pointer = unsafe { std::alloc::alloc_zeroed(layout) };
+        if !pointer.is_null() {
+            tiles.push(Tile {
+                site,
+                pointer,
+                layout,
+            });
+        }
+        pointer
+    })
 }
 
-/// Frees the calling thread's tile buffers (when its kernel has returned).
+/// Frees the calling core's tile buffers (when its kernel has returned).
 pub(crate) fn release() {
+    REPORTED.with(|r| r.set(false));
     TILES.with(|tiles| {
-        for (pointer, layout) in tiles.borrow_mut().drain(..) {
+        for tile in tiles.borrow_mut().drain(..) {
             // SAFETY: allocated by `alloc` with this layout, freed once.
-            unsafe { std::alloc::dealloc(pointer, layout) };
+            unsafe { std::alloc::dealloc(tile.pointer, tile.layout) };
         }
     });
 }
@@ -41,10 +118,10 @@ pub(crate) fn release() {
 /// `[start, end)` overlaps, as (base address, size).
 pub(crate) fn overlapping(start: usize, end: usize) -> Option<(usize, usize)> {
     TILES.with(|tiles| {
-        tiles.borrow().iter().find_map(|(pointer, layout)| {
-            let base = *pointer as usize;
-            let overlaps = start < base + layout.size() && end > base;
-            overlaps.then_some((base, layout.size()))
+        tiles.borrow().iter().find_map(|tile| {
+            let base = tile.pointer as usize;
+            let overlaps = start < base + tile.layout.size() && end > base;
+            overlaps.then_some((base, tile.layout.size()))
         })
     })
 }

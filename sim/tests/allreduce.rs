@@ -90,8 +90,8 @@ fn run(case: &Case) {
         "{label}: {:?}",
         domain.leaks(signal_offset, cells)
     );
-    for rank in 0..ranks {
-        let bytes = &finished.buffers[rank][0];
+    for (rank, buffers) in finished.buffers().iter().enumerate() {
+        let bytes = &buffers[0];
         for i in 0..n {
             let got = if dtype == "f16" {
                 f64::from(pld_sim::half::f16_to_f32(u16::from_le_bytes([
@@ -220,7 +220,7 @@ fn looped(kind: &str, ranks: usize) {
     );
     let scale = (ranks as f64).powi(4);
     for rank in 0..ranks {
-        let got = common::as_f32s(&finished.buffers[rank][0]);
+        let got = common::as_f32s(&finished.buffers()[rank][0]);
         for (i, value) in got.iter().enumerate() {
             let want = scale * (0..ranks).map(|r| input(r, i)).sum::<f64>();
             assert_eq!(f64::from(*value), want, "{label}: rank {rank} element {i}");

@@ -46,7 +46,7 @@ fn broadcast_copies_the_roots_target_everywhere() {
             });
             no_leaks(&finished, 1, ranks);
             for rank in 0..ranks {
-                let got = as_f32s(&finished.buffers[rank][0]);
+                let got = as_f32s(&finished.buffers()[rank][0]);
                 let want: Vec<f32> = (0..rows * cols)
                     .map(|i| tag(root, i / cols, i % cols))
                     .collect();
@@ -77,7 +77,7 @@ fn reduce_scatter_sums_row_me_across_ranks() {
         });
         no_leaks(&finished, 1, ranks);
         for rank in 0..ranks {
-            let got = as_f32s(&finished.buffers[rank][0]);
+            let got = as_f32s(&finished.buffers()[rank][0]);
             for col in 0..size {
                 let want: f32 = (0..ranks).map(|r| tag(r, rank, col)).sum();
                 assert_eq!(
@@ -110,7 +110,7 @@ fn allgather_puts_every_input_row_everywhere() {
         });
         no_leaks(&finished, 2, ranks);
         for rank in 0..ranks {
-            let got = as_f32s(&finished.buffers[rank][1]);
+            let got = as_f32s(&finished.buffers()[rank][1]);
             let want: Vec<f32> = (0..ranks * size)
                 .map(|i| tag(i / size, 0, i % size))
                 .collect();
@@ -139,7 +139,7 @@ fn all_to_all_transposes_rows_across_ranks() {
         });
         no_leaks(&finished, 2, ranks);
         for rank in 0..ranks {
-            let got = as_f32s(&finished.buffers[rank][1]);
+            let got = as_f32s(&finished.buffers()[rank][1]);
             // Row `src` of rank `rank` is row `rank` of rank `src`'s input.
             let want: Vec<f32> = (0..ranks * size)
                 .map(|i| tag(i / size, rank, i % size))
@@ -177,8 +177,8 @@ fn all_to_all_v_sends_exactly_the_clamped_counts() {
     });
     no_leaks(&finished, 2, ranks);
     for dst in 0..ranks {
-        let got = as_f32s(&finished.buffers[dst][1]);
-        let counts = as_i32s(&finished.buffers[dst][4]);
+        let got = as_f32s(&finished.buffers()[dst][1]);
+        let counts = as_i32s(&finished.buffers()[dst][4]);
         for (src, published) in counts.iter().enumerate() {
             let sent = asked(src, dst).clamp(0, capacity as i32) as usize;
             assert_eq!(*published, sent as i32, "count from {src} to {dst}");
@@ -224,7 +224,7 @@ fn a_collective_called_twice_in_a_loop_with_one_signal() {
     });
     no_leaks(&finished, 1, ranks);
     for rank in 0..ranks {
-        let got = as_f32s(&finished.buffers[rank][0]);
+        let got = as_f32s(&finished.buffers()[rank][0]);
         for (i, value) in got.iter().enumerate() {
             // The second call reduces the first call's sums.
             let once: f32 = (0..ranks).map(|r| (r + i) as f32).sum();
@@ -257,7 +257,7 @@ fn accumulating_stores_from_every_rank_lose_no_update() {
         }
     });
     assert!(finished.outcome.ok(), "{:?}", finished.outcome);
-    let got = as_f32s(&finished.buffers[0][0]);
+    let got = as_f32s(&finished.buffers()[0][0]);
     assert!(
         got.iter().all(|v| *v == (ranks * 2000) as f32),
         "{:?}",

@@ -189,3 +189,73 @@ fn compiled_kernels_are_cached_by_content() {
     let other = Compiled::cached(&to_pto(DIVERGENT).expect("pld-to-pto")).expect("compiles");
     assert!(!std::rc::Rc::ptr_eq(&first, &other));
 }
+
+/// `tiles` allocations of `cols` f32 each, at one site inside a loop of
+/// `trips` iterations (the same buffer every trip) or at `tiles` sites.
+fn tile_kernel(cols: i64, sites: usize, trips: i64) -> String {
+    let tile =
+        format!("!pto.tile_buf<\"vec\", tensor<1x{cols}xf32>, {{valid = array<i64: 1, {cols}>}}>");
+    let mut body = String::new();
+    for _ in 0..sites {
+        body.push_str(&format!(
+            "    %t{} = \"pto.alloc_tile\"() {{operandSegmentSizes = array<i32: 0, 0, 0>}} : () -> {tile}\n    \"pto.tload\"(%pv, %t{}) {{operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0>}} : (!part, {tile}) -> ()\n",
+            body.len(),
+            body.len()
+        ));
+    }
+    format!(
+        r#"!part = !pto.partition_tensor_view<tensor<1x{cols}xf32>>
+func.func @tiles(%p: !pto.ptr<f32>) attributes {{pto.kernel_kind = #pto.kernel_kind<"vector">}} {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cols = arith.constant {cols} : index
+  %trips = arith.constant {trips} : index
+  %v = "pto.make_tensor_view"(%p, %c1, %cols, %cols, %c1) {{layout = #pto.layout<"nd">, operandSegmentSizes = array<i32: 1, 2, 2>}} : (!pto.ptr<f32>, index, index, index, index) -> !pto.tensor_view<tensor<?x?xf32>>
+  %pv = "pto.partition_view"(%v, %c0, %c0, %c1, %cols) {{operandSegmentSizes = array<i32: 1, 2, 2>}} : (!pto.tensor_view<tensor<?x?xf32>>, index, index, index, index) -> !part
+  scf.for %i = %c0 to %trips step %c1 {{
+{body}  }}
+  return
+}}
+"#
+    )
+}
+
+/// Runs `@tiles` of `source` on 2 ranks over a private buffer of `cols`
+/// floats each.
+fn run_tiles(source: &str, cols: usize) -> Outcome {
+    let compiled = Compiled::from_text(source).expect("compiles");
+    let kernel = compiled.kernel("tiles").expect("kernel compiled");
+    let domain = CommDomain::new(2, 64).unwrap();
+    Run::new(&domain, Duration::from_secs(5)).execute("tiles", |_| {
+        let mut data = vec![1.0f32; cols];
+        let mut pointer = data.as_mut_ptr() as *mut ();
+        let mut arguments = [&mut pointer as *mut *mut () as *mut ()];
+        // SAFETY: one pointer per parameter, to a buffer of `cols` floats.
+        unsafe { kernel.call(&mut arguments) };
+    })
+}
+
+#[test]
+fn a_tile_site_in_a_loop_reuses_one_buffer_of_the_core_s_ub() {
+    // 1000 trips of two 64 KiB tiles: 128 KiB of UB, not 125 MiB.
+    let outcome = run_tiles(&tile_kernel(16384, 2, 1000), 16384);
+    assert!(outcome.ok(), "{outcome:?}");
+}
+
+#[test]
+fn tiles_beyond_the_ub_capacity_are_reported_with_their_location() {
+    // Two 128 KiB tiles do not fit in 192 KiB; the second one is named.
+    let outcome = run_tiles(&tile_kernel(32768, 2, 1), 32768);
+    assert_eq!(
+        outcome.errors.len(),
+        2,
+        "one per rank: {:?}",
+        outcome.errors
+    );
+    for error in &outcome.errors {
+        assert!(
+            error.contains(":12:13: the kernel's tiles need 262144 bytes of UB, more than the 196608 of an AIV core"),
+            "{error}"
+        );
+    }
+}

@@ -93,8 +93,8 @@ where
 
             _ => return Err("has no PTO lowering".into()),
         };
-        if let (Some(new), Ok(result)) = (replacement, op.result(0)) {
-            ir::replace_all_uses(result.into(), new);
+        if let (Some(new), Some(result)) = (replacement, ir::result_at(op, 0)) {
+            ir::replace_all_uses(result, new);
         }
         ir::erase(op);
         Ok(())
@@ -131,7 +131,7 @@ where
     }
 
     pub(super) fn result_tile(&self, op: OperationRef<'c, 'a>) -> Result<TensorInfo<'c>, String> {
-        let result = op.result(0).map_err(|_| "no result")?;
+        let result = ir::result_at(op, 0).ok_or("no result")?;
         tensor_info(result.r#type())
             .ok()
             .flatten()

@@ -87,10 +87,9 @@ impl<'c, 'a> OpView<'c, 'a> {
     /// The values of operand group `name` (`None` if there is no such group
     /// or the op does not match its schema).
     pub fn group(&self, name: &str) -> Option<Vec<Value<'c, 'a>>> {
-        use melior::ir::operation::OperationLike;
         let index = self.schema.operand_group(name)?;
         let range = self.group_ranges()?.get(index)?.clone();
-        range.map(|i| self.op.operand(i).ok()).collect()
+        range.map(|i| pld_ir::operand(self.op, i)).collect()
     }
 
     /// The single value of group `name`, if present.
@@ -219,7 +218,7 @@ macro_rules! pld_op {
 
             /// The first result, if the op has one.
             pub fn result(&self) -> Option<melior::ir::Value<'c, 'a>> {
-                self.0.op.result(0).ok().map(Into::into)
+                pld_ir::result_at(self.0.op, 0)
             }
 
             $( $crate::ops::pld_op!(@get $group $arity); )*

@@ -61,6 +61,7 @@ pub fn verify<'c>(root: OperationRef<'c, '_>) -> Vec<Finding<'c>> {
     let mut checker = Checker {
         findings: Vec::new(),
         functions: HashMap::new(),
+        infos: Default::default(),
     };
     // G8 (the module's backend, docs/dialect.md 2.6) is checked with the
     // other ops: `all_ops` includes `root`.
@@ -90,9 +91,22 @@ pub(crate) struct Checker<'c> {
     findings: Vec<Finding<'c>>,
     /// The `pld.kind` of every function, by name.
     functions: HashMap<String, Option<FuncKind>>,
+    /// `tensor_info` of every type met so far in this run, by type (the
+    /// module is not changed while it is verified): reading a type's pld
+    /// encoding prints and parses attributes, far slower than a lookup.
+    infos: std::cell::RefCell<HashMap<usize, Result<Option<TensorInfo<'c>>, String>>>,
 }
 
 impl<'c> Checker<'c> {
+    /// `tensor_info(ty)`, once per type and run.
+    fn info(&self, ty: melior::ir::Type<'c>) -> Result<Option<TensorInfo<'c>>, String> {
+        self.infos
+            .borrow_mut()
+            .entry(pld_ir::types::type_key(ty))
+            .or_insert_with(|| tensor_info(ty))
+            .clone()
+    }
+
     fn error(&mut self, location: Location<'c>, message: String) {
         self.findings.push(Finding { location, message });
     }
@@ -128,7 +142,7 @@ impl<'c> Checker<'c> {
         if let Some(ty) = function_type(func) {
             for i in 0..ty.input_count() {
                 if let Ok(input) = ty.input(i) {
-                    if let Err(message) = tensor_info(input) {
+                    if let Err(message) = self.info(input) {
                         self.error(
                             location,
                             format!("function @{name}: argument #{i}: {message}"),
@@ -138,7 +152,7 @@ impl<'c> Checker<'c> {
             }
             for i in 0..ty.result_count() {
                 if let Ok(result) = ty.result(i) {
-                    if let Err(message) = tensor_info(result) {
+                    if let Err(message) = self.info(result) {
                         self.error(
                             location,
                             format!("function @{name}: result #{i}: {message}"),
@@ -160,7 +174,7 @@ impl<'c> Checker<'c> {
             return;
         }
         for (i, result) in op.results().enumerate() {
-            if let Err(message) = tensor_info(result.r#type()) {
+            if let Err(message) = self.info(result.r#type()) {
                 self.error(op.location(), format!("'{name}' op result #{i}: {message}"));
             }
         }
@@ -184,7 +198,12 @@ impl<'c> Checker<'c> {
             return;
         }
         let func = enclosing_function(op);
-        let kind = func.and_then(|f| function_kind(f).ok().flatten());
+        // Read once per function, by `declare_function`.
+        let function = func.and_then(symbol_name).unwrap_or_default();
+        let kind = match self.functions.get(&function) {
+            Some(kind) => *kind,
+            None => func.and_then(|f| function_kind(f).ok().flatten()),
+        };
         let Some(kind) = kind else {
             self.error(
                 op.location(),
@@ -288,13 +307,13 @@ impl<'c, 'a> OpCx<'_, 'c, 'a> {
     /// The tensor info of operand group `group` (a single value). Type
     /// errors of the value were already reported where it is defined.
     pub fn tensor(&self, group: &str) -> Option<TensorInfo<'c>> {
-        tensor_info(self.one(group)?.r#type()).ok().flatten()
+        self.checker.info(self.one(group)?.r#type()).ok().flatten()
     }
 
     /// The tensor info of the first result.
     pub fn result_tensor(&self) -> Option<TensorInfo<'c>> {
-        let result = self.view.op.result(0).ok()?;
-        tensor_info(result.r#type()).ok().flatten()
+        let result = pld_ir::result_at(self.view.op, 0)?;
+        self.checker.info(result.r#type()).ok().flatten()
     }
 
     /// Requires operand `role` to be a distributed tensor.
@@ -368,7 +387,8 @@ impl<'c, 'a> OpCx<'_, 'c, 'a> {
 
     /// Requires the first result to have the type of operand `group`.
     pub fn result_is(&mut self, group: &str) {
-        let (Some(value), Ok(result)) = (self.one(group), self.view.op.result(0)) else {
+        let (Some(value), Some(result)) = (self.one(group), pld_ir::result_at(self.view.op, 0))
+        else {
             return;
         };
         if value.r#type() != result.r#type() {

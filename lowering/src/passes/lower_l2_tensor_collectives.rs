@@ -621,8 +621,7 @@ fn rewrite<'c, 'a>(
     // The call returns the target's storage; uses of the collective's
     // result keep the type they had.
     let mut result = ir::result(call);
-    if let Ok(old) = op.result(0) {
-        let old: Value = old.into();
+    if let Some(old) = ir::result_at(op, 0) {
         if old.r#type() != result.r#type() {
             result = cast(op, result, old.r#type());
         }

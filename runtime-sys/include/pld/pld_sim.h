@@ -43,9 +43,14 @@ void pld_sim_fence(void);
 #define PLD_COPY_ADD_F16 2
 #define PLD_COPY_ADD_I32 3
 
-/* A tile buffer for this rank's running kernel: `bytes` zeroed bytes,
- * 64-byte aligned, released when the kernel returns. */
-void *pld_sim_tile_alloc(int64_t bytes);
+/* The calling core's tile buffer for allocation site `site` (a number the
+ * simulator's lowering gives each pto.alloc_tile): `bytes` bytes,
+ * 64-byte aligned, the same buffer every time the site runs (a loop reuses
+ * it, and sees what the last tile left there, as UB; zeroed the first
+ * time), released when the kernel returns. The buffers a core holds must fit
+ * in an AIV core's 192 KiB UB; a kernel that needs more is an error of the
+ * run naming the site. */
+void *pld_sim_tile_alloc(int64_t site, int64_t bytes);
 
 /* Copies a rows x cols block of `elem_bytes`-sized elements, strides in
  * elements (row, column) on each side; with an accumulate kind other than

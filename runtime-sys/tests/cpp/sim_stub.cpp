@@ -181,7 +181,8 @@ int32_t pld_sim_test(const int32_t *cell, int32_t expected, int32_t cmp) {
 
 void pld_sim_fence(void) { std::atomic_thread_fence(std::memory_order_seq_cst); }
 
-void *pld_sim_tile_alloc(int64_t bytes) {
+void *pld_sim_tile_alloc(int64_t site, int64_t bytes) {
+  (void)site;
   if (bytes < 0) {
     RecordError("tile_alloc of a negative size");
     return nullptr;

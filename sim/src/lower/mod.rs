@@ -166,7 +166,7 @@ struct TileShape<'c> {
 }
 
 /// Bytes before a tile's data.
-const TILE_HEADER: i64 = 16;
+pub(crate) const TILE_HEADER: i64 = 16;
 
 fn tile_shape<'c>(context: &'c Context, ty: Type<'c>) -> Option<TileShape<'c>> {
     let text = ty.to_string();
@@ -470,8 +470,8 @@ where
             _ => return refuse(op, "is not simulated with these operands"),
         };
         if let Step::Replace(replacement) = step {
-            if let (Some(new), Ok(result)) = (replacement, op.result(0)) {
-                ir::replace_all_uses(result.into(), new);
+            if let (Some(new), Some(result)) = (replacement, ir::result_at(op, 0)) {
+                ir::replace_all_uses(result, new);
             }
             ir::erase(op);
         }

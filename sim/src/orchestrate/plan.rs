@@ -507,8 +507,8 @@ where
             i += step;
         }
         for (index, value) in carried.into_iter().enumerate() {
-            if let Ok(result) = op.result(index) {
-                self.set(result.into(), value);
+            if let Some(result) = pld_ir::result_at(op, index) {
+                self.set(result, value);
             }
         }
         Ok(())

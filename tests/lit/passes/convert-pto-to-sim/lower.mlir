@@ -12,8 +12,11 @@
 // CHECK-SAME: llvm.emit_c_interface
 // CHECK-NOT: pto.
 // A tile is a block the simulator allocates: 16 header bytes + 64 floats.
+// It is allocation site 0 of the module: the simulator reuses one buffer
+// per site and core.
 // CHECK: %[[BYTES:.*]] = arith.constant 272 : i64
-// CHECK: %[[TILE:.*]] = call @pld_sim_tile_alloc(%[[BYTES]]) : (i64) -> !llvm.ptr
+// CHECK: %[[SITE:.*]] = arith.constant 0 : i64
+// CHECK: %[[TILE:.*]] = call @pld_sim_tile_alloc(%[[SITE]], %[[BYTES]]) : (i64, i64) -> !llvm.ptr
 // A load is a checked copy into the tile's data (4-byte elements, assign).
 // CHECK: call @pld_sim_copy({{.*}}) : (!llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i64, i64, i32, i32) -> ()
 // The notify and the wait take the pld ABI values (AtomicAdd 0, Ge 1).
@@ -29,7 +32,7 @@
 // CHECK-DAG: func.func private @pld_sim_wait(!llvm.ptr, i32, i32)
 // CHECK-DAG: func.func private @pld_sim_test(!llvm.ptr, i32, i32) -> i32
 // CHECK-DAG: func.func private @pld_sim_copy(!llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i64, i64, i32, i32)
-// CHECK-DAG: func.func private @pld_sim_tile_alloc(i64) -> !llvm.ptr
+// CHECK-DAG: func.func private @pld_sim_tile_alloc(i64, i64) -> !llvm.ptr
 func.func @kernel(%p: !pto.ptr<f32>, %s: !pto.ptr<i32>) attributes {pto.kernel_kind = #pto.kernel_kind<"vector">} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

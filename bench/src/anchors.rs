@@ -1,0 +1,104 @@
+//! The anchors the simulator's throughput is measured against, built and
+//! run by the bench itself: OpenMPI's `MPI_Allreduce` (`anchors/
+//! mpi_allreduce.c`, through `mpicc` and `mpirun`) and an ideal in-process
+//! ring (`anchors/ideal_ring.c`, P pthreads over P shared buffers, one
+//! barrier per step, through `cc -O3 -march=native`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use crate::harness::Result;
+
+const MPI_SOURCE: &str = include_str!("../anchors/mpi_allreduce.c");
+const RING_SOURCE: &str = include_str!("../anchors/ideal_ring.c");
+
+/// The built anchors.
+pub struct Anchors {
+    /// `None` (with the reason) when OpenMPI is not installed.
+    pub mpi: std::result::Result<PathBuf, String>,
+    pub ring: PathBuf,
+}
+
+fn build(compiler: &str, args: &[&str], source: &Path, output: &Path) -> Result {
+    let result = Command::new(compiler)
+        .args(args)
+        .arg("-o")
+        .arg(output)
+        .arg(source)
+        .output()
+        .map_err(|e| format!("cannot run {compiler}: {e}"))?;
+    if !result.status.success() {
+        return Err(format!(
+            "{compiler} failed on {}: {}",
+            source.display(),
+            String::from_utf8_lossy(&result.stderr)
+        ));
+    }
+    Ok(())
+}
+
+/// Writes and compiles both anchors in `dir`.
+pub fn build_all(dir: &Path) -> Result<Anchors> {
+    let write = |name: &str, text: &str| -> Result<PathBuf> {
+        let path = dir.join(name);
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        Ok(path)
+    };
+    let ring_source = write("ideal_ring.c", RING_SOURCE)?;
+    let ring = dir.join("ideal_ring");
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    build(
+        &cc,
+        &["-O3", "-march=native", "-pthread"],
+        &ring_source,
+        &ring,
+    )?;
+    let mpi_source = write("mpi_allreduce.c", MPI_SOURCE)?;
+    let mpi = dir.join("mpi_allreduce");
+    let mpi = build("mpicc", &["-O3"], &mpi_source, &mpi)
+        .map(|()| mpi)
+        .map_err(|e| format!("{e} (`make bench` installs OpenMPI)"));
+    Ok(Anchors { mpi, ring })
+}
+
+/// The `best <seconds>` line an anchor prints.
+fn best(output: std::process::Output, what: &str) -> Result<Duration> {
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    if !output.status.success() {
+        return Err(format!(
+            "{what} failed: {stdout}{}",
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("best "))
+        .and_then(|s| s.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| format!("{what} printed no time: {stdout}"))
+}
+
+/// OpenMPI's best allreduce of `elements` floats on `ranks` processes.
+pub fn mpi(binary: &Path, ranks: usize, elements: usize, runs: usize) -> Result<Duration> {
+    let output = Command::new("mpirun")
+        .args(["--oversubscribe", "-np", &ranks.to_string()])
+        .arg(binary)
+        .args([elements.to_string(), runs.to_string()])
+        // A container's root user may run it.
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .output()
+        .map_err(|e| format!("cannot run mpirun: {e}"))?;
+    best(output, &format!("mpirun -np {ranks}"))
+}
+
+/// The ideal ring's best allreduce of `elements` floats on `ranks` threads.
+pub fn ring(binary: &Path, ranks: usize, elements: usize, runs: usize) -> Result<Duration> {
+    let output = Command::new(binary)
+        .args([ranks.to_string(), elements.to_string(), runs.to_string()])
+        .output()
+        .map_err(|e| format!("cannot run the ideal ring: {e}"))?;
+    best(output, "the ideal ring")
+}
