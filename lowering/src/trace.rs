@@ -147,7 +147,7 @@ where
 
 /// For result `index` of a call whose callee returns one of its own
 /// parameters there: the call's argument for that parameter.
-fn returned_argument<'c, 'a>(call: OperationRef<'c, 'a>, index: usize) -> Option<Value<'c, 'a>>
+pub fn returned_argument<'c, 'a>(call: OperationRef<'c, 'a>, index: usize) -> Option<Value<'c, 'a>>
 where
     'c: 'a,
 {
@@ -157,7 +157,7 @@ where
     let function = ir::find_function(module, &callee)?;
     let returned = ir::operand(ir::region_terminator(function, 0)?, index)?;
     let site = ir::argument_site(returned)?;
-    if op_name(&site.parent) != "func.func" {
+    if op_name(&site.parent) != "func.func" || !site.entry_block {
         return None;
     }
     ir::operand(call, site.number)

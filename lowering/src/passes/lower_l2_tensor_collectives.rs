@@ -376,7 +376,7 @@ fn contiguous(value: Value) -> Result<(), String> {
                 pending.extend(yielded(owner, 1, index));
             }
             "func.call" => {
-                let argument = returned_argument(owner, index).ok_or_else(|| {
+                let argument = crate::trace::returned_argument(owner, index).ok_or_else(|| {
                     format!("{what}, whose callee does not return one of its parameters there")
                 })?;
                 pending.push(argument);
@@ -457,23 +457,6 @@ fn first_dimension_slice(slice: OperationRef) -> Result<(), &'static str> {
         return Err("a slice that narrows a dimension other than the first");
     }
     Ok(())
-}
-
-/// For result `index` of a call whose callee returns one of its own
-/// parameters there: the call's argument for that parameter.
-fn returned_argument<'c, 'a>(call: OperationRef<'c, 'a>, index: usize) -> Option<Value<'c, 'a>>
-where
-    'c: 'a,
-{
-    let callee = pld_ir::attr::flat_symbol(call.attribute("callee").ok()?)?;
-    let module = ir::enclosing_function(call)?.parent_operation()?;
-    let function = ir::find_function(module, &callee)?;
-    let returned = ir::operand(ir::region_terminator(function, 0)?, index)?;
-    let site = ir::argument_site(returned)?;
-    if op_name(&site.parent) != "func.func" || !site.entry_block {
-        return None;
-    }
-    ir::operand(call, site.number)
 }
 
 /// A synthesized function's signature.
