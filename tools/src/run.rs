@@ -88,6 +88,19 @@ pub(crate) fn fill(generator: &Generator, param: &Param, rank: usize) -> Result<
 /// the credits and the data land outside their buffers: each signal's shape
 /// for its schedule, a broadcast's root, the per-rank rows of allgather,
 /// all_to_all and reduce_scatter targets and the slots of all_to_all_v.
+/// `value` as one element of `dtype`, little-endian.
+fn encode(dtype: pld_sim::program::Dtype, value: f64) -> Vec<u8> {
+    use pld_sim::program::Dtype;
+    match dtype {
+        Dtype::F32 => (value as f32).to_le_bytes().to_vec(),
+        Dtype::F16 => pld_sim::half::f32_to_f16(value as f32)
+            .to_le_bytes()
+            .to_vec(),
+        Dtype::I32 => (value as i32).to_le_bytes().to_vec(),
+        Dtype::I8 => (value as i8).to_le_bytes().to_vec(),
+    }
+}
+
 /// Element `i` of a row-major `shape` as a multi-dimensional index,
 /// `[row, col]`.
 fn index_of(i: usize, shape: &[usize]) -> String {
@@ -366,7 +379,18 @@ fn drive(options: &Options) -> Result<i32, String> {
         let param = &kernel.params[signal];
         let offset = finished.offsets[signal].unwrap_or(0);
         for leak in finished.domain.leaks(offset, param.elements()) {
-            eprintln!("pld-run: credit leak in {}: {leak}", param.name);
+            // The cell named as the source names it: parameter and index.
+            let shown = match ssa_name(&names, param) {
+                Some(name) => format!("%{name} ({})", param.name),
+                None => param.name.clone(),
+            };
+            eprintln!(
+                "pld-run: credit leak in {shown} at {}: rank {}'s cell holds {} (should be back \
+                 to 0)",
+                index_of(leak.index, &param.shape),
+                leak.rank,
+                leak.value
+            );
             status = 1;
         }
     }
@@ -439,6 +463,20 @@ fn drive(options: &Options) -> Result<i32, String> {
             }
         }
         wrong = Some(checks.iter().map(|c| c.wrong).sum::<usize>());
+        // The golden next to the result, in the target's dtype.
+        if let (Some(dir), Some(target)) = (&options.output_dir, kernel.collectives[0].target) {
+            let param = &kernel.params[target];
+            for check in &checks {
+                let bytes: Vec<u8> = check
+                    .expected
+                    .iter()
+                    .flat_map(|v| encode(param.dtype, *v))
+                    .collect();
+                let path = format!("{dir}/{}.rank{}.golden.npy", param.name, check.rank);
+                std::fs::write(&path, npy::encode(param.dtype, &param.shape, &bytes))
+                    .map_err(|e| format!("cannot write '{path}': {e}"))?;
+            }
+        }
     }
     let check_time = check_started.elapsed();
     if options.stats {
