@@ -372,6 +372,31 @@ fn drive(options: &Options) -> Result<i32, String> {
     }
     if let Some(report) = &finished.outcome.deadlock {
         eprint!("pld-run: {report}");
+        // Each waited-on cell as the source names it: the parameter whose
+        // window range holds it, and its [row, col] there.
+        for blocked in &report.blocked {
+            let cell = kernel
+                .params
+                .iter()
+                .zip(&finished.offsets)
+                .find_map(|(p, o)| {
+                    let start = (*o)?;
+                    let bytes = p.elements() * p.dtype.bytes();
+                    (blocked.window.is_some() && (start..start + bytes).contains(&blocked.offset))
+                        .then(|| (p, (blocked.offset - start) / p.dtype.bytes()))
+                });
+            if let Some((param, index)) = cell {
+                let shown = match ssa_name(&names, param) {
+                    Some(name) => format!("%{name} ({})", param.name),
+                    None => param.name.clone(),
+                };
+                eprintln!(
+                    "  rank {} waits on {shown} at {}",
+                    blocked.rank,
+                    index_of(index, &param.shape)
+                );
+            }
+        }
         return Ok(DEADLOCK);
     }
     // Credits left in the collectives' signals.
