@@ -19,6 +19,8 @@ pub struct RankCheck {
     pub wrong: usize,
     /// The first few of them: (element, expected, actual).
     pub first_wrong: Vec<(usize, f64, f64)>,
+    /// The golden of the whole target, element by element.
+    pub expected: Vec<f64>,
 }
 
 /// How many wrong elements a [`RankCheck`] lists.
@@ -181,8 +183,10 @@ pub fn check(
             let mut ok = true;
             let mut wrong = 0;
             let mut first_wrong = Vec::new();
+            let mut expected = Vec::with_capacity(n);
             for i in 0..n {
                 let want = golden(rank, i);
+                expected.push(want);
                 let got = param.dtype.read(&outputs[rank][target], i);
                 let error = if got == want { 0.0 } else { (got - want).abs() };
                 if error > worst || error.is_nan() {
@@ -220,6 +224,7 @@ pub fn check(
                 ok,
                 wrong,
                 first_wrong,
+                expected,
             }
         })
         .collect())

@@ -124,6 +124,19 @@ fn param_index(kernel: &pld_sim::program::KernelInfo, name: &str) -> Result<usiz
         })
 }
 
+/// `value` as one element of `dtype`, little-endian.
+fn encode(dtype: pld_sim::program::Dtype, value: f64) -> Vec<u8> {
+    use pld_sim::program::Dtype;
+    match dtype {
+        Dtype::F32 => (value as f32).to_le_bytes().to_vec(),
+        Dtype::F16 => pld_sim::half::f32_to_f16(value as f32)
+            .to_le_bytes()
+            .to_vec(),
+        Dtype::I32 => (value as i32).to_le_bytes().to_vec(),
+        Dtype::I8 => (value as i8).to_le_bytes().to_vec(),
+    }
+}
+
 /// Element `i` of a row-major `shape` as a multi-dimensional index,
 /// `[row, col]`.
 fn index_of(i: usize, shape: &[usize]) -> String {
@@ -178,6 +191,21 @@ fn summary(
         seconds * 1e6,
         algbw * factor,
     )
+}
+
+/// A parameter as reports name it: `%data (arg0)` when the source names
+/// it, `arg0` otherwise.
+fn shown_name(kernel: &pld_sim::program::KernelInfo, param: &Param) -> String {
+    let position = kernel
+        .params
+        .iter()
+        .position(|p| std::ptr::eq(p, param))
+        .unwrap_or(0);
+    if param.name == format!("arg{position}") {
+        param.name.clone()
+    } else {
+        format!("%{} (arg{position})", param.name)
+    }
 }
 
 /// Runs `pld-run`; returns the process exit status.
@@ -340,6 +368,28 @@ fn drive(options: &Options) -> Result<i32, String> {
     }
     if let Some(report) = &finished.outcome.deadlock {
         eprint!("pld-run: {report}");
+        // Each waited-on cell as the source names it: the parameter whose
+        // window range holds it, and its [row, col] there.
+        for blocked in &report.blocked {
+            let cell = kernel
+                .params
+                .iter()
+                .zip(&finished.offsets)
+                .find_map(|(p, o)| {
+                    let start = (*o)?;
+                    let bytes = p.elements() * p.dtype.bytes();
+                    (blocked.window.is_some() && (start..start + bytes).contains(&blocked.offset))
+                        .then(|| (p, (blocked.offset - start) / p.dtype.bytes()))
+                });
+            if let Some((param, index)) = cell {
+                let shown = shown_name(kernel, param);
+                eprintln!(
+                    "  rank {} waits on {shown} at {}",
+                    blocked.rank,
+                    index_of(index, &param.shape)
+                );
+            }
+        }
         return Ok(DEADLOCK);
     }
     // Credits left in the collectives' signals.
@@ -347,7 +397,15 @@ fn drive(options: &Options) -> Result<i32, String> {
         let param = &kernel.params[signal];
         let offset = finished.offsets[signal].unwrap_or(0);
         for leak in finished.domain.leaks(offset, param.elements()) {
-            eprintln!("pld-run: credit leak in {}: {leak}", param.name);
+            // The cell named as the source names it: parameter and index.
+            let shown = shown_name(kernel, param);
+            eprintln!(
+                "pld-run: credit leak in {shown} at {}: rank {}'s cell holds {} (should be back \
+                 to 0)",
+                index_of(leak.index, &param.shape),
+                leak.rank,
+                leak.value
+            );
             status = 1;
         }
     }
@@ -420,6 +478,20 @@ fn drive(options: &Options) -> Result<i32, String> {
             }
         }
         wrong = Some(checks.iter().map(|c| c.wrong).sum::<usize>());
+        // The golden next to the result, in the target's dtype.
+        if let (Some(dir), Some(target)) = (&options.output_dir, kernel.collectives[0].target) {
+            let param = &kernel.params[target];
+            for check in &checks {
+                let bytes: Vec<u8> = check
+                    .expected
+                    .iter()
+                    .flat_map(|v| encode(param.dtype, *v))
+                    .collect();
+                let path = format!("{dir}/{}.rank{}.golden.npy", param.name, check.rank);
+                std::fs::write(&path, npy::encode(param.dtype, &param.shape, &bytes))
+                    .map_err(|e| format!("cannot write '{path}': {e}"))?;
+            }
+        }
     }
     let check_time = check_started.elapsed();
     if options.stats {

@@ -17,9 +17,15 @@
 // DEADLOCK-NEXT: rank 1 in @divergent: waits for the i32 cell at rank 1's window, byte 0 (signal index 0) >= 1, which holds 0
 // DEADLOCK-NEXT: rank 2 in @divergent: waits for the i32 cell at rank 2's window, byte 0 (signal index 0) >= 1, which holds 0
 // DEADLOCK-NEXT: finished: rank 0
+// Each waited-on cell named as the source names it.
+// DEADLOCK-NEXT: rank 1 waits on %sig (arg0) at [0, 0]
+// DEADLOCK-NEXT: rank 2 waits on %sig (arg0) at [0, 0]
 
-// LEAK-DAG: pld-run: credit leak in sig: rank 0's signal cell 1 holds 1 (should be back to 0)
-// LEAK-DAG: pld-run: credit leak in sig: rank 1's signal cell 0 holds 1 (should be back to 0)
+// A leaked cell is named by the parameter's source name and its [row, col]
+// in the signal: rank 1 notified row 1 of rank 0's signal, rank 0 row 0 of
+// rank 1's, and nobody took the credits back.
+// LEAK-DAG: pld-run: credit leak in %sig (arg0) at [1, 0]: rank 0's cell holds 1 (should be back to 0)
+// LEAK-DAG: pld-run: credit leak in %sig (arg0) at [0, 0]: rank 1's cell holds 1 (should be back to 0)
 // PARAM: pld-run: error: @leaky has no parameter 'nope'
 // NPY: pld-run: error: cannot read '{{.*}}missing.npy'
 // GOLDEN: pld-run: error: @leaky has 0 collectives; --check needs exactly one

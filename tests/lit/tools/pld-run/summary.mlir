@@ -9,6 +9,14 @@
 // RUN: pld-run %t/sum.mlir --ranks 2 --check | FileCheck %s
 // RUN: pld-run %t/sum.mlir --ranks 2 | FileCheck %s --check-prefix=NOCHECK
 // RUN: not pld-run %t/corrupt.mlir --ranks 2 --check | FileCheck %s --check-prefix=WRONG
+// --output-dir with --check writes the golden next to the result: the
+// golden of the corrupted run is what the correct kernel computes.
+// RUN: rm -rf %t.good %t.bad
+// RUN: pld-run %t/sum.mlir --ranks 2 --output-dir %t.good > /dev/null
+// RUN: not pld-run %t/corrupt.mlir --ranks 2 --check --output-dir %t.bad > /dev/null
+// RUN: cmp %t.good/data.rank0.npy %t.bad/data.rank0.golden.npy
+// RUN: cmp %t.good/data.rank1.npy %t.bad/data.rank1.golden.npy
+// RUN: not cmp -s %t.bad/data.rank0.npy %t.bad/data.rank0.golden.npy
 // CHECK: #        size        count   type  redop  root       time    algbw    busbw  #wrong
 // CHECK-NEXT: #         (B)   (elements)                           (us)   (GB/s)   (GB/s)
 // CHECK-NEXT: {{^ +256 +64 +f32 +sum +-1 +[0-9.]+ +[0-9.]+ +[0-9.]+ +0$}}
