@@ -170,13 +170,7 @@ fn summary(
     let count = target.map_or(0, Param::elements);
     let size = target.map_or(0, |p| p.elements() * p.dtype.bytes());
     let dtype = target.map_or("-", |p| p.dtype.name());
-    let n = ranks as f64;
-    let factor = match collective.op.as_str() {
-        AllReduce::NAME => 2.0 * (n - 1.0) / n,
-        Barrier::NAME => 0.0,
-        Broadcast::NAME => 1.0,
-        _ => (n - 1.0) / n,
-    };
+    let factor = bus_factor(&collective.op, ranks);
     let seconds = elapsed.as_secs_f64().max(1e-9);
     let algbw = size as f64 / seconds / 1e9;
     let redop = collective.reduce.as_deref().unwrap_or("none");
@@ -191,6 +185,19 @@ fn summary(
         seconds * 1e6,
         algbw * factor,
     )
+}
+
+/// nccl-tests' bus bandwidth factor of a collective on `ranks` ranks:
+/// busbw = algbw x 2(n-1)/n for an allreduce, (n-1)/n for reduce_scatter,
+/// allgather and the all-to-alls, 1 for a broadcast (0 for a barrier).
+pub(crate) fn bus_factor(op: &str, ranks: usize) -> f64 {
+    let n = ranks.max(1) as f64;
+    match op {
+        AllReduce::NAME => 2.0 * (n - 1.0) / n,
+        Barrier::NAME => 0.0,
+        Broadcast::NAME => 1.0,
+        _ => (n - 1.0) / n,
+    }
 }
 
 /// A parameter as reports name it: `%data (arg0)` when the source names

@@ -146,10 +146,11 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
         }
     }
     println!(
-        "@{} on {} devices: {} collective calls, finished in {:.1?}",
+        "@{} on {} devices: {} collective call{}, finished in {:.1?}",
         run.entry,
         options.ranks,
         finished.calls.len(),
+        if finished.calls.len() == 1 { "" } else { "s" },
         elapsed
     );
     for call in &finished.calls {
@@ -180,6 +181,7 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
             call.op, call.time
         );
     }
+    summary(&finished.calls, options.ranks);
     if options.stats {
         println!("  device  round trips  notifies  waits  remote bytes read  remote bytes written");
         for (device, c) in finished.outcome.counters.iter().enumerate() {
@@ -194,4 +196,57 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
         }
     }
     Ok(status)
+}
+
+/// Every collective call in nccl-tests' columns: size in bytes and count in
+/// elements of its result buffer, element type, reduction, root, the time
+/// on the slowest rank, algorithm and bus bandwidth, and the number of
+/// wrong elements over all ranks (N/A without --check).
+fn summary(calls: &[pld_sim::orchestrate::CallReport], world: usize) {
+    if calls.is_empty() {
+        return;
+    }
+    println!(
+        "  #{:>3} {:<26} {:>12} {:>10} {:>5} {:>6} {:>5} {:>10} {:>8} {:>8} {:>7}",
+        "",
+        "collective",
+        "size",
+        "count",
+        "type",
+        "redop",
+        "root",
+        "time",
+        "algbw",
+        "busbw",
+        "#wrong"
+    );
+    println!(
+        "  #{:>3} {:<26} {:>12} {:>10} {:>5} {:>6} {:>5} {:>10} {:>8} {:>8} {:>7}",
+        "", "", "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", ""
+    );
+    for (i, call) in calls.iter().enumerate() {
+        let bytes = call.elements
+            * match call.dtype.as_str() {
+                "f32" | "i32" => 4,
+                "f16" => 2,
+                _ => 1,
+            };
+        let ranks = call.check.as_ref().map_or(world, |c| c.len().max(1));
+        let seconds = call.time.as_secs_f64().max(1e-9);
+        let algbw = bytes as f64 / seconds / 1e9;
+        let busbw = algbw * crate::run::bus_factor(&call.op, ranks);
+        let wrong = match &call.check {
+            Ok(checks) => checks.iter().map(|c| c.wrong).sum::<usize>().to_string(),
+            Err(_) => "N/A".to_string(),
+        };
+        let root = call.root.map_or("-".to_string(), |r| r.to_string());
+        println!(
+            "  #{i:>3} {:<26} {bytes:>12} {:>10} {:>5} {:>6} {root:>5} {:>10.1} {algbw:>8.3} {busbw:>8.3} {wrong:>7}",
+            call.op,
+            call.elements,
+            call.dtype,
+            call.reduce.as_deref().unwrap_or("none"),
+            seconds * 1e6,
+        );
+    }
 }

@@ -23,6 +23,12 @@
 // CHECK-NEXT: pld.tensor_allreduce in @stage {{.*}}: f32 x 128 (sum), {{.*}}: ok on 2 ranks
 // CHECK-NEXT: pld.tensor_all_to_all_v at {{.*}}chip_all_to_all_v.mlir:39:15: f32 x 128, {{.*}}: ok on 2 ranks
 // CHECK-NEXT: pld.tensor_allreduce in @consume {{.*}}: f32 x 128 (max), {{.*}}: ok on 2 ranks
+// The nccl-tests summary: one row per call, no wrong element.
+// CHECK-NEXT: collective size count type redop root time algbw busbw #wrong
+// CHECK-NEXT: (B) (elements) (us) (GB/s) (GB/s)
+// CHECK-NEXT: # 0 pld.tensor_allreduce 512 128 f32 sum - {{[0-9.]+}} {{[0-9.]+}} {{[0-9.]+}} 0
+// CHECK-NEXT: # 1 pld.tensor_all_to_all_v 512 128 f32 none - {{[0-9.]+}} {{[0-9.]+}} {{[0-9.]+}} 0
+// CHECK-NEXT: # 2 pld.tensor_allreduce 512 128 f32 max - {{[0-9.]+}} {{[0-9.]+}} {{[0-9.]+}} 0
 // CHECK-NEXT: device  round trips
 // CHECK-NEXT: {{^ +}}0            1
 // CHECK-NEXT: {{^ +}}1            1
