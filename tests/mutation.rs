@@ -302,12 +302,10 @@ fn mutated_inputs_never_crash_the_tools() {
         }
     });
     let _ = std::fs::remove_dir_all(&scratch);
-    let failures = failures.into_inner().unwrap();
-    assert!(
-        failures.is_empty(),
-        "{} of {mutations} mutated inputs (seed {seed}) crashed a pld tool:\n{}",
-        failures.len(),
-        failures.join("\n\n")
+    assert_no_crash(
+        failures.into_inner().unwrap(),
+        &format!("{mutations} mutated inputs (seed {seed})"),
+        "a pld tool",
     );
 }
 
@@ -457,12 +455,10 @@ fn mutated_kernels_and_programs_never_crash_pld_run() {
         }
     });
     let _ = std::fs::remove_dir_all(&scratch);
-    let failures = failures.into_inner().unwrap();
-    assert!(
-        failures.is_empty(),
-        "{} of {mutations} mutated kernels and programs (seed {seed}) crashed pld-run:\n{}",
-        failures.len(),
-        failures.join("\n\n")
+    assert_no_crash(
+        failures.into_inner().unwrap(),
+        &format!("{mutations} mutated kernels and programs (seed {seed})"),
+        "pld-run",
     );
     // The mutants must exercise the simulator, not only the parser.
     let [ok, errors, deadlocks] = outcomes.into_inner().unwrap();
@@ -614,5 +610,15 @@ fn mutated_npy_files_never_crash_the_reader() {
     assert!(
         accepted > 0,
         "no mutated file decoded: the mutations are too harsh"
+    );
+}
+
+/// Fails with every crash of a mutation run, `what` saying what was run.
+fn assert_no_crash(failures: Vec<String>, what: &str, tool: &str) {
+    assert!(
+        failures.is_empty(),
+        "{} of {what} crashed {tool}:\n{}",
+        failures.len(),
+        failures.join("\n\n")
     );
 }
