@@ -20,6 +20,8 @@ pub struct Options {
     pub inputs: Vec<String>,
     pub check: bool,
     pub stats: bool,
+    /// With `stats`: a row per rank instead of one over all ranks.
+    pub per_rank: bool,
     pub deadline: Duration,
     pub output_dir: Option<String>,
     /// Where to write the Chrome-trace timeline.
@@ -198,6 +200,29 @@ pub(crate) fn bus_factor(op: &str, ranks: usize) -> f64 {
         Broadcast::NAME => 1.0,
         _ => (n - 1.0) / n,
     }
+}
+
+/// The rows of the `--stats` table: one per rank (`--per-rank`), or one,
+/// `all`, summing every rank's counters.
+pub(crate) fn counter_rows(
+    counters: &[pld_sim::Counters],
+    per_rank: bool,
+) -> Vec<(String, pld_sim::Counters)> {
+    if per_rank {
+        return counters
+            .iter()
+            .enumerate()
+            .map(|(rank, c)| (rank.to_string(), *c))
+            .collect();
+    }
+    let mut all = pld_sim::Counters::default();
+    for c in counters {
+        all.notifies += c.notifies;
+        all.waits += c.waits;
+        all.remote_bytes_read += c.remote_bytes_read;
+        all.remote_bytes_written += c.remote_bytes_written;
+    }
+    vec![("all".to_string(), all)]
 }
 
 /// A parameter as reports name it: `%data (arg0)` when the source names
@@ -503,7 +528,7 @@ fn drive(options: &Options) -> Result<i32, String> {
     let check_time = check_started.elapsed();
     if options.stats {
         println!("  rank  notifies  waits  remote bytes read  remote bytes written");
-        for (rank, c) in finished.outcome.counters.iter().enumerate() {
+        for (rank, c) in counter_rows(&finished.outcome.counters, options.per_rank) {
             println!(
                 "  {rank:>4}  {:>8}  {:>5}  {:>17}  {:>20}",
                 c.notifies, c.waits, c.remote_bytes_read, c.remote_bytes_written

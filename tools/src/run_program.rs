@@ -184,14 +184,30 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
     summary(&finished.calls, options.ranks);
     if options.stats {
         println!("  device  round trips  notifies  waits  remote bytes read  remote bytes written");
-        for (device, c) in finished.outcome.counters.iter().enumerate() {
+        let rows = crate::run::counter_rows(&finished.outcome.counters, options.per_rank);
+        for (device, c) in rows {
+            // Over all devices, the round trips are per device: the same on
+            // every one, or their range.
+            let trips = match device.parse::<usize>() {
+                Ok(d) => finished
+                    .round_trips
+                    .get(d)
+                    .copied()
+                    .unwrap_or(0)
+                    .to_string(),
+                Err(_) => {
+                    let least = finished.round_trips.iter().min().copied().unwrap_or(0);
+                    let most = finished.round_trips.iter().max().copied().unwrap_or(0);
+                    if least == most {
+                        format!("{most} each")
+                    } else {
+                        format!("{least}-{most} each")
+                    }
+                }
+            };
             println!(
                 "  {device:>6}  {:>11}  {:>8}  {:>5}  {:>17}  {:>20}",
-                finished.round_trips.get(device).copied().unwrap_or(0),
-                c.notifies,
-                c.waits,
-                c.remote_bytes_read,
-                c.remote_bytes_written
+                trips, c.notifies, c.waits, c.remote_bytes_read, c.remote_bytes_written
             );
         }
     }

@@ -38,9 +38,13 @@ struct Cli {
     /// Compare the collective's result with a golden computed in Rust.
     #[arg(long)]
     check: bool,
-    /// Print per-rank notifies, waits and remote traffic.
+    /// Print the notifies, waits and remote traffic of all ranks together
+    /// (and, for a program, the L3 -> L2 round trips), and the phase times.
     #[arg(long)]
     stats: bool,
+    /// With --stats (which it implies): one row of counters per rank.
+    #[arg(long = "per-rank")]
+    per_rank: bool,
     /// Seconds every live rank may be blocked before the run is a deadlock.
     #[arg(long, default_value_t = 2.0)]
     deadline: f64,
@@ -73,7 +77,8 @@ fn main() {
         ranks: cli.ranks,
         inputs: cli.inputs,
         check: cli.check,
-        stats: cli.stats,
+        stats: cli.stats || cli.per_rank,
+        per_rank: cli.per_rank,
         deadline: match Duration::try_from_secs_f64(cli.deadline) {
             Ok(deadline) if !deadline.is_zero() => deadline,
             _ => {

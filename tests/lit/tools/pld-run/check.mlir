@@ -1,7 +1,11 @@
 // pld-run runs the shipped ring allreduce on 4 ranks and checks it; it
 // needs the pld source (converted PTO keeps no tensor shapes).
 //
-// RUN: pld-run %S/../../../../examples/ring_allreduce.mlir --ranks 4 --check --stats | FileCheck %s
+// RUN: pld-run %S/../../../../examples/ring_allreduce.mlir --ranks 4 --check --stats --per-rank | FileCheck %s
+// Without --per-rank, one row over all ranks: 4 x 54 notifies, 4 x 36 waits.
+// RUN: pld-run %S/../../../../examples/ring_allreduce.mlir --ranks 4 --stats | FileCheck %s --check-prefix=ALL
+// ALL: rank  notifies  waits
+// ALL-NEXT: all       216    144
 // RUN: pld-opt %S/../../../../examples/ring_allreduce.mlir --pass-pipeline='builtin.module(pld-to-pto)' -o %t.pto.mlir
 // RUN: not pld-run %t.pto.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=PTO
 // Inputs from .npy files, outputs to .npy files:

@@ -5,7 +5,10 @@
 // and an operand that is not contiguous when the program runs is refused
 // before any rank starts the exchange.
 //
-// RUN: pld-run %S/../../../../examples/chip_all_to_all_v.mlir --ranks 2 --check --stats | FileCheck %s
+// RUN: pld-run %S/../../../../examples/chip_all_to_all_v.mlir --ranks 2 --check --stats --per-rank | FileCheck %s
+// RUN: pld-run %S/../../../../examples/chip_all_to_all_v.mlir --ranks 2 --stats | FileCheck %s --check-prefix=ALL
+// ALL: device  round trips
+// ALL-NEXT: all       1 each
 // RUN: not pld-run %S/../../../../examples/chip_all_to_all_v.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=RANKS
 // RUN: split-file %s %t
 // RUN: not pld-run %t/strided.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=STRIDED
