@@ -128,6 +128,8 @@ pub struct Collective {
     /// The loop (`scf.for`, `scf.while`) it runs in, if any: the golden of
     /// one call does not describe it.
     pub in_loop: Option<String>,
+    /// Where the source writes it (`file:line:col`).
+    pub location: String,
 }
 
 /// What `run` needs to know of a kernel.
@@ -205,7 +207,7 @@ impl Program {
         let started = std::time::Instant::now();
         let lowered = crate::compile::to_pto_named(text, source_name)?;
         let lower_time = started.elapsed();
-        let kernels = describe(text)?;
+        let kernels = describe(text, source_name)?;
         let started = std::time::Instant::now();
         let compiled = Compiled::cached(&lowered)?;
         Ok(Program {
@@ -376,11 +378,11 @@ pub fn source_names(text: &str, function: &str) -> Vec<String> {
 }
 
 /// The InCore kernels of a pld module and their tensor parameters.
-fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
+fn describe(text: &str, source_name: &str) -> Result<Vec<KernelInfo>, String> {
     let context = pld_dialect::context();
     // pld_ir's parser takes any bytes (melior's panics on a NUL).
     let module =
-        pld_ir::parse::parse(&context, text, "<kernel>").ok_or("the module does not parse")?;
+        pld_ir::parse::parse(&context, text, source_name).ok_or("the module does not parse")?;
     let mut kernels = Vec::new();
     let mut op = module.body().first_operation();
     while let Some(function) = op {
@@ -480,6 +482,7 @@ fn describe(text: &str) -> Result<Vec<KernelInfo>, String> {
                 .map(|a| op_name(&a))
                 .find(|n| n == "scf.for" || n == "scf.while");
             collectives.push(Collective {
+                location: crate::orchestrate::location(op),
                 in_loop,
                 op: op_text,
                 target,

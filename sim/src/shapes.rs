@@ -131,6 +131,7 @@ mod tests {
             root: None,
             counts: None,
             in_loop: None,
+            location: String::new(),
         };
         KernelInfo {
             name: "k".into(),

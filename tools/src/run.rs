@@ -415,8 +415,21 @@ fn drive(options: &Options) -> Result<i32, String> {
                 });
             if let Some((param, index)) = cell {
                 let shown = shown_name(kernel, param);
+                // The collectives of the source that wait on this signal.
+                let number = kernel.params.iter().position(|p| std::ptr::eq(p, param));
+                let waiters: Vec<String> = kernel
+                    .collectives
+                    .iter()
+                    .filter(|c| c.signal.is_some() && c.signal == number)
+                    .map(|c| format!("{} at {}", c.op, c.location))
+                    .collect();
+                let by = if waiters.is_empty() {
+                    String::new()
+                } else {
+                    format!(", the signal of {}", waiters.join(" and "))
+                };
                 eprintln!(
-                    "  rank {} waits on {shown} at {}",
+                    "  rank {} waits on {shown} at {}{by}",
                     blocked.rank,
                     index_of(index, &param.shape)
                 );

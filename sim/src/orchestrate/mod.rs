@@ -698,6 +698,7 @@ fn builtin_collective(task: &BuiltinTask) -> (KernelInfo, CallReport) {
         counts,
         // Each call is checked with its own snapshot.
         in_loop: None,
+        location: task.location.clone(),
     };
     let info = KernelInfo {
         name: task.variant.clone(),

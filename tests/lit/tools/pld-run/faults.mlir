@@ -18,8 +18,8 @@
 // DEADLOCK-NEXT: rank 2 in @divergent: waits for the i32 cell at rank 2's window, byte 0 (signal index 0) >= 1, which holds 0
 // DEADLOCK-NEXT: finished: rank 0
 // Each waited-on cell named as the source names it.
-// DEADLOCK-NEXT: rank 1 waits on %sig (arg0) at [0, 0]
-// DEADLOCK-NEXT: rank 2 waits on %sig (arg0) at [0, 0]
+// DEADLOCK-NEXT: rank 1 waits on %sig (arg0) at [0, 0], the signal of pld.tensor_barrier at {{.*}}deadlock.mlir:9:10
+// DEADLOCK-NEXT: rank 2 waits on %sig (arg0) at [0, 0], the signal of pld.tensor_barrier at {{.*}}deadlock.mlir:9:10
 
 // A leaked cell is named by the parameter's source name and its [row, col]
 // in the signal: rank 1 notified row 1 of rank 0's signal, rank 0 row 0 of
