@@ -263,11 +263,6 @@ fn drive(options: &Options) -> Result<i32, String> {
     if options.entry.is_some()
         || (options.kernel.is_none() && !crate::run_program::host_functions(&text).is_empty())
     {
-        if options.iters > 1 || options.warmup > 0 {
-            return Err(
-                "--iters and --warmup time one kernel (--kernel NAME); a program runs once".into(),
-            );
-        }
         return crate::run_program::drive(options, &buffer_name, &text);
     }
     let program =

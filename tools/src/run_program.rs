@@ -100,15 +100,46 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
             eprintln!("pld-run: running {label}...");
         }
     });
-    let result = run.execute(
-        options.deadline,
-        options.trace.is_some(),
-        options.check,
-        |buffer, device| inputs[index_of(buffer)][device].clone(),
-    );
+    // --warmup untimed runs, then --iters timed ones (the program compiled
+    // once, fresh buffers every run); each call's time is its mean over the
+    // timed runs, the results those of the last. A run that fails ends the
+    // series and is the one reported.
+    let iters = options.iters.max(1);
+    let mut timed: Vec<std::time::Duration> = Vec::new();
+    let mut runs = 0;
+    let mut result;
+    loop {
+        result = run.execute(
+            options.deadline,
+            options.trace.is_some(),
+            options.check,
+            |buffer, device| inputs[index_of(buffer)][device].clone(),
+        );
+        runs += 1;
+        let failed = result.as_ref().map_or(true, |f| {
+            f.outcome.deadlock.is_some() || !f.outcome.errors.is_empty()
+        });
+        if runs > options.warmup {
+            if let Ok(f) = &result {
+                timed.resize(f.calls.len(), std::time::Duration::ZERO);
+                for (sum, call) in timed.iter_mut().zip(&f.calls) {
+                    *sum += call.time;
+                }
+            }
+        }
+        if failed || runs >= options.warmup + iters {
+            break;
+        }
+    }
     let _ = finished_tx.send(());
     let _ = progress.join();
-    let finished = result?;
+    let mut finished = result?;
+    let timed_runs = runs.saturating_sub(options.warmup).max(1) as u32;
+    if runs > options.warmup {
+        for (call, sum) in finished.calls.iter_mut().zip(&timed) {
+            call.time = *sum / timed_runs;
+        }
+    }
     let elapsed = started.elapsed();
 
     if let (Some(path), Some(trace)) = (&options.trace, &finished.outcome.trace) {
@@ -146,12 +177,20 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
         }
     }
     println!(
-        "@{} on {} devices: {} collective call{}, finished in {:.1?}",
+        "@{} on {} devices: {} collective call{}, finished in {:.1?}{}",
         run.entry,
         options.ranks,
         finished.calls.len(),
         if finished.calls.len() == 1 { "" } else { "s" },
-        elapsed
+        elapsed,
+        if runs > 1 {
+            format!(
+                " ({runs} runs, {} warm-up; call times are the mean of {timed_runs})",
+                options.warmup.min(runs)
+            )
+        } else {
+            String::new()
+        }
     );
     for call in &finished.calls {
         let what = match (&call.reduce, call.root) {
