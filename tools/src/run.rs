@@ -126,19 +126,6 @@ fn param_index(kernel: &pld_sim::program::KernelInfo, name: &str) -> Result<usiz
         })
 }
 
-/// `value` as one element of `dtype`, little-endian.
-fn encode(dtype: pld_sim::program::Dtype, value: f64) -> Vec<u8> {
-    use pld_sim::program::Dtype;
-    match dtype {
-        Dtype::F32 => (value as f32).to_le_bytes().to_vec(),
-        Dtype::F16 => pld_sim::half::f32_to_f16(value as f32)
-            .to_le_bytes()
-            .to_vec(),
-        Dtype::I32 => (value as i32).to_le_bytes().to_vec(),
-        Dtype::I8 => (value as i8).to_le_bytes().to_vec(),
-    }
-}
-
 /// Element `i` of a row-major `shape` as a multi-dimensional index,
 /// `[row, col]`.
 fn index_of(i: usize, shape: &[usize]) -> String {
@@ -525,7 +512,7 @@ fn drive(options: &Options) -> Result<i32, String> {
                 let bytes: Vec<u8> = check
                     .expected
                     .iter()
-                    .flat_map(|v| encode(param.dtype, *v))
+                    .flat_map(|v| param.dtype.encode(*v))
                     .collect();
                 let path = format!("{dir}/{}.rank{}.golden.npy", param.name, check.rank);
                 std::fs::write(&path, npy::encode(param.dtype, &param.shape, &bytes))

@@ -175,6 +175,34 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
                     .map_err(|e| format!("cannot write '{path}': {e}"))?;
             }
         }
+        // With --check, the golden of each checked call's result next to
+        // it (a later call on the same buffer overwrites an earlier one's,
+        // as the result does).
+        for call in &finished.calls {
+            let (Ok(checks), Some((name, devices))) = (&call.check, &call.target) else {
+                continue;
+            };
+            let Some(buffer) = run.buffers.iter().find(|b| &b.name == name) else {
+                continue;
+            };
+            let param = as_param(buffer);
+            for check in checks {
+                let Some(device) = devices.get(check.rank) else {
+                    continue;
+                };
+                if check.expected.len() != param.elements() {
+                    continue;
+                }
+                let bytes: Vec<u8> = check
+                    .expected
+                    .iter()
+                    .flat_map(|v| param.dtype.encode(*v))
+                    .collect();
+                let path = format!("{dir}/{name}.rank{device}.golden.npy");
+                std::fs::write(&path, npy::encode(param.dtype, &param.shape, &bytes))
+                    .map_err(|e| format!("cannot write '{path}': {e}"))?;
+            }
+        }
     }
     println!(
         "@{} on {} devices: {} collective call{}, finished in {:.1?}{}",

@@ -81,6 +81,9 @@ pub struct CallReport {
     pub time: Duration,
     /// The check per rank, or why there is none.
     pub check: Result<Vec<RankCheck>, String>,
+    /// The window buffer holding its result, and the devices of its comm
+    /// domain in rank order (for writing the golden next to the result).
+    pub target: Option<(String, Vec<usize>)>,
 }
 
 /// How a program run ended.
@@ -561,9 +564,20 @@ impl ProgramRun {
                     _ => Err("not every member of the comm domain ran this call".into()),
                 }
             };
+            let tensors = match task {
+                Task::Builtin(b) => b.tensors.iter().collect(),
+                Task::Kernel(k) => tensors_of(k),
+            };
+            let target = info
+                .collectives
+                .first()
+                .and_then(|c| c.target)
+                .and_then(|t| tensors.get(t))
+                .map(|t| (t.buffer.clone(), members.clone()));
             reports.push(CallReport {
                 time,
                 check,
+                target,
                 ..report
             });
         }
@@ -725,6 +739,7 @@ fn call_report(collective: &Collective, info: &KernelInfo, location: &str) -> Ca
         root: collective.root,
         time: Duration::ZERO,
         check: Err(String::new()),
+        target: None,
     }
 }
 

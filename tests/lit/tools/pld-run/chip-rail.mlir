@@ -10,6 +10,11 @@
 // ALL: device  round trips
 // ALL-NEXT: all       1 each
 // RUN: not pld-run %S/../../../../examples/chip_all_to_all_v.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=RANKS
+// With --check, --output-dir writes each checked call's golden next to the
+// result; the last call on `recv` (the consume kernel's allreduce) is right:
+// RUN: rm -rf %t.out && pld-run %S/../../../../examples/chip_all_to_all_v.mlir --ranks 2 --check --output-dir %t.out > /dev/null
+// RUN: cmp %t.out/recv.rank0.npy %t.out/recv.rank0.golden.npy
+// RUN: cmp %t.out/recv.rank1.npy %t.out/recv.rank1.golden.npy
 // RUN: split-file %s %t
 // RUN: not pld-run %t/strided.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=STRIDED
 // A dense slice (the first rows of a wider window) is a window tensor at
