@@ -128,7 +128,7 @@ fn param_index(kernel: &pld_sim::program::KernelInfo, name: &str) -> Result<usiz
 
 /// Element `i` of a row-major `shape` as a multi-dimensional index,
 /// `[row, col]`.
-fn index_of(i: usize, shape: &[usize]) -> String {
+pub(crate) fn index_of(i: usize, shape: &[usize]) -> String {
     let mut rest = i;
     let mut index = vec![0; shape.len()];
     for (slot, extent) in index.iter_mut().zip(shape).rev() {

@@ -247,6 +247,33 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
             "  {} {place}: {what}, {:.1?}: {verdict}",
             call.op, call.time
         );
+        // The wrong elements of each wrong rank, by index in the result.
+        if let Ok(checks) = &call.check {
+            let shape = call
+                .target
+                .as_ref()
+                .and_then(|(name, _)| run.buffers.iter().find(|b| &b.name == name))
+                .map(|b| b.view.shape.clone())
+                .unwrap_or_else(|| vec![call.elements]);
+            for check in checks.iter().filter(|c| !c.ok) {
+                let first: Vec<String> = check
+                    .first_wrong
+                    .iter()
+                    .map(|(i, want, got)| {
+                        format!(
+                            "{} expected {want}, got {got}",
+                            crate::run::index_of(*i, &shape)
+                        )
+                    })
+                    .collect();
+                println!(
+                    "    rank {}: {} wrong elements; first: {}",
+                    check.rank,
+                    check.wrong,
+                    first.join("; ")
+                );
+            }
+        }
     }
     summary(&finished.calls, options.ranks);
     if options.stats {
