@@ -133,6 +133,12 @@ pub fn dictionary<'c>(attribute: Attribute<'c>) -> Option<Vec<(String, Attribute
     }
 }
 
+/// The function a `func.call` calls (its `callee` attribute).
+pub fn callee(call: melior::ir::OperationRef) -> Option<String> {
+    use melior::ir::operation::OperationLike;
+    flat_symbol(call.attribute("callee").ok()?)
+}
+
 /// The symbol named by a `@sym` attribute.
 pub fn flat_symbol(attribute: Attribute) -> Option<String> {
     let raw = attribute.to_raw();

@@ -151,7 +151,7 @@ pub fn returned_argument<'c, 'a>(call: OperationRef<'c, 'a>, index: usize) -> Op
 where
     'c: 'a,
 {
-    let callee = pld_ir::attr::flat_symbol(call.attribute("callee").ok()?)?;
+    let callee = pld_ir::attr::callee(call)?;
     // The callee is a sibling of the caller in the module this pass runs on.
     let module = ir::enclosing_function(call)?.parent_operation()?;
     let function = ir::find_function(module, &callee)?;

@@ -108,11 +108,7 @@ fn bridge_calls<'c>(
             continue;
         }
         for call in ir::collect(*function, |n| n == "func.call") {
-            let Some(ty) = call
-                .attribute("callee")
-                .ok()
-                .and_then(pld_ir::attr::flat_symbol)
-                .and_then(|callee| kernels.get(&callee))
+            let Some(ty) = pld_ir::attr::callee(call).and_then(|callee| kernels.get(&callee))
             else {
                 continue;
             };

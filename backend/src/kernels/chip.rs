@@ -75,11 +75,7 @@ where
         let function = ir::symbol_name(chip).unwrap_or_default();
         let mut kernels: Vec<ChipKernel> = Vec::new();
         for call in ir::collect(chip, |n| n == "func.call") {
-            let Some(callee) = call
-                .attribute("callee")
-                .ok()
-                .and_then(pld_ir::attr::flat_symbol)
-            else {
+            let Some(callee) = pld_ir::attr::callee(call) else {
                 continue;
             };
             if kernels.iter().any(|k| k.name == callee) {

@@ -413,10 +413,7 @@ impl Printer<'_> {
                 }
             }
             ("func", "call") => {
-                let callee = op
-                    .attribute("callee")
-                    .ok()
-                    .and_then(pld_ir::attr::flat_symbol);
+                let callee = pld_ir::attr::callee(op);
                 let Some(callee) = callee else {
                     return Ok(None);
                 };

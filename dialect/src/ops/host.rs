@@ -36,7 +36,7 @@ impl<'c, 'a> Dispatch<'c, 'a> {
     /// The dispatched function's name.
     pub fn callee(&self) -> Option<String> {
         let call = *self.calls().first()?;
-        pld_ir::attr::flat_symbol(call.attribute("callee").ok()?)
+        pld_ir::attr::callee(call)
     }
 }
 

@@ -101,11 +101,7 @@ impl PldPass for MaterializeDistTensorCtx {
             let own = ir::symbol_name(*function).and_then(|n| contexts.get(&n).cloned());
             let resolve = |value| resolve(*function, own.as_deref(), value);
             for call in ir::collect(*function, |n| n == "func.call") {
-                let Some(callee) = call
-                    .attribute("callee")
-                    .ok()
-                    .and_then(pld_ir::attr::flat_symbol)
-                else {
+                let Some(callee) = pld_ir::attr::callee(call) else {
                     continue;
                 };
                 let Some(needed) = contexts.get(&callee) else {
@@ -231,11 +227,7 @@ where
 /// ` (the CHIP rail's lowering of pld.tensor_all_to_all_v)` for a call of
 /// a synthesized builtin kernel, whose call the user did not write.
 fn written_as(call: OperationRef) -> String {
-    let callee = call
-        .attribute("callee")
-        .ok()
-        .and_then(pld_ir::attr::flat_symbol)
-        .unwrap_or_default();
+    let callee = pld_ir::attr::callee(call).unwrap_or_default();
     let module = ir::enclosing_function(call).and_then(|f| f.parent_operation());
     let builtin = module
         .and_then(|m| ir::find_function(m, &callee))

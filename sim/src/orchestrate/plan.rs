@@ -578,11 +578,7 @@ where
     }
 
     fn func_call(&mut self, op: OperationRef<'c, 'a>, place: Place) -> Step {
-        let Some(callee) = op
-            .attribute("callee")
-            .ok()
-            .and_then(pld_ir::attr::flat_symbol)
-        else {
+        let Some(callee) = pld_ir::attr::callee(op) else {
             return refuse(op, "has no callee");
         };
         let Some(function) = self.functions.get(&callee).copied() else {
@@ -865,18 +861,7 @@ where
             .ok_or(())
             .or_else(|_| refuse(op, "has no device"))?;
         let device = self.int(op, device)?;
-        let Some(device) = usize::try_from(device)
-            .ok()
-            .filter(|d| *d < self.plan.world)
-        else {
-            return refuse(
-                op,
-                format!(
-                    "dispatches to device {device}, but the program runs on {} devices",
-                    self.plan.world
-                ),
-            );
-        };
+        let device = self.device(op, device)?;
         self.plan.round_trips[device] += 1;
         match op.region(0).ok().and_then(|r| r.first_block()) {
             Some(block) => self.block(block, Place::Device(device)).map(|_| ()),
@@ -928,18 +913,7 @@ where
         let device = device
             .ok_or(())
             .or_else(|_| refuse(op, "names no device"))?;
-        let Some(device) = usize::try_from(device)
-            .ok()
-            .filter(|d| *d < self.plan.world)
-        else {
-            return refuse(
-                op,
-                format!(
-                    "dispatches to device {device}, but the program runs on {} devices",
-                    self.plan.world
-                ),
-            );
-        };
+        let device = self.device(op, device)?;
         let domain = self.domain_of(op, &tensors, device)?;
         use BuiltinScalar::{Context, Ranks, Value};
         let core = || Value(core_num.unwrap_or(1));
@@ -984,6 +958,23 @@ where
             location: super::location(op),
         }));
         Ok(())
+    }
+
+    /// Device `device` of the program, which must be one of its devices.
+    fn device(&self, op: OperationRef<'c, 'a>, device: i64) -> Step<usize> {
+        match usize::try_from(device)
+            .ok()
+            .filter(|d| *d < self.plan.world)
+        {
+            Some(device) => Ok(device),
+            None => refuse(
+                op,
+                format!(
+                    "dispatches to device {device}, but the program runs on {} devices",
+                    self.plan.world
+                ),
+            ),
+        }
     }
 
     /// The comm domain of a builtin's tensors, which must all be in one
