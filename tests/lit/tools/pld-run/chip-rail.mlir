@@ -26,6 +26,9 @@
 // one buffer, are refused before anything runs:
 // RUN: not pld-run %t/wide.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=WIDE
 // RUN: not pld-run %t/alias.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=ALIAS
+// A HOST all_to_all_v whose run-time core_num launches more blocks than
+// its signal has lanes:
+// RUN: not pld-run %t/lanes.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=LANES
 
 // CHECK: @main on 2 devices: 3 collective calls
 // CHECK-NEXT: pld.tensor_allreduce in @stage {{.*}}: f32 x 128 (sum), {{.*}}: ok on 2 ranks
@@ -52,6 +55,7 @@
 // WHILE-COUNT-3: pld.tensor_all_to_all_v at {{.*}}while.mlir:10:10: f32 x 128, {{.*}}: ok on 2 ranks
 
 // WIDE: pld-run: error: {{.*}}wide.mlir:4:8: pld.tensor_all_to_all_v launches 50 AIV blocks that must start together, but the device has 48 AIV cores (pld.aiv_core_count); lower its core_num
+// LANES: pld-run: error: {{.*}}lanes.mlir:{{[0-9]+}}:8: the signal of pld.tensor_all_to_all_v (signal) has 8 lanes per rank, fewer than the 16 blocks it launches (core_num = 16 on 4 ranks)
 // ALIAS: pld-run: error: {{.*}}alias.mlir:3:8: pld.tensor_all_to_all_v takes two views of one window buffer ('send' and 'send' overlap); its operands must be distinct buffers
 
 //--- strided.mlir
@@ -234,6 +238,45 @@ func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
   scf.for %r = %c0 to %devices step %c1 {
     "pld.dispatch"(%r) ({
       func.call @chip(%send, %recv, %sig, %sc, %rc) : (tensor<8x16xf32, #pld.dist>, tensor<8x16xf32, #pld.dist>, tensor<2x4xi32, #pld.dist>, tensor<2xi32, #pld.dist>, tensor<2x1xi32, #pld.dist>) -> ()
+      gpu.yield
+    }) : (index) -> ()
+  }
+  return
+}
+
+//--- lanes.mlir
+func.func @chip(%send: tensor<12x8xf32, #pld.dist>, %recv: tensor<12x8xf32, #pld.dist>, %sig: tensor<4x8xi32, #pld.dist>, %sc: tensor<4xi32, #pld.dist>, %rc: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %rb = arith.constant 384 : i64
+  %gb = arith.constant 128 : i64
+  %cb = arith.constant 16 : i64
+  %ws = "pld.system_world_size"() : () -> i64
+  %devices = arith.index_cast %ws : i64 to index
+  %send_buf = "pld.tensor_alloc_window_buffer"(%rb) {name = "send"} : (i64) -> !pld.ptr
+  %recv_buf = "pld.tensor_alloc_window_buffer"(%rb) {name = "recv"} : (i64) -> !pld.ptr
+  %sig_buf = "pld.tensor_alloc_window_buffer"(%gb) {name = "signal"} : (i64) -> !pld.ptr
+  %sc_buf = "pld.tensor_alloc_window_buffer"(%cb) {name = "send_counts"} : (i64) -> !pld.ptr
+  %rc_buf = "pld.tensor_alloc_window_buffer"(%cb) {name = "recv_counts"} : (i64) -> !pld.ptr
+  %send = "pld.tensor_window"(%send_buf) : (!pld.ptr) -> tensor<12x8xf32, #pld.dist>
+  %recv = "pld.tensor_window"(%recv_buf) : (!pld.ptr) -> tensor<12x8xf32, #pld.dist>
+  %sig = "pld.tensor_window"(%sig_buf) : (!pld.ptr) -> tensor<4x8xi32, #pld.dist>
+  %sc = "pld.tensor_window"(%sc_buf) : (!pld.ptr) -> tensor<4xi32, #pld.dist>
+  %rc = "pld.tensor_window"(%rc_buf) : (!pld.ptr) -> tensor<4x1xi32, #pld.dist>
+  scf.for %r = %c0 to %devices step %c1 {
+    "pld.dispatch"(%r) ({
+      func.call @chip(%send, %recv, %sig, %sc, %rc) : (tensor<12x8xf32, #pld.dist>, tensor<12x8xf32, #pld.dist>, tensor<4x8xi32, #pld.dist>, tensor<4xi32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> ()
+      gpu.yield
+    }) : (index) -> ()
+  }
+  %core = arith.muli %devices, %devices : index
+  %d = "pld.tensor_all_to_all_v"(%send, %recv, %sig, %sc, %rc, %core) : (tensor<12x8xf32, #pld.dist>, tensor<12x8xf32, #pld.dist>, tensor<4x8xi32, #pld.dist>, tensor<4xi32, #pld.dist>, tensor<4x1xi32, #pld.dist>, index) -> tensor<12x8xf32, #pld.dist>
+  scf.for %r = %c0 to %devices step %c1 {
+    "pld.dispatch"(%r) ({
+      func.call @chip(%send, %recv, %sig, %sc, %rc) : (tensor<12x8xf32, #pld.dist>, tensor<12x8xf32, #pld.dist>, tensor<4x8xi32, #pld.dist>, tensor<4xi32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> ()
       gpu.yield
     }) : (index) -> ()
   }
