@@ -231,6 +231,18 @@ impl BuiltinRun<'_> {
         before: Option<Hook<'_>>,
         after: Option<Hook<'_>>,
     ) -> Result<BuiltinOutcome, BuiltinError> {
+        self.execute_explored(domain, before, after, None)
+    }
+
+    /// `execute`, under the explorer's `schedule` when given
+    /// (`Run::explore`).
+    pub fn execute_explored(
+        &self,
+        domain: &CommDomain,
+        before: Option<Hook<'_>>,
+        after: Option<Hook<'_>>,
+        schedule: Option<crate::Schedule>,
+    ) -> Result<BuiltinOutcome, BuiltinError> {
         let compiled =
             find(self.variant).ok_or_else(|| BuiltinError::UnknownVariant(self.variant.into()))?;
         if self.tensors.len() > pld_runtime_sys::PLD_BUILTIN_MAX_TENSORS as usize
@@ -252,6 +264,7 @@ impl BuiltinRun<'_> {
         let statuses = Mutex::new(vec![Vec::new(); ranks]);
         let outcome = Run::new(domain, self.deadline)
             .record_remote_writes(self.record_remote_writes)
+            .explore(schedule)
             .execute(&compiled.variant, |env| {
                 let base = env.domain.window(env.rank).base() as u64;
                 let descs: Vec<TensorDesc> = self

@@ -43,10 +43,27 @@ fn where_(state: &crate::run::State<'_>, cell: &AtomicI32, value: i32) -> String
     )
 }
 
+/// `pld_sim_at`: the next device call on this thread is made by the op
+/// the lowering numbered `site` (see `crate::sites`).
+#[no_mangle]
+pub extern "C" fn pld_sim_at(site: i64) {
+    crate::run::set_site(site);
+}
+
+/// (window, byte offset) of a cell known to be in a window.
+fn cell_place(state: &crate::run::State<'_>, cell: &AtomicI32) -> (usize, usize) {
+    state
+        .domain
+        .locate(cell.as_ptr() as usize, 4)
+        .unwrap_or((usize::MAX, 0))
+}
+
 /// `pto.comm.tnotify`: applies `op` (0 AtomicAdd, 1 Set) with `value`.
 #[no_mangle]
 pub extern "C" fn pld_sim_notify(cell: *mut i32, value: i32, op: i32) {
+    let site = crate::run::take_site();
     let done = with_current(|state, rank| {
+        let turn = state.turn();
         let Some(op) = NotifyOp::from_abi(op) else {
             state.error(rank, format!("notify with unknown op {op}"));
             return;
@@ -54,8 +71,16 @@ pub extern "C" fn pld_sim_notify(cell: *mut i32, value: i32, op: i32) {
         if let Some(cell) = cell_in_windows(state, rank, cell, "notify") {
             let begin = std::time::Instant::now();
             op.apply(cell, value);
-            if let Some((window, _)) = state.domain.locate(cell.as_ptr() as usize, 4) {
-                state.wake(window);
+            let place = cell_place(state, cell);
+            if let Some((explore, agent)) = turn {
+                explore
+                    .checker
+                    .lock()
+                    .unwrap()
+                    .notify(agent, place, op, site);
+            }
+            if place.0 != usize::MAX {
+                state.wake(place.0);
             }
             state
                 .counters(rank)
@@ -73,6 +98,7 @@ pub extern "C" fn pld_sim_notify(cell: *mut i32, value: i32, op: i32) {
 /// `expected`, or the run is declared deadlocked.
 #[no_mangle]
 pub extern "C" fn pld_sim_wait(cell: *const i32, expected: i32, cmp: i32) {
+    let site = crate::run::take_site();
     let done = with_current(|state, rank| {
         let Some(cmp) = WaitCmp::from_abi(cmp) else {
             state.error(rank, format!("wait with unknown comparison {cmp}"));
@@ -81,7 +107,20 @@ pub extern "C" fn pld_sim_wait(cell: *const i32, expected: i32, cmp: i32) {
         if let Some(cell) = cell_in_windows(state, rank, cell, "wait") {
             let begin = std::time::Instant::now();
             state.counters(rank).waits.fetch_add(1, Ordering::Relaxed);
-            state.wait(rank, cell, expected, cmp);
+            match state.explore() {
+                Some(explore) => {
+                    let agent = crate::run::current_agent();
+                    let held = explore.scheduler.wait(agent, cell, expected, cmp);
+                    let place = cell_place(state, cell);
+                    let mut checker = explore.checker.lock().unwrap();
+                    if held {
+                        checker.acquire(agent, place);
+                    } else {
+                        checker.stuck(agent, place, site);
+                    }
+                }
+                None => state.wait(rank, cell, expected, cmp),
+            }
             state.record(rank, "wait", begin, || where_(state, cell, expected));
         }
     });
@@ -93,10 +132,21 @@ pub extern "C" fn pld_sim_wait(cell: *const i32, expected: i32, cmp: i32) {
 /// `pto.comm.ttest`: 1 when the cell compares `cmp` to `expected` now.
 #[no_mangle]
 pub extern "C" fn pld_sim_test(cell: *const i32, expected: i32, cmp: i32) -> i32 {
+    crate::run::take_site();
     with_current(|state, rank| {
+        let turn = state.turn();
         let cmp = WaitCmp::from_abi(cmp)?;
         let cell = cell_in_windows(state, rank, cell, "test")?;
-        Some(i32::from(cmp.holds(cell.load(Ordering::Acquire), expected)))
+        let holds = cmp.holds(cell.load(Ordering::Acquire), expected);
+        if let Some((explore, agent)) = turn {
+            if holds {
+                let place = cell_place(state, cell);
+                explore.checker.lock().unwrap().acquire(agent, place);
+            } else {
+                explore.scheduler.polled(agent);
+            }
+        }
+        Some(i32::from(holds))
     })
     .flatten()
     .unwrap_or(0)
@@ -106,6 +156,12 @@ pub extern "C" fn pld_sim_test(cell: *const i32, expected: i32, cmp: i32) -> i32
 /// its later ones (the notify that follows publishes them).
 #[no_mangle]
 pub extern "C" fn pld_sim_fence() {
+    crate::run::take_site();
+    with_current(|state, _| {
+        if let Some((explore, agent)) = state.turn() {
+            explore.checker.lock().unwrap().fence(agent);
+        }
+    });
     std::sync::atomic::fence(Ordering::SeqCst);
 }
 
@@ -230,7 +286,9 @@ pub unsafe extern "C" fn pld_sim_copy(
 ) {
     let elem = i64::from(elem_bytes);
     let begin = std::time::Instant::now();
+    let site = crate::run::take_site();
     let checked = with_current(|state, rank| {
+        let turn = state.turn();
         let dst_range = extent(
             dst as usize,
             dst_row_stride,
@@ -253,6 +311,33 @@ pub unsafe extern "C" fn pld_sim_copy(
         let Ok(reads) = check_side(state, rank, "a load", src_range) else {
             return None;
         };
+        if let Some((explore, agent)) = turn {
+            let mut checker = explore.checker.lock().unwrap();
+            let sides = [
+                (src as usize, [src_row_stride, src_col_stride], reads, None),
+                (
+                    dst as usize,
+                    [dst_row_stride, dst_col_stride],
+                    writes,
+                    Some(accumulate != 0),
+                ),
+            ];
+            for (address, strides, owner, write) in sides {
+                if let Some(window) = owner {
+                    let offset = address - state.domain.window(window).base() as usize;
+                    checker.copy_side(
+                        agent,
+                        window,
+                        offset,
+                        strides,
+                        [rows, cols],
+                        elem as usize,
+                        write,
+                        site,
+                    );
+                }
+            }
+        }
         let bytes = (rows.max(0) * cols.max(0) * elem) as u64;
         let counters = state.counters(rank);
         if reads.is_some_and(|owner| owner != rank) {
@@ -556,6 +641,7 @@ pub(crate) mod registry {
 /// Every device function this module implements, by the name `pld_sim.h`
 /// gives it, for the JIT to resolve the kernels' calls.
 pub const DEVICE_FUNCTIONS: &[(&str, *mut ())] = &[
+    ("pld_sim_at", pld_sim_at as *mut ()),
     ("pld_sim_notify", pld_sim_notify as *mut ()),
     ("pld_sim_wait", pld_sim_wait as *mut ()),
     ("pld_sim_test", pld_sim_test as *mut ()),

@@ -17,6 +17,7 @@
 pub mod builtins;
 pub mod compile;
 mod domain;
+pub mod explore;
 pub mod ffi;
 pub mod golden;
 pub mod half;
@@ -29,9 +30,11 @@ mod report;
 mod run;
 pub mod shapes;
 mod signal;
+pub mod sites;
 pub mod tiles;
 
 pub use domain::{aligned, CommDomain, Window};
+pub use explore::{Finding, Schedule};
 pub use report::{BlockedRank, CellLeak, DeadlockReport};
 pub use run::{Counters, Fatal, Outcome, RankEnv, RemoteWrite, Run};
 pub use signal::{Compare, Notify};

@@ -249,6 +249,20 @@ impl Program {
         trace: bool,
         init: impl Fn(usize, usize) -> Vec<u8>,
     ) -> Result<Finished, String> {
+        self.run_explored(kernel, ranks, deadline, trace, None, init)
+    }
+
+    /// `run_traced`, under the explorer's `schedule` when given
+    /// (`Run::explore`).
+    pub fn run_explored(
+        &self,
+        kernel: &str,
+        ranks: usize,
+        deadline: Duration,
+        trace: bool,
+        schedule: Option<crate::Schedule>,
+        init: impl Fn(usize, usize) -> Vec<u8>,
+    ) -> Result<Finished, String> {
         let info = self
             .kernel(kernel)
             .ok_or_else(|| format!("no kernel @{kernel}"))?;
@@ -291,33 +305,33 @@ impl Program {
             }
             locals.push(row);
         }
-        let outcome =
-            Run::new(&domain, deadline)
-                .traced(trace)
-                .execute(&format!("@{kernel}"), |env| {
-                    let mut guards: Vec<_> =
-                        locals[env.rank].iter().map(|m| m.lock().unwrap()).collect();
-                    let mut values: Vec<*mut ()> = Vec::new();
-                    for (i, offset) in offsets.iter().enumerate() {
-                        values.push(match offset {
-                            // SAFETY: inside the window, which was sized for it.
-                            Some(offset) => {
-                                unsafe { env.domain.window(env.rank).base().add(*offset) }.cast()
-                            }
-                            None => guards[i].as_mut_ptr().cast(),
-                        });
-                    }
-                    for _ in offsets.iter().flatten() {
-                        values.push(env.domain.context(env.rank).cast_mut().cast());
-                    }
-                    let mut arguments: Vec<*mut ()> = values
-                        .iter_mut()
-                        .map(|v| (v as *mut *mut ()).cast())
-                        .collect();
-                    // SAFETY: one pointer per parameter, each to a pointer to a
-                    // buffer of the parameter's size that outlives the call.
-                    unsafe { entry.call(&mut arguments) };
-                });
+        let outcome = Run::new(&domain, deadline)
+            .traced(trace)
+            .explore(schedule)
+            .execute(&format!("@{kernel}"), |env| {
+                let mut guards: Vec<_> =
+                    locals[env.rank].iter().map(|m| m.lock().unwrap()).collect();
+                let mut values: Vec<*mut ()> = Vec::new();
+                for (i, offset) in offsets.iter().enumerate() {
+                    values.push(match offset {
+                        // SAFETY: inside the window, which was sized for it.
+                        Some(offset) => {
+                            unsafe { env.domain.window(env.rank).base().add(*offset) }.cast()
+                        }
+                        None => guards[i].as_mut_ptr().cast(),
+                    });
+                }
+                for _ in offsets.iter().flatten() {
+                    values.push(env.domain.context(env.rank).cast_mut().cast());
+                }
+                let mut arguments: Vec<*mut ()> = values
+                    .iter_mut()
+                    .map(|v| (v as *mut *mut ()).cast())
+                    .collect();
+                // SAFETY: one pointer per parameter, each to a pointer to a
+                // buffer of the parameter's size that outlives the call.
+                unsafe { entry.call(&mut arguments) };
+            });
         let locals = locals
             .into_iter()
             .map(|row| {

@@ -22,7 +22,8 @@ pub struct BlockedRank {
     pub actual: i32,
 }
 
-/// Every live rank blocked in a wait for longer than the deadline.
+/// Every live rank blocked in a wait for longer than the deadline (or, in
+/// explore mode, where `deadline` is zero: no thread able to run).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeadlockReport {
     pub deadline: Duration,
@@ -33,12 +34,20 @@ pub struct DeadlockReport {
 
 impl fmt::Display for DeadlockReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(
-            f,
-            "deadlock: every live rank has waited for more than {:.1?} with no rank left to \
-             notify it",
-            self.deadline
-        )?;
+        if self.deadline.is_zero() {
+            writeln!(
+                f,
+                "deadlock: no thread of any rank can run; each live one waits for a signal no \
+                 rank is left to give"
+            )?;
+        } else {
+            writeln!(
+                f,
+                "deadlock: every live rank has waited for more than {:.1?} with no rank left to \
+                 notify it",
+                self.deadline
+            )?;
+        }
         for b in &self.blocked {
             let place = match b.window {
                 Some(w) => format!("rank {w}'s window, byte {}", b.offset),

@@ -4,6 +4,8 @@
 //! verdict.
 
 use crate::domain::CommDomain;
+use crate::explore::scheduler::Scheduler;
+use crate::explore::{Checker, Finding, Schedule};
 use crate::report::{BlockedRank, DeadlockReport};
 use crate::signal::Compare;
 use pld_dialect::enums::WaitCmp;
@@ -95,6 +97,8 @@ struct Slot {
     threads: Mutex<Vec<Thread>>,
     /// Block threads bound right now.
     bound: AtomicUsize,
+    /// In explore mode: the agent id of block 0 of the launch in progress.
+    launch_base: AtomicUsize,
     counters: AtomicCounters,
     log: Mutex<Vec<String>>,
 }
@@ -119,6 +123,14 @@ pub(crate) struct State<'d> {
     /// Per-rank timeline, when tracing.
     trace: Option<Vec<Mutex<Vec<Event>>>>,
     start: Instant,
+    /// The scheduler and checker of explore mode.
+    explore: Option<Explore>,
+}
+
+/// Explore mode's part of a run.
+pub(crate) struct Explore {
+    pub scheduler: Scheduler,
+    pub checker: Mutex<Checker>,
 }
 
 /// Yields of a waiting thread before it sleeps. A yield hands the core to
@@ -167,6 +179,26 @@ thread_local! {
     /// The run, rank and thread index (0: the rank's own thread) the
     /// current thread simulates, while it does.
     static CURRENT: Cell<Option<(*const State<'static>, usize, usize)>> = const { Cell::new(None) };
+    /// In explore mode, the agent the current thread is.
+    static AGENT: Cell<usize> = const { Cell::new(0) };
+    /// The site of the device call about to be made (`pld_sim_at`), or -1.
+    static SITE: Cell<i64> = const { Cell::new(-1) };
+}
+
+/// `pld_sim_at`: the next device call on this thread is made by `site`.
+pub(crate) fn set_site(site: i64) {
+    SITE.with(|s| s.set(site));
+}
+
+/// The site of the device call being made, once: calls without a
+/// `pld_sim_at` before them (a builtin kernel's) have none.
+pub(crate) fn take_site() -> i64 {
+    SITE.with(|s| s.replace(-1))
+}
+
+/// The calling thread's agent (explore mode).
+pub(crate) fn current_agent() -> usize {
+    AGENT.with(|a| a.get())
 }
 
 /// Addresses of the slots of the runs in progress: the only values
@@ -217,12 +249,30 @@ pub(crate) fn bind_block(
     // which waits for this block (rt_submit_aiv_task joins its blocks).
     let slot = unsafe { &*(handle as *const Slot) };
     let state = slot.owner.load(Ordering::Acquire);
+    // SAFETY: the owner is set before any rank thread starts and lives as
+    // long as the slot (see above).
+    let explore = unsafe { state.as_ref() }.and_then(|s| s.explore.as_ref());
     let thread = {
         let mut threads = slot.threads.lock().unwrap();
         if slot.bound.fetch_add(1, Ordering::AcqRel) == 0 {
             if let Some(own) = threads.first_mut() {
                 own.status = Status::Parked;
             }
+            if let Some(explore) = explore {
+                let base = explore
+                    .scheduler
+                    .fork(slot.rank, usize::try_from(blocks).unwrap_or(1).max(1));
+                slot.launch_base.store(base, Ordering::Release);
+            }
+        }
+        if let Some(explore) = explore {
+            let agent = slot.launch_base.load(Ordering::Acquire) + block.max(0) as usize;
+            explore
+                .checker
+                .lock()
+                .unwrap()
+                .start(agent, slot.rank, Some(slot.rank));
+            AGENT.with(|a| a.set(agent));
         }
         let fresh = Thread {
             block: Some((block, blocks)),
@@ -256,7 +306,13 @@ pub(crate) fn unbind_block() -> Result<(), String> {
     }
     crate::tiles::release();
     // SAFETY: as in `with_current`.
-    let slot = &unsafe { &*state }.slots[rank];
+    let run = unsafe { &*state };
+    if let Some(explore) = &run.explore {
+        let agent = current_agent();
+        explore.checker.lock().unwrap().join(agent, rank);
+        explore.scheduler.finish(agent);
+    }
+    let slot = &run.slots[rank];
     {
         let mut threads = slot.threads.lock().unwrap();
         threads[thread].status = Status::Done;
@@ -288,6 +344,20 @@ impl State<'_> {
                 args: args(),
             });
         }
+    }
+
+    /// Explore mode's scheduler and checker, in explore mode.
+    pub fn explore(&self) -> Option<&Explore> {
+        self.explore.as_ref()
+    }
+
+    /// A device call begins: in explore mode, waits for the calling
+    /// agent's turn and returns the explorer and the agent.
+    pub fn turn(&self) -> Option<(&Explore, usize)> {
+        let explore = self.explore.as_ref()?;
+        let agent = current_agent();
+        explore.scheduler.point(agent);
+        Some((explore, agent))
     }
 
     pub fn counters(&self, rank: usize) -> &AtomicCounters {
@@ -535,11 +605,18 @@ pub struct Outcome {
     /// The timeline in Chrome's trace format (JSON, for Perfetto or
     /// chrome://tracing), when the run was traced.
     pub trace: Option<String>,
+    /// In explore mode: what the checker found, and how many scheduling
+    /// decisions the schedule took.
+    pub findings: Vec<Finding>,
+    pub steps: u64,
 }
 
 impl Outcome {
     pub fn ok(&self) -> bool {
-        self.deadlock.is_none() && self.errors.is_empty() && self.fatals.is_empty()
+        self.deadlock.is_none()
+            && self.errors.is_empty()
+            && self.fatals.is_empty()
+            && self.findings.is_empty()
     }
 }
 
@@ -549,6 +626,7 @@ pub struct Run<'d> {
     deadline: Duration,
     trace: bool,
     remote_writes: bool,
+    schedule: Option<Schedule>,
 }
 
 impl<'d> Run<'d> {
@@ -560,7 +638,16 @@ impl<'d> Run<'d> {
             deadline,
             trace: false,
             remote_writes: false,
+            schedule: None,
         }
+    }
+
+    /// Runs under the explorer's seeded scheduler, one simulated thread at
+    /// a time, with the happens-before checker (`Outcome::findings`); a
+    /// deadlock is then exact (no thread can run), not a timeout.
+    pub fn explore(mut self, schedule: Option<Schedule>) -> Self {
+        self.schedule = schedule;
+        self
     }
 
     /// Records a timeline of every rank's kernel, waits, notifies and
@@ -594,6 +681,7 @@ impl<'d> Run<'d> {
                         status: Status::Running,
                     }]),
                     bound: AtomicUsize::new(0),
+                    launch_base: AtomicUsize::new(0),
                     counters: AtomicCounters::default(),
                     log: Mutex::new(Vec::new()),
                 })
@@ -609,6 +697,10 @@ impl<'d> Run<'d> {
             errors: Mutex::new(Vec::new()),
             fatals: Mutex::new(Vec::new()),
             remote_writes: self.remote_writes.then(|| Mutex::new(Vec::new())),
+            explore: self.schedule.map(|schedule| Explore {
+                scheduler: Scheduler::new(ranks, schedule.seed),
+                checker: Mutex::new(Checker::new(ranks, name)),
+            }),
         };
         // Block threads reach the state through their rank's slot; the
         // state does not move from here on.
@@ -637,6 +729,11 @@ impl<'d> Run<'d> {
                         // cleared before the state goes away.
                         let erased = std::ptr::from_ref(state).cast::<State<'static>>();
                         CURRENT.with(|c| c.set(Some((erased, rank, 0))));
+                        if let Some(explore) = &state.explore {
+                            explore.checker.lock().unwrap().start(rank, rank, None);
+                            AGENT.with(|a| a.set(rank));
+                            explore.scheduler.point(rank);
+                        }
                         let begin = Instant::now();
                         let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
                             kernel(RankEnv { rank, domain })
@@ -653,6 +750,9 @@ impl<'d> Run<'d> {
                             state.error(rank, format!("kernel {name} failed: {message}"));
                         }
                         state.set_status(rank, 0, Status::Done);
+                        if let Some(explore) = &state.explore {
+                            explore.scheduler.finish(rank);
+                        }
                     })
                     .expect("spawn a rank thread");
             }
@@ -669,9 +769,24 @@ impl<'d> Run<'d> {
             .map(|s| std::mem::take(&mut *s.log.lock().unwrap()))
             .collect();
         let trace = state.trace.as_ref().map(|ranks| chrome_trace(ranks));
+        let (mut deadlock, mut findings, mut steps) =
+            (state.deadlock.into_inner().unwrap(), Vec::new(), 0);
+        if let Some(explore) = state.explore {
+            let (stuck, livelock, taken) = explore.scheduler.verdict();
+            steps = taken;
+            findings = explore.checker.into_inner().unwrap().findings();
+            if livelock {
+                findings.push(Finding::NoProgress { steps });
+            }
+            if let Some(stuck) = stuck {
+                deadlock = Some(exact_deadlock(self.domain, name, &stuck));
+            }
+        }
         Outcome {
             trace,
-            deadlock: state.deadlock.into_inner().unwrap(),
+            findings,
+            steps,
+            deadlock,
             errors: state.errors.into_inner().unwrap(),
             fatals: state.fatals.into_inner().unwrap(),
             remote_writes: state
@@ -682,6 +797,39 @@ impl<'d> Run<'d> {
             counters,
             kernel_time,
         }
+    }
+}
+
+/// The deadlock explore mode found: the threads that wait, and the ranks
+/// that finished.
+fn exact_deadlock(
+    domain: &CommDomain,
+    kernel: &str,
+    deadlock: &crate::explore::scheduler::Deadlock,
+) -> DeadlockReport {
+    let blocked = deadlock
+        .stuck
+        .iter()
+        .map(|s| {
+            // SAFETY: a cell of the domain's windows, which outlive the run.
+            let actual = unsafe { &*s.cell }.load(Ordering::Acquire);
+            let located = domain.locate(s.cell as usize, 4);
+            BlockedRank {
+                rank: s.rank,
+                block: s.block,
+                kernel: kernel.to_string(),
+                window: located.map(|(w, _)| w),
+                offset: located.map_or(s.cell as usize, |(_, o)| o),
+                cmp: s.cmp.symbol(),
+                expected: s.expected,
+                actual,
+            }
+        })
+        .collect();
+    DeadlockReport {
+        deadline: Duration::ZERO,
+        blocked,
+        finished: deadlock.finished.clone(),
     }
 }
 

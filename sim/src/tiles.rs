@@ -1,6 +1,6 @@
 //! Tile buffers: on-chip (UB) buffers, modelled as such. Each
 //! `pto.alloc_tile` is an allocation *site* (a process-wide number the
-//! lowering gives it, [`register_site`]); a core (the thread running a
+//! lowering gives it, [`crate::sites`]); a core (the thread running a
 //! kernel or a block) gets one buffer per site, the first time the site
 //! runs, and the same buffer every later time (a loop reuses it), until the
 //! kernel returns. The buffers a core holds must fit in an AIV core's UB
@@ -16,22 +16,8 @@ pub const UB_BYTES: usize = 192 * 1024;
 /// columns); not part of the UB the tile takes.
 const HEADER: usize = crate::lower::TILE_HEADER as usize;
 
-/// Where each site is in the source, by site number.
-static SITES: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
-
-/// Gives the `pto.alloc_tile` at `location` a site number.
-pub(crate) fn register_site(location: String) -> i64 {
-    let mut sites = SITES.lock().unwrap_or_else(|e| e.into_inner());
-    sites.push(location);
-    sites.len() as i64 - 1
-}
-
 fn site_location(site: i64) -> String {
-    let sites = SITES.lock().unwrap_or_else(|e| e.into_inner());
-    usize::try_from(site)
-        .ok()
-        .and_then(|s| sites.get(s).cloned())
-        .unwrap_or_else(|| format!("allocation site {site}"))
+    crate::sites::get(site).map_or_else(|| format!("allocation site {site}"), |s| s.location)
 }
 
 struct Tile {

@@ -4,7 +4,8 @@
 //! * [`split`] cuts `--split-input-file` input into chunks.
 //! * [`expectations`] implements `--verify-diagnostics`.
 //! * [`opt`] is the `pld-opt` driver, [`translate`] the `pld-translate` one,
-//!   [`run`] the `pld-run` one ([`run_program`] for whole programs).
+//!   [`run`] the `pld-run` one ([`run_program`] for whole programs,
+//!   [`explore`] for `--explore` and `--replay`).
 //! * [`files`] reads inputs and writes outputs, `-` meaning the terminal.
 //! * [`args`] accepts LLVM's single-dash long options; [`timing`] is
 //!   `pld-opt --mlir-timing`; [`params`] reads parameter names from the
@@ -12,6 +13,7 @@
 
 pub mod args;
 pub mod expectations;
+pub mod explore;
 pub mod files;
 pub mod opt;
 pub mod run;

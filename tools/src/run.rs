@@ -31,6 +31,8 @@ pub struct Options {
     pub iters: usize,
     /// Untimed runs before them.
     pub warmup: usize,
+    /// `--explore K` / `--replay SEED`: run under the protocol explorer.
+    pub explore: Option<crate::explore::Seeds>,
 }
 
 /// Exit status of a deadlocked run (distinct from errors).
@@ -227,6 +229,90 @@ fn shown_name(kernel: &pld_sim::program::KernelInfo, param: &Param) -> String {
     }
 }
 
+/// `--explore` / `--replay` of one kernel: every schedule on fresh copies
+/// of the inputs; a schedule's credit leaks and (under `--check`) wrong
+/// results are findings too.
+fn explore_kernel(
+    options: &Options,
+    seeds: crate::explore::Seeds,
+    program: &Program,
+    kernel: &pld_sim::program::KernelInfo,
+    inputs: &[Vec<Vec<u8>>],
+    source: &str,
+) -> Result<i32, String> {
+    let label = format!("@{} on {} ranks", kernel.name, options.ranks);
+    crate::explore::explore(&label, seeds, |schedule| {
+        let finished = program.run_explored(
+            &kernel.name,
+            options.ranks,
+            options.deadline,
+            false,
+            Some(schedule),
+            |rank, param| inputs[rank][param].clone(),
+        )?;
+        // Window bytes as the source names them: parameter and elements.
+        let namer = |_window: usize, range: &std::ops::Range<usize>| {
+            kernel
+                .params
+                .iter()
+                .zip(&finished.offsets)
+                .find_map(|(p, o)| {
+                    let start = (*o)?;
+                    let bytes = p.elements() * p.dtype.bytes();
+                    (start..start + bytes).contains(&range.start).then(|| {
+                        let first = (range.start - start) / p.dtype.bytes();
+                        let last = (range.end.min(start + bytes) - start - 1) / p.dtype.bytes();
+                        let span = if first == last {
+                            index_of(first, &p.shape)
+                        } else {
+                            format!(
+                                "{}..{}",
+                                index_of(first, &p.shape),
+                                index_of(last, &p.shape)
+                            )
+                        };
+                        format!("{} {span}", shown_name(kernel, p))
+                    })
+                })
+        };
+        let mut verdict = crate::explore::Verdict::of(&finished.outcome, &namer, source);
+        if finished.outcome.deadlock.is_none() {
+            for &signal in &kernel.signals {
+                let param = &kernel.params[signal];
+                let offset = finished.offsets[signal].unwrap_or(0);
+                for leak in finished.domain.leaks(offset, param.elements()) {
+                    let cell = index_of(leak.index, &param.shape);
+                    verdict.push(
+                        format!("leak {} {cell}", param.name),
+                        format!(
+                            "credit leak in {} at {cell}: rank {}'s cell holds {} (should be back \
+                             to 0)",
+                            shown_name(kernel, param),
+                            leak.rank,
+                            leak.value
+                        ),
+                    );
+                }
+            }
+            let numeric = kernel.collectives.iter().any(|c| c.op != Barrier::NAME);
+            if options.check && numeric {
+                for check in golden::check(kernel, inputs, &finished.buffers())? {
+                    if !check.ok {
+                        verdict.push(
+                            format!("wrong {}", check.rank),
+                            format!(
+                                "wrong result on rank {}: {} wrong elements",
+                                check.rank, check.wrong
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+        Ok(verdict)
+    })
+}
+
 /// Runs `pld-run`; returns the process exit status.
 pub fn run(options: &Options) -> i32 {
     match drive(options) {
@@ -312,6 +398,9 @@ fn drive(options: &Options) -> Result<i32, String> {
     }
 
     let fill_time = fill_started.elapsed();
+    if let Some(seeds) = options.explore {
+        return explore_kernel(options, seeds, &program, kernel, &inputs, &text);
+    }
     // A single run without --check gets the inputs handed over, not copied
     // (the buffers of a large run are the process's memory).
     let single = options.iters <= 1 && options.warmup == 0;

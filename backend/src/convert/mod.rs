@@ -43,6 +43,10 @@ use pld_ir::{
 use std::collections::HashMap;
 use views::{describe, Globals};
 
+/// The attribute on a converted kernel holding its function type as
+/// written: `pld.signature = (tensor<1x64xf32, #pld.dist>, ...) -> ()`.
+pub const SIGNATURE: &str = "pld.signature";
+
 #[derive(Clone, Default)]
 pub struct ConvertPldToPto;
 
@@ -252,6 +256,11 @@ where
             }
         })
         .collect();
+    // The signature as written (tensor shapes and layouts), for tools that
+    // run converted kernels: the simulator's explorer sizes buffers by it.
+    if let Ok(original) = function.attribute("function_type") {
+        ir::set_attribute(function, SIGNATURE, original);
+    }
     ir::retype_function(context, function, &converted, &[]);
     // AIC kernels run on the cube unit; InCore and AIV code is vector code.
     let unit = match function_kind(function) {

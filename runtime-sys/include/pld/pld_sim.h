@@ -21,6 +21,13 @@ extern "C" {
 #define PLD_WAIT_EQ 0
 #define PLD_WAIT_GE 1
 
+/* Names the op that makes the next device call on this thread: `site` is
+ * the number the simulator's lowering gave that op (its name and source
+ * location). Reports of the protocol explorer (races, missing fences,
+ * deadlocks) name the op through it; a call without one (a builtin
+ * kernel's) is named by its kernel. */
+void pld_sim_at(int64_t site);
+
 /* Applies `op` with `value` to the i32 signal cell at `cell` (any rank's
  * window). */
 void pld_sim_notify(int32_t *cell, int32_t value, int32_t op);

@@ -165,6 +165,7 @@ mod tests {
         let functions = device_functions();
         let names: Vec<&str> = functions.iter().map(|f| f.name.as_str()).collect();
         for name in [
+            "pld_sim_at",
             "pld_sim_notify",
             "pld_sim_wait",
             "pld_sim_test",

@@ -49,6 +49,22 @@ fn refuse<'c, 'a, T>(op: OperationRef<'c, 'a>, message: impl Into<String>) -> Lo
     })
 }
 
+/// Whether the lowering of the op named `name` calls a device function
+/// that the explorer schedules and checks (a signal, fence or copy).
+fn makes_device_call(name: &str) -> bool {
+    [
+        pto::CommTNotify::NAME,
+        pto::CommTWait::NAME,
+        pto::CommTTest::NAME,
+        pto::FenceBarrierAll::NAME,
+        pto::CommTPut::NAME,
+        pto::CommTGet::NAME,
+        pto::TLoad::NAME,
+        pto::TStore::NAME,
+    ]
+    .contains(&name)
+}
+
 /// The op being lowered, where to build its replacement, and its name.
 pub(crate) struct Op<'c, 'a> {
     pub op: OperationRef<'c, 'a>,
@@ -100,7 +116,12 @@ where
         inputs.push(new);
     }
     ir::retype_function(context, function, &inputs, &[]);
-    for name in ["pld.kind", "pto.kernel_kind", "pto.entry"] {
+    for name in [
+        "pld.kind",
+        pld_backend::convert::SIGNATURE,
+        "pto.kernel_kind",
+        "pto.entry",
+    ] {
         ir::remove_attribute(function, name);
     }
     // The packed entry point the simulator calls (`_mlir_<name>`).
@@ -441,6 +462,12 @@ where
             b: Builder::before(self.context, op),
             name: name.clone(),
         };
+        if makes_device_call(&name) {
+            // The explorer's reports name the op through its site.
+            let site = crate::sites::register(&name, crate::sites::location_of(op, &name));
+            let site = self.i64(&cx.b, site);
+            self.call(&cx.b, "pld_sim_at", &[site], &[]);
+        }
         let step = match name.as_str() {
             pto::AddPtr::NAME
             | pto::LoadScalar::NAME

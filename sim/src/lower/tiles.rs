@@ -24,11 +24,8 @@ where
                 let shape = self.tile(op, result)?;
                 let view = pld_dialect::ops::OpView::new(op).expect("a registered op");
                 let bytes = self.i64(b, TILE_HEADER + shape.rows * shape.cols * shape.bytes);
-                let location = ir::loc::position(op.location()).map_or_else(
-                    || "a pto.alloc_tile".to_string(),
-                    |p| format!("{}:{}:{}", p.file, p.line, p.column),
-                );
-                let site = self.i64(b, crate::tiles::register_site(location));
+                let location = crate::sites::location_of(op, name);
+                let site = self.i64(b, crate::sites::register(name, location));
                 let tile =
                     ir::result(self.call(b, "pld_sim_tile_alloc", &[site, bytes], &[self.pointer]));
                 let extent = |group: &str, k: usize, physical: i64| {

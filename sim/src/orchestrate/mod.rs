@@ -295,6 +295,19 @@ impl ProgramRun {
         check: bool,
         init: impl Fn(&Buffer, usize) -> Vec<u8>,
     ) -> Result<ProgramOutcome, String> {
+        self.execute_explored(deadline, trace, check, None, init)
+    }
+
+    /// `execute`, under the explorer's `schedule` when given
+    /// (`Run::explore`).
+    pub fn execute_explored(
+        &self,
+        deadline: Duration,
+        trace: bool,
+        check: bool,
+        schedule: Option<crate::Schedule>,
+        init: impl Fn(&Buffer, usize) -> Vec<u8>,
+    ) -> Result<ProgramOutcome, String> {
         let world = self.plan.world;
         // Every domain at its own page-aligned base in one window per device.
         let mut bases = Vec::new();
@@ -348,108 +361,103 @@ impl ProgramRun {
         // code stays with this thread; they get its entry points).
         let plan = &self.plan;
         let aiv_cores = self.aiv_cores;
-        let outcome =
-            Run::new(&memory, deadline)
-                .traced(trace)
-                .execute(&format!("@{}", self.entry), |env| {
-                    let device = env.rank;
-                    let window = memory.window(device);
-                    let address =
-                        |t: &TensorRef| window.base() as usize + bases[t.domain] + t.offset;
-                    let read = |t: &TensorRef| {
-                        let mut bytes = vec![0; t.bytes()];
-                        window.read(bases[t.domain] + t.offset, &mut bytes);
-                        bytes
+        let outcome = Run::new(&memory, deadline)
+            .traced(trace)
+            .explore(schedule)
+            .execute(&format!("@{}", self.entry), |env| {
+                let device = env.rank;
+                let window = memory.window(device);
+                let address = |t: &TensorRef| window.base() as usize + bases[t.domain] + t.offset;
+                let read = |t: &TensorRef| {
+                    let mut bytes = vec![0; t.bytes()];
+                    window.read(bases[t.domain] + t.offset, &mut bytes);
+                    bytes
+                };
+                let mut mine = Vec::new();
+                for task in &plan.tasks[device] {
+                    let operands: Vec<&TensorRef> = match task {
+                        Task::Kernel(k) => tensors_of(k),
+                        Task::Builtin(b) => b.tensors.iter().collect(),
                     };
-                    let mut mine = Vec::new();
-                    for task in &plan.tasks[device] {
-                        let operands: Vec<&TensorRef> = match task {
-                            Task::Kernel(k) => tensors_of(k),
-                            Task::Builtin(b) => b.tensors.iter().collect(),
-                        };
-                        let before: Vec<Vec<u8>> = if check {
-                            operands.iter().map(|t| read(t)).collect()
-                        } else {
-                            Vec::new()
-                        };
-                        let begin = Instant::now();
-                        match task {
-                            Task::Kernel(k) => {
-                                let Some(entry) = kernels.get(&k.kernel) else {
-                                    continue;
-                                };
-                                let mut values: Vec<u64> = Vec::new();
-                                for arg in &k.args {
-                                    values.push(match arg {
-                                        Arg::Tensor(t) => address(t) as u64,
-                                        Arg::Context(d) => context_of(&contexts, plan, *d, device),
-                                        Arg::Int(i) => *i as u64,
-                                    });
-                                }
-                                let mut arguments: Vec<*mut ()> =
-                                    values.iter_mut().map(|v| (v as *mut u64).cast()).collect();
-                                // SAFETY: one pointer per kernel parameter, each to
-                                // a 64-bit value: an address inside this device's
-                                // window (the plan checked every view fits its
-                                // buffer), a CommContext that outlives the run, or
-                                // a scalar.
-                                unsafe { entry.call(&mut arguments) };
+                    let before: Vec<Vec<u8>> = if check {
+                        operands.iter().map(|t| read(t)).collect()
+                    } else {
+                        Vec::new()
+                    };
+                    let begin = Instant::now();
+                    match task {
+                        Task::Kernel(k) => {
+                            let Some(entry) = kernels.get(&k.kernel) else {
+                                continue;
+                            };
+                            let mut values: Vec<u64> = Vec::new();
+                            for arg in &k.args {
+                                values.push(match arg {
+                                    Arg::Tensor(t) => address(t) as u64,
+                                    Arg::Context(d) => context_of(&contexts, plan, *d, device),
+                                    Arg::Int(i) => *i as u64,
+                                });
                             }
-                            Task::Builtin(b) => {
-                                let Some(compiled) = variants.get(&b.variant) else {
-                                    continue;
-                                };
-                                let descs: Vec<TensorDesc> = b
-                                    .tensors
-                                    .iter()
-                                    .filter_map(|t| {
-                                        let shape: Vec<u32> =
-                                            t.shape.iter().map(|&d| d as u32).collect();
-                                        TensorDesc::dense(
-                                            address(t) as u64,
-                                            &shape,
-                                            t.dtype.bytes(),
-                                        )
-                                    })
-                                    .collect();
-                                let ranks = plan.domains[b.domain].devices.len() as u64;
-                                let scalars: Vec<u64> = b
-                                    .scalars
-                                    .iter()
-                                    .map(|s| match s {
-                                        BuiltinScalar::Ranks => ranks,
-                                        BuiltinScalar::Context => {
-                                            context_of(&contexts, plan, b.domain, device)
-                                        }
-                                        BuiltinScalar::Value(v) => *v as u64,
-                                    })
-                                    .collect();
-                                // SAFETY: a rank thread of the run; the
-                                // descriptors describe buffers of this device's
-                                // window.
-                                unsafe { builtins::call(compiled, &descs, &scalars, aiv_cores) };
-                            }
+                            let mut arguments: Vec<*mut ()> =
+                                values.iter_mut().map(|v| (v as *mut u64).cast()).collect();
+                            // SAFETY: one pointer per kernel parameter, each to
+                            // a 64-bit value: an address inside this device's
+                            // window (the plan checked every view fits its
+                            // buffer), a CommContext that outlives the run, or
+                            // a scalar.
+                            unsafe { entry.call(&mut arguments) };
                         }
-                        let time = begin.elapsed();
-                        crate::run::with_current(|state, rank| {
-                            state.record(rank, "task", begin, || match task {
-                                Task::Kernel(k) => format!("\"kernel\": \"@{}\"", k.kernel),
-                                Task::Builtin(b) => format!("\"builtin\": {:?}", b.variant),
-                            })
-                        });
-                        let after = if check {
-                            operands.iter().map(|t| read(t)).collect()
-                        } else {
-                            Vec::new()
-                        };
-                        mine.push(Snapshot {
-                            before,
-                            after,
-                            time,
-                        });
+                        Task::Builtin(b) => {
+                            let Some(compiled) = variants.get(&b.variant) else {
+                                continue;
+                            };
+                            let descs: Vec<TensorDesc> = b
+                                .tensors
+                                .iter()
+                                .filter_map(|t| {
+                                    let shape: Vec<u32> =
+                                        t.shape.iter().map(|&d| d as u32).collect();
+                                    TensorDesc::dense(address(t) as u64, &shape, t.dtype.bytes())
+                                })
+                                .collect();
+                            let ranks = plan.domains[b.domain].devices.len() as u64;
+                            let scalars: Vec<u64> = b
+                                .scalars
+                                .iter()
+                                .map(|s| match s {
+                                    BuiltinScalar::Ranks => ranks,
+                                    BuiltinScalar::Context => {
+                                        context_of(&contexts, plan, b.domain, device)
+                                    }
+                                    BuiltinScalar::Value(v) => *v as u64,
+                                })
+                                .collect();
+                            // SAFETY: a rank thread of the run; the
+                            // descriptors describe buffers of this device's
+                            // window.
+                            unsafe { builtins::call(compiled, &descs, &scalars, aiv_cores) };
+                        }
                     }
-                    *snapshots[device].lock().unwrap() = mine;
-                });
+                    let time = begin.elapsed();
+                    crate::run::with_current(|state, rank| {
+                        state.record(rank, "task", begin, || match task {
+                            Task::Kernel(k) => format!("\"kernel\": \"@{}\"", k.kernel),
+                            Task::Builtin(b) => format!("\"builtin\": {:?}", b.variant),
+                        })
+                    });
+                    let after = if check {
+                        operands.iter().map(|t| read(t)).collect()
+                    } else {
+                        Vec::new()
+                    };
+                    mine.push(Snapshot {
+                        before,
+                        after,
+                        time,
+                    });
+                }
+                *snapshots[device].lock().unwrap() = mine;
+            });
         let snapshots: Vec<Vec<Snapshot>> = snapshots
             .into_iter()
             .map(|m| m.into_inner().unwrap())

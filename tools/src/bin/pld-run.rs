@@ -1,6 +1,7 @@
 //! `pld-run`: run a pld kernel on N simulated ranks on the CPU.
 
 use clap::Parser;
+use pld_tools::explore::Seeds;
 use pld_tools::run::{run, Options};
 use std::time::Duration;
 
@@ -66,6 +67,17 @@ struct Cli {
     /// Write a timeline of every rank (Chrome trace JSON, for Perfetto).
     #[arg(long, value_name = "FILE")]
     trace: Option<String>,
+    /// Run K schedules of the protocol explorer: one simulated thread at a
+    /// time in a seeded order, checking happens-before on window memory
+    /// (races, missing fences, Set/AtomicAdd mixed, exact deadlocks).
+    #[arg(long, value_name = "K", conflicts_with = "replay")]
+    explore: Option<usize>,
+    /// The first schedule's seed under --explore (schedule i has seed S+i).
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    seed: u64,
+    /// Rerun exactly the schedule of one seed (as --explore printed it).
+    #[arg(long, value_name = "SEED")]
+    replay: Option<u64>,
 }
 
 fn main() {
@@ -93,6 +105,14 @@ fn main() {
         trace: cli.trace,
         iters: cli.iters,
         warmup: cli.warmup,
+        explore: match (cli.explore, cli.replay) {
+            (_, Some(seed)) => Some(Seeds::Replay(seed)),
+            (Some(count), None) => Some(Seeds::Explore {
+                first: cli.seed,
+                count,
+            }),
+            (None, None) => None,
+        },
     };
     let limit = match Duration::try_from_secs_f64(cli.time_limit) {
         Ok(limit) if !limit.is_zero() => limit,

@@ -1,0 +1,422 @@
+//! The seeded scheduler of explore mode: one simulated thread (an *agent*:
+//! a rank's own thread or a block of one of its launches) runs at a time,
+//! and at every device call the scheduler decides which runs next.
+//!
+//! The decision is a pure function of the seed and of what the agents did,
+//! never of the OS scheduler: a decision is taken only when every agent is
+//! either waiting for its turn, blocked, parked or done (an agent that was
+//! just created, or resumed after its launch, is *starting* until it
+//! reaches its first device call, and the scheduler waits for it). So the
+//! same seed replays the same interleaving, and a deadlock is exact: no
+//! agent can run and not all are done.
+//!
+//! Two policies, picked by the seed: PCT (each agent gets a random
+//! priority, the highest-priority runnable agent runs, and at a few
+//! randomly chosen steps the running agent drops to the lowest priority:
+//! a bounded number of preemptions at random places) and a random walk (a
+//! uniformly random runnable agent at every step).
+
+use crate::signal::Compare;
+use pld_dialect::enums::WaitCmp;
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::{Condvar, Mutex};
+
+/// A small, fast, seedable generator (splitmix64): the schedules must be
+/// the same on every machine, so no platform generator.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed ^ 0x9e37_79b9_7f4a_7c15)
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// How the scheduler picks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Highest priority first; at each of `changes` (ascending steps) the
+    /// agent that just ran drops to the lowest priority.
+    Pct { changes: Vec<u64> },
+    /// A uniformly random runnable agent at every step.
+    Walk,
+}
+
+impl Policy {
+    /// The policy schedule `seed` uses: half of the seeds a random walk,
+    /// half PCT with one to three priority changes spread over a run of
+    /// unknown length (each change at a step below a random power of two
+    /// from 16 to 16384, so short and long runs both get some).
+    pub fn of_seed(rng: &mut Rng) -> Policy {
+        if rng.below(2) == 0 {
+            return Policy::Walk;
+        }
+        let depth = 1 + rng.below(3);
+        let mut changes: Vec<u64> = (0..depth)
+            .map(|_| {
+                let scale = 1u64 << (4 + rng.below(11));
+                1 + rng.below(scale)
+            })
+            .collect();
+        changes.sort_unstable();
+        Policy::Pct { changes }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Status {
+    /// Created or resumed, not yet at its first device call.
+    Starting,
+    /// At a device call, waiting for its turn.
+    Ready,
+    /// In a wait whose condition did not hold.
+    Blocked {
+        cell: *const AtomicI32,
+        expected: i32,
+        cmp: WaitCmp,
+    },
+    /// A rank's own thread while its launch's blocks run.
+    Parked,
+    Done,
+}
+
+#[derive(Debug)]
+struct Agent {
+    status: Status,
+    rank: usize,
+    /// `(block_idx, block_num)` for a block of a launch.
+    block: Option<(i32, i32)>,
+    priority: u64,
+    /// The agent that launched this block, and how many of its blocks are
+    /// still running (for a rank's own thread).
+    parent: Option<usize>,
+    children: usize,
+}
+
+/// An agent blocked when the run deadlocked.
+#[derive(Clone, Copy, Debug)]
+pub struct Stuck {
+    pub agent: usize,
+    pub rank: usize,
+    pub block: Option<(i32, i32)>,
+    pub cell: *const AtomicI32,
+    pub expected: i32,
+    pub cmp: WaitCmp,
+}
+
+/// A deadlock: the agents blocked, and the ranks whose own thread had
+/// finished.
+#[derive(Clone, Debug)]
+pub struct Deadlock {
+    pub stuck: Vec<Stuck>,
+    pub finished: Vec<usize>,
+}
+
+struct Inner {
+    agents: Vec<Agent>,
+    current: Option<usize>,
+    /// The agent that ran last (PCT demotes it at a change point).
+    last: Option<usize>,
+    rng: Rng,
+    policy: Policy,
+    /// Decisions taken so far.
+    steps: u64,
+    /// Set when the schedule is over (deadlock, step limit): from then on
+    /// every agent runs freely, as in a plain run, to its end.
+    free: bool,
+    /// The lowest priority given so far (demotions go below it).
+    lowest: u64,
+    deadlock: Option<Deadlock>,
+    livelock: bool,
+}
+
+/// Decisions after which a schedule is declared not to make progress (a
+/// wait that spins on `pto.comm.ttest` forever, say).
+pub const MAX_STEPS: u64 = 20_000_000;
+
+/// The explore-mode scheduler of one run.
+pub struct Scheduler {
+    inner: Mutex<Inner>,
+    turn: Condvar,
+}
+
+// SAFETY: the cell pointers in `Status` point into the run's windows, which
+// outlive it, and are only read atomically.
+unsafe impl Send for Scheduler {}
+unsafe impl Sync for Scheduler {}
+
+impl Scheduler {
+    /// A scheduler for `ranks` rank agents (ids `0..ranks`), all starting.
+    pub fn new(ranks: usize, seed: u64) -> Self {
+        let mut rng = Rng::new(seed);
+        let policy = Policy::of_seed(&mut rng);
+        let mut inner = Inner {
+            agents: Vec::new(),
+            current: None,
+            last: None,
+            rng,
+            policy,
+            steps: 0,
+            free: false,
+            lowest: u64::MAX / 2,
+            deadlock: None,
+            livelock: false,
+        };
+        for rank in 0..ranks {
+            inner.add(rank, None, None);
+        }
+        Scheduler {
+            inner: Mutex::new(inner),
+            turn: Condvar::new(),
+        }
+    }
+
+    /// The calling agent reached a device call: waits for its turn.
+    pub fn point(&self, me: usize) {
+        let mut inner = self.inner.lock().unwrap();
+        if inner.free {
+            return;
+        }
+        inner.agents[me].status = Status::Ready;
+        if inner.current == Some(me) {
+            inner.current = None;
+        }
+        self.dispatch(&mut inner);
+        self.await_turn(inner, me);
+    }
+
+    /// The calling agent waits until `cell` compares `cmp` to `expected`:
+    /// it is not picked before the condition holds. `false` when the
+    /// schedule ended (a deadlock) without it holding.
+    pub fn wait(&self, me: usize, cell: &AtomicI32, expected: i32, cmp: WaitCmp) -> bool {
+        let mut inner = self.inner.lock().unwrap();
+        if !inner.free {
+            inner.agents[me].status = Status::Blocked {
+                cell,
+                expected,
+                cmp,
+            };
+            if inner.current == Some(me) {
+                inner.current = None;
+            }
+            self.dispatch(&mut inner);
+            self.await_turn(inner, me);
+        }
+        cmp.holds(cell.load(Ordering::SeqCst), expected)
+    }
+
+    /// A `pto.comm.ttest` that failed: the agent polls, so others go first.
+    pub fn polled(&self, me: usize) {
+        let mut inner = self.inner.lock().unwrap();
+        inner.lowest -= 1;
+        inner.agents[me].priority = inner.lowest;
+    }
+
+    /// The calling agent (a rank's own thread) launches `blocks` blocks:
+    /// they become agents `base..base + blocks` (returned), starting, and
+    /// the caller is parked until the last of them is done.
+    pub fn fork(&self, me: usize, blocks: usize) -> usize {
+        let mut inner = self.inner.lock().unwrap();
+        let base = inner.agents.len();
+        let rank = inner.agents[me].rank;
+        for b in 0..blocks {
+            inner.add(rank, Some((b as i32, blocks as i32)), Some(me));
+        }
+        inner.agents[me].children = blocks;
+        inner.agents[me].status = Status::Parked;
+        if inner.current == Some(me) {
+            inner.current = None;
+        }
+        self.dispatch(&mut inner);
+        base
+    }
+
+    /// The calling agent is done (a rank's kernel returned, a block
+    /// exited). The last block of a launch resumes its parent.
+    pub fn finish(&self, me: usize) {
+        let mut inner = self.inner.lock().unwrap();
+        inner.agents[me].status = Status::Done;
+        if let Some(parent) = inner.agents[me].parent {
+            let p = &mut inner.agents[parent];
+            p.children -= 1;
+            if p.children == 0 {
+                p.status = Status::Starting;
+            }
+        }
+        if inner.current == Some(me) {
+            inner.current = None;
+        }
+        self.dispatch(&mut inner);
+    }
+
+    /// How the schedule ended: the agents stuck in a deadlock, whether it
+    /// ran out of steps, and how many decisions it took.
+    pub fn verdict(&self) -> (Option<Deadlock>, bool, u64) {
+        let inner = self.inner.lock().unwrap();
+        (inner.deadlock.clone(), inner.livelock, inner.steps)
+    }
+
+    /// Whether the schedule was abandoned (every agent runs freely).
+    pub fn is_free(&self) -> bool {
+        self.inner.lock().unwrap().free
+    }
+
+    /// The parent of an agent (`None` for a rank's own thread).
+    pub fn parent(&self, agent: usize) -> Option<usize> {
+        self.inner.lock().unwrap().agents[agent].parent
+    }
+
+    fn await_turn(&self, mut inner: std::sync::MutexGuard<'_, Inner>, me: usize) {
+        while !inner.free && inner.current != Some(me) {
+            inner = self.turn.wait(inner).unwrap();
+        }
+    }
+
+    /// Picks the next agent, if a decision can be taken now.
+    fn dispatch(&self, inner: &mut Inner) {
+        if inner.free || inner.current.is_some() {
+            return;
+        }
+        if inner
+            .agents
+            .iter()
+            .any(|a| matches!(a.status, Status::Starting))
+        {
+            return; // decided once it arrives
+        }
+        let runnable: Vec<usize> = (0..inner.agents.len())
+            .filter(|&i| inner.runnable(i))
+            .collect();
+        if runnable.is_empty() {
+            let stuck: Vec<Stuck> = inner
+                .agents
+                .iter()
+                .enumerate()
+                .filter_map(|(agent, a)| match a.status {
+                    Status::Blocked {
+                        cell,
+                        expected,
+                        cmp,
+                    } => Some(Stuck {
+                        agent,
+                        rank: a.rank,
+                        block: a.block,
+                        cell,
+                        expected,
+                        cmp,
+                    }),
+                    _ => None,
+                })
+                .collect();
+            if !stuck.is_empty() {
+                let finished = inner
+                    .agents
+                    .iter()
+                    .filter(|a| a.parent.is_none() && a.status == Status::Done)
+                    .map(|a| a.rank)
+                    .collect();
+                inner.deadlock = Some(Deadlock { stuck, finished });
+                inner.free = true;
+                self.turn.notify_all();
+            }
+            return;
+        }
+        inner.steps += 1;
+        if inner.steps > MAX_STEPS {
+            inner.livelock = true;
+            inner.free = true;
+            self.turn.notify_all();
+            return;
+        }
+        let next = match &mut inner.policy {
+            Policy::Walk => runnable[inner.rng.below(runnable.len() as u64) as usize],
+            Policy::Pct { changes } => {
+                if changes.first() == Some(&inner.steps) {
+                    changes.remove(0);
+                    if let Some(last) = inner.last {
+                        inner.lowest -= 1;
+                        inner.agents[last].priority = inner.lowest;
+                    }
+                }
+                *runnable
+                    .iter()
+                    .max_by_key(|&&i| inner.agents[i].priority)
+                    .expect("a runnable agent")
+            }
+        };
+        inner.current = Some(next);
+        inner.last = Some(next);
+        self.turn.notify_all();
+    }
+}
+
+impl Inner {
+    fn add(&mut self, rank: usize, block: Option<(i32, i32)>, parent: Option<usize>) {
+        // Random priorities above every demoted one.
+        let priority = u64::MAX / 2 + 1 + self.rng.below(u64::MAX / 4);
+        self.agents.push(Agent {
+            status: Status::Starting,
+            rank,
+            block,
+            priority,
+            parent,
+            children: 0,
+        });
+    }
+
+    fn runnable(&self, agent: usize) -> bool {
+        match self.agents[agent].status {
+            Status::Ready => true,
+            Status::Blocked {
+                cell,
+                expected,
+                cmp,
+            } => {
+                // SAFETY: a cell of the run's windows (see `Scheduler`).
+                cmp.holds(unsafe { &*cell }.load(Ordering::SeqCst), expected)
+            }
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_generator_is_the_same_everywhere() {
+        let mut rng = Rng::new(1);
+        let first: Vec<u64> = (0..3).map(|_| rng.next()).collect();
+        let mut again = Rng::new(1);
+        assert_eq!(first, (0..3).map(|_| again.next()).collect::<Vec<_>>());
+        assert_ne!(Rng::new(2).next(), first[0]);
+    }
+
+    #[test]
+    fn policies_come_from_the_seed() {
+        let kinds: Vec<bool> = (0..64)
+            .map(|s| matches!(Policy::of_seed(&mut Rng::new(s)), Policy::Walk))
+            .collect();
+        assert!(kinds.iter().any(|w| *w) && kinds.iter().any(|w| !*w));
+        for s in 0..64 {
+            if let Policy::Pct { changes } = Policy::of_seed(&mut Rng::new(s)) {
+                assert!((1..=3).contains(&changes.len()));
+                assert!(changes.windows(2).all(|w| w[0] <= w[1]));
+            }
+        }
+    }
+}

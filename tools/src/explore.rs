@@ -1,0 +1,191 @@
+//! `pld-run --explore K` and `--replay SEED`: the kernel (or program) run
+//! under K seeded schedules of the protocol explorer (docs/memory-model.md),
+//! every distinct finding printed once with the seed that reproduces it.
+
+use pld_sim::{Finding, Outcome, Schedule};
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+/// Which schedules to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seeds {
+    /// `count` schedules, seeds `first..first + count`.
+    Explore { first: u64, count: usize },
+    /// Exactly the schedule of one seed.
+    Replay(u64),
+}
+
+impl Seeds {
+    pub fn list(self) -> Vec<u64> {
+        match self {
+            Seeds::Explore { first, count } => {
+                (0..count as u64).map(|i| first.wrapping_add(i)).collect()
+            }
+            Seeds::Replay(seed) => vec![seed],
+        }
+    }
+}
+
+/// What one schedule found, beyond the checker's findings: a deadlock,
+/// credits left behind, wrong numbers, errors of the run.
+pub struct Verdict {
+    pub findings: Vec<String>,
+    /// Identifies each finding across schedules.
+    pub keys: Vec<String>,
+    pub deadlock: bool,
+    pub steps: u64,
+}
+
+impl Verdict {
+    /// The findings of a run's outcome (checker findings, errors, the
+    /// deadlock), naming window bytes with `namer`.
+    pub fn of(outcome: &Outcome, namer: pld_sim::explore::Namer, source: &str) -> Verdict {
+        let mut verdict = Verdict {
+            findings: Vec::new(),
+            keys: Vec::new(),
+            deadlock: outcome.deadlock.is_some(),
+            steps: outcome.steps,
+        };
+        for finding in &outcome.findings {
+            verdict.push(finding.key(), describe(finding, namer, source));
+        }
+        for error in &outcome.errors {
+            verdict.push(format!("error {error}"), format!("error: {error}"));
+        }
+        for fatal in &outcome.fatals {
+            verdict.push(format!("fatal {fatal}"), format!("error: {fatal}"));
+        }
+        if let Some(report) = &outcome.deadlock {
+            let text = report.to_string();
+            let key: Vec<String> = report
+                .blocked
+                .iter()
+                .map(|b| format!("{} {:?} {}", b.rank, b.window, b.offset))
+                .collect();
+            verdict.push(
+                format!("deadlock {}", key.join(" ")),
+                text.trim_end().into(),
+            );
+        }
+        verdict
+    }
+
+    pub fn push(&mut self, key: String, text: String) {
+        self.keys.push(key);
+        self.findings.push(text);
+    }
+}
+
+/// A finding, with the source line of each op it names under it (from
+/// `source`, the input).
+fn describe(finding: &Finding, namer: pld_sim::explore::Namer, source: &str) -> String {
+    let mut text = finding.describe(namer);
+    for site in finding.sites() {
+        let mut parts = site.location.rsplitn(3, ':');
+        let (Some(col), Some(line)) = (parts.next(), parts.next()) else {
+            continue;
+        };
+        if let (Ok(line), Ok(col)) = (line.parse::<usize>(), col.parse::<usize>()) {
+            // Name the pld op the user wrote there, not the PTO op it became.
+            if let Some(pld) = pld_op_at(source, line, col) {
+                let pto = format!("`{}` at {}", site.op, site.location);
+                let both = format!("`{pld}` ({}) at {}", site.op, site.location);
+                text = text.replace(&pto, &both);
+            }
+            let excerpt = pld_ir::diag::excerpt(source, line, col);
+            if !excerpt.is_empty() {
+                text.push_str(&format!("\n  {}:\n", site.location));
+                for l in excerpt.lines() {
+                    text.push_str(&format!("    {l}\n"));
+                }
+                text.pop();
+            }
+        }
+    }
+    text
+}
+
+/// The pld op written at `line:col` of `source` (`"pld.tile_store"(...)`
+/// or `%r = "pld.tile_remote_load"(...)`), if that is where one starts.
+fn pld_op_at(source: &str, line: usize, col: usize) -> Option<String> {
+    let text = source.lines().nth(line.checked_sub(1)?)?;
+    let rest: String = text.chars().skip(col.saturating_sub(1)).collect();
+    let start = rest.find("\"pld.")? + 1;
+    let name: String = rest[start..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '_')
+        .collect();
+    // Only the op of this statement: nothing but a result list before it.
+    let before = &rest[..start - 1];
+    let ok = before
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || " %=,:#_".contains(c));
+    ok.then_some(name)
+}
+
+/// Runs `schedule(seed)` for every seed, printing each new finding with
+/// its seed; returns the exit status (3 when a schedule deadlocked, 1 on
+/// any other finding, 0 when every schedule was clean).
+pub fn explore(
+    label: &str,
+    seeds: Seeds,
+    mut schedule: impl FnMut(Schedule) -> Result<Verdict, String>,
+) -> Result<i32, String> {
+    let list = seeds.list();
+    let started = Instant::now();
+    let mut last_progress = Instant::now();
+    let mut seen = HashSet::new();
+    let (mut found, mut deadlocked, mut steps) = (0usize, false, 0u64);
+    let mut first_seeds = Vec::new();
+    for (i, &seed) in list.iter().enumerate() {
+        let verdict = schedule(Schedule { seed })?;
+        steps += verdict.steps;
+        deadlocked |= verdict.deadlock;
+        let mut new_here = false;
+        for (key, text) in verdict.keys.iter().zip(&verdict.findings) {
+            if seen.insert(key.clone()) {
+                found += 1;
+                new_here = true;
+                println!("schedule {seed} (--replay {seed}): {text}");
+            }
+        }
+        if new_here {
+            first_seeds.push(seed);
+        }
+        if last_progress.elapsed() >= Duration::from_secs(2) && i + 1 < list.len() {
+            last_progress = Instant::now();
+            eprintln!(
+                "pld-run: explored {} of {} schedules of {label}...",
+                i + 1,
+                list.len()
+            );
+        }
+    }
+    let schedules = list.len();
+    let mean = steps / schedules.max(1) as u64;
+    let what = match seeds {
+        Seeds::Replay(seed) => format!("schedule {seed} replayed"),
+        Seeds::Explore { first, .. } => {
+            format!(
+                "{schedules} schedules explored (seeds {first}..{})",
+                first + schedules as u64
+            )
+        }
+    };
+    if found == 0 {
+        println!(
+            "{label}: {what} in {:.1?}, {mean} steps each on average: no race, missing fence, \
+             mixed notify, leak or deadlock",
+            started.elapsed()
+        );
+        return Ok(0);
+    }
+    let seeds: Vec<String> = first_seeds.iter().map(u64::to_string).collect();
+    println!(
+        "{label}: {what} in {:.1?}: {found} finding{} (first seen with seed {})",
+        started.elapsed(),
+        if found == 1 { "" } else { "s" },
+        seeds.join(", ")
+    );
+    Ok(if deadlocked { crate::run::DEADLOCK } else { 1 })
+}
