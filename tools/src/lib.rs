@@ -4,7 +4,8 @@
 //! * [`split`] cuts `--split-input-file` input into chunks.
 //! * [`expectations`] implements `--verify-diagnostics`.
 //! * [`opt`] is the `pld-opt` driver, [`translate`] the `pld-translate` one,
-//!   [`run`] the `pld-run` one ([`run_program`] for whole programs).
+//!   [`run`] the `pld-run` one ([`run_program`] for whole programs;
+//!   [`report`] what both print alike: indices, signal cells, phases).
 //! * [`files`] reads inputs and writes outputs, `-` meaning the terminal.
 //! * [`args`] accepts LLVM's single-dash long options; [`timing`] is
 //!   `pld-opt --mlir-timing`; [`params`] reads parameter names from the
@@ -14,6 +15,7 @@ pub mod args;
 pub mod expectations;
 pub mod files;
 pub mod opt;
+pub mod report;
 pub mod run;
 pub mod run_program;
 pub mod split;
