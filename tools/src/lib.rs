@@ -5,7 +5,8 @@
 //! * [`expectations`] implements `--verify-diagnostics`.
 //! * [`opt`] is the `pld-opt` driver, [`translate`] the `pld-translate` one,
 //!   [`run`] the `pld-run` one ([`run_program`] for whole programs,
-//!   [`explore`] for `--explore` and `--replay`).
+//!   [`explore`] for `--explore` and `--replay`; [`report`] what both
+//!   modes print alike: indices, signal cells, phases).
 //! * [`files`] reads inputs and writes outputs, `-` meaning the terminal.
 //! * [`args`] accepts LLVM's single-dash long options; [`timing`] is
 //!   `pld-opt --mlir-timing`; [`params`] reads parameter names from the
@@ -16,6 +17,7 @@ pub mod expectations;
 pub mod explore;
 pub mod files;
 pub mod opt;
+pub mod report;
 pub mod run;
 pub mod run_program;
 pub mod split;

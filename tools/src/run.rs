@@ -2,6 +2,8 @@
 //! ranks, check it, report.
 
 use crate::files::read_named_input;
+use crate::report;
+use crate::report::index_of;
 use pld_dialect::ops::collective::{AllReduce, Barrier, Broadcast};
 use pld_sim::golden;
 use pld_sim::npy;
@@ -126,20 +128,6 @@ fn param_index(kernel: &pld_sim::program::KernelInfo, name: &str) -> Result<usiz
                 valid.join(", ")
             )
         })
-}
-
-/// Element `i` of a row-major `shape` as a multi-dimensional index,
-/// `[row, col]`.
-pub(crate) fn index_of(i: usize, shape: &[usize]) -> String {
-    let mut rest = i;
-    let mut index = vec![0; shape.len()];
-    for (slot, extent) in index.iter_mut().zip(shape).rev() {
-        let extent = (*extent).max(1);
-        *slot = rest % extent;
-        rest /= extent;
-    }
-    let parts: Vec<String> = index.iter().map(ToString::to_string).collect();
-    format!("[{}]", parts.join(", "))
 }
 
 /// The collective's result in nccl-tests' columns: size in bytes and count
@@ -311,6 +299,18 @@ fn explore_kernel(
         }
         Ok(verdict)
     })
+}
+
+/// The collectives of the kernel whose signal `param` is, with their
+/// locations (`pld.tensor_barrier at file:line:col`).
+fn signal_users(kernel: &pld_sim::program::KernelInfo, param: &Param) -> Vec<String> {
+    let number = kernel.params.iter().position(|p| std::ptr::eq(p, param));
+    kernel
+        .collectives
+        .iter()
+        .filter(|c| c.signal.is_some() && c.signal == number)
+        .map(|c| format!("{} at {}", c.op, c.location))
+        .collect()
 }
 
 /// Runs `pld-run`; returns the process exit status.
@@ -485,24 +485,15 @@ fn drive(options: &Options) -> Result<i32, String> {
                         .then(|| (p, (blocked.offset - start) / p.dtype.bytes()))
                 });
             if let Some((param, index)) = cell {
-                let shown = shown_name(kernel, param);
-                // The collectives of the source that wait on this signal.
-                let number = kernel.params.iter().position(|p| std::ptr::eq(p, param));
-                let waiters: Vec<String> = kernel
-                    .collectives
-                    .iter()
-                    .filter(|c| c.signal.is_some() && c.signal == number)
-                    .map(|c| format!("{} at {}", c.op, c.location))
-                    .collect();
-                let by = if waiters.is_empty() {
-                    String::new()
-                } else {
-                    format!(", the signal of {}", waiters.join(" and "))
-                };
                 eprintln!(
-                    "  rank {} waits on {shown} at {}{by}",
-                    blocked.rank,
-                    index_of(index, &param.shape)
+                    "{}",
+                    report::waiting(
+                        blocked,
+                        &shown_name(kernel, param),
+                        &param.shape,
+                        index,
+                        &signal_users(kernel, param)
+                    )
                 );
             }
         }
@@ -514,13 +505,14 @@ fn drive(options: &Options) -> Result<i32, String> {
         let offset = finished.offsets[signal].unwrap_or(0);
         for leak in finished.domain.leaks(offset, param.elements()) {
             // The cell named as the source names it: parameter and index.
-            let shown = shown_name(kernel, param);
             eprintln!(
-                "pld-run: credit leak in {shown} at {}: rank {}'s cell holds {} (should be back \
-                 to 0)",
-                index_of(leak.index, &param.shape),
-                leak.rank,
-                leak.value
+                "{}",
+                report::leak(
+                    &shown_name(kernel, param),
+                    &param.shape,
+                    &leak,
+                    &signal_users(kernel, param)
+                )
             );
             status = 1;
         }
@@ -579,18 +571,7 @@ fn drive(options: &Options) -> Result<i32, String> {
             );
             if !check.ok {
                 status = 1;
-                let first: Vec<String> = check
-                    .first_wrong
-                    .iter()
-                    .map(|(i, want, got)| {
-                        format!("{} expected {want}, got {got}", index_of(*i, &shape))
-                    })
-                    .collect();
-                println!(
-                    "    {} wrong elements; first: {}",
-                    check.wrong,
-                    first.join("; ")
-                );
+                println!("    {}", report::wrong_elements(check, &shape));
             }
         }
         wrong = Some(checks.iter().map(|c| c.wrong).sum::<usize>());
@@ -618,15 +599,14 @@ fn drive(options: &Options) -> Result<i32, String> {
                 c.notifies, c.waits, c.remote_bytes_read, c.remote_bytes_written
             );
         }
-        println!(
-            "  phases: lower {:.1?}, compile {:.1?}, fill {:.1?}, run {:.1?}{}, check {:.1?}",
-            program.lower_time,
-            program.compile_time,
-            fill_time,
-            elapsed,
-            if runs > 1 { " (mean)" } else { "" },
-            check_time
-        );
+        let phases = [
+            ("lower", program.lower_time),
+            ("compile", program.compile_time),
+            ("fill", fill_time),
+            ("run", elapsed),
+            ("check", check_time),
+        ];
+        println!("{}", report::phases(&phases, timed_runs > 1));
     }
     if let [collective] = kernel.collectives.as_slice() {
         print!(

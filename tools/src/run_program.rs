@@ -1,11 +1,12 @@
 //! `pld-run` on a whole program: its HOST orchestrator run on N simulated
 //! devices, every collective it calls (on every rail) checked.
 
+use crate::report;
 use crate::run::{fill, generator, Generator, Options, DEADLOCK};
 use pld_sim::npy;
 use pld_sim::orchestrate::{Buffer, ProgramRun};
 use pld_sim::program::Param;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The HOST orchestrators of a module (empty when it has none).
 pub fn host_functions(text: &str) -> Vec<String> {
@@ -32,6 +33,19 @@ fn as_param(buffer: &Buffer) -> Param {
         distributed: true,
         shape: buffer.view.shape.clone(),
         dtype: buffer.view.dtype,
+    }
+}
+
+/// A buffer as reports name it: its `name`, and its comm domain's when
+/// another domain has a buffer of that name.
+fn shown_name(run: &ProgramRun, buffer: &Buffer) -> String {
+    let clash = run
+        .buffers
+        .iter()
+        .any(|b| b.name == buffer.name && b.domain != buffer.domain);
+    match run.plan.domains.get(buffer.domain) {
+        Some(domain) if clash => format!("{} (comm domain {})", buffer.name, domain.name),
+        _ => buffer.name.clone(),
     }
 }
 
@@ -75,6 +89,7 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
             })?;
         generators[index] = generator(value);
     }
+    let fill_started = Instant::now();
     let mut inputs: Vec<Vec<Vec<u8>>> = Vec::new();
     for (buffer, generator) in run.buffers.iter().zip(&generators) {
         let param = as_param(buffer);
@@ -84,6 +99,7 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
         }
         inputs.push(per_device);
     }
+    let fill_time = fill_started.elapsed();
     let index_of = |buffer: &Buffer| {
         run.buffers
             .iter()
@@ -105,23 +121,31 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
     // timed runs, the results those of the last. A run that fails ends the
     // series and is the one reported.
     let iters = options.iters.max(1);
-    let mut timed: Vec<std::time::Duration> = Vec::new();
+    let mut timed: Vec<Duration> = Vec::new();
+    // The run phase: each execution without its golden comparison.
+    let mut run_time;
+    let mut timed_total = Duration::ZERO;
     let mut runs = 0;
     let mut result;
     loop {
+        let run_started = Instant::now();
         result = run.execute(
             options.deadline,
             options.trace.is_some(),
             options.check,
             |buffer, device| inputs[index_of(buffer)][device].clone(),
         );
+        run_time = run_started
+            .elapsed()
+            .saturating_sub(result.as_ref().map_or(Duration::ZERO, |f| f.check_time));
         runs += 1;
         let failed = result.as_ref().map_or(true, |f| {
             f.outcome.deadlock.is_some() || !f.outcome.errors.is_empty()
         });
         if runs > options.warmup {
+            timed_total += run_time;
             if let Ok(f) = &result {
-                timed.resize(f.calls.len(), std::time::Duration::ZERO);
+                timed.resize(f.calls.len(), Duration::ZERO);
                 for (sum, call) in timed.iter_mut().zip(&f.calls) {
                     *sum += call.time;
                 }
@@ -139,6 +163,7 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
         for (call, sum) in finished.calls.iter_mut().zip(&timed) {
             call.time = *sum / timed_runs;
         }
+        run_time = timed_total / timed_runs;
     }
     let elapsed = started.elapsed();
 
@@ -154,12 +179,40 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
         eprintln!("pld-run: error: {fatal}");
         status = 1;
     }
-    if let Some(report) = &finished.outcome.deadlock {
-        eprint!("pld-run: {report}");
+    if let Some(deadlock) = &finished.outcome.deadlock {
+        eprint!("pld-run: {deadlock}");
+        // Each waited-on cell as the source names it: the window buffer
+        // holding it, its [row, col] in the buffer's view, and the
+        // collectives whose signal the buffer is.
+        for blocked in deadlock.blocked.iter().filter(|b| b.window.is_some()) {
+            let Some((number, index)) = run.cell_at(blocked.offset) else {
+                continue;
+            };
+            let buffer = &run.buffers[number];
+            eprintln!(
+                "{}",
+                report::waiting(
+                    blocked,
+                    &shown_name(&run, buffer),
+                    &buffer.view.shape,
+                    index,
+                    &run.signal_users(number)
+                )
+            );
+        }
         return Ok(DEADLOCK);
     }
-    for (buffer, leak) in &finished.leaks {
-        eprintln!("pld-run: credit leak in {buffer}: {leak}");
+    for (number, leak) in &finished.leaks {
+        let buffer = &run.buffers[*number];
+        eprintln!(
+            "{}",
+            report::leak(
+                &shown_name(&run, buffer),
+                &buffer.view.shape,
+                leak,
+                &run.signal_users(*number)
+            )
+        );
         status = 1;
     }
     if let Some(dir) = &options.output_dir {
@@ -256,21 +309,10 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
                 .map(|b| b.view.shape.clone())
                 .unwrap_or_else(|| vec![call.elements]);
             for check in checks.iter().filter(|c| !c.ok) {
-                let first: Vec<String> = check
-                    .first_wrong
-                    .iter()
-                    .map(|(i, want, got)| {
-                        format!(
-                            "{} expected {want}, got {got}",
-                            crate::run::index_of(*i, &shape)
-                        )
-                    })
-                    .collect();
                 println!(
-                    "    rank {}: {} wrong elements; first: {}",
+                    "    rank {}: {}",
                     check.rank,
-                    check.wrong,
-                    first.join("; ")
+                    report::wrong_elements(check, &shape)
                 );
             }
         }
@@ -304,6 +346,15 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
                 trips, c.notifies, c.waits, c.remote_bytes_read, c.remote_bytes_written
             );
         }
+        let phases = [
+            ("lower", run.program.lower_time),
+            ("compile", run.program.compile_time),
+            ("plan", run.plan_time),
+            ("fill", fill_time),
+            ("run", run_time),
+            ("check", finished.check_time),
+        ];
+        println!("{}", report::phases(&phases, timed_runs > 1));
     }
     Ok(status)
 }

@@ -59,6 +59,9 @@ pub struct ProgramRun {
     pub entry: String,
     pub buffers: Vec<Buffer>,
     pub aiv_cores: i32,
+    /// How long interpreting the orchestration into the plan took (with
+    /// the checks of every call's operands).
+    pub plan_time: Duration,
 }
 
 /// One collective call of the program: where it is in the source, and
@@ -91,13 +94,18 @@ pub struct ProgramOutcome {
     pub outcome: Outcome,
     /// Every collective call, in the order of the first device's work.
     pub calls: Vec<CallReport>,
-    /// Signal cells left non-zero: the buffer and the cell.
-    pub leaks: Vec<(String, CellLeak)>,
+    /// Signal cells left non-zero: the buffer (its index in
+    /// [`ProgramRun::buffers`]) and the cell (`rank` the device whose
+    /// window holds it, `index` the element in the buffer's view).
+    pub leaks: Vec<(usize, CellLeak)>,
     /// L3 -> L2 round trips per device.
     pub round_trips: Vec<u64>,
     /// Every buffer's bytes on every device after the run:
     /// `buffers[buffer][device]` (empty for a device outside its domain).
     pub final_bytes: Vec<Vec<Vec<u8>>>,
+    /// How long comparing the calls with their goldens took (zero without
+    /// `check`).
+    pub check_time: Duration,
 }
 
 impl ProgramRun {
@@ -117,6 +125,7 @@ impl ProgramRun {
             entry: entry.unwrap_or_default().to_string(),
             buffers: Vec::new(),
             aiv_cores: DEFAULT_AIV_CORES,
+            plan_time: Duration::ZERO,
         };
         run.plan_for(world, entry)?;
         Ok(run)
@@ -130,6 +139,13 @@ impl ProgramRun {
     }
 
     fn plan_for(&mut self, world: usize, entry: Option<&str>) -> Result<(), String> {
+        let started = Instant::now();
+        let planned = self.plan_checked(world, entry);
+        self.plan_time = started.elapsed();
+        planned
+    }
+
+    fn plan_checked(&mut self, world: usize, entry: Option<&str>) -> Result<(), String> {
         let context = pld_dialect::context();
         let module = pld_ir::parse::parse(&context, &self.program.lowered, "<lowered>")
             .ok_or("the lowered module does not parse")?;
@@ -309,13 +325,7 @@ impl ProgramRun {
         init: impl Fn(&Buffer, usize) -> Vec<u8>,
     ) -> Result<ProgramOutcome, String> {
         let world = self.plan.world;
-        // Every domain at its own page-aligned base in one window per device.
-        let mut bases = Vec::new();
-        let mut total = 0usize;
-        for domain in &self.plan.domains {
-            bases.push(total);
-            total += domain.window_bytes.div_ceil(4096) * 4096;
-        }
+        let (bases, total) = self.layout();
         let memory = CommDomain::new(world, total.max(64)).map_err(|e| e.to_string())?;
         let contexts = self.contexts(&memory, &bases);
         for buffer in &self.buffers {
@@ -462,10 +472,16 @@ impl ProgramRun {
             .into_iter()
             .map(|m| m.into_inner().unwrap())
             .collect();
+        let checked = Instant::now();
         let calls = if outcome.deadlock.is_none() {
             self.reports(&snapshots, check)
         } else {
             Vec::new()
+        };
+        let check_time = if check {
+            checked.elapsed()
+        } else {
+            Duration::ZERO
         };
         let leaks = self.leaks(&memory, &bases);
         let final_bytes = self
@@ -492,7 +508,76 @@ impl ProgramRun {
             leaks,
             round_trips: self.plan.round_trips.clone(),
             final_bytes,
+            check_time,
         })
+    }
+
+    /// Where every comm domain starts in a device's window (each at its
+    /// own page-aligned base), and the window's size.
+    fn layout(&self) -> (Vec<usize>, usize) {
+        let mut bases = Vec::new();
+        let mut total = 0usize;
+        for domain in &self.plan.domains {
+            bases.push(total);
+            total += domain.window_bytes.div_ceil(4096) * 4096;
+        }
+        (bases, total)
+    }
+
+    /// The buffer and element a byte offset in a device's window falls
+    /// in (as a deadlock report gives a waited-on cell): the index in
+    /// [`ProgramRun::buffers`] and the element of the buffer's view.
+    pub fn cell_at(&self, offset: usize) -> Option<(usize, usize)> {
+        let (bases, _) = self.layout();
+        self.buffers.iter().enumerate().find_map(|(i, b)| {
+            let start = bases[b.domain] + b.view.offset;
+            (start..start + b.view.bytes())
+                .contains(&offset)
+                .then(|| (i, (offset - start) / b.view.dtype.bytes()))
+        })
+    }
+
+    /// The collectives whose signal views `buffer` (an index in
+    /// [`ProgramRun::buffers`]), as reports name them: `pld.tensor_barrier
+    /// in @kernel at file:line:col` for one inside a kernel,
+    /// `pld.tensor_allreduce at file:line:col` for a HOST one; each once.
+    pub fn signal_users(&self, buffer: usize) -> Vec<String> {
+        let Some(buffer) = self.buffers.get(buffer) else {
+            return Vec::new();
+        };
+        let views = |t: &TensorRef| t.domain == buffer.domain && t.buffer == buffer.name;
+        let mut users: Vec<String> = Vec::new();
+        for task in self.plan.tasks.iter().flatten() {
+            let found: Vec<String> = match task {
+                Task::Builtin(b) => signal_index(b)
+                    .and_then(|i| b.tensors.get(i))
+                    .filter(|t| views(t))
+                    .map(|_| format!("{} at {}", b.collective.op, b.location))
+                    .into_iter()
+                    .collect(),
+                Task::Kernel(k) => {
+                    let Some(info) = self.program.kernel(&k.kernel) else {
+                        continue;
+                    };
+                    let tensors = tensors_of(k);
+                    info.collectives
+                        .iter()
+                        .filter(|c| {
+                            c.signal
+                                .and_then(|i| tensors.get(i))
+                                .is_some_and(|t| views(t))
+                        })
+                        .map(|c| format!("{} in @{} at {}", c.op, k.kernel, c.location))
+                        .collect()
+                }
+            };
+            for user in found {
+                if !users.contains(&user) {
+                    users.push(user);
+                }
+            }
+        }
+        users
     }
 
     /// Every domain's CommContexts: `contexts[domain][domain rank]`, each
@@ -615,11 +700,14 @@ impl ProgramRun {
     }
 
     /// Signal cells left non-zero after the run.
-    fn leaks(&self, memory: &CommDomain, bases: &[usize]) -> Vec<(String, CellLeak)> {
+    fn leaks(&self, memory: &CommDomain, bases: &[usize]) -> Vec<(usize, CellLeak)> {
         let mut leaks = Vec::new();
-        for buffer in self.buffers.iter().filter(|b| b.signal) {
+        for (number, buffer) in self.buffers.iter().enumerate() {
+            if !buffer.signal {
+                continue;
+            }
             let domain = &self.plan.domains[buffer.domain];
-            for (rank, device) in domain.devices.iter().enumerate() {
+            for device in &domain.devices {
                 let window = memory.window(*device);
                 for index in 0..buffer.view.elements() {
                     let offset = bases[buffer.domain] + buffer.view.offset + 4 * index;
@@ -627,7 +715,12 @@ impl ProgramRun {
                         .cell(offset)
                         .map_or(0, |c| c.load(std::sync::atomic::Ordering::Acquire));
                     if value != 0 {
-                        leaks.push((buffer.name.clone(), CellLeak { rank, index, value }));
+                        let leak = CellLeak {
+                            rank: *device,
+                            index,
+                            value,
+                        };
+                        leaks.push((number, leak));
                     }
                 }
             }

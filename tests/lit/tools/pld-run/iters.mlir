@@ -2,10 +2,13 @@
 // with fresh buffers; the time is the mean of the N timed runs, the results
 // (checks, counters) those of the last. --stats adds the phase times.
 // A whole program runs W + N times too; each call's time is its mean over
-// the N timed runs.
+// the N timed runs. Its phases have the plan (the orchestration
+// interpreted for the rank count) between compile and fill; without
+// --check nothing is compared, so its check phase takes no time.
 //
 // RUN: pld-run %s --ranks 2 --iters 4 --warmup 2 --check --stats | FileCheck %s
-// RUN: pld-run %S/../../../../examples/allreduce.mlir --ranks 2 --iters 2 --warmup 1 --check | FileCheck %s --check-prefix=PROGRAM
+// RUN: pld-run %S/../../../../examples/allreduce.mlir --ranks 2 --iters 2 --warmup 1 --check --stats | FileCheck %s --check-prefix=PROGRAM
+// RUN: pld-run %S/../../../../examples/allreduce.mlir --ranks 2 --stats | FileCheck %s --check-prefix=ONCE
 // CHECK: @sum on 2 ranks: finished in {{.*}} (the mean of 4 runs after 2 warm-up runs)
 // CHECK-NEXT: rank 0: ok
 // CHECK-NEXT: rank 1: ok
@@ -15,6 +18,8 @@
 // PROGRAM: @main on 2 devices: 2 collective calls, finished in {{.*}} (3 runs, 1 warm-up; call times are the mean of 2)
 // PROGRAM-NEXT: pld.tensor_allreduce in @reduce_kernel {{.*}}: ok on 2 ranks
 // PROGRAM-NEXT: pld.tensor_allreduce at {{.*}}: ok on 2 ranks
+// PROGRAM: phases: lower {{[0-9.]+[^ ,]*}}, compile {{[0-9.]+[^ ,]*}}, plan {{[0-9.]+[^ ,]*}}, fill {{[0-9.]+[^ ,]*}}, run {{[0-9.]+[^ ,]*}} (mean), check {{[0-9.]+[^ ,]*}}{{$}}
+// ONCE: phases: lower {{[0-9.]+[^ ,]*}}, compile {{[0-9.]+[^ ,]*}}, plan {{[0-9.]+[^ ,]*}}, fill {{[0-9.]+[^ ,]*}}, run {{[0-9.]+[^ ,(]*}}, check 0.0ns{{$}}
 
 func.func @sum(%data: tensor<1x64xf32, #pld.dist>, %sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
   %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (tensor<1x64xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>) -> tensor<1x64xf32, #pld.dist>

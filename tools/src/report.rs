@@ -1,0 +1,164 @@
+//! What `pld-run` prints alike for one kernel and for a whole program:
+//! multi-dimensional indices, signal cells named as the source names them
+//! (in credit-leak and deadlock reports, with the collectives whose signal
+//! they are), and the `--stats` phase times.
+
+use pld_sim::golden::RankCheck;
+use pld_sim::{BlockedRank, CellLeak};
+use std::time::Duration;
+
+/// Element `i` of a row-major `shape` as a multi-dimensional index,
+/// `[row, col]`.
+pub(crate) fn index_of(i: usize, shape: &[usize]) -> String {
+    let mut rest = i;
+    let mut index = vec![0; shape.len()];
+    for (slot, extent) in index.iter_mut().zip(shape).rev() {
+        let extent = (*extent).max(1);
+        *slot = rest % extent;
+        rest /= extent;
+    }
+    let parts: Vec<String> = index.iter().map(ToString::to_string).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// A wrong rank's listing: `16 wrong elements; first: [0, 40] expected
+/// 2.5, got 0; ...`, the indices in the result's `shape`.
+pub(crate) fn wrong_elements(check: &RankCheck, shape: &[usize]) -> String {
+    let first: Vec<String> = check
+        .first_wrong
+        .iter()
+        .map(|(i, want, got)| format!("{} expected {want}, got {got}", index_of(*i, shape)))
+        .collect();
+    format!(
+        "{} wrong elements; first: {}",
+        check.wrong,
+        first.join("; ")
+    )
+}
+
+/// `A at file:line:col and B at file:line:col`: the collectives whose
+/// signal a cell is.
+fn users_of(users: &[String]) -> String {
+    users.join(" and ")
+}
+
+/// A blocked rank's (or builtin block's) waited-on cell, as the source
+/// names it: the parameter or buffer (`name`, with `shape`), the cell's
+/// `[row, col]`, and the collectives whose signal it is, with their
+/// locations.
+pub(crate) fn waiting(
+    blocked: &BlockedRank,
+    name: &str,
+    shape: &[usize],
+    index: usize,
+    users: &[String],
+) -> String {
+    let by = if users.is_empty() {
+        String::new()
+    } else {
+        format!(", the signal of {}", users_of(users))
+    };
+    let block = blocked
+        .block
+        .map_or(String::new(), |(i, n)| format!(" block {i} of {n}"));
+    format!(
+        "  rank {}{block} waits on {name} at {}{by}",
+        blocked.rank,
+        index_of(index, shape)
+    )
+}
+
+/// A credit left in a signal cell, named as [`waiting`] names cells; the
+/// owner of the window holding it; the collectives whose signal it is.
+pub(crate) fn leak(name: &str, shape: &[usize], leak: &CellLeak, users: &[String]) -> String {
+    let by = if users.is_empty() {
+        String::new()
+    } else {
+        format!("; {name} is the signal of {}", users_of(users))
+    };
+    format!(
+        "pld-run: credit leak in {name} at {}: rank {}'s cell holds {} (should be back to 0){by}",
+        index_of(leak.index, shape),
+        leak.rank,
+        leak.value
+    )
+}
+
+/// The `--stats` line of phase times, in order: `phases: lower 1.2ms,
+/// compile 0.0ns, ..., run 3.4ms (mean), check 5.0µs`; `(mean)` follows
+/// `run` when it is the mean of several timed runs.
+pub(crate) fn phases(phases: &[(&str, Duration)], mean: bool) -> String {
+    let parts: Vec<String> = phases
+        .iter()
+        .map(|(name, time)| {
+            let note = if mean && *name == "run" {
+                " (mean)"
+            } else {
+                ""
+            };
+            format!("{name} {time:.1?}{note}")
+        })
+        .collect();
+    format!("  phases: {}", parts.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn indices_are_row_major() {
+        assert_eq!(index_of(0, &[2, 3]), "[0, 0]");
+        assert_eq!(index_of(5, &[2, 3]), "[1, 2]");
+        assert_eq!(index_of(7, &[2, 2, 2]), "[1, 1, 1]");
+        assert_eq!(index_of(3, &[8]), "[3]");
+    }
+
+    #[test]
+    fn cells_name_their_collectives() {
+        let users = vec!["pld.tensor_barrier in @k at a.mlir:3:8".to_string()];
+        let mut blocked = BlockedRank {
+            rank: 1,
+            block: None,
+            kernel: "@main".into(),
+            window: Some(1),
+            offset: 8,
+            cmp: ">=",
+            expected: 1,
+            actual: 0,
+        };
+        assert_eq!(
+            waiting(&blocked, "flags", &[4, 1], 2, &users),
+            "  rank 1 waits on flags at [2, 0], the signal of pld.tensor_barrier in @k at \
+             a.mlir:3:8"
+        );
+        blocked.block = Some((0, 2));
+        assert_eq!(
+            waiting(&blocked, "flags", &[4, 1], 2, &[]),
+            "  rank 1 block 0 of 2 waits on flags at [2, 0]"
+        );
+        let cell = CellLeak {
+            rank: 0,
+            index: 1,
+            value: 1,
+        };
+        assert_eq!(
+            leak("flags", &[2, 1], &cell, &[]),
+            "pld-run: credit leak in flags at [1, 0]: rank 0's cell holds 1 (should be back to 0)"
+        );
+        assert_eq!(
+            leak("flags", &[2, 1], &cell, &users),
+            "pld-run: credit leak in flags at [1, 0]: rank 0's cell holds 1 (should be back to \
+             0); flags is the signal of pld.tensor_barrier in @k at a.mlir:3:8"
+        );
+    }
+
+    #[test]
+    fn phases_mark_the_mean_run() {
+        let ms = Duration::from_millis;
+        let line = phases(&[("lower", ms(2)), ("run", ms(3)), ("check", ms(0))], true);
+        assert_eq!(line, "  phases: lower 2.0ms, run 3.0ms (mean), check 0.0ns");
+        let line = phases(&[("run", ms(3))], false);
+        assert_eq!(line, "  phases: run 3.0ms");
+    }
+}
