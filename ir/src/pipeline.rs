@@ -29,7 +29,7 @@ pub struct Step {
     pub anchors: Vec<String>,
     /// Pass argument, e.g. `pld-verify` or `canonicalize`.
     pub pass: String,
-    /// Option text between the braces, if any (upstream passes only).
+    /// Option text between the braces, if any.
     pub options: Option<String>,
 }
 
@@ -414,13 +414,10 @@ fn add_step(
 ) -> Result<(), PipelineError> {
     match registry.pass(&step.pass) {
         Some(entry) => {
-            if step.options.is_some() {
-                return Err(PipelineError(format!(
-                    "pass '{}' takes no options",
-                    step.pass
-                )));
-            }
-            nest(manager, &step.anchors).add_pass((entry.create)());
+            let pass = entry
+                .instantiate(step.options.as_deref())
+                .map_err(PipelineError)?;
+            nest(manager, &step.anchors).add_pass(pass);
             Ok(())
         }
         None => parse_pass_pipeline(manager, &step.text()).map_err(|e| unknown(step, registry, &e)),
@@ -485,7 +482,11 @@ pub fn describe(
         let nested = nest(root, &first.anchors);
         for step in &rest[..run] {
             match registry.pass(&step.pass) {
-                Some(entry) => nested.add_pass((entry.create)()),
+                Some(entry) => nested.add_pass(
+                    entry
+                        .instantiate(step.options.as_deref())
+                        .map_err(PipelineError)?,
+                ),
                 None => {
                     let element = match &step.options {
                         Some(o) => format!("{}{{{o}}}", step.pass),

@@ -8,6 +8,9 @@
 use crate::pass::{Anchor, PldPass};
 use melior::pass::Pass;
 
+/// Makes a pass from the option text between its braces.
+pub type Configure = fn(&str) -> Result<Pass, String>;
+
 /// A pld pass known to pipeline strings.
 pub struct PassEntry {
     /// Pipeline name, e.g. `pld-verify`.
@@ -18,6 +21,9 @@ pub struct PassEntry {
     /// The op the pass runs on.
     pub anchor: Anchor,
     pub create: fn() -> Pass,
+    /// For a pass with options (`name{key=value ...}`): creates it from the
+    /// option text between the braces, or says what is wrong with it.
+    pub configure: Option<Configure>,
 }
 
 impl PassEntry {
@@ -29,6 +35,24 @@ impl PassEntry {
             summary: P::SUMMARY,
             anchor: P::ANCHOR,
             create,
+            configure: None,
+        }
+    }
+
+    /// The entry of pass `P`, which takes options: `create` makes it with
+    /// its defaults, `configure` from an option text.
+    pub const fn configurable<P: PldPass>(create: fn() -> Pass, configure: Configure) -> Self {
+        let mut entry = Self::of::<P>(create);
+        entry.configure = Some(configure);
+        entry
+    }
+
+    /// The pass for `options` (the text between the braces, if any).
+    pub fn instantiate(&self, options: Option<&str>) -> Result<Pass, String> {
+        match (options, self.configure) {
+            (None, _) => Ok((self.create)()),
+            (Some(text), Some(configure)) => configure(text),
+            (Some(_), None) => Err(format!("pass '{}' takes no options", self.argument)),
         }
     }
 }

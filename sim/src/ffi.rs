@@ -110,7 +110,7 @@ pub extern "C" fn pld_sim_wait(cell: *const i32, expected: i32, cmp: i32) {
             match state.explore() {
                 Some(explore) => {
                     let agent = crate::run::current_agent();
-                    let held = explore.scheduler.wait(agent, cell, expected, cmp);
+                    let held = explore.scheduler.wait(agent, cell, expected, cmp, site);
                     let place = cell_place(state, cell);
                     let mut checker = explore.checker.lock().unwrap();
                     if held {
@@ -119,7 +119,7 @@ pub extern "C" fn pld_sim_wait(cell: *const i32, expected: i32, cmp: i32) {
                         checker.stuck(agent, place, site);
                     }
                 }
-                None => state.wait(rank, cell, expected, cmp),
+                None => state.wait(rank, cell, expected, cmp, site),
             }
             state.record(rank, "wait", begin, || where_(state, cell, expected));
         }
@@ -313,6 +313,12 @@ pub unsafe extern "C" fn pld_sim_copy(
         };
         if let Some((explore, agent)) = turn {
             let mut checker = explore.checker.lock().unwrap();
+            // A copy of a block onto itself (a broadcast's root getting its
+            // own data) cannot change a byte: only its read counts.
+            let onto_itself = accumulate == 0
+                && std::ptr::eq(dst.cast_const(), src)
+                && [dst_row_stride, dst_col_stride] == [src_row_stride, src_col_stride];
+            let writes = if onto_itself { None } else { writes };
             let sides = [
                 (src as usize, [src_row_stride, src_col_stride], reads, None),
                 (

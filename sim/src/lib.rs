@@ -16,6 +16,7 @@
 
 pub mod builtins;
 pub mod compile;
+mod converted;
 mod domain;
 pub mod explore;
 pub mod ffi;
@@ -45,6 +46,10 @@ use pld_ir::registry::{PassEntry, Registry};
 pub const PASSES: &[PassEntry] = &[
     PassEntry::of::<passes::convert_pto_to_sim::ConvertPtoToSim>(
         passes::convert_pto_to_sim::create,
+    ),
+    PassEntry::configurable::<passes::explore_protocol::ExploreProtocol>(
+        passes::explore_protocol::create,
+        passes::explore_protocol::configure,
     ),
 ];
 

@@ -219,6 +219,27 @@ impl Program {
         })
     }
 
+    /// Loads a module already converted by `pld-to-pto` (whose kernels keep
+    /// their tensor types in `pld.signature`) and compiles it. Parameters
+    /// are named `argN`; the kernels have no collectives to check, but
+    /// their signals are known from the signal ops.
+    pub fn load_converted(text: &str, source_name: &str) -> Result<Self, String> {
+        let context = pld_dialect::context();
+        let _quiet = pld_ir::diag::Sink::attach(&context);
+        let module = pld_ir::parse::parse(&context, text, source_name)
+            .ok_or_else(|| format!("{source_name} does not parse"))?;
+        let kernels = crate::converted::describe(&module)?;
+        let started = std::time::Instant::now();
+        let compiled = Compiled::cached(text)?;
+        Ok(Program {
+            kernels,
+            lowered: text.to_string(),
+            compiled,
+            lower_time: Duration::ZERO,
+            compile_time: started.elapsed(),
+        })
+    }
+
     /// The compiled entry of kernel `name`.
     pub fn entry(&self, name: &str) -> Option<crate::compile::Kernel<'_>> {
         self.compiled.kernel(name)
@@ -439,38 +460,9 @@ fn describe(text: &str, source_name: &str) -> Result<Vec<KernelInfo>, String> {
                      the pld source of the kernel"
                 ));
             }
-            let Ok(Some(info)) = pld_dialect::types::tensor_info(input) else {
-                return Err(format!(
-                    "@{name}: parameter #{i} has type {input}; pld-run passes tensors only"
-                ));
-            };
-            let shape: Option<Vec<usize>> =
-                info.shape.iter().map(|d| d.map(|d| d as usize)).collect();
-            let shape =
-                shape.ok_or_else(|| format!("@{name}: parameter #{i} needs a static shape"))?;
-            // Simulated buffers live in this process's memory.
-            const LIMIT: usize = 1 << 34;
-            let bytes = shape
-                .iter()
-                .try_fold(4usize, |acc, d| acc.checked_mul(*d))
-                .filter(|b| *b <= LIMIT);
-            if bytes.is_none() {
-                return Err(format!(
-                    "@{name}: parameter #{i} is larger than the simulator's 16 GiB per buffer"
-                ));
-            }
-            let dtype = Dtype::of(&info.dtype()).ok_or_else(|| {
-                format!(
-                    "@{name}: parameter #{i} has element type {}; pld-run handles f16, f32, i32 and i8",
-                    info.dtype()
-                )
-            })?;
-            params.push(Param {
-                name: names.get(i).cloned().unwrap_or_else(|| format!("arg{i}")),
-                distributed: info.kind == TensorKind::Distributed,
-                shape,
-                dtype,
-            });
+            let fallback = format!("arg{i}");
+            let param_name = names.get(i).unwrap_or(&fallback);
+            params.push(tensor_param(&name, i, input, param_name)?);
         }
         // The collectives, with their targets as parameter numbers.
         let mut collectives = Vec::new();
@@ -539,6 +531,46 @@ fn describe(text: &str, source_name: &str) -> Result<Vec<KernelInfo>, String> {
         });
     }
     Ok(kernels)
+}
+
+/// Parameter `i` of kernel `@kernel`, of type `input`, named `name`: a
+/// tensor with a static shape and an element type the simulator fills.
+pub(crate) fn tensor_param(
+    kernel: &str,
+    i: usize,
+    input: melior::ir::Type,
+    name: &str,
+) -> Result<Param, String> {
+    let Ok(Some(info)) = pld_dialect::types::tensor_info(input) else {
+        return Err(format!(
+            "@{kernel}: parameter #{i} has type {input}; pld-run passes tensors only"
+        ));
+    };
+    let shape: Option<Vec<usize>> = info.shape.iter().map(|d| d.map(|d| d as usize)).collect();
+    let shape = shape.ok_or_else(|| format!("@{kernel}: parameter #{i} needs a static shape"))?;
+    // Simulated buffers live in this process's memory.
+    const LIMIT: usize = 1 << 34;
+    let bytes = shape
+        .iter()
+        .try_fold(4usize, |acc, d| acc.checked_mul(*d))
+        .filter(|b| *b <= LIMIT);
+    if bytes.is_none() {
+        return Err(format!(
+            "@{kernel}: parameter #{i} is larger than the simulator's 16 GiB per buffer"
+        ));
+    }
+    let dtype = Dtype::of(&info.dtype()).ok_or_else(|| {
+        format!(
+            "@{kernel}: parameter #{i} has element type {}; pld-run handles f16, f32, i32 and i8",
+            info.dtype()
+        )
+    })?;
+    Ok(Param {
+        name: name.to_string(),
+        distributed: info.kind == TensorKind::Distributed,
+        shape,
+        dtype,
+    })
 }
 
 #[cfg(test)]

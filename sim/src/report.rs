@@ -20,6 +20,8 @@ pub struct BlockedRank {
     pub expected: i32,
     /// The cell's value when the deadlock was declared.
     pub actual: i32,
+    /// The op whose wait it is, when the lowering named it (`pld_sim_at`).
+    pub site: Option<crate::sites::Site>,
 }
 
 /// Every live rank blocked in a wait for longer than the deadline (or, in
@@ -56,10 +58,11 @@ impl fmt::Display for DeadlockReport {
             let block = b
                 .block
                 .map_or(String::new(), |(i, n)| format!(" block {i} of {n}"));
+            let site = b.site.as_ref().map_or(String::new(), |s| format!(" ({s})"));
             writeln!(
                 f,
                 "  rank {}{block} in {}: waits for the i32 cell at {place} (signal index {}) {} {}, \
-                 which holds {}",
+                 which holds {}{site}",
                 b.rank,
                 b.kernel,
                 b.offset / 4,

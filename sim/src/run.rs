@@ -53,6 +53,8 @@ enum Status {
         expected: i32,
         cmp: WaitCmp,
         since: Instant,
+        /// The waiting op (`crate::sites`), or -1.
+        site: i64,
     },
     /// A rank's own thread while blocks of a launch it submitted are bound
     /// (it only joins them): not live for deadlock detection.
@@ -417,7 +419,7 @@ impl State<'_> {
     /// until a notify into that window wakes it ([`State::wake`]). The
     /// sleep has a timeout, so the deadlock check runs however the cell
     /// changes.
-    pub fn wait(&self, rank: usize, cell: &AtomicI32, expected: i32, cmp: WaitCmp) {
+    pub fn wait(&self, rank: usize, cell: &AtomicI32, expected: i32, cmp: WaitCmp, site: i64) {
         let thread = current_thread();
         let window = self
             .domain
@@ -439,6 +441,7 @@ impl State<'_> {
                         expected,
                         cmp,
                         since: Instant::now(),
+                        site,
                     },
                 );
                 blocked = true;
@@ -530,6 +533,7 @@ impl State<'_> {
                         expected,
                         cmp,
                         since,
+                        site,
                     } => {
                         // SAFETY: the cell is in a window of the domain.
                         let actual = unsafe { &*cell }.load(Ordering::Acquire);
@@ -547,6 +551,7 @@ impl State<'_> {
                             cmp: cmp.symbol(),
                             expected,
                             actual,
+                            site: crate::sites::get(site),
                         });
                     }
                 }
@@ -823,6 +828,7 @@ fn exact_deadlock(
                 cmp: s.cmp.symbol(),
                 expected: s.expected,
                 actual,
+                site: crate::sites::get(s.site),
             }
         })
         .collect();

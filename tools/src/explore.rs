@@ -189,3 +189,59 @@ pub fn explore(
     );
     Ok(if deadlocked { crate::run::DEADLOCK } else { 1 })
 }
+
+/// `--explore` / `--replay` of a whole program: every schedule a fresh run
+/// of the orchestration (planned and compiled once); its credit leaks and
+/// (under `--check`) wrong calls are findings too.
+pub fn explore_program(
+    options: &crate::run::Options,
+    seeds: Seeds,
+    run: &pld_sim::orchestrate::ProgramRun,
+    init: &dyn Fn(&pld_sim::orchestrate::Buffer, usize) -> Vec<u8>,
+    source: &str,
+) -> Result<i32, String> {
+    let label = format!("@{} on {} devices", run.entry, options.ranks);
+    // Window bytes as the program names them: buffer and element.
+    let namer = |_window: usize, range: &std::ops::Range<usize>| {
+        let (buffer, element) = run.cell_at(range.start)?;
+        let b = &run.buffers[buffer];
+        Some(format!(
+            "{} {}",
+            b.name,
+            crate::report::index_of(element, &b.view.shape)
+        ))
+    };
+    explore(&label, seeds, |schedule| {
+        let finished =
+            run.execute_explored(options.deadline, false, options.check, Some(schedule), init)?;
+        let mut verdict = Verdict::of(&finished.outcome, &namer, source);
+        if finished.outcome.deadlock.is_none() {
+            for (buffer, leak) in &finished.leaks {
+                let b = &run.buffers[*buffer];
+                let cell = crate::report::index_of(leak.index, &b.view.shape);
+                verdict.push(
+                    format!("leak {} {cell}", b.name),
+                    format!(
+                        "credit leak in {} at {cell}: device {}'s cell holds {} (should be back \
+                         to 0)",
+                        b.name, leak.rank, leak.value
+                    ),
+                );
+            }
+            for call in &finished.calls {
+                if let Ok(checks) = &call.check {
+                    for check in checks.iter().filter(|c| !c.ok) {
+                        verdict.push(
+                            format!("wrong {} {}", call.location, check.rank),
+                            format!(
+                                "wrong result of {} at {} on rank {}: {} wrong elements",
+                                call.op, call.location, check.rank, check.wrong
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+        Ok(verdict)
+    })
+}

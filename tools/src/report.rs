@@ -126,6 +126,7 @@ mod tests {
             cmp: ">=",
             expected: 1,
             actual: 0,
+            site: None,
         };
         assert_eq!(
             waiting(&blocked, "flags", &[4, 1], 2, &users),

@@ -106,6 +106,10 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
             .position(|b| b.domain == buffer.domain && b.name == buffer.name)
             .unwrap_or(0)
     };
+    if let Some(seeds) = options.explore {
+        let init = |buffer: &Buffer, device: usize| inputs[index_of(buffer)][device].clone();
+        return crate::explore::explore_program(options, seeds, &run, &init, text);
+    }
     let label = format!("@{} on {} devices", run.entry, options.ranks);
     let (finished_tx, finished_rx) = std::sync::mpsc::channel::<()>();
     let progress = std::thread::spawn(move || {

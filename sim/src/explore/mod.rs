@@ -441,10 +441,10 @@ fn intervals(
     let (rs, cs) = (row_stride.max(0) as usize, col_stride.max(0) as usize);
     let at = |r: usize, c: usize| offset + (r * rs + c * cs) * elem;
     if rows == 0 || cols == 0 {
-        return vec![offset..offset];
+        return std::iter::once(offset..offset).collect();
     }
     if cs == 1 && (rs == cols || rows == 1) {
-        return vec![offset..offset + rows * cols * elem];
+        return std::iter::once(offset..offset + rows * cols * elem).collect();
     }
     if cs == 1 && rows <= MAX_INTERVALS {
         return (0..rows)
@@ -457,7 +457,7 @@ fn intervals(
             .map(|(r, c)| at(r, c)..at(r, c) + elem)
             .collect();
     }
-    vec![offset..at(rows - 1, cols - 1) + elem]
+    std::iter::once(offset..at(rows - 1, cols - 1) + elem).collect()
 }
 
 #[cfg(test)]
@@ -466,7 +466,7 @@ mod tests {
 
     #[test]
     fn strided_blocks_become_rows_or_elements() {
-        assert_eq!(intervals(0, [4, 1], [2, 4], 4), vec![0..32]);
+        assert_eq!(intervals(0, [4, 1], [2, 4], 4), vec![(0..32)]);
         assert_eq!(intervals(0, [8, 1], [2, 4], 4), vec![0..16, 32..48]);
         assert_eq!(intervals(0, [1, 4], [1, 2], 4), vec![0..4, 16..20]);
     }

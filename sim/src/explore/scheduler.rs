@@ -31,7 +31,7 @@ impl Rng {
         Rng(seed ^ 0x9e37_79b9_7f4a_7c15)
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -41,7 +41,7 @@ impl Rng {
 
     /// Uniform in `0..n` (`n > 0`).
     pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
+        self.next_u64() % n
     }
 }
 
@@ -87,6 +87,7 @@ enum Status {
         cell: *const AtomicI32,
         expected: i32,
         cmp: WaitCmp,
+        site: i64,
     },
     /// A rank's own thread while its launch's blocks run.
     Parked,
@@ -115,6 +116,8 @@ pub struct Stuck {
     pub cell: *const AtomicI32,
     pub expected: i32,
     pub cmp: WaitCmp,
+    /// The waiting op (`crate::sites`), or -1.
+    pub site: i64,
 }
 
 /// A deadlock: the agents blocked, and the ranks whose own thread had
@@ -201,13 +204,21 @@ impl Scheduler {
     /// The calling agent waits until `cell` compares `cmp` to `expected`:
     /// it is not picked before the condition holds. `false` when the
     /// schedule ended (a deadlock) without it holding.
-    pub fn wait(&self, me: usize, cell: &AtomicI32, expected: i32, cmp: WaitCmp) -> bool {
+    pub fn wait(
+        &self,
+        me: usize,
+        cell: &AtomicI32,
+        expected: i32,
+        cmp: WaitCmp,
+        site: i64,
+    ) -> bool {
         let mut inner = self.inner.lock().unwrap();
         if !inner.free {
             inner.agents[me].status = Status::Blocked {
                 cell,
                 expected,
                 cmp,
+                site,
             };
             if inner.current == Some(me) {
                 inner.current = None;
@@ -310,6 +321,7 @@ impl Scheduler {
                         cell,
                         expected,
                         cmp,
+                        site,
                     } => Some(Stuck {
                         agent,
                         rank: a.rank,
@@ -317,6 +329,7 @@ impl Scheduler {
                         cell,
                         expected,
                         cmp,
+                        site,
                     }),
                     _ => None,
                 })
@@ -384,6 +397,7 @@ impl Inner {
                 cell,
                 expected,
                 cmp,
+                ..
             } => {
                 // SAFETY: a cell of the run's windows (see `Scheduler`).
                 cmp.holds(unsafe { &*cell }.load(Ordering::SeqCst), expected)
@@ -400,10 +414,10 @@ mod tests {
     #[test]
     fn the_generator_is_the_same_everywhere() {
         let mut rng = Rng::new(1);
-        let first: Vec<u64> = (0..3).map(|_| rng.next()).collect();
+        let first: Vec<u64> = (0..3).map(|_| rng.next_u64()).collect();
         let mut again = Rng::new(1);
-        assert_eq!(first, (0..3).map(|_| again.next()).collect::<Vec<_>>());
-        assert_ne!(Rng::new(2).next(), first[0]);
+        assert_eq!(first, (0..3).map(|_| again.next_u64()).collect::<Vec<_>>());
+        assert_ne!(Rng::new(2).next_u64(), first[0]);
     }
 
     #[test]
