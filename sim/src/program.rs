@@ -203,6 +203,9 @@ impl Program {
     /// `load` of a source named `source_name` (in the locations of the
     /// lowered module).
     pub fn load_named(text: &str, source_name: &str) -> Result<Self, String> {
+        if is_converted(text) {
+            return Self::load_converted(text, source_name);
+        }
         // Lowering first: its diagnostics point at the source.
         let started = std::time::Instant::now();
         let lowered = crate::compile::to_pto_named(text, source_name)?;
@@ -230,7 +233,7 @@ impl Program {
             .ok_or_else(|| format!("{source_name} does not parse"))?;
         let kernels = crate::converted::describe(&module)?;
         let started = std::time::Instant::now();
-        let compiled = Compiled::cached(text)?;
+        let compiled = Compiled::cached_named(text, source_name)?;
         Ok(Program {
             kernels,
             lowered: text.to_string(),
@@ -456,8 +459,8 @@ fn describe(text: &str, source_name: &str) -> Result<Vec<KernelInfo>, String> {
             }
             if input.to_string().starts_with("!pto.") {
                 return Err(format!(
-                    "@{name} is already converted to PTO, which keeps no tensor shapes; run \
-                     the pld source of the kernel"
+                    "@{name} is already converted to PTO but has no pto.kernel_kind; run the \
+                     pld source of the kernel"
                 ));
             }
             let fallback = format!("arg{i}");
@@ -531,6 +534,18 @@ fn describe(text: &str, source_name: &str) -> Result<Vec<KernelInfo>, String> {
         });
     }
     Ok(kernels)
+}
+
+/// Whether `text` is a module already converted by `pld-to-pto` (a kernel
+/// with `pto.kernel_kind`).
+fn is_converted(text: &str) -> bool {
+    let context = pld_dialect::context();
+    let _quiet = pld_ir::diag::Sink::attach(&context);
+    pld_ir::parse::parse(&context, text, "<input>").is_some_and(|module| {
+        pld_ir::functions(module.as_operation())
+            .into_iter()
+            .any(|f| f.attribute("pto.kernel_kind").is_ok())
+    })
 }
 
 /// Parameter `i` of kernel `@kernel`, of type `input`, named `name`: a

@@ -57,11 +57,19 @@ impl Verdict {
         }
         if let Some(report) = &outcome.deadlock {
             let text = report.to_string();
-            let key: Vec<String> = report
+            // One deadlock per set of waiting ops, whichever ranks and
+            // cells they wait on.
+            let mut key: Vec<String> = report
                 .blocked
                 .iter()
-                .map(|b| format!("{} {:?} {}", b.rank, b.window, b.offset))
+                .map(|b| {
+                    b.site
+                        .as_ref()
+                        .map_or_else(|| b.kernel.clone(), |s| s.to_string())
+                })
                 .collect();
+            key.sort();
+            key.dedup();
             verdict.push(
                 format!("deadlock {}", key.join(" ")),
                 text.trim_end().into(),

@@ -43,11 +43,17 @@ impl Compiled {
     /// Compiles every kernel (function with `pto.kernel_kind`) of a
     /// converted module, given as text. Errors name the op and location.
     pub fn from_text(text: &str) -> Result<Self, String> {
+        Self::from_text_named(text, "<lowered>")
+    }
+
+    /// `from_text` of a module named `source_name`: ops without a location
+    /// of their own are located in it (a converted module the user wrote).
+    pub fn from_text_named(text: &str, source_name: &str) -> Result<Self, String> {
         let context = pld_dialect::context();
         melior::utility::register_all_llvm_translations(&context);
         let sink = pld_ir::diag::Sink::attach(&context);
         // pld_ir's parser takes any bytes (melior's panics on a NUL).
-        let Some(mut module) = pld_ir::parse::parse(&context, text, "<lowered>") else {
+        let Some(mut module) = pld_ir::parse::parse(&context, text, source_name) else {
             return Err(format!(
                 "the module does not parse: {}",
                 super::render(&sink)
@@ -100,18 +106,23 @@ impl Compiled {
     /// the calling thread (the JIT's code is not shared across threads), so
     /// running a kernel again does not compile it again.
     pub fn cached(text: &str) -> Result<std::rc::Rc<Self>, String> {
+        Self::cached_named(text, "<lowered>")
+    }
+
+    /// `cached` of a module named `source_name` (see `from_text_named`).
+    pub fn cached_named(text: &str, source_name: &str) -> Result<std::rc::Rc<Self>, String> {
         use std::hash::{Hash, Hasher};
         thread_local! {
             static CACHE: std::cell::RefCell<HashMap<u64, std::rc::Rc<Compiled>>> =
                 std::cell::RefCell::new(HashMap::new());
         }
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        text.hash(&mut hasher);
+        (text, source_name).hash(&mut hasher);
         let key = hasher.finish();
         if let Some(hit) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
             return Ok(hit);
         }
-        let compiled = std::rc::Rc::new(Self::from_text(text)?);
+        let compiled = std::rc::Rc::new(Self::from_text_named(text, source_name)?);
         CACHE.with(|c| c.borrow_mut().insert(key, compiled.clone()));
         Ok(compiled)
     }

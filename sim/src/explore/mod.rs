@@ -118,8 +118,9 @@ impl Finding {
                 write,
                 bytes,
             } => format!(
-                "missing fence: {notify} follows {write}, which wrote {}, with no \
-                 `pto.fence.barrier_all` in between: the signal can reach the peer before the data",
+                "missing fence: {notify} follows {write}, which wrote {}, with no fence \
+                 (`pld.system_fence`, `pto.fence_barrier_all`) in between: the signal can reach \
+                 the peer before the data",
                 bytes_text(bytes, namer)
             ),
             Finding::MixedNotify { set, add, cell } => format!(
@@ -298,7 +299,8 @@ impl Checker {
     /// A notify of the cell at `cell` (window, offset).
     pub fn notify(&mut self, agent: usize, cell: (usize, usize), op: NotifyOp, site: i64) {
         self.notified.insert(cell);
-        if let Some(write) = self.unfenced[agent] {
+        // Reported once per unfenced write (later notifies repeat it).
+        if let Some(write) = self.unfenced[agent].take() {
             self.report(Finding::UnfencedNotify {
                 notify: self.actor(agent, site),
                 write: self.actor(agent, write.site),

@@ -19,7 +19,7 @@
 use crate::signal::Compare;
 use pld_dialect::enums::WaitCmp;
 use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 
 /// A small, fast, seedable generator (splitmix64): the schedules must be
 /// the same on every machine, so no platform generator.
@@ -105,6 +105,9 @@ struct Agent {
     /// still running (for a rank's own thread).
     parent: Option<usize>,
     children: usize,
+    /// Where the agent's thread sleeps until its turn (one per agent: a
+    /// hand-over wakes exactly the next agent).
+    turn: Arc<Condvar>,
 }
 
 /// An agent blocked when the run deadlocked.
@@ -153,7 +156,6 @@ pub const MAX_STEPS: u64 = 20_000_000;
 /// The explore-mode scheduler of one run.
 pub struct Scheduler {
     inner: Mutex<Inner>,
-    turn: Condvar,
 }
 
 // SAFETY: the cell pointers in `Status` point into the run's windows, which
@@ -183,7 +185,6 @@ impl Scheduler {
         }
         Scheduler {
             inner: Mutex::new(inner),
-            turn: Condvar::new(),
         }
     }
 
@@ -291,8 +292,9 @@ impl Scheduler {
     }
 
     fn await_turn(&self, mut inner: std::sync::MutexGuard<'_, Inner>, me: usize) {
+        let turn = inner.agents[me].turn.clone();
         while !inner.free && inner.current != Some(me) {
-            inner = self.turn.wait(inner).unwrap();
+            inner = turn.wait(inner).unwrap();
         }
     }
 
@@ -342,16 +344,14 @@ impl Scheduler {
                     .map(|a| a.rank)
                     .collect();
                 inner.deadlock = Some(Deadlock { stuck, finished });
-                inner.free = true;
-                self.turn.notify_all();
+                inner.release_all();
             }
             return;
         }
         inner.steps += 1;
         if inner.steps > MAX_STEPS {
             inner.livelock = true;
-            inner.free = true;
-            self.turn.notify_all();
+            inner.release_all();
             return;
         }
         let next = match &mut inner.policy {
@@ -372,11 +372,19 @@ impl Scheduler {
         };
         inner.current = Some(next);
         inner.last = Some(next);
-        self.turn.notify_all();
+        inner.agents[next].turn.notify_one();
     }
 }
 
 impl Inner {
+    /// Ends the schedule: every agent runs freely from now on.
+    fn release_all(&mut self) {
+        self.free = true;
+        for agent in &self.agents {
+            agent.turn.notify_all();
+        }
+    }
+
     fn add(&mut self, rank: usize, block: Option<(i32, i32)>, parent: Option<usize>) {
         // Random priorities above every demoted one.
         let priority = u64::MAX / 2 + 1 + self.rng.below(u64::MAX / 4);
@@ -387,6 +395,7 @@ impl Inner {
             priority,
             parent,
             children: 0,
+            turn: Arc::new(Condvar::new()),
         });
     }
 
