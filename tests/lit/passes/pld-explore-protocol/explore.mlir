@@ -1,0 +1,71 @@
+// pld-explore-protocol runs every converted kernel under seeded schedules
+// of the protocol explorer and reports what it finds at the op, with the
+// rank count and the seed that reproduce it; a clean module passes
+// through unchanged.
+//
+// RUN: split-file %s %t
+// A remote load that no wait orders after the peer's store: a race, at the
+// load, naming the store.
+// RUN: not pld-opt %t/race.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=2 schedules=20})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=RACE
+// RACE: race.mlir:13:8: error: protocol explorer, 2 ranks, schedule seed 0 (pld-run --kernel exchange --ranks 2 --replay 0): race: rank {{[01]}}'s `pto.tload` at {{.*}}race.mlir:13:8 read bytes [0, 256) of rank {{[01]}}'s window (arg0 from element 0), written by rank {{[01]}}'s `pto.tstore` at {{.*}}race.mlir:11:3; no signal orders them
+// RACE-NEXT: %r = "pld.tile_remote_load"
+// RACE-NOT: error:
+//
+// A wait for one credit too many: the deadlock, at the wait.
+// RUN: not pld-opt %t/deadlock.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=2,3 schedules=5})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEADLOCK
+// DEADLOCK: deadlock.mlir:11:3: error: protocol explorer, 2 ranks, schedule seed 0 {{.*}}: deadlock: rank {{[01]}} waits for the i32 cell at byte {{[04]}} of rank {{[01]}}'s window >= 2, which holds 1, and no thread of any rank can run
+//
+// The shipped collectives are clean on every rank count their signals
+// serve; the module is printed unchanged.
+// RUN: pld-opt %S/../../../../examples/allgather.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=4 schedules=50})' | FileCheck %s --check-prefix=CLEAN
+// RUN: pld-opt %S/../../../../examples/barrier.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol)' | FileCheck %s --check-prefix=CLEAN
+// CLEAN: func.func @{{all|barrier}}
+// CLEAN-SAME: pto.kernel_kind
+//
+// Misuse: before pld-to-pto, options it does not have, rank counts the
+// signals do not serve.
+// RUN: not pld-opt %t/deadlock.mlir --pass-pipeline='builtin.module(pld-explore-protocol)' 2>&1 | FileCheck %s --check-prefix=EARLY
+// EARLY: deadlock.mlir:1:1: error: pld-explore-protocol runs converted kernels: place it after pld-to-pto
+// RUN: not pld-opt %t/deadlock.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{rank=2})' 2>&1 | FileCheck %s --check-prefix=OPTION
+// OPTION: pld-explore-protocol has no option 'rank' (its options: ranks, schedules, seed)
+// RUN: not pld-opt %t/deadlock.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=8})' 2>&1 | FileCheck %s --check-prefix=RANKS
+// RANKS: deadlock.mlir:1:1: error: pld-explore-protocol: the signals of @barrier are shaped for none of ranks=8
+// Other pld passes still take no options:
+// RUN: not pld-opt %t/deadlock.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-verify{x=1})' 2>&1 | FileCheck %s --check-prefix=NONE
+// NONE: pass 'pld-verify' takes no options
+
+//--- race.mlir
+func.func @exchange(%data: tensor<1x64xf32, #pld.dist>, %sig: tensor<2x1xi32, #pld.dist>, %src: tensor<1x64xf32>, %out: tensor<1x64xf32>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %ctx = "pld.system_get_comm_ctx"(%data) : (tensor<1x64xf32, #pld.dist>) -> !pld.ctx
+  %me32 = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %me = arith.index_cast %me32 : i32 to index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1 : i32
+  %peer = arith.subi %c1, %me : index
+  %peer32 = arith.index_cast %peer : index to i32
+  %t = "pld.tile_load"(%src, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (tensor<1x64xf32>, index, index) -> tensor<1x64xf32, #pld.tile>
+  "pld.tile_store"(%t, %data, %c0, %c0) : (tensor<1x64xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  "pld.system_notify"(%sig, %peer, %me, %c0, %one) {op = #pld.notify_op<"atomic_add">} : (tensor<2x1xi32, #pld.dist>, index, index, index, i32) -> ()
+  %r = "pld.tile_remote_load"(%data, %peer32, %c0, %c0) {operandSegmentSizes = array<i32: 1, 1, 2, 0>} : (tensor<1x64xf32, #pld.dist>, i32, index, index) -> tensor<1x64xf32, #pld.tile>
+  "pld.tile_store"(%r, %out, %c0, %c0) : (tensor<1x64xf32, #pld.tile>, tensor<1x64xf32>, index, index) -> ()
+  "pld.system_wait"(%sig, %peer, %c0, %one) {cmp = #pld.wait_cmp<"ge">} : (tensor<2x1xi32, #pld.dist>, index, index, i32) -> ()
+  %minus = arith.constant -1 : i32
+  "pld.system_notify"(%sig, %me, %peer, %c0, %minus) {op = #pld.notify_op<"atomic_add">} : (tensor<2x1xi32, #pld.dist>, index, index, index, i32) -> ()
+  return
+}
+
+//--- deadlock.mlir
+func.func @barrier(%sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (tensor<2x1xi32, #pld.dist>) -> !pld.ctx
+  %me32 = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %me = arith.index_cast %me32 : i32 to index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %peer = arith.subi %c1, %me : index
+  %one = arith.constant 1 : i32
+  %two = arith.constant 2 : i32
+  "pld.system_notify"(%sig, %peer, %me, %c0, %one) {op = #pld.notify_op<"atomic_add">} : (tensor<2x1xi32, #pld.dist>, index, index, index, i32) -> ()
+  "pld.system_wait"(%sig, %peer, %c0, %two) {cmp = #pld.wait_cmp<"ge">} : (tensor<2x1xi32, #pld.dist>, index, index, i32) -> ()
+  return
+}

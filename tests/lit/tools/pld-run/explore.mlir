@@ -1,0 +1,33 @@
+// pld-run --explore K runs K seeded schedules of the protocol explorer and
+// prints every distinct finding once, with the seed that reproduces it;
+// --replay SEED reruns exactly that schedule.
+//
+// A remote load without its wait: a race naming the pld ops, status 1.
+// RUN: not pld-run %S/../../../explore/remote-load-without-wait.mlir --ranks 2 --explore 10 > %t.race 2>&1
+// RUN: FileCheck %s --check-prefix=RACE --input-file=%t.race
+// RACE: schedule 0 (--replay 0): race: rank 1's `pld.tile_remote_load` (pto.tload) at {{.*}}remote-load-without-wait.mlir:20:8 read bytes [0, 256) of rank 0's window (%data (arg0) [0, 0]..[0, 63]), written by rank 0's `pld.tile_store` (pto.tstore) at {{.*}}remote-load-without-wait.mlir:17:3; no signal orders them
+// RACE-NEXT: remote-load-without-wait.mlir:20:8:
+// RACE-NEXT: %r = "pld.tile_remote_load"
+// RACE-NEXT: ^
+// RACE: @exchange on 2 ranks: 10 schedules explored (seeds 0..10) in {{.*}}: {{[0-9]+}} finding
+// The replay of seed 0 finds the same race, and so does a replay later.
+// RUN: not pld-run %S/../../../explore/remote-load-without-wait.mlir --ranks 2 --replay 0 | FileCheck %s --check-prefix=REPLAY
+// REPLAY: schedule 0 (--replay 0): race: rank 1's `pld.tile_remote_load` (pto.tload) at {{.*}}:20:8 read bytes [0, 256) of rank 0's window
+// REPLAY: @exchange on 2 ranks: schedule 0 replayed in
+//
+// A deadlock is exact, names the waiting op and ends with status 3.
+// RUN: sh -c 'pld-run %S/../../../explore/wait-one-credit-too-many.mlir --ranks 3 --explore 5 > %t.dead 2>&1; test $? -eq 3'
+// RUN: FileCheck %s --check-prefix=DEADLOCK --input-file=%t.dead
+// DEADLOCK: schedule 0 (--replay 0): deadlock: no thread of any rank can run; each live one waits for a signal no rank is left to give
+// DEADLOCK-NEXT: rank {{[0-2]}} in @barrier: waits for the i32 cell at rank {{[0-2]}}'s window, byte {{[0-9]+}} (signal index {{[0-9]}}) >= 2, which holds 0 (pto.comm_twait at {{.*}}wait-one-credit-too-many.mlir:28:7)
+//
+// The shipped collectives are clean: status 0. Whole programs (HOST
+// builtins and CHIP-dispatched kernels) are explored the same way.
+// RUN: pld-run %S/../../../../examples/ring_allreduce.mlir --ranks 4 --explore 20 --check | FileCheck %s --check-prefix=CLEAN
+// CLEAN: @ring_allreduce on 4 ranks: 20 schedules explored (seeds 0..20) in {{.*}}, {{[0-9]+}} steps each on average: no race, missing fence, mixed notify, leak or deadlock
+// RUN: pld-run %S/../../../../examples/allreduce.mlir --ranks 3 --explore 3 --seed 100 --check | FileCheck %s --check-prefix=PROGRAM
+// PROGRAM: @main on 3 devices: 3 schedules explored (seeds 100..103) in {{.*}}: no race
+//
+// A converted PTO kernel that notifies after a remote store with no fence.
+// RUN: not pld-run %S/../../../explore/missing-fence.pto.mlir --ranks 2 --explore 3 | FileCheck %s --check-prefix=FENCE
+// FENCE: schedule 0 (--replay 0): missing fence: rank {{[01]}}'s `pto.comm_tnotify` at {{.*}}missing-fence.pto.mlir:81:5 follows rank {{[01]}}'s `pto.tstore` at {{.*}}missing-fence.pto.mlir:55:5, which wrote bytes [0, 256) of rank {{[01]}}'s window (arg0 [0, 0]..[0, 63]), with no fence (`pld.system_fence`, `pto.fence_barrier_all`) in between
