@@ -8,8 +8,9 @@
 //!   `# comment` dropped): it must exit 0;
 //! - a `$ pld-...` line in a transcript block, followed by the output the
 //!   doc shows: when that output has a diagnostic (`error:`, `pld-run: ...`)
-//!   the command must fail, otherwise exit 0; either way it must print every
-//!   shown line (durations and paths are compared loosely).
+//!   or an explorer finding (`schedule N (--replay N): ...`) the command
+//!   must fail, otherwise exit 0; either way it must print every shown line
+//!   (durations and paths are compared loosely).
 //!
 //! A command's `.mlir` inputs are the repository's files (`examples/...`,
 //! `tests/lit/...`) or a file the doc shows: the nearest ```` ```mlir ````
@@ -297,9 +298,13 @@ fn every_command_of_the_docs_runs_as_shown() {
             let printed = String::from_utf8_lossy(&output.stdout).to_string();
             let status = output.status.code().unwrap_or(-1);
             let shown = example.shown.unwrap_or_default();
-            // A transcript that shows a diagnostic shows a failing command.
+            // A transcript that shows a diagnostic, or a finding of the
+            // protocol explorer (`schedule 3 (--replay 3): race: ...`),
+            // shows a failing command.
             let fails = shown.iter().any(|l| {
-                l.contains("error:") || TOOLS.iter().any(|t| l.starts_with(&format!("{t}: ")))
+                l.contains("error:")
+                    || TOOLS.iter().any(|t| l.starts_with(&format!("{t}: ")))
+                    || (l.starts_with("schedule ") && l.contains(" (--replay "))
             });
             let printed_lines: Vec<String> = printed.lines().map(loose).collect();
             if fails != (status != 0) {
