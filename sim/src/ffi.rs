@@ -31,16 +31,29 @@ fn cell_in_windows<'a>(
     Some(unsafe { AtomicI32::from_ptr(cell as *mut i32) })
 }
 
-/// Trace arguments naming a signal cell and a value.
-fn where_(state: &crate::run::State<'_>, cell: &AtomicI32, value: i32) -> String {
+/// Trace arguments naming a signal cell (its window, index, and the
+/// buffer element the run names it by), a value, and the op.
+fn where_(state: &crate::run::State<'_>, cell: &AtomicI32, value: i32, site: i64) -> String {
     let (window, offset) = state
         .domain
         .locate(cell.as_ptr() as usize, 4)
         .unwrap_or((usize::MAX, 0));
+    let name = state
+        .name_of(window, offset)
+        .map_or(String::new(), |n| format!(", \"name\": {n:?}"));
     format!(
-        "\"window\": {window}, \"cell\": {}, \"value\": {value}",
-        offset / 4
+        "\"window\": {window}, \"cell\": {}{name}, \"value\": {value}{}",
+        offset / 4,
+        op_args(site)
     )
+}
+
+/// Trace arguments naming the op of a device call, when it has a site:
+/// `, "op": "pto.comm_twait", "loc": "k.mlir:4:8"`.
+fn op_args(site: i64) -> String {
+    crate::sites::get(site).map_or(String::new(), |s| {
+        format!(", \"op\": {:?}, \"loc\": {:?}", s.op, s.location)
+    })
 }
 
 /// `pld_sim_at`: the next device call on this thread is made by the op
@@ -48,6 +61,31 @@ fn where_(state: &crate::run::State<'_>, cell: &AtomicI32, value: i32) -> String
 #[no_mangle]
 pub extern "C" fn pld_sim_at(site: i64) {
     crate::run::set_site(site);
+}
+
+/// `pld_sim_scalar`: a scalar access; checked in explore mode when it is in
+/// a window (no scheduling point: the access is part of the running
+/// agent's step).
+#[no_mangle]
+pub extern "C" fn pld_sim_scalar(address: *const u8, bytes: i64, write: i32, site: i64) {
+    with_current(|state, _| {
+        let Some(explore) = state.explore() else {
+            return;
+        };
+        let bytes = usize::try_from(bytes).unwrap_or(0);
+        if let Some((window, offset)) = state.domain.locate(address as usize, bytes.max(1)) {
+            explore.checker.lock().unwrap().copy_side(
+                crate::run::current_agent(),
+                window,
+                offset,
+                [1, 1],
+                [1, 1],
+                bytes,
+                (write != 0).then_some(false),
+                site,
+            );
+        }
+    });
 }
 
 /// (window, byte offset) of a cell known to be in a window.
@@ -86,7 +124,7 @@ pub extern "C" fn pld_sim_notify(cell: *mut i32, value: i32, op: i32) {
                 .counters(rank)
                 .notifies
                 .fetch_add(1, Ordering::Relaxed);
-            state.record(rank, "notify", begin, || where_(state, cell, value));
+            state.record(rank, "notify", begin, || where_(state, cell, value, site));
         }
     });
     if done.is_none() {
@@ -121,7 +159,7 @@ pub extern "C" fn pld_sim_wait(cell: *const i32, expected: i32, cmp: i32) {
                 }
                 None => state.wait(rank, cell, expected, cmp, site),
             }
-            state.record(rank, "wait", begin, || where_(state, cell, expected));
+            state.record(rank, "wait", begin, || where_(state, cell, expected, site));
         }
     });
     if done.is_none() {
@@ -399,10 +437,22 @@ pub unsafe extern "C" fn pld_sim_copy(
             state.record(rank, "copy", begin, || {
                 let side =
                     |owner: Option<usize>| owner.map_or("\"local\"".to_string(), |o| o.to_string());
+                // The buffer elements the copy starts at, when named.
+                let named = |key: &str, owner: Option<usize>, address: usize| {
+                    owner
+                        .and_then(|w| {
+                            let base = state.domain.window(w).base() as usize;
+                            state.name_of(w, address.checked_sub(base)?)
+                        })
+                        .map_or(String::new(), |n| format!(", \"{key}\": {n:?}"))
+                };
                 format!(
-                    "\"bytes\": {bytes}, \"from\": {}, \"to\": {}",
+                    "\"bytes\": {bytes}, \"from\": {}{}, \"to\": {}{}{}",
                     side(reads),
-                    side(writes)
+                    named("from_name", reads, src as usize),
+                    side(writes),
+                    named("to_name", writes, dst as usize),
+                    op_args(site)
                 )
             })
         });
@@ -648,6 +698,7 @@ pub(crate) mod registry {
 /// gives it, for the JIT to resolve the kernels' calls.
 pub const DEVICE_FUNCTIONS: &[(&str, *mut ())] = &[
     ("pld_sim_at", pld_sim_at as *mut ()),
+    ("pld_sim_scalar", pld_sim_scalar as *mut ()),
     ("pld_sim_notify", pld_sim_notify as *mut ()),
     ("pld_sim_wait", pld_sim_wait as *mut ()),
     ("pld_sim_test", pld_sim_test as *mut ()),

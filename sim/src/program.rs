@@ -143,6 +143,19 @@ pub struct KernelInfo {
     pub signals: Vec<usize>,
 }
 
+impl KernelInfo {
+    /// Parameter `position` as reports name it: `%data (arg0)`, or `arg0`
+    /// when the source gave it no other name.
+    pub fn shown_name(&self, position: usize) -> String {
+        let name = self.params.get(position).map_or("", |p| p.name.as_str());
+        if name == format!("arg{position}") {
+            name.to_string()
+        } else {
+            format!("%{name} (arg{position})")
+        }
+    }
+}
+
 /// A program: the kernels of a pld module, compiled.
 pub struct Program {
     pub kernels: Vec<KernelInfo>,
@@ -329,9 +342,24 @@ impl Program {
             }
             locals.push(row);
         }
+        // The timeline names window bytes by parameter and element.
+        let names = |_window: usize, offset: usize| {
+            params
+                .iter()
+                .zip(&offsets)
+                .enumerate()
+                .find_map(|(i, (p, o))| {
+                    let start = (*o)?;
+                    (start..start + p.bytes()).contains(&offset).then(|| {
+                        let element = (offset - start) / p.dtype.bytes();
+                        format!("{} {}", info.shown_name(i), index_of(element, &p.shape))
+                    })
+                })
+        };
         let outcome = Run::new(&domain, deadline)
             .traced(trace)
             .explore(schedule)
+            .named(Some(&names))
             .execute(&format!("@{kernel}"), |env| {
                 let mut guards: Vec<_> =
                     locals[env.rank].iter().map(|m| m.lock().unwrap()).collect();
@@ -534,6 +562,20 @@ fn describe(text: &str, source_name: &str) -> Result<Vec<KernelInfo>, String> {
         });
     }
     Ok(kernels)
+}
+
+/// Element `i` of a row-major `shape` as a multi-dimensional index,
+/// `[row, col]`: how reports name an element.
+pub fn index_of(i: usize, shape: &[usize]) -> String {
+    let mut rest = i;
+    let mut index = vec![0; shape.len()];
+    for (slot, extent) in index.iter_mut().zip(shape).rev() {
+        let extent = (*extent).max(1);
+        *slot = rest % extent;
+        rest /= extent;
+    }
+    let parts: Vec<String> = index.iter().map(ToString::to_string).collect();
+    format!("[{}]", parts.join(", "))
 }
 
 /// Whether `text` is a module already converted by `pld-to-pto` (a kernel

@@ -127,7 +127,13 @@ pub(crate) struct State<'d> {
     start: Instant,
     /// The scheduler and checker of explore mode.
     explore: Option<Explore>,
+    /// Names of window bytes, for the timeline.
+    names: Option<WindowNamer<'d>>,
 }
+
+/// How a run names bytes of a window for its timeline: `(window, byte
+/// offset)` to a buffer and element, `%sig (arg0) [1, 0]`.
+pub type WindowNamer<'d> = &'d (dyn Fn(usize, usize) -> Option<String> + Sync);
 
 /// Explore mode's part of a run.
 pub(crate) struct Explore {
@@ -346,6 +352,12 @@ impl State<'_> {
                 args: args(),
             });
         }
+    }
+
+    /// The name of the bytes at `offset` of `window`'s window, when the run
+    /// was given names.
+    pub fn name_of(&self, window: usize, offset: usize) -> Option<String> {
+        self.names.and_then(|names| names(window, offset))
     }
 
     /// Explore mode's scheduler and checker, in explore mode.
@@ -632,6 +644,7 @@ pub struct Run<'d> {
     trace: bool,
     remote_writes: bool,
     schedule: Option<Schedule>,
+    names: Option<WindowNamer<'d>>,
 }
 
 impl<'d> Run<'d> {
@@ -644,7 +657,15 @@ impl<'d> Run<'d> {
             trace: false,
             remote_writes: false,
             schedule: None,
+            names: None,
         }
+    }
+
+    /// Names window bytes in the timeline (`"name": "%sig (arg0) [1, 0]"`
+    /// beside the window and cell of a notify, wait or copy).
+    pub fn named(mut self, names: Option<WindowNamer<'d>>) -> Self {
+        self.names = names;
+        self
     }
 
     /// Runs under the explorer's seeded scheduler, one simulated thread at
@@ -706,6 +727,7 @@ impl<'d> Run<'d> {
                 scheduler: Scheduler::new(ranks, schedule.seed),
                 checker: Mutex::new(Checker::new(ranks, name)),
             }),
+            names: self.names,
         };
         // Block threads reach the state through their rank's slot; the
         // state does not move from here on.

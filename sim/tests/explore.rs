@@ -345,6 +345,17 @@ const CORPUS: &[Broken] = &[
             })
         },
     },
+    Broken {
+        file: "scalar-read-before-wait.mlir",
+        ranks: 2,
+        found: |s, line| {
+            let (read, store) = (line("pld.tensor_read"), line("pld.tile_remote_store"));
+            s.findings.iter().any(|f| {
+                matches!(f, Finding::Race { .. })
+                    && (names(&f.sites(), &[read, store]) || names(&f.sites(), &[store, read]))
+            })
+        },
+    },
 ];
 
 fn corpus_file(file: &str) -> (String, String) {

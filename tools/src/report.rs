@@ -7,19 +7,7 @@ use pld_sim::golden::RankCheck;
 use pld_sim::{BlockedRank, CellLeak};
 use std::time::Duration;
 
-/// Element `i` of a row-major `shape` as a multi-dimensional index,
-/// `[row, col]`.
-pub(crate) fn index_of(i: usize, shape: &[usize]) -> String {
-    let mut rest = i;
-    let mut index = vec![0; shape.len()];
-    for (slot, extent) in index.iter_mut().zip(shape).rev() {
-        let extent = (*extent).max(1);
-        *slot = rest % extent;
-        rest /= extent;
-    }
-    let parts: Vec<String> = index.iter().map(ToString::to_string).collect();
-    format!("[{}]", parts.join(", "))
-}
+pub(crate) use pld_sim::program::index_of;
 
 /// A wrong rank's listing: `16 wrong elements; first: [0, 40] expected
 /// 2.5, got 0; ...`, the indices in the result's `shape`.

@@ -210,11 +210,7 @@ fn shown_name(kernel: &pld_sim::program::KernelInfo, param: &Param) -> String {
         .iter()
         .position(|p| std::ptr::eq(p, param))
         .unwrap_or(0);
-    if param.name == format!("arg{position}") {
-        param.name.clone()
-    } else {
-        format!("%{} (arg{position})", param.name)
-    }
+    kernel.shown_name(position)
 }
 
 /// `--explore` / `--replay` of one kernel: every schedule on fresh copies

@@ -28,6 +28,12 @@ extern "C" {
  * kernel's) is named by its kernel. */
 void pld_sim_at(int64_t site);
 
+/* A scalar load (`write` 0) or store (1) of `bytes` bytes at `address`
+ * by the op numbered `site` (pto.load_scalar, pto.store_scalar). Not a
+ * scheduling point; under the protocol explorer an access inside a window
+ * is checked like a copy. */
+void pld_sim_scalar(const void *address, int64_t bytes, int32_t write, int64_t site);
+
 /* Applies `op` with `value` to the i32 signal cell at `cell` (any rank's
  * window). */
 void pld_sim_notify(int32_t *cell, int32_t value, int32_t op);

@@ -28,6 +28,7 @@ where
             pto::LoadScalar::NAME => {
                 let ty = op.result(0).expect("a result").r#type();
                 let address = self.offset(b, operand(0), operand(1), ty);
+                self.announce_scalar(b, op, name, address, ty, false);
                 Some(b.value(llvm::load(
                     self.context,
                     address,
@@ -39,6 +40,7 @@ where
             pto::StoreScalar::NAME => {
                 let value = operand(0);
                 let address = self.offset(b, operand(1), operand(2), value.r#type());
+                self.announce_scalar(b, op, name, address, value.r#type(), true);
                 b.insert(llvm::store(
                     self.context,
                     value,
@@ -61,5 +63,30 @@ where
             _ => return super::refuse(op, "is not simulated with these operands"),
         };
         Ok(Step::Replace(replacement))
+    }
+
+    /// Tells the simulator of a scalar access of `ty` at `address`
+    /// (`pld_sim_scalar`), which explore mode checks like a copy when it is
+    /// in a window. Loads of `i64` are CommContext slots (no window holds
+    /// them: data tensors are f16, f32, i32 or i8) and are not announced.
+    fn announce_scalar(
+        &self,
+        b: &pld_ir::build::Builder<'c, 'a>,
+        op: melior::ir::OperationRef<'c, 'a>,
+        name: &str,
+        address: Value<'c, 'a>,
+        ty: melior::ir::Type<'c>,
+        write: bool,
+    ) {
+        if ty == ir::i64_type(self.context) {
+            return;
+        }
+        let Some(bytes) = pld_ir::types::byte_width(ty) else {
+            return;
+        };
+        let site = crate::sites::register(name, crate::sites::location_of(op, name));
+        let (bytes, site) = (self.i64(b, bytes), self.i64(b, site));
+        let write = b.i32(i64::from(write));
+        self.call(b, "pld_sim_scalar", &[address, bytes, write, site], &[]);
     }
 }

@@ -371,9 +371,33 @@ impl ProgramRun {
         // code stays with this thread; they get its entry points).
         let plan = &self.plan;
         let aiv_cores = self.aiv_cores;
+        // The timeline names window bytes by buffer and element (the
+        // buffers' extents, taken here: the rank threads do not see the
+        // program).
+        let extents: Vec<(std::ops::Range<usize>, &Buffer)> = self
+            .buffers
+            .iter()
+            .map(|b| {
+                let start = bases[b.domain] + b.view.offset;
+                (start..start + b.view.bytes(), b)
+            })
+            .collect();
+        let names = |_window: usize, offset: usize| {
+            extents.iter().find_map(|(range, b)| {
+                range.contains(&offset).then(|| {
+                    let element = (offset - range.start) / b.view.dtype.bytes();
+                    format!(
+                        "{} {}",
+                        b.name,
+                        crate::program::index_of(element, &b.view.shape)
+                    )
+                })
+            })
+        };
         let outcome = Run::new(&memory, deadline)
             .traced(trace)
             .explore(schedule)
+            .named(Some(&names))
             .execute(&format!("@{}", self.entry), |env| {
                 let device = env.rank;
                 let window = memory.window(device);

@@ -17,9 +17,13 @@
 // CHECK: %[[BYTES:.*]] = arith.constant 272 : i64
 // CHECK: %[[SITE:.*]] = arith.constant 0 : i64
 // CHECK: %[[TILE:.*]] = call @pld_sim_tile_alloc(%[[SITE]], %[[BYTES]]) : (i64, i64) -> !llvm.ptr
-// A load is a checked copy into the tile's data (4-byte elements, assign).
+// A load is a checked copy into the tile's data (4-byte elements, assign),
+// named first for the explorer's reports by its site number.
+// CHECK: call @pld_sim_at(%{{.*}}) : (i64) -> ()
+// CHECK-NOT: call @pld_sim_at
 // CHECK: call @pld_sim_copy({{.*}}) : (!llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i64, i64, i32, i32) -> ()
 // The notify and the wait take the pld ABI values (AtomicAdd 0, Ge 1).
+// CHECK: call @pld_sim_at(
 // CHECK: %[[ADD:.*]] = arith.constant 0 : i32
 // CHECK: call @pld_sim_notify(%{{.*}}, %{{.*}}, %[[ADD]])
 // CHECK: %[[GE:.*]] = arith.constant 1 : i32
@@ -33,6 +37,8 @@
 // CHECK-DAG: func.func private @pld_sim_test(!llvm.ptr, i32, i32) -> i32
 // CHECK-DAG: func.func private @pld_sim_copy(!llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i64, i64, i32, i32)
 // CHECK-DAG: func.func private @pld_sim_tile_alloc(i64, i64) -> !llvm.ptr
+// CHECK-DAG: func.func private @pld_sim_at(i64)
+// CHECK-DAG: func.func private @pld_sim_scalar(!llvm.ptr, i64, i32, i64)
 func.func @kernel(%p: !pto.ptr<f32>, %s: !pto.ptr<i32>) attributes {pto.kernel_kind = #pto.kernel_kind<"vector">} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

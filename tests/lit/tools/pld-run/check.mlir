@@ -39,9 +39,11 @@
 
 // TRACE: {"traceEvents": [
 // TRACE-NEXT: {"name": "thread_name", "ph": "M", "pid": 0, "tid": 0, "args": {"name": "rank 0"}},
-// TRACE: {"name": "notify", "ph": "X", "pid": 0, "tid": 0, "ts": {{[0-9.]+}}, "dur": {{[0-9.]+}}, "args": {"window": 1, "cell": {{[0-9]+}}, "value": 1}},
+// Cells and copied bytes are named by parameter and [row, col], ops by the
+// pld op's location.
+// TRACE: {"name": "notify", "ph": "X", "pid": 0, "tid": 0, "ts": {{[0-9.]+}}, "dur": {{[0-9.]+}}, "args": {"window": 1, "cell": {{[0-9]+}}, "name": "%s (arg1) [0, 0]", "value": 1, "op": "pto.comm_tnotify", "loc": "{{.*}}check.mlir:{{[0-9]+}}:8"}},
 // TRACE: {"name": "wait", "ph": "X", "pid": 0, "tid": 0,
-// TRACE: {"name": "copy", "ph": "X", "pid": 0, "tid": 0, {{.*}} "args": {"bytes": 132, "from": 1, "to": "local"}},
+// TRACE: {"name": "copy", "ph": "X", "pid": 0, "tid": 0, {{.*}} "args": {"bytes": 132, "from": 1, "from_name": "%d (arg0) [0, 0]", "to": "local", "op": "pto.tload", "loc": "{{.*}}check.mlir:{{[0-9]+}}:8"}},
 // TRACE: {"name": "kernel", "ph": "X", "pid": 0, "tid": 0, {{.*}} "args": {"kernel": "@sum"}},
 // TRACE: {"name": "thread_name", "ph": "M", "pid": 0, "tid": 1, "args": {"name": "rank 1"}},
 // TRACE: ]}
