@@ -144,6 +144,22 @@ pub struct KernelInfo {
 }
 
 impl KernelInfo {
+    /// The distributed parameter whose window range holds byte `offset`
+    /// (`offsets` as [`Finished::offsets`] gives them), and the element
+    /// there: `(parameter, element)`.
+    pub fn element_at(&self, offsets: &[Option<usize>], offset: usize) -> Option<(usize, usize)> {
+        self.params
+            .iter()
+            .zip(offsets)
+            .enumerate()
+            .find_map(|(i, (p, o))| {
+                let start = (*o)?;
+                (start..start + p.bytes())
+                    .contains(&offset)
+                    .then(|| (i, (offset - start) / p.dtype.bytes()))
+            })
+    }
+
     /// Parameter `position` as reports name it: `%data (arg0)`, or `arg0`
     /// when the source gave it no other name.
     pub fn shown_name(&self, position: usize) -> String {
@@ -344,17 +360,12 @@ impl Program {
         }
         // The timeline names window bytes by parameter and element.
         let names = |_window: usize, offset: usize| {
-            params
-                .iter()
-                .zip(&offsets)
-                .enumerate()
-                .find_map(|(i, (p, o))| {
-                    let start = (*o)?;
-                    (start..start + p.bytes()).contains(&offset).then(|| {
-                        let element = (offset - start) / p.dtype.bytes();
-                        format!("{} {}", info.shown_name(i), index_of(element, &p.shape))
-                    })
-                })
+            let (i, element) = info.element_at(&offsets, offset)?;
+            Some(format!(
+                "{} {}",
+                info.shown_name(i),
+                index_of(element, &params[i].shape)
+            ))
         };
         let outcome = Run::new(&domain, deadline)
             .traced(trace)
@@ -497,7 +508,9 @@ fn describe(text: &str, source_name: &str) -> Result<Vec<KernelInfo>, String> {
         }
         // The collectives, with their targets as parameter numbers.
         let mut collectives = Vec::new();
-        for op in pld_ir::collect(function, |n| n.starts_with("pld.tensor_")) {
+        for op in pld_ir::collect(function, |n| {
+            pld_dialect::ops::collective::COLLECTIVES.contains(&n)
+        }) {
             let op_text = op_name(&op);
             let Some(view) = pld_dialect::ops::OpView::new(op) else {
                 continue;

@@ -838,8 +838,7 @@ fn exact_deadlock(
         .stuck
         .iter()
         .map(|s| {
-            // SAFETY: a cell of the domain's windows, which outlive the run.
-            let actual = unsafe { &*s.cell }.load(Ordering::Acquire);
+            let actual = s.actual;
             let located = domain.locate(s.cell as usize, 4);
             BlockedRank {
                 rank: s.rank,

@@ -78,6 +78,17 @@ impl Verdict {
         verdict
     }
 
+    /// Appends lines (the waited-on cells, named) to the deadlock's report.
+    pub fn annotate_deadlock(&mut self, lines: &[String]) {
+        let at = self.keys.iter().position(|k| k.starts_with("deadlock "));
+        if let Some(text) = at.map(|i| &mut self.findings[i]) {
+            for line in lines {
+                text.push('\n');
+                text.push_str(line);
+            }
+        }
+    }
+
     pub fn push(&mut self, key: String, text: String) {
         self.keys.push(key);
         self.findings.push(text);

@@ -213,6 +213,33 @@ fn shown_name(kernel: &pld_sim::program::KernelInfo, param: &Param) -> String {
     kernel.shown_name(position)
 }
 
+/// Each waited-on cell of a deadlock as the source names it: the parameter
+/// whose window range holds it, its [row, col] there, and the collectives
+/// whose signal it is.
+fn waiting_lines(
+    kernel: &pld_sim::program::KernelInfo,
+    finished: &pld_sim::program::Finished,
+    report: &pld_sim::DeadlockReport,
+) -> Vec<String> {
+    let mut lines = Vec::new();
+    for blocked in &report.blocked {
+        let cell = blocked
+            .window
+            .and_then(|_| kernel.element_at(&finished.offsets, blocked.offset));
+        if let Some((param, index)) = cell {
+            let param = &kernel.params[param];
+            lines.push(report::waiting(
+                blocked,
+                &shown_name(kernel, param),
+                &param.shape,
+                index,
+                &signal_users(kernel, param),
+            ));
+        }
+    }
+    lines
+}
+
 /// `--explore` / `--replay` of one kernel: every schedule on fresh copies
 /// of the inputs; a schedule's credit leaks and (under `--check`) wrong
 /// results are findings too.
@@ -236,30 +263,25 @@ fn explore_kernel(
         )?;
         // Window bytes as the source names them: parameter and elements.
         let namer = |_window: usize, range: &std::ops::Range<usize>| {
-            kernel
-                .params
-                .iter()
-                .zip(&finished.offsets)
-                .find_map(|(p, o)| {
-                    let start = (*o)?;
-                    let bytes = p.elements() * p.dtype.bytes();
-                    (start..start + bytes).contains(&range.start).then(|| {
-                        let first = (range.start - start) / p.dtype.bytes();
-                        let last = (range.end.min(start + bytes) - start - 1) / p.dtype.bytes();
-                        let span = if first == last {
-                            index_of(first, &p.shape)
-                        } else {
-                            format!(
-                                "{}..{}",
-                                index_of(first, &p.shape),
-                                index_of(last, &p.shape)
-                            )
-                        };
-                        format!("{} {span}", shown_name(kernel, p))
-                    })
-                })
+            let (i, first) = kernel.element_at(&finished.offsets, range.start)?;
+            let p = &kernel.params[i];
+            let start = finished.offsets[i]?;
+            let last = (range.end.min(start + p.bytes()) - start - 1) / p.dtype.bytes();
+            let span = if first == last {
+                index_of(first, &p.shape)
+            } else {
+                format!(
+                    "{}..{}",
+                    index_of(first, &p.shape),
+                    index_of(last, &p.shape)
+                )
+            };
+            Some(format!("{} {span}", kernel.shown_name(i)))
         };
         let mut verdict = crate::explore::Verdict::of(&finished.outcome, &namer, source);
+        if let Some(report) = &finished.outcome.deadlock {
+            verdict.annotate_deadlock(&waiting_lines(kernel, &finished, report));
+        }
         if finished.outcome.deadlock.is_none() {
             for &signal in &kernel.signals {
                 let param = &kernel.params[signal];
@@ -467,31 +489,8 @@ fn drive(options: &Options) -> Result<i32, String> {
     }
     if let Some(report) = &finished.outcome.deadlock {
         eprint!("pld-run: {report}");
-        // Each waited-on cell as the source names it: the parameter whose
-        // window range holds it, and its [row, col] there.
-        for blocked in &report.blocked {
-            let cell = kernel
-                .params
-                .iter()
-                .zip(&finished.offsets)
-                .find_map(|(p, o)| {
-                    let start = (*o)?;
-                    let bytes = p.elements() * p.dtype.bytes();
-                    (blocked.window.is_some() && (start..start + bytes).contains(&blocked.offset))
-                        .then(|| (p, (blocked.offset - start) / p.dtype.bytes()))
-                });
-            if let Some((param, index)) = cell {
-                eprintln!(
-                    "{}",
-                    report::waiting(
-                        blocked,
-                        &shown_name(kernel, param),
-                        &param.shape,
-                        index,
-                        &signal_users(kernel, param)
-                    )
-                );
-            }
+        for line in waiting_lines(kernel, &finished, report) {
+            eprintln!("{line}");
         }
         return Ok(DEADLOCK);
     }

@@ -121,6 +121,8 @@ pub struct Stuck {
     pub cmp: WaitCmp,
     /// The waiting op (`crate::sites`), or -1.
     pub site: i64,
+    /// The cell's value when the deadlock was found.
+    pub actual: i32,
 }
 
 /// A deadlock: the agents blocked, and the ranks whose own thread had
@@ -332,6 +334,9 @@ impl Scheduler {
                         expected,
                         cmp,
                         site,
+                        // SAFETY: a cell of the run's windows (see
+                        // `Scheduler`).
+                        actual: unsafe { &*cell }.load(Ordering::SeqCst),
                     }),
                     _ => None,
                 })

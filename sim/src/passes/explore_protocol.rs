@@ -254,20 +254,13 @@ fn findings<'c>(
     finished: &Finished,
 ) -> Vec<(String, Option<Location<'c>>, String)> {
     let namer = |_: usize, range: &std::ops::Range<usize>| {
-        kernel
-            .params
-            .iter()
-            .zip(&finished.offsets)
-            .find_map(|(p, o)| {
-                let start = (*o)?;
-                (start..start + p.bytes()).contains(&range.start).then(|| {
-                    format!(
-                        "{} from element {}",
-                        p.name,
-                        (range.start - start) / p.dtype.bytes()
-                    )
-                })
-            })
+        let (i, element) = kernel.element_at(&finished.offsets, range.start)?;
+        let p = &kernel.params[i];
+        Some(format!(
+            "{} {}",
+            p.name,
+            crate::program::index_of(element, &p.shape)
+        ))
     };
     let outcome = &finished.outcome;
     let mut out = Vec::new();

@@ -73,11 +73,50 @@ struct Cli {
     #[arg(long, value_name = "K", conflicts_with = "replay")]
     explore: Option<usize>,
     /// The first schedule's seed under --explore (schedule i has seed S+i).
-    #[arg(long, value_name = "S", default_value_t = 0)]
-    seed: u64,
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
     /// Rerun exactly the schedule of one seed (as --explore printed it).
     #[arg(long, value_name = "SEED")]
     replay: Option<u64>,
+}
+
+/// The options that do not go with `--explore` / `--replay` (schedules are
+/// not timed, traced or saved), and `--seed` without `--explore`.
+fn explore_options(options: &Options, seed: bool) -> Result<(), String> {
+    let Some(seeds) = options.explore else {
+        return match seed {
+            true => Err("--seed sets the first schedule of --explore; give --explore K".into()),
+            false => Ok(()),
+        };
+    };
+    if seed && matches!(seeds, Seeds::Replay(_)) {
+        return Err("--replay names its schedule; --seed is for --explore".into());
+    }
+    if matches!(seeds, Seeds::Explore { count: 0, .. }) {
+        return Err("--explore takes a number of schedules of at least 1".into());
+    }
+    let mut unused = Vec::new();
+    if options.iters > 1 || options.warmup > 0 {
+        unused.push("--iters/--warmup");
+    }
+    if options.trace.is_some() {
+        unused.push("--trace");
+    }
+    if options.output_dir.is_some() {
+        unused.push("--output-dir");
+    }
+    if options.stats {
+        unused.push("--stats");
+    }
+    match unused.is_empty() {
+        true => Ok(()),
+        false => Err(format!(
+            "{} {} not apply to --explore and --replay (schedules run one thread at a time: \
+             they are not timed, traced or saved)",
+            unused.join(", "),
+            if unused.len() == 1 { "does" } else { "do" }
+        )),
+    }
 }
 
 fn main() {
@@ -108,12 +147,16 @@ fn main() {
         explore: match (cli.explore, cli.replay) {
             (_, Some(seed)) => Some(Seeds::Replay(seed)),
             (Some(count), None) => Some(Seeds::Explore {
-                first: cli.seed,
+                first: cli.seed.unwrap_or(0),
                 count,
             }),
             (None, None) => None,
         },
     };
+    if let Err(message) = explore_options(&options, cli.seed.is_some()) {
+        eprintln!("pld-run: error: {message}");
+        std::process::exit(1);
+    }
     let limit = match Duration::try_from_secs_f64(cli.time_limit) {
         Ok(limit) if !limit.is_zero() => limit,
         _ => {

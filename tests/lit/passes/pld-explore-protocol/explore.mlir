@@ -7,7 +7,7 @@
 // A remote load that no wait orders after the peer's store: a race, at the
 // load, naming the store.
 // RUN: not pld-opt %t/race.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=2 schedules=20})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=RACE
-// RACE: race.mlir:13:8: error: protocol explorer, 2 ranks, schedule seed 0 (pld-run --kernel exchange --ranks 2 --replay 0): race: rank {{[01]}}'s `pto.tload` at {{.*}}race.mlir:13:8 read bytes [0, 256) of rank {{[01]}}'s window (arg0 from element 0), written by rank {{[01]}}'s `pto.tstore` at {{.*}}race.mlir:11:3; no signal orders them
+// RACE: race.mlir:13:8: error: protocol explorer, 2 ranks, schedule seed 0 (pld-run --kernel exchange --ranks 2 --replay 0): race: rank {{[01]}}'s `pto.tload` at {{.*}}race.mlir:13:8 read bytes [0, 256) of rank {{[01]}}'s window (arg0 [0, 0]), written by rank {{[01]}}'s `pto.tstore` at {{.*}}race.mlir:11:3; no signal orders them
 // RACE-NEXT: %r = "pld.tile_remote_load"
 // RACE-NOT: error:
 //
