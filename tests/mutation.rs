@@ -4,7 +4,8 @@
 //! (the mutation was harmless) or 1 (a located error): never a panic, an
 //! abort or a signal. Mutations of the small kernels and programs of the
 //! `pld-run` lit tests and the examples run through `pld-run` (a few ranks,
-//! a short deadline) and must end with 0, 1 or 3 (a deadlock); mutated
+//! a short deadline, a fifth under the protocol explorer) and must end with
+//! 0, 1 or 3 (a deadlock); mutated
 //! `.npy` files go through the reader `pld-run --input` uses, which must
 //! return an error rather than panic. A failing input is saved for
 //! reproduction.
@@ -356,7 +357,8 @@ fn natural_ranks(text: &str) -> Option<usize> {
 
 /// pld-run's arguments for one mutant: a small rank count (mostly the one
 /// the seed is written for, so that runs get past the shape checks), a
-/// short deadline, and sometimes --check, --stats or a generator.
+/// short deadline, and sometimes --check, --stats, --explore or a
+/// generator.
 fn run_arguments(seed: &str, rng: &mut Rng) -> Vec<String> {
     let ranks = match natural_ranks(seed) {
         Some(n) if rng.below(4) != 0 => n,
@@ -371,7 +373,10 @@ fn run_arguments(seed: &str, rng: &mut Rng) -> Vec<String> {
     if rng.below(2) == 0 {
         arguments.push("--check".into());
     }
-    if rng.below(3) == 0 {
+    // Some under the protocol explorer (which refuses --stats).
+    if rng.below(5) == 0 {
+        arguments.push("--explore=2".into());
+    } else if rng.below(3) == 0 {
         arguments.push("--stats".into());
     }
     if rng.below(4) == 0 {
