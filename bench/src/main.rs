@@ -8,6 +8,7 @@ mod allreduce;
 mod anchors;
 mod cold_start;
 mod compile_scaling;
+mod explore;
 mod harness;
 
 use std::process::ExitCode;
@@ -41,6 +42,12 @@ const BENCHMARKS: &[Benchmark] = &[
         description:
             "pld-to-pto on 100 to 3000 InCore allreduce kernels vs. mlir-opt parsing and printing the output",
         run: compile_scaling::run,
+    },
+    Benchmark {
+        name: "explore",
+        description:
+            "one protocol-explorer schedule vs. a plain run of the same kernel (composite and builtin allreduce, P = 2, 4, 8)",
+        run: explore::run,
     },
 ];
 

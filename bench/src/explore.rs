@@ -1,0 +1,281 @@
+//! `explore`: what the protocol explorer (issue 14, `pld-run --explore`)
+//! costs over a plain run of the same kernel: a composite mesh allreduce
+//! (`@reduce_kernel` of `examples/allreduce.mlir`, 4096 FP32, an InCore
+//! kernel) and the builtin allreduce of the HOST rail on the same 4096
+//! FP32 (a HOST program the bench writes), on 2, 4 and 8 simulated ranks.
+//!
+//! The anchor is the plain run, measured in the same run: `pld-run --iters
+//! N` (its per-run mean: the kernel's `finished in`, the program's `run`
+//! phase), against `pld-run --explore N` (N schedules, seeds apart; its
+//! total divided by N). Both times are `pld-run`'s own, so compiling the
+//! kernel does not count; both include setting up fresh windows per run.
+//! Each of the `min(--runs, 5)` processes per mode is one sample; the table
+//! shows the medians, explore / plain, the scheduling decisions (steps)
+//! per schedule and the explore time per step. A schedule with a finding
+//! fails the benchmark: the shipped kernels must be clean.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use crate::harness::{
+    display_path, format_duration, pld_binary, workspace_path, Config, Result, Stats,
+};
+
+/// Runs (plain) or schedules (explore) inside one `pld-run` process.
+const REPETITIONS: usize = 10;
+const RANKS: [usize; 3] = [2, 4, 8];
+
+/// The builtin allreduce on the HOST rail: the program allocates the
+/// window, dispatches a CHIP step that leaves it alone (an allocation must
+/// reach a dispatch) and allreduces it.
+const HOST_ALLREDUCE: &str = r#"!data = tensor<1x4096xf32, #pld.dist>
+
+func.func @chip_step(%data: !data) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %bytes = arith.constant 16384 : i64
+  %ws = "pld.system_world_size"() : () -> i64
+  %devices = arith.index_cast %ws : i64 to index
+  %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "data_buf"} : (i64) -> !pld.ptr
+  %data = "pld.tensor_window"(%buf) : (!pld.ptr) -> !data
+  scf.for %r = %c0 to %devices step %c1 {
+    "pld.dispatch"(%r) ({
+      func.call @chip_step(%data) : (!data) -> ()
+      gpu.yield
+    }) : (index) -> ()
+  }
+  %sum = "pld.tensor_allreduce"(%data) {op = #pld.reduce_op<"sum">} : (!data) -> !data
+  return
+}
+"#;
+
+/// One kernel the bench times.
+struct Case {
+    label: &'static str,
+    file: PathBuf,
+    /// `--kernel` (an InCore kernel); `None` runs the HOST program.
+    kernel: Option<&'static str>,
+}
+
+/// `2.1ms`, `1.23s`, `850.0µs` (Rust's `{:.1?}` of a duration).
+fn parse_duration(text: &str) -> Option<Duration> {
+    let split = text.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
+    let (number, unit) = text.split_at(split);
+    let value: f64 = number.parse().ok()?;
+    let seconds = match unit {
+        "s" => value,
+        "ms" => value / 1e3,
+        "µs" | "us" => value / 1e6,
+        "ns" => value / 1e9,
+        _ => return None,
+    };
+    Some(Duration::from_secs_f64(seconds))
+}
+
+/// The first word after `marker` on a line that has it, as a duration
+/// (trailing `,` and `)` dropped).
+fn duration_after(stdout: &str, marker: &str) -> Option<Duration> {
+    stdout.lines().find_map(|l| {
+        let word = l.split(marker).nth(1)?.split_whitespace().next()?;
+        parse_duration(word.trim_end_matches([',', ')']))
+    })
+}
+
+/// A plain run's time per run: a kernel's `finished in X (kernels ..)
+/// (the mean of N runs ..)`, or a program's `phases: .. run X (mean)`.
+fn plain_time(stdout: &str, program: bool) -> Option<Duration> {
+    if program {
+        duration_after(stdout, " run ")
+    } else {
+        duration_after(stdout, "finished in ")
+    }
+}
+
+/// An explore run's `N schedules explored (seeds a..b) in T, S steps each
+/// on average: no race, ..`: T and S, when every schedule was clean.
+fn explored(stdout: &str) -> Option<(Duration, u64)> {
+    let line = stdout
+        .lines()
+        .find(|l| l.contains("schedules explored") && l.contains(": no race"))?;
+    let rest = line.split(") in ").nth(1)?;
+    let (time, rest) = rest.split_once(", ")?;
+    let steps = rest.split_once(" steps each")?.0.parse().ok()?;
+    let time = parse_duration(time)?;
+    Some((time, steps))
+}
+
+fn pld_run(binary: &Path, case: &Case, ranks: usize, args: &[String]) -> Result<String> {
+    let mut command = Command::new(binary);
+    command
+        .arg(&case.file)
+        .args(["--ranks", &ranks.to_string()]);
+    if let Some(kernel) = case.kernel {
+        command.args(["--kernel", kernel]);
+    }
+    let output = command
+        .args(args)
+        .output()
+        .map_err(|e| format!("cannot run pld-run: {e}"))?;
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    if !output.status.success() {
+        return Err(format!(
+            "pld-run failed on {} P={ranks} ({}):\n{stdout}{}",
+            case.label,
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    Ok(stdout)
+}
+
+/// One row of the table.
+struct Row {
+    plain: Stats,
+    explore: Stats,
+    steps: u64,
+}
+
+fn measure(binary: &Path, case: &Case, ranks: usize, samples: usize) -> Result<Row> {
+    let program = case.kernel.is_none();
+    let mut plain = Vec::new();
+    let mut explore = Vec::new();
+    let mut steps = Vec::new();
+    for sample in 0..samples {
+        let mut args = vec!["--iters".to_string(), REPETITIONS.to_string()];
+        if program {
+            args.push("--stats".into());
+        }
+        let out = pld_run(binary, case, ranks, &args)?;
+        plain.push(
+            plain_time(&out, program)
+                .ok_or_else(|| format!("no run time in pld-run's output:\n{out}"))?,
+        );
+        let first = (sample * REPETITIONS).to_string();
+        let args = ["--explore", &REPETITIONS.to_string(), "--seed", &first].map(String::from);
+        let out = pld_run(binary, case, ranks, &args)?;
+        let (total, mean_steps) = explored(&out).ok_or_else(|| {
+            format!(
+                "{} P={ranks}: no clean explore summary in pld-run's output:\n{out}",
+                case.label
+            )
+        })?;
+        explore.push(total / REPETITIONS as u32);
+        steps.push(mean_steps);
+    }
+    let stats = |samples: &[Duration]| Stats::from_samples(samples).ok_or("no samples");
+    Ok(Row {
+        plain: stats(&plain)?,
+        explore: stats(&explore)?,
+        steps: steps.iter().sum::<u64>() / steps.len().max(1) as u64,
+    })
+}
+
+pub fn run(config: Config) -> Result {
+    let binary = pld_binary("pld-run")?;
+    println!("  pld-run: {}", display_path(&binary));
+    let dir = std::env::temp_dir().join(format!("pld-bench-explore-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let host = dir.join("host_allreduce.mlir");
+    let result = std::fs::write(&host, HOST_ALLREDUCE)
+        .map_err(|e| format!("cannot write {}: {e}", host.display()))
+        .and_then(|()| table(config, &binary, host));
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
+
+fn table(config: Config, binary: &Path, host: PathBuf) -> Result {
+    let cases = [
+        Case {
+            label: "composite allreduce (@reduce_kernel)",
+            file: workspace_path("examples/allreduce.mlir"),
+            kernel: Some("reduce_kernel"),
+        },
+        Case {
+            label: "builtin allreduce (HOST rail)",
+            file: host,
+            kernel: None,
+        },
+    ];
+    let samples = config.runs.clamp(1, 5);
+    println!(
+        "  4096 FP32 (sum); median of {samples} pld-run processes per mode, each {REPETITIONS} \
+         runs or schedules; times per run / schedule"
+    );
+    println!("  anchor: the plain run of the same kernel; explore = one schedule with the checker");
+    println!();
+    let width = cases.iter().map(|c| c.label.len()).max().unwrap_or(0);
+    println!(
+        "  {:<width$}  {:>2}  {:>10}  {:>10}  {:>13}  {:>6}  {:>9}",
+        "kernel", "P", "plain", "explore", "explore/plain", "steps", "per step"
+    );
+    let mut ratios = Vec::new();
+    for case in &cases {
+        for ranks in RANKS {
+            let row = measure(binary, case, ranks, samples)?;
+            let ratio = row.explore.ratio_to(&row.plain);
+            ratios.push(ratio);
+            let per_step = row.explore.median / row.steps.max(1) as u32;
+            println!(
+                "  {:<width$}  {ranks:>2}  {:>10}  {:>10}  {:>12.1}x  {:>6}  {:>9}",
+                case.label,
+                format_duration(row.plain.median),
+                format_duration(row.explore.median),
+                ratio,
+                row.steps,
+                format_duration(per_step),
+            );
+        }
+    }
+    let min = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = ratios.iter().copied().fold(0.0, f64::max);
+    println!();
+    println!(
+        "  => one explored schedule costs {min:.1}x to {max:.1}x a plain run of the same kernel \
+         (every schedule clean)"
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_times_as_pld_run_prints_them() {
+        let kernel = "@reduce_kernel on 8 ranks: finished in 740.8µs (kernels 558.0µs) (the mean \
+                      of 10 runs after 0 warm-up runs)\n#  size ...";
+        let near = |got: Option<Duration>, ns: u64| {
+            got.is_some_and(|d| d.as_nanos().abs_diff(u128::from(ns)) <= 1)
+        };
+        assert!(near(plain_time(kernel, false), 740_800));
+        let program = "@main on 4 devices: 1 collective call, finished in 84.8ms (10 runs, 0 \
+                       warm-up; call times are the mean of 10)\n  phases: lower 40.6ms, compile \
+                       15.6ms, plan 14.3ms, fill 8.2ms, run 963.0µs (mean), check 0.0ns";
+        assert!(near(plain_time(program, true), 963_000));
+        assert_eq!(plain_time("@main: finished in 1.2s", true), None);
+    }
+
+    #[test]
+    fn explore_summaries_as_pld_run_prints_them() {
+        let clean = "@reduce_kernel on 8 ranks: 10 schedules explored (seeds 0..10) in 104.0ms, \
+                     368 steps each on average: no race, missing fence, mixed notify, leak or \
+                     deadlock";
+        assert_eq!(explored(clean), Some((Duration::from_millis(104), 368)));
+        let found = "schedule 3 (--replay 3): race: ...\n@k on 2 ranks: 10 schedules explored \
+                     (seeds 0..10) in 4.0ms: 1 finding (first seen with seed 3)";
+        assert_eq!(explored(found), None);
+    }
+
+    #[test]
+    fn durations_as_pld_run_prints_them() {
+        assert_eq!(parse_duration("2.1ms"), Some(Duration::from_micros(2100)));
+        assert_eq!(parse_duration("1.5s"), Some(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("850.0µs"), Some(Duration::from_micros(850)));
+        assert_eq!(parse_duration("fast"), None);
+    }
+}
