@@ -6,10 +6,8 @@
 //! `pld_sim::golden::reference` say (the cases of `common/builtins.rs`,
 //! shared with `builtins.rs`, on small shapes).
 //!
-//! For P <= 4 every schedule runs two calls back to back, so the second
-//! call reuses the signal the first gave back; for P = 8 one call (the
-//! explorer's cost per step grows with the number of simulated threads,
-//! and P = 8 is most of the time). Across the seeds of one family the cases
+//! Every schedule runs two calls back to back, so the second call reuses
+//! the signal the first gave back. Across the seeds of one family the cases
 //! rotate through its dtypes, reduce ops, roots, count matrices and
 //! `core_num`s, so every compiled variant of a family is explored too,
 //! each under fewer seeds.
@@ -49,7 +47,7 @@ fn explore(case: impl Fn(usize, Mode) -> Result<(), String> + Sync) {
                 let Some(&(ranks, seed)) = jobs.get(i) else {
                     break;
                 };
-                let calls = if ranks <= 4 { 2 } else { 1 };
+                let calls = 2;
                 if let Err(e) = case(ranks, Mode::explored(calls, seed)) {
                     failures.lock().unwrap().push((i, e));
                 }
