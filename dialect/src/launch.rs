@@ -6,6 +6,10 @@
 
 use std::fmt;
 
+/// The largest `core_num` a builtin entry takes: it reaches the device as
+/// an `int16_t` launch width.
+pub const MAX_CORE_NUM: i64 = i16::MAX as i64;
+
 /// A non-positive rank count or requested block count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LaunchError {

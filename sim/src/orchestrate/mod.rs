@@ -233,10 +233,10 @@ impl ProgramRun {
             return Ok(());
         };
         let op = task.collective.op;
-        if !(1..=i64::from(i16::MAX)).contains(&requested) {
+        if !(1..=pld_dialect::launch::MAX_CORE_NUM).contains(&requested) {
             return Err(format!(
                 "{op} has core_num = {requested}; the builtin entry takes 1 to {}",
-                i16::MAX
+                pld_dialect::launch::MAX_CORE_NUM
             ));
         }
         let blocks = if op == AllToAllV::NAME {
