@@ -53,6 +53,9 @@ demo: deps
 	@find target/demo/kernels -type f | sort
 	@echo "== the CHIP rail: stage, all_to_all_v, consume in one CHIP orchestrator (1 round trip per device) =="
 	./target/debug/pld-run examples/chip_all_to_all_v.mlir --ranks 2 --check --stats
+	@echo "== the protocol explorer: 20 seeded schedules of the ring (clean), then a kernel that reads before it waits (docs/memory-model.md) =="
+	./target/debug/pld-run examples/ring_allreduce.mlir --ranks 4 --explore 20 --check
+	-./target/debug/pld-run tests/explore/remote-load-without-wait.mlir --ranks 2 --explore 10
 
 test: deps
 	cargo test --workspace

@@ -6,8 +6,8 @@
 
 use std::fmt;
 
-/// The largest `core_num` a builtin entry takes: it reaches the device as
-/// an `int16_t` launch width.
+/// The largest `core_num` a HOST builtin entry takes: it reaches the
+/// device as an `int16_t` launch width.
 pub const MAX_CORE_NUM: i64 = i16::MAX as i64;
 
 /// A non-positive rank count or requested block count.

@@ -246,11 +246,6 @@ pub fn all_to_all_v(cx: &mut OpCx, indexed: bool) {
     if let Some(n) = cx.one("core_num").and_then(constant_int) {
         if n <= 0 {
             cx.error(format!("core_num must be positive, got {n}"));
-        } else if n > crate::launch::MAX_CORE_NUM {
-            cx.error(format!(
-                "core_num must be at most {} (the launch width a builtin entry takes), got {n}",
-                crate::launch::MAX_CORE_NUM
-            ));
         }
     }
     let Some(input) = cx.global("input") else {

@@ -361,6 +361,15 @@ fn check_lanes_signal(
         if requested <= 0 {
             return Err(format!("core_num must be positive, got {requested}"));
         }
+        // The HOST entry takes the launch width as an int16_t (the CHIP rail
+        // folds any L to its block count before it launches).
+        if requested > pld_dialect::launch::MAX_CORE_NUM {
+            return Err(format!(
+                "core_num must be at most {} on the HOST rail (the launch width its builtin \
+                 entry takes), got {requested}",
+                pld_dialect::launch::MAX_CORE_NUM
+            ));
+        }
         if signal.rank() == 1 && requested > 1 {
             return Err(format!(
                 "rank-1 signal is valid only when one signal lane is required (core_num = \

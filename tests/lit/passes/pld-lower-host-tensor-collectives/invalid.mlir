@@ -789,6 +789,41 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
 
 // -----
 
+!big = tensor<8x16xf32, #pld.dist>
+!sig = tensor<4x1xi32, #pld.dist>
+!cnt = tensor<4xi32, #pld.dist>
+!rcv = tensor<4x1xi32, #pld.dist>
+func.func @chip(%i: !big, %o: !big, %c: !cnt) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %b = arith.constant 512 : i64
+  %s = arith.constant 16 : i64
+  %pi = "pld.tensor_alloc_window_buffer"(%b) {name = "in"} : (i64) -> !pld.ptr
+  %po = "pld.tensor_alloc_window_buffer"(%b) {name = "out"} : (i64) -> !pld.ptr
+  %ps = "pld.tensor_alloc_window_buffer"(%s) {name = "sig"} : (i64) -> !pld.ptr
+  %pc = "pld.tensor_alloc_window_buffer"(%s) {name = "cnt"} : (i64) -> !pld.ptr
+  %pr = "pld.tensor_alloc_window_buffer"(%s) {name = "rcv"} : (i64) -> !pld.ptr
+  %in = "pld.tensor_window"(%pi) : (!pld.ptr) -> !big
+  %out = "pld.tensor_window"(%po) : (!pld.ptr) -> !big
+  %sig = "pld.tensor_window"(%ps) : (!pld.ptr) -> !sig
+  %cnt = "pld.tensor_window"(%pc) : (!pld.ptr) -> !cnt
+  %rcv = "pld.tensor_window"(%pr) : (!pld.ptr) -> !rcv
+  "pld.dispatch"(%c0) ({
+    func.call @chip(%in, %out, %cnt) : (!big, !big, !cnt) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  // The HOST entry takes the launch width as an int16_t.
+  %big = arith.constant 40000 : index
+  // expected-error@+1 {{core_num must be at most 32767 on the HOST rail (the launch width its builtin entry takes), got 40000}}
+  %x = "pld.tensor_all_to_all_v"(%in, %out, %sig, %cnt, %rcv, %big) : (!big, !big, !sig, !cnt, !rcv, index) -> !big
+  return
+}
+
+// -----
+
 !data = tensor<64xf32, #pld.dist>
 !sig = tensor<4x1xi32, #pld.dist>
 func.func @h(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"host">} {

@@ -941,21 +941,6 @@ func.func @tensor_all_to_all_v_core_num_positive_0(%i: !in, %t: !out, %s: !sig, 
 
 // -----
 
-!in = tensor<8x16xf32>
-!out = tensor<8x16xf32, #pld.dist>
-!sig = tensor<4x1xi32, #pld.dist>
-!send = tensor<4xi32>
-!recv = tensor<4x1xi32, #pld.dist>
-// A constant launch width past what a builtin entry takes.
-func.func @tensor_all_to_all_v_core_num_at_most_32767(%i: !in, %t: !out, %s: !sig, %c: !send, %r: !recv) attributes {pld.kind = #pld.func_kind<"incore">} {
-  %big = arith.constant 40000 : index
-  // expected-error@+1 {{core_num must be at most 32767 (the launch width a builtin entry takes), got 40000}}
-  %o = "pld.tensor_all_to_all_v"(%i, %t, %s, %c, %r, %big) : (!in, !out, !sig, !send, !recv, index) -> !out
-  return
-}
-
-// -----
-
 !sig = tensor<4x1xi32, #pld.dist>
 !send = tensor<4xi32>
 !recv = tensor<4x1xi32, #pld.dist>
