@@ -55,7 +55,8 @@ demo: deps
 	./target/debug/pld-run examples/chip_all_to_all_v.mlir --ranks 2 --check --stats
 	@echo "== the protocol explorer: 20 seeded schedules of the ring (clean), then a kernel that reads before it waits (docs/memory-model.md) =="
 	./target/debug/pld-run examples/ring_allreduce.mlir --ranks 4 --explore 20 --check
-	-./target/debug/pld-run tests/explore/remote-load-without-wait.mlir --ranks 2 --explore 10
+	./target/debug/pld-run tests/explore/remote-load-without-wait.mlir --ranks 2 --explore 10 \
+	  || echo "   (exit status 1: that race is what this kernel is in the corpus for)"
 
 test: deps
 	cargo test --workspace
