@@ -77,7 +77,14 @@ fn run_case(
     std::fs::write(&path, source).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     let output = Command::new(pld_run)
         .arg(&path)
-        .args(["--ranks", &ranks.to_string(), "--stats", "--deadline", "60"])
+        .args([
+            "--ranks",
+            &ranks.to_string(),
+            "--stats",
+            "--per-rank",
+            "--deadline",
+            "60",
+        ])
         .args(["--input", "arg0=ones"])
         .output()
         .map_err(|e| format!("cannot run pld-run: {e}"))?;

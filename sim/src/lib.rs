@@ -20,6 +20,7 @@ mod converted;
 mod domain;
 pub mod explore;
 pub mod ffi;
+mod fiber;
 pub mod golden;
 pub mod half;
 pub mod lower;

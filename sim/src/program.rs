@@ -367,10 +367,13 @@ impl Program {
                 index_of(element, &params[i].shape)
             ))
         };
+        // A kernel only calls the device functions: its ranks may share
+        // threads as fibers.
         let outcome = Run::new(&domain, deadline)
             .traced(trace)
             .explore(schedule)
             .named(Some(&names))
+            .fibers(true)
             .execute(&format!("@{kernel}"), |env| {
                 let mut guards: Vec<_> =
                     locals[env.rank].iter().map(|m| m.lock().unwrap()).collect();

@@ -193,6 +193,34 @@ thread_local! {
     static SITE: Cell<i64> = const { Cell::new(-1) };
 }
 
+/// What a rank's device calls keep in thread-locals, carried by its fiber
+/// while it is switched out.
+#[derive(Default)]
+struct RankLocals {
+    current: Option<(*const State<'static>, usize, usize)>,
+    agent: usize,
+    site: i64,
+    tiles: crate::tiles::CoreTiles,
+}
+
+impl crate::fiber::Locals for RankLocals {
+    fn take() -> Self {
+        RankLocals {
+            current: CURRENT.with(|c| c.take()),
+            agent: AGENT.with(|a| a.take()),
+            site: SITE.with(|s| s.replace(-1)),
+            tiles: crate::tiles::take_core(),
+        }
+    }
+
+    fn put(self) {
+        CURRENT.with(|c| c.set(self.current));
+        AGENT.with(|a| a.set(self.agent));
+        SITE.with(|s| s.set(self.site));
+        crate::tiles::put_core(self.tiles);
+    }
+}
+
 /// `pld_sim_at`: the next device call on this thread is made by `site`.
 pub(crate) fn set_site(site: i64) {
     SITE.with(|s| s.set(site));
@@ -459,7 +487,14 @@ impl State<'_> {
                 blocked = true;
             }
             rounds += 1;
-            if rounds < self.spins {
+            // A fiber gives its worker to the next rank of the worker at
+            // once (now and then the worker's core to the OS too, in case
+            // every rank of the worker waits).
+            if crate::fiber::yield_now() {
+                if rounds % 1024 == 0 {
+                    std::thread::yield_now();
+                }
+            } else if rounds < self.spins {
                 std::hint::spin_loop();
                 continue;
             } else if rounds < self.spins + YIELDS {
@@ -469,7 +504,9 @@ impl State<'_> {
             } else {
                 std::thread::sleep(Duration::from_micros(50));
             }
-            if last_check.elapsed() >= Duration::from_millis(2) {
+            // The clock is read every few rounds only: a fiber's round is a
+            // switch of a few nanoseconds, a clock read costs more.
+            if rounds % 64 == 0 && last_check.elapsed() >= Duration::from_millis(2) {
                 last_check = Instant::now();
                 self.declare_deadlock_if_stuck();
             }
@@ -645,6 +682,7 @@ pub struct Run<'d> {
     remote_writes: bool,
     schedule: Option<Schedule>,
     names: Option<WindowNamer<'d>>,
+    fibers: bool,
 }
 
 impl<'d> Run<'d> {
@@ -658,7 +696,18 @@ impl<'d> Run<'d> {
             remote_writes: false,
             schedule: None,
             names: None,
+            fibers: false,
         }
+    }
+
+    /// With more ranks than cores, runs the ranks as fibers on one worker
+    /// thread per core (`crate::fiber`) instead of a thread each. For
+    /// kernels that only call the device functions: a kernel that blocks
+    /// its thread outside them (a builtin entry joining its blocks) would
+    /// stop the other ranks of its worker. Not with `explore`.
+    pub fn fibers(mut self, fibers: bool) -> Self {
+        self.fibers = fibers;
+        self
     }
 
     /// Names window bytes in the timeline (`"name": "%sig (arg0) [1, 0]"`
@@ -744,44 +793,69 @@ impl<'d> Run<'d> {
             .collect();
         LIVE_SLOTS.lock().unwrap().extend(&handles);
         let started = Instant::now();
+        // One rank's whole life on the thread (or fiber) that runs it.
+        let body = |rank: usize| {
+            // The thread-local forgets the lifetime; it is cleared before
+            // the state goes away.
+            let erased = std::ptr::from_ref(&state).cast::<State<'static>>();
+            CURRENT.with(|c| c.set(Some((erased, rank, 0))));
+            if let Some(explore) = &state.explore {
+                explore.checker.lock().unwrap().start(rank, rank, None);
+                AGENT.with(|a| a.set(rank));
+                explore.scheduler.point(rank);
+            }
+            let begin = Instant::now();
+            let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                kernel(RankEnv {
+                    rank,
+                    domain: self.domain,
+                })
+            }));
+            state.record(rank, "kernel", begin, || format!("\"kernel\": {name:?}"));
+            crate::tiles::release();
+            CURRENT.with(|c| c.set(None));
+            if let Err(panic) = result {
+                let message = panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_else(|| "panicked".into());
+                state.error(rank, format!("kernel {name} failed: {message}"));
+            }
+            state.set_status(rank, 0, Status::Done);
+            if let Some(explore) = &state.explore {
+                explore.scheduler.finish(rank);
+            }
+        };
+        let workers = available_cores().min(ranks);
+        let fibers =
+            self.fibers && self.schedule.is_none() && ranks > workers && crate::fiber::available();
         std::thread::scope(|scope| {
-            for rank in 0..ranks {
-                let state = &state;
-                let kernel = &kernel;
-                let domain = self.domain;
-                std::thread::Builder::new()
-                    .name(format!("rank {rank}"))
-                    .spawn_scoped(scope, move || {
-                        // The thread-local forgets the lifetime; it is
-                        // cleared before the state goes away.
-                        let erased = std::ptr::from_ref(state).cast::<State<'static>>();
-                        CURRENT.with(|c| c.set(Some((erased, rank, 0))));
-                        if let Some(explore) = &state.explore {
-                            explore.checker.lock().unwrap().start(rank, rank, None);
-                            AGENT.with(|a| a.set(rank));
-                            explore.scheduler.point(rank);
-                        }
-                        let begin = Instant::now();
-                        let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                            kernel(RankEnv { rank, domain })
-                        }));
-                        state.record(rank, "kernel", begin, || format!("\"kernel\": {name:?}"));
-                        crate::tiles::release();
-                        CURRENT.with(|c| c.set(None));
-                        if let Err(panic) = result {
-                            let message = panic
-                                .downcast_ref::<String>()
-                                .cloned()
-                                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                                .unwrap_or_else(|| "panicked".into());
-                            state.error(rank, format!("kernel {name} failed: {message}"));
-                        }
-                        state.set_status(rank, 0, Status::Done);
-                        if let Some(explore) = &state.explore {
-                            explore.scheduler.finish(rank);
-                        }
-                    })
-                    .expect("spawn a rank thread");
+            let body = &body;
+            if fibers {
+                // Rank r on worker r mod W.
+                for worker in 0..workers {
+                    let state = &state;
+                    std::thread::Builder::new()
+                        .name(format!("ranks {worker} mod {workers}"))
+                        .spawn_scoped(scope, move || {
+                            let bodies: Vec<Box<dyn FnOnce() + '_>> = (worker..ranks)
+                                .step_by(workers)
+                                .map(|rank| Box::new(move || body(rank)) as Box<dyn FnOnce()>)
+                                .collect();
+                            if let Err(message) = crate::fiber::run_all::<RankLocals>(bodies) {
+                                state.error(worker, format!("the ranks' fibers failed: {message}"));
+                            }
+                        })
+                        .expect("spawn a worker thread");
+                }
+            } else {
+                for rank in 0..ranks {
+                    std::thread::Builder::new()
+                        .name(format!("rank {rank}"))
+                        .spawn_scoped(scope, move || body(rank))
+                        .expect("spawn a rank thread");
+                }
             }
         });
         let kernel_time = started.elapsed();

@@ -89,6 +89,28 @@ pub(crate) fn alloc(site: i64, bytes: i64) -> *mut u8 {
     })
 }
 
+/// A core's tile buffers, moved out of the thread while the core's fiber
+/// is switched out (`crate::fiber`).
+#[derive(Default)]
+pub(crate) struct CoreTiles {
+    tiles: Vec<Tile>,
+    reported: bool,
+}
+
+/// Moves the calling thread's tile buffers out.
+pub(crate) fn take_core() -> CoreTiles {
+    CoreTiles {
+        tiles: TILES.with(|t| std::mem::take(&mut *t.borrow_mut())),
+        reported: REPORTED.with(|r| r.replace(false)),
+    }
+}
+
+/// Gives the calling thread the tile buffers of a core.
+pub(crate) fn put_core(core: CoreTiles) {
+    TILES.with(|t| *t.borrow_mut() = core.tiles);
+    REPORTED.with(|r| r.set(core.reported));
+}
+
 /// Frees the calling core's tile buffers (when its kernel has returned).
 pub(crate) fn release() {
     REPORTED.with(|r| r.set(false));

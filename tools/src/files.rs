@@ -58,3 +58,22 @@ pub fn read_named_input_bytes(tool: &str, path: &str) -> Option<(String, Vec<u8>
         }
     }
 }
+
+/// Makes a closed standard output (`pld-run ... | head`) end the process
+/// as it ends a C tool, quietly with the status of SIGPIPE (141), instead
+/// of a panic in `println!`. Other panics are reported as before.
+pub fn quiet_on_closed_stdout() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        previous(info);
+    }));
+}

@@ -122,6 +122,7 @@ fn list_passes() {
 }
 
 fn main() {
+    pld_tools::files::quiet_on_closed_stdout();
     let cli = Cli::parse_from(pld_tools::args::llvm_style(std::env::args()));
     if cli.list_passes {
         list_passes();

@@ -1,0 +1,439 @@
+//! User-space fibers: more simulated ranks than cores, without the
+//! operating system's thread switches.
+//!
+//! A run with more ranks than cores spends its time in thread switches: a
+//! barrier of P ranks needs every rank's thread scheduled in turn, through
+//! the kernel, several microseconds each (the ring allreduce has two such
+//! barriers per 16 KiB subchunk). In fiber mode a run starts one worker
+//! thread per core and runs every rank as a fiber on one of them (rank r on
+//! worker r mod W); a rank whose wait does not hold switches to the next
+//! fiber of its worker in user space, in tens of nanoseconds.
+//!
+//! A fiber has its own stack (mapped with a guard page below it) and is
+//! switched by [`switch`], which saves and restores the callee-saved
+//! registers and the floating-point control words (the System V x86-64
+//! ABI's). The thread-locals a rank's device calls use (its run and rank,
+//! its tiles) are swapped with it: see [`Locals`]. Fibers never migrate
+//! between workers and a fiber's body never unwinds into a switch (it
+//! catches its kernel's panics). Only x86-64 has fibers; elsewhere
+//! [`available`] is false and runs keep one thread per rank.
+
+use std::cell::{Cell, RefCell};
+
+/// Whether this build can run fibers.
+pub fn available() -> bool {
+    cfg!(target_arch = "x86_64")
+}
+
+/// What a fiber carries of the thread-locals of its worker thread while it
+/// is switched out.
+pub(crate) trait Locals: Default {
+    /// Moves the worker's current values out (leaving defaults).
+    fn take() -> Self;
+    /// Puts saved values back.
+    fn put(self);
+}
+
+/// Bytes of a fiber's stack (lazily committed by the kernel: only the
+/// pages a rank touches cost memory).
+const STACK_BYTES: usize = 8 << 20;
+const PAGE: usize = 4096;
+
+/// A mapped stack with an inaccessible guard page at its low end, so that
+/// an overflow faults instead of writing over other memory.
+struct Stack {
+    base: *mut u8,
+    len: usize,
+}
+
+impl Stack {
+    fn new() -> Option<Stack> {
+        let len = STACK_BYTES + PAGE;
+        // SAFETY: an anonymous private mapping of `len` bytes; the result
+        // is checked against MAP_FAILED before use.
+        let base = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                -1,
+                0,
+            )
+        };
+        if base == libc::MAP_FAILED {
+            return None;
+        }
+        // SAFETY: the first page of the mapping just made.
+        if unsafe { libc::mprotect(base, PAGE, libc::PROT_NONE) } != 0 {
+            // SAFETY: unmaps exactly the mapping made above.
+            unsafe { libc::munmap(base, len) };
+            return None;
+        }
+        Some(Stack {
+            base: base.cast(),
+            len,
+        })
+    }
+
+    /// One past the highest address, 16-byte aligned.
+    fn top(&self) -> *mut u8 {
+        // SAFETY: one past the end of the mapping.
+        unsafe { self.base.add(self.len) }
+    }
+}
+
+impl Drop for Stack {
+    fn drop(&mut self) {
+        // SAFETY: the mapping `new` made; no fiber runs on it any more (a
+        // fiber's stack is dropped after its body finished and switched
+        // away for the last time).
+        unsafe { libc::munmap(self.base.cast(), self.len) };
+    }
+}
+
+/// The body a fiber runs, and where it switches back to.
+struct Start {
+    body: Option<Box<dyn FnOnce() + 'static>>,
+}
+
+#[cfg(target_arch = "x86_64")]
+mod arch {
+    /// Saves the callee-saved registers and FP control words on the
+    /// current stack, stores the stack pointer in `*from`, loads `to` as
+    /// the stack pointer and restores what is saved there.
+    ///
+    /// # Safety
+    ///
+    /// `to` is a stack pointer saved by `switch` (or prepared by
+    /// [`prepare`]) of a context that is not running.
+    #[unsafe(naked)]
+    pub unsafe extern "sysv64" fn switch(from: *mut *mut u8, to: *mut u8) {
+        core::arch::naked_asm!(
+            "push rbp",
+            "push rbx",
+            "push r12",
+            "push r13",
+            "push r14",
+            "push r15",
+            "sub rsp, 8",
+            "stmxcsr [rsp]",
+            "fnstcw [rsp + 4]",
+            "mov [rdi], rsp",
+            "mov rsp, rsi",
+            "ldmxcsr [rsp]",
+            "fldcw [rsp + 4]",
+            "add rsp, 8",
+            "pop r15",
+            "pop r14",
+            "pop r13",
+            "pop r12",
+            "pop rbx",
+            "pop rbp",
+            "ret",
+        )
+    }
+
+    /// The first code a fiber runs: calls `entry(r12)`, which never
+    /// returns.
+    #[unsafe(naked)]
+    unsafe extern "sysv64" fn trampoline() {
+        core::arch::naked_asm!("mov rdi, r12", "call r13", "ud2")
+    }
+
+    /// Lays out a new context at `top` whose first switch runs
+    /// `entry(argument)`; returns its stack pointer.
+    ///
+    /// # Safety
+    ///
+    /// `top` is the 16-byte aligned end of a stack of at least a page that
+    /// nothing else uses.
+    pub unsafe fn prepare(
+        top: *mut u8,
+        entry: unsafe extern "sysv64" fn(*mut u8) -> !,
+        argument: *mut u8,
+    ) -> *mut u8 {
+        // From the top down: two zeros (alignment), the return address of
+        // the first `ret` (the trampoline), rbp, rbx, r12 (the argument),
+        // r13 (the entry), r14, r15, and the control words. After the first
+        // switch pops them, rsp is 16-byte aligned at the trampoline, as
+        // its `call` needs.
+        let words = top.cast::<u64>();
+        // SAFETY: the caller's contract: these ten words are inside the
+        // stack.
+        unsafe {
+            let w = |i: usize| words.sub(i);
+            w(1).write(0);
+            w(2).write(0);
+            w(3).write(trampoline as *const () as usize as u64);
+            w(4).write(0); // rbp
+            w(5).write(0); // rbx
+            w(6).write(argument as u64); // r12
+            w(7).write(entry as *const () as usize as u64); // r13
+            w(8).write(0); // r14
+            w(9).write(0); // r15
+                           // MXCSR default (all exceptions masked), x87 control word
+                           // default (extended precision, all masked).
+            w(10).write(0x1f80 | (0x037f << 32));
+            w(10).cast::<u8>()
+        }
+    }
+}
+
+/// One worker thread's fibers.
+struct Worker<L: Locals> {
+    fibers: Vec<Fiber<L>>,
+    /// The fiber running, if any (`None`: the worker's own context).
+    current: Option<usize>,
+    /// The worker's own saved stack pointer.
+    main: *mut u8,
+    /// Fibers not yet finished.
+    live: usize,
+}
+
+struct Fiber<L: Locals> {
+    sp: *mut u8,
+    done: bool,
+    locals: L,
+    _stack: Stack,
+    /// What the fiber's first frame reads its body from (kept alive until
+    /// the fiber finished).
+    _start: Box<Start>,
+}
+
+thread_local! {
+    /// The worker this thread runs, type-erased (`*mut Worker<L>`), while
+    /// it runs fibers; and the function that switches to its next fiber.
+    static WORKER: Cell<Option<(*mut u8, unsafe fn(*mut u8) -> bool)>> = const { Cell::new(None) };
+    static PENDING_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Runs `bodies` as fibers on the calling thread, round robin, until every
+/// one has finished. `Err` when a stack cannot be mapped (nothing ran).
+pub(crate) fn run_all<L: Locals + 'static>(
+    bodies: Vec<Box<dyn FnOnce() + '_>>,
+) -> Result<(), String> {
+    if !available() {
+        return Err("fibers are not available on this architecture".into());
+    }
+    let mut worker = Worker::<L> {
+        fibers: Vec::new(),
+        current: None,
+        main: std::ptr::null_mut(),
+        live: 0,
+    };
+    for body in bodies {
+        let stack = Stack::new().ok_or("cannot map a fiber stack")?;
+        // SAFETY: the fiber's body only runs while `run_all` runs (it
+        // returns after every fiber finished), so the borrow it holds is
+        // live whenever it is used; the lifetime is erased only to store
+        // it.
+        let body: Box<dyn FnOnce() + 'static> = unsafe { std::mem::transmute(body) };
+        let mut start = Box::new(Start { body: Some(body) });
+        let argument = std::ptr::from_mut(&mut *start).cast::<u8>();
+        // SAFETY: the top of a fresh stack that only this fiber uses.
+        let sp = unsafe { arch::prepare(stack.top(), fiber_entry::<L>, argument) };
+        worker.fibers.push(Fiber {
+            sp,
+            done: false,
+            locals: L::default(),
+            _stack: stack,
+            _start: start,
+        });
+    }
+    worker.live = worker.fibers.len();
+    let erased = std::ptr::from_mut(&mut worker).cast::<u8>();
+    WORKER.with(|w| {
+        w.set(Some((
+            erased,
+            switch_next::<L> as unsafe fn(*mut u8) -> bool,
+        )))
+    });
+    while worker.live > 0 {
+        // Resume the first unfinished fiber; it switches among the others
+        // and back here when none is left.
+        let next = worker.fibers.iter().position(|f| !f.done);
+        let Some(next) = next else { break };
+        worker.current = Some(next);
+        let to = worker.fibers[next].sp;
+        let locals = std::mem::take(&mut worker.fibers[next].locals);
+        locals.put();
+        // SAFETY: `to` is the saved context of an unfinished fiber of this
+        // worker, not running.
+        unsafe { arch::switch(&mut worker.main, to) };
+    }
+    WORKER.with(|w| w.set(None));
+    if let Some(message) = PENDING_PANIC.with(|p| p.borrow_mut().take()) {
+        return Err(message);
+    }
+    Ok(())
+}
+
+/// Switches from the running fiber to the next unfinished fiber of its
+/// worker, round robin. `false` when the caller is not a fiber or is the
+/// only unfinished one (nothing to switch to).
+pub(crate) fn yield_now() -> bool {
+    let Some((worker, switch)) = WORKER.with(|w| w.get()) else {
+        return false;
+    };
+    // SAFETY: `worker` is the worker of the calling thread, set by
+    // `run_all` for as long as it runs; `switch` is its matching function.
+    unsafe { switch(worker) }
+}
+
+/// `yield_now` for a worker of fibers with locals `L`.
+///
+/// # Safety
+///
+/// `worker` points to the `Worker<L>` of the calling thread.
+unsafe fn switch_next<L: Locals>(worker: *mut u8) -> bool {
+    // SAFETY: the caller's contract.
+    let worker = unsafe { &mut *worker.cast::<Worker<L>>() };
+    let Some(me) = worker.current else {
+        return false;
+    };
+    let n = worker.fibers.len();
+    let Some(next) = (1..n)
+        .map(|k| (me + k) % n)
+        .find(|&i| !worker.fibers[i].done)
+    else {
+        return false;
+    };
+    worker.fibers[me].locals = L::take();
+    let locals = std::mem::take(&mut worker.fibers[next].locals);
+    locals.put();
+    worker.current = Some(next);
+    let to = worker.fibers[next].sp;
+    let from: *mut *mut u8 = &mut worker.fibers[me].sp;
+    // SAFETY: `to` is the saved context of another unfinished fiber of
+    // this worker, not running; this fiber's context is saved in `from`.
+    unsafe { arch::switch(from, to) };
+    true
+}
+
+/// A fiber's first and only frame: runs its body, then leaves for good.
+///
+/// # Safety
+///
+/// `argument` is the fiber's `Start`, alive until the fiber finished.
+unsafe extern "sysv64" fn fiber_entry<L: Locals>(argument: *mut u8) -> ! {
+    // SAFETY: the caller's contract.
+    let start = unsafe { &mut *argument.cast::<Start>() };
+    if let Some(body) = start.body.take() {
+        // A body is not expected to panic (a rank's catches its kernel's);
+        // if it does, the run reports it rather than unwinding through a
+        // switch.
+        if let Err(panic) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)) {
+            let message = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "a fiber panicked".into());
+            PENDING_PANIC.with(|p| *p.borrow_mut() = Some(message));
+        }
+    }
+    let (worker, _) = WORKER.with(|w| w.get()).expect("a fiber runs on a worker");
+    // SAFETY: the worker of this thread (see `yield_now`).
+    let worker = unsafe { &mut *worker.cast::<Worker<L>>() };
+    let me = worker.current.expect("the running fiber");
+    worker.fibers[me].done = true;
+    worker.fibers[me].locals = L::take();
+    worker.live -= 1;
+    let n = worker.fibers.len();
+    let next = (1..n)
+        .map(|k| (me + k) % n)
+        .find(|&i| !worker.fibers[i].done);
+    let mut dead: *mut u8 = std::ptr::null_mut();
+    let to = match next {
+        Some(next) => {
+            let locals = std::mem::take(&mut worker.fibers[next].locals);
+            locals.put();
+            worker.current = Some(next);
+            worker.fibers[next].sp
+        }
+        None => {
+            worker.current = None;
+            worker.main
+        }
+    };
+    // SAFETY: `to` is a context of this worker that is not running; this
+    // fiber is finished and its saved context (`dead`) is never resumed.
+    unsafe { arch::switch(&mut dead, to) };
+    unreachable!("a finished fiber was resumed")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Default)]
+    struct NoLocals;
+    impl Locals for NoLocals {
+        fn take() -> Self {
+            NoLocals
+        }
+        fn put(self) {}
+    }
+
+    #[test]
+    fn fibers_interleave_at_their_yields_and_all_finish() {
+        let log = RefCell::new(Vec::new());
+        let bodies: Vec<Box<dyn FnOnce() + '_>> = (0..3)
+            .map(|f| {
+                let log = &log;
+                Box::new(move || {
+                    for step in 0..3 {
+                        log.borrow_mut().push((f, step));
+                        yield_now();
+                    }
+                }) as Box<dyn FnOnce()>
+            })
+            .collect();
+        run_all::<NoLocals>(bodies).unwrap();
+        let log = log.into_inner();
+        assert_eq!(log.len(), 9);
+        // Round robin: every fiber's first step before any second one.
+        assert_eq!(&log[..3], &[(0, 0), (1, 0), (2, 0)]);
+        assert!(!yield_now(), "no fiber outside run_all");
+    }
+
+    #[test]
+    fn floating_point_and_deep_stacks_survive_switches() {
+        fn depth(n: u64) -> u64 {
+            let local = [n; 64];
+            if n == 0 {
+                yield_now();
+                0
+            } else {
+                local[7] + depth(n - 1)
+            }
+        }
+        let sums = RefCell::new(Vec::new());
+        let bodies: Vec<Box<dyn FnOnce() + '_>> = (0..2)
+            .map(|f| {
+                let sums = &sums;
+                Box::new(move || {
+                    let mut x = 0.1f64 * (f + 1) as f64;
+                    for _ in 0..100 {
+                        x = x * 1.000001 + 0.5;
+                        yield_now();
+                    }
+                    let deep = depth(1000);
+                    sums.borrow_mut().push((f, x, deep));
+                }) as Box<dyn FnOnce()>
+            })
+            .collect();
+        run_all::<NoLocals>(bodies).unwrap();
+        let mut expected = Vec::new();
+        for f in 0..2 {
+            let mut x = 0.1f64 * (f + 1) as f64;
+            for _ in 0..100 {
+                x = x * 1.000001 + 0.5;
+            }
+            expected.push((f, x, (1..=1000).sum::<u64>()));
+        }
+        let mut got = sums.into_inner();
+        got.sort_by_key(|s| s.0);
+        assert_eq!(got, expected);
+    }
+}
