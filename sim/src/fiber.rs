@@ -201,10 +201,13 @@ struct Fiber<L: Locals> {
     _start: Box<Start>,
 }
 
+/// A worker, type-erased (`*mut Worker<L>`), with the function that
+/// switches it to its next fiber.
+type ErasedWorker = (*mut u8, unsafe fn(*mut u8) -> bool);
+
 thread_local! {
-    /// The worker this thread runs, type-erased (`*mut Worker<L>`), while
-    /// it runs fibers; and the function that switches to its next fiber.
-    static WORKER: Cell<Option<(*mut u8, unsafe fn(*mut u8) -> bool)>> = const { Cell::new(None) };
+    /// The worker this thread runs, while it runs fibers.
+    static WORKER: Cell<Option<ErasedWorker>> = const { Cell::new(None) };
     static PENDING_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 

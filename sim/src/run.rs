@@ -491,7 +491,7 @@ impl State<'_> {
             // once (now and then the worker's core to the OS too, in case
             // every rank of the worker waits).
             if crate::fiber::yield_now() {
-                if rounds % 1024 == 0 {
+                if rounds.is_multiple_of(1024) {
                     std::thread::yield_now();
                 }
             } else if rounds < self.spins {
@@ -506,7 +506,7 @@ impl State<'_> {
             }
             // The clock is read every few rounds only: a fiber's round is a
             // switch of a few nanoseconds, a clock read costs more.
-            if rounds % 64 == 0 && last_check.elapsed() >= Duration::from_millis(2) {
+            if rounds.is_multiple_of(64) && last_check.elapsed() >= Duration::from_millis(2) {
                 last_check = Instant::now();
                 self.declare_deadlock_if_stuck();
             }
