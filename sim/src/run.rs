@@ -302,7 +302,11 @@ pub(crate) fn bind_block(
             }
         }
         if let Some(explore) = explore {
-            let agent = slot.launch_base.load(Ordering::Acquire) + block.max(0) as usize;
+            // A block index outside the launch (a malformed launch) is
+            // folded into it rather than indexing past its agents.
+            let width = usize::try_from(blocks).unwrap_or(1).max(1);
+            let index = usize::try_from(block).unwrap_or(0).min(width - 1);
+            let agent = slot.launch_base.load(Ordering::Acquire) + index;
             explore
                 .checker
                 .lock()
