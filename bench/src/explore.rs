@@ -96,7 +96,7 @@ fn plain_time(stdout: &str, program: bool) -> Option<Duration> {
     }
 }
 
-/// An explore run's `N schedules explored (seeds a..b) in T, S steps each
+/// An explore run's `N schedules explored (seeds a to b) in T, S steps each
 /// on average: no race, ..`: T and S, when every schedule was clean.
 fn explored(stdout: &str) -> Option<(Duration, u64)> {
     let line = stdout
@@ -262,12 +262,12 @@ mod tests {
 
     #[test]
     fn explore_summaries_as_pld_run_prints_them() {
-        let clean = "@reduce_kernel on 8 ranks: 10 schedules explored (seeds 0..10) in 104.0ms, \
+        let clean = "@reduce_kernel on 8 ranks: 10 schedules explored (seeds 0 to 9) in 104.0ms, \
                      368 steps each on average: no race, missing fence, mixed notify, leak or \
                      deadlock";
         assert_eq!(explored(clean), Some((Duration::from_millis(104), 368)));
         let found = "schedule 3 (--replay 3): race: ...\n@k on 2 ranks: 10 schedules explored \
-                     (seeds 0..10) in 4.0ms: 1 finding (first seen with seed 3)";
+                     (seeds 0 to 9) in 4.0ms: 1 finding (first seen with seed 3)";
         assert_eq!(explored(found), None);
     }
 

@@ -59,6 +59,7 @@ pub(crate) fn describe(module: &melior::ir::Module) -> Result<Vec<KernelInfo>, S
             )?);
         }
         let mut signals = Vec::new();
+        let mut cells = Vec::new();
         for op in pld_ir::collect(function, |n| {
             n == pto::CommTNotify::NAME || n == pto::CommTWait::NAME || n == pto::CommTTest::NAME
         }) {
@@ -70,19 +71,22 @@ pub(crate) fn describe(module: &melior::ir::Module) -> Result<Vec<KernelInfo>, S
                     .as_deref()
                     == Some("atomic_add");
             let argument = pld_ir::operand(op, 0).and_then(|v| argument_of(v, function));
-            if let (true, Some(Some(param))) =
-                (adds, argument.and_then(|a| param_of_input.get(a).copied()))
-            {
+            let param = argument.and_then(|a| param_of_input.get(a).copied().flatten());
+            cells.extend(param);
+            if let (true, Some(param)) = (adds, param) {
                 signals.push(param);
             }
         }
         signals.sort_unstable();
         signals.dedup();
+        cells.sort_unstable();
+        cells.dedup();
         kernels.push(KernelInfo {
             name,
             params,
             collectives: Vec::new(),
             signals,
+            cells,
         });
     }
     Ok(kernels)

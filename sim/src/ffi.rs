@@ -69,13 +69,19 @@ pub extern "C" fn pld_sim_at(site: i64) {
 #[no_mangle]
 pub extern "C" fn pld_sim_scalar(address: *const u8, bytes: i64, write: i32, site: i64) {
     with_current(|state, _| {
-        let Some(explore) = state.explore() else {
+        if state.explore().is_none() {
+            return;
+        }
+        // A scheduling point too: a rank may poll a flag with scalar reads,
+        // and the rank that sets it must get a turn.
+        let Some((explore, agent)) = state.turn() else {
             return;
         };
+        explore.scheduler.scalar_read(agent, site, write != 0);
         let bytes = usize::try_from(bytes).unwrap_or(0);
         if let Some((window, offset)) = state.domain.locate(address as usize, bytes.max(1)) {
             explore.checker.lock().unwrap().copy_side(
-                crate::run::current_agent(),
+                agent,
                 window,
                 offset,
                 [1, 1],
@@ -111,11 +117,11 @@ pub extern "C" fn pld_sim_notify(cell: *mut i32, value: i32, op: i32) {
             op.apply(cell, value);
             let place = cell_place(state, cell);
             if let Some((explore, agent)) = turn {
-                explore
-                    .checker
-                    .lock()
-                    .unwrap()
-                    .notify(agent, place, op, site);
+                let mut checker = explore.checker.lock().unwrap();
+                if state.outside_signals(place.1) {
+                    checker.outside_signals(agent, place, site);
+                }
+                checker.notify(agent, place, op, site);
             }
             if place.0 != usize::MAX {
                 state.wake(place.0);
@@ -148,13 +154,19 @@ pub extern "C" fn pld_sim_wait(cell: *const i32, expected: i32, cmp: i32) {
             match state.explore() {
                 Some(explore) => {
                     let agent = crate::run::current_agent();
-                    let held = explore.scheduler.wait(agent, cell, expected, cmp, site);
+                    use crate::explore::scheduler::Waited;
+                    let waited = explore.scheduler.wait(agent, cell, expected, cmp, site);
                     let place = cell_place(state, cell);
                     let mut checker = explore.checker.lock().unwrap();
-                    if held {
-                        checker.acquire(agent, place);
-                    } else {
-                        checker.stuck(agent, place, site);
+                    if waited != Waited::Unchecked && state.outside_signals(place.1) {
+                        checker.outside_signals(agent, place, site);
+                    }
+                    match waited {
+                        Waited::Held => checker.acquire(agent, place),
+                        Waited::Stuck => checker.stuck(agent, place, site),
+                        // After the schedule ended nothing is checked: the
+                        // ranks run on past waits that did not hold.
+                        Waited::Unchecked => {}
                     }
                 }
                 None => state.wait(rank, cell, expected, cmp, site),

@@ -141,6 +141,10 @@ pub struct KernelInfo {
     /// The parameters used as credit signals (by a collective, a wait, or
     /// an adding notify): after the kernel they must be back to zero.
     pub signals: Vec<usize>,
+    /// Every parameter whose cells a notify or wait may touch: the signals,
+    /// and the data cells written with Set (an all_to_all_v's
+    /// `recv_counts`). The explorer reports a notify or wait outside them.
+    pub cells: Vec<usize>,
 }
 
 impl KernelInfo {
@@ -373,6 +377,12 @@ impl Program {
             .traced(trace)
             .explore(schedule)
             .named(Some(&names))
+            .signal_cells(schedule.map(|_| {
+                info.cells
+                    .iter()
+                    .filter_map(|&i| offsets[i].map(|o| o..o + params[i].bytes()))
+                    .collect()
+            }))
             .fibers(true)
             .execute(&format!("@{kernel}"), |env| {
                 let mut guards: Vec<_> =
@@ -548,6 +558,7 @@ fn describe(text: &str, source_name: &str) -> Result<Vec<KernelInfo>, String> {
             });
         }
         let mut signals: Vec<usize> = collectives.iter().filter_map(|c| c.signal).collect();
+        let mut cells = Vec::new();
         for op in pld_ir::collect(function, |n| n == Notify::NAME || n == Wait::NAME) {
             let Some(view) = pld_dialect::ops::OpView::new(op) else {
                 continue;
@@ -564,17 +575,28 @@ fn describe(text: &str, source_name: &str) -> Result<Vec<KernelInfo>, String> {
             } else {
                 "target"
             };
-            if let (true, Some(param)) = (credit, view.one(operand).and_then(parameter_of)) {
+            let param = view.one(operand).and_then(parameter_of);
+            cells.extend(param);
+            if let (true, Some(param)) = (credit, param) {
                 signals.push(param);
             }
         }
         signals.sort_unstable();
         signals.dedup();
+        cells.extend(&signals);
+        cells.extend(
+            collectives
+                .iter()
+                .filter_map(|c| c.counts.map(|(_, recv)| recv)),
+        );
+        cells.sort_unstable();
+        cells.dedup();
         kernels.push(KernelInfo {
             name,
             params,
             collectives,
             signals,
+            cells,
         });
     }
     Ok(kernels)

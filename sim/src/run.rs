@@ -129,6 +129,8 @@ pub(crate) struct State<'d> {
     explore: Option<Explore>,
     /// Names of window bytes, for the timeline.
     names: Option<WindowNamer<'d>>,
+    /// The byte ranges of every window that hold signal cells, when known.
+    cells: Option<Vec<std::ops::Range<usize>>>,
 }
 
 /// How a run names bytes of a window for its timeline: `(window, byte
@@ -386,6 +388,14 @@ impl State<'_> {
         }
     }
 
+    /// Whether a cell at byte `offset` of a window is outside the signals
+    /// the run was told of (never, when it was told none).
+    pub fn outside_signals(&self, offset: usize) -> bool {
+        self.cells
+            .as_ref()
+            .is_some_and(|cells| !cells.iter().any(|r| r.contains(&offset)))
+    }
+
     /// The name of the bytes at `offset` of `window`'s window, when the run
     /// was given names.
     pub fn name_of(&self, window: usize, offset: usize) -> Option<String> {
@@ -403,7 +413,9 @@ impl State<'_> {
         let explore = self.explore.as_ref()?;
         let agent = current_agent();
         explore.scheduler.point(agent);
-        Some((explore, agent))
+        // Once the schedule is over (a deadlock) the ranks run on past
+        // waits that did not hold: what they do then is not checked.
+        (!explore.scheduler.is_free()).then_some((explore, agent))
     }
 
     pub fn counters(&self, rank: usize) -> &AtomicCounters {
@@ -415,6 +427,11 @@ impl State<'_> {
     }
 
     pub fn error(&self, rank: usize, message: String) {
+        // In explore mode, faults after the schedule ended (a deadlock) come
+        // from ranks running on past waits that did not hold.
+        if self.explore.as_ref().is_some_and(|e| e.scheduler.is_free()) {
+            return;
+        }
         self.errors
             .lock()
             .unwrap()
@@ -687,6 +704,7 @@ pub struct Run<'d> {
     schedule: Option<Schedule>,
     names: Option<WindowNamer<'d>>,
     fibers: bool,
+    cells: Option<Vec<std::ops::Range<usize>>>,
 }
 
 impl<'d> Run<'d> {
@@ -701,7 +719,15 @@ impl<'d> Run<'d> {
             schedule: None,
             names: None,
             fibers: false,
+            cells: None,
         }
+    }
+
+    /// The byte ranges (the same in every window) that hold the kernel's
+    /// signal cells: explore mode reports a notify or wait outside them.
+    pub fn signal_cells(mut self, cells: Option<Vec<std::ops::Range<usize>>>) -> Self {
+        self.cells = cells;
+        self
     }
 
     /// With more ranks than cores, runs the ranks as fibers on one worker
@@ -781,6 +807,7 @@ impl<'d> Run<'d> {
                 checker: Mutex::new(Checker::new(ranks, name)),
             }),
             names: self.names,
+            cells: self.cells.clone(),
         };
         // Block threads reach the state through their rank's slot; the
         // state does not move from here on.

@@ -141,6 +141,7 @@ mod tests {
             ],
             collectives: vec![collective],
             signals: vec![1],
+            cells: vec![1],
         }
     }
 

@@ -356,6 +356,16 @@ const CORPUS: &[Broken] = &[
             })
         },
     },
+    Broken {
+        file: "signal-index-past-its-shape.mlir",
+        ranks: 2,
+        found: |s, line| {
+            let notify = line("%row, %c0, %one");
+            s.findings.iter().any(|f| {
+                matches!(f, Finding::OutsideSignals { .. }) && names(&f.sites(), &[notify])
+            })
+        },
+    },
 ];
 
 fn corpus_file(file: &str) -> (String, String) {

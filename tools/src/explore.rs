@@ -184,17 +184,20 @@ pub fn explore(
     let mean = steps / schedules.max(1) as u64;
     let what = match seeds {
         Seeds::Replay(seed) => format!("schedule {seed} replayed"),
-        Seeds::Explore { first, .. } => {
-            format!(
-                "{schedules} schedules explored (seeds {first}..{})",
-                first + schedules as u64
-            )
-        }
+        Seeds::Explore { first, .. } => format!(
+            "{schedules} schedule{} explored (seeds {first} to {})",
+            if schedules == 1 { "" } else { "s" },
+            first.wrapping_add(schedules as u64 - 1)
+        ),
     };
     if found == 0 {
+        let steps = match schedules {
+            1 => format!("{mean} steps"),
+            _ => format!("{mean} steps each on average"),
+        };
         println!(
-            "{label}: {what} in {:.1?}, {mean} steps each on average: no race, missing fence, \
-             mixed notify, leak or deadlock",
+            "{label}: {what} in {:.1?}, {steps}: no race, missing fence, mixed notify, leak or \
+             deadlock",
             started.elapsed()
         );
         return Ok(0);
@@ -219,7 +222,11 @@ pub fn explore_program(
     init: &dyn Fn(&pld_sim::orchestrate::Buffer, usize) -> Vec<u8>,
     source: &str,
 ) -> Result<i32, String> {
-    let label = format!("@{} on {} devices", run.entry, options.ranks);
+    let label = format!(
+        "@{} on {}",
+        run.entry,
+        crate::report::count(options.ranks, "device")
+    );
     // Window bytes as the program names them: buffer and element.
     let namer = |_window: usize, range: &std::ops::Range<usize>| {
         let (buffer, element) = run.cell_at(range.start)?;

@@ -9,6 +9,11 @@ use std::time::Duration;
 
 pub(crate) use pld_sim::program::index_of;
 
+/// `n` things, in the plural unless one: `1 rank`, `4 ranks`.
+pub(crate) fn count(n: usize, thing: &str) -> String {
+    format!("{n} {thing}{}", if n == 1 { "" } else { "s" })
+}
+
 /// A wrong rank's listing: `16 wrong elements; first: [0, 40] expected
 /// 2.5, got 0; ...`, the indices in the result's `shape`.
 pub(crate) fn wrong_elements(check: &RankCheck, shape: &[usize]) -> String {

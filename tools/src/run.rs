@@ -251,7 +251,25 @@ fn explore_kernel(
     inputs: &[Vec<Vec<u8>>],
     source: &str,
 ) -> Result<i32, String> {
-    let label = format!("@{} on {} ranks", kernel.name, options.ranks);
+    let label = format!(
+        "@{} on {}",
+        kernel.name,
+        report::count(options.ranks, "rank")
+    );
+    let numeric = kernel.collectives.iter().any(|c| c.op != Barrier::NAME);
+    if options.check && numeric && kernel.collectives.len() != 1 {
+        return Err(format!(
+            "@{} has {} collectives; --check needs exactly one",
+            kernel.name,
+            kernel.collectives.len()
+        ));
+    }
+    if options.check && kernel.collectives.is_empty() {
+        return Err(format!(
+            "@{} has 0 collectives; --check needs exactly one",
+            kernel.name
+        ));
+    }
     crate::explore::explore(&label, seeds, |schedule| {
         let finished = program.run_explored(
             &kernel.name,
@@ -300,7 +318,6 @@ fn explore_kernel(
                     );
                 }
             }
-            let numeric = kernel.collectives.iter().any(|c| c.op != Barrier::NAME);
             if options.check && numeric {
                 for check in golden::check(kernel, inputs, &finished.buffers())? {
                     if !check.ok {
@@ -433,7 +450,11 @@ fn drive(options: &Options) -> Result<i32, String> {
     let started = Instant::now();
     // Only runs longer than a second say that they are running.
     let (finished_tx, finished_rx) = std::sync::mpsc::channel::<()>();
-    let label = format!("@{} on {} ranks", kernel.name, options.ranks);
+    let label = format!(
+        "@{} on {}",
+        kernel.name,
+        report::count(options.ranks, "rank")
+    );
     let progress = std::thread::spawn(move || {
         if finished_rx.recv_timeout(Duration::from_secs(1)).is_err() {
             eprintln!("pld-run: running {label}...");
@@ -531,8 +552,11 @@ fn drive(options: &Options) -> Result<i32, String> {
         String::new()
     };
     println!(
-        "@{} on {} ranks: finished in {:.1?} (kernels {:.1?}){series}",
-        kernel.name, options.ranks, elapsed, finished.outcome.kernel_time
+        "@{} on {}: finished in {:.1?} (kernels {:.1?}){series}",
+        kernel.name,
+        report::count(options.ranks, "rank"),
+        elapsed,
+        finished.outcome.kernel_time
     );
     let only_barriers =
         !kernel.collectives.is_empty() && kernel.collectives.iter().all(|c| c.op == Barrier::NAME);

@@ -75,6 +75,9 @@ pub enum Finding {
     /// A wait left blocked at the deadlock on a cell that no rank notified
     /// in the whole run.
     NeverNotified { wait: Actor, cell: Bytes },
+    /// A notify or wait on a cell outside every signal (and Set-written
+    /// data cell) of the kernel: an index past the signal's extent.
+    OutsideSignals { op: Actor, cell: Bytes },
     /// The schedule made no progress in [`scheduler::MAX_STEPS`] decisions.
     NoProgress { steps: u64 },
 }
@@ -132,6 +135,11 @@ impl Finding {
                 "wait on a cell no rank ever notifies: {wait} waits on the i32 cell at {}",
                 bytes_text(cell, namer)
             ),
+            Finding::OutsideSignals { op, cell } => format!(
+                "signal cell outside the signals: {op} uses the i32 cell at {}, which is not in \
+                 a signal of the kernel (an index past the signal's shape?)",
+                bytes_text(cell, namer)
+            ),
             Finding::NoProgress { steps } => format!(
                 "no progress: the schedule took {steps} steps without finishing (a rank polling \
                  with pto.comm.ttest forever?)"
@@ -159,6 +167,7 @@ impl Finding {
             }
             Finding::MixedNotify { set, add, .. } => format!("mixed {} {}", op(set), op(add)),
             Finding::NeverNotified { wait, .. } => format!("never {}", op(wait)),
+            Finding::OutsideSignals { op: actor, .. } => format!("outside {}", op(actor)),
             Finding::NoProgress { .. } => "no progress".into(),
         }
     }
@@ -170,6 +179,7 @@ impl Finding {
             Finding::UnfencedNotify { notify, write, .. } => vec![notify, write],
             Finding::MixedNotify { set, add, .. } => vec![set, add],
             Finding::NeverNotified { wait, .. } => vec![wait],
+            Finding::OutsideSignals { op, .. } => vec![op],
             Finding::NoProgress { .. } => vec![],
         };
         actors.into_iter().filter_map(|a| a.site.as_ref()).collect()
@@ -356,6 +366,17 @@ impl Checker {
             let clock = state.clock.clone();
             self.clocks[agent].join(&clock);
         }
+    }
+
+    /// A notify or wait on `cell`, which is outside the kernel's signals.
+    pub fn outside_signals(&mut self, agent: usize, cell: (usize, usize), site: i64) {
+        self.report(Finding::OutsideSignals {
+            op: self.actor(agent, site),
+            cell: Bytes {
+                window: cell.0,
+                range: cell.1..cell.1 + 4,
+            },
+        });
     }
 
     /// A wait left blocked at a deadlock: reported when no rank ever

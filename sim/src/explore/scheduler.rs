@@ -105,9 +105,25 @@ struct Agent {
     /// still running (for a rank's own thread).
     parent: Option<usize>,
     children: usize,
+    /// The site of the agent's last scalar read, and how many times in a
+    /// row it read there (a poll).
+    last_scalar: Option<i64>,
+    repeats: u32,
     /// Where the agent's thread sleeps until its turn (one per agent: a
     /// hand-over wakes exactly the next agent).
     turn: Arc<Condvar>,
+}
+
+/// How a wait under the scheduler ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Waited {
+    /// Its condition held when the agent got its turn.
+    Held,
+    /// The run deadlocked with the agent blocked in this wait.
+    Stuck,
+    /// The schedule was over (a deadlock elsewhere, no progress): the run
+    /// goes on unchecked, as after a deadlock in a plain run.
+    Unchecked,
 }
 
 /// An agent blocked when the run deadlocked.
@@ -153,7 +169,11 @@ struct Inner {
 
 /// Decisions after which a schedule is declared not to make progress (a
 /// wait that spins on `pto.comm.ttest` forever, say).
-pub const MAX_STEPS: u64 = 20_000_000;
+pub const MAX_STEPS: u64 = 2_000_000;
+
+/// Scalar reads at one site in a row after which an agent counts as
+/// polling.
+const POLL_REPEATS: u32 = 16;
 
 /// The explore-mode scheduler of one run.
 pub struct Scheduler {
@@ -201,12 +221,11 @@ impl Scheduler {
             inner.current = None;
         }
         self.dispatch(&mut inner);
-        self.await_turn(inner, me);
+        drop(self.await_turn(inner, me));
     }
 
     /// The calling agent waits until `cell` compares `cmp` to `expected`:
-    /// it is not picked before the condition holds. `false` when the
-    /// schedule ended (a deadlock) without it holding.
+    /// it is not picked before the condition holds.
     pub fn wait(
         &self,
         me: usize,
@@ -214,22 +233,53 @@ impl Scheduler {
         expected: i32,
         cmp: WaitCmp,
         site: i64,
-    ) -> bool {
+    ) -> Waited {
         let mut inner = self.inner.lock().unwrap();
-        if !inner.free {
-            inner.agents[me].status = Status::Blocked {
-                cell,
-                expected,
-                cmp,
-                site,
-            };
-            if inner.current == Some(me) {
-                inner.current = None;
-            }
-            self.dispatch(&mut inner);
-            self.await_turn(inner, me);
+        if inner.free {
+            return Waited::Unchecked;
         }
-        cmp.holds(cell.load(Ordering::SeqCst), expected)
+        inner.agents[me].status = Status::Blocked {
+            cell,
+            expected,
+            cmp,
+            site,
+        };
+        if inner.current == Some(me) {
+            inner.current = None;
+        }
+        self.dispatch(&mut inner);
+        let inner = self.await_turn(inner, me);
+        let stuck = inner
+            .deadlock
+            .as_ref()
+            .is_some_and(|d| d.stuck.iter().any(|s| s.agent == me));
+        if stuck {
+            Waited::Stuck
+        } else if inner.free {
+            Waited::Unchecked
+        } else {
+            Waited::Held
+        }
+    }
+
+    /// A scalar read or write by the running agent at `site`: an agent
+    /// that reads at one site many times in a row without another device
+    /// call polls a flag, and goes last from then on (as a failed test).
+    pub fn scalar_read(&self, me: usize, site: i64, write: bool) {
+        let mut inner = self.inner.lock().unwrap();
+        let agent = &mut inner.agents[me];
+        if write || agent.last_scalar != Some(site) {
+            agent.last_scalar = (!write).then_some(site);
+            agent.repeats = 0;
+            return;
+        }
+        agent.repeats += 1;
+        if agent.repeats >= POLL_REPEATS {
+            agent.repeats = 0;
+            inner.lowest -= 1;
+            let lowest = inner.lowest;
+            inner.agents[me].priority = lowest;
+        }
     }
 
     /// A `pto.comm.ttest` that failed: the agent polls, so others go first.
@@ -293,11 +343,16 @@ impl Scheduler {
         self.inner.lock().unwrap().agents[agent].parent
     }
 
-    fn await_turn(&self, mut inner: std::sync::MutexGuard<'_, Inner>, me: usize) {
+    fn await_turn<'g>(
+        &self,
+        mut inner: std::sync::MutexGuard<'g, Inner>,
+        me: usize,
+    ) -> std::sync::MutexGuard<'g, Inner> {
         let turn = inner.agents[me].turn.clone();
         while !inner.free && inner.current != Some(me) {
             inner = turn.wait(inner).unwrap();
         }
+        inner
     }
 
     /// Picks the next agent, if a decision can be taken now.
@@ -400,6 +455,8 @@ impl Inner {
             priority,
             parent,
             children: 0,
+            last_scalar: None,
+            repeats: 0,
             turn: Arc::new(Condvar::new()),
         });
     }

@@ -844,6 +844,7 @@ fn builtin_collective(task: &BuiltinTask) -> (KernelInfo, CallReport) {
         params,
         collectives: vec![collective.clone()],
         signals: signal_index(task).into_iter().collect(),
+        cells: signal_index(task).into_iter().collect(),
     };
     let report = call_report(&collective, &info, &task.location);
     (info, report)

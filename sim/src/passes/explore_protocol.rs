@@ -31,6 +31,9 @@ pub struct ExploreProtocol {
     pub schedules: usize,
     /// The first schedule's seed (`seed=0`); schedule i has seed + i.
     pub seed: u64,
+    /// Whether `ranks` was given: then every count runs, whatever the
+    /// signals' shapes suggest.
+    pub ranks_given: bool,
 }
 
 impl Default for ExploreProtocol {
@@ -39,6 +42,7 @@ impl Default for ExploreProtocol {
             ranks: vec![2, 3, 4],
             schedules: 50,
             seed: 0,
+            ranks_given: false,
         }
     }
 }
@@ -67,8 +71,14 @@ impl ExploreProtocol {
                             "pld-explore-protocol: ranks are 1 to 64, not {bad}"
                         ));
                     }
+                    pass.ranks_given = true;
                 }
-                "schedules" => pass.schedules = number(value)? as usize,
+                "schedules" => {
+                    pass.schedules = number(value)? as usize;
+                    if pass.schedules == 0 {
+                        return Err("pld-explore-protocol: schedules is at least 1".into());
+                    }
+                }
                 "seed" => pass.seed = number(value)?,
                 other => {
                     return Err(format!(
@@ -184,7 +194,7 @@ impl ExploreProtocol {
             .ranks
             .iter()
             .copied()
-            .filter(|&r| admits(kernel, r))
+            .filter(|&r| self.ranks_given || admits(kernel, r))
             .collect();
         if fitting.is_empty() {
             let ranks: Vec<String> = self.ranks.iter().map(ToString::to_string).collect();
@@ -307,9 +317,12 @@ fn findings<'c>(
                     format!("leak {} {}", param.name, leak.index),
                     None,
                     format!(
-                        "credit leak: cell {} of {} holds {} on rank {} after the kernel (should \
-                         be back to 0)",
-                        leak.index, param.name, leak.value, leak.rank
+                        "credit leak: {} {} holds {} on rank {} after the kernel (should be back \
+                         to 0)",
+                        param.name,
+                        crate::program::index_of(leak.index, &param.shape),
+                        leak.value,
+                        leak.rank
                     ),
                 ));
             }
@@ -342,6 +355,10 @@ mod tests {
         );
         let pass = ExploreProtocol::parse("ranks=2,8 schedules=7 seed=3").unwrap();
         assert_eq!((pass.ranks, pass.schedules, pass.seed), (vec![2, 8], 7, 3));
+        assert!(pass.ranks_given && !ExploreProtocol::default().ranks_given);
+        assert!(ExploreProtocol::parse("schedules=0")
+            .unwrap_err()
+            .contains("at least 1"));
         assert!(ExploreProtocol::parse("rank=2")
             .unwrap_err()
             .contains("no option 'rank'"));

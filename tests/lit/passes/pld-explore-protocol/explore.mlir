@@ -28,8 +28,13 @@
 // EARLY: deadlock.mlir:1:1: error: pld-explore-protocol runs converted kernels: place it after pld-to-pto
 // RUN: not pld-opt %t/deadlock.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{rank=2})' 2>&1 | FileCheck %s --check-prefix=OPTION
 // OPTION: pld-explore-protocol has no option 'rank' (its options: ranks, schedules, seed)
-// RUN: not pld-opt %t/deadlock.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=8})' 2>&1 | FileCheck %s --check-prefix=RANKS
-// RANKS: deadlock.mlir:1:1: error: pld-explore-protocol: the signals of @barrier are shaped for none of ranks=8
+// Without ranks= the rank counts come from the signals' shapes: a [1, 1]
+// flag serves one rank, not the default 2, 3, 4; given ranks run as given.
+// RUN: not pld-opt %t/flag.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol)' 2>&1 | FileCheck %s --check-prefix=RANKS
+// RANKS: flag.mlir:1:1: error: pld-explore-protocol: the signals of @flag are shaped for none of ranks=2,3,4
+// RUN: pld-opt %t/flag.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=1 schedules=3})' -o /dev/null
+// RUN: not pld-opt %t/flag.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{schedules=0})' 2>&1 | FileCheck %s --check-prefix=ZERO
+// ZERO: pld-explore-protocol: schedules is at least 1
 // Other pld passes still take no options:
 // RUN: not pld-opt %t/deadlock.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-verify{x=1})' 2>&1 | FileCheck %s --check-prefix=NONE
 // NONE: pass 'pld-verify' takes no options
@@ -67,5 +72,16 @@ func.func @barrier(%sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld
   %two = arith.constant 2 : i32
   "pld.system_notify"(%sig, %peer, %me, %c0, %one) {op = #pld.notify_op<"atomic_add">} : (tensor<2x1xi32, #pld.dist>, index, index, index, i32) -> ()
   "pld.system_wait"(%sig, %peer, %c0, %two) {cmp = #pld.wait_cmp<"ge">} : (tensor<2x1xi32, #pld.dist>, index, index, i32) -> ()
+  return
+}
+
+//--- flag.mlir
+func.func @flag(%sig: tensor<1x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1 : i32
+  %minus = arith.constant -1 : i32
+  "pld.system_notify"(%sig, %c0, %c0, %c0, %one) {op = #pld.notify_op<"atomic_add">} : (tensor<1x1xi32, #pld.dist>, index, index, index, i32) -> ()
+  "pld.system_wait"(%sig, %c0, %c0, %one) {cmp = #pld.wait_cmp<"ge">} : (tensor<1x1xi32, #pld.dist>, index, index, i32) -> ()
+  "pld.system_notify"(%sig, %c0, %c0, %c0, %minus) {op = #pld.notify_op<"atomic_add">} : (tensor<1x1xi32, #pld.dist>, index, index, index, i32) -> ()
   return
 }

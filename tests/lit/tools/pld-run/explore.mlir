@@ -9,7 +9,7 @@
 // RACE-NEXT: remote-load-without-wait.mlir:20:8:
 // RACE-NEXT: %r = "pld.tile_remote_load"
 // RACE-NEXT: ^
-// RACE: @exchange on 2 ranks: 10 schedules explored (seeds 0..10) in {{.*}}: {{[0-9]+}} finding
+// RACE: @exchange on 2 ranks: 10 schedules explored (seeds 0 to 9) in {{.*}}: {{[0-9]+}} finding
 // The replay of seed 0 finds the same race, and so does a replay later.
 // RUN: not pld-run %S/../../../explore/remote-load-without-wait.mlir --ranks 2 --replay 0 | FileCheck %s --check-prefix=REPLAY
 // REPLAY: schedule 0 (--replay 0): race: rank 1's `pld.tile_remote_load` (pto.tload) at {{.*}}:20:8 read bytes [0, 256) of rank 0's window
@@ -25,9 +25,9 @@
 // The shipped collectives are clean: status 0. Whole programs (HOST
 // builtins and CHIP-dispatched kernels) are explored the same way.
 // RUN: pld-run %S/../../../../examples/ring_allreduce.mlir --ranks 4 --explore 20 --check | FileCheck %s --check-prefix=CLEAN
-// CLEAN: @ring_allreduce on 4 ranks: 20 schedules explored (seeds 0..20) in {{.*}}, {{[0-9]+}} steps each on average: no race, missing fence, mixed notify, leak or deadlock
+// CLEAN: @ring_allreduce on 4 ranks: 20 schedules explored (seeds 0 to 19) in {{.*}}, {{[0-9]+}} steps each on average: no race, missing fence, mixed notify, leak or deadlock
 // RUN: pld-run %S/../../../../examples/allreduce.mlir --ranks 3 --explore 3 --seed 100 --check | FileCheck %s --check-prefix=PROGRAM
-// PROGRAM: @main on 3 devices: 3 schedules explored (seeds 100..103) in {{.*}}: no race
+// PROGRAM: @main on 3 devices: 3 schedules explored (seeds 100 to 102) in {{.*}}: no race
 //
 // A converted PTO kernel that notifies after a remote store with no fence.
 // RUN: not pld-run %S/../../../explore/missing-fence.pto.mlir --ranks 2 --explore 3 | FileCheck %s --check-prefix=FENCE
