@@ -61,7 +61,7 @@ impl fmt::Display for DeadlockReport {
             let site = b.site.as_ref().map_or(String::new(), |s| format!(" ({s})"));
             writeln!(
                 f,
-                "  rank {}{block} in {}: waits for the i32 cell at {place} (signal index {}) {} {}, \
+                "  rank {}{block} in {}: waits for the i32 cell at {place} (i32 cell {} of the window) {} {}, \
                  which holds {}{site}",
                 b.rank,
                 b.kernel,

@@ -118,7 +118,7 @@ fn divergent_control_flow_is_reported_as_a_deadlock() {
     }
     let text = report.to_string();
     assert!(
-        text.contains("rank 0 in @diverge: waits for the i32 cell at rank 0's window, byte 8 (signal index 2) >= 1, which holds 0"),
+        text.contains("rank 0 in @diverge: waits for the i32 cell at rank 0's window, byte 8 (i32 cell 2 of the window) >= 1, which holds 0"),
         "{text}"
     );
 }

@@ -19,7 +19,7 @@
 // RUN: sh -c 'pld-run %S/../../../explore/wait-one-credit-too-many.mlir --ranks 3 --explore 5 > %t.dead 2>&1; test $? -eq 3'
 // RUN: FileCheck %s --check-prefix=DEADLOCK --input-file=%t.dead
 // DEADLOCK: schedule 0 (--replay 0): deadlock: no thread of any rank can run; each live one waits for a signal no rank is left to give
-// DEADLOCK-NEXT: rank {{[0-2]}} in @barrier: waits for the i32 cell at rank {{[0-2]}}'s window, byte {{[0-9]+}} (signal index {{[0-9]}}) >= 2, which holds 1 (pto.comm_twait at {{.*}}wait-one-credit-too-many.mlir:28:7)
+// DEADLOCK-NEXT: rank {{[0-2]}} in @barrier: waits for the i32 cell at rank {{[0-2]}}'s window, byte {{[0-9]+}} (i32 cell {{[0-9]}} of the window) >= 2, which holds 1 (pto.comm_twait at {{.*}}wait-one-credit-too-many.mlir:28:7)
 // DEADLOCK: rank 0 waits on %sig (arg0) at [1, 0]
 //
 // The shipped collectives are clean: status 0. Whole programs (HOST

@@ -14,8 +14,8 @@
 // RUN: not pld-run %t/overrun.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=TILE
 
 // DEADLOCK: pld-run: deadlock: every live rank has waited for more than 200.0ms
-// DEADLOCK-NEXT: rank 1 in @divergent: waits for the i32 cell at rank 1's window, byte 0 (signal index 0) >= 1, which holds 0
-// DEADLOCK-NEXT: rank 2 in @divergent: waits for the i32 cell at rank 2's window, byte 0 (signal index 0) >= 1, which holds 0
+// DEADLOCK-NEXT: rank 1 in @divergent: waits for the i32 cell at rank 1's window, byte 0 (i32 cell 0 of the window) >= 1, which holds 0
+// DEADLOCK-NEXT: rank 2 in @divergent: waits for the i32 cell at rank 2's window, byte 0 (i32 cell 0 of the window) >= 1, which holds 0
 // DEADLOCK-NEXT: finished: rank 0
 // Each waited-on cell named as the source names it.
 // DEADLOCK-NEXT: rank 1 waits on %sig (arg0) at [0, 0], the signal of pld.tensor_barrier at {{.*}}deadlock.mlir:9:10
