@@ -15,26 +15,11 @@ use std::process::Command;
 use std::time::Duration;
 
 use crate::anchors;
-use crate::harness::{display_path, format_duration, pld_binary, Config, Result};
+use crate::harness::{display_path, format_duration, parse_duration, pld_binary, Config, Result};
 
 /// Elements of the allreduce (64 MiB of f32).
 const ELEMENTS: usize = 16 * 1024 * 1024;
 const BYTES: usize = ELEMENTS * 4;
-
-/// `2.1ms`, `1.23s`, `850µs` (Rust's `{:.1?}` of a duration).
-fn parse_duration(text: &str) -> Option<Duration> {
-    let split = text.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
-    let (number, unit) = text.split_at(split);
-    let value: f64 = number.parse().ok()?;
-    let seconds = match unit {
-        "s" => value,
-        "ms" => value / 1e3,
-        "µs" | "us" => value / 1e6,
-        "ns" => value / 1e9,
-        _ => return None,
-    };
-    Some(Duration::from_secs_f64(seconds))
-}
 
 /// The kernel time of `pld-run`'s `finished in 1.2s (kernels 175.9ms)`.
 fn kernel_time(stdout: &str) -> Option<Duration> {
@@ -217,13 +202,5 @@ mod tests {
         let out = "@allreduce on 4 ranks: finished in 1.2s (kernels 175.9ms)\n  rank ...";
         assert_eq!(kernel_time(out), Some(Duration::from_micros(175900)));
         assert_eq!(kernel_time("@k on 2 ranks: finished in 1.2s"), None);
-    }
-
-    #[test]
-    fn durations_as_pld_run_prints_them() {
-        assert_eq!(parse_duration("2.1ms"), Some(Duration::from_micros(2100)));
-        assert_eq!(parse_duration("1.5s"), Some(Duration::from_millis(1500)));
-        assert_eq!(parse_duration("850.0µs"), Some(Duration::from_micros(850)));
-        assert_eq!(parse_duration("fast"), None);
     }
 }

@@ -19,7 +19,8 @@ use std::process::Command;
 use std::time::Duration;
 
 use crate::harness::{
-    display_path, format_duration, pld_binary, workspace_path, Config, Result, Stats,
+    display_path, format_duration, parse_duration, pld_binary, workspace_path, Config, Result,
+    Stats,
 };
 
 /// Runs (plain) or schedules (explore) inside one `pld-run` process.
@@ -60,21 +61,6 @@ struct Case {
     file: PathBuf,
     /// `--kernel` (an InCore kernel); `None` runs the HOST program.
     kernel: Option<&'static str>,
-}
-
-/// `2.1ms`, `1.23s`, `850.0µs` (Rust's `{:.1?}` of a duration).
-fn parse_duration(text: &str) -> Option<Duration> {
-    let split = text.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
-    let (number, unit) = text.split_at(split);
-    let value: f64 = number.parse().ok()?;
-    let seconds = match unit {
-        "s" => value,
-        "ms" => value / 1e3,
-        "µs" | "us" => value / 1e6,
-        "ns" => value / 1e9,
-        _ => return None,
-    };
-    Some(Duration::from_secs_f64(seconds))
 }
 
 /// The first word after `marker` on a line that has it, as a duration
@@ -269,13 +255,5 @@ mod tests {
         let found = "schedule 3 (--replay 3): race: ...\n@k on 2 ranks: 10 schedules explored \
                      (seeds 0 to 9) in 4.0ms: 1 finding (first seen with seed 3)";
         assert_eq!(explored(found), None);
-    }
-
-    #[test]
-    fn durations_as_pld_run_prints_them() {
-        assert_eq!(parse_duration("2.1ms"), Some(Duration::from_micros(2100)));
-        assert_eq!(parse_duration("1.5s"), Some(Duration::from_millis(1500)));
-        assert_eq!(parse_duration("850.0µs"), Some(Duration::from_micros(850)));
-        assert_eq!(parse_duration("fast"), None);
     }
 }

@@ -224,6 +224,22 @@ impl Report {
     }
 }
 
+/// A duration as the tools print it (Rust's `{:.1?}`: `2.1ms`, `1.5s`,
+/// `850.0µs`), the inverse of what `pld-run` writes; `None` otherwise.
+pub fn parse_duration(text: &str) -> Option<Duration> {
+    let split = text.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
+    let (number, unit) = text.split_at(split);
+    let value: f64 = number.parse().ok()?;
+    let seconds = match unit {
+        "s" => value,
+        "ms" => value / 1e3,
+        "µs" | "us" => value / 1e6,
+        "ns" => value / 1e9,
+        _ => return None,
+    };
+    Some(Duration::from_secs_f64(seconds))
+}
+
 /// `d` with three significant-ish digits in a unit that suits it.
 pub fn format_duration(d: Duration) -> String {
     let secs = d.as_secs_f64();
@@ -320,6 +336,14 @@ pub fn display_path(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn durations_as_pld_run_prints_them() {
+        assert_eq!(parse_duration("2.1ms"), Some(Duration::from_micros(2100)));
+        assert_eq!(parse_duration("1.5s"), Some(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("850.0µs"), Some(Duration::from_micros(850)));
+        assert_eq!(parse_duration("fast"), None);
+    }
 
     fn ms(values: &[u64]) -> Vec<Duration> {
         values.iter().copied().map(Duration::from_millis).collect()
