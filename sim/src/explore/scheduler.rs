@@ -338,11 +338,6 @@ impl Scheduler {
         self.inner.lock().unwrap().free
     }
 
-    /// The parent of an agent (`None` for a rank's own thread).
-    pub fn parent(&self, agent: usize) -> Option<usize> {
-        self.inner.lock().unwrap().agents[agent].parent
-    }
-
     fn await_turn<'g>(
         &self,
         mut inner: std::sync::MutexGuard<'g, Inner>,

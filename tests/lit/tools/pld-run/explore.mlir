@@ -32,3 +32,26 @@
 // A converted PTO kernel that notifies after a remote store with no fence.
 // RUN: not pld-run %S/../../../explore/missing-fence.pto.mlir --ranks 2 --explore 3 | FileCheck %s --check-prefix=FENCE
 // FENCE: schedule 0 (--replay 0): missing fence: rank {{[01]}}'s `pto.comm_tnotify` at {{.*}}missing-fence.pto.mlir:81:5 follows rank {{[01]}}'s `pto.tstore` at {{.*}}missing-fence.pto.mlir:55:5, which wrote bytes [0, 256) of rank {{[01]}}'s window (arg0 [0, 0]..[0, 63]), with no fence (`pld.system_fence`, `pto.fence_barrier_all`) in between
+//
+// Options that do not go with --explore, and a converted kernel that lost
+// its tensor types, are errors with status 1.
+// RUN: not pld-run %S/../../../../examples/barrier.mlir --explore 3 --trace %t.json 2>&1 | FileCheck %s --check-prefix=TRACE
+// TRACE: pld-run: error: --trace does not apply to --explore and --replay (schedules run one thread at a time: they are not timed, traced or saved)
+// RUN: not pld-run %S/../../../../examples/barrier.mlir --explore 3 --iters 2 --stats 2>&1 | FileCheck %s --check-prefix=BOTH
+// BOTH: pld-run: error: --iters/--warmup, --stats do not apply to --explore and --replay
+// RUN: not pld-run %S/../../../../examples/barrier.mlir --seed 3 2>&1 | FileCheck %s --check-prefix=SEED
+// SEED: pld-run: error: --seed sets the first schedule of --explore; give --explore K
+// RUN: not pld-run %S/../../../../examples/barrier.mlir --replay 3 --seed 4 2>&1 | FileCheck %s --check-prefix=REPLAYSEED
+// REPLAYSEED: pld-run: error: --replay names its schedule; --seed is for --explore
+// RUN: not pld-run %S/../../../../examples/barrier.mlir --explore 0 2>&1 | FileCheck %s --check-prefix=ZERO
+// ZERO: pld-run: error: --explore takes a number of schedules of at least 1
+// RUN: not pld-run %S/../../../explore/remote-load-without-wait.mlir --ranks 2 --explore 3 --check 2>&1 | FileCheck %s --check-prefix=CHECK0
+// CHECK0: pld-run: error: @exchange has 0 collectives; --check needs exactly one
+// RUN: split-file %s %t.dir
+// RUN: not pld-run %t.dir/nosig.mlir 2>&1 | FileCheck %s --check-prefix=NOSIG
+// NOSIG: pld-run: error: {{.*}}nosig.mlir: @k has no pld.signature (the tensor types it was converted from); convert it with this version of pld-to-pto
+
+//--- nosig.mlir
+func.func @k(%p: !pto.ptr<i32>) attributes {pto.kernel_kind = #pto.kernel_kind<"vector">} {
+  return
+}
