@@ -19,6 +19,22 @@ pub struct Window {
     layout: Layout,
 }
 
+/// Asks the kernel to back a large window with transparent huge pages:
+/// a kernel streams through its window in tiles, and with 4 KiB pages every
+/// 16 KiB tile copy crosses four TLB entries.
+fn advise_huge_pages(base: *mut u8, len: usize) {
+    const HUGE: usize = 2 << 20;
+    if len < HUGE {
+        return;
+    }
+    // SAFETY: madvise only changes how the kernel backs the range, which is
+    // mapped memory of this window (an advice the kernel does not take is
+    // harmless, so its result is ignored).
+    unsafe {
+        libc::madvise(base.cast(), len & !(PAGE - 1), libc::MADV_HUGEPAGE);
+    }
+}
+
 /// Windows start at a page boundary.
 const PAGE: usize = 4096;
 
@@ -49,6 +65,7 @@ impl Window {
         // SAFETY: `skip < PAGE`, so the window's `len` bytes after it lie
         // inside the block.
         let base = unsafe { NonNull::new_unchecked(block.as_ptr().add(skip)) };
+        advise_huge_pages(base.as_ptr(), len);
         Ok(Window {
             base,
             len,

@@ -5,7 +5,6 @@
 //! run and the call does nothing: these functions must not unwind into
 //! generated code.
 
-use crate::half::{f16_to_f32, f32_to_f16};
 use crate::run::with_current;
 use crate::signal::{Compare, Notify};
 use pld_dialect::enums::{NotifyOp, PldEnum, WaitCmp};
@@ -113,7 +112,7 @@ pub extern "C" fn pld_sim_notify(cell: *mut i32, value: i32, op: i32) {
             return;
         };
         if let Some(cell) = cell_in_windows(state, rank, cell, "notify") {
-            let begin = std::time::Instant::now();
+            let begin = state.stamp();
             op.apply(cell, value);
             let place = cell_place(state, cell);
             if let Some((explore, agent)) = turn {
@@ -149,7 +148,7 @@ pub extern "C" fn pld_sim_wait(cell: *const i32, expected: i32, cmp: i32) {
             return;
         };
         if let Some(cell) = cell_in_windows(state, rank, cell, "wait") {
-            let begin = std::time::Instant::now();
+            let begin = state.stamp();
             state.counters(rank).waits.fetch_add(1, Ordering::Relaxed);
             match state.explore() {
                 Some(explore) => {
@@ -335,9 +334,9 @@ pub unsafe extern "C" fn pld_sim_copy(
     accumulate: i32,
 ) {
     let elem = i64::from(elem_bytes);
-    let begin = std::time::Instant::now();
     let site = crate::run::take_site();
     let checked = with_current(|state, rank| {
+        let begin = state.stamp();
         let turn = state.turn();
         let dst_range = extent(
             dst as usize,
@@ -419,32 +418,50 @@ pub unsafe extern "C" fn pld_sim_copy(
                 }
             }
         }
-        Some((reads, writes, bytes))
+        // A store into a window streams past the cache unless the core
+        // has just read those bytes (`crate::copy`).
+        if let (Some(_), Some((start, end))) = (reads, src_range) {
+            crate::copy::note_window_read(start, end);
+        }
+        let streaming =
+            writes.is_some() && dst_range.is_some_and(|(s, e)| crate::copy::should_stream(s, e));
+        Some((reads, writes, bytes, begin, streaming))
     });
     if checked == Some(None) {
         return;
     }
     let elem = elem_bytes as usize;
     if accumulate == 0 && dst_col_stride == 1 && src_col_stride == 1 {
-        // Contiguous rows: one memmove per row.
-        for r in 0..rows.max(0) {
-            let d = (r * dst_row_stride) as usize * elem;
-            let s = (r * src_row_stride) as usize * elem;
-            // SAFETY: as below.
-            unsafe { std::ptr::copy(src.add(s), dst.add(d), cols.max(0) as usize * elem) };
-        }
+        // Contiguous rows.
+        let streaming = matches!(checked, Some(Some((.., true))));
+        // SAFETY: both blocks were checked against their windows (or are
+        // tiles and buffers the kernel owns).
+        unsafe {
+            crate::copy::copy_rows(
+                dst,
+                dst_row_stride as usize * elem,
+                src,
+                src_row_stride as usize * elem,
+                rows.max(0) as usize,
+                cols.max(0) as usize * elem,
+                streaming,
+            )
+        };
     } else {
-        copy_elements(
-            dst,
-            [dst_row_stride, dst_col_stride],
-            src,
-            [src_row_stride, src_col_stride],
-            [rows, cols],
-            elem,
-            accumulate,
-        );
+        // SAFETY: as above.
+        unsafe {
+            crate::copy::copy_elements(
+                dst,
+                [dst_row_stride, dst_col_stride],
+                src,
+                [src_row_stride, src_col_stride],
+                [rows, cols],
+                elem,
+                accumulate,
+            )
+        };
     }
-    if let Some(Some((reads, writes, bytes))) = checked {
+    if let Some(Some((reads, writes, bytes, begin, _))) = checked {
         with_current(|state, rank| {
             state.record(rank, "copy", begin, || {
                 let side =
@@ -468,57 +485,6 @@ pub unsafe extern "C" fn pld_sim_copy(
                 )
             })
         });
-    }
-}
-
-/// Element-by-element copy or accumulation of a strided block.
-///
-/// # Safety
-///
-/// Both blocks must be valid for their strided extent.
-#[allow(clippy::too_many_arguments)]
-unsafe fn copy_elements(
-    dst: *mut u8,
-    [dst_row_stride, dst_col_stride]: [i64; 2],
-    src: *const u8,
-    [src_row_stride, src_col_stride]: [i64; 2],
-    [rows, cols]: [i64; 2],
-    elem: usize,
-    accumulate: i32,
-) {
-    for r in 0..rows.max(0) {
-        for c in 0..cols.max(0) {
-            let d = (r * dst_row_stride + c * dst_col_stride) as usize * elem;
-            let s = (r * src_row_stride + c * src_col_stride) as usize * elem;
-            // SAFETY: both blocks were checked against their windows (or
-            // are tiles and buffers the kernel owns).
-            unsafe {
-                let (dp, sp) = (dst.add(d), src.add(s));
-                match u32::try_from(accumulate).unwrap_or(u32::MAX) {
-                    // Accumulations are element-atomic: several ranks may
-                    // add into one element at once.
-                    pld_runtime_sys::PLD_COPY_ADD_F32 => {
-                        let add = sp.cast::<f32>().read_unaligned();
-                        let cell = std::sync::atomic::AtomicU32::from_ptr(dp.cast());
-                        let _ = cell.fetch_update(Ordering::AcqRel, Ordering::Acquire, |old| {
-                            Some((f32::from_bits(old) + add).to_bits())
-                        });
-                    }
-                    pld_runtime_sys::PLD_COPY_ADD_I32 => {
-                        let add = sp.cast::<i32>().read_unaligned();
-                        AtomicI32::from_ptr(dp.cast()).fetch_add(add, Ordering::AcqRel);
-                    }
-                    pld_runtime_sys::PLD_COPY_ADD_F16 => {
-                        let add = f16_to_f32(sp.cast::<u16>().read_unaligned());
-                        let cell = std::sync::atomic::AtomicU16::from_ptr(dp.cast());
-                        let _ = cell.fetch_update(Ordering::AcqRel, Ordering::Acquire, |old| {
-                            Some(f32_to_f16(f16_to_f32(old) + add))
-                        });
-                    }
-                    _ => std::ptr::copy(sp, dp, elem),
-                }
-            }
-        }
     }
 }
 

@@ -14,9 +14,11 @@
 //! deadlock ([`DeadlockReport`]); after a collective, [`CommDomain::leaks`]
 //! lists the signal cells that did not return to zero.
 
+mod affinity;
 pub mod builtins;
 pub mod compile;
 mod converted;
+mod copy;
 mod domain;
 pub mod explore;
 pub mod ffi;

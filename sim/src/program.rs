@@ -76,12 +76,25 @@ impl Dtype {
 
     /// `value` encoded as one element.
     pub fn encode(self, value: f64) -> Vec<u8> {
-        match self {
-            Dtype::F16 => crate::half::f32_to_f16(value as f32).to_le_bytes().to_vec(),
-            Dtype::F32 => (value as f32).to_le_bytes().to_vec(),
-            Dtype::I32 => (value as i32).to_le_bytes().to_vec(),
-            Dtype::I8 => (value as i8).to_le_bytes().to_vec(),
+        self.encode_all([value])
+    }
+
+    /// `values` encoded one after another (a 64 MiB input is 16 Mi
+    /// elements: no allocation per element).
+    pub fn encode_all(self, values: impl IntoIterator<Item = f64>) -> Vec<u8> {
+        let values = values.into_iter();
+        let mut bytes = Vec::with_capacity(values.size_hint().0 * self.bytes());
+        for value in values {
+            match self {
+                Dtype::F16 => {
+                    bytes.extend_from_slice(&crate::half::f32_to_f16(value as f32).to_le_bytes())
+                }
+                Dtype::F32 => bytes.extend_from_slice(&(value as f32).to_le_bytes()),
+                Dtype::I32 => bytes.extend_from_slice(&(value as i32).to_le_bytes()),
+                Dtype::I8 => bytes.push(value as i8 as u8),
+            }
         }
+        bytes
     }
 }
 
@@ -384,6 +397,7 @@ impl Program {
                     .collect()
             }))
             .fibers(true)
+            .pinned(true)
             .execute(&format!("@{kernel}"), |env| {
                 let mut guards: Vec<_> =
                     locals[env.rank].iter().map(|m| m.lock().unwrap()).collect();
@@ -670,7 +684,34 @@ pub(crate) fn tensor_param(
 
 #[cfg(test)]
 mod tests {
-    use super::source_names;
+    use super::{source_names, Dtype};
+
+    #[test]
+    fn encoding_many_elements_puts_each_in_its_place() {
+        let values = [1.0, -2.5, 0.0, 65504.0, 3.75];
+        // What each dtype holds of them (integers truncate toward zero, and
+        // saturate: Rust's `as` from a float).
+        let held: [(Dtype, [f64; 5]); 4] = [
+            (Dtype::F16, [1.0, -2.5, 0.0, 65504.0, 3.75]),
+            (Dtype::F32, [1.0, -2.5, 0.0, 65504.0, 3.75]),
+            (Dtype::I32, [1.0, -2.0, 0.0, 65504.0, 3.0]),
+            (Dtype::I8, [1.0, -2.0, 0.0, 127.0, 3.0]),
+        ];
+        for (dtype, expected) in held {
+            let all = dtype.encode_all(values);
+            assert_eq!(all.len(), values.len() * dtype.bytes());
+            let read: Vec<f64> = (0..values.len()).map(|i| dtype.read(&all, i)).collect();
+            assert_eq!(read, expected, "{dtype:?}");
+        }
+        assert_eq!(Dtype::F32.encode_all([1.0]), 1.0f32.to_le_bytes());
+        assert_eq!(
+            Dtype::F16.encode_all([1.0]),
+            [0x00, 0x3c],
+            "1.0 in binary16"
+        );
+        assert_eq!(Dtype::I8.encode_all([-2.0]), [0xfe]);
+        assert_eq!(Dtype::I32.encode(7.0), 7i32.to_le_bytes());
+    }
 
     #[test]
     fn parameter_names_come_from_the_signature() {

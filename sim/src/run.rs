@@ -149,6 +149,16 @@ pub(crate) struct Explore {
 /// waiter keeps yielding for about a millisecond before it sleeps.
 const YIELDS: u32 = 1000;
 
+/// Switches to the other fibers of its worker a waiting fiber makes before
+/// it records itself as blocked (a lock and a clock read).
+const FIBER_SWITCHES: u32 = 64;
+
+/// Busy-wait rounds (a `pause` each, some tens of nanoseconds) before a
+/// waiting thread that has a core of its own starts yielding it: about the
+/// time a peer takes to reach the matching notify in a balanced kernel, so
+/// most barriers complete without a system call.
+const SPINS: u32 = 1000;
+
 /// The threads asleep in a wait on cells of one window.
 #[derive(Default)]
 struct Sleepers {
@@ -203,6 +213,7 @@ struct RankLocals {
     agent: usize,
     site: i64,
     tiles: crate::tiles::CoreTiles,
+    recent: crate::copy::Recent,
 }
 
 impl crate::fiber::Locals for RankLocals {
@@ -212,6 +223,7 @@ impl crate::fiber::Locals for RankLocals {
             agent: AGENT.with(|a| a.take()),
             site: SITE.with(|s| s.replace(-1)),
             tiles: crate::tiles::take_core(),
+            recent: crate::copy::take_core(),
         }
     }
 
@@ -220,6 +232,7 @@ impl crate::fiber::Locals for RankLocals {
         AGENT.with(|a| a.set(self.agent));
         SITE.with(|s| s.set(self.site));
         crate::tiles::put_core(self.tiles);
+        crate::copy::put_core(self.recent);
     }
 }
 
@@ -367,16 +380,23 @@ pub(crate) fn unbind_block() -> Result<(), String> {
 }
 
 impl State<'_> {
+    /// The start of an event for the timeline: the time now when tracing,
+    /// else nothing (a clock read costs about as much as a small device
+    /// call, so untraced runs take none).
+    pub fn stamp(&self) -> Option<Instant> {
+        self.trace.as_ref().map(|_| Instant::now())
+    }
+
     /// Adds a step that began at `begin` and ends now to `rank`'s timeline,
     /// when the run is traced. `args` is computed only then.
     pub fn record(
         &self,
         rank: usize,
         name: &'static str,
-        begin: Instant,
+        begin: Option<Instant>,
         args: impl FnOnce() -> String,
     ) {
-        if let Some(trace) = &self.trace {
+        if let (Some(trace), Some(begin)) = (&self.trace, begin) {
             let now = Instant::now();
             let micros = |t: Instant| t.duration_since(self.start).as_secs_f64() * 1e6;
             trace[rank].lock().unwrap().push(Event {
@@ -481,32 +501,49 @@ impl State<'_> {
     /// sleep has a timeout, so the deadlock check runs however the cell
     /// changes.
     pub fn wait(&self, rank: usize, cell: &AtomicI32, expected: i32, cmp: WaitCmp, site: i64) {
+        // Most waits of a balanced kernel hold at once or within a few
+        // microseconds: those take no lock and read no clock.
+        let holds = || cmp.holds(cell.load(Ordering::SeqCst), expected) || self.stopped();
+        if holds() {
+            return;
+        }
+        // (No spinning when the ranks outnumber the cores, fibers or not.)
+        for _ in 0..self.spins {
+            std::hint::spin_loop();
+            if holds() {
+                return;
+            }
+        }
+        // A fiber hands its worker to the other ranks of the worker a few
+        // times first: a barrier's peers on the same worker get there in
+        // as many switches.
+        for _ in 0..FIBER_SWITCHES {
+            if !crate::fiber::yield_now() {
+                break;
+            }
+            if holds() {
+                return;
+            }
+        }
         let thread = current_thread();
         let window = self
             .domain
             .locate(cell.as_ptr() as usize, 4)
             .map(|(w, _)| w);
+        self.set_status(
+            rank,
+            thread,
+            Status::Blocked {
+                cell,
+                expected,
+                cmp,
+                since: Instant::now(),
+                site,
+            },
+        );
         let mut rounds = 0u32;
-        let mut blocked = false;
         let mut last_check = Instant::now();
-        loop {
-            if cmp.holds(cell.load(Ordering::SeqCst), expected) || self.stopped() {
-                break;
-            }
-            if !blocked {
-                self.set_status(
-                    rank,
-                    thread,
-                    Status::Blocked {
-                        cell,
-                        expected,
-                        cmp,
-                        since: Instant::now(),
-                        site,
-                    },
-                );
-                blocked = true;
-            }
+        while !holds() {
             rounds += 1;
             // A fiber gives its worker to the next rank of the worker at
             // once (now and then the worker's core to the OS too, in case
@@ -515,10 +552,7 @@ impl State<'_> {
                 if rounds.is_multiple_of(1024) {
                     std::thread::yield_now();
                 }
-            } else if rounds < self.spins {
-                std::hint::spin_loop();
-                continue;
-            } else if rounds < self.spins + YIELDS {
+            } else if rounds < YIELDS {
                 std::thread::yield_now();
             } else if let Some(window) = window {
                 self.sleep(window, cell, expected, cmp);
@@ -532,9 +566,7 @@ impl State<'_> {
                 self.declare_deadlock_if_stuck();
             }
         }
-        if blocked {
-            self.set_status(rank, thread, Status::Running);
-        }
+        self.set_status(rank, thread, Status::Running);
     }
 
     /// Sleeps until a notify into `window` wakes this thread (or a short
@@ -704,6 +736,7 @@ pub struct Run<'d> {
     schedule: Option<Schedule>,
     names: Option<WindowNamer<'d>>,
     fibers: bool,
+    pinned: bool,
     cells: Option<Vec<std::ops::Range<usize>>>,
 }
 
@@ -719,6 +752,7 @@ impl<'d> Run<'d> {
             schedule: None,
             names: None,
             fibers: false,
+            pinned: false,
             cells: None,
         }
     }
@@ -737,6 +771,15 @@ impl<'d> Run<'d> {
     /// stop the other ranks of its worker. Not with `explore`.
     pub fn fibers(mut self, fibers: bool) -> Self {
         self.fibers = fibers;
+        self
+    }
+
+    /// Gives every rank thread (or fiber worker) a core of its own, when
+    /// there are enough (`crate::affinity`). For kernels whose ranks do not
+    /// start threads of their own (those would inherit the core). Not with
+    /// `explore`, where one thread runs at a time.
+    pub fn pinned(mut self, pinned: bool) -> Self {
+        self.pinned = pinned;
         self
     }
 
@@ -793,7 +836,7 @@ impl<'d> Run<'d> {
                 .collect(),
             stopped: AtomicBool::new(false),
             sleepers: (0..ranks).map(|_| Sleepers::default()).collect(),
-            spins: if ranks <= available_cores() { 100 } else { 0 },
+            spins: if ranks <= available_cores() { SPINS } else { 0 },
             trace: self
                 .trace
                 .then(|| (0..ranks).map(|_| Mutex::new(Vec::new())).collect()),
@@ -835,7 +878,7 @@ impl<'d> Run<'d> {
                 AGENT.with(|a| a.set(rank));
                 explore.scheduler.point(rank);
             }
-            let begin = Instant::now();
+            let begin = state.stamp();
             let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 kernel(RankEnv {
                     rank,
@@ -861,6 +904,14 @@ impl<'d> Run<'d> {
         let workers = available_cores().min(ranks);
         let fibers =
             self.fibers && self.schedule.is_none() && ranks > workers && crate::fiber::available();
+        // The core of each thread (rank, or worker of fibers), if pinned.
+        let threads = if fibers { workers } else { ranks };
+        let cpus = if self.pinned && self.schedule.is_none() {
+            crate::affinity::allowed_cpus()
+        } else {
+            Vec::new()
+        };
+        let core_of = |thread: usize| (cpus.len() >= threads).then(|| cpus[thread]);
         std::thread::scope(|scope| {
             let body = &body;
             if fibers {
@@ -870,6 +921,9 @@ impl<'d> Run<'d> {
                     std::thread::Builder::new()
                         .name(format!("ranks {worker} mod {workers}"))
                         .spawn_scoped(scope, move || {
+                            if let Some(cpu) = core_of(worker) {
+                                crate::affinity::pin_current_thread(cpu);
+                            }
                             let bodies: Vec<Box<dyn FnOnce() + '_>> = (worker..ranks)
                                 .step_by(workers)
                                 .map(|rank| Box::new(move || body(rank)) as Box<dyn FnOnce()>)
@@ -884,7 +938,12 @@ impl<'d> Run<'d> {
                 for rank in 0..ranks {
                     std::thread::Builder::new()
                         .name(format!("rank {rank}"))
-                        .spawn_scoped(scope, move || body(rank))
+                        .spawn_scoped(scope, move || {
+                            if let Some(cpu) = core_of(rank) {
+                                crate::affinity::pin_current_thread(cpu);
+                            }
+                            body(rank)
+                        })
                         .expect("spawn a rank thread");
                 }
             }

@@ -77,9 +77,7 @@ fn salt(name: &str) -> usize {
 
 pub(crate) fn fill(generator: &Generator, param: &Param, rank: usize) -> Result<Vec<u8>, String> {
     let values = |f: &dyn Fn(usize) -> f64| -> Vec<u8> {
-        (0..param.elements())
-            .flat_map(|i| param.dtype.encode(f(i)))
-            .collect()
+        param.dtype.encode_all((0..param.elements()).map(f))
     };
     Ok(match generator {
         Generator::Zeros => vec![0; param.bytes()],
@@ -598,11 +596,7 @@ fn drive(options: &Options) -> Result<i32, String> {
         if let (Some(dir), Some(target)) = (&options.output_dir, kernel.collectives[0].target) {
             let param = &kernel.params[target];
             for check in &checks {
-                let bytes: Vec<u8> = check
-                    .expected
-                    .iter()
-                    .flat_map(|v| param.dtype.encode(*v))
-                    .collect();
+                let bytes = param.dtype.encode_all(check.expected.iter().copied());
                 let path = format!("{dir}/{}.rank{}.golden.npy", param.name, check.rank);
                 std::fs::write(&path, npy::encode(param.dtype, &param.shape, &bytes))
                     .map_err(|e| format!("cannot write '{path}': {e}"))?;

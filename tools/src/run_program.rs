@@ -250,11 +250,7 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
                 if check.expected.len() != param.elements() {
                     continue;
                 }
-                let bytes: Vec<u8> = check
-                    .expected
-                    .iter()
-                    .flat_map(|v| param.dtype.encode(*v))
-                    .collect();
+                let bytes = param.dtype.encode_all(check.expected.iter().copied());
                 let path = format!("{dir}/{name}.rank{device}.golden.npy");
                 std::fs::write(&path, npy::encode(param.dtype, &param.shape, &bytes))
                     .map_err(|e| format!("cannot write '{path}': {e}"))?;

@@ -474,7 +474,7 @@ impl ProgramRun {
                     }
                     let time = begin.elapsed();
                     crate::run::with_current(|state, rank| {
-                        state.record(rank, "task", begin, || match task {
+                        state.record(rank, "task", Some(begin), || match task {
                             Task::Kernel(k) => format!("\"kernel\": \"@{}\"", k.kernel),
                             Task::Builtin(b) => format!("\"builtin\": {:?}", b.variant),
                         })

@@ -176,9 +176,8 @@ fn input(kernel: &KernelInfo, rank: usize, param: usize) -> Vec<u8> {
     if kernel.signals.contains(&param) {
         return vec![0; p.bytes()];
     }
-    (0..p.elements())
-        .flat_map(|i| p.dtype.encode(((rank * 7 + i) % 13) as f64 * 0.5))
-        .collect()
+    p.dtype
+        .encode_all((0..p.elements()).map(|i| ((rank * 7 + i) % 13) as f64 * 0.5))
 }
 
 impl ExploreProtocol {
