@@ -50,7 +50,7 @@ int main(int argc, char **argv) {
   pthread_t *threads = calloc((size_t)ranks, sizeof(pthread_t));
   for (int r = 0; r < ranks; r++) {
     /* 2 MiB aligned and advised as huge pages, as the simulator's
-     * windows are: the anchor gets every advantage the simulator has. */
+     * windows are, so the anchor is not slowed by small pages. */
     size_t bytes = ((size_t)n * sizeof(float) + HUGE - 1) / HUGE * HUGE;
     buffers[r] = aligned_alloc(HUGE, bytes);
     if (buffers[r] == NULL) return 1;

@@ -4,10 +4,10 @@
 //! core idles: each `sched_yield` hands the core to the other rank, so the
 //! threads look runnable to the scheduler's load balancer only in turns
 //! and it seldom moves one. Measured on the 2-core VM (a 64 MiB ring
-//! allreduce on 2 ranks, `perf record -e sched:sched_switch`): in about
-//! half of the runs both ranks spent most of the kernel on CPU 0, taking
-//! 35-50 ms instead of about 20. A run whose threads fit the cores gives
-//! each its own.
+//! allreduce on 2 ranks): unpinned, 10 runs took 28-41 ms (median 33), and
+//! `perf record -e sched:sched_switch` showed both ranks on CPU 0 for most
+//! of a slow run; pinned, 13 of 15 runs took 20-23 ms. A run whose threads
+//! take every core gives each its own.
 
 /// The CPUs the process may run on, in increasing order (empty when they
 /// cannot be read).
@@ -24,6 +24,12 @@ pub(crate) fn allowed_cpus() -> Vec<usize> {
             .filter(|&cpu| libc::CPU_ISSET(cpu, &set))
             .collect()
     }
+}
+
+/// The CPU the calling thread runs on now.
+pub(crate) fn current_cpu() -> Option<usize> {
+    // SAFETY: `sched_getcpu` has no preconditions.
+    usize::try_from(unsafe { libc::sched_getcpu() }).ok()
 }
 
 /// Restricts the calling thread to `cpu`. Best effort: a thread that

@@ -76,25 +76,35 @@ pub(crate) fn should_stream(start: usize, end: usize) -> bool {
 ///
 /// # Safety
 ///
-/// Both blocks must be valid for their extent (overlap is allowed only for
-/// plain copies, as `memmove` allows it).
+/// Both blocks must be valid for their extent (they may overlap: a block
+/// that overlaps the other, or whose destination rows overlap each other,
+/// is copied plainly, row by row as `memmove` would).
 pub(crate) unsafe fn copy_rows(
     dst: *mut u8,
-    dst_row_bytes: usize,
+    dst_row_bytes: i64,
     src: *const u8,
-    src_row_bytes: usize,
+    src_row_bytes: i64,
     rows: usize,
     row_bytes: usize,
     streaming: bool,
 ) {
+    let streaming = streaming
+        && disjoint(
+            extent(dst as usize, dst_row_bytes, rows, row_bytes),
+            extent(src as usize, src_row_bytes, rows, row_bytes),
+        )
+        && (rows <= 1 || dst_row_bytes >= row_bytes as i64);
     for r in 0..rows {
-        // SAFETY: the caller's contract.
-        let (d, s) = unsafe { (dst.add(r * dst_row_bytes), src.add(r * src_row_bytes)) };
-        if streaming && !overlapping(d, s, row_bytes) {
-            // SAFETY: as above, and the two rows do not overlap.
+        // Wrapping: a stride the caller got wrong must not panic here
+        // (these run under `extern "C"` functions); the contract is the
+        // caller's.
+        let d = dst.wrapping_offset((r as isize).wrapping_mul(dst_row_bytes as isize));
+        let s = src.wrapping_offset((r as isize).wrapping_mul(src_row_bytes as isize));
+        if streaming {
+            // SAFETY: the caller's contract; the blocks do not overlap.
             unsafe { stream::copy(d, s, row_bytes) };
         } else {
-            // SAFETY: as above.
+            // SAFETY: the caller's contract.
             unsafe { std::ptr::copy(s, d, row_bytes) };
         }
     }
@@ -103,9 +113,22 @@ pub(crate) unsafe fn copy_rows(
     }
 }
 
-fn overlapping(d: *mut u8, s: *const u8, bytes: usize) -> bool {
-    let (d, s) = (d as usize, s as usize);
-    d < s + bytes && s < d + bytes
+/// The bytes `[start, end)` a block of rows spans, if the strides are
+/// non-negative and nothing overflows.
+fn extent(base: usize, row_stride: i64, rows: usize, row_bytes: usize) -> Option<(usize, usize)> {
+    if rows == 0 || row_bytes == 0 {
+        return Some((base, base));
+    }
+    let stride = usize::try_from(row_stride).ok()?;
+    let end = stride
+        .checked_mul(rows - 1)?
+        .checked_add(row_bytes)?
+        .checked_add(base)?;
+    Some((base, end))
+}
+
+fn disjoint(a: Option<(usize, usize)>, b: Option<(usize, usize)>) -> bool {
+    matches!((a, b), (Some(a), Some(b)) if a.1 <= b.0 || b.1 <= a.0)
 }
 
 /// Streaming stores, where the target has them (x86-64 always does: SSE2
@@ -271,6 +294,32 @@ mod tests {
                 .iter()
                 .all(|&b| b == 0));
         }
+    }
+
+    #[test]
+    fn overlapping_blocks_are_copied_as_memmove_copies_them() {
+        // A shift inside one buffer, forward and backward, asked to stream.
+        for shift in [-100i64, 100] {
+            let mut buffer: Vec<u8> = (0..12000u32).map(|i| (i % 251) as u8).collect();
+            let mut expected = buffer.clone();
+            let (from, to) = (2000usize, (2000 + shift) as usize);
+            expected.copy_within(from..from + 8192, to);
+            let base = buffer.as_mut_ptr();
+            // SAFETY: both 8192-byte ranges lie inside the 12000 bytes.
+            unsafe { copy_rows(base.add(to), 0, base.add(from), 0, 1, 8192, true) };
+            assert_eq!(buffer, expected, "shift {shift}");
+        }
+        // Destination rows that overlap each other: later rows win, as
+        // with row-by-row memmoves.
+        let src: Vec<u8> = (0..20000u32).map(|i| (i % 253) as u8).collect();
+        let mut expected = vec![0u8; 12000];
+        for r in 0..3 {
+            expected[r * 1000..r * 1000 + 5000].copy_from_slice(&src[r * 6000..r * 6000 + 5000]);
+        }
+        let mut dst = vec![0u8; 12000];
+        // SAFETY: source rows end at 17000, destination rows at 7000.
+        unsafe { copy_rows(dst.as_mut_ptr(), 1000, src.as_ptr(), 6000, 3, 5000, true) };
+        assert_eq!(dst, expected);
     }
 
     #[test]

@@ -14,16 +14,20 @@ pub struct Window {
     base: NonNull<u8>,
     /// The window's bytes.
     len: usize,
-    /// The allocation the window is carved from (a page more than `len`).
+    /// The allocation the window is carved from (an alignment more than
+    /// `len`).
     block: NonNull<u8>,
     layout: Layout,
 }
 
-/// Asks the kernel to back a large window with transparent huge pages:
-/// a kernel streams through its window in tiles, and with 4 KiB pages every
-/// 16 KiB tile copy crosses four TLB entries.
+/// Large windows start at a huge-page boundary and are advised to the
+/// kernel as transparent huge pages: a kernel streams through its window in
+/// tiles, and with 4 KiB pages every 16 KiB tile copy crosses four TLB
+/// entries (and the placement of fresh small pages made the same copies
+/// vary by 1.5x from one run to the next).
+const HUGE: usize = 2 << 20;
+
 fn advise_huge_pages(base: *mut u8, len: usize) {
-    const HUGE: usize = 2 << 20;
     if len < HUGE {
         return;
     }
@@ -46,23 +50,25 @@ unsafe impl Sync for Window {}
 
 impl Window {
     fn new(bytes: usize) -> Result<Self, SimError> {
-        // Page-aligned, so every 32-byte aligned buffer offset inside is
-        // 32-byte aligned in memory too. The block is allocated with the
-        // allocator's own alignment and a page to spare, so that zeroing
-        // it is the allocator's (`calloc`: fresh pages from the kernel,
-        // not written until used) rather than a memset of the whole
-        // window up front; a 64 MiB window costs memory only where the run
-        // writes.
+        // Page-aligned (huge-page aligned from 2 MiB on), so every 32-byte
+        // aligned buffer offset inside is 32-byte aligned in memory too.
+        // The block is allocated with the allocator's own alignment and
+        // an alignment's worth to spare, so that zeroing it is the
+        // allocator's (`calloc`: fresh pages from the kernel, not written
+        // until used) rather than a memset of the whole window up front; a
+        // 64 MiB window costs memory only where the run writes (in 2 MiB
+        // pages).
         let len = bytes.max(1);
+        let align = if len >= HUGE { HUGE } else { PAGE };
         let layout = len
-            .checked_add(PAGE)
+            .checked_add(align)
             .and_then(|size| Layout::from_size_align(size, 16).ok())
             .ok_or(SimError::WindowSize(bytes))?;
         // SAFETY: the layout has a non-zero size.
         let block =
             NonNull::new(unsafe { alloc_zeroed(layout) }).ok_or(SimError::WindowSize(bytes))?;
-        let skip = block.as_ptr().align_offset(PAGE);
-        // SAFETY: `skip < PAGE`, so the window's `len` bytes after it lie
+        let skip = block.as_ptr().align_offset(align);
+        // SAFETY: `skip < align`, so the window's `len` bytes after it lie
         // inside the block.
         let base = unsafe { NonNull::new_unchecked(block.as_ptr().add(skip)) };
         advise_huge_pages(base.as_ptr(), len);

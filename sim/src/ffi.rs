@@ -16,18 +16,22 @@ fn cell_in_windows<'a>(
     rank: usize,
     cell: *const i32,
     what: &str,
-) -> Option<&'a AtomicI32> {
+) -> Option<(&'a AtomicI32, (usize, usize))> {
     let address = cell as usize;
-    if !address.is_multiple_of(4) || state.domain.locate(address, 4).is_none() {
+    let place = state
+        .domain
+        .locate(address, 4)
+        .filter(|_| address.is_multiple_of(4));
+    let Some(place) = place else {
         state.error(
             rank,
             format!("{what} on the signal cell at {address:#x}, which is outside every window"),
         );
         return None;
-    }
+    };
     // SAFETY: an aligned i32 inside a window of the run's domain, which
     // outlives the run; cells are only accessed atomically.
-    Some(unsafe { AtomicI32::from_ptr(cell as *mut i32) })
+    Some((unsafe { AtomicI32::from_ptr(cell as *mut i32) }, place))
 }
 
 /// Trace arguments naming a signal cell (its window, index, and the
@@ -93,14 +97,6 @@ pub extern "C" fn pld_sim_scalar(address: *const u8, bytes: i64, write: i32, sit
     });
 }
 
-/// (window, byte offset) of a cell known to be in a window.
-fn cell_place(state: &crate::run::State<'_>, cell: &AtomicI32) -> (usize, usize) {
-    state
-        .domain
-        .locate(cell.as_ptr() as usize, 4)
-        .unwrap_or((usize::MAX, 0))
-}
-
 /// `pto.comm.tnotify`: applies `op` (0 AtomicAdd, 1 Set) with `value`.
 #[no_mangle]
 pub extern "C" fn pld_sim_notify(cell: *mut i32, value: i32, op: i32) {
@@ -111,10 +107,9 @@ pub extern "C" fn pld_sim_notify(cell: *mut i32, value: i32, op: i32) {
             state.error(rank, format!("notify with unknown op {op}"));
             return;
         };
-        if let Some(cell) = cell_in_windows(state, rank, cell, "notify") {
+        if let Some((cell, place)) = cell_in_windows(state, rank, cell, "notify") {
             let begin = state.stamp();
             op.apply(cell, value);
-            let place = cell_place(state, cell);
             if let Some((explore, agent)) = turn {
                 let mut checker = explore.checker.lock().unwrap();
                 if state.outside_signals(place.1) {
@@ -122,9 +117,7 @@ pub extern "C" fn pld_sim_notify(cell: *mut i32, value: i32, op: i32) {
                 }
                 checker.notify(agent, place, op, site);
             }
-            if place.0 != usize::MAX {
-                state.wake(place.0);
-            }
+            state.wake(place.0);
             state
                 .counters(rank)
                 .notifies
@@ -147,7 +140,7 @@ pub extern "C" fn pld_sim_wait(cell: *const i32, expected: i32, cmp: i32) {
             state.error(rank, format!("wait with unknown comparison {cmp}"));
             return;
         };
-        if let Some(cell) = cell_in_windows(state, rank, cell, "wait") {
+        if let Some((cell, place)) = cell_in_windows(state, rank, cell, "wait") {
             let begin = state.stamp();
             state.counters(rank).waits.fetch_add(1, Ordering::Relaxed);
             match state.explore() {
@@ -155,7 +148,6 @@ pub extern "C" fn pld_sim_wait(cell: *const i32, expected: i32, cmp: i32) {
                     let agent = crate::run::current_agent();
                     use crate::explore::scheduler::Waited;
                     let waited = explore.scheduler.wait(agent, cell, expected, cmp, site);
-                    let place = cell_place(state, cell);
                     let mut checker = explore.checker.lock().unwrap();
                     if waited != Waited::Unchecked && state.outside_signals(place.1) {
                         checker.outside_signals(agent, place, site);
@@ -185,11 +177,10 @@ pub extern "C" fn pld_sim_test(cell: *const i32, expected: i32, cmp: i32) -> i32
     with_current(|state, rank| {
         let turn = state.turn();
         let cmp = WaitCmp::from_abi(cmp)?;
-        let cell = cell_in_windows(state, rank, cell, "test")?;
+        let (cell, place) = cell_in_windows(state, rank, cell, "test")?;
         let holds = cmp.holds(cell.load(Ordering::Acquire), expected);
         if let Some((explore, agent)) = turn {
             if holds {
-                let place = cell_place(state, cell);
                 explore.checker.lock().unwrap().acquire(agent, place);
             } else {
                 explore.scheduler.polled(agent);
@@ -439,9 +430,9 @@ pub unsafe extern "C" fn pld_sim_copy(
         unsafe {
             crate::copy::copy_rows(
                 dst,
-                dst_row_stride as usize * elem,
+                dst_row_stride.wrapping_mul(elem as i64),
                 src,
-                src_row_stride as usize * elem,
+                src_row_stride.wrapping_mul(elem as i64),
                 rows.max(0) as usize,
                 cols.max(0) as usize * elem,
                 streaming,

@@ -114,8 +114,9 @@ pub(crate) struct State<'d> {
     stopped: AtomicBool,
     /// Per window: the threads sleeping in a wait on one of its cells.
     sleepers: Vec<Sleepers>,
-    /// Busy-wait rounds before a wait yields: some when every rank has a
-    /// core, none when they outnumber the cores.
+    /// Busy-wait rounds before a wait yields: [`SPINS`] when every rank
+    /// is pinned to a core, fewer when the ranks fit the cores unpinned,
+    /// none when they outnumber the cores.
     spins: u32,
     deadlock: Mutex<Option<DeadlockReport>>,
     errors: Mutex<Vec<String>>,
@@ -154,10 +155,15 @@ const YIELDS: u32 = 1000;
 const FIBER_SWITCHES: u32 = 64;
 
 /// Busy-wait rounds (a `pause` each, some tens of nanoseconds) before a
-/// waiting thread that has a core of its own starts yielding it: about the
+/// waiting thread pinned to a core of its own starts yielding it: about the
 /// time a peer takes to reach the matching notify in a balanced kernel, so
 /// most barriers complete without a system call.
 const SPINS: u32 = 1000;
+
+/// The same when the ranks fit the cores but are not pinned (whole
+/// programs, whose builtin kernels start a thread per block): a waiter may
+/// share its core with the thread it waits for, so it spins only briefly.
+const UNPINNED_SPINS: u32 = 100;
 
 /// The threads asleep in a wait on cells of one window.
 #[derive(Default)]
@@ -494,8 +500,8 @@ impl State<'_> {
     /// is stopped (a deadlock was declared).
     ///
     /// A waiting thread gives its core away at once when the ranks
-    /// outnumber the cores (it spins briefly only when every rank has a
-    /// core of its own), keeps yielding for a while (a peer that is about
+    /// outnumber the cores (it spins first when the ranks fit the cores:
+    /// [`SPINS`] when pinned, [`UNPINNED_SPINS`] otherwise), keeps yielding for a while (a peer that is about
     /// to notify runs in between), then sleeps on the cell's window
     /// until a notify into that window wakes it ([`State::wake`]). The
     /// sleep has a timeout, so the deadlock check runs however the cell
@@ -816,6 +822,26 @@ impl<'d> Run<'d> {
     /// all of them. `name` is how reports refer to the kernel.
     pub fn execute(&self, name: &str, kernel: impl Fn(RankEnv<'d>) + Sync) -> Outcome {
         let ranks = self.domain.ranks();
+        let cores = available_cores();
+        let workers = cores.min(ranks);
+        let fibers =
+            self.fibers && self.schedule.is_none() && ranks > workers && crate::fiber::available();
+        // Pinned when the threads (ranks, or workers of fibers) take every
+        // core the run may use: the scheduler then has no better place for
+        // any of them, only worse ones (two on one core). Thread i goes to
+        // the i-th allowed CPU after the one the run starts on, so that
+        // runs in parallel processes spread when they can.
+        let threads = if fibers { workers } else { ranks };
+        let cpus = if self.pinned && self.schedule.is_none() && threads == cores {
+            crate::affinity::allowed_cpus()
+        } else {
+            Vec::new()
+        };
+        let pinned = cpus.len() >= threads;
+        let first = crate::affinity::current_cpu()
+            .and_then(|cpu| cpus.iter().position(|&c| c == cpu))
+            .unwrap_or(0);
+        let core_of = |thread: usize| pinned.then(|| cpus[(first + thread) % cpus.len()]);
         let state = State {
             domain: self.domain,
             kernel: name.to_string(),
@@ -836,7 +862,12 @@ impl<'d> Run<'d> {
                 .collect(),
             stopped: AtomicBool::new(false),
             sleepers: (0..ranks).map(|_| Sleepers::default()).collect(),
-            spins: if ranks <= available_cores() { SPINS } else { 0 },
+            spins: match (ranks <= cores, pinned) {
+                (true, true) => SPINS,
+                (true, false) => UNPINNED_SPINS,
+                // Fibers switch instead; threads give their core away.
+                (false, _) => 0,
+            },
             trace: self
                 .trace
                 .then(|| (0..ranks).map(|_| Mutex::new(Vec::new())).collect()),
@@ -901,17 +932,6 @@ impl<'d> Run<'d> {
                 explore.scheduler.finish(rank);
             }
         };
-        let workers = available_cores().min(ranks);
-        let fibers =
-            self.fibers && self.schedule.is_none() && ranks > workers && crate::fiber::available();
-        // The core of each thread (rank, or worker of fibers), if pinned.
-        let threads = if fibers { workers } else { ranks };
-        let cpus = if self.pinned && self.schedule.is_none() {
-            crate::affinity::allowed_cpus()
-        } else {
-            Vec::new()
-        };
-        let core_of = |thread: usize| (cpus.len() >= threads).then(|| cpus[thread]);
         std::thread::scope(|scope| {
             let body = &body;
             if fibers {
