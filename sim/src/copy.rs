@@ -25,7 +25,8 @@ const REMEMBERED: usize = 16;
 /// over many whole lines only).
 const STREAM_MIN_BYTES: usize = 4096;
 
-/// The last window byte ranges a core read, newest last.
+/// The last window byte ranges a core read, in a ring (`next` is the
+/// oldest, overwritten by the next read).
 #[derive(Default, Clone, Copy)]
 pub(crate) struct Recent {
     ranges: [(usize, usize); REMEMBERED],

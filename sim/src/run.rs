@@ -501,8 +501,9 @@ impl State<'_> {
     ///
     /// A waiting thread gives its core away at once when the ranks
     /// outnumber the cores (it spins first when the ranks fit the cores:
-    /// [`SPINS`] when pinned, [`UNPINNED_SPINS`] otherwise), keeps yielding for a while (a peer that is about
-    /// to notify runs in between), then sleeps on the cell's window
+    /// [`SPINS`] rounds when pinned, [`UNPINNED_SPINS`] otherwise), keeps
+    /// yielding for a while (a peer that is about to notify runs in
+    /// between), then sleeps on the cell's window
     /// until a notify into that window wakes it ([`State::wake`]). The
     /// sleep has a timeout, so the deadlock check runs however the cell
     /// changes.
@@ -837,7 +838,7 @@ impl<'d> Run<'d> {
         } else {
             Vec::new()
         };
-        let pinned = cpus.len() >= threads;
+        let pinned = !cpus.is_empty() && cpus.len() >= threads;
         let first = crate::affinity::current_cpu()
             .and_then(|cpu| cpus.iter().position(|&c| c == cpu))
             .unwrap_or(0);
