@@ -46,3 +46,28 @@ pub(crate) fn pin_current_thread(cpu: usize) {
         let _ = libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pinned_thread_runs_on_its_cpu() {
+        let cpus = allowed_cpus();
+        assert!(!cpus.is_empty(), "the process may run somewhere");
+        assert!(current_cpu().is_some_and(|cpu| cpus.contains(&cpu)));
+        let last = *cpus.last().unwrap();
+        let seen = std::thread::spawn(move || {
+            pin_current_thread(last);
+            // After sched_setaffinity returns, the thread runs only there.
+            (allowed_cpus(), current_cpu())
+        })
+        .join()
+        .unwrap();
+        assert_eq!(seen, (vec![last], Some(last)));
+        // Out-of-range CPUs are ignored, not a crash.
+        std::thread::spawn(|| pin_current_thread(usize::MAX))
+            .join()
+            .unwrap();
+    }
+}
