@@ -160,7 +160,7 @@ pub extern "C" fn pld_sim_wait(cell: *const i32, expected: i32, cmp: i32) {
                         Waited::Unchecked => {}
                     }
                 }
-                None => state.wait(rank, cell, expected, cmp, site),
+                None => state.wait(rank, cell, place.0, expected, cmp, site),
             }
             state.record(rank, "wait", begin, || where_(state, cell, expected, site));
         }

@@ -503,11 +503,19 @@ impl State<'_> {
     /// outnumber the cores (it spins first when the ranks fit the cores:
     /// [`SPINS`] rounds when pinned, [`UNPINNED_SPINS`] otherwise), keeps
     /// yielding for a while (a peer that is about to notify runs in
-    /// between), then sleeps on the cell's window
-    /// until a notify into that window wakes it ([`State::wake`]). The
-    /// sleep has a timeout, so the deadlock check runs however the cell
-    /// changes.
-    pub fn wait(&self, rank: usize, cell: &AtomicI32, expected: i32, cmp: WaitCmp, site: i64) {
+    /// between), then sleeps on the cell's window (`window`, the one that
+    /// holds it) until a notify into that window wakes it
+    /// ([`State::wake`]). The sleep has a timeout, so the deadlock check
+    /// runs however the cell changes.
+    pub fn wait(
+        &self,
+        rank: usize,
+        cell: &AtomicI32,
+        window: usize,
+        expected: i32,
+        cmp: WaitCmp,
+        site: i64,
+    ) {
         // Most waits of a balanced kernel hold at once or within a few
         // microseconds: those take no lock and read no clock.
         let holds = || cmp.holds(cell.load(Ordering::SeqCst), expected) || self.stopped();
@@ -533,10 +541,6 @@ impl State<'_> {
             }
         }
         let thread = current_thread();
-        let window = self
-            .domain
-            .locate(cell.as_ptr() as usize, 4)
-            .map(|(w, _)| w);
         self.set_status(
             rank,
             thread,
@@ -561,10 +565,8 @@ impl State<'_> {
                 }
             } else if rounds < YIELDS {
                 std::thread::yield_now();
-            } else if let Some(window) = window {
-                self.sleep(window, cell, expected, cmp);
             } else {
-                std::thread::sleep(Duration::from_micros(50));
+                self.sleep(window, cell, expected, cmp);
             }
             // The clock is read every few rounds only: a fiber's round is a
             // switch of a few nanoseconds, a clock read costs more.
