@@ -364,6 +364,17 @@ irdl.dialect @pld {
     irdl.attributes { "op" = %op }
   }
 
+  irdl.operation @tensor_reduce {
+    %op = irdl.base @pld::@reduce_op
+    %root = irdl.base "#builtin.integer"
+    %target = irdl.base "!builtin.tensor"
+    %signal = irdl.base "!builtin.tensor"
+    %result = irdl.base "!builtin.tensor"
+    irdl.operands(target: %target, signal: %signal)
+    irdl.results(result: %result)
+    irdl.attributes { "op" = %op, "root" = %root }
+  }
+
   irdl.operation @tensor_allgather {
     %input = irdl.base "!builtin.tensor"
     %target = irdl.base "!builtin.tensor"
@@ -467,6 +478,18 @@ irdl.dialect @pld {
     %signal = irdl.base "!builtin.tensor"
     irdl.operands(target: %target, signal: %signal, device: %idx)
     irdl.attributes { "op" = %op, "dtype" = %ty, "arg_directions" = %dirs }
+  }
+
+  irdl.operation @builtin_reduce {
+    %idx = irdl.is index
+    %op = irdl.base @pld::@reduce_op
+    %int = irdl.base "#builtin.integer"
+    %dirs = irdl.base "#builtin.array"
+    %ty = irdl.any
+    %target = irdl.base "!builtin.tensor"
+    %signal = irdl.base "!builtin.tensor"
+    irdl.operands(target: %target, signal: %signal, device: %idx)
+    irdl.attributes { "op" = %op, "root" = %int, "dtype" = %ty, "arg_directions" = %dirs }
   }
 
   irdl.operation @builtin_allgather {

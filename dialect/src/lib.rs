@@ -9,11 +9,14 @@
 //!   properties; [`enums`] holds the ABI enums.
 //! * [`query`] reads pld facts off the IR (a function's kind, whether it is
 //!   a synthesized builtin kernel); [`target`] the module's `pld.target`.
+//! * [`collective`] is the one table of per-collective facts
+//!   ([`collective::CollectiveKind`]).
 //! * [`verify`] is the semantic verifier behind the `pld-verify` pass.
 //!
 //! Generic IR work (walks, attribute readers, parsing, diagnostics) lives
 //! in `pld_ir`, below this crate.
 
+pub mod collective;
 pub mod context;
 pub mod enums;
 pub mod launch;

@@ -190,6 +190,27 @@ where
         ))
     }
 
+    /// `lhs == rhs` (`arith.cmpi eq`).
+    pub fn equal(&self, lhs: Value<'c, 'a>, rhs: Value<'c, 'a>) -> Value<'c, 'a> {
+        self.value(arith::cmpi(
+            self.context,
+            arith::CmpiPredicate::Eq,
+            lhs,
+            rhs,
+            self.location,
+        ))
+    }
+
+    /// `condition ? then : otherwise` (`arith.select`).
+    pub fn select(
+        &self,
+        condition: Value<'c, 'a>,
+        then: Value<'c, 'a>,
+        otherwise: Value<'c, 'a>,
+    ) -> Value<'c, 'a> {
+        self.value(arith::select(condition, then, otherwise, self.location))
+    }
+
     /// `ceil(value / multiple) * multiple` for a constant multiple.
     pub fn round_up(&self, value: Value<'c, 'a>, multiple: i64) -> Value<'c, 'a> {
         let bias = self.index(multiple - 1);

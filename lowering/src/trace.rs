@@ -117,8 +117,8 @@ where
                         return Ok(if then == otherwise { then } else { None });
                     }
                     "func.call" => returned_argument(owner, index),
-                    name => crate::host::roles::collective(name)
-                        .and_then(|collective| OpView::new(owner)?.one(collective.alias)),
+                    name => crate::host::roles::host_kind(name)
+                        .and_then(|kind| OpView::new(owner)?.one(kind.facts().alias.group())),
                 }
             }
             None => {

@@ -163,7 +163,7 @@ fn kernel_packages(context: &melior::Context, buffer_name: &str, text: &str) -> 
     let mut unlowered = false;
     for function in pld_lowering::host::host_functions(root) {
         for op in pld_ir::collect(function, |n| {
-            pld_lowering::host::roles::collective(n).is_some()
+            pld_lowering::host::roles::host_kind(n).is_some()
         }) {
             pld_ir::diag::error(
                 op,

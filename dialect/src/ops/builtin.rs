@@ -34,6 +34,12 @@ pld_op! {
 }
 
 pld_op! {
+    BuiltinReduce, BuiltinReduceBuilder = "pld.builtin_reduce" {
+        target: one, signal: one, device: one
+    }
+}
+
+pld_op! {
     BuiltinAllGather, BuiltinAllGatherBuilder = "pld.builtin_allgather" {
         input: one, target: one, signal: one, device: one
     }
@@ -59,6 +65,7 @@ pub const BUILTINS: &[&str] = &[
     BuiltinBarrier::NAME,
     BuiltinBroadcast::NAME,
     BuiltinReduceScatter::NAME,
+    BuiltinReduce::NAME,
     BuiltinAllGather::NAME,
     BuiltinAllToAll::NAME,
     BuiltinAllToAllV::NAME,
@@ -92,6 +99,7 @@ pub fn capability(name: &str) -> Option<Capability> {
         BuiltinBarrier::NAME => (&[][..], "", false, true),
         BuiltinBroadcast::NAME => (F32, "f32", false, true),
         BuiltinReduceScatter::NAME => (F32, "f32", true, true),
+        BuiltinReduce::NAME => (&["f16", "f32"][..], "f16 or f32", false, true),
         BuiltinAllGather::NAME | BuiltinAllToAll::NAME => (F32, "f32", false, false),
         BuiltinAllToAllV::NAME => (&["f32", "i8"][..], "f32 or i8", false, false),
         _ => return None,

@@ -29,6 +29,12 @@ pld_op! {
 }
 
 pld_op! {
+    /// `%r = pld.tensor_reduce(%target, %signal) {op, root}`: the root's
+    /// target becomes the reduction of every rank's target.
+    Reduce, ReduceBuilder = "pld.tensor_reduce" { target: one, signal: one }
+}
+
+pld_op! {
     /// `%r = pld.tensor_allgather(%input, %target, %signal)`.
     AllGather, AllGatherBuilder = "pld.tensor_allgather" { input: one, target: one, signal: one }
 }
@@ -62,6 +68,7 @@ pub const COLLECTIVES: &[&str] = &[
     Barrier::NAME,
     Broadcast::NAME,
     ReduceScatter::NAME,
+    Reduce::NAME,
     AllGather::NAME,
     AllToAll::NAME,
     AllToAllV::NAME,
@@ -111,6 +118,16 @@ impl<'c> AllReduceBuilder<'c, '_> {
 }
 
 impl Broadcast<'_, '_> {
+    pub fn root(&self) -> Option<i64> {
+        int_attribute(&self.0, "root")
+    }
+}
+
+impl Reduce<'_, '_> {
+    pub fn reduce_op(&self) -> Option<ReduceOp> {
+        enum_attribute(&self.0, "op")
+    }
+
     pub fn root(&self) -> Option<i64> {
         int_attribute(&self.0, "root")
     }

@@ -1,13 +1,14 @@
 //! docs/dialect.md 4.9: the builtin dispatches of the HOST rail.
 
 use super::{collective, signal::enum_member, OpCx};
-use crate::enums::{Direction, PldEnum, ReduceOp};
+use crate::collective::CollectiveKind;
+use crate::enums::{AllReduceMode, Direction, PldEnum, ReduceOp};
 use crate::ops::builtin::{capability, RING_MAX_RANKS};
 use crate::schema::Arity;
 
-pub fn check(cx: &mut OpCx) {
+/// The rules of the builtin dispatch that carries out `kind` in `mode`.
+pub fn check(kind: CollectiveKind, mode: AllReduceMode, cx: &mut OpCx) {
     directions(cx);
-    let op = cx.name.trim_start_matches("pld.builtin_").to_string();
     // The data operand whose dtype the kernel is instantiated for.
     let data = if cx.view.schema.operand_group("src").is_some() {
         "src"
@@ -72,30 +73,10 @@ pub fn check(cx: &mut OpCx) {
             signal.rank()
         ));
     }
-    match op.as_str() {
-        "allreduce" => {
-            let core_num = cx.view.attribute("core_num").and_then(pld_ir::attr::int);
-            let Some(core_num) = core_num.filter(|n| *n > 0) else {
-                cx.error("core_num must be a positive integer");
-                return;
-            };
-            match signal.rank() {
-                1 if core_num != 1 => cx.error(format!(
-                    "a rank-1 signal is valid only when core_num is 1, got {core_num}"
-                )),
-                1 => {}
-                2 => match signal.dim(1) {
-                    Some(lanes) if lanes >= core_num => {}
-                    Some(lanes) => cx.error(format!(
-                        "signal dim 1 ({lanes}) must be at least core_num ({core_num})"
-                    )),
-                    None => cx.error("rank-2 signal dim 1 must be static"),
-                },
-                r => cx.error(format!("signal must be rank 1 or 2, got rank {r}")),
-            }
-        }
-        "allreduce_ring" => ring(cx, &signal),
-        "broadcast" => {
+    match (kind, mode) {
+        (CollectiveKind::AllReduce, AllReduceMode::Mesh) => mesh_lanes(cx, &signal),
+        (CollectiveKind::AllReduce, AllReduceMode::Ring) => ring(cx, &signal),
+        (CollectiveKind::Broadcast | CollectiveKind::Reduce, _) => {
             if let Some(root) = cx.view.attribute("root").and_then(pld_ir::attr::int) {
                 if root < 0 {
                     cx.error(format!("root must be non-negative, got {root}"));
@@ -103,10 +84,39 @@ pub fn check(cx: &mut OpCx) {
             }
         }
         // The exchanges keep the shape rules of the user-level ops.
-        "allgather" => collective::allgather(cx),
-        "all_to_all" => collective::all_to_all(cx),
-        "all_to_all_v" => collective::all_to_all_v(cx, false),
-        _ => {}
+        (CollectiveKind::AllGather | CollectiveKind::AllToAll | CollectiveKind::AllToAllV, _) => {
+            collective::check(kind, cx)
+        }
+        (
+            CollectiveKind::Barrier
+            | CollectiveKind::ReduceScatter
+            | CollectiveKind::IndexedAllToAllV,
+            _,
+        ) => {}
+    }
+}
+
+/// The mesh allreduce's lanes: a positive `core_num` and a signal with a
+/// lane column per core (a rank-1 signal is one lane).
+fn mesh_lanes(cx: &mut OpCx, signal: &crate::types::TensorInfo) {
+    let core_num = cx.view.attribute("core_num").and_then(pld_ir::attr::int);
+    let Some(core_num) = core_num.filter(|n| *n > 0) else {
+        cx.error("core_num must be a positive integer");
+        return;
+    };
+    match signal.rank() {
+        1 if core_num != 1 => cx.error(format!(
+            "a rank-1 signal is valid only when core_num is 1, got {core_num}"
+        )),
+        1 => {}
+        2 => match signal.dim(1) {
+            Some(lanes) if lanes >= core_num => {}
+            Some(lanes) => cx.error(format!(
+                "signal dim 1 ({lanes}) must be at least core_num ({core_num})"
+            )),
+            None => cx.error("rank-2 signal dim 1 must be static"),
+        },
+        r => cx.error(format!("signal must be rank 1 or 2, got rank {r}")),
     }
 }
 

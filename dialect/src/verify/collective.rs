@@ -1,11 +1,27 @@
 //! docs/dialect.md 4.5-4.8: the composite collectives.
 
 use super::{signal::enum_member, OpCx};
+use crate::collective::CollectiveKind;
 use crate::enums::{FuncKind, ReduceOp};
 use crate::types::{Layout, TensorInfo};
 use pld_ir::constant_int;
 
-pub fn allreduce(cx: &mut OpCx) {
+/// The rules of collective `kind` (docs/dialect.md 4.5-4.8).
+pub fn check(kind: CollectiveKind, cx: &mut OpCx) {
+    match kind {
+        CollectiveKind::AllReduce => allreduce(cx),
+        CollectiveKind::Barrier => barrier(cx),
+        CollectiveKind::Broadcast => broadcast(cx),
+        CollectiveKind::ReduceScatter => reduce_scatter(cx),
+        CollectiveKind::Reduce => reduce(cx),
+        CollectiveKind::AllGather => allgather(cx),
+        CollectiveKind::AllToAll => all_to_all(cx),
+        CollectiveKind::AllToAllV => all_to_all_v(cx, false),
+        CollectiveKind::IndexedAllToAllV => all_to_all_v(cx, true),
+    }
+}
+
+fn allreduce(cx: &mut OpCx) {
     enum_member::<ReduceOp>(cx, "op", "ReduceOp");
     core_num_attribute(cx);
     if let Some(mode) = cx.view.attribute("mode") {
@@ -46,13 +62,38 @@ fn core_num_attribute(cx: &mut OpCx) {
     }
 }
 
-pub fn barrier(cx: &mut OpCx) {
+fn barrier(cx: &mut OpCx) {
     if cx.signal("signal").is_some() {
         cx.result_is("signal");
     }
 }
 
-pub fn broadcast(cx: &mut OpCx) {
+fn broadcast(cx: &mut OpCx) {
+    root(cx);
+    if cx.distributed("target").is_some() {
+        cx.result_is("target");
+    }
+}
+
+/// A reduce: a ReduceOp, a root that is a rank, an f16 or f32 target.
+fn reduce(cx: &mut OpCx) {
+    enum_member::<ReduceOp>(cx, "op", "ReduceOp");
+    root(cx);
+    let Some(target) = cx.distributed("target") else {
+        return;
+    };
+    let dtype = target.dtype();
+    if dtype != "f16" && dtype != "f32" {
+        cx.error(format!(
+            "target element type must be f16 or f32, got {dtype}"
+        ));
+    }
+    cx.result_is("target");
+}
+
+/// `root` of a broadcast or reduce: a rank index, bounded by the signal's
+/// rows (one per rank) when they are static.
+fn root(cx: &mut OpCx) {
     let root = cx.view.attribute("root").and_then(pld_ir::attr::int);
     if let Some(root) = root.filter(|r| *r < 0) {
         cx.error(format!("root must be non-negative, got {root}"));
@@ -66,12 +107,9 @@ pub fn broadcast(cx: &mut OpCx) {
             ));
         }
     }
-    if cx.distributed("target").is_some() {
-        cx.result_is("target");
-    }
 }
 
-pub fn reduce_scatter(cx: &mut OpCx) {
+fn reduce_scatter(cx: &mut OpCx) {
     if let Some(op) = enum_member::<ReduceOp>(cx, "op", "ReduceOp") {
         if op != ReduceOp::Sum {
             cx.error(format!(

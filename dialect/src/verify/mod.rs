@@ -19,9 +19,7 @@ mod signal;
 mod tile;
 mod window;
 
-use crate::ops::collective::{
-    AllGather, AllReduce, AllToAll, AllToAllV, Barrier, Broadcast, IndexedAllToAllV, ReduceScatter,
-};
+use crate::collective::CollectiveKind;
 use crate::ops::ctx::GetCommCtx;
 use crate::ops::fence::CacheInvalid;
 use crate::ops::host::{CommDomain, Dispatch};
@@ -229,6 +227,12 @@ impl<'c> Checker<'c> {
         if !placement::check(&mut cx) {
             return;
         }
+        if let Some(kind) = CollectiveKind::from_op_name(&cx.name) {
+            return collective::check(kind, &mut cx);
+        }
+        if let Some((kind, mode)) = CollectiveKind::from_builtin_op(&cx.name) {
+            return builtin::check(kind, mode, &mut cx);
+        }
         match cx.name.as_str() {
             AllocWindowBuffer::NAME => window::alloc_window_buffer(&mut cx),
             Window::NAME => window::window(&mut cx),
@@ -244,14 +248,6 @@ impl<'c> Checker<'c> {
             TensorGet::NAME => remote::transfer(&mut cx, false, false),
             TilePut::NAME => remote::transfer(&mut cx, true, true),
             TileGet::NAME => remote::transfer(&mut cx, false, true),
-            AllReduce::NAME => collective::allreduce(&mut cx),
-            Barrier::NAME => collective::barrier(&mut cx),
-            Broadcast::NAME => collective::broadcast(&mut cx),
-            ReduceScatter::NAME => collective::reduce_scatter(&mut cx),
-            AllGather::NAME => collective::allgather(&mut cx),
-            AllToAll::NAME => collective::all_to_all(&mut cx),
-            AllToAllV::NAME => collective::all_to_all_v(&mut cx, false),
-            IndexedAllToAllV::NAME => collective::all_to_all_v(&mut cx, true),
             CacheInvalid::NAME => signal::cacheinvalid(&mut cx),
             TensorView::NAME => tile::tensor_view(&mut cx),
             TensorRead::NAME => tile::tensor_read(&mut cx),
@@ -265,7 +261,6 @@ impl<'c> Checker<'c> {
             }
             Dispatch::NAME => host::dispatch(&mut cx),
             CommDomain::NAME => host::comm_domain(&mut cx),
-            other if other.starts_with("pld.builtin_") => builtin::check(&mut cx),
             _ => {}
         }
     }

@@ -2,8 +2,8 @@
 //! in ...").
 
 use super::OpCx;
+use crate::collective::CollectiveKind;
 use crate::enums::FuncKind::{self, Aic, Aiv, Chip, Host, InCore};
-use crate::ops::collective::IndexedAllToAllV;
 use crate::ops::ctx::GetCommCtx;
 use crate::ops::host::{CommDomain, Dispatch};
 use crate::ops::window::{AllocWindowBuffer, Window, WorldSize};
@@ -12,8 +12,6 @@ use crate::ops::window::{AllocWindowBuffer, Window, WorldSize};
 pub fn allowed_kinds(op: &str) -> Option<&'static [FuncKind]> {
     const HOST: &[FuncKind] = &[Host];
     const DEVICE: &[FuncKind] = &[InCore, Aiv, Aic];
-    const COLLECTIVE: &[FuncKind] = &[Host, Chip, InCore];
-    const CHIP: &[FuncKind] = &[Chip];
     Some(match op {
         AllocWindowBuffer::NAME
         | Window::NAME
@@ -21,13 +19,26 @@ pub fn allowed_kinds(op: &str) -> Option<&'static [FuncKind]> {
         | Dispatch::NAME
         | CommDomain::NAME => HOST,
         GetCommCtx::NAME => return None,
-        IndexedAllToAllV::NAME => CHIP,
-        _ if op.starts_with("pld.builtin_") => HOST,
-        _ if op.starts_with("pld.tensor_") && crate::ops::collective::COLLECTIVES.contains(&op) => {
-            COLLECTIVE
-        }
-        _ => DEVICE,
+        _ if CollectiveKind::from_builtin_op(op).is_some() => HOST,
+        _ => match CollectiveKind::from_op_name(op) {
+            Some(kind) => collective_kinds(kind),
+            None => DEVICE,
+        },
     })
+}
+
+/// Where a collective may be called. One that only the CHIP rail lowers
+/// belongs in a CHIP orchestrator; the others may be written in any
+/// orchestrator or kernel, and a CHIP orchestrator's call of one its rail
+/// does not lower is refused by `pld-lower-l2-tensor-collectives`, which
+/// says what to write instead.
+fn collective_kinds(kind: CollectiveKind) -> &'static [FuncKind] {
+    let rails = kind.facts().rails;
+    if rails.host || rails.incore {
+        &[Host, Chip, InCore]
+    } else {
+        &[Chip]
+    }
 }
 
 /// Reports an op placed in a function kind that may not hold it. Returns

@@ -13,6 +13,10 @@
 //!   store(set_validshape(acc, 1, vc), t, [0, col])
 //! epilogue -(1 + ceil(N / C))
 //! ```
+//!
+//! A reduce to a root is the same schedule in which only the root folds
+//! its peers' chunks in and stores (the peer loop is empty and the store
+//! skipped elsewhere); every rank takes part in every barrier.
 
 use super::comm::{self, Cells, Comm};
 use super::geometry;
@@ -90,9 +94,14 @@ where
     let valid = body.min(c, left);
     let remote_valid = tiles.span(&body, valid);
     let first = tiles.local(&body, &comm, col, valid);
+    let is_root = request.root.map(|root| body.equal(comm.me, root));
+    let upper = match is_root {
+        Some(is_root) => body.select(is_root, comm.nranks, comm.zero),
+        None => comm.nranks,
+    };
 
     // Reduce every peer's chunk into the accumulator.
-    let peers = body.for_loop(comm.zero, comm.nranks, comm.one, &[first]);
+    let peers = body.for_loop(comm.zero, upper, comm.one, &[first]);
     let acc = peers.carried[0];
     let other = peers.body.not_equal(peers.induction, comm.me);
     let guard = peers.body.if_then_else(other, &[tile]);
@@ -123,6 +132,14 @@ where
     let generation = body.add(k, two);
     let generation = body.index_cast(generation, body.i32_type());
     comm::barrier(&body, &comm, Cells::Mesh, generation);
+    let only_root;
+    let body = match is_root {
+        Some(is_root) => {
+            only_root = body.if_then_else(is_root, &[]);
+            &only_root.then_body
+        }
+        None => &body,
+    };
     let narrowed = body.value(
         TileSetValidShape::builder(b.context, b.location)
             .tile(total)

@@ -10,11 +10,15 @@ pub mod row;
 use melior::ir::Value;
 use pld_dialect::{enums::ReduceOp, types::TensorInfo};
 
-/// What the mesh and ring rules need to know about one allreduce.
+/// What the mesh and ring rules need to know about one allreduce (or
+/// reduce: an allreduce whose result only its root keeps).
 pub struct AllReduceRequest<'c, 'a> {
     pub target: Value<'c, 'a>,
     pub info: TensorInfo<'c>,
     pub signal: Value<'c, 'a>,
     pub signal_info: TensorInfo<'c>,
     pub reduce: ReduceOp,
+    /// A reduce's root rank (an index): only it gathers and stores; the
+    /// others take part in the barriers. `None` for an allreduce.
+    pub root: Option<Value<'c, 'a>>,
 }

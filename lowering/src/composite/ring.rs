@@ -15,7 +15,8 @@ use super::mesh::flat_length;
 use super::row::RowTiles;
 use super::AllReduceRequest;
 use melior::ir::Value;
-use pld_dialect::ops::collective::composite_signal_shape;
+use pld_dialect::collective::CollectiveKind;
+use pld_dialect::enums::AllReduceMode;
 use pld_dialect::{
     enums::ReduceOp,
     ops::{
@@ -45,7 +46,7 @@ pub fn check(request: &AllReduceRequest) -> Result<(), String> {
         ));
     }
     if let (Some(rows), Some(nr)) = (signal.dim(0), signal.dim(1)) {
-        let [needed, _] = composite_signal_shape(true, nr);
+        let [needed, _] = CollectiveKind::AllReduce.composite_signal_shape(AllReduceMode::Ring, nr);
         if nr > 0 && rows != needed {
             return Err(format!(
                 "signal dim 0 ({rows}) must be 2*(NR-1) = {needed} for NR = {nr} ranks (signal dim 1)"

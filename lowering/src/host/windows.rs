@@ -49,8 +49,8 @@ where
                         return (allocation_of(other)? == allocation).then_some(allocation);
                     }
                     name => {
-                        let collective = roles::collective(name)?;
-                        OpView::new(owner)?.one(collective.alias)?
+                        let kind = roles::host_kind(name)?;
+                        OpView::new(owner)?.one(kind.facts().alias.group())?
                     }
                 }
             }

@@ -16,12 +16,10 @@ use crate::composite::{
 };
 use melior::{ir::OperationRef, pass::Pass, Context};
 use pld_dialect::{
+    collective::CollectiveKind,
     enums::{AllReduceMode, FuncKind, ReduceOp},
     ops::{
-        collective::{
-            AllGather, AllReduce, AllToAll, AllToAllV, Barrier, Broadcast, ReduceScatter,
-            COLLECTIVES,
-        },
+        collective::{AllReduce, Broadcast, Reduce},
         OpView,
     },
     query::function_kind,
@@ -50,7 +48,7 @@ impl PldPass for LowerCompositeOps {
             if function_kind(function) != Ok(Some(FuncKind::InCore)) {
                 continue;
             }
-            for op in ir::collect(function, |n| COLLECTIVES.contains(&n)) {
+            for op in ir::collect(function, |n| CollectiveKind::from_op_name(n).is_some()) {
                 if let Err(message) = lower(context, op) {
                     report.error(op, &message);
                 }
@@ -65,120 +63,180 @@ fn lower<'c, 'a>(context: &'c Context, op: OperationRef<'c, 'a>) -> Result<(), S
 where
     'c: 'a,
 {
+    let kind = CollectiveKind::from_op_name(&op_name(&op)).ok_or("not a collective")?;
     let b = Builder::before(context, op);
     let view = OpView::new(op).ok_or("malformed collective")?;
-    let alias = match op_name(&op).as_str() {
-        AllReduce::NAME => {
-            let allreduce = AllReduce::cast(op).ok_or("malformed allreduce")?;
-            let signal = allreduce
-                .signal()
-                .ok_or("needs a signal operand outside HOST orchestrators")?;
-            let target = allreduce.target().ok_or("malformed allreduce")?;
-            let info = operand_tensor(target)?;
-            // 7.1.1: a packed ND target, one core, a known mode.
-            if info.layout.is_some_and(|l| l != Layout::Nd) {
-                return Err("target view only supports ND layout".into());
-            }
-            if let (Some(strides), Some(packed)) = (&info.strides, info.packed_strides()) {
-                if *strides != packed {
-                    return Err("target shape reinterpret requires a packed source".into());
-                }
-            }
-            if allreduce.core_num() != Some(1) {
-                return Err(
-                    "core_num > 1 is supported only in a HOST orchestrator, whose builtin \
-                     kernel runs on core_num blocks; in a kernel it must be 1"
-                        .into(),
-                );
-            }
-            let request = AllReduceRequest {
-                target,
-                info,
-                signal,
-                signal_info: operand_tensor(signal)?,
-                reduce: allreduce.reduce_op().unwrap_or(ReduceOp::Sum),
-            };
-            if allreduce.mode()? == AllReduceMode::Ring {
-                ring::check(&request)?;
-                ring::lower(&b, &request);
-                return finish(op, target);
-            }
-            check_mesh_signal(&request.signal_info)?;
-            if request.info.valid_shape.is_some() {
-                mesh::lower_partial(&b, &request)?;
-            } else {
-                mesh::lower(&b, &request);
-            }
-            target
-        }
-        Barrier::NAME => {
-            let signal = Barrier::cast(op)
-                .and_then(|barrier| barrier.signal())
-                .ok_or("malformed barrier")?;
-            check_mesh_signal(&operand_tensor(signal)?)?;
-            let comm = comm::setup(&b, signal);
-            let first = b.i32(1);
-            comm::barrier(&b, &comm, Cells::Mesh, first);
-            let negative = b.i32(-1);
-            comm::epilogue(&b, &comm, Cells::Mesh, negative);
-            signal
-        }
-        Broadcast::NAME => {
-            let broadcast = Broadcast::cast(op).ok_or("malformed broadcast")?;
+    let alias = match kind {
+        CollectiveKind::AllReduce => allreduce(&b, op)?,
+        CollectiveKind::Barrier => barrier(&b, &view)?,
+        CollectiveKind::Broadcast => {
+            let root = Broadcast::cast(op).and_then(|b| b.root()).unwrap_or(0);
             let (target, signal) = operands2(&view, "target", "signal")?;
             check_mesh_signal(&operand_tensor(signal)?)?;
-            exchange::broadcast(
-                &b,
-                target,
-                &operand_tensor(target)?,
-                signal,
-                broadcast.root().unwrap_or(0),
-            )?;
+            exchange::broadcast(&b, target, &operand_tensor(target)?, signal, root)?;
             target
         }
-        ReduceScatter::NAME => {
+        CollectiveKind::ReduceScatter => {
             let (target, signal) = operands2(&view, "target", "signal")?;
             check_mesh_signal(&operand_tensor(signal)?)?;
             exchange::reduce_scatter(&b, target, &operand_tensor(target)?, signal)?;
             target
         }
-        AllGather::NAME | AllToAll::NAME => {
+        CollectiveKind::Reduce => reduce(&b, op)?,
+        CollectiveKind::AllGather | CollectiveKind::AllToAll => {
             let (input, target) = operands2(&view, "input", "target")?;
             let signal = view.one("signal").ok_or("malformed collective")?;
             check_mesh_signal(&operand_tensor(signal)?)?;
-            if op_name(&op) == AllGather::NAME {
-                exchange::allgather(&b, input, &operand_tensor(input)?, target, signal)?;
+            let input_info = operand_tensor(input)?;
+            if kind == CollectiveKind::AllGather {
+                exchange::allgather(&b, input, &input_info, target, signal)?;
             } else {
-                exchange::all_to_all(&b, input, &operand_tensor(input)?, target, signal)?;
+                exchange::all_to_all(&b, input, &input_info, target, signal)?;
             }
             target
         }
-        AllToAllV::NAME => {
-            let (input, target) = operands2(&view, "input", "target")?;
-            let (signal, send_counts) = operands2(&view, "signal", "send_counts")?;
-            let recv_counts = view.one("recv_counts").ok_or("malformed all_to_all_v")?;
-            let signal_info = operand_tensor(signal)?;
-            check_mesh_signal(&signal_info)?;
-            exchange::all_to_all_v(
-                &b,
-                &exchange::AllToAllV {
-                    input,
-                    input_info: operand_tensor(input)?,
-                    target,
-                    target_info: operand_tensor(target)?,
-                    signal,
-                    signal_info,
-                    send_counts,
-                    send_info: operand_tensor(send_counts)?,
-                    recv_counts,
-                    core_num: view.one("core_num"),
-                },
-            )?;
-            target
+        CollectiveKind::AllToAllV => all_to_all_v(&b, &view)?,
+        CollectiveKind::IndexedAllToAllV => {
+            return Err(format!("{kind} is not lowered on the InCore rail yet"))
         }
-        name => return Err(format!("{name} is not lowered on the InCore rail yet")),
     };
     finish(op, alias)
+}
+
+/// 7.1.1-7.1.3: a mesh or ring allreduce.
+fn allreduce<'c, 'a>(
+    b: &Builder<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> Result<melior::ir::Value<'c, 'a>, String>
+where
+    'c: 'a,
+{
+    let allreduce = AllReduce::cast(op).ok_or("malformed allreduce")?;
+    let signal = allreduce
+        .signal()
+        .ok_or("needs a signal operand outside HOST orchestrators")?;
+    let target = allreduce.target().ok_or("malformed allreduce")?;
+    let info = operand_tensor(target)?;
+    // 7.1.1: a packed ND target, one core, a known mode.
+    if info.layout.is_some_and(|l| l != Layout::Nd) {
+        return Err("target view only supports ND layout".into());
+    }
+    if let (Some(strides), Some(packed)) = (&info.strides, info.packed_strides()) {
+        if *strides != packed {
+            return Err("target shape reinterpret requires a packed source".into());
+        }
+    }
+    if allreduce.core_num() != Some(1) {
+        return Err(
+            "core_num > 1 is supported only in a HOST orchestrator, whose builtin \
+             kernel runs on core_num blocks; in a kernel it must be 1"
+                .into(),
+        );
+    }
+    let request = AllReduceRequest {
+        target,
+        info,
+        signal,
+        signal_info: operand_tensor(signal)?,
+        reduce: allreduce.reduce_op().unwrap_or(ReduceOp::Sum),
+        root: None,
+    };
+    if allreduce.mode()? == AllReduceMode::Ring {
+        ring::check(&request)?;
+        ring::lower(b, &request);
+        return Ok(target);
+    }
+    check_mesh_signal(&request.signal_info)?;
+    if request.info.valid_shape.is_some() {
+        mesh::lower_partial(b, &request)?;
+    } else {
+        mesh::lower(b, &request);
+    }
+    Ok(target)
+}
+
+/// A reduce to a root: the mesh allreduce's schedule in which only the
+/// root folds in its peers' chunks and stores (docs/passes/pld-lower-composite-ops.md).
+fn reduce<'c, 'a>(
+    b: &Builder<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> Result<melior::ir::Value<'c, 'a>, String>
+where
+    'c: 'a,
+{
+    let reduce = Reduce::cast(op).ok_or("malformed reduce")?;
+    let (Some(target), Some(signal)) = (reduce.target(), reduce.signal()) else {
+        return Err("malformed reduce".into());
+    };
+    let info = operand_tensor(target)?;
+    if info.valid_shape.is_some() {
+        return Err("a target with a valid_shape is not supported by pld.tensor_reduce yet".into());
+    }
+    if info.layout.is_some_and(|l| l != Layout::Nd) {
+        return Err("target view only supports ND layout".into());
+    }
+    let signal_info = operand_tensor(signal)?;
+    check_mesh_signal(&signal_info)?;
+    let root = b.index(reduce.root().unwrap_or(0));
+    let request = AllReduceRequest {
+        target,
+        info,
+        signal,
+        signal_info,
+        reduce: reduce.reduce_op().unwrap_or(ReduceOp::Sum),
+        root: Some(root),
+    };
+    mesh::lower(b, &request);
+    Ok(target)
+}
+
+/// 7.1.4: one barrier round and its epilogue.
+fn barrier<'c, 'a>(
+    b: &Builder<'c, 'a>,
+    view: &OpView<'c, 'a>,
+) -> Result<melior::ir::Value<'c, 'a>, String>
+where
+    'c: 'a,
+{
+    let signal = view.one("signal").ok_or("malformed barrier")?;
+    check_mesh_signal(&operand_tensor(signal)?)?;
+    let comm = comm::setup(b, signal);
+    let first = b.i32(1);
+    comm::barrier(b, &comm, Cells::Mesh, first);
+    let negative = b.i32(-1);
+    comm::epilogue(b, &comm, Cells::Mesh, negative);
+    Ok(signal)
+}
+
+/// 7.1.4: all_to_all_v.
+fn all_to_all_v<'c, 'a>(
+    b: &Builder<'c, 'a>,
+    view: &OpView<'c, 'a>,
+) -> Result<melior::ir::Value<'c, 'a>, String>
+where
+    'c: 'a,
+{
+    let (input, target) = operands2(view, "input", "target")?;
+    let (signal, send_counts) = operands2(view, "signal", "send_counts")?;
+    let recv_counts = view.one("recv_counts").ok_or("malformed all_to_all_v")?;
+    let signal_info = operand_tensor(signal)?;
+    check_mesh_signal(&signal_info)?;
+    exchange::all_to_all_v(
+        b,
+        &exchange::AllToAllV {
+            input,
+            input_info: operand_tensor(input)?,
+            target,
+            target_info: operand_tensor(target)?,
+            signal,
+            signal_info,
+            send_counts,
+            send_info: operand_tensor(send_counts)?,
+            recv_counts,
+            core_num: view.one("core_num"),
+        },
+    )?;
+    Ok(target)
 }
 
 /// Window as result: later uses of the collective read `alias`.

@@ -34,11 +34,12 @@ use melior::{
     Context,
 };
 use pld_dialect::{
-    enums::{AllReduceMode, PldEnum, ReduceOp},
+    collective::{CollectiveKind, CoreNum, ReduceRule, Role, Storage},
+    enums::{AllReduceMode, Direction, PldEnum, ReduceOp},
     launch::all_to_all_v_blocks,
     ops::{
-        builtin::{self, capability, directions_attribute, RING_MAX_RANKS},
-        collective::{AllReduce, AllToAllV, Broadcast},
+        builtin::{capability, directions_attribute, RING_MAX_RANKS},
+        collective::AllReduce,
         host::CommDomain,
         window::WorldSize,
         OpBuild, OpView,
@@ -84,7 +85,7 @@ impl PldPass for LowerHostTensorCollectives {
             },
         };
         for function in host_functions(module) {
-            for op in ir::collect(function, |n| roles::collective(n).is_some()) {
+            for op in ir::collect(function, |n| roles::host_kind(n).is_some()) {
                 match plan(context, op, aiv_cores) {
                     Ok(plan) => emit(context, op, &plan),
                     Err(message) => report.error(op, &message),
@@ -101,7 +102,7 @@ struct Plan<'c, 'a> {
     /// Operands in the builtin's order, with the builtin's group names.
     operands: Vec<(&'static str, Value<'c, 'a>)>,
     attributes: Vec<(&'static str, Attribute<'c>)>,
-    directions: &'static [pld_dialect::enums::Direction],
+    directions: Vec<Direction>,
     /// `None`: every device (`world_size`).
     devices: Option<Vec<i64>>,
     alias: Value<'c, 'a>,
@@ -115,42 +116,103 @@ fn plan<'c, 'a>(
 where
     'c: 'a,
 {
-    let name = op_name(&op);
-    let collective = roles::collective(&name).ok_or("not a HOST collective")?;
+    let kind = roles::host_kind(&op_name(&op)).ok_or("not a HOST collective")?;
+    let facts = kind.facts();
     let view = OpView::new(op).ok_or("malformed collective")?;
-    let operand = |role: &str| {
-        view.one(role)
-            .ok_or_else(|| format!("has no {role} operand"))
+    let operand = |role: Role| {
+        view.one(role.group())
+            .ok_or_else(|| format!("has no {} operand", role.group()))
     };
+    let devices = scope_devices(kind, op, &operand)?;
+    let world = devices.as_ref().map(|d| d.len() as i64);
 
-    // 1. Operands a HOST orchestrator must pass as views of an allocation.
-    for role in collective.host_bound {
-        if allocation_of(operand(role)?).is_none() {
-            return Err(format!(
-                "{role} must be a window-bound tensor (a pld.tensor_window of a \
-                 pld.tensor_alloc_window_buffer) in a HOST orchestrator"
-            ));
-        }
+    let signal = operand_tensor(operand(Role::Signal)?)?;
+    // The operand whose element type the kernel is instantiated for (a
+    // barrier moves no data).
+    let data = (facts.alias != Role::Signal)
+        .then(|| operand(facts.alias).and_then(operand_tensor))
+        .transpose()?;
+    let mut attributes: Vec<(&'static str, Attribute)> = Vec::new();
+    if let Some(data) = &data {
+        attributes.push(("dtype", TypeAttribute::new(data.element).into()));
     }
     // all_to_all_v's requested block count (spec 7.5, 8): a constant or
     // a run-time index, passed on to the builtin, whose entry launches
     // B = CalAllToAllVBlocks(P, L) blocks.
-    let core_num = view.one("core_num");
+    let core_num = match facts.core_num {
+        CoreNum::Operand => view.one("core_num"),
+        CoreNum::None | CoreNum::Attribute => None,
+    };
+    let checked = Checked {
+        kind,
+        op,
+        signal: &signal,
+        data: data.as_ref(),
+        world,
+        aiv_cores,
+        core_num,
+    };
+    let builtin = checked.builtin(context, &mut attributes)?;
+    check_capability(builtin, data.as_ref(), &signal, &view)?;
+
+    let mut operands = facts
+        .operands
+        .iter()
+        .map(|o| Ok((roles::builtin_group(kind, o.role), operand(o.role)?)))
+        .collect::<Result<Vec<_>, String>>()?;
+    if let Some(core_num) = core_num {
+        operands.push(("core_num", core_num));
+    }
+    Ok(Plan {
+        builtin,
+        operands,
+        attributes,
+        directions: facts.operands.iter().map(|o| o.direction).collect(),
+        devices,
+        alias: operand(facts.alias)?,
+    })
+}
+
+/// Steps 1-3: every operand's allocation, distinct, and the devices of the
+/// innermost scope that holds them all (`None`: every device).
+fn scope_devices<'c, 'a>(
+    kind: CollectiveKind,
+    op: OperationRef<'c, 'a>,
+    operand: &dyn Fn(Role) -> Result<Value<'c, 'a>, String>,
+) -> Result<Option<Vec<i64>>, String> {
+    let facts = kind.facts();
+    // 1. Operands a HOST orchestrator must pass as views of an allocation.
+    for o in facts
+        .operands
+        .iter()
+        .filter(|o| o.storage == Storage::Plain)
+    {
+        if allocation_of(operand(o.role)?).is_none() {
+            return Err(format!(
+                "{} must be a window-bound tensor (a pld.tensor_window of a \
+                 pld.tensor_alloc_window_buffer) in a HOST orchestrator",
+                o.role.group()
+            ));
+        }
+    }
     let mut allocations = Vec::new();
-    for role in collective.roles {
-        let allocation = allocation_of(operand(role)?).ok_or_else(|| {
+    for o in facts.operands {
+        let allocation = allocation_of(operand(o.role)?).ok_or_else(|| {
             format!(
                 "{} must be a view of a window allocation of this HOST orchestrator",
-                collective.role_name(role)
+                roles::role_name(kind, o.role)
             )
         })?;
-        allocations.push((*role, allocation));
+        allocations.push((o.role, allocation));
     }
     // 2. Distinct allocations.
     for (i, (role_i, a)) in allocations.iter().enumerate() {
         for (role_j, b) in &allocations[i + 1..] {
             if a == b {
-                let (role_i, role_j) = (collective.role_name(role_i), collective.role_name(role_j));
+                let (role_i, role_j) = (
+                    roles::role_name(kind, *role_i),
+                    roles::role_name(kind, *role_j),
+                );
                 return Err(format!(
                     "{role_i} and {role_j} must be different window allocations (two \
                      pld.tensor_window views of one pld.tensor_alloc_window_buffer race across \
@@ -179,105 +241,108 @@ where
             )
         })?;
     let devices = scope.devices().unwrap_or_default();
-    let devices = (!devices.is_empty()).then_some(devices);
-    let world = devices.as_ref().map(|d| d.len() as i64);
+    Ok((!devices.is_empty()).then_some(devices))
+}
 
-    let signal_value = operand("signal")?;
-    let signal = operand_tensor(signal_value)?;
-    let data_role = match collective.roles {
-        ["signal"] => None,
-        _ => Some(collective.alias),
-    };
-    let data = data_role
-        .map(operand)
-        .transpose()?
-        .map(operand_tensor)
-        .transpose()?;
-    let mut attributes: Vec<(&'static str, Attribute)> = Vec::new();
-    if let Some(data) = &data {
-        attributes.push(("dtype", TypeAttribute::new(data.element).into()));
-    }
+/// What step 4 checks one collective with.
+struct Checked<'x, 'c, 'a> {
+    kind: CollectiveKind,
+    op: OperationRef<'c, 'a>,
+    signal: &'x TensorInfo<'c>,
+    data: Option<&'x TensorInfo<'c>>,
+    world: Option<i64>,
+    aiv_cores: Option<i64>,
+    core_num: Option<Value<'c, 'a>>,
+}
 
-    // 4. The builtin and the static checks.
-    let builtin = match name.as_str() {
-        AllReduce::NAME => {
-            let allreduce = AllReduce::cast(op).ok_or("malformed allreduce")?;
-            let mode = allreduce.mode().map_err(|m| m.to_string())?;
-            let reduce = allreduce.reduce_op().unwrap_or(ReduceOp::Sum);
-            let core_num = allreduce.core_num().unwrap_or(1);
-            attributes.push(("op", reduce.to_attribute(context)));
-            let data = data.as_ref().ok_or("allreduce without data")?;
-            match mode {
-                AllReduceMode::Mesh => {
-                    attributes.push((
-                        "core_num",
-                        IntegerAttribute::new(ir::i64_type(context), core_num).into(),
-                    ));
-                    check_mesh_lanes(&signal, core_num, aiv_cores)?;
-                    check_rows(&signal, world)?;
-                    collective.builtin
-                }
-                AllReduceMode::Ring => {
-                    if core_num != 1 {
-                        return Err("mode = \"ring\" does not support core_num > 1".into());
-                    }
-                    check_ring(&signal, data, world)?;
-                    builtin::BuiltinAllReduceRing::NAME
-                }
+impl<'c> Checked<'_, 'c, '_> {
+    /// 4. The builtin and the static checks; adds the builtin's attributes.
+    fn builtin(
+        &self,
+        context: &'c Context,
+        attributes: &mut Vec<(&'static str, Attribute<'c>)>,
+    ) -> Result<&'static str, String> {
+        let (signal, world) = (self.signal, self.world);
+        let mode = match self.kind {
+            CollectiveKind::AllReduce => return self.allreduce(context, attributes),
+            CollectiveKind::AllToAllV => {
+                let core_num = self.core_num.and_then(pld_ir::constant_int);
+                check_lanes_signal(signal, world, core_num)?;
+                AllReduceMode::Mesh
+            }
+            CollectiveKind::Barrier
+            | CollectiveKind::Broadcast
+            | CollectiveKind::ReduceScatter
+            | CollectiveKind::Reduce
+            | CollectiveKind::AllGather
+            | CollectiveKind::AllToAll => {
+                check_generic_signal(signal, world)?;
+                AllReduceMode::Mesh
+            }
+            CollectiveKind::IndexedAllToAllV => return Err("not a HOST collective".into()),
+        };
+        let facts = self.kind.facts();
+        if facts.root {
+            let root = int_attribute(self.op, "root").unwrap_or(0);
+            attributes.push(("root", i64_attribute(context, root)));
+            if let Some(w) = world.filter(|w| root >= *w) {
+                return Err(format!("root ({root}) must be a valid rank in [0, {w})"));
             }
         }
-        AllToAllV::NAME => {
-            check_lanes_signal(&signal, world, core_num.and_then(pld_ir::constant_int))?;
-            collective.builtin
-        }
-        _ => {
-            check_generic_signal(&signal, world)?;
-            if let Some(broadcast) = Broadcast::cast(op) {
-                let root = broadcast.root().unwrap_or(0);
-                attributes.push((
-                    "root",
-                    IntegerAttribute::new(ir::i64_type(context), root).into(),
-                ));
-                if let Some(w) = world.filter(|w| root >= *w) {
-                    return Err(format!("root ({root}) must be a valid rank in [0, {w})"));
-                }
-            }
-            if let Some(reduce) = view
+        if facts.reduce != ReduceRule::None {
+            let given = self
+                .op
                 .attribute("op")
-                .and_then(pld_dialect::enums::ReduceOp::from_attribute)
-            {
+                .ok()
+                .and_then(ReduceOp::from_attribute);
+            if let Some(reduce) = given {
                 attributes.push(("op", reduce.to_attribute(context)));
             }
-            collective.builtin
         }
-    };
-    check_capability(builtin, data.as_ref(), &signal, &view)?;
-
-    let operands = collective
-        .roles
-        .iter()
-        .map(|role| {
-            // The allreduce builtins call their data operand `src`.
-            let group = if *role == "target" && name == AllReduce::NAME {
-                "src"
-            } else {
-                role
-            };
-            Ok((group, operand(role)?))
-        })
-        .collect::<Result<Vec<_>, String>>()?;
-    let mut operands = operands;
-    if let Some(core_num) = core_num {
-        operands.push(("core_num", core_num));
+        self.kind
+            .builtin_op(mode)
+            .ok_or_else(|| "not a HOST collective".into())
     }
-    Ok(Plan {
-        builtin,
-        operands,
-        attributes,
-        directions: collective.directions,
-        devices,
-        alias: operand(collective.alias)?,
-    })
+
+    /// The allreduce: mesh or ring by `mode` alone, never from the signal.
+    fn allreduce(
+        &self,
+        context: &'c Context,
+        attributes: &mut Vec<(&'static str, Attribute<'c>)>,
+    ) -> Result<&'static str, String> {
+        let allreduce = AllReduce::cast(self.op).ok_or("malformed allreduce")?;
+        let mode = allreduce.mode().map_err(|m| m.to_string())?;
+        let reduce = self.kind.reduce_op(allreduce.reduce_op());
+        let core_num = allreduce.core_num().unwrap_or(1);
+        if let Some(reduce) = reduce {
+            attributes.push(("op", reduce.to_attribute(context)));
+        }
+        let data = self.data.ok_or("allreduce without data")?;
+        match mode {
+            AllReduceMode::Mesh => {
+                attributes.push(("core_num", i64_attribute(context, core_num)));
+                check_mesh_lanes(self.signal, core_num, self.aiv_cores)?;
+                check_rows(self.signal, self.world)?;
+            }
+            AllReduceMode::Ring => {
+                if core_num != 1 {
+                    return Err("mode = \"ring\" does not support core_num > 1".into());
+                }
+                check_ring(self.signal, data, self.world)?;
+            }
+        }
+        self.kind
+            .builtin_op(mode)
+            .ok_or_else(|| "not a HOST collective".into())
+    }
+}
+
+fn i64_attribute(context: &Context, value: i64) -> Attribute<'_> {
+    IntegerAttribute::new(ir::i64_type(context), value).into()
+}
+
+fn int_attribute(op: OperationRef, name: &str) -> Option<i64> {
+    op.attribute(name).ok().and_then(pld_ir::attr::int)
 }
 
 /// What the builtin kernel supports, checked on the user's op.
@@ -503,7 +568,7 @@ where
         builder
             .attribute(
                 "arg_directions",
-                directions_attribute(context, plan.directions),
+                directions_attribute(context, &plan.directions),
             )
             .build()
     };

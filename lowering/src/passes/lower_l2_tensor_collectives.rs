@@ -38,14 +38,10 @@ use melior::{
     Context,
 };
 use pld_dialect::{
+    collective::{CollectiveKind, Role, Storage},
     enums::{Direction, FuncKind},
     launch::all_to_all_v_blocks,
-    ops::{
-        builtin::directions_attribute,
-        collective::{AllToAllV, IndexedAllToAllV, COLLECTIVES},
-        window::Window,
-        OpView,
-    },
+    ops::{builtin::directions_attribute, window::Window, OpView},
     query::{
         function_kind, ARG_DIRECTIONS, BUILTIN_TEMPLATE_DIR, BUILTIN_TEMPLATE_VARS,
         REQUIRE_CONTIGUOUS_OPERANDS,
@@ -85,9 +81,7 @@ impl PldPass for LowerL2TensorCollectives {
                 continue;
             };
             let table_key = table.to_raw().ptr as usize;
-            for op in ir::collect(*chip, |n| {
-                n == AllToAllV::NAME || n == IndexedAllToAllV::NAME
-            }) {
+            for op in ir::collect(*chip, |n| chip_kind(n).is_some()) {
                 let plan = match plan(op) {
                     Ok(plan) => plan,
                     Err(message) => {
@@ -124,18 +118,22 @@ impl PldPass for LowerL2TensorCollectives {
         for chip in &chips {
             let function = ir::symbol_name(*chip).unwrap_or_default();
             for op in ir::collect(*chip, |n| {
-                COLLECTIVES.contains(&n) && n != AllToAllV::NAME && n != IndexedAllToAllV::NAME
+                CollectiveKind::from_op_name(n).is_some() && chip_kind(n).is_none()
             }) {
+                let lowered: Vec<&str> = CollectiveKind::ALL
+                    .into_iter()
+                    .filter(|k| k.facts().rails.chip)
+                    .map(CollectiveKind::op_name)
+                    .collect();
                 report.error(
                     op,
                     &format!(
                         "{} in function '{function}' was not lowered. The managed CHIP/L2 rail \
-                         supports only {} and {}; write any other collective in a HOST \
+                         supports only {}; write any other collective in a HOST \
                          orchestrator (builtin dispatch rail) or an InCore function (composite \
                          rail)",
                         op_name(&op),
-                        AllToAllV::NAME,
-                        IndexedAllToAllV::NAME
+                        lowered.join(" and ")
                     ),
                 );
             }
@@ -144,54 +142,9 @@ impl PldPass for LowerL2TensorCollectives {
     }
 }
 
-/// The two managed exchanges of this rail.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Exchange {
-    AllToAllV,
-    Indexed,
-}
-
-impl Exchange {
-    /// The template package (spec 11.1) and the function name stem.
-    fn package(self) -> &'static str {
-        match self {
-            Exchange::AllToAllV => "all_to_all_v",
-            Exchange::Indexed => "indexed_all_to_all_v",
-        }
-    }
-
-    /// Operand roles, in kernel argument order.
-    fn roles(self) -> &'static [&'static str] {
-        match self {
-            Exchange::AllToAllV => &["input", "target", "signal", "send_counts", "recv_counts"],
-            Exchange::Indexed => &[
-                "input",
-                "target",
-                "signal",
-                "send_counts",
-                "recv_counts",
-                "index",
-            ],
-        }
-    }
-
-    /// Whether the canonical parameter of each role is distributed (spec
-    /// 7.2: input and send_counts plain; 4.8: send_counts a window, input,
-    /// recv_counts and index plain).
-    fn distributed(self) -> &'static [bool] {
-        match self {
-            Exchange::AllToAllV => &[false, true, true, false, true],
-            Exchange::Indexed => &[false, true, true, true, false, false],
-        }
-    }
-
-    fn directions(self) -> &'static [Direction] {
-        use Direction::{In, InOut};
-        match self {
-            Exchange::AllToAllV => &[In, InOut, InOut, In, InOut],
-            Exchange::Indexed => &[In, InOut, InOut, In, InOut, In],
-        }
-    }
+/// Whether the CHIP rail lowers `op` (docs/dialect.md 1.2).
+fn chip_kind(op: &str) -> Option<CollectiveKind> {
+    CollectiveKind::from_op_name(op).filter(|kind| kind.facts().rails.chip)
 }
 
 /// The element types the kernels are rendered for: (MLIR type, variant
@@ -200,7 +153,7 @@ const DTYPES: &[(&str, &str, &str)] = &[("f32", "fp32", "float"), ("i8", "int8",
 
 /// What to emit for one collective.
 struct Plan<'c, 'a> {
-    exchange: Exchange,
+    kind: CollectiveKind,
     /// (suffix, dtype_cpp).
     dtype: (&'static str, &'static str),
     /// Operands in kernel order.
@@ -211,7 +164,7 @@ struct Plan<'c, 'a> {
 
 impl Plan<'_, '_> {
     fn function_name(&self) -> String {
-        format!("__builtin_{}__{}", self.exchange.package(), self.dtype.0)
+        format!("__builtin_{}__{}", self.kind.spec_name(), self.dtype.0)
     }
 }
 
@@ -219,28 +172,25 @@ fn plan<'c, 'a>(op: OperationRef<'c, 'a>) -> Result<Plan<'c, 'a>, String>
 where
     'c: 'a,
 {
-    let exchange = if op_name(&op) == IndexedAllToAllV::NAME {
-        Exchange::Indexed
-    } else {
-        Exchange::AllToAllV
-    };
+    let kind = chip_kind(&op_name(&op)).ok_or("is not a CHIP collective")?;
+    let roles: Vec<Role> = kind.roles().collect();
     let view = OpView::new(op).ok_or_else(|| "has malformed operands".to_string())?;
-    let operands = exchange
-        .roles()
+    let operands = roles
         .iter()
         .map(|role| {
-            view.one(role)
-                .ok_or_else(|| format!("has no {role} operand"))
+            view.one(role.group())
+                .ok_or_else(|| format!("has no {} operand", role.group()))
         })
         .collect::<Result<Vec<_>, String>>()?;
-    let info = |i: usize| {
-        value_info(operands[i])
+    let info = |role: Role| {
+        let at = kind.position(role).ok_or("has malformed operands")?;
+        value_info(operands[at])
             .ok()
             .flatten()
-            .ok_or_else(|| format!("{} is not a tensor", exchange.roles()[i]))
+            .ok_or_else(|| format!("{} is not a tensor", role.group()))
     };
-    let target = info(1)?;
-    let signal = info(2)?;
+    let target = info(Role::Target)?;
+    let signal = info(Role::Signal)?;
 
     // 1. The variant.
     let dtype = target.dtype();
@@ -267,10 +217,19 @@ where
     let (Some(ranks), Some(stride)) = (signal.dim(0), signal.dim(1)) else {
         return Err("signal must have a static shape [ranks, lanes] on the CHIP rail".to_string());
     };
-    let blocks = match exchange {
-        Exchange::AllToAllV => all_to_all_v_blocks(ranks, requested).map_err(|e| e.to_string())?,
+    let blocks = match kind {
+        CollectiveKind::AllToAllV => {
+            all_to_all_v_blocks(ranks, requested).map_err(|e| e.to_string())?
+        }
         // Spec 4.8: core_num is the exact launch count.
-        Exchange::Indexed => requested,
+        CollectiveKind::IndexedAllToAllV => requested,
+        CollectiveKind::AllReduce
+        | CollectiveKind::Barrier
+        | CollectiveKind::Broadcast
+        | CollectiveKind::ReduceScatter
+        | CollectiveKind::Reduce
+        | CollectiveKind::AllGather
+        | CollectiveKind::AllToAll => return Err("is not a CHIP collective".into()),
     };
     if stride < blocks {
         return Err(format!(
@@ -280,17 +239,18 @@ where
     }
 
     // 3. Contiguity (spec 13).
-    for (i, role) in exchange.roles().iter().enumerate() {
+    for (i, role) in roles.iter().enumerate() {
         if let Err(broken) = contiguous(operands[i]) {
             return Err(format!(
-                "{role} is not provably contiguous: it may come from {broken}; the \
+                "{} is not provably contiguous: it may come from {broken}; the \
                  builtin kernel needs dense row-major operands (see the contiguity whitelist of \
-                 pld-lower-l2-tensor-collectives)"
+                 pld-lower-l2-tensor-collectives)",
+                role.group()
             ));
         }
     }
     Ok(Plan {
-        exchange,
+        kind,
         dtype: (suffix, cpp),
         operands,
         blocks,
@@ -381,10 +341,11 @@ fn contiguous(value: Value) -> Result<(), String> {
                 })?;
                 pending.push(argument);
             }
-            other if COLLECTIVES.contains(&other) => {
-                // Window as result: the target's storage (a barrier's signal).
+            other if CollectiveKind::from_op_name(other).is_some() => {
+                // Window as result: the alias operand's storage.
+                let kind = CollectiveKind::from_op_name(other).ok_or_else(|| what.clone())?;
                 let view = OpView::new(owner).ok_or_else(|| what.clone())?;
-                pending.extend(view.one("target").or_else(|| view.one("signal")));
+                pending.extend(view.one(kind.facts().alias.group()));
             }
             _ => return Err(what),
         }
@@ -499,13 +460,14 @@ fn synthesize<'c>(
     plan: &Plan<'c, '_>,
     location: Location<'c>,
 ) -> Option<Synthesized<'c>> {
-    let exchange = plan.exchange;
+    let facts = plan.kind.facts();
     let inputs: Vec<Type> = plan
         .operands
         .iter()
-        .zip(exchange.distributed())
-        .map(|(value, distributed)| canonical(context, *value, *distributed))
+        .zip(facts.operands)
+        .map(|(value, o)| canonical(context, *value, o.storage == Storage::Window))
         .collect();
+    let directions: Vec<Direction> = facts.operands.iter().map(|o| o.direction).collect();
     let result = inputs[1];
     let block = Block::new(&inputs.iter().map(|t| (*t, location)).collect::<Vec<_>>());
     let target: Value = block.argument(1).ok()?.into();
@@ -518,13 +480,16 @@ fn synthesize<'c>(
         (Identifier::new(context, "pld.kind"), kind),
         (
             Identifier::new(context, ARG_DIRECTIONS),
-            directions_attribute(context, exchange.directions()),
+            directions_attribute(context, &directions),
         ),
         (
             Identifier::new(context, BUILTIN_TEMPLATE_DIR),
             StringAttribute::new(
                 context,
-                &format!(":pypto.runtime.builtins.collectives.{}", exchange.package()),
+                &format!(
+                    ":pypto.runtime.builtins.collectives.{}",
+                    plan.kind.spec_name()
+                ),
             )
             .into(),
         ),

@@ -34,8 +34,9 @@ use melior::{
     pass::Pass,
     Context,
 };
+use pld_dialect::collective::Role;
 use pld_dialect::ops::{
-    collective::{AllToAllV, Barrier},
+    collective::AllToAllV,
     host::{CommDomain, Dispatch},
     window::{AllocWindowBuffer, Window},
     OpView,
@@ -162,17 +163,19 @@ where
     }
 
     // Signals (and all_to_all_v's receive counts) inherit from the data.
-    for op in ir::collect(function, |n| roles::collective(n).is_some()) {
-        let name = op_name(&op);
-        let Some(collective) = roles::collective(&name) else {
+    for op in ir::collect(function, |n| roles::host_kind(n).is_some()) {
+        let Some(kind) = roles::host_kind(&op_name(&op)) else {
             continue;
         };
         let Some(view) = OpView::new(op) else {
             continue;
         };
-        let allocation = |role: &str| view.one(role).and_then(allocation_of);
-        for (heir, source) in collective.inherits {
-            let (Some(heir), Some(source)) = (allocation(heir), allocation(source)) else {
+        let allocation = |role: Role| view.one(role.group()).and_then(allocation_of);
+        for operand in kind.facts().operands {
+            let Some(source) = operand.inherits else {
+                continue;
+            };
+            let (Some(heir), Some(source)) = (allocation(operand.role), allocation(source)) else {
                 continue;
             };
             if let Some(devices) = coverage.get(&key(source)).cloned() {
@@ -182,8 +185,11 @@ where
                     .or_insert(devices);
             }
         }
-        if name == Barrier::NAME {
-            if let Some(signal) = allocation("signal") {
+        // A signal that inherits nothing (the barrier's) needs coverage
+        // of its own.
+        let signal = kind.operand(Role::Signal);
+        if signal.is_some_and(|s| s.inherits.is_none()) {
+            if let Some(signal) = allocation(Role::Signal) {
                 if !coverage.contains_key(&key(signal)) {
                     errors.push((
                         op,

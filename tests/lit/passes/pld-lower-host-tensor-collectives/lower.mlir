@@ -135,11 +135,12 @@ func.func @chip(%a: !rows, %b: !row, %c: !sig, %d: !big, %e: !cnt) attributes {p
 }
 
 // The other collectives map to their namesake builtins with the spec's
-// directions; barrier, broadcast and reduce_scatter take rank-1 signals.
+// directions; barrier, broadcast, reduce_scatter and reduce take rank-1 signals.
 // CHECK-LABEL: func.func @others
 // CHECK: "pld.builtin_barrier"(%{{.*}}, %{{.*}}) {arg_directions = [#pld.direction<"inout">]}
 // CHECK: "pld.builtin_broadcast"(%{{.*}}, %{{.*}}, %{{.*}}) {arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">], dtype = f32, root = 1 : i64}
 // CHECK: "pld.builtin_reduce_scatter"(%{{.*}}, %{{.*}}, %{{.*}}) {arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">], dtype = f32, op = #pld.reduce_op<"sum">}
+// CHECK: "pld.builtin_reduce"(%{{.*}}, %{{.*}}, %{{.*}}) {arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">], dtype = f32, op = #pld.reduce_op<"prod">, root = 2 : i64}
 // CHECK: "pld.builtin_allgather"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {arg_directions = [#pld.direction<"in">, #pld.direction<"inout">, #pld.direction<"inout">], dtype = f32}
 // CHECK: "pld.builtin_all_to_all"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {arg_directions = [#pld.direction<"in">, #pld.direction<"inout">, #pld.direction<"inout">], dtype = f32}
 // CHECK: "pld.builtin_all_to_all_v"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {arg_directions = [#pld.direction<"in">, #pld.direction<"inout">, #pld.direction<"inout">, #pld.direction<"in">, #pld.direction<"inout">], dtype = f32}
@@ -186,6 +187,7 @@ func.func @others() attributes {pld.kind = #pld.func_kind<"host">} {
   %1 = "pld.tensor_barrier"(%sig) : (!sig) -> !sig
   %2 = "pld.tensor_broadcast"(%rows, %sig) {root = 1 : i64} : (!rows, !sig) -> !rows
   %3 = "pld.tensor_reduce_scatter"(%rows, %sig) {op = #pld.reduce_op<"sum">} : (!rows, !sig) -> !rows
+  %7 = "pld.tensor_reduce"(%rows, %sig) {op = #pld.reduce_op<"prod">, root = 2 : i64} : (!rows, !sig) -> !rows
   %4 = "pld.tensor_allgather"(%row, %out, %sig2) : (!row, !rows, !sig2) -> !rows
   %5 = "pld.tensor_all_to_all"(%rows, %out, %sig2) : (!rows, !rows, !sig2) -> !rows
   %6 = "pld.tensor_all_to_all_v"(%vin, %vout, %vsig, %cnt, %rcv) : (!big, !big, !sig2, !cnt, !rcv) -> !big

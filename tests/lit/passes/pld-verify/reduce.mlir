@@ -1,0 +1,73 @@
+// The rules of pld.tensor_reduce and pld.builtin_reduce (docs/dialect.md).
+//
+// RUN: pld-opt %s --split-input-file --verify-diagnostics
+
+func.func @reduce_root_non_negative(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{root must be non-negative, got -1}}
+  %r = "pld.tensor_reduce"(%t, %s) {op = #pld.reduce_op<"sum">, root = -1 : i64} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @reduce_root_beyond_the_ranks(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{root = 4 is not a rank: the signal has 4 rows, one per rank}}
+  %r = "pld.tensor_reduce"(%t, %s) {op = #pld.reduce_op<"min">, root = 4 : i64} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @reduce_f16_or_f32(%t: tensor<64xi32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{target element type must be f16 or f32, got i32}}
+  %r = "pld.tensor_reduce"(%t, %s) {op = #pld.reduce_op<"sum">, root = 0 : i64} : (tensor<64xi32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xi32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @reduce_op_is_a_member(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{op must be ReduceOp "sum", "max", "min", or "prod", got #pld.reduce_op<"avg">}}
+  %r = "pld.tensor_reduce"(%t, %s) {op = #pld.reduce_op<"avg">, root = 0 : i64} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @reduce_target_distributed(%t: tensor<64xf32>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{target must be a distributed tensor}}
+  %r = "pld.tensor_reduce"(%t, %s) {op = #pld.reduce_op<"sum">, root = 0 : i64} : (tensor<64xf32>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_not_on_the_chip_rail(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"aiv">} {
+  // expected-error@+1 {{'pld.tensor_reduce' op is only allowed in a HOST orchestrator or a CHIP orchestrator or an InCore kernel}}
+  %r = "pld.tensor_reduce"(%t, %s) {op = #pld.reduce_op<"sum">, root = 0 : i64} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @builtin_reduce_root_non_negative(%x: tensor<64xf32, #pld.dist>, %s: tensor<4xi32, #pld.dist>, %d: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{root must be non-negative, got -3}}
+  "pld.builtin_reduce"(%x, %s, %d) {op = #pld.reduce_op<"sum">, root = -3 : i64, dtype = f32, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (tensor<64xf32, #pld.dist>, tensor<4xi32, #pld.dist>, index) -> ()
+  return
+}
+
+// -----
+
+func.func @builtin_reduce_signal_rank_1(%x: tensor<64xf16, #pld.dist>, %s: tensor<4x2xi32, #pld.dist>, %d: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{signal must be rank 1, one element per rank, got rank 2}}
+  "pld.builtin_reduce"(%x, %s, %d) {op = #pld.reduce_op<"max">, root = 0 : i64, dtype = f16, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (tensor<64xf16, #pld.dist>, tensor<4x2xi32, #pld.dist>, index) -> ()
+  return
+}
+
+// -----
+
+func.func @builtin_reduce_f16_or_f32(%x: tensor<64xi8, #pld.dist>, %s: tensor<4xi32, #pld.dist>, %d: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{supports only f16 or f32, got i8}}
+  "pld.builtin_reduce"(%x, %s, %d) {op = #pld.reduce_op<"sum">, root = 0 : i64, dtype = i8, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (tensor<64xi8, #pld.dist>, tensor<4xi32, #pld.dist>, index) -> ()
+  return
+}
