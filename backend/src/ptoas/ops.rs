@@ -113,6 +113,48 @@ fn joined(items: &[String]) -> String {
     items.join(", ")
 }
 
+/// One PTO op as the custom-form printers see it: its short name, operand
+/// names and types, and result types.
+struct Form<'x, 'c, 'a> {
+    op: OperationRef<'c, 'a>,
+    short: &'x str,
+    a: &'x [String],
+    t: &'x [String],
+    results: Vec<String>,
+}
+
+impl Form<'_, '_, '_> {
+    /// The member name of an enum attribute.
+    fn enum_value(&self, attribute: &str) -> Option<String> {
+        let text = self.op.attribute(attribute).ok()?.to_string();
+        spelling::enum_attribute(&text).map(|(_, v)| v.to_string())
+    }
+
+    /// ` {attribute = value}` in PTOAS spelling, or nothing.
+    fn dictionary(&self, attribute: &str) -> String {
+        self.op
+            .attribute(attribute)
+            .map(|v| format!(" {{{attribute} = {}}}", spelling::attribute(&v.to_string())))
+            .unwrap_or_default()
+    }
+
+    /// Whether the op has attributes besides `spelled` (then it stays generic).
+    fn own(&self, spelled: &[&str]) -> bool {
+        has_other_attributes(self.op, spelled)
+    }
+
+    /// The operand names by segment, for ops with `operandSegmentSizes`.
+    fn groups(&self) -> Option<Vec<Vec<String>>> {
+        let mut groups = Vec::new();
+        let mut at = 0;
+        for n in segments(self.op)? {
+            groups.push(self.a.get(at..at + n)?.to_vec());
+            at += n;
+        }
+        Some(groups)
+    }
+}
+
 impl Printer<'_> {
     pub(super) fn op<'c, 'a>(&mut self, op: OperationRef<'c, 'a>) -> Emitted<'c, 'a>
     where
@@ -176,28 +218,38 @@ impl Printer<'_> {
         t: &[String],
     ) -> Emitted<'c, 'a, Option<String>> {
         let short = name.trim_start_matches("pto.");
-        let enum_value = |attribute: &str| -> Option<String> {
-            let text = op.attribute(attribute).ok()?.to_string();
-            spelling::enum_attribute(&text).map(|(_, v)| v.to_string())
+        let form = Form {
+            op,
+            short,
+            a,
+            t,
+            results: self.result_types(op)?,
         };
-        let dictionary = |attribute: &str| -> String {
-            op.attribute(attribute)
-                .map(|v| format!(" {{{attribute} = {}}}", spelling::attribute(&v.to_string())))
-                .unwrap_or_default()
-        };
-        let own = |spelled: &[&str]| has_other_attributes(op, spelled);
-        let results = self.result_types(op)?;
-        let seg = segments(op);
-        let split = |sizes: &[usize]| -> Option<Vec<Vec<String>>> {
-            let mut groups = Vec::new();
-            let mut at = 0;
-            for &n in sizes {
-                groups.push(a.get(at..at + n)?.to_vec());
-                at += n;
-            }
-            Some(groups)
-        };
-        let text = match short {
+        if short.starts_with("comm_") {
+            self.comm_form(&form)
+        } else if matches!(short, "barrier" | "fence_barrier_all" | "cmo_cacheinvalid") {
+            self.sync_form(&form)
+        } else if matches!(
+            short,
+            "tload" | "tstore" | "tadd" | "tmax" | "tmin" | "tmul"
+        ) || short.starts_with("tfillpad")
+        {
+            self.tile_form(&form)
+        } else {
+            self.view_form(&form)
+        }
+    }
+
+    /// Scalars, pointers, views, tile allocation and block queries.
+    fn view_form<'c, 'a>(&mut self, form: &Form<'_, 'c, 'a>) -> Emitted<'c, 'a, Option<String>> {
+        let op = form.op;
+        let short = form.short;
+        let a = form.a;
+        let t = form.t;
+        let results = &form.results;
+        let own = |spelled: &[&str]| form.own(spelled);
+        let dictionary = |attribute: &str| form.dictionary(attribute);
+        let text = match form.short {
             "load_scalar" if !own(&[]) => {
                 let (_, lhs) = self.results(op);
                 format!(
@@ -217,7 +269,7 @@ impl Printer<'_> {
                 )
             }
             "make_tensor_view" if !own(&["layout", "operandSegmentSizes"]) => {
-                let Some(groups) = seg.as_deref().and_then(split) else {
+                let Some(groups) = form.groups() else {
                     return Ok(None);
                 };
                 let (_, lhs) = self.results(op);
@@ -231,7 +283,7 @@ impl Printer<'_> {
                 )
             }
             "partition_view" if !own(&["operandSegmentSizes"]) => {
-                let Some(groups) = seg.as_deref().and_then(split) else {
+                let Some(groups) = form.groups() else {
                     return Ok(None);
                 };
                 let (_, lhs) = self.results(op);
@@ -245,7 +297,7 @@ impl Printer<'_> {
                 )
             }
             "alloc_tile" if !own(&["operandSegmentSizes"]) => {
-                let Some(groups) = seg.as_deref().and_then(split) else {
+                let Some(groups) = form.groups() else {
                     return Ok(None);
                 };
                 let mut clauses = String::new();
@@ -264,6 +316,24 @@ impl Printer<'_> {
                 let (_, lhs) = self.results(op);
                 format!("{lhs}pto.get_validshape {} : {}", a[0], t[0])
             }
+            "get_block_idx" | "get_block_num" if !own(&[]) => {
+                let (_, lhs) = self.results(op);
+                format!("{lhs}pto.{short}")
+            }
+
+            _ => return Ok(None),
+        };
+        Ok(Some(text))
+    }
+
+    /// Tile loads, stores and elementwise ops.
+    fn tile_form<'c, 'a>(&mut self, form: &Form<'_, 'c, 'a>) -> Emitted<'c, 'a, Option<String>> {
+        let short = form.short;
+        let a = form.a;
+        let t = form.t;
+        let own = |spelled: &[&str]| form.own(spelled);
+        let dictionary = |attribute: &str| form.dictionary(attribute);
+        let text = match form.short {
             // Only the plain two-operand forms; padding operands go generic.
             "tload" if !own(&["operandSegmentSizes"]) && a.len() == 2 => format!(
                 "pto.tload ins({} : {}) outs({} : {})",
@@ -287,6 +357,19 @@ impl Printer<'_> {
                 "pto.{short} ins({} : {}) outs({} : {})",
                 a[0], t[0], a[1], t[1]
             ),
+            _ => return Ok(None),
+        };
+        Ok(Some(text))
+    }
+
+    /// Pipe barriers, fences and cache maintenance.
+    fn sync_form<'c, 'a>(&mut self, form: &Form<'_, 'c, 'a>) -> Emitted<'c, 'a, Option<String>> {
+        let op = form.op;
+        let a = form.a;
+        let t = form.t;
+        let own = |spelled: &[&str]| form.own(spelled);
+        let enum_value = |attribute: &str| form.enum_value(attribute);
+        let text = match form.short {
             "barrier" if !own(&["pipe"]) => match enum_value("pipe") {
                 Some(pipe) => format!("pto.barrier <{pipe}>"),
                 None => return Ok(None),
@@ -328,6 +411,20 @@ impl Printer<'_> {
                     }
                 }
             }
+            _ => return Ok(None),
+        };
+        Ok(Some(text))
+    }
+
+    /// Signals and remote copies (`pto.comm.*`).
+    fn comm_form<'c, 'a>(&mut self, form: &Form<'_, 'c, 'a>) -> Emitted<'c, 'a, Option<String>> {
+        let op = form.op;
+        let a = form.a;
+        let t = form.t;
+        let results = &form.results;
+        let own = |spelled: &[&str]| form.own(spelled);
+        let dictionary = |attribute: &str| form.dictionary(attribute);
+        let text = match form.short {
             "comm_tnotify" if !own(&["notifyOp"]) => format!(
                 "pto.comm.tnotify({}, {} : {}, {}){}",
                 a[0],
@@ -360,10 +457,6 @@ impl Printer<'_> {
             // generic rather than vanish.
             "comm_tput" if !own(&["atomicType"]) => self.transfer(op, "tput", a, t),
             "comm_tget" if !own(&[]) => self.transfer(op, "tget", a, t),
-            "get_block_idx" | "get_block_num" if !own(&[]) => {
-                let (_, lhs) = self.results(op);
-                format!("{lhs}pto.{short}")
-            }
             _ => return Ok(None),
         };
         Ok(Some(text))
