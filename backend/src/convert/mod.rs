@@ -165,9 +165,72 @@ where
     let inputs: Vec<Type> = (0..ty.input_count())
         .filter_map(|i| ty.input(i).ok())
         .collect();
-    let arguments = ir::entry_arguments(function, 0);
 
-    // Describe the tensor parameters, and pair each distributed one with
+    let (parameters, context_of) = parameters(context, function, &inputs)?;
+    let globals = Globals { parameters };
+
+    // The ops, in program order.
+    let mut converter = ops::Converter {
+        context,
+        globals: &globals,
+        context_of: &context_of,
+    };
+    for op in ir::collect(function, |n| n.starts_with("pld.")) {
+        if op_name(&op) == TensorView::NAME {
+            continue;
+        }
+        converter.convert(op).map_err(|message| (op, message))?;
+    }
+    // Tensors carried by loops and branches (the rebind idiom) become the
+    // pointer of the parameter they derive from.
+    carry_pointers(context, function, &globals)?;
+    // Views were only read through `Globals`; they go last, users first.
+    for op in ir::collect(function, |n| n == TensorView::NAME)
+        .into_iter()
+        .rev()
+    {
+        ir::erase(op);
+    }
+
+    // Tile-typed loop and branch values become tile buffers.
+    for op in ir::collect(function, |n| n.starts_with("scf.")) {
+        for result in op.results() {
+            retype_tile(context, result.into()).map_err(|m| (op, m))?;
+        }
+        for region in 0..op.region_count() {
+            for argument in ir::entry_arguments(op, region) {
+                retype_tile(context, argument).map_err(|m| (op, m))?;
+            }
+        }
+    }
+
+    retype_signature(context, function, &inputs);
+
+    if let Some(left) = ir::collect(function, |n| n.starts_with("pld.")).first() {
+        return Err((*left, "convert-pld-to-pto left this op unconverted".into()));
+    }
+    Ok(())
+}
+
+/// The kernel's tensor parameters described, and each distributed one's
+/// CommContext argument (the contexts follow the parameters, in order).
+#[allow(clippy::type_complexity)]
+fn parameters<'c, 'a>(
+    context: &'c Context,
+    function: OperationRef<'c, 'a>,
+    inputs: &[Type<'c>],
+) -> Result<
+    (
+        HashMap<usize, views::Global<'c, 'a>>,
+        HashMap<usize, Value<'c, 'a>>,
+    ),
+    Failure<'c, 'a>,
+>
+where
+    'c: 'a,
+{
+    let fail = |message: String| (function, message);
+    let arguments = ir::entry_arguments(function, 0);
     // its CommContext (they follow in order).
     let ctx_type = Type::parse(context, "!pld.ctx").expect("!pld.ctx parses");
     let mut parameters = HashMap::new();
@@ -206,44 +269,13 @@ where
         .zip(&contexts)
         .filter_map(|(d, c)| Some((*d, *arguments.get(*c)?)))
         .collect();
-    let globals = Globals { parameters };
+    Ok((parameters, context_of))
+}
 
-    // The ops, in program order.
-    let mut converter = ops::Converter {
-        context,
-        globals: &globals,
-        context_of: &context_of,
-    };
-    for op in ir::collect(function, |n| n.starts_with("pld.")) {
-        if op_name(&op) == TensorView::NAME {
-            continue;
-        }
-        converter.convert(op).map_err(|message| (op, message))?;
-    }
-    // Tensors carried by loops and branches (the rebind idiom) become the
-    // pointer of the parameter they derive from.
-    carry_pointers(context, function, &globals)?;
-    // Views were only read through `Globals`; they go last, users first.
-    for op in ir::collect(function, |n| n == TensorView::NAME)
-        .into_iter()
-        .rev()
-    {
-        ir::erase(op);
-    }
-
-    // Tile-typed loop and branch values become tile buffers.
-    for op in ir::collect(function, |n| n.starts_with("scf.")) {
-        for result in op.results() {
-            retype_tile(context, result.into()).map_err(|m| (op, m))?;
-        }
-        for region in 0..op.region_count() {
-            for argument in ir::entry_arguments(op, region) {
-                retype_tile(context, argument).map_err(|m| (op, m))?;
-            }
-        }
-    }
-
-    // The signature.
+/// The converted signature (pointers for tensors and contexts), the one
+/// as written kept in `pld.signature`, and the kernel kind.
+fn retype_signature<'c>(context: &'c Context, function: OperationRef<'c, '_>, inputs: &[Type<'c>]) {
+    let ctx_type = Type::parse(context, "!pld.ctx").expect("!pld.ctx parses");
     let converted: Vec<Type> = inputs
         .iter()
         .map(|input| {
@@ -270,11 +302,6 @@ where
     let kind = Attribute::parse(context, &format!("#pto.kernel_kind<\"{unit}\">"))
         .expect("kernel kind parses");
     ir::set_attribute(function, "pto.kernel_kind", kind);
-
-    if let Some(left) = ir::collect(function, |n| n.starts_with("pld.")).first() {
-        return Err((*left, "convert-pld-to-pto left this op unconverted".into()));
-    }
-    Ok(())
 }
 
 /// Gives every global tensor that an `scf.for`, `scf.while` or `scf.if`

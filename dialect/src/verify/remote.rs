@@ -2,7 +2,7 @@
 
 use super::{signal::enum_member, OpCx};
 use crate::enums::AtomicType;
-use crate::types::{BLayout, Layout, TensorKind};
+use crate::types::{BLayout, Layout, TensorInfo, TensorKind};
 use pld_ir::constant_int;
 
 /// Element types an atomic-add store or put may accumulate (docs/dialect.md 3).
@@ -73,11 +73,27 @@ pub fn remote_load(cx: &mut OpCx, tail_padded: bool) {
         }
     }
 
+    if !window_extents(cx, &target, &tile, &valid, tail_padded) {
+        return;
+    }
+    block_layout(cx, &target, &tile);
+}
+
+/// The window each dimension reads stays inside the target, fits the tile
+/// and yields the tile's declared valid extent. Returns whether it does.
+fn window_extents(
+    cx: &mut OpCx,
+    target: &TensorInfo,
+    tile: &TensorInfo,
+    valid: &[Option<i64>],
+    tail_padded: bool,
+) -> bool {
+    let rank = target.rank();
     // The requested window: explicit valid extents, else the tile shape.
     let window: Vec<Option<i64>> = if valid.is_empty() {
         tile.shape.clone()
     } else {
-        valid.clone()
+        valid.to_vec()
     };
     let offsets: Vec<Option<i64>> = cx.group("offsets").into_iter().map(constant_int).collect();
     let source_valid = target.effective_valid();
@@ -94,7 +110,7 @@ pub fn remote_load(cx: &mut OpCx, tail_padded: bool) {
                 cx.error(format!(
                     "reads past the end of dimension {k} (offset {offset} + extent {extent} > size {size})"
                 ));
-                return;
+                return false;
             }
         }
         if !valid.is_empty() {
@@ -104,7 +120,7 @@ pub fn remote_load(cx: &mut OpCx, tail_padded: bool) {
                     cx.error(format!(
                         "valid_shape extent {extent} of dimension {k} exceeds the tile dimension {physical}"
                     ));
-                    return;
+                    return false;
                 }
             }
         }
@@ -123,13 +139,17 @@ pub fn remote_load(cx: &mut OpCx, tail_padded: bool) {
                 cx.error(format!(
                     "result tile valid extent of dimension {k} is {declared}, but the load yields {yielded}"
                 ));
-                return;
+                return false;
             }
         }
     }
+    true
+}
 
-    // Block layout: col-major for DN views and for single-column [M, 1]
-    // tiles without an explicit ND view; row-major otherwise.
+/// Block layout: col-major for DN views and for single-column [M, 1]
+/// tiles without an explicit ND view; row-major otherwise.
+fn block_layout(cx: &mut OpCx, target: &TensorInfo, tile: &TensorInfo) {
+    let rank = target.rank();
     let column = rank >= 2 && tile.dim(rank - 1) == Some(1) && tile.dim(rank - 2) != Some(1);
     let expected = match target.layout {
         Some(Layout::Dn) => BLayout::ColMajor,

@@ -101,7 +101,32 @@ where
     'c: 'a,
 {
     let mut errors: Errors = Vec::new();
-    // A HOST all_to_all_v runs once per program point (docs/passes/pld-materialize-comm-domain-scopes.md step 4).
+    check_loops(function, &mut errors);
+    let allocations = ir::collect(function, |n| n == AllocWindowBuffer::NAME);
+    if allocations.is_empty() {
+        return if errors.is_empty() {
+            Ok(Vec::new())
+        } else {
+            Err(errors)
+        };
+    }
+    let mut coverage: HashMap<usize, Devices> = HashMap::new();
+    // A dispatch whose devices are unknown would make its windows look
+    // unused, so stop after such errors.
+    dispatch_coverage(function, &mut coverage, &mut errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    inherited_coverage(function, &mut coverage, &mut errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    group(function, allocations, &coverage, errors)
+}
+
+/// A HOST all_to_all_v runs once per program point
+/// (docs/passes/pld-materialize-comm-domain-scopes.md step 4).
+fn check_loops<'c, 'a>(function: OperationRef<'c, 'a>, errors: &mut Errors<'c, 'a>) {
     for op in ir::collect(function, |n| n == AllToAllV::NAME) {
         if enclosing_loop(op).is_some() {
             errors.push((
@@ -112,25 +137,14 @@ where
             ));
         }
     }
-    let allocations = ir::collect(function, |n| n == AllocWindowBuffer::NAME);
-    if allocations.is_empty() {
-        return if errors.is_empty() {
-            Ok(Vec::new())
-        } else {
-            Err(errors)
-        };
-    }
-    let mut coverage: HashMap<usize, Devices> = HashMap::new();
+}
 
-    // Which allocations have a view.
-    let mut viewed = std::collections::HashSet::new();
-    for window in ir::collect(function, |n| n == Window::NAME) {
-        if let Some(allocation) = allocation_of(ir::result(window)) {
-            viewed.insert(key(allocation));
-        }
-    }
-
-    // Devices reached by dispatches. A dispatch whose devices are unknown
+/// The devices each allocation reaches through the dispatches' calls.
+fn dispatch_coverage<'c, 'a>(
+    function: OperationRef<'c, 'a>,
+    coverage: &mut HashMap<usize, Devices>,
+    errors: &mut Errors<'c, 'a>,
+) {
     // would make its windows look unused, so stop after such errors.
     for op in ir::collect(function, |n| n == Dispatch::NAME) {
         let Some(dispatch) = Dispatch::cast(op) else {
@@ -157,12 +171,15 @@ where
             }
         }
     }
+}
 
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-
-    // Signals (and all_to_all_v's receive counts) inherit from the data.
+/// Operands that inherit coverage (signals, all_to_all_v's receive counts)
+/// get their source's; a signal that inherits nothing needs its own.
+fn inherited_coverage<'c, 'a>(
+    function: OperationRef<'c, 'a>,
+    coverage: &mut HashMap<usize, Devices>,
+    errors: &mut Errors<'c, 'a>,
+) {
     for op in ir::collect(function, |n| roles::host_kind(n).is_some()) {
         let Some(kind) = roles::host_kind(&op_name(&op)) else {
             continue;
@@ -204,12 +221,24 @@ where
             }
         }
     }
+}
 
-    if !errors.is_empty() {
-        return Err(errors);
+/// Every allocation must be viewed and reach a device; allocations with
+/// the same devices form one domain. `errors` are those found so far.
+fn group<'c, 'a>(
+    function: OperationRef<'c, 'a>,
+    allocations: Vec<OperationRef<'c, 'a>>,
+    coverage: &HashMap<usize, Devices>,
+    mut errors: Errors<'c, 'a>,
+) -> Result<Vec<Domain<'c, 'a>>, Errors<'c, 'a>> {
+    // Which allocations have a view.
+    let mut viewed = std::collections::HashSet::new();
+    for window in ir::collect(function, |n| n == Window::NAME) {
+        if let Some(allocation) = allocation_of(ir::result(window)) {
+            viewed.insert(key(allocation));
+        }
     }
 
-    // Every allocation must be viewed and reach a device.
     let mut domains: Vec<Domain> = Vec::new();
     for allocation in allocations {
         let name = allocation_name(allocation);

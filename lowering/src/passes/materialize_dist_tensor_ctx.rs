@@ -51,131 +51,183 @@ impl PldPass for MaterializeDistTensorCtx {
         let mut report = Report::default();
         let functions = ir::collect(module, |n| n == "func.func");
 
-        // 1. Signatures. `contexts[f]` lists f's distributed parameters
-        // with the index of their context parameter.
-        let mut contexts: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
-        for function in &functions {
-            if function_kind(*function) == Ok(Some(FuncKind::Host)) {
-                continue;
-            }
-            let Some(name) = ir::symbol_name(*function) else {
-                continue;
-            };
-            let Some(ty) = ir::function_type(*function) else {
-                continue;
-            };
-            let inputs: Vec<Type> = (0..ty.input_count())
-                .filter_map(|i| ty.input(i).ok())
-                .collect();
-            let distributed: Vec<usize> = inputs
-                .iter()
-                .enumerate()
-                .filter(|(_, t)| is_distributed(**t))
-                .map(|(i, _)| i)
-                .collect();
-            if distributed.is_empty() {
-                continue;
-            }
-            let ctx_type = ctx_type(context);
-            let trailing = inputs.iter().rev().take_while(|t| **t == ctx_type).count();
-            let first_ctx = if trailing == distributed.len() {
-                inputs.len() - trailing
-            } else {
-                add_parameters(context, *function, &ty, distributed.len());
-                inputs.len()
-            };
-            contexts.insert(
-                name,
-                distributed
-                    .iter()
-                    .enumerate()
-                    .map(|(k, param)| (*param, first_ctx + k))
-                    .collect(),
-            );
-        }
-
+        let contexts = signatures(context, &functions);
         // 2. Calls, and 3. get_comm_ctx.
         let mut rebound = std::collections::HashSet::new();
         for function in &functions {
             let host = function_kind(*function) == Ok(Some(FuncKind::Host));
             let own = ir::symbol_name(*function).and_then(|n| contexts.get(&n).cloned());
             let resolve = |value| resolve(*function, own.as_deref(), value);
+            let mut cx = Rebinding {
+                report: &mut report,
+                rebound: &mut rebound,
+            };
             for call in ir::collect(*function, |n| n == "func.call") {
-                let Some(callee) = pld_ir::attr::callee(call) else {
-                    continue;
-                };
-                let Some(needed) = contexts.get(&callee) else {
-                    continue;
-                };
-                let arguments: Vec<Value> = call.operands().collect();
-                if arguments.len() == needed.last().map_or(0, |(_, c)| c + 1) {
-                    continue; // already passes its contexts
+                cx.call(context, call, &contexts, host, &resolve);
+            }
+            if !host {
+                cx.get_comm_ctx(*function, &resolve);
+            }
+        }
+        report.finish()
+    }
+}
+
+/// A function's contexts: `contexts[f]` lists f's distributed parameters
+/// with the index of their context parameter.
+type Contexts = HashMap<String, Vec<(usize, usize)>>;
+
+/// Step 1, the signatures: every non-HOST function with distributed
+/// parameters gets (or already has) a trailing CommContext parameter for
+/// each.
+fn signatures(context: &Context, functions: &[OperationRef]) -> Contexts {
+    // 1. Signatures. `contexts[f]` lists f's distributed parameters
+    // with the index of their context parameter.
+    let mut contexts: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
+    for function in functions {
+        if function_kind(*function) == Ok(Some(FuncKind::Host)) {
+            continue;
+        }
+        let Some(name) = ir::symbol_name(*function) else {
+            continue;
+        };
+        let Some(ty) = ir::function_type(*function) else {
+            continue;
+        };
+        let inputs: Vec<Type> = (0..ty.input_count())
+            .filter_map(|i| ty.input(i).ok())
+            .collect();
+        let distributed: Vec<usize> = inputs
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| is_distributed(**t))
+            .map(|(i, _)| i)
+            .collect();
+        if distributed.is_empty() {
+            continue;
+        }
+        let ctx_type = ctx_type(context);
+        let trailing = inputs.iter().rev().take_while(|t| **t == ctx_type).count();
+        let first_ctx = if trailing == distributed.len() {
+            inputs.len() - trailing
+        } else {
+            add_parameters(context, *function, &ty, distributed.len());
+            inputs.len()
+        };
+        contexts.insert(
+            name,
+            distributed
+                .iter()
+                .enumerate()
+                .map(|(k, param)| (*param, first_ctx + k))
+                .collect(),
+        );
+    }
+
+    contexts
+}
+
+/// Where steps 2 and 3 report, and the loops already reported.
+struct Rebinding<'r> {
+    report: &'r mut Report,
+    rebound: &'r mut std::collections::HashSet<usize>,
+}
+
+/// A value's CommContext (see [`resolve`]).
+type Resolve<'x, 'c, 'a> =
+    dyn Fn(Value<'c, 'a>) -> Result<Option<Value<'c, 'a>>, (OperationRef<'c, 'a>, Carry)> + 'x;
+
+impl Rebinding<'_> {
+    /// Step 2: a call of a function with contexts passes them.
+    fn call<'c, 'a>(
+        &mut self,
+        context: &'c Context,
+        call: OperationRef<'c, 'a>,
+        contexts: &Contexts,
+        host: bool,
+        resolve: &Resolve<'_, 'c, 'a>,
+    ) where
+        'c: 'a,
+    {
+        let Some(callee) = pld_ir::attr::callee(call) else {
+            return;
+        };
+        let Some(needed) = contexts.get(&callee) else {
+            return;
+        };
+        let arguments: Vec<Value> = call.operands().collect();
+        if arguments.len() == needed.last().map_or(0, |(_, c)| c + 1) {
+            return; // already passes its contexts
+        }
+        let mut extra = Vec::new();
+        for (param, _) in needed {
+            let Some(argument) = arguments.get(*param).copied() else {
+                return;
+            };
+            match resolve(argument) {
+                Err((carrier, why)) => {
+                    // Once per loop, however many uses flow through it.
+                    if self.rebound.insert(carrier.to_raw().ptr as usize) {
+                        self.report.error(carrier, why.message());
+                    }
                 }
-                let mut extra = Vec::new();
-                for (param, _) in needed {
-                    let Some(argument) = arguments.get(*param).copied() else {
-                        continue;
-                    };
-                    match resolve(argument) {
-                        Err((carrier, why)) => {
-                            // Once per loop, however many uses flow through it.
-                            if rebound.insert(carrier.to_raw().ptr as usize) {
-                                report.error(carrier, why.message());
-                            }
-                        }
-                        Ok(Some(ctx)) => extra.push(ctx),
-                        Ok(None) if host => extra.push(ir::result(ir::insert_before(
-                            call,
-                            GetCommCtx::builder(context, call.location())
-                                .tensor(argument)
-                                .result(ctx_type(context))
-                                .build(),
-                        ))),
-                        Ok(None) => report.error(
-                            call,
-                            &format!(
-                                "cannot find the CommContext of argument #{param} of the call to \
+                Ok(Some(ctx)) => extra.push(ctx),
+                Ok(None) if host => extra.push(ir::result(ir::insert_before(
+                    call,
+                    GetCommCtx::builder(context, call.location())
+                        .tensor(argument)
+                        .result(ctx_type(context))
+                        .build(),
+                ))),
+                Ok(None) => self.report.error(
+                    call,
+                    &format!(
+                        "cannot find the CommContext of argument #{param} of the call to \
                                  @{callee}{}: it does not derive from one distributed parameter \
                                  of this function (followed through views, loop carries, scf.if \
                                  results whose branches yield the same window, and calls that \
                                  return a parameter)",
-                                written_as(call)
-                            ),
-                        ),
-                    }
-                }
-                if extra.len() == needed.len() {
-                    let mut operands = arguments;
-                    operands.extend(extra);
-                    ir::set_operands(call, &operands);
-                }
-            }
-            if host {
-                continue;
-            }
-            for op in ir::collect(*function, |n| n == GetCommCtx::NAME) {
-                let Some(tensor) = OpView::new(op).and_then(|v| v.one("tensor")) else {
-                    continue;
-                };
-                match resolve(tensor) {
-                    Err((carrier, why)) => {
-                        if rebound.insert(carrier.to_raw().ptr as usize) {
-                            report.error(carrier, why.message());
-                        }
-                    }
-                    Ok(Some(ctx)) => {
-                        ir::replace_all_uses(ir::result(op), ctx);
-                        ir::erase(op);
-                    }
-                    Ok(None) => report.error(
-                        op,
-                        "cannot resolve the CommContext: the tensor does not derive from a \
-                         distributed parameter of this function",
+                        written_as(call)
                     ),
-                }
+                ),
             }
         }
-        report.finish()
+        if extra.len() == needed.len() {
+            let mut operands = arguments;
+            operands.extend(extra);
+            ir::set_operands(call, &operands);
+        }
+    }
+
+    /// Step 3: `get_comm_ctx` of a tensor becomes the context it derives from.
+    fn get_comm_ctx<'c, 'a>(
+        &mut self,
+        function: OperationRef<'c, 'a>,
+        resolve: &Resolve<'_, 'c, 'a>,
+    ) where
+        'c: 'a,
+    {
+        for op in ir::collect(function, |n| n == GetCommCtx::NAME) {
+            let Some(tensor) = OpView::new(op).and_then(|v| v.one("tensor")) else {
+                continue;
+            };
+            match resolve(tensor) {
+                Err((carrier, why)) => {
+                    if self.rebound.insert(carrier.to_raw().ptr as usize) {
+                        self.report.error(carrier, why.message());
+                    }
+                }
+                Ok(Some(ctx)) => {
+                    ir::replace_all_uses(ir::result(op), ctx);
+                    ir::erase(op);
+                }
+                Ok(None) => self.report.error(
+                    op,
+                    "cannot resolve the CommContext: the tensor does not derive from a \
+                     distributed parameter of this function",
+                ),
+            }
+        }
     }
 }
 
