@@ -2,11 +2,37 @@
 //! that records where every window lives.
 
 use crate::report::CellLeak;
-use crate::SimError;
 use pld_runtime_sys::{PldCommContext, PLD_COMM_BUFFER_ALIGNMENT, PLD_COMM_MAX_RANK_NUM};
 use std::alloc::{alloc_zeroed, dealloc, Layout};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicI32, Ordering};
+
+/// The most ranks a comm domain has: the size of a `CommContext`'s window
+/// tables (`PLD_COMM_MAX_RANK_NUM` of runtime-sys's `comm_context.h`). The
+/// one place the simulator and the tools take the rank limit from.
+pub const MAX_RANKS: usize = PLD_COMM_MAX_RANK_NUM as usize;
+
+/// What can go wrong setting up a simulation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SimError {
+    /// A rank count outside `1..=MAX_RANKS`.
+    RankCount(usize),
+    /// A window size the allocator cannot serve.
+    WindowSize(usize),
+}
+
+impl std::fmt::Display for SimError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SimError::RankCount(n) => {
+                write!(f, "a comm domain has 1 to {MAX_RANKS} ranks, not {n}")
+            }
+            SimError::WindowSize(n) => write!(f, "cannot allocate a window of {n} bytes"),
+        }
+    }
+}
+
+impl std::error::Error for SimError {}
 
 /// One rank's window: zeroed memory that every rank may read and write
 /// (through the peer addresses of the `CommContext`).
@@ -162,7 +188,7 @@ impl CommDomain {
     /// Allocates `ranks` zeroed windows of `window_bytes` each and fills
     /// every rank's context.
     pub fn new(ranks: usize, window_bytes: usize) -> Result<Self, SimError> {
-        if ranks == 0 || ranks > PLD_COMM_MAX_RANK_NUM as usize {
+        if ranks == 0 || ranks > MAX_RANKS {
             return Err(SimError::RankCount(ranks));
         }
         let windows = (0..ranks)

@@ -37,7 +37,7 @@ mod signal;
 pub mod sites;
 pub mod tiles;
 
-pub use domain::{aligned, CommDomain, Window};
+pub use domain::{aligned, CommDomain, SimError, Window, MAX_RANKS};
 pub use explore::{Finding, Schedule};
 pub use report::{BlockedRank, CellLeak, DeadlockReport};
 pub use run::{Counters, Fatal, Outcome, RankEnv, RemoteWrite, Run};
@@ -47,9 +47,7 @@ use pld_ir::registry::{PassEntry, Registry};
 
 /// This crate's passes.
 pub const PASSES: &[PassEntry] = &[
-    PassEntry::of::<passes::convert_pto_to_sim::ConvertPtoToSim>(
-        passes::convert_pto_to_sim::create,
-    ),
+    compile::registry::CONVERT_PTO_TO_SIM,
     PassEntry::configurable::<passes::explore_protocol::ExploreProtocol>(
         passes::explore_protocol::create,
         passes::explore_protocol::configure,
@@ -61,27 +59,3 @@ pub const PASSES: &[PassEntry] = &[
 pub fn registry() -> Registry {
     pld_backend::registry().extend(PASSES, &[])
 }
-
-/// What can go wrong setting up a simulation.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SimError {
-    /// A rank count outside `1..=64`.
-    RankCount(usize),
-    /// A window size the allocator cannot serve.
-    WindowSize(usize),
-}
-
-impl std::fmt::Display for SimError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SimError::RankCount(n) => write!(
-                f,
-                "a comm domain has 1 to {} ranks, not {n}",
-                pld_runtime_sys::PLD_COMM_MAX_RANK_NUM
-            ),
-            SimError::WindowSize(n) => write!(f, "cannot allocate a window of {n} bytes"),
-        }
-    }
-}
-
-impl std::error::Error for SimError {}

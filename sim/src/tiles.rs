@@ -12,9 +12,13 @@ use crate::run::with_current;
 /// The UB of one AIV core (A2/A3), in bytes.
 pub const UB_BYTES: usize = 192 * 1024;
 
-/// Bytes of the simulator's header before a tile's data (valid rows and
-/// columns); not part of the UB the tile takes.
-const HEADER: usize = crate::lower::TILE_HEADER as usize;
+/// Bytes before a tile's data: the simulator's header (the valid rows and
+/// columns, two i64), which the sim lowering's code reads and writes. The
+/// runtime's tile ABI.
+pub(crate) const TILE_HEADER: i64 = 16;
+
+/// [`TILE_HEADER`] in bytes; not part of the UB the tile takes.
+const HEADER: usize = TILE_HEADER as usize;
 
 fn site_location(site: i64) -> String {
     crate::sites::get(site).map_or_else(|| format!("allocation site {site}"), |s| s.location)

@@ -361,8 +361,12 @@ fn drive(options: &Options) -> Result<i32, String> {
     let Some((buffer_name, text)) = read_named_input("pld-run", &options.input) else {
         return Ok(1);
     };
-    if !(1..=64).contains(&options.ranks) {
-        return Err(format!("--ranks must be 1 to 64, not {}", options.ranks));
+    if !(1..=pld_sim::MAX_RANKS).contains(&options.ranks) {
+        return Err(format!(
+            "--ranks must be 1 to {}, not {}",
+            pld_sim::MAX_RANKS,
+            options.ranks
+        ));
     }
     // A program with a HOST orchestrator runs whole, unless a kernel is
     // named.

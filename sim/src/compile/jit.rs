@@ -2,6 +2,7 @@
 //! LLVM lowering, and `ExecutionEngine`, with the simulator's device
 //! functions registered as the symbols the kernels call.
 
+use super::diag::render;
 use crate::ffi;
 use melior::{
     ir::{block::BlockLike, operation::OperationLike, Module, RegionLike},
@@ -54,17 +55,14 @@ impl Compiled {
         let sink = pld_ir::diag::Sink::attach(&context);
         // pld_ir's parser takes any bytes (melior's panics on a NUL).
         let Some(mut module) = pld_ir::parse::parse(&context, text, source_name) else {
-            return Err(format!(
-                "the module does not parse: {}",
-                super::render(&sink)
-            ));
+            return Err(format!("the module does not parse: {}", render(&sink)));
         };
         run_pipeline(&context, &mut module, "builtin.module(convert-pto-to-sim)")
-            .map_err(|e| e.unwrap_or_else(|| super::render(&sink)))?;
+            .map_err(|e| e.unwrap_or_else(|| render(&sink)))?;
         if !module.as_operation().verify() {
             return Err(format!(
                 "the lowered module does not verify: {}",
-                super::render(&sink)
+                render(&sink)
             ));
         }
         let names = kernel_names(&module);
@@ -76,7 +74,7 @@ impl Compiled {
         .map_err(|e| {
             format!(
                 "lowering to LLVM failed: {}",
-                e.unwrap_or_else(|| super::render(&sink))
+                e.unwrap_or_else(|| render(&sink))
             )
         })?;
         let engine = ExecutionEngine::new(&module, 2, &[], false, false);
@@ -149,7 +147,7 @@ fn run_pipeline<'c>(
     module: &mut Module<'c>,
     pipeline: &str,
 ) -> Result<(), Option<String>> {
-    let registry = crate::registry();
+    let registry = super::registry::registry();
     let steps = pld_ir::pipeline::parse(pipeline, &registry).map_err(|e| Some(e.to_string()))?;
     let plan =
         pld_ir::pipeline::plan(context, &steps, &registry).map_err(|e| Some(e.to_string()))?;

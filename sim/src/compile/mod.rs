@@ -2,35 +2,13 @@
 //! ([`to_pto`]), the sim-only lowering of the PTO ops ([`lower`]), then
 //! MLIR's LLVM lowering and JIT ([`jit`]).
 
+mod diag;
 pub mod jit;
+pub mod registry;
 
+use diag::render_source;
 pub use jit::{Compiled, Kernel};
 use pld_ir::diag::Sink;
-
-/// Captured diagnostics as `file:line:col: error: message`, one per line
-/// joined by `; `.
-pub(crate) fn render(sink: &Sink) -> String {
-    render_named(sink, "<kernel>")
-}
-
-fn render_named(sink: &Sink, source_name: &str) -> String {
-    sink.take()
-        .iter()
-        .map(|d| d.render(source_name).trim_end().to_string())
-        .collect::<Vec<_>>()
-        .join("; ")
-}
-
-/// Every captured diagnostic as `mlir-opt` prints it, with the line of
-/// `source` it points at and a caret.
-fn render_source(sink: &Sink, source_name: &str, source: &str) -> String {
-    let text: String = sink
-        .take()
-        .iter()
-        .map(|d| d.render_in(source_name, Some(source)))
-        .collect();
-    format!("\n{}", text.trim_end())
-}
 
 /// Runs `pld-to-pto` on a pld module (text) and returns the converted
 /// module as text, or the diagnostics.

@@ -16,6 +16,7 @@
 //! element-wise tile math is loops over the valid region, left to LLVM to
 //! vectorise.
 
+use crate::tiles::TILE_HEADER;
 use melior::{
     dialect::{func, llvm},
     ir::{
@@ -185,9 +186,6 @@ struct TileShape<'c> {
     /// Static valid extents (`None` for `?`).
     valid: [Option<i64>; 2],
 }
-
-/// Bytes before a tile's data.
-pub(crate) const TILE_HEADER: i64 = 16;
 
 fn tile_shape<'c>(context: &'c Context, ty: Type<'c>) -> Option<TileShape<'c>> {
     let text = ty.to_string();

@@ -2,7 +2,8 @@
 //! checked copies, fill-pad, and element-wise math as loops over the valid
 //! region (left to LLVM to vectorise).
 
-use super::{key, Lowered, Op, Rewriter, Step, TILE_HEADER};
+use super::{key, Lowered, Op, Rewriter, Step};
+use crate::tiles::TILE_HEADER;
 use melior::{
     dialect::llvm,
     ir::{operation::OperationLike, OperationRef, Value},

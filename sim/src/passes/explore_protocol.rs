@@ -12,6 +12,7 @@
 
 use crate::explore::{Finding, Schedule};
 use crate::program::{Finished, KernelInfo, Program};
+use crate::MAX_RANKS;
 use melior::{
     ir::{operation::OperationLike, Location, OperationRef},
     pass::Pass,
@@ -66,9 +67,9 @@ impl ExploreProtocol {
                         .split(',')
                         .map(|v| number(v).map(|n| n as usize))
                         .collect::<Result<_, _>>()?;
-                    if let Some(bad) = pass.ranks.iter().find(|r| !(1..=64).contains(*r)) {
+                    if let Some(bad) = pass.ranks.iter().find(|r| !(1..=MAX_RANKS).contains(*r)) {
                         return Err(format!(
-                            "pld-explore-protocol: ranks are 1 to 64, not {bad}"
+                            "pld-explore-protocol: ranks are 1 to {MAX_RANKS}, not {bad}"
                         ));
                     }
                     pass.ranks_given = true;
