@@ -7,8 +7,6 @@
 //! (192 KiB on A2/A3): a kernel that needs more is reported with the
 //! location of the allocation that overflows.
 
-use crate::run::with_current;
-
 /// The UB of one AIV core (A2/A3), in bytes.
 pub const UB_BYTES: usize = 192 * 1024;
 
@@ -39,27 +37,23 @@ thread_local! {
 
 /// The calling core's 64-byte aligned block of `bytes` for `site`: the
 /// buffer it had for the site if any (holding what the site's last tile
-/// left there, as UB does), else a new, zeroed one. Null when the
-/// size is impossible (recorded as an error).
-pub(crate) fn alloc(site: i64, bytes: i64) -> *mut u8 {
+/// left there, as UB does), else a new, zeroed one. Null when the size is
+/// impossible. With it, the error the run should record, if any: an
+/// impossible size, or the first tile of the core that overflows the UB.
+pub(crate) fn alloc(site: i64, bytes: i64) -> (*mut u8, Option<String>) {
     let layout = usize::try_from(bytes)
         .ok()
         .and_then(|b| std::alloc::Layout::from_size_align(b.max(1), 64).ok());
     let Some(layout) = layout else {
-        with_current(|state, rank| {
-            state.error(
-                rank,
-                format!("a tile of {bytes} bytes at {}", site_location(site)),
-            )
-        });
-        return std::ptr::null_mut();
+        let error = format!("a tile of {bytes} bytes at {}", site_location(site));
+        return (std::ptr::null_mut(), Some(error));
     };
     TILES.with(|tiles| {
         let mut tiles = tiles.borrow_mut();
         if let Some(tile) = tiles.iter().find(|t| t.site == site) {
             if tile.layout == layout {
                 // As UB: what the site's last tile left there.
-                return tile.pointer;
+                return (tile.pointer, None);
             }
         }
         let held: usize = tiles
@@ -67,19 +61,14 @@ pub(crate) fn alloc(site: i64, bytes: i64) -> *mut u8 {
             .map(|t| t.layout.size().saturating_sub(HEADER))
             .sum();
         let needed = held + layout.size().saturating_sub(HEADER);
-        if needed > UB_BYTES && !REPORTED.with(|r| r.replace(true)) {
-            with_current(|state, rank| {
-                state.error(
-                    rank,
-                    format!(
-                        "{}: the kernel's tiles need {needed} bytes of UB, more than the \
-                         {UB_BYTES} of an AIV core (this tile of {} bytes does not fit)",
-                        site_location(site),
-                        layout.size().saturating_sub(HEADER)
-                    ),
-                )
-            });
-        }
+        let error = (needed > UB_BYTES && !REPORTED.with(|r| r.replace(true))).then(|| {
+            format!(
+                "{}: the kernel's tiles need {needed} bytes of UB, more than the {UB_BYTES} of \
+                 an AIV core (this tile of {} bytes does not fit)",
+                site_location(site),
+                layout.size().saturating_sub(HEADER)
+            )
+        });
         // SAFETY: the layout has a non-zero size.
         let pointer = unsafe { std::alloc::alloc_zeroed(layout) };
         if !pointer.is_null() {
@@ -89,7 +78,7 @@ pub(crate) fn alloc(site: i64, bytes: i64) -> *mut u8 {
                 layout,
             });
         }
-        pointer
+        (pointer, error)
     })
 }
 

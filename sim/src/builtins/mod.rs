@@ -11,87 +11,23 @@
 //! with `rt_submit_aiv_task` (`pld/pld_runtime.h`), which runs each block
 //! on its own thread bound to the rank through `pld_sim_block_enter`.
 
+mod abi;
+
 use crate::domain::CommDomain;
 use crate::run::{Outcome, RankEnv, Run};
+pub use abi::TensorDesc;
 use std::sync::Mutex;
 use std::time::Duration;
-
-/// The tensor descriptor of pto-interface 4.2 (`PldTensor` in
-/// `pld/pld_runtime.h`): 128 bytes, two cache lines.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct TensorDesc {
-    pub addr: u64,
-    pub size: u64,
-    pub owner_task_id: u64,
-    /// In elements.
-    pub start_offset: u64,
-    pub version: i32,
-    pub ndims: u32,
-    pub dtype: u8,
-    pub manual_dep: u8,
-    pub is_contiguous: u8,
-    reserved0: u8,
-    pub shapes: [u32; 5],
-    pub extent_elem_cache: u64,
-    pub strides: [u32; 5],
-    reserved1: [u8; 36],
-}
-
-const _: () = assert!(std::mem::size_of::<TensorDesc>() == 128);
-const _: () = assert!(std::mem::offset_of!(TensorDesc, start_offset) == 24);
-const _: () = assert!(std::mem::offset_of!(TensorDesc, ndims) == 36);
-const _: () = assert!(std::mem::offset_of!(TensorDesc, dtype) == 40);
-const _: () = assert!(std::mem::offset_of!(TensorDesc, shapes) == 44);
-const _: () = assert!(std::mem::offset_of!(TensorDesc, extent_elem_cache) == 64);
-const _: () = assert!(std::mem::offset_of!(TensorDesc, strides) == 72);
-const _: () = assert!(
-    std::mem::size_of::<TensorDesc>() == pld_runtime_sys::PLD_BUILTIN_TENSOR_DESC_SIZE as usize
-);
-
-impl TensorDesc {
-    /// A dense row-major tensor of `shape` at `addr` (at most 5 dims).
-    pub fn dense(addr: u64, shape: &[u32], elem_bytes: usize) -> Option<TensorDesc> {
-        if shape.is_empty() || shape.len() > 5 {
-            return None;
-        }
-        let mut desc = TensorDesc {
-            addr,
-            size: 0,
-            owner_task_id: 0,
-            start_offset: 0,
-            version: 0,
-            ndims: shape.len() as u32,
-            dtype: 0,
-            manual_dep: 0,
-            is_contiguous: 1,
-            reserved0: 0,
-            shapes: [0; 5],
-            extent_elem_cache: 0,
-            strides: [0; 5],
-            reserved1: [0; 36],
-        };
-        let mut stride = 1u64;
-        for (i, &extent) in shape.iter().enumerate().rev() {
-            desc.shapes[i] = extent;
-            desc.strides[i] = u32::try_from(stride).ok()?;
-            stride = stride.checked_mul(u64::from(extent))?;
-        }
-        desc.size = stride.checked_mul(elem_bytes as u64)?;
-        desc.extent_elem_cache = stride;
-        Some(desc)
-    }
-}
 
 /// The layout the C++ side compiled `PldTensor` with, in the order of
 /// `pld_builtin_tensor_layout`.
 pub fn cpp_tensor_layout() -> [u32; 8] {
-    crate::ffi::registry::tensor_layout()
+    abi::tensor_layout()
 }
 
 /// `CalAllToAllVBlocks` as the compiled entries compute it.
 pub fn cpp_all_to_all_v_blocks(ranks: i32, requested: i32) -> i32 {
-    crate::ffi::registry::all_to_all_v_blocks(ranks, requested)
+    abi::all_to_all_v_blocks(ranks, requested)
 }
 
 /// One compiled variant.
@@ -107,9 +43,9 @@ pub struct Compiled {
 
 /// Every variant in the library.
 pub fn compiled() -> Vec<Compiled> {
-    (0..crate::ffi::registry::count())
+    (0..abi::count())
         .filter_map(|index| {
-            let (variant, entry, kernel) = crate::ffi::registry::names(index)?;
+            let (variant, entry, kernel) = abi::names(index)?;
             Some(Compiled {
                 index,
                 variant,
@@ -321,8 +257,7 @@ pub unsafe fn call(
 ) -> CallStatus {
     // SAFETY: the caller's contract; the registry call returns only when
     // the launch's blocks have.
-    let (status, expected) =
-        unsafe { crate::ffi::registry::call(compiled.index, descs, scalars, aiv_limit) };
+    let (status, expected) = unsafe { abi::call(compiled.index, descs, scalars, aiv_limit) };
     CallStatus {
         status,
         expected_arg_count: expected,
