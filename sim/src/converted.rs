@@ -4,7 +4,7 @@
 //! the PTO signal ops (the pointers a `pto.comm_twait` or `pto.comm_ttest`
 //! watches, or an adding `pto.comm_tnotify` adds to).
 
-use crate::program::{tensor_param, KernelInfo};
+use crate::program::model::{tensor_param, KernelInfo};
 use melior::ir::{
     operation::{OperationLike, OperationResult},
     r#type::FunctionType,

@@ -1,7 +1,7 @@
 //! The expected results of a kernel's collective, computed in Rust with
 //! f64 accumulation, and the comparison with what the ranks produced.
 
-use crate::program::{Dtype, KernelInfo};
+use crate::program::model::{Collective, Dtype, KernelInfo};
 use pld_dialect::ops::collective::{
     AllGather, AllReduce, AllToAll, AllToAllV, Broadcast, ReduceScatter,
 };
@@ -233,11 +233,7 @@ pub fn check(
 /// The shapes the golden reads must fit the rank count: the per-rank rows
 /// of allgather, all_to_all and reduce_scatter targets, the slots of
 /// all_to_all_v, the inputs they read from.
-fn check_extents(
-    kernel: &KernelInfo,
-    collective: &crate::program::Collective,
-    ranks: usize,
-) -> Result<(), String> {
+fn check_extents(kernel: &KernelInfo, collective: &Collective, ranks: usize) -> Result<(), String> {
     let param = |i: Option<usize>| i.and_then(|i| kernel.params.get(i));
     let Some(target) = param(collective.target) else {
         return Ok(());

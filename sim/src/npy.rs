@@ -1,6 +1,6 @@
 //! NumPy `.npy` files (format version 1.0), for kernel inputs and outputs.
 
-use crate::program::Dtype;
+use crate::program::model::Dtype;
 
 fn descr(dtype: Dtype) -> &'static str {
     match dtype {

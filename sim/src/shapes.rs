@@ -4,7 +4,7 @@
 //! buffers. `pld-run` checks a kernel's collectives with it, and whole
 //! programs check every call of every device.
 
-use crate::program::KernelInfo;
+use crate::program::model::KernelInfo;
 use pld_dialect::ops::collective::{
     composite_signal_shape, AllGather, AllReduce, AllToAll, AllToAllV, ReduceScatter,
 };
@@ -112,7 +112,7 @@ pub fn check(kernel: &KernelInfo, ranks: usize, rail: Rail) -> Result<(), String
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::program::{Collective, Dtype, Param};
+    use crate::program::model::{Collective, Dtype, Param};
 
     fn ring(rows: usize, ranks: usize) -> KernelInfo {
         let param = |name: &str, shape: Vec<usize>, dtype| Param {

@@ -18,24 +18,17 @@ pub use plan::{Arg, BuiltinScalar, BuiltinTask, DomainPlan, KernelTask, Plan, Ta
 use crate::builtins::{self, TensorDesc};
 use crate::domain::CommDomain;
 use crate::golden::{self, RankCheck};
-use crate::program::{Collective, KernelInfo, Param, Program};
+use crate::program::load::Program;
+use crate::program::model::{index_of, Collective, KernelInfo, Param};
 use crate::report::CellLeak;
 use crate::run::{Outcome, Run};
-use melior::ir::{operation::OperationLike, OperationRef};
+use melior::ir::operation::OperationLike;
 use pld_dialect::enums::FuncKind;
 use pld_dialect::ops::collective::AllToAllV;
 use pld_runtime_sys::PldCommContext;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-
-/// `file:line:col` of an op, as reports name it.
-pub fn location(op: OperationRef) -> String {
-    match pld_ir::position(op.location()) {
-        Some(p) => format!("{}:{}:{}", p.file, p.line, p.column),
-        None => "unknown location".into(),
-    }
-}
 
 /// AIV cores of a simulated device: the limit a sync-start launch must fit
 /// (A2/A3 devices have 48; a module's `pld.aiv_core_count` overrides it).
@@ -386,11 +379,7 @@ impl ProgramRun {
             extents.iter().find_map(|(range, b)| {
                 range.contains(&offset).then(|| {
                     let element = (offset - range.start) / b.view.dtype.bytes();
-                    format!(
-                        "{} {}",
-                        b.name,
-                        crate::program::index_of(element, &b.view.shape)
-                    )
+                    format!("{} {}", b.name, index_of(element, &b.view.shape))
                 })
             })
         };

@@ -12,7 +12,7 @@
 
 use super::affine;
 use crate::domain::aligned;
-use crate::program::Dtype;
+use crate::program::model::{location, Dtype};
 use melior::ir::{
     block::BlockLike, operation::OperationLike, BlockRef, Module, OperationRef, RegionLike, Value,
     ValueLike,
@@ -200,7 +200,7 @@ type Step<T = ()> = Result<T, Refusal>;
 
 fn refuse<T>(op: OperationRef, message: impl Into<String>) -> Step<T> {
     Err(Refusal {
-        location: super::location(op),
+        location: location(op),
         message: format!("'{}' {}", op_name(&op), message.into()),
     })
 }
@@ -611,7 +611,7 @@ where
                     kernel: callee,
                     args,
                     caller: self.caller.clone(),
-                    location: super::location(op),
+                    location: location(op),
                 }));
                 Ok(())
             }
@@ -699,7 +699,7 @@ where
         }
         let evaluate = |slot: &str, map: &str| -> Step<usize> {
             let bytes = affine::evaluate(map, world as i64).map_err(|m| Refusal {
-                location: super::location(op),
+                location: location(op),
                 message: m,
             })?;
             usize::try_from(bytes).or_else(|_| {
@@ -955,7 +955,7 @@ where
             tensors,
             scalars,
             collective,
-            location: super::location(op),
+            location: location(op),
         }));
         Ok(())
     }
@@ -1084,7 +1084,7 @@ where
                 ring: false,
                 root: None,
             },
-            location: super::location(op),
+            location: location(op),
         }));
         if let Ok(result) = op.result(0) {
             self.set(result.into(), Val::Tensor(target));
@@ -1161,7 +1161,7 @@ where
             let what = format!(
                 "the tensor.extract_slice at {} (offsets {offsets:?}, sizes {sizes:?}, strides \
                  {strides:?} of a {:?} tensor, which is not contiguous)",
-                super::location(op),
+                location(op),
                 t.shape
             );
             self.set(

@@ -11,7 +11,8 @@
 //! of the pld op it names. The module is not changed.
 
 use crate::explore::{Finding, Schedule};
-use crate::program::{Finished, KernelInfo, Program};
+use crate::program::load::{Finished, Program};
+use crate::program::model::{index_of, KernelInfo};
 use crate::MAX_RANKS;
 use melior::{
     ir::{operation::OperationLike, Location, OperationRef},
@@ -266,11 +267,7 @@ fn findings<'c>(
     let namer = |_: usize, range: &std::ops::Range<usize>| {
         let (i, element) = kernel.element_at(&finished.offsets, range.start)?;
         let p = &kernel.params[i];
-        Some(format!(
-            "{} {}",
-            p.name,
-            crate::program::index_of(element, &p.shape)
-        ))
+        Some(format!("{} {}", p.name, index_of(element, &p.shape)))
     };
     let outcome = &finished.outcome;
     let mut out = Vec::new();
@@ -320,7 +317,7 @@ fn findings<'c>(
                         "credit leak: {} {} holds {} on rank {} after the kernel (should be back \
                          to 0)",
                         param.name,
-                        crate::program::index_of(leak.index, &param.shape),
+                        index_of(leak.index, &param.shape),
                         leak.value,
                         leak.rank
                     ),
