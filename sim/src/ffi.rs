@@ -5,6 +5,7 @@
 //! run and the call does nothing: these functions must not unwind into
 //! generated code.
 
+use crate::explorer::WindowAccess;
 use crate::run::with_current;
 use crate::signal::{Compare, Notify};
 use pld_dialect::enums::{NotifyOp, PldEnum, WaitCmp};
@@ -80,19 +81,18 @@ pub extern "C" fn pld_sim_scalar(address: *const u8, bytes: i64, write: i32, sit
         let Some((explore, agent)) = state.turn() else {
             return;
         };
-        explore.scheduler.scalar_read(agent, site, write != 0);
+        explore.scalar(agent, site, write != 0);
         let bytes = usize::try_from(bytes).unwrap_or(0);
         if let Some((window, offset)) = state.domain.locate(address as usize, bytes.max(1)) {
-            explore.checker.lock().unwrap().copy_side(
-                agent,
+            let access = WindowAccess {
                 window,
                 offset,
-                [1, 1],
-                [1, 1],
-                bytes,
-                (write != 0).then_some(false),
-                site,
-            );
+                strides: [1, 1],
+                shape: [1, 1],
+                elem: bytes,
+                write: (write != 0).then_some(false),
+            };
+            explore.accessed(agent, access, site);
         }
     });
 }
@@ -111,11 +111,7 @@ pub extern "C" fn pld_sim_notify(cell: *mut i32, value: i32, op: i32) {
             let begin = state.stamp();
             op.apply(cell, value);
             if let Some((explore, agent)) = turn {
-                let mut checker = explore.checker.lock().unwrap();
-                if state.outside_signals(place.1) {
-                    checker.outside_signals(agent, place, site);
-                }
-                checker.notify(agent, place, op, site);
+                explore.notified(agent, place, op, site, state.outside_signals(place.1));
             }
             state.wake(place.0);
             state
@@ -146,19 +142,8 @@ pub extern "C" fn pld_sim_wait(cell: *const i32, expected: i32, cmp: i32) {
             match state.explore() {
                 Some(explore) => {
                     let agent = crate::run::current_agent();
-                    use crate::explore::scheduler::Waited;
-                    let waited = explore.scheduler.wait(agent, cell, expected, cmp, site);
-                    let mut checker = explore.checker.lock().unwrap();
-                    if waited != Waited::Unchecked && state.outside_signals(place.1) {
-                        checker.outside_signals(agent, place, site);
-                    }
-                    match waited {
-                        Waited::Held => checker.acquire(agent, place),
-                        Waited::Stuck => checker.stuck(agent, place, site),
-                        // After the schedule ended nothing is checked: the
-                        // ranks run on past waits that did not hold.
-                        Waited::Unchecked => {}
-                    }
+                    let outside = state.outside_signals(place.1);
+                    explore.wait(agent, cell, place, expected, cmp, site, outside);
                 }
                 None => state.wait(rank, cell, place.0, expected, cmp, site),
             }
@@ -180,11 +165,7 @@ pub extern "C" fn pld_sim_test(cell: *const i32, expected: i32, cmp: i32) -> i32
         let (cell, place) = cell_in_windows(state, rank, cell, "test")?;
         let holds = cmp.holds(cell.load(Ordering::Acquire), expected);
         if let Some((explore, agent)) = turn {
-            if holds {
-                explore.checker.lock().unwrap().acquire(agent, place);
-            } else {
-                explore.scheduler.polled(agent);
-            }
+            explore.tested(agent, place, holds);
         }
         Some(i32::from(holds))
     })
@@ -199,7 +180,7 @@ pub extern "C" fn pld_sim_fence() {
     crate::run::take_site();
     with_current(|state, _| {
         if let Some((explore, agent)) = state.turn() {
-            explore.checker.lock().unwrap().fence(agent);
+            explore.fenced(agent);
         }
     });
     std::sync::atomic::fence(Ordering::SeqCst);
@@ -357,7 +338,6 @@ pub unsafe extern "C" fn pld_sim_copy(
             return None;
         };
         if let Some((explore, agent)) = turn {
-            let mut checker = explore.checker.lock().unwrap();
             // A copy of a block onto itself (a broadcast's root getting its
             // own data) cannot change a byte: only its read counts.
             let onto_itself = accumulate == 0
@@ -375,17 +355,15 @@ pub unsafe extern "C" fn pld_sim_copy(
             ];
             for (address, strides, owner, write) in sides {
                 if let Some(window) = owner {
-                    let offset = address - state.domain.window(window).base() as usize;
-                    checker.copy_side(
-                        agent,
+                    let access = WindowAccess {
                         window,
-                        offset,
+                        offset: address - state.domain.window(window).base() as usize,
                         strides,
-                        [rows, cols],
-                        elem as usize,
+                        shape: [rows, cols],
+                        elem: elem as usize,
                         write,
-                        site,
-                    );
+                    };
+                    explore.accessed(agent, access, site);
                 }
             }
         }

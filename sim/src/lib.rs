@@ -21,6 +21,7 @@ mod converted;
 mod copy;
 mod domain;
 pub mod explore;
+pub mod explorer;
 pub mod ffi;
 mod fiber;
 pub mod golden;
@@ -38,8 +39,8 @@ pub mod sites;
 pub mod tiles;
 
 pub use domain::{aligned, CommDomain, SimError, Window, MAX_RANKS};
-pub use explore::{Finding, Schedule};
-pub use report::{BlockedRank, CellLeak, DeadlockReport};
+pub use explore::Schedule;
+pub use report::{BlockedRank, CellLeak, DeadlockReport, Finding};
 pub use run::{Counters, Fatal, Outcome, RankEnv, RemoteWrite, Run};
 pub use signal::{Compare, Notify};
 

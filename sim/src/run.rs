@@ -4,9 +4,8 @@
 //! verdict.
 
 use crate::domain::CommDomain;
-use crate::explore::scheduler::Scheduler;
-use crate::explore::{Checker, Finding, Schedule};
-use crate::report::{BlockedRank, DeadlockReport};
+use crate::explorer::{Explorer, ExplorerFactory};
+use crate::report::{BlockedRank, DeadlockReport, Finding};
 use crate::signal::Compare;
 use pld_dialect::enums::WaitCmp;
 use std::cell::Cell;
@@ -126,8 +125,8 @@ pub(crate) struct State<'d> {
     /// Per-rank timeline, when tracing.
     trace: Option<Vec<Mutex<Vec<Event>>>>,
     start: Instant,
-    /// The scheduler and checker of explore mode.
-    explore: Option<Explore>,
+    /// The explorer (its scheduler and checker), in explore mode.
+    explore: Option<Box<dyn Explorer>>,
     /// Names of window bytes, for the timeline.
     names: Option<WindowNamer<'d>>,
     /// The byte ranges of every window that hold signal cells, when known.
@@ -137,12 +136,6 @@ pub(crate) struct State<'d> {
 /// How a run names bytes of a window for its timeline: `(window, byte
 /// offset)` to a buffer and element, `%sig (arg0) [1, 0]`.
 pub type WindowNamer<'d> = &'d (dyn Fn(usize, usize) -> Option<String> + Sync);
-
-/// Explore mode's part of a run.
-pub(crate) struct Explore {
-    pub scheduler: Scheduler,
-    pub checker: Mutex<Checker>,
-}
 
 /// Yields of a waiting thread before it sleeps. A yield hands the core to
 /// a runnable rank at once; sleeping costs a wake-up through the scheduler
@@ -308,7 +301,7 @@ pub(crate) fn bind_block(
     let state = slot.owner.load(Ordering::Acquire);
     // SAFETY: the owner is set before any rank thread starts and lives as
     // long as the slot (see above).
-    let explore = unsafe { state.as_ref() }.and_then(|s| s.explore.as_ref());
+    let explore = unsafe { state.as_ref() }.and_then(|s| s.explore.as_deref());
     let thread = {
         let mut threads = slot.threads.lock().unwrap();
         if slot.bound.fetch_add(1, Ordering::AcqRel) == 0 {
@@ -316,9 +309,7 @@ pub(crate) fn bind_block(
                 own.status = Status::Parked;
             }
             if let Some(explore) = explore {
-                let base = explore
-                    .scheduler
-                    .fork(slot.rank, usize::try_from(blocks).unwrap_or(1).max(1));
+                let base = explore.launched(slot.rank, usize::try_from(blocks).unwrap_or(1).max(1));
                 slot.launch_base.store(base, Ordering::Release);
             }
         }
@@ -328,11 +319,7 @@ pub(crate) fn bind_block(
             let width = usize::try_from(blocks).unwrap_or(1).max(1);
             let index = usize::try_from(block).unwrap_or(0).min(width - 1);
             let agent = slot.launch_base.load(Ordering::Acquire) + index;
-            explore
-                .checker
-                .lock()
-                .unwrap()
-                .start(agent, slot.rank, Some(slot.rank));
+            explore.block_started(agent, slot.rank);
             AGENT.with(|a| a.set(agent));
         }
         let fresh = Thread {
@@ -369,9 +356,7 @@ pub(crate) fn unbind_block() -> Result<(), String> {
     // SAFETY: as in `with_current`.
     let run = unsafe { &*state };
     if let Some(explore) = &run.explore {
-        let agent = current_agent();
-        explore.checker.lock().unwrap().join(agent, rank);
-        explore.scheduler.finish(agent);
+        explore.block_exited(current_agent(), rank);
     }
     let slot = &run.slots[rank];
     {
@@ -428,20 +413,19 @@ impl State<'_> {
         self.names.and_then(|names| names(window, offset))
     }
 
-    /// Explore mode's scheduler and checker, in explore mode.
-    pub fn explore(&self) -> Option<&Explore> {
-        self.explore.as_ref()
+    /// The explorer, in explore mode.
+    pub fn explore(&self) -> Option<&dyn Explorer> {
+        self.explore.as_deref()
     }
 
     /// A device call begins: in explore mode, waits for the calling
     /// agent's turn and returns the explorer and the agent.
-    pub fn turn(&self) -> Option<(&Explore, usize)> {
-        let explore = self.explore.as_ref()?;
+    pub fn turn(&self) -> Option<(&dyn Explorer, usize)> {
+        let explore = self.explore.as_deref()?;
         let agent = current_agent();
-        explore.scheduler.point(agent);
         // Once the schedule is over (a deadlock) the ranks run on past
         // waits that did not hold: what they do then is not checked.
-        (!explore.scheduler.is_free()).then_some((explore, agent))
+        explore.turn(agent).then_some((explore, agent))
     }
 
     pub fn counters(&self, rank: usize) -> &AtomicCounters {
@@ -455,7 +439,7 @@ impl State<'_> {
     pub fn error(&self, rank: usize, message: String) {
         // In explore mode, faults after the schedule ended (a deadlock) come
         // from ranks running on past waits that did not hold.
-        if self.explore.as_ref().is_some_and(|e| e.scheduler.is_free()) {
+        if self.explore.as_ref().is_some_and(|e| e.is_free()) {
             return;
         }
         self.errors
@@ -742,7 +726,7 @@ pub struct Run<'d> {
     deadline: Duration,
     trace: bool,
     remote_writes: bool,
-    schedule: Option<Schedule>,
+    explorer: Option<Box<dyn ExplorerFactory>>,
     names: Option<WindowNamer<'d>>,
     fibers: bool,
     pinned: bool,
@@ -758,7 +742,7 @@ impl<'d> Run<'d> {
             deadline,
             trace: false,
             remote_writes: false,
-            schedule: None,
+            explorer: None,
             names: None,
             fibers: false,
             pinned: false,
@@ -799,11 +783,12 @@ impl<'d> Run<'d> {
         self
     }
 
-    /// Runs under the explorer's seeded scheduler, one simulated thread at
-    /// a time, with the happens-before checker (`Outcome::findings`); a
-    /// deadlock is then exact (no thread can run), not a timeout.
-    pub fn explore(mut self, schedule: Option<Schedule>) -> Self {
-        self.schedule = schedule;
+    /// Runs under an explorer (explore mode's `Schedule`: its seeded
+    /// scheduler, one simulated thread at a time, with the happens-before
+    /// checker, `Outcome::findings`); a deadlock is then exact (no thread
+    /// can run), not a timeout.
+    pub fn explore<F: ExplorerFactory + 'static>(mut self, explorer: Option<F>) -> Self {
+        self.explorer = explorer.map(|f| Box::new(f) as Box<dyn ExplorerFactory>);
         self
     }
 
@@ -828,14 +813,14 @@ impl<'d> Run<'d> {
         let cores = available_cores();
         let workers = cores.min(ranks);
         let fibers =
-            self.fibers && self.schedule.is_none() && ranks > workers && crate::fiber::available();
+            self.fibers && self.explorer.is_none() && ranks > workers && crate::fiber::available();
         // Pinned when the threads (ranks, or workers of fibers) take every
         // core the run may use: the scheduler then has no better place for
         // any of them, only worse ones (two on one core). Thread i goes to
         // the i-th allowed CPU after the one the run starts on, so that
         // runs in parallel processes spread when they can.
         let threads = if fibers { workers } else { ranks };
-        let cpus = if self.pinned && self.schedule.is_none() && threads == cores {
+        let cpus = if self.pinned && self.explorer.is_none() && threads == cores {
             crate::affinity::allowed_cpus()
         } else {
             Vec::new()
@@ -879,10 +864,7 @@ impl<'d> Run<'d> {
             errors: Mutex::new(Vec::new()),
             fatals: Mutex::new(Vec::new()),
             remote_writes: self.remote_writes.then(|| Mutex::new(Vec::new())),
-            explore: self.schedule.map(|schedule| Explore {
-                scheduler: Scheduler::new(ranks, schedule.seed),
-                checker: Mutex::new(Checker::new(ranks, name)),
-            }),
+            explore: self.explorer.as_ref().map(|f| f.explorer(ranks, name)),
             names: self.names,
             cells: self.cells.clone(),
         };
@@ -908,9 +890,8 @@ impl<'d> Run<'d> {
             let erased = std::ptr::from_ref(&state).cast::<State<'static>>();
             CURRENT.with(|c| c.set(Some((erased, rank, 0))));
             if let Some(explore) = &state.explore {
-                explore.checker.lock().unwrap().start(rank, rank, None);
                 AGENT.with(|a| a.set(rank));
-                explore.scheduler.point(rank);
+                explore.rank_started(rank);
             }
             let begin = state.stamp();
             let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
@@ -932,7 +913,7 @@ impl<'d> Run<'d> {
             }
             state.set_status(rank, 0, Status::Done);
             if let Some(explore) = &state.explore {
-                explore.scheduler.finish(rank);
+                explore.rank_finished(rank);
             }
         };
         std::thread::scope(|scope| {
@@ -986,14 +967,10 @@ impl<'d> Run<'d> {
         let (mut deadlock, mut findings, mut steps) =
             (state.deadlock.into_inner().unwrap(), Vec::new(), 0);
         if let Some(explore) = state.explore {
-            let (stuck, livelock, taken) = explore.scheduler.verdict();
-            steps = taken;
-            findings = explore.checker.into_inner().unwrap().findings();
-            if livelock {
-                findings.push(Finding::NoProgress { steps });
-            }
-            if let Some(stuck) = stuck {
-                deadlock = Some(exact_deadlock(self.domain, name, &stuck));
+            let verdict = explore.finish(self.domain, name);
+            (findings, steps) = (verdict.findings, verdict.steps);
+            if verdict.deadlock.is_some() {
+                deadlock = verdict.deadlock;
             }
         }
         Outcome {
@@ -1011,39 +988,6 @@ impl<'d> Run<'d> {
             counters,
             kernel_time,
         }
-    }
-}
-
-/// The deadlock explore mode found: the threads that wait, and the ranks
-/// that finished.
-fn exact_deadlock(
-    domain: &CommDomain,
-    kernel: &str,
-    deadlock: &crate::explore::scheduler::Deadlock,
-) -> DeadlockReport {
-    let blocked = deadlock
-        .stuck
-        .iter()
-        .map(|s| {
-            let actual = s.actual;
-            let located = domain.locate(s.cell as usize, 4);
-            BlockedRank {
-                rank: s.rank,
-                block: s.block,
-                kernel: kernel.to_string(),
-                window: located.map(|(w, _)| w),
-                offset: located.map_or(s.cell as usize, |(_, o)| o),
-                cmp: s.cmp.symbol(),
-                expected: s.expected,
-                actual,
-                site: crate::sites::get(s.site),
-            }
-        })
-        .collect();
-    DeadlockReport {
-        deadline: Duration::ZERO,
-        blocked,
-        finished: deadlock.finished.clone(),
     }
 }
 
