@@ -218,8 +218,8 @@ pub fn explore(
 pub fn explore_program(
     options: &crate::run::Options,
     seeds: Seeds,
-    run: &pld_sim::orchestrate::ProgramRun,
-    init: &dyn Fn(&pld_sim::orchestrate::Buffer, usize) -> Vec<u8>,
+    run: &pld_sim::program::orchestrate::ProgramRun,
+    init: &dyn Fn(&pld_sim::program::orchestrate::Buffer, usize) -> Vec<u8>,
     source: &str,
 ) -> Result<i32, String> {
     let label = format!(

@@ -3,7 +3,7 @@
 //! (in credit-leak and deadlock reports, with the collectives whose signal
 //! they are), and the `--stats` phase times.
 
-use pld_sim::golden::RankCheck;
+use pld_sim::program::golden::RankCheck;
 use pld_sim::{BlockedRank, CellLeak};
 use std::time::Duration;
 

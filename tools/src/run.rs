@@ -5,8 +5,8 @@ use crate::files::read_named_input;
 use crate::report;
 use crate::report::index_of;
 use pld_dialect::ops::collective::{AllReduce, Barrier, Broadcast};
-use pld_sim::golden;
-use pld_sim::npy;
+use pld_sim::program::golden;
+use pld_sim::program::npy;
 use pld_sim::program::{Param, Program};
 use std::time::{Duration, Instant};
 
@@ -416,7 +416,11 @@ fn drive(options: &Options) -> Result<i32, String> {
             }
         })
         .collect();
-    pld_sim::shapes::check(kernel, options.ranks, pld_sim::shapes::Rail::Composite)?;
+    pld_sim::program::shapes::check(
+        kernel,
+        options.ranks,
+        pld_sim::program::shapes::Rail::Composite,
+    )?;
     for pair in &options.inputs {
         let (name, value) = pair
             .split_once('=')

@@ -3,8 +3,8 @@
 
 use crate::report;
 use crate::run::{fill, generator, Generator, Options, DEADLOCK};
-use pld_sim::npy;
-use pld_sim::orchestrate::{Buffer, ProgramRun};
+use pld_sim::program::npy;
+use pld_sim::program::orchestrate::{Buffer, ProgramRun};
 use pld_sim::program::Param;
 use std::time::{Duration, Instant};
 
@@ -363,7 +363,7 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
 /// elements of its result buffer, element type, reduction, root, the time
 /// on the slowest rank, algorithm and bus bandwidth, and the number of
 /// wrong elements over all ranks (N/A without --check).
-fn summary(calls: &[pld_sim::orchestrate::CallReport], world: usize) {
+fn summary(calls: &[pld_sim::program::orchestrate::CallReport], world: usize) {
     if calls.is_empty() {
         return;
     }

@@ -9,12 +9,12 @@ pub mod clock;
 pub mod scheduler;
 pub mod shadow;
 
-use crate::domain::CommDomain;
-use crate::explorer::{Explorer, ExplorerFactory, Place, Verdict, WindowAccess};
-pub use crate::report::{Actor, Bytes, Finding, Namer};
-use crate::report::{BlockedRank, DeadlockReport};
-use crate::signal::Compare;
-use crate::sites;
+use crate::runtime::domain::CommDomain;
+use crate::runtime::explorer::{Explorer, ExplorerFactory, Place, Verdict, WindowAccess};
+pub use crate::runtime::report::{Actor, Bytes, Finding, Namer};
+use crate::runtime::report::{BlockedRank, DeadlockReport};
+use crate::runtime::signal::Compare;
+use crate::runtime::sites;
 use clock::Clock;
 use pld_dialect::enums::{NotifyOp, WaitCmp};
 use scheduler::{Deadlock, Scheduler, Waited};
@@ -476,7 +476,7 @@ fn intervals(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::Conflict;
+    use crate::runtime::report::Conflict;
 
     #[test]
     fn strided_blocks_become_rows_or_elements() {

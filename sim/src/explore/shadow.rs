@@ -3,7 +3,7 @@
 //! with the clock stamp of the agent that made it.
 
 use super::clock::Clock;
-pub use crate::report::Conflict;
+pub use crate::runtime::report::Conflict;
 use std::collections::BTreeMap;
 use std::ops::Range;
 
@@ -15,7 +15,7 @@ pub struct Access {
     /// The clock component and value that stamp it.
     pub component: usize,
     pub epoch: u32,
-    /// The device-call site (`crate::sites`).
+    /// The device-call site (`crate::runtime::sites`).
     pub site: i64,
 }
 

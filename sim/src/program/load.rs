@@ -9,9 +9,9 @@
 //! `pld-materialize-dist-tensor-ctx` adds them).
 
 use super::model::{index_of, location, tensor_param, Collective, KernelInfo};
-use crate::compile::Compiled;
-use crate::domain::{aligned, CommDomain};
-use crate::run::{Outcome, Run};
+use crate::compiler::Compiled;
+use crate::runtime::domain::{aligned, CommDomain};
+use crate::runtime::run::{Outcome, Run};
 use melior::ir::{block::BlockLike, operation::OperationLike, r#type::FunctionType, RegionLike};
 use pld_dialect::ops::signal::{Notify, Wait};
 use pld_ir::op_name;
@@ -84,7 +84,7 @@ impl Program {
         }
         // Lowering first: its diagnostics point at the source.
         let started = std::time::Instant::now();
-        let lowered = crate::compile::to_pto_named(text, source_name)?;
+        let lowered = crate::compiler::to_pto_named(text, source_name)?;
         let lower_time = started.elapsed();
         let kernels = describe(text, source_name)?;
         let started = std::time::Instant::now();
@@ -107,7 +107,7 @@ impl Program {
         let _quiet = pld_ir::diag::Sink::attach(&context);
         let module = pld_ir::parse::parse(&context, text, source_name)
             .ok_or_else(|| format!("{source_name} does not parse"))?;
-        let kernels = crate::converted::describe(&module)?;
+        let kernels = crate::program::converted::describe(&module)?;
         let started = std::time::Instant::now();
         let compiled = Compiled::cached_named(text, source_name)?;
         Ok(Program {
@@ -120,7 +120,7 @@ impl Program {
     }
 
     /// The compiled entry of kernel `name`.
-    pub fn entry(&self, name: &str) -> Option<crate::compile::Kernel<'_>> {
+    pub fn entry(&self, name: &str) -> Option<crate::compiler::Kernel<'_>> {
         self.compiled.kernel(name)
     }
 
@@ -160,7 +160,7 @@ impl Program {
         ranks: usize,
         deadline: Duration,
         trace: bool,
-        schedule: Option<crate::Schedule>,
+        schedule: Option<crate::explore::Schedule>,
         init: impl Fn(usize, usize) -> Vec<u8>,
     ) -> Result<Finished, String> {
         let info = self

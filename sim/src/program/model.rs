@@ -46,7 +46,7 @@ impl Dtype {
     /// Element `i` of `bytes`, widened.
     pub fn read(self, bytes: &[u8], i: usize) -> f64 {
         match self {
-            Dtype::F16 => f64::from(crate::half::f16_to_f32(u16::from_le_bytes([
+            Dtype::F16 => f64::from(crate::runtime::half::f16_to_f32(u16::from_le_bytes([
                 bytes[2 * i],
                 bytes[2 * i + 1],
             ]))),
@@ -72,9 +72,9 @@ impl Dtype {
         let mut bytes = Vec::with_capacity(values.size_hint().0 * self.bytes());
         for value in values {
             match self {
-                Dtype::F16 => {
-                    bytes.extend_from_slice(&crate::half::f32_to_f16(value as f32).to_le_bytes())
-                }
+                Dtype::F16 => bytes.extend_from_slice(
+                    &crate::runtime::half::f32_to_f16(value as f32).to_le_bytes(),
+                ),
                 Dtype::F32 => bytes.extend_from_slice(&(value as f32).to_le_bytes()),
                 Dtype::I32 => bytes.extend_from_slice(&(value as i32).to_le_bytes()),
                 Dtype::I8 => bytes.push(value as i8 as u8),
@@ -148,8 +148,8 @@ pub struct KernelInfo {
 
 impl KernelInfo {
     /// The distributed parameter whose window range holds byte `offset`
-    /// (`offsets` as [`Finished::offsets`](super::Finished::offsets) gives them), and the element
-    /// there: `(parameter, element)`.
+    /// (`offsets` as [`Finished::offsets`](super::Finished::offsets) gives
+    /// them), and the element there: `(parameter, element)`.
     pub fn element_at(&self, offsets: &[Option<usize>], offset: usize) -> Option<(usize, usize)> {
         self.params
             .iter()

@@ -1,7 +1,7 @@
 //! What the simulator tells the user when a run goes wrong: deadlocks,
 //! credit leaks, and what explore mode found ([`Finding`]).
 
-use crate::sites::Site;
+use crate::runtime::sites::Site;
 use std::fmt;
 use std::ops::Range;
 use std::time::Duration;

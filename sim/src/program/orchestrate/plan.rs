@@ -11,8 +11,8 @@
 //! device.
 
 use super::affine;
-use crate::domain::aligned;
 use crate::program::model::{location, Dtype};
+use crate::runtime::domain::aligned;
 use melior::ir::{
     block::BlockLike, operation::OperationLike, BlockRef, Module, OperationRef, RegionLike, Value,
     ValueLike,

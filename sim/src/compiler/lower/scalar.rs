@@ -84,7 +84,8 @@ where
         let Some(bytes) = pld_ir::types::byte_width(ty) else {
             return;
         };
-        let site = crate::sites::register(name, crate::sites::location_of(op, name));
+        let site =
+            crate::runtime::sites::register(name, crate::runtime::sites::location_of(op, name));
         let (bytes, site) = (self.i64(b, bytes), self.i64(b, site));
         let write = b.i32(i64::from(write));
         self.call(b, "pld_sim_scalar", &[address, bytes, write, site], &[]);

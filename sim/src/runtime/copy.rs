@@ -230,10 +230,13 @@ pub(crate) unsafe fn copy_elements(
                         AtomicI32::from_ptr(dp.cast()).fetch_add(add, Ordering::AcqRel);
                     }
                     pld_runtime_sys::PLD_COPY_ADD_F16 => {
-                        let add = crate::half::f16_to_f32(sp.cast::<u16>().read_unaligned());
+                        let add =
+                            crate::runtime::half::f16_to_f32(sp.cast::<u16>().read_unaligned());
                         let cell = std::sync::atomic::AtomicU16::from_ptr(dp.cast());
                         let _ = cell.fetch_update(Ordering::AcqRel, Ordering::Acquire, |old| {
-                            Some(crate::half::f32_to_f16(crate::half::f16_to_f32(old) + add))
+                            Some(crate::runtime::half::f32_to_f16(
+                                crate::runtime::half::f16_to_f32(old) + add,
+                            ))
                         });
                     }
                     _ => std::ptr::copy(sp, dp, elem),

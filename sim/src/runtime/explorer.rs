@@ -5,8 +5,8 @@
 //! accesses. The runtime defines this boundary; the explorer
 //! (`crate::explore`) implements it, so the runtime does not depend on it.
 
-use crate::domain::CommDomain;
-use crate::report::{DeadlockReport, Finding};
+use crate::runtime::domain::CommDomain;
+use crate::runtime::report::{DeadlockReport, Finding};
 use pld_dialect::enums::{NotifyOp, WaitCmp};
 use std::sync::atomic::AtomicI32;
 

@@ -3,7 +3,7 @@
 //! include the lowering's) and this one. The crate's full registry
 //! ([`crate::registry`]) adds the programs layer's `pld-explore-protocol`.
 
-use crate::passes::convert_pto_to_sim::{self, ConvertPtoToSim};
+use crate::compiler::convert_pto_to_sim::{self, ConvertPtoToSim};
 use pld_ir::registry::{PassEntry, Registry};
 
 /// `convert-pto-to-sim`'s entry.

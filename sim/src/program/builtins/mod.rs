@@ -13,8 +13,8 @@
 
 mod abi;
 
-use crate::domain::CommDomain;
-use crate::run::{Outcome, RankEnv, Run};
+use crate::runtime::domain::CommDomain;
+use crate::runtime::run::{Outcome, RankEnv, Run};
 pub use abi::TensorDesc;
 use std::sync::Mutex;
 use std::time::Duration;
@@ -177,7 +177,7 @@ impl BuiltinRun<'_> {
         domain: &CommDomain,
         before: Option<Hook<'_>>,
         after: Option<Hook<'_>>,
-        schedule: Option<crate::Schedule>,
+        schedule: Option<crate::explore::Schedule>,
     ) -> Result<BuiltinOutcome, BuiltinError> {
         let compiled =
             find(self.variant).ok_or_else(|| BuiltinError::UnknownVariant(self.variant.into()))?;

@@ -1,13 +1,8 @@
-//! Compiling kernels for the simulator: the pld pipeline down to PTO
-//! ([`to_pto`]), the sim-only lowering of the PTO ops ([`lower`]), then
-//! MLIR's LLVM lowering and JIT ([`jit`]).
+//! The pld pipeline down to PTO (`pld-to-pto`), for the kernels the
+//! simulator compiles: errors are the diagnostics, with the source line
+//! they point at.
 
-mod diag;
-pub mod jit;
-pub mod registry;
-
-use diag::render_source;
-pub use jit::{Compiled, Kernel};
+use super::diag::render_source;
 use pld_ir::diag::Sink;
 
 /// Runs `pld-to-pto` on a pld module (text) and returns the converted

@@ -1,6 +1,6 @@
 //! Tile buffers: on-chip (UB) buffers, modelled as such. Each
 //! `pto.alloc_tile` is an allocation *site* (a process-wide number the
-//! lowering gives it, [`crate::sites`]); a core (the thread running a
+//! lowering gives it, [`crate::runtime::sites`]); a core (the thread running a
 //! kernel or a block) gets one buffer per site, the first time the site
 //! runs, and the same buffer every later time (a loop reuses it), until the
 //! kernel returns. The buffers a core holds must fit in an AIV core's UB
@@ -19,7 +19,8 @@ pub(crate) const TILE_HEADER: i64 = 16;
 const HEADER: usize = TILE_HEADER as usize;
 
 fn site_location(site: i64) -> String {
-    crate::sites::get(site).map_or_else(|| format!("allocation site {site}"), |s| s.location)
+    crate::runtime::sites::get(site)
+        .map_or_else(|| format!("allocation site {site}"), |s| s.location)
 }
 
 struct Tile {
@@ -83,7 +84,7 @@ pub(crate) fn alloc(site: i64, bytes: i64) -> (*mut u8, Option<String>) {
 }
 
 /// A core's tile buffers, moved out of the thread while the core's fiber
-/// is switched out (`crate::fiber`).
+/// is switched out (`crate::runtime::fiber`).
 #[derive(Default)]
 pub(crate) struct CoreTiles {
     tiles: Vec<Tile>,

@@ -5,15 +5,15 @@
 //! run and the call does nothing: these functions must not unwind into
 //! generated code.
 
-use crate::explorer::WindowAccess;
-use crate::run::with_current;
-use crate::signal::{Compare, Notify};
+use crate::runtime::explorer::WindowAccess;
+use crate::runtime::run::with_current;
+use crate::runtime::signal::{Compare, Notify};
 use pld_dialect::enums::{NotifyOp, PldEnum, WaitCmp};
 use std::sync::atomic::{AtomicI32, Ordering};
 
 /// The signal cell at `cell` if it is an aligned i32 inside some window.
 fn cell_in_windows<'a>(
-    state: &crate::run::State<'_>,
+    state: &crate::runtime::run::State<'_>,
     rank: usize,
     cell: *const i32,
     what: &str,
@@ -37,7 +37,12 @@ fn cell_in_windows<'a>(
 
 /// Trace arguments naming a signal cell (its window, index, and the
 /// buffer element the run names it by), a value, and the op.
-fn where_(state: &crate::run::State<'_>, cell: &AtomicI32, value: i32, site: i64) -> String {
+fn where_(
+    state: &crate::runtime::run::State<'_>,
+    cell: &AtomicI32,
+    value: i32,
+    site: i64,
+) -> String {
     let (window, offset) = state
         .domain
         .locate(cell.as_ptr() as usize, 4)
@@ -55,16 +60,16 @@ fn where_(state: &crate::run::State<'_>, cell: &AtomicI32, value: i32, site: i64
 /// Trace arguments naming the op of a device call, when it has a site:
 /// `, "op": "pto.comm_twait", "loc": "k.mlir:4:8"`.
 fn op_args(site: i64) -> String {
-    crate::sites::get(site).map_or(String::new(), |s| {
+    crate::runtime::sites::get(site).map_or(String::new(), |s| {
         format!(", \"op\": {:?}, \"loc\": {:?}", s.op, s.location)
     })
 }
 
 /// `pld_sim_at`: the next device call on this thread is made by the op
-/// the lowering numbered `site` (see `crate::sites`).
+/// the lowering numbered `site` (see `crate::runtime::sites`).
 #[no_mangle]
 pub extern "C" fn pld_sim_at(site: i64) {
-    crate::run::set_site(site);
+    crate::runtime::run::set_site(site);
 }
 
 /// `pld_sim_scalar`: a scalar access; checked in explore mode when it is in
@@ -100,7 +105,7 @@ pub extern "C" fn pld_sim_scalar(address: *const u8, bytes: i64, write: i32, sit
 /// `pto.comm.tnotify`: applies `op` (0 AtomicAdd, 1 Set) with `value`.
 #[no_mangle]
 pub extern "C" fn pld_sim_notify(cell: *mut i32, value: i32, op: i32) {
-    let site = crate::run::take_site();
+    let site = crate::runtime::run::take_site();
     let done = with_current(|state, rank| {
         let turn = state.turn();
         let Some(op) = NotifyOp::from_abi(op) else {
@@ -130,7 +135,7 @@ pub extern "C" fn pld_sim_notify(cell: *mut i32, value: i32, op: i32) {
 /// `expected`, or the run is declared deadlocked.
 #[no_mangle]
 pub extern "C" fn pld_sim_wait(cell: *const i32, expected: i32, cmp: i32) {
-    let site = crate::run::take_site();
+    let site = crate::runtime::run::take_site();
     let done = with_current(|state, rank| {
         let Some(cmp) = WaitCmp::from_abi(cmp) else {
             state.error(rank, format!("wait with unknown comparison {cmp}"));
@@ -141,7 +146,7 @@ pub extern "C" fn pld_sim_wait(cell: *const i32, expected: i32, cmp: i32) {
             state.counters(rank).waits.fetch_add(1, Ordering::Relaxed);
             match state.explore() {
                 Some(explore) => {
-                    let agent = crate::run::current_agent();
+                    let agent = crate::runtime::run::current_agent();
                     let outside = state.outside_signals(place.1);
                     explore.wait(agent, cell, place, expected, cmp, site, outside);
                 }
@@ -158,7 +163,7 @@ pub extern "C" fn pld_sim_wait(cell: *const i32, expected: i32, cmp: i32) {
 /// `pto.comm.ttest`: 1 when the cell compares `cmp` to `expected` now.
 #[no_mangle]
 pub extern "C" fn pld_sim_test(cell: *const i32, expected: i32, cmp: i32) -> i32 {
-    crate::run::take_site();
+    crate::runtime::run::take_site();
     with_current(|state, rank| {
         let turn = state.turn();
         let cmp = WaitCmp::from_abi(cmp)?;
@@ -177,7 +182,7 @@ pub extern "C" fn pld_sim_test(cell: *const i32, expected: i32, cmp: i32) -> i32
 /// its later ones (the notify that follows publishes them).
 #[no_mangle]
 pub extern "C" fn pld_sim_fence() {
-    crate::run::take_site();
+    crate::runtime::run::take_site();
     with_current(|state, _| {
         if let Some((explore, agent)) = state.turn() {
             explore.fenced(agent);
@@ -186,11 +191,11 @@ pub extern "C" fn pld_sim_fence() {
     std::sync::atomic::fence(Ordering::SeqCst);
 }
 
-/// `pto.alloc_tile`: see [`crate::tiles::alloc`]; its error (an
+/// `pto.alloc_tile`: see [`crate::runtime::tiles::alloc`]; its error (an
 /// impossible size, a UB overflow) is the calling rank's.
 #[no_mangle]
 pub extern "C" fn pld_sim_tile_alloc(site: i64, bytes: i64) -> *mut u8 {
-    let (pointer, error) = crate::tiles::alloc(site, bytes);
+    let (pointer, error) = crate::runtime::tiles::alloc(site, bytes);
     if let Some(message) = error {
         with_current(|state, rank| state.error(rank, message));
     }
@@ -223,7 +228,7 @@ fn extent(
 /// Checks one side of a copy against the windows: an address inside a
 /// window must stay inside it. Returns the owning window's rank, if any.
 fn check_side(
-    state: &crate::run::State<'_>,
+    state: &crate::runtime::run::State<'_>,
     rank: usize,
     what: &str,
     range: Option<(usize, usize)>,
@@ -270,7 +275,7 @@ fn check_side(
         return Err(());
     }
     // A range touching a tile of this rank must lie inside it.
-    let tile = crate::tiles::overlapping(start, end);
+    let tile = crate::runtime::tiles::overlapping(start, end);
     if let Some((base, size)) = tile {
         if start < base || end > base + size {
             state.error(
@@ -311,7 +316,7 @@ pub unsafe extern "C" fn pld_sim_copy(
     accumulate: i32,
 ) {
     let elem = i64::from(elem_bytes);
-    let site = crate::run::take_site();
+    let site = crate::runtime::run::take_site();
     let checked = with_current(|state, rank| {
         let begin = state.stamp();
         let turn = state.turn();
@@ -383,7 +388,7 @@ pub unsafe extern "C" fn pld_sim_copy(
                     dst_range.and_then(|(start, _)| state.domain.locate(start, 1)),
                     dst_range,
                 ) {
-                    state.remote_write(crate::run::RemoteWrite {
+                    state.remote_write(crate::runtime::run::RemoteWrite {
                         rank,
                         window,
                         offset,
@@ -393,12 +398,12 @@ pub unsafe extern "C" fn pld_sim_copy(
             }
         }
         // A store into a window streams past the cache unless the core
-        // has just read those bytes (`crate::copy`).
+        // has just read those bytes (`crate::runtime::copy`).
         if let (Some(_), Some((start, end))) = (reads, src_range) {
-            crate::copy::note_window_read(start, end);
+            crate::runtime::copy::note_window_read(start, end);
         }
-        let streaming =
-            writes.is_some() && dst_range.is_some_and(|(s, e)| crate::copy::should_stream(s, e));
+        let streaming = writes.is_some()
+            && dst_range.is_some_and(|(s, e)| crate::runtime::copy::should_stream(s, e));
         Some((reads, writes, bytes, begin, streaming))
     });
     if checked == Some(None) {
@@ -411,7 +416,7 @@ pub unsafe extern "C" fn pld_sim_copy(
         // SAFETY: both blocks were checked against their windows (or are
         // tiles and buffers the kernel owns).
         unsafe {
-            crate::copy::copy_rows(
+            crate::runtime::copy::copy_rows(
                 dst,
                 dst_row_stride.wrapping_mul(elem as i64),
                 src,
@@ -424,7 +429,7 @@ pub unsafe extern "C" fn pld_sim_copy(
     } else {
         // SAFETY: as above.
         unsafe {
-            crate::copy::copy_elements(
+            crate::runtime::copy::copy_elements(
                 dst,
                 [dst_row_stride, dst_col_stride],
                 src,
@@ -506,7 +511,7 @@ pub unsafe extern "C" fn pld_sim_fill_pad(
 /// `pld_sim_rank_handle`: the calling thread's rank, or null.
 #[no_mangle]
 pub extern "C" fn pld_sim_rank_handle() -> *mut std::ffi::c_void {
-    crate::run::rank_handle()
+    crate::runtime::run::rank_handle()
 }
 
 /// `pld_sim_block_enter`: binds this (unbound) thread to a rank as one
@@ -514,7 +519,7 @@ pub extern "C" fn pld_sim_rank_handle() -> *mut std::ffi::c_void {
 /// on stderr and ignored: the block's device functions then act on no rank.
 #[no_mangle]
 pub extern "C" fn pld_sim_block_enter(rank: *mut std::ffi::c_void, block_idx: i32, block_num: i32) {
-    if let Err(message) = crate::run::bind_block(rank, block_idx, block_num) {
+    if let Err(message) = crate::runtime::run::bind_block(rank, block_idx, block_num) {
         eprintln!("{message}; ignored");
     }
 }
@@ -522,7 +527,7 @@ pub extern "C" fn pld_sim_block_enter(rank: *mut std::ffi::c_void, block_idx: i3
 /// `pld_sim_block_exit`: frees the block's tiles and unbinds the thread.
 #[no_mangle]
 pub extern "C" fn pld_sim_block_exit() {
-    if let Err(message) = crate::run::unbind_block() {
+    if let Err(message) = crate::runtime::run::unbind_block() {
         eprintln!("{message}; ignored");
     }
 }
@@ -594,17 +599,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_implemented_function_is_declared_in_the_header() {
-        let declared = crate::lower::declarations::device_functions();
-        for (name, _) in DEVICE_FUNCTIONS {
-            assert!(
-                declared.iter().any(|f| f.name == *name),
-                "{name} is implemented but not declared in pld_sim.h"
-            );
-        }
-    }
-
-    #[test]
     fn blocks_bind_only_to_live_ranks() {
         // Outside a run: no handle, and a made-up handle binds nothing.
         assert!(pld_sim_rank_handle().is_null());
@@ -613,9 +607,9 @@ mod tests {
         pld_sim_block_exit();
         // Inside a run: a block thread bound through its rank's handle acts
         // on that rank (its log line lands there) and is unbound after.
-        let domain = crate::CommDomain::new(2, 64).unwrap();
-        let outcome =
-            crate::Run::new(&domain, std::time::Duration::from_secs(5)).execute("t", |env| {
+        let domain = crate::runtime::domain::CommDomain::new(2, 64).unwrap();
+        let outcome = crate::runtime::run::Run::new(&domain, std::time::Duration::from_secs(5))
+            .execute("t", |env| {
                 let handle = pld_sim_rank_handle() as usize;
                 assert_ne!(handle, 0);
                 std::thread::spawn(move || {

@@ -15,13 +15,13 @@ pub mod plan;
 
 pub use plan::{Arg, BuiltinScalar, BuiltinTask, DomainPlan, KernelTask, Plan, Task, TensorRef};
 
-use crate::builtins::{self, TensorDesc};
-use crate::domain::CommDomain;
-use crate::golden::{self, RankCheck};
+use crate::program::builtins::{self, TensorDesc};
+use crate::program::golden::{self, RankCheck};
 use crate::program::load::Program;
 use crate::program::model::{index_of, Collective, KernelInfo, Param};
-use crate::report::CellLeak;
-use crate::run::{Outcome, Run};
+use crate::runtime::domain::CommDomain;
+use crate::runtime::report::CellLeak;
+use crate::runtime::run::{Outcome, Run};
 use melior::ir::operation::OperationLike;
 use pld_dialect::enums::FuncKind;
 use pld_dialect::ops::collective::AllToAllV;
@@ -184,7 +184,7 @@ impl ProgramRun {
     /// anything runs (a signal sized for other rank counts would put
     /// credits outside its buffer).
     fn check_shapes(&self) -> Result<(), String> {
-        use crate::shapes::Rail;
+        use crate::program::shapes::Rail;
         for task in self.plan.tasks.iter().flatten() {
             let (info, domain, location, rail) = match task {
                 Task::Builtin(b) => (
@@ -204,7 +204,8 @@ impl ProgramRun {
                 }
             };
             let ranks = self.plan.domains[domain].devices.len();
-            crate::shapes::check(&info, ranks, rail).map_err(|m| format!("{location}: {m}"))?;
+            crate::program::shapes::check(&info, ranks, rail)
+                .map_err(|m| format!("{location}: {m}"))?;
             if let Task::Builtin(b) = task {
                 self.check_launch(b, ranks)
                     .and_then(|()| check_distinct(b))
@@ -314,7 +315,7 @@ impl ProgramRun {
         deadline: Duration,
         trace: bool,
         check: bool,
-        schedule: Option<crate::Schedule>,
+        schedule: Option<crate::explore::Schedule>,
         init: impl Fn(&Buffer, usize) -> Vec<u8>,
     ) -> Result<ProgramOutcome, String> {
         let world = self.plan.world;
@@ -462,7 +463,7 @@ impl ProgramRun {
                         }
                     }
                     let time = begin.elapsed();
-                    crate::run::with_current(|state, rank| {
+                    crate::runtime::run::with_current(|state, rank| {
                         state.record(rank, "task", Some(begin), || match task {
                             Task::Kernel(k) => format!("\"kernel\": \"@{}\"", k.kernel),
                             Task::Builtin(b) => format!("\"builtin\": {:?}", b.variant),

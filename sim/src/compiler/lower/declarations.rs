@@ -141,6 +141,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_implemented_function_is_declared_in_the_header() {
+        let declared = device_functions();
+        for (name, _) in crate::runtime::ffi::DEVICE_FUNCTIONS {
+            assert!(
+                declared.iter().any(|f| f.name == *name),
+                "{name} is implemented but not declared in pld_sim.h"
+            );
+        }
+    }
+
+    #[test]
     fn reads_the_prototypes() {
         let header = "/* a comment; with pld_sim_fake(int) */\n#define X 1\n\
                       void pld_sim_a(int32_t *cell, int32_t value,\n int32_t op);\n\

@@ -16,7 +16,7 @@
 //! element-wise tile math is loops over the valid region, left to LLVM to
 //! vectorise.
 
-use crate::tiles::TILE_HEADER;
+use crate::runtime::tiles::TILE_HEADER;
 use melior::{
     dialect::{func, llvm},
     ir::{
@@ -462,7 +462,10 @@ where
         };
         if makes_device_call(&name) {
             // The explorer's reports name the op through its site.
-            let site = crate::sites::register(&name, crate::sites::location_of(op, &name));
+            let site = crate::runtime::sites::register(
+                &name,
+                crate::runtime::sites::location_of(op, &name),
+            );
             let site = self.i64(&cx.b, site);
             self.call(&cx.b, "pld_sim_at", &[site], &[]);
         }

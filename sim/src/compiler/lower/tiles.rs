@@ -3,7 +3,7 @@
 //! region (left to LLVM to vectorise).
 
 use super::{key, Lowered, Op, Rewriter, Step};
-use crate::tiles::TILE_HEADER;
+use crate::runtime::tiles::TILE_HEADER;
 use melior::{
     dialect::llvm,
     ir::{operation::OperationLike, OperationRef, Value},
@@ -25,8 +25,8 @@ where
                 let shape = self.tile(op, result)?;
                 let view = pld_dialect::ops::OpView::new(op).expect("a registered op");
                 let bytes = self.i64(b, TILE_HEADER + shape.rows * shape.cols * shape.bytes);
-                let location = crate::sites::location_of(op, name);
-                let site = self.i64(b, crate::sites::register(name, location));
+                let location = crate::runtime::sites::location_of(op, name);
+                let site = self.i64(b, crate::runtime::sites::register(name, location));
                 let tile =
                     ir::result(self.call(b, "pld_sim_tile_alloc", &[site, bytes], &[self.pointer]));
                 let extent = |group: &str, k: usize, physical: i64| {

@@ -3,7 +3,7 @@
 //! functions registered as the symbols the kernels call.
 
 use super::diag::render;
-use crate::ffi;
+use crate::runtime::ffi;
 use melior::{
     ir::{block::BlockLike, operation::OperationLike, Module, RegionLike},
     Context, ExecutionEngine,

@@ -13,7 +13,7 @@
 use crate::explore::{Finding, Schedule};
 use crate::program::load::{Finished, Program};
 use crate::program::model::{index_of, KernelInfo};
-use crate::MAX_RANKS;
+use crate::runtime::domain::MAX_RANKS;
 use melior::{
     ir::{operation::OperationLike, Location, OperationRef},
     pass::Pass,

@@ -3,10 +3,10 @@
 //! it is blocked and on what, the traffic counters, and the deadlock
 //! verdict.
 
-use crate::domain::CommDomain;
-use crate::explorer::{Explorer, ExplorerFactory};
-use crate::report::{BlockedRank, DeadlockReport, Finding};
-use crate::signal::Compare;
+use crate::runtime::domain::CommDomain;
+use crate::runtime::explorer::{Explorer, ExplorerFactory};
+use crate::runtime::report::{BlockedRank, DeadlockReport, Finding};
+use crate::runtime::signal::Compare;
 use pld_dialect::enums::WaitCmp;
 use std::cell::Cell;
 use std::panic::AssertUnwindSafe;
@@ -52,7 +52,7 @@ enum Status {
         expected: i32,
         cmp: WaitCmp,
         since: Instant,
-        /// The waiting op (`crate::sites`), or -1.
+        /// The waiting op (`crate::runtime::sites`), or -1.
         site: i64,
     },
     /// A rank's own thread while blocks of a launch it submitted are bound
@@ -211,18 +211,18 @@ struct RankLocals {
     current: Option<(*const State<'static>, usize, usize)>,
     agent: usize,
     site: i64,
-    tiles: crate::tiles::CoreTiles,
-    recent: crate::copy::Recent,
+    tiles: crate::runtime::tiles::CoreTiles,
+    recent: crate::runtime::copy::Recent,
 }
 
-impl crate::fiber::Locals for RankLocals {
+impl crate::runtime::fiber::Locals for RankLocals {
     fn take() -> Self {
         RankLocals {
             current: CURRENT.with(|c| c.take()),
             agent: AGENT.with(|a| a.take()),
             site: SITE.with(|s| s.replace(-1)),
-            tiles: crate::tiles::take_core(),
-            recent: crate::copy::take_core(),
+            tiles: crate::runtime::tiles::take_core(),
+            recent: crate::runtime::copy::take_core(),
         }
     }
 
@@ -230,8 +230,8 @@ impl crate::fiber::Locals for RankLocals {
         CURRENT.with(|c| c.set(self.current));
         AGENT.with(|a| a.set(self.agent));
         SITE.with(|s| s.set(self.site));
-        crate::tiles::put_core(self.tiles);
-        crate::copy::put_core(self.recent);
+        crate::runtime::tiles::put_core(self.tiles);
+        crate::runtime::copy::put_core(self.recent);
     }
 }
 
@@ -352,7 +352,7 @@ pub(crate) fn unbind_block() -> Result<(), String> {
     if thread == 0 {
         return Err("pld_sim_block_exit on a rank's own thread".into());
     }
-    crate::tiles::release();
+    crate::runtime::tiles::release();
     // SAFETY: as in `with_current`.
     let run = unsafe { &*state };
     if let Some(explore) = &run.explore {
@@ -517,7 +517,7 @@ impl State<'_> {
         // times first: a barrier's peers on the same worker get there in
         // as many switches.
         for _ in 0..FIBER_SWITCHES {
-            if !crate::fiber::yield_now() {
+            if !crate::runtime::fiber::yield_now() {
                 break;
             }
             if holds() {
@@ -543,7 +543,7 @@ impl State<'_> {
             // A fiber gives its worker to the next rank of the worker at
             // once (now and then the worker's core to the OS too, in case
             // every rank of the worker waits).
-            if crate::fiber::yield_now() {
+            if crate::runtime::fiber::yield_now() {
                 if rounds.is_multiple_of(1024) {
                     std::thread::yield_now();
                 }
@@ -646,7 +646,7 @@ impl State<'_> {
                             cmp: cmp.symbol(),
                             expected,
                             actual,
-                            site: crate::sites::get(site),
+                            site: crate::runtime::sites::get(site),
                         });
                     }
                 }
@@ -758,7 +758,7 @@ impl<'d> Run<'d> {
     }
 
     /// With more ranks than cores, runs the ranks as fibers on one worker
-    /// thread per core (`crate::fiber`) instead of a thread each. For
+    /// thread per core (`crate::runtime::fiber`) instead of a thread each. For
     /// kernels that only call the device functions: a kernel that blocks
     /// its thread outside them (a builtin entry joining its blocks) would
     /// stop the other ranks of its worker. Not with `explore`.
@@ -768,9 +768,9 @@ impl<'d> Run<'d> {
     }
 
     /// Gives every rank thread (or fiber worker) a core of its own, when
-    /// there are enough (`crate::affinity`). For kernels whose ranks do not
-    /// start threads of their own (those would inherit the core). Not with
-    /// `explore`, where one thread runs at a time.
+    /// there are enough (`crate::runtime::affinity`). For kernels whose
+    /// ranks do not start threads of their own (those would inherit the
+    /// core). Not with `explore`, where one thread runs at a time.
     pub fn pinned(mut self, pinned: bool) -> Self {
         self.pinned = pinned;
         self
@@ -812,8 +812,10 @@ impl<'d> Run<'d> {
         let ranks = self.domain.ranks();
         let cores = available_cores();
         let workers = cores.min(ranks);
-        let fibers =
-            self.fibers && self.explorer.is_none() && ranks > workers && crate::fiber::available();
+        let fibers = self.fibers
+            && self.explorer.is_none()
+            && ranks > workers
+            && crate::runtime::fiber::available();
         // Pinned when the threads (ranks, or workers of fibers) take every
         // core the run may use: the scheduler then has no better place for
         // any of them, only worse ones (two on one core). Thread i goes to
@@ -821,12 +823,12 @@ impl<'d> Run<'d> {
         // runs in parallel processes spread when they can.
         let threads = if fibers { workers } else { ranks };
         let cpus = if self.pinned && self.explorer.is_none() && threads == cores {
-            crate::affinity::allowed_cpus()
+            crate::runtime::affinity::allowed_cpus()
         } else {
             Vec::new()
         };
         let pinned = !cpus.is_empty() && cpus.len() >= threads;
-        let first = crate::affinity::current_cpu()
+        let first = crate::runtime::affinity::current_cpu()
             .and_then(|cpu| cpus.iter().position(|&c| c == cpu))
             .unwrap_or(0);
         let core_of = |thread: usize| pinned.then(|| cpus[(first + thread) % cpus.len()]);
@@ -901,7 +903,7 @@ impl<'d> Run<'d> {
                 })
             }));
             state.record(rank, "kernel", begin, || format!("\"kernel\": {name:?}"));
-            crate::tiles::release();
+            crate::runtime::tiles::release();
             CURRENT.with(|c| c.set(None));
             if let Err(panic) = result {
                 let message = panic
@@ -926,13 +928,15 @@ impl<'d> Run<'d> {
                         .name(format!("ranks {worker} mod {workers}"))
                         .spawn_scoped(scope, move || {
                             if let Some(cpu) = core_of(worker) {
-                                crate::affinity::pin_current_thread(cpu);
+                                crate::runtime::affinity::pin_current_thread(cpu);
                             }
                             let bodies: Vec<Box<dyn FnOnce() + '_>> = (worker..ranks)
                                 .step_by(workers)
                                 .map(|rank| Box::new(move || body(rank)) as Box<dyn FnOnce()>)
                                 .collect();
-                            if let Err(message) = crate::fiber::run_all::<RankLocals>(bodies) {
+                            if let Err(message) =
+                                crate::runtime::fiber::run_all::<RankLocals>(bodies)
+                            {
                                 state.error(worker, format!("the ranks' fibers failed: {message}"));
                             }
                         })
@@ -944,7 +948,7 @@ impl<'d> Run<'d> {
                         .name(format!("rank {rank}"))
                         .spawn_scoped(scope, move || {
                             if let Some(cpu) = core_of(rank) {
-                                crate::affinity::pin_current_thread(cpu);
+                                crate::runtime::affinity::pin_current_thread(cpu);
                             }
                             body(rank)
                         })

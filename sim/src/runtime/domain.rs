@@ -1,7 +1,7 @@
 //! Comm domains: one zeroed window per rank and one `CommContext` per rank
 //! that records where every window lives.
 
-use crate::report::CellLeak;
+use crate::runtime::report::CellLeak;
 use pld_runtime_sys::{PldCommContext, PLD_COMM_BUFFER_ALIGNMENT, PLD_COMM_MAX_RANK_NUM};
 use std::alloc::{alloc_zeroed, dealloc, Layout};
 use std::ptr::NonNull;
