@@ -6,6 +6,7 @@
 pub mod convert_pto_to_sim;
 mod diag;
 pub mod jit;
+pub mod locate;
 pub mod lower;
 mod pld_to_pto;
 pub mod registry;

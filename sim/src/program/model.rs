@@ -2,7 +2,8 @@
 //! them: element types, tensor parameters, the collectives a kernel calls
 //! (for the golden check) and how reports name elements and ops.
 
-use melior::ir::{operation::OperationLike, OperationRef};
+use crate::compiler::locate::position;
+use melior::ir::OperationRef;
 use pld_dialect::types::TensorKind;
 
 /// An element type the simulator moves and checks.
@@ -231,10 +232,7 @@ pub(crate) fn tensor_param(
 
 /// `file:line:col` of an op, as reports name it.
 pub fn location(op: OperationRef) -> String {
-    match pld_ir::position(op.location()) {
-        Some(p) => format!("{}:{}:{}", p.file, p.line, p.column),
-        None => "unknown location".into(),
-    }
+    position(op).unwrap_or_else(|| "unknown location".into())
 }
 
 #[cfg(test)]

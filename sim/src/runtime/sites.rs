@@ -40,11 +40,3 @@ pub fn get(site: i64) -> Option<Site> {
         .ok()
         .and_then(|s| sites.get(s).cloned())
 }
-
-/// `file:line:col` of an op, or a stand-in naming it.
-pub(crate) fn location_of(op: melior::ir::OperationRef, name: &str) -> String {
-    pld_ir::loc::position(melior::ir::operation::OperationLike::location(&op)).map_or_else(
-        || format!("a {name}"),
-        |p| format!("{}:{}:{}", p.file, p.line, p.column),
-    )
-}

@@ -4,7 +4,7 @@
 //! cache invalidation and pipe barriers are no-ops (the CPU is coherent and
 //! the simulated pipes are synchronous).
 
-use super::{payload, refuse, Lowered, Op, Rewriter, Step};
+use super::rewriter::{payload, refuse, Lowered, Op, Rewriter, Step};
 use melior::ir::Value;
 use pld_dialect::enums::{NotifyOp, PldEnum, WaitCmp};
 use pld_dialect::ops::pto;
@@ -17,7 +17,7 @@ where
     /// Lowers one op of this family.
     pub(super) fn comm(&mut self, op: &Op<'c, 'a>) -> Lowered<'c, 'a, Step<'c, 'a>> {
         let Op { op, b, ref name } = *op;
-        let (b, operand) = (&b, |i| super::operand(op, i));
+        let (b, operand) = (&b, |i| super::rewriter::operand(op, i));
         let replacement: Option<Value<'c, 'a>> = match name.as_str() {
             pto::CommTNotify::NAME => {
                 // PTO's notify ops are spelled as pld's, whose ABI values
@@ -93,7 +93,7 @@ where
                 None
             }
 
-            _ => return super::refuse(op, "is not simulated with these operands"),
+            _ => return super::rewriter::refuse(op, "is not simulated with these operands"),
         };
         Ok(Step::Replace(replacement))
     }

@@ -3,7 +3,7 @@
 //! `pto.get_block_idx`/`pto.get_block_num` are 0 and 1 (one core per
 //! kernel).
 
-use super::{element_type, Lowered, Op, Rewriter, Step};
+use super::rewriter::{element_type, Lowered, Op, Rewriter, Step};
 use melior::{
     dialect::llvm,
     ir::{Value, ValueLike},
@@ -18,7 +18,7 @@ where
     /// Lowers one op of this family.
     pub(super) fn scalar(&mut self, op: &Op<'c, 'a>) -> Lowered<'c, 'a, Step<'c, 'a>> {
         let Op { op, b, ref name } = *op;
-        let (b, operand) = (&b, |i| super::operand(op, i));
+        let (b, operand) = (&b, |i| super::rewriter::operand(op, i));
         let replacement: Option<Value<'c, 'a>> = match name.as_str() {
             pto::AddPtr::NAME => {
                 let element = element_type(self.context, op.result(0).expect("a result").r#type())
@@ -60,7 +60,7 @@ where
                     b.location,
                 )))
             }
-            _ => return super::refuse(op, "is not simulated with these operands"),
+            _ => return super::rewriter::refuse(op, "is not simulated with these operands"),
         };
         Ok(Step::Replace(replacement))
     }
@@ -85,7 +85,7 @@ where
             return;
         };
         let site =
-            crate::runtime::sites::register(name, crate::runtime::sites::location_of(op, name));
+            crate::runtime::sites::register(name, crate::compiler::locate::location_of(op, name));
         let (bytes, site) = (self.i64(b, bytes), self.i64(b, site));
         let write = b.i32(i64::from(write));
         self.call(b, "pld_sim_scalar", &[address, bytes, write, site], &[]);

@@ -2,7 +2,7 @@
 //! checked copies, fill-pad, and element-wise math as loops over the valid
 //! region (left to LLVM to vectorise).
 
-use super::{key, Lowered, Op, Rewriter, Step};
+use super::rewriter::{key, Lowered, Op, Rewriter, Step};
 use crate::runtime::tiles::TILE_HEADER;
 use melior::{
     dialect::llvm,
@@ -18,14 +18,14 @@ where
     /// Lowers one op of this family.
     pub(super) fn tile_op(&mut self, op: &Op<'c, 'a>) -> Lowered<'c, 'a, Step<'c, 'a>> {
         let Op { op, b, ref name } = *op;
-        let (b, operand) = (&b, |i| super::operand(op, i));
+        let (b, operand) = (&b, |i| super::rewriter::operand(op, i));
         let replacement: Option<Value<'c, 'a>> = match name.as_str() {
             pto::AllocTile::NAME => {
                 let result: Value = op.result(0).expect("a result").into();
                 let shape = self.tile(op, result)?;
                 let view = pld_dialect::ops::OpView::new(op).expect("a registered op");
                 let bytes = self.i64(b, TILE_HEADER + shape.rows * shape.cols * shape.bytes);
-                let location = crate::runtime::sites::location_of(op, name);
+                let location = crate::compiler::locate::location_of(op, name);
                 let site = self.i64(b, crate::runtime::sites::register(name, location));
                 let tile =
                     ir::result(self.call(b, "pld_sim_tile_alloc", &[site, bytes], &[self.pointer]));
@@ -136,7 +136,7 @@ where
                 );
                 None
             }
-            _ => return super::refuse(op, "is not simulated with these operands"),
+            _ => return super::rewriter::refuse(op, "is not simulated with these operands"),
         };
         Ok(Step::Replace(replacement))
     }

@@ -3,7 +3,7 @@
 //! the sizes and strides later ops need. The view ops are erased last, once
 //! nothing uses them.
 
-use super::{element_type, key, refuse, Lowered, Op, Part, Rewriter, Step};
+use super::rewriter::{element_type, key, refuse, Lowered, Op, Part, Rewriter, Step};
 use melior::ir::{Value, ValueLike};
 use pld_dialect::ops::pto;
 
@@ -14,7 +14,7 @@ where
     /// Lowers one op of this family.
     pub(super) fn view(&mut self, op: &Op<'c, 'a>) -> Lowered<'c, 'a, Step<'c, 'a>> {
         let Op { op, b, ref name } = *op;
-        let (b, operand) = (&b, |i| super::operand(op, i));
+        let (b, operand) = (&b, |i| super::rewriter::operand(op, i));
         match name.as_str() {
             pto::MakeTensorView::NAME => {
                 let result: Value = op.result(0).expect("a result").into();
