@@ -1,7 +1,7 @@
 //! The expected results of a kernel's collective, computed in Rust with
 //! f64 accumulation, and the comparison with what the ranks produced.
 
-use crate::program::model::{Collective, Dtype, KernelInfo};
+use crate::program::model::{Collective, Dtype, KernelInfo, Param};
 use pld_dialect::ops::collective::{
     AllGather, AllReduce, AllToAll, AllToAllV, Broadcast, ReduceScatter,
 };
@@ -51,6 +51,39 @@ pub fn check(
     inputs: &[Vec<Vec<u8>>],
     outputs: &[Vec<Vec<u8>>],
 ) -> Result<Vec<RankCheck>, String> {
+    let collective = the_collective(kernel)?;
+    let target = collective
+        .target
+        .ok_or("the collective's target is not a parameter of the kernel")?;
+    let ranks = inputs.len();
+    check_extents(kernel, collective, ranks)?;
+    let complete = |buffers: &[Vec<Vec<u8>>]| {
+        buffers.iter().all(|row| {
+            row.len() == kernel.params.len()
+                && row
+                    .iter()
+                    .zip(&kernel.params)
+                    .all(|(bytes, p)| bytes.len() == p.bytes())
+        })
+    };
+    if outputs.len() != ranks || !complete(inputs) || !complete(outputs) {
+        return Err("the snapshots do not match the collective's operands".into());
+    }
+    let operands = Operands {
+        kernel,
+        collective,
+        target,
+        inputs,
+        outputs,
+    };
+    let golden = operands.golden()?;
+    Ok((0..ranks)
+        .map(|rank| operands.rank_check(rank, &golden))
+        .collect())
+}
+
+/// The kernel's one collective, run once (not in a loop).
+fn the_collective(kernel: &KernelInfo) -> Result<&Collective, String> {
     if let Some((collective, loop_op)) = kernel
         .collectives
         .iter()
@@ -69,165 +102,189 @@ pub fn check(
             kernel.collectives.len()
         ));
     };
-    let target = collective
-        .target
-        .ok_or("the collective's target is not a parameter of the kernel")?;
-    let param = &kernel.params[target];
-    let ranks = inputs.len();
-    check_extents(kernel, collective, ranks)?;
-    let complete = |buffers: &[Vec<Vec<u8>>]| {
-        buffers.iter().all(|row| {
-            row.len() == kernel.params.len()
-                && row
-                    .iter()
-                    .zip(&kernel.params)
-                    .all(|(bytes, p)| bytes.len() == p.bytes())
-        })
-    };
-    if outputs.len() != ranks || !complete(inputs) || !complete(outputs) {
-        return Err("the snapshots do not match the collective's operands".into());
+    Ok(collective)
+}
+
+/// A golden: element `i` of rank `rank`'s target.
+type Golden<'a> = Box<dyn Fn(usize, usize) -> f64 + 'a>;
+
+/// A collective's operands before (`inputs[rank][param]`) and after
+/// (`outputs`) the call, checked to be complete.
+struct Operands<'a> {
+    kernel: &'a KernelInfo,
+    collective: &'a Collective,
+    /// The parameter holding the result.
+    target: usize,
+    inputs: &'a [Vec<Vec<u8>>],
+    outputs: &'a [Vec<Vec<u8>>],
+}
+
+impl<'a> Operands<'a> {
+    fn param(&self) -> &'a Param {
+        &self.kernel.params[self.target]
     }
-    let n = param.elements();
-    let value = |rank: usize, i: usize| param.dtype.read(&inputs[rank][target], i);
-    // What the golden combines, in magnitude, for the tolerance.
-    let magnitude = |i: usize| -> f64 {
-        match collective.reduce.as_deref() {
+
+    fn ranks(&self) -> usize {
+        self.inputs.len()
+    }
+
+    /// Element `i` of rank `rank`'s target before the call.
+    fn value(&self) -> impl Fn(usize, usize) -> f64 + Copy + 'a {
+        let (param, inputs, target) = (self.param(), self.inputs, self.target);
+        move |rank: usize, i: usize| param.dtype.read(&inputs[rank][target], i)
+    }
+
+    /// What the golden combines for element `i`, in magnitude, for the
+    /// tolerance.
+    fn magnitude(&self, i: usize) -> f64 {
+        let value = self.value();
+        let ranks = self.ranks();
+        match self.collective.reduce.as_deref() {
             Some("prod") => (0..ranks).map(|r| value(r, i).abs()).product(),
             Some(_) => (0..ranks).map(|r| value(r, i).abs()).sum(),
             // Copies are exact.
             None => 0.0,
         }
-    };
-    let golden: Box<dyn Fn(usize, usize) -> f64> = match collective.op.as_str() {
-        AllReduce::NAME => {
-            let op: pld_dialect::enums::ReduceOp =
-                collective.reduce.as_deref().unwrap_or("sum").parse()?;
-            Box::new(move |_rank, i| reference::fold(op, (0..ranks).map(|r| value(r, i))))
-        }
-        Broadcast::NAME => {
-            let root = collective.root.unwrap_or(0) as usize;
-            if root >= ranks {
-                return Err(format!(
-                    "the broadcast's root {root} is not one of {ranks} ranks"
-                ));
+    }
+
+    /// The golden of the collective's target, from its semantics.
+    fn golden(&self) -> Result<Golden<'a>, String> {
+        let (kernel, collective, inputs) = (self.kernel, self.collective, self.inputs);
+        let (param, ranks, value) = (self.param(), self.ranks(), self.value());
+        Ok(match collective.op.as_str() {
+            AllReduce::NAME => {
+                let op: pld_dialect::enums::ReduceOp =
+                    collective.reduce.as_deref().unwrap_or("sum").parse()?;
+                Box::new(move |_rank, i| reference::fold(op, (0..ranks).map(|r| value(r, i))))
             }
-            Box::new(move |_rank, i| value(root, i))
-        }
-        ReduceScatter::NAME => {
-            // Row `me` becomes the sum of every rank's row `me`; the others
-            // keep their values.
-            let size = *param.shape.last().unwrap_or(&1);
-            Box::new(move |rank, i| {
-                if i / size == rank {
-                    (0..ranks).map(|r| value(r, i)).sum()
-                } else {
-                    value(rank, i)
+            Broadcast::NAME => {
+                let root = collective.root.unwrap_or(0) as usize;
+                if root >= ranks {
+                    return Err(format!(
+                        "the broadcast's root {root} is not one of {ranks} ranks"
+                    ));
                 }
-            })
-        }
-        AllGather::NAME | AllToAll::NAME => {
-            let source = collective
-                .input
-                .ok_or("the collective's input is not a parameter of the kernel")?;
-            let input = &kernel.params[source];
-            let size = *param.shape.last().unwrap_or(&1);
-            let gather = collective.op == AllGather::NAME;
-            Box::new(move |rank, i| {
-                let (row, col) = (i / size, i % size);
-                // allgather: row r is rank r's input row; all_to_all: row r
-                // is row `rank` of rank r's input.
-                let at = if gather { col } else { rank * size + col };
-                input.dtype.read(&inputs[row][source], at)
-            })
-        }
-        AllToAllV::NAME => {
-            // Each sender `s` owns `capacity` rows of every receiver's
-            // target; it fills the first clamp(count, 0, capacity) of them
-            // with its input rows for that receiver, the rest keep their
-            // values.
-            let source = collective
-                .input
-                .ok_or("the collective's input is not a parameter of the kernel")?;
-            let (send, _) = collective
-                .counts
-                .ok_or("the collective's counts are not parameters of the kernel")?;
-            let input = &kernel.params[source];
-            let size = *param.shape.last().unwrap_or(&1);
-            let capacity = param.shape.first().copied().unwrap_or(0) / ranks.max(1);
-            let counts = &kernel.params[send];
-            Box::new(move |rank, i| {
-                let (row, col) = (i / size, i % size);
-                let (sender, k) = (row / capacity.max(1), row % capacity.max(1));
-                let asked = counts.dtype.read(&inputs[sender][send], rank) as i64;
-                let sent = asked.clamp(0, capacity as i64) as usize;
-                if sender < ranks && k < sent {
-                    input
-                        .dtype
-                        .read(&inputs[sender][source], (rank * capacity + k) * size + col)
-                } else {
-                    value(rank, i)
-                }
-            })
-        }
-        other => {
-            return Err(format!(
-                "no golden for {other} yet; --check knows allreduce, broadcast, reduce_scatter, \
-                 allgather, all_to_all and all_to_all_v"
-            ))
-        }
-    };
-    Ok((0..ranks)
-        .map(|rank| {
-            let mut worst = 0.0f64;
-            let mut at = 0;
-            let mut ok = true;
-            let mut wrong = 0;
-            let mut first_wrong = Vec::new();
-            let mut expected = Vec::with_capacity(n);
-            for i in 0..n {
-                let want = golden(rank, i);
-                expected.push(want);
-                let got = param.dtype.read(&outputs[rank][target], i);
-                let error = if got == want { 0.0 } else { (got - want).abs() };
-                if error > worst || error.is_nan() {
-                    worst = error;
-                    at = i;
-                }
-                if !close(got, want, tolerance(param.dtype, ranks, magnitude(i))) {
-                    ok = false;
-                    wrong += 1;
-                    if first_wrong.len() < FIRST_WRONG {
-                        first_wrong.push((i, want, got));
+                Box::new(move |_rank, i| value(root, i))
+            }
+            ReduceScatter::NAME => {
+                // Row `me` becomes the sum of every rank's row `me`; the
+                // others keep their values.
+                let size = *param.shape.last().unwrap_or(&1);
+                Box::new(move |rank, i| {
+                    if i / size == rank {
+                        (0..ranks).map(|r| value(r, i)).sum()
+                    } else {
+                        value(rank, i)
                     }
-                }
+                })
             }
-            // all_to_all_v also publishes what each sender sent.
-            if let (Some((send, receive)), AllToAllV::NAME) =
-                (collective.counts, collective.op.as_str())
-            {
+            AllGather::NAME | AllToAll::NAME => {
+                let source = collective
+                    .input
+                    .ok_or("the collective's input is not a parameter of the kernel")?;
+                let input = &kernel.params[source];
+                let size = *param.shape.last().unwrap_or(&1);
+                let gather = collective.op == AllGather::NAME;
+                Box::new(move |rank, i| {
+                    let (row, col) = (i / size, i % size);
+                    // allgather: row r is rank r's input row; all_to_all:
+                    // row r is row `rank` of rank r's input.
+                    let at = if gather { col } else { rank * size + col };
+                    input.dtype.read(&inputs[row][source], at)
+                })
+            }
+            AllToAllV::NAME => {
+                // Each sender `s` owns `capacity` rows of every receiver's
+                // target; it fills the first clamp(count, 0, capacity) of
+                // them with its input rows for that receiver, the rest keep
+                // their values.
+                let source = collective
+                    .input
+                    .ok_or("the collective's input is not a parameter of the kernel")?;
+                let (send, _) = collective
+                    .counts
+                    .ok_or("the collective's counts are not parameters of the kernel")?;
+                let input = &kernel.params[source];
+                let size = *param.shape.last().unwrap_or(&1);
                 let capacity = param.shape.first().copied().unwrap_or(0) / ranks.max(1);
-                let (counts, published) = (&kernel.params[send], &kernel.params[receive]);
-                for (sender, buffers) in inputs.iter().enumerate() {
-                    let asked = counts.dtype.read(&buffers[send], rank) as i64;
-                    let sent = asked.clamp(0, capacity as i64) as f64;
-                    if published.dtype.read(&outputs[rank][receive], sender) != sent {
-                        // A wrong published count is a wrong element too.
-                        ok = false;
-                        wrong += 1;
+                let counts = &kernel.params[send];
+                Box::new(move |rank, i| {
+                    let (row, col) = (i / size, i % size);
+                    let (sender, k) = (row / capacity.max(1), row % capacity.max(1));
+                    let asked = counts.dtype.read(&inputs[sender][send], rank) as i64;
+                    let sent = asked.clamp(0, capacity as i64) as usize;
+                    if sender < ranks && k < sent {
+                        input
+                            .dtype
+                            .read(&inputs[sender][source], (rank * capacity + k) * size + col)
+                    } else {
+                        value(rank, i)
                     }
-                }
+                })
             }
-            RankCheck {
-                rank,
-                worst,
-                at,
-                ok,
-                wrong,
-                first_wrong,
-                expected,
+            other => {
+                return Err(format!(
+                    "no golden for {other} yet; --check knows allreduce, broadcast, \
+                     reduce_scatter, allgather, all_to_all and all_to_all_v"
+                ))
             }
         })
-        .collect())
+    }
+
+    /// Rank `rank`'s result against `golden`.
+    fn rank_check(&self, rank: usize, golden: &Golden<'_>) -> RankCheck {
+        let (param, ranks) = (self.param(), self.ranks());
+        let n = param.elements();
+        let mut worst = 0.0f64;
+        let mut at = 0;
+        let mut ok = true;
+        let mut wrong = 0;
+        let mut first_wrong = Vec::new();
+        let mut expected = Vec::with_capacity(n);
+        for i in 0..n {
+            let want = golden(rank, i);
+            expected.push(want);
+            let got = param.dtype.read(&self.outputs[rank][self.target], i);
+            let error = if got == want { 0.0 } else { (got - want).abs() };
+            if error > worst || error.is_nan() {
+                worst = error;
+                at = i;
+            }
+            if !close(got, want, tolerance(param.dtype, ranks, self.magnitude(i))) {
+                ok = false;
+                wrong += 1;
+                if first_wrong.len() < FIRST_WRONG {
+                    first_wrong.push((i, want, got));
+                }
+            }
+        }
+        // all_to_all_v also publishes what each sender sent.
+        let collective = self.collective;
+        if let (Some((send, receive)), AllToAllV::NAME) =
+            (collective.counts, collective.op.as_str())
+        {
+            let capacity = param.shape.first().copied().unwrap_or(0) / ranks.max(1);
+            let (counts, published) = (&self.kernel.params[send], &self.kernel.params[receive]);
+            for (sender, buffers) in self.inputs.iter().enumerate() {
+                let asked = counts.dtype.read(&buffers[send], rank) as i64;
+                let sent = asked.clamp(0, capacity as i64) as f64;
+                if published.dtype.read(&self.outputs[rank][receive], sender) != sent {
+                    // A wrong published count is a wrong element too.
+                    ok = false;
+                    wrong += 1;
+                }
+            }
+        }
+        RankCheck {
+            rank,
+            worst,
+            at,
+            ok,
+            wrong,
+            first_wrong,
+            expected,
+        }
+    }
 }
 
 /// The shapes the golden reads must fit the rank count: the per-rank rows

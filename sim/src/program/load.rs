@@ -8,11 +8,13 @@
 //! parameters follow the parameters, in order (as
 //! `pld-materialize-dist-tensor-ctx` adds them).
 
-use super::model::{index_of, location, tensor_param, Collective, KernelInfo};
+use super::model::{index_of, location, tensor_param, Collective, KernelInfo, Param};
 use crate::compiler::Compiled;
 use crate::runtime::domain::{aligned, CommDomain};
 use crate::runtime::run::{Outcome, Run};
-use melior::ir::{block::BlockLike, operation::OperationLike, r#type::FunctionType, RegionLike};
+use melior::ir::{
+    block::BlockLike, operation::OperationLike, r#type::FunctionType, OperationRef, RegionLike,
+};
 use pld_dialect::ops::signal::{Notify, Wait};
 use pld_ir::op_name;
 use pld_lowering::trace::parameter_of;
@@ -340,101 +342,9 @@ fn describe(text: &str, source_name: &str) -> Result<Vec<KernelInfo>, String> {
             .ok()
             .and_then(pld_ir::attr::string)
             .unwrap_or_default();
-        let ty = function
-            .attribute("function_type")
-            .ok()
-            .and_then(pld_ir::attr::type_value)
-            .and_then(|t| FunctionType::try_from(t).ok())
-            .ok_or_else(|| format!("@{name} has no function type"))?;
-        let names = source_names(text, &name);
-        let mut params = Vec::new();
-        for i in 0..ty.input_count() {
-            let input = ty.input(i).map_err(|e| e.to_string())?;
-            if input.to_string() == "!pld.ctx" {
-                continue; // added by the pipeline; pld-run passes contexts itself
-            }
-            if input.to_string().starts_with("!pto.") {
-                return Err(format!(
-                    "@{name} is already converted to PTO but has no pto.kernel_kind; run the \
-                     pld source of the kernel"
-                ));
-            }
-            let fallback = format!("arg{i}");
-            let param_name = names.get(i).unwrap_or(&fallback);
-            params.push(tensor_param(&name, i, input, param_name)?);
-        }
-        // The collectives, with their targets as parameter numbers.
-        let mut collectives = Vec::new();
-        for op in pld_ir::collect(function, |n| {
-            pld_dialect::ops::collective::COLLECTIVES.contains(&n)
-        }) {
-            let op_text = op_name(&op);
-            let Some(view) = pld_dialect::ops::OpView::new(op) else {
-                continue;
-            };
-            // Through views, loop carries and branches (the rebind idiom).
-            let parameter = |group: &str| view.one(group).and_then(parameter_of);
-            let target = parameter("target");
-            let signal = parameter("signal");
-            let reduce = op
-                .attribute("op")
-                .ok()
-                .and_then(|a| pld_ir::attr::enum_payload(a, "pld.reduce_op"));
-            let mode = op.attribute("mode").ok().and_then(pld_ir::attr::string);
-            let input = parameter("input");
-            let root = op.attribute("root").ok().and_then(pld_ir::attr::int);
-            let counts = parameter("send_counts").zip(parameter("recv_counts"));
-            let in_loop = pld_ir::ancestors(op)
-                .into_iter()
-                .map(|a| op_name(&a))
-                .find(|n| n == "scf.for" || n == "scf.while");
-            collectives.push(Collective {
-                location: location(op),
-                in_loop,
-                op: op_text,
-                target,
-                signal,
-                reduce,
-                mode,
-                input,
-                root,
-                counts,
-            });
-        }
-        let mut signals: Vec<usize> = collectives.iter().filter_map(|c| c.signal).collect();
-        let mut cells = Vec::new();
-        for op in pld_ir::collect(function, |n| n == Notify::NAME || n == Wait::NAME) {
-            let Some(view) = pld_dialect::ops::OpView::new(op) else {
-                continue;
-            };
-            let credit = op_name(&op) == Wait::NAME
-                || op
-                    .attribute("op")
-                    .ok()
-                    .and_then(|a| pld_ir::attr::enum_payload(a, "pld.notify_op"))
-                    .as_deref()
-                    == Some("atomic_add");
-            let operand = if op_name(&op) == Wait::NAME {
-                "signal"
-            } else {
-                "target"
-            };
-            let param = view.one(operand).and_then(parameter_of);
-            cells.extend(param);
-            if let (true, Some(param)) = (credit, param) {
-                signals.push(param);
-            }
-        }
-        signals.sort_unstable();
-        signals.dedup();
-        cells.extend(&signals);
-        cells.extend(
-            collectives
-                .iter()
-                .filter_map(|c| c.counts.map(|(_, recv)| recv)),
-        );
-        cells.sort_unstable();
-        cells.dedup();
+        let params = params_of(text, &name, function)?;
+        let collectives = collectives_of(function);
+        let (signals, cells) = signals_of(function, &collectives);
         kernels.push(KernelInfo {
             name,
             params,
@@ -444,6 +354,119 @@ fn describe(text: &str, source_name: &str) -> Result<Vec<KernelInfo>, String> {
         });
     }
     Ok(kernels)
+}
+
+/// The tensor parameters of kernel `@name` (`function`), named as `text`
+/// names them; the contexts the pipeline adds are left out.
+fn params_of(text: &str, name: &str, function: OperationRef) -> Result<Vec<Param>, String> {
+    let ty = function
+        .attribute("function_type")
+        .ok()
+        .and_then(pld_ir::attr::type_value)
+        .and_then(|t| FunctionType::try_from(t).ok())
+        .ok_or_else(|| format!("@{name} has no function type"))?;
+    let names = source_names(text, name);
+    let mut params = Vec::new();
+    for i in 0..ty.input_count() {
+        let input = ty.input(i).map_err(|e| e.to_string())?;
+        if input.to_string() == "!pld.ctx" {
+            continue; // added by the pipeline; pld-run passes contexts itself
+        }
+        if input.to_string().starts_with("!pto.") {
+            return Err(format!(
+                "@{name} is already converted to PTO but has no pto.kernel_kind; run the \
+                 pld source of the kernel"
+            ));
+        }
+        let fallback = format!("arg{i}");
+        let param_name = names.get(i).unwrap_or(&fallback);
+        params.push(tensor_param(name, i, input, param_name)?);
+    }
+    Ok(params)
+}
+
+/// The collectives of a kernel, with their targets as parameter numbers.
+fn collectives_of(function: OperationRef) -> Vec<Collective> {
+    let mut collectives = Vec::new();
+    for op in pld_ir::collect(function, |n| {
+        pld_dialect::ops::collective::COLLECTIVES.contains(&n)
+    }) {
+        let op_text = op_name(&op);
+        let Some(view) = pld_dialect::ops::OpView::new(op) else {
+            continue;
+        };
+        // Through views, loop carries and branches (the rebind idiom).
+        let parameter = |group: &str| view.one(group).and_then(parameter_of);
+        let target = parameter("target");
+        let signal = parameter("signal");
+        let reduce = op
+            .attribute("op")
+            .ok()
+            .and_then(|a| pld_ir::attr::enum_payload(a, "pld.reduce_op"));
+        let mode = op.attribute("mode").ok().and_then(pld_ir::attr::string);
+        let input = parameter("input");
+        let root = op.attribute("root").ok().and_then(pld_ir::attr::int);
+        let counts = parameter("send_counts").zip(parameter("recv_counts"));
+        let in_loop = pld_ir::ancestors(op)
+            .into_iter()
+            .map(|a| op_name(&a))
+            .find(|n| n == "scf.for" || n == "scf.while");
+        collectives.push(Collective {
+            location: location(op),
+            in_loop,
+            op: op_text,
+            target,
+            signal,
+            reduce,
+            mode,
+            input,
+            root,
+            counts,
+        });
+    }
+    collectives
+}
+
+/// The parameters of a kernel used as credit signals (by one of its
+/// `collectives`, a wait, or an adding notify), and every parameter whose
+/// cells a notify or wait may touch: the signals, and the data cells
+/// written with Set.
+fn signals_of(function: OperationRef, collectives: &[Collective]) -> (Vec<usize>, Vec<usize>) {
+    let mut signals: Vec<usize> = collectives.iter().filter_map(|c| c.signal).collect();
+    let mut cells = Vec::new();
+    for op in pld_ir::collect(function, |n| n == Notify::NAME || n == Wait::NAME) {
+        let Some(view) = pld_dialect::ops::OpView::new(op) else {
+            continue;
+        };
+        let credit = op_name(&op) == Wait::NAME
+            || op
+                .attribute("op")
+                .ok()
+                .and_then(|a| pld_ir::attr::enum_payload(a, "pld.notify_op"))
+                .as_deref()
+                == Some("atomic_add");
+        let operand = if op_name(&op) == Wait::NAME {
+            "signal"
+        } else {
+            "target"
+        };
+        let param = view.one(operand).and_then(parameter_of);
+        cells.extend(param);
+        if let (true, Some(param)) = (credit, param) {
+            signals.push(param);
+        }
+    }
+    signals.sort_unstable();
+    signals.dedup();
+    cells.extend(&signals);
+    cells.extend(
+        collectives
+            .iter()
+            .filter_map(|c| c.counts.map(|(_, recv)| recv)),
+    );
+    cells.sort_unstable();
+    cells.dedup();
+    (signals, cells)
 }
 
 /// Whether `text` is a module already converted by `pld-to-pto` (a kernel

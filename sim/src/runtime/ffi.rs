@@ -5,15 +5,15 @@
 //! run and the call does nothing: these functions must not unwind into
 //! generated code.
 
-use crate::runtime::explorer::WindowAccess;
-use crate::runtime::run::with_current;
+use crate::runtime::explorer::{Explorer, WindowAccess};
+use crate::runtime::run::{with_current, State};
 use crate::runtime::signal::{Compare, Notify};
 use pld_dialect::enums::{NotifyOp, PldEnum, WaitCmp};
 use std::sync::atomic::{AtomicI32, Ordering};
 
 /// The signal cell at `cell` if it is an aligned i32 inside some window.
 fn cell_in_windows<'a>(
-    state: &crate::runtime::run::State<'_>,
+    state: &State<'_>,
     rank: usize,
     cell: *const i32,
     what: &str,
@@ -37,12 +37,7 @@ fn cell_in_windows<'a>(
 
 /// Trace arguments naming a signal cell (its window, index, and the
 /// buffer element the run names it by), a value, and the op.
-fn where_(
-    state: &crate::runtime::run::State<'_>,
-    cell: &AtomicI32,
-    value: i32,
-    site: i64,
-) -> String {
+fn where_(state: &State<'_>, cell: &AtomicI32, value: i32, site: i64) -> String {
     let (window, offset) = state
         .domain
         .locate(cell.as_ptr() as usize, 4)
@@ -228,7 +223,7 @@ fn extent(
 /// Checks one side of a copy against the windows: an address inside a
 /// window must stay inside it. Returns the owning window's rank, if any.
 fn check_side(
-    state: &crate::runtime::run::State<'_>,
+    state: &State<'_>,
     rank: usize,
     what: &str,
     range: Option<(usize, usize)>,
@@ -315,27 +310,87 @@ pub unsafe extern "C" fn pld_sim_copy(
     elem_bytes: i32,
     accumulate: i32,
 ) {
-    let elem = i64::from(elem_bytes);
+    let copy = CopyCall {
+        dst,
+        dst_strides: [dst_row_stride, dst_col_stride],
+        src,
+        src_strides: [src_row_stride, src_col_stride],
+        shape: [rows, cols],
+        elem_bytes,
+        accumulate,
+    };
     let site = crate::runtime::run::take_site();
-    let checked = with_current(|state, rank| {
+    let checked = with_current(|state, rank| copy.check(state, rank, site));
+    if checked == Some(None) {
+        return;
+    }
+    let streaming = matches!(
+        checked,
+        Some(Some(Checked {
+            streaming: true,
+            ..
+        }))
+    );
+    // SAFETY: both blocks were checked against their windows (or are tiles
+    // and buffers the kernel owns).
+    unsafe { copy.perform(streaming) };
+    if let Some(Some(checked)) = checked {
+        with_current(|state, rank| {
+            state.record(rank, "copy", checked.begin, || {
+                copy.trace_args(state, &checked, site)
+            })
+        });
+    }
+}
+
+/// The arguments of one `pld_sim_copy`: strides in elements.
+#[derive(Clone, Copy)]
+struct CopyCall {
+    dst: *mut u8,
+    dst_strides: [i64; 2],
+    src: *const u8,
+    src_strides: [i64; 2],
+    /// Rows and columns.
+    shape: [i64; 2],
+    elem_bytes: i32,
+    /// 0 assigns, else the accumulation (`PLD_COPY_ADD_*`).
+    accumulate: i32,
+}
+
+/// A copy that may go ahead: the windows its source and destination lie
+/// in (`None` for a tile or a buffer), its bytes, when it began, and
+/// whether the store streams past the cache.
+#[derive(Clone, Copy, PartialEq)]
+struct Checked {
+    reads: Option<usize>,
+    writes: Option<usize>,
+    bytes: u64,
+    begin: Option<std::time::Instant>,
+    streaming: bool,
+}
+
+impl CopyCall {
+    /// The byte range the block at `address` with `strides` touches.
+    fn range(&self, address: usize, [row_stride, col_stride]: [i64; 2]) -> Option<(usize, usize)> {
+        let [rows, cols] = self.shape;
+        extent(
+            address,
+            row_stride,
+            col_stride,
+            rows,
+            cols,
+            i64::from(self.elem_bytes),
+        )
+    }
+
+    /// Checks both sides against the windows (an error of `rank`'s run,
+    /// and `None`, when one leaves its window), shows them to the explorer,
+    /// counts the remote traffic and records a remote write.
+    fn check(&self, state: &State<'_>, rank: usize, site: i64) -> Option<Checked> {
         let begin = state.stamp();
         let turn = state.turn();
-        let dst_range = extent(
-            dst as usize,
-            dst_row_stride,
-            dst_col_stride,
-            rows,
-            cols,
-            elem,
-        );
-        let src_range = extent(
-            src as usize,
-            src_row_stride,
-            src_col_stride,
-            rows,
-            cols,
-            elem,
-        );
+        let dst_range = self.range(self.dst as usize, self.dst_strides);
+        let src_range = self.range(self.src as usize, self.src_strides);
         let Ok(writes) = check_side(state, rank, "a store", dst_range) else {
             return None;
         };
@@ -343,36 +398,10 @@ pub unsafe extern "C" fn pld_sim_copy(
             return None;
         };
         if let Some((explore, agent)) = turn {
-            // A copy of a block onto itself (a broadcast's root getting its
-            // own data) cannot change a byte: only its read counts.
-            let onto_itself = accumulate == 0
-                && std::ptr::eq(dst.cast_const(), src)
-                && [dst_row_stride, dst_col_stride] == [src_row_stride, src_col_stride];
-            let writes = if onto_itself { None } else { writes };
-            let sides = [
-                (src as usize, [src_row_stride, src_col_stride], reads, None),
-                (
-                    dst as usize,
-                    [dst_row_stride, dst_col_stride],
-                    writes,
-                    Some(accumulate != 0),
-                ),
-            ];
-            for (address, strides, owner, write) in sides {
-                if let Some(window) = owner {
-                    let access = WindowAccess {
-                        window,
-                        offset: address - state.domain.window(window).base() as usize,
-                        strides,
-                        shape: [rows, cols],
-                        elem: elem as usize,
-                        write,
-                    };
-                    explore.accessed(agent, access, site);
-                }
-            }
+            self.explore(state, explore, agent, reads, writes, site);
         }
-        let bytes = (rows.max(0) * cols.max(0) * elem) as u64;
+        let [rows, cols] = self.shape;
+        let bytes = (rows.max(0) * cols.max(0) * i64::from(self.elem_bytes)) as u64;
         let counters = state.counters(rank);
         if reads.is_some_and(|owner| owner != rank) {
             counters
@@ -404,66 +433,120 @@ pub unsafe extern "C" fn pld_sim_copy(
         }
         let streaming = writes.is_some()
             && dst_range.is_some_and(|(s, e)| crate::runtime::copy::should_stream(s, e));
-        Some((reads, writes, bytes, begin, streaming))
-    });
-    if checked == Some(None) {
-        return;
+        Some(Checked {
+            reads,
+            writes,
+            bytes,
+            begin,
+            streaming,
+        })
     }
-    let elem = elem_bytes as usize;
-    if accumulate == 0 && dst_col_stride == 1 && src_col_stride == 1 {
-        // Contiguous rows.
-        let streaming = matches!(checked, Some(Some((.., true))));
-        // SAFETY: both blocks were checked against their windows (or are
-        // tiles and buffers the kernel owns).
-        unsafe {
-            crate::runtime::copy::copy_rows(
-                dst,
-                dst_row_stride.wrapping_mul(elem as i64),
-                src,
-                src_row_stride.wrapping_mul(elem as i64),
-                rows.max(0) as usize,
-                cols.max(0) as usize * elem,
-                streaming,
-            )
-        };
-    } else {
-        // SAFETY: as above.
-        unsafe {
-            crate::runtime::copy::copy_elements(
-                dst,
-                [dst_row_stride, dst_col_stride],
-                src,
-                [src_row_stride, src_col_stride],
-                [rows, cols],
-                elem,
-                accumulate,
-            )
-        };
-    }
-    if let Some(Some((reads, writes, bytes, begin, _))) = checked {
-        with_current(|state, rank| {
-            state.record(rank, "copy", begin, || {
-                let side =
-                    |owner: Option<usize>| owner.map_or("\"local\"".to_string(), |o| o.to_string());
-                // The buffer elements the copy starts at, when named.
-                let named = |key: &str, owner: Option<usize>, address: usize| {
-                    owner
-                        .and_then(|w| {
-                            let base = state.domain.window(w).base() as usize;
-                            state.name_of(w, address.checked_sub(base)?)
-                        })
-                        .map_or(String::new(), |n| format!(", \"{key}\": {n:?}"))
+
+    /// Shows the sides in windows (`reads`, `writes`: their windows) to the
+    /// explorer, as `agent`'s accesses at `site`.
+    fn explore(
+        &self,
+        state: &State<'_>,
+        explore: &dyn Explorer,
+        agent: usize,
+        reads: Option<usize>,
+        writes: Option<usize>,
+        site: i64,
+    ) {
+        // A copy of a block onto itself (a broadcast's root getting its own
+        // data) cannot change a byte: only its read counts.
+        let onto_itself = self.accumulate == 0
+            && std::ptr::eq(self.dst.cast_const(), self.src)
+            && self.dst_strides == self.src_strides;
+        let writes = if onto_itself { None } else { writes };
+        let sides = [
+            (self.src as usize, self.src_strides, reads, None),
+            (
+                self.dst as usize,
+                self.dst_strides,
+                writes,
+                Some(self.accumulate != 0),
+            ),
+        ];
+        for (address, strides, owner, write) in sides {
+            if let Some(window) = owner {
+                let access = WindowAccess {
+                    window,
+                    offset: address - state.domain.window(window).base() as usize,
+                    strides,
+                    shape: self.shape,
+                    elem: self.elem_bytes as usize,
+                    write,
                 };
-                format!(
-                    "\"bytes\": {bytes}, \"from\": {}{}, \"to\": {}{}{}",
-                    side(reads),
-                    named("from_name", reads, src as usize),
-                    side(writes),
-                    named("to_name", writes, dst as usize),
-                    op_args(site)
+                explore.accessed(agent, access, site);
+            }
+        }
+    }
+
+    /// Moves the bytes (streaming contiguous rows past the cache when
+    /// `streaming`).
+    ///
+    /// # Safety
+    ///
+    /// As `pld_sim_copy`'s: both blocks valid for their strided extent.
+    unsafe fn perform(&self, streaming: bool) {
+        let elem = self.elem_bytes as usize;
+        let [rows, cols] = self.shape;
+        let ([dst_row_stride, dst_col_stride], [src_row_stride, src_col_stride]) =
+            (self.dst_strides, self.src_strides);
+        if self.accumulate == 0 && dst_col_stride == 1 && src_col_stride == 1 {
+            // Contiguous rows.
+            // SAFETY: the caller's contract.
+            unsafe {
+                crate::runtime::copy::copy_rows(
+                    self.dst,
+                    dst_row_stride.wrapping_mul(elem as i64),
+                    self.src,
+                    src_row_stride.wrapping_mul(elem as i64),
+                    rows.max(0) as usize,
+                    cols.max(0) as usize * elem,
+                    streaming,
                 )
-            })
-        });
+            };
+        } else {
+            // SAFETY: as above.
+            unsafe {
+                crate::runtime::copy::copy_elements(
+                    self.dst,
+                    self.dst_strides,
+                    self.src,
+                    self.src_strides,
+                    self.shape,
+                    elem,
+                    self.accumulate,
+                )
+            };
+        }
+    }
+
+    /// The timeline's arguments of the copy: its bytes, the windows (or
+    /// `"local"`) it reads and writes, the buffer elements it starts at
+    /// when named, and its op.
+    fn trace_args(&self, state: &State<'_>, checked: &Checked, site: i64) -> String {
+        let side = |owner: Option<usize>| owner.map_or("\"local\"".to_string(), |o| o.to_string());
+        // The buffer elements the copy starts at, when named.
+        let named = |key: &str, owner: Option<usize>, address: usize| {
+            owner
+                .and_then(|w| {
+                    let base = state.domain.window(w).base() as usize;
+                    state.name_of(w, address.checked_sub(base)?)
+                })
+                .map_or(String::new(), |n| format!(", \"{key}\": {n:?}"))
+        };
+        format!(
+            "\"bytes\": {}, \"from\": {}{}, \"to\": {}{}{}",
+            checked.bytes,
+            side(checked.reads),
+            named("from_name", checked.reads, self.src as usize),
+            side(checked.writes),
+            named("to_name", checked.writes, self.dst as usize),
+            op_args(site)
+        )
     }
 }
 

@@ -809,6 +809,38 @@ impl<'d> Run<'d> {
     /// Runs `kernel` once per rank, each on its own thread, and waits for
     /// all of them. `name` is how reports refer to the kernel.
     pub fn execute(&self, name: &str, kernel: impl Fn(RankEnv<'d>) + Sync) -> Outcome {
+        let placement = self.placement();
+        let state = self.state(name, &placement);
+        // Block threads reach the state through their rank's slot; the
+        // state does not move from here on.
+        let erased = std::ptr::from_ref(&state)
+            .cast::<State<'static>>()
+            .cast_mut();
+        let handles: Vec<usize> = state
+            .slots
+            .iter()
+            .map(|slot| {
+                slot.owner.store(erased, Ordering::Release);
+                std::ptr::from_ref(slot) as usize
+            })
+            .collect();
+        LIVE_SLOTS.lock().unwrap().extend(&handles);
+        let started = Instant::now();
+        let domain = self.domain;
+        // One rank's whole life on the thread (or fiber) that runs it.
+        let body = |rank: usize| state.run_rank(rank, name, || kernel(RankEnv { rank, domain }));
+        placement.run(&state, &body);
+        let kernel_time = started.elapsed();
+        LIVE_SLOTS
+            .lock()
+            .unwrap()
+            .retain(|slot| !handles.contains(slot));
+        state.into_outcome(name, kernel_time)
+    }
+
+    /// Where the run's threads go: ranks as threads, or as fibers on a
+    /// worker per core, and the CPUs they are pinned to.
+    fn placement(&self) -> Placement {
         let ranks = self.domain.ranks();
         let cores = available_cores();
         let workers = cores.min(ranks);
@@ -831,8 +863,25 @@ impl<'d> Run<'d> {
         let first = crate::runtime::affinity::current_cpu()
             .and_then(|cpu| cpus.iter().position(|&c| c == cpu))
             .unwrap_or(0);
-        let core_of = |thread: usize| pinned.then(|| cpus[(first + thread) % cpus.len()]);
-        let state = State {
+        Placement {
+            ranks,
+            workers,
+            fibers,
+            spins: match (ranks <= cores, pinned) {
+                (true, true) => SPINS,
+                (true, false) => UNPINNED_SPINS,
+                // Fibers switch instead; threads give their core away.
+                (false, _) => 0,
+            },
+            cpus: if pinned { cpus } else { Vec::new() },
+            first,
+        }
+    }
+
+    /// The state of a run of `name`, nothing run yet.
+    fn state(&self, name: &str, placement: &Placement) -> State<'d> {
+        let ranks = placement.ranks;
+        State {
             domain: self.domain,
             kernel: name.to_string(),
             deadline: self.deadline,
@@ -852,12 +901,7 @@ impl<'d> Run<'d> {
                 .collect(),
             stopped: AtomicBool::new(false),
             sleepers: (0..ranks).map(|_| Sleepers::default()).collect(),
-            spins: match (ranks <= cores, pinned) {
-                (true, true) => SPINS,
-                (true, false) => UNPINNED_SPINS,
-                // Fibers switch instead; threads give their core away.
-                (false, _) => 0,
-            },
+            spins: placement.spins,
             trace: self
                 .trace
                 .then(|| (0..ranks).map(|_| Mutex::new(Vec::new())).collect()),
@@ -869,65 +913,43 @@ impl<'d> Run<'d> {
             explore: self.explorer.as_ref().map(|f| f.explorer(ranks, name)),
             names: self.names,
             cells: self.cells.clone(),
-        };
-        // Block threads reach the state through their rank's slot; the
-        // state does not move from here on.
-        let erased = std::ptr::from_ref(&state)
-            .cast::<State<'static>>()
-            .cast_mut();
-        let handles: Vec<usize> = state
-            .slots
-            .iter()
-            .map(|slot| {
-                slot.owner.store(erased, Ordering::Release);
-                std::ptr::from_ref(slot) as usize
-            })
-            .collect();
-        LIVE_SLOTS.lock().unwrap().extend(&handles);
-        let started = Instant::now();
-        // One rank's whole life on the thread (or fiber) that runs it.
-        let body = |rank: usize| {
-            // The thread-local forgets the lifetime; it is cleared before
-            // the state goes away.
-            let erased = std::ptr::from_ref(&state).cast::<State<'static>>();
-            CURRENT.with(|c| c.set(Some((erased, rank, 0))));
-            if let Some(explore) = &state.explore {
-                AGENT.with(|a| a.set(rank));
-                explore.rank_started(rank);
-            }
-            let begin = state.stamp();
-            let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                kernel(RankEnv {
-                    rank,
-                    domain: self.domain,
-                })
-            }));
-            state.record(rank, "kernel", begin, || format!("\"kernel\": {name:?}"));
-            crate::runtime::tiles::release();
-            CURRENT.with(|c| c.set(None));
-            if let Err(panic) = result {
-                let message = panic
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_else(|| "panicked".into());
-                state.error(rank, format!("kernel {name} failed: {message}"));
-            }
-            state.set_status(rank, 0, Status::Done);
-            if let Some(explore) = &state.explore {
-                explore.rank_finished(rank);
-            }
-        };
+        }
+    }
+}
+
+/// Where a run's ranks run: a thread each, or fibers on `workers` threads
+/// (rank r on worker r mod W), pinned to CPUs when `cpus` is not empty.
+struct Placement {
+    ranks: usize,
+    workers: usize,
+    fibers: bool,
+    /// Busy-wait rounds of a waiter (`State::spins`).
+    spins: u32,
+    /// The allowed CPUs, when every thread gets one of its own.
+    cpus: Vec<usize>,
+    /// The position in `cpus` of the CPU the run starts on.
+    first: usize,
+}
+
+impl Placement {
+    /// The CPU thread `thread` (a rank, or a worker of fibers) is pinned
+    /// to, if any.
+    fn core_of(&self, thread: usize) -> Option<usize> {
+        (!self.cpus.is_empty()).then(|| self.cpus[(self.first + thread) % self.cpus.len()])
+    }
+
+    /// Runs `body(rank)` for every rank, on its own thread or as a fiber of
+    /// its worker, and waits for all of them.
+    fn run(&self, state: &State<'_>, body: &(dyn Fn(usize) + Sync)) {
+        let (ranks, workers) = (self.ranks, self.workers);
         std::thread::scope(|scope| {
-            let body = &body;
-            if fibers {
+            if self.fibers {
                 // Rank r on worker r mod W.
                 for worker in 0..workers {
-                    let state = &state;
                     std::thread::Builder::new()
                         .name(format!("ranks {worker} mod {workers}"))
                         .spawn_scoped(scope, move || {
-                            if let Some(cpu) = core_of(worker) {
+                            if let Some(cpu) = self.core_of(worker) {
                                 crate::runtime::affinity::pin_current_thread(cpu);
                             }
                             let bodies: Vec<Box<dyn FnOnce() + '_>> = (worker..ranks)
@@ -947,7 +969,7 @@ impl<'d> Run<'d> {
                     std::thread::Builder::new()
                         .name(format!("rank {rank}"))
                         .spawn_scoped(scope, move || {
-                            if let Some(cpu) = core_of(rank) {
+                            if let Some(cpu) = self.core_of(rank) {
                                 crate::runtime::affinity::pin_current_thread(cpu);
                             }
                             body(rank)
@@ -956,21 +978,54 @@ impl<'d> Run<'d> {
                 }
             }
         });
-        let kernel_time = started.elapsed();
-        LIVE_SLOTS
-            .lock()
-            .unwrap()
-            .retain(|slot| !handles.contains(slot));
-        let counters = state.slots.iter().map(|s| s.counters.snapshot()).collect();
-        let logs = state
+    }
+}
+
+impl State<'_> {
+    /// Rank `rank`'s whole life on the thread (or fiber) that runs it:
+    /// `kernel` run as the rank (its panic an error of the run of `name`),
+    /// then its tiles freed and the rank done.
+    fn run_rank(&self, rank: usize, name: &str, kernel: impl FnOnce()) {
+        // The thread-local forgets the lifetime; it is cleared before the
+        // state goes away.
+        let erased = std::ptr::from_ref(self).cast::<State<'static>>();
+        CURRENT.with(|c| c.set(Some((erased, rank, 0))));
+        if let Some(explore) = &self.explore {
+            AGENT.with(|a| a.set(rank));
+            explore.rank_started(rank);
+        }
+        let begin = self.stamp();
+        let result = std::panic::catch_unwind(AssertUnwindSafe(kernel));
+        self.record(rank, "kernel", begin, || format!("\"kernel\": {name:?}"));
+        crate::runtime::tiles::release();
+        CURRENT.with(|c| c.set(None));
+        if let Err(panic) = result {
+            let message = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "panicked".into());
+            self.error(rank, format!("kernel {name} failed: {message}"));
+        }
+        self.set_status(rank, 0, Status::Done);
+        if let Some(explore) = &self.explore {
+            explore.rank_finished(rank);
+        }
+    }
+
+    /// How the run of `name` ended, its kernels having taken
+    /// `kernel_time`.
+    fn into_outcome(self, name: &str, kernel_time: Duration) -> Outcome {
+        let counters = self.slots.iter().map(|s| s.counters.snapshot()).collect();
+        let logs = self
             .slots
             .iter()
             .map(|s| std::mem::take(&mut *s.log.lock().unwrap()))
             .collect();
-        let trace = state.trace.as_ref().map(|ranks| chrome_trace(ranks));
+        let trace = self.trace.as_ref().map(|ranks| chrome_trace(ranks));
         let (mut deadlock, mut findings, mut steps) =
-            (state.deadlock.into_inner().unwrap(), Vec::new(), 0);
-        if let Some(explore) = state.explore {
+            (self.deadlock.into_inner().unwrap(), Vec::new(), 0);
+        if let Some(explore) = self.explore {
             let verdict = explore.finish(self.domain, name);
             (findings, steps) = (verdict.findings, verdict.steps);
             if verdict.deadlock.is_some() {
@@ -982,9 +1037,9 @@ impl<'d> Run<'d> {
             findings,
             steps,
             deadlock,
-            errors: state.errors.into_inner().unwrap(),
-            fatals: state.fatals.into_inner().unwrap(),
-            remote_writes: state
+            errors: self.errors.into_inner().unwrap(),
+            fatals: self.fatals.into_inner().unwrap(),
+            remote_writes: self
                 .remote_writes
                 .map(|w| w.into_inner().unwrap())
                 .unwrap_or_default(),

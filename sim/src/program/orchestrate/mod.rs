@@ -15,6 +15,7 @@ pub mod plan;
 
 pub use plan::{Arg, BuiltinScalar, BuiltinTask, DomainPlan, KernelTask, Plan, Task, TensorRef};
 
+use crate::compiler::jit::Kernel;
 use crate::program::builtins::{self, TensorDesc};
 use crate::program::golden::{self, RankCheck};
 use crate::program::load::Program;
@@ -318,53 +319,27 @@ impl ProgramRun {
         schedule: Option<crate::explore::Schedule>,
         init: impl Fn(&Buffer, usize) -> Vec<u8>,
     ) -> Result<ProgramOutcome, String> {
-        let world = self.plan.world;
         let (bases, total) = self.layout();
-        let memory = CommDomain::new(world, total.max(64)).map_err(|e| e.to_string())?;
+        let memory = CommDomain::new(self.plan.world, total.max(64)).map_err(|e| e.to_string())?;
         let contexts = self.contexts(&memory, &bases);
-        for buffer in &self.buffers {
-            for &device in &self.plan.domains[buffer.domain].devices {
-                let bytes = init(buffer, device);
-                if bytes.len() != buffer.view.bytes() {
-                    return Err(format!(
-                        "the input of '{}' on device {device} has {} bytes, the buffer's view {}",
-                        buffer.name,
-                        bytes.len(),
-                        buffer.view.bytes()
-                    ));
-                }
-                memory
-                    .window(device)
-                    .write(bases[buffer.domain] + buffer.view.offset, &bytes);
-            }
-        }
-        // The compiled kernels and builtins, looked up once.
-        let mut kernels = HashMap::new();
-        let mut variants = HashMap::new();
-        for task in self.plan.tasks.iter().flatten() {
-            match task {
-                Task::Kernel(k) => {
-                    let entry = self
-                        .program
-                        .entry(&k.kernel)
-                        .ok_or_else(|| format!("@{} was not compiled", k.kernel))?;
-                    kernels.insert(k.kernel.clone(), entry);
-                }
-                Task::Builtin(b) => {
-                    let compiled = builtins::find(&b.variant).ok_or_else(|| {
-                        format!("{}: no compiled builtin kernel {}", b.location, b.variant)
-                    })?;
-                    variants.insert(b.variant.clone(), compiled);
-                }
-            }
-        }
-        // Snapshots: `[device][task] = (before, after)` per tensor operand.
-        let snapshots: Vec<Mutex<Vec<Snapshot>>> =
-            (0..world).map(|_| Mutex::new(Vec::new())).collect();
+        self.fill(&memory, &bases, init)?;
+        let (kernels, variants) = self.entries()?;
         // The rank threads see the plan, not the program (whose compiled
         // code stays with this thread; they get its entry points).
-        let plan = &self.plan;
-        let aiv_cores = self.aiv_cores;
+        let devices = Devices {
+            plan: &self.plan,
+            memory: &memory,
+            bases: &bases,
+            contexts: &contexts,
+            kernels: &kernels,
+            variants: &variants,
+            aiv_cores: self.aiv_cores,
+            check,
+        };
+        // Snapshots: `[device][task] = (before, after)` per tensor operand.
+        let snapshots: Vec<Mutex<Vec<Snapshot>>> = (0..self.plan.world)
+            .map(|_| Mutex::new(Vec::new()))
+            .collect();
         // The timeline names window bytes by buffer and element (the
         // buffers' extents, taken here: the rank threads do not see the
         // program).
@@ -389,98 +364,7 @@ impl ProgramRun {
             .explore(schedule)
             .named(Some(&names))
             .execute(&format!("@{}", self.entry), |env| {
-                let device = env.rank;
-                let window = memory.window(device);
-                let address = |t: &TensorRef| window.base() as usize + bases[t.domain] + t.offset;
-                let read = |t: &TensorRef| {
-                    let mut bytes = vec![0; t.bytes()];
-                    window.read(bases[t.domain] + t.offset, &mut bytes);
-                    bytes
-                };
-                let mut mine = Vec::new();
-                for task in &plan.tasks[device] {
-                    let operands: Vec<&TensorRef> = match task {
-                        Task::Kernel(k) => tensors_of(k),
-                        Task::Builtin(b) => b.tensors.iter().collect(),
-                    };
-                    let before: Vec<Vec<u8>> = if check {
-                        operands.iter().map(|t| read(t)).collect()
-                    } else {
-                        Vec::new()
-                    };
-                    let begin = Instant::now();
-                    match task {
-                        Task::Kernel(k) => {
-                            let Some(entry) = kernels.get(&k.kernel) else {
-                                continue;
-                            };
-                            let mut values: Vec<u64> = Vec::new();
-                            for arg in &k.args {
-                                values.push(match arg {
-                                    Arg::Tensor(t) => address(t) as u64,
-                                    Arg::Context(d) => context_of(&contexts, plan, *d, device),
-                                    Arg::Int(i) => *i as u64,
-                                });
-                            }
-                            let mut arguments: Vec<*mut ()> =
-                                values.iter_mut().map(|v| (v as *mut u64).cast()).collect();
-                            // SAFETY: one pointer per kernel parameter, each to
-                            // a 64-bit value: an address inside this device's
-                            // window (the plan checked every view fits its
-                            // buffer), a CommContext that outlives the run, or
-                            // a scalar.
-                            unsafe { entry.call(&mut arguments) };
-                        }
-                        Task::Builtin(b) => {
-                            let Some(compiled) = variants.get(&b.variant) else {
-                                continue;
-                            };
-                            let descs: Vec<TensorDesc> = b
-                                .tensors
-                                .iter()
-                                .filter_map(|t| {
-                                    let shape: Vec<u32> =
-                                        t.shape.iter().map(|&d| d as u32).collect();
-                                    TensorDesc::dense(address(t) as u64, &shape, t.dtype.bytes())
-                                })
-                                .collect();
-                            let ranks = plan.domains[b.domain].devices.len() as u64;
-                            let scalars: Vec<u64> = b
-                                .scalars
-                                .iter()
-                                .map(|s| match s {
-                                    BuiltinScalar::Ranks => ranks,
-                                    BuiltinScalar::Context => {
-                                        context_of(&contexts, plan, b.domain, device)
-                                    }
-                                    BuiltinScalar::Value(v) => *v as u64,
-                                })
-                                .collect();
-                            // SAFETY: a rank thread of the run; the
-                            // descriptors describe buffers of this device's
-                            // window.
-                            unsafe { builtins::call(compiled, &descs, &scalars, aiv_cores) };
-                        }
-                    }
-                    let time = begin.elapsed();
-                    crate::runtime::run::with_current(|state, rank| {
-                        state.record(rank, "task", Some(begin), || match task {
-                            Task::Kernel(k) => format!("\"kernel\": \"@{}\"", k.kernel),
-                            Task::Builtin(b) => format!("\"builtin\": {:?}", b.variant),
-                        })
-                    });
-                    let after = if check {
-                        operands.iter().map(|t| read(t)).collect()
-                    } else {
-                        Vec::new()
-                    };
-                    mine.push(Snapshot {
-                        before,
-                        after,
-                        time,
-                    });
-                }
-                *snapshots[device].lock().unwrap() = mine;
+                *snapshots[env.rank].lock().unwrap() = devices.run(env.rank);
             });
         let snapshots: Vec<Vec<Snapshot>> = snapshots
             .into_iter()
@@ -497,12 +381,83 @@ impl ProgramRun {
         } else {
             Duration::ZERO
         };
-        let leaks = self.leaks(&memory, &bases);
-        let final_bytes = self
-            .buffers
+        Ok(ProgramOutcome {
+            outcome,
+            calls,
+            leaks: self.leaks(&memory, &bases),
+            round_trips: self.plan.round_trips.clone(),
+            final_bytes: self.final_bytes(&memory, &bases),
+            check_time,
+        })
+    }
+
+    /// Writes every buffer's initial bytes, `init(buffer, device)`, into
+    /// the windows of its comm domain's devices.
+    fn fill(
+        &self,
+        memory: &CommDomain,
+        bases: &[usize],
+        init: impl Fn(&Buffer, usize) -> Vec<u8>,
+    ) -> Result<(), String> {
+        for buffer in &self.buffers {
+            for &device in &self.plan.domains[buffer.domain].devices {
+                let bytes = init(buffer, device);
+                if bytes.len() != buffer.view.bytes() {
+                    return Err(format!(
+                        "the input of '{}' on device {device} has {} bytes, the buffer's view {}",
+                        buffer.name,
+                        bytes.len(),
+                        buffer.view.bytes()
+                    ));
+                }
+                memory
+                    .window(device)
+                    .write(bases[buffer.domain] + buffer.view.offset, &bytes);
+            }
+        }
+        Ok(())
+    }
+
+    /// The compiled kernels and builtins the plan calls, looked up once.
+    #[allow(clippy::type_complexity)]
+    fn entries(
+        &self,
+    ) -> Result<
+        (
+            HashMap<String, Kernel<'_>>,
+            HashMap<String, builtins::Compiled>,
+        ),
+        String,
+    > {
+        let mut kernels = HashMap::new();
+        let mut variants = HashMap::new();
+        for task in self.plan.tasks.iter().flatten() {
+            match task {
+                Task::Kernel(k) => {
+                    let entry = self
+                        .program
+                        .entry(&k.kernel)
+                        .ok_or_else(|| format!("@{} was not compiled", k.kernel))?;
+                    kernels.insert(k.kernel.clone(), entry);
+                }
+                Task::Builtin(b) => {
+                    let compiled = builtins::find(&b.variant).ok_or_else(|| {
+                        format!("{}: no compiled builtin kernel {}", b.location, b.variant)
+                    })?;
+                    variants.insert(b.variant.clone(), compiled);
+                }
+            }
+        }
+        Ok((kernels, variants))
+    }
+
+    /// Every buffer's bytes on every device after a run:
+    /// `[buffer][device]`, empty for a device outside the buffer's domain.
+    fn final_bytes(&self, memory: &CommDomain, bases: &[usize]) -> Vec<Vec<Vec<u8>>> {
+        self.buffers
             .iter()
             .map(|buffer| {
-                (0..world)
+                (0..self.plan.world)
                     .map(|device| {
                         if self.plan.domains[buffer.domain].rank_of(device).is_none() {
                             return Vec::new();
@@ -515,15 +470,7 @@ impl ProgramRun {
                     })
                     .collect()
             })
-            .collect();
-        Ok(ProgramOutcome {
-            outcome,
-            calls,
-            leaks,
-            round_trips: self.plan.round_trips.clone(),
-            final_bytes,
-            check_time,
-        })
+            .collect()
     }
 
     /// Where every comm domain starts in a device's window (each at its
@@ -740,6 +687,130 @@ impl ProgramRun {
             }
         }
         leaks
+    }
+}
+
+/// What the rank threads of a program run need: the plan, the devices'
+/// memory and contexts, and the compiled entries.
+struct Devices<'r> {
+    plan: &'r Plan,
+    memory: &'r CommDomain,
+    /// Where each comm domain starts in a window.
+    bases: &'r [usize],
+    contexts: &'r [Vec<PldCommContext>],
+    kernels: &'r HashMap<String, Kernel<'r>>,
+    variants: &'r HashMap<String, builtins::Compiled>,
+    aiv_cores: i32,
+    /// Snapshot every task's operands before and after it.
+    check: bool,
+}
+
+impl Devices<'_> {
+    /// Runs `device`'s work, in order, on the calling rank thread; its
+    /// tasks' snapshots (operands only with `check`) and times.
+    fn run(&self, device: usize) -> Vec<Snapshot> {
+        let window = self.memory.window(device);
+        let read = |t: &TensorRef| {
+            let mut bytes = vec![0; t.bytes()];
+            window.read(self.bases[t.domain] + t.offset, &mut bytes);
+            bytes
+        };
+        let mut mine = Vec::new();
+        for task in &self.plan.tasks[device] {
+            let operands: Vec<&TensorRef> = match task {
+                Task::Kernel(k) => tensors_of(k),
+                Task::Builtin(b) => b.tensors.iter().collect(),
+            };
+            let before: Vec<Vec<u8>> = if self.check {
+                operands.iter().map(|t| read(t)).collect()
+            } else {
+                Vec::new()
+            };
+            let begin = Instant::now();
+            let ran = match task {
+                Task::Kernel(k) => self.kernel(device, k),
+                Task::Builtin(b) => self.builtin(device, b),
+            };
+            if !ran {
+                continue;
+            }
+            let time = begin.elapsed();
+            crate::runtime::run::with_current(|state, rank| {
+                state.record(rank, "task", Some(begin), || match task {
+                    Task::Kernel(k) => format!("\"kernel\": \"@{}\"", k.kernel),
+                    Task::Builtin(b) => format!("\"builtin\": {:?}", b.variant),
+                })
+            });
+            let after = if self.check {
+                operands.iter().map(|t| read(t)).collect()
+            } else {
+                Vec::new()
+            };
+            mine.push(Snapshot {
+                before,
+                after,
+                time,
+            });
+        }
+        mine
+    }
+
+    /// The address of a tensor in `device`'s window.
+    fn address(&self, device: usize, t: &TensorRef) -> usize {
+        self.memory.window(device).base() as usize + self.bases[t.domain] + t.offset
+    }
+
+    /// Calls kernel task `k` on `device`; false when it was not compiled.
+    fn kernel(&self, device: usize, k: &KernelTask) -> bool {
+        let Some(entry) = self.kernels.get(&k.kernel) else {
+            return false;
+        };
+        let mut values: Vec<u64> = Vec::new();
+        for arg in &k.args {
+            values.push(match arg {
+                Arg::Tensor(t) => self.address(device, t) as u64,
+                Arg::Context(d) => context_of(self.contexts, self.plan, *d, device),
+                Arg::Int(i) => *i as u64,
+            });
+        }
+        let mut arguments: Vec<*mut ()> =
+            values.iter_mut().map(|v| (v as *mut u64).cast()).collect();
+        // SAFETY: one pointer per kernel parameter, each to a 64-bit value:
+        // an address inside this device's window (the plan checked every
+        // view fits its buffer), a CommContext that outlives the run, or a
+        // scalar.
+        unsafe { entry.call(&mut arguments) };
+        true
+    }
+
+    /// Dispatches builtin task `b` on `device`; false when it was not
+    /// compiled.
+    fn builtin(&self, device: usize, b: &BuiltinTask) -> bool {
+        let Some(compiled) = self.variants.get(&b.variant) else {
+            return false;
+        };
+        let descs: Vec<TensorDesc> = b
+            .tensors
+            .iter()
+            .filter_map(|t| {
+                let shape: Vec<u32> = t.shape.iter().map(|&d| d as u32).collect();
+                TensorDesc::dense(self.address(device, t) as u64, &shape, t.dtype.bytes())
+            })
+            .collect();
+        let ranks = self.plan.domains[b.domain].devices.len() as u64;
+        let scalars: Vec<u64> = b
+            .scalars
+            .iter()
+            .map(|s| match s {
+                BuiltinScalar::Ranks => ranks,
+                BuiltinScalar::Context => context_of(self.contexts, self.plan, b.domain, device),
+                BuiltinScalar::Value(v) => *v as u64,
+            })
+            .collect();
+        // SAFETY: a rank thread of the run; the descriptors describe buffers
+        // of this device's window.
+        unsafe { builtins::call(compiled, &descs, &scalars, self.aiv_cores) };
+        true
     }
 }
 
