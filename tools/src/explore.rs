@@ -209,14 +209,18 @@ pub fn explore(
         if found == 1 { "" } else { "s" },
         seeds.join(", ")
     );
-    Ok(if deadlocked { crate::run::DEADLOCK } else { 1 })
+    Ok(if deadlocked {
+        crate::run_kernel::DEADLOCK
+    } else {
+        1
+    })
 }
 
 /// `--explore` / `--replay` of a whole program: every schedule a fresh run
 /// of the orchestration (planned and compiled once); its credit leaks and
 /// (under `--check`) wrong calls are findings too.
 pub fn explore_program(
-    options: &crate::run::Options,
+    options: &crate::run_kernel::Options,
     seeds: Seeds,
     run: &pld_sim::program::orchestrate::ProgramRun,
     init: &dyn Fn(&pld_sim::program::orchestrate::Buffer, usize) -> Vec<u8>,

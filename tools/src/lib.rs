@@ -4,7 +4,7 @@
 //! * [`split`] cuts `--split-input-file` input into chunks.
 //! * [`expectations`] implements `--verify-diagnostics`.
 //! * [`opt`] is the `pld-opt` driver, [`translate`] the `pld-translate` one,
-//!   [`run`] the `pld-run` one ([`run_program`] for whole programs,
+//!   [`run_kernel`] the `pld-run` one ([`run_program`] for whole programs,
 //!   [`explore`] for `--explore` and `--replay`; [`report`] what both
 //!   modes print alike: indices, signal cells, phases).
 //! * [`files`] reads inputs and writes outputs, `-` meaning the terminal.
@@ -18,7 +18,7 @@ pub mod explore;
 pub mod files;
 pub mod opt;
 pub mod report;
-pub mod run;
+pub mod run_kernel;
 pub mod run_program;
 pub mod split;
 pub mod timing;

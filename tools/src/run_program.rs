@@ -2,7 +2,7 @@
 //! devices, every collective it calls (on every rail) checked.
 
 use crate::report;
-use crate::run::{fill, generator, Generator, Options, DEADLOCK};
+use crate::run_kernel::{fill, generator, Generator, Options, DEADLOCK};
 use pld_sim::program::npy;
 use pld_sim::program::orchestrate::{Buffer, ProgramRun};
 use pld_sim::program::Param;
@@ -320,7 +320,7 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
     summary(&finished.calls, options.ranks);
     if options.stats {
         println!("  device  round trips  notifies  waits  remote bytes read  remote bytes written");
-        let rows = crate::run::counter_rows(&finished.outcome.counters, options.per_rank);
+        let rows = crate::run_kernel::counter_rows(&finished.outcome.counters, options.per_rank);
         for (device, c) in rows {
             // Over all devices, the round trips are per device: the same on
             // every one, or their range.
@@ -395,7 +395,7 @@ fn summary(calls: &[pld_sim::program::orchestrate::CallReport], world: usize) {
         let ranks = call.check.as_ref().map_or(world, |c| c.len().max(1));
         let seconds = call.time.as_secs_f64().max(1e-9);
         let algbw = bytes as f64 / seconds / 1e9;
-        let busbw = algbw * crate::run::bus_factor(&call.op, ranks);
+        let busbw = algbw * crate::run_kernel::bus_factor(&call.op, ranks);
         let wrong = match &call.check {
             Ok(checks) => checks.iter().map(|c| c.wrong).sum::<usize>().to_string(),
             Err(_) => "N/A".to_string(),

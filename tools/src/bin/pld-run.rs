@@ -2,7 +2,7 @@
 
 use clap::Parser;
 use pld_tools::explore::Seeds;
-use pld_tools::run::{run, Options};
+use pld_tools::run_kernel::{run, Options};
 use std::time::Duration;
 
 #[derive(Parser)]
