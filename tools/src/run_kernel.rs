@@ -1,106 +1,18 @@
-//! The `pld-run` driver: load a program, run one kernel on N simulated
-//! ranks, check it, report.
+//! `pld-run` on one kernel: load it, run it on N simulated ranks (or
+//! explore its schedules), check it, report.
 
-use crate::files::read_named_input;
-use crate::report;
-use crate::report::index_of;
-use pld_dialect::ops::collective::{AllReduce, Barrier, Broadcast};
-use pld_sim::program::golden;
-use pld_sim::program::npy;
-use pld_sim::program::{Param, Program};
+use crate::explore::Verdict;
+use crate::inputs::{fill, generator, Generator};
+use crate::options::{Options, Seeds, DEADLOCK};
+use crate::report::{self, bus_factor, counter_rows, index_of, Progress};
+use pld_dialect::ops::collective::Barrier;
+use pld_sim::program::{golden, npy, Finished, KernelInfo, Param, Program};
 use std::time::{Duration, Instant};
-
-/// What `pld-run` was asked to do.
-#[derive(Clone, Debug, Default)]
-pub struct Options {
-    pub input: String,
-    pub kernel: Option<String>,
-    /// The HOST orchestrator to run (program mode).
-    pub entry: Option<String>,
-    pub ranks: usize,
-    /// `PARAM=GENERATOR` pairs.
-    pub inputs: Vec<String>,
-    pub check: bool,
-    pub stats: bool,
-    /// With `stats`: a row per rank instead of one over all ranks.
-    pub per_rank: bool,
-    pub deadline: Duration,
-    pub output_dir: Option<String>,
-    /// Where to write the Chrome-trace timeline.
-    pub trace: Option<String>,
-    /// Timed runs of the kernel (0 counts as 1); the reported time is
-    /// their mean, the results those of the last.
-    pub iters: usize,
-    /// Untimed runs before them.
-    pub warmup: usize,
-    /// `--explore K` / `--replay SEED`: run under the protocol explorer.
-    pub explore: Option<crate::explore::Seeds>,
-}
-
-/// Exit status of a deadlocked run (distinct from errors).
-pub const DEADLOCK: i32 = 3;
-
-/// How a parameter is filled.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Generator {
-    Zeros,
-    Ones,
-    /// A value that depends on rank and index (exact in f16).
-    Ramp,
-    /// The rank number everywhere.
-    Rank,
-    /// A `.npy` file per rank; `{rank}` in the path is replaced.
-    File(String),
-}
-
-pub(crate) fn generator(text: &str) -> Generator {
-    match text {
-        "zeros" => Generator::Zeros,
-        "ones" => Generator::Ones,
-        "ramp" => Generator::Ramp,
-        "rank" => Generator::Rank,
-        path => Generator::File(path.to_string()),
-    }
-}
-
-/// The ramp input: halves of small integers, distinct per rank and index,
-/// and shifted per buffer by `salt`, so that two buffers of one shape start
-/// different (a copy that lands in the wrong buffer, or is skipped, shows).
-pub fn ramp(rank: usize, i: usize, salt: usize) -> f64 {
-    ((i * 7 + rank * 13 + salt * 3) % 11) as f64 - 5.0 + rank as f64 * 0.5
-}
-
-/// A buffer's ramp shift, from its name.
-fn salt(name: &str) -> usize {
-    name.bytes().map(usize::from).sum::<usize>() % 11
-}
-
-pub(crate) fn fill(generator: &Generator, param: &Param, rank: usize) -> Result<Vec<u8>, String> {
-    let values = |f: &dyn Fn(usize) -> f64| -> Vec<u8> {
-        param.dtype.encode_all((0..param.elements()).map(f))
-    };
-    Ok(match generator {
-        Generator::Zeros => vec![0; param.bytes()],
-        Generator::Ones => values(&|_| 1.0),
-        Generator::Ramp => values(&|i| ramp(rank, i, salt(&param.name))),
-        Generator::Rank => values(&|_| rank as f64),
-        Generator::File(pattern) => {
-            let path = pattern.replace("{rank}", &rank.to_string());
-            let bytes = std::fs::read(&path).map_err(|e| {
-                format!(
-                    "cannot read '{path}': {e} (a generator is zeros, ones, rank, ramp or the \
-                     path of a .npy file per rank, with {{rank}} for the rank)"
-                )
-            })?;
-            npy::decode(&bytes, param.dtype, &param.shape).map_err(|e| format!("'{path}': {e}"))?
-        }
-    })
-}
 
 /// The parameter `name` names: its SSA name as the source writes it, with
 /// or without the `%` (`%data`, `data`), or its position (`arg0`, `0`). An
 /// unknown name lists the valid ones.
-fn param_index(kernel: &pld_sim::program::KernelInfo, name: &str) -> Result<usize, String> {
+fn param_index(kernel: &KernelInfo, name: &str) -> Result<usize, String> {
     let bare = name.strip_prefix('%').unwrap_or(name);
     kernel
         .params
@@ -137,7 +49,7 @@ fn param_index(kernel: &pld_sim::program::KernelInfo, name: &str) -> Result<usiz
 /// for a broadcast); #wrong is the number of wrong elements over all ranks
 /// under --check, N/A without.
 fn summary(
-    kernel: &pld_sim::program::KernelInfo,
+    kernel: &KernelInfo,
     collective: &pld_sim::program::Collective,
     ranks: usize,
     elapsed: Duration,
@@ -164,45 +76,9 @@ fn summary(
     )
 }
 
-/// nccl-tests' bus bandwidth factor of a collective on `ranks` ranks:
-/// busbw = algbw x 2(n-1)/n for an allreduce, (n-1)/n for reduce_scatter,
-/// allgather and the all-to-alls, 1 for a broadcast (0 for a barrier).
-pub(crate) fn bus_factor(op: &str, ranks: usize) -> f64 {
-    let n = ranks.max(1) as f64;
-    match op {
-        AllReduce::NAME => 2.0 * (n - 1.0) / n,
-        Barrier::NAME => 0.0,
-        Broadcast::NAME => 1.0,
-        _ => (n - 1.0) / n,
-    }
-}
-
-/// The rows of the `--stats` table: one per rank (`--per-rank`), or one,
-/// `all`, summing every rank's counters.
-pub(crate) fn counter_rows(
-    counters: &[pld_sim::Counters],
-    per_rank: bool,
-) -> Vec<(String, pld_sim::Counters)> {
-    if per_rank {
-        return counters
-            .iter()
-            .enumerate()
-            .map(|(rank, c)| (rank.to_string(), *c))
-            .collect();
-    }
-    let mut all = pld_sim::Counters::default();
-    for c in counters {
-        all.notifies += c.notifies;
-        all.waits += c.waits;
-        all.remote_bytes_read += c.remote_bytes_read;
-        all.remote_bytes_written += c.remote_bytes_written;
-    }
-    vec![("all".to_string(), all)]
-}
-
 /// A parameter as reports name it: `%data (arg0)` when the source names
 /// it, `arg0` otherwise.
-fn shown_name(kernel: &pld_sim::program::KernelInfo, param: &Param) -> String {
+fn shown_name(kernel: &KernelInfo, param: &Param) -> String {
     let position = kernel
         .params
         .iter()
@@ -215,8 +91,8 @@ fn shown_name(kernel: &pld_sim::program::KernelInfo, param: &Param) -> String {
 /// whose window range holds it, its [row, col] there, and the collectives
 /// whose signal it is.
 fn waiting_lines(
-    kernel: &pld_sim::program::KernelInfo,
-    finished: &pld_sim::program::Finished,
+    kernel: &KernelInfo,
+    finished: &Finished,
     report: &pld_sim::DeadlockReport,
 ) -> Vec<String> {
     let mut lines = Vec::new();
@@ -243,9 +119,9 @@ fn waiting_lines(
 /// results are findings too.
 fn explore_kernel(
     options: &Options,
-    seeds: crate::explore::Seeds,
+    seeds: Seeds,
     program: &Program,
-    kernel: &pld_sim::program::KernelInfo,
+    kernel: &KernelInfo,
     inputs: &[Vec<Vec<u8>>],
     source: &str,
 ) -> Result<i32, String> {
@@ -294,7 +170,7 @@ fn explore_kernel(
             };
             Some(format!("{} {span}", kernel.shown_name(i)))
         };
-        let mut verdict = crate::explore::Verdict::of(&finished.outcome, &namer, source);
+        let mut verdict = Verdict::of(&finished.outcome, &namer, source);
         if let Some(report) = &finished.outcome.deadlock {
             verdict.annotate_deadlock(&waiting_lines(kernel, &finished, report));
         }
@@ -336,7 +212,7 @@ fn explore_kernel(
 
 /// The collectives of the kernel whose signal `param` is, with their
 /// locations (`pld.tensor_barrier at file:line:col`).
-fn signal_users(kernel: &pld_sim::program::KernelInfo, param: &Param) -> Vec<String> {
+fn signal_users(kernel: &KernelInfo, param: &Param) -> Vec<String> {
     let number = kernel.params.iter().position(|p| std::ptr::eq(p, param));
     kernel
         .collectives
@@ -346,38 +222,73 @@ fn signal_users(kernel: &pld_sim::program::KernelInfo, param: &Param) -> Vec<Str
         .collect()
 }
 
-/// Runs `pld-run`; returns the process exit status.
-pub fn run(options: &Options) -> i32 {
-    match drive(options) {
-        Ok(status) => status,
-        Err(message) => {
-            eprintln!("pld-run: error: {message}");
-            1
-        }
+/// Runs one kernel of `text` (named `buffer_name`); the process exit
+/// status.
+pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, String> {
+    let program =
+        Program::load_named(text, buffer_name).map_err(|e| format!("{buffer_name}: {e}"))?;
+    let kernel = choose_kernel(&program, options, buffer_name)?;
+    let fill_started = Instant::now();
+    let mut inputs = kernel_inputs(kernel, options)?;
+    let fill_time = fill_started.elapsed();
+    if let Some(seeds) = options.explore {
+        return explore_kernel(options, seeds, &program, kernel, &inputs, text);
     }
+    let (finished, series) = run_series(&program, kernel, options, &mut inputs);
+    let finished = finished?;
+    if let (Some(path), Some(trace)) = (&options.trace, &finished.outcome.trace) {
+        std::fs::write(path, trace).map_err(|e| format!("cannot write '{path}': {e}"))?;
+    }
+    let mut status = 0;
+    // Errors first: they are often why the ranks got stuck.
+    for error in &finished.outcome.errors {
+        eprintln!("pld-run: error: {error}");
+        status = 1;
+    }
+    if let Some(report) = &finished.outcome.deadlock {
+        eprint!("pld-run: {report}");
+        for line in waiting_lines(kernel, &finished, report) {
+            eprintln!("{line}");
+        }
+        return Ok(DEADLOCK);
+    }
+    if report_leaks(kernel, &finished) {
+        status = 1;
+    }
+    if let Some(dir) = &options.output_dir {
+        write_outputs(dir, kernel, &finished)?;
+    }
+    print_finished(options, kernel, &finished, &series);
+    let check_started = Instant::now();
+    let wrong = check_results(options, kernel, &inputs, &finished, &mut status)?;
+    let check_time = check_started.elapsed();
+    if options.stats {
+        print_counters(&finished, options.per_rank);
+        let phases = [
+            ("lower", program.lower_time),
+            ("compile", program.compile_time),
+            ("fill", fill_time),
+            ("run", series.elapsed),
+            ("check", check_time),
+        ];
+        println!("{}", report::phases(&phases, series.timed_runs > 1));
+    }
+    if let [collective] = kernel.collectives.as_slice() {
+        print!(
+            "{}",
+            summary(kernel, collective, options.ranks, series.elapsed, wrong)
+        );
+    }
+    Ok(status)
 }
 
-fn drive(options: &Options) -> Result<i32, String> {
-    let Some((buffer_name, text)) = read_named_input("pld-run", &options.input) else {
-        return Ok(1);
-    };
-    if !(1..=pld_sim::MAX_RANKS).contains(&options.ranks) {
-        return Err(format!(
-            "--ranks must be 1 to {}, not {}",
-            pld_sim::MAX_RANKS,
-            options.ranks
-        ));
-    }
-    // A program with a HOST orchestrator runs whole, unless a kernel is
-    // named.
-    if options.entry.is_some()
-        || (options.kernel.is_none() && !crate::run_program::host_functions(&text).is_empty())
-    {
-        return crate::run_program::drive(options, &buffer_name, &text);
-    }
-    let program =
-        Program::load_named(&text, &buffer_name).map_err(|e| format!("{buffer_name}: {e}"))?;
-    let kernel = match &options.kernel {
+/// The kernel `--kernel` names, or the only one.
+fn choose_kernel<'p>(
+    program: &'p Program,
+    options: &Options,
+    buffer_name: &str,
+) -> Result<&'p KernelInfo, String> {
+    match &options.kernel {
         Some(name) => program.kernel(name).ok_or_else(|| {
             let kernels: Vec<String> = program
                 .kernels
@@ -393,20 +304,25 @@ fn drive(options: &Options) -> Result<i32, String> {
                     kernels.join(", ")
                 }
             )
-        })?,
+        }),
         None => match program.kernels.as_slice() {
-            [only] => only,
-            [] => return Err(format!("{buffer_name} has no InCore kernel")),
+            [only] => Ok(only),
+            [] => Err(format!("{buffer_name} has no InCore kernel")),
             many => {
                 let names: Vec<String> = many.iter().map(|k| format!("@{}", k.name)).collect();
-                return Err(format!(
+                Err(format!(
                     "choose a kernel with --kernel: {}",
                     names.join(", ")
-                ));
+                ))
             }
         },
-    };
-    // Generators: signals (the credit cells) start at zero, the rest as a ramp.
+    }
+}
+
+/// Every rank's initial buffers, `[rank][param]`: the signals (the credit
+/// cells) zero, the rest a ramp, unless `--input` says otherwise; the
+/// collectives' shapes are checked against the rank count first.
+fn kernel_inputs(kernel: &KernelInfo, options: &Options) -> Result<Vec<Vec<Vec<u8>>>, String> {
     let mut generators: Vec<Generator> = (0..kernel.params.len())
         .map(|i| {
             if kernel.signals.contains(&i) {
@@ -428,7 +344,6 @@ fn drive(options: &Options) -> Result<i32, String> {
         let index = param_index(kernel, name)?;
         generators[index] = generator(value);
     }
-    let fill_started = Instant::now();
     let mut inputs = Vec::new();
     for rank in 0..options.ranks {
         let mut row = Vec::new();
@@ -437,16 +352,31 @@ fn drive(options: &Options) -> Result<i32, String> {
         }
         inputs.push(row);
     }
+    Ok(inputs)
+}
 
-    let fill_time = fill_started.elapsed();
-    if let Some(seeds) = options.explore {
-        return explore_kernel(options, seeds, &program, kernel, &inputs, &text);
-    }
-    // A single run without --check gets the inputs handed over, not copied
-    // (the buffers of a large run are the process's memory).
+/// How a series of runs of the kernel went: the time of one run (the mean
+/// of the timed ones), how many ran and how many were timed.
+struct Series {
+    elapsed: Duration,
+    runs: usize,
+    timed_runs: u32,
+}
+
+/// `--warmup` untimed runs, then `--iters` timed ones (the kernel compiled
+/// once, fresh buffers every run): the last run, the one reported (a run
+/// that fails stops the series), and how the series went. A single run without `--check` gets the inputs
+/// handed over, not copied (the buffers of a large run are the process's
+/// memory): `inputs` is empty after it.
+fn run_series(
+    program: &Program,
+    kernel: &KernelInfo,
+    options: &Options,
+    inputs: &mut Vec<Vec<Vec<u8>>>,
+) -> (Result<Finished, String>, Series) {
     let single = options.iters <= 1 && options.warmup == 0;
     let handed: Vec<Vec<std::cell::RefCell<Vec<u8>>>> = if single && !options.check {
-        std::mem::take(&mut inputs)
+        std::mem::take(inputs)
             .into_iter()
             .map(|row| row.into_iter().map(std::cell::RefCell::new).collect())
             .collect()
@@ -455,19 +385,11 @@ fn drive(options: &Options) -> Result<i32, String> {
     };
     let started = Instant::now();
     // Only runs longer than a second say that they are running.
-    let (finished_tx, finished_rx) = std::sync::mpsc::channel::<()>();
-    let label = format!(
+    let progress = Progress::start(format!(
         "@{} on {}",
         kernel.name,
         report::count(options.ranks, "rank")
-    );
-    let progress = std::thread::spawn(move || {
-        if finished_rx.recv_timeout(Duration::from_secs(1)).is_err() {
-            eprintln!("pld-run: running {label}...");
-        }
-    });
-    // The kernel is compiled once; every run gets fresh buffers. A run
-    // that fails stops the series and is the one reported.
+    ));
     let iters = options.iters.max(1);
     let mut timed = Duration::ZERO;
     let mut runs = 0;
@@ -501,32 +423,23 @@ fn drive(options: &Options) -> Result<i32, String> {
     } else {
         started.elapsed()
     };
-    let _ = finished_tx.send(());
-    let _ = progress.join();
-    let finished = finished?;
+    progress.done();
+    let series = Series {
+        elapsed,
+        runs,
+        timed_runs,
+    };
+    (finished, series)
+}
 
-    if let (Some(path), Some(trace)) = (&options.trace, &finished.outcome.trace) {
-        std::fs::write(path, trace).map_err(|e| format!("cannot write '{path}': {e}"))?;
-    }
-    let mut status = 0;
-    // Errors first: they are often why the ranks got stuck.
-    for error in &finished.outcome.errors {
-        eprintln!("pld-run: error: {error}");
-        status = 1;
-    }
-    if let Some(report) = &finished.outcome.deadlock {
-        eprint!("pld-run: {report}");
-        for line in waiting_lines(kernel, &finished, report) {
-            eprintln!("{line}");
-        }
-        return Ok(DEADLOCK);
-    }
-    // Credits left in the collectives' signals.
+/// Prints the credits left in the kernel's signals, each cell named as the
+/// source names it (parameter and index); whether there were any.
+fn report_leaks(kernel: &KernelInfo, finished: &Finished) -> bool {
+    let mut leaked = false;
     for &signal in &kernel.signals {
         let param = &kernel.params[signal];
         let offset = finished.offsets[signal].unwrap_or(0);
         for leak in finished.domain.leaks(offset, param.elements()) {
-            // The cell named as the source names it: parameter and index.
             eprintln!(
                 "{}",
                 report::leak(
@@ -536,34 +449,57 @@ fn drive(options: &Options) -> Result<i32, String> {
                     &signal_users(kernel, param)
                 )
             );
-            status = 1;
+            leaked = true;
         }
     }
-    if let Some(dir) = &options.output_dir {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create '{dir}': {e}"))?;
-        for (rank, buffers) in finished.buffers().iter().enumerate() {
-            for (param, bytes) in kernel.params.iter().zip(buffers) {
-                let path = format!("{dir}/{}.rank{rank}.npy", param.name);
-                std::fs::write(&path, npy::encode(param.dtype, &param.shape, bytes))
-                    .map_err(|e| format!("cannot write '{path}': {e}"))?;
-            }
+    leaked
+}
+
+/// `--output-dir`: every parameter of every rank as
+/// `DIR/<param>.rank<r>.npy`.
+fn write_outputs(dir: &str, kernel: &KernelInfo, finished: &Finished) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create '{dir}': {e}"))?;
+    for (rank, buffers) in finished.buffers().iter().enumerate() {
+        for (param, bytes) in kernel.params.iter().zip(buffers) {
+            let path = format!("{dir}/{}.rank{rank}.npy", param.name);
+            std::fs::write(&path, npy::encode(param.dtype, &param.shape, bytes))
+                .map_err(|e| format!("cannot write '{path}': {e}"))?;
         }
     }
-    let series = if runs > 1 {
+    Ok(())
+}
+
+/// `@k on 4 ranks: finished in ...`, with the series when there was one.
+fn print_finished(options: &Options, kernel: &KernelInfo, finished: &Finished, series: &Series) {
+    let described = if series.runs > 1 {
         format!(
-            " (the mean of {timed_runs} runs after {} warm-up runs)",
-            options.warmup.min(runs)
+            " (the mean of {} runs after {} warm-up runs)",
+            series.timed_runs,
+            options.warmup.min(series.runs)
         )
     } else {
         String::new()
     };
     println!(
-        "@{} on {}: finished in {:.1?} (kernels {:.1?}){series}",
+        "@{} on {}: finished in {:.1?} (kernels {:.1?}){described}",
         kernel.name,
         report::count(options.ranks, "rank"),
-        elapsed,
+        series.elapsed,
         finished.outcome.kernel_time
     );
+}
+
+/// `--check`: every rank's result against the golden (printed, wrong
+/// ranks setting `status` to 1, the golden written next to the result
+/// under `--output-dir`); the number of wrong elements over all ranks, if
+/// anything was compared.
+fn check_results(
+    options: &Options,
+    kernel: &KernelInfo,
+    inputs: &[Vec<Vec<u8>>],
+    finished: &Finished,
+    status: &mut i32,
+) -> Result<Option<usize>, String> {
     let only_barriers =
         !kernel.collectives.is_empty() && kernel.collectives.iter().all(|c| c.op == Barrier::NAME);
     if options.check && only_barriers {
@@ -571,69 +507,54 @@ fn drive(options: &Options) -> Result<i32, String> {
         println!(
             "  --check: {} has no numeric result to compare; every rank got through it{}",
             Barrier::NAME,
-            if status == 0 {
+            if *status == 0 {
                 " and no credit is left"
             } else {
                 ""
             }
         );
     }
-    let mut wrong = None;
-    let check_started = Instant::now();
-    if options.check && !only_barriers {
-        let checks = golden::check(kernel, &inputs, &finished.buffers())?;
-        let shape = kernel.collectives[0]
-            .target
-            .map(|t| kernel.params[t].shape.clone())
-            .unwrap_or_default();
+    if !options.check || only_barriers {
+        return Ok(None);
+    }
+    let checks = golden::check(kernel, inputs, &finished.buffers())?;
+    let shape = kernel.collectives[0]
+        .target
+        .map(|t| kernel.params[t].shape.clone())
+        .unwrap_or_default();
+    for check in &checks {
+        println!(
+            "  rank {}: {} (worst error {:.3e} at element {})",
+            check.rank,
+            if check.ok { "ok" } else { "WRONG" },
+            check.worst,
+            check.at
+        );
+        if !check.ok {
+            *status = 1;
+            println!("    {}", report::wrong_elements(check, &shape));
+        }
+    }
+    // The golden next to the result, in the target's dtype.
+    if let (Some(dir), Some(target)) = (&options.output_dir, kernel.collectives[0].target) {
+        let param = &kernel.params[target];
         for check in &checks {
-            println!(
-                "  rank {}: {} (worst error {:.3e} at element {})",
-                check.rank,
-                if check.ok { "ok" } else { "WRONG" },
-                check.worst,
-                check.at
-            );
-            if !check.ok {
-                status = 1;
-                println!("    {}", report::wrong_elements(check, &shape));
-            }
-        }
-        wrong = Some(checks.iter().map(|c| c.wrong).sum::<usize>());
-        // The golden next to the result, in the target's dtype.
-        if let (Some(dir), Some(target)) = (&options.output_dir, kernel.collectives[0].target) {
-            let param = &kernel.params[target];
-            for check in &checks {
-                let bytes = param.dtype.encode_all(check.expected.iter().copied());
-                let path = format!("{dir}/{}.rank{}.golden.npy", param.name, check.rank);
-                std::fs::write(&path, npy::encode(param.dtype, &param.shape, &bytes))
-                    .map_err(|e| format!("cannot write '{path}': {e}"))?;
-            }
+            let bytes = param.dtype.encode_all(check.expected.iter().copied());
+            let path = format!("{dir}/{}.rank{}.golden.npy", param.name, check.rank);
+            std::fs::write(&path, npy::encode(param.dtype, &param.shape, &bytes))
+                .map_err(|e| format!("cannot write '{path}': {e}"))?;
         }
     }
-    let check_time = check_started.elapsed();
-    if options.stats {
-        println!("  rank  notifies  waits  remote bytes read  remote bytes written");
-        for (rank, c) in counter_rows(&finished.outcome.counters, options.per_rank) {
-            println!(
-                "  {rank:>4}  {:>8}  {:>5}  {:>17}  {:>20}",
-                c.notifies, c.waits, c.remote_bytes_read, c.remote_bytes_written
-            );
-        }
-        let phases = [
-            ("lower", program.lower_time),
-            ("compile", program.compile_time),
-            ("fill", fill_time),
-            ("run", elapsed),
-            ("check", check_time),
-        ];
-        println!("{}", report::phases(&phases, timed_runs > 1));
-    }
-    if let [collective] = kernel.collectives.as_slice() {
-        print!(
-            "{}",
-            summary(kernel, collective, options.ranks, elapsed, wrong)
+    Ok(Some(checks.iter().map(|c| c.wrong).sum::<usize>()))
+}
+
+/// The `--stats` table of traffic counters.
+fn print_counters(finished: &Finished, per_rank: bool) {
+    println!("  rank  notifies  waits  remote bytes read  remote bytes written");
+    for (rank, c) in counter_rows(&finished.outcome.counters, per_rank) {
+        println!(
+            "  {rank:>4}  {:>8}  {:>5}  {:>17}  {:>20}",
+            c.notifies, c.waits, c.remote_bytes_read, c.remote_bytes_written
         );
     }
-    Ok(status)
 }
