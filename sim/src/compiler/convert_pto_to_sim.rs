@@ -6,11 +6,10 @@
 //! lowered by [`crate::compiler::lower`]: PTO pointers become LLVM
 //! pointers, views fold into addresses, tiles become blocks the simulator
 //! allocates, and the communication ops become calls of the device
-//! functions. Every other
-//! function is removed (orchestrators are the simulator's to run, not
-//! compiled code), and the device functions are declared from `pld_sim.h`.
-//! What is left is `func`, `arith`, `scf` and `llvm`, ready for MLIR's LLVM
-//! lowering.
+//! functions. Every other function is removed (orchestrators are the
+//! simulator's to run, not compiled code), and the device functions are
+//! declared from `pld_sim.h`. What is left is `func`, `arith`, `scf` and
+//! `llvm`, ready for MLIR's LLVM lowering.
 
 use crate::compiler::lower::{self, declarations};
 use melior::{

@@ -1,9 +1,13 @@
-//! Explore mode (docs/memory-model.md): runs under a seeded scheduler
-//! ([`scheduler`]) with a happens-before checker that finds what a plain
-//! run's lucky interleaving hides: reads and writes of window bytes that no
-//! signal orders, notifies that publish a remote write no fence completed,
-//! Set and AtomicAdd mixed on one cell, and waits on cells no rank ever
-//! notifies.
+//! Explore mode (docs/memory-model.md; layer 3 of 4, over
+//! [`crate::runtime`]): runs under a seeded scheduler ([`scheduler`]) with a
+//! happens-before checker that finds what a plain run's lucky interleaving
+//! hides: reads and writes of window bytes that no signal orders, notifies
+//! that publish a remote write no fence completed, Set and AtomicAdd mixed
+//! on one cell, and waits on cells no rank ever notifies.
+//!
+//! A run reaches the scheduler and the checker through the runtime's
+//! [`Explorer`] trait, which this module implements; a [`Schedule`] makes
+//! one for each run (`Run::explore`).
 
 pub mod clock;
 pub mod scheduler;

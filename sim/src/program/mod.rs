@@ -1,6 +1,6 @@
 //! Programs (layer 4 of 4, over [`crate::runtime`], [`crate::compiler`]
 //! and [`crate::explore`]): a pld module's kernels described ([`model`]),
-//! loaded and compiled ([`Program`], [`converted`] modules), checked
+//! loaded and compiled ([`Program`], `converted` modules), checked
 //! ([`shapes`], [`golden`]), filled and saved ([`npy`]), and run on N
 //! simulated ranks; whole programs through the orchestration interpreter
 //! ([`orchestrate`]) and the builtin kernels ([`builtins`]); and the

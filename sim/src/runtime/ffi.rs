@@ -186,7 +186,7 @@ pub extern "C" fn pld_sim_fence() {
     std::sync::atomic::fence(Ordering::SeqCst);
 }
 
-/// `pto.alloc_tile`: see [`crate::runtime::tiles::alloc`]; its error (an
+/// `pto.alloc_tile`: see `crate::runtime::tiles::alloc`; its error (an
 /// impossible size, a UB overflow) is the calling rank's.
 #[no_mangle]
 pub extern "C" fn pld_sim_tile_alloc(site: i64, bytes: i64) -> *mut u8 {

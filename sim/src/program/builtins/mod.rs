@@ -3,13 +3,14 @@
 //! runtime-sys's build script renders every builtin variant from
 //! `backend/templates` and compiles its entry (the chip orchestration) and
 //! AIV kernel into a static library with a registry
-//! (`pld/pld_builtins.h`). [`run`] calls one variant's entry on every rank
-//! of a [`CommDomain`], the way a HOST dispatch would (spec 10.3): the
-//! orchestration arguments are tensor descriptors into the rank's window
-//! (pto-interface 4.2) and scalars (the rank count, the rank's real
-//! `CommContext` address, `core_num`, ...). The entry submits its kernel
-//! with `rt_submit_aiv_task` (`pld/pld_runtime.h`), which runs each block
-//! on its own thread bound to the rank through `pld_sim_block_enter`.
+//! (`pld/pld_builtins.h`, read in `abi`). [`BuiltinRun`] calls one
+//! variant's entry on every rank of a [`CommDomain`], the way a HOST
+//! dispatch would (spec 10.3): the orchestration arguments are tensor
+//! descriptors into the rank's window (pto-interface 4.2) and scalars (the
+//! rank count, the rank's real `CommContext` address, `core_num`, ...).
+//! The entry submits its kernel with `rt_submit_aiv_task`
+//! (`pld/pld_runtime.h`), which runs each block on its own thread bound to
+//! the rank through `pld_sim_block_enter`.
 
 mod abi;
 
