@@ -1,7 +1,7 @@
 //! The compiler layer's pass, `convert-pto-to-sim`, and the registry the
 //! JIT runs its pipelines from: the backend's passes and pipelines (which
 //! include the lowering's) and this one. The crate's full registry
-//! ([`crate::registry`]) adds the programs layer's `pld-explore-protocol`.
+//! (`pld_sim::registry`) adds the programs layer's `pld-explore-protocol`.
 
 use crate::compiler::convert_pto_to_sim::{self, ConvertPtoToSim};
 use pld_ir::registry::{PassEntry, Registry};
