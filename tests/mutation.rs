@@ -590,7 +590,7 @@ fn mutated_npy_files_never_crash_the_reader() {
             expected_shape.push(1 + rng.below(3));
         }
         match std::panic::catch_unwind(|| {
-            pld_sim::npy::decode(&mutated, expected_dtype, &expected_shape)
+            pld_sim::program::npy::decode(&mutated, expected_dtype, &expected_shape)
         }) {
             Ok(Ok(data)) => {
                 accepted += 1;

@@ -5,54 +5,48 @@
 //! holding the real addresses of all windows, so the peer-address
 //! arithmetic the compiler emits runs unchanged. A [`Run`] executes one
 //! kernel per rank on its own thread; the kernels reach the simulator's
-//! device functions (`pld_sim_notify`, `pld_sim_wait`, ... in [`ffi`]),
-//! which act on the calling rank.
+//! device functions (`pld_sim_notify`, `pld_sim_wait`, ... in
+//! [`runtime::ffi`]), which act on the calling rank.
 //!
 //! Signals are atomic i32 cells with the spec's notify (AtomicAdd, Set) and
 //! wait (Eq, Ge) semantics. When every live rank has been blocked in a wait
 //! for longer than the run's deadline, the run is stopped and reported as a
 //! deadlock ([`DeadlockReport`]); after a collective, [`CommDomain::leaks`]
 //! lists the signal cells that did not return to zero.
+//!
+//! The crate is four layers, each a module tree that uses only its own
+//! layer and the ones before it (no module cycle, no edge up):
+//! * [`runtime`]: windows, signals, copies, tiles, fibers, sites, reports,
+//!   runs and the device functions; the boundary a new transport
+//!   implements. It reaches explore mode only through the
+//!   [`runtime::explorer::Explorer`] trait it defines.
+//! * [`compiler`]: `convert-pto-to-sim`, the sim lowering, MLIR's LLVM
+//!   lowering and the JIT.
+//! * [`explore`]: explore mode's scheduler and happens-before checker.
+//! * [`program`]: loading programs, converted modules, shapes, goldens,
+//!   `.npy` files, the orchestration interpreter, the builtin runner and
+//!   the `pld-explore-protocol` pass.
 
-mod affinity;
-pub mod builtins;
-pub mod compile;
-mod converted;
-mod copy;
-mod domain;
+pub mod compiler;
 pub mod explore;
-pub mod ffi;
-mod fiber;
-pub mod golden;
-pub mod half;
-pub mod lower;
-pub mod npy;
-pub mod orchestrate;
-pub mod passes;
 pub mod program;
-mod report;
-mod run;
-pub mod shapes;
-mod signal;
-pub mod sites;
-pub mod tiles;
+pub mod runtime;
 
-pub use domain::{aligned, CommDomain, Window};
-pub use explore::{Finding, Schedule};
-pub use report::{BlockedRank, CellLeak, DeadlockReport};
-pub use run::{Counters, Fatal, Outcome, RankEnv, RemoteWrite, Run};
-pub use signal::{Compare, Notify};
+pub use explore::Schedule;
+pub use runtime::domain::{aligned, CommDomain, SimError, Window, MAX_RANKS};
+pub use runtime::report::{BlockedRank, CellLeak, DeadlockReport, Finding};
+pub use runtime::run::{Counters, Fatal, Outcome, RankEnv, RemoteWrite, Run};
+pub use runtime::signal::{Compare, Notify};
 
 use pld_ir::registry::{PassEntry, Registry};
 
-/// This crate's passes.
+/// This crate's passes: the compiler's `convert-pto-to-sim` and the
+/// programs layer's `pld-explore-protocol`.
 pub const PASSES: &[PassEntry] = &[
-    PassEntry::of::<passes::convert_pto_to_sim::ConvertPtoToSim>(
-        passes::convert_pto_to_sim::create,
-    ),
-    PassEntry::configurable::<passes::explore_protocol::ExploreProtocol>(
-        passes::explore_protocol::create,
-        passes::explore_protocol::configure,
+    compiler::registry::CONVERT_PTO_TO_SIM,
+    PassEntry::configurable::<program::explore_protocol::ExploreProtocol>(
+        program::explore_protocol::create,
+        program::explore_protocol::configure,
     ),
 ];
 
@@ -61,27 +55,3 @@ pub const PASSES: &[PassEntry] = &[
 pub fn registry() -> Registry {
     pld_backend::registry().extend(PASSES, &[])
 }
-
-/// What can go wrong setting up a simulation.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SimError {
-    /// A rank count outside `1..=64`.
-    RankCount(usize),
-    /// A window size the allocator cannot serve.
-    WindowSize(usize),
-}
-
-impl std::fmt::Display for SimError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SimError::RankCount(n) => write!(
-                f,
-                "a comm domain has 1 to {} ranks, not {n}",
-                pld_runtime_sys::PLD_COMM_MAX_RANK_NUM
-            ),
-            SimError::WindowSize(n) => write!(f, "cannot allocate a window of {n} bytes"),
-        }
-    }
-}
-
-impl std::error::Error for SimError {}

@@ -73,7 +73,9 @@ fn run(case: &Case) {
             .flat_map(|i| {
                 let v = input(op, rank, i);
                 if dtype == "f16" {
-                    pld_sim::half::f32_to_f16(v as f32).to_le_bytes().to_vec()
+                    pld_sim::runtime::half::f32_to_f16(v as f32)
+                        .to_le_bytes()
+                        .to_vec()
                 } else {
                     (v as f32).to_le_bytes().to_vec()
                 }
@@ -94,7 +96,7 @@ fn run(case: &Case) {
         let bytes = &buffers[0];
         for i in 0..n {
             let got = if dtype == "f16" {
-                f64::from(pld_sim::half::f16_to_f32(u16::from_le_bytes([
+                f64::from(pld_sim::runtime::half::f16_to_f32(u16::from_le_bytes([
                     bytes[2 * i],
                     bytes[2 * i + 1],
                 ])))

@@ -1,9 +1,9 @@
 //! The builtin kernels (rendered from backend/templates and compiled by
 //! runtime-sys's build script) run on N simulated ranks through their
 //! entries, as HOST dispatches call them (spec 10.3, 11), checked against
-//! the goldens of `pld_sim::golden::reference`, with every signal cell
-//! back at zero afterwards (the cases are in `common/builtins.rs`, shared
-//! with `explore_builtins.rs`).
+//! the goldens of `pld_sim::program::golden::reference`, with every signal
+//! cell back at zero afterwards (the cases are in `common/builtins.rs`,
+//! shared with `explore_builtins.rs`).
 //!
 //! Each test runs its cases one after the other; a case stops at the first
 //! problem and reports it with the case's parameters.
@@ -14,7 +14,7 @@ mod cases;
 use cases::*;
 use pld_dialect::enums::ReduceOp;
 use pld_dialect::launch::all_to_all_v_blocks;
-use pld_sim::builtins::{BuiltinRun, Scalar, TensorArg};
+use pld_sim::program::builtins::{BuiltinRun, Scalar, TensorArg};
 use pld_sim::{CommDomain, RankEnv};
 use std::time::Duration;
 

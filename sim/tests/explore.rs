@@ -5,8 +5,9 @@
 //! names the right ops.
 
 use pld_sim::explore::shadow::Conflict;
+use pld_sim::program::golden;
 use pld_sim::program::{KernelInfo, Program};
-use pld_sim::{golden, Finding, Schedule};
+use pld_sim::{Finding, Schedule};
 use std::time::Duration;
 
 const DEADLINE: Duration = Duration::from_secs(10);
@@ -268,7 +269,7 @@ fn line_of(text: &str, pattern: &str) -> usize {
 }
 
 /// Whether `sites` name exactly lines `lines` of the corpus file.
-fn names(sites: &[&pld_sim::sites::Site], lines: &[usize]) -> bool {
+fn names(sites: &[&pld_sim::runtime::sites::Site], lines: &[usize]) -> bool {
     sites.len() == lines.len()
         && sites
             .iter()

@@ -3,8 +3,8 @@
 //! reports no race, missing fence, mixed notify, never-notified wait,
 //! deadlock or credit leak over 200 explorer schedules for each P in
 //! {2, 3, 4, 8}, and computes what the goldens of
-//! `pld_sim::golden::reference` say (the cases of `common/builtins.rs`,
-//! shared with `builtins.rs`, on small shapes).
+//! `pld_sim::program::golden::reference` say (the cases of
+//! `common/builtins.rs`, shared with `builtins.rs`, on small shapes).
 //!
 //! Every schedule runs two calls back to back, so the second call reuses
 //! the signal the first gave back. Across the seeds of one family the cases
@@ -17,7 +17,7 @@ mod cases;
 
 use cases::*;
 use pld_dialect::enums::ReduceOp;
-use pld_sim::builtins::{BuiltinRun, Scalar, TensorArg};
+use pld_sim::program::builtins::{BuiltinRun, Scalar, TensorArg};
 use pld_sim::{CommDomain, Finding, RankEnv, Schedule};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;

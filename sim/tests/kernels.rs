@@ -2,7 +2,7 @@
 //! sim lowering and the JIT, then run on every rank with its real window
 //! and CommContext.
 
-use pld_sim::compile::{to_pto, Compiled};
+use pld_sim::compiler::{to_pto, Compiled};
 use pld_sim::{CommDomain, Outcome, Run};
 use std::time::Duration;
 

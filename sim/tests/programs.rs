@@ -1,9 +1,9 @@
 //! Whole HOST programs on simulated devices: every collective they call,
-//! on every rail, compared with the golden (sim/src/golden.rs, written
+//! on every rail, compared with the golden (sim/src/program/golden.rs, written
 //! from the collectives' semantics), every signal back at zero, and the
 //! L3 -> L2 round trips counted.
 
-use pld_sim::orchestrate::{Buffer, ProgramOutcome, ProgramRun};
+use pld_sim::program::orchestrate::{Buffer, ProgramOutcome, ProgramRun};
 use std::time::Duration;
 
 /// A HOST program over window buffers `(name, type, bytes)`: every device

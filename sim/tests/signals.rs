@@ -4,7 +4,7 @@
 //! rank that waits for a notify nobody sends is a deadlock, and a slow but
 //! live rank is not.
 
-use pld_sim::ffi::{pld_sim_fence, pld_sim_notify, pld_sim_wait};
+use pld_sim::runtime::ffi::{pld_sim_fence, pld_sim_notify, pld_sim_wait};
 use pld_sim::{CellLeak, CommDomain, RankEnv, Run};
 use std::time::{Duration, Instant};
 

@@ -2,29 +2,11 @@
 //! under K seeded schedules of the protocol explorer (docs/memory-model.md),
 //! every distinct finding printed once with the seed that reproduces it.
 
+use crate::options::{Options, Seeds, DEADLOCK};
+use crate::report::{count, index_of};
 use pld_sim::{Finding, Outcome, Schedule};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
-
-/// Which schedules to run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Seeds {
-    /// `count` schedules, seeds `first..first + count`.
-    Explore { first: u64, count: usize },
-    /// Exactly the schedule of one seed.
-    Replay(u64),
-}
-
-impl Seeds {
-    pub fn list(self) -> Vec<u64> {
-        match self {
-            Seeds::Explore { first, count } => {
-                (0..count as u64).map(|i| first.wrapping_add(i)).collect()
-            }
-            Seeds::Replay(seed) => vec![seed],
-        }
-    }
-}
 
 /// What one schedule found, beyond the checker's findings: a deadlock,
 /// credits left behind, wrong numbers, errors of the run.
@@ -209,33 +191,25 @@ pub fn explore(
         if found == 1 { "" } else { "s" },
         seeds.join(", ")
     );
-    Ok(if deadlocked { crate::run::DEADLOCK } else { 1 })
+    Ok(if deadlocked { DEADLOCK } else { 1 })
 }
 
 /// `--explore` / `--replay` of a whole program: every schedule a fresh run
 /// of the orchestration (planned and compiled once); its credit leaks and
 /// (under `--check`) wrong calls are findings too.
 pub fn explore_program(
-    options: &crate::run::Options,
+    options: &Options,
     seeds: Seeds,
-    run: &pld_sim::orchestrate::ProgramRun,
-    init: &dyn Fn(&pld_sim::orchestrate::Buffer, usize) -> Vec<u8>,
+    run: &pld_sim::program::orchestrate::ProgramRun,
+    init: &dyn Fn(&pld_sim::program::orchestrate::Buffer, usize) -> Vec<u8>,
     source: &str,
 ) -> Result<i32, String> {
-    let label = format!(
-        "@{} on {}",
-        run.entry,
-        crate::report::count(options.ranks, "device")
-    );
+    let label = format!("@{} on {}", run.entry, count(options.ranks, "device"));
     // Window bytes as the program names them: buffer and element.
     let namer = |_window: usize, range: &std::ops::Range<usize>| {
         let (buffer, element) = run.cell_at(range.start)?;
         let b = &run.buffers[buffer];
-        Some(format!(
-            "{} {}",
-            b.name,
-            crate::report::index_of(element, &b.view.shape)
-        ))
+        Some(format!("{} {}", b.name, index_of(element, &b.view.shape)))
     };
     explore(&label, seeds, |schedule| {
         let finished =
@@ -244,7 +218,7 @@ pub fn explore_program(
         if finished.outcome.deadlock.is_none() {
             for (buffer, leak) in &finished.leaks {
                 let b = &run.buffers[*buffer];
-                let cell = crate::report::index_of(leak.index, &b.view.shape);
+                let cell = index_of(leak.index, &b.view.shape);
                 verdict.push(
                     format!("leak {} {cell}", b.name),
                     format!(

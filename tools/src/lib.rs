@@ -4,21 +4,25 @@
 //! * [`split`] cuts `--split-input-file` input into chunks.
 //! * [`expectations`] implements `--verify-diagnostics`.
 //! * [`opt`] is the `pld-opt` driver, [`translate`] the `pld-translate` one,
-//!   [`run`] the `pld-run` one ([`run_program`] for whole programs,
-//!   [`explore`] for `--explore` and `--replay`; [`report`] what both
-//!   modes print alike: indices, signal cells, phases).
+//!   [`run`] the `pld-run` one: [`options`] what it was asked,
+//!   [`run_program`] for whole programs, [`run_kernel`] for one kernel,
+//!   [`explore`] for `--explore` and `--replay`; [`inputs`] fills
+//!   parameters and buffers, [`report`] is what both modes print alike:
+//!   indices, signal cells, counters, phases.
 //! * [`files`] reads inputs and writes outputs, `-` meaning the terminal.
 //! * [`args`] accepts LLVM's single-dash long options; [`timing`] is
-//!   `pld-opt --mlir-timing`; [`params`] reads parameter names from the
-//!   source (`%data`).
+//!   `pld-opt --mlir-timing`.
 
 pub mod args;
 pub mod expectations;
 pub mod explore;
 pub mod files;
+pub mod inputs;
 pub mod opt;
+pub mod options;
 pub mod report;
 pub mod run;
+pub mod run_kernel;
 pub mod run_program;
 pub mod split;
 pub mod timing;

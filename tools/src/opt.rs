@@ -7,8 +7,9 @@ use crate::split::{self, Chunk};
 use crate::timing::Timing;
 use melior::ir::{block::BlockLike, operation::OperationLike, Module};
 use pld_ir::diag::{Captured, Severity, Sink};
-use pld_ir::pipeline::{self, Instrumentation, PassSelection, Planned};
+use pld_ir::pipeline::{self, Instrumentation, PassSelection, Planned, Step};
 use pld_ir::print::PrintOptions;
+use pld_ir::registry::Registry;
 
 /// What `pld-opt` was asked to do.
 #[derive(Clone, Debug)]
@@ -108,32 +109,9 @@ pub fn run(options: &Options) -> i32 {
     }
     context.set_allow_unregistered_dialects(options.allow_unregistered_dialect);
     let sink = Sink::attach(&context);
-    let instrumentation = Instrumentation {
-        print_before: options.print_before.clone(),
-        print_after: options.print_after.clone(),
-        after_change: options.print_after_change,
-        after_failure: options.print_after_failure,
-        module_scope: options.print_module_scope,
-        print: options.print,
-        verify_each: options.verify_each,
-        threading: !options.disable_threading,
+    let Some(plan) = plan(&context, &steps, &registry, options) else {
+        return 1;
     };
-    let plan = match pipeline::plan_instrumented(&context, &steps, &registry, &instrumentation) {
-        Ok(plan) => plan,
-        Err(e) => {
-            eprintln!("pld-opt: error: invalid pass pipeline: {e}");
-            return 1;
-        }
-    };
-    if options.dump_pass_pipeline {
-        match pipeline::describe(&context, &steps, &registry) {
-            Ok(text) => eprint!("{text}"),
-            Err(e) => {
-                eprintln!("pld-opt: error: invalid pass pipeline: {e}");
-                return 1;
-            }
-        }
-    }
 
     timing.restart();
     // Bytecode is one unit: it is never split, and is not text to show.
@@ -150,56 +128,25 @@ pub fn run(options: &Options) -> i32 {
     } else {
         split::chunks(&text, options.split_input_file)
     };
+    let run = Run {
+        context: &context,
+        buffer_name: &buffer_name,
+        plan: &plan,
+        registry: &registry,
+        options,
+    };
+    let shown = (!bytecode_input).then_some(text.as_str());
     let mut outputs: Vec<Vec<u8>> = Vec::new();
     let mut failed = false;
     for chunk in chunks {
-        let expected = if options.verify_diagnostics {
-            match expectations::parse(&chunk) {
-                Ok(expected) => Some(expected),
-                Err(errors) => {
-                    for (line, message) in errors {
-                        eprintln!("{buffer_name}:{line}: error: {message}");
-                    }
-                    failed = true;
-                    continue;
-                }
-            }
-        } else {
-            None
-        };
         let source = if bytecode_input {
             bytes.clone()
         } else {
             chunk.padded().into_bytes()
         };
-        let run = Run {
-            context: &context,
-            buffer_name: &buffer_name,
-            plan: &plan,
-            registry: &registry,
-            options,
-        };
-        let result = run.process(&source, &mut timing);
-        let diagnostics = sink.take();
-        match expected {
-            Some(expected) => {
-                let problems = expectations::check(expected, &diagnostics, &buffer_name);
-                for problem in &problems {
-                    eprintln!("{problem}");
-                }
-                failed |= !problems.is_empty();
-            }
-            None => {
-                let shown = (!bytecode_input).then_some(text.as_str());
-                for diagnostic in &diagnostics {
-                    eprint!("{}", diagnostic.render_in(&buffer_name, shown));
-                }
-                failed |= result.is_none() || has_error(&diagnostics);
-            }
-        }
-        if let Some(output) = result {
-            outputs.push(output);
-        }
+        let (output, held) = run.chunk(&chunk, &source, shown, &sink, &mut timing);
+        failed |= !held;
+        outputs.extend(output);
     }
 
     // Like mlir-opt: a chunk that failed prints nothing; the others print.
@@ -216,6 +163,44 @@ pub fn run(options: &Options) -> i32 {
     }
     timing.report(&plan, &registry);
     i32::from(failed)
+}
+
+/// The pipeline's passes, instrumented as the options ask (and printed
+/// first under `--dump-pass-pipeline`); `None` when the pipeline is
+/// invalid (said on standard error).
+fn plan<'c>(
+    context: &'c melior::Context,
+    steps: &[Step],
+    registry: &Registry,
+    options: &Options,
+) -> Option<Vec<Planned<'c>>> {
+    let instrumentation = Instrumentation {
+        print_before: options.print_before.clone(),
+        print_after: options.print_after.clone(),
+        after_change: options.print_after_change,
+        after_failure: options.print_after_failure,
+        module_scope: options.print_module_scope,
+        print: options.print,
+        verify_each: options.verify_each,
+        threading: !options.disable_threading,
+    };
+    let plan = match pipeline::plan_instrumented(context, steps, registry, &instrumentation) {
+        Ok(plan) => plan,
+        Err(e) => {
+            eprintln!("pld-opt: error: invalid pass pipeline: {e}");
+            return None;
+        }
+    };
+    if options.dump_pass_pipeline {
+        match pipeline::describe(context, steps, registry) {
+            Ok(text) => eprint!("{text}"),
+            Err(e) => {
+                eprintln!("pld-opt: error: invalid pass pipeline: {e}");
+                return None;
+            }
+        }
+    }
+    Some(plan)
 }
 
 fn has_error(diagnostics: &[Captured]) -> bool {
@@ -236,11 +221,56 @@ struct Run<'a, 'c> {
     context: &'c melior::Context,
     buffer_name: &'a str,
     plan: &'a [Planned<'c>],
-    registry: &'a pld_ir::registry::Registry,
+    registry: &'a Registry,
     options: &'a Options,
 }
 
 impl<'c> Run<'_, 'c> {
+    /// Runs one chunk (`source`, its bytes to parse) and reports its
+    /// diagnostics, quoting `shown` (the input's text), or checks them
+    /// against the chunk's expectations under `--verify-diagnostics`: the
+    /// chunk's output, if it produced one, and whether everything held.
+    fn chunk(
+        &self,
+        chunk: &Chunk,
+        source: &[u8],
+        shown: Option<&str>,
+        sink: &Sink,
+        timing: &mut Timing,
+    ) -> (Option<Vec<u8>>, bool) {
+        let expected = if self.options.verify_diagnostics {
+            match expectations::parse(chunk) {
+                Ok(expected) => Some(expected),
+                Err(errors) => {
+                    for (line, message) in errors {
+                        eprintln!("{}:{line}: error: {message}", self.buffer_name);
+                    }
+                    return (None, false);
+                }
+            }
+        } else {
+            None
+        };
+        let result = self.process(source, timing);
+        let diagnostics = sink.take();
+        let held = match expected {
+            Some(expected) => {
+                let problems = expectations::check(expected, &diagnostics, self.buffer_name);
+                for problem in &problems {
+                    eprintln!("{problem}");
+                }
+                problems.is_empty()
+            }
+            None => {
+                for diagnostic in &diagnostics {
+                    eprint!("{}", diagnostic.render_in(self.buffer_name, shown));
+                }
+                result.is_some() && !has_error(&diagnostics)
+            }
+        };
+        (result, held)
+    }
+
     /// Parses, verifies, runs the plan and prints one chunk. `None` when
     /// any step failed (the reasons went to the diagnostic handler).
     fn process(&self, source: &[u8], timing: &mut Timing) -> Option<Vec<u8>> {

@@ -1,9 +1,11 @@
 //! What `pld-run` prints alike for one kernel and for a whole program:
 //! multi-dimensional indices, signal cells named as the source names them
 //! (in credit-leak and deadlock reports, with the collectives whose signal
-//! they are), and the `--stats` phase times.
+//! they are), the notice of a long run, nccl-tests' bus bandwidth factor,
+//! and the `--stats` counters and phase times.
 
-use pld_sim::golden::RankCheck;
+use pld_dialect::ops::collective::{AllReduce, Barrier, Broadcast};
+use pld_sim::program::golden::RankCheck;
 use pld_sim::{BlockedRank, CellLeak};
 use std::time::Duration;
 
@@ -93,6 +95,68 @@ pub(crate) fn phases(phases: &[(&str, Duration)], mean: bool) -> String {
         })
         .collect();
     format!("  phases: {}", parts.join(", "))
+}
+
+/// The notice of a run that takes more than a second (`pld-run: running
+/// @k on 4 ranks...`), on standard error; shorter runs say nothing.
+pub(crate) struct Progress {
+    finished: std::sync::mpsc::Sender<()>,
+    notice: std::thread::JoinHandle<()>,
+}
+
+impl Progress {
+    /// Starts the clock of the run `label` names.
+    pub(crate) fn start(label: String) -> Progress {
+        let (finished, finished_rx) = std::sync::mpsc::channel::<()>();
+        let notice = std::thread::spawn(move || {
+            if finished_rx.recv_timeout(Duration::from_secs(1)).is_err() {
+                eprintln!("pld-run: running {label}...");
+            }
+        });
+        Progress { finished, notice }
+    }
+
+    /// The run is over.
+    pub(crate) fn done(self) {
+        let _ = self.finished.send(());
+        let _ = self.notice.join();
+    }
+}
+
+/// nccl-tests' bus bandwidth factor of a collective on `ranks` ranks:
+/// busbw = algbw x 2(n-1)/n for an allreduce, (n-1)/n for reduce_scatter,
+/// allgather and the all-to-alls, 1 for a broadcast (0 for a barrier).
+pub(crate) fn bus_factor(op: &str, ranks: usize) -> f64 {
+    let n = ranks.max(1) as f64;
+    match op {
+        AllReduce::NAME => 2.0 * (n - 1.0) / n,
+        Barrier::NAME => 0.0,
+        Broadcast::NAME => 1.0,
+        _ => (n - 1.0) / n,
+    }
+}
+
+/// The rows of the `--stats` table: one per rank (`--per-rank`), or one,
+/// `all`, summing every rank's counters.
+pub(crate) fn counter_rows(
+    counters: &[pld_sim::Counters],
+    per_rank: bool,
+) -> Vec<(String, pld_sim::Counters)> {
+    if per_rank {
+        return counters
+            .iter()
+            .enumerate()
+            .map(|(rank, c)| (rank.to_string(), *c))
+            .collect();
+    }
+    let mut all = pld_sim::Counters::default();
+    for c in counters {
+        all.notifies += c.notifies;
+        all.waits += c.waits;
+        all.remote_bytes_read += c.remote_bytes_read;
+        all.remote_bytes_written += c.remote_bytes_written;
+    }
+    vec![("all".to_string(), all)]
 }
 
 #[cfg(test)]

@@ -1,10 +1,12 @@
 //! `pld-run` on a whole program: its HOST orchestrator run on N simulated
 //! devices, every collective it calls (on every rail) checked.
 
-use crate::report;
-use crate::run::{fill, generator, Generator, Options, DEADLOCK};
-use pld_sim::npy;
-use pld_sim::orchestrate::{Buffer, ProgramRun};
+use crate::explore::explore_program;
+use crate::inputs::{fill, generator, Generator};
+use crate::options::{Options, DEADLOCK};
+use crate::report::{self, bus_factor, counter_rows, Progress};
+use pld_sim::program::npy;
+use pld_sim::program::orchestrate::{Buffer, CallReport, ProgramOutcome, ProgramRun};
 use pld_sim::program::Param;
 use std::time::{Duration, Instant};
 
@@ -61,6 +63,94 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
                 format!("{buffer_name}: {e}")
             }
         })?;
+    let fill_started = Instant::now();
+    let inputs = program_inputs(&run, options)?;
+    let fill_time = fill_started.elapsed();
+    let index_of = |buffer: &Buffer| {
+        run.buffers
+            .iter()
+            .position(|b| b.domain == buffer.domain && b.name == buffer.name)
+            .unwrap_or(0)
+    };
+    let init = |buffer: &Buffer, device: usize| inputs[index_of(buffer)][device].clone();
+    if let Some(seeds) = options.explore {
+        return explore_program(options, seeds, &run, &init, text);
+    }
+    let series = run_series(&run, options, &init);
+    let finished = series.finished?;
+    let elapsed = started.elapsed();
+
+    if let (Some(path), Some(trace)) = (&options.trace, &finished.outcome.trace) {
+        std::fs::write(path, trace).map_err(|e| format!("cannot write '{path}': {e}"))?;
+    }
+    let mut status = 0;
+    for error in &finished.outcome.errors {
+        eprintln!("pld-run: error: {error}");
+        status = 1;
+    }
+    for fatal in &finished.outcome.fatals {
+        eprintln!("pld-run: error: {fatal}");
+        status = 1;
+    }
+    if let Some(deadlock) = &finished.outcome.deadlock {
+        eprint!("pld-run: {deadlock}");
+        report_waiting(&run, deadlock);
+        return Ok(DEADLOCK);
+    }
+    for (number, leak) in &finished.leaks {
+        let buffer = &run.buffers[*number];
+        eprintln!(
+            "{}",
+            report::leak(
+                &shown_name(&run, buffer),
+                &buffer.view.shape,
+                leak,
+                &run.signal_users(*number)
+            )
+        );
+        status = 1;
+    }
+    if let Some(dir) = &options.output_dir {
+        write_outputs(dir, &run, &finished)?;
+    }
+    println!(
+        "@{} on {} devices: {} collective call{}, finished in {:.1?}{}",
+        run.entry,
+        options.ranks,
+        finished.calls.len(),
+        if finished.calls.len() == 1 { "" } else { "s" },
+        elapsed,
+        if series.runs > 1 {
+            format!(
+                " ({} runs, {} warm-up; call times are the mean of {})",
+                series.runs,
+                options.warmup.min(series.runs),
+                series.timed_runs
+            )
+        } else {
+            String::new()
+        }
+    );
+    print_calls(&run, &finished.calls, &mut status);
+    summary(&finished.calls, options.ranks);
+    if options.stats {
+        print_counters(&finished, options.per_rank);
+        let phases = [
+            ("lower", run.program.lower_time),
+            ("compile", run.program.compile_time),
+            ("plan", run.plan_time),
+            ("fill", fill_time),
+            ("run", series.run_time),
+            ("check", finished.check_time),
+        ];
+        println!("{}", report::phases(&phases, series.timed_runs > 1));
+    }
+    Ok(status)
+}
+
+/// Every buffer's initial bytes on every device, `[buffer][device]`: the
+/// signals zero, the rest a ramp, unless `--input` says otherwise.
+fn program_inputs(run: &ProgramRun, options: &Options) -> Result<Vec<Vec<Vec<u8>>>, String> {
     let mut generators: Vec<Generator> = run
         .buffers
         .iter()
@@ -89,7 +179,6 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
             })?;
         generators[index] = generator(value);
     }
-    let fill_started = Instant::now();
     let mut inputs: Vec<Vec<Vec<u8>>> = Vec::new();
     for (buffer, generator) in run.buffers.iter().zip(&generators) {
         let param = as_param(buffer);
@@ -99,31 +188,30 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
         }
         inputs.push(per_device);
     }
-    let fill_time = fill_started.elapsed();
-    let index_of = |buffer: &Buffer| {
-        run.buffers
-            .iter()
-            .position(|b| b.domain == buffer.domain && b.name == buffer.name)
-            .unwrap_or(0)
-    };
-    if let Some(seeds) = options.explore {
-        let init = |buffer: &Buffer, device: usize| inputs[index_of(buffer)][device].clone();
-        return crate::explore::explore_program(options, seeds, &run, &init, text);
-    }
-    let label = format!("@{} on {} devices", run.entry, options.ranks);
-    let (finished_tx, finished_rx) = std::sync::mpsc::channel::<()>();
-    let progress = std::thread::spawn(move || {
-        if finished_rx
-            .recv_timeout(std::time::Duration::from_secs(1))
-            .is_err()
-        {
-            eprintln!("pld-run: running {label}...");
-        }
-    });
-    // --warmup untimed runs, then --iters timed ones (the program compiled
-    // once, fresh buffers every run); each call's time is its mean over the
-    // timed runs, the results those of the last. A run that fails ends the
-    // series and is the one reported.
+    Ok(inputs)
+}
+
+/// How a series of runs of the program went: the last run (the one
+/// reported, its calls' times the mean over the timed runs), the run phase
+/// (one execution without its golden comparison; the mean of the timed
+/// ones), how many ran and how many were timed.
+struct Series {
+    finished: Result<ProgramOutcome, String>,
+    run_time: Duration,
+    runs: usize,
+    timed_runs: u32,
+}
+
+/// `--warmup` untimed runs, then `--iters` timed ones (the program
+/// compiled once, fresh buffers every run); each call's time is its mean
+/// over the timed runs, the results those of the last. A run that fails
+/// ends the series and is the one reported.
+fn run_series(
+    run: &ProgramRun,
+    options: &Options,
+    init: &dyn Fn(&Buffer, usize) -> Vec<u8>,
+) -> Series {
+    let progress = Progress::start(format!("@{} on {} devices", run.entry, options.ranks));
     let iters = options.iters.max(1);
     let mut timed: Vec<Duration> = Vec::new();
     // The run phase: each execution without its golden comparison.
@@ -137,7 +225,7 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
             options.deadline,
             options.trace.is_some(),
             options.check,
-            |buffer, device| inputs[index_of(buffer)][device].clone(),
+            init,
         );
         run_time = run_started
             .elapsed()
@@ -159,121 +247,91 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
             break;
         }
     }
-    let _ = finished_tx.send(());
-    let _ = progress.join();
-    let mut finished = result?;
+    progress.done();
     let timed_runs = runs.saturating_sub(options.warmup).max(1) as u32;
     if runs > options.warmup {
-        for (call, sum) in finished.calls.iter_mut().zip(&timed) {
-            call.time = *sum / timed_runs;
+        if let Ok(finished) = &mut result {
+            for (call, sum) in finished.calls.iter_mut().zip(&timed) {
+                call.time = *sum / timed_runs;
+            }
         }
         run_time = timed_total / timed_runs;
     }
-    let elapsed = started.elapsed();
+    Series {
+        finished: result,
+        run_time,
+        runs,
+        timed_runs,
+    }
+}
 
-    if let (Some(path), Some(trace)) = (&options.trace, &finished.outcome.trace) {
-        std::fs::write(path, trace).map_err(|e| format!("cannot write '{path}': {e}"))?;
-    }
-    let mut status = 0;
-    for error in &finished.outcome.errors {
-        eprintln!("pld-run: error: {error}");
-        status = 1;
-    }
-    for fatal in &finished.outcome.fatals {
-        eprintln!("pld-run: error: {fatal}");
-        status = 1;
-    }
-    if let Some(deadlock) = &finished.outcome.deadlock {
-        eprint!("pld-run: {deadlock}");
-        // Each waited-on cell as the source names it: the window buffer
-        // holding it, its [row, col] in the buffer's view, and the
-        // collectives whose signal the buffer is.
-        for blocked in deadlock.blocked.iter().filter(|b| b.window.is_some()) {
-            let Some((number, index)) = run.cell_at(blocked.offset) else {
-                continue;
-            };
-            let buffer = &run.buffers[number];
-            eprintln!(
-                "{}",
-                report::waiting(
-                    blocked,
-                    &shown_name(&run, buffer),
-                    &buffer.view.shape,
-                    index,
-                    &run.signal_users(number)
-                )
-            );
-        }
-        return Ok(DEADLOCK);
-    }
-    for (number, leak) in &finished.leaks {
-        let buffer = &run.buffers[*number];
+/// Each waited-on cell of a deadlock as the source names it: the window
+/// buffer holding it, its [row, col] in the buffer's view, and the
+/// collectives whose signal the buffer is.
+fn report_waiting(run: &ProgramRun, deadlock: &pld_sim::DeadlockReport) {
+    for blocked in deadlock.blocked.iter().filter(|b| b.window.is_some()) {
+        let Some((number, index)) = run.cell_at(blocked.offset) else {
+            continue;
+        };
+        let buffer = &run.buffers[number];
         eprintln!(
             "{}",
-            report::leak(
-                &shown_name(&run, buffer),
+            report::waiting(
+                blocked,
+                &shown_name(run, buffer),
                 &buffer.view.shape,
-                leak,
-                &run.signal_users(*number)
+                index,
+                &run.signal_users(number)
             )
         );
-        status = 1;
     }
-    if let Some(dir) = &options.output_dir {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create '{dir}': {e}"))?;
-        for (buffer, per_device) in run.buffers.iter().zip(&finished.final_bytes) {
-            let param = as_param(buffer);
-            for (device, bytes) in per_device.iter().enumerate() {
-                if bytes.is_empty() {
-                    continue;
-                }
-                let path = format!("{dir}/{}.rank{device}.npy", buffer.name);
-                std::fs::write(&path, npy::encode(param.dtype, &param.shape, bytes))
-                    .map_err(|e| format!("cannot write '{path}': {e}"))?;
-            }
-        }
-        // With --check, the golden of each checked call's result next to
-        // it (a later call on the same buffer overwrites an earlier one's,
-        // as the result does).
-        for call in &finished.calls {
-            let (Ok(checks), Some((name, devices))) = (&call.check, &call.target) else {
+}
+
+/// `--output-dir`: every buffer of every device as
+/// `DIR/<buffer>.rank<device>.npy`, and with `--check` the golden of each
+/// checked call's result next to it (a later call on the same buffer
+/// overwrites an earlier one's, as the result does).
+fn write_outputs(dir: &str, run: &ProgramRun, finished: &ProgramOutcome) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create '{dir}': {e}"))?;
+    for (buffer, per_device) in run.buffers.iter().zip(&finished.final_bytes) {
+        let param = as_param(buffer);
+        for (device, bytes) in per_device.iter().enumerate() {
+            if bytes.is_empty() {
                 continue;
-            };
-            let Some(buffer) = run.buffers.iter().find(|b| &b.name == name) else {
-                continue;
-            };
-            let param = as_param(buffer);
-            for check in checks {
-                let Some(device) = devices.get(check.rank) else {
-                    continue;
-                };
-                if check.expected.len() != param.elements() {
-                    continue;
-                }
-                let bytes = param.dtype.encode_all(check.expected.iter().copied());
-                let path = format!("{dir}/{name}.rank{device}.golden.npy");
-                std::fs::write(&path, npy::encode(param.dtype, &param.shape, &bytes))
-                    .map_err(|e| format!("cannot write '{path}': {e}"))?;
             }
+            let path = format!("{dir}/{}.rank{device}.npy", buffer.name);
+            std::fs::write(&path, npy::encode(param.dtype, &param.shape, bytes))
+                .map_err(|e| format!("cannot write '{path}': {e}"))?;
         }
     }
-    println!(
-        "@{} on {} devices: {} collective call{}, finished in {:.1?}{}",
-        run.entry,
-        options.ranks,
-        finished.calls.len(),
-        if finished.calls.len() == 1 { "" } else { "s" },
-        elapsed,
-        if runs > 1 {
-            format!(
-                " ({runs} runs, {} warm-up; call times are the mean of {timed_runs})",
-                options.warmup.min(runs)
-            )
-        } else {
-            String::new()
-        }
-    );
     for call in &finished.calls {
+        let (Ok(checks), Some((name, devices))) = (&call.check, &call.target) else {
+            continue;
+        };
+        let Some(buffer) = run.buffers.iter().find(|b| &b.name == name) else {
+            continue;
+        };
+        let param = as_param(buffer);
+        for check in checks {
+            let Some(device) = devices.get(check.rank) else {
+                continue;
+            };
+            if check.expected.len() != param.elements() {
+                continue;
+            }
+            let bytes = param.dtype.encode_all(check.expected.iter().copied());
+            let path = format!("{dir}/{name}.rank{device}.golden.npy");
+            std::fs::write(&path, npy::encode(param.dtype, &param.shape, &bytes))
+                .map_err(|e| format!("cannot write '{path}': {e}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// One line per collective call (where, what, its time, its check), and
+/// the wrong elements of each wrong rank; a wrong call sets `status` to 1.
+fn print_calls(run: &ProgramRun, calls: &[CallReport], status: &mut i32) {
+    for call in calls {
         let what = match (&call.reduce, call.root) {
             (Some(op), _) => format!("{} x {} ({op})", call.dtype, call.elements),
             (None, Some(root)) => format!("{} x {} (root {root})", call.dtype, call.elements),
@@ -290,7 +348,7 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
                 if wrong.is_empty() {
                     format!("ok on {} ranks (worst error {worst:.3e})", checks.len())
                 } else {
-                    status = 1;
+                    *status = 1;
                     format!("WRONG on ranks {wrong:?} (worst error {worst:.3e})")
                 }
             }
@@ -317,53 +375,45 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
             }
         }
     }
-    summary(&finished.calls, options.ranks);
-    if options.stats {
-        println!("  device  round trips  notifies  waits  remote bytes read  remote bytes written");
-        let rows = crate::run::counter_rows(&finished.outcome.counters, options.per_rank);
-        for (device, c) in rows {
-            // Over all devices, the round trips are per device: the same on
-            // every one, or their range.
-            let trips = match device.parse::<usize>() {
-                Ok(d) => finished
-                    .round_trips
-                    .get(d)
-                    .copied()
-                    .unwrap_or(0)
-                    .to_string(),
-                Err(_) => {
-                    let least = finished.round_trips.iter().min().copied().unwrap_or(0);
-                    let most = finished.round_trips.iter().max().copied().unwrap_or(0);
-                    if least == most {
-                        format!("{most} each")
-                    } else {
-                        format!("{least}-{most} each")
-                    }
+}
+
+/// The `--stats` table: round trips and traffic counters per device (or
+/// over all devices).
+fn print_counters(finished: &ProgramOutcome, per_rank: bool) {
+    println!("  device  round trips  notifies  waits  remote bytes read  remote bytes written");
+    let rows = counter_rows(&finished.outcome.counters, per_rank);
+    for (device, c) in rows {
+        // Over all devices, the round trips are per device: the same on
+        // every one, or their range.
+        let trips = match device.parse::<usize>() {
+            Ok(d) => finished
+                .round_trips
+                .get(d)
+                .copied()
+                .unwrap_or(0)
+                .to_string(),
+            Err(_) => {
+                let least = finished.round_trips.iter().min().copied().unwrap_or(0);
+                let most = finished.round_trips.iter().max().copied().unwrap_or(0);
+                if least == most {
+                    format!("{most} each")
+                } else {
+                    format!("{least}-{most} each")
                 }
-            };
-            println!(
-                "  {device:>6}  {:>11}  {:>8}  {:>5}  {:>17}  {:>20}",
-                trips, c.notifies, c.waits, c.remote_bytes_read, c.remote_bytes_written
-            );
-        }
-        let phases = [
-            ("lower", run.program.lower_time),
-            ("compile", run.program.compile_time),
-            ("plan", run.plan_time),
-            ("fill", fill_time),
-            ("run", run_time),
-            ("check", finished.check_time),
-        ];
-        println!("{}", report::phases(&phases, timed_runs > 1));
+            }
+        };
+        println!(
+            "  {device:>6}  {:>11}  {:>8}  {:>5}  {:>17}  {:>20}",
+            trips, c.notifies, c.waits, c.remote_bytes_read, c.remote_bytes_written
+        );
     }
-    Ok(status)
 }
 
 /// Every collective call in nccl-tests' columns: size in bytes and count in
 /// elements of its result buffer, element type, reduction, root, the time
 /// on the slowest rank, algorithm and bus bandwidth, and the number of
 /// wrong elements over all ranks (N/A without --check).
-fn summary(calls: &[pld_sim::orchestrate::CallReport], world: usize) {
+fn summary(calls: &[CallReport], world: usize) {
     if calls.is_empty() {
         return;
     }
@@ -395,7 +445,7 @@ fn summary(calls: &[pld_sim::orchestrate::CallReport], world: usize) {
         let ranks = call.check.as_ref().map_or(world, |c| c.len().max(1));
         let seconds = call.time.as_secs_f64().max(1e-9);
         let algbw = bytes as f64 / seconds / 1e9;
-        let busbw = algbw * crate::run::bus_factor(&call.op, ranks);
+        let busbw = algbw * bus_factor(&call.op, ranks);
         let wrong = match &call.check {
             Ok(checks) => checks.iter().map(|c| c.wrong).sum::<usize>().to_string(),
             Err(_) => "N/A".to_string(),

@@ -1,201 +1,195 @@
-//! Explore mode (docs/memory-model.md): runs under a seeded scheduler
-//! ([`scheduler`]) with a happens-before checker that finds what a plain
-//! run's lucky interleaving hides: reads and writes of window bytes that no
-//! signal orders, notifies that publish a remote write no fence completed,
-//! Set and AtomicAdd mixed on one cell, and waits on cells no rank ever
-//! notifies.
+//! Explore mode (docs/memory-model.md; layer 3 of 4, over
+//! [`crate::runtime`]): runs under a seeded scheduler ([`scheduler`]) with a
+//! happens-before checker that finds what a plain run's lucky interleaving
+//! hides: reads and writes of window bytes that no signal orders, notifies
+//! that publish a remote write no fence completed, Set and AtomicAdd mixed
+//! on one cell, and waits on cells no rank ever notifies.
+//!
+//! A run reaches the scheduler and the checker through the runtime's
+//! [`Explorer`] trait, which this module implements; a [`Schedule`] makes
+//! one for each run (`Run::explore`).
 
 pub mod clock;
 pub mod scheduler;
 pub mod shadow;
 
-use crate::sites::{self, Site};
+use crate::runtime::domain::CommDomain;
+use crate::runtime::explorer::{Explorer, ExplorerFactory, Place, Verdict, WindowAccess};
+pub use crate::runtime::report::{Actor, Bytes, Finding, Namer};
+use crate::runtime::report::{BlockedRank, DeadlockReport};
+use crate::runtime::signal::Compare;
+use crate::runtime::sites;
 use clock::Clock;
-use pld_dialect::enums::NotifyOp;
-use shadow::{Access, Conflict, Shadow};
+use pld_dialect::enums::{NotifyOp, WaitCmp};
+use scheduler::{Deadlock, Scheduler, Waited};
+use shadow::{Access, Shadow};
 use std::collections::{HashMap, HashSet};
-use std::fmt;
 use std::ops::Range;
-
-/// One access a finding names: who, and at which op.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Actor {
-    pub rank: usize,
-    /// The op (`None` for the calls of a builtin kernel, which have no
-    /// site; `kernel` names it then).
-    pub site: Option<Site>,
-    pub kernel: String,
-}
-
-impl Actor {
-    fn op(&self) -> String {
-        match &self.site {
-            Some(site) => format!("`{}` at {}", site.op, site.location),
-            None => format!("call in {}", self.kernel),
-        }
-    }
-}
-
-impl fmt::Display for Actor {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "rank {}'s {}", self.rank, self.op())
-    }
-}
-
-/// Bytes of a window: whose, and where.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Bytes {
-    pub window: usize,
-    pub range: Range<usize>,
-}
-
-/// What explore mode found wrong in one schedule.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Finding {
-    /// Two accesses of the same bytes, at least one a write, that no
-    /// signal orders.
-    Race {
-        conflict: Conflict,
-        /// The later access (the one that found the conflict) and the
-        /// earlier one.
-        later: Actor,
-        earlier: Actor,
-        bytes: Bytes,
-    },
-    /// A notify after a write into another rank's window with no fence in
-    /// between: the signal can overtake the data.
-    UnfencedNotify {
-        notify: Actor,
-        write: Actor,
-        bytes: Bytes,
-    },
-    /// Set and AtomicAdd on one cell, not ordered by a signal: the Set can
-    /// clobber a credit.
-    MixedNotify { set: Actor, add: Actor, cell: Bytes },
-    /// A wait left blocked at the deadlock on a cell that no rank notified
-    /// in the whole run.
-    NeverNotified { wait: Actor, cell: Bytes },
-    /// A notify or wait on a cell outside every signal (and Set-written
-    /// data cell) of the kernel: an index past the signal's extent.
-    OutsideSignals { op: Actor, cell: Bytes },
-    /// The schedule made no progress in [`scheduler::MAX_STEPS`] decisions.
-    NoProgress { steps: u64 },
-}
-
-/// How findings name window bytes: `(window, range)` to a buffer and
-/// element description such as `%data[0, 16]..[0, 32]`, when known.
-pub type Namer<'n> = &'n dyn Fn(usize, &Range<usize>) -> Option<String>;
-
-fn bytes_text(bytes: &Bytes, namer: Namer) -> String {
-    let named = namer(bytes.window, &bytes.range)
-        .map(|n| format!(" ({n})"))
-        .unwrap_or_default();
-    format!(
-        "bytes [{}, {}) of rank {}'s window{named}",
-        bytes.range.start, bytes.range.end, bytes.window
-    )
-}
-
-impl Finding {
-    /// A one-paragraph report, naming bytes with `namer`.
-    pub fn describe(&self, namer: Namer) -> String {
-        match self {
-            Finding::Race {
-                conflict,
-                later,
-                earlier,
-                bytes,
-            } => {
-                let (did, by) = match conflict {
-                    Conflict::ReadAfterWrite => ("read", "written by"),
-                    Conflict::WriteAfterWrite => ("wrote", "also written by"),
-                    Conflict::WriteAfterRead => ("wrote", "read by"),
-                };
-                format!(
-                    "race: {later} {did} {}, {by} {earlier}; no signal orders them",
-                    bytes_text(bytes, namer)
-                )
-            }
-            Finding::UnfencedNotify {
-                notify,
-                write,
-                bytes,
-            } => format!(
-                "missing fence: {notify} follows {write}, which wrote {}, with no fence \
-                 (`pld.system_fence`, `pto.fence_barrier_all`) in between: the signal can reach \
-                 the peer before the data",
-                bytes_text(bytes, namer)
-            ),
-            Finding::MixedNotify { set, add, cell } => format!(
-                "Set and AtomicAdd mixed on one cell: {set} sets the i32 cell at {} that {add} \
-                 adds to, and no signal orders them (a Set can clobber a credit)",
-                bytes_text(cell, namer)
-            ),
-            Finding::NeverNotified { wait, cell } => format!(
-                "wait on a cell no rank ever notifies: {wait} waits on the i32 cell at {}",
-                bytes_text(cell, namer)
-            ),
-            Finding::OutsideSignals { op, cell } => format!(
-                "signal cell outside the signals: {op} uses the i32 cell at {}, which is not in \
-                 a signal of the kernel (an index past the signal's shape?)",
-                bytes_text(cell, namer)
-            ),
-            Finding::NoProgress { steps } => format!(
-                "no progress: the schedule took {steps} steps without finishing (a rank polling \
-                 with pto.comm.ttest forever?)"
-            ),
-        }
-    }
-
-    /// What identifies the finding across schedules (the ops involved,
-    /// not the bytes or ranks).
-    pub fn key(&self) -> String {
-        let op = |a: &Actor| {
-            a.site
-                .as_ref()
-                .map_or_else(|| a.kernel.clone(), |s| s.to_string())
-        };
-        match self {
-            // The same two ops race whichever runs first.
-            Finding::Race { later, earlier, .. } => {
-                let mut pair = [op(later), op(earlier)];
-                pair.sort();
-                format!("race {} {}", pair[0], pair[1])
-            }
-            Finding::UnfencedNotify { notify, write, .. } => {
-                format!("fence {} {}", op(notify), op(write))
-            }
-            Finding::MixedNotify { set, add, .. } => format!("mixed {} {}", op(set), op(add)),
-            Finding::NeverNotified { wait, .. } => format!("never {}", op(wait)),
-            Finding::OutsideSignals { op: actor, .. } => format!("outside {}", op(actor)),
-            Finding::NoProgress { .. } => "no progress".into(),
-        }
-    }
-
-    /// The source sites the finding names, later access first.
-    pub fn sites(&self) -> Vec<&Site> {
-        let actors: Vec<&Actor> = match self {
-            Finding::Race { later, earlier, .. } => vec![later, earlier],
-            Finding::UnfencedNotify { notify, write, .. } => vec![notify, write],
-            Finding::MixedNotify { set, add, .. } => vec![set, add],
-            Finding::NeverNotified { wait, .. } => vec![wait],
-            Finding::OutsideSignals { op, .. } => vec![op],
-            Finding::NoProgress { .. } => vec![],
-        };
-        actors.into_iter().filter_map(|a| a.site.as_ref()).collect()
-    }
-}
-
-impl fmt::Display for Finding {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.describe(&|_, _| None))
-    }
-}
+use std::sync::atomic::AtomicI32;
+use std::sync::Mutex;
+use std::time::Duration;
 
 /// The schedule one explore-mode run follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Schedule {
     pub seed: u64,
+}
+
+impl ExplorerFactory for Schedule {
+    fn explorer(&self, ranks: usize, kernel: &str) -> Box<dyn Explorer> {
+        Box::new(Explore {
+            scheduler: Scheduler::new(ranks, self.seed),
+            checker: Mutex::new(Checker::new(ranks, kernel)),
+        })
+    }
+}
+
+/// Explore mode's part of a run: the scheduler and the checker.
+struct Explore {
+    scheduler: Scheduler,
+    checker: Mutex<Checker>,
+}
+
+impl Explore {
+    fn checker(&self) -> std::sync::MutexGuard<'_, Checker> {
+        self.checker.lock().unwrap()
+    }
+}
+
+impl Explorer for Explore {
+    fn rank_started(&self, rank: usize) {
+        self.checker().start(rank, rank, None);
+        self.scheduler.point(rank);
+    }
+
+    fn rank_finished(&self, rank: usize) {
+        self.scheduler.finish(rank);
+    }
+
+    fn launched(&self, rank: usize, blocks: usize) -> usize {
+        self.scheduler.fork(rank, blocks)
+    }
+
+    fn block_started(&self, agent: usize, rank: usize) {
+        self.checker().start(agent, rank, Some(rank));
+    }
+
+    fn block_exited(&self, agent: usize, rank: usize) {
+        self.checker().join(agent, rank);
+        self.scheduler.finish(agent);
+    }
+
+    fn turn(&self, agent: usize) -> bool {
+        self.scheduler.point(agent);
+        !self.scheduler.is_free()
+    }
+
+    fn is_free(&self) -> bool {
+        self.scheduler.is_free()
+    }
+
+    fn scalar(&self, agent: usize, site: i64, write: bool) {
+        self.scheduler.scalar_read(agent, site, write);
+    }
+
+    fn accessed(&self, agent: usize, access: WindowAccess, site: i64) {
+        self.checker().copy_side(
+            agent,
+            access.window,
+            access.offset,
+            access.strides,
+            access.shape,
+            access.elem,
+            access.write,
+            site,
+        );
+    }
+
+    fn notified(&self, agent: usize, cell: Place, op: NotifyOp, site: i64, outside: bool) {
+        let mut checker = self.checker();
+        if outside {
+            checker.outside_signals(agent, cell, site);
+        }
+        checker.notify(agent, cell, op, site);
+    }
+
+    fn wait(
+        &self,
+        agent: usize,
+        value: &AtomicI32,
+        cell: Place,
+        expected: i32,
+        cmp: WaitCmp,
+        site: i64,
+        outside: bool,
+    ) {
+        let waited = self.scheduler.wait(agent, value, expected, cmp, site);
+        let mut checker = self.checker();
+        if waited != Waited::Unchecked && outside {
+            checker.outside_signals(agent, cell, site);
+        }
+        match waited {
+            Waited::Held => checker.acquire(agent, cell),
+            Waited::Stuck => checker.stuck(agent, cell, site),
+            // After the schedule ended nothing is checked: the ranks run on
+            // past waits that did not hold.
+            Waited::Unchecked => {}
+        }
+    }
+
+    fn tested(&self, agent: usize, cell: Place, holds: bool) {
+        if holds {
+            self.checker().acquire(agent, cell);
+        } else {
+            self.scheduler.polled(agent);
+        }
+    }
+
+    fn fenced(&self, agent: usize) {
+        self.checker().fence(agent);
+    }
+
+    fn finish(self: Box<Self>, domain: &CommDomain, kernel: &str) -> Verdict {
+        let (stuck, livelock, steps) = self.scheduler.verdict();
+        let mut findings = self.checker.into_inner().unwrap().findings();
+        if livelock {
+            findings.push(Finding::NoProgress { steps });
+        }
+        Verdict {
+            deadlock: stuck.map(|stuck| exact_deadlock(domain, kernel, &stuck)),
+            findings,
+            steps,
+        }
+    }
+}
+
+/// The deadlock explore mode found: the threads that wait, and the ranks
+/// that finished.
+fn exact_deadlock(domain: &CommDomain, kernel: &str, deadlock: &Deadlock) -> DeadlockReport {
+    let blocked = deadlock
+        .stuck
+        .iter()
+        .map(|s| {
+            let actual = s.actual;
+            let located = domain.locate(s.cell as usize, 4);
+            BlockedRank {
+                rank: s.rank,
+                block: s.block,
+                kernel: kernel.to_string(),
+                window: located.map(|(w, _)| w),
+                offset: located.map_or(s.cell as usize, |(_, o)| o),
+                cmp: s.cmp.symbol(),
+                expected: s.expected,
+                actual,
+                site: sites::get(s.site),
+            }
+        })
+        .collect();
+    DeadlockReport {
+        deadline: Duration::ZERO,
+        blocked,
+        finished: deadlock.finished.clone(),
+    }
 }
 
 /// An agent's last write into another rank's window since its last fence.
@@ -486,6 +480,7 @@ fn intervals(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runtime::report::Conflict;
 
     #[test]
     fn strided_blocks_become_rows_or_elements() {

@@ -16,7 +16,7 @@
 //! a bounded number of preemptions at random places) and a random walk (a
 //! uniformly random runnable agent at every step).
 
-use crate::signal::Compare;
+use crate::runtime::signal::Compare;
 use pld_dialect::enums::WaitCmp;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -135,7 +135,7 @@ pub struct Stuck {
     pub cell: *const AtomicI32,
     pub expected: i32,
     pub cmp: WaitCmp,
-    /// The waiting op (`crate::sites`), or -1.
+    /// The waiting op (`crate::runtime::sites`), or -1.
     pub site: i64,
     /// The cell's value when the deadlock was found.
     pub actual: i32,

@@ -3,6 +3,7 @@
 //! with the clock stamp of the agent that made it.
 
 use super::clock::Clock;
+pub use crate::runtime::report::Conflict;
 use std::collections::BTreeMap;
 use std::ops::Range;
 
@@ -14,7 +15,7 @@ pub struct Access {
     /// The clock component and value that stamp it.
     pub component: usize,
     pub epoch: u32,
-    /// The device-call site (`crate::sites`).
+    /// The device-call site (`crate::runtime::sites`).
     pub site: i64,
 }
 
@@ -23,17 +24,6 @@ impl Access {
     pub fn ordered_before(&self, agent: usize, clock: &Clock) -> bool {
         self.agent == agent || clock.get(self.component) >= self.epoch
     }
-}
-
-/// Two accesses to the same bytes that no signal orders.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Conflict {
-    /// A read of bytes whose write it is not ordered after.
-    ReadAfterWrite,
-    /// A write over bytes whose last write it is not ordered after.
-    WriteAfterWrite,
-    /// A write over bytes a read it is not ordered after still reads.
-    WriteAfterRead,
 }
 
 #[derive(Clone, Debug, Default)]

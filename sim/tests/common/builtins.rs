@@ -3,9 +3,9 @@
 //! schedules): each case sets up one builtin variant's windows with real
 //! inputs, runs it [`Mode::calls`] times back to back on every rank through
 //! its entry, as HOST dispatches call it (spec 10.3, 11), and checks every
-//! call's results against the goldens of `pld_sim::golden::reference`,
-//! every signal cell back at zero afterwards, and (under a schedule) no
-//! explorer finding.
+//! call's results against the goldens of
+//! `pld_sim::program::golden::reference`, every signal cell back at zero
+//! afterwards, and (under a schedule) no explorer finding.
 //!
 //! A case stops at its first problem and reports it with its parameters
 //! (and seed).
@@ -15,9 +15,9 @@
 
 use pld_dialect::enums::ReduceOp;
 use pld_dialect::launch::all_to_all_v_blocks;
-use pld_sim::builtins::{BuiltinOutcome, BuiltinRun, Hook, Scalar, TensorArg};
-use pld_sim::golden::reference;
-use pld_sim::half::{f16_to_f32, f32_to_f16};
+use pld_sim::program::builtins::{BuiltinOutcome, BuiltinRun, Hook, Scalar, TensorArg};
+use pld_sim::program::golden::reference;
+use pld_sim::runtime::half::{f16_to_f32, f32_to_f16};
 use pld_sim::{aligned, CommDomain, RankEnv, Schedule};
 use std::sync::Mutex;
 use std::time::Duration;

@@ -1,8 +1,8 @@
 //! `pld-run`: run a pld kernel on N simulated ranks on the CPU.
 
 use clap::Parser;
-use pld_tools::explore::Seeds;
-use pld_tools::run::{run, Options};
+use pld_tools::options::{Options, Seeds};
+use pld_tools::run::run;
 use std::time::Duration;
 
 #[derive(Parser)]

@@ -1,0 +1,77 @@
+//! `convert-pto-to-sim`: the sim-only lowering of a converted module.
+//! Docs: `docs/passes/convert-pto-to-sim.md`; tests:
+//! `tests/lit/passes/convert-pto-to-sim/`.
+//!
+//! Every kernel (a `func.func` with `pto.kernel_kind` and a body) is
+//! lowered by [`crate::compiler::lower`]: PTO pointers become LLVM
+//! pointers, views fold into addresses, tiles become blocks the simulator
+//! allocates, and the communication ops become calls of the device
+//! functions. Every other function is removed (orchestrators are the
+//! simulator's to run, not compiled code), and the device functions are
+//! declared from `pld_sim.h`. What is left is `func`, `arith`, `scf` and
+//! `llvm`, ready for MLIR's LLVM lowering.
+
+use crate::compiler::lower::{self, declarations};
+use melior::{
+    ir::{block::BlockLike, operation::OperationLike, Module, OperationRef, RegionLike},
+    pass::Pass,
+    Context,
+};
+use pld_ir::{
+    self as ir,
+    pass::{external, Anchor, PassFailed, PassIdentity, PldPass},
+};
+
+#[derive(Clone, Default)]
+pub struct ConvertPtoToSim;
+
+impl PldPass for ConvertPtoToSim {
+    const ARGUMENT: &'static str = "convert-pto-to-sim";
+    const NAME: &'static str = "ConvertPtoToSim";
+    const SUMMARY: &'static str =
+        "Lower converted PTO kernels for the CPU simulator: LLVM pointers, folded views, tile blocks and device-function calls";
+    const ANCHOR: Anchor = Anchor::Module;
+
+    fn run(&self, context: &Context, module: OperationRef) -> Result<(), PassFailed> {
+        let Some(body) = module.region(0).ok().and_then(|r| r.first_block()) else {
+            return Ok(());
+        };
+        let mut op = body.first_operation();
+        while let Some(current) = op {
+            op = current.next_in_block();
+            let kernel = ir::op_name(&current) == "func.func"
+                && current.attribute("pto.kernel_kind").is_ok()
+                && current
+                    .region(0)
+                    .ok()
+                    .and_then(|r| r.first_block())
+                    .is_some();
+            if !kernel {
+                ir::erase(current);
+            } else if let Err(refusal) = lower::lower_kernel(context, current) {
+                // As `'pto.tload' is not simulated ...`: the op's name is
+                // part of the sentence.
+                pld_ir::diag::emit_error(
+                    refusal.op.location(),
+                    &format!("'{}' {}", ir::op_name(&refusal.op), refusal.message),
+                );
+                return Err(PassFailed);
+            }
+        }
+        let declared = Module::parse(context, &declarations::declarations())
+            .expect("the device-function declarations parse");
+        let mut declaration = declared.body().first_operation();
+        while let Some(current) = declaration {
+            declaration = current.next_in_block();
+            body.append_operation(ir::clone_op(current));
+        }
+        Ok(())
+    }
+}
+
+static IDENTITY: PassIdentity = PassIdentity;
+
+/// Creates the pass.
+pub fn create() -> Pass {
+    external(ConvertPtoToSim, &IDENTITY)
+}

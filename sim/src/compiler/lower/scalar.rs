@@ -1,0 +1,93 @@
+//! Scalar memory and the block index: `pto.addptr`, `pto.load_scalar`,
+//! `pto.store_scalar` become LLVM pointer arithmetic, loads and stores;
+//! `pto.get_block_idx`/`pto.get_block_num` are 0 and 1 (one core per
+//! kernel).
+
+use super::rewriter::{element_type, Lowered, Op, Rewriter, Step};
+use melior::{
+    dialect::llvm,
+    ir::{Value, ValueLike},
+};
+use pld_dialect::ops::pto;
+use pld_ir::{self as ir};
+
+impl<'c, 'a> Rewriter<'c, 'a>
+where
+    'c: 'a,
+{
+    /// Lowers one op of this family.
+    pub(super) fn scalar(&mut self, op: &Op<'c, 'a>) -> Lowered<'c, 'a, Step<'c, 'a>> {
+        let Op { op, b, ref name } = *op;
+        let (b, operand) = (&b, |i| super::rewriter::operand(op, i));
+        let replacement: Option<Value<'c, 'a>> = match name.as_str() {
+            pto::AddPtr::NAME => {
+                let element = element_type(self.context, op.result(0).expect("a result").r#type())
+                    .expect("!pto.ptr<T>");
+                Some(self.offset(b, operand(0), operand(1), element))
+            }
+            pto::LoadScalar::NAME => {
+                let ty = op.result(0).expect("a result").r#type();
+                let address = self.offset(b, operand(0), operand(1), ty);
+                self.announce_scalar(b, op, name, address, ty, false);
+                Some(b.value(llvm::load(
+                    self.context,
+                    address,
+                    ty,
+                    b.location,
+                    Default::default(),
+                )))
+            }
+            pto::StoreScalar::NAME => {
+                let value = operand(0);
+                let address = self.offset(b, operand(1), operand(2), value.r#type());
+                self.announce_scalar(b, op, name, address, value.r#type(), true);
+                b.insert(llvm::store(
+                    self.context,
+                    value,
+                    address,
+                    b.location,
+                    Default::default(),
+                ));
+                None
+            }
+            // One core per kernel.
+            pto::GetBlockIdx::NAME | pto::GetBlockNum::NAME => {
+                let value = i64::from(name == pto::GetBlockNum::NAME);
+                Some(b.value(ir::constant(
+                    self.context,
+                    ir::i64_type(self.context),
+                    value,
+                    b.location,
+                )))
+            }
+            _ => return super::rewriter::refuse(op, "is not simulated with these operands"),
+        };
+        Ok(Step::Replace(replacement))
+    }
+
+    /// Tells the simulator of a scalar access of `ty` at `address`
+    /// (`pld_sim_scalar`), which explore mode checks like a copy when it is
+    /// in a window. Loads of `i64` are CommContext slots (no window holds
+    /// them: data tensors are f16, f32, i32 or i8) and are not announced.
+    fn announce_scalar(
+        &self,
+        b: &pld_ir::build::Builder<'c, 'a>,
+        op: melior::ir::OperationRef<'c, 'a>,
+        name: &str,
+        address: Value<'c, 'a>,
+        ty: melior::ir::Type<'c>,
+        write: bool,
+    ) {
+        if ty == ir::i64_type(self.context) {
+            return;
+        }
+        let Some(bytes) = pld_ir::types::byte_width(ty) else {
+            return;
+        };
+        let site =
+            crate::runtime::sites::register(name, crate::compiler::locate::location_of(op, name));
+        let (bytes, site) = (self.i64(b, bytes), self.i64(b, site));
+        let write = b.i32(i64::from(write));
+        self.call(b, "pld_sim_scalar", &[address, bytes, write, site], &[]);
+    }
+}

@@ -1,0 +1,15 @@
+//! The simulator's compiler (layer 2 of 4, over [`crate::runtime`]):
+//! the pld pipeline down to PTO ([`to_pto`]), `convert-pto-to-sim` (the
+//! sim-only lowering of the PTO ops, [`lower`]), then MLIR's LLVM lowering
+//! and JIT ([`jit`]), whose kernels call the runtime's device functions.
+
+pub mod convert_pto_to_sim;
+mod diag;
+pub mod jit;
+pub mod locate;
+pub mod lower;
+mod pld_to_pto;
+pub mod registry;
+
+pub use jit::{Compiled, Kernel};
+pub use pld_to_pto::{to_pto, to_pto_named};

@@ -1,0 +1,369 @@
+//! `pld-explore-protocol`: the protocol explorer at compile time.
+//! Docs: `docs/passes/pld-explore-protocol.md`; tests:
+//! `tests/lit/passes/pld-explore-protocol/`.
+//!
+//! Runs after `pld-to-pto`. Every converted kernel whose parameters have
+//! static shapes (`pld.signature`) is compiled for the simulator and run
+//! under `schedules` seeded schedules on each rank count of `ranks`
+//! ([`crate::explore`]); every distinct finding (a race, a missing fence,
+//! Set and AtomicAdd mixed, a wait nobody notifies, a deadlock, a credit
+//! left in a signal, a fault of the run) becomes an error at the location
+//! of the pld op it names. The module is not changed.
+
+use crate::explore::{Finding, Schedule};
+use crate::program::load::{Finished, Program};
+use crate::program::model::{index_of, KernelInfo};
+use crate::runtime::domain::MAX_RANKS;
+use melior::{
+    ir::{operation::OperationLike, Location, OperationRef},
+    pass::Pass,
+    Context,
+};
+use pld_ir::pass::{external, Anchor, PassFailed, PassIdentity, PldPass};
+use std::collections::HashSet;
+use std::time::Duration;
+
+/// The pass and its options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExploreProtocol {
+    /// Rank counts to run (`ranks=2,3,4`); counts above a signal's first
+    /// dimension are skipped for that kernel.
+    pub ranks: Vec<usize>,
+    /// Schedules per rank count (`schedules=50`).
+    pub schedules: usize,
+    /// The first schedule's seed (`seed=0`); schedule i has seed + i.
+    pub seed: u64,
+    /// Whether `ranks` was given: then every count runs, whatever the
+    /// signals' shapes suggest.
+    pub ranks_given: bool,
+}
+
+impl Default for ExploreProtocol {
+    fn default() -> Self {
+        ExploreProtocol {
+            ranks: vec![2, 3, 4],
+            schedules: 50,
+            seed: 0,
+            ranks_given: false,
+        }
+    }
+}
+
+impl ExploreProtocol {
+    /// Reads `ranks=2,3,4 schedules=50 seed=0` (any subset, any order,
+    /// separated by spaces).
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let mut pass = ExploreProtocol::default();
+        for item in text.split_whitespace() {
+            let (key, value) = item
+                .split_once('=')
+                .ok_or_else(|| format!("pld-explore-protocol: expected key=value, not '{item}'"))?;
+            let number = |v: &str| {
+                v.parse::<u64>()
+                    .map_err(|_| format!("pld-explore-protocol: {key} takes a number, not '{v}'"))
+            };
+            match key {
+                "ranks" => {
+                    pass.ranks = value
+                        .split(',')
+                        .map(|v| number(v).map(|n| n as usize))
+                        .collect::<Result<_, _>>()?;
+                    if let Some(bad) = pass.ranks.iter().find(|r| !(1..=MAX_RANKS).contains(*r)) {
+                        return Err(format!(
+                            "pld-explore-protocol: ranks are 1 to {MAX_RANKS}, not {bad}"
+                        ));
+                    }
+                    pass.ranks_given = true;
+                }
+                "schedules" => {
+                    pass.schedules = number(value)? as usize;
+                    if pass.schedules == 0 {
+                        return Err("pld-explore-protocol: schedules is at least 1".into());
+                    }
+                }
+                "seed" => pass.seed = number(value)?,
+                other => {
+                    return Err(format!(
+                        "pld-explore-protocol has no option '{other}' (its options: ranks, \
+                         schedules, seed)"
+                    ))
+                }
+            }
+        }
+        Ok(pass)
+    }
+}
+
+impl PldPass for ExploreProtocol {
+    const ARGUMENT: &'static str = "pld-explore-protocol";
+    const NAME: &'static str = "PldExploreProtocol";
+    const SUMMARY: &'static str = "Run every converted kernel under seeded schedules of the protocol explorer and report races, missing fences, deadlocks and leaks at the ops";
+    const ANCHOR: Anchor = Anchor::Module;
+
+    fn run(&self, context: &Context, module: OperationRef) -> Result<(), PassFailed> {
+        let unconverted = pld_ir::functions(module).into_iter().find(|f| {
+            pld_dialect::query::function_kind(*f)
+                .ok()
+                .flatten()
+                .is_some_and(|k| k.is_device())
+                && f.attribute("pto.kernel_kind").is_err()
+                // A builtin kernel's stand-in (the CHIP rail's) is rendered
+                // from its template, not converted.
+                && f.attribute("builtin_template_dir").is_err()
+                && f.region(0)
+                    .ok()
+                    .and_then(|r| melior::ir::RegionLike::first_block(&r))
+                    .is_some()
+        });
+        if let Some(function) = unconverted {
+            pld_ir::diag::emit_error(
+                function.location(),
+                "pld-explore-protocol runs converted kernels: place it after pld-to-pto",
+            );
+            return Err(PassFailed);
+        }
+        let text = pld_ir::print::op_text(
+            &module,
+            pld_ir::print::PrintOptions {
+                debug_info: true,
+                ..Default::default()
+            },
+        );
+        let program = match Program::load_converted(&text, "<module>") {
+            Ok(program) => program,
+            Err(message) => {
+                pld_ir::diag::emit_error(
+                    module.location(),
+                    &format!("pld-explore-protocol: {message}"),
+                );
+                return Err(PassFailed);
+            }
+        };
+        let mut failed = false;
+        for kernel in &program.kernels {
+            let location = pld_ir::functions(module)
+                .into_iter()
+                .find(|f| pld_ir::symbol_name(*f).as_deref() == Some(kernel.name.as_str()))
+                .map_or(module.location(), |f| f.location());
+            failed |= self.explore_kernel(context, &program, kernel, location);
+        }
+        if failed {
+            Err(PassFailed)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Whether the kernel's signals are shaped for `ranks` ranks, by the
+/// conventions of the composite rail (collectives spec 5.1): a mesh signal
+/// `[NR, 1]` serves up to NR ranks, a ring signal `[2NR-2, NR]` and a
+/// lane matrix `[NR, S]` exactly NR. (A converted kernel no longer names
+/// its collectives; their shapes are all that is left to go by.)
+fn admits(kernel: &KernelInfo, ranks: usize) -> bool {
+    kernel
+        .signals
+        .iter()
+        .all(|&s| match kernel.params[s].shape.as_slice() {
+            [n] | [n, 1] => ranks <= *n,
+            [rows, cols] if *cols > 1 && *rows == 2 * cols - 2 => ranks == *cols,
+            [rows, _] => ranks == *rows,
+            other => ranks <= other.iter().product(),
+        })
+}
+
+/// A deterministic fill: signals zero, data a small ramp per rank.
+fn input(kernel: &KernelInfo, rank: usize, param: usize) -> Vec<u8> {
+    let p = &kernel.params[param];
+    if kernel.signals.contains(&param) {
+        return vec![0; p.bytes()];
+    }
+    p.dtype
+        .encode_all((0..p.elements()).map(|i| ((rank * 7 + i) % 13) as f64 * 0.5))
+}
+
+impl ExploreProtocol {
+    /// Explores one kernel; `true` when something was reported.
+    fn explore_kernel(
+        &self,
+        context: &Context,
+        program: &Program,
+        kernel: &KernelInfo,
+        at: Location,
+    ) -> bool {
+        let fitting: Vec<usize> = self
+            .ranks
+            .iter()
+            .copied()
+            .filter(|&r| self.ranks_given || admits(kernel, r))
+            .collect();
+        if fitting.is_empty() {
+            let ranks: Vec<String> = self.ranks.iter().map(ToString::to_string).collect();
+            pld_ir::diag::emit_error(
+                at,
+                &format!(
+                    "pld-explore-protocol: the signals of @{} are shaped for none of ranks={} \
+                     (a mesh signal [NR, 1] serves up to NR ranks, a ring signal [2NR-2, NR] \
+                     and a lane matrix [NR, S] exactly NR); give the rank counts it is written for",
+                    kernel.name,
+                    ranks.join(",")
+                ),
+            );
+            return true;
+        }
+        let mut seen = HashSet::new();
+        let mut reported = false;
+        for ranks in fitting {
+            for i in 0..self.schedules {
+                let seed = self.seed.wrapping_add(i as u64);
+                let finished = match program.run_explored(
+                    &kernel.name,
+                    ranks,
+                    Duration::from_secs(10),
+                    false,
+                    Some(Schedule { seed }),
+                    |rank, param| input(kernel, rank, param),
+                ) {
+                    Ok(finished) => finished,
+                    Err(message) => {
+                        pld_ir::diag::emit_error(at, &format!("pld-explore-protocol: {message}"));
+                        return true;
+                    }
+                };
+                let hint = format!(
+                    "{ranks} ranks, schedule seed {seed} (pld-run --kernel {} --ranks {ranks} \
+                     --replay {seed})",
+                    kernel.name
+                );
+                for (key, location, message) in findings(context, kernel, &finished) {
+                    if seen.insert(key) {
+                        reported = true;
+                        pld_ir::diag::emit_error(
+                            location.unwrap_or(at),
+                            &format!("protocol explorer, {hint}: {message}"),
+                        );
+                    }
+                }
+            }
+        }
+        reported
+    }
+}
+
+/// `file:line:col` as a location.
+fn location<'c>(context: &'c Context, text: &str) -> Option<Location<'c>> {
+    let mut parts = text.rsplitn(3, ':');
+    let column = parts.next()?.parse().ok()?;
+    let line = parts.next()?.parse().ok()?;
+    Some(Location::new(context, parts.next()?, line, column))
+}
+
+/// What one schedule found, as (key, where, message).
+fn findings<'c>(
+    context: &'c Context,
+    kernel: &KernelInfo,
+    finished: &Finished,
+) -> Vec<(String, Option<Location<'c>>, String)> {
+    let namer = |_: usize, range: &std::ops::Range<usize>| {
+        let (i, element) = kernel.element_at(&finished.offsets, range.start)?;
+        let p = &kernel.params[i];
+        Some(format!("{} {}", p.name, index_of(element, &p.shape)))
+    };
+    let outcome = &finished.outcome;
+    let mut out = Vec::new();
+    let at_site = |f: &Finding| {
+        f.sites()
+            .first()
+            .and_then(|s| location(context, &s.location))
+    };
+    for finding in &outcome.findings {
+        out.push((finding.key(), at_site(finding), finding.describe(&namer)));
+    }
+    for error in outcome
+        .errors
+        .iter()
+        .map(ToString::to_string)
+        .chain(outcome.fatals.iter().map(ToString::to_string))
+    {
+        out.push((format!("error {error}"), None, format!("error: {error}")));
+    }
+    if let Some(deadlock) = &outcome.deadlock {
+        for blocked in &deadlock.blocked {
+            let site = blocked.site.as_ref();
+            out.push((
+                format!("deadlock {:?}", site.map(|s| s.to_string())),
+                site.and_then(|s| location(context, &s.location)),
+                format!(
+                    "deadlock: rank {} waits for the i32 cell at byte {} of rank {}'s window {} {}, \
+                     which holds {}, and no thread of any rank can run",
+                    blocked.rank,
+                    blocked.offset,
+                    blocked.window.map_or("?".into(), |w| w.to_string()),
+                    blocked.cmp,
+                    blocked.expected,
+                    blocked.actual
+                ),
+            ));
+        }
+    } else {
+        for &signal in &kernel.signals {
+            let param = &kernel.params[signal];
+            let offset = finished.offsets[signal].unwrap_or(0);
+            for leak in finished.domain.leaks(offset, param.elements()) {
+                out.push((
+                    format!("leak {} {}", param.name, leak.index),
+                    None,
+                    format!(
+                        "credit leak: {} {} holds {} on rank {} after the kernel (should be back \
+                         to 0)",
+                        param.name,
+                        index_of(leak.index, &param.shape),
+                        leak.value,
+                        leak.rank
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}
+
+static IDENTITY: PassIdentity = PassIdentity;
+
+/// Creates the pass with its default options.
+pub fn create() -> Pass {
+    external(ExploreProtocol::default(), &IDENTITY)
+}
+
+/// Creates the pass from its option text.
+pub fn configure(options: &str) -> Result<Pass, String> {
+    Ok(external(ExploreProtocol::parse(options)?, &IDENTITY))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_parse_with_defaults_and_errors_name_the_option() {
+        assert_eq!(
+            ExploreProtocol::parse("").unwrap(),
+            ExploreProtocol::default()
+        );
+        let pass = ExploreProtocol::parse("ranks=2,8 schedules=7 seed=3").unwrap();
+        assert_eq!((pass.ranks, pass.schedules, pass.seed), (vec![2, 8], 7, 3));
+        assert!(pass.ranks_given && !ExploreProtocol::default().ranks_given);
+        assert!(ExploreProtocol::parse("schedules=0")
+            .unwrap_err()
+            .contains("at least 1"));
+        assert!(ExploreProtocol::parse("rank=2")
+            .unwrap_err()
+            .contains("no option 'rank'"));
+        assert!(ExploreProtocol::parse("ranks=0")
+            .unwrap_err()
+            .contains("1 to 64"));
+        assert!(ExploreProtocol::parse("schedules=x")
+            .unwrap_err()
+            .contains("a number"));
+    }
+}

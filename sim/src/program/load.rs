@@ -1,0 +1,499 @@
+//! A pld program ready to simulate: its kernels' parameters read from the
+//! source, the kernels compiled, and a way to run one on N ranks with
+//! buffers laid out the way the compiled code expects.
+//!
+//! Every distributed tensor parameter gets a buffer at the same 32-byte
+//! aligned offset of every rank's window; every plain tensor parameter a
+//! buffer private to the rank; the CommContexts of the distributed
+//! parameters follow the parameters, in order (as
+//! `pld-materialize-dist-tensor-ctx` adds them).
+
+use super::model::{index_of, location, tensor_param, Collective, KernelInfo, Param};
+use crate::compiler::Compiled;
+use crate::runtime::domain::{aligned, CommDomain};
+use crate::runtime::run::{Outcome, Run};
+use melior::ir::{
+    block::BlockLike, operation::OperationLike, r#type::FunctionType, OperationRef, RegionLike,
+};
+use pld_dialect::ops::signal::{Notify, Wait};
+use pld_ir::op_name;
+use pld_lowering::trace::parameter_of;
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// A program: the kernels of a pld module, compiled.
+pub struct Program {
+    pub kernels: Vec<KernelInfo>,
+    /// The module after `pld-to-pto`, as text.
+    pub lowered: String,
+    compiled: std::rc::Rc<Compiled>,
+    /// How long `pld-to-pto` took.
+    pub lower_time: Duration,
+    /// How long compiling the lowered module for the simulator took (zero
+    /// when it came from the cache).
+    pub compile_time: Duration,
+}
+
+/// The buffers of every rank after a run.
+pub struct Finished {
+    pub outcome: Outcome,
+    /// Window offset of each distributed parameter.
+    pub offsets: Vec<Option<usize>>,
+    pub domain: CommDomain,
+    /// Bytes of each parameter.
+    sizes: Vec<usize>,
+    /// `locals[rank][param]`: the private buffers (empty for distributed
+    /// parameters, which live in the windows).
+    locals: Vec<Vec<Vec<u8>>>,
+}
+
+impl Finished {
+    /// `buffers()[rank][param]`: every buffer's bytes after the run, read
+    /// from the windows when asked (a run holds no second copy of its
+    /// windows).
+    pub fn buffers(&self) -> Vec<Vec<Vec<u8>>> {
+        (0..self.domain.ranks())
+            .map(|rank| {
+                self.sizes
+                    .iter()
+                    .enumerate()
+                    .map(|(i, size)| match self.offsets[i] {
+                        Some(offset) => {
+                            let mut bytes = vec![0; *size];
+                            self.domain.window(rank).read(offset, &mut bytes);
+                            bytes
+                        }
+                        None => self.locals[rank][i].clone(),
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+impl Program {
+    /// Reads the kernels of a pld module (its device functions, with their
+    /// tensor parameters) and compiles them through `pld-to-pto`.
+    pub fn load(text: &str) -> Result<Self, String> {
+        Self::load_named(text, "<kernel>")
+    }
+
+    /// `load` of a source named `source_name` (in the locations of the
+    /// lowered module).
+    pub fn load_named(text: &str, source_name: &str) -> Result<Self, String> {
+        if is_converted(text) {
+            return Self::load_converted(text, source_name);
+        }
+        // Lowering first: its diagnostics point at the source.
+        let started = std::time::Instant::now();
+        let lowered = crate::compiler::to_pto_named(text, source_name)?;
+        let lower_time = started.elapsed();
+        let kernels = describe(text, source_name)?;
+        let started = std::time::Instant::now();
+        let compiled = Compiled::cached(&lowered)?;
+        Ok(Program {
+            kernels,
+            lowered,
+            compiled,
+            lower_time,
+            compile_time: started.elapsed(),
+        })
+    }
+
+    /// Loads a module already converted by `pld-to-pto` (whose kernels keep
+    /// their tensor types in `pld.signature`) and compiles it. Parameters
+    /// are named `argN`; the kernels have no collectives to check, but
+    /// their signals are known from the signal ops.
+    pub fn load_converted(text: &str, source_name: &str) -> Result<Self, String> {
+        let context = pld_dialect::context();
+        let _quiet = pld_ir::diag::Sink::attach(&context);
+        let module = pld_ir::parse::parse(&context, text, source_name)
+            .ok_or_else(|| format!("{source_name} does not parse"))?;
+        let kernels = crate::program::converted::describe(&module)?;
+        let started = std::time::Instant::now();
+        let compiled = Compiled::cached_named(text, source_name)?;
+        Ok(Program {
+            kernels,
+            lowered: text.to_string(),
+            compiled,
+            lower_time: Duration::ZERO,
+            compile_time: started.elapsed(),
+        })
+    }
+
+    /// The compiled entry of kernel `name`.
+    pub fn entry(&self, name: &str) -> Option<crate::compiler::Kernel<'_>> {
+        self.compiled.kernel(name)
+    }
+
+    pub fn kernel(&self, name: &str) -> Option<&KernelInfo> {
+        self.kernels.iter().find(|k| k.name == name)
+    }
+
+    /// Runs `kernel` on `ranks` ranks; `init(rank, param)` gives each
+    /// buffer's initial bytes (of the parameter's size).
+    pub fn run(
+        &self,
+        kernel: &str,
+        ranks: usize,
+        deadline: Duration,
+        init: impl Fn(usize, usize) -> Vec<u8>,
+    ) -> Result<Finished, String> {
+        self.run_traced(kernel, ranks, deadline, false, init)
+    }
+
+    /// `run`, recording a timeline when `trace` (`Outcome::trace`).
+    pub fn run_traced(
+        &self,
+        kernel: &str,
+        ranks: usize,
+        deadline: Duration,
+        trace: bool,
+        init: impl Fn(usize, usize) -> Vec<u8>,
+    ) -> Result<Finished, String> {
+        self.run_explored(kernel, ranks, deadline, trace, None, init)
+    }
+
+    /// `run_traced`, under the explorer's `schedule` when given
+    /// (`Run::explore`).
+    pub fn run_explored(
+        &self,
+        kernel: &str,
+        ranks: usize,
+        deadline: Duration,
+        trace: bool,
+        schedule: Option<crate::explore::Schedule>,
+        init: impl Fn(usize, usize) -> Vec<u8>,
+    ) -> Result<Finished, String> {
+        let info = self
+            .kernel(kernel)
+            .ok_or_else(|| format!("no kernel @{kernel}"))?;
+        let entry = self
+            .compiled
+            .kernel(kernel)
+            .ok_or_else(|| format!("@{kernel} was not compiled"))?;
+        let params = &info.params;
+        let mut offsets = Vec::new();
+        let mut window_bytes = 0;
+        for param in params {
+            if param.distributed {
+                offsets.push(Some(window_bytes));
+                window_bytes += aligned(param.bytes());
+            } else {
+                offsets.push(None);
+            }
+        }
+        let domain = CommDomain::new(ranks, window_bytes.max(32)).map_err(|e| e.to_string())?;
+        let mut locals: Vec<Vec<Mutex<Vec<u8>>>> = Vec::new();
+        for rank in 0..ranks {
+            let mut row = Vec::new();
+            for (i, param) in params.iter().enumerate() {
+                let bytes = init(rank, i);
+                if bytes.len() != param.bytes() {
+                    return Err(format!(
+                        "the input of {} on rank {rank} has {} bytes, the parameter {}",
+                        param.name,
+                        bytes.len(),
+                        param.bytes()
+                    ));
+                }
+                match offsets[i] {
+                    Some(offset) => {
+                        domain.window(rank).write(offset, &bytes);
+                        row.push(Mutex::new(Vec::new()));
+                    }
+                    None => row.push(Mutex::new(bytes)),
+                }
+            }
+            locals.push(row);
+        }
+        // The timeline names window bytes by parameter and element.
+        let names = |_window: usize, offset: usize| {
+            let (i, element) = info.element_at(&offsets, offset)?;
+            Some(format!(
+                "{} {}",
+                info.shown_name(i),
+                index_of(element, &params[i].shape)
+            ))
+        };
+        // A kernel only calls the device functions: its ranks may share
+        // threads as fibers.
+        let outcome = Run::new(&domain, deadline)
+            .traced(trace)
+            .explore(schedule)
+            .named(Some(&names))
+            .signal_cells(schedule.map(|_| {
+                info.cells
+                    .iter()
+                    .filter_map(|&i| offsets[i].map(|o| o..o + params[i].bytes()))
+                    .collect()
+            }))
+            .fibers(true)
+            .pinned(true)
+            .execute(&format!("@{kernel}"), |env| {
+                let mut guards: Vec<_> =
+                    locals[env.rank].iter().map(|m| m.lock().unwrap()).collect();
+                let mut values: Vec<*mut ()> = Vec::new();
+                for (i, offset) in offsets.iter().enumerate() {
+                    values.push(match offset {
+                        // SAFETY: inside the window, which was sized for it.
+                        Some(offset) => {
+                            unsafe { env.domain.window(env.rank).base().add(*offset) }.cast()
+                        }
+                        None => guards[i].as_mut_ptr().cast(),
+                    });
+                }
+                for _ in offsets.iter().flatten() {
+                    values.push(env.domain.context(env.rank).cast_mut().cast());
+                }
+                let mut arguments: Vec<*mut ()> = values
+                    .iter_mut()
+                    .map(|v| (v as *mut *mut ()).cast())
+                    .collect();
+                // SAFETY: one pointer per parameter, each to a pointer to a
+                // buffer of the parameter's size that outlives the call.
+                unsafe { entry.call(&mut arguments) };
+            });
+        let locals = locals
+            .into_iter()
+            .map(|row| {
+                row.into_iter()
+                    .map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
+                    .collect()
+            })
+            .collect();
+        Ok(Finished {
+            outcome,
+            offsets,
+            domain,
+            sizes: params.iter().map(|p| p.bytes()).collect(),
+            locals,
+        })
+    }
+}
+
+/// The SSA names of `@function`'s parameters as the source writes them
+/// (`data` for `%data: ...`), in order; empty when the signature is not
+/// found in the text. MLIR keeps no SSA names, so they are read off the
+/// text of the signature.
+pub fn source_names(text: &str, function: &str) -> Vec<String> {
+    let needle = format!("@{function}(");
+    let Some(start) = text
+        .match_indices(&needle)
+        .map(|(at, _)| at)
+        .find(|&at| text[..at].trim_end().ends_with("func.func"))
+    else {
+        return Vec::new();
+    };
+    let signature = &text[start + needle.len()..];
+    let mut names = Vec::new();
+    let mut depth = 1usize;
+    for (at, c) in signature.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            '%' if depth == 1 => {
+                let ident: String = signature[at + 1..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | '-'))
+                    .collect();
+                let after = signature[at + 1 + ident.len()..].trim_start();
+                if !ident.is_empty() && after.starts_with(':') {
+                    names.push(ident);
+                }
+            }
+            _ => {}
+        }
+    }
+    names
+}
+
+/// The InCore kernels of a pld module and their tensor parameters.
+fn describe(text: &str, source_name: &str) -> Result<Vec<KernelInfo>, String> {
+    let context = pld_dialect::context();
+    // pld_ir's parser takes any bytes (melior's panics on a NUL).
+    let module =
+        pld_ir::parse::parse(&context, text, source_name).ok_or("the module does not parse")?;
+    let mut kernels = Vec::new();
+    let mut op = module.body().first_operation();
+    while let Some(function) = op {
+        op = function.next_in_block();
+        if op_name(&function) != "func.func" {
+            continue;
+        }
+        let kind = pld_dialect::query::function_kind(function).ok().flatten();
+        let device =
+            kind.is_some_and(|k| k.is_device()) || function.attribute("pto.kernel_kind").is_ok();
+        let declaration = function
+            .region(0)
+            .ok()
+            .and_then(|r| r.first_block())
+            .is_none();
+        if !device || declaration {
+            continue;
+        }
+        let name = function
+            .attribute("sym_name")
+            .ok()
+            .and_then(pld_ir::attr::string)
+            .unwrap_or_default();
+        let params = params_of(text, &name, function)?;
+        let collectives = collectives_of(function);
+        let (signals, cells) = signals_of(function, &collectives);
+        kernels.push(KernelInfo {
+            name,
+            params,
+            collectives,
+            signals,
+            cells,
+        });
+    }
+    Ok(kernels)
+}
+
+/// The tensor parameters of kernel `@name` (`function`), named as `text`
+/// names them; the contexts the pipeline adds are left out.
+fn params_of(text: &str, name: &str, function: OperationRef) -> Result<Vec<Param>, String> {
+    let ty = function
+        .attribute("function_type")
+        .ok()
+        .and_then(pld_ir::attr::type_value)
+        .and_then(|t| FunctionType::try_from(t).ok())
+        .ok_or_else(|| format!("@{name} has no function type"))?;
+    let names = source_names(text, name);
+    let mut params = Vec::new();
+    for i in 0..ty.input_count() {
+        let input = ty.input(i).map_err(|e| e.to_string())?;
+        if input.to_string() == "!pld.ctx" {
+            continue; // added by the pipeline; pld-run passes contexts itself
+        }
+        if input.to_string().starts_with("!pto.") {
+            return Err(format!(
+                "@{name} is already converted to PTO but has no pto.kernel_kind; run the \
+                 pld source of the kernel"
+            ));
+        }
+        let fallback = format!("arg{i}");
+        let param_name = names.get(i).unwrap_or(&fallback);
+        params.push(tensor_param(name, i, input, param_name)?);
+    }
+    Ok(params)
+}
+
+/// The collectives of a kernel, with their targets as parameter numbers.
+fn collectives_of(function: OperationRef) -> Vec<Collective> {
+    let mut collectives = Vec::new();
+    for op in pld_ir::collect(function, |n| {
+        pld_dialect::ops::collective::COLLECTIVES.contains(&n)
+    }) {
+        let op_text = op_name(&op);
+        let Some(view) = pld_dialect::ops::OpView::new(op) else {
+            continue;
+        };
+        // Through views, loop carries and branches (the rebind idiom).
+        let parameter = |group: &str| view.one(group).and_then(parameter_of);
+        let target = parameter("target");
+        let signal = parameter("signal");
+        let reduce = op
+            .attribute("op")
+            .ok()
+            .and_then(|a| pld_ir::attr::enum_payload(a, "pld.reduce_op"));
+        let mode = op.attribute("mode").ok().and_then(pld_ir::attr::string);
+        let input = parameter("input");
+        let root = op.attribute("root").ok().and_then(pld_ir::attr::int);
+        let counts = parameter("send_counts").zip(parameter("recv_counts"));
+        let in_loop = pld_ir::ancestors(op)
+            .into_iter()
+            .map(|a| op_name(&a))
+            .find(|n| n == "scf.for" || n == "scf.while");
+        collectives.push(Collective {
+            location: location(op),
+            in_loop,
+            op: op_text,
+            target,
+            signal,
+            reduce,
+            mode,
+            input,
+            root,
+            counts,
+        });
+    }
+    collectives
+}
+
+/// The parameters of a kernel used as credit signals (by one of its
+/// `collectives`, a wait, or an adding notify), and every parameter whose
+/// cells a notify or wait may touch: the signals, and the data cells
+/// written with Set.
+fn signals_of(function: OperationRef, collectives: &[Collective]) -> (Vec<usize>, Vec<usize>) {
+    let mut signals: Vec<usize> = collectives.iter().filter_map(|c| c.signal).collect();
+    let mut cells = Vec::new();
+    for op in pld_ir::collect(function, |n| n == Notify::NAME || n == Wait::NAME) {
+        let Some(view) = pld_dialect::ops::OpView::new(op) else {
+            continue;
+        };
+        let credit = op_name(&op) == Wait::NAME
+            || op
+                .attribute("op")
+                .ok()
+                .and_then(|a| pld_ir::attr::enum_payload(a, "pld.notify_op"))
+                .as_deref()
+                == Some("atomic_add");
+        let operand = if op_name(&op) == Wait::NAME {
+            "signal"
+        } else {
+            "target"
+        };
+        let param = view.one(operand).and_then(parameter_of);
+        cells.extend(param);
+        if let (true, Some(param)) = (credit, param) {
+            signals.push(param);
+        }
+    }
+    signals.sort_unstable();
+    signals.dedup();
+    cells.extend(&signals);
+    cells.extend(
+        collectives
+            .iter()
+            .filter_map(|c| c.counts.map(|(_, recv)| recv)),
+    );
+    cells.sort_unstable();
+    cells.dedup();
+    (signals, cells)
+}
+
+/// Whether `text` is a module already converted by `pld-to-pto` (a kernel
+/// with `pto.kernel_kind`).
+fn is_converted(text: &str) -> bool {
+    let context = pld_dialect::context();
+    let _quiet = pld_ir::diag::Sink::attach(&context);
+    pld_ir::parse::parse(&context, text, "<input>").is_some_and(|module| {
+        pld_ir::functions(module.as_operation())
+            .into_iter()
+            .any(|f| f.attribute("pto.kernel_kind").is_ok())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::source_names;
+
+    #[test]
+    fn parameter_names_come_from_the_signature() {
+        let text = "func.func @other(%x: i32) { return }\n\
+                    func.func @k(%data: tensor<1x4xf32, #pld.dist>,\n    %sig_2: tensor<2x1xi32, #pld.dist> {a = (1)}, %n: index)\n\
+                    attributes {pld.kind = #pld.func_kind<\"incore\">} { return }\n";
+        assert_eq!(source_names(text, "k"), ["data", "sig_2", "n"]);
+        assert_eq!(source_names(text, "other"), ["x"]);
+        // Only a definition's signature counts, not a call.
+        assert!(source_names("func.call @k(%a) : (i32) -> ()", "k").is_empty());
+        assert!(source_names(text, "missing").is_empty());
+    }
+}

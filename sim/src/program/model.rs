@@ -1,0 +1,268 @@
+//! What the simulator knows of a program's kernels, apart from running
+//! them: element types, tensor parameters, the collectives a kernel calls
+//! (for the golden check) and how reports name elements and ops.
+
+use crate::compiler::locate::position;
+use melior::ir::OperationRef;
+use pld_dialect::types::TensorKind;
+
+/// An element type the simulator moves and checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dtype {
+    F16,
+    F32,
+    I32,
+    I8,
+}
+
+impl Dtype {
+    /// The dtype of an MLIR element type as printed (`f32`, ...).
+    pub fn of(text: &str) -> Option<Self> {
+        Some(match text {
+            "f16" => Dtype::F16,
+            "f32" => Dtype::F32,
+            "i32" => Dtype::I32,
+            "i8" => Dtype::I8,
+            _ => return None,
+        })
+    }
+
+    pub fn bytes(self) -> usize {
+        match self {
+            Dtype::I8 => 1,
+            Dtype::F16 => 2,
+            Dtype::F32 | Dtype::I32 => 4,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Dtype::F16 => "f16",
+            Dtype::F32 => "f32",
+            Dtype::I32 => "i32",
+            Dtype::I8 => "i8",
+        }
+    }
+
+    /// Element `i` of `bytes`, widened.
+    pub fn read(self, bytes: &[u8], i: usize) -> f64 {
+        match self {
+            Dtype::F16 => f64::from(crate::runtime::half::f16_to_f32(u16::from_le_bytes([
+                bytes[2 * i],
+                bytes[2 * i + 1],
+            ]))),
+            Dtype::F32 => f64::from(f32::from_le_bytes(
+                bytes[4 * i..4 * i + 4].try_into().unwrap(),
+            )),
+            Dtype::I32 => f64::from(i32::from_le_bytes(
+                bytes[4 * i..4 * i + 4].try_into().unwrap(),
+            )),
+            Dtype::I8 => f64::from(bytes[i] as i8),
+        }
+    }
+
+    /// `value` encoded as one element.
+    pub fn encode(self, value: f64) -> Vec<u8> {
+        self.encode_all([value])
+    }
+
+    /// `values` encoded one after another (a 64 MiB input is 16 Mi
+    /// elements: no allocation per element).
+    pub fn encode_all(self, values: impl IntoIterator<Item = f64>) -> Vec<u8> {
+        let values = values.into_iter();
+        let mut bytes = Vec::with_capacity(values.size_hint().0 * self.bytes());
+        for value in values {
+            match self {
+                Dtype::F16 => bytes.extend_from_slice(
+                    &crate::runtime::half::f32_to_f16(value as f32).to_le_bytes(),
+                ),
+                Dtype::F32 => bytes.extend_from_slice(&(value as f32).to_le_bytes()),
+                Dtype::I32 => bytes.extend_from_slice(&(value as i32).to_le_bytes()),
+                Dtype::I8 => bytes.push(value as i8 as u8),
+            }
+        }
+        bytes
+    }
+}
+
+/// One tensor parameter of a kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Param {
+    /// `arg<i>`, `i` the argument number (pld-run also accepts the source's
+    /// SSA name, `%data`).
+    pub name: String,
+    pub distributed: bool,
+    pub shape: Vec<usize>,
+    pub dtype: Dtype,
+}
+
+impl Param {
+    pub fn elements(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.elements() * self.dtype.bytes()
+    }
+}
+
+/// A collective in a kernel, for the golden check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Collective {
+    /// `pld.tensor_allreduce`, ...
+    pub op: String,
+    /// The parameter holding the result (the collective's target).
+    pub target: Option<usize>,
+    /// The parameter holding its signal.
+    pub signal: Option<usize>,
+    /// `sum`, `max`, `min`, `prod` for reductions.
+    pub reduce: Option<String>,
+    /// `ring` or `mesh` for an allreduce that says.
+    pub mode: Option<String>,
+    /// The parameter holding its local input (allgather, all_to_all).
+    pub input: Option<usize>,
+    /// The root of a broadcast.
+    pub root: Option<i64>,
+    /// all_to_all_v: the parameters of the send and receive counts.
+    pub counts: Option<(usize, usize)>,
+    /// The loop (`scf.for`, `scf.while`) it runs in, if any: the golden of
+    /// one call does not describe it.
+    pub in_loop: Option<String>,
+    /// Where the source writes it (`file:line:col`).
+    pub location: String,
+}
+
+/// What `run` needs to know of a kernel.
+#[derive(Clone, Debug)]
+pub struct KernelInfo {
+    pub name: String,
+    pub params: Vec<Param>,
+    pub collectives: Vec<Collective>,
+    /// The parameters used as credit signals (by a collective, a wait, or
+    /// an adding notify): after the kernel they must be back to zero.
+    pub signals: Vec<usize>,
+    /// Every parameter whose cells a notify or wait may touch: the signals,
+    /// and the data cells written with Set (an all_to_all_v's
+    /// `recv_counts`). The explorer reports a notify or wait outside them.
+    pub cells: Vec<usize>,
+}
+
+impl KernelInfo {
+    /// The distributed parameter whose window range holds byte `offset`
+    /// (`offsets` as [`Finished::offsets`](super::Finished::offsets) gives
+    /// them), and the element there: `(parameter, element)`.
+    pub fn element_at(&self, offsets: &[Option<usize>], offset: usize) -> Option<(usize, usize)> {
+        self.params
+            .iter()
+            .zip(offsets)
+            .enumerate()
+            .find_map(|(i, (p, o))| {
+                let start = (*o)?;
+                (start..start + p.bytes())
+                    .contains(&offset)
+                    .then(|| (i, (offset - start) / p.dtype.bytes()))
+            })
+    }
+
+    /// Parameter `position` as reports name it: `%data (arg0)`, or `arg0`
+    /// when the source gave it no other name.
+    pub fn shown_name(&self, position: usize) -> String {
+        let name = self.params.get(position).map_or("", |p| p.name.as_str());
+        if name == format!("arg{position}") {
+            name.to_string()
+        } else {
+            format!("%{name} (arg{position})")
+        }
+    }
+}
+
+/// Element `i` of a row-major `shape` as a multi-dimensional index,
+/// `[row, col]`: how reports name an element.
+pub fn index_of(i: usize, shape: &[usize]) -> String {
+    let mut rest = i;
+    let mut index = vec![0; shape.len()];
+    for (slot, extent) in index.iter_mut().zip(shape).rev() {
+        let extent = (*extent).max(1);
+        *slot = rest % extent;
+        rest /= extent;
+    }
+    let parts: Vec<String> = index.iter().map(ToString::to_string).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// Parameter `i` of kernel `@kernel`, of type `input`, named `name`: a
+/// tensor with a static shape and an element type the simulator fills.
+pub(crate) fn tensor_param(
+    kernel: &str,
+    i: usize,
+    input: melior::ir::Type,
+    name: &str,
+) -> Result<Param, String> {
+    let Ok(Some(info)) = pld_dialect::types::tensor_info(input) else {
+        return Err(format!(
+            "@{kernel}: parameter #{i} has type {input}; pld-run passes tensors only"
+        ));
+    };
+    let shape: Option<Vec<usize>> = info.shape.iter().map(|d| d.map(|d| d as usize)).collect();
+    let shape = shape.ok_or_else(|| format!("@{kernel}: parameter #{i} needs a static shape"))?;
+    // Simulated buffers live in this process's memory.
+    const LIMIT: usize = 1 << 34;
+    let bytes = shape
+        .iter()
+        .try_fold(4usize, |acc, d| acc.checked_mul(*d))
+        .filter(|b| *b <= LIMIT);
+    if bytes.is_none() {
+        return Err(format!(
+            "@{kernel}: parameter #{i} is larger than the simulator's 16 GiB per buffer"
+        ));
+    }
+    let dtype = Dtype::of(&info.dtype()).ok_or_else(|| {
+        format!(
+            "@{kernel}: parameter #{i} has element type {}; pld-run handles f16, f32, i32 and i8",
+            info.dtype()
+        )
+    })?;
+    Ok(Param {
+        name: name.to_string(),
+        distributed: info.kind == TensorKind::Distributed,
+        shape,
+        dtype,
+    })
+}
+
+/// `file:line:col` of an op, as reports name it.
+pub fn location(op: OperationRef) -> String {
+    position(op).unwrap_or_else(|| "unknown location".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Dtype;
+
+    #[test]
+    fn encoding_many_elements_puts_each_in_its_place() {
+        let values = [1.0, -2.5, 0.0, 65504.0, 3.75];
+        // What each dtype holds of them (integers truncate toward zero, and
+        // saturate: Rust's `as` from a float).
+        let held: [(Dtype, [f64; 5]); 4] = [
+            (Dtype::F16, [1.0, -2.5, 0.0, 65504.0, 3.75]),
+            (Dtype::F32, [1.0, -2.5, 0.0, 65504.0, 3.75]),
+            (Dtype::I32, [1.0, -2.0, 0.0, 65504.0, 3.0]),
+            (Dtype::I8, [1.0, -2.0, 0.0, 127.0, 3.0]),
+        ];
+        for (dtype, expected) in held {
+            let all = dtype.encode_all(values);
+            assert_eq!(all.len(), values.len() * dtype.bytes());
+            let read: Vec<f64> = (0..values.len()).map(|i| dtype.read(&all, i)).collect();
+            assert_eq!(read, expected, "{dtype:?}");
+        }
+        assert_eq!(Dtype::F32.encode_all([1.0]), 1.0f32.to_le_bytes());
+        assert_eq!(
+            Dtype::F16.encode_all([1.0]),
+            [0x00, 0x3c],
+            "1.0 in binary16"
+        );
+        assert_eq!(Dtype::I8.encode_all([-2.0]), [0xfe]);
+        assert_eq!(Dtype::I32.encode(7.0), 7i32.to_le_bytes());
+    }
+}

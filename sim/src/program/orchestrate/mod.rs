@@ -1,0 +1,939 @@
+//! Whole programs on simulated ranks (docs/simulator.md, "Whole
+//! programs"): a HOST orchestrator's comm domains, dispatches of CHIP
+//! orchestrators, the kernels those call and the HOST rail's builtin
+//! dispatches, run on one thread per device.
+//!
+//! [`plan`] interprets the orchestration once (it depends on integers
+//! only) into every device's ordered work; [`ProgramRun::execute`] lays the
+//! comm domains out in every device's window, runs each device's work on
+//! its own thread (the kernels JIT-compiled, the builtins from the
+//! library runtime-sys builds), and, when asked, snapshots the operands of
+//! every collective before and after it for the golden check.
+
+pub mod affine;
+pub mod plan;
+
+pub use plan::{Arg, BuiltinScalar, BuiltinTask, DomainPlan, KernelTask, Plan, Task, TensorRef};
+
+use crate::compiler::jit::Kernel;
+use crate::program::builtins::{self, TensorDesc};
+use crate::program::golden::{self, RankCheck};
+use crate::program::load::Program;
+use crate::program::model::{index_of, Collective, KernelInfo, Param};
+use crate::runtime::domain::CommDomain;
+use crate::runtime::report::CellLeak;
+use crate::runtime::run::{Outcome, Run};
+use melior::ir::operation::OperationLike;
+use pld_dialect::enums::FuncKind;
+use pld_dialect::ops::collective::AllToAllV;
+use pld_runtime_sys::PldCommContext;
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// AIV cores of a simulated device: the limit a sync-start launch must fit
+/// (A2/A3 devices have 48; a module's `pld.aiv_core_count` overrides it).
+pub const DEFAULT_AIV_CORES: i32 = 48;
+
+/// A window buffer of the program, and what is known of its contents.
+#[derive(Clone, Debug)]
+pub struct Buffer {
+    pub domain: usize,
+    pub name: String,
+    /// The first tensor that views it (its dtype and shape).
+    pub view: TensorRef,
+    /// Used as a collective's signal: starts at zero and must end there.
+    pub signal: bool,
+}
+
+/// A program ready to run on `world` devices.
+pub struct ProgramRun {
+    pub program: Program,
+    pub plan: Plan,
+    pub entry: String,
+    pub buffers: Vec<Buffer>,
+    pub aiv_cores: i32,
+    /// How long interpreting the orchestration into the plan took (with
+    /// the checks of every call's operands).
+    pub plan_time: Duration,
+}
+
+/// One collective call of the program: where it is in the source, and
+/// what `--check` found.
+#[derive(Clone, Debug)]
+pub struct CallReport {
+    /// `pld.tensor_allreduce`, ... (the user-level collective).
+    pub op: String,
+    /// The source location of the collective (or of the kernel call, for a
+    /// collective inside a kernel).
+    pub location: String,
+    /// For a collective inside a kernel: the kernel.
+    pub kernel: Option<String>,
+    /// The element type and count of its result.
+    pub dtype: String,
+    pub elements: usize,
+    pub reduce: Option<String>,
+    pub root: Option<i64>,
+    /// Its time on the slowest rank.
+    pub time: Duration,
+    /// The check per rank, or why there is none.
+    pub check: Result<Vec<RankCheck>, String>,
+    /// The window buffer holding its result, and the devices of its comm
+    /// domain in rank order (for writing the golden next to the result).
+    pub target: Option<(String, Vec<usize>)>,
+}
+
+/// How a program run ended.
+pub struct ProgramOutcome {
+    pub outcome: Outcome,
+    /// Every collective call, in the order of the first device's work.
+    pub calls: Vec<CallReport>,
+    /// Signal cells left non-zero: the buffer (its index in
+    /// [`ProgramRun::buffers`]) and the cell (`rank` the device whose
+    /// window holds it, `index` the element in the buffer's view).
+    pub leaks: Vec<(usize, CellLeak)>,
+    /// L3 -> L2 round trips per device.
+    pub round_trips: Vec<u64>,
+    /// Every buffer's bytes on every device after the run:
+    /// `buffers[buffer][device]` (empty for a device outside its domain).
+    pub final_bytes: Vec<Vec<Vec<u8>>>,
+    /// How long comparing the calls with their goldens took (zero without
+    /// `check`).
+    pub check_time: Duration,
+}
+
+impl ProgramRun {
+    /// Loads `text` (a pld module with a HOST orchestrator), lowers and
+    /// compiles it, and plans it for `world` devices. `entry` names the
+    /// HOST orchestrator (default: the only one).
+    pub fn load(
+        text: &str,
+        source_name: &str,
+        entry: Option<&str>,
+        world: usize,
+    ) -> Result<Self, String> {
+        let program = Program::load_named(text, source_name)?;
+        let mut run = ProgramRun {
+            program,
+            plan: Plan::default(),
+            entry: entry.unwrap_or_default().to_string(),
+            buffers: Vec::new(),
+            aiv_cores: DEFAULT_AIV_CORES,
+            plan_time: Duration::ZERO,
+        };
+        run.plan_for(world, entry)?;
+        Ok(run)
+    }
+
+    /// Plans the loaded program again, for `world` devices (the kernels
+    /// stay compiled).
+    pub fn replan(&mut self, world: usize) -> Result<(), String> {
+        let entry = self.entry.clone();
+        self.plan_for(world, Some(&entry))
+    }
+
+    fn plan_for(&mut self, world: usize, entry: Option<&str>) -> Result<(), String> {
+        let started = Instant::now();
+        let planned = self.plan_checked(world, entry);
+        self.plan_time = started.elapsed();
+        planned
+    }
+
+    fn plan_checked(&mut self, world: usize, entry: Option<&str>) -> Result<(), String> {
+        let context = pld_dialect::context();
+        let module = pld_ir::parse::parse(&context, &self.program.lowered, "<lowered>")
+            .ok_or("the lowered module does not parse")?;
+        let hosts: Vec<String> = pld_ir::functions(module.as_operation())
+            .into_iter()
+            .filter(|f| pld_dialect::query::function_kind(*f) == Ok(Some(FuncKind::Host)))
+            .filter_map(pld_ir::symbol_name)
+            .collect();
+        let entry = match entry {
+            Some(name) if hosts.iter().any(|h| h == name) => name.to_string(),
+            Some(name) => {
+                return Err(format!(
+                    "@{name} is not a HOST orchestrator of the program (those are: {})",
+                    list(&hosts)
+                ))
+            }
+            None => match hosts.as_slice() {
+                [only] => only.clone(),
+                [] => return Err("the program has no HOST orchestrator".into()),
+                many => {
+                    return Err(format!(
+                        "the program has several HOST orchestrators ({}); pick one with --entry",
+                        list(many)
+                    ))
+                }
+            },
+        };
+        self.aiv_cores = module
+            .as_operation()
+            .attribute("pld.aiv_core_count")
+            .ok()
+            .and_then(pld_ir::attr::int)
+            .and_then(|c| i32::try_from(c).ok())
+            .unwrap_or(DEFAULT_AIV_CORES);
+        self.plan = plan::plan(&module, &entry, world)
+            .map_err(|r| format!("{}: {}", r.location, r.message))?;
+        self.entry = entry;
+        self.buffers = self.describe_buffers()?;
+        self.check_shapes()
+    }
+
+    /// Every call's operands against the size of its comm domain, before
+    /// anything runs (a signal sized for other rank counts would put
+    /// credits outside its buffer).
+    fn check_shapes(&self) -> Result<(), String> {
+        use crate::program::shapes::Rail;
+        for task in self.plan.tasks.iter().flatten() {
+            let (info, domain, location, rail) = match task {
+                Task::Builtin(b) => (
+                    builtin_collective(b).0,
+                    b.domain,
+                    &b.location,
+                    Rail::Builtin,
+                ),
+                Task::Kernel(k) => {
+                    let (Some(info), Some(first)) = (
+                        self.program.kernel(&k.kernel),
+                        tensors_of(k).first().copied(),
+                    ) else {
+                        continue;
+                    };
+                    (info.clone(), first.domain, &k.location, Rail::Composite)
+                }
+            };
+            let ranks = self.plan.domains[domain].devices.len();
+            crate::program::shapes::check(&info, ranks, rail)
+                .map_err(|m| format!("{location}: {m}"))?;
+            if let Task::Builtin(b) = task {
+                self.check_launch(b, ranks)
+                    .and_then(|()| check_distinct(b))
+                    .map_err(|m| format!("{location}: {m}"))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A builtin's launch, as its entry will see it: `core_num` in range,
+    /// the blocks that start together within the device's AIV cores, and
+    /// an all_to_all_v signal with a lane per block. The entry would stop
+    /// the rank with a fatal error; refused here, nothing starts.
+    fn check_launch(&self, task: &BuiltinTask, ranks: usize) -> Result<(), String> {
+        let Some(requested) = task.scalars.iter().find_map(|s| match s {
+            BuiltinScalar::Value(v) => Some(*v),
+            _ => None,
+        }) else {
+            return Ok(());
+        };
+        let op = task.collective.op;
+        if !(1..=pld_dialect::launch::MAX_CORE_NUM).contains(&requested) {
+            return Err(format!(
+                "{op} has core_num = {requested}; the builtin entry takes 1 to {}",
+                pld_dialect::launch::MAX_CORE_NUM
+            ));
+        }
+        let blocks = if op == AllToAllV::NAME {
+            pld_dialect::launch::all_to_all_v_blocks(ranks as i64, requested)
+                .map_err(|e| format!("{op}: {e}"))?
+        } else {
+            requested
+        };
+        if blocks > i64::from(self.aiv_cores) {
+            return Err(format!(
+                "{op} launches {blocks} AIV blocks that must start together, but the device \
+                 has {} AIV cores (pld.aiv_core_count); lower its core_num",
+                self.aiv_cores
+            ));
+        }
+        if op == AllToAllV::NAME {
+            let stride = task.tensors.get(2).and_then(|s| s.shape.get(1)).copied();
+            if let Some(stride) = stride.filter(|s| (*s as i64) < blocks) {
+                return Err(format!(
+                    "the signal of {op} ({}) has {stride} lanes per rank, fewer than the {blocks} \
+                     blocks it launches (core_num = {requested} on {ranks} ranks)",
+                    task.tensors[2].buffer
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The window buffers the tasks use, with a view of each.
+    fn describe_buffers(&self) -> Result<Vec<Buffer>, String> {
+        let mut buffers: Vec<Buffer> = Vec::new();
+        let mut note = |tensor: &TensorRef, signal: bool| match buffers
+            .iter_mut()
+            .find(|b| b.domain == tensor.domain && b.name == tensor.buffer)
+        {
+            Some(b) => b.signal |= signal,
+            None => buffers.push(Buffer {
+                domain: tensor.domain,
+                name: tensor.buffer.clone(),
+                view: tensor.whole(),
+                signal,
+            }),
+        };
+        for task in self.plan.tasks.iter().flatten() {
+            match task {
+                Task::Builtin(b) => {
+                    let signal = signal_index(b);
+                    for (i, t) in b.tensors.iter().enumerate() {
+                        note(t, Some(i) == signal);
+                    }
+                }
+                Task::Kernel(k) => {
+                    let info = self.program.kernel(&k.kernel);
+                    for (i, t) in tensors_of(k).into_iter().enumerate() {
+                        let signal = info.is_some_and(|info| info.signals.contains(&i));
+                        note(t, signal);
+                    }
+                }
+            }
+        }
+        Ok(buffers)
+    }
+
+    /// Runs the program. `init(buffer, device)` gives a buffer's initial
+    /// bytes on a device (of the size of the buffer's view). With `check`
+    /// every collective's operands are snapshotted and compared with the
+    /// golden.
+    pub fn execute(
+        &self,
+        deadline: Duration,
+        trace: bool,
+        check: bool,
+        init: impl Fn(&Buffer, usize) -> Vec<u8>,
+    ) -> Result<ProgramOutcome, String> {
+        self.execute_explored(deadline, trace, check, None, init)
+    }
+
+    /// `execute`, under the explorer's `schedule` when given
+    /// (`Run::explore`).
+    pub fn execute_explored(
+        &self,
+        deadline: Duration,
+        trace: bool,
+        check: bool,
+        schedule: Option<crate::explore::Schedule>,
+        init: impl Fn(&Buffer, usize) -> Vec<u8>,
+    ) -> Result<ProgramOutcome, String> {
+        let (bases, total) = self.layout();
+        let memory = CommDomain::new(self.plan.world, total.max(64)).map_err(|e| e.to_string())?;
+        let contexts = self.contexts(&memory, &bases);
+        self.fill(&memory, &bases, init)?;
+        let (kernels, variants) = self.entries()?;
+        // The rank threads see the plan, not the program (whose compiled
+        // code stays with this thread; they get its entry points).
+        let devices = Devices {
+            plan: &self.plan,
+            memory: &memory,
+            bases: &bases,
+            contexts: &contexts,
+            kernels: &kernels,
+            variants: &variants,
+            aiv_cores: self.aiv_cores,
+            check,
+        };
+        // Snapshots: `[device][task] = (before, after)` per tensor operand.
+        let snapshots: Vec<Mutex<Vec<Snapshot>>> = (0..self.plan.world)
+            .map(|_| Mutex::new(Vec::new()))
+            .collect();
+        // The timeline names window bytes by buffer and element (the
+        // buffers' extents, taken here: the rank threads do not see the
+        // program).
+        let extents: Vec<(std::ops::Range<usize>, &Buffer)> = self
+            .buffers
+            .iter()
+            .map(|b| {
+                let start = bases[b.domain] + b.view.offset;
+                (start..start + b.view.bytes(), b)
+            })
+            .collect();
+        let names = |_window: usize, offset: usize| {
+            extents.iter().find_map(|(range, b)| {
+                range.contains(&offset).then(|| {
+                    let element = (offset - range.start) / b.view.dtype.bytes();
+                    format!("{} {}", b.name, index_of(element, &b.view.shape))
+                })
+            })
+        };
+        let outcome = Run::new(&memory, deadline)
+            .traced(trace)
+            .explore(schedule)
+            .named(Some(&names))
+            .execute(&format!("@{}", self.entry), |env| {
+                *snapshots[env.rank].lock().unwrap() = devices.run(env.rank);
+            });
+        let snapshots: Vec<Vec<Snapshot>> = snapshots
+            .into_iter()
+            .map(|m| m.into_inner().unwrap())
+            .collect();
+        let checked = Instant::now();
+        let calls = if outcome.deadlock.is_none() {
+            self.reports(&snapshots, check)
+        } else {
+            Vec::new()
+        };
+        let check_time = if check {
+            checked.elapsed()
+        } else {
+            Duration::ZERO
+        };
+        Ok(ProgramOutcome {
+            outcome,
+            calls,
+            leaks: self.leaks(&memory, &bases),
+            round_trips: self.plan.round_trips.clone(),
+            final_bytes: self.final_bytes(&memory, &bases),
+            check_time,
+        })
+    }
+
+    /// Writes every buffer's initial bytes, `init(buffer, device)`, into
+    /// the windows of its comm domain's devices.
+    fn fill(
+        &self,
+        memory: &CommDomain,
+        bases: &[usize],
+        init: impl Fn(&Buffer, usize) -> Vec<u8>,
+    ) -> Result<(), String> {
+        for buffer in &self.buffers {
+            for &device in &self.plan.domains[buffer.domain].devices {
+                let bytes = init(buffer, device);
+                if bytes.len() != buffer.view.bytes() {
+                    return Err(format!(
+                        "the input of '{}' on device {device} has {} bytes, the buffer's view {}",
+                        buffer.name,
+                        bytes.len(),
+                        buffer.view.bytes()
+                    ));
+                }
+                memory
+                    .window(device)
+                    .write(bases[buffer.domain] + buffer.view.offset, &bytes);
+            }
+        }
+        Ok(())
+    }
+
+    /// The compiled kernels and builtins the plan calls, looked up once.
+    #[allow(clippy::type_complexity)]
+    fn entries(
+        &self,
+    ) -> Result<
+        (
+            HashMap<String, Kernel<'_>>,
+            HashMap<String, builtins::Compiled>,
+        ),
+        String,
+    > {
+        let mut kernels = HashMap::new();
+        let mut variants = HashMap::new();
+        for task in self.plan.tasks.iter().flatten() {
+            match task {
+                Task::Kernel(k) => {
+                    let entry = self
+                        .program
+                        .entry(&k.kernel)
+                        .ok_or_else(|| format!("@{} was not compiled", k.kernel))?;
+                    kernels.insert(k.kernel.clone(), entry);
+                }
+                Task::Builtin(b) => {
+                    let compiled = builtins::find(&b.variant).ok_or_else(|| {
+                        format!("{}: no compiled builtin kernel {}", b.location, b.variant)
+                    })?;
+                    variants.insert(b.variant.clone(), compiled);
+                }
+            }
+        }
+        Ok((kernels, variants))
+    }
+
+    /// Every buffer's bytes on every device after a run:
+    /// `[buffer][device]`, empty for a device outside the buffer's domain.
+    fn final_bytes(&self, memory: &CommDomain, bases: &[usize]) -> Vec<Vec<Vec<u8>>> {
+        self.buffers
+            .iter()
+            .map(|buffer| {
+                (0..self.plan.world)
+                    .map(|device| {
+                        if self.plan.domains[buffer.domain].rank_of(device).is_none() {
+                            return Vec::new();
+                        }
+                        let mut bytes = vec![0; buffer.view.bytes()];
+                        memory
+                            .window(device)
+                            .read(bases[buffer.domain] + buffer.view.offset, &mut bytes);
+                        bytes
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Where every comm domain starts in a device's window (each at its
+    /// own page-aligned base), and the window's size.
+    fn layout(&self) -> (Vec<usize>, usize) {
+        let mut bases = Vec::new();
+        let mut total = 0usize;
+        for domain in &self.plan.domains {
+            bases.push(total);
+            total += domain.window_bytes.div_ceil(4096) * 4096;
+        }
+        (bases, total)
+    }
+
+    /// The buffer and element a byte offset in a device's window falls
+    /// in (as a deadlock report gives a waited-on cell): the index in
+    /// [`ProgramRun::buffers`] and the element of the buffer's view.
+    pub fn cell_at(&self, offset: usize) -> Option<(usize, usize)> {
+        let (bases, _) = self.layout();
+        self.buffers.iter().enumerate().find_map(|(i, b)| {
+            let start = bases[b.domain] + b.view.offset;
+            (start..start + b.view.bytes())
+                .contains(&offset)
+                .then(|| (i, (offset - start) / b.view.dtype.bytes()))
+        })
+    }
+
+    /// The collectives whose signal views `buffer` (an index in
+    /// [`ProgramRun::buffers`]), as reports name them: `pld.tensor_barrier
+    /// in @kernel at file:line:col` for one inside a kernel,
+    /// `pld.tensor_allreduce at file:line:col` for a HOST one; each once.
+    pub fn signal_users(&self, buffer: usize) -> Vec<String> {
+        let Some(buffer) = self.buffers.get(buffer) else {
+            return Vec::new();
+        };
+        let views = |t: &TensorRef| t.domain == buffer.domain && t.buffer == buffer.name;
+        let mut users: Vec<String> = Vec::new();
+        for task in self.plan.tasks.iter().flatten() {
+            let found: Vec<String> = match task {
+                Task::Builtin(b) => signal_index(b)
+                    .and_then(|i| b.tensors.get(i))
+                    .filter(|t| views(t))
+                    .map(|_| format!("{} at {}", b.collective.op, b.location))
+                    .into_iter()
+                    .collect(),
+                Task::Kernel(k) => {
+                    let Some(info) = self.program.kernel(&k.kernel) else {
+                        continue;
+                    };
+                    let tensors = tensors_of(k);
+                    info.collectives
+                        .iter()
+                        .filter(|c| {
+                            c.signal
+                                .and_then(|i| tensors.get(i))
+                                .is_some_and(|t| views(t))
+                        })
+                        .map(|c| format!("{} in @{} at {}", c.op, k.kernel, c.location))
+                        .collect()
+                }
+            };
+            for user in found {
+                if !users.contains(&user) {
+                    users.push(user);
+                }
+            }
+        }
+        users
+    }
+
+    /// Every domain's CommContexts: `contexts[domain][domain rank]`, each
+    /// naming the domain's windows (its part of every member's window).
+    fn contexts(&self, memory: &CommDomain, bases: &[usize]) -> Vec<Vec<PldCommContext>> {
+        self.plan
+            .domains
+            .iter()
+            .zip(bases)
+            .map(|(domain, base)| {
+                (0..domain.devices.len())
+                    .map(|rank| {
+                        let mut ctx = PldCommContext {
+                            rankId: rank as u32,
+                            rankNum: domain.devices.len() as u32,
+                            winSize: domain.window_bytes as u64,
+                            ..Default::default()
+                        };
+                        for (r, device) in domain.devices.iter().enumerate() {
+                            let address = memory.window(*device).base() as u64 + *base as u64;
+                            ctx.windowsIn[r] = address;
+                            ctx.windowsOut[r] = address;
+                        }
+                        ctx
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The collective calls with their checks.
+    fn reports(&self, snapshots: &[Vec<Snapshot>], check: bool) -> Vec<CallReport> {
+        let mut reports = Vec::new();
+        // Calls are matched across devices by their position in each
+        // device's work: every member of a domain runs the same sequence.
+        let Some(first) = (0..self.plan.world).find(|d| !self.plan.tasks[*d].is_empty()) else {
+            return reports;
+        };
+        for (index, task) in self.plan.tasks[first].iter().enumerate() {
+            let (domain, spec) = match task {
+                Task::Builtin(b) => (b.domain, Some(builtin_collective(b))),
+                Task::Kernel(k) => (
+                    tensors_of(k).first().map_or(0, |t| t.domain),
+                    self.kernel_collective(k),
+                ),
+            };
+            let Some((info, report)) = spec else {
+                continue;
+            };
+            let members = &self.plan.domains[domain].devices;
+            let time = members
+                .iter()
+                .filter_map(|d| snapshots.get(*d)?.get(index))
+                .map(|s| s.time)
+                .max()
+                .unwrap_or_default();
+            let check = if !check {
+                Err("not checked (run with --check)".into())
+            } else if report.op == "pld.tensor_barrier" {
+                Err("a barrier has no numeric result to check".into())
+            } else {
+                let gather = |after: bool| -> Option<Vec<Vec<Vec<u8>>>> {
+                    members
+                        .iter()
+                        .map(|d| {
+                            let s = snapshots.get(*d)?.get(index)?;
+                            Some(if after {
+                                s.after.clone()
+                            } else {
+                                s.before.clone()
+                            })
+                        })
+                        .collect()
+                };
+                match (gather(false), gather(true)) {
+                    (Some(inputs), Some(outputs)) => golden::check(&info, &inputs, &outputs),
+                    _ => Err("not every member of the comm domain ran this call".into()),
+                }
+            };
+            let tensors = match task {
+                Task::Builtin(b) => b.tensors.iter().collect(),
+                Task::Kernel(k) => tensors_of(k),
+            };
+            let target = info
+                .collectives
+                .first()
+                .and_then(|c| c.target)
+                .and_then(|t| tensors.get(t))
+                .map(|t| (t.buffer.clone(), members.clone()));
+            reports.push(CallReport {
+                time,
+                check,
+                target,
+                ..report
+            });
+        }
+        reports
+    }
+
+    /// The collective inside a kernel task, as the golden check sees it.
+    fn kernel_collective(&self, task: &KernelTask) -> Option<(KernelInfo, CallReport)> {
+        let info = self.program.kernel(&task.kernel)?;
+        let collective = match info.collectives.as_slice() {
+            [] => return None,
+            [one] => one,
+            many => {
+                let mut report = call_report(&many[0], info, &task.location);
+                report.kernel = Some(task.kernel.clone());
+                report.check = Err(format!(
+                    "@{} holds {} collectives; --check compares a kernel with one",
+                    task.kernel,
+                    many.len()
+                ));
+                return Some((info.clone(), report));
+            }
+        };
+        let mut report = call_report(collective, info, &task.location);
+        report.kernel = Some(task.kernel.clone());
+        Some((info.clone(), report))
+    }
+
+    /// Signal cells left non-zero after the run.
+    fn leaks(&self, memory: &CommDomain, bases: &[usize]) -> Vec<(usize, CellLeak)> {
+        let mut leaks = Vec::new();
+        for (number, buffer) in self.buffers.iter().enumerate() {
+            if !buffer.signal {
+                continue;
+            }
+            let domain = &self.plan.domains[buffer.domain];
+            for device in &domain.devices {
+                let window = memory.window(*device);
+                for index in 0..buffer.view.elements() {
+                    let offset = bases[buffer.domain] + buffer.view.offset + 4 * index;
+                    let value = window
+                        .cell(offset)
+                        .map_or(0, |c| c.load(std::sync::atomic::Ordering::Acquire));
+                    if value != 0 {
+                        let leak = CellLeak {
+                            rank: *device,
+                            index,
+                            value,
+                        };
+                        leaks.push((number, leak));
+                    }
+                }
+            }
+        }
+        leaks
+    }
+}
+
+/// What the rank threads of a program run need: the plan, the devices'
+/// memory and contexts, and the compiled entries.
+struct Devices<'r> {
+    plan: &'r Plan,
+    memory: &'r CommDomain,
+    /// Where each comm domain starts in a window.
+    bases: &'r [usize],
+    contexts: &'r [Vec<PldCommContext>],
+    kernels: &'r HashMap<String, Kernel<'r>>,
+    variants: &'r HashMap<String, builtins::Compiled>,
+    aiv_cores: i32,
+    /// Snapshot every task's operands before and after it.
+    check: bool,
+}
+
+impl Devices<'_> {
+    /// Runs `device`'s work, in order, on the calling rank thread; its
+    /// tasks' snapshots (operands only with `check`) and times.
+    fn run(&self, device: usize) -> Vec<Snapshot> {
+        let window = self.memory.window(device);
+        let read = |t: &TensorRef| {
+            let mut bytes = vec![0; t.bytes()];
+            window.read(self.bases[t.domain] + t.offset, &mut bytes);
+            bytes
+        };
+        let mut mine = Vec::new();
+        for task in &self.plan.tasks[device] {
+            let operands: Vec<&TensorRef> = match task {
+                Task::Kernel(k) => tensors_of(k),
+                Task::Builtin(b) => b.tensors.iter().collect(),
+            };
+            let before: Vec<Vec<u8>> = if self.check {
+                operands.iter().map(|t| read(t)).collect()
+            } else {
+                Vec::new()
+            };
+            let begin = Instant::now();
+            let ran = match task {
+                Task::Kernel(k) => self.kernel(device, k),
+                Task::Builtin(b) => self.builtin(device, b),
+            };
+            if !ran {
+                continue;
+            }
+            let time = begin.elapsed();
+            crate::runtime::run::with_current(|state, rank| {
+                state.record(rank, "task", Some(begin), || match task {
+                    Task::Kernel(k) => format!("\"kernel\": \"@{}\"", k.kernel),
+                    Task::Builtin(b) => format!("\"builtin\": {:?}", b.variant),
+                })
+            });
+            let after = if self.check {
+                operands.iter().map(|t| read(t)).collect()
+            } else {
+                Vec::new()
+            };
+            mine.push(Snapshot {
+                before,
+                after,
+                time,
+            });
+        }
+        mine
+    }
+
+    /// The address of a tensor in `device`'s window.
+    fn address(&self, device: usize, t: &TensorRef) -> usize {
+        self.memory.window(device).base() as usize + self.bases[t.domain] + t.offset
+    }
+
+    /// Calls kernel task `k` on `device`; false when it was not compiled.
+    fn kernel(&self, device: usize, k: &KernelTask) -> bool {
+        let Some(entry) = self.kernels.get(&k.kernel) else {
+            return false;
+        };
+        let mut values: Vec<u64> = Vec::new();
+        for arg in &k.args {
+            values.push(match arg {
+                Arg::Tensor(t) => self.address(device, t) as u64,
+                Arg::Context(d) => context_of(self.contexts, self.plan, *d, device),
+                Arg::Int(i) => *i as u64,
+            });
+        }
+        let mut arguments: Vec<*mut ()> =
+            values.iter_mut().map(|v| (v as *mut u64).cast()).collect();
+        // SAFETY: one pointer per kernel parameter, each to a 64-bit value:
+        // an address inside this device's window (the plan checked every
+        // view fits its buffer), a CommContext that outlives the run, or a
+        // scalar.
+        unsafe { entry.call(&mut arguments) };
+        true
+    }
+
+    /// Dispatches builtin task `b` on `device`; false when it was not
+    /// compiled.
+    fn builtin(&self, device: usize, b: &BuiltinTask) -> bool {
+        let Some(compiled) = self.variants.get(&b.variant) else {
+            return false;
+        };
+        let descs: Vec<TensorDesc> = b
+            .tensors
+            .iter()
+            .filter_map(|t| {
+                let shape: Vec<u32> = t.shape.iter().map(|&d| d as u32).collect();
+                TensorDesc::dense(self.address(device, t) as u64, &shape, t.dtype.bytes())
+            })
+            .collect();
+        let ranks = self.plan.domains[b.domain].devices.len() as u64;
+        let scalars: Vec<u64> = b
+            .scalars
+            .iter()
+            .map(|s| match s {
+                BuiltinScalar::Ranks => ranks,
+                BuiltinScalar::Context => context_of(self.contexts, self.plan, b.domain, device),
+                BuiltinScalar::Value(v) => *v as u64,
+            })
+            .collect();
+        // SAFETY: a rank thread of the run; the descriptors describe buffers
+        // of this device's window.
+        unsafe { builtins::call(compiled, &descs, &scalars, self.aiv_cores) };
+        true
+    }
+}
+
+/// What one device's task saw: its tensor operands before and after, and
+/// how long it took.
+struct Snapshot {
+    before: Vec<Vec<u8>>,
+    after: Vec<Vec<u8>>,
+    time: Duration,
+}
+
+/// No two operands of a builtin share bytes: the kernels read one while
+/// peers write the other, so results would depend on timing.
+fn check_distinct(task: &BuiltinTask) -> Result<(), String> {
+    let span = |t: &TensorRef| (t.domain, t.offset, t.offset + t.bytes());
+    for (i, a) in task.tensors.iter().enumerate() {
+        for b in &task.tensors[i + 1..] {
+            let ((da, sa, ea), (db, sb, eb)) = (span(a), span(b));
+            if da == db && sa < eb && sb < ea && sa != ea && sb != eb {
+                return Err(format!(
+                    "{} takes two views of one window buffer ('{}' and '{}' overlap); its \
+                     operands must be distinct buffers",
+                    task.collective.op, a.buffer, b.buffer
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The tensor arguments of a kernel task, in parameter order.
+fn tensors_of(task: &KernelTask) -> Vec<&TensorRef> {
+    task.args
+        .iter()
+        .filter_map(|a| match a {
+            Arg::Tensor(t) => Some(t),
+            _ => None,
+        })
+        .collect()
+}
+
+fn context_of(contexts: &[Vec<PldCommContext>], plan: &Plan, domain: usize, device: usize) -> u64 {
+    plan.domains[domain]
+        .rank_of(device)
+        .map_or(0, |rank| std::ptr::from_ref(&contexts[domain][rank]) as u64)
+}
+
+/// The signal operand of a builtin dispatch.
+fn signal_index(task: &BuiltinTask) -> Option<usize> {
+    match task.collective.op {
+        "pld.tensor_barrier" => Some(0),
+        "pld.tensor_allgather" | "pld.tensor_all_to_all" | "pld.tensor_all_to_all_v" => Some(2),
+        _ => Some(1),
+    }
+}
+
+/// A builtin dispatch as the golden check sees it: its tensors as the
+/// parameters of a kernel holding the one collective.
+fn builtin_collective(task: &BuiltinTask) -> (KernelInfo, CallReport) {
+    let params: Vec<Param> = task
+        .tensors
+        .iter()
+        .map(|t| Param {
+            name: t.buffer.clone(),
+            distributed: true,
+            shape: t.shape.clone(),
+            dtype: t.dtype,
+        })
+        .collect();
+    let spec = &task.collective;
+    let (target, input, counts) = match spec.op {
+        "pld.tensor_barrier" => (None, None, None),
+        "pld.tensor_allgather" | "pld.tensor_all_to_all" => (Some(1), Some(0), None),
+        "pld.tensor_all_to_all_v" => (Some(1), Some(0), Some((3, 4))),
+        _ => (Some(0), None, None),
+    };
+    let collective = Collective {
+        op: spec.op.to_string(),
+        target,
+        signal: signal_index(task),
+        reduce: spec.reduce.map(|r| r.to_string()),
+        mode: spec.ring.then(|| "ring".to_string()),
+        input,
+        root: spec.root,
+        counts,
+        // Each call is checked with its own snapshot.
+        in_loop: None,
+        location: task.location.clone(),
+    };
+    let info = KernelInfo {
+        name: task.variant.clone(),
+        params,
+        collectives: vec![collective.clone()],
+        signals: signal_index(task).into_iter().collect(),
+        cells: signal_index(task).into_iter().collect(),
+    };
+    let report = call_report(&collective, &info, &task.location);
+    (info, report)
+}
+
+fn call_report(collective: &Collective, info: &KernelInfo, location: &str) -> CallReport {
+    let result = collective
+        .target
+        .or(collective.signal)
+        .and_then(|i| info.params.get(i));
+    CallReport {
+        op: collective.op.clone(),
+        location: location.to_string(),
+        kernel: None,
+        dtype: result.map_or("-".into(), |p| p.dtype.name().to_string()),
+        elements: result.map_or(0, Param::elements),
+        reduce: collective.reduce.clone(),
+        root: collective.root,
+        time: Duration::ZERO,
+        check: Err(String::new()),
+        target: None,
+    }
+}
+
+fn list(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|n| format!("@{n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,1216 @@
+//! Interpreting a lowered program's HOST and CHIP orchestrators into what
+//! every device does (docs/simulator.md, "Whole programs").
+//!
+//! Orchestrators compute nothing from device data: their control flow
+//! depends on integers only (`arith`, `scf`, the world size). So the
+//! interpreter runs them once, on the calling thread, for a given world
+//! size, and records for every device the ordered list of its work: the
+//! kernels its CHIP orchestrators call and the builtin dispatches the HOST
+//! rail emitted. Each HOST-level dispatch (`pld.dispatch` of a CHIP
+//! orchestrator, or a `pld.builtin_*`) is one L3 -> L2 round trip of that
+//! device.
+
+use super::affine;
+use crate::program::model::{location, Dtype};
+use crate::runtime::domain::aligned;
+use melior::ir::{
+    block::BlockLike, operation::OperationLike, BlockRef, Module, OperationRef, RegionLike, Value,
+    ValueLike,
+};
+use pld_dialect::{
+    enums::{FuncKind, ReduceOp},
+    ops::{
+        builtin::{
+            BuiltinAllGather, BuiltinAllReduce, BuiltinAllReduceRing, BuiltinAllToAll,
+            BuiltinAllToAllV, BuiltinBarrier, BuiltinBroadcast, BuiltinReduceScatter,
+        },
+        ctx::GetCommCtx,
+        host::{CommDomain, Dispatch},
+        window::{AllocWindowBuffer, Window, WorldSize},
+        OpView,
+    },
+    query::{builtin_template, function_kind},
+    types::{tensor_info, TensorKind},
+};
+use pld_ir::op_name;
+use std::collections::HashMap;
+
+/// A tensor in a comm domain's windows: the same bytes of every member's
+/// window.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TensorRef {
+    pub domain: usize,
+    /// Byte offset in the domain's window.
+    pub offset: usize,
+    pub shape: Vec<usize>,
+    pub dtype: Dtype,
+    /// The `name` of the window buffer it views.
+    pub buffer: String,
+    /// For a slice of a window view: that view's `(offset, shape)`.
+    pub slice_of: Option<(usize, Vec<usize>)>,
+}
+
+impl TensorRef {
+    /// The window view this tensor is (or is a slice of).
+    pub fn whole(&self) -> TensorRef {
+        match &self.slice_of {
+            None => self.clone(),
+            Some((offset, shape)) => TensorRef {
+                offset: *offset,
+                shape: shape.clone(),
+                slice_of: None,
+                ..self.clone()
+            },
+        }
+    }
+
+    pub fn elements(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.elements() * self.dtype.bytes()
+    }
+}
+
+/// One window buffer of a domain.
+#[derive(Clone, Debug)]
+pub struct Slot {
+    pub name: String,
+    pub offset: usize,
+    pub bytes: usize,
+}
+
+/// A `pld.comm_domain`, evaluated for the world size.
+#[derive(Clone, Debug)]
+pub struct DomainPlan {
+    pub name: String,
+    /// The devices (global ranks) of the domain, in domain-rank order.
+    pub devices: Vec<usize>,
+    pub window_bytes: usize,
+    pub slots: Vec<Slot>,
+}
+
+impl DomainPlan {
+    /// The domain rank of `device`.
+    pub fn rank_of(&self, device: usize) -> Option<usize> {
+        self.devices.iter().position(|d| *d == device)
+    }
+}
+
+/// An argument of a kernel call.
+#[derive(Clone, Debug)]
+pub enum Arg {
+    Tensor(TensorRef),
+    /// The CommContext of a domain, for the calling device.
+    Context(usize),
+    /// An integer scalar, passed as a 64-bit value.
+    Int(i64),
+}
+
+/// A scalar argument of a builtin entry (collectives spec 10.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuiltinScalar {
+    /// The domain's size.
+    Ranks,
+    /// The calling device's CommContext in the domain.
+    Context,
+    Value(i64),
+}
+
+/// What a collective computes, for the golden check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CollectiveSpec {
+    /// The user-level op it implements: `pld.tensor_allreduce`, ...
+    pub op: &'static str,
+    pub reduce: Option<ReduceOp>,
+    pub ring: bool,
+    pub root: Option<i64>,
+}
+
+/// A builtin dispatch on one device.
+#[derive(Clone, Debug)]
+pub struct BuiltinTask {
+    /// The variant (`builtin.tensor.allreduce__sum__fp32`).
+    pub variant: String,
+    pub domain: usize,
+    /// The tensors in the order the entry takes them.
+    pub tensors: Vec<TensorRef>,
+    pub scalars: Vec<BuiltinScalar>,
+    pub collective: CollectiveSpec,
+    /// The source location of the HOST collective.
+    pub location: String,
+}
+
+/// A kernel called from a CHIP orchestrator on one device.
+#[derive(Clone, Debug)]
+pub struct KernelTask {
+    pub kernel: String,
+    pub args: Vec<Arg>,
+    /// The CHIP orchestrator that called it.
+    pub caller: String,
+    pub location: String,
+}
+
+/// One piece of a device's work, in program order.
+#[derive(Clone, Debug)]
+pub enum Task {
+    Kernel(KernelTask),
+    Builtin(BuiltinTask),
+}
+
+/// What every device does.
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    pub world: usize,
+    pub domains: Vec<DomainPlan>,
+    /// `tasks[device]`, in program order.
+    pub tasks: Vec<Vec<Task>>,
+    /// L3 -> L2 round trips per device.
+    pub round_trips: Vec<u64>,
+}
+
+/// A value of the orchestrators.
+#[derive(Clone, Debug)]
+enum Val {
+    Int(i64),
+    /// Window buffer `slot` of domain `domain`.
+    Buffer {
+        domain: usize,
+        slot: usize,
+    },
+    Tensor(TensorRef),
+    /// A view that is not dense row-major (a `tensor.extract_slice` that
+    /// narrows an inner dimension or strides): described for the refusal
+    /// of whatever passes it to a kernel.
+    Strided {
+        domain: usize,
+        what: String,
+    },
+    Context(usize),
+}
+
+/// Why a program cannot be run, at an op.
+pub struct Refusal {
+    pub location: String,
+    pub message: String,
+}
+
+type Step<T = ()> = Result<T, Refusal>;
+
+fn refuse<T>(op: OperationRef, message: impl Into<String>) -> Step<T> {
+    Err(Refusal {
+        location: location(op),
+        message: format!("'{}' {}", op_name(&op), message.into()),
+    })
+}
+
+fn key(value: Value) -> usize {
+    value.to_raw().ptr as usize
+}
+
+/// Where the interpreter is: on the host, or on one device (inside a
+/// `pld.dispatch` or a CHIP orchestrator).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Host,
+    Device(usize),
+}
+
+struct Interpreter<'c, 'a> {
+    functions: HashMap<String, OperationRef<'c, 'a>>,
+    values: HashMap<usize, Val>,
+    plan: Plan,
+    /// The domain being materialised, innermost last.
+    open: Vec<usize>,
+    /// The CHIP orchestrator being interpreted, for the tasks it records.
+    caller: String,
+    depth: usize,
+}
+
+/// Interprets the HOST orchestrator `entry` of `module` (lowered by
+/// `pld-to-pto`) for `world` devices.
+pub fn plan(module: &Module, entry: &str, world: usize) -> Result<Plan, Refusal> {
+    let mut functions = HashMap::new();
+    for function in pld_ir::functions(module.as_operation()) {
+        if let Some(name) = pld_ir::symbol_name(function) {
+            functions.insert(name, function);
+        }
+    }
+    let Some(host) = functions.get(entry).copied() else {
+        return Err(Refusal {
+            location: String::new(),
+            message: format!("the program has no function @{entry}"),
+        });
+    };
+    let mut interpreter = Interpreter {
+        functions,
+        values: HashMap::new(),
+        plan: Plan {
+            world,
+            domains: Vec::new(),
+            tasks: vec![Vec::new(); world],
+            round_trips: vec![0; world],
+        },
+        open: Vec::new(),
+        caller: String::new(),
+        depth: 0,
+    };
+    interpreter.call(host, &[], Place::Host)?;
+    Ok(interpreter.plan)
+}
+
+impl<'c, 'a> Interpreter<'c, 'a>
+where
+    'c: 'a,
+{
+    fn get(&self, op: OperationRef<'c, 'a>, value: Value<'c, 'a>) -> Step<Val> {
+        match self.values.get(&key(value)) {
+            Some(v) => Ok(v.clone()),
+            None => refuse(op, "uses a value the simulator did not compute"),
+        }
+    }
+
+    fn int(&self, op: OperationRef<'c, 'a>, value: Value<'c, 'a>) -> Step<i64> {
+        match self.get(op, value)? {
+            Val::Int(v) => Ok(v),
+            other => refuse(op, format!("expects an integer, got {other:?}")),
+        }
+    }
+
+    fn set(&mut self, value: Value<'c, 'a>, v: Val) {
+        self.values.insert(key(value), v);
+    }
+
+    /// Runs `function` with `arguments`; returns what it returns.
+    fn call(
+        &mut self,
+        function: OperationRef<'c, 'a>,
+        arguments: &[Val],
+        place: Place,
+    ) -> Step<Vec<Val>> {
+        self.depth += 1;
+        if self.depth > 64 {
+            return refuse(function, "calls itself more than 64 deep");
+        }
+        let parameters = pld_ir::entry_arguments(function, 0);
+        if parameters.len() != arguments.len() {
+            return refuse(
+                function,
+                format!(
+                    "takes {} arguments, the call passes {}",
+                    parameters.len(),
+                    arguments.len()
+                ),
+            );
+        }
+        for (parameter, argument) in parameters.iter().zip(arguments) {
+            self.set(*parameter, argument.clone());
+        }
+        let Some(body) = function.region(0).ok().and_then(|r| r.first_block()) else {
+            return refuse(function, "has no body to run");
+        };
+        let returned = self.block(body, place)?;
+        self.depth -= 1;
+        Ok(returned)
+    }
+
+    /// Runs the ops of `block`; returns the operands of its terminator.
+    fn block(&mut self, block: BlockRef<'c, 'a>, place: Place) -> Step<Vec<Val>> {
+        let mut op = block.first_operation();
+        while let Some(current) = op {
+            op = current.next_in_block();
+            let name = op_name(&current);
+            if matches!(
+                name.as_str(),
+                "func.return" | "scf.yield" | "gpu.yield" | "scf.condition"
+            ) {
+                return pld_ir::operands(current)
+                    .into_iter()
+                    .map(|v| self.get(current, v))
+                    .collect();
+            }
+            self.op(current, &name, place)?;
+        }
+        Ok(Vec::new())
+    }
+
+    fn op(&mut self, op: OperationRef<'c, 'a>, name: &str, place: Place) -> Step {
+        if let Some(result) = self.arith(op, name)? {
+            self.set(pld_ir::result(op), Val::Int(result));
+            return Ok(());
+        }
+        match name {
+            "scf.for" => self.for_loop(op, place),
+            "scf.if" => self.if_(op, place),
+            "scf.while" => self.while_loop(op, place),
+            "func.call" => self.func_call(op, place),
+            "builtin.unrealized_conversion_cast" => {
+                // Orchestrators pass tensors to converted kernels through
+                // casts: the value is the tensor.
+                let source = pld_ir::operand(op, 0)
+                    .ok_or(())
+                    .or_else(|_| refuse(op, "has no operand"))?;
+                let value = self.get(op, source)?;
+                self.set(pld_ir::result(op), value);
+                Ok(())
+            }
+            "tensor.extract_slice" => self.slice(op),
+            WorldSize::NAME => {
+                self.set(pld_ir::result(op), Val::Int(self.plan.world as i64));
+                Ok(())
+            }
+            CommDomain::NAME => self.comm_domain(op, place),
+            AllocWindowBuffer::NAME => self.alloc(op),
+            Window::NAME => self.window(op),
+            GetCommCtx::NAME => {
+                let tensor = pld_ir::operand(op, 0)
+                    .ok_or(())
+                    .or_else(|_| refuse(op, "has no operand"))?;
+                let domain = match self.get(op, tensor)? {
+                    Val::Tensor(TensorRef { domain, .. }) | Val::Strided { domain, .. } => domain,
+                    other => return refuse(op, format!("expects a window tensor, got {other:?}")),
+                };
+                self.set(pld_ir::result(op), Val::Context(domain));
+                Ok(())
+            }
+            Dispatch::NAME => self.dispatch(op, place),
+            _ if pld_backend::kernels::builtin_of(name).is_some() => self.builtin(op, place),
+            _ => refuse(
+                op,
+                "is not run by the simulator's orchestration (it interprets arith, scf.for, scf.while, scf.if, \
+                 func.call, pld.comm_domain, window allocation, tensor.extract_slice of \
+                 windows, pld.dispatch and the pld.builtin_* dispatches)",
+            ),
+        }
+    }
+
+    /// The integer ops of `arith`; `Ok(None)` for any other op.
+    fn arith(&mut self, op: OperationRef<'c, 'a>, name: &str) -> Step<Option<i64>> {
+        let operand = |i: usize| -> Step<i64> {
+            let value = pld_ir::operand(op, i)
+                .ok_or(())
+                .or_else(|_| refuse(op, "lacks an operand"))?;
+            self.int(op, value)
+        };
+        let div = |a: i64, b: i64| -> Step<i64> {
+            if b == 0 {
+                refuse(op, "divides by zero")
+            } else {
+                Ok(a.wrapping_div(b))
+            }
+        };
+        Ok(Some(match name {
+            "arith.constant" => match op.attribute("value").ok().and_then(pld_ir::attr::int) {
+                Some(v) => v,
+                None => match op
+                    .attribute("value")
+                    .ok()
+                    .and_then(pld_ir::attr::bool_value)
+                {
+                    Some(b) => i64::from(b),
+                    None => return refuse(op, "is not an integer constant"),
+                },
+            },
+            "arith.index_cast" | "arith.index_castui" | "arith.extsi" | "arith.extui"
+            | "arith.trunci" => operand(0)?,
+            "arith.addi" => operand(0)?.wrapping_add(operand(1)?),
+            "arith.subi" => operand(0)?.wrapping_sub(operand(1)?),
+            "arith.muli" => operand(0)?.wrapping_mul(operand(1)?),
+            "arith.divsi" | "arith.divui" => div(operand(0)?, operand(1)?)?,
+            "arith.remsi" | "arith.remui" => {
+                let (a, b) = (operand(0)?, operand(1)?);
+                if b == 0 {
+                    return refuse(op, "divides by zero");
+                }
+                a.wrapping_rem(b)
+            }
+            "arith.ceildivsi" => {
+                let (a, b) = (operand(0)?, operand(1)?);
+                if b == 0 {
+                    return refuse(op, "divides by zero");
+                }
+                -(-a).div_euclid(b)
+            }
+            "arith.floordivsi" => {
+                let (a, b) = (operand(0)?, operand(1)?);
+                if b == 0 {
+                    return refuse(op, "divides by zero");
+                }
+                a.div_euclid(b)
+            }
+            "arith.maxsi" | "arith.maxui" => operand(0)?.max(operand(1)?),
+            "arith.minsi" | "arith.minui" => operand(0)?.min(operand(1)?),
+            "arith.select" => {
+                if operand(0)? != 0 {
+                    operand(1)?
+                } else {
+                    operand(2)?
+                }
+            }
+            "arith.cmpi" => {
+                let predicate = op
+                    .attribute("predicate")
+                    .ok()
+                    .and_then(pld_ir::attr::int)
+                    .unwrap_or(-1);
+                let (a, b) = (operand(0)?, operand(1)?);
+                // arith.cmpi predicates: eq ne slt sle sgt sge ult ule ugt uge.
+                let holds = match predicate {
+                    0 => a == b,
+                    1 => a != b,
+                    2 | 6 => a < b,
+                    3 | 7 => a <= b,
+                    4 | 8 => a > b,
+                    5 | 9 => a >= b,
+                    _ => return refuse(op, "has an unknown predicate"),
+                };
+                i64::from(holds)
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    fn for_loop(&mut self, op: OperationRef<'c, 'a>, place: Place) -> Step {
+        let operands = pld_ir::operands(op);
+        let [lower, upper, step, inits @ ..] = operands.as_slice() else {
+            return refuse(op, "has fewer than three operands");
+        };
+        let (lower, upper, step) = (
+            self.int(op, *lower)?,
+            self.int(op, *upper)?,
+            self.int(op, *step)?,
+        );
+        if step <= 0 {
+            return refuse(
+                op,
+                format!("has step {step}; the simulator needs a positive step"),
+            );
+        }
+        let mut carried: Vec<Val> = inits
+            .iter()
+            .map(|v| self.get(op, *v))
+            .collect::<Step<_>>()?;
+        let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) else {
+            return refuse(op, "has no body");
+        };
+        let arguments = pld_ir::entry_arguments(op, 0);
+        let mut i = lower;
+        while i < upper {
+            if let Some(induction) = arguments.first() {
+                self.set(*induction, Val::Int(i));
+            }
+            for (argument, value) in arguments.iter().skip(1).zip(&carried) {
+                self.set(*argument, value.clone());
+            }
+            carried = self.block(body, place)?;
+            i += step;
+        }
+        for (index, value) in carried.into_iter().enumerate() {
+            if let Some(result) = pld_ir::result_at(op, index) {
+                self.set(result, value);
+            }
+        }
+        Ok(())
+    }
+
+    /// `scf.while`: the `before` region decides, through `scf.condition`,
+    /// whether the `do` region runs again with the values it passes.
+    fn while_loop(&mut self, op: OperationRef<'c, 'a>, place: Place) -> Step {
+        /// Orchestration loops that run longer are taken for runaways.
+        const MAX_ITERATIONS: u64 = 1 << 16;
+        let mut carried: Vec<Val> = pld_ir::operands(op)
+            .into_iter()
+            .map(|v| self.get(op, v))
+            .collect::<Step<_>>()?;
+        let region = |i: usize| op.region(i).ok().and_then(|r| r.first_block());
+        let (Some(before), Some(after)) = (region(0), region(1)) else {
+            return refuse(op, "has no before or do region");
+        };
+        let (before_args, after_args) = (
+            pld_ir::entry_arguments(op, 0),
+            pld_ir::entry_arguments(op, 1),
+        );
+        for _ in 0..MAX_ITERATIONS {
+            for (argument, value) in before_args.iter().zip(&carried) {
+                self.set(*argument, value.clone());
+            }
+            let mut passed = self.block(before, place)?.into_iter();
+            let go_on = match passed.next() {
+                Some(Val::Int(flag)) => flag != 0,
+                _ => return refuse(op, "has an scf.condition without an integer condition"),
+            };
+            let passed: Vec<Val> = passed.collect();
+            if !go_on {
+                for (index, value) in passed.into_iter().enumerate() {
+                    if let Ok(result) = op.result(index) {
+                        self.set(result.into(), value);
+                    }
+                }
+                return Ok(());
+            }
+            for (argument, value) in after_args.iter().zip(&passed) {
+                self.set(*argument, value.clone());
+            }
+            carried = self.block(after, place)?;
+        }
+        refuse(
+            op,
+            format!("runs more than {MAX_ITERATIONS} iterations; the simulator takes it for a runaway loop"),
+        )
+    }
+
+    fn if_(&mut self, op: OperationRef<'c, 'a>, place: Place) -> Step {
+        let condition = pld_ir::operand(op, 0)
+            .ok_or(())
+            .or_else(|_| refuse(op, "has no condition"))?;
+        let region = if self.int(op, condition)? != 0 { 0 } else { 1 };
+        let results = match op.region(region).ok().and_then(|r| r.first_block()) {
+            Some(block) => self.block(block, place)?,
+            None => Vec::new(),
+        };
+        for (index, value) in results.into_iter().enumerate() {
+            if let Ok(result) = op.result(index) {
+                self.set(result.into(), value);
+            }
+        }
+        Ok(())
+    }
+
+    fn func_call(&mut self, op: OperationRef<'c, 'a>, place: Place) -> Step {
+        let Some(callee) = pld_ir::attr::callee(op) else {
+            return refuse(op, "has no callee");
+        };
+        let Some(function) = self.functions.get(&callee).copied() else {
+            return refuse(
+                op,
+                format!("calls @{callee}, which the program does not define"),
+            );
+        };
+        let arguments: Vec<Val> = pld_ir::operands(op)
+            .into_iter()
+            .map(|v| self.get(op, v))
+            .collect::<Step<_>>()?;
+        if builtin_template(function).is_some() {
+            return self.builtin_kernel(op, &callee, function, arguments, place);
+        }
+        let kind = function_kind(function).ok().flatten();
+        match (kind, place) {
+            (Some(k), Place::Device(device)) if k.is_device() => {
+                let args = arguments
+                    .into_iter()
+                    .map(|v| match v {
+                        Val::Tensor(t) => Ok(Arg::Tensor(t)),
+                        Val::Context(d) => Ok(Arg::Context(d)),
+                        Val::Int(i) => Ok(Arg::Int(i)),
+                        Val::Buffer { .. } => refuse(op, "passes a window buffer to a kernel; pass a pld.tensor_window of it"),
+                        Val::Strided { what, .. } => refuse(op, format!("passes {what} to @{callee}; the simulator passes kernels dense row-major tensors only")),
+                    })
+                    .collect::<Step<_>>()?;
+                self.plan.tasks[device].push(Task::Kernel(KernelTask {
+                    kernel: callee,
+                    args,
+                    caller: self.caller.clone(),
+                    location: location(op),
+                }));
+                Ok(())
+            }
+            (Some(k), Place::Host) if k.is_device() => refuse(
+                op,
+                format!("calls the kernel @{callee} from the host; call it from a CHIP orchestrator inside a pld.dispatch"),
+            ),
+            (Some(FuncKind::Chip), Place::Host) => refuse(
+                op,
+                format!("calls the CHIP orchestrator @{callee} outside a pld.dispatch"),
+            ),
+            _ => {
+                let saved = std::mem::replace(&mut self.caller, callee.clone());
+                let returned = self.call(function, &arguments, place)?;
+                self.caller = saved;
+                for (index, value) in returned.into_iter().enumerate() {
+                    if let Ok(result) = op.result(index) {
+                        self.set(result.into(), value);
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn comm_domain(&mut self, op: OperationRef<'c, 'a>, place: Place) -> Step {
+        if place != Place::Host {
+            return refuse(op, "is only run in a HOST orchestrator");
+        }
+        let world = self.plan.world;
+        let name = op
+            .attribute("name")
+            .ok()
+            .and_then(pld_ir::attr::string)
+            .unwrap_or_else(|| format!("comm_d{}", self.plan.domains.len()));
+        let devices = match op
+            .attribute("devices")
+            .ok()
+            .and_then(pld_ir::attr::i64_array)
+        {
+            None => (0..world).collect(),
+            Some(list) if list.is_empty() => (0..world).collect(),
+            Some(list) => {
+                let mut devices = Vec::new();
+                for d in list {
+                    match usize::try_from(d) {
+                        Ok(d) if d < world => devices.push(d),
+                        _ => {
+                            return refuse(
+                                op,
+                                format!(
+                                    "lists device {d}, but the program runs on {world} devices"
+                                ),
+                            )
+                        }
+                    }
+                }
+                devices
+            }
+        };
+        let slots: Vec<String> = op
+            .attribute("slots")
+            .ok()
+            .and_then(pld_ir::attr::array)
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(pld_ir::attr::string)
+            .collect();
+        let maps = |name: &str| -> Vec<String> {
+            op.attribute(name)
+                .ok()
+                .and_then(pld_ir::attr::array)
+                .unwrap_or_default()
+                .iter()
+                .map(|m| m.to_string())
+                .collect()
+        };
+        let (logical, padded) = (maps("logical_bytes"), maps("aligned_bytes"));
+        if logical.len() != slots.len() || padded.len() != slots.len() {
+            return refuse(
+                op,
+                "records no logical_bytes and aligned_bytes per slot; run \
+                 pld-materialize-comm-domain-scopes",
+            );
+        }
+        let evaluate = |slot: &str, map: &str| -> Step<usize> {
+            let bytes = affine::evaluate(map, world as i64).map_err(|m| Refusal {
+                location: location(op),
+                message: m,
+            })?;
+            usize::try_from(bytes).or_else(|_| {
+                refuse(
+                    op,
+                    format!("slot {slot} has {bytes} bytes on {world} devices"),
+                )
+            })
+        };
+        let mut offset = 0usize;
+        let mut planned = Vec::new();
+        for ((slot, logical), padded) in slots.iter().zip(&logical).zip(&padded) {
+            let bytes = evaluate(slot, logical)?;
+            planned.push(Slot {
+                name: slot.clone(),
+                offset,
+                bytes,
+            });
+            // Buffers start 32-byte aligned (collectives spec 10.2).
+            offset += aligned(evaluate(slot, padded)?);
+        }
+        let window_bytes = match op.attribute("window_bytes") {
+            Ok(map) => affine::evaluate(&map.to_string(), world as i64)
+                .ok()
+                .and_then(|b| usize::try_from(b).ok())
+                .unwrap_or(offset),
+            Err(_) => offset,
+        };
+        if window_bytes < offset {
+            return refuse(
+                op,
+                format!("records window_bytes {window_bytes}, less than its slots' {offset}"),
+            );
+        }
+        self.plan.domains.push(DomainPlan {
+            name,
+            devices,
+            window_bytes,
+            slots: planned,
+        });
+        self.open.push(self.plan.domains.len() - 1);
+        let body = op.region(0).ok().and_then(|r| r.first_block());
+        let result = match body {
+            Some(block) => self.block(block, place).map(|_| ()),
+            None => Ok(()),
+        };
+        self.open.pop();
+        result
+    }
+
+    fn alloc(&mut self, op: OperationRef<'c, 'a>) -> Step {
+        let Some(&domain) = self.open.last() else {
+            return refuse(
+                op,
+                "is outside every pld.comm_domain; run pld-materialize-comm-domain-scopes",
+            );
+        };
+        let name = op
+            .attribute("name")
+            .ok()
+            .and_then(pld_ir::attr::string)
+            .unwrap_or_default();
+        let size = pld_ir::operand(op, 0)
+            .ok_or(())
+            .or_else(|_| refuse(op, "has no size"))?;
+        let bytes = self.int(op, size)?;
+        let plan = &self.plan.domains[domain];
+        let Some(slot) = plan.slots.iter().position(|s| s.name == name) else {
+            return refuse(
+                op,
+                format!(
+                    "allocates '{name}', which is not a slot of its comm domain {}",
+                    plan.name
+                ),
+            );
+        };
+        if usize::try_from(bytes).ok() != Some(plan.slots[slot].bytes) {
+            return refuse(
+                op,
+                format!(
+                    "allocates {bytes} bytes, but its comm domain records {} for '{name}'",
+                    plan.slots[slot].bytes
+                ),
+            );
+        }
+        self.set(pld_ir::result(op), Val::Buffer { domain, slot });
+        Ok(())
+    }
+
+    fn window(&mut self, op: OperationRef<'c, 'a>) -> Step {
+        let view = OpView::new(op)
+            .ok_or(())
+            .or_else(|_| refuse(op, "is malformed"))?;
+        let buffer = view
+            .one("buffer")
+            .ok_or(())
+            .or_else(|_| refuse(op, "has no buffer"))?;
+        let Val::Buffer { domain, slot } = self.get(op, buffer)? else {
+            return refuse(op, "views something other than a window buffer");
+        };
+        let result = pld_ir::result(op);
+        let info = match tensor_info(result.r#type()) {
+            Ok(Some(info)) if info.kind == TensorKind::Distributed => info,
+            _ => return refuse(op, "does not produce a distributed tensor"),
+        };
+        let dtype = Dtype::of(&info.dtype()).ok_or(()).or_else(|_| {
+            refuse(
+                op,
+                format!(
+                    "has element type {}; the simulator moves f16, f32, i32 and i8",
+                    info.dtype()
+                ),
+            )
+        })?;
+        let mut dynamic = view.group("dynamic_sizes").unwrap_or_default().into_iter();
+        let mut shape = Vec::new();
+        for dim in &info.shape {
+            let extent = match dim {
+                Some(d) => *d,
+                None => match dynamic.next() {
+                    Some(v) => self.int(op, v)?,
+                    None => return refuse(op, "has fewer dynamic sizes than `?` dimensions"),
+                },
+            };
+            shape.push(
+                usize::try_from(extent).or_else(|_| refuse(op, format!("has extent {extent}")))?,
+            );
+        }
+        let plan = &self.plan.domains[domain];
+        let slot = &plan.slots[slot];
+        let tensor = TensorRef {
+            domain,
+            offset: slot.offset,
+            shape,
+            dtype,
+            buffer: slot.name.clone(),
+            slice_of: None,
+        };
+        if tensor.bytes() > slot.bytes {
+            return refuse(
+                op,
+                format!(
+                    "views {} bytes of '{}', which has {}",
+                    tensor.bytes(),
+                    slot.name,
+                    slot.bytes
+                ),
+            );
+        }
+        self.set(result, Val::Tensor(tensor));
+        Ok(())
+    }
+
+    fn dispatch(&mut self, op: OperationRef<'c, 'a>, place: Place) -> Step {
+        if place != Place::Host {
+            return refuse(op, "is only run in a HOST orchestrator");
+        }
+        let device = pld_ir::operand(op, 0)
+            .ok_or(())
+            .or_else(|_| refuse(op, "has no device"))?;
+        let device = self.int(op, device)?;
+        let device = self.device(op, device)?;
+        self.plan.round_trips[device] += 1;
+        match op.region(0).ok().and_then(|r| r.first_block()) {
+            Some(block) => self.block(block, Place::Device(device)).map(|_| ()),
+            None => Ok(()),
+        }
+    }
+
+    fn builtin(&mut self, op: OperationRef<'c, 'a>, place: Place) -> Step {
+        if place != Place::Host {
+            return refuse(op, "is only run in a HOST orchestrator");
+        }
+        let name = op_name(&op);
+        let variant = match pld_backend::kernels::variant_of(op) {
+            Ok(Some(v)) => v,
+            Ok(None) => return refuse(op, "is not a builtin dispatch"),
+            Err(message) => return refuse(op, message),
+        };
+        let view = OpView::new(op)
+            .ok_or(())
+            .or_else(|_| refuse(op, "is malformed"))?;
+        let mut tensors = Vec::new();
+        let mut device = None;
+        let mut core_num = op.attribute("core_num").ok().and_then(pld_ir::attr::int);
+        for group in &view.schema.operands {
+            let values = view.group(&group.name).unwrap_or_default();
+            for value in values {
+                match (group.name.as_str(), self.get(op, value)?) {
+                    ("device", Val::Int(d)) => device = Some(d),
+                    ("core_num", Val::Int(c)) => core_num = Some(c),
+                    (_, Val::Tensor(t)) => tensors.push(t),
+                    (group, Val::Strided { what, .. }) => {
+                        return refuse(
+                            op,
+                            format!(
+                                "takes {what} as {group}; a builtin kernel needs dense row-major \
+                                 operands"
+                            ),
+                        )
+                    }
+                    (group, other) => {
+                        return refuse(
+                            op,
+                            format!("operand {group} is {other:?}, not a window tensor"),
+                        )
+                    }
+                }
+            }
+        }
+        let device = device
+            .ok_or(())
+            .or_else(|_| refuse(op, "names no device"))?;
+        let device = self.device(op, device)?;
+        let domain = self.domain_of(op, &tensors, device)?;
+        use BuiltinScalar::{Context, Ranks, Value};
+        let core = || Value(core_num.unwrap_or(1));
+        let (scalars, collective) = match name.as_str() {
+            BuiltinAllReduce::NAME => (
+                vec![Ranks, Context, core()],
+                spec(op, "pld.tensor_allreduce", false),
+            ),
+            BuiltinAllReduceRing::NAME => {
+                (vec![Ranks, Context], spec(op, "pld.tensor_allreduce", true))
+            }
+            BuiltinBarrier::NAME => (vec![Ranks, Context], spec(op, "pld.tensor_barrier", false)),
+            BuiltinBroadcast::NAME => (
+                vec![Ranks, Context],
+                spec(op, "pld.tensor_broadcast", false),
+            ),
+            BuiltinReduceScatter::NAME => (
+                vec![Ranks, Context],
+                spec(op, "pld.tensor_reduce_scatter", false),
+            ),
+            BuiltinAllGather::NAME => (
+                vec![Ranks, Context],
+                spec(op, "pld.tensor_allgather", false),
+            ),
+            BuiltinAllToAll::NAME => (
+                vec![Ranks, Context],
+                spec(op, "pld.tensor_all_to_all", false),
+            ),
+            BuiltinAllToAllV::NAME => (
+                vec![Context, core()],
+                spec(op, "pld.tensor_all_to_all_v", false),
+            ),
+            _ => return refuse(op, "is not a builtin dispatch"),
+        };
+        self.plan.round_trips[device] += 1;
+        self.plan.tasks[device].push(Task::Builtin(BuiltinTask {
+            variant: variant.name(),
+            domain,
+            tensors,
+            scalars,
+            collective,
+            location: location(op),
+        }));
+        Ok(())
+    }
+
+    /// Device `device` of the program, which must be one of its devices.
+    fn device(&self, op: OperationRef<'c, 'a>, device: i64) -> Step<usize> {
+        match usize::try_from(device)
+            .ok()
+            .filter(|d| *d < self.plan.world)
+        {
+            Some(device) => Ok(device),
+            None => refuse(
+                op,
+                format!(
+                    "dispatches to device {device}, but the program runs on {} devices",
+                    self.plan.world
+                ),
+            ),
+        }
+    }
+
+    /// The comm domain of a builtin's tensors, which must all be in one
+    /// domain that has `device` as a member.
+    fn domain_of(
+        &self,
+        op: OperationRef<'c, 'a>,
+        tensors: &[TensorRef],
+        device: usize,
+    ) -> Step<usize> {
+        let Some(first) = tensors.first() else {
+            return refuse(op, "has no tensor operand");
+        };
+        let domain = first.domain;
+        if tensors.iter().any(|t| t.domain != domain) {
+            return refuse(op, "takes tensors of different comm domains");
+        }
+        if self.plan.domains[domain].rank_of(device).is_none() {
+            return refuse(
+                op,
+                format!("runs on device {device}, which is not in its tensors' comm domain"),
+            );
+        }
+        Ok(domain)
+    }
+
+    /// A CHIP orchestrator's call of a builtin kernel the CHIP rail
+    /// synthesized: one more task in the device's own pipeline (no L3 -> L2
+    /// round trip), run by the same compiled all_to_all_v kernel as the HOST
+    /// rail's. The kernel requires contiguous operands: a strided view is
+    /// refused here, while planning, so no rank starts the exchange.
+    fn builtin_kernel(
+        &mut self,
+        op: OperationRef<'c, 'a>,
+        callee: &str,
+        function: OperationRef<'c, 'a>,
+        arguments: Vec<Val>,
+        place: Place,
+    ) -> Step {
+        let Place::Device(device) = place else {
+            return refuse(
+                op,
+                format!("calls the builtin kernel @{callee} outside a CHIP orchestrator"),
+            );
+        };
+        let variant =
+            pld_backend::kernels::chip::kernel_variant(function).or_else(|m| refuse(op, m))?;
+        if variant.builtin() != pld_backend::kernels::Builtin::AllToAllV {
+            return refuse(
+                op,
+                format!(
+                    "calls @{callee}, a pld.tensor_indexed_all_to_all_v kernel: it moves data \
+                     over URMA (A5), which the simulator does not model"
+                ),
+            );
+        }
+        const OPERANDS: [&str; 5] = ["input", "target", "signal", "send_counts", "recv_counts"];
+        let mut tensors = Vec::new();
+        for (role, value) in OPERANDS.iter().zip(&arguments) {
+            match value {
+                Val::Tensor(t) => tensors.push(t.clone()),
+                Val::Strided { what, .. } => {
+                    return refuse(
+                        op,
+                        format!(
+                            "passes {what}, as the {role} of @{callee} (the CHIP rail's \
+                             pld.tensor_all_to_all_v), whose operands must be \
+                             contiguous (require_contiguous_operands); refused before any rank \
+                             starts the exchange"
+                        ),
+                    )
+                }
+                other => {
+                    return refuse(
+                        op,
+                        format!("passes {other:?} as the {role} of @{callee}, not a window tensor"),
+                    )
+                }
+            }
+        }
+        if tensors.len() != OPERANDS.len() {
+            return refuse(
+                op,
+                format!(
+                    "passes {} tensors to @{callee}, which takes 5",
+                    tensors.len()
+                ),
+            );
+        }
+        let domain = self.domain_of(op, &tensors, device)?;
+        // The call carries the folded launch width B (absent: one block);
+        // the entry's CalAllToAllVBlocks(P, B) is B again.
+        let blocks = op
+            .attribute("core_num")
+            .ok()
+            .and_then(pld_ir::attr::int)
+            .unwrap_or(1);
+        let target = tensors[1].clone();
+        self.plan.tasks[device].push(Task::Builtin(BuiltinTask {
+            variant: variant.name(),
+            domain,
+            tensors,
+            scalars: vec![BuiltinScalar::Context, BuiltinScalar::Value(blocks)],
+            collective: CollectiveSpec {
+                op: "pld.tensor_all_to_all_v",
+                reduce: None,
+                ring: false,
+                root: None,
+            },
+            location: location(op),
+        }));
+        if let Ok(result) = op.result(0) {
+            self.set(result.into(), Val::Tensor(target));
+        }
+        Ok(())
+    }
+
+    /// `tensor.extract_slice` of a window tensor: a dense slice (full inner
+    /// dimensions, then one narrowed dimension, then unit dimensions) is a
+    /// tensor at an offset of the window; any other is a strided view that
+    /// no kernel may receive.
+    fn slice(&mut self, op: OperationRef<'c, 'a>) -> Step {
+        let operands = pld_ir::operands(op);
+        let Some((&source, mut dynamic)) = operands.split_first().map(|(s, r)| (s, r.iter()))
+        else {
+            return refuse(op, "has no source");
+        };
+        let t = match self.get(op, source)? {
+            Val::Tensor(t) => t,
+            other => return refuse(op, format!("slices {other:?}, not a window tensor")),
+        };
+        let rank = t.shape.len();
+        let mut read = |name: &str| -> Step<Vec<i64>> {
+            let Some(list) = op.attribute(name).ok().and_then(pld_ir::attr::i64_array) else {
+                return refuse(op, format!("has no {name}"));
+            };
+            if list.len() != rank {
+                return refuse(
+                    op,
+                    format!("has {} {name} for a rank-{rank} source", list.len()),
+                );
+            }
+            list.into_iter()
+                .map(|v| match v {
+                    i64::MIN => match dynamic.next() {
+                        Some(value) => self.int(op, *value),
+                        None => refuse(op, "has fewer dynamic operands than `?` entries"),
+                    },
+                    v => Ok(v),
+                })
+                .collect()
+        };
+        let offsets = read("static_offsets")?;
+        let sizes = read("static_sizes")?;
+        let strides = read("static_strides")?;
+        for d in 0..rank {
+            let extent = t.shape[d] as i64;
+            let (o, z, s) = (offsets[d], sizes[d], strides[d]);
+            let last = o + (z - 1).max(0) * s;
+            if o < 0 || z < 0 || s < 1 || (z > 0 && last >= extent) {
+                return refuse(
+                    op,
+                    format!(
+                        "reads past dimension {d} of its {:?} source (offset {o}, size {z}, \
+                         stride {s})",
+                        t.shape
+                    ),
+                );
+            }
+        }
+        let full = |d: usize| offsets[d] == 0 && sizes[d] == t.shape[d] as i64;
+        let mut k = rank;
+        while k > 0 && full(k - 1) {
+            k -= 1;
+        }
+        // Dimensions 0..k: the last may be narrowed (unit stride), those
+        // before it must be single rows.
+        let dense = k == 0
+            || ((strides[k - 1] == 1 || sizes[k - 1] == 1)
+                && sizes[..k - 1].iter().all(|z| *z == 1))
+            || sizes.contains(&0);
+        let result = pld_ir::result(op);
+        if !dense {
+            let what = format!(
+                "the tensor.extract_slice at {} (offsets {offsets:?}, sizes {sizes:?}, strides \
+                 {strides:?} of a {:?} tensor, which is not contiguous)",
+                location(op),
+                t.shape
+            );
+            self.set(
+                result,
+                Val::Strided {
+                    domain: t.domain,
+                    what,
+                },
+            );
+            return Ok(());
+        }
+        let mut linear = 0i64;
+        let mut pitch = 1i64;
+        for d in (0..rank).rev() {
+            linear += offsets[d] * pitch;
+            pitch *= t.shape[d] as i64;
+        }
+        let rank_out = match tensor_info(result.r#type()) {
+            Ok(Some(info)) => info.rank(),
+            _ => return refuse(op, "does not produce a ranked tensor"),
+        };
+        let mut shape: Vec<usize> = sizes.iter().map(|z| *z as usize).collect();
+        while shape.len() > rank_out {
+            match shape.iter().position(|z| *z == 1) {
+                Some(unit) => {
+                    shape.remove(unit);
+                }
+                None => return refuse(op, "drops a dimension that is not a unit dimension"),
+            }
+        }
+        let whole = t.whole();
+        let tensor = TensorRef {
+            offset: t.offset + linear as usize * t.dtype.bytes(),
+            shape,
+            slice_of: Some((whole.offset, whole.shape)),
+            ..t
+        };
+        self.set(result, Val::Tensor(tensor));
+        Ok(())
+    }
+}
+
+/// What a builtin dispatch computes.
+fn spec(op: OperationRef, collective: &'static str, ring: bool) -> CollectiveSpec {
+    use pld_dialect::enums::PldEnum;
+    CollectiveSpec {
+        op: collective,
+        reduce: op.attribute("op").ok().and_then(ReduceOp::from_attribute),
+        ring,
+        root: op.attribute("root").ok().and_then(pld_ir::attr::int),
+    }
+}

@@ -1,0 +1,313 @@
+//! Comm domains: one zeroed window per rank and one `CommContext` per rank
+//! that records where every window lives.
+
+use crate::runtime::report::CellLeak;
+use pld_runtime_sys::{PldCommContext, PLD_COMM_BUFFER_ALIGNMENT, PLD_COMM_MAX_RANK_NUM};
+use std::alloc::{alloc_zeroed, dealloc, Layout};
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicI32, Ordering};
+
+/// The most ranks a comm domain has: the size of a `CommContext`'s window
+/// tables (`PLD_COMM_MAX_RANK_NUM` of runtime-sys's `comm_context.h`). The
+/// one place the simulator and the tools take the rank limit from.
+pub const MAX_RANKS: usize = PLD_COMM_MAX_RANK_NUM as usize;
+
+/// What can go wrong setting up a simulation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SimError {
+    /// A rank count outside `1..=MAX_RANKS`.
+    RankCount(usize),
+    /// A window size the allocator cannot serve.
+    WindowSize(usize),
+}
+
+impl std::fmt::Display for SimError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SimError::RankCount(n) => {
+                write!(f, "a comm domain has 1 to {MAX_RANKS} ranks, not {n}")
+            }
+            SimError::WindowSize(n) => write!(f, "cannot allocate a window of {n} bytes"),
+        }
+    }
+}
+
+impl std::error::Error for SimError {}
+
+/// One rank's window: zeroed memory that every rank may read and write
+/// (through the peer addresses of the `CommContext`).
+pub struct Window {
+    base: NonNull<u8>,
+    /// The window's bytes.
+    len: usize,
+    /// The allocation the window is carved from (an alignment more than
+    /// `len`).
+    block: NonNull<u8>,
+    layout: Layout,
+}
+
+/// Large windows start at a huge-page boundary and are advised to the
+/// kernel as transparent huge pages: a kernel streams through its window in
+/// tiles, and with 4 KiB pages every 16 KiB tile copy crosses four TLB
+/// entries (and the placement of fresh small pages made the same copies
+/// vary by 1.5x from one run to the next).
+const HUGE: usize = 2 << 20;
+
+fn advise_huge_pages(base: *mut u8, len: usize) {
+    if len < HUGE {
+        return;
+    }
+    // SAFETY: madvise only changes how the kernel backs the range, which is
+    // mapped memory of this window (an advice the kernel does not take is
+    // harmless, so its result is ignored).
+    unsafe {
+        libc::madvise(base.cast(), len & !(PAGE - 1), libc::MADV_HUGEPAGE);
+    }
+}
+
+/// Windows start at a page boundary.
+const PAGE: usize = 4096;
+
+// SAFETY: a window is plain memory shared by the rank threads on purpose;
+// signal cells in it are only touched atomically, data races on payload
+// are the simulated program's (the credit protocol orders them).
+unsafe impl Send for Window {}
+unsafe impl Sync for Window {}
+
+impl Window {
+    fn new(bytes: usize) -> Result<Self, SimError> {
+        // Page-aligned (huge-page aligned from 2 MiB on), so every 32-byte
+        // aligned buffer offset inside is 32-byte aligned in memory too.
+        // The block is allocated with the allocator's own alignment and
+        // an alignment's worth to spare, so that zeroing it is the
+        // allocator's (`calloc`: fresh pages from the kernel, not written
+        // until used) rather than a memset of the whole window up front; a
+        // 64 MiB window costs memory only where the run writes (in 2 MiB
+        // pages).
+        let len = bytes.max(1);
+        let align = if len >= HUGE { HUGE } else { PAGE };
+        let layout = len
+            .checked_add(align)
+            .and_then(|size| Layout::from_size_align(size, 16).ok())
+            .ok_or(SimError::WindowSize(bytes))?;
+        // SAFETY: the layout has a non-zero size.
+        let block =
+            NonNull::new(unsafe { alloc_zeroed(layout) }).ok_or(SimError::WindowSize(bytes))?;
+        let skip = block.as_ptr().align_offset(align);
+        // SAFETY: `skip < align`, so the window's `len` bytes after it lie
+        // inside the block.
+        let base = unsafe { NonNull::new_unchecked(block.as_ptr().add(skip)) };
+        advise_huge_pages(base.as_ptr(), len);
+        Ok(Window {
+            base,
+            len,
+            block,
+            layout,
+        })
+    }
+
+    /// The address of byte 0.
+    pub fn base(&self) -> *mut u8 {
+        self.base.as_ptr()
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether `[address, address + bytes)` lies inside the window.
+    pub fn contains(&self, address: usize, bytes: usize) -> bool {
+        let start = self.base() as usize;
+        address >= start
+            && address
+                .checked_add(bytes)
+                .is_some_and(|end| end <= start + self.len())
+    }
+
+    /// The i32 cell at `offset` bytes, for atomic access.
+    pub fn cell(&self, offset: usize) -> Option<&AtomicI32> {
+        let aligned = offset.is_multiple_of(std::mem::align_of::<AtomicI32>());
+        (aligned && offset + 4 <= self.len()).then(|| {
+            // SAFETY: in bounds and aligned; the memory lives as long as
+            // `self`, and cells are only accessed atomically.
+            unsafe { AtomicI32::from_ptr(self.base().add(offset).cast()) }
+        })
+    }
+
+    /// Copies `bytes` out of the window (for inputs, outputs and checks).
+    pub fn read(&self, offset: usize, out: &mut [u8]) -> bool {
+        let fits = offset
+            .checked_add(out.len())
+            .is_some_and(|end| end <= self.len());
+        if fits {
+            // SAFETY: in bounds; the caller synchronises with the ranks.
+            unsafe {
+                std::ptr::copy_nonoverlapping(self.base().add(offset), out.as_mut_ptr(), out.len())
+            };
+        }
+        fits
+    }
+
+    /// Copies `data` into the window.
+    pub fn write(&self, offset: usize, data: &[u8]) -> bool {
+        let fits = offset
+            .checked_add(data.len())
+            .is_some_and(|end| end <= self.len());
+        if fits {
+            // SAFETY: in bounds; the caller synchronises with the ranks.
+            unsafe {
+                std::ptr::copy_nonoverlapping(data.as_ptr(), self.base().add(offset), data.len())
+            };
+        }
+        fits
+    }
+}
+
+impl Drop for Window {
+    fn drop(&mut self) {
+        // SAFETY: allocated with this layout in `new`.
+        unsafe { dealloc(self.block.as_ptr(), self.layout) };
+    }
+}
+
+/// The windows and `CommContext`s of one group of ranks (docs/passes/convert-pld-to-pto.md: the
+/// windows have a symmetric layout, so a buffer is at the same offset in
+/// every rank's window).
+pub struct CommDomain {
+    windows: Vec<Window>,
+    /// Never resized after `new`, so the addresses handed to kernels stay
+    /// valid.
+    contexts: Vec<PldCommContext>,
+}
+
+impl CommDomain {
+    /// Allocates `ranks` zeroed windows of `window_bytes` each and fills
+    /// every rank's context.
+    pub fn new(ranks: usize, window_bytes: usize) -> Result<Self, SimError> {
+        if ranks == 0 || ranks > MAX_RANKS {
+            return Err(SimError::RankCount(ranks));
+        }
+        let windows = (0..ranks)
+            .map(|_| Window::new(window_bytes))
+            .collect::<Result<Vec<_>, _>>()?;
+        let contexts = (0..ranks)
+            .map(|rank| {
+                let mut ctx = PldCommContext {
+                    rankId: rank as u32,
+                    rankNum: ranks as u32,
+                    winSize: window_bytes as u64,
+                    ..Default::default()
+                };
+                for (r, window) in windows.iter().enumerate() {
+                    ctx.windowsIn[r] = window.base() as u64;
+                    ctx.windowsOut[r] = window.base() as u64;
+                }
+                ctx
+            })
+            .collect();
+        Ok(CommDomain { windows, contexts })
+    }
+
+    pub fn ranks(&self) -> usize {
+        self.windows.len()
+    }
+
+    pub fn window(&self, rank: usize) -> &Window {
+        &self.windows[rank]
+    }
+
+    pub fn windows(&self) -> &[Window] {
+        &self.windows
+    }
+
+    /// Rank `rank`'s context, as a kernel receives it.
+    pub fn context(&self, rank: usize) -> *const PldCommContext {
+        &self.contexts[rank]
+    }
+
+    /// The window holding `[address, address + bytes)` and the offset in
+    /// it, if any.
+    pub fn locate(&self, address: usize, bytes: usize) -> Option<(usize, usize)> {
+        self.windows
+            .iter()
+            .position(|w| w.contains(address, bytes))
+            .map(|rank| (rank, address - self.windows[rank].base() as usize))
+    }
+
+    /// The cells of an i32 signal buffer of `cells` entries at byte
+    /// `offset` (the same in every window) that are not zero: after a
+    /// collective returns, each is a credit it left behind.
+    pub fn leaks(&self, offset: usize, cells: usize) -> Vec<CellLeak> {
+        let mut leaks = Vec::new();
+        for (rank, window) in self.windows.iter().enumerate() {
+            for index in 0..cells {
+                let value = window
+                    .cell(offset + 4 * index)
+                    .map_or(0, |c| c.load(Ordering::Acquire));
+                if value != 0 {
+                    leaks.push(CellLeak { rank, index, value });
+                }
+            }
+        }
+        leaks
+    }
+}
+
+/// Rounds a buffer size up to the comm buffer alignment (32 bytes).
+pub fn aligned(bytes: usize) -> usize {
+    let a = PLD_COMM_BUFFER_ALIGNMENT as usize;
+    bytes.div_ceil(a) * a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contexts_hold_every_window() {
+        let domain = CommDomain::new(3, 256).unwrap();
+        for rank in 0..3 {
+            // SAFETY: the context lives as long as the domain.
+            let ctx = unsafe { &*domain.context(rank) };
+            assert_eq!(ctx.rankId as usize, rank);
+            assert_eq!(ctx.rankNum, 3);
+            for r in 0..3 {
+                assert_eq!(ctx.windowsIn[r], domain.window(r).base() as u64);
+            }
+            assert_eq!(ctx.windowsIn[3], 0);
+        }
+        let w1 = domain.window(1).base() as usize;
+        assert_eq!(domain.locate(w1 + 8, 4), Some((1, 8)));
+        assert_eq!(domain.locate(w1 + 254, 4), None);
+        assert_eq!(domain.window(0).base() as usize % 32, 0);
+    }
+
+    #[test]
+    fn windows_start_zeroed_and_leaks_are_listed() {
+        let domain = CommDomain::new(2, 64).unwrap();
+        assert!(domain.leaks(0, 16).is_empty());
+        domain
+            .window(1)
+            .cell(8)
+            .unwrap()
+            .store(3, Ordering::Release);
+        assert_eq!(
+            domain.leaks(0, 16),
+            vec![CellLeak {
+                rank: 1,
+                index: 2,
+                value: 3
+            }]
+        );
+        assert!(matches!(CommDomain::new(0, 8), Err(SimError::RankCount(0))));
+        assert!(matches!(
+            CommDomain::new(65, 8),
+            Err(SimError::RankCount(65))
+        ));
+        assert_eq!(aligned(33), 64);
+    }
+}

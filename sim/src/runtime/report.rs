@@ -1,0 +1,290 @@
+//! What the simulator tells the user when a run goes wrong: deadlocks,
+//! credit leaks, and what explore mode found ([`Finding`]).
+
+use crate::runtime::sites::Site;
+use std::fmt;
+use std::ops::Range;
+use std::time::Duration;
+
+/// A rank stuck in a wait when the run was declared deadlocked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlockedRank {
+    pub rank: usize,
+    /// `(block_idx, block_num)` when the stuck thread is a block of a
+    /// launch (a builtin kernel), `None` for the rank's own thread.
+    pub block: Option<(i32, i32)>,
+    /// The kernel it was running.
+    pub kernel: String,
+    /// Whose window holds the cell, and the cell's byte offset in it.
+    pub window: Option<usize>,
+    pub offset: usize,
+    /// `==` or `>=`.
+    pub cmp: &'static str,
+    pub expected: i32,
+    /// The cell's value when the deadlock was declared.
+    pub actual: i32,
+    /// The op whose wait it is, when the lowering named it (`pld_sim_at`).
+    pub site: Option<Site>,
+}
+
+/// Every live rank blocked in a wait for longer than the deadline (or, in
+/// explore mode, where `deadline` is zero: no thread able to run).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeadlockReport {
+    pub deadline: Duration,
+    pub blocked: Vec<BlockedRank>,
+    /// Ranks that had already finished.
+    pub finished: Vec<usize>,
+}
+
+impl fmt::Display for DeadlockReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.deadline.is_zero() {
+            writeln!(
+                f,
+                "deadlock: no thread of any rank can run; each live one waits for a signal no \
+                 rank is left to give"
+            )?;
+        } else {
+            writeln!(
+                f,
+                "deadlock: every live rank has waited for more than {:.1?} with no rank left to \
+                 notify it",
+                self.deadline
+            )?;
+        }
+        for b in &self.blocked {
+            let place = match b.window {
+                Some(w) => format!("rank {w}'s window, byte {}", b.offset),
+                None => format!("address {:#x}", b.offset),
+            };
+            let block = b
+                .block
+                .map_or(String::new(), |(i, n)| format!(" block {i} of {n}"));
+            let site = b.site.as_ref().map_or(String::new(), |s| format!(" ({s})"));
+            writeln!(
+                f,
+                "  rank {}{block} in {}: waits for the i32 cell at {place} (i32 cell {} of the window) {} {}, \
+                 which holds {}{site}",
+                b.rank,
+                b.kernel,
+                b.offset / 4,
+                b.cmp,
+                b.expected,
+                b.actual
+            )?;
+        }
+        if !self.finished.is_empty() {
+            let list: Vec<String> = self.finished.iter().map(|r| r.to_string()).collect();
+            writeln!(f, "  finished: rank {}", list.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+/// A signal cell that did not return to zero after a collective.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CellLeak {
+    /// Whose window.
+    pub rank: usize,
+    /// The cell's index in the signal buffer.
+    pub index: usize,
+    pub value: i32,
+}
+
+impl fmt::Display for CellLeak {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "rank {}'s signal cell {} holds {} (should be back to 0)",
+            self.rank, self.index, self.value
+        )
+    }
+}
+
+/// Two accesses to the same bytes that no signal orders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Conflict {
+    /// A read of bytes whose write it is not ordered after.
+    ReadAfterWrite,
+    /// A write over bytes whose last write it is not ordered after.
+    WriteAfterWrite,
+    /// A write over bytes a read it is not ordered after still reads.
+    WriteAfterRead,
+}
+
+/// One access a finding names: who, and at which op.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Actor {
+    pub rank: usize,
+    /// The op (`None` for the calls of a builtin kernel, which have no
+    /// site; `kernel` names it then).
+    pub site: Option<Site>,
+    pub kernel: String,
+}
+
+impl Actor {
+    fn op(&self) -> String {
+        match &self.site {
+            Some(site) => format!("`{}` at {}", site.op, site.location),
+            None => format!("call in {}", self.kernel),
+        }
+    }
+}
+
+impl fmt::Display for Actor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "rank {}'s {}", self.rank, self.op())
+    }
+}
+
+/// Bytes of a window: whose, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bytes {
+    pub window: usize,
+    pub range: Range<usize>,
+}
+
+/// What explore mode found wrong in one schedule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Finding {
+    /// Two accesses of the same bytes, at least one a write, that no
+    /// signal orders.
+    Race {
+        conflict: Conflict,
+        /// The later access (the one that found the conflict) and the
+        /// earlier one.
+        later: Actor,
+        earlier: Actor,
+        bytes: Bytes,
+    },
+    /// A notify after a write into another rank's window with no fence in
+    /// between: the signal can overtake the data.
+    UnfencedNotify {
+        notify: Actor,
+        write: Actor,
+        bytes: Bytes,
+    },
+    /// Set and AtomicAdd on one cell, not ordered by a signal: the Set can
+    /// clobber a credit.
+    MixedNotify { set: Actor, add: Actor, cell: Bytes },
+    /// A wait left blocked at the deadlock on a cell that no rank notified
+    /// in the whole run.
+    NeverNotified { wait: Actor, cell: Bytes },
+    /// A notify or wait on a cell outside every signal (and Set-written
+    /// data cell) of the kernel: an index past the signal's extent.
+    OutsideSignals { op: Actor, cell: Bytes },
+    /// The schedule made no progress in the explorer's limit of decisions
+    /// (`explore::scheduler::MAX_STEPS`).
+    NoProgress { steps: u64 },
+}
+
+/// How findings name window bytes: `(window, range)` to a buffer and
+/// element description such as `%data[0, 16]..[0, 32]`, when known.
+pub type Namer<'n> = &'n dyn Fn(usize, &Range<usize>) -> Option<String>;
+
+fn bytes_text(bytes: &Bytes, namer: Namer) -> String {
+    let named = namer(bytes.window, &bytes.range)
+        .map(|n| format!(" ({n})"))
+        .unwrap_or_default();
+    format!(
+        "bytes [{}, {}) of rank {}'s window{named}",
+        bytes.range.start, bytes.range.end, bytes.window
+    )
+}
+
+impl Finding {
+    /// A one-paragraph report, naming bytes with `namer`.
+    pub fn describe(&self, namer: Namer) -> String {
+        match self {
+            Finding::Race {
+                conflict,
+                later,
+                earlier,
+                bytes,
+            } => {
+                let (did, by) = match conflict {
+                    Conflict::ReadAfterWrite => ("read", "written by"),
+                    Conflict::WriteAfterWrite => ("wrote", "also written by"),
+                    Conflict::WriteAfterRead => ("wrote", "read by"),
+                };
+                format!(
+                    "race: {later} {did} {}, {by} {earlier}; no signal orders them",
+                    bytes_text(bytes, namer)
+                )
+            }
+            Finding::UnfencedNotify {
+                notify,
+                write,
+                bytes,
+            } => format!(
+                "missing fence: {notify} follows {write}, which wrote {}, with no fence \
+                 (`pld.system_fence`, `pto.fence_barrier_all`) in between: the signal can reach \
+                 the peer before the data",
+                bytes_text(bytes, namer)
+            ),
+            Finding::MixedNotify { set, add, cell } => format!(
+                "Set and AtomicAdd mixed on one cell: {set} sets the i32 cell at {} that {add} \
+                 adds to, and no signal orders them (a Set can clobber a credit)",
+                bytes_text(cell, namer)
+            ),
+            Finding::NeverNotified { wait, cell } => format!(
+                "wait on a cell no rank ever notifies: {wait} waits on the i32 cell at {}",
+                bytes_text(cell, namer)
+            ),
+            Finding::OutsideSignals { op, cell } => format!(
+                "signal cell outside the signals: {op} uses the i32 cell at {}, which is not in \
+                 a signal of the kernel (an index past the signal's shape?)",
+                bytes_text(cell, namer)
+            ),
+            Finding::NoProgress { steps } => format!(
+                "no progress: the schedule took {steps} steps without finishing (a rank polling \
+                 with pto.comm.ttest forever?)"
+            ),
+        }
+    }
+
+    /// What identifies the finding across schedules (the ops involved,
+    /// not the bytes or ranks).
+    pub fn key(&self) -> String {
+        let op = |a: &Actor| {
+            a.site
+                .as_ref()
+                .map_or_else(|| a.kernel.clone(), |s| s.to_string())
+        };
+        match self {
+            // The same two ops race whichever runs first.
+            Finding::Race { later, earlier, .. } => {
+                let mut pair = [op(later), op(earlier)];
+                pair.sort();
+                format!("race {} {}", pair[0], pair[1])
+            }
+            Finding::UnfencedNotify { notify, write, .. } => {
+                format!("fence {} {}", op(notify), op(write))
+            }
+            Finding::MixedNotify { set, add, .. } => format!("mixed {} {}", op(set), op(add)),
+            Finding::NeverNotified { wait, .. } => format!("never {}", op(wait)),
+            Finding::OutsideSignals { op: actor, .. } => format!("outside {}", op(actor)),
+            Finding::NoProgress { .. } => "no progress".into(),
+        }
+    }
+
+    /// The source sites the finding names, later access first.
+    pub fn sites(&self) -> Vec<&Site> {
+        let actors: Vec<&Actor> = match self {
+            Finding::Race { later, earlier, .. } => vec![later, earlier],
+            Finding::UnfencedNotify { notify, write, .. } => vec![notify, write],
+            Finding::MixedNotify { set, add, .. } => vec![set, add],
+            Finding::NeverNotified { wait, .. } => vec![wait],
+            Finding::OutsideSignals { op, .. } => vec![op],
+            Finding::NoProgress { .. } => vec![],
+        };
+        actors.into_iter().filter_map(|a| a.site.as_ref()).collect()
+    }
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.describe(&|_, _| None))
+    }
+}

@@ -1,0 +1,1069 @@
+//! Running one kernel per rank, each on its own thread, with the
+//! bookkeeping the device functions need: which rank a thread is, whether
+//! it is blocked and on what, the traffic counters, and the deadlock
+//! verdict.
+
+use crate::runtime::domain::CommDomain;
+use crate::runtime::explorer::{Explorer, ExplorerFactory};
+use crate::runtime::report::{BlockedRank, DeadlockReport, Finding};
+use crate::runtime::signal::Compare;
+use pld_dialect::enums::WaitCmp;
+use std::cell::Cell;
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Per-rank traffic, as counted by the device functions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    pub notifies: u64,
+    pub waits: u64,
+    /// Bytes read from other ranks' windows.
+    pub remote_bytes_read: u64,
+    /// Bytes written into other ranks' windows.
+    pub remote_bytes_written: u64,
+}
+
+#[derive(Default)]
+pub(crate) struct AtomicCounters {
+    pub notifies: AtomicU64,
+    pub waits: AtomicU64,
+    pub remote_bytes_read: AtomicU64,
+    pub remote_bytes_written: AtomicU64,
+}
+
+impl AtomicCounters {
+    fn snapshot(&self) -> Counters {
+        Counters {
+            notifies: self.notifies.load(Ordering::Relaxed),
+            waits: self.waits.load(Ordering::Relaxed),
+            remote_bytes_read: self.remote_bytes_read.load(Ordering::Relaxed),
+            remote_bytes_written: self.remote_bytes_written.load(Ordering::Relaxed),
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Status {
+    Running,
+    Blocked {
+        cell: *const AtomicI32,
+        expected: i32,
+        cmp: WaitCmp,
+        since: Instant,
+        /// The waiting op (`crate::runtime::sites`), or -1.
+        site: i64,
+    },
+    /// A rank's own thread while blocks of a launch it submitted are bound
+    /// (it only joins them): not live for deadlock detection.
+    Parked,
+    Done,
+}
+
+/// One thread of a rank: index 0 is the rank's own thread, the others are
+/// the blocks of its launches (`pld_sim_block_enter`).
+#[derive(Clone, Copy)]
+struct Thread {
+    /// `(block_idx, block_num)` for a block thread.
+    block: Option<(i32, i32)>,
+    status: Status,
+}
+
+/// A fatal error a rank's call reported (`pld_sim_fatal`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fatal {
+    pub rank: usize,
+    /// The runtime's error code (5 invalid arguments, 7 sync-start
+    /// admission, ...).
+    pub code: i32,
+    pub message: String,
+}
+
+impl std::fmt::Display for Fatal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "rank {}: fatal error (code {}): {}",
+            self.rank, self.code, self.message
+        )
+    }
+}
+
+struct Slot {
+    rank: usize,
+    /// The run's state, for block threads that bind through a rank handle
+    /// (set once the state has its final address).
+    owner: AtomicPtr<State<'static>>,
+    threads: Mutex<Vec<Thread>>,
+    /// Block threads bound right now.
+    bound: AtomicUsize,
+    /// In explore mode: the agent id of block 0 of the launch in progress.
+    launch_base: AtomicUsize,
+    counters: AtomicCounters,
+    log: Mutex<Vec<String>>,
+}
+
+/// The state the rank threads share during one run.
+pub(crate) struct State<'d> {
+    pub domain: &'d CommDomain,
+    kernel: String,
+    deadline: Duration,
+    slots: Vec<Slot>,
+    stopped: AtomicBool,
+    /// Per window: the threads sleeping in a wait on one of its cells.
+    sleepers: Vec<Sleepers>,
+    /// Busy-wait rounds before a wait yields: [`SPINS`] when every rank
+    /// is pinned to a core, fewer when the ranks fit the cores unpinned,
+    /// none when they outnumber the cores.
+    spins: u32,
+    deadlock: Mutex<Option<DeadlockReport>>,
+    errors: Mutex<Vec<String>>,
+    fatals: Mutex<Vec<Fatal>>,
+    /// Remote writes, when recorded.
+    remote_writes: Option<Mutex<Vec<RemoteWrite>>>,
+    /// Per-rank timeline, when tracing.
+    trace: Option<Vec<Mutex<Vec<Event>>>>,
+    start: Instant,
+    /// The explorer (its scheduler and checker), in explore mode.
+    explore: Option<Box<dyn Explorer>>,
+    /// Names of window bytes, for the timeline.
+    names: Option<WindowNamer<'d>>,
+    /// The byte ranges of every window that hold signal cells, when known.
+    cells: Option<Vec<std::ops::Range<usize>>>,
+}
+
+/// How a run names bytes of a window for its timeline: `(window, byte
+/// offset)` to a buffer and element, `%sig (arg0) [1, 0]`.
+pub type WindowNamer<'d> = &'d (dyn Fn(usize, usize) -> Option<String> + Sync);
+
+/// Yields of a waiting thread before it sleeps. A yield hands the core to
+/// a runnable rank at once; sleeping costs a wake-up through the scheduler
+/// (measured: far slower per barrier when the machine is loaded), so a
+/// waiter keeps yielding for about a millisecond before it sleeps.
+const YIELDS: u32 = 1000;
+
+/// Switches to the other fibers of its worker a waiting fiber makes before
+/// it records itself as blocked (a lock and a clock read).
+const FIBER_SWITCHES: u32 = 64;
+
+/// Busy-wait rounds (a `pause` each, some tens of nanoseconds) before a
+/// waiting thread pinned to a core of its own starts yielding it: about the
+/// time a peer takes to reach the matching notify in a balanced kernel, so
+/// most barriers complete without a system call.
+const SPINS: u32 = 1000;
+
+/// The same when the ranks fit the cores but are not pinned (whole
+/// programs, whose builtin kernels start a thread per block): a waiter may
+/// share its core with the thread it waits for, so it spins only briefly.
+const UNPINNED_SPINS: u32 = 100;
+
+/// The threads asleep in a wait on cells of one window.
+#[derive(Default)]
+struct Sleepers {
+    /// How many: notifiers skip the lock when none.
+    count: AtomicUsize,
+    threads: Mutex<Vec<std::thread::Thread>>,
+}
+
+/// One copy into another rank's window (`Run::record_remote_writes`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RemoteWrite {
+    /// The rank that wrote.
+    pub rank: usize,
+    /// Whose window it wrote, at which byte offset, how many bytes (the
+    /// extent of the written block).
+    pub window: usize,
+    pub offset: usize,
+    pub bytes: usize,
+}
+
+/// One step of a rank, for the timeline.
+#[derive(Clone, Debug)]
+pub(crate) struct Event {
+    pub name: &'static str,
+    /// Microseconds since the run started.
+    pub begin: f64,
+    pub duration: f64,
+    /// `"key": value` pairs, already JSON.
+    pub args: String,
+}
+
+// SAFETY: the raw cell pointers in `Status` point into the domain's
+// windows, which outlive the run and are only accessed atomically.
+unsafe impl Send for Slot {}
+unsafe impl Sync for Slot {}
+
+thread_local! {
+    /// The run, rank and thread index (0: the rank's own thread) the
+    /// current thread simulates, while it does.
+    static CURRENT: Cell<Option<(*const State<'static>, usize, usize)>> = const { Cell::new(None) };
+    /// In explore mode, the agent the current thread is.
+    static AGENT: Cell<usize> = const { Cell::new(0) };
+    /// The site of the device call about to be made (`pld_sim_at`), or -1.
+    static SITE: Cell<i64> = const { Cell::new(-1) };
+}
+
+/// What a rank's device calls keep in thread-locals, carried by its fiber
+/// while it is switched out.
+#[derive(Default)]
+struct RankLocals {
+    current: Option<(*const State<'static>, usize, usize)>,
+    agent: usize,
+    site: i64,
+    tiles: crate::runtime::tiles::CoreTiles,
+    recent: crate::runtime::copy::Recent,
+}
+
+impl crate::runtime::fiber::Locals for RankLocals {
+    fn take() -> Self {
+        RankLocals {
+            current: CURRENT.with(|c| c.take()),
+            agent: AGENT.with(|a| a.take()),
+            site: SITE.with(|s| s.replace(-1)),
+            tiles: crate::runtime::tiles::take_core(),
+            recent: crate::runtime::copy::take_core(),
+        }
+    }
+
+    fn put(self) {
+        CURRENT.with(|c| c.set(self.current));
+        AGENT.with(|a| a.set(self.agent));
+        SITE.with(|s| s.set(self.site));
+        crate::runtime::tiles::put_core(self.tiles);
+        crate::runtime::copy::put_core(self.recent);
+    }
+}
+
+/// `pld_sim_at`: the next device call on this thread is made by `site`.
+pub(crate) fn set_site(site: i64) {
+    SITE.with(|s| s.set(site));
+}
+
+/// The site of the device call being made, once: calls without a
+/// `pld_sim_at` before them (a builtin kernel's) have none.
+pub(crate) fn take_site() -> i64 {
+    SITE.with(|s| s.replace(-1))
+}
+
+/// The calling thread's agent (explore mode).
+pub(crate) fn current_agent() -> usize {
+    AGENT.with(|a| a.get())
+}
+
+/// Addresses of the slots of the runs in progress: the only values
+/// `pld_sim_block_enter` accepts as rank handles.
+static LIVE_SLOTS: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+
+/// Calls `f` with the state and rank of the calling thread, if it is a
+/// rank (or block) thread of a run.
+pub(crate) fn with_current<R>(f: impl FnOnce(&State<'_>, usize) -> R) -> Option<R> {
+    CURRENT.with(|c| c.get()).map(|(state, rank, _)| {
+        // SAFETY: set by `Run::execute` for the duration of the rank's
+        // kernel, and by `bind_block` for a block of it, during which the
+        // state lives (scoped threads; blocks end before their rank does).
+        f(unsafe { &*state }, rank)
+    })
+}
+
+/// The calling thread's index among its rank's threads.
+fn current_thread() -> usize {
+    CURRENT.with(|c| c.get()).map_or(0, |(_, _, thread)| thread)
+}
+
+/// `pld_sim_rank_handle`: the calling thread's rank slot, or null.
+pub(crate) fn rank_handle() -> *mut std::ffi::c_void {
+    with_current(|state, rank| std::ptr::from_ref(&state.slots[rank]) as *mut std::ffi::c_void)
+        .unwrap_or(std::ptr::null_mut())
+}
+
+/// `pld_sim_block_enter`: binds the calling thread to the rank behind
+/// `handle` as block `block` of `blocks`. `Err` when the handle is not a
+/// live rank or the thread is bound already.
+pub(crate) fn bind_block(
+    handle: *mut std::ffi::c_void,
+    block: i32,
+    blocks: i32,
+) -> Result<(), String> {
+    if CURRENT.with(|c| c.get()).is_some() {
+        return Err("pld_sim_block_enter on a thread that is bound already".into());
+    }
+    let live = LIVE_SLOTS.lock().unwrap().contains(&(handle as usize));
+    if !live {
+        return Err(format!(
+            "pld_sim_block_enter with {handle:p}, which is not a rank handle of a running simulation"
+        ));
+    }
+    // SAFETY: a slot of a run in progress (checked above); the slot lives
+    // until its run's `execute` returns, which waits for the rank thread,
+    // which waits for this block (rt_submit_aiv_task joins its blocks).
+    let slot = unsafe { &*(handle as *const Slot) };
+    let state = slot.owner.load(Ordering::Acquire);
+    // SAFETY: the owner is set before any rank thread starts and lives as
+    // long as the slot (see above).
+    let explore = unsafe { state.as_ref() }.and_then(|s| s.explore.as_deref());
+    let thread = {
+        let mut threads = slot.threads.lock().unwrap();
+        if slot.bound.fetch_add(1, Ordering::AcqRel) == 0 {
+            if let Some(own) = threads.first_mut() {
+                own.status = Status::Parked;
+            }
+            if let Some(explore) = explore {
+                let base = explore.launched(slot.rank, usize::try_from(blocks).unwrap_or(1).max(1));
+                slot.launch_base.store(base, Ordering::Release);
+            }
+        }
+        if let Some(explore) = explore {
+            // A block index outside the launch (a malformed launch) is
+            // folded into it rather than indexing past its agents.
+            let width = usize::try_from(blocks).unwrap_or(1).max(1);
+            let index = usize::try_from(block).unwrap_or(0).min(width - 1);
+            let agent = slot.launch_base.load(Ordering::Acquire) + index;
+            explore.block_started(agent, slot.rank);
+            AGENT.with(|a| a.set(agent));
+        }
+        let fresh = Thread {
+            block: Some((block, blocks)),
+            status: Status::Running,
+        };
+        // Reuse the entry of a block that has left (launches follow one
+        // another), so the list stays as long as the widest launch.
+        match (1..threads.len()).find(|&i| matches!(threads[i].status, Status::Done)) {
+            Some(i) => {
+                threads[i] = fresh;
+                i
+            }
+            None => {
+                threads.push(fresh);
+                threads.len() - 1
+            }
+        }
+    };
+    CURRENT.with(|c| c.set(Some((state.cast_const(), slot.rank, thread))));
+    Ok(())
+}
+
+/// `pld_sim_block_exit`: frees the block's tiles and unbinds it; the rank's
+/// own thread is live again once its last block left.
+pub(crate) fn unbind_block() -> Result<(), String> {
+    let Some((state, rank, thread)) = CURRENT.with(|c| c.get()) else {
+        return Err("pld_sim_block_exit on a thread that is not bound".into());
+    };
+    if thread == 0 {
+        return Err("pld_sim_block_exit on a rank's own thread".into());
+    }
+    crate::runtime::tiles::release();
+    // SAFETY: as in `with_current`.
+    let run = unsafe { &*state };
+    if let Some(explore) = &run.explore {
+        explore.block_exited(current_agent(), rank);
+    }
+    let slot = &run.slots[rank];
+    {
+        let mut threads = slot.threads.lock().unwrap();
+        threads[thread].status = Status::Done;
+        if slot.bound.fetch_sub(1, Ordering::AcqRel) == 1 {
+            threads[0].status = Status::Running;
+        }
+    }
+    CURRENT.with(|c| c.set(None));
+    Ok(())
+}
+
+impl State<'_> {
+    /// The start of an event for the timeline: the time now when tracing,
+    /// else nothing (a clock read costs about as much as a small device
+    /// call, so untraced runs take none).
+    pub fn stamp(&self) -> Option<Instant> {
+        self.trace.as_ref().map(|_| Instant::now())
+    }
+
+    /// Adds a step that began at `begin` and ends now to `rank`'s timeline,
+    /// when the run is traced. `args` is computed only then.
+    pub fn record(
+        &self,
+        rank: usize,
+        name: &'static str,
+        begin: Option<Instant>,
+        args: impl FnOnce() -> String,
+    ) {
+        if let (Some(trace), Some(begin)) = (&self.trace, begin) {
+            let now = Instant::now();
+            let micros = |t: Instant| t.duration_since(self.start).as_secs_f64() * 1e6;
+            trace[rank].lock().unwrap().push(Event {
+                name,
+                begin: micros(begin),
+                duration: micros(now) - micros(begin),
+                args: args(),
+            });
+        }
+    }
+
+    /// Whether a cell at byte `offset` of a window is outside the signals
+    /// the run was told of (never, when it was told none).
+    pub fn outside_signals(&self, offset: usize) -> bool {
+        self.cells
+            .as_ref()
+            .is_some_and(|cells| !cells.iter().any(|r| r.contains(&offset)))
+    }
+
+    /// The name of the bytes at `offset` of `window`'s window, when the run
+    /// was given names.
+    pub fn name_of(&self, window: usize, offset: usize) -> Option<String> {
+        self.names.and_then(|names| names(window, offset))
+    }
+
+    /// The explorer, in explore mode.
+    pub fn explore(&self) -> Option<&dyn Explorer> {
+        self.explore.as_deref()
+    }
+
+    /// A device call begins: in explore mode, waits for the calling
+    /// agent's turn and returns the explorer and the agent.
+    pub fn turn(&self) -> Option<(&dyn Explorer, usize)> {
+        let explore = self.explore.as_deref()?;
+        let agent = current_agent();
+        // Once the schedule is over (a deadlock) the ranks run on past
+        // waits that did not hold: what they do then is not checked.
+        explore.turn(agent).then_some((explore, agent))
+    }
+
+    pub fn counters(&self, rank: usize) -> &AtomicCounters {
+        &self.slots[rank].counters
+    }
+
+    pub fn stopped(&self) -> bool {
+        self.stopped.load(Ordering::Acquire)
+    }
+
+    pub fn error(&self, rank: usize, message: String) {
+        // In explore mode, faults after the schedule ended (a deadlock) come
+        // from ranks running on past waits that did not hold.
+        if self.explore.as_ref().is_some_and(|e| e.is_free()) {
+            return;
+        }
+        self.errors
+            .lock()
+            .unwrap()
+            .push(format!("rank {rank}: {message}"));
+    }
+
+    /// Records a copy into another rank's window, when the run records
+    /// them.
+    pub fn remote_write(&self, write: RemoteWrite) {
+        if let Some(writes) = &self.remote_writes {
+            writes.lock().unwrap().push(write);
+        }
+    }
+
+    pub fn records_remote_writes(&self) -> bool {
+        self.remote_writes.is_some()
+    }
+
+    /// A fatal error of `rank`'s current call (`pld_sim_fatal`).
+    pub fn fatal(&self, rank: usize, code: i32, message: String) {
+        self.fatals.lock().unwrap().push(Fatal {
+            rank,
+            code,
+            message,
+        });
+    }
+
+    /// One line of `rank`'s log (`pld_sim_log`).
+    pub fn log(&self, rank: usize, line: String) {
+        self.slots[rank].log.lock().unwrap().push(line);
+    }
+
+    fn set_status(&self, rank: usize, thread: usize, status: Status) {
+        if let Some(t) = self.slots[rank].threads.lock().unwrap().get_mut(thread) {
+            t.status = status;
+        }
+    }
+
+    /// Blocks `rank` until `cell` compares `cmp` to `expected`, or the run
+    /// is stopped (a deadlock was declared).
+    ///
+    /// A waiting thread gives its core away at once when the ranks
+    /// outnumber the cores (it spins first when the ranks fit the cores:
+    /// [`SPINS`] rounds when pinned, [`UNPINNED_SPINS`] otherwise), keeps
+    /// yielding for a while (a peer that is about to notify runs in
+    /// between), then sleeps on the cell's window (`window`, the one that
+    /// holds it) until a notify into that window wakes it
+    /// ([`State::wake`]). The sleep has a timeout, so the deadlock check
+    /// runs however the cell changes.
+    pub fn wait(
+        &self,
+        rank: usize,
+        cell: &AtomicI32,
+        window: usize,
+        expected: i32,
+        cmp: WaitCmp,
+        site: i64,
+    ) {
+        // Most waits of a balanced kernel hold at once or within a few
+        // microseconds: those take no lock and read no clock.
+        let holds = || cmp.holds(cell.load(Ordering::SeqCst), expected) || self.stopped();
+        if holds() {
+            return;
+        }
+        // (No spinning when the ranks outnumber the cores, fibers or not.)
+        for _ in 0..self.spins {
+            std::hint::spin_loop();
+            if holds() {
+                return;
+            }
+        }
+        // A fiber hands its worker to the other ranks of the worker a few
+        // times first: a barrier's peers on the same worker get there in
+        // as many switches.
+        for _ in 0..FIBER_SWITCHES {
+            if !crate::runtime::fiber::yield_now() {
+                break;
+            }
+            if holds() {
+                return;
+            }
+        }
+        let thread = current_thread();
+        self.set_status(
+            rank,
+            thread,
+            Status::Blocked {
+                cell,
+                expected,
+                cmp,
+                since: Instant::now(),
+                site,
+            },
+        );
+        let mut rounds = 0u32;
+        let mut last_check = Instant::now();
+        while !holds() {
+            rounds += 1;
+            // A fiber gives its worker to the next rank of the worker at
+            // once (now and then the worker's core to the OS too, in case
+            // every rank of the worker waits).
+            if crate::runtime::fiber::yield_now() {
+                if rounds.is_multiple_of(1024) {
+                    std::thread::yield_now();
+                }
+            } else if rounds < YIELDS {
+                std::thread::yield_now();
+            } else {
+                self.sleep(window, cell, expected, cmp);
+            }
+            // The clock is read every few rounds only: a fiber's round is a
+            // switch of a few nanoseconds, a clock read costs more.
+            if rounds.is_multiple_of(64) && last_check.elapsed() >= Duration::from_millis(2) {
+                last_check = Instant::now();
+                self.declare_deadlock_if_stuck();
+            }
+        }
+        self.set_status(rank, thread, Status::Running);
+    }
+
+    /// Sleeps until a notify into `window` wakes this thread (or a short
+    /// timeout passes). The sleeper is registered before the cell is read
+    /// again, and a notifier applies its change before it looks for
+    /// sleepers (both sequentially consistent), so a wake-up is never lost.
+    fn sleep(&self, window: usize, cell: &AtomicI32, expected: i32, cmp: WaitCmp) {
+        let sleepers = &self.sleepers[window];
+        let me = std::thread::current();
+        let id = me.id();
+        sleepers.threads.lock().unwrap().push(me);
+        sleepers.count.fetch_add(1, Ordering::SeqCst);
+        if !cmp.holds(cell.load(Ordering::SeqCst), expected) && !self.stopped() {
+            std::thread::park_timeout(Duration::from_millis(1));
+        }
+        sleepers.count.fetch_sub(1, Ordering::SeqCst);
+        let mut threads = sleepers.threads.lock().unwrap();
+        if let Some(i) = threads.iter().position(|t| t.id() == id) {
+            threads.swap_remove(i);
+        }
+    }
+
+    /// Wakes the threads sleeping on `window` (a notify changed one of its
+    /// cells). Cheap when nobody sleeps there: one atomic load.
+    pub fn wake(&self, window: usize) {
+        let Some(sleepers) = self.sleepers.get(window) else {
+            return;
+        };
+        std::sync::atomic::fence(Ordering::SeqCst);
+        if sleepers.count.load(Ordering::SeqCst) == 0 {
+            return;
+        }
+        for thread in sleepers.threads.lock().unwrap().iter() {
+            thread.unpark();
+        }
+    }
+
+    /// Stops the run when every live thread (a rank's own thread, or the
+    /// blocks of a launch while they are bound, which park their rank's
+    /// thread) has been blocked longer than the deadline on a condition
+    /// that still does not hold.
+    fn declare_deadlock_if_stuck(&self) {
+        // Hold every rank's thread list for the whole scan: a rank that
+        // notifies a waiter and then finishes must not be seen finished
+        // while the waiter's cell is seen before the notify. (No thread
+        // holds two of these locks otherwise, so this cannot deadlock.)
+        let ranks: Vec<_> = self
+            .slots
+            .iter()
+            .map(|s| s.threads.lock().unwrap())
+            .collect();
+        let now = Instant::now();
+        let mut blocked = Vec::new();
+        let mut finished = Vec::new();
+        for (rank, threads) in ranks.iter().enumerate() {
+            if matches!(threads.first().map(|t| t.status), Some(Status::Done)) {
+                finished.push(rank);
+                continue;
+            }
+            for thread in threads.iter() {
+                match thread.status {
+                    Status::Running => return,
+                    Status::Done | Status::Parked => {}
+                    Status::Blocked {
+                        cell,
+                        expected,
+                        cmp,
+                        since,
+                        site,
+                    } => {
+                        // SAFETY: the cell is in a window of the domain.
+                        let actual = unsafe { &*cell }.load(Ordering::Acquire);
+                        if now.duration_since(since) < self.deadline || cmp.holds(actual, expected)
+                        {
+                            return;
+                        }
+                        let located = self.domain.locate(cell as usize, 4);
+                        blocked.push(BlockedRank {
+                            rank,
+                            block: thread.block,
+                            kernel: self.kernel.clone(),
+                            window: located.map(|(w, _)| w),
+                            offset: located.map_or(cell as usize, |(_, o)| o),
+                            cmp: cmp.symbol(),
+                            expected,
+                            actual,
+                            site: crate::runtime::sites::get(site),
+                        });
+                    }
+                }
+            }
+        }
+        if blocked.is_empty() {
+            return;
+        }
+        drop(ranks);
+        let mut verdict = self.deadlock.lock().unwrap();
+        if verdict.is_none() {
+            *verdict = Some(DeadlockReport {
+                deadline: self.deadline,
+                blocked,
+                finished,
+            });
+        }
+        self.stopped.store(true, Ordering::Release);
+    }
+}
+
+/// The cores this process may run on (counted once).
+fn available_cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// What a rank's kernel gets to know about itself.
+#[derive(Clone, Copy)]
+pub struct RankEnv<'d> {
+    pub rank: usize,
+    pub domain: &'d CommDomain,
+}
+
+/// How a run ended.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// Set when the run was stopped as deadlocked.
+    pub deadlock: Option<DeadlockReport>,
+    /// Faults the device functions caught (e.g. a signal outside every
+    /// window), and kernels that panicked.
+    pub errors: Vec<String>,
+    /// Fatal errors the ranks' calls reported (a builtin entry's
+    /// admission checks, a violated pto-isa constraint).
+    pub fatals: Vec<Fatal>,
+    /// Every copy into another rank's window, in no particular order, when
+    /// the run recorded them (`Run::record_remote_writes`).
+    pub remote_writes: Vec<RemoteWrite>,
+    /// Per rank: the lines its calls logged (`pld_sim_log`).
+    pub logs: Vec<Vec<String>>,
+    /// Per rank.
+    pub counters: Vec<Counters>,
+    /// Wall-clock time of the kernels: from starting the first rank's
+    /// thread to the return of the last.
+    pub kernel_time: Duration,
+    /// The timeline in Chrome's trace format (JSON, for Perfetto or
+    /// chrome://tracing), when the run was traced.
+    pub trace: Option<String>,
+    /// In explore mode: what the checker found, and how many scheduling
+    /// decisions the schedule took.
+    pub findings: Vec<Finding>,
+    pub steps: u64,
+}
+
+impl Outcome {
+    pub fn ok(&self) -> bool {
+        self.deadlock.is_none()
+            && self.errors.is_empty()
+            && self.fatals.is_empty()
+            && self.findings.is_empty()
+    }
+}
+
+/// One execution of a kernel on every rank of a domain.
+pub struct Run<'d> {
+    domain: &'d CommDomain,
+    deadline: Duration,
+    trace: bool,
+    remote_writes: bool,
+    explorer: Option<Box<dyn ExplorerFactory>>,
+    names: Option<WindowNamer<'d>>,
+    fibers: bool,
+    pinned: bool,
+    cells: Option<Vec<std::ops::Range<usize>>>,
+}
+
+impl<'d> Run<'d> {
+    /// `deadline`: how long every live rank may be blocked before the run
+    /// is declared deadlocked.
+    pub fn new(domain: &'d CommDomain, deadline: Duration) -> Self {
+        Run {
+            domain,
+            deadline,
+            trace: false,
+            remote_writes: false,
+            explorer: None,
+            names: None,
+            fibers: false,
+            pinned: false,
+            cells: None,
+        }
+    }
+
+    /// The byte ranges (the same in every window) that hold the kernel's
+    /// signal cells: explore mode reports a notify or wait outside them.
+    pub fn signal_cells(mut self, cells: Option<Vec<std::ops::Range<usize>>>) -> Self {
+        self.cells = cells;
+        self
+    }
+
+    /// With more ranks than cores, runs the ranks as fibers on one worker
+    /// thread per core (`crate::runtime::fiber`) instead of a thread each. For
+    /// kernels that only call the device functions: a kernel that blocks
+    /// its thread outside them (a builtin entry joining its blocks) would
+    /// stop the other ranks of its worker. Not with `explore`.
+    pub fn fibers(mut self, fibers: bool) -> Self {
+        self.fibers = fibers;
+        self
+    }
+
+    /// Gives every rank thread (or fiber worker) a core of its own, when
+    /// there are enough (`crate::runtime::affinity`). For kernels whose
+    /// ranks do not start threads of their own (those would inherit the
+    /// core). Not with `explore`, where one thread runs at a time.
+    pub fn pinned(mut self, pinned: bool) -> Self {
+        self.pinned = pinned;
+        self
+    }
+
+    /// Names window bytes in the timeline (`"name": "%sig (arg0) [1, 0]"`
+    /// beside the window and cell of a notify, wait or copy).
+    pub fn named(mut self, names: Option<WindowNamer<'d>>) -> Self {
+        self.names = names;
+        self
+    }
+
+    /// Runs under an explorer (explore mode's `Schedule`: its seeded
+    /// scheduler, one simulated thread at a time, with the happens-before
+    /// checker, `Outcome::findings`); a deadlock is then exact (no thread
+    /// can run), not a timeout.
+    pub fn explore<F: ExplorerFactory + 'static>(mut self, explorer: Option<F>) -> Self {
+        self.explorer = explorer.map(|f| Box::new(f) as Box<dyn ExplorerFactory>);
+        self
+    }
+
+    /// Records a timeline of every rank's kernel, waits, notifies and
+    /// copies (`Outcome::trace`).
+    pub fn traced(mut self, trace: bool) -> Self {
+        self.trace = trace;
+        self
+    }
+
+    /// Records every copy into another rank's window
+    /// (`Outcome::remote_writes`), e.g. to check transfer alignment.
+    pub fn record_remote_writes(mut self, record: bool) -> Self {
+        self.remote_writes = record;
+        self
+    }
+
+    /// Runs `kernel` once per rank, each on its own thread, and waits for
+    /// all of them. `name` is how reports refer to the kernel.
+    pub fn execute(&self, name: &str, kernel: impl Fn(RankEnv<'d>) + Sync) -> Outcome {
+        let placement = self.placement();
+        let state = self.state(name, &placement);
+        // Block threads reach the state through their rank's slot; the
+        // state does not move from here on.
+        let erased = std::ptr::from_ref(&state)
+            .cast::<State<'static>>()
+            .cast_mut();
+        let handles: Vec<usize> = state
+            .slots
+            .iter()
+            .map(|slot| {
+                slot.owner.store(erased, Ordering::Release);
+                std::ptr::from_ref(slot) as usize
+            })
+            .collect();
+        LIVE_SLOTS.lock().unwrap().extend(&handles);
+        let started = Instant::now();
+        let domain = self.domain;
+        // One rank's whole life on the thread (or fiber) that runs it.
+        let body = |rank: usize| state.run_rank(rank, name, || kernel(RankEnv { rank, domain }));
+        placement.run(&state, &body);
+        let kernel_time = started.elapsed();
+        LIVE_SLOTS
+            .lock()
+            .unwrap()
+            .retain(|slot| !handles.contains(slot));
+        state.into_outcome(name, kernel_time)
+    }
+
+    /// Where the run's threads go: ranks as threads, or as fibers on a
+    /// worker per core, and the CPUs they are pinned to.
+    fn placement(&self) -> Placement {
+        let ranks = self.domain.ranks();
+        let cores = available_cores();
+        let workers = cores.min(ranks);
+        let fibers = self.fibers
+            && self.explorer.is_none()
+            && ranks > workers
+            && crate::runtime::fiber::available();
+        // Pinned when the threads (ranks, or workers of fibers) take every
+        // core the run may use: the scheduler then has no better place for
+        // any of them, only worse ones (two on one core). Thread i goes to
+        // the i-th allowed CPU after the one the run starts on, so that
+        // runs in parallel processes spread when they can.
+        let threads = if fibers { workers } else { ranks };
+        let cpus = if self.pinned && self.explorer.is_none() && threads == cores {
+            crate::runtime::affinity::allowed_cpus()
+        } else {
+            Vec::new()
+        };
+        let pinned = !cpus.is_empty() && cpus.len() >= threads;
+        let first = crate::runtime::affinity::current_cpu()
+            .and_then(|cpu| cpus.iter().position(|&c| c == cpu))
+            .unwrap_or(0);
+        Placement {
+            ranks,
+            workers,
+            fibers,
+            spins: match (ranks <= cores, pinned) {
+                (true, true) => SPINS,
+                (true, false) => UNPINNED_SPINS,
+                // Fibers switch instead; threads give their core away.
+                (false, _) => 0,
+            },
+            cpus: if pinned { cpus } else { Vec::new() },
+            first,
+        }
+    }
+
+    /// The state of a run of `name`, nothing run yet.
+    fn state(&self, name: &str, placement: &Placement) -> State<'d> {
+        let ranks = placement.ranks;
+        State {
+            domain: self.domain,
+            kernel: name.to_string(),
+            deadline: self.deadline,
+            slots: (0..ranks)
+                .map(|rank| Slot {
+                    rank,
+                    owner: AtomicPtr::new(std::ptr::null_mut()),
+                    threads: Mutex::new(vec![Thread {
+                        block: None,
+                        status: Status::Running,
+                    }]),
+                    bound: AtomicUsize::new(0),
+                    launch_base: AtomicUsize::new(0),
+                    counters: AtomicCounters::default(),
+                    log: Mutex::new(Vec::new()),
+                })
+                .collect(),
+            stopped: AtomicBool::new(false),
+            sleepers: (0..ranks).map(|_| Sleepers::default()).collect(),
+            spins: placement.spins,
+            trace: self
+                .trace
+                .then(|| (0..ranks).map(|_| Mutex::new(Vec::new())).collect()),
+            start: Instant::now(),
+            deadlock: Mutex::new(None),
+            errors: Mutex::new(Vec::new()),
+            fatals: Mutex::new(Vec::new()),
+            remote_writes: self.remote_writes.then(|| Mutex::new(Vec::new())),
+            explore: self.explorer.as_ref().map(|f| f.explorer(ranks, name)),
+            names: self.names,
+            cells: self.cells.clone(),
+        }
+    }
+}
+
+/// Where a run's ranks run: a thread each, or fibers on `workers` threads
+/// (rank r on worker r mod W), pinned to CPUs when `cpus` is not empty.
+struct Placement {
+    ranks: usize,
+    workers: usize,
+    fibers: bool,
+    /// Busy-wait rounds of a waiter (`State::spins`).
+    spins: u32,
+    /// The allowed CPUs, when every thread gets one of its own.
+    cpus: Vec<usize>,
+    /// The position in `cpus` of the CPU the run starts on.
+    first: usize,
+}
+
+impl Placement {
+    /// The CPU thread `thread` (a rank, or a worker of fibers) is pinned
+    /// to, if any.
+    fn core_of(&self, thread: usize) -> Option<usize> {
+        (!self.cpus.is_empty()).then(|| self.cpus[(self.first + thread) % self.cpus.len()])
+    }
+
+    /// Runs `body(rank)` for every rank, on its own thread or as a fiber of
+    /// its worker, and waits for all of them.
+    fn run(&self, state: &State<'_>, body: &(dyn Fn(usize) + Sync)) {
+        let (ranks, workers) = (self.ranks, self.workers);
+        std::thread::scope(|scope| {
+            if self.fibers {
+                // Rank r on worker r mod W.
+                for worker in 0..workers {
+                    std::thread::Builder::new()
+                        .name(format!("ranks {worker} mod {workers}"))
+                        .spawn_scoped(scope, move || {
+                            if let Some(cpu) = self.core_of(worker) {
+                                crate::runtime::affinity::pin_current_thread(cpu);
+                            }
+                            let bodies: Vec<Box<dyn FnOnce() + '_>> = (worker..ranks)
+                                .step_by(workers)
+                                .map(|rank| Box::new(move || body(rank)) as Box<dyn FnOnce()>)
+                                .collect();
+                            if let Err(message) =
+                                crate::runtime::fiber::run_all::<RankLocals>(bodies)
+                            {
+                                state.error(worker, format!("the ranks' fibers failed: {message}"));
+                            }
+                        })
+                        .expect("spawn a worker thread");
+                }
+            } else {
+                for rank in 0..ranks {
+                    std::thread::Builder::new()
+                        .name(format!("rank {rank}"))
+                        .spawn_scoped(scope, move || {
+                            if let Some(cpu) = self.core_of(rank) {
+                                crate::runtime::affinity::pin_current_thread(cpu);
+                            }
+                            body(rank)
+                        })
+                        .expect("spawn a rank thread");
+                }
+            }
+        });
+    }
+}
+
+impl State<'_> {
+    /// Rank `rank`'s whole life on the thread (or fiber) that runs it:
+    /// `kernel` run as the rank (its panic an error of the run of `name`),
+    /// then its tiles freed and the rank done.
+    fn run_rank(&self, rank: usize, name: &str, kernel: impl FnOnce()) {
+        // The thread-local forgets the lifetime; it is cleared before the
+        // state goes away.
+        let erased = std::ptr::from_ref(self).cast::<State<'static>>();
+        CURRENT.with(|c| c.set(Some((erased, rank, 0))));
+        if let Some(explore) = &self.explore {
+            AGENT.with(|a| a.set(rank));
+            explore.rank_started(rank);
+        }
+        let begin = self.stamp();
+        let result = std::panic::catch_unwind(AssertUnwindSafe(kernel));
+        self.record(rank, "kernel", begin, || format!("\"kernel\": {name:?}"));
+        crate::runtime::tiles::release();
+        CURRENT.with(|c| c.set(None));
+        if let Err(panic) = result {
+            let message = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "panicked".into());
+            self.error(rank, format!("kernel {name} failed: {message}"));
+        }
+        self.set_status(rank, 0, Status::Done);
+        if let Some(explore) = &self.explore {
+            explore.rank_finished(rank);
+        }
+    }
+
+    /// How the run of `name` ended, its kernels having taken
+    /// `kernel_time`.
+    fn into_outcome(self, name: &str, kernel_time: Duration) -> Outcome {
+        let counters = self.slots.iter().map(|s| s.counters.snapshot()).collect();
+        let logs = self
+            .slots
+            .iter()
+            .map(|s| std::mem::take(&mut *s.log.lock().unwrap()))
+            .collect();
+        let trace = self.trace.as_ref().map(|ranks| chrome_trace(ranks));
+        let (mut deadlock, mut findings, mut steps) =
+            (self.deadlock.into_inner().unwrap(), Vec::new(), 0);
+        if let Some(explore) = self.explore {
+            let verdict = explore.finish(self.domain, name);
+            (findings, steps) = (verdict.findings, verdict.steps);
+            if verdict.deadlock.is_some() {
+                deadlock = verdict.deadlock;
+            }
+        }
+        Outcome {
+            trace,
+            findings,
+            steps,
+            deadlock,
+            errors: self.errors.into_inner().unwrap(),
+            fatals: self.fatals.into_inner().unwrap(),
+            remote_writes: self
+                .remote_writes
+                .map(|w| w.into_inner().unwrap())
+                .unwrap_or_default(),
+            logs,
+            counters,
+            kernel_time,
+        }
+    }
+}
+
+/// The timeline as Chrome trace events: one thread per rank, complete
+/// events (`"ph": "X"`) in microseconds.
+fn chrome_trace(ranks: &[Mutex<Vec<Event>>]) -> String {
+    let mut events = Vec::new();
+    for (rank, timeline) in ranks.iter().enumerate() {
+        events.push(format!(
+            "{{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 0, \"tid\": {rank}, \"args\": {{\"name\": \"rank {rank}\"}}}}"
+        ));
+        for event in timeline.lock().unwrap().iter() {
+            events.push(format!(
+                "{{\"name\": \"{}\", \"ph\": \"X\", \"pid\": 0, \"tid\": {rank}, \"ts\": {:.3}, \"dur\": {:.3}, \"args\": {{{}}}}}",
+                event.name, event.begin, event.duration, event.args
+            ));
+        }
+    }
+    format!("{{\"traceEvents\": [\n{}\n]}}\n", events.join(",\n"))
+}

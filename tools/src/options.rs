@@ -1,0 +1,55 @@
+//! What `pld-run` was asked to do ([`Options`]), the schedules of
+//! `--explore` and `--replay` ([`Seeds`]), and the exit status of a
+//! deadlock.
+
+use std::time::Duration;
+
+/// What `pld-run` was asked to do.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub input: String,
+    pub kernel: Option<String>,
+    /// The HOST orchestrator to run (program mode).
+    pub entry: Option<String>,
+    pub ranks: usize,
+    /// `PARAM=GENERATOR` pairs.
+    pub inputs: Vec<String>,
+    pub check: bool,
+    pub stats: bool,
+    /// With `stats`: a row per rank instead of one over all ranks.
+    pub per_rank: bool,
+    pub deadline: Duration,
+    pub output_dir: Option<String>,
+    /// Where to write the Chrome-trace timeline.
+    pub trace: Option<String>,
+    /// Timed runs of the kernel (0 counts as 1); the reported time is
+    /// their mean, the results those of the last.
+    pub iters: usize,
+    /// Untimed runs before them.
+    pub warmup: usize,
+    /// `--explore K` / `--replay SEED`: run under the protocol explorer.
+    pub explore: Option<Seeds>,
+}
+
+/// Exit status of a deadlocked run (distinct from errors).
+pub const DEADLOCK: i32 = 3;
+
+/// Which schedules to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seeds {
+    /// `count` schedules, seeds `first..first + count`.
+    Explore { first: u64, count: usize },
+    /// Exactly the schedule of one seed.
+    Replay(u64),
+}
+
+impl Seeds {
+    pub fn list(self) -> Vec<u64> {
+        match self {
+            Seeds::Explore { first, count } => {
+                (0..count as u64).map(|i| first.wrapping_add(i)).collect()
+            }
+            Seeds::Replay(seed) => vec![seed],
+        }
+    }
+}

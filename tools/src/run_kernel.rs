@@ -1,0 +1,560 @@
+//! `pld-run` on one kernel: load it, run it on N simulated ranks (or
+//! explore its schedules), check it, report.
+
+use crate::explore::Verdict;
+use crate::inputs::{fill, generator, Generator};
+use crate::options::{Options, Seeds, DEADLOCK};
+use crate::report::{self, bus_factor, counter_rows, index_of, Progress};
+use pld_dialect::ops::collective::Barrier;
+use pld_sim::program::{golden, npy, Finished, KernelInfo, Param, Program};
+use std::time::{Duration, Instant};
+
+/// The parameter `name` names: its SSA name as the source writes it, with
+/// or without the `%` (`%data`, `data`), or its position (`arg0`, `0`). An
+/// unknown name lists the valid ones.
+fn param_index(kernel: &KernelInfo, name: &str) -> Result<usize, String> {
+    let bare = name.strip_prefix('%').unwrap_or(name);
+    kernel
+        .params
+        .iter()
+        .enumerate()
+        .position(|(i, p)| p.name == bare || bare == format!("arg{i}") || bare == i.to_string())
+        .ok_or_else(|| {
+            let valid: Vec<String> = kernel
+                .params
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    if p.name == format!("arg{i}") {
+                        p.name.clone()
+                    } else {
+                        format!("%{} (arg{i})", p.name)
+                    }
+                })
+                .collect();
+            format!(
+                "@{} has no parameter '{name}'; its parameters are {}",
+                kernel.name,
+                valid.join(", ")
+            )
+        })
+}
+
+/// The collective's result in nccl-tests' columns: size in bytes and count
+/// in elements of its buffer (the target: for reduce_scatter, allgather
+/// and the all-to-alls the whole `[ranks, ...]` buffer, as nccl-tests
+/// counts them), element type, reduction, root, the run's time, and the
+/// algorithm and bus bandwidths (busbw = algbw times 2(n-1)/n for an
+/// allreduce, (n-1)/n for reduce_scatter, allgather and the all-to-alls, 1
+/// for a broadcast); #wrong is the number of wrong elements over all ranks
+/// under --check, N/A without.
+fn summary(
+    kernel: &KernelInfo,
+    collective: &pld_sim::program::Collective,
+    ranks: usize,
+    elapsed: Duration,
+    wrong: Option<usize>,
+) -> String {
+    let target = collective.target.map(|t| &kernel.params[t]);
+    let count = target.map_or(0, Param::elements);
+    let size = target.map_or(0, |p| p.elements() * p.dtype.bytes());
+    let dtype = target.map_or("-", |p| p.dtype.name());
+    let factor = bus_factor(&collective.op, ranks);
+    let seconds = elapsed.as_secs_f64().max(1e-9);
+    let algbw = size as f64 / seconds / 1e9;
+    let redop = collective.reduce.as_deref().unwrap_or("none");
+    let root = collective.root.unwrap_or(-1);
+    let wrong = wrong.map_or("N/A".to_string(), |w| w.to_string());
+    format!(
+        "#{:>12} {:>12} {:>6} {:>6} {:>5} {:>10} {:>8} {:>8} {:>7}\n\
+         #{:>12} {:>12} {:>6} {:>6} {:>5} {:>10} {:>8} {:>8} {:>7}\n \
+         {size:>12} {count:>12} {dtype:>6} {redop:>6} {root:>5} {:>10.1} {algbw:>8.3} {:>8.3} {wrong:>7}\n",
+        "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong",
+        "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "",
+        seconds * 1e6,
+        algbw * factor,
+    )
+}
+
+/// A parameter as reports name it: `%data (arg0)` when the source names
+/// it, `arg0` otherwise.
+fn shown_name(kernel: &KernelInfo, param: &Param) -> String {
+    let position = kernel
+        .params
+        .iter()
+        .position(|p| std::ptr::eq(p, param))
+        .unwrap_or(0);
+    kernel.shown_name(position)
+}
+
+/// Each waited-on cell of a deadlock as the source names it: the parameter
+/// whose window range holds it, its [row, col] there, and the collectives
+/// whose signal it is.
+fn waiting_lines(
+    kernel: &KernelInfo,
+    finished: &Finished,
+    report: &pld_sim::DeadlockReport,
+) -> Vec<String> {
+    let mut lines = Vec::new();
+    for blocked in &report.blocked {
+        let cell = blocked
+            .window
+            .and_then(|_| kernel.element_at(&finished.offsets, blocked.offset));
+        if let Some((param, index)) = cell {
+            let param = &kernel.params[param];
+            lines.push(report::waiting(
+                blocked,
+                &shown_name(kernel, param),
+                &param.shape,
+                index,
+                &signal_users(kernel, param),
+            ));
+        }
+    }
+    lines
+}
+
+/// `--explore` / `--replay` of one kernel: every schedule on fresh copies
+/// of the inputs; a schedule's credit leaks and (under `--check`) wrong
+/// results are findings too.
+fn explore_kernel(
+    options: &Options,
+    seeds: Seeds,
+    program: &Program,
+    kernel: &KernelInfo,
+    inputs: &[Vec<Vec<u8>>],
+    source: &str,
+) -> Result<i32, String> {
+    let label = format!(
+        "@{} on {}",
+        kernel.name,
+        report::count(options.ranks, "rank")
+    );
+    let numeric = kernel.collectives.iter().any(|c| c.op != Barrier::NAME);
+    if options.check && numeric && kernel.collectives.len() != 1 {
+        return Err(format!(
+            "@{} has {} collectives; --check needs exactly one",
+            kernel.name,
+            kernel.collectives.len()
+        ));
+    }
+    if options.check && kernel.collectives.is_empty() {
+        return Err(format!(
+            "@{} has 0 collectives; --check needs exactly one",
+            kernel.name
+        ));
+    }
+    crate::explore::explore(&label, seeds, |schedule| {
+        let finished = program.run_explored(
+            &kernel.name,
+            options.ranks,
+            options.deadline,
+            false,
+            Some(schedule),
+            |rank, param| inputs[rank][param].clone(),
+        )?;
+        // Window bytes as the source names them: parameter and elements.
+        let namer = |_window: usize, range: &std::ops::Range<usize>| {
+            let (i, first) = kernel.element_at(&finished.offsets, range.start)?;
+            let p = &kernel.params[i];
+            let start = finished.offsets[i]?;
+            let last = (range.end.min(start + p.bytes()) - start - 1) / p.dtype.bytes();
+            let span = if first == last {
+                index_of(first, &p.shape)
+            } else {
+                format!(
+                    "{}..{}",
+                    index_of(first, &p.shape),
+                    index_of(last, &p.shape)
+                )
+            };
+            Some(format!("{} {span}", kernel.shown_name(i)))
+        };
+        let mut verdict = Verdict::of(&finished.outcome, &namer, source);
+        if let Some(report) = &finished.outcome.deadlock {
+            verdict.annotate_deadlock(&waiting_lines(kernel, &finished, report));
+        }
+        if finished.outcome.deadlock.is_none() {
+            for &signal in &kernel.signals {
+                let param = &kernel.params[signal];
+                let offset = finished.offsets[signal].unwrap_or(0);
+                for leak in finished.domain.leaks(offset, param.elements()) {
+                    let cell = index_of(leak.index, &param.shape);
+                    verdict.push(
+                        format!("leak {} {cell}", param.name),
+                        format!(
+                            "credit leak in {} at {cell}: rank {}'s cell holds {} (should be back \
+                             to 0)",
+                            shown_name(kernel, param),
+                            leak.rank,
+                            leak.value
+                        ),
+                    );
+                }
+            }
+            if options.check && numeric {
+                for check in golden::check(kernel, inputs, &finished.buffers())? {
+                    if !check.ok {
+                        verdict.push(
+                            format!("wrong {}", check.rank),
+                            format!(
+                                "wrong result on rank {}: {} wrong elements",
+                                check.rank, check.wrong
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+        Ok(verdict)
+    })
+}
+
+/// The collectives of the kernel whose signal `param` is, with their
+/// locations (`pld.tensor_barrier at file:line:col`).
+fn signal_users(kernel: &KernelInfo, param: &Param) -> Vec<String> {
+    let number = kernel.params.iter().position(|p| std::ptr::eq(p, param));
+    kernel
+        .collectives
+        .iter()
+        .filter(|c| c.signal.is_some() && c.signal == number)
+        .map(|c| format!("{} at {}", c.op, c.location))
+        .collect()
+}
+
+/// Runs one kernel of `text` (named `buffer_name`); the process exit
+/// status.
+pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, String> {
+    let program =
+        Program::load_named(text, buffer_name).map_err(|e| format!("{buffer_name}: {e}"))?;
+    let kernel = choose_kernel(&program, options, buffer_name)?;
+    let fill_started = Instant::now();
+    let mut inputs = kernel_inputs(kernel, options)?;
+    let fill_time = fill_started.elapsed();
+    if let Some(seeds) = options.explore {
+        return explore_kernel(options, seeds, &program, kernel, &inputs, text);
+    }
+    let (finished, series) = run_series(&program, kernel, options, &mut inputs);
+    let finished = finished?;
+    if let (Some(path), Some(trace)) = (&options.trace, &finished.outcome.trace) {
+        std::fs::write(path, trace).map_err(|e| format!("cannot write '{path}': {e}"))?;
+    }
+    let mut status = 0;
+    // Errors first: they are often why the ranks got stuck.
+    for error in &finished.outcome.errors {
+        eprintln!("pld-run: error: {error}");
+        status = 1;
+    }
+    if let Some(report) = &finished.outcome.deadlock {
+        eprint!("pld-run: {report}");
+        for line in waiting_lines(kernel, &finished, report) {
+            eprintln!("{line}");
+        }
+        return Ok(DEADLOCK);
+    }
+    if report_leaks(kernel, &finished) {
+        status = 1;
+    }
+    if let Some(dir) = &options.output_dir {
+        write_outputs(dir, kernel, &finished)?;
+    }
+    print_finished(options, kernel, &finished, &series);
+    let check_started = Instant::now();
+    let wrong = check_results(options, kernel, &inputs, &finished, &mut status)?;
+    let check_time = check_started.elapsed();
+    if options.stats {
+        print_counters(&finished, options.per_rank);
+        let phases = [
+            ("lower", program.lower_time),
+            ("compile", program.compile_time),
+            ("fill", fill_time),
+            ("run", series.elapsed),
+            ("check", check_time),
+        ];
+        println!("{}", report::phases(&phases, series.timed_runs > 1));
+    }
+    if let [collective] = kernel.collectives.as_slice() {
+        print!(
+            "{}",
+            summary(kernel, collective, options.ranks, series.elapsed, wrong)
+        );
+    }
+    Ok(status)
+}
+
+/// The kernel `--kernel` names, or the only one.
+fn choose_kernel<'p>(
+    program: &'p Program,
+    options: &Options,
+    buffer_name: &str,
+) -> Result<&'p KernelInfo, String> {
+    match &options.kernel {
+        Some(name) => program.kernel(name).ok_or_else(|| {
+            let kernels: Vec<String> = program
+                .kernels
+                .iter()
+                .map(|k| format!("@{}", k.name))
+                .collect();
+            format!(
+                "{buffer_name} has no device kernel @{name} (--kernel names an InCore, AIV or AIC \
+                 function; this module has {}; a HOST orchestrator runs whole, without --kernel)",
+                if kernels.is_empty() {
+                    "none".to_string()
+                } else {
+                    kernels.join(", ")
+                }
+            )
+        }),
+        None => match program.kernels.as_slice() {
+            [only] => Ok(only),
+            [] => Err(format!("{buffer_name} has no InCore kernel")),
+            many => {
+                let names: Vec<String> = many.iter().map(|k| format!("@{}", k.name)).collect();
+                Err(format!(
+                    "choose a kernel with --kernel: {}",
+                    names.join(", ")
+                ))
+            }
+        },
+    }
+}
+
+/// Every rank's initial buffers, `[rank][param]`: the signals (the credit
+/// cells) zero, the rest a ramp, unless `--input` says otherwise; the
+/// collectives' shapes are checked against the rank count first.
+fn kernel_inputs(kernel: &KernelInfo, options: &Options) -> Result<Vec<Vec<Vec<u8>>>, String> {
+    let mut generators: Vec<Generator> = (0..kernel.params.len())
+        .map(|i| {
+            if kernel.signals.contains(&i) {
+                Generator::Zeros
+            } else {
+                Generator::Ramp
+            }
+        })
+        .collect();
+    pld_sim::program::shapes::check(
+        kernel,
+        options.ranks,
+        pld_sim::program::shapes::Rail::Composite,
+    )?;
+    for pair in &options.inputs {
+        let (name, value) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("--input takes PARAM=GENERATOR, not '{pair}'"))?;
+        let index = param_index(kernel, name)?;
+        generators[index] = generator(value);
+    }
+    let mut inputs = Vec::new();
+    for rank in 0..options.ranks {
+        let mut row = Vec::new();
+        for (param, generator) in kernel.params.iter().zip(&generators) {
+            row.push(fill(generator, param, rank)?);
+        }
+        inputs.push(row);
+    }
+    Ok(inputs)
+}
+
+/// How a series of runs of the kernel went: the time of one run (the mean
+/// of the timed ones), how many ran and how many were timed.
+struct Series {
+    elapsed: Duration,
+    runs: usize,
+    timed_runs: u32,
+}
+
+/// `--warmup` untimed runs, then `--iters` timed ones (the kernel compiled
+/// once, fresh buffers every run): the last run, the one reported (a run
+/// that fails stops the series), and how the series went. A single run without `--check` gets the inputs
+/// handed over, not copied (the buffers of a large run are the process's
+/// memory): `inputs` is empty after it.
+fn run_series(
+    program: &Program,
+    kernel: &KernelInfo,
+    options: &Options,
+    inputs: &mut Vec<Vec<Vec<u8>>>,
+) -> (Result<Finished, String>, Series) {
+    let single = options.iters <= 1 && options.warmup == 0;
+    let handed: Vec<Vec<std::cell::RefCell<Vec<u8>>>> = if single && !options.check {
+        std::mem::take(inputs)
+            .into_iter()
+            .map(|row| row.into_iter().map(std::cell::RefCell::new).collect())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let started = Instant::now();
+    // Only runs longer than a second say that they are running.
+    let progress = Progress::start(format!(
+        "@{} on {}",
+        kernel.name,
+        report::count(options.ranks, "rank")
+    ));
+    let iters = options.iters.max(1);
+    let mut timed = Duration::ZERO;
+    let mut runs = 0;
+    let mut finished;
+    loop {
+        let run_started = Instant::now();
+        finished = program.run_traced(
+            &kernel.name,
+            options.ranks,
+            options.deadline,
+            options.trace.is_some(),
+            |rank, param| match handed.get(rank) {
+                Some(row) => std::mem::take(&mut *row[param].borrow_mut()),
+                None => inputs[rank][param].clone(),
+            },
+        );
+        runs += 1;
+        if runs > options.warmup {
+            timed += run_started.elapsed();
+        }
+        let failed = finished.as_ref().map_or(true, |f| {
+            f.outcome.deadlock.is_some() || !f.outcome.errors.is_empty()
+        });
+        if failed || runs >= options.warmup + iters {
+            break;
+        }
+    }
+    let timed_runs = runs.saturating_sub(options.warmup).max(1) as u32;
+    let elapsed = if runs > options.warmup {
+        timed / timed_runs
+    } else {
+        started.elapsed()
+    };
+    progress.done();
+    let series = Series {
+        elapsed,
+        runs,
+        timed_runs,
+    };
+    (finished, series)
+}
+
+/// Prints the credits left in the kernel's signals, each cell named as the
+/// source names it (parameter and index); whether there were any.
+fn report_leaks(kernel: &KernelInfo, finished: &Finished) -> bool {
+    let mut leaked = false;
+    for &signal in &kernel.signals {
+        let param = &kernel.params[signal];
+        let offset = finished.offsets[signal].unwrap_or(0);
+        for leak in finished.domain.leaks(offset, param.elements()) {
+            eprintln!(
+                "{}",
+                report::leak(
+                    &shown_name(kernel, param),
+                    &param.shape,
+                    &leak,
+                    &signal_users(kernel, param)
+                )
+            );
+            leaked = true;
+        }
+    }
+    leaked
+}
+
+/// `--output-dir`: every parameter of every rank as
+/// `DIR/<param>.rank<r>.npy`.
+fn write_outputs(dir: &str, kernel: &KernelInfo, finished: &Finished) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create '{dir}': {e}"))?;
+    for (rank, buffers) in finished.buffers().iter().enumerate() {
+        for (param, bytes) in kernel.params.iter().zip(buffers) {
+            let path = format!("{dir}/{}.rank{rank}.npy", param.name);
+            std::fs::write(&path, npy::encode(param.dtype, &param.shape, bytes))
+                .map_err(|e| format!("cannot write '{path}': {e}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// `@k on 4 ranks: finished in ...`, with the series when there was one.
+fn print_finished(options: &Options, kernel: &KernelInfo, finished: &Finished, series: &Series) {
+    let described = if series.runs > 1 {
+        format!(
+            " (the mean of {} runs after {} warm-up runs)",
+            series.timed_runs,
+            options.warmup.min(series.runs)
+        )
+    } else {
+        String::new()
+    };
+    println!(
+        "@{} on {}: finished in {:.1?} (kernels {:.1?}){described}",
+        kernel.name,
+        report::count(options.ranks, "rank"),
+        series.elapsed,
+        finished.outcome.kernel_time
+    );
+}
+
+/// `--check`: every rank's result against the golden (printed, wrong
+/// ranks setting `status` to 1, the golden written next to the result
+/// under `--output-dir`); the number of wrong elements over all ranks, if
+/// anything was compared.
+fn check_results(
+    options: &Options,
+    kernel: &KernelInfo,
+    inputs: &[Vec<Vec<u8>>],
+    finished: &Finished,
+    status: &mut i32,
+) -> Result<Option<usize>, String> {
+    let only_barriers =
+        !kernel.collectives.is_empty() && kernel.collectives.iter().all(|c| c.op == Barrier::NAME);
+    if options.check && only_barriers {
+        // Nothing numeric to compare; the run itself was checked.
+        println!(
+            "  --check: {} has no numeric result to compare; every rank got through it{}",
+            Barrier::NAME,
+            if *status == 0 {
+                " and no credit is left"
+            } else {
+                ""
+            }
+        );
+    }
+    if !options.check || only_barriers {
+        return Ok(None);
+    }
+    let checks = golden::check(kernel, inputs, &finished.buffers())?;
+    let shape = kernel.collectives[0]
+        .target
+        .map(|t| kernel.params[t].shape.clone())
+        .unwrap_or_default();
+    for check in &checks {
+        println!(
+            "  rank {}: {} (worst error {:.3e} at element {})",
+            check.rank,
+            if check.ok { "ok" } else { "WRONG" },
+            check.worst,
+            check.at
+        );
+        if !check.ok {
+            *status = 1;
+            println!("    {}", report::wrong_elements(check, &shape));
+        }
+    }
+    // The golden next to the result, in the target's dtype.
+    if let (Some(dir), Some(target)) = (&options.output_dir, kernel.collectives[0].target) {
+        let param = &kernel.params[target];
+        for check in &checks {
+            let bytes = param.dtype.encode_all(check.expected.iter().copied());
+            let path = format!("{dir}/{}.rank{}.golden.npy", param.name, check.rank);
+            std::fs::write(&path, npy::encode(param.dtype, &param.shape, &bytes))
+                .map_err(|e| format!("cannot write '{path}': {e}"))?;
+        }
+    }
+    Ok(Some(checks.iter().map(|c| c.wrong).sum::<usize>()))
+}
+
+/// The `--stats` table of traffic counters.
+fn print_counters(finished: &Finished, per_rank: bool) {
+    println!("  rank  notifies  waits  remote bytes read  remote bytes written");
+    for (rank, c) in counter_rows(&finished.outcome.counters, per_rank) {
+        println!(
+            "  {rank:>4}  {:>8}  {:>5}  {:>17}  {:>20}",
+            c.notifies, c.waits, c.remote_bytes_read, c.remote_bytes_written
+        );
+    }
+}
