@@ -270,3 +270,92 @@ fn accumulating_stores_from_every_rank_lose_no_update() {
         .iter()
         .all(|c| c.remote_bytes_written == 2000 * 64 * 4));
 }
+
+/// A small integer that names rank, element and op, exact in f16 and in
+/// every fold below (products stay far below f16's largest finite value).
+fn reduce_input(rank: usize, i: usize, op: &str) -> f32 {
+    match op {
+        "prod" => [1.0, 2.0, -1.0, 1.0][(rank + i) % 4],
+        _ => ((rank * 7 + i * 3) % 23) as f32 - 11.0,
+    }
+}
+
+fn fold(op: &str, values: impl Iterator<Item = f32>) -> f32 {
+    values
+        .reduce(|a, b| match op {
+            "sum" => a + b,
+            "max" => a.max(b),
+            "min" => a.min(b),
+            "prod" => a * b,
+            other => panic!("no op {other}"),
+        })
+        .unwrap()
+}
+
+fn encode(dtype: &str, values: impl Iterator<Item = f32>) -> Vec<u8> {
+    match dtype {
+        "f16" => values
+            .flat_map(|v| pld_sim::runtime::half::f32_to_f16(v).to_le_bytes())
+            .collect(),
+        _ => f32s(values),
+    }
+}
+
+fn decode(dtype: &str, bytes: &[u8]) -> Vec<f32> {
+    match dtype {
+        "f16" => bytes
+            .chunks(2)
+            .map(|b| pld_sim::runtime::half::f16_to_f32(u16::from_le_bytes([b[0], b[1]])))
+            .collect(),
+        _ => as_f32s(bytes),
+    }
+}
+
+#[test]
+fn reduce_folds_every_rank_into_the_root_only() {
+    // Lengths: one partial chunk, an odd f16 tail, and more than one 16 KiB
+    // chunk of f32 (4096 elements) with a ragged last one.
+    let cases = [
+        (2, "sum", "f32", 1, 5),
+        (3, "max", "f16", 2, 33),
+        (4, "min", "f32", 0, 4097),
+        (4, "prod", "f16", 3, 17),
+        (8, "sum", "f16", 5, 8193),
+        (8, "prod", "f32", 7, 100),
+        (5, "max", "f32", 4, 9000),
+    ];
+    for (ranks, op, dtype, root, n) in cases {
+        let target = format!("tensor<{n}x{dtype}, #pld.dist>");
+        let sig = signal(ranks);
+        let source = format!(
+            r#"func.func @k(%t: {target}, %s: {sig}) attributes {{pld.kind = #pld.func_kind<"incore">}} {{
+  %r = "pld.tensor_reduce"(%t, %s) {{op = #pld.reduce_op<"{op}">, root = {root} : i64}} : ({target}, {sig}) -> {target}
+  return
+}}"#
+        );
+        let finished = run(&source, "k", ranks, |rank, p| {
+            if p == 0 {
+                encode(dtype, (0..n).map(|i| reduce_input(rank, i, op)))
+            } else {
+                i32s(vec![0; ranks])
+            }
+        });
+        no_leaks(&finished, 1, ranks);
+        for rank in 0..ranks {
+            let got = decode(dtype, &finished.buffers()[rank][0]);
+            let want: Vec<f32> = (0..n)
+                .map(|i| {
+                    if rank == root {
+                        fold(op, (0..ranks).map(|r| reduce_input(r, i, op)))
+                    } else {
+                        reduce_input(rank, i, op)
+                    }
+                })
+                .collect();
+            assert_eq!(
+                got, want,
+                "P={ranks} {op} {dtype} root={root} n={n} rank {rank}"
+            );
+        }
+    }
+}

@@ -69,7 +69,7 @@ fn schedule(program: &Program, kernel: &KernelInfo, ranks: usize, seed: u64) -> 
         }
     }
     let wrong = kernel.collectives.len() == 1
-        && kernel.collectives[0].op != "pld.tensor_barrier"
+        && kernel.collectives[0].op() != "pld.tensor_barrier"
         && golden::check(kernel, &inputs, &finished.buffers())
             .expect("a golden")
             .iter()
@@ -162,6 +162,17 @@ fn collectives(p: usize) -> Vec<(&'static str, String)> {
                 "pld.tensor_broadcast",
                 &format!(" {{root = {root} : i64}}"),
                 "tensor<2x40xf32, #pld.dist>",
+            ),
+        ),
+        (
+            "reduce",
+            kernel(
+                "reduce",
+                &format!("%d: {data}, %s: {sig}"),
+                &format!("{data}, {sig}"),
+                "pld.tensor_reduce",
+                &format!(" {{op = #pld.reduce_op<\"max\">, root = {root} : i64}}"),
+                data,
             ),
         ),
         (

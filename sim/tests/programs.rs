@@ -79,13 +79,13 @@ fn assert_clean(what: &str, outcome: &ProgramOutcome, calls: usize, trips: u64) 
             Ok(ranks) => assert!(
                 ranks.iter().all(|r| r.ok),
                 "{what}: {} at {} is wrong: {ranks:?}",
-                call.op,
+                call.kind,
                 call.location
             ),
             Err(why) => assert!(
-                call.op == "pld.tensor_barrier",
+                call.kind.op_name() == "pld.tensor_barrier",
                 "{what}: {} was not checked: {why}",
-                call.op
+                call.kind
             ),
         }
     }
@@ -282,7 +282,7 @@ fn host_barrier_broadcast_reduce_scatter_allgather_all_to_all() {
             calls,
             1 + calls as u64,
         );
-        let ops: Vec<&str> = outcome.calls.iter().map(|c| c.op.as_str()).collect();
+        let ops: Vec<&str> = outcome.calls.iter().map(|c| c.kind.op_name()).collect();
         assert_eq!(
             &ops[..4],
             [
@@ -452,7 +452,7 @@ fn chip_rail_all_to_all_v_pipeline_matches_the_host_rail() {
                 assert_clean(&format!("CHIP rail {what}"), &on_chip, 3, 1);
                 let on_host = host.execute(DEADLINE, false, true, init).unwrap();
                 assert_clean(&format!("HOST rail {what}"), &on_host, 3, 3);
-                assert_eq!(on_chip.calls[1].op, "pld.tensor_all_to_all_v");
+                assert_eq!(on_chip.calls[1].kind.op_name(), "pld.tensor_all_to_all_v");
                 assert!(on_chip.calls[1].location.contains("pipeline.mlir:"));
                 let result = |o: &ProgramOutcome| -> Vec<Vec<u8>> {
                     let vout = chip.buffers.iter().position(|b| b.name == "vout").unwrap();

@@ -235,7 +235,7 @@ pub fn explore_program(
                             format!("wrong {} {}", call.location, check.rank),
                             format!(
                                 "wrong result of {} at {} on rank {}: {} wrong elements",
-                                call.op, call.location, check.rank, check.wrong
+                                call.kind, call.location, check.rank, check.wrong
                             ),
                         );
                     }

@@ -4,7 +4,6 @@
 //! they are), the notice of a long run, nccl-tests' bus bandwidth factor,
 //! and the `--stats` counters and phase times.
 
-use pld_dialect::ops::collective::{AllReduce, Barrier, Broadcast};
 use pld_sim::program::golden::RankCheck;
 use pld_sim::{BlockedRank, CellLeak};
 use std::time::Duration;
@@ -120,19 +119,6 @@ impl Progress {
     pub(crate) fn done(self) {
         let _ = self.finished.send(());
         let _ = self.notice.join();
-    }
-}
-
-/// nccl-tests' bus bandwidth factor of a collective on `ranks` ranks:
-/// busbw = algbw x 2(n-1)/n for an allreduce, (n-1)/n for reduce_scatter,
-/// allgather and the all-to-alls, 1 for a broadcast (0 for a barrier).
-pub(crate) fn bus_factor(op: &str, ranks: usize) -> f64 {
-    let n = ranks.max(1) as f64;
-    match op {
-        AllReduce::NAME => 2.0 * (n - 1.0) / n,
-        Barrier::NAME => 0.0,
-        Broadcast::NAME => 1.0,
-        _ => (n - 1.0) / n,
     }
 }
 

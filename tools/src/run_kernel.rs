@@ -4,8 +4,8 @@
 use crate::explore::Verdict;
 use crate::inputs::{fill, generator, Generator};
 use crate::options::{Options, Seeds, DEADLOCK};
-use crate::report::{self, bus_factor, counter_rows, index_of, Progress};
-use pld_dialect::ops::collective::Barrier;
+use crate::report::{self, counter_rows, index_of, Progress};
+use pld_dialect::collective::Role;
 use pld_sim::program::{golden, npy, Finished, KernelInfo, Param, Program};
 use std::time::{Duration, Instant};
 
@@ -55,14 +55,16 @@ fn summary(
     elapsed: Duration,
     wrong: Option<usize>,
 ) -> String {
-    let target = collective.target.map(|t| &kernel.params[t]);
+    let target = collective.at(Role::Target).map(|t| &kernel.params[t]);
     let count = target.map_or(0, Param::elements);
     let size = target.map_or(0, |p| p.elements() * p.dtype.bytes());
     let dtype = target.map_or("-", |p| p.dtype.name());
-    let factor = bus_factor(&collective.op, ranks);
+    let factor = collective.kind.bus_factor(ranks);
     let seconds = elapsed.as_secs_f64().max(1e-9);
     let algbw = size as f64 / seconds / 1e9;
-    let redop = collective.reduce.as_deref().unwrap_or("none");
+    let redop = collective
+        .reduce
+        .map_or("none".to_string(), |r| r.to_string());
     let root = collective.root.unwrap_or(-1);
     let wrong = wrong.map_or("N/A".to_string(), |w| w.to_string());
     format!(
@@ -130,7 +132,7 @@ fn explore_kernel(
         kernel.name,
         report::count(options.ranks, "rank")
     );
-    let numeric = kernel.collectives.iter().any(|c| c.op != Barrier::NAME);
+    let numeric = kernel.collectives.iter().any(|c| c.kind.facts().numeric);
     if options.check && numeric && kernel.collectives.len() != 1 {
         return Err(format!(
             "@{} has {} collectives; --check needs exactly one",
@@ -217,8 +219,8 @@ fn signal_users(kernel: &KernelInfo, param: &Param) -> Vec<String> {
     kernel
         .collectives
         .iter()
-        .filter(|c| c.signal.is_some() && c.signal == number)
-        .map(|c| format!("{} at {}", c.op, c.location))
+        .filter(|c| c.at(Role::Signal).is_some() && c.at(Role::Signal) == number)
+        .map(|c| format!("{} at {}", c.op(), c.location))
         .collect()
 }
 
@@ -500,13 +502,13 @@ fn check_results(
     finished: &Finished,
     status: &mut i32,
 ) -> Result<Option<usize>, String> {
-    let only_barriers =
-        !kernel.collectives.is_empty() && kernel.collectives.iter().all(|c| c.op == Barrier::NAME);
+    let only_barriers = !kernel.collectives.is_empty()
+        && kernel.collectives.iter().all(|c| !c.kind.facts().numeric);
     if options.check && only_barriers {
         // Nothing numeric to compare; the run itself was checked.
         println!(
             "  --check: {} has no numeric result to compare; every rank got through it{}",
-            Barrier::NAME,
+            kernel.collectives[0].op(),
             if *status == 0 {
                 " and no credit is left"
             } else {
@@ -519,7 +521,7 @@ fn check_results(
     }
     let checks = golden::check(kernel, inputs, &finished.buffers())?;
     let shape = kernel.collectives[0]
-        .target
+        .at(Role::Target)
         .map(|t| kernel.params[t].shape.clone())
         .unwrap_or_default();
     for check in &checks {
@@ -536,7 +538,8 @@ fn check_results(
         }
     }
     // The golden next to the result, in the target's dtype.
-    if let (Some(dir), Some(target)) = (&options.output_dir, kernel.collectives[0].target) {
+    if let (Some(dir), Some(target)) = (&options.output_dir, kernel.collectives[0].at(Role::Target))
+    {
         let param = &kernel.params[target];
         for check in &checks {
             let bytes = param.dtype.encode_all(check.expected.iter().copied());

@@ -4,7 +4,7 @@
 use crate::explore::explore_program;
 use crate::inputs::{fill, generator, Generator};
 use crate::options::{Options, DEADLOCK};
-use crate::report::{self, bus_factor, counter_rows, Progress};
+use crate::report::{self, counter_rows, Progress};
 use pld_sim::program::npy;
 use pld_sim::program::orchestrate::{Buffer, CallReport, ProgramOutcome, ProgramRun};
 use pld_sim::program::Param;
@@ -333,7 +333,10 @@ fn write_outputs(dir: &str, run: &ProgramRun, finished: &ProgramOutcome) -> Resu
 fn print_calls(run: &ProgramRun, calls: &[CallReport], status: &mut i32) {
     for call in calls {
         let what = match (&call.reduce, call.root) {
-            (Some(op), _) => format!("{} x {} ({op})", call.dtype, call.elements),
+            (Some(op), Some(root)) => {
+                format!("{} x {} ({op}, root {root})", call.dtype, call.elements)
+            }
+            (Some(op), None) => format!("{} x {} ({op})", call.dtype, call.elements),
             (None, Some(root)) => format!("{} x {} (root {root})", call.dtype, call.elements),
             (None, None) => format!("{} x {}", call.dtype, call.elements),
         };
@@ -356,7 +359,7 @@ fn print_calls(run: &ProgramRun, calls: &[CallReport], status: &mut i32) {
         };
         println!(
             "  {} {place}: {what}, {:.1?}: {verdict}",
-            call.op, call.time
+            call.kind, call.time
         );
         // The wrong elements of each wrong rank, by index in the result.
         if let Ok(checks) = &call.check {
@@ -445,7 +448,7 @@ fn summary(calls: &[CallReport], world: usize) {
         let ranks = call.check.as_ref().map_or(world, |c| c.len().max(1));
         let seconds = call.time.as_secs_f64().max(1e-9);
         let algbw = bytes as f64 / seconds / 1e9;
-        let busbw = algbw * bus_factor(&call.op, ranks);
+        let busbw = algbw * call.kind.bus_factor(ranks);
         let wrong = match &call.check {
             Ok(checks) => checks.iter().map(|c| c.wrong).sum::<usize>().to_string(),
             Err(_) => "N/A".to_string(),
@@ -453,10 +456,10 @@ fn summary(calls: &[CallReport], world: usize) {
         let root = call.root.map_or("-".to_string(), |r| r.to_string());
         println!(
             "  #{i:>3} {:<26} {bytes:>12} {:>10} {:>5} {:>6} {root:>5} {:>10.1} {algbw:>8.3} {busbw:>8.3} {wrong:>7}",
-            call.op,
+            call.kind,
             call.elements,
             call.dtype,
-            call.reduce.as_deref().unwrap_or("none"),
+            call.reduce.map_or("none".to_string(), |r| r.to_string()),
             seconds * 1e6,
         );
     }

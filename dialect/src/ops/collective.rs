@@ -61,20 +61,6 @@ pld_op! {
     }
 }
 
-/// Names of the user-visible collectives (`pld.tensor_*` that return their
-/// target's storage).
-pub const COLLECTIVES: &[&str] = &[
-    AllReduce::NAME,
-    Barrier::NAME,
-    Broadcast::NAME,
-    ReduceScatter::NAME,
-    Reduce::NAME,
-    AllGather::NAME,
-    AllToAll::NAME,
-    AllToAllV::NAME,
-    IndexedAllToAllV::NAME,
-];
-
 impl AllReduce<'_, '_> {
     pub fn reduce_op(&self) -> Option<ReduceOp> {
         enum_attribute(&self.0, "op")
@@ -136,17 +122,5 @@ impl Reduce<'_, '_> {
 impl ReduceScatter<'_, '_> {
     pub fn reduce_op(&self) -> Option<ReduceOp> {
         enum_attribute(&self.0, "op")
-    }
-}
-
-/// The signal a composite (InCore) collective uses on `ranks` ranks: a ring
-/// allreduce has one row per step of its two phases and one column per
-/// rank, `[2 * (ranks - 1), ranks]`; every other schedule one cell per
-/// rank, `[ranks, 1]`.
-pub fn composite_signal_shape(ring: bool, ranks: i64) -> [i64; 2] {
-    if ring {
-        [2 * (ranks.max(1) - 1), ranks]
-    } else {
-        [ranks, 1]
     }
 }

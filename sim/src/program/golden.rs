@@ -2,9 +2,8 @@
 //! f64 accumulation, and the comparison with what the ranks produced.
 
 use crate::program::model::{Collective, Dtype, KernelInfo, Param};
-use pld_dialect::ops::collective::{
-    AllGather, AllReduce, AllToAll, AllToAllV, Broadcast, ReduceScatter,
-};
+use pld_dialect::collective::{CollectiveKind, Role};
+use pld_dialect::enums::ReduceOp;
 
 /// How far a rank's result is from the golden.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,7 +52,7 @@ pub fn check(
 ) -> Result<Vec<RankCheck>, String> {
     let collective = the_collective(kernel)?;
     let target = collective
-        .target
+        .at(Role::Target)
         .ok_or("the collective's target is not a parameter of the kernel")?;
     let ranks = inputs.len();
     check_extents(kernel, collective, ranks)?;
@@ -92,7 +91,8 @@ fn the_collective(kernel: &KernelInfo) -> Result<&Collective, String> {
         return Err(format!(
             "the {} of @{} is inside an {loop_op}, so it runs more than once; --check compares \
              the result of one call with the golden",
-            collective.op, kernel.name
+            collective.op(),
+            kernel.name
         ));
     }
     let [collective] = kernel.collectives.as_slice() else {
@@ -139,8 +139,8 @@ impl<'a> Operands<'a> {
     fn magnitude(&self, i: usize) -> f64 {
         let value = self.value();
         let ranks = self.ranks();
-        match self.collective.reduce.as_deref() {
-            Some("prod") => (0..ranks).map(|r| value(r, i).abs()).product(),
+        match self.collective.reduce {
+            Some(ReduceOp::Prod) => (0..ranks).map(|r| value(r, i).abs()).product(),
             Some(_) => (0..ranks).map(|r| value(r, i).abs()).sum(),
             // Copies are exact.
             None => 0.0,
@@ -149,86 +149,105 @@ impl<'a> Operands<'a> {
 
     /// The golden of the collective's target, from its semantics.
     fn golden(&self) -> Result<Golden<'a>, String> {
-        let (kernel, collective, inputs) = (self.kernel, self.collective, self.inputs);
-        let (param, ranks, value) = (self.param(), self.ranks(), self.value());
-        Ok(match collective.op.as_str() {
-            AllReduce::NAME => {
-                let op: pld_dialect::enums::ReduceOp =
-                    collective.reduce.as_deref().unwrap_or("sum").parse()?;
-                Box::new(move |_rank, i| reference::fold(op, (0..ranks).map(|r| value(r, i))))
+        let (collective, ranks, value) = (self.collective, self.ranks(), self.value());
+        let reduce = collective.reduce.unwrap_or(ReduceOp::Sum);
+        let root = collective.root.unwrap_or(0);
+        let root = usize::try_from(root)
+            .ok()
+            .filter(|r| *r < ranks)
+            .ok_or_else(|| format!("the root {root} is not one of {ranks} ranks"));
+        Ok(match collective.kind {
+            CollectiveKind::AllReduce => {
+                Box::new(move |_rank, i| reference::fold(reduce, (0..ranks).map(|r| value(r, i))))
             }
-            Broadcast::NAME => {
-                let root = collective.root.unwrap_or(0) as usize;
-                if root >= ranks {
-                    return Err(format!(
-                        "the broadcast's root {root} is not one of {ranks} ranks"
-                    ));
-                }
+            CollectiveKind::Reduce => {
+                // The root's target becomes the fold; the others keep theirs.
+                let root = root?;
+                Box::new(move |rank, i| {
+                    if rank == root {
+                        reference::fold(reduce, (0..ranks).map(|r| value(r, i)))
+                    } else {
+                        value(rank, i)
+                    }
+                })
+            }
+            CollectiveKind::Broadcast => {
+                let root = root?;
                 Box::new(move |_rank, i| value(root, i))
             }
-            ReduceScatter::NAME => {
-                // Row `me` becomes the sum of every rank's row `me`; the
+            CollectiveKind::ReduceScatter => {
+                // Row `me` becomes the fold of every rank's row `me`; the
                 // others keep their values.
-                let size = *param.shape.last().unwrap_or(&1);
+                let size = *self.param().shape.last().unwrap_or(&1);
                 Box::new(move |rank, i| {
                     if i / size == rank {
-                        (0..ranks).map(|r| value(r, i)).sum()
+                        reference::fold(reduce, (0..ranks).map(|r| value(r, i)))
                     } else {
                         value(rank, i)
                     }
                 })
             }
-            AllGather::NAME | AllToAll::NAME => {
-                let source = collective
-                    .input
-                    .ok_or("the collective's input is not a parameter of the kernel")?;
-                let input = &kernel.params[source];
-                let size = *param.shape.last().unwrap_or(&1);
-                let gather = collective.op == AllGather::NAME;
-                Box::new(move |rank, i| {
-                    let (row, col) = (i / size, i % size);
-                    // allgather: row r is rank r's input row; all_to_all:
-                    // row r is row `rank` of rank r's input.
-                    let at = if gather { col } else { rank * size + col };
-                    input.dtype.read(&inputs[row][source], at)
-                })
-            }
-            AllToAllV::NAME => {
-                // Each sender `s` owns `capacity` rows of every receiver's
-                // target; it fills the first clamp(count, 0, capacity) of
-                // them with its input rows for that receiver, the rest keep
-                // their values.
-                let source = collective
-                    .input
-                    .ok_or("the collective's input is not a parameter of the kernel")?;
-                let (send, _) = collective
-                    .counts
-                    .ok_or("the collective's counts are not parameters of the kernel")?;
-                let input = &kernel.params[source];
-                let size = *param.shape.last().unwrap_or(&1);
-                let capacity = param.shape.first().copied().unwrap_or(0) / ranks.max(1);
-                let counts = &kernel.params[send];
-                Box::new(move |rank, i| {
-                    let (row, col) = (i / size, i % size);
-                    let (sender, k) = (row / capacity.max(1), row % capacity.max(1));
-                    let asked = counts.dtype.read(&inputs[sender][send], rank) as i64;
-                    let sent = asked.clamp(0, capacity as i64) as usize;
-                    if sender < ranks && k < sent {
-                        input
-                            .dtype
-                            .read(&inputs[sender][source], (rank * capacity + k) * size + col)
-                    } else {
-                        value(rank, i)
-                    }
-                })
-            }
-            other => {
+            CollectiveKind::AllGather => self.gather(true)?,
+            CollectiveKind::AllToAll => self.gather(false)?,
+            CollectiveKind::AllToAllV => self.all_to_all_v()?,
+            CollectiveKind::Barrier | CollectiveKind::IndexedAllToAllV => {
                 return Err(format!(
-                    "no golden for {other} yet; --check knows allreduce, broadcast, \
-                     reduce_scatter, allgather, all_to_all and all_to_all_v"
+                    "no golden for {} yet; --check knows allreduce, reduce, broadcast, \
+                     reduce_scatter, allgather, all_to_all and all_to_all_v",
+                    collective.op()
                 ))
             }
         })
+    }
+
+    /// allgather (`gather`): row r is rank r's input row; all_to_all: row
+    /// r is row `rank` of rank r's input.
+    fn gather(&self, gather: bool) -> Result<Golden<'a>, String> {
+        let (kernel, inputs) = (self.kernel, self.inputs);
+        let source = self
+            .collective
+            .at(Role::Input)
+            .ok_or("the collective's input is not a parameter of the kernel")?;
+        let input = &kernel.params[source];
+        let size = *self.param().shape.last().unwrap_or(&1);
+        Ok(Box::new(move |rank, i| {
+            let (row, col) = (i / size, i % size);
+            let at = if gather { col } else { rank * size + col };
+            input.dtype.read(&inputs[row][source], at)
+        }))
+    }
+
+    /// Each sender `s` owns `capacity` rows of every receiver's target; it
+    /// fills the first clamp(count, 0, capacity) of them with its input
+    /// rows for that receiver, the rest keep their values.
+    fn all_to_all_v(&self) -> Result<Golden<'a>, String> {
+        let (kernel, inputs, value) = (self.kernel, self.inputs, self.value());
+        let (param, ranks) = (self.param(), self.ranks());
+        let source = self
+            .collective
+            .at(Role::Input)
+            .ok_or("the collective's input is not a parameter of the kernel")?;
+        let send = self
+            .collective
+            .at(Role::SendCounts)
+            .ok_or("the collective's counts are not parameters of the kernel")?;
+        let input = &kernel.params[source];
+        let size = *param.shape.last().unwrap_or(&1);
+        let capacity = param.shape.first().copied().unwrap_or(0) / ranks.max(1);
+        let counts = &kernel.params[send];
+        Ok(Box::new(move |rank, i| {
+            let (row, col) = (i / size, i % size);
+            let (sender, k) = (row / capacity.max(1), row % capacity.max(1));
+            let asked = counts.dtype.read(&inputs[sender][send], rank) as i64;
+            let sent = asked.clamp(0, capacity as i64) as usize;
+            if sender < ranks && k < sent {
+                input
+                    .dtype
+                    .read(&inputs[sender][source], (rank * capacity + k) * size + col)
+            } else {
+                value(rank, i)
+            }
+        }))
     }
 
     /// Rank `rank`'s result against `golden`.
@@ -260,9 +279,10 @@ impl<'a> Operands<'a> {
         }
         // all_to_all_v also publishes what each sender sent.
         let collective = self.collective;
-        if let (Some((send, receive)), AllToAllV::NAME) =
-            (collective.counts, collective.op.as_str())
-        {
+        let counts = collective
+            .at(Role::SendCounts)
+            .zip(collective.at(Role::RecvCounts));
+        if let (Some((send, receive)), true) = (counts, collective.kind.facts().publishes_counts) {
             let capacity = param.shape.first().copied().unwrap_or(0) / ranks.max(1);
             let (counts, published) = (&self.kernel.params[send], &self.kernel.params[receive]);
             for (sender, buffers) in self.inputs.iter().enumerate() {
@@ -292,35 +312,38 @@ impl<'a> Operands<'a> {
 /// all_to_all_v, the inputs they read from.
 fn check_extents(kernel: &KernelInfo, collective: &Collective, ranks: usize) -> Result<(), String> {
     let param = |i: Option<usize>| i.and_then(|i| kernel.params.get(i));
-    let Some(target) = param(collective.target) else {
+    let Some(target) = param(collective.at(Role::Target)) else {
         return Ok(());
     };
     let rows = target.shape.first().copied().unwrap_or(0);
     let size = *target.shape.last().unwrap_or(&1);
-    let input = param(collective.input);
+    let input = param(collective.at(Role::Input));
     let fits = |elements: usize| input.is_none_or(|p| p.elements() >= elements);
-    let ok = match collective.op.as_str() {
-        AllGather::NAME => rows == ranks && fits(size),
-        AllToAll::NAME => rows == ranks && fits(ranks * size),
-        ReduceScatter::NAME => rows == ranks,
-        AllToAllV::NAME => {
-            let counts = collective
-                .counts
-                .and_then(|(s, r)| Some((param(Some(s))?, param(Some(r))?)));
+    let ok = match collective.kind {
+        CollectiveKind::AllGather => rows == ranks && fits(size),
+        CollectiveKind::AllToAll => rows == ranks && fits(ranks * size),
+        CollectiveKind::ReduceScatter => rows == ranks,
+        CollectiveKind::AllToAllV | CollectiveKind::IndexedAllToAllV => {
+            let counts =
+                param(collective.at(Role::SendCounts)).zip(param(collective.at(Role::RecvCounts)));
             ranks > 0
                 && rows % ranks == 0
                 && rows >= ranks
                 && fits(rows * size)
                 && counts.is_some_and(|(s, r)| s.elements() >= ranks && r.elements() >= ranks)
         }
-        _ => true,
+        CollectiveKind::AllReduce
+        | CollectiveKind::Barrier
+        | CollectiveKind::Broadcast
+        | CollectiveKind::Reduce => true,
     };
     if ok {
         Ok(())
     } else {
         Err(format!(
             "no golden: the shapes of {} ({:?}) do not fit {ranks} ranks",
-            collective.op, target.shape
+            collective.op(),
+            target.shape
         ))
     }
 }

@@ -15,6 +15,8 @@ use crate::runtime::run::{Outcome, Run};
 use melior::ir::{
     block::BlockLike, operation::OperationLike, r#type::FunctionType, OperationRef, RegionLike,
 };
+use pld_dialect::collective::{CollectiveKind, Role};
+use pld_dialect::enums::{AllReduceMode, PldEnum, ReduceOp};
 use pld_dialect::ops::signal::{Notify, Wait};
 use pld_ir::op_name;
 use pld_lowering::trace::parameter_of;
@@ -388,40 +390,43 @@ fn params_of(text: &str, name: &str, function: OperationRef) -> Result<Vec<Param
 /// The collectives of a kernel, with their targets as parameter numbers.
 fn collectives_of(function: OperationRef) -> Vec<Collective> {
     let mut collectives = Vec::new();
-    for op in pld_ir::collect(function, |n| {
-        pld_dialect::ops::collective::COLLECTIVES.contains(&n)
-    }) {
-        let op_text = op_name(&op);
+    for op in pld_ir::collect(function, |n| CollectiveKind::from_op_name(n).is_some()) {
+        let Some(kind) = CollectiveKind::from_op_name(&op_name(&op)) else {
+            continue;
+        };
         let Some(view) = pld_dialect::ops::OpView::new(op) else {
             continue;
         };
         // Through views, loop carries and branches (the rebind idiom).
-        let parameter = |group: &str| view.one(group).and_then(parameter_of);
-        let target = parameter("target");
-        let signal = parameter("signal");
-        let reduce = op
-            .attribute("op")
+        let operands = kind
+            .roles()
+            .map(|role| view.one(role.group()).and_then(parameter_of))
+            .collect();
+        let given = op.attribute("op").ok().and_then(ReduceOp::from_attribute);
+        let mode = op
+            .attribute("mode")
             .ok()
-            .and_then(|a| pld_ir::attr::enum_payload(a, "pld.reduce_op"));
-        let mode = op.attribute("mode").ok().and_then(pld_ir::attr::string);
-        let input = parameter("input");
-        let root = op.attribute("root").ok().and_then(pld_ir::attr::int);
-        let counts = parameter("send_counts").zip(parameter("recv_counts"));
+            .and_then(pld_ir::attr::string)
+            .and_then(|m| m.parse().ok())
+            .unwrap_or(AllReduceMode::Mesh);
+        let root = kind.facts().root.then(|| {
+            op.attribute("root")
+                .ok()
+                .and_then(pld_ir::attr::int)
+                .unwrap_or(0)
+        });
         let in_loop = pld_ir::ancestors(op)
             .into_iter()
             .map(|a| op_name(&a))
             .find(|n| n == "scf.for" || n == "scf.while");
         collectives.push(Collective {
-            location: location(op),
-            in_loop,
-            op: op_text,
-            target,
-            signal,
-            reduce,
+            kind,
             mode,
-            input,
+            reduce: kind.reduce_op(given),
             root,
-            counts,
+            operands,
+            in_loop,
+            location: location(op),
         });
     }
     collectives
@@ -432,7 +437,10 @@ fn collectives_of(function: OperationRef) -> Vec<Collective> {
 /// cells a notify or wait may touch: the signals, and the data cells
 /// written with Set.
 fn signals_of(function: OperationRef, collectives: &[Collective]) -> (Vec<usize>, Vec<usize>) {
-    let mut signals: Vec<usize> = collectives.iter().filter_map(|c| c.signal).collect();
+    let mut signals: Vec<usize> = collectives
+        .iter()
+        .filter_map(|c| c.at(Role::Signal))
+        .collect();
     let mut cells = Vec::new();
     for op in pld_ir::collect(function, |n| n == Notify::NAME || n == Wait::NAME) {
         let Some(view) = pld_dialect::ops::OpView::new(op) else {
@@ -462,7 +470,8 @@ fn signals_of(function: OperationRef, collectives: &[Collective]) -> (Vec<usize>
     cells.extend(
         collectives
             .iter()
-            .filter_map(|c| c.counts.map(|(_, recv)| recv)),
+            .filter(|c| c.kind.facts().publishes_counts)
+            .filter_map(|c| c.at(Role::RecvCounts)),
     );
     cells.sort_unstable();
     cells.dedup();

@@ -4,6 +4,8 @@
 
 use crate::compiler::locate::position;
 use melior::ir::OperationRef;
+use pld_dialect::collective::{CollectiveKind, Role};
+use pld_dialect::enums::{AllReduceMode, ReduceOp};
 use pld_dialect::types::TensorKind;
 
 /// An element type the simulator moves and checks.
@@ -106,30 +108,39 @@ impl Param {
     }
 }
 
-/// A collective in a kernel, for the golden check.
+/// One collective call, for the shape and golden checks: which collective,
+/// its attributes, and where each of its operands is. The one description
+/// of a call in the simulator, for a kernel's collectives and a builtin's.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Collective {
-    /// `pld.tensor_allreduce`, ...
-    pub op: String,
-    /// The parameter holding the result (the collective's target).
-    pub target: Option<usize>,
-    /// The parameter holding its signal.
-    pub signal: Option<usize>,
-    /// `sum`, `max`, `min`, `prod` for reductions.
-    pub reduce: Option<String>,
-    /// `ring` or `mesh` for an allreduce that says.
-    pub mode: Option<String>,
-    /// The parameter holding its local input (allgather, all_to_all).
-    pub input: Option<usize>,
-    /// The root of a broadcast.
+    pub kind: CollectiveKind,
+    /// The allreduce schedule (mesh for every other collective).
+    pub mode: AllReduceMode,
+    /// The reduction, for a collective that reduces (Sum when left out).
+    pub reduce: Option<ReduceOp>,
+    /// The root, for a collective that has one.
     pub root: Option<i64>,
-    /// all_to_all_v: the parameters of the send and receive counts.
-    pub counts: Option<(usize, usize)>,
+    /// The parameter (kernel) or tensor (builtin) of each operand, in the
+    /// order of `kind.facts().operands`; `None` where it is not one.
+    pub operands: Vec<Option<usize>>,
     /// The loop (`scf.for`, `scf.while`) it runs in, if any: the golden of
     /// one call does not describe it.
     pub in_loop: Option<String>,
     /// Where the source writes it (`file:line:col`).
     pub location: String,
+}
+
+impl Collective {
+    /// The parameter or tensor of operand `role`.
+    pub fn at(&self, role: Role) -> Option<usize> {
+        let position = self.kind.position(role)?;
+        self.operands.get(position).copied().flatten()
+    }
+
+    /// The op name as printed.
+    pub fn op(&self) -> &'static str {
+        self.kind.op_name()
+    }
 }
 
 /// What `run` needs to know of a kernel.

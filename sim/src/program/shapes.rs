@@ -4,10 +4,9 @@
 //! buffers. `pld-run` checks a kernel's collectives with it, and whole
 //! programs check every call of every device.
 
-use crate::program::model::KernelInfo;
-use pld_dialect::ops::collective::{
-    composite_signal_shape, AllGather, AllReduce, AllToAll, AllToAllV, ReduceScatter,
-};
+use crate::program::model::{Collective, KernelInfo, Param};
+use pld_dialect::collective::{CollectiveKind, Role, TargetRows};
+use pld_dialect::enums::AllReduceMode;
 
 /// Which kernels run the collective: the composite expansion in an InCore
 /// kernel, or a builtin kernel (whose ring signal has one more row).
@@ -17,102 +16,149 @@ pub enum Rail {
     Builtin,
 }
 
+/// How a signal must be sized for a rank count.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SignalFit {
+    /// At least the shape: one cell per rank (and lane).
+    AtLeast,
+    /// Exactly: a ring's steps are its rows and its ranks its columns.
+    Exactly,
+    /// One row per rank and at least the lanes: the exchanges address one
+    /// row per peer and read the rank count from the CommContext.
+    RowPerRank,
+}
+
+fn signal_fit(collective: &Collective) -> SignalFit {
+    match collective.kind {
+        CollectiveKind::AllReduce => match collective.mode {
+            AllReduceMode::Ring => SignalFit::Exactly,
+            AllReduceMode::Mesh => SignalFit::AtLeast,
+        },
+        CollectiveKind::AllToAllV | CollectiveKind::IndexedAllToAllV => SignalFit::RowPerRank,
+        CollectiveKind::Barrier
+        | CollectiveKind::Broadcast
+        | CollectiveKind::ReduceScatter
+        | CollectiveKind::Reduce
+        | CollectiveKind::AllGather
+        | CollectiveKind::AllToAll => SignalFit::AtLeast,
+    }
+}
+
 /// The rank count must fit every shape the kernel's collectives imply, or
 /// the credits and the data land outside their buffers: each signal's shape
-/// for its schedule, a broadcast's root, the per-rank rows of allgather,
-/// all_to_all and reduce_scatter targets and the slots of all_to_all_v.
+/// for its schedule, a root, the counts' rows, the per-rank rows of
+/// allgather, all_to_all and reduce_scatter targets and the slots of
+/// all_to_all_v.
 pub fn check(kernel: &KernelInfo, ranks: usize, rail: Rail) -> Result<(), String> {
-    let param = |i: Option<usize>| i.and_then(|i| kernel.params.get(i));
     for collective in &kernel.collectives {
-        let op = collective.op.as_str();
-        if let Some(signal) = param(collective.signal) {
-            let ring = op == AllReduce::NAME && collective.mode.as_deref() == Some("ring");
-            let [mut rows, cols] = composite_signal_shape(ring, ranks as i64);
-            if ring && rail == Rail::Builtin {
-                // The builtin ring has one more row: the final barrier's
-                // (collectives spec 3, `[2*(NR-1)+1, NR]`).
-                rows += 1;
-            }
-            // A one-dimensional signal (a builtin barrier's) is one column.
-            let shape: Vec<usize> = match signal.shape.as_slice() {
-                [n] => vec![*n, 1],
-                other => other.to_vec(),
-            };
-            // A ring's steps are the signal's rows: it must be shaped for
-            // exactly this many ranks.
-            // all_to_all_v addresses one signal row per peer and reads its
-            // rank count from the CommContext: exactly one row per rank.
-            let exact_rows = op == AllToAllV::NAME;
-            let fits = if exact_rows {
-                shape.len() == 2 && shape[0] as i64 == rows && shape[1] as i64 >= cols
-            } else if ring {
-                shape.len() == 2 && shape[0] as i64 == rows && shape[1] as i64 == cols
-            } else {
-                shape.len() == 2 && shape[0] as i64 >= rows && shape[1] as i64 >= cols
-            };
-            if !fits {
-                return Err(format!(
-                    "the signal of {op} ({}) is {:?}; on {ranks} ranks it needs {} \
-                     [{rows}, {cols}]",
-                    signal.name,
-                    signal.shape,
-                    if ring {
-                        "exactly"
-                    } else if exact_rows {
-                        "one row per rank and at least one lane:"
-                    } else {
-                        "at least"
-                    }
-                ));
-            }
-        }
+        check_signal(kernel, collective, ranks, rail)?;
+        let op = collective.op();
         if let Some(root) = collective.root.filter(|r| *r < 0 || *r as usize >= ranks) {
             return Err(format!(
                 "{op} has root = {root}, which is not one of the {ranks} ranks"
             ));
         }
-        if let Some((send, recv)) = collective.counts {
-            for (role, index) in [("send_counts", send), ("recv_counts", recv)] {
-                if let Some(counts) = param(Some(index)) {
-                    let rows = counts.shape.first().copied().unwrap_or(0);
-                    if rows < ranks {
-                        return Err(format!(
-                            "the {role} of {op} ({}) is {:?}; on {ranks} ranks it needs a row \
-                             per rank",
-                            counts.name, counts.shape
-                        ));
-                    }
+        for role in [Role::SendCounts, Role::RecvCounts] {
+            if let Some(counts) = param(kernel, collective.at(role)) {
+                let rows = counts.shape.first().copied().unwrap_or(0);
+                if rows < ranks {
+                    return Err(format!(
+                        "the {} of {op} ({}) is {:?}; on {ranks} ranks it needs a row \
+                         per rank",
+                        role.group(),
+                        counts.name,
+                        counts.shape
+                    ));
                 }
             }
         }
-        let Some(target) = param(collective.target) else {
-            continue;
-        };
-        let rows = target.shape.first().copied().unwrap_or(0);
-        let per_rank = match op {
-            AllGather::NAME | AllToAll::NAME | ReduceScatter::NAME => rows == ranks,
-            AllToAllV::NAME => ranks > 0 && rows % ranks == 0 && rows >= ranks,
-            _ => true,
-        };
-        if !per_rank {
-            let needs = if op == AllToAllV::NAME {
-                format!("a multiple of {ranks} rows (NR * MAX_RECV with NR = {ranks})")
-            } else {
-                format!("{ranks} rows, one per rank")
-            };
-            return Err(format!(
-                "the target of {op} ({}) is {:?}; on {ranks} ranks it needs {needs}",
-                target.name, target.shape
-            ));
-        }
+        check_target(kernel, collective, ranks)?;
     }
     Ok(())
+}
+
+fn param(kernel: &KernelInfo, index: Option<usize>) -> Option<&Param> {
+    index.and_then(|i| kernel.params.get(i))
+}
+
+/// The signal's shape for the collective's schedule on `ranks` ranks.
+fn check_signal(
+    kernel: &KernelInfo,
+    collective: &Collective,
+    ranks: usize,
+    rail: Rail,
+) -> Result<(), String> {
+    let Some(signal) = param(kernel, collective.at(Role::Signal)) else {
+        return Ok(());
+    };
+    let fit = signal_fit(collective);
+    let [mut rows, cols] = collective
+        .kind
+        .composite_signal_shape(collective.mode, ranks as i64);
+    if fit == SignalFit::Exactly && rail == Rail::Builtin {
+        // The builtin ring has one more row: the final barrier's
+        // (collectives spec 3, `[2*(NR-1)+1, NR]`).
+        rows += 1;
+    }
+    // A one-dimensional signal (a builtin barrier's) is one column.
+    let shape: Vec<usize> = match signal.shape.as_slice() {
+        [n] => vec![*n, 1],
+        other => other.to_vec(),
+    };
+    let (r, c) = match shape.as_slice() {
+        [r, c] => (*r as i64, *c as i64),
+        _ => (-1, -1),
+    };
+    let (fits, how) = match fit {
+        SignalFit::RowPerRank => (
+            r == rows && c >= cols,
+            "one row per rank and at least one lane:",
+        ),
+        SignalFit::Exactly => (r == rows && c == cols, "exactly"),
+        SignalFit::AtLeast => (r >= rows && c >= cols, "at least"),
+    };
+    if fits {
+        return Ok(());
+    }
+    Err(format!(
+        "the signal of {} ({}) is {:?}; on {ranks} ranks it needs {how} [{rows}, {cols}]",
+        collective.op(),
+        signal.name,
+        signal.shape
+    ))
+}
+
+/// The target's rows per rank (allgather, all_to_all, reduce_scatter: one
+/// per rank; the exchanges: a slot of rows per peer).
+fn check_target(kernel: &KernelInfo, collective: &Collective, ranks: usize) -> Result<(), String> {
+    let Some(target) = param(kernel, collective.at(Role::Target)) else {
+        return Ok(());
+    };
+    let rows = target.shape.first().copied().unwrap_or(0);
+    let (fits, needs) = match collective.kind.facts().target_rows {
+        TargetRows::Any => (true, String::new()),
+        TargetRows::PerRank => (rows == ranks, format!("{ranks} rows, one per rank")),
+        TargetRows::Slots => (
+            ranks > 0 && rows % ranks == 0 && rows >= ranks,
+            format!("a multiple of {ranks} rows (NR * MAX_RECV with NR = {ranks})"),
+        ),
+    };
+    if fits {
+        return Ok(());
+    }
+    Err(format!(
+        "the target of {} ({}) is {:?}; on {ranks} ranks it needs {needs}",
+        collective.op(),
+        target.name,
+        target.shape
+    ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::program::model::{Collective, Dtype, Param};
+    use crate::program::model::Dtype;
+    use pld_dialect::enums::ReduceOp;
 
     fn ring(rows: usize, ranks: usize) -> KernelInfo {
         let param = |name: &str, shape: Vec<usize>, dtype| Param {
@@ -122,14 +168,11 @@ mod tests {
             dtype,
         };
         let collective = Collective {
-            op: AllReduce::NAME.into(),
-            target: Some(0),
-            signal: Some(1),
-            reduce: Some("sum".into()),
-            mode: Some("ring".into()),
-            input: None,
+            kind: CollectiveKind::AllReduce,
+            mode: AllReduceMode::Ring,
+            reduce: Some(ReduceOp::Sum),
             root: None,
-            counts: None,
+            operands: vec![Some(0), Some(1)],
             in_loop: None,
             location: String::new(),
         };

@@ -6,6 +6,7 @@
 // RUN: pld-run %S/../../../examples/barrier.mlir --ranks 4 --stats --check | FileCheck %s --check-prefix=BARRIER
 // RUN: pld-run %S/../../../examples/broadcast.mlir --ranks 4 --check | FileCheck %s --check-prefixes=CHECK,BROADCAST
 // RUN: pld-run %S/../../../examples/reduce_scatter.mlir --ranks 4 --check | FileCheck %s --check-prefixes=CHECK,REDUCE_SCATTER
+// RUN: pld-run %S/../../../examples/reduce.mlir --ranks 4 --check | FileCheck %s --check-prefixes=CHECK,REDUCE
 // RUN: pld-run %S/../../../examples/allgather.mlir --ranks 4 --check | FileCheck %s --check-prefixes=CHECK,ALLGATHER
 // RUN: pld-run %S/../../../examples/all_to_all.mlir --ranks 4 --check | FileCheck %s --check-prefixes=CHECK,ALL_TO_ALL
 // RUN: pld-run %S/../../../examples/all_to_all_v.mlir --ranks 4 --input send_counts=rank --check | FileCheck %s --check-prefixes=CHECK,ALL_TO_ALL_V
@@ -16,6 +17,7 @@
 // RUN: pld-opt %S/../../../examples/barrier.mlir --pass-pipeline='builtin.module(pld-to-pto)' | pld-translate --emit=pto -o %t.barrier.pto
 // RUN: pld-opt %S/../../../examples/broadcast.mlir --pass-pipeline='builtin.module(pld-to-pto)' | pld-translate --emit=pto -o %t.broadcast.pto
 // RUN: pld-opt %S/../../../examples/reduce_scatter.mlir --pass-pipeline='builtin.module(pld-to-pto)' | pld-translate --emit=pto -o %t.reduce_scatter.pto
+// RUN: pld-opt %S/../../../examples/reduce.mlir --pass-pipeline='builtin.module(pld-to-pto)' | pld-translate --emit=pto -o %t.reduce.pto
 // RUN: pld-opt %S/../../../examples/allgather.mlir --pass-pipeline='builtin.module(pld-to-pto)' | pld-translate --emit=pto -o %t.allgather.pto
 // RUN: pld-opt %S/../../../examples/all_to_all.mlir --pass-pipeline='builtin.module(pld-to-pto)' | pld-translate --emit=pto -o %t.all_to_all.pto
 // RUN: pld-opt %S/../../../examples/all_to_all_v.mlir --pass-pipeline='builtin.module(pld-to-pto)' | pld-translate --emit=pto -o %t.all_to_all_v.pto
@@ -27,6 +29,7 @@
 // BARRIER: rank  notifies  waits
 // BROADCAST: @broadcast on 4 ranks: finished
 // REDUCE_SCATTER: @reduce_scatter on 4 ranks: finished
+// REDUCE: @reduce on 4 ranks: finished
 // ALLGATHER: @allgather on 4 ranks: finished
 // ALL_TO_ALL: @all_to_all on 4 ranks: finished
 // ALL_TO_ALL_V: @all_to_all_v on 4 ranks: finished

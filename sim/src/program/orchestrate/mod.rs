@@ -24,8 +24,9 @@ use crate::runtime::domain::CommDomain;
 use crate::runtime::report::CellLeak;
 use crate::runtime::run::{Outcome, Run};
 use melior::ir::operation::OperationLike;
+use pld_dialect::collective::{CollectiveKind, Role};
 use pld_dialect::enums::FuncKind;
-use pld_dialect::ops::collective::AllToAllV;
+use pld_dialect::enums::ReduceOp;
 use pld_runtime_sys::PldCommContext;
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -62,8 +63,8 @@ pub struct ProgramRun {
 /// what `--check` found.
 #[derive(Clone, Debug)]
 pub struct CallReport {
-    /// `pld.tensor_allreduce`, ... (the user-level collective).
-    pub op: String,
+    /// The user-level collective.
+    pub kind: CollectiveKind,
     /// The source location of the collective (or of the kernel call, for a
     /// collective inside a kernel).
     pub location: String,
@@ -72,7 +73,7 @@ pub struct CallReport {
     /// The element type and count of its result.
     pub dtype: String,
     pub elements: usize,
-    pub reduce: Option<String>,
+    pub reduce: Option<ReduceOp>,
     pub root: Option<i64>,
     /// Its time on the slowest rank.
     pub time: Duration,
@@ -227,14 +228,15 @@ impl ProgramRun {
         }) else {
             return Ok(());
         };
-        let op = task.collective.op;
+        let op = task.collective.op();
+        let exchange = task.collective.kind == CollectiveKind::AllToAllV;
         if !(1..=pld_dialect::launch::MAX_CORE_NUM).contains(&requested) {
             return Err(format!(
                 "{op} has core_num = {requested}; the builtin entry takes 1 to {}",
                 pld_dialect::launch::MAX_CORE_NUM
             ));
         }
-        let blocks = if op == AllToAllV::NAME {
+        let blocks = if exchange {
             pld_dialect::launch::all_to_all_v_blocks(ranks as i64, requested)
                 .map_err(|e| format!("{op}: {e}"))?
         } else {
@@ -247,13 +249,17 @@ impl ProgramRun {
                 self.aiv_cores
             ));
         }
-        if op == AllToAllV::NAME {
-            let stride = task.tensors.get(2).and_then(|s| s.shape.get(1)).copied();
+        let signal = task
+            .collective
+            .at(Role::Signal)
+            .and_then(|i| task.tensors.get(i));
+        if let (true, Some(signal)) = (exchange, signal) {
+            let stride = signal.shape.get(1).copied();
             if let Some(stride) = stride.filter(|s| (*s as i64) < blocks) {
                 return Err(format!(
                     "the signal of {op} ({}) has {stride} lanes per rank, fewer than the {blocks} \
                      blocks it launches (core_num = {requested} on {ranks} ranks)",
-                    task.tensors[2].buffer
+                    signal.buffer
                 ));
             }
         }
@@ -278,7 +284,7 @@ impl ProgramRun {
         for task in self.plan.tasks.iter().flatten() {
             match task {
                 Task::Builtin(b) => {
-                    let signal = signal_index(b);
+                    let signal = b.collective.at(Role::Signal);
                     for (i, t) in b.tensors.iter().enumerate() {
                         note(t, Some(i) == signal);
                     }
@@ -510,10 +516,12 @@ impl ProgramRun {
         let mut users: Vec<String> = Vec::new();
         for task in self.plan.tasks.iter().flatten() {
             let found: Vec<String> = match task {
-                Task::Builtin(b) => signal_index(b)
+                Task::Builtin(b) => b
+                    .collective
+                    .at(Role::Signal)
                     .and_then(|i| b.tensors.get(i))
                     .filter(|t| views(t))
-                    .map(|_| format!("{} at {}", b.collective.op, b.location))
+                    .map(|_| format!("{} at {}", b.collective.op(), b.location))
                     .into_iter()
                     .collect(),
                 Task::Kernel(k) => {
@@ -524,11 +532,11 @@ impl ProgramRun {
                     info.collectives
                         .iter()
                         .filter(|c| {
-                            c.signal
+                            c.at(Role::Signal)
                                 .and_then(|i| tensors.get(i))
                                 .is_some_and(|t| views(t))
                         })
-                        .map(|c| format!("{} in @{} at {}", c.op, k.kernel, c.location))
+                        .map(|c| format!("{} in @{} at {}", c.op(), k.kernel, c.location))
                         .collect()
                 }
             };
@@ -597,7 +605,7 @@ impl ProgramRun {
                 .unwrap_or_default();
             let check = if !check {
                 Err("not checked (run with --check)".into())
-            } else if report.op == "pld.tensor_barrier" {
+            } else if !report.kind.facts().numeric {
                 Err("a barrier has no numeric result to check".into())
             } else {
                 let gather = |after: bool| -> Option<Vec<Vec<Vec<u8>>>> {
@@ -625,7 +633,7 @@ impl ProgramRun {
             let target = info
                 .collectives
                 .first()
-                .and_then(|c| c.target)
+                .and_then(|c| c.at(Role::Target))
                 .and_then(|t| tensors.get(t))
                 .map(|t| (t.buffer.clone(), members.clone()));
             reports.push(CallReport {
@@ -833,7 +841,9 @@ fn check_distinct(task: &BuiltinTask) -> Result<(), String> {
                 return Err(format!(
                     "{} takes two views of one window buffer ('{}' and '{}' overlap); its \
                      operands must be distinct buffers",
-                    task.collective.op, a.buffer, b.buffer
+                    task.collective.op(),
+                    a.buffer,
+                    b.buffer
                 ));
             }
         }
@@ -858,15 +868,6 @@ fn context_of(contexts: &[Vec<PldCommContext>], plan: &Plan, domain: usize, devi
         .map_or(0, |rank| std::ptr::from_ref(&contexts[domain][rank]) as u64)
 }
 
-/// The signal operand of a builtin dispatch.
-fn signal_index(task: &BuiltinTask) -> Option<usize> {
-    match task.collective.op {
-        "pld.tensor_barrier" => Some(0),
-        "pld.tensor_allgather" | "pld.tensor_all_to_all" | "pld.tensor_all_to_all_v" => Some(2),
-        _ => Some(1),
-    }
-}
-
 /// A builtin dispatch as the golden check sees it: its tensors as the
 /// parameters of a kernel holding the one collective.
 fn builtin_collective(task: &BuiltinTask) -> (KernelInfo, CallReport) {
@@ -880,49 +881,34 @@ fn builtin_collective(task: &BuiltinTask) -> (KernelInfo, CallReport) {
             dtype: t.dtype,
         })
         .collect();
-    let spec = &task.collective;
-    let (target, input, counts) = match spec.op {
-        "pld.tensor_barrier" => (None, None, None),
-        "pld.tensor_allgather" | "pld.tensor_all_to_all" => (Some(1), Some(0), None),
-        "pld.tensor_all_to_all_v" => (Some(1), Some(0), Some((3, 4))),
-        _ => (Some(0), None, None),
-    };
-    let collective = Collective {
-        op: spec.op.to_string(),
-        target,
-        signal: signal_index(task),
-        reduce: spec.reduce.map(|r| r.to_string()),
-        mode: spec.ring.then(|| "ring".to_string()),
-        input,
-        root: spec.root,
-        counts,
-        // Each call is checked with its own snapshot.
-        in_loop: None,
-        location: task.location.clone(),
-    };
+    let collective = &task.collective;
+    let signal: Vec<usize> = collective.at(Role::Signal).into_iter().collect();
+    let mut cells = signal.clone();
+    if collective.kind.facts().publishes_counts {
+        cells.extend(collective.at(Role::RecvCounts));
+    }
     let info = KernelInfo {
         name: task.variant.clone(),
         params,
         collectives: vec![collective.clone()],
-        signals: signal_index(task).into_iter().collect(),
-        cells: signal_index(task).into_iter().collect(),
+        signals: signal,
+        cells,
     };
-    let report = call_report(&collective, &info, &task.location);
+    let report = call_report(collective, &info, &task.location);
     (info, report)
 }
 
 fn call_report(collective: &Collective, info: &KernelInfo, location: &str) -> CallReport {
     let result = collective
-        .target
-        .or(collective.signal)
+        .at(collective.kind.facts().alias)
         .and_then(|i| info.params.get(i));
     CallReport {
-        op: collective.op.clone(),
+        kind: collective.kind,
         location: location.to_string(),
         kernel: None,
         dtype: result.map_or("-".into(), |p| p.dtype.name().to_string()),
         elements: result.map_or(0, Param::elements),
-        reduce: collective.reduce.clone(),
+        reduce: collective.reduce,
         root: collective.root,
         time: Duration::ZERO,
         check: Err(String::new()),

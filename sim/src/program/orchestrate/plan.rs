@@ -11,19 +11,16 @@
 //! device.
 
 use super::affine;
-use crate::program::model::{location, Dtype};
+use crate::program::model::{location, Collective, Dtype};
 use crate::runtime::domain::aligned;
 use melior::ir::{
     block::BlockLike, operation::OperationLike, BlockRef, Module, OperationRef, RegionLike, Value,
     ValueLike,
 };
 use pld_dialect::{
-    enums::{FuncKind, ReduceOp},
+    collective::CollectiveKind,
+    enums::{AllReduceMode, FuncKind, PldEnum, ReduceOp},
     ops::{
-        builtin::{
-            BuiltinAllGather, BuiltinAllReduce, BuiltinAllReduceRing, BuiltinAllToAll,
-            BuiltinAllToAllV, BuiltinBarrier, BuiltinBroadcast, BuiltinReduceScatter,
-        },
         ctx::GetCommCtx,
         host::{CommDomain, Dispatch},
         window::{AllocWindowBuffer, Window, WorldSize},
@@ -118,16 +115,6 @@ pub enum BuiltinScalar {
     Value(i64),
 }
 
-/// What a collective computes, for the golden check.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CollectiveSpec {
-    /// The user-level op it implements: `pld.tensor_allreduce`, ...
-    pub op: &'static str,
-    pub reduce: Option<ReduceOp>,
-    pub ring: bool,
-    pub root: Option<i64>,
-}
-
 /// A builtin dispatch on one device.
 #[derive(Clone, Debug)]
 pub struct BuiltinTask {
@@ -137,7 +124,9 @@ pub struct BuiltinTask {
     /// The tensors in the order the entry takes them.
     pub tensors: Vec<TensorRef>,
     pub scalars: Vec<BuiltinScalar>,
-    pub collective: CollectiveSpec,
+    /// The collective it carries out; its operands are `tensors`, in
+    /// order.
+    pub collective: Collective,
     /// The source location of the HOST collective.
     pub location: String,
 }
@@ -375,7 +364,7 @@ where
                 Ok(())
             }
             Dispatch::NAME => self.dispatch(op, place),
-            _ if pld_backend::kernels::builtin_of(name).is_some() => self.builtin(op, place),
+            _ if CollectiveKind::from_builtin_op(name).is_some() => self.builtin(op, place),
             _ => refuse(
                 op,
                 "is not run by the simulator's orchestration (it interprets arith, scf.for, scf.while, scf.if, \
@@ -915,39 +904,12 @@ where
             .or_else(|_| refuse(op, "names no device"))?;
         let device = self.device(op, device)?;
         let domain = self.domain_of(op, &tensors, device)?;
-        use BuiltinScalar::{Context, Ranks, Value};
-        let core = || Value(core_num.unwrap_or(1));
-        let (scalars, collective) = match name.as_str() {
-            BuiltinAllReduce::NAME => (
-                vec![Ranks, Context, core()],
-                spec(op, "pld.tensor_allreduce", false),
-            ),
-            BuiltinAllReduceRing::NAME => {
-                (vec![Ranks, Context], spec(op, "pld.tensor_allreduce", true))
-            }
-            BuiltinBarrier::NAME => (vec![Ranks, Context], spec(op, "pld.tensor_barrier", false)),
-            BuiltinBroadcast::NAME => (
-                vec![Ranks, Context],
-                spec(op, "pld.tensor_broadcast", false),
-            ),
-            BuiltinReduceScatter::NAME => (
-                vec![Ranks, Context],
-                spec(op, "pld.tensor_reduce_scatter", false),
-            ),
-            BuiltinAllGather::NAME => (
-                vec![Ranks, Context],
-                spec(op, "pld.tensor_allgather", false),
-            ),
-            BuiltinAllToAll::NAME => (
-                vec![Ranks, Context],
-                spec(op, "pld.tensor_all_to_all", false),
-            ),
-            BuiltinAllToAllV::NAME => (
-                vec![Context, core()],
-                spec(op, "pld.tensor_all_to_all_v", false),
-            ),
-            _ => return refuse(op, "is not a builtin dispatch"),
+        let Some((kind, mode)) = CollectiveKind::from_builtin_op(&name) else {
+            return refuse(op, "is not a builtin dispatch");
         };
+        let collective = builtin_call(op, kind, mode);
+        let scalars = entry_scalars(&collective, core_num.unwrap_or(1))
+            .or_else(|message| refuse(op, message))?;
         self.plan.round_trips[device] += 1;
         self.plan.tasks[device].push(Task::Builtin(BuiltinTask {
             variant: variant.name(),
@@ -1078,12 +1040,7 @@ where
             domain,
             tensors,
             scalars: vec![BuiltinScalar::Context, BuiltinScalar::Value(blocks)],
-            collective: CollectiveSpec {
-                op: "pld.tensor_all_to_all_v",
-                reduce: None,
-                ring: false,
-                root: None,
-            },
+            collective: builtin_call(op, CollectiveKind::AllToAllV, AllReduceMode::Mesh),
             location: location(op),
         }));
         if let Ok(result) = op.result(0) {
@@ -1204,13 +1161,42 @@ where
     }
 }
 
-/// What a builtin dispatch computes.
-fn spec(op: OperationRef, collective: &'static str, ring: bool) -> CollectiveSpec {
-    use pld_dialect::enums::PldEnum;
-    CollectiveSpec {
-        op: collective,
-        reduce: op.attribute("op").ok().and_then(ReduceOp::from_attribute),
-        ring,
-        root: op.attribute("root").ok().and_then(pld_ir::attr::int),
+/// The collective a builtin kernel call carries out: its operands are the
+/// call's tensors, in the builtin's order.
+fn builtin_call(op: OperationRef, kind: CollectiveKind, mode: AllReduceMode) -> Collective {
+    let given = op.attribute("op").ok().and_then(ReduceOp::from_attribute);
+    let root = op.attribute("root").ok().and_then(pld_ir::attr::int);
+    Collective {
+        kind,
+        mode,
+        reduce: kind.reduce_op(given),
+        root: kind.facts().root.then(|| root.unwrap_or(0)),
+        operands: (0..kind.facts().operands.len()).map(Some).collect(),
+        in_loop: None,
+        location: location(op),
     }
+}
+
+/// The scalars a HOST builtin's entry takes after its tensors.
+fn entry_scalars(collective: &Collective, core_num: i64) -> Result<Vec<BuiltinScalar>, String> {
+    use BuiltinScalar::{Context, Ranks, Value};
+    Ok(match (collective.kind, collective.mode) {
+        (CollectiveKind::AllReduce, AllReduceMode::Mesh) => vec![Ranks, Context, Value(core_num)],
+        (CollectiveKind::AllToAllV, _) => vec![Context, Value(core_num)],
+        (CollectiveKind::Reduce, _) => {
+            vec![Ranks, Context, Value(collective.root.unwrap_or(0))]
+        }
+        (CollectiveKind::AllReduce, AllReduceMode::Ring)
+        | (
+            CollectiveKind::Barrier
+            | CollectiveKind::Broadcast
+            | CollectiveKind::ReduceScatter
+            | CollectiveKind::AllGather
+            | CollectiveKind::AllToAll,
+            _,
+        ) => vec![Ranks, Context],
+        (CollectiveKind::IndexedAllToAllV, _) => {
+            return Err("has no HOST builtin kernel (CHIP rail only)".into())
+        }
+    })
 }
