@@ -4,15 +4,14 @@
 //!    so that the compiler and the simulator share one definition of the
 //!    runtime ABI; clang also compiles the headers' static asserts here: a
 //!    layout drift fails the build.
-//! 2. Renders every builtin kernel variant from `backend/templates` with
-//!    the backend's own catalog (`backend/src/kernels/catalog.rs`, included
-//!    below: the same naming rules, key lists and renderer as
-//!    `pld-translate --emit=kernels`), plus three test-only copies broken on
-//!    purpose, and compiles entries and kernels with `cc` (C++17, warnings
-//!    as errors, `-I include -I include/pto-sim`; a few unity files that
-//!    include the rendered files unchanged) into the static library
-//!    `pld_builtins` the simulator links, with a generated registry
-//!    (`pld_builtins.cpp`, declared by `include/pld/pld_builtins.h`).
+//! 2. Renders every builtin kernel variant with the `pld-builtins` crate (a
+//!    build dependency: the same templates, naming rules, key lists and
+//!    renderer as `pld-translate --emit=kernels`), plus three test-only
+//!    copies broken on purpose, and compiles entries and kernels with `cc`
+//!    (C++17, warnings as errors, `-I include -I include/pto-sim`; a few
+//!    unity files that include the rendered files unchanged) into the
+//!    static library `pld_builtins` the simulator links, with a generated
+//!    registry (`pld_builtins.cpp`, declared by `include/pld/pld_builtins.h`).
 //! 3. With the `ascend` feature and a CANN toolchain (`ASCEND_HOME_PATH`
 //!    with `bisheng`), also compiles the rendered kernels for the device
 //!    (docs/builtins.md, "Device builds"; untested here).
@@ -20,11 +19,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-#[allow(dead_code)]
-#[path = "../backend/src/kernels/catalog.rs"]
-mod catalog;
-
-use catalog::{all_variants, File, Target, Variant, MAX_PREBUILT_ROOT};
+use pld_builtins::{all_variants, File, Target, Variant, MAX_PREBUILT_ROOT};
 
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
@@ -34,11 +29,7 @@ fn main() {
     println!("cargo:rerun-if-changed={}", include.display());
     println!(
         "cargo:rerun-if-changed={}",
-        manifest.join("../backend/templates").display()
-    );
-    println!(
-        "cargo:rerun-if-changed={}",
-        manifest.join("../backend/src/kernels/catalog.rs").display()
+        manifest.join("../builtins/templates").display()
     );
     println!("cargo:rerun-if-env-changed=CXX");
     println!("cargo:rerun-if-env-changed=ASCEND_HOME_PATH");
@@ -83,7 +74,7 @@ struct Rendered {
 /// Test-only copies of real templates, broken on purpose: (tag, base
 /// variant, file, text to find, replacement). Each must match exactly once.
 fn broken() -> Vec<(&'static str, Variant, &'static str, &'static str)> {
-    use catalog::{Builtin, Elem, Reduction};
+    use pld_builtins::{Builtin, Elem, Reduction};
     let barrier = Variant::new(Builtin::Barrier, None, Elem::F32, None).unwrap();
     let allreduce =
         Variant::new(Builtin::AllReduce, Some(Reduction::Sum), Elem::F32, None).unwrap();
@@ -173,11 +164,11 @@ fn render(out: &Path) -> Vec<Rendered> {
         let entry_file = dir.join(format!("{entry}.cpp"));
         write(
             &kernel,
-            &catalog::render("broken kernel", &kernel_text, &pick(File::Kernel)).unwrap(),
+            &pld_builtins::render("broken kernel", &kernel_text, &pick(File::Kernel)).unwrap(),
         );
         write(
             &entry_file,
-            &catalog::render("broken entry", templates.entry, &pick(File::Entry)).unwrap(),
+            &pld_builtins::render("broken entry", templates.entry, &pick(File::Entry)).unwrap(),
         );
         rendered.push(Rendered {
             variant: name,

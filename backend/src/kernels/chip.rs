@@ -9,8 +9,8 @@
 //! itself submits the task), with the same variables as on the HOST rail,
 //! so for all_to_all_v the two renders are byte-identical.
 
-use super::catalog::{Builtin, Elem, File, KernelError, Target, Variant};
 use melior::ir::{operation::OperationLike, OperationRef};
+use pld_builtins::{Builtin, Elem, File, KernelError, Target, Variant};
 use pld_dialect::enums::{Direction, FuncKind, PldEnum};
 use pld_dialect::query::{
     builtin_template, function_kind, template_vars, ARG_DIRECTIONS, BUILTIN_TEMPLATE_VARS,

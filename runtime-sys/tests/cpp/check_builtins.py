@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Standalone check of pld's builtin kernel templates (development aid).
 
-Renders every builtin variant from backend/templates/<builtin>/ with plain
+Renders every builtin variant from builtins/templates/<builtin>/ with plain
 {{key}} replacement (a key the template uses but is not given, or the
 reverse, is an error), compiles each rendered kernel and entry with
 clang++ (C++17, -Wall -Wextra -Werror) against runtime-sys/include and the
@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
-TEMPLATES = os.path.join(ROOT, "backend", "templates")
+TEMPLATES = os.path.join(ROOT, "builtins", "templates")
 INCLUDE = os.path.join(ROOT, "runtime-sys", "include")
 PTO_SIM_INCLUDE = os.path.join(INCLUDE, "pto-sim")
 
@@ -32,7 +32,7 @@ PACKAGE_PREFIX = "pypto.runtime.builtins.collectives."
 RUNTIME = "tensormap_and_ringbuffer"
 CORE_METHOD = "set_block_num"
 
-# Exactly the keys each template file uses (backend/templates/README.md).
+# Exactly the keys each template file uses (builtins/templates/README.md).
 _CFG = ["variant", "entry", "kernel_name", "template_package", "runtime"]
 KEYS = {
     "allreduce": {
@@ -174,7 +174,7 @@ def main():
     ap.add_argument("--cxx", default=None)
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--templates", default=None,
-                    help="template directory to check instead of backend/templates (e.g. a copy broken on purpose)")
+                    help="template directory to check instead of builtins/templates (e.g. a copy broken on purpose)")
     ap.add_argument("harness_args", nargs="*")
     args = ap.parse_args()
     global TEMPLATES
