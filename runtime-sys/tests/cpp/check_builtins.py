@@ -74,7 +74,7 @@ KEYS = {
     "all_to_all_v": {
         "kernel.cpp.in": ["dtype_cpp", "template_package"],
         "entry.cpp.in": ["variant", "entry", "template_package", "runtime", "launch_core_count_method"],
-        "kernel_config.py.in": _CFG + ["dtype_cpp"],
+        "kernel_config.py.in": _CFG,
     },
 }
 
@@ -132,7 +132,13 @@ def variants():
     return result
 
 
+# The name every kernel exports on the device (kernel_config.py's
+# function_name); PLD_KERNEL_ENTRY renames it where kernels share a binary.
+DEVICE_ENTRY = "kernel_entry"
+
+
 def kernel_symbol(builtin, values):
+    """The kernel's name where several kernels link into one binary."""
     if builtin == "all_to_all_v":
         return "builtin_all_to_all_v_kernel__" + values["dtype_cpp"]
     return values["kernel_name"]
@@ -162,7 +168,7 @@ def render_variant(out_dir, builtin, variant, values):
     for table in ["RUNTIME_CONFIG", "ORCHESTRATION", "KERNELS"]:
         if table not in scope:
             raise SystemExit(f"{paths['config']}: no {table}")
-    if scope["KERNELS"][0]["function_name"] != kernel_symbol(builtin, values):
+    if scope["KERNELS"][0]["function_name"] != DEVICE_ENTRY:
         raise SystemExit(f"{paths['config']}: function_name {scope['KERNELS'][0]['function_name']}")
     return paths, files
 
@@ -204,11 +210,11 @@ def main():
             assert chip == files["kernel.cpp.in"]
         obj_k = os.path.join(out_dir, "obj", entry + "_kernel.o")
         obj_e = os.path.join(out_dir, "obj", entry + "_entry.o")
-        jobs.append((paths["kernel"], obj_k, [], None))
+        ksym = kernel_symbol(builtin, values)
+        jobs.append((paths["kernel"], obj_k, [f"-DPLD_KERNEL_ENTRY={ksym}"], None))
         jobs.append((paths["entry"], obj_e,
                      [f"-Daicpu_orchestration_entry=pld_orch_entry__{entry}",
                       f"-Daicpu_orchestration_config=pld_orch_config__{entry}"], None))
-        ksym = kernel_symbol(builtin, values)
         decls.append(f'extern "C" void {entry}(const ChipTaskArgs &);')
         decls.append(f'extern "C" PTO2OrchestrationConfig pld_orch_config__{entry}(const ChipTaskArgs &);')
         decls.append(f'extern "C" void {ksym}(int64_t *);')
