@@ -1,6 +1,7 @@
 //! The strict `{{key}}` renderer and the errors of the catalog.
 
-use crate::builtin::{Builtin, File};
+use crate::builtin::Builtin;
+use crate::templates::File;
 use crate::variant::{Elem, Reduction};
 use std::collections::BTreeSet;
 use std::fmt;
@@ -76,12 +77,9 @@ impl fmt::Display for KernelError {
             KernelError::Syntax { template, at } => {
                 write!(f, "template {template}: malformed {{{{key}}}} at byte {at}")
             }
-            KernelError::NoFile { builtin, file } => write!(
-                f,
-                "builtin {} has no {} template",
-                builtin.dir(),
-                file.template_name()
-            ),
+            KernelError::NoFile { builtin, file } => {
+                write!(f, "builtin {} has no {file:?} file", builtin.dir())
+            }
         }
     }
 }

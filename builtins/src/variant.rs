@@ -1,8 +1,9 @@
 //! Variants: one distinct set of template variables of a builtin (spec
 //! 10.3), its names and paths, and its rendering.
 
-use crate::builtin::{Builtin, File};
-use crate::render::{render, KernelError};
+use crate::builtin::Builtin;
+use crate::render::KernelError;
+use crate::templates::{File, HEADER};
 
 /// The symbol every rendered kernel exports on the device (each kernel is
 /// an object of its own there; the runtime resolves this name).
@@ -172,7 +173,12 @@ impl Variant {
         let elems: &[Elem] = match builtin {
             Builtin::AllReduce => &[Elem::F16, Elem::F32],
             Builtin::AllToAllV | Builtin::IndexedAllToAllV => &[Elem::F32, Elem::I8],
-            _ => &[Elem::F32],
+            Builtin::AllReduceRing
+            | Builtin::Barrier
+            | Builtin::Broadcast
+            | Builtin::ReduceScatter
+            | Builtin::AllGather
+            | Builtin::AllToAll => &[Elem::F32],
         };
         if !elems.contains(&elem) {
             return Err(KernelError::Dtype { builtin, elem });
@@ -180,7 +186,12 @@ impl Variant {
         let reduction_ok = match builtin {
             Builtin::AllReduce => reduction.is_some(),
             Builtin::AllReduceRing | Builtin::ReduceScatter => reduction == Some(Reduction::Sum),
-            _ => reduction.is_none(),
+            Builtin::Barrier
+            | Builtin::Broadcast
+            | Builtin::AllGather
+            | Builtin::AllToAll
+            | Builtin::AllToAllV
+            | Builtin::IndexedAllToAllV => reduction.is_none(),
         };
         if !reduction_ok {
             return Err(KernelError::Reduction { builtin, reduction });
@@ -251,7 +262,13 @@ impl Variant {
             Builtin::IndexedAllToAllV => {
                 format!("builtin_indexed_all_to_all_v_kernel__{}", self.elem.cpp())
             }
-            _ => self.kernel_name(),
+            Builtin::AllReduce
+            | Builtin::AllReduceRing
+            | Builtin::Barrier
+            | Builtin::Broadcast
+            | Builtin::ReduceScatter
+            | Builtin::AllGather
+            | Builtin::AllToAll => self.kernel_name(),
         }
     }
 
@@ -288,37 +305,25 @@ impl Variant {
     }
 
     /// The relative path of a rendered file under the output directory
-    /// (spec 11.1, HOST rail).
+    /// (spec 11.1, HOST rail). The header goes next to the kernel, where
+    /// the kernel's `#include "pld_collective.h"` finds it.
     pub fn path(&self, file: File) -> String {
         let base = format!("next_levels/{}", self.name());
         match file {
             File::Entry => format!("{base}/orchestration/{}.cpp", self.entry()),
             File::Kernel => format!("{base}/kernels/aiv/{}.cpp", self.kernel_name()),
             File::Config => format!("{base}/kernel_config.py"),
+            File::Header => format!("{base}/kernels/aiv/{HEADER}"),
         }
     }
 
     /// Renders one file: the template gets exactly the keys it lists.
     pub fn render(&self, file: File, target: &Target) -> Result<String, KernelError> {
-        if !self.builtin.files().contains(&file) {
-            return Err(KernelError::NoFile {
-                builtin: self.builtin,
-                file,
-            });
-        }
-        let keys = self.builtin.keys(file);
-        let vars: Vec<(&str, String)> = self
-            .vars(target)
-            .into_iter()
-            .filter(|(k, _)| keys.contains(k))
-            .collect();
-        let text = match file {
-            File::Kernel => self.builtin.templates().kernel,
-            File::Entry => self.builtin.templates().entry,
-            File::Config => self.builtin.templates().config,
-        };
-        let name = format!("{}/{}", self.builtin.dir(), file.template_name());
-        render(&name, text, &vars)
+        let template = self.builtin.template(file).ok_or(KernelError::NoFile {
+            builtin: self.builtin,
+            file,
+        })?;
+        template.render(&self.vars(target))
     }
 }
 

@@ -3,7 +3,7 @@
 
 use pld_builtins::{
     all_variants, render, Builtin, CoreCountMethod, Elem, File, KernelError, Reduction, Target,
-    Variant, DEVICE_ENTRY, MAX_PREBUILT_ROOT,
+    Variant, DEVICE_ENTRY, HEADER, MAX_PREBUILT_ROOT,
 };
 
 fn v(b: Builtin, r: Option<Reduction>, e: Elem, root: Option<u32>) -> Variant {
@@ -136,14 +136,32 @@ fn every_variant_renders_with_exactly_its_keys() {
             assert!(!text.contains("{{"), "{} {file:?}", variant.name());
         }
         let kernel = variant.render(File::Kernel, &target).unwrap();
-        // The device entry point, renamable where kernels share a library.
+        // The device entry point, renamable where kernels share a library
+        // (the header defines it to kernel_entry unless the build does).
         assert!(
-            kernel.contains("#define PLD_KERNEL_ENTRY kernel_entry\n")
+            kernel.contains("#include \"pld_collective.h\"\n")
                 && kernel.contains(
                     "extern \"C\" __aicore__ void PLD_KERNEL_ENTRY(__gm__ int64_t *args) {"
                 ),
             "{}",
             variant.name()
+        );
+        // The header is shipped next to the kernel, verbatim.
+        assert_eq!(
+            variant.path(File::Header),
+            variant
+                .path(File::Kernel)
+                .rsplit_once('/')
+                .unwrap()
+                .0
+                .to_string()
+                + "/"
+                + HEADER
+        );
+        let header = variant.render(File::Header, &target).unwrap();
+        assert_eq!(
+            header,
+            Builtin::AllReduce.template(File::Header).unwrap().text
         );
         let entry = variant.render(File::Entry, &target).unwrap();
         assert!(entry.contains(&format!("void {}(", variant.entry())));
@@ -152,7 +170,7 @@ fn every_variant_renders_with_exactly_its_keys() {
     }
     // A key list that misses one of the template's keys fails.
     let ar = &variants[0];
-    let text = ar.builtin().templates().kernel;
+    let text = ar.builtin().template(File::Kernel).unwrap().text;
     let some: Vec<(&str, String)> = ar
         .vars(&target)
         .into_iter()
@@ -186,4 +204,41 @@ fn all_to_all_v_kernel_is_rail_independent() {
         .render(File::Entry, &other)
         .unwrap()
         .contains("launch_spec.set_core_num("));
+}
+
+#[test]
+fn the_header_defines_what_the_kernels_share_once() {
+    let header = Builtin::Barrier.template(File::Header).unwrap();
+    assert_eq!(header.name, "common/pld_collective.h");
+    assert!(header.keys.is_empty());
+    assert!(header
+        .text
+        .contains("#ifndef PLD_KERNEL_ENTRY\n#define PLD_KERNEL_ENTRY kernel_entry\n#endif"));
+    assert!(header.text.contains("constexpr int32_t kMaxRanks = 16;"));
+    for builtin in Builtin::ALL {
+        assert!(builtin.files().contains(&File::Header), "{builtin:?}");
+        let kernel = builtin.template(File::Kernel).unwrap().text;
+        assert!(
+            kernel.contains("#include \"pld_collective.h\""),
+            "{builtin:?}"
+        );
+        // Defined once, in the header.
+        for shared in ["kMaxRanks =", "PeerPtr(__gm__", "#define PLD_KERNEL_ENTRY"] {
+            assert!(!kernel.contains(shared), "{builtin:?} defines {shared}");
+        }
+    }
+}
+
+#[test]
+fn the_chip_only_builtin_has_a_kernel_and_the_header() {
+    let v = v(Builtin::IndexedAllToAllV, None, Elem::F32, None);
+    assert_eq!(
+        Builtin::IndexedAllToAllV.files(),
+        [File::Kernel, File::Header]
+    );
+    assert!(matches!(
+        v.render(File::Entry, &Target::default()),
+        Err(KernelError::NoFile { .. })
+    ));
+    assert!(v.render(File::Kernel, &Target::default()).is_ok());
 }

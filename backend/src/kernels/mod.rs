@@ -11,7 +11,7 @@ pub mod chip;
 
 pub use pld_builtins::{
     all_variants, render, Builtin, CoreCountMethod, Elem, File, KernelError, Reduction, Target,
-    Variant, DEFAULT_RUNTIME, DEVICE_ENTRY, MAX_PREBUILT_ROOT,
+    Template, Variant, COMMON_HEADER, DEFAULT_RUNTIME, DEVICE_ENTRY, HEADER, MAX_PREBUILT_ROOT,
 };
 
 use melior::ir::{operation::OperationLike, OperationRef};
@@ -202,6 +202,7 @@ pub fn manifest(packages: &[Package], target: &Target) -> String {
                     File::Kernel => "kernel",
                     File::Entry => "orchestration",
                     File::Config => "config",
+                    File::Header => "header",
                 };
                 (key, path.as_str())
             })

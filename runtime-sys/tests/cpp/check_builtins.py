@@ -27,6 +27,8 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 TEMPLATES = os.path.join(ROOT, "builtins", "templates")
 INCLUDE = os.path.join(ROOT, "runtime-sys", "include")
 PTO_SIM_INCLUDE = os.path.join(INCLUDE, "pto-sim")
+# The header every kernel includes; each package has a copy next to its kernel.
+HEADER = os.path.join("common", "pld_collective.h")
 
 PACKAGE_PREFIX = "pypto.runtime.builtins.collectives."
 RUNTIME = "tensormap_and_ringbuffer"
@@ -144,6 +146,48 @@ def kernel_symbol(builtin, values):
     return values["kernel_name"]
 
 
+def ship_header(kernel_dir):
+    """Copies the shared header next to a rendered kernel, as pld-translate does."""
+    text = open(os.path.join(TEMPLATES, HEADER)).read()
+    render(text, {}, HEADER)  # it takes no keys
+    with open(os.path.join(kernel_dir, os.path.basename(HEADER)), "w") as f:
+        f.write(text)
+
+
+def render_chip_only(out_dir):
+    """The CHIP-only indexed_all_to_all_v kernel, fp32 and int8, as its
+    sub-build holds it: compiled here, but not run (its A5 URMA transport
+    is not simulated). (source, object, flags) jobs."""
+    jobs = []
+    kdir = os.path.join(out_dir, "chip", "kernels", "aiv")
+    os.makedirs(kdir, exist_ok=True)
+    ship_header(kdir)
+    text = open(os.path.join(TEMPLATES, "indexed_all_to_all_v", "kernel.cpp.in")).read()
+    for dt in ["fp32", "int8"]:
+        values = {"dtype_cpp": DTYPES[dt], "template_package": PACKAGE_PREFIX + "indexed_all_to_all_v"}
+        src = os.path.join(kdir, f"__builtin_indexed_all_to_all_v__{dt}.cpp")
+        with open(src, "w") as f:
+            f.write(render(text, values, "indexed_all_to_all_v/kernel.cpp.in"))
+        symbol = "builtin_indexed_all_to_all_v_kernel__" + values["dtype_cpp"]
+        jobs.append((src, os.path.join(out_dir, "obj", symbol + ".o"), [f"-DPLD_KERNEL_ENTRY={symbol}"], None))
+    return jobs
+
+
+def check_real_pto_isa(cxx, pto_isa, kernels, jobs):
+    """Every rendered kernel against the real pto-isa headers in their CPU
+    simulation mode (__CPU_SIM; C++20, which those headers need): a
+    syntax and instantiation check, nothing is linked or run. Returns the
+    failures as (source, log)."""
+    flags = ["-std=c++20", "-fsyntax-only", "-D__CPU_SIM", "-I", os.path.join(pto_isa, "include"), "-I", INCLUDE]
+
+    def check(src):
+        p = subprocess.run([cxx] + flags + [src], capture_output=True, text=True)
+        return src, p.returncode, p.stdout + p.stderr
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        return [(src, log) for src, rc, log in pool.map(check, kernels) if rc != 0]
+
+
 def render_variant(out_dir, builtin, variant, values):
     files = {}
     for name in ["kernel.cpp.in", "entry.cpp.in", "kernel_config.py.in"]:
@@ -162,6 +206,7 @@ def render_variant(out_dir, builtin, variant, values):
         os.makedirs(os.path.dirname(paths[key]), exist_ok=True)
         with open(paths[key], "w") as f:
             f.write(files[name])
+    ship_header(os.path.dirname(paths["kernel"]))
     # kernel_config.py must at least be valid Python with the expected tables.
     scope = {}
     exec(compile(files["kernel_config.py.in"], paths["config"], "exec"), scope)
@@ -181,6 +226,8 @@ def main():
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--templates", default=None,
                     help="template directory to check instead of builtins/templates (e.g. a copy broken on purpose)")
+    ap.add_argument("--pto-isa", default=None,
+                    help="a pto-isa checkout: also check every kernel against its real headers (CPU simulation mode)")
     ap.add_argument("harness_args", nargs="*")
     args = ap.parse_args()
     global TEMPLATES
@@ -238,11 +285,14 @@ def main():
         f.write("static const VariantEntry kVariants[] = {\n" + "\n".join(table) + "\n};\n")
 
     os.makedirs(os.path.join(out_dir, "obj"), exist_ok=True)
+    chip_jobs = render_chip_only(out_dir)
     jobs.append((os.path.join(HERE, "sim_stub.cpp"), os.path.join(out_dir, "obj", "sim_stub.o"), [], None))
     jobs.append((os.path.join(HERE, "pto_sim_unit.cpp"), os.path.join(out_dir, "obj", "pto_sim_unit.o"),
                  ["-I", HERE], None))
     jobs.append((os.path.join(HERE, "harness.cpp"), os.path.join(out_dir, "obj", "harness.o"),
                  ["-I", out_dir, "-I", HERE], None))
+
+    kernels = [j[0] for j in jobs if j[0].endswith("_kernel.cpp")] + [j[0] for j in chip_jobs]
 
     def build(job):
         src, obj, extra, _ = job
@@ -252,7 +302,7 @@ def main():
 
     failed = False
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        results = list(pool.map(build, jobs))
+        results = list(pool.map(build, jobs + chip_jobs))
         p = subprocess.run([cxx] + flags + ["-fsyntax-only", alt_path], capture_output=True, text=True)
         results.append((alt_path, p.returncode, p.stdout + p.stderr))
     for src, rc, log in results:
@@ -262,7 +312,15 @@ def main():
     if failed:
         print(f"rendered sources kept in {out_dir}", file=sys.stderr)
         return 1
-    print(f"rendered and compiled {len(vs)} variants ({len(jobs) + 1} translation units) in {out_dir}")
+    print(f"rendered and compiled {len(vs)} variants and {len(chip_jobs)} CHIP-only kernels "
+          f"({len(jobs) + len(chip_jobs) + 1} translation units) in {out_dir}")
+    if args.pto_isa:
+        failures = check_real_pto_isa(cxx, args.pto_isa, kernels, args.jobs)
+        for src, log in failures:
+            print(f"REAL PTO-ISA CHECK FAILED: {src}\n{log}", file=sys.stderr)
+        if failures:
+            return 1
+        print(f"{len(kernels)} kernels pass a syntax check against the real pto-isa headers in {args.pto_isa}")
 
     exe = os.path.join(out_dir, "builtin_check")
     objs = [j[1] for j in jobs]
