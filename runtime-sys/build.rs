@@ -155,7 +155,7 @@ fn render_broken(
     let entry = name.replace('.', "_");
     let kernel_name = format!("{entry}_kernel");
     let values: Vec<(&str, String)> = base
-        .vars(target)
+        .template_values(target)
         .into_iter()
         .map(|(k, v)| match k {
             "variant" => (k, name.clone()),

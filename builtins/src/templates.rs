@@ -113,22 +113,21 @@ static INDEXED_ALL_TO_ALL_V_KERNEL: Template<'static> = template!(
 /// package, on both rails).
 pub static COMMON_HEADER: Template<'static> = template!("common/pld_collective.h", []);
 
-/// The keys of the entries and configs that name no more than the variant.
-macro_rules! plain {
-    ($name:literal) => {
-        template!(
-            $name,
-            [
-                "variant",
-                "entry",
-                "kernel_name",
-                "template_package",
-                "runtime"
-            ]
-        )
-    };
-}
-
+/// The entry of every builtin that runs one block and passes its tensors,
+/// nranks and the CommContext (spec 11.3); the tensors' directions are a
+/// key.
+static ONE_BLOCK_ENTRY: Template<'static> = template!(
+    "common/entry.cpp.in",
+    [
+        "variant",
+        "entry",
+        "kernel_name",
+        "template_package",
+        "runtime",
+        "tensor_dirs"
+    ]
+);
+/// The mesh allreduce launches core_num blocks (spec 11.3, 11.4).
 static ALLREDUCE_ENTRY: Template<'static> = template!(
     "allreduce/entry.cpp.in",
     [
@@ -140,12 +139,7 @@ static ALLREDUCE_ENTRY: Template<'static> = template!(
         "launch_core_count_method"
     ]
 );
-static ALLREDUCE_RING_ENTRY: Template<'static> = plain!("allreduce_ring/entry.cpp.in");
-static BARRIER_ENTRY: Template<'static> = plain!("barrier/entry.cpp.in");
-static BROADCAST_ENTRY: Template<'static> = plain!("broadcast/entry.cpp.in");
-static REDUCE_SCATTER_ENTRY: Template<'static> = plain!("reduce_scatter/entry.cpp.in");
-static ALLGATHER_ENTRY: Template<'static> = plain!("allgather/entry.cpp.in");
-static ALL_TO_ALL_ENTRY: Template<'static> = plain!("all_to_all/entry.cpp.in");
+/// all_to_all_v derives its launch width from the rank count (spec 8).
 static ALL_TO_ALL_V_ENTRY: Template<'static> = template!(
     "all_to_all_v/entry.cpp.in",
     [
@@ -156,15 +150,19 @@ static ALL_TO_ALL_V_ENTRY: Template<'static> = template!(
         "launch_core_count_method"
     ]
 );
-
-static ALLREDUCE_CONFIG: Template<'static> = plain!("allreduce/kernel_config.py.in");
-static ALLREDUCE_RING_CONFIG: Template<'static> = plain!("allreduce_ring/kernel_config.py.in");
-static BARRIER_CONFIG: Template<'static> = plain!("barrier/kernel_config.py.in");
-static BROADCAST_CONFIG: Template<'static> = plain!("broadcast/kernel_config.py.in");
-static REDUCE_SCATTER_CONFIG: Template<'static> = plain!("reduce_scatter/kernel_config.py.in");
-static ALLGATHER_CONFIG: Template<'static> = plain!("allgather/kernel_config.py.in");
-static ALL_TO_ALL_CONFIG: Template<'static> = plain!("all_to_all/kernel_config.py.in");
-static ALL_TO_ALL_V_CONFIG: Template<'static> = plain!("all_to_all_v/kernel_config.py.in");
+/// The build description of every HOST variant (spec 11.2); the tensors'
+/// directions are a key.
+static CONFIG: Template<'static> = template!(
+    "common/kernel_config.py.in",
+    [
+        "variant",
+        "entry",
+        "kernel_name",
+        "template_package",
+        "runtime",
+        "signature"
+    ]
+);
 
 impl Builtin {
     /// The files of the builtin's package, in [`File::ALL`] order: all of
@@ -212,12 +210,12 @@ impl Builtin {
     fn entry_template(self) -> Option<&'static Template<'static>> {
         match self {
             Builtin::AllReduce => Some(&ALLREDUCE_ENTRY),
-            Builtin::AllReduceRing => Some(&ALLREDUCE_RING_ENTRY),
-            Builtin::Barrier => Some(&BARRIER_ENTRY),
-            Builtin::Broadcast => Some(&BROADCAST_ENTRY),
-            Builtin::ReduceScatter => Some(&REDUCE_SCATTER_ENTRY),
-            Builtin::AllGather => Some(&ALLGATHER_ENTRY),
-            Builtin::AllToAll => Some(&ALL_TO_ALL_ENTRY),
+            Builtin::AllReduceRing
+            | Builtin::Barrier
+            | Builtin::Broadcast
+            | Builtin::ReduceScatter
+            | Builtin::AllGather
+            | Builtin::AllToAll => Some(&ONE_BLOCK_ENTRY),
             Builtin::AllToAllV => Some(&ALL_TO_ALL_V_ENTRY),
             Builtin::IndexedAllToAllV => None,
         }
@@ -225,14 +223,14 @@ impl Builtin {
 
     fn config_template(self) -> Option<&'static Template<'static>> {
         match self {
-            Builtin::AllReduce => Some(&ALLREDUCE_CONFIG),
-            Builtin::AllReduceRing => Some(&ALLREDUCE_RING_CONFIG),
-            Builtin::Barrier => Some(&BARRIER_CONFIG),
-            Builtin::Broadcast => Some(&BROADCAST_CONFIG),
-            Builtin::ReduceScatter => Some(&REDUCE_SCATTER_CONFIG),
-            Builtin::AllGather => Some(&ALLGATHER_CONFIG),
-            Builtin::AllToAll => Some(&ALL_TO_ALL_CONFIG),
-            Builtin::AllToAllV => Some(&ALL_TO_ALL_V_CONFIG),
+            Builtin::AllReduce
+            | Builtin::AllReduceRing
+            | Builtin::Barrier
+            | Builtin::Broadcast
+            | Builtin::ReduceScatter
+            | Builtin::AllGather
+            | Builtin::AllToAll
+            | Builtin::AllToAllV => Some(&CONFIG),
             Builtin::IndexedAllToAllV => None,
         }
     }

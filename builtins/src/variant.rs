@@ -1,7 +1,7 @@
 //! Variants: one distinct set of template variables of a builtin (spec
 //! 10.3), its names and paths, and its rendering.
 
-use crate::builtin::Builtin;
+use crate::builtin::{Builtin, Dir};
 use crate::render::KernelError;
 use crate::templates::{File, HEADER};
 
@@ -304,6 +304,21 @@ impl Variant {
         vars
     }
 
+    /// Every value a template key may take: the variant's variables
+    /// ([`Variant::vars`]) and the facts of its builtin that the shared
+    /// templates render (`signature`, `tensor_dirs`: from
+    /// [`Builtin::tensors`]), sorted by key. Each template takes exactly
+    /// the keys it lists.
+    pub fn template_values(&self, target: &Target) -> Vec<(&'static str, String)> {
+        let dirs = || self.builtin.tensors().iter().map(|(_, dir)| *dir);
+        let join = |parts: Vec<&str>| parts.join(", ");
+        let mut values = self.vars(target);
+        values.push(("signature", join(dirs().map(Dir::signature).collect())));
+        values.push(("tensor_dirs", join(dirs().map(Dir::cpp).collect())));
+        values.sort();
+        values
+    }
+
     /// The relative path of a rendered file under the output directory
     /// (spec 11.1, HOST rail). The header goes next to the kernel, where
     /// the kernel's `#include "pld_collective.h"` finds it.
@@ -323,7 +338,7 @@ impl Variant {
             builtin: self.builtin,
             file,
         })?;
-        template.render(&self.vars(target))
+        template.render(&self.template_values(target))
     }
 }
 

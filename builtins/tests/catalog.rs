@@ -242,3 +242,52 @@ fn the_chip_only_builtin_has_a_kernel_and_the_header() {
     ));
     assert!(v.render(File::Kernel, &Target::default()).is_ok());
 }
+
+#[test]
+fn the_shared_entry_and_config_take_the_directions_of_the_builtins_tensors() {
+    let target = Target::default();
+    // Spec 11.2 (INOUT for outputs, builtins/templates/README.md).
+    let expected = [
+        (Builtin::AllReduce, "\"INOUT\", \"INOUT\""),
+        (Builtin::AllReduceRing, "\"INOUT\", \"INOUT\""),
+        (Builtin::Barrier, "\"INOUT\""),
+        (Builtin::Broadcast, "\"INOUT\", \"INOUT\""),
+        (Builtin::ReduceScatter, "\"INOUT\", \"INOUT\""),
+        (Builtin::AllGather, "\"IN\", \"INOUT\", \"INOUT\""),
+        (Builtin::AllToAll, "\"IN\", \"INOUT\", \"INOUT\""),
+        (
+            Builtin::AllToAllV,
+            "\"IN\", \"INOUT\", \"INOUT\", \"IN\", \"INOUT\"",
+        ),
+    ];
+    let config = Builtin::Barrier.template(File::Config).unwrap();
+    let one_block = Builtin::Barrier.template(File::Entry).unwrap();
+    for variant in all_variants(1) {
+        let builtin = variant.builtin();
+        let signature = expected.iter().find(|(b, _)| *b == builtin).unwrap().1;
+        // One config template for every builtin.
+        assert_eq!(builtin.template(File::Config), Some(config));
+        let text = variant.render(File::Config, &target).unwrap();
+        assert_eq!(
+            text.matches(&format!("\"signature\": [{signature}],"))
+                .count(),
+            2,
+            "{}",
+            variant.name()
+        );
+        // One entry template for every builtin that runs one block.
+        let entry = builtin.template(File::Entry).unwrap();
+        let shared = !matches!(builtin, Builtin::AllReduce | Builtin::AllToAllV);
+        assert_eq!(entry == one_block, shared, "{builtin:?}");
+        if shared {
+            let dirs = signature
+                .replace("\"IN\"", "Dir::kIn")
+                .replace("\"INOUT\"", "Dir::kInOut");
+            let text = variant.render(File::Entry, &target).unwrap();
+            assert!(
+                text.contains(&format!("kTensors[] = {{ {dirs} }};")),
+                "{text}"
+            );
+        }
+    }
+}

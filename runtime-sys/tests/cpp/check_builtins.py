@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
 """Standalone check of pld's builtin kernel templates (development aid).
 
-Renders every builtin variant from builtins/templates/<builtin>/ with plain
-{{key}} replacement (a key the template uses but is not given, or the
-reverse, is an error), compiles each rendered kernel and entry with
+Renders every builtin variant from builtins/templates/ (each builtin's own
+templates and the shared ones under common/) with plain {{key}}
+replacement (a key the template uses but is not given, or the reverse, is
+an error), puts the shared header common/pld_collective.h next to every
+kernel as a package has it, compiles each rendered kernel and entry with
 clang++ (C++17, -Wall -Wextra -Werror) against runtime-sys/include and the
-pto-isa shims in runtime-sys/include/pto-sim, links them with a test-only
-implementation of pld_sim.h (sim_stub.cpp) and the test driver
-(harness.cpp), and runs the driver.
+pto-isa shims in runtime-sys/include/pto-sim, also the CHIP-only
+indexed_all_to_all_v kernel (compiled, not run), links the rest with a
+test-only implementation of pld_sim.h (sim_stub.cpp) and the test driver
+(harness.cpp), and runs the driver. With --pto-isa DIR it also checks
+every kernel against the real pto-isa headers of DIR (their CPU simulation
+mode, syntax and template instantiation only).
 
-Usage: check_builtins.py [--out DIR] [--jobs N] [--cxx PATH] [--keep] [--templates DIR] [-- --quick]
+Usage: check_builtins.py [--out DIR] [--jobs N] [--cxx PATH] [--keep] [--templates DIR] [--pto-isa DIR] [-- --quick]
 No network; needs only python3 and clang++.
 """
 
@@ -34,51 +39,48 @@ PACKAGE_PREFIX = "pypto.runtime.builtins.collectives."
 RUNTIME = "tensormap_and_ringbuffer"
 CORE_METHOD = "set_block_num"
 
-# Exactly the keys each template file uses (builtins/templates/README.md).
-_CFG = ["variant", "entry", "kernel_name", "template_package", "runtime"]
+# The template each file of each builtin is rendered from (a builtin's own
+# or a shared one under common/), and exactly the keys each template uses
+# (builtins/templates/README.md).
+ONE_BLOCK = ["allreduce_ring", "barrier", "broadcast", "reduce_scatter", "allgather", "all_to_all"]
+
+
+def template_of(builtin, name):
+    """The template path (relative to TEMPLATES) of file `name` of a builtin."""
+    if name == "kernel_config.py.in" or (name == "entry.cpp.in" and builtin in ONE_BLOCK):
+        return "common/" + name
+    return f"{builtin}/{name}"
+
+
+_NAMES = ["variant", "entry", "kernel_name", "template_package", "runtime"]
 KEYS = {
-    "allreduce": {
-        "kernel.cpp.in": ["kernel_name", "template_package", "dtype_cpp", "op_cpp", "reduce_inst"],
-        "entry.cpp.in": ["variant", "entry", "kernel_name", "template_package", "runtime",
-                         "launch_core_count_method"],
-        "kernel_config.py.in": _CFG,
-    },
-    "allreduce_ring": {
-        "kernel.cpp.in": ["kernel_name", "template_package", "dtype_cpp", "op_cpp"],
-        "entry.cpp.in": ["variant", "entry", "kernel_name", "template_package", "runtime"],
-        "kernel_config.py.in": _CFG,
-    },
-    "barrier": {
-        "kernel.cpp.in": ["kernel_name", "template_package"],
-        "entry.cpp.in": ["variant", "entry", "kernel_name", "template_package", "runtime"],
-        "kernel_config.py.in": _CFG,
-    },
-    "broadcast": {
-        "kernel.cpp.in": ["kernel_name", "template_package", "dtype_cpp", "root_cpp"],
-        "entry.cpp.in": ["variant", "entry", "kernel_name", "template_package", "runtime"],
-        "kernel_config.py.in": _CFG,
-    },
-    "reduce_scatter": {
-        "kernel.cpp.in": ["kernel_name", "template_package", "dtype_cpp", "op_cpp"],
-        "entry.cpp.in": ["variant", "entry", "kernel_name", "template_package", "runtime"],
-        "kernel_config.py.in": _CFG,
-    },
-    "allgather": {
-        "kernel.cpp.in": ["kernel_name", "template_package", "dtype_cpp"],
-        "entry.cpp.in": ["variant", "entry", "kernel_name", "template_package", "runtime"],
-        "kernel_config.py.in": _CFG,
-    },
-    "all_to_all": {
-        "kernel.cpp.in": ["kernel_name", "template_package", "dtype_cpp"],
-        "entry.cpp.in": ["variant", "entry", "kernel_name", "template_package", "runtime"],
-        "kernel_config.py.in": _CFG,
-    },
-    "all_to_all_v": {
-        "kernel.cpp.in": ["dtype_cpp", "template_package"],
-        "entry.cpp.in": ["variant", "entry", "template_package", "runtime", "launch_core_count_method"],
-        "kernel_config.py.in": _CFG,
-    },
+    "common/entry.cpp.in": _NAMES + ["tensor_dirs"],
+    "common/kernel_config.py.in": _NAMES + ["signature"],
+    "allreduce/entry.cpp.in": _NAMES + ["launch_core_count_method"],
+    "all_to_all_v/entry.cpp.in": ["variant", "entry", "template_package", "runtime", "launch_core_count_method"],
+    "allreduce/kernel.cpp.in": ["kernel_name", "template_package", "dtype_cpp", "op_cpp", "reduce_inst"],
+    "allreduce_ring/kernel.cpp.in": ["kernel_name", "template_package", "dtype_cpp", "op_cpp"],
+    "barrier/kernel.cpp.in": ["kernel_name", "template_package"],
+    "broadcast/kernel.cpp.in": ["kernel_name", "template_package", "dtype_cpp", "root_cpp"],
+    "reduce_scatter/kernel.cpp.in": ["kernel_name", "template_package", "dtype_cpp", "op_cpp"],
+    "allgather/kernel.cpp.in": ["kernel_name", "template_package", "dtype_cpp"],
+    "all_to_all/kernel.cpp.in": ["kernel_name", "template_package", "dtype_cpp"],
+    "all_to_all_v/kernel.cpp.in": ["dtype_cpp", "template_package"],
 }
+
+# The dispatch's tensor directions (spec 11.2), from which the shared
+# templates' `signature` and `tensor_dirs` are rendered.
+TENSOR_DIRS = {
+    "allreduce": ["INOUT", "INOUT"],
+    "allreduce_ring": ["INOUT", "INOUT"],
+    "barrier": ["INOUT"],
+    "broadcast": ["INOUT", "INOUT"],
+    "reduce_scatter": ["INOUT", "INOUT"],
+    "allgather": ["IN", "INOUT", "INOUT"],
+    "all_to_all": ["IN", "INOUT", "INOUT"],
+    "all_to_all_v": ["IN", "INOUT", "INOUT", "IN", "INOUT"],
+}
+CPP_DIRS = {"IN": "Dir::kIn", "INOUT": "Dir::kInOut"}
 
 OPS = {"sum": ("ReduceOp::kSum", "TADD"), "max": ("ReduceOp::kMax", "TMAX"),
        "min": ("ReduceOp::kMin", "TMIN"), "prod": ("ReduceOp::kProd", "TMUL")}
@@ -128,6 +130,8 @@ def variants():
             "kernel_name": entry + "_kernel",
             "template_package": PACKAGE_PREFIX + builtin,
             "runtime": RUNTIME,
+            "signature": ", ".join(f'"{d}"' for d in TENSOR_DIRS[builtin]),
+            "tensor_dirs": ", ".join(CPP_DIRS[d] for d in TENSOR_DIRS[builtin]),
         }
         values.update(extra)
         result.append((builtin, variant, values))
@@ -191,11 +195,10 @@ def check_real_pto_isa(cxx, pto_isa, kernels, jobs):
 def render_variant(out_dir, builtin, variant, values):
     files = {}
     for name in ["kernel.cpp.in", "entry.cpp.in", "kernel_config.py.in"]:
-        path = os.path.join(TEMPLATES, builtin, name)
-        with open(path) as f:
+        template = template_of(builtin, name)
+        with open(os.path.join(TEMPLATES, template)) as f:
             text = f.read()
-        keys = KEYS[builtin][name]
-        files[name] = render(text, {k: values[k] for k in keys}, f"{builtin}/{name}")
+        files[name] = render(text, {k: values[k] for k in KEYS[template]}, template)
     vdir = os.path.join(out_dir, "next_levels", variant)
     paths = {
         "entry": os.path.join(vdir, "orchestration", values["entry"] + ".cpp"),
@@ -251,7 +254,7 @@ def main():
             a2av_kernels[values["dtype_cpp"]] = files["kernel.cpp.in"]
             # The CHIP rail renders the same kernel with the same two keys:
             # the text must be byte-identical.
-            chip = render(open(os.path.join(TEMPLATES, builtin, "kernel.cpp.in")).read(),
+            chip = render(open(os.path.join(TEMPLATES, template_of(builtin, "kernel.cpp.in"))).read(),
                           {"dtype_cpp": values["dtype_cpp"], "template_package": values["template_package"]},
                           "all_to_all_v/kernel.cpp.in (CHIP)")
             assert chip == files["kernel.cpp.in"]
@@ -272,8 +275,8 @@ def main():
     # Compile-only check of the Ascend950 launch-spec spelling.
     b, v, values = vs[0]
     alt = dict(values, launch_core_count_method="set_core_num")
-    alt_text = render(open(os.path.join(TEMPLATES, b, "entry.cpp.in")).read(),
-                      {k: alt[k] for k in KEYS[b]["entry.cpp.in"]}, "allreduce/entry.cpp.in (set_core_num)")
+    alt_text = render(open(os.path.join(TEMPLATES, template_of(b, "entry.cpp.in"))).read(),
+                      {k: alt[k] for k in KEYS[template_of(b, "entry.cpp.in")]}, "allreduce/entry.cpp.in (set_core_num)")
     alt_path = os.path.join(out_dir, "entry_set_core_num.cpp")
     with open(alt_path, "w") as f:
         f.write(alt_text)
