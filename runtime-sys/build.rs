@@ -4,15 +4,14 @@
 //!    so that the compiler and the simulator share one definition of the
 //!    runtime ABI; clang also compiles the headers' static asserts here: a
 //!    layout drift fails the build.
-//! 2. Renders every builtin kernel variant from `backend/templates` with
-//!    the backend's own catalog (`backend/src/kernels/catalog.rs`, included
-//!    below: the same naming rules, key lists and renderer as
-//!    `pld-translate --emit=kernels`), plus three test-only copies broken on
-//!    purpose, and compiles entries and kernels with `cc` (C++17, warnings
-//!    as errors, `-I include -I include/pto-sim`; a few unity files that
-//!    include the rendered files unchanged) into the static library
-//!    `pld_builtins` the simulator links, with a generated registry
-//!    (`pld_builtins.cpp`, declared by `include/pld/pld_builtins.h`).
+//! 2. Renders every builtin kernel variant with the `pld-builtins` crate (a
+//!    build dependency: the same templates, naming rules, key lists and
+//!    renderer as `pld-translate --emit=kernels`), plus three test-only
+//!    copies broken on purpose, and compiles entries and kernels with `cc`
+//!    (C++17, warnings as errors, `-I include -I include/pto-sim`; a few
+//!    unity files that include the rendered files unchanged) into the
+//!    static library `pld_builtins` the simulator links, with a generated
+//!    registry (`pld_builtins.cpp`, declared by `include/pld/pld_builtins.h`).
 //! 3. With the `ascend` feature and a CANN toolchain (`ASCEND_HOME_PATH`
 //!    with `bisheng`), also compiles the rendered kernels for the device
 //!    (docs/builtins.md, "Device builds"; untested here).
@@ -20,11 +19,9 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-#[allow(dead_code)]
-#[path = "../backend/src/kernels/catalog.rs"]
-mod catalog;
-
-use catalog::{all_variants, File, Target, Variant, MAX_PREBUILT_ROOT};
+use pld_builtins::{
+    all_variants, File, Target, Template, Variant, COMMON_HEADER, HEADER, MAX_PREBUILT_ROOT,
+};
 
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
@@ -34,11 +31,7 @@ fn main() {
     println!("cargo:rerun-if-changed={}", include.display());
     println!(
         "cargo:rerun-if-changed={}",
-        manifest.join("../backend/templates").display()
-    );
-    println!(
-        "cargo:rerun-if-changed={}",
-        manifest.join("../backend/src/kernels/catalog.rs").display()
+        manifest.join("../builtins/templates").display()
     );
     println!("cargo:rerun-if-env-changed=CXX");
     println!("cargo:rerun-if-env-changed=ASCEND_HOME_PATH");
@@ -83,7 +76,7 @@ struct Rendered {
 /// Test-only copies of real templates, broken on purpose: (tag, base
 /// variant, file, text to find, replacement). Each must match exactly once.
 fn broken() -> Vec<(&'static str, Variant, &'static str, &'static str)> {
-    use catalog::{Builtin, Elem, Reduction};
+    use pld_builtins::{Builtin, Elem, Reduction};
     let barrier = Variant::new(Builtin::Barrier, None, Elem::F32, None).unwrap();
     let allreduce =
         Variant::new(Builtin::AllReduce, Some(Reduction::Sum), Elem::F32, None).unwrap();
@@ -92,22 +85,22 @@ fn broken() -> Vec<(&'static str, Variant, &'static str, &'static str)> {
         (
             "deadlock",
             barrier,
-            "LaneBarrier(ctx, signal, me, nranks, stride, 0, 1);",
-            "LaneBarrier(ctx, signal, me, nranks, stride, 0, 2);",
+            "pld::LaneBarrier(lane, 1);",
+            "pld::LaneBarrier(lane, 2);",
         ),
         // Never folds in the last rank's data: a wrong result.
         (
             "skip_last_peer",
             allreduce,
-            "if (peer == me) continue;",
-            "if (peer == me || peer == nranks - 1) continue;",
+            "xfer, lane.me, nranks);",
+            "xfer, lane.me, nranks - 1);",
         ),
         // Gives back one credit too few: a leaked signal credit.
         (
             "leak",
             allreduce,
-            "const int32_t count = expected - 1;",
-            "const int32_t count = expected - 2;",
+            "pld::LaneEpilogue(lane, expected - 1);",
+            "pld::LaneEpilogue(lane, expected - 2);",
         ),
     ]
 }
@@ -120,6 +113,9 @@ fn write(path: &Path, text: &str) {
     }
 }
 
+/// Renders every variant of the catalog as `pld-translate --emit=kernels`
+/// would (each package with the shared header next to its kernel), then
+/// the broken copies.
 fn render(out: &Path) -> Vec<Rendered> {
     let root = out.join("builtins");
     let target = Target::default();
@@ -140,54 +136,62 @@ fn render(out: &Path) -> Vec<Rendered> {
         });
     }
     for (tag, base, find, replace) in broken() {
-        let name = format!("broken.{tag}.{}", base.name());
-        let entry = name.replace('.', "_");
-        let kernel_name = format!("{entry}_kernel");
-        let vars: Vec<(&str, String)> = base
-            .vars(&target)
-            .into_iter()
-            .map(|(k, v)| match k {
-                "variant" => (k, name.clone()),
-                "entry" => (k, entry.clone()),
-                "kernel_name" => (k, kernel_name.clone()),
-                _ => (k, v),
-            })
-            .collect();
-        let templates = base.builtin().templates();
-        assert_eq!(
-            templates.kernel.matches(find).count(),
-            1,
-            "broken copy {tag}: `{find}` must occur once in {}/kernel.cpp.in",
-            base.builtin().dir()
-        );
-        let kernel_text = templates.kernel.replace(find, replace);
-        let pick = |file: File| -> Vec<(&str, String)> {
-            let keys = base.builtin().keys(file);
-            vars.iter()
-                .filter(|(k, _)| keys.contains(k))
-                .cloned()
-                .collect()
-        };
-        let dir = root.join("broken").join(&name);
-        let kernel = dir.join(format!("{kernel_name}.cpp"));
-        let entry_file = dir.join(format!("{entry}.cpp"));
-        write(
-            &kernel,
-            &catalog::render("broken kernel", &kernel_text, &pick(File::Kernel)).unwrap(),
-        );
-        write(
-            &entry_file,
-            &catalog::render("broken entry", templates.entry, &pick(File::Entry)).unwrap(),
-        );
-        rendered.push(Rendered {
-            variant: name,
-            entry,
-            kernel_symbol: kernel_name,
-            kernel,
-            entry_file,
-        });
+        rendered.push(render_broken(&root, &target, tag, base, find, replace));
     }
     rendered
+}
+
+/// One broken copy: `base` renamed to `broken.<tag>.<variant>`, its kernel
+/// template with `find` (which must occur once) replaced.
+fn render_broken(
+    root: &Path,
+    target: &Target,
+    tag: &str,
+    base: Variant,
+    find: &str,
+    replace: &str,
+) -> Rendered {
+    let name = format!("broken.{tag}.{}", base.name());
+    let entry = name.replace('.', "_");
+    let kernel_name = format!("{entry}_kernel");
+    let values: Vec<(&str, String)> = base
+        .template_values(target)
+        .into_iter()
+        .map(|(k, v)| match k {
+            "variant" => (k, name.clone()),
+            "entry" => (k, entry.clone()),
+            "kernel_name" => (k, kernel_name.clone()),
+            _ => (k, v),
+        })
+        .collect();
+    let template = |file: File| base.builtin().template(file).unwrap();
+    let kernel_template = template(File::Kernel);
+    assert_eq!(
+        kernel_template.text.matches(find).count(),
+        1,
+        "broken copy {tag}: `{find}` must occur once in {}",
+        kernel_template.name
+    );
+    let broken_kernel = Template {
+        text: &kernel_template.text.replace(find, replace),
+        ..*kernel_template
+    };
+    let dir = root.join("broken").join(&name);
+    let kernel = dir.join(format!("{kernel_name}.cpp"));
+    let entry_file = dir.join(format!("{entry}.cpp"));
+    write(&kernel, &broken_kernel.render(&values).unwrap());
+    write(&entry_file, &template(File::Entry).render(&values).unwrap());
+    write(
+        &dir.join(HEADER),
+        &template(File::Header).render(&values).unwrap(),
+    );
+    Rendered {
+        variant: name,
+        entry,
+        kernel_symbol: kernel_name,
+        kernel,
+        entry_file,
+    }
 }
 
 /// The registry: declarations of every entry, config and kernel, and the
@@ -295,10 +299,11 @@ fn compiler(build: &mut cc::Build) {
 }
 
 /// Translation units the variants are compiled in: a few "unity" files
-/// that include the headers once, then every rendered file of their share
-/// unchanged, each inside a namespace of its own (the headers' include
-/// guards make the files' own includes no-ops there; the `extern "C"`
-/// symbols keep their names). Compiling 67 files one by one costs about
+/// that include the headers once (the kernels' shared `pld_collective.h`
+/// too, at file scope), then every rendered file of their share unchanged,
+/// each inside a namespace of its own (the headers' include guards make
+/// the files' own includes no-ops there; the `extern "C"` symbols keep
+/// their names). Compiling 67 files one by one costs about
 /// four times as long, nearly all of it in parsing the same headers.
 const UNITY_FILES: usize = 4;
 
@@ -317,6 +322,7 @@ fn compile(include: &Path, out: &Path, rendered: &[Rendered]) {
         .include(include)
         .include(include.join("pto-sim"));
     compiler(&mut build);
+    write(&glue.join(HEADER), COMMON_HEADER.text);
     let share = rendered.len().div_ceil(UNITY_FILES);
     for (unit, variants) in rendered.chunks(share.max(1)).enumerate() {
         let mut text = String::from(
@@ -326,16 +332,13 @@ fn compile(include: &Path, out: &Path, rendered: &[Rendered]) {
              // orchestration symbols named per variant so that all of them link\n\
              // into one library.\n\
              #include <stdint.h>\n\
-             #include <pto/pto-inst.hpp>\n\
-             #include <pto/comm/comm_types.hpp>\n\
-             #include <pto/comm/pto_comm_inst.hpp>\n\
-             #include \"pld/comm_context.h\"\n\
+             #include \"pld_collective.h\"\n\
              #include \"pld/pld_runtime.h\"\n",
         );
         for (i, r) in variants.iter().enumerate() {
             writeln!(
                 text,
-                "\n// {}\n#define PLD_KERNEL_ENTRY {k}\n\
+                "\n// {}\n#undef PLD_KERNEL_ENTRY\n#define PLD_KERNEL_ENTRY {k}\n\
                  namespace pld_builtin_kernel_{unit}_{i} {{\n#include \"{}\"\n}}\n#undef PLD_KERNEL_ENTRY\n\
                  #define aicpu_orchestration_entry pld_orch_entry__{e}\n\
                  #define aicpu_orchestration_config pld_orch_config__{e}\n\

@@ -6,7 +6,7 @@
 //! are compared byte for byte, for fp32 and int8. Targets pick the mesh
 //! allreduce entry's launch-spec setter.
 
-use pld_backend::kernels::{self, chip, Builtin, Elem, File, Variant};
+use pld_backend::kernels::{self, chip, Builtin, Elem, File, Variant, COMMON_HEADER, HEADER};
 use std::path::Path;
 
 fn program(elem: &str, target: &str) -> String {
@@ -99,6 +99,10 @@ fn host_and_chip_renders_are_byte_identical() {
             chip_text, host_text,
             "{suffix}: HOST and CHIP renders differ"
         );
+        // Both kernels find the same shared header in their own directory.
+        let header = |kernel: &Path| std::fs::read(kernel.with_file_name(HEADER)).unwrap();
+        assert_eq!(header(&chip_path), header(&host_path));
+        assert_eq!(header(&chip_path), COMMON_HEADER.text.as_bytes());
         let chip_string = String::from_utf8_lossy(&chip_text);
         assert!(chip_string.contains(&format!("using Elem = {cpp};")));
         assert!(chip_string
@@ -187,7 +191,11 @@ func.func @exchange(%in: tensor<16x16xf32>, %out: tensor<16x16xf32, #pld.dist>, 
     )
     .unwrap();
     assert!(kernel.contains("using Elem = float;"));
-    assert!(kernel.contains("#define PLD_KERNEL_ENTRY kernel_entry"));
+    assert!(kernel.contains("#include \"pld_collective.h\""));
+    let header =
+        std::fs::read_to_string(dir.join("next_levels/exchange/kernels/aiv/pld_collective.h"))
+            .unwrap();
+    assert!(header.contains("#define PLD_KERNEL_ENTRY kernel_entry"));
     assert!(
         kernel.contains("args[6]"),
         "the first CommContext is at slot 6"

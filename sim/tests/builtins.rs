@@ -1,4 +1,4 @@
-//! The builtin kernels (rendered from backend/templates and compiled by
+//! The builtin kernels (rendered from builtins/templates and compiled by
 //! runtime-sys's build script) run on N simulated ranks through their
 //! entries, as HOST dispatches call them (spec 10.3, 11), checked against
 //! the goldens of `pld_sim::program::golden::reference`, with every signal
@@ -8,10 +8,11 @@
 //! Each test runs its cases one after the other; a case stops at the first
 //! problem and reports it with the case's parameters.
 
-#[path = "common/builtins.rs"]
-mod cases;
+mod common {
+    pub mod builtins;
+}
 
-use cases::*;
+use common::builtins::*;
 use pld_dialect::enums::ReduceOp;
 use pld_dialect::launch::all_to_all_v_blocks;
 use pld_sim::program::builtins::{BuiltinRun, Scalar, TensorArg};

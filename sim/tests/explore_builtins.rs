@@ -12,10 +12,11 @@
 //! `core_num`s, so every compiled variant of a family is explored too,
 //! each under fewer seeds.
 
-#[path = "common/builtins.rs"]
-mod cases;
+mod common {
+    pub mod builtins;
+}
 
-use cases::*;
+use common::builtins::*;
 use pld_dialect::enums::ReduceOp;
 use pld_sim::program::builtins::{BuiltinRun, Scalar, TensorArg};
 use pld_sim::{CommDomain, Finding, RankEnv, Schedule};

@@ -7,10 +7,11 @@
 //!
 //! Only the kernel template is rendered (no entry: the CHIP orchestrator
 //! itself submits the task), with the same variables as on the HOST rail,
-//! so for all_to_all_v the two renders are byte-identical.
+//! so for all_to_all_v the two renders are byte-identical; the shared
+//! header goes next to the kernels, as in a HOST package.
 
-use super::catalog::{Builtin, Elem, File, KernelError, Target, Variant};
 use melior::ir::{operation::OperationLike, OperationRef};
+use pld_builtins::{Builtin, Elem, File, KernelError, Target, Variant, COMMON_HEADER, HEADER};
 use pld_dialect::enums::{Direction, FuncKind, PldEnum};
 use pld_dialect::query::{
     builtin_template, function_kind, template_vars, ARG_DIRECTIONS, BUILTIN_TEMPLATE_VARS,
@@ -54,6 +55,9 @@ pub struct ChipBuild {
     pub kernels: Vec<ChipKernel>,
     /// `next_levels/<chip_func>/kernel_config.py` and its text.
     pub config: (String, String),
+    /// `next_levels/<chip_func>/kernels/aiv/pld_collective.h` and its text,
+    /// the header every kernel includes from its own directory.
+    pub header: (String, String),
 }
 
 /// The sub-builds of every CHIP orchestrator under `module` that calls a
@@ -110,10 +114,15 @@ where
             format!("next_levels/{function}/kernel_config.py"),
             config(&function, &kernels, target),
         );
+        let header = (
+            format!("next_levels/{function}/kernels/aiv/{HEADER}"),
+            COMMON_HEADER.text.to_string(),
+        );
         builds.push(ChipBuild {
             function,
             kernels,
             config,
+            header,
         });
     }
     Ok(builds)
@@ -126,7 +135,7 @@ pub fn write(dir: &std::path::Path, builds: &[ChipBuild]) -> std::io::Result<()>
             .kernels
             .iter()
             .map(|k| (&k.path, &k.text))
-            .chain(std::iter::once((&build.config.0, &build.config.1)));
+            .chain([&build.config, &build.header].map(|(path, text)| (path, text)));
         for (path, text) in files {
             let path = dir.join(path);
             if let Some(parent) = path.parent() {

@@ -1,6 +1,6 @@
 /*
  * The registry of the builtin kernels that runtime-sys's build script
- * renders from backend/templates and compiles into the simulator's static
+ * renders from builtins/templates and compiles into the simulator's static
  * library (pld_builtins.cpp, generated). Each variant is one rendered
  * entry (the chip orchestration) and its AIV kernel; the registry calls
  * an entry the way the runtime would, on the calling thread, which must

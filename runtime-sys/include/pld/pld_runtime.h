@@ -1,6 +1,6 @@
 /*
  * The subset of the device runtime that pld's rendered builtin entries
- * (backend/templates/<builtin>/entry.cpp.in) and kernels
+ * (builtins/templates/<builtin>/entry.cpp.in) and kernels
  * (kernel.cpp.in) use.
  *
  * Kernel side (always available, also on the device): the 128-byte tensor

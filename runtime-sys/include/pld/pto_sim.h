@@ -1,6 +1,6 @@
 /*
  * pld's own C++17 implementation of the pto-isa subset the builtin kernels
- * (backend/templates/<builtin>/kernel.cpp.in) use, for the simulator.
+ * (builtins/templates/<builtin>/kernel.cpp.in) use, for the simulator.
  *
  * Names, namespaces, template parameters and signatures follow the real
  * pto-isa API (pto-interface.md section 3), so a kernel that compiles here

@@ -1,7 +1,7 @@
 //! Running the builtin kernels (collectives spec 11) on N simulated ranks.
 //!
 //! runtime-sys's build script renders every builtin variant from
-//! `backend/templates` and compiles its entry (the chip orchestration) and
+//! `builtins/templates` and compiles its entry (the chip orchestration) and
 //! AIV kernel into a static library with a registry
 //! (`pld/pld_builtins.h`, read in `abi`). [`BuiltinRun`] calls one
 //! variant's entry on every rank of a [`CommDomain`], the way a HOST

@@ -1,11 +1,12 @@
 // pld-translate --emit=kernels: one package per builtin variant a lowered
 // module dispatches (collectives spec 10.3, 11.1). The expected names and
-// lines below come from the spec and backend/templates/README.md.
+// lines below come from the spec and builtins/templates/README.md.
 //
 // The shipped example, lowered by the whole chain: one mesh Sum FP32
 // allreduce dispatch (in a loop over world_size), so one variant.
 // RUN: rm -rf %t && pld-opt %S/../../../../examples/allreduce.mlir --pass-pipeline='builtin.module(pld-to-pto)' | pld-translate --emit=kernels -o %t
 // RUN: FileCheck %s --check-prefix=KERNEL --input-file=%t/next_levels/builtin.tensor.allreduce__sum__fp32/kernels/aiv/builtin_tensor_allreduce__sum__fp32_kernel.cpp
+// RUN: FileCheck %s --check-prefix=HEADER --input-file=%t/next_levels/builtin.tensor.allreduce__sum__fp32/kernels/aiv/pld_collective.h
 // RUN: FileCheck %s --check-prefix=ENTRY --input-file=%t/next_levels/builtin.tensor.allreduce__sum__fp32/orchestration/builtin_tensor_allreduce__sum__fp32.cpp
 // RUN: FileCheck %s --check-prefix=CONFIG --input-file=%t/next_levels/builtin.tensor.allreduce__sum__fp32/kernel_config.py
 // RUN: FileCheck %s --check-prefix=JSON --input-file=%t/kernels.json
@@ -24,15 +25,19 @@
 
 // KERNEL: // AIV kernel builtin_tensor_allreduce__sum__fp32_kernel:
 // KERNEL: // pypto.runtime.builtins.collectives.allreduce; do not edit the rendered file.
-// KERNEL: #include <pto/pto-inst.hpp>
+// KERNEL: #include "pld_collective.h"
 // KERNEL: using Elem = float;
 // KERNEL: constexpr ReduceOp kOp = ReduceOp::kSum;
-// The device runtime loads every kernel by one name; the simulator's
-// library renames each through PLD_KERNEL_ENTRY.
-// KERNEL: #define PLD_KERNEL_ENTRY kernel_entry
-// KERNEL: extern "C" __aicore__ void PLD_KERNEL_ENTRY(__gm__ int64_t *args) {
 // KERNEL: pto::TADD(acc, acc, recv);
+// KERNEL: extern "C" __aicore__ void PLD_KERNEL_ENTRY(__gm__ int64_t *args) {
 // KERNEL-NOT: {{[{][{]}}
+
+// The shared header, next to the kernel. The device runtime loads every
+// kernel by one name; the simulator's library renames each through
+// PLD_KERNEL_ENTRY.
+// HEADER: #include <pto/pto-inst.hpp>
+// HEADER: #define PLD_KERNEL_ENTRY kernel_entry
+// HEADER: constexpr int32_t kMaxRanks = 16;
 
 // ENTRY: // Orchestration builtin_tensor_allreduce__sum__fp32 of builtin variant builtin.tensor.allreduce__sum__fp32 (runtime
 // ENTRY-NEXT: // tensormap_and_ringbuffer)
@@ -59,7 +64,7 @@
 // JSON-NEXT: "kernel": "builtin_tensor_allreduce__sum__fp32_kernel",
 // JSON-NEXT: "kernel_symbol": "builtin_tensor_allreduce__sum__fp32_kernel",
 // JSON-NEXT: "call_sites": 1,
-// JSON-NEXT: "files": {"config": "next_levels/builtin.tensor.allreduce__sum__fp32/kernel_config.py", "kernel": "next_levels/builtin.tensor.allreduce__sum__fp32/kernels/aiv/builtin_tensor_allreduce__sum__fp32_kernel.cpp", "orchestration": "next_levels/builtin.tensor.allreduce__sum__fp32/orchestration/builtin_tensor_allreduce__sum__fp32.cpp"},
+// JSON-NEXT: "files": {"config": "next_levels/builtin.tensor.allreduce__sum__fp32/kernel_config.py", "header": "next_levels/builtin.tensor.allreduce__sum__fp32/kernels/aiv/pld_collective.h", "kernel": "next_levels/builtin.tensor.allreduce__sum__fp32/kernels/aiv/builtin_tensor_allreduce__sum__fp32_kernel.cpp", "orchestration": "next_levels/builtin.tensor.allreduce__sum__fp32/orchestration/builtin_tensor_allreduce__sum__fp32.cpp"},
 // JSON-NEXT: "template_vars": {"dtype_cpp": "float", "entry": "builtin_tensor_allreduce__sum__fp32", "kernel_name": "builtin_tensor_allreduce__sum__fp32_kernel", "launch_core_count_method": "set_block_num", "op_cpp": "ReduceOp::kSum", "reduce_inst": "TADD", "runtime": "tensormap_and_ringbuffer", "template_package": "pypto.runtime.builtins.collectives.allreduce", "variant": "builtin.tensor.allreduce__sum__fp32"}
 
 // ONE: builtin.tensor.allreduce__sum__fp32
@@ -81,8 +86,8 @@
 
 // FP16: using Elem = half;
 // FP16: constexpr ReduceOp kOp = ReduceOp::kProd;
-// FP16: void PLD_KERNEL_ENTRY(
 // FP16: pto::TMUL(acc, acc, recv);
+// FP16: void PLD_KERNEL_ENTRY(
 
 // ROOT: constexpr int32_t kRoot = 1;
 // ROOT: void PLD_KERNEL_ENTRY(
