@@ -9,6 +9,8 @@ pub enum Builtin {
     Barrier,
     Broadcast,
     ReduceScatter,
+    /// A reduction into one rank, the root (a run-time scalar).
+    Reduce,
     AllGather,
     AllToAll,
     AllToAllV,
@@ -17,12 +19,13 @@ pub enum Builtin {
 }
 
 impl Builtin {
-    pub const ALL: [Builtin; 9] = [
+    pub const ALL: [Builtin; 10] = [
         Builtin::AllReduce,
         Builtin::AllReduceRing,
         Builtin::Barrier,
         Builtin::Broadcast,
         Builtin::ReduceScatter,
+        Builtin::Reduce,
         Builtin::AllGather,
         Builtin::AllToAll,
         Builtin::AllToAllV,
@@ -42,6 +45,7 @@ impl Builtin {
             Builtin::Barrier => "barrier",
             Builtin::Broadcast => "broadcast",
             Builtin::ReduceScatter => "reduce_scatter",
+            Builtin::Reduce => "reduce",
             Builtin::AllGather => "allgather",
             Builtin::AllToAll => "all_to_all",
             Builtin::AllToAllV => "all_to_all_v",
@@ -76,7 +80,8 @@ impl Builtin {
             Builtin::AllReduce
             | Builtin::AllReduceRing
             | Builtin::Broadcast
-            | Builtin::ReduceScatter => DATA_SIGNAL,
+            | Builtin::ReduceScatter
+            | Builtin::Reduce => DATA_SIGNAL,
             Builtin::Barrier => &[("signal", Dir::InOut)],
             Builtin::AllGather | Builtin::AllToAll => PUSH,
             Builtin::AllToAllV => EXCHANGE,
@@ -89,6 +94,69 @@ impl Builtin {
                 ("recv_counts", Dir::InOut),
                 ("index", Dir::In),
             ],
+        }
+    }
+}
+
+/// The scalars a builtin's entry passes to its kernel after the tensors
+/// (spec 10.3): the rank count and the CommContext*, and a reduce's root.
+/// The multi-block entries (allreduce, all_to_all_v) spell their own.
+impl Builtin {
+    /// Whether the root is part of the variant (`__root<R>`, a broadcast's)
+    /// rather than a run-time scalar (a reduce's) or absent.
+    pub fn root_in_variant(self) -> bool {
+        match self {
+            Builtin::Broadcast => true,
+            Builtin::AllReduce
+            | Builtin::AllReduceRing
+            | Builtin::Barrier
+            | Builtin::ReduceScatter
+            | Builtin::Reduce
+            | Builtin::AllGather
+            | Builtin::AllToAll
+            | Builtin::AllToAllV
+            | Builtin::IndexedAllToAllV => false,
+        }
+    }
+
+    pub fn scalars(self) -> &'static [Scalar] {
+        use Scalar::{Context, CoreNum, Ranks, Root};
+        const RANKS_CONTEXT: &[Scalar] = &[Ranks, Context];
+        match self {
+            Builtin::AllReduce => &[Ranks, Context, CoreNum],
+            Builtin::AllToAllV | Builtin::IndexedAllToAllV => &[Context, CoreNum],
+            Builtin::Reduce => &[Ranks, Context, Root],
+            Builtin::AllReduceRing
+            | Builtin::Barrier
+            | Builtin::Broadcast
+            | Builtin::ReduceScatter
+            | Builtin::AllGather
+            | Builtin::AllToAll => RANKS_CONTEXT,
+        }
+    }
+}
+
+/// A scalar a builtin's entry takes after its tensors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scalar {
+    /// The number of ranks of the comm domain.
+    Ranks,
+    /// The calling rank's CommContext*.
+    Context,
+    /// The requested launch width.
+    CoreNum,
+    /// A reduce's root rank.
+    Root,
+}
+
+impl Scalar {
+    /// Its name in the rendered entry's comment.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scalar::Ranks => "nranks",
+            Scalar::Context => "CommContext*",
+            Scalar::CoreNum => "core_num",
+            Scalar::Root => "root",
         }
     }
 }

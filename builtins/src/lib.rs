@@ -15,7 +15,7 @@ mod render;
 mod templates;
 mod variant;
 
-pub use builtin::{Builtin, Dir};
+pub use builtin::{Builtin, Dir, Scalar};
 pub use render::{render, KernelError};
 pub use templates::{File, Template, COMMON_HEADER, HEADER};
 pub use variant::{

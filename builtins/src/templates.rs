@@ -91,6 +91,10 @@ static REDUCE_SCATTER_KERNEL: Template<'static> = template!(
     "reduce_scatter/kernel.cpp.in",
     ["kernel_name", "template_package", "dtype_cpp", "op_cpp"]
 );
+static REDUCE_KERNEL: Template<'static> = template!(
+    "reduce/kernel.cpp.in",
+    ["kernel_name", "template_package", "dtype_cpp", "op_cpp"]
+);
 static ALLGATHER_KERNEL: Template<'static> = template!(
     "allgather/kernel.cpp.in",
     ["kernel_name", "template_package", "dtype_cpp"]
@@ -124,7 +128,9 @@ static ONE_BLOCK_ENTRY: Template<'static> = template!(
         "kernel_name",
         "template_package",
         "runtime",
-        "tensor_dirs"
+        "tensor_dirs",
+        "scalar_count",
+        "scalar_names"
     ]
 );
 /// The mesh allreduce launches core_num blocks (spec 11.3, 11.4).
@@ -200,6 +206,7 @@ impl Builtin {
             Builtin::Barrier => &BARRIER_KERNEL,
             Builtin::Broadcast => &BROADCAST_KERNEL,
             Builtin::ReduceScatter => &REDUCE_SCATTER_KERNEL,
+            Builtin::Reduce => &REDUCE_KERNEL,
             Builtin::AllGather => &ALLGATHER_KERNEL,
             Builtin::AllToAll => &ALL_TO_ALL_KERNEL,
             Builtin::AllToAllV => &ALL_TO_ALL_V_KERNEL,
@@ -214,6 +221,7 @@ impl Builtin {
             | Builtin::Barrier
             | Builtin::Broadcast
             | Builtin::ReduceScatter
+            | Builtin::Reduce
             | Builtin::AllGather
             | Builtin::AllToAll => Some(&ONE_BLOCK_ENTRY),
             Builtin::AllToAllV => Some(&ALL_TO_ALL_V_ENTRY),
@@ -228,6 +236,7 @@ impl Builtin {
             | Builtin::Barrier
             | Builtin::Broadcast
             | Builtin::ReduceScatter
+            | Builtin::Reduce
             | Builtin::AllGather
             | Builtin::AllToAll
             | Builtin::AllToAllV => Some(&CONFIG),

@@ -171,7 +171,7 @@ impl Variant {
         root: Option<u32>,
     ) -> Result<Variant, KernelError> {
         let elems: &[Elem] = match builtin {
-            Builtin::AllReduce => &[Elem::F16, Elem::F32],
+            Builtin::AllReduce | Builtin::Reduce => &[Elem::F16, Elem::F32],
             Builtin::AllToAllV | Builtin::IndexedAllToAllV => &[Elem::F32, Elem::I8],
             Builtin::AllReduceRing
             | Builtin::Barrier
@@ -184,7 +184,7 @@ impl Variant {
             return Err(KernelError::Dtype { builtin, elem });
         }
         let reduction_ok = match builtin {
-            Builtin::AllReduce => reduction.is_some(),
+            Builtin::AllReduce | Builtin::Reduce => reduction.is_some(),
             Builtin::AllReduceRing | Builtin::ReduceScatter => reduction == Some(Reduction::Sum),
             Builtin::Barrier
             | Builtin::Broadcast
@@ -196,7 +196,7 @@ impl Variant {
         if !reduction_ok {
             return Err(KernelError::Reduction { builtin, reduction });
         }
-        if (builtin == Builtin::Broadcast) != root.is_some() {
+        if builtin.root_in_variant() != root.is_some() {
             return Err(KernelError::Root { builtin, root });
         }
         Ok(Variant {
@@ -267,6 +267,7 @@ impl Variant {
             | Builtin::Barrier
             | Builtin::Broadcast
             | Builtin::ReduceScatter
+            | Builtin::Reduce
             | Builtin::AllGather
             | Builtin::AllToAll => self.kernel_name(),
         }
@@ -315,6 +316,10 @@ impl Variant {
         let mut values = self.vars(target);
         values.push(("signature", join(dirs().map(Dir::signature).collect())));
         values.push(("tensor_dirs", join(dirs().map(Dir::cpp).collect())));
+        let scalars = self.builtin.scalars();
+        values.push(("scalar_count", scalars.len().to_string()));
+        let names: Vec<&str> = scalars.iter().map(|s| s.name()).collect();
+        values.push(("scalar_names", names.join(", ")));
         values.sort();
         values
     }
@@ -381,6 +386,16 @@ pub fn all_variants(max_root: u32) -> Vec<Variant> {
         Elem::F32,
         None,
     )));
+    for reduction in Reduction::ALL {
+        for elem in [Elem::F16, Elem::F32] {
+            out.push(ok(Variant::new(
+                Builtin::Reduce,
+                Some(reduction),
+                elem,
+                None,
+            )));
+        }
+    }
     out.push(ok(Variant::new(Builtin::AllGather, None, Elem::F32, None)));
     out.push(ok(Variant::new(Builtin::AllToAll, None, Elem::F32, None)));
     for elem in [Elem::F32, Elem::I8] {

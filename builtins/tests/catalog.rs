@@ -127,9 +127,9 @@ fn the_renderer_is_strict() {
 fn every_variant_renders_with_exactly_its_keys() {
     let target = Target::default();
     let variants = all_variants(MAX_PREBUILT_ROOT);
-    // 8 allreduce, ring, barrier, 16 broadcasts, reduce_scatter,
+    // 8 allreduce, ring, barrier, 16 broadcasts, reduce_scatter, 8 reduce,
     // allgather, all_to_all, 2 all_to_all_v.
-    assert_eq!(variants.len(), 8 + 1 + 1 + 16 + 1 + 1 + 1 + 2);
+    assert_eq!(variants.len(), 8 + 1 + 1 + 16 + 1 + 8 + 1 + 1 + 2);
     for variant in &variants {
         for file in File::ALL {
             let text = variant.render(file, &target).unwrap();
@@ -253,6 +253,7 @@ fn the_shared_entry_and_config_take_the_directions_of_the_builtins_tensors() {
         (Builtin::Barrier, "\"INOUT\""),
         (Builtin::Broadcast, "\"INOUT\", \"INOUT\""),
         (Builtin::ReduceScatter, "\"INOUT\", \"INOUT\""),
+        (Builtin::Reduce, "\"INOUT\", \"INOUT\""),
         (Builtin::AllGather, "\"IN\", \"INOUT\", \"INOUT\""),
         (Builtin::AllToAll, "\"IN\", \"INOUT\", \"INOUT\""),
         (
@@ -286,6 +287,12 @@ fn the_shared_entry_and_config_take_the_directions_of_the_builtins_tensors() {
             let text = variant.render(File::Entry, &target).unwrap();
             assert!(
                 text.contains(&format!("kTensors[] = {{ {dirs} }};")),
+                "{text}"
+            );
+            // A reduce's entry passes its root as a third scalar.
+            let scalars = if builtin == Builtin::Reduce { 3 } else { 2 };
+            assert!(
+                text.contains(&format!("kScalarCount = {scalars};")),
                 "{text}"
             );
         }

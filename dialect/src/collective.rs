@@ -21,6 +21,7 @@ use crate::ops::collective::{
     AllGather, AllReduce, AllToAll, AllToAllV, Barrier, Broadcast, IndexedAllToAllV, Reduce,
     ReduceScatter,
 };
+use pld_builtins::Builtin;
 use Direction::{In, InOut};
 
 /// A user-level collective (`pld.tensor_*` returning its target's storage).
@@ -405,6 +406,27 @@ impl CollectiveKind {
         })
     }
 
+    /// The builtin kernel that carries the collective out in `mode`: the
+    /// HOST rail's (its dispatch op is [`CollectiveKind::builtin_op`]), or
+    /// the CHIP rail's synthesized kernel for a collective only that rail
+    /// lowers.
+    pub fn builtin(self, mode: AllReduceMode) -> Option<Builtin> {
+        Some(match self {
+            CollectiveKind::AllReduce => match mode {
+                AllReduceMode::Mesh => Builtin::AllReduce,
+                AllReduceMode::Ring => Builtin::AllReduceRing,
+            },
+            CollectiveKind::Barrier => Builtin::Barrier,
+            CollectiveKind::Broadcast => Builtin::Broadcast,
+            CollectiveKind::ReduceScatter => Builtin::ReduceScatter,
+            CollectiveKind::Reduce => Builtin::Reduce,
+            CollectiveKind::AllGather => Builtin::AllGather,
+            CollectiveKind::AllToAll => Builtin::AllToAll,
+            CollectiveKind::AllToAllV => Builtin::AllToAllV,
+            CollectiveKind::IndexedAllToAllV => Builtin::IndexedAllToAllV,
+        })
+    }
+
     /// The collective (and allreduce mode) a builtin dispatch op carries out.
     pub fn from_builtin_op(name: &str) -> Option<(CollectiveKind, AllReduceMode)> {
         for kind in Self::ALL {
@@ -498,6 +520,9 @@ mod tests {
                     continue;
                 };
                 assert!(crate::ops::builtin::BUILTINS.contains(&name));
+                // The dispatch op and the catalog's builtin share their name.
+                let builtin = kind.builtin(mode).expect("a builtin");
+                assert_eq!(name, format!("pld.builtin_{}", builtin.dir()));
                 assert_eq!(
                     CollectiveKind::from_builtin_op(name).map(|k| k.0),
                     Some(kind)

@@ -195,6 +195,9 @@ fn barrier_broadcast_reduce_scatter_allgather_all_to_all() {
         }
         let m = 70;
         cases.push(reduce_scatter_case(ranks, m, Mode::PLAIN));
+        for root in [0, ranks - 1] {
+            cases.push(reduce_case(ranks, root, 300, Mode::PLAIN));
+        }
         cases.push(gather_case(true, ranks, m, Mode::PLAIN));
         cases.push(gather_case(false, ranks, m, Mode::PLAIN));
     }

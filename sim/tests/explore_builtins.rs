@@ -125,6 +125,11 @@ fn reduce_scatter() {
 }
 
 #[test]
+fn reduce() {
+    explore(|ranks, mode| reduce_case(ranks, ranks / 2, 40, mode));
+}
+
+#[test]
 fn all_to_all() {
     explore(|ranks, mode| gather_case(false, ranks, 40, mode));
 }

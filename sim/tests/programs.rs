@@ -463,3 +463,60 @@ fn chip_rail_all_to_all_v_pipeline_matches_the_host_rail() {
         }
     }
 }
+
+/// The HOST rail's reduce (pld.builtin_reduce, root a run-time scalar of its
+/// entry): on every P, dtype, op and a root at each end, the root's data
+/// is the fold of every device's, computed here from the inputs, and the
+/// others' data are unchanged.
+#[test]
+fn host_reduce_folds_into_the_root_only() {
+    for ranks in [2usize, 3, 4, 8] {
+        for (dtype, op, numel) in [
+            ("f32", "sum", 300),
+            ("f16", "max", 17),
+            ("f32", "prod", 9),
+            ("f16", "min", 600),
+        ] {
+            for root in [0, ranks - 1] {
+                let elem = if dtype == "f16" { 2 } else { 4 };
+                let ty = format!("tensor<{numel}x{dtype}, #pld.dist>");
+                let sig = format!("tensor<{ranks}xi32, #pld.dist>");
+                let body = format!(
+                    "  %r = \"pld.tensor_reduce\"(%data, %sig) {{op = #pld.reduce_op<\"{op}\">, root = {root} : i64}} : ({ty}, {sig}) -> {ty}\n"
+                );
+                let text = program(
+                    &[("data", ty.clone(), numel * elem), ("sig", sig, ranks * 4)],
+                    &body,
+                );
+                let what = format!("reduce {op} {dtype} P={ranks} root={root}");
+                let run = ProgramRun::load(&text, "reduce.mlir", None, ranks)
+                    .unwrap_or_else(|e| panic!("{what}: {e}\n{text}"));
+                let product = op == "prod";
+                let outcome = run
+                    .execute(DEADLINE, false, true, |b, d| fill(b, d, product))
+                    .unwrap();
+                assert_clean(&what, &outcome, 1, 2);
+                let data = run.buffers.iter().position(|b| b.name == "data").unwrap();
+                let dtype_of = run.buffers[data].view.dtype;
+                for device in 0..ranks {
+                    let bytes = &outcome.final_bytes[data][device];
+                    for i in 0..numel {
+                        let got = dtype_of.read(bytes, i);
+                        let values = (0..ranks).map(|d| value(d, i, product));
+                        let want = if device == root {
+                            match op {
+                                "sum" => values.sum(),
+                                "max" => values.fold(f64::MIN, f64::max),
+                                "min" => values.fold(f64::MAX, f64::min),
+                                _ => values.product(),
+                            }
+                        } else {
+                            value(device, i, product)
+                        };
+                        assert_eq!(got, want, "{what}: device {device} element {i}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -10,16 +10,14 @@
 pub mod chip;
 
 pub use pld_builtins::{
-    all_variants, render, Builtin, CoreCountMethod, Elem, File, KernelError, Reduction, Target,
-    Template, Variant, COMMON_HEADER, DEFAULT_RUNTIME, DEVICE_ENTRY, HEADER, MAX_PREBUILT_ROOT,
+    all_variants, render, Builtin, CoreCountMethod, Elem, File, KernelError, Reduction, Scalar,
+    Target, Template, Variant, COMMON_HEADER, DEFAULT_RUNTIME, DEVICE_ENTRY, HEADER,
+    MAX_PREBUILT_ROOT,
 };
 
 use melior::ir::{operation::OperationLike, OperationRef};
+use pld_dialect::collective::{CollectiveKind, Role};
 use pld_dialect::enums::{PldEnum, ReduceOp};
-use pld_dialect::ops::builtin::{
-    BuiltinAllGather, BuiltinAllReduce, BuiltinAllReduceRing, BuiltinAllToAll, BuiltinAllToAllV,
-    BuiltinBarrier, BuiltinBroadcast, BuiltinReduceScatter,
-};
 use pld_ir::op_name;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -36,74 +34,65 @@ pub fn reduction(op: ReduceOp) -> Reduction {
 
 /// The catalog's builtin for a dispatch op name, if it is one.
 pub fn builtin_of(name: &str) -> Option<Builtin> {
-    Some(match name {
-        BuiltinAllReduce::NAME => Builtin::AllReduce,
-        BuiltinAllReduceRing::NAME => Builtin::AllReduceRing,
-        BuiltinBarrier::NAME => Builtin::Barrier,
-        BuiltinBroadcast::NAME => Builtin::Broadcast,
-        BuiltinReduceScatter::NAME => Builtin::ReduceScatter,
-        BuiltinAllGather::NAME => Builtin::AllGather,
-        BuiltinAllToAll::NAME => Builtin::AllToAll,
-        BuiltinAllToAllV::NAME => Builtin::AllToAllV,
-        _ => return None,
-    })
+    let (kind, mode) = CollectiveKind::from_builtin_op(name)?;
+    kind.builtin(mode)
 }
 
 /// The variant a `pld.builtin_*` dispatch names; `Ok(None)` for any other
 /// op; `Err` (a message for the op's location) when its attributes name no
 /// kernel.
 pub fn variant_of(op: OperationRef) -> Result<Option<Variant>, String> {
-    let name = op_name(&op);
-    let Some(builtin) = builtin_of(&name) else {
+    let Some((kind, mode)) = CollectiveKind::from_builtin_op(&op_name(&op)) else {
         return Ok(None);
     };
-    let reduction = match op.attribute("op") {
+    let Some(builtin) = kind.builtin(mode) else {
+        return Ok(None);
+    };
+    let given = match op.attribute("op") {
         Err(_) => None,
         Ok(attribute) => Some(
             ReduceOp::from_attribute(attribute)
-                .map(self::reduction)
                 .ok_or_else(|| format!("op attribute {attribute} is not a #pld.reduce_op"))?,
         ),
     };
-    // The barrier moves no data; its one kernel is named for FP32.
-    let elem = match op.attribute("dtype") {
-        Err(_) if builtin == Builtin::Barrier => Elem::F32,
-        Err(_) => return Err("has no dtype attribute".into()),
-        Ok(attribute) => {
-            let ty = pld_ir::attr::type_value(attribute)
-                .map(|t| t.to_string())
-                .ok_or_else(|| format!("dtype attribute {attribute} is not a type"))?;
-            match ty.as_str() {
-                "f16" => Elem::F16,
-                "f32" => Elem::F32,
-                "i8" => Elem::I8,
-                other => {
-                    return Err(format!(
-                        "builtin.tensor.{} has no kernel for element type {other}",
-                        builtin.dir()
-                    ))
-                }
-            }
-        }
-    };
+    // A reducing collective with no op attribute reduces by Sum.
+    let reduction = kind.reduce_op(given).map(self::reduction);
+    let elem = element(op, kind, builtin)?;
     let root = match op.attribute("root") {
         Err(_) => None,
+        Ok(_) if !builtin.root_in_variant() => None,
         Ok(attribute) => {
             let root = pld_ir::attr::int(attribute)
                 .ok_or_else(|| format!("root attribute {attribute} is not an integer"))?;
             Some(u32::try_from(root).map_err(|_| format!("root ({root}) must be a rank index"))?)
         }
     };
-    // A Sum allreduce with no op attribute is still a Sum.
-    let reduction = match builtin {
-        Builtin::AllReduce | Builtin::AllReduceRing | Builtin::ReduceScatter => {
-            reduction.or(Some(Reduction::Sum))
-        }
-        _ => reduction,
-    };
     Variant::new(builtin, reduction, elem, root)
         .map(Some)
         .map_err(|e| e.to_string())
+}
+
+/// The element type a dispatch's kernel is instantiated for (`dtype`); a
+/// collective that moves no data (the barrier) has one kernel, named for
+/// FP32.
+fn element(op: OperationRef, kind: CollectiveKind, builtin: Builtin) -> Result<Elem, String> {
+    let attribute = match op.attribute("dtype") {
+        Err(_) if kind.facts().alias == Role::Signal => return Ok(Elem::F32),
+        Err(_) => return Err("has no dtype attribute".into()),
+        Ok(attribute) => attribute,
+    };
+    let ty = pld_ir::attr::type_value(attribute)
+        .map(|t| t.to_string())
+        .ok_or_else(|| format!("dtype attribute {attribute} is not a type"))?;
+    match ty.as_str() {
+        "f16" => Ok(Elem::F16),
+        "f32" => Ok(Elem::F32),
+        "i8" => Ok(Elem::I8),
+        other => Err(format!(
+            "builtin.tensor.{} has no kernel for element type {other}",
+            builtin.dir()
+        )),
+    }
 }
 
 /// A variant the module dispatches, and how many dispatch ops (call sites) name it.

@@ -42,7 +42,7 @@ CORE_METHOD = "set_block_num"
 # The template each file of each builtin is rendered from (a builtin's own
 # or a shared one under common/), and exactly the keys each template uses
 # (builtins/templates/README.md).
-ONE_BLOCK = ["allreduce_ring", "barrier", "broadcast", "reduce_scatter", "allgather", "all_to_all"]
+ONE_BLOCK = ["allreduce_ring", "barrier", "broadcast", "reduce_scatter", "reduce", "allgather", "all_to_all"]
 
 
 def template_of(builtin, name):
@@ -54,7 +54,7 @@ def template_of(builtin, name):
 
 _NAMES = ["variant", "entry", "kernel_name", "template_package", "runtime"]
 KEYS = {
-    "common/entry.cpp.in": _NAMES + ["tensor_dirs"],
+    "common/entry.cpp.in": _NAMES + ["tensor_dirs", "scalar_count", "scalar_names"],
     "common/kernel_config.py.in": _NAMES + ["signature"],
     "allreduce/entry.cpp.in": _NAMES + ["launch_core_count_method"],
     "all_to_all_v/entry.cpp.in": ["variant", "entry", "template_package", "runtime", "launch_core_count_method"],
@@ -63,6 +63,7 @@ KEYS = {
     "barrier/kernel.cpp.in": ["kernel_name", "template_package"],
     "broadcast/kernel.cpp.in": ["kernel_name", "template_package", "dtype_cpp", "root_cpp"],
     "reduce_scatter/kernel.cpp.in": ["kernel_name", "template_package", "dtype_cpp", "op_cpp"],
+    "reduce/kernel.cpp.in": ["kernel_name", "template_package", "dtype_cpp", "op_cpp"],
     "allgather/kernel.cpp.in": ["kernel_name", "template_package", "dtype_cpp"],
     "all_to_all/kernel.cpp.in": ["kernel_name", "template_package", "dtype_cpp"],
     "all_to_all_v/kernel.cpp.in": ["dtype_cpp", "template_package"],
@@ -76,11 +77,16 @@ TENSOR_DIRS = {
     "barrier": ["INOUT"],
     "broadcast": ["INOUT", "INOUT"],
     "reduce_scatter": ["INOUT", "INOUT"],
+    "reduce": ["INOUT", "INOUT"],
     "allgather": ["IN", "INOUT", "INOUT"],
     "all_to_all": ["IN", "INOUT", "INOUT"],
     "all_to_all_v": ["IN", "INOUT", "INOUT", "IN", "INOUT"],
 }
 CPP_DIRS = {"IN": "Dir::kIn", "INOUT": "Dir::kInOut"}
+# The scalars an entry passes after the tensors (spec 10.3; a reduce's
+# root is a run-time scalar).
+SCALARS = {"reduce": ["nranks", "CommContext*", "root"]}
+DEFAULT_SCALARS = ["nranks", "CommContext*"]
 
 OPS = {"sum": ("ReduceOp::kSum", "TADD"), "max": ("ReduceOp::kMax", "TMAX"),
        "min": ("ReduceOp::kMin", "TMIN"), "prod": ("ReduceOp::kProd", "TMUL")}
@@ -116,6 +122,10 @@ def variants():
                     {"dtype_cpp": "float", "root_cpp": str(root)}))
     out.append(("reduce_scatter", "builtin.tensor.reduce_scatter__sum__fp32",
                 {"dtype_cpp": "float", "op_cpp": OPS["sum"][0]}))
+    for op in ["sum", "max", "min", "prod"]:
+        for dt in ["fp16", "fp32"]:
+            out.append(("reduce", f"builtin.tensor.reduce__{op}__{dt}",
+                        {"dtype_cpp": DTYPES[dt], "op_cpp": OPS[op][0]}))
     out.append(("allgather", "builtin.tensor.allgather__fp32", {"dtype_cpp": "float"}))
     out.append(("all_to_all", "builtin.tensor.all_to_all__fp32", {"dtype_cpp": "float"}))
     for dt in ["fp32", "int8"]:
@@ -132,6 +142,8 @@ def variants():
             "runtime": RUNTIME,
             "signature": ", ".join(f'"{d}"' for d in TENSOR_DIRS[builtin]),
             "tensor_dirs": ", ".join(CPP_DIRS[d] for d in TENSOR_DIRS[builtin]),
+            "scalar_count": str(len(SCALARS.get(builtin, DEFAULT_SCALARS))),
+            "scalar_names": ", ".join(SCALARS.get(builtin, DEFAULT_SCALARS)),
         }
         values.update(extra)
         result.append((builtin, variant, values))

@@ -703,6 +703,8 @@ struct Simple<'a> {
     data: Option<(usize, Vec<u32>)>,
     expected_args: i32,
     mode: Mode,
+    /// A root passed as the entry's third scalar (a reduce's).
+    root: Option<usize>,
 }
 
 fn simple(s: &Simple<'_>) -> Result<Vec<Vec<Vec<f64>>>, String> {
@@ -738,10 +740,12 @@ fn simple(s: &Simple<'_>) -> Result<Vec<Vec<Vec<f64>>>, String> {
         tensors.push(TensorArg::new(at, shape, 4));
     }
     tensors.push(TensorArg::new(signal, &[s.ranks as u32], 4));
+    let mut scalars = vec![Scalar::Ranks, Scalar::Context];
+    scalars.extend(s.root.map(|r| Scalar::Value(r as u64)));
     let run = BuiltinRun {
         variant: s.variant,
         tensors: &tensors,
-        scalars: &[Scalar::Ranks, Scalar::Context],
+        scalars: &scalars,
         calls,
         aiv_limit: AIV_CORES,
         deadline: DEADLINE,
@@ -797,6 +801,7 @@ pub fn barrier_case(ranks: usize, mode: Mode) -> Result<(), String> {
         data: None,
         expected_args: 3,
         mode,
+        root: None,
     })
     .map(|_| ())
 }
@@ -811,6 +816,7 @@ pub fn broadcast_case(ranks: usize, root: usize, n: usize, mode: Mode) -> Result
         data: Some((n, vec![n as u32])),
         expected_args: 4,
         mode,
+        root: None,
     })?;
     check_calls(
         &named(format!("{variant} P={ranks} n={n}"), mode.schedule),
@@ -828,11 +834,39 @@ pub fn reduce_scatter_case(ranks: usize, m: usize, mode: Mode) -> Result<(), Str
         data: Some((ranks * m, vec![ranks as u32, m as u32])),
         expected_args: 4,
         mode,
+        root: None,
     })?;
     check_calls(
         &named(format!("reduce_scatter P={ranks} m={m}"), mode.schedule),
         &got,
         |c| reference::reduce_scatter(ReduceOp::Sum, &inputs(ranks, ranks * m, c), m),
+    )
+}
+
+/// `builtin.tensor.reduce__max__fp32` of `n` elements into `root`: the
+/// root's data becomes the element-wise maximum over the ranks (computed
+/// here), the others' stay as they were.
+pub fn reduce_case(ranks: usize, root: usize, n: usize, mode: Mode) -> Result<(), String> {
+    let got = simple(&Simple {
+        variant: "builtin.tensor.reduce__max__fp32",
+        ranks,
+        input: None,
+        data: Some((n, vec![n as u32])),
+        expected_args: 5,
+        mode,
+        root: Some(root),
+    })?;
+    check_calls(
+        &named(format!("reduce P={ranks} root={root} n={n}"), mode.schedule),
+        &got,
+        |c| {
+            let ins = inputs(ranks, n, c);
+            let mut want = ins.clone();
+            want[root] = (0..n)
+                .map(|i| ins.iter().map(|r| r[i]).fold(f64::MIN, f64::max))
+                .collect();
+            want
+        },
     )
 }
 
@@ -852,6 +886,7 @@ pub fn gather_case(gather: bool, ranks: usize, m: usize, mode: Mode) -> Result<(
         data: Some((ranks * m, vec![(ranks * m) as u32])),
         expected_args: 5,
         mode,
+        root: None,
     })?;
     check_calls(
         &named(format!("{variant} P={ranks} m={m}"), mode.schedule),

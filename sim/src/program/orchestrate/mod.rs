@@ -223,7 +223,7 @@ impl ProgramRun {
     /// the rank with a fatal error; refused here, nothing starts.
     fn check_launch(&self, task: &BuiltinTask, ranks: usize) -> Result<(), String> {
         let Some(requested) = task.scalars.iter().find_map(|s| match s {
-            BuiltinScalar::Value(v) => Some(*v),
+            BuiltinScalar::CoreNum(v) => Some(*v),
             _ => None,
         }) else {
             return Ok(());
@@ -812,7 +812,7 @@ impl Devices<'_> {
             .map(|s| match s {
                 BuiltinScalar::Ranks => ranks,
                 BuiltinScalar::Context => context_of(self.contexts, self.plan, b.domain, device),
-                BuiltinScalar::Value(v) => *v as u64,
+                BuiltinScalar::CoreNum(v) | BuiltinScalar::Value(v) => *v as u64,
             })
             .collect();
         // SAFETY: a rank thread of the run; the descriptors describe buffers

@@ -17,6 +17,7 @@ use melior::ir::{
     block::BlockLike, operation::OperationLike, BlockRef, Module, OperationRef, RegionLike, Value,
     ValueLike,
 };
+use pld_backend::kernels::{Builtin, Scalar};
 use pld_dialect::{
     collective::CollectiveKind,
     enums::{AllReduceMode, FuncKind, PldEnum, ReduceOp},
@@ -112,6 +113,9 @@ pub enum BuiltinScalar {
     Ranks,
     /// The calling device's CommContext in the domain.
     Context,
+    /// The requested launch width.
+    CoreNum(i64),
+    /// Any other value (a reduce's root).
     Value(i64),
 }
 
@@ -908,8 +912,7 @@ where
             return refuse(op, "is not a builtin dispatch");
         };
         let collective = builtin_call(op, kind, mode);
-        let scalars = entry_scalars(&collective, core_num.unwrap_or(1))
-            .or_else(|message| refuse(op, message))?;
+        let scalars = entry_scalars(variant.builtin(), &collective, core_num.unwrap_or(1));
         self.plan.round_trips[device] += 1;
         self.plan.tasks[device].push(Task::Builtin(BuiltinTask {
             variant: variant.name(),
@@ -1039,7 +1042,7 @@ where
             variant: variant.name(),
             domain,
             tensors,
-            scalars: vec![BuiltinScalar::Context, BuiltinScalar::Value(blocks)],
+            scalars: vec![BuiltinScalar::Context, BuiltinScalar::CoreNum(blocks)],
             collective: builtin_call(op, CollectiveKind::AllToAllV, AllReduceMode::Mesh),
             location: location(op),
         }));
@@ -1177,26 +1180,17 @@ fn builtin_call(op: OperationRef, kind: CollectiveKind, mode: AllReduceMode) -> 
     }
 }
 
-/// The scalars a HOST builtin's entry takes after its tensors.
-fn entry_scalars(collective: &Collective, core_num: i64) -> Result<Vec<BuiltinScalar>, String> {
-    use BuiltinScalar::{Context, Ranks, Value};
-    Ok(match (collective.kind, collective.mode) {
-        (CollectiveKind::AllReduce, AllReduceMode::Mesh) => vec![Ranks, Context, Value(core_num)],
-        (CollectiveKind::AllToAllV, _) => vec![Context, Value(core_num)],
-        (CollectiveKind::Reduce, _) => {
-            vec![Ranks, Context, Value(collective.root.unwrap_or(0))]
-        }
-        (CollectiveKind::AllReduce, AllReduceMode::Ring)
-        | (
-            CollectiveKind::Barrier
-            | CollectiveKind::Broadcast
-            | CollectiveKind::ReduceScatter
-            | CollectiveKind::AllGather
-            | CollectiveKind::AllToAll,
-            _,
-        ) => vec![Ranks, Context],
-        (CollectiveKind::IndexedAllToAllV, _) => {
-            return Err("has no HOST builtin kernel (CHIP rail only)".into())
-        }
-    })
+/// The scalars a builtin's entry takes after its tensors, as the catalog
+/// lists them.
+fn entry_scalars(builtin: Builtin, collective: &Collective, core_num: i64) -> Vec<BuiltinScalar> {
+    builtin
+        .scalars()
+        .iter()
+        .map(|scalar| match scalar {
+            Scalar::Ranks => BuiltinScalar::Ranks,
+            Scalar::Context => BuiltinScalar::Context,
+            Scalar::CoreNum => BuiltinScalar::CoreNum(core_num),
+            Scalar::Root => BuiltinScalar::Value(collective.root.unwrap_or(0)),
+        })
+        .collect()
 }
