@@ -188,6 +188,23 @@ __aicore__ inline bool StartSingleBlock(__gm__ int64_t *args, int32_t tensors, i
   return true;
 }
 
+// The start of a single-block kernel with a root whose tensor 0 is its
+// data and tensor 1 its signal (broadcast, reduce): `data` and `numel` are
+// the data's; false (pipes drained) when the root is not a rank or the data
+// is empty.
+template <typename T>
+__aicore__ inline bool StartRooted(__gm__ int64_t *args, int64_t root, Lane &lane, __gm__ T *&data, int64_t &numel) {
+  if (!StartSingleBlock(args, 2, 1, lane)) return false;
+  __gm__ PldTensor *data_t = TensorArg(args, 0);
+  numel = PldTensorNumel(data_t);
+  if (root < 0 || root >= lane.nranks || numel <= 0) {
+    pipe_barrier(PIPE_ALL);
+    return false;
+  }
+  data = TensorData<T>(data_t);
+  return true;
+}
+
 // One barrier on the lane: +1 into every peer's cell (me, lane), then wait
 // until every own cell (peer, lane) reached `expected`.
 __aicore__ inline void LaneBarrier(const Lane &l, int32_t expected) {
@@ -316,6 +333,25 @@ __aicore__ inline void FoldPeers(__gm__ PldCommContext *ctx, VecTile<T> &acc, Ve
 template <typename T>
 __aicore__ inline void StoreTile(VecTile<T> &tile, __gm__ T *dst, int64_t n) {
   StoreAfter<PIPE_V, EVENT_ID2, EVENT_ID3>(tile, dst, n);
+}
+
+// data[0, n) := data[0, n) folded with the same n elements of every peer's
+// window, one tile at a time (FoldPeers, then StoreTile). With `align` the
+// loads are rounded up to 32 bytes (an FP16 tail: a comm buffer is padded
+// to 32 bytes, and only the exact tile is stored).
+template <typename Fold, typename T>
+__aicore__ inline void FoldTiles(const Lane &l, __gm__ T *data, int64_t n, bool align) {
+  constexpr int64_t kAlign = kAlignBytes / static_cast<int64_t>(sizeof(T));
+  VecTile<T> acc(1, kTileElems);
+  VecTile<T> recv(1, kTileElems);
+  pto::TASSIGN(acc, kFirstTileUb);
+  pto::TASSIGN(recv, kSecondTileUb);
+  for (int64_t off = 0; off < n; off += kTileElems) {
+    const int64_t len = TileLen(n, off);
+    const int64_t load = align ? (len + kAlign - 1) / kAlign * kAlign : len;
+    FoldPeers<Fold>(l.ctx, acc, recv, data + off, load, l.me, l.nranks);
+    StoreTile(acc, data + off, len);
+  }
 }
 
 }  // namespace pld
