@@ -179,8 +179,9 @@ pub struct CollectiveFacts {
     /// It publishes per-peer counts into `recv_counts` (with Set notifies).
     pub publishes_counts: bool,
     pub bus: BusFactor,
-    /// Element types its data may have on the InCore rail (`None`: any).
-    pub incore_dtypes: Option<&'static [&'static str]>,
+    /// Element types its target may have on every rail (`None`: any; a
+    /// rail's kernels may take fewer, see `chip_dtypes` and the builtins).
+    pub dtypes: Option<&'static [&'static str]>,
     /// Element types of its CHIP kernel (empty when it has none).
     pub chip_dtypes: &'static [&'static str],
 }
@@ -229,7 +230,7 @@ const BASE: CollectiveFacts = CollectiveFacts {
     numeric: true,
     publishes_counts: false,
     bus: BusFactor::Exchange,
-    incore_dtypes: None,
+    dtypes: None,
     chip_dtypes: NO_DTYPES,
 };
 
@@ -241,7 +242,7 @@ static FACTS: [CollectiveFacts; 9] = [
         reduce: ReduceRule::Any,
         core_num: CoreNum::Attribute,
         bus: BusFactor::AllReduce,
-        incore_dtypes: Some(&["f16", "f32"]),
+        dtypes: Some(&["f16", "f32"]),
         ..BASE
     },
     CollectiveFacts {
@@ -273,7 +274,7 @@ static FACTS: [CollectiveFacts; 9] = [
         reduce: ReduceRule::Any,
         root: true,
         bus: BusFactor::One,
-        incore_dtypes: Some(&["f16", "f32"]),
+        dtypes: Some(&["f16", "f32"]),
         ..BASE
     },
     CollectiveFacts {

@@ -33,14 +33,8 @@ fn allreduce(cx: &mut OpCx) {
             Some(_) => {}
         }
     }
-    let Some(target) = cx.distributed("target") else {
+    if !target_dtype(cx, CollectiveKind::AllReduce) {
         return;
-    };
-    let dtype = target.dtype();
-    if dtype != "f16" && dtype != "f32" {
-        cx.error(format!(
-            "target element type must be f16 or f32, got {dtype}"
-        ));
     }
     if cx.one("signal").is_some() {
         cx.signal("signal");
@@ -79,16 +73,25 @@ fn broadcast(cx: &mut OpCx) {
 fn reduce(cx: &mut OpCx) {
     enum_member::<ReduceOp>(cx, "op", "ReduceOp");
     root(cx);
+    if target_dtype(cx, CollectiveKind::Reduce) {
+        cx.result_is("target");
+    }
+}
+
+/// The target is distributed, with an element type the collective takes
+/// (its row of the collective table). Returns whether it is distributed.
+fn target_dtype(cx: &mut OpCx, kind: CollectiveKind) -> bool {
     let Some(target) = cx.distributed("target") else {
-        return;
+        return false;
     };
     let dtype = target.dtype();
-    if dtype != "f16" && dtype != "f32" {
+    if let Some(dtypes) = kind.facts().dtypes.filter(|d| !d.contains(&dtype.as_str())) {
         cx.error(format!(
-            "target element type must be f16 or f32, got {dtype}"
+            "target element type must be {}, got {dtype}",
+            dtypes.join(" or ")
         ));
     }
-    cx.result_is("target");
+    true
 }
 
 /// `root` of a broadcast or reduce: a rank index, bounded by the signal's
