@@ -472,8 +472,9 @@ impl CollectiveKind {
 }
 
 impl std::fmt::Display for CollectiveKind {
+    /// The op name, padded as the format asks (tables align on it).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.op_name())
+        f.pad(self.op_name())
     }
 }
 
@@ -546,6 +547,12 @@ mod tests {
                 assert_eq!(groups, table, "{name}");
             }
         }
+    }
+
+    #[test]
+    fn display_pads_like_a_string() {
+        let kind = CollectiveKind::Barrier;
+        assert_eq!(format!("{kind:<20}|"), format!("{:<20}|", "pld.tensor_barrier"));
     }
 
     #[test]
