@@ -170,28 +170,13 @@ impl Variant {
         elem: Elem,
         root: Option<u32>,
     ) -> Result<Variant, KernelError> {
-        let elems: &[Elem] = match builtin {
-            Builtin::AllReduce | Builtin::Reduce => &[Elem::F16, Elem::F32],
-            Builtin::AllToAllV | Builtin::IndexedAllToAllV => &[Elem::F32, Elem::I8],
-            Builtin::AllReduceRing
-            | Builtin::Barrier
-            | Builtin::Broadcast
-            | Builtin::ReduceScatter
-            | Builtin::AllGather
-            | Builtin::AllToAll => &[Elem::F32],
-        };
-        if !elems.contains(&elem) {
+        if !builtin.elems().contains(&elem) {
             return Err(KernelError::Dtype { builtin, elem });
         }
-        let reduction_ok = match builtin {
-            Builtin::AllReduce | Builtin::Reduce => reduction.is_some(),
-            Builtin::AllReduceRing | Builtin::ReduceScatter => reduction == Some(Reduction::Sum),
-            Builtin::Barrier
-            | Builtin::Broadcast
-            | Builtin::AllGather
-            | Builtin::AllToAll
-            | Builtin::AllToAllV
-            | Builtin::IndexedAllToAllV => reduction.is_none(),
+        let reduction_ok = match builtin.reductions() {
+            Reductions::Any => reduction.is_some(),
+            Reductions::SumOnly => reduction == Some(Reduction::Sum),
+            Reductions::None => reduction.is_none(),
         };
         if !reduction_ok {
             return Err(KernelError::Reduction { builtin, reduction });
@@ -344,6 +329,64 @@ impl Variant {
             file,
         })?;
         template.render(&self.template_values(target))
+    }
+}
+
+/// Which reductions a builtin has kernels for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reductions {
+    /// It does not reduce.
+    None,
+    /// Any [`Reduction`].
+    Any,
+    /// Sum only.
+    SumOnly,
+}
+
+impl Builtin {
+    /// The element types the builtin has kernels for (spec 4.9, 10.3:
+    /// allreduce and reduce FP16/FP32, the exchanges FP32/INT8, the rest
+    /// FP32; the barrier moves no data and is named for FP32).
+    pub fn elems(self) -> &'static [Elem] {
+        match self {
+            Builtin::AllReduce | Builtin::Reduce => &[Elem::F16, Elem::F32],
+            Builtin::AllToAllV | Builtin::IndexedAllToAllV => &[Elem::F32, Elem::I8],
+            Builtin::AllReduceRing
+            | Builtin::Barrier
+            | Builtin::Broadcast
+            | Builtin::ReduceScatter
+            | Builtin::AllGather
+            | Builtin::AllToAll => &[Elem::F32],
+        }
+    }
+
+    /// Whether its kernel takes a rank-1 signal only (`[NR]`: one lane).
+    pub fn rank1_signal(self) -> bool {
+        match self {
+            Builtin::Barrier | Builtin::Broadcast | Builtin::ReduceScatter | Builtin::Reduce => {
+                true
+            }
+            Builtin::AllReduce
+            | Builtin::AllReduceRing
+            | Builtin::AllGather
+            | Builtin::AllToAll
+            | Builtin::AllToAllV
+            | Builtin::IndexedAllToAllV => false,
+        }
+    }
+
+    /// The reductions the builtin has kernels for.
+    pub fn reductions(self) -> Reductions {
+        match self {
+            Builtin::AllReduce | Builtin::Reduce => Reductions::Any,
+            Builtin::AllReduceRing | Builtin::ReduceScatter => Reductions::SumOnly,
+            Builtin::Barrier
+            | Builtin::Broadcast
+            | Builtin::AllGather
+            | Builtin::AllToAll
+            | Builtin::AllToAllV
+            | Builtin::IndexedAllToAllV => Reductions::None,
+        }
     }
 }
 

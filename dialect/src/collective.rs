@@ -552,7 +552,10 @@ mod tests {
     #[test]
     fn display_pads_like_a_string() {
         let kind = CollectiveKind::Barrier;
-        assert_eq!(format!("{kind:<20}|"), format!("{:<20}|", "pld.tensor_barrier"));
+        assert_eq!(
+            format!("{kind:<20}|"),
+            format!("{:<20}|", "pld.tensor_barrier")
+        );
     }
 
     #[test]

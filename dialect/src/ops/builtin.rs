@@ -2,8 +2,10 @@
 //! Spec name `builtin.tensor.<op>`; IR name `pld.builtin_<op>`.
 
 use super::pld_op;
+use crate::collective::CollectiveKind;
 use crate::enums::{Direction, PldEnum};
 use melior::ir::{attribute::ArrayAttribute, Attribute};
+use pld_builtins::{Builtin, Reductions};
 
 pld_op! {
     BuiltinAllReduce, BuiltinAllReduceBuilder = "pld.builtin_allreduce" {
@@ -71,20 +73,36 @@ pub const BUILTINS: &[&str] = &[
     BuiltinAllToAllV::NAME,
 ];
 
-/// What one builtin kernel supports (docs/dialect.md 4.9). The verifier checks builtin
-/// ops against it and the HOST lowering checks user collectives against it
-/// before it emits them.
+/// What one builtin kernel supports (docs/dialect.md 4.9), as the builtin
+/// catalog (`pld_builtins`) says. The verifier checks builtin ops against
+/// it and the HOST lowering checks user collectives against it before it
+/// emits them.
 #[derive(Clone, Copy, Debug)]
 pub struct Capability {
-    /// Element types of the data operands (empty: the kernel moves no
-    /// data, as the barrier's).
-    pub dtypes: &'static [&'static str],
-    /// The same, for messages.
-    pub dtype_names: &'static str,
+    pub builtin: Builtin,
+}
+
+impl Capability {
+    /// Whether the kernel exists for data of element type `dtype` (`f32`).
+    pub fn accepts(&self, dtype: &str) -> bool {
+        self.builtin.elems().iter().any(|e| e.mlir() == dtype)
+    }
+
+    /// The element types, for messages: `f16 or f32`.
+    pub fn dtype_names(&self) -> String {
+        let names: Vec<&str> = self.builtin.elems().iter().map(|e| e.mlir()).collect();
+        names.join(" or ")
+    }
+
     /// Only `op = "sum"`.
-    pub sum_only: bool,
+    pub fn sum_only(&self) -> bool {
+        self.builtin.reductions() == Reductions::SumOnly
+    }
+
     /// The signal must be rank 1 (`[NR]`).
-    pub rank1_signal: bool,
+    pub fn rank1_signal(&self) -> bool {
+        self.builtin.rank1_signal()
+    }
 }
 
 /// Largest ring a `pld.builtin_allreduce_ring` kernel supports.
@@ -92,24 +110,8 @@ pub const RING_MAX_RANKS: i64 = 16;
 
 /// The capability of builtin `name`, if it is one.
 pub fn capability(name: &str) -> Option<Capability> {
-    const F32: &[&str] = &["f32"];
-    let (dtypes, dtype_names, sum_only, rank1_signal) = match name {
-        BuiltinAllReduce::NAME => (&["f16", "f32"][..], "f16 or f32", false, false),
-        BuiltinAllReduceRing::NAME => (F32, "f32", true, false),
-        BuiltinBarrier::NAME => (&[][..], "", false, true),
-        BuiltinBroadcast::NAME => (F32, "f32", false, true),
-        BuiltinReduceScatter::NAME => (F32, "f32", true, true),
-        BuiltinReduce::NAME => (&["f16", "f32"][..], "f16 or f32", false, true),
-        BuiltinAllGather::NAME | BuiltinAllToAll::NAME => (F32, "f32", false, false),
-        BuiltinAllToAllV::NAME => (&["f32", "i8"][..], "f32 or i8", false, false),
-        _ => return None,
-    };
-    Some(Capability {
-        dtypes,
-        dtype_names,
-        sum_only,
-        rank1_signal,
-    })
+    let (kind, mode) = CollectiveKind::from_builtin_op(name)?;
+    kind.builtin(mode).map(|builtin| Capability { builtin })
 }
 
 /// The `arg_directions` attribute value for a list of directions.

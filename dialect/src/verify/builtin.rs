@@ -56,18 +56,19 @@ pub fn check(kind: CollectiveKind, mode: AllReduceMode, cx: &mut OpCx) {
         Some(dtype) => dtype,
         None => cx.tensor("target").map(|t| t.dtype()).unwrap_or_default(),
     };
-    if !supports.dtypes.is_empty() && !supports.dtypes.contains(&dtype.as_str()) {
+    // A barrier moves no data: it has no element type to check.
+    if !dtype.is_empty() && !supports.accepts(&dtype) {
         cx.error(format!(
             "supports only {}, got {dtype}",
-            supports.dtype_names
+            supports.dtype_names()
         ));
     }
-    if let Some(reduce) = reduce.filter(|r| supports.sum_only && *r != ReduceOp::Sum) {
+    if let Some(reduce) = reduce.filter(|r| supports.sum_only() && *r != ReduceOp::Sum) {
         cx.error(format!(
             "supports only op = #pld.reduce_op<\"sum\">, got #pld.reduce_op<\"{reduce}\">"
         ));
     }
-    if supports.rank1_signal && signal.rank() != 1 {
+    if supports.rank1_signal() && signal.rank() != 1 {
         cx.error(format!(
             "signal must be rank 1, one element per rank, got rank {}",
             signal.rank()

@@ -356,22 +356,22 @@ fn check_capability(
         return Ok(());
     };
     if let Some(data) = data {
-        if !supports.dtypes.is_empty() && !supports.dtypes.contains(&data.dtype().as_str()) {
+        if !supports.accepts(&data.dtype()) {
             return Err(format!(
                 "on the HOST rail supports only element type {}, got {}",
-                supports.dtype_names,
+                supports.dtype_names(),
                 data.dtype()
             ));
         }
     }
     let reduce = view.attribute("op").and_then(ReduceOp::from_attribute);
-    if let Some(reduce) = reduce.filter(|r| supports.sum_only && *r != ReduceOp::Sum) {
+    if let Some(reduce) = reduce.filter(|r| supports.sum_only() && *r != ReduceOp::Sum) {
         return Err(format!(
             "on the HOST rail supports only op = #pld.reduce_op<\"sum\">, got \
              #pld.reduce_op<\"{reduce}\">"
         ));
     }
-    if supports.rank1_signal && signal.rank() != 1 {
+    if supports.rank1_signal() && signal.rank() != 1 {
         return Err(format!(
             "on the HOST rail needs a rank-1 signal, one element per rank, got rank {}",
             signal.rank()
