@@ -303,7 +303,7 @@ fn compiler(build: &mut cc::Build) {
 /// too, at file scope), then every rendered file of their share unchanged,
 /// each inside a namespace of its own (the headers' include guards make
 /// the files' own includes no-ops there; the `extern "C"` symbols keep
-/// their names). Compiling 67 files one by one costs about
+/// their names). Compiling the files one by one costs about
 /// four times as long, nearly all of it in parsing the same headers.
 const UNITY_FILES: usize = 4;
 

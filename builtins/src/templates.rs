@@ -118,8 +118,8 @@ static INDEXED_ALL_TO_ALL_V_KERNEL: Template<'static> = template!(
 pub static COMMON_HEADER: Template<'static> = template!("common/pld_collective.h", []);
 
 /// The entry of every builtin that runs one block and passes its tensors,
-/// nranks and the CommContext (spec 11.3); the tensors' directions are a
-/// key.
+/// then its scalars (nranks and the CommContext, and a reduce's root;
+/// spec 11.3); the tensors' directions and the scalars are keys.
 static ONE_BLOCK_ENTRY: Template<'static> = template!(
     "common/entry.cpp.in",
     [

@@ -449,6 +449,33 @@ impl CollectiveKind {
         }
     }
 
+    /// The blocks a call of its builtin (or CHIP) kernel launches on `ranks`
+    /// ranks for a requested `core_num` (spec 8): all_to_all_v
+    /// `CalAllToAllVBlocks(P, L)`, indexed_all_to_all_v exactly `L`, the
+    /// mesh allreduce `core_num` lanes, every other one block.
+    pub fn launched_blocks(
+        self,
+        mode: AllReduceMode,
+        ranks: i64,
+        requested: i64,
+    ) -> Result<i64, crate::launch::LaunchError> {
+        Ok(match (self, mode) {
+            (CollectiveKind::AllToAllV, _) => crate::launch::all_to_all_v_blocks(ranks, requested)?,
+            (CollectiveKind::IndexedAllToAllV, _)
+            | (CollectiveKind::AllReduce, AllReduceMode::Mesh) => requested,
+            (CollectiveKind::AllReduce, AllReduceMode::Ring)
+            | (
+                CollectiveKind::Barrier
+                | CollectiveKind::Broadcast
+                | CollectiveKind::ReduceScatter
+                | CollectiveKind::Reduce
+                | CollectiveKind::AllGather
+                | CollectiveKind::AllToAll,
+                _,
+            ) => 1,
+        })
+    }
+
     /// The nccl-tests bus-bandwidth factor on `ranks` ranks.
     pub fn bus_factor(self, ranks: usize) -> f64 {
         self.facts().bus.of(ranks)
@@ -461,7 +488,18 @@ impl CollectiveKind {
     pub fn composite_signal_shape(self, mode: AllReduceMode, ranks: i64) -> [i64; 2] {
         match (self, mode) {
             (CollectiveKind::AllReduce, AllReduceMode::Ring) => [2 * (ranks.max(1) - 1), ranks],
-            _ => [ranks, 1],
+            (CollectiveKind::AllReduce, AllReduceMode::Mesh)
+            | (
+                CollectiveKind::Barrier
+                | CollectiveKind::Broadcast
+                | CollectiveKind::ReduceScatter
+                | CollectiveKind::Reduce
+                | CollectiveKind::AllGather
+                | CollectiveKind::AllToAll
+                | CollectiveKind::AllToAllV
+                | CollectiveKind::IndexedAllToAllV,
+                _,
+            ) => [ranks, 1],
         }
     }
 

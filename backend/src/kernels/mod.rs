@@ -55,12 +55,14 @@ pub fn variant_of(op: OperationRef) -> Result<Option<Variant>, String> {
                 .ok_or_else(|| format!("op attribute {attribute} is not a #pld.reduce_op"))?,
         ),
     };
-    // A reducing collective with no op attribute reduces by Sum.
-    let reduction = kind.reduce_op(given).map(self::reduction);
+    // A reducing collective with no op attribute reduces by Sum; an op on
+    // one that does not reduce names no kernel (Variant::new says so).
+    let reduction = kind.reduce_op(given).or(given).map(self::reduction);
     let elem = element(op, kind, builtin)?;
     let root = match op.attribute("root") {
         Err(_) => None,
-        Ok(_) if !builtin.root_in_variant() => None,
+        // A root that is a run-time scalar (a reduce's) names no variant.
+        Ok(_) if !builtin.root_in_variant() && kind.facts().root => None,
         Ok(attribute) => {
             let root = pld_ir::attr::int(attribute)
                 .ok_or_else(|| format!("root attribute {attribute} is not an integer"))?;

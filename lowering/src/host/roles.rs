@@ -17,8 +17,16 @@ pub fn role_name(kind: CollectiveKind, role: Role) -> &'static str {
 
 /// The builtin dispatch's operand group of `role`.
 pub fn builtin_group(kind: CollectiveKind, role: Role) -> &'static str {
-    match (kind, role) {
-        (CollectiveKind::AllReduce, Role::Target) => "src",
-        _ => role.group(),
+    match kind {
+        CollectiveKind::AllReduce if role == Role::Target => "src",
+        CollectiveKind::AllReduce
+        | CollectiveKind::Barrier
+        | CollectiveKind::Broadcast
+        | CollectiveKind::ReduceScatter
+        | CollectiveKind::Reduce
+        | CollectiveKind::AllGather
+        | CollectiveKind::AllToAll
+        | CollectiveKind::AllToAllV
+        | CollectiveKind::IndexedAllToAllV => role.group(),
     }
 }

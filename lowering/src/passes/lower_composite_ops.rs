@@ -118,14 +118,7 @@ where
     let target = allreduce.target().ok_or("malformed allreduce")?;
     let info = operand_tensor(target)?;
     // 7.1.1: a packed ND target, one core, a known mode.
-    if info.layout.is_some_and(|l| l != Layout::Nd) {
-        return Err("target view only supports ND layout".into());
-    }
-    if let (Some(strides), Some(packed)) = (&info.strides, info.packed_strides()) {
-        if *strides != packed {
-            return Err("target shape reinterpret requires a packed source".into());
-        }
-    }
+    packed_nd(&info)?;
     if allreduce.core_num() != Some(1) {
         return Err(
             "core_num > 1 is supported only in a HOST orchestrator, whose builtin \
@@ -172,9 +165,7 @@ where
     if info.valid_shape.is_some() {
         return Err("a target with a valid_shape is not supported by pld.tensor_reduce yet".into());
     }
-    if info.layout.is_some_and(|l| l != Layout::Nd) {
-        return Err("target view only supports ND layout".into());
-    }
+    packed_nd(&info)?;
     let signal_info = operand_tensor(signal)?;
     check_mesh_signal(&signal_info)?;
     let root = b.index(reduce.root().unwrap_or(0));
@@ -188,6 +179,19 @@ where
     };
     mesh::lower(b, &request);
     Ok(target)
+}
+
+/// 7.1.1: the target is viewed as one row, so it must be ND and packed.
+fn packed_nd(info: &TensorInfo) -> Result<(), String> {
+    if info.layout.is_some_and(|l| l != Layout::Nd) {
+        return Err("target view only supports ND layout".into());
+    }
+    if let (Some(strides), Some(packed)) = (&info.strides, info.packed_strides()) {
+        if *strides != packed {
+            return Err("target shape reinterpret requires a packed source".into());
+        }
+    }
+    Ok(())
 }
 
 /// 7.1.4: one barrier round and its epilogue.

@@ -34,7 +34,7 @@ use melior::{
     Context,
 };
 use pld_dialect::{
-    collective::{CollectiveKind, CoreNum, ReduceRule, Role, Storage},
+    collective::{CollectiveKind, CoreNum, Role, Storage},
     enums::{AllReduceMode, Direction, PldEnum, ReduceOp},
     launch::all_to_all_v_blocks,
     ops::{
@@ -289,15 +289,15 @@ impl<'c> Checked<'_, 'c, '_> {
                 return Err(format!("root ({root}) must be a valid rank in [0, {w})"));
             }
         }
-        if facts.reduce != ReduceRule::None {
-            let given = self
-                .op
-                .attribute("op")
-                .ok()
-                .and_then(ReduceOp::from_attribute);
-            if let Some(reduce) = given {
-                attributes.push(("op", reduce.to_attribute(context)));
-            }
+        // An `op` is passed on as written (on a collective that does not
+        // reduce, the builtin names no kernel and the tools say so).
+        let given = self
+            .op
+            .attribute("op")
+            .ok()
+            .and_then(ReduceOp::from_attribute);
+        if let Some(reduce) = given {
+            attributes.push(("op", reduce.to_attribute(context)));
         }
         self.kind
             .builtin_op(mode)

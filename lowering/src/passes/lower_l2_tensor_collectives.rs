@@ -39,8 +39,7 @@ use melior::{
 };
 use pld_dialect::{
     collective::{CollectiveKind, Role, Storage},
-    enums::{Direction, FuncKind},
-    launch::all_to_all_v_blocks,
+    enums::{AllReduceMode, Direction, FuncKind},
     ops::{builtin::directions_attribute, window::Window, OpView},
     query::{
         function_kind, ARG_DIRECTIONS, BUILTIN_TEMPLATE_DIR, BUILTIN_TEMPLATE_VARS,
@@ -217,20 +216,11 @@ where
     let (Some(ranks), Some(stride)) = (signal.dim(0), signal.dim(1)) else {
         return Err("signal must have a static shape [ranks, lanes] on the CHIP rail".to_string());
     };
-    let blocks = match kind {
-        CollectiveKind::AllToAllV => {
-            all_to_all_v_blocks(ranks, requested).map_err(|e| e.to_string())?
-        }
-        // Spec 4.8: core_num is the exact launch count.
-        CollectiveKind::IndexedAllToAllV => requested,
-        CollectiveKind::AllReduce
-        | CollectiveKind::Barrier
-        | CollectiveKind::Broadcast
-        | CollectiveKind::ReduceScatter
-        | CollectiveKind::Reduce
-        | CollectiveKind::AllGather
-        | CollectiveKind::AllToAll => return Err("is not a CHIP collective".into()),
-    };
+    // Spec 4.8 and 8: CalAllToAllVBlocks(P, L), or exactly L for the
+    // indexed exchange.
+    let blocks = kind
+        .launched_blocks(AllReduceMode::Mesh, ranks, requested)
+        .map_err(|e| e.to_string())?;
     if stride < blocks {
         return Err(format!(
             "signal second dimension (S = {stride}) must be at least the launched block \

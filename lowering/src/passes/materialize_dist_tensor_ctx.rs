@@ -162,7 +162,7 @@ impl Rebinding<'_> {
         let mut extra = Vec::new();
         for (param, _) in needed {
             let Some(argument) = arguments.get(*param).copied() else {
-                return;
+                continue;
             };
             match resolve(argument) {
                 Err((carrier, why)) => {

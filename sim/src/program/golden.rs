@@ -155,7 +155,12 @@ impl<'a> Operands<'a> {
         let root = usize::try_from(root)
             .ok()
             .filter(|r| *r < ranks)
-            .ok_or_else(|| format!("the root {root} is not one of {ranks} ranks"));
+            .ok_or_else(|| {
+                format!(
+                    "the {}'s root {root} is not one of {ranks} ranks",
+                    collective.kind.spec_name()
+                )
+            });
         Ok(match collective.kind {
             CollectiveKind::AllReduce => {
                 Box::new(move |_rank, i| reference::fold(reduce, (0..ranks).map(|r| value(r, i))))

@@ -24,7 +24,7 @@ use crate::runtime::domain::CommDomain;
 use crate::runtime::report::CellLeak;
 use crate::runtime::run::{Outcome, Run};
 use melior::ir::operation::OperationLike;
-use pld_dialect::collective::{CollectiveKind, Role};
+use pld_dialect::collective::{CollectiveKind, CoreNum, Role};
 use pld_dialect::enums::FuncKind;
 use pld_dialect::enums::ReduceOp;
 use pld_runtime_sys::PldCommContext;
@@ -228,20 +228,18 @@ impl ProgramRun {
         }) else {
             return Ok(());
         };
-        let op = task.collective.op();
-        let exchange = task.collective.kind == CollectiveKind::AllToAllV;
+        let (op, kind) = (task.collective.op(), task.collective.kind);
+        // The exchanges address one signal lane per launched block.
+        let lanes = kind.facts().core_num == CoreNum::Operand;
         if !(1..=pld_dialect::launch::MAX_CORE_NUM).contains(&requested) {
             return Err(format!(
                 "{op} has core_num = {requested}; the builtin entry takes 1 to {}",
                 pld_dialect::launch::MAX_CORE_NUM
             ));
         }
-        let blocks = if exchange {
-            pld_dialect::launch::all_to_all_v_blocks(ranks as i64, requested)
-                .map_err(|e| format!("{op}: {e}"))?
-        } else {
-            requested
-        };
+        let blocks = kind
+            .launched_blocks(task.collective.mode, ranks as i64, requested)
+            .map_err(|e| format!("{op}: {e}"))?;
         if blocks > i64::from(self.aiv_cores) {
             return Err(format!(
                 "{op} launches {blocks} AIV blocks that must start together, but the device \
@@ -253,7 +251,7 @@ impl ProgramRun {
             .collective
             .at(Role::Signal)
             .and_then(|i| task.tensors.get(i));
-        if let (true, Some(signal)) = (exchange, signal) {
+        if let (true, Some(signal)) = (lanes, signal) {
             let stride = signal.shape.get(1).copied();
             if let Some(stride) = stride.filter(|s| (*s as i64) < blocks) {
                 return Err(format!(

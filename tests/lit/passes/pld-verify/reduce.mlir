@@ -42,7 +42,7 @@ func.func @reduce_target_distributed(%t: tensor<64xf32>, %s: tensor<4x1xi32, #pl
 
 // -----
 
-func.func @reduce_not_on_the_chip_rail(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"aiv">} {
+func.func @reduce_not_in_an_aiv_kernel(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"aiv">} {
   // expected-error@+1 {{'pld.tensor_reduce' op is only allowed in a HOST orchestrator or a CHIP orchestrator or an InCore kernel}}
   %r = "pld.tensor_reduce"(%t, %s) {op = #pld.reduce_op<"sum">, root = 0 : i64} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32, #pld.dist>
   return
