@@ -132,20 +132,37 @@ impl Captured {
     }
 }
 
+/// A source line longer than this many characters is cut around the
+/// caret, [`EXCERPT_REACH`] characters on each side.
+const EXCERPT_WIDTH: usize = 240;
+const EXCERPT_REACH: usize = 80;
+
 /// Line `line` (1-based) of `source` and a caret under column `column`
-/// (1-based, in characters), or nothing when the line does not exist.
+/// (1-based, in characters), or nothing when the line does not exist. A
+/// long line is cut to the part around the column, `...` marking the cuts.
 pub fn excerpt(source: &str, line: usize, column: usize) -> String {
     let Some(text) = line.checked_sub(1).and_then(|i| source.lines().nth(i)) else {
         return String::new();
     };
-    let text = text.trim_end();
+    let chars: Vec<char> = text.trim_end().chars().collect();
+    let at = column.saturating_sub(1);
+    let (start, end) = if chars.len() <= EXCERPT_WIDTH {
+        (0, chars.len())
+    } else {
+        let start = at.saturating_sub(EXCERPT_REACH);
+        (start, (at + EXCERPT_REACH).min(chars.len()).max(start))
+    };
+    let (before, after) = (start > 0, end < chars.len());
+    let shown: String = chars[start.min(chars.len())..end].iter().collect();
     // Tabs keep their width under the caret.
-    let pad: String = text
-        .chars()
-        .take(column.saturating_sub(1))
-        .map(|c| if c == '\t' { '\t' } else { ' ' })
+    let pad: String = chars[start.min(chars.len())..at.min(chars.len())]
+        .iter()
+        .map(|c| if *c == '\t' { '\t' } else { ' ' })
         .collect();
-    format!("{text}\n{pad}^\n")
+    let lead = if before { "..." } else { "" };
+    let lead_pad = if before { "   " } else { "" };
+    let tail = if after { "..." } else { "" };
+    format!("{lead}{shown}{tail}\n{lead_pad}{pad}^\n")
 }
 
 /// `file:line:col` of a position, or the buffer name when unknown.
@@ -248,6 +265,13 @@ mod tests {
             "  %x = \"pld.op\"() : () -> ()\n       ^\n"
         );
         assert_eq!(excerpt(source, 9, 1), "");
+        // A long line shows the part around the column.
+        let long = format!("{}X{}", "a".repeat(500), "b".repeat(500));
+        let shown = excerpt(&long, 1, 501);
+        let (text, caret) = shown.split_once('\n').unwrap();
+        assert!(text.starts_with("...") && text.ends_with("..."), "{text}");
+        assert_eq!(text.find('X'), caret.find('^'));
+        assert!(text.len() < 170);
         let diagnostic = Captured {
             severity: Severity::Error,
             position: Some(Position {

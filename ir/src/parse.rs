@@ -68,8 +68,101 @@ pub fn parse<'c>(context: &'c Context, text: &str, source_name: &str) -> Option<
     parse_bytes(context, text.as_bytes(), source_name)
 }
 
-/// [`parse`] of bytes: text in any encoding, or MLIR bytecode.
+/// The deepest bracket nesting a text may have. MLIR's parser, verifier
+/// and printer recurse once per level of regions, attributes and types;
+/// past a few thousand levels they overflow the stack and abort the
+/// process. This limit leaves them a wide margin on an 8 MiB stack.
+pub const MAX_NESTING: usize = 1000;
+
+/// The position (1-based line and column) of the first bracket (`(`, `[`,
+/// `{`) that opens level [`MAX_NESTING`] + 1, outside string literals and
+/// comments; `None` when the text nests less deeply.
+pub fn too_deep(text: &[u8]) -> Option<(usize, usize)> {
+    let (mut depth, mut line, mut column) = (0usize, 1usize, 0usize);
+    let (mut in_string, mut escaped, mut in_comment) = (false, false, false);
+    let mut previous = 0u8;
+    for &byte in text {
+        column += 1;
+        match byte {
+            b'\n' => {
+                (line, column, in_comment) = (line + 1, 0, false);
+                previous = byte;
+                continue;
+            }
+            _ if in_comment => {}
+            _ if in_string => match (escaped, byte) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            },
+            b'"' => in_string = true,
+            b'/' if previous == b'/' => in_comment = true,
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Some((line, column));
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        previous = byte;
+    }
+    None
+}
+
+/// Where MLIR 22's linalg parser would crash: the custom syntax of
+/// `linalg.transpose` (`permutation = [..]`), `linalg.broadcast` and
+/// `linalg.reduce` (`dimensions = [..]`) sets the attribute it failed to
+/// parse, a null one, and dereferences it (stock `mlir-opt` segfaults the
+/// same way). The position (1-based line and column) of the first such
+/// value that is not an array, on a line naming a linalg op.
+pub fn linalg_array_crash(text: &str) -> Option<(usize, usize)> {
+    for (index, line) in text.lines().enumerate() {
+        if !line.contains("linalg.") {
+            continue;
+        }
+        for keyword in ["permutation", "dimensions"] {
+            for (at, _) in line.match_indices(keyword) {
+                let rest = line[at + keyword.len()..].trim_start();
+                let Some(value) = rest.strip_prefix('=') else {
+                    continue;
+                };
+                let value = value.trim_start();
+                if !value.starts_with('[') && !value.starts_with("array<") {
+                    let column = line.len() - value.len() + 1;
+                    return Some((index + 1, column));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// [`parse`] of bytes: text in any encoding, or MLIR bytecode. A text
+/// nested deeper than [`MAX_NESTING`] levels is refused with an error at
+/// the bracket that goes too deep, and one that would crash MLIR's linalg
+/// parser ([`linalg_array_crash`]) at the value it cannot read.
 pub fn parse_bytes<'c>(context: &'c Context, text: &[u8], source_name: &str) -> Option<Module<'c>> {
+    if !is_bytecode(text) {
+        if let Some((line, column)) = too_deep(text) {
+            let location = Location::new(context, source_name, line, column);
+            crate::diag::emit_error(
+                location,
+                &format!(
+                    "nesting deeper than {MAX_NESTING} levels of brackets, regions or \
+                     attributes; pld's parser accepts at most {MAX_NESTING}"
+                ),
+            );
+            return None;
+        }
+        if let Some((line, column)) = linalg_array_crash(&String::from_utf8_lossy(text)) {
+            let location = Location::new(context, source_name, line, column);
+            crate::diag::emit_error(location, "expected an array of integers, `[..]`");
+            return None;
+        }
+    }
     let several_top_level_ops = std::rc::Rc::new(std::cell::Cell::new(false));
     let seen = several_top_level_ops.clone();
     let handler = context.attach_diagnostic_handler(move |diagnostic| {
@@ -148,6 +241,41 @@ mod tests {
         // MLIR's lexer skips a NUL inside the buffer like white space.
         assert!(super::parse(&context, "module {\0}", "t.mlir").is_some());
         assert!(super::parse(&context, "module {\0", "t.mlir").is_none());
+    }
+
+    #[test]
+    fn nesting_is_bounded_outside_strings_and_comments() {
+        use super::{too_deep, MAX_NESTING};
+        let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        assert_eq!(too_deep(deep(MAX_NESTING).as_bytes()), None);
+        assert_eq!(
+            too_deep(format!("\n  {}", deep(MAX_NESTING + 1)).as_bytes()),
+            Some((2, MAX_NESTING + 3))
+        );
+        let quoted = format!("\"{}\" // {}", "[".repeat(5000), "{".repeat(5000));
+        assert_eq!(too_deep(quoted.as_bytes()), None);
+        assert_eq!(too_deep(br#""a\"[" (((("#), None);
+        // The parser refuses it with a located error instead of
+        // overflowing the stack.
+        let context = context();
+        let text = format!("func.func private @f() attributes {{x = {}}}", deep(10_000));
+        assert!(super::parse(&context, &text, "t.mlir").is_none());
+    }
+
+    #[test]
+    fn a_linalg_array_that_is_not_one_is_refused_before_mlir_crashes() {
+        use super::linalg_array_crash;
+        let good = "%t = linalg.transpose ins(%a : t) outs(%b : t) permutation = [1, 0]";
+        assert_eq!(linalg_array_crash(good), None);
+        let bad =
+            "\n  %t = linalg.transpose ins(%a : t) outs(%b : t) permutation = arith.constant 0]";
+        assert_eq!(linalg_array_crash(bad), Some((2, 64)));
+        assert_eq!(linalg_array_crash("x = {dimensions = 3}"), None);
+        let context = context();
+        let text = "func.func @f(%a: tensor<2x2xf32>, %b: tensor<2x2xf32>) -> tensor<2x2xf32> {\n\
+                    %t = linalg.transpose ins(%a : tensor<2x2xf32>) outs(%b : tensor<2x2xf32>) permutation = 0\n\
+                    return %t : tensor<2x2xf32>\n}";
+        assert!(super::parse(&context, text, "t.mlir").is_none());
     }
 
     #[test]
