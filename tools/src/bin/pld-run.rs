@@ -56,7 +56,8 @@ struct Cli {
     time_limit: f64,
     /// Timed runs of one kernel (compiled once, fresh buffers every run);
     /// the reported time is their mean, the results those of the last.
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    #[arg(long, default_value_t = 1, value_name = "N",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     iters: usize,
     /// Untimed runs before the timed ones.
     #[arg(long, default_value_t = 0, value_name = "N")]

@@ -151,6 +151,12 @@ impl ProgramRun {
             .collect();
         let entry = match entry {
             Some(name) if hosts.iter().any(|h| h == name) => name.to_string(),
+            Some(name) if hosts.is_empty() => {
+                return Err(format!(
+                    "--entry @{name}: the program has no HOST orchestrator (--entry names \
+                     the HOST orchestrator to run; --kernel names a kernel)"
+                ))
+            }
             Some(name) => {
                 return Err(format!(
                     "@{name} is not a HOST orchestrator of the program (those are: {})",

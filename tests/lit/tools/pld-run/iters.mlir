@@ -9,6 +9,10 @@
 // RUN: pld-run %s --ranks 2 --iters 4 --warmup 2 --check --stats | FileCheck %s
 // RUN: pld-run %S/../../../../examples/allreduce.mlir --ranks 2 --iters 2 --warmup 1 --check --stats | FileCheck %s --check-prefix=PROGRAM
 // RUN: pld-run %S/../../../../examples/allreduce.mlir --ranks 2 --stats | FileCheck %s --check-prefix=ONCE
+// Zero timed runs is a malformed command line (clap's status 2), not one run.
+// RUN: not pld-run %s --ranks 2 --iters 0 2>&1 | FileCheck %s --check-prefix=ZERO
+// RUN: sh -c 'pld-run %s --ranks 2 --iters 0 > /dev/null 2>&1; test $? -eq 2'
+// ZERO: error: invalid value '0' for '--iters <N>'
 // CHECK: @sum on 2 ranks: finished in {{.*}} (the mean of 4 runs after 2 warm-up runs)
 // CHECK-NEXT: rank 0: ok
 // CHECK-NEXT: rank 1: ok

@@ -6,6 +6,9 @@
 // actual value; and a launch the builtin entry would refuse (status 1),
 // before anything runs.
 //
+// --entry on a module without a HOST orchestrator says so, not "(those are: )".
+// RUN: not pld-run %S/../../../../examples/reduce.mlir --ranks 2 --entry nope 2>&1 | FileCheck %s --check-prefix=NOHOST
+// NOHOST: pld-run: error: {{.*}}reduce.mlir: --entry @nope: the program has no HOST orchestrator (--entry names the HOST orchestrator to run; --kernel names a kernel)
 // RUN: split-file %s %t
 // RUN: not pld-run %t/deadlock.mlir --ranks 3 --deadline 0.2 2>&1 | FileCheck %s --check-prefix=DEADLOCK
 // RUN: sh -c 'pld-run %t/deadlock.mlir --ranks 3 --deadline 0.2 > /dev/null 2>&1; test $? -eq 3'
