@@ -132,13 +132,15 @@ pub fn explore(
     seeds: Seeds,
     mut schedule: impl FnMut(Schedule) -> Result<Verdict, String>,
 ) -> Result<i32, String> {
-    let list = seeds.list();
+    let total = seeds.count();
     let started = Instant::now();
     let mut last_progress = Instant::now();
     let mut seen = HashSet::new();
     let (mut found, mut deadlocked, mut steps) = (0usize, false, 0u64);
     let mut first_seeds = Vec::new();
-    for (i, &seed) in list.iter().enumerate() {
+    let mut schedules = 0usize;
+    for (i, seed) in seeds.iter().enumerate() {
+        schedules = i + 1;
         let verdict = schedule(Schedule { seed })?;
         steps += verdict.steps;
         deadlocked |= verdict.deadlock;
@@ -153,16 +155,14 @@ pub fn explore(
         if new_here {
             first_seeds.push(seed);
         }
-        if last_progress.elapsed() >= Duration::from_secs(2) && i + 1 < list.len() {
+        if last_progress.elapsed() >= Duration::from_secs(2) && i + 1 < total {
             last_progress = Instant::now();
             eprintln!(
-                "pld-run: explored {} of {} schedules of {label}...",
-                i + 1,
-                list.len()
+                "pld-run: explored {} of {total} schedules of {label}...",
+                i + 1
             );
         }
     }
-    let schedules = list.len();
     let mean = steps / schedules.max(1) as u64;
     let what = match seeds {
         Seeds::Replay(seed) => format!("schedule {seed} replayed"),

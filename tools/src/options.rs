@@ -44,12 +44,21 @@ pub enum Seeds {
 }
 
 impl Seeds {
-    pub fn list(self) -> Vec<u64> {
+    /// The seeds, one at a time (nothing is allocated per seed: a count
+    /// up to `usize::MAX` is a long run, not an allocation).
+    pub fn iter(self) -> impl Iterator<Item = u64> {
+        let (first, count) = match self {
+            Seeds::Explore { first, count } => (first, count),
+            Seeds::Replay(seed) => (seed, 1),
+        };
+        (0..count as u64).map(move |i| first.wrapping_add(i))
+    }
+
+    /// How many schedules the seeds name.
+    pub fn count(self) -> usize {
         match self {
-            Seeds::Explore { first, count } => {
-                (0..count as u64).map(|i| first.wrapping_add(i)).collect()
-            }
-            Seeds::Replay(seed) => vec![seed],
+            Seeds::Explore { count, .. } => count,
+            Seeds::Replay(_) => 1,
         }
     }
 }

@@ -415,7 +415,7 @@ fn run_series(
         let failed = finished.as_ref().map_or(true, |f| {
             f.outcome.deadlock.is_some() || !f.outcome.errors.is_empty()
         });
-        if failed || runs >= options.warmup + iters {
+        if failed || runs >= options.warmup.saturating_add(iters) {
             break;
         }
     }

@@ -243,7 +243,7 @@ fn run_series(
                 }
             }
         }
-        if failed || runs >= options.warmup + iters {
+        if failed || runs >= options.warmup.saturating_add(iters) {
             break;
         }
     }

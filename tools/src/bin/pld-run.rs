@@ -136,10 +136,11 @@ fn main() {
             Ok(deadline) if !deadline.is_zero() => deadline,
             _ => {
                 eprintln!(
-                    "pld-run: error: --deadline takes a positive number of seconds, not {}",
+                    "pld-run: error: --deadline takes a positive number of seconds (at most \
+                     about 1.8e19), not {:?}",
                     cli.deadline
                 );
-                std::process::exit(1);
+                std::process::exit(2);
             }
         },
         output_dir: cli.output_dir,
@@ -163,10 +164,11 @@ fn main() {
         Ok(limit) if !limit.is_zero() => limit,
         _ => {
             eprintln!(
-                "pld-run: error: --time-limit takes a positive number of seconds, not {}",
+                "pld-run: error: --time-limit takes a positive number of seconds (at most \
+                 about 1.8e19), not {:?}",
                 cli.time_limit
             );
-            std::process::exit(1);
+            std::process::exit(2);
         }
     };
     // The rank threads cannot be stopped from outside; ending the process

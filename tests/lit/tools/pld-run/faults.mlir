@@ -29,7 +29,7 @@
 // PARAM: pld-run: error: @leaky has no parameter 'nope'
 // NPY: pld-run: error: cannot read '{{.*}}missing.npy'
 // GOLDEN: pld-run: error: @leaky has 0 collectives; --check needs exactly one
-// DEADLINE: pld-run: error: --deadline takes a positive number of seconds, not 0
+// DEADLINE: pld-run: error: --deadline takes a positive number of seconds (at most about 1.8e19), not 0.0
 // On three ranks the hand-made barrier's rank 2 computes peer -1: its
 // notify and wait point outside every window, and are reported instead of
 // performed.

@@ -5,8 +5,14 @@
 // RUN: not pld-run %s --ranks 2 --time-limit 1 2>&1 | FileCheck %s
 // RUN: sh -c 'pld-run %s --ranks 2 --time-limit 1 > /dev/null 2>&1; test $? -eq 3'
 // RUN: not pld-run %s --ranks 2 --time-limit 0 2>&1 | FileCheck %s --check-prefix=ZERO
+// A malformed command line: status 2, also for a value past what a
+// duration holds; huge counts are long runs, never an allocation or a
+// panic (the time limit ends them).
+// RUN: sh -c 'pld-run %s --ranks 2 --time-limit 1e300 > /dev/null 2>&1; test $? -eq 2'
+// RUN: sh -c 'pld-run %s --ranks 2 --explore 18446744073709551615 --time-limit 1 > /dev/null 2>&1; test $? -eq 3'
+// RUN: sh -c 'pld-run %s --ranks 2 --warmup 18446744073709551615 --time-limit 1 > /dev/null 2>&1; test $? -eq 3'
 // CHECK: pld-run: error: the run did not finish within --time-limit (1.0s): a rank keeps running (a loop that does not end?) without being blocked
-// ZERO: pld-run: error: --time-limit takes a positive number of seconds, not 0
+// ZERO: pld-run: error: --time-limit takes a positive number of seconds (at most about 1.8e19), not 0.0
 
 !sig = tensor<2x1xi32, #pld.dist>
 func.func @forever(%sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
