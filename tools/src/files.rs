@@ -20,19 +20,35 @@ pub fn read_bytes(path: &str) -> std::io::Result<Vec<u8>> {
 }
 
 /// Writes `text` to `path`, or to standard output for `-` or `None`.
-pub fn write_output(path: Option<&str>, text: &str) -> std::io::Result<()> {
+pub fn write_output(path: Option<&str>, text: &str) -> Result<(), String> {
     write_output_bytes(path, text.as_bytes())
 }
 
-/// Writes `bytes` to `path`, or to standard output for `-` or `None`.
-pub fn write_output_bytes(path: Option<&str>, bytes: &[u8]) -> std::io::Result<()> {
+/// Writes `bytes` to `path`, or to standard output for `-` or `None`. A
+/// file is written whole or not at all: the bytes go to a temporary file
+/// beside it, renamed over it once complete. The error names the path.
+pub fn write_output_bytes(path: Option<&str>, bytes: &[u8]) -> Result<(), String> {
     match path {
         None | Some("-") => {
             let mut stdout = std::io::stdout().lock();
-            stdout.write_all(bytes)?;
-            stdout.flush()
+            stdout
+                .write_all(bytes)
+                .and_then(|()| stdout.flush())
+                .map_err(|e| format!("cannot write to standard output: {e}"))
         }
-        Some(path) => std::fs::write(path, bytes),
+        Some(path) => {
+            let target = std::path::Path::new(path);
+            let name = target
+                .file_name()
+                .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+            let temporary = target.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+            std::fs::write(&temporary, bytes)
+                .and_then(|()| std::fs::rename(&temporary, target))
+                .map_err(|e| {
+                    let _ = std::fs::remove_file(&temporary);
+                    format!("cannot write '{path}': {e}")
+                })
+        }
     }
 }
 

@@ -149,13 +149,18 @@ pub fn run(options: &Options) -> i32 {
         outputs.extend(output);
     }
 
-    // Like mlir-opt: a chunk that failed prints nothing; the others print.
+    // Like mlir-opt: a chunk that failed prints nothing; the others print
+    // on the terminal, but a failed run leaves an output file alone rather
+    // than replace it with a partial or empty one.
     let output_started = timing.start();
     let separator = format!("{}\n", split::MARKER).into_bytes();
     let joined = outputs.join(separator.as_slice());
-    if let Err(e) = write_output_bytes(options.output.as_deref(), &joined) {
-        eprintln!("pld-opt: error: cannot write output: {e}");
-        return 1;
+    let to_file = options.output.as_deref().is_some_and(|path| path != "-");
+    if !(failed && to_file) {
+        if let Err(e) = write_output_bytes(options.output.as_deref(), &joined) {
+            eprintln!("pld-opt: error: {e}");
+            return 1;
+        }
     }
     timing.record_output(output_started);
     if options.pass_statistics {

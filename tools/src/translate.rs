@@ -56,7 +56,7 @@ pub fn run(options: &Options) -> i32 {
     }
     let joined = outputs.join(&format!("{}\n", split::MARKER));
     if let Err(e) = write_output(options.output.as_deref(), &joined) {
-        eprintln!("pld-translate: error: cannot write output: {e}");
+        eprintln!("pld-translate: error: {e}");
         return 1;
     }
     i32::from(failed)
