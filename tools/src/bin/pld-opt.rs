@@ -84,7 +84,7 @@ struct Cli {
     #[arg(long = "emit-bytecode")]
     emit_bytecode: bool,
     /// Run the verifier after each transformation pass (default true;
-    /// --verify-each=false turns it off).
+    /// --verify-each=false or =0 turns it off, as in mlir-opt).
     #[arg(
         long = "verify-each",
         value_name = "bool",
@@ -92,6 +92,7 @@ struct Cli {
         require_equals = true,
         default_value = "true",
         default_missing_value = "true",
+        value_parser = clap::builder::BoolishValueParser::new(),
         action = clap::ArgAction::Set
     )]
     verify_each: bool,

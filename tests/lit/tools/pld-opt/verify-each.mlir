@@ -8,6 +8,9 @@
 // RUN: not pld-opt %s --split-input-file --pass-pipeline='builtin.module(pld-verify,canonicalize)' --verify-each=true | FileCheck %s
 // RUN: not pld-opt %s --split-input-file --pass-pipeline='builtin.module(pld-verify,canonicalize)' --verify-each=false | FileCheck %s
 // RUN: not pld-opt %s --split-input-file --pass-pipeline='builtin.module(pld-verify,canonicalize)' -verify-each=false | FileCheck %s
+// LLVM's boolean options also take 1 and 0.
+// RUN: not pld-opt %s --split-input-file --pass-pipeline='builtin.module(pld-verify,canonicalize)' --verify-each=0 | FileCheck %s
+// RUN: not pld-opt %s --split-input-file --pass-pipeline='builtin.module(pld-verify,canonicalize)' --verify-each=1 | FileCheck %s
 // CHECK: func.func @f
 // CHECK-NOT: func.func @k
 //
