@@ -222,3 +222,15 @@ func.func @k(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"in
   %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (!data, !sig) -> !data
   return
 }
+
+// -----
+
+// A reduce takes a fully valid target (the mesh's partial-valid path is not
+// offered to it).
+!data = tensor<2x8xf32, #pld.dist_with<{valid_shape = array<i64: 1, 8>}>>
+!sig = tensor<2x1xi32, #pld.dist>
+func.func @reduce_partial(%d: !data, %s: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{a target with a valid_shape is not supported by pld.tensor_reduce yet}}
+  %r = "pld.tensor_reduce"(%d, %s) {op = #pld.reduce_op<"sum">, root = 0 : i64} : (!data, !sig) -> !data
+  return
+}
