@@ -25,31 +25,44 @@ pub fn write_output(path: Option<&str>, text: &str) -> Result<(), String> {
 }
 
 /// Writes `bytes` to `path`, or to standard output for `-` or `None`. A
-/// file is written whole or not at all: the bytes go to a temporary file
-/// beside it, renamed over it once complete. The error names the path.
+/// regular file is written whole or not at all: the bytes go to a
+/// temporary file beside it, renamed over it once complete (through a
+/// symbolic link, the file it names). Anything else that exists already
+/// (`/dev/null`, a FIFO, a terminal) is written in place: renaming over a
+/// device would replace it. The error names the path.
 pub fn write_output_bytes(path: Option<&str>, bytes: &[u8]) -> Result<(), String> {
-    match path {
-        None | Some("-") => {
-            let mut stdout = std::io::stdout().lock();
-            stdout
-                .write_all(bytes)
-                .and_then(|()| stdout.flush())
-                .map_err(|e| format!("cannot write to standard output: {e}"))
-        }
-        Some(path) => {
-            let target = std::path::Path::new(path);
-            let name = target
-                .file_name()
-                .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
-            let temporary = target.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-            std::fs::write(&temporary, bytes)
-                .and_then(|()| std::fs::rename(&temporary, target))
-                .map_err(|e| {
-                    let _ = std::fs::remove_file(&temporary);
-                    format!("cannot write '{path}': {e}")
-                })
-        }
-    }
+    let Some(path) = path.filter(|p| *p != "-") else {
+        let mut stdout = std::io::stdout().lock();
+        return stdout
+            .write_all(bytes)
+            .and_then(|()| stdout.flush())
+            .map_err(|e| format!("cannot write to standard output: {e}"));
+    };
+    let target = std::path::Path::new(path);
+    let written = match std::fs::metadata(target) {
+        Ok(meta) if !meta.is_file() => std::fs::OpenOptions::new()
+            .write(true)
+            .open(target)
+            .and_then(|mut file| file.write_all(bytes)),
+        Ok(_) => std::fs::canonicalize(target).and_then(|real| replace_whole(&real, bytes)),
+        Err(_) => replace_whole(target, bytes),
+    };
+    written.map_err(|e| format!("cannot write '{path}': {e}"))
+}
+
+/// Writes `bytes` to a temporary file beside `target` and renames it over
+/// `target`; on failure the temporary file is removed and `target` is as
+/// it was.
+fn replace_whole(target: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    let name = target
+        .file_name()
+        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+    let temporary = target.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&temporary, bytes)
+        .and_then(|()| std::fs::rename(&temporary, target))
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&temporary);
+        })
 }
 
 /// The input of a tool run: its text, and the name diagnostics give it

@@ -1,5 +1,8 @@
 // -o FILE: written whole on success; a run with an error leaves the file as
 // it was (no empty or partial file); a path that cannot be written is named.
+// Only a regular file is replaced: -o /dev/null writes into the device (a
+// rename over it, as root, used to turn /dev/null into a regular file for
+// the whole machine), and -o through a symbolic link writes the file it names.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: pld-opt %s -o %t/good.mlir
@@ -9,10 +12,17 @@
 // RUN: FileCheck %s --check-prefix=KEPT --input-file=%t/kept.mlir
 // RUN: not pld-opt %S/parse-error.mlir -o %t/none.mlir 2> /dev/null
 // RUN: not test -e %t/none.mlir
+// RUN: pld-opt %s -o /dev/null
+// RUN: test -c /dev/null
+// RUN: ln -s good.mlir %t/link.mlir
+// RUN: echo 'func.func private @g()' | pld-opt - -o %t/link.mlir
+// RUN: test -L %t/link.mlir
+// RUN: FileCheck %s --check-prefix=LINKED --input-file=%t/good.mlir
 // RUN: not pld-opt %s -o %t/missing/dir/out.mlir 2>&1 | FileCheck %s --check-prefix=PATH
 //
 // GOOD: func.func private @f()
 // KEPT: keep
+// LINKED: func.func private @g()
 // PATH: pld-opt: error: cannot write '{{.*}}missing/dir/out.mlir': No such file or directory
 
 func.func private @f()
