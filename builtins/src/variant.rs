@@ -145,8 +145,9 @@ impl Default for Target {
 }
 
 /// The largest broadcast root the prebuilt (simulator) library carries:
-/// the builtin kernels support at most 16 ranks, so roots 0..=15.
-pub const MAX_PREBUILT_ROOT: u32 = 15;
+/// the builtin kernels serve up to 64 ranks (a CommContext's capacity), so
+/// roots 0..=63.
+pub const MAX_PREBUILT_ROOT: u32 = 63;
 
 /// One builtin variant: one distinct set of template variables (spec
 /// 10.3), rendered once and shared by all its dispatches. `core_num` is a

@@ -127,9 +127,9 @@ fn the_renderer_is_strict() {
 fn every_variant_renders_with_exactly_its_keys() {
     let target = Target::default();
     let variants = all_variants(MAX_PREBUILT_ROOT);
-    // 8 allreduce, ring, barrier, 16 broadcasts, reduce_scatter, 8 reduce,
+    // 8 allreduce, ring, barrier, 64 broadcasts, reduce_scatter, 8 reduce,
     // allgather, all_to_all, 2 all_to_all_v.
-    assert_eq!(variants.len(), 8 + 1 + 1 + 16 + 1 + 8 + 1 + 1 + 2);
+    assert_eq!(variants.len(), 8 + 1 + 1 + 64 + 1 + 8 + 1 + 1 + 2);
     for variant in &variants {
         for file in File::ALL {
             let text = variant.render(file, &target).unwrap();
@@ -214,7 +214,9 @@ fn the_header_defines_what_the_kernels_share_once() {
     assert!(header
         .text
         .contains("#ifndef PLD_KERNEL_ENTRY\n#define PLD_KERNEL_ENTRY kernel_entry\n#endif"));
-    assert!(header.text.contains("constexpr int32_t kMaxRanks = 16;"));
+    assert!(header
+        .text
+        .contains("constexpr int32_t kMaxRanks = PLD_COMM_MAX_RANK_NUM;"));
     for builtin in Builtin::ALL {
         assert!(builtin.files().contains(&File::Header), "{builtin:?}");
         let kernel = builtin.template(File::Kernel).unwrap().text;

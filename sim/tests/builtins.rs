@@ -185,6 +185,73 @@ fn all_to_all_v_wider_than_the_device_fails_at_submit() {
     }
 }
 
+/// A kernel that cannot do its work says so: a fatal invalid-argument
+/// error on every rank naming the reason, nothing written, no deadlock.
+/// (Before, each of these returned quietly and left the data as it was.)
+#[test]
+fn a_kernel_that_refuses_its_call_says_why() {
+    let refusals: [(&str, Vec<TensorArg>, Vec<Scalar>, &str); 3] = [
+        (
+            "builtin.tensor.barrier__fp32",
+            vec![TensorArg::new(0, &[2], 4)],
+            vec![Scalar::Value(65), Scalar::Context],
+            "nranks is not in [1, 64]",
+        ),
+        (
+            "builtin.tensor.reduce__max__fp32",
+            vec![TensorArg::new(0, &[8], 4), TensorArg::new(32, &[2], 4)],
+            vec![Scalar::Ranks, Scalar::Context, Scalar::Value(2)],
+            "the root is not a rank",
+        ),
+        (
+            "builtin.tensor.reduce_scatter__sum__fp32",
+            vec![TensorArg::new(0, &[7], 4), TensorArg::new(32, &[2], 4)],
+            vec![Scalar::Ranks, Scalar::Context],
+            "not a positive multiple of nranks",
+        ),
+    ];
+    for (variant, tensors, scalars, reason) in refusals {
+        let domain = CommDomain::new(2, 64).unwrap();
+        let before = |env: RankEnv<'_>, _call: usize| write(env.domain, env.rank, 0, &[0x5a; 28]);
+        let run = BuiltinRun {
+            variant,
+            tensors: &tensors,
+            scalars: &scalars,
+            calls: 1,
+            aiv_limit: AIV_CORES,
+            deadline: DEADLINE,
+            record_remote_writes: false,
+        }
+        .execute(&domain, Some(&before), None)
+        .unwrap();
+        let o = &run.outcome;
+        assert!(
+            o.deadlock.is_none() && o.errors.is_empty(),
+            "{variant}: {o:?}"
+        );
+        assert_eq!(
+            o.fatals.len(),
+            2,
+            "{variant}: {:?} {:?} {:?}",
+            o.fatals,
+            run.calls,
+            o.counters
+        );
+        for f in &o.fatals {
+            assert_eq!(f.code, 5, "{variant}: {f}");
+            assert!(f.message.contains(reason), "{variant}: {f}");
+        }
+        for rank in 0..2 {
+            assert_eq!(o.counters[rank].notifies, 0, "{variant}: rank {rank}");
+            assert_eq!(
+                read(&domain, rank, 0, 28),
+                [0x5a; 28],
+                "{variant}: rank {rank}"
+            );
+        }
+    }
+}
+
 #[test]
 fn barrier_broadcast_reduce_scatter_allgather_all_to_all() {
     let mut cases = Vec::new();

@@ -520,3 +520,107 @@ fn host_reduce_folds_into_the_root_only() {
         }
     }
 }
+
+/// What device `d` holds in buffer `name` after the run, as f32.
+fn final_f32(run: &ProgramRun, outcome: &ProgramOutcome, name: &str, d: usize) -> Vec<f32> {
+    let index = run.buffers.iter().position(|b| b.name == name).unwrap();
+    outcome.final_bytes[index][d]
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// Every HOST builtin family past the 16 ranks the reference kernels stop
+/// at, up to the 64 a CommContext can name: the calls' own goldens, and an
+/// independent one computed here from the fill (an allreduce through the
+/// mesh and the ring, a broadcast and a reduce from the last rank and from
+/// rank 16, reduce_scatter, allgather, all_to_all), each on a buffer of its
+/// own. Until the kernels' rank limit was raised every one of them left its
+/// data as it was on 17 ranks or more, quietly.
+#[test]
+fn every_host_builtin_on_17_32_and_64_ranks() {
+    for ranks in [17usize, 32, 64] {
+        let p = ranks;
+        let vec_ty = |n: usize| format!("tensor<1x{n}xf32, #pld.dist>");
+        let rows = format!("tensor<{p}x8xf32, #pld.dist>");
+        let row = vec_ty(8);
+        let ring = format!("tensor<{p}x8xf32, #pld.dist>");
+        let ring_sig = format!("tensor<{}x{p}xi32, #pld.dist>", 2 * (p - 1) + 1);
+        let sig = format!("tensor<{p}xi32, #pld.dist>");
+        let sig2 = format!("tensor<{p}x1xi32, #pld.dist>");
+        let (mesh, last) = (vec_ty(300), p - 1);
+        let body = format!(
+            "  %ar = \"pld.tensor_allreduce\"(%mesh) {{op = #pld.reduce_op<\"sum\">, core_num = 4 : i64}} : ({mesh}) -> {mesh}\n\
+             \x20 %rr = \"pld.tensor_allreduce\"(%ring, %ring_sig) {{op = #pld.reduce_op<\"sum\">, mode = \"ring\"}} : ({ring}, {ring_sig}) -> {ring}\n\
+             \x20 %b = \"pld.tensor_barrier\"(%sig) : ({sig}) -> {sig}\n\
+             \x20 %bl = \"pld.tensor_broadcast\"(%bc_last, %sig) {{root = {last} : i64}} : ({rows}, {sig}) -> {rows}\n\
+             \x20 %b16 = \"pld.tensor_broadcast\"(%bc_16, %sig) {{root = 16 : i64}} : ({rows}, {sig}) -> {rows}\n\
+             \x20 %rl = \"pld.tensor_reduce\"(%red_last, %sig) {{op = #pld.reduce_op<\"max\">, root = {last} : i64}} : ({rows}, {sig}) -> {rows}\n\
+             \x20 %r16 = \"pld.tensor_reduce\"(%red_16, %sig) {{op = #pld.reduce_op<\"sum\">, root = 16 : i64}} : ({rows}, {sig}) -> {rows}\n\
+             \x20 %s = \"pld.tensor_reduce_scatter\"(%rs, %sig) {{op = #pld.reduce_op<\"sum\">}} : ({rows}, {sig}) -> {rows}\n\
+             \x20 %g = \"pld.tensor_allgather\"(%row, %ag, %sig2) : ({row}, {rows}, {sig2}) -> {rows}\n\
+             \x20 %t = \"pld.tensor_all_to_all\"(%a2a_in, %a2a_out, %sig2) : ({rows}, {rows}, {sig2}) -> {rows}\n"
+        );
+        let mut buffers = vec![
+            ("mesh", mesh.clone(), 1200),
+            ("ring", ring.clone(), p * 32),
+            ("ring_sig", ring_sig.clone(), (2 * (p - 1) + 1) * p * 4),
+            ("row", row.clone(), 32),
+            ("sig", sig.clone(), p * 4),
+            ("sig2", sig2.clone(), p * 4),
+        ];
+        for name in [
+            "bc_last", "bc_16", "red_last", "red_16", "rs", "ag", "a2a_in", "a2a_out",
+        ] {
+            buffers.push((name, rows.clone(), p * 32));
+        }
+        let text = program(&buffers, &body);
+        let run = ProgramRun::load(&text, "wide.mlir", None, ranks)
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let outcome = run
+            .execute(Duration::from_secs(60), false, true, |b, d| {
+                fill(b, d, false)
+            })
+            .unwrap_or_else(|e| panic!("P={ranks}: {e}"));
+        assert_clean(&format!("wide P={ranks}"), &outcome, 10, 11);
+        let at = |name: &str, d: usize| final_f32(&run, &outcome, name, d);
+        let sum = |i: usize| (0..p).map(|d| value(d, i, false)).sum::<f64>() as f32;
+        let max = |i: usize| (0..p).map(|d| value(d, i, false)).fold(f64::MIN, f64::max) as f32;
+        for d in 0..p {
+            let sums: Vec<f32> = (0..300).map(sum).collect();
+            assert_eq!(at("mesh", d), sums, "mesh allreduce P={p} rank {d}");
+            let sums: Vec<f32> = (0..p * 8).map(sum).collect();
+            assert_eq!(at("ring", d), sums, "ring allreduce P={p} rank {d}");
+            let root_of = |root: usize| {
+                (0..p * 8)
+                    .map(|i| value(root, i, false) as f32)
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(
+                at("bc_last", d),
+                root_of(last),
+                "broadcast root {last} P={p} rank {d}"
+            );
+            assert_eq!(
+                at("bc_16", d),
+                root_of(16),
+                "broadcast root 16 P={p} rank {d}"
+            );
+            let share = &at("rs", d)[d * 8..d * 8 + 8];
+            let want: Vec<f32> = (d * 8..d * 8 + 8).map(sum).collect();
+            assert_eq!(share, want, "reduce_scatter P={p} rank {d}");
+            let gathered: Vec<f32> = (0..p)
+                .flat_map(|s| (0..8).map(move |i| value(s, i, false) as f32))
+                .collect();
+            assert_eq!(at("ag", d), gathered, "allgather P={p} rank {d}");
+            let exchanged: Vec<f32> = (0..p)
+                .flat_map(|s| (d * 8..d * 8 + 8).map(move |i| value(s, i, false) as f32))
+                .collect();
+            assert_eq!(at("a2a_out", d), exchanged, "all_to_all P={p} rank {d}");
+        }
+        let maxes: Vec<f32> = (0..p * 8).map(max).collect();
+        assert_eq!(at("red_last", last), maxes, "reduce max to {last} P={p}");
+        let sums: Vec<f32> = (0..p * 8).map(sum).collect();
+        assert_eq!(at("red_16", 16), sums, "reduce sum to 16 P={p}");
+    }
+}

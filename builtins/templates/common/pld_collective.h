@@ -41,9 +41,11 @@ namespace pld {
 
 // ---- Limits and geometry ---------------------------------------------------
 
-// The most ranks a builtin kernel serves (spec 11.4); a call with more
-// returns at once (the compiler checks the rank count statically).
-constexpr int32_t kMaxRanks = 16;
+// The most ranks a builtin kernel serves: the CommContext's capacity
+// (COMM_MAX_RANK_NUM, pto-interface 4.3). The reference kernels stop at 16
+// (spec 11.4); nothing here is sized by the rank count, so pld serves every
+// rank a context can name. A call with more is refused (Refuse below).
+constexpr int32_t kMaxRanks = PLD_COMM_MAX_RANK_NUM;
 
 // Elements of one vector tile: the unit of every copy and reduction.
 constexpr int32_t kTileElems = 256;
@@ -73,6 +75,26 @@ __aicore__ inline GmSpanT<T> GmSpan(__gm__ T *p, int64_t n) {
 // The elements of the tile that starts at `off` of an n-element range.
 __aicore__ inline int64_t TileLen(int64_t n, int64_t off) {
   return (n - off) < kTileElems ? (n - off) : kTileElems;
+}
+
+// ---- Refusals -----------------------------------------------------------------
+
+// A kernel that cannot do its work with these arguments says so before it
+// returns: never a quiet return that leaves the data as it was. On the
+// device the message goes to the kernel's printf buffer and the core traps
+// (pto-isa's own assertions do the same); in the simulator the call fails
+// with the message as a fatal error of the rank (pld_sim.h). Pipes are
+// drained first, as on every early return.
+__aicore__ inline void Refuse(const char *reason) {
+  pipe_barrier(PIPE_ALL);
+#if defined(__CCE_AICORE__)
+  cce::printf("[pld] builtin kernel refused its call: %s\n", reason);
+  trap();
+#elif defined(PLD_SIM_H)
+  pld_sim_fatal(PLD_FATAL_INVALID_ARGS, reason);
+#else
+  (void)reason;
+#endif
 }
 
 // ---- Arguments ---------------------------------------------------------------
@@ -174,14 +196,18 @@ __aicore__ inline int32_t ActiveLanes(int32_t block_num, int32_t stride) {
 // tensor descriptors, then nranks, then the CommContext* (spec 10.3), the
 // signal being tensor `signal`. Only block 0 works; the rank count must be
 // one the kernels serve and the signal have a dimension. On success `lane`
-// is lane 0 of the signal; otherwise the kernel returns at once (its pipes
-// drained where it was called with bad arguments).
+// is lane 0 of the signal; otherwise the kernel returns at once, a block
+// past 0 quietly (it has no work), bad arguments refused.
 __aicore__ inline bool StartSingleBlock(__gm__ int64_t *args, int32_t tensors, int32_t signal, Lane &lane) {
   if (get_block_idx(args) != 0) return false;
   const int32_t nranks = static_cast<int32_t>(args[tensors]);
   __gm__ PldTensor *signal_t = TensorArg(args, signal);
-  if (!RanksOk(nranks) || signal_t->ndims < 1) {
-    pipe_barrier(PIPE_ALL);
+  if (!RanksOk(nranks)) {
+    Refuse("nranks is not in [1, 64]");
+    return false;
+  }
+  if (signal_t->ndims < 1) {
+    Refuse("the signal has no dimension");
     return false;
   }
   lane = SignalLane(ContextArg(args, tensors + 1), signal_t, nranks, 0);
@@ -190,15 +216,19 @@ __aicore__ inline bool StartSingleBlock(__gm__ int64_t *args, int32_t tensors, i
 
 // The start of a single-block kernel with a root whose tensor 0 is its
 // data and tensor 1 its signal (broadcast, reduce): `data` and `numel` are
-// the data's; false (pipes drained) when the root is not a rank or the data
-// is empty.
+// the data's; false when StartSingleBlock is, or (refused) when the root is
+// not a rank or the data is empty.
 template <typename T>
 __aicore__ inline bool StartRooted(__gm__ int64_t *args, int64_t root, Lane &lane, __gm__ T *&data, int64_t &numel) {
   if (!StartSingleBlock(args, 2, 1, lane)) return false;
   __gm__ PldTensor *data_t = TensorArg(args, 0);
   numel = PldTensorNumel(data_t);
-  if (root < 0 || root >= lane.nranks || numel <= 0) {
-    pipe_barrier(PIPE_ALL);
+  if (root < 0 || root >= lane.nranks) {
+    Refuse("the root is not a rank: not in [0, nranks)");
+    return false;
+  }
+  if (numel <= 0) {
+    Refuse("the data is empty");
     return false;
   }
   data = TensorData<T>(data_t);

@@ -105,8 +105,9 @@ impl Capability {
     }
 }
 
-/// Largest ring a `pld.builtin_allreduce_ring` kernel supports.
-pub const RING_MAX_RANKS: i64 = 16;
+/// Largest ring a `pld.builtin_allreduce_ring` kernel supports: every rank
+/// a CommContext can name (`kMaxRanks` of the kernels' shared header).
+pub const RING_MAX_RANKS: i64 = 64;
 
 /// The capability of builtin `name`, if it is one.
 pub fn capability(name: &str) -> Option<Capability> {

@@ -121,7 +121,7 @@ fn mesh_lanes(cx: &mut OpCx, signal: &crate::types::TensorInfo) {
     }
 }
 
-/// `[2*(NR-1)+1, NR]` ring signal, at most 16 ranks, static src whose
+/// `[2*(NR-1)+1, NR]` ring signal, at most 64 ranks, static src whose
 /// element count NR divides.
 fn ring(cx: &mut OpCx, signal: &crate::types::TensorInfo) {
     if signal.rank() != 2 {

@@ -495,7 +495,7 @@ fn check_mesh_lanes(
     }
 }
 
-/// Ring allreduce: `[2*(W-1)+1, W]` signal, at most 16 devices, a static
+/// Ring allreduce: `[2*(W-1)+1, W]` signal, at most 64 devices, a static
 /// source whose element count W divides.
 fn check_ring(signal: &TensorInfo, data: &TensorInfo, world: Option<i64>) -> Result<(), String> {
     if signal.dtype() != "i32" || signal.rank() != 2 {

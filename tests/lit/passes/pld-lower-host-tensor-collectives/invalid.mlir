@@ -402,8 +402,8 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
 
 // -----
 
-!data = tensor<68xf32, #pld.dist>
-!sig = tensor<33x17xi32, #pld.dist>
+!data = tensor<130xf32, #pld.dist>
+!sig = tensor<129x65xi32, #pld.dist>
 func.func @chip(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"chip">} {
   return
 }
@@ -411,21 +411,21 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  %c17 = arith.constant 17 : index
-  %data_bytes = arith.constant 272 : i64
+  %c65 = arith.constant 65 : index
+  %data_bytes = arith.constant 520 : i64
   %data_p = "pld.tensor_alloc_window_buffer"(%data_bytes) {name = "data_buf"} : (i64) -> !pld.ptr
   %data = "pld.tensor_window"(%data_p) : (!pld.ptr) -> !data
-  %sig_bytes = arith.constant 2244 : i64
+  %sig_bytes = arith.constant 33540 : i64
   %sig_p = "pld.tensor_alloc_window_buffer"(%sig_bytes) {name = "sig_buf"} : (i64) -> !pld.ptr
   %sig = "pld.tensor_window"(%sig_p) : (!pld.ptr) -> !sig
-  scf.for %r = %c0 to %c17 step %c1 {
+  scf.for %r = %c0 to %c65 step %c1 {
     "pld.dispatch"(%r) ({
       func.call @chip(%data, %sig) : (!data, !sig) -> ()
       gpu.yield
     }) : (index) -> ()
   }
-  // Ring: at most 16 devices.
-  // expected-error@+1 {{mode = "ring" supports 16 or fewer participating devices, got 17}}
+  // Ring: at most 64 devices.
+  // expected-error@+1 {{mode = "ring" supports 64 or fewer participating devices, got 65}}
   %x = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">, mode = "ring"} : (!data, !sig) -> !data
   return
 }

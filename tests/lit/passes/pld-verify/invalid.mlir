@@ -1310,10 +1310,10 @@ func.func @host_builtin_allreduce_ring_ring_signal_shape_0_6_equal(%x: !d, %s: !
 
 // -----
 
-!d = tensor<68xf32, #pld.dist>
-!s = tensor<33x17xi32, #pld.dist>
-func.func @host_builtin_allreduce_ring_ring_allreduce_supports_16_fewer_ranks(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
-  // expected-error@+1 {{ring allreduce supports 16 or fewer ranks, got 17}}
+!d = tensor<130xf32, #pld.dist>
+!s = tensor<129x65xi32, #pld.dist>
+func.func @host_builtin_allreduce_ring_ring_allreduce_supports_64_fewer_ranks(%x: !d, %s: !s, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{ring allreduce supports 64 or fewer ranks, got 65}}
   "pld.builtin_allreduce_ring"(%x, %s, %r) {op = #pld.reduce_op<"sum">, dtype = f32, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (!d, !s, index) -> ()
   return
 }

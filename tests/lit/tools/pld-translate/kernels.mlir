@@ -37,7 +37,7 @@
 // PLD_KERNEL_ENTRY.
 // HEADER: #include <pto/pto-inst.hpp>
 // HEADER: #define PLD_KERNEL_ENTRY kernel_entry
-// HEADER: constexpr int32_t kMaxRanks = 16;
+// HEADER: constexpr int32_t kMaxRanks = PLD_COMM_MAX_RANK_NUM;
 
 // ENTRY: // Orchestration builtin_tensor_allreduce__sum__fp32 of builtin variant builtin.tensor.allreduce__sum__fp32 (runtime
 // ENTRY-NEXT: // tensormap_and_ringbuffer)
