@@ -192,7 +192,31 @@ pub fn tensor_info(ty: Type<'_>) -> Result<Option<TensorInfo<'_>>, String> {
     if let Some(props) = props {
         read_props(&mut info, props)?;
     }
+    fits_a_byte_count(&info, ty)?;
     Ok(Some(info))
+}
+
+/// A pld tensor's static extents and element size must multiply to a byte
+/// count that a signed 64-bit size holds (every rail addresses it so), or
+/// the sizes computed from it overflow.
+fn fits_a_byte_count(info: &TensorInfo, ty: Type) -> Result<(), String> {
+    let element = pld_ir::types::byte_width(info.element).unwrap_or(1).max(1);
+    let bytes = info
+        .shape
+        .iter()
+        .flatten()
+        .try_fold(element, |total, &extent| total.checked_mul(extent));
+    match bytes {
+        Some(_) => Ok(()),
+        None => Err(format!(
+            "{ty} holds more bytes than a 64-bit size counts ({} x {element} bytes)",
+            info.shape
+                .iter()
+                .map(|d| d.map_or("?".to_string(), |d| d.to_string()))
+                .collect::<Vec<_>>()
+                .join(" x ")
+        )),
+    }
 }
 
 /// Classifies the type of a value.

@@ -6,7 +6,7 @@ use crate::options::{Options, Seeds, DEADLOCK};
 use crate::report::{count, index_of};
 use pld_sim::{Finding, Outcome, Schedule};
 use std::collections::HashSet;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// What one schedule found, beyond the checker's findings: a deadlock,
 /// credits left behind, wrong numbers, errors of the run.
@@ -134,14 +134,20 @@ pub fn explore(
 ) -> Result<i32, String> {
     let total = seeds.count();
     let started = Instant::now();
-    let mut last_progress = Instant::now();
     let mut seen = HashSet::new();
     let (mut found, mut deadlocked, mut steps) = (0usize, false, 0u64);
     let mut first_seeds = Vec::new();
     let mut schedules = 0usize;
+    crate::watch::done(format!("explored 0 of {total} schedules of {label}"));
     for (i, seed) in seeds.iter().enumerate() {
+        crate::watch::schedule_started(seed, label);
+        let verdict = schedule(Schedule { seed });
+        crate::watch::schedule_finished();
+        if crate::watch::interrupted() {
+            break; // the schedule Ctrl-C cut short counts for nothing
+        }
+        let verdict = verdict?;
         schedules = i + 1;
-        let verdict = schedule(Schedule { seed })?;
         steps += verdict.steps;
         deadlocked |= verdict.deadlock;
         let mut new_here = false;
@@ -155,13 +161,18 @@ pub fn explore(
         if new_here {
             first_seeds.push(seed);
         }
-        if last_progress.elapsed() >= Duration::from_secs(2) && i + 1 < total {
-            last_progress = Instant::now();
-            eprintln!(
-                "pld-run: explored {} of {total} schedules of {label}...",
-                i + 1
-            );
-        }
+        crate::watch::done(format!(
+            "explored {} of {total} schedules of {label}{}",
+            i + 1,
+            match found {
+                0 => ", all clean".to_string(),
+                n => format!(", {n} finding{} so far", if n == 1 { "" } else { "s" }),
+            }
+        ));
+    }
+    if crate::watch::interrupted() {
+        eprintln!("{}", crate::watch::interrupted_message());
+        return Ok(pld_sim::runtime::interrupt::STATUS);
     }
     let mean = steps / schedules.max(1) as u64;
     let what = match seeds {

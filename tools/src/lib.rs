@@ -27,3 +27,4 @@ pub mod run_program;
 pub mod split;
 pub mod timing;
 pub mod translate;
+pub mod watch;

@@ -1,9 +1,11 @@
 //! What `pld-run` prints alike for one kernel and for a whole program:
 //! multi-dimensional indices, signal cells named as the source names them
 //! (in credit-leak and deadlock reports, with the collectives whose signal
-//! they are), the notice of a long run, nccl-tests' bus bandwidth factor,
-//! and the `--stats` counters and phase times.
+//! they are), the notice of a long run, the nccl-tests style table of the
+//! collective calls, and the `--stats` counters and phase times.
 
+use pld_dialect::collective::CollectiveKind;
+use pld_dialect::enums::ReduceOp;
 use pld_sim::program::golden::RankCheck;
 use pld_sim::{BlockedRank, CellLeak};
 use std::time::Duration;
@@ -145,6 +147,104 @@ pub(crate) fn counter_rows(
     vec![("all".to_string(), all)]
 }
 
+/// One collective call in the nccl-tests style table that `pld-run` prints
+/// for a kernel and for a program alike.
+pub(crate) struct TableRow {
+    pub collective: CollectiveKind,
+    /// The ranks of its comm domain.
+    pub ranks: usize,
+    /// Bytes and elements of its result (none for a barrier).
+    pub bytes: usize,
+    pub count: usize,
+    /// Element type (`-` for a barrier).
+    pub dtype: String,
+    pub reduce: Option<ReduceOp>,
+    pub root: Option<i64>,
+    /// The collective's own time (the mean of the timed runs).
+    pub time: Duration,
+    /// Wrong elements over all ranks, under `--check`.
+    pub wrong: Option<usize>,
+}
+
+/// The table: `#`, collective, ranks, size (B), count (elements), type,
+/// redop, root (`-` without one), time (us), algbw and busbw (GB/s; busbw
+/// = algbw times nccl-tests' factor for the collective and rank count) and
+/// #wrong (`N/A` without `--check`). `indent` starts every line.
+pub(crate) fn collective_table(rows: &[TableRow], indent: &str) -> String {
+    let mut text =
+        format!(
+        "{indent}#{:>3} {:<26} {:>5} {:>12} {:>10} {:>5} {:>6} {:>5} {:>10} {:>8} {:>8} {:>7}\n",
+        "", "collective", "ranks", "size", "count", "type", "redop", "root", "time", "algbw",
+        "busbw", "#wrong"
+    );
+    text += &format!(
+        "{indent}#{:>3} {:<26} {:>5} {:>12} {:>10} {:>5} {:>6} {:>5} {:>10} {:>8} {:>8} {:>7}\n",
+        "", "", "", "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", ""
+    );
+    for (i, row) in rows.iter().enumerate() {
+        let seconds = row.time.as_secs_f64().max(1e-9);
+        let algbw = row.bytes as f64 / seconds / 1e9;
+        let busbw = algbw * row.collective.bus_factor(row.ranks);
+        let root = row.root.map_or("-".to_string(), |r| r.to_string());
+        let redop = row.reduce.map_or("none".to_string(), |r| r.to_string());
+        let wrong = row.wrong.map_or("N/A".to_string(), |w| w.to_string());
+        text += &format!(
+            "{indent}#{i:>3} {:<26} {:>5} {:>12} {:>10} {:>5} {redop:>6} {root:>5} {:>10.1} \
+             {algbw:>8.3} {busbw:>8.3} {wrong:>7}\n",
+            row.collective,
+            row.ranks,
+            row.bytes,
+            row.count,
+            row.dtype,
+            seconds * 1e6,
+        );
+    }
+    text
+}
+
+/// The lines the ranks' calls logged (a builtin entry's launch line,
+/// `pld.tensor_all_to_all_v at f.mlir:9:8: requested_core_num=5
+/// launched_core_num=4 active_lanes=4 nranks=2`), each distinct line once
+/// with the devices that logged it: `  log (devices 0-3): ...`.
+pub(crate) fn log_lines(logs: &[Vec<String>]) -> String {
+    let mut lines: Vec<(&String, Vec<usize>)> = Vec::new();
+    for (device, log) in logs.iter().enumerate() {
+        for line in log {
+            match lines.iter_mut().find(|(l, _)| *l == line) {
+                Some((_, devices)) => devices.push(device),
+                None => lines.push((line, vec![device])),
+            }
+        }
+    }
+    lines
+        .iter()
+        .map(|(line, devices)| format!("  log ({}): {line}\n", device_ranges(devices)))
+        .collect()
+}
+
+/// `device 2`, `devices 0-3`, `devices 0, 2-3`.
+fn device_ranges(devices: &[usize]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < devices.len() {
+        let mut j = i;
+        while j + 1 < devices.len() && devices[j + 1] == devices[j] + 1 {
+            j += 1;
+        }
+        parts.push(match i == j {
+            true => devices[i].to_string(),
+            false => format!("{}-{}", devices[i], devices[j]),
+        });
+        i = j + 1;
+    }
+    let plural = devices.len() > 1;
+    format!(
+        "device{} {}",
+        if plural { "s" } else { "" },
+        parts.join(", ")
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,5 +304,25 @@ mod tests {
         assert_eq!(line, "  phases: lower 2.0ms, run 3.0ms (mean), check 0.0ns");
         let line = phases(&[("run", ms(3))], false);
         assert_eq!(line, "  phases: run 3.0ms");
+    }
+
+    #[test]
+    fn log_lines_name_the_devices_once_per_line() {
+        let line = |t: &str| t.to_string();
+        let logs = vec![
+            vec![line("a"), line("b")],
+            vec![line("a")],
+            vec![line("a")],
+            vec![line("a"), line("b")],
+        ];
+        assert_eq!(
+            log_lines(&logs),
+            "  log (devices 0-3): a\n  log (devices 0, 3): b\n"
+        );
+        assert_eq!(
+            log_lines(&[vec![], vec![line("c")]]),
+            "  log (device 1): c\n"
+        );
+        assert_eq!(log_lines(&[vec![], vec![]]), "");
     }
 }

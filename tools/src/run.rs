@@ -7,19 +7,69 @@ use crate::options::Options;
 
 /// Runs `pld-run`; returns the process exit status.
 pub fn run(options: &Options) -> i32 {
-    match drive(options) {
+    crate::watch::phase(format!("reading and compiling {}", options.input));
+    let Some((buffer_name, text)) = read_named_input("pld-run", &options.input) else {
+        return 1;
+    };
+    match drive(options, &buffer_name, &text) {
         Ok(status) => status,
+        // What failed because Ctrl-C stopped it is not an error.
+        Err(_) if crate::watch::interrupted() => {
+            eprintln!("{}", crate::watch::interrupted_message());
+            pld_sim::runtime::interrupt::STATUS
+        }
         Err(message) => {
-            eprintln!("pld-run: error: {message}");
+            eprintln!("{}", shown_error(&message, &buffer_name, &text));
             1
         }
     }
 }
 
-fn drive(options: &Options) -> Result<i32, String> {
-    let Some((buffer_name, text)) = read_named_input("pld-run", &options.input) else {
-        return Ok(1);
+/// An error as MLIR tools show one: diagnostics already rendered (a parse
+/// or verify failure) as they are; a message that starts at a place of the
+/// input as `file:line:col: error: message` with the source line and a
+/// caret; anything else as `pld-run: error: message`.
+pub fn shown_error(message: &str, buffer_name: &str, text: &str) -> String {
+    let lines: Vec<&str> = message.lines().collect();
+    if let Some(first) = lines.iter().position(|l| is_diagnostic(l)) {
+        return lines[first..].join("\n");
+    }
+    if let Some((line, column, rest)) = located(message, buffer_name) {
+        let excerpt = pld_ir::diag::excerpt(text, line, column);
+        return format!(
+            "{buffer_name}:{line}:{column}: error: {rest}\n{}",
+            excerpt.trim_end()
+        );
+    }
+    format!("pld-run: error: {message}")
+}
+
+/// `file:line:col: error: ...` (or warning, note, remark).
+fn is_diagnostic(line: &str) -> bool {
+    let mut parts = line.splitn(4, ':');
+    let (Some(_), Some(l), Some(c), Some(rest)) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return false;
     };
+    let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    number(l)
+        && number(c)
+        && ["error:", "warning:", "note:", "remark:"]
+            .iter()
+            .any(|k| rest.trim_start().starts_with(k))
+}
+
+/// The line, column and rest of a message that starts with
+/// `<buffer_name>:line:col: `.
+fn located<'m>(message: &'m str, buffer_name: &str) -> Option<(usize, usize, &'m str)> {
+    let rest = message.strip_prefix(buffer_name)?.strip_prefix(':')?;
+    let (line, rest) = rest.split_once(':')?;
+    let (column, rest) = rest.split_once(": ")?;
+    Some((line.parse().ok()?, column.parse().ok()?, rest))
+}
+
+fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, String> {
     if !(1..=pld_sim::MAX_RANKS).contains(&options.ranks) {
         return Err(format!(
             "--ranks must be 1 to {}, not {}",
@@ -30,9 +80,9 @@ fn drive(options: &Options) -> Result<i32, String> {
     // A program with a HOST orchestrator runs whole, unless a kernel is
     // named.
     if options.entry.is_some()
-        || (options.kernel.is_none() && !crate::run_program::host_functions(&text).is_empty())
+        || (options.kernel.is_none() && !crate::run_program::host_functions(text).is_empty())
     {
-        return crate::run_program::drive(options, &buffer_name, &text);
+        return crate::run_program::drive(options, buffer_name, text);
     }
-    crate::run_kernel::drive(options, &buffer_name, &text)
+    crate::run_kernel::drive(options, buffer_name, text)
 }

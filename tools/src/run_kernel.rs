@@ -40,42 +40,30 @@ fn param_index(kernel: &KernelInfo, name: &str) -> Result<usize, String> {
         })
 }
 
-/// The collective's result in nccl-tests' columns: size in bytes and count
-/// in elements of its buffer (the target: for reduce_scatter, allgather
-/// and the all-to-alls the whole `[ranks, ...]` buffer, as nccl-tests
-/// counts them), element type, reduction, root, the run's time, and the
-/// algorithm and bus bandwidths (busbw = algbw times 2(n-1)/n for an
-/// allreduce, (n-1)/n for reduce_scatter, allgather and the all-to-alls, 1
-/// for a broadcast); #wrong is the number of wrong elements over all ranks
-/// under --check, N/A without.
-fn summary(
+/// The kernel's collective as a row of the table of the calls
+/// ([`report::collective_table`]): the size of its target (allgather's
+/// whole output, the all-to-alls' whole `[ranks, ...]` buffer, as
+/// nccl-tests counts them; nothing for a barrier) and its time, the mean
+/// time of the kernel over the timed runs (`time`).
+fn table_row(
     kernel: &KernelInfo,
     collective: &pld_sim::program::Collective,
     ranks: usize,
-    elapsed: Duration,
+    time: Duration,
     wrong: Option<usize>,
-) -> String {
+) -> report::TableRow {
     let target = collective.at(Role::Target).map(|t| &kernel.params[t]);
-    let count = target.map_or(0, Param::elements);
-    let size = target.map_or(0, |p| p.elements() * p.dtype.bytes());
-    let dtype = target.map_or("-", |p| p.dtype.name());
-    let factor = collective.kind.bus_factor(ranks);
-    let seconds = elapsed.as_secs_f64().max(1e-9);
-    let algbw = size as f64 / seconds / 1e9;
-    let redop = collective
-        .reduce
-        .map_or("none".to_string(), |r| r.to_string());
-    let root = collective.root.unwrap_or(-1);
-    let wrong = wrong.map_or("N/A".to_string(), |w| w.to_string());
-    format!(
-        "#{:>12} {:>12} {:>6} {:>6} {:>5} {:>10} {:>8} {:>8} {:>7}\n\
-         #{:>12} {:>12} {:>6} {:>6} {:>5} {:>10} {:>8} {:>8} {:>7}\n \
-         {size:>12} {count:>12} {dtype:>6} {redop:>6} {root:>5} {:>10.1} {algbw:>8.3} {:>8.3} {wrong:>7}\n",
-        "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong",
-        "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "",
-        seconds * 1e6,
-        algbw * factor,
-    )
+    report::TableRow {
+        collective: collective.kind,
+        ranks,
+        bytes: target.map_or(0, |p| p.elements() * p.dtype.bytes()),
+        count: target.map_or(0, Param::elements),
+        dtype: target.map_or("-", |p| p.dtype.name()).to_string(),
+        reduce: collective.reduce,
+        root: collective.root,
+        time,
+        wrong,
+    }
 }
 
 /// A parameter as reports name it: `%data (arg0)` when the source names
@@ -231,13 +219,20 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
         Program::load_named(text, buffer_name).map_err(|e| format!("{buffer_name}: {e}"))?;
     let kernel = choose_kernel(&program, options, buffer_name)?;
     let fill_started = Instant::now();
+    crate::watch::phase("filling the inputs");
     let mut inputs = kernel_inputs(kernel, options)?;
     let fill_time = fill_started.elapsed();
     if let Some(seeds) = options.explore {
+        crate::watch::phase(format!("exploring @{}", kernel.name));
         return explore_kernel(options, seeds, &program, kernel, &inputs, text);
     }
     let (finished, series) = run_series(&program, kernel, options, &mut inputs);
     let finished = finished?;
+    if finished.outcome.interrupted || crate::watch::interrupted() {
+        eprintln!("{}", crate::watch::interrupted_message());
+        return Ok(pld_sim::runtime::interrupt::STATUS);
+    }
+    crate::watch::phase("checking the results");
     if let (Some(path), Some(trace)) = (&options.trace, &finished.outcome.trace) {
         std::fs::write(path, trace).map_err(|e| format!("cannot write '{path}': {e}"))?;
     }
@@ -276,10 +271,8 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
         println!("{}", report::phases(&phases, series.timed_runs > 1));
     }
     if let [collective] = kernel.collectives.as_slice() {
-        print!(
-            "{}",
-            summary(kernel, collective, options.ranks, series.elapsed, wrong)
-        );
+        let row = table_row(kernel, collective, options.ranks, series.kernel, wrong);
+        print!("{}", report::collective_table(&[row], ""));
     }
     Ok(status)
 }
@@ -361,6 +354,9 @@ fn kernel_inputs(kernel: &KernelInfo, options: &Options) -> Result<Vec<Vec<Vec<u
 /// of the timed ones), how many ran and how many were timed.
 struct Series {
     elapsed: Duration,
+    /// The kernel's own time (from the start of its first rank to the end
+    /// of its last), the mean over the timed runs.
+    kernel: Duration,
     runs: usize,
     timed_runs: u32,
 }
@@ -394,9 +390,20 @@ fn run_series(
     ));
     let iters = options.iters.max(1);
     let mut timed = Duration::ZERO;
+    let mut kernel_timed = Duration::ZERO;
     let mut runs = 0;
     let mut finished;
+    let total = options.warmup.saturating_add(iters);
+    if total > 1 {
+        crate::watch::done(format!("0 of {total} runs finished"));
+    }
     loop {
+        crate::watch::phase(format!(
+            "running @{} on {}{}",
+            kernel.name,
+            report::count(options.ranks, "rank"),
+            crate::watch::of_total(runs, total)
+        ));
         let run_started = Instant::now();
         finished = program.run_traced(
             &kernel.name,
@@ -411,23 +418,31 @@ fn run_series(
         runs += 1;
         if runs > options.warmup {
             timed += run_started.elapsed();
+            kernel_timed += finished
+                .as_ref()
+                .map_or(Duration::ZERO, |f| f.outcome.kernel_time);
         }
         let failed = finished.as_ref().map_or(true, |f| {
             f.outcome.deadlock.is_some() || !f.outcome.errors.is_empty()
         });
-        if failed || runs >= options.warmup.saturating_add(iters) {
+        if failed || runs >= total || crate::watch::interrupted() {
             break;
         }
+        crate::watch::done(format!("{runs} of {total} runs finished"));
     }
     let timed_runs = runs.saturating_sub(options.warmup).max(1) as u32;
-    let elapsed = if runs > options.warmup {
-        timed / timed_runs
+    let (elapsed, kernel_time) = if runs > options.warmup {
+        (timed / timed_runs, kernel_timed / timed_runs)
     } else {
-        started.elapsed()
+        let last = finished
+            .as_ref()
+            .map_or(Duration::ZERO, |f| f.outcome.kernel_time);
+        (started.elapsed(), last)
     };
     progress.done();
     let series = Series {
         elapsed,
+        kernel: kernel_time,
         runs,
         timed_runs,
     };

@@ -64,6 +64,7 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
             }
         })?;
     let fill_started = Instant::now();
+    crate::watch::phase("filling the inputs");
     let inputs = program_inputs(&run, options)?;
     let fill_time = fill_started.elapsed();
     let index_of = |buffer: &Buffer| {
@@ -74,9 +75,14 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
     };
     let init = |buffer: &Buffer, device: usize| inputs[index_of(buffer)][device].clone();
     if let Some(seeds) = options.explore {
+        crate::watch::phase(format!("exploring @{}", run.entry));
         return explore_program(options, seeds, &run, &init, text);
     }
     let series = run_series(&run, options, &init);
+    if crate::watch::interrupted() {
+        eprintln!("{}", crate::watch::interrupted_message());
+        return Ok(pld_sim::runtime::interrupt::STATUS);
+    }
     let finished = series.finished?;
     let elapsed = started.elapsed();
 
@@ -135,6 +141,7 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
     summary(&finished.calls, options.ranks);
     if options.stats {
         print_counters(&finished, options.per_rank);
+        print!("{}", report::log_lines(&finished.outcome.logs));
         let phases = [
             ("lower", run.program.lower_time),
             ("compile", run.program.compile_time),
@@ -219,7 +226,17 @@ fn run_series(
     let mut timed_total = Duration::ZERO;
     let mut runs = 0;
     let mut result;
+    let total = options.warmup.saturating_add(iters);
+    if total > 1 {
+        crate::watch::done(format!("0 of {total} runs finished"));
+    }
     loop {
+        crate::watch::phase(format!(
+            "running @{} on {} devices{}",
+            run.entry,
+            options.ranks,
+            crate::watch::of_total(runs, total)
+        ));
         let run_started = Instant::now();
         result = run.execute(
             options.deadline,
@@ -243,9 +260,10 @@ fn run_series(
                 }
             }
         }
-        if failed || runs >= options.warmup.saturating_add(iters) {
+        if failed || runs >= total || crate::watch::interrupted() {
             break;
         }
+        crate::watch::done(format!("{runs} of {total} runs finished"));
     }
     progress.done();
     let timed_runs = runs.saturating_sub(options.warmup).max(1) as u32;
@@ -412,55 +430,48 @@ fn print_counters(finished: &ProgramOutcome, per_rank: bool) {
     }
 }
 
-/// Every collective call in nccl-tests' columns: size in bytes and count in
-/// elements of its result buffer, element type, reduction, root, the time
-/// on the slowest rank, algorithm and bus bandwidth, and the number of
-/// wrong elements over all ranks (N/A without --check).
+/// The calls in the table [`report::collective_table`] prints: the size
+/// of each call's result (nothing for a barrier) and its time on the
+/// slowest rank.
 fn summary(calls: &[CallReport], world: usize) {
     if calls.is_empty() {
         return;
     }
-    println!(
-        "  #{:>3} {:<26} {:>12} {:>10} {:>5} {:>6} {:>5} {:>10} {:>8} {:>8} {:>7}",
-        "",
-        "collective",
-        "size",
-        "count",
-        "type",
-        "redop",
-        "root",
-        "time",
-        "algbw",
-        "busbw",
-        "#wrong"
-    );
-    println!(
-        "  #{:>3} {:<26} {:>12} {:>10} {:>5} {:>6} {:>5} {:>10} {:>8} {:>8} {:>7}",
-        "", "", "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", ""
-    );
-    for (i, call) in calls.iter().enumerate() {
-        let bytes = call.elements
-            * match call.dtype.as_str() {
-                "f32" | "i32" => 4,
-                "f16" => 2,
-                _ => 1,
+    let rows: Vec<report::TableRow> = calls
+        .iter()
+        .map(|call| {
+            let (count, dtype) = match call.target {
+                Some(_) => (call.elements, call.dtype.clone()),
+                None => (0, "-".to_string()),
             };
-        let ranks = call.check.as_ref().map_or(world, |c| c.len().max(1));
-        let seconds = call.time.as_secs_f64().max(1e-9);
-        let algbw = bytes as f64 / seconds / 1e9;
-        let busbw = algbw * call.kind.bus_factor(ranks);
-        let wrong = match &call.check {
-            Ok(checks) => checks.iter().map(|c| c.wrong).sum::<usize>().to_string(),
-            Err(_) => "N/A".to_string(),
-        };
-        let root = call.root.map_or("-".to_string(), |r| r.to_string());
-        println!(
-            "  #{i:>3} {:<26} {bytes:>12} {:>10} {:>5} {:>6} {root:>5} {:>10.1} {algbw:>8.3} {busbw:>8.3} {wrong:>7}",
-            call.kind,
-            call.elements,
-            call.dtype,
-            call.reduce.map_or("none".to_string(), |r| r.to_string()),
-            seconds * 1e6,
-        );
+            report::TableRow {
+                collective: call.kind,
+                ranks: call
+                    .target
+                    .as_ref()
+                    .map_or(world, |(_, devices)| devices.len()),
+                bytes: count * dtype_bytes(&dtype),
+                count,
+                dtype,
+                reduce: call.reduce,
+                root: call.root,
+                time: call.time,
+                wrong: call
+                    .check
+                    .as_ref()
+                    .ok()
+                    .map(|checks| checks.iter().map(|c| c.wrong).sum()),
+            }
+        })
+        .collect();
+    print!("{}", report::collective_table(&rows, "  "));
+}
+
+/// Bytes of an element type as the reports spell it.
+fn dtype_bytes(dtype: &str) -> usize {
+    match dtype {
+        "f32" | "i32" => 4,
+        "f16" => 2,
+        _ => 1,
     }
 }

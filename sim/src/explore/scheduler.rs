@@ -171,6 +171,17 @@ struct Inner {
 /// wait that spins on `pto.comm.ttest` forever, say).
 pub const MAX_STEPS: u64 = 2_000_000;
 
+/// Decisions taken by every schedule of the process so far.
+static DECISIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Scheduling decisions taken in this process so far, over every schedule:
+/// a tool that sees it stand still while a schedule runs knows that the
+/// running agent makes no device call (a loop that neither notifies, waits
+/// nor copies), which no step limit catches.
+pub fn decisions() -> u64 {
+    DECISIONS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Scalar reads at one site in a row after which an agent counts as
 /// polling.
 const POLL_REPEATS: u32 = 16;
@@ -355,6 +366,11 @@ impl Scheduler {
         if inner.free || inner.current.is_some() {
             return;
         }
+        if crate::runtime::interrupt::requested() {
+            // Ctrl-C: the schedule is abandoned, and nothing is found.
+            inner.release_all();
+            return;
+        }
         if inner
             .agents
             .iter()
@@ -404,6 +420,7 @@ impl Scheduler {
             return;
         }
         inner.steps += 1;
+        DECISIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         if inner.steps > MAX_STEPS {
             inner.livelock = true;
             inner.release_all();

@@ -49,32 +49,47 @@ fn signal_fit(collective: &Collective) -> SignalFit {
 /// for its schedule, a root, the counts' rows, the per-rank rows of
 /// allgather, all_to_all and reduce_scatter targets and the slots of
 /// all_to_all_v.
+///
+/// An error starts with the collective's location (`file:line:col: `).
 pub fn check(kernel: &KernelInfo, ranks: usize, rail: Rail) -> Result<(), String> {
     for collective in &kernel.collectives {
-        check_signal(kernel, collective, ranks, rail)?;
-        let op = collective.op();
-        if let Some(root) = collective.root.filter(|r| *r < 0 || *r as usize >= ranks) {
-            return Err(format!(
-                "{op} has root = {root}, which is not one of the {ranks} ranks"
-            ));
-        }
-        for role in [Role::SendCounts, Role::RecvCounts] {
-            if let Some(counts) = param(kernel, collective.at(role)) {
-                let rows = counts.shape.first().copied().unwrap_or(0);
-                if rows < ranks {
-                    return Err(format!(
-                        "the {} of {op} ({}) is {:?}; on {ranks} ranks it needs a row \
-                         per rank",
-                        role.group(),
-                        counts.name,
-                        counts.shape
-                    ));
-                }
+        check_collective(kernel, collective, ranks, rail).map_err(|message| {
+            match collective.location.is_empty() {
+                true => message,
+                false => format!("{}: {message}", collective.location),
             }
-        }
-        check_target(kernel, collective, ranks)?;
+        })?;
     }
     Ok(())
+}
+
+fn check_collective(
+    kernel: &KernelInfo,
+    collective: &Collective,
+    ranks: usize,
+    rail: Rail,
+) -> Result<(), String> {
+    check_signal(kernel, collective, ranks, rail)?;
+    let op = collective.op();
+    if let Some(root) = collective.root.filter(|r| *r < 0 || *r as usize >= ranks) {
+        return Err(format!(
+            "{op} has root = {root}, which is not one of the {ranks} ranks"
+        ));
+    }
+    for role in [Role::SendCounts, Role::RecvCounts] {
+        if let Some(counts) = param(kernel, collective.at(role)) {
+            let rows = counts.shape.first().copied().unwrap_or(0);
+            if rows < ranks {
+                return Err(format!(
+                    "the {} of {op} ({}) is {:?}; on {ranks} ranks it needs a row per rank",
+                    role.group(),
+                    counts.name,
+                    counts.shape
+                ));
+            }
+        }
+    }
+    check_target(kernel, collective, ranks)
 }
 
 fn param(kernel: &KernelInfo, index: Option<usize>) -> Option<&Param> {

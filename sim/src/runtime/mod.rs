@@ -1,6 +1,6 @@
 //! The simulator's runtime (layer 1 of 4): comm domains and their windows
 //! (`domain`), signals (`signal`), copies (`copy`), tiles ([`tiles`]),
-//! fibers and core affinity, op sites ([`sites`]), reports (`report`), runs
+//! fibers and core affinity, Ctrl-C ([`interrupt`]), op sites ([`sites`]), reports (`report`), runs
 //! (`run`) and the device functions simulated kernels call ([`ffi`]). This
 //! is the boundary a new transport implements; it uses no other layer, and
 //! reaches explore mode only through the [`explorer::Explorer`] trait it
@@ -13,6 +13,7 @@ pub mod explorer;
 pub mod ffi;
 pub(crate) mod fiber;
 pub mod half;
+pub mod interrupt;
 pub(crate) mod report;
 pub(crate) mod run;
 pub(crate) mod signal;

@@ -102,6 +102,10 @@ struct Slot {
     launch_base: AtomicUsize,
     counters: AtomicCounters,
     log: Mutex<Vec<String>>,
+    /// The call the rank runs now (`pld.tensor_allreduce at f.mlir:3:8`),
+    /// as its caller named it ([`label_call`]): the trace and the log lines
+    /// of its kernels carry it.
+    call: Mutex<Option<(String, String)>>,
 }
 
 /// The state the rank threads share during one run.
@@ -182,6 +186,9 @@ pub struct RemoteWrite {
 #[derive(Clone, Debug)]
 pub(crate) struct Event {
     pub name: &'static str,
+    /// The thread's track: 0 for the rank's own thread, 1 + b for block b
+    /// of a launch.
+    pub track: usize,
     /// Microseconds since the run started.
     pub begin: f64,
     pub duration: f64,
@@ -264,6 +271,13 @@ pub(crate) fn with_current<R>(f: impl FnOnce(&State<'_>, usize) -> R) -> Option<
         // state lives (scoped threads; blocks end before their rank does).
         f(unsafe { &*state }, rank)
     })
+}
+
+/// Names the call the calling rank thread runs from now on (`(op,
+/// location)`, `None` once it is over): the trace events and log lines of
+/// the kernels it launches carry it.
+pub(crate) fn label_current_call(call: Option<(String, String)>) {
+    with_current(|state, rank| state.label_call(rank, call));
 }
 
 /// The calling thread's index among its rank's threads.
@@ -390,13 +404,34 @@ impl State<'_> {
         if let (Some(trace), Some(begin)) = (&self.trace, begin) {
             let now = Instant::now();
             let micros = |t: Instant| t.duration_since(self.start).as_secs_f64() * 1e6;
+            let mut args = args();
+            // Events of a builtin's kernels carry the call they serve.
+            if !args.contains("\"op\":") {
+                if let Some((op, loc)) = &*self.slots[rank].call.lock().unwrap() {
+                    let sep = if args.is_empty() { "" } else { ", " };
+                    args += &format!("{sep}\"op\": {op:?}, \"loc\": {loc:?}");
+                }
+            }
+            let track = self.slots[rank]
+                .threads
+                .lock()
+                .unwrap()
+                .get(current_thread())
+                .and_then(|t| t.block)
+                .map_or(0, |(block, _)| 1 + block.max(0) as usize);
             trace[rank].lock().unwrap().push(Event {
                 name,
+                track,
                 begin: micros(begin),
                 duration: micros(now) - micros(begin),
-                args: args(),
+                args,
             });
         }
+    }
+
+    /// Names the call `rank` runs from now on (`None`: no call).
+    pub fn label_call(&self, rank: usize, call: Option<(String, String)>) {
+        *self.slots[rank].call.lock().unwrap() = call;
     }
 
     /// Whether a cell at byte `offset` of a window is outside the signals
@@ -432,8 +467,10 @@ impl State<'_> {
         &self.slots[rank].counters
     }
 
+    /// Whether the run was stopped: a deadlock was declared, or Ctrl-C
+    /// pressed (`crate::runtime::interrupt`).
     pub fn stopped(&self) -> bool {
-        self.stopped.load(Ordering::Acquire)
+        self.stopped.load(Ordering::Acquire) || crate::runtime::interrupt::requested()
     }
 
     pub fn error(&self, rank: usize, message: String) {
@@ -470,7 +507,16 @@ impl State<'_> {
     }
 
     /// One line of `rank`'s log (`pld_sim_log`).
+    /// One line of `rank`'s log (`pld_sim_log`), prefixed with the call it
+    /// belongs to, if named; also an event of the trace.
     pub fn log(&self, rank: usize, line: String) {
+        let line = match &*self.slots[rank].call.lock().unwrap() {
+            Some((op, loc)) => format!("{op} at {loc}: {line}"),
+            None => line,
+        };
+        self.record(rank, "log", Some(Instant::now()), || {
+            format!("\"line\": {line:?}")
+        });
         self.slots[rank].log.lock().unwrap().push(line);
     }
 
@@ -709,11 +755,15 @@ pub struct Outcome {
     /// decisions the schedule took.
     pub findings: Vec<Finding>,
     pub steps: u64,
+    /// Ctrl-C stopped the run (`crate::runtime::interrupt`): what it left
+    /// behind means nothing.
+    pub interrupted: bool,
 }
 
 impl Outcome {
     pub fn ok(&self) -> bool {
-        self.deadlock.is_none()
+        !self.interrupted
+            && self.deadlock.is_none()
             && self.errors.is_empty()
             && self.fatals.is_empty()
             && self.findings.is_empty()
@@ -897,6 +947,7 @@ impl<'d> Run<'d> {
                     launch_base: AtomicUsize::new(0),
                     counters: AtomicCounters::default(),
                     log: Mutex::new(Vec::new()),
+                    call: Mutex::new(None),
                 })
                 .collect(),
             stopped: AtomicBool::new(false),
@@ -1036,6 +1087,7 @@ impl State<'_> {
             trace,
             findings,
             steps,
+            interrupted: crate::runtime::interrupt::requested(),
             deadlock,
             errors: self.errors.into_inner().unwrap(),
             fatals: self.fatals.into_inner().unwrap(),
@@ -1050,18 +1102,34 @@ impl State<'_> {
     }
 }
 
-/// The timeline as Chrome trace events: one thread per rank, complete
-/// events (`"ph": "X"`) in microseconds.
+/// The timeline as Chrome trace events: a process per rank, a track
+/// (thread) for its own thread and one for each block of its launches
+/// (blocks run at the same time: one track would have overlapping
+/// slices), complete events (`"ph": "X"`) in microseconds.
 fn chrome_trace(ranks: &[Mutex<Vec<Event>>]) -> String {
     let mut events = Vec::new();
     for (rank, timeline) in ranks.iter().enumerate() {
+        let timeline = timeline.lock().unwrap();
         events.push(format!(
-            "{{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 0, \"tid\": {rank}, \"args\": {{\"name\": \"rank {rank}\"}}}}"
+            "{{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": {rank}, \"args\": {{\"name\": \"rank {rank}\"}}}}"
         ));
-        for event in timeline.lock().unwrap().iter() {
+        let mut tracks: Vec<usize> = timeline.iter().map(|e| e.track).collect();
+        tracks.push(0);
+        tracks.sort_unstable();
+        tracks.dedup();
+        for track in tracks {
+            let name = match track {
+                0 => format!("rank {rank}"),
+                b => format!("rank {rank} AIV block {}", b - 1),
+            };
             events.push(format!(
-                "{{\"name\": \"{}\", \"ph\": \"X\", \"pid\": 0, \"tid\": {rank}, \"ts\": {:.3}, \"dur\": {:.3}, \"args\": {{{}}}}}",
-                event.name, event.begin, event.duration, event.args
+                "{{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": {rank}, \"tid\": {track}, \"args\": {{\"name\": \"{name}\"}}}}"
+            ));
+        }
+        for event in timeline.iter() {
+            events.push(format!(
+                "{{\"name\": \"{}\", \"ph\": \"X\", \"pid\": {rank}, \"tid\": {}, \"ts\": {:.3}, \"dur\": {:.3}, \"args\": {{{}}}}}",
+                event.name, event.track, event.begin, event.duration, event.args
             ));
         }
     }

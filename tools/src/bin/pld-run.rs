@@ -15,8 +15,9 @@ use std::time::Duration;
                   ramp (depends on rank and index), rank, or a .npy file per rank ('{rank}' in \
                   the path is replaced). The kernel's signals start at zero, other tensors as a \
                   ramp.\n\nExit status: 0 when everything checked holds, 1 on an \
-                  error, a wrong result or a credit leak, 3 on a deadlock or when the run \
-                  outlasts --time-limit."
+                  error, a wrong result or a credit leak, 3 on a deadlock, when the run \
+                  outlasts --time-limit or when an explored schedule makes no device call for \
+                  --deadline, 130 after Ctrl-C."
 )]
 struct Cli {
     /// Input file (pld source; converted PTO keeps no shapes and is refused),
@@ -121,6 +122,8 @@ fn explore_options(options: &Options, seed: bool) -> Result<(), String> {
 }
 
 fn main() {
+    // Ctrl-C from the first moment on (pld_tools::watch).
+    pld_sim::runtime::interrupt::install();
     pld_tools::files::quiet_on_closed_stdout();
     let cli = Cli::parse_from(pld_tools::args::llvm_style(std::env::args()));
     let options = Options {
@@ -171,16 +174,9 @@ fn main() {
             std::process::exit(2);
         }
     };
-    // The rank threads cannot be stopped from outside; ending the process
-    // ends them.
-    std::thread::spawn(move || {
-        std::thread::sleep(limit);
-        eprintln!(
-            "pld-run: error: the run did not finish within --time-limit ({:.1}s): a rank keeps \
-             running (a loop that does not end?) without being blocked",
-            limit.as_secs_f64()
-        );
-        std::process::exit(3);
-    });
+    // Ctrl-C, --time-limit and explored schedules without device calls
+    // (the rank threads cannot be stopped from outside; ending the process
+    // ends them).
+    pld_tools::watch::start(limit, options.deadline);
     std::process::exit(run(&options));
 }

@@ -56,9 +56,13 @@ impl Parser<'_> {
         let mut value = self.product()?;
         loop {
             if self.keyword("+") {
-                value = value.checked_add(self.product()?).ok_or("overflow")?;
+                value = value
+                    .checked_add(self.product()?)
+                    .ok_or("the size overflows a 64-bit integer")?;
             } else if self.keyword("-") {
-                value = value.checked_sub(self.product()?).ok_or("overflow")?;
+                value = value
+                    .checked_sub(self.product()?)
+                    .ok_or("the size overflows a 64-bit integer")?;
             } else {
                 return Ok(value);
             }
@@ -69,7 +73,9 @@ impl Parser<'_> {
         let mut value = self.atom()?;
         loop {
             if self.keyword("*") {
-                value = value.checked_mul(self.atom()?).ok_or("overflow")?;
+                value = value
+                    .checked_mul(self.atom()?)
+                    .ok_or("the size overflows a 64-bit integer")?;
             } else if self.keyword("floordiv") {
                 let d = self.divisor()?;
                 value = value.div_euclid(d);

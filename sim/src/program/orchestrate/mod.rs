@@ -212,8 +212,8 @@ impl ProgramRun {
                 }
             };
             let ranks = self.plan.domains[domain].devices.len();
-            crate::program::shapes::check(&info, ranks, rail)
-                .map_err(|m| format!("{location}: {m}"))?;
+            // (Its errors carry the collective's own location.)
+            crate::program::shapes::check(&info, ranks, rail)?;
             if let Task::Builtin(b) = task {
                 self.check_launch(b, ranks)
                     .and_then(|()| check_distinct(b))
@@ -381,7 +381,7 @@ impl ProgramRun {
             .map(|m| m.into_inner().unwrap())
             .collect();
         let checked = Instant::now();
-        let calls = if outcome.deadlock.is_none() {
+        let calls = if outcome.deadlock.is_none() && !outcome.interrupted {
             self.reports(&snapshots, check)
         } else {
             Vec::new()
@@ -729,6 +729,9 @@ impl Devices<'_> {
         };
         let mut mine = Vec::new();
         for task in &self.plan.tasks[device] {
+            if crate::runtime::interrupt::requested() {
+                break; // Ctrl-C: the rest of the work is not started
+            }
             let operands: Vec<&TensorRef> = match task {
                 Task::Kernel(k) => tensors_of(k),
                 Task::Builtin(b) => b.tensors.iter().collect(),
@@ -749,8 +752,15 @@ impl Devices<'_> {
             let time = begin.elapsed();
             crate::runtime::run::with_current(|state, rank| {
                 state.record(rank, "task", Some(begin), || match task {
-                    Task::Kernel(k) => format!("\"kernel\": \"@{}\"", k.kernel),
-                    Task::Builtin(b) => format!("\"builtin\": {:?}", b.variant),
+                    Task::Kernel(k) => {
+                        format!("\"kernel\": \"@{}\", \"loc\": {:?}", k.kernel, k.location)
+                    }
+                    Task::Builtin(b) => format!(
+                        "\"builtin\": {:?}, \"op\": {:?}, \"loc\": {:?}",
+                        b.variant,
+                        b.collective.kind.op_name(),
+                        b.location
+                    ),
                 })
             });
             let after = if self.check {
@@ -819,9 +829,12 @@ impl Devices<'_> {
                 BuiltinScalar::CoreNum(v) | BuiltinScalar::Value(v) => *v as u64,
             })
             .collect();
+        let op = b.collective.kind.op_name().to_string();
+        crate::runtime::run::label_current_call(Some((op, b.location.clone())));
         // SAFETY: a rank thread of the run; the descriptors describe buffers
         // of this device's window.
         unsafe { builtins::call(compiled, &descs, &scalars, self.aiv_cores) };
+        crate::runtime::run::label_current_call(None);
         true
     }
 }

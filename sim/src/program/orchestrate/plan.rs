@@ -12,7 +12,6 @@
 
 use super::affine;
 use crate::program::model::{location, Collective, Dtype};
-use crate::runtime::domain::aligned;
 use melior::ir::{
     block::BlockLike, operation::OperationLike, BlockRef, Module, OperationRef, RegionLike, Value,
     ValueLike,
@@ -313,6 +312,9 @@ where
         let mut op = block.first_operation();
         while let Some(current) = op {
             op = current.next_in_block();
+            if crate::runtime::interrupt::requested() {
+                return refuse(current, "was not reached: Ctrl-C stopped the planning");
+            }
             let name = op_name(&current);
             if matches!(
                 name.as_str(),
@@ -693,7 +695,10 @@ where
         let evaluate = |slot: &str, map: &str| -> Step<usize> {
             let bytes = affine::evaluate(map, world as i64).map_err(|m| Refusal {
                 location: location(op),
-                message: m,
+                message: format!(
+                    "'{}' cannot size slot '{slot}' on {world} devices ({map}): {m}",
+                    op_name(&op)
+                ),
             })?;
             usize::try_from(bytes).or_else(|_| {
                 refuse(
@@ -712,7 +717,22 @@ where
                 bytes,
             });
             // Buffers start 32-byte aligned (collectives spec 10.2).
-            offset += aligned(evaluate(slot, padded)?);
+            let padded = evaluate(slot, padded)?;
+            offset = padded
+                .checked_next_multiple_of(32)
+                .and_then(|b| offset.checked_add(b))
+                .map_or_else(
+                    || {
+                        refuse(
+                            op,
+                            format!(
+                                "needs more than 2^64 bytes of window on {world} devices \
+                                 (slot '{slot}' of {padded} bytes)"
+                            ),
+                        )
+                    },
+                    Ok,
+                )?;
         }
         let window_bytes = match op.attribute("window_bytes") {
             Ok(map) => affine::evaluate(&map.to_string(), world as i64)

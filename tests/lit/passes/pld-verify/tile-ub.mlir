@@ -32,9 +32,10 @@ module attributes {pld.target = "a5"} {
 
 // -----
 
-// A size that overflows is refused, not wrapped.
+// A size that overflows is refused, not wrapped (T16, before the unified
+// buffer's own check).
 func.func @overflow() attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{a tile of more than 2^63 bytes does not fit}}
+  // expected-error@+1 {{'pld.tile_create' op result #0: tensor<4294967296x4294967296xf32, #pld.tile> holds more bytes than a 64-bit size counts}}
   %t = "pld.tile_create"() : () -> tensor<4294967296x4294967296xf32, #pld.tile>
   return
 }

@@ -15,7 +15,7 @@
 // RUN: pld-run %s --ranks 2 --input %d=%t.out/d.rank{rank}.npy --check | FileCheck %s --check-prefix=AGAIN
 // A collective's signal too small for the rank count is refused up front:
 // RUN: not pld-run %s --ranks 4 2>&1 | FileCheck %s --check-prefix=SIGNAL
-// SIGNAL: pld-run: error: the signal of pld.tensor_allreduce (s) is [2, 1]; on 4 ranks it needs at least [4, 1]
+// SIGNAL: check.mlir:{{[0-9]+}}:8: error: the signal of pld.tensor_allreduce (s) is [2, 1]; on 4 ranks it needs at least [4, 1]
 // A timeline in Chrome's trace format, one thread per rank:
 // RUN: pld-run %s --ranks 2 --trace %t.json > /dev/null
 // RUN: FileCheck %s --input-file=%t.json --check-prefix=TRACE
@@ -37,7 +37,10 @@
 // PTO: all       216    144
 // PTOCHECK: pld-run: error: @ring_allreduce has 0 collectives; --check needs exactly one
 
+// A process per rank, a track for the rank's own thread (and one per AIV
+// block of a builtin's launch, see program-trace.mlir).
 // TRACE: {"traceEvents": [
+// TRACE-NEXT: {"name": "process_name", "ph": "M", "pid": 0, "args": {"name": "rank 0"}},
 // TRACE-NEXT: {"name": "thread_name", "ph": "M", "pid": 0, "tid": 0, "args": {"name": "rank 0"}},
 // Cells and copied bytes are named by parameter and [row, col], ops by the
 // pld op's location.
@@ -45,7 +48,8 @@
 // TRACE: {"name": "wait", "ph": "X", "pid": 0, "tid": 0,
 // TRACE: {"name": "copy", "ph": "X", "pid": 0, "tid": 0, {{.*}} "args": {"bytes": 132, "from": 1, "from_name": "%d (arg0) [0, 0]", "to": "local", "op": "pto.tload", "loc": "{{.*}}check.mlir:{{[0-9]+}}:8"}},
 // TRACE: {"name": "kernel", "ph": "X", "pid": 0, "tid": 0, {{.*}} "args": {"kernel": "@sum"}},
-// TRACE: {"name": "thread_name", "ph": "M", "pid": 0, "tid": 1, "args": {"name": "rank 1"}},
+// TRACE: {"name": "process_name", "ph": "M", "pid": 1, "args": {"name": "rank 1"}},
+// TRACE-NEXT: {"name": "thread_name", "ph": "M", "pid": 1, "tid": 0, "args": {"name": "rank 1"}},
 // TRACE: ]}
 
 // SUM: @sum on 2 ranks

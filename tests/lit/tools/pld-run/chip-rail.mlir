@@ -35,18 +35,18 @@
 // CHECK-NEXT: pld.tensor_all_to_all_v at {{.*}}chip_all_to_all_v.mlir:39:15: f32 x 128, {{.*}}: ok on 2 ranks
 // CHECK-NEXT: pld.tensor_allreduce in @consume {{.*}}: f32 x 128 (max), {{.*}}: ok on 2 ranks
 // The nccl-tests summary: one row per call, no wrong element.
-// CHECK-NEXT: collective size count type redop root time algbw busbw #wrong
+// CHECK-NEXT: collective ranks size count type redop root time algbw busbw #wrong
 // CHECK-NEXT: (B) (elements) (us) (GB/s) (GB/s)
-// CHECK-NEXT: # 0 pld.tensor_allreduce 512 128 f32 sum - {{[0-9.]+}} {{[0-9.]+}} {{[0-9.]+}} 0
-// CHECK-NEXT: # 1 pld.tensor_all_to_all_v 512 128 f32 none - {{[0-9.]+}} {{[0-9.]+}} {{[0-9.]+}} 0
-// CHECK-NEXT: # 2 pld.tensor_allreduce 512 128 f32 max - {{[0-9.]+}} {{[0-9.]+}} {{[0-9.]+}} 0
+// CHECK-NEXT: # 0 pld.tensor_allreduce 2 512 128 f32 sum - {{[0-9.]+}} {{[0-9.]+}} {{[0-9.]+}} 0
+// CHECK-NEXT: # 1 pld.tensor_all_to_all_v 2 512 128 f32 none - {{[0-9.]+}} {{[0-9.]+}} {{[0-9.]+}} 0
+// CHECK-NEXT: # 2 pld.tensor_allreduce 2 512 128 f32 max - {{[0-9.]+}} {{[0-9.]+}} {{[0-9.]+}} 0
 // CHECK-NEXT: device  round trips
 // CHECK-NEXT: {{^ +}}0            1
 // CHECK-NEXT: {{^ +}}1            1
 
-// RANKS: pld-run: error: {{.*}}chip_all_to_all_v.mlir:39:15: the signal of pld.tensor_all_to_all_v (signal) is [2, 4]; on 4 ranks it needs one row per rank and at least one lane: [4, 1]
+// RANKS: {{.*}}chip_all_to_all_v.mlir:39:15: error: the signal of pld.tensor_all_to_all_v (signal) is [2, 4]; on 4 ranks it needs one row per rank and at least one lane: [4, 1]
 
-// STRIDED: pld-run: error: {{.*}}strided.mlir:10:15: 'func.call' passes the tensor.extract_slice at {{.*}}strided.mlir:28:11 (offsets [0, 0], sizes [8, 16], strides [1, 1] of a [8, 32] tensor, which is not contiguous), as the input of @__builtin_all_to_all_v__fp32 (the CHIP rail's pld.tensor_all_to_all_v), whose operands must be contiguous (require_contiguous_operands); refused before any rank starts the exchange
+// STRIDED: {{.*}}strided.mlir:10:15: error: 'func.call' passes the tensor.extract_slice at {{.*}}strided.mlir:28:11 (offsets [0, 0], sizes [8, 16], strides [1, 1] of a [8, 32] tensor, which is not contiguous), as the input of @__builtin_all_to_all_v__fp32 (the CHIP rail's pld.tensor_all_to_all_v), whose operands must be contiguous (require_contiguous_operands); refused before any rank starts the exchange
 // STRIDED-NOT: finished
 
 // ROWS: pld.tensor_all_to_all_v at {{.*}}rowslice.mlir:{{.*}}: ok on 2 ranks
@@ -54,9 +54,9 @@
 // WHILE: @main on 2 devices: 3 collective calls
 // WHILE-COUNT-3: pld.tensor_all_to_all_v at {{.*}}while.mlir:10:10: f32 x 128, {{.*}}: ok on 2 ranks
 
-// WIDE: pld-run: error: {{.*}}wide.mlir:4:8: pld.tensor_all_to_all_v launches 50 AIV blocks that must start together, but the device has 48 AIV cores (pld.aiv_core_count); lower its core_num
-// LANES: pld-run: error: {{.*}}lanes.mlir:{{[0-9]+}}:8: the signal of pld.tensor_all_to_all_v (signal) has 8 lanes per rank, fewer than the 16 blocks it launches (core_num = 16 on 4 ranks)
-// ALIAS: pld-run: error: {{.*}}alias.mlir:3:8: pld.tensor_all_to_all_v takes two views of one window buffer ('send' and 'send' overlap); its operands must be distinct buffers
+// WIDE: {{.*}}wide.mlir:4:8: error: pld.tensor_all_to_all_v launches 50 AIV blocks that must start together, but the device has 48 AIV cores (pld.aiv_core_count); lower its core_num
+// LANES: {{.*}}lanes.mlir:{{[0-9]+}}:8: error: the signal of pld.tensor_all_to_all_v (signal) has 8 lanes per rank, fewer than the 16 blocks it launches (core_num = 16 on 4 ranks)
+// ALIAS: {{.*}}alias.mlir:3:8: error: pld.tensor_all_to_all_v takes two views of one window buffer ('send' and 'send' overlap); its operands must be distinct buffers
 
 //--- strided.mlir
 !rows = tensor<8x16xf32, #pld.dist>

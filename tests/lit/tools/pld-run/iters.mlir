@@ -18,7 +18,7 @@
 // CHECK-NEXT: rank 1: ok
 // The counters are one run's: a mesh allreduce of 2 ranks.
 // CHECK: phases: lower {{[0-9.]+[^ ,]*}}, compile {{[0-9.]+[^ ,]*}}, fill {{[0-9.]+[^ ,]*}}, run {{[0-9.]+[^ ,]*}} (mean), check {{[0-9.]+[^ ,]*}}
-// CHECK: {{^ +256 +64 +f32 +sum +-1 +[0-9.]+ +[0-9.]+ +[0-9.]+ +0$}}
+// CHECK: {{^#  0 pld.tensor_allreduce +2 +256 +64 +f32 +sum +- +[0-9.]+ +[0-9.]+ +[0-9.]+ +0$}}
 // PROGRAM: @main on 2 devices: 2 collective calls, finished in {{.*}} (3 runs, 1 warm-up; call times are the mean of 2)
 // PROGRAM-NEXT: pld.tensor_allreduce in @reduce_kernel {{.*}}: ok on 2 ranks
 // PROGRAM-NEXT: pld.tensor_allreduce at {{.*}}: ok on 2 ranks

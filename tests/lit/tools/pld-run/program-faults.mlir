@@ -52,13 +52,13 @@
 // WRONG: pld.tensor_allreduce in @corrupt (called at {{.*}}wrong.mlir:13:3): f32 x 64 (sum), {{.*}}: WRONG on ranks [0, 1]
 // WRONG-NEXT: rank 0: 8 wrong elements; first: [2, 8] expected -1.5, got 0; [2, 9] expected 1.5, got 0; [2, 10] expected {{[-0-9.]+}}, got 0; [2, 11] expected {{[-0-9.]+}}, got 0; [2, 12] expected {{[-0-9.]+}}, got 0{{$}}
 // WRONG-NEXT: rank 1: 8 wrong elements; first: [2, 8] expected -1.5, got 0; [2, 9] expected 1.5, got 0;
-// WRONG: {{^ +# +0 pld.tensor_allreduce +256 +64 +f32 +sum +- +[0-9.]+ +[0-9.]+ +[0-9.]+ +16$}}
+// WRONG: {{^ +# +0 pld.tensor_allreduce +2 +256 +64 +f32 +sum +- +[0-9.]+ +[0-9.]+ +[0-9.]+ +16$}}
 // RIGHT: pld.tensor_allreduce in @corrupt {{.*}}: ok on 2 ranks
-// RIGHT: {{^ +# +0 pld.tensor_allreduce +256 +64 +f32 +sum +- +[0-9.]+ +[0-9.]+ +[0-9.]+ +0$}}
+// RIGHT: {{^ +# +0 pld.tensor_allreduce +2 +256 +64 +f32 +sum +- +[0-9.]+ +[0-9.]+ +[0-9.]+ +0$}}
 
 // core_num is computed when the program runs (world size squared, times
 // 2048: 32768 on 4 ranks), one above what the builtin entry takes.
-// CORES: pld-run: error: {{.*}}cores.mlir:35:8: pld.tensor_all_to_all_v has core_num = 32768; the builtin entry takes 1 to 32767
+// CORES: {{.*}}cores.mlir:35:8: error: pld.tensor_all_to_all_v has core_num = 32768; the builtin entry takes 1 to 32767
 // CORES-NOT: finished
 
 //--- deadlock.mlir

@@ -1,0 +1,74 @@
+//! Ctrl-C. A tool that runs kernels calls [`install`] once: from then on
+//! the first SIGINT only raises a flag ([`requested`]) that stops the
+//! current run as a deadlock would (every wait returns, explore mode ends
+//! its schedule at the next device call) and that the tools' loops read
+//! between iterations and schedules, so they can say what was done before
+//! they exit with status 130. A second Ctrl-C ends the process at once
+//! with status 130 (a SIGINT within a quarter second of the first counts
+//! as the same press).
+//!
+//! The handler is installed even where SIGINT was ignored: a shell starts
+//! a background job (`pld-run ... &` in a script) with SIGINT ignored, and
+//! `kill -INT` should still stop it.
+
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+
+static REQUESTED: AtomicBool = AtomicBool::new(false);
+
+/// When the first SIGINT came, in milliseconds of the monotonic clock.
+static FIRST_MS: AtomicI64 = AtomicI64::new(0);
+
+/// A second SIGINT this soon after the first is the same Ctrl-C delivered
+/// twice (`timeout -s INT` signals its child and then its process group).
+const SAME_PRESS_MS: i64 = 250;
+
+/// The exit status of a process ended by Ctrl-C (128 + SIGINT).
+pub const STATUS: i32 = 130;
+
+/// Whether Ctrl-C was pressed since [`install`].
+pub fn requested() -> bool {
+    REQUESTED.load(Ordering::Relaxed)
+}
+
+/// Raises the flag as a SIGINT would (for tests, and for a tool that
+/// stops its run for a reason of its own).
+pub fn request() {
+    REQUESTED.store(true, Ordering::Relaxed);
+}
+
+/// The monotonic clock in milliseconds (async-signal-safe).
+fn now_ms() -> i64 {
+    // SAFETY: `timespec` is plain data; `clock_gettime` is
+    // async-signal-safe and writes only into it.
+    unsafe {
+        let mut t: libc::timespec = std::mem::zeroed();
+        libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut t);
+        t.tv_sec as i64 * 1000 + t.tv_nsec as i64 / 1_000_000
+    }
+}
+
+extern "C" fn on_sigint(_signal: libc::c_int) {
+    let now = now_ms();
+    if !REQUESTED.swap(true, Ordering::Relaxed) {
+        FIRST_MS.store(now, Ordering::Relaxed);
+    } else if now - FIRST_MS.load(Ordering::Relaxed) >= SAME_PRESS_MS {
+        // SAFETY: `_exit` is async-signal-safe; it ends the process
+        // without running anything else.
+        unsafe { libc::_exit(STATUS) };
+    }
+}
+
+/// Installs the SIGINT handler. Returns false when the system refused it
+/// (then Ctrl-C keeps its default action, which ends the process).
+pub fn install() -> bool {
+    // SAFETY: `sigaction` is plain data, valid when zeroed; the handler
+    // only touches an atomic and calls `_exit`, both async-signal-safe;
+    // SA_RESTART keeps interrupted system calls of other threads going.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        action.sa_flags = libc::SA_RESTART;
+        libc::sigemptyset(&mut action.sa_mask);
+        libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut()) == 0
+    }
+}

@@ -1,0 +1,230 @@
+//! What `pld-run` is doing and has done, for the moments it must stop
+//! early, and the watchdog that stops it.
+//!
+//! The drivers tell this module the phase they are in ([`phase`]), what
+//! they finished ([`done`]) and, under `--explore`, which schedule runs
+//! ([`schedule_started`]). The watchdog ([`start`]) reads it:
+//!
+//! - **Ctrl-C.** The first SIGINT raises `pld_sim`'s interrupt flag; the
+//!   run in progress stops as a deadlock would and the drivers, which look
+//!   at the flag between runs and schedules, report what was done and
+//!   exit with status 130. Should they not get there within
+//!   [`GRACE`] (a rank in a loop without device calls, a long fill), the
+//!   watchdog prints the same account and ends the process with 130. A
+//!   second Ctrl-C ends it at once.
+//! - **`--time-limit`.** The run is over its limit: the account of what
+//!   ran, status 3.
+//! - **A schedule that makes no device call** (explore mode): when no
+//!   scheduling decision was taken for `--deadline` while a schedule runs,
+//!   the running simulated thread loops without notifying, waiting or
+//!   copying; the schedule is named (with its `--replay` seed) and the
+//!   process ends with status 3. While a schedule runs, a progress line
+//!   every [`HEARTBEAT`].
+
+use crate::options::DEADLOCK;
+use pld_sim::runtime::interrupt;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// How long the drivers get to stop by themselves after Ctrl-C.
+pub const GRACE: Duration = Duration::from_millis(600);
+
+/// How often a long schedule says that it runs.
+pub const HEARTBEAT: Duration = Duration::from_secs(2);
+
+/// How often the watchdog looks.
+const TICK: Duration = Duration::from_millis(50);
+
+/// What the watchdog knows.
+struct Account {
+    /// What runs now ("filling the inputs", "run 3 of 10 of @k").
+    phase: String,
+    /// What finished, one clause ("2 of 10 runs finished").
+    done: String,
+    /// The schedule that runs now.
+    schedule: Option<Running>,
+}
+
+/// A schedule that runs (explore mode).
+struct Running {
+    seed: u64,
+    label: String,
+    since: Instant,
+    /// The process's scheduling decisions when it started: none taken yet
+    /// means its run has not begun (its buffers are being filled).
+    decisions: u64,
+}
+
+static ACCOUNT: Mutex<Account> = Mutex::new(Account {
+    phase: String::new(),
+    done: String::new(),
+    schedule: None,
+});
+
+fn account() -> std::sync::MutexGuard<'static, Account> {
+    ACCOUNT
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The phase that starts now.
+pub fn phase(what: impl Into<String>) {
+    account().phase = what.into();
+}
+
+/// What has been done so far (replaces the previous account).
+pub fn done(what: impl Into<String>) {
+    account().done = what.into();
+}
+
+/// Schedule `seed` of `label` starts (explore mode).
+pub fn schedule_started(seed: u64, label: &str) {
+    account().schedule = Some(Running {
+        seed,
+        label: label.to_string(),
+        since: Instant::now(),
+        decisions: pld_sim::explore::scheduler::decisions(),
+    });
+}
+
+/// The schedule that ran is over.
+pub fn schedule_finished() {
+    account().schedule = None;
+}
+
+/// ` (run 3 of 10)` for the run after `runs` of `total`, nothing for a
+/// single run.
+pub fn of_total(runs: usize, total: usize) -> String {
+    match total {
+        1 => String::new(),
+        _ => format!(" (run {} of {total})", runs + 1),
+    }
+}
+
+/// Whether Ctrl-C was pressed.
+pub fn interrupted() -> bool {
+    interrupt::requested()
+}
+
+/// What `pld-run` says when Ctrl-C stopped it: the phase it was in and
+/// what was done.
+pub fn interrupted_message() -> String {
+    let a = account();
+    let mut text = String::from("pld-run: interrupted");
+    if !a.phase.is_empty() {
+        text += &format!(" while {}", a.phase);
+    }
+    if !a.done.is_empty() {
+        text += &format!("; {}", a.done);
+    }
+    text
+}
+
+/// Installs the Ctrl-C handler and starts the watchdog: `limit` is
+/// `--time-limit`, `quiet` (`--deadline`) how long a schedule may take no
+/// decision.
+pub fn start(limit: Duration, quiet: Duration) {
+    interrupt::install();
+    let started = Instant::now();
+    std::thread::spawn(move || {
+        let mut interrupted_at = None;
+        let mut heartbeat = Instant::now();
+        let mut decisions = (pld_sim::explore::scheduler::decisions(), Instant::now());
+        loop {
+            std::thread::sleep(TICK);
+            if interrupt::requested() {
+                let at = *interrupted_at.get_or_insert_with(Instant::now);
+                if at.elapsed() >= GRACE {
+                    eprintln!("{}", interrupted_message());
+                    std::process::exit(interrupt::STATUS);
+                }
+                continue;
+            }
+            if started.elapsed() >= limit {
+                eprintln!("{}", over_time(limit));
+                std::process::exit(DEADLOCK);
+            }
+            let now = pld_sim::explore::scheduler::decisions();
+            if now != decisions.0 {
+                decisions = (now, Instant::now());
+            }
+            watch_schedule(&mut heartbeat, decisions, quiet);
+        }
+    });
+}
+
+/// The message of a run over `--time-limit`.
+fn over_time(limit: Duration) -> String {
+    let a = account();
+    let mut text = format!(
+        "pld-run: error: --time-limit ({:.1}s) reached",
+        limit.as_secs_f64()
+    );
+    match &a.schedule {
+        Some(Running { seed, label, .. }) => {
+            text += &format!(" during schedule {seed} of {label} (--replay {seed})");
+        }
+        None if a.phase.starts_with("running") => {
+            text += &format!(
+                " while {}, which had not finished (a rank in a loop that does not end is \
+                 never blocked, so no deadlock is reported)",
+                a.phase
+            );
+        }
+        None if !a.phase.is_empty() => text += &format!(" while {}", a.phase),
+        None => {}
+    }
+    if !a.done.is_empty() {
+        text += &format!("; {}", a.done);
+    }
+    text
+}
+
+/// Under `--explore`: a progress line every [`HEARTBEAT`], and the end of a
+/// schedule whose threads took no decision for `quiet` once its run began.
+/// `decisions`: the process's count and when it last changed.
+fn watch_schedule(heartbeat: &mut Instant, decisions: (u64, Instant), quiet: Duration) {
+    let a = account();
+    let Some(running) = &a.schedule else {
+        return;
+    };
+    let Running {
+        seed, label, since, ..
+    } = running;
+    let begun = decisions.0 > running.decisions;
+    let stalled = decisions.1.max(*since).elapsed();
+    if begun && stalled >= quiet {
+        eprintln!(
+            "pld-run: error: schedule {seed} of {label} (--replay {seed}): no device call for \
+             {:.1}s: a simulated thread loops without notifying, waiting or copying, which \
+             explore mode cannot schedule around; stopped{}",
+            stalled.as_secs_f64(),
+            if a.done.is_empty() {
+                String::new()
+            } else {
+                format!("; {}", a.done)
+            }
+        );
+        std::process::exit(DEADLOCK);
+    }
+    if heartbeat.elapsed() >= HEARTBEAT {
+        *heartbeat = Instant::now();
+        let running = since.elapsed();
+        eprintln!(
+            "pld-run: {}{}...",
+            if a.done.is_empty() {
+                "exploring"
+            } else {
+                &a.done
+            },
+            if running >= Duration::from_secs(1) {
+                format!(
+                    "; schedule {seed} running for {:.0}s",
+                    running.as_secs_f64()
+                )
+            } else {
+                String::new()
+            }
+        );
+    }
+}
