@@ -445,7 +445,9 @@ fn summary(calls: &[CallReport], world: usize) {
                 "f16" => 2,
                 _ => 1,
             };
-        let ranks = call.check.as_ref().map_or(world, |c| c.len().max(1));
+        // The ranks of the call's comm domain, which may be fewer than the
+        // program's devices.
+        let ranks = if call.ranks > 0 { call.ranks } else { world };
         let seconds = call.time.as_secs_f64().max(1e-9);
         let algbw = bytes as f64 / seconds / 1e9;
         let busbw = algbw * call.kind.bus_factor(ranks);
