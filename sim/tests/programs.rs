@@ -67,6 +67,16 @@ fn fill(buffer: &Buffer, device: usize, product: bool) -> Vec<u8> {
 /// Every call checked and right, nothing left behind, `trips` round trips
 /// on every device.
 fn assert_clean(what: &str, outcome: &ProgramOutcome, calls: usize, trips: u64) {
+    assert_checked(what, outcome, calls);
+    assert!(
+        outcome.round_trips.iter().all(|t| *t == trips),
+        "{what}: round trips {:?}",
+        outcome.round_trips
+    );
+}
+
+/// Every call checked and right, nothing left behind.
+fn assert_checked(what: &str, outcome: &ProgramOutcome, calls: usize) {
     assert!(outcome.outcome.ok(), "{what}: {:?}", outcome.outcome);
     assert!(
         outcome.leaks.is_empty(),
@@ -89,11 +99,6 @@ fn assert_clean(what: &str, outcome: &ProgramOutcome, calls: usize, trips: u64) 
             ),
         }
     }
-    assert!(
-        outcome.round_trips.iter().all(|t| *t == trips),
-        "{what}: round trips {:?}",
-        outcome.round_trips
-    );
 }
 
 const DEADLINE: Duration = Duration::from_secs(10);
@@ -521,15 +526,6 @@ fn host_reduce_folds_into_the_root_only() {
     }
 }
 
-/// What device `d` holds in buffer `name` after the run, as f32.
-fn final_f32(run: &ProgramRun, outcome: &ProgramOutcome, name: &str, d: usize) -> Vec<f32> {
-    let index = run.buffers.iter().position(|b| b.name == name).unwrap();
-    outcome.final_bytes[index][d]
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
-}
-
 /// Every HOST builtin family past the 16 ranks the reference kernels stop
 /// at, up to the 64 a CommContext can name: the calls' own goldens, and an
 /// independent one computed here from the fill (an allreduce through the
@@ -583,7 +579,10 @@ fn every_host_builtin_on_17_32_and_64_ranks() {
             })
             .unwrap_or_else(|e| panic!("P={ranks}: {e}"));
         assert_clean(&format!("wide P={ranks}"), &outcome, 10, 11);
-        let at = |name: &str, d: usize| final_f32(&run, &outcome, name, d);
+        let at = |name: &str, d: usize| -> Vec<f32> {
+            let values = final_values(&run, &outcome, name, d);
+            values.into_iter().map(|v| v as f32).collect()
+        };
         let sum = |i: usize| (0..p).map(|d| value(d, i, false)).sum::<f64>() as f32;
         let max = |i: usize| (0..p).map(|d| value(d, i, false)).fold(f64::MIN, f64::max) as f32;
         for d in 0..p {
@@ -622,5 +621,152 @@ fn every_host_builtin_on_17_32_and_64_ranks() {
         assert_eq!(at("red_last", last), maxes, "reduce max to {last} P={p}");
         let sums: Vec<f32> = (0..p * 8).map(sum).collect();
         assert_eq!(at("red_16", 16), sums, "reduce sum to 16 P={p}");
+    }
+}
+
+/// The final f64 values of buffer `name` on `device` (empty when the
+/// device is not in the buffer's comm domain).
+fn final_values(run: &ProgramRun, outcome: &ProgramOutcome, name: &str, device: usize) -> Vec<f64> {
+    let index = run.buffers.iter().position(|b| b.name == name).unwrap();
+    let view = &run.buffers[index].view;
+    let bytes = &outcome.final_bytes[index][device];
+    if bytes.is_empty() {
+        return Vec::new();
+    }
+    (0..view.elements())
+        .map(|i| view.dtype.read(bytes, i))
+        .collect()
+}
+
+/// Issue 20 item 4: a pair of devices and every device in one program,
+/// with scopes inferred. `pair` is dispatched to devices 1 and 2 only, so
+/// its domain's ranks are not its devices; `data` is used by a HOST
+/// allreduce alone (no dispatch names it), which runs on every device.
+/// The pair's allreduce comes first, so device 0's first call is not the
+/// pair's: calls are matched per domain, not by position.
+#[test]
+fn two_inferred_comm_domains_and_a_host_only_allreduce() {
+    const N: usize = 300;
+    let ty = format!("tensor<{N}xf32, #pld.dist>");
+    let text = format!(
+        "func.func @pair_step(%p: {ty}) attributes {{pld.kind = #pld.func_kind<\"chip\">}} {{\n  return\n}}\n\
+         func.func @main() attributes {{pld.kind = #pld.func_kind<\"host\">}} {{\n\
+         \x20 %c1 = arith.constant 1 : index\n  %c2 = arith.constant 2 : index\n\
+         \x20 %bytes = arith.constant {b} : i64\n\
+         \x20 %pbuf = \"pld.tensor_alloc_window_buffer\"(%bytes) {{name = \"pair\"}} : (i64) -> !pld.ptr\n\
+         \x20 %dbuf = \"pld.tensor_alloc_window_buffer\"(%bytes) {{name = \"data\"}} : (i64) -> !pld.ptr\n\
+         \x20 %pair = \"pld.tensor_window\"(%pbuf) : (!pld.ptr) -> {ty}\n\
+         \x20 %data = \"pld.tensor_window\"(%dbuf) : (!pld.ptr) -> {ty}\n\
+         \x20 \"pld.dispatch\"(%c1) ({{\n    func.call @pair_step(%pair) : ({ty}) -> ()\n    gpu.yield\n  }}) : (index) -> ()\n\
+         \x20 \"pld.dispatch\"(%c2) ({{\n    func.call @pair_step(%pair) : ({ty}) -> ()\n    gpu.yield\n  }}) : (index) -> ()\n\
+         \x20 %p = \"pld.tensor_allreduce\"(%pair) {{op = #pld.reduce_op<\"sum\">}} : ({ty}) -> {ty}\n\
+         \x20 %d = \"pld.tensor_allreduce\"(%data) {{op = #pld.reduce_op<\"max\">}} : ({ty}) -> {ty}\n\
+         \x20 return\n}}\n",
+        b = N * 4
+    );
+    let mut run =
+        ProgramRun::load(&text, "two.mlir", None, 3).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    for ranks in [3usize, 4, 5] {
+        run.replan(ranks).unwrap();
+        let outcome = run
+            .execute(DEADLINE, false, true, |b, d| fill(b, d, false))
+            .unwrap();
+        let what = format!("P={ranks}");
+        assert!(outcome.outcome.ok(), "{what}: {:?}", outcome.outcome);
+        assert!(outcome.leaks.is_empty(), "{what}: {:?}", outcome.leaks);
+        let ranks_of: Vec<usize> = outcome.calls.iter().map(|c| c.ranks).collect();
+        assert_eq!(ranks_of, [2, ranks], "{what}");
+        for device in 0..ranks {
+            let pair = final_values(&run, &outcome, "pair", device);
+            if device == 1 || device == 2 {
+                let want: Vec<f64> = (0..N)
+                    .map(|i| value(1, i, false) + value(2, i, false))
+                    .collect();
+                assert_eq!(pair, want, "{what}: pair on device {device}");
+            } else {
+                assert!(
+                    pair.is_empty(),
+                    "{what}: device {device} has no pair window"
+                );
+            }
+            let data = final_values(&run, &outcome, "data", device);
+            let want: Vec<f64> = (0..N)
+                .map(|i| {
+                    (0..ranks)
+                        .map(|d| value(d, i, false))
+                        .fold(f64::MIN, f64::max)
+                })
+                .collect();
+            assert_eq!(data, want, "{what}: data on device {device}");
+        }
+        // The simulator's own golden check agrees. Devices 1 and 2 have the
+        // dispatch and two builtins, the others one builtin.
+        assert_checked(&what, &outcome, 2);
+        let trips: Vec<u64> = (0..ranks as u64)
+            .map(|d| if d == 1 || d == 2 { 3 } else { 1 })
+            .collect();
+        assert_eq!(outcome.round_trips, trips, "{what}");
+    }
+}
+
+/// Issue 20 item 4: hand-written sibling comm domains without their size
+/// records (docs/dialect.md: they may be left out), one of them over
+/// devices 0 and 2, holding an allreduce written without a signal (its
+/// synthesized signal joins the domain of its data).
+#[test]
+fn hand_written_sibling_domains_without_sizes() {
+    const N: usize = 64;
+    let ty = format!("tensor<{N}xf32, #pld.dist>");
+    let text = format!(
+        "func.func @main() attributes {{pld.kind = #pld.func_kind<\"host\">}} {{\n\
+         \x20 %bytes = arith.constant {b} : i64\n\
+         \x20 %ws = \"pld.system_world_size\"() : () -> i64\n\
+         \x20 %c4 = arith.constant 4 : i64\n\
+         \x20 %sbytes = arith.muli %ws, %c4 : i64\n\
+         \x20 %n = arith.index_cast %ws : i64 to index\n\
+         \x20 \"pld.comm_domain\"() ({{\n\
+         \x20   %dbuf = \"pld.tensor_alloc_window_buffer\"(%bytes) {{name = \"data\"}} : (i64) -> !pld.ptr\n\
+         \x20   %sbuf = \"pld.tensor_alloc_window_buffer\"(%sbytes) {{name = \"sig\"}} : (i64) -> !pld.ptr\n\
+         \x20   %data = \"pld.tensor_window\"(%dbuf) : (!pld.ptr) -> {ty}\n\
+         \x20   %sig = \"pld.tensor_window\"(%sbuf, %n) : (!pld.ptr, index) -> tensor<?x1xi32, #pld.dist>\n\
+         \x20   %s = \"pld.tensor_allreduce\"(%data, %sig) {{op = #pld.reduce_op<\"sum\">}} : ({ty}, tensor<?x1xi32, #pld.dist>) -> {ty}\n\
+         \x20   gpu.yield\n\
+         \x20 }}) {{name = \"world\", devices = array<i64>, slots = [\"data\", \"sig\"]}} : () -> ()\n\
+         \x20 \"pld.comm_domain\"() ({{\n\
+         \x20   %pbuf = \"pld.tensor_alloc_window_buffer\"(%bytes) {{name = \"pair\"}} : (i64) -> !pld.ptr\n\
+         \x20   %pair = \"pld.tensor_window\"(%pbuf) : (!pld.ptr) -> {ty}\n\
+         \x20   %p = \"pld.tensor_allreduce\"(%pair) {{op = #pld.reduce_op<\"min\">}} : ({ty}) -> {ty}\n\
+         \x20   gpu.yield\n\
+         \x20 }}) {{name = \"pair_domain\", devices = array<i64: 0, 2>, slots = [\"pair\"]}} : () -> ()\n\
+         \x20 return\n}}\n",
+        b = N * 4
+    );
+    for ranks in [3usize, 4] {
+        let run = ProgramRun::load(&text, "siblings.mlir", None, ranks)
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let outcome = run
+            .execute(DEADLINE, false, true, |b, d| fill(b, d, false))
+            .unwrap();
+        let what = format!("P={ranks}");
+        assert_checked(&what, &outcome, 2);
+        for device in 0..ranks {
+            let data = final_values(&run, &outcome, "data", device);
+            let want: Vec<f64> = (0..N)
+                .map(|i| (0..ranks).map(|d| value(d, i, false)).sum())
+                .collect();
+            assert_eq!(data, want, "{what}: data on device {device}");
+            let pair = final_values(&run, &outcome, "pair", device);
+            if device == 0 || device == 2 {
+                let want: Vec<f64> = (0..N)
+                    .map(|i| value(0, i, false).min(value(2, i, false)))
+                    .collect();
+                assert_eq!(pair, want, "{what}: pair on device {device}");
+            } else {
+                assert!(
+                    pair.is_empty(),
+                    "{what}: device {device} has no pair window"
+                );
+            }
+        }
     }
 }

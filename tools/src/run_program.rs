@@ -446,10 +446,9 @@ fn summary(calls: &[CallReport], world: usize) {
             };
             report::TableRow {
                 collective: call.kind,
-                ranks: call
-                    .target
-                    .as_ref()
-                    .map_or(world, |(_, devices)| devices.len()),
+                // The ranks of the call's comm domain, which may be fewer
+                // than the program's devices.
+                ranks: if call.ranks > 0 { call.ranks } else { world },
                 bytes: count * dtype_bytes(&dtype),
                 count,
                 dtype,

@@ -7,17 +7,21 @@
 //!    variable of an `scf.for` from 0 with step 1 to `world_size` (every
 //!    device) or to a constant `N` (devices `0..N`). Each view passed to the
 //!    dispatched function gives its allocation those devices.
-//! 2. Signals inherit the devices of their collective's data window (and
-//!    all_to_all_v's receive counts those of its target); a barrier's signal
-//!    needs its own.
+//! 2. HOST collectives: a data window (or a barrier's signal) that no
+//!    dispatch names gets the devices of the collective's dispatched data
+//!    windows, or every device when there are none. Signals inherit the
+//!    devices of their collective's target (and all_to_all_v's receive
+//!    counts too).
 //! 3. Allocations with equal device sets form one domain, in source order;
 //!    the function body is wrapped in one `pld.comm_domain` per domain, the
 //!    first outermost. Each records, per slot, the logical byte count and
 //!    the count padded to 32 bytes (affine maps of `s0` = world_size), and
 //!    the window size, the sum of the padded counts.
 //!
-//! A function that already has comm domains is left alone (the pass is
-//! idempotent); one without allocations is unchanged.
+//! A function that already has comm domains keeps them: the pass only
+//! completes them (a signal no slot names joins its target's domain, and
+//! missing size records are computed), so it is idempotent. A function
+//! without allocations is unchanged.
 
 use crate::host::{
     devices::{of_device, Devices},
@@ -44,7 +48,7 @@ use pld_dialect::ops::{
 use pld_ir as ir;
 use pld_ir::op_name;
 use pld_ir::pass::{external, Anchor, PassFailed, PassIdentity, PldPass, Report};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 #[derive(Clone, Default)]
 pub struct MaterializeCommDomainScopes;
@@ -60,7 +64,11 @@ impl PldPass for MaterializeCommDomainScopes {
     fn run(&self, context: &Context, module: OperationRef) -> Result<(), PassFailed> {
         let mut report = Report::default();
         for function in host_functions(module) {
-            if !ir::collect(function, |n| n == CommDomain::NAME).is_empty() {
+            let scopes = ir::collect(function, |n| n == CommDomain::NAME);
+            if !scopes.is_empty() {
+                for (op, message) in complete(context, function, &scopes) {
+                    report.error(op, &message);
+                }
                 continue;
             }
             match plan(function) {
@@ -117,10 +125,7 @@ where
     if !errors.is_empty() {
         return Err(errors);
     }
-    inherited_coverage(function, &mut coverage, &mut errors);
-    if !errors.is_empty() {
-        return Err(errors);
-    }
+    collective_coverage(function, &mut coverage);
     group(function, allocations, &coverage, errors)
 }
 
@@ -163,23 +168,26 @@ fn dispatch_coverage<'c, 'a>(
         for call in dispatch.calls() {
             for argument in call.operands() {
                 if let Some(allocation) = allocation_of(argument) {
-                    coverage
-                        .entry(key(allocation))
-                        .and_modify(|d| d.merge(&devices))
-                        .or_insert_with(|| devices.clone());
+                    merge_into(coverage, allocation, &devices);
                 }
             }
         }
     }
 }
 
-/// Operands that inherit coverage (signals, all_to_all_v's receive counts)
-/// get their source's; a signal that inherits nothing needs its own.
-fn inherited_coverage<'c, 'a>(
+/// HOST collectives give devices to their windows too. The operands that
+/// need coverage of their own (the data, a barrier's signal) and that no
+/// dispatch names run on the devices the dispatches give the collective's
+/// other such operands, or on every device when no dispatch names any of
+/// them (a HOST collective is a per-device dispatch itself). Signals and
+/// all_to_all_v's receive counts then inherit their target's devices.
+fn collective_coverage<'c, 'a>(
     function: OperationRef<'c, 'a>,
     coverage: &mut HashMap<usize, Devices>,
-    errors: &mut Errors<'c, 'a>,
-) {
+) where
+    'c: 'a,
+{
+    let dispatched = coverage.clone();
     for op in ir::collect(function, |n| roles::host_kind(n).is_some()) {
         let Some(kind) = roles::host_kind(&op_name(&op)) else {
             continue;
@@ -188,7 +196,24 @@ fn inherited_coverage<'c, 'a>(
             continue;
         };
         let allocation = |role: Role| view.one(role.group()).and_then(allocation_of);
-        for operand in kind.facts().operands {
+        let operands = kind.facts().operands;
+        let own: Vec<OperationRef> = operands
+            .iter()
+            .filter(|o| o.inherits.is_none())
+            .filter_map(|o| allocation(o.role))
+            .collect();
+        let mut devices: Option<Devices> = None;
+        for known in own.iter().filter_map(|a| dispatched.get(&key(*a))) {
+            match devices.as_mut() {
+                Some(d) => d.merge(known),
+                None => devices = Some(known.clone()),
+            }
+        }
+        let devices = devices.unwrap_or(Devices::All);
+        for window in own.iter().filter(|a| !dispatched.contains_key(&key(**a))) {
+            merge_into(coverage, *window, &devices);
+        }
+        for operand in operands {
             let Some(source) = operand.inherits else {
                 continue;
             };
@@ -196,31 +221,18 @@ fn inherited_coverage<'c, 'a>(
                 continue;
             };
             if let Some(devices) = coverage.get(&key(source)).cloned() {
-                coverage
-                    .entry(key(heir))
-                    .and_modify(|d| d.merge(&devices))
-                    .or_insert(devices);
-            }
-        }
-        // A signal that inherits nothing (the barrier's) needs coverage
-        // of its own.
-        let signal = kind.operand(Role::Signal);
-        if signal.is_some_and(|s| s.inherits.is_none()) {
-            if let Some(signal) = allocation(Role::Signal) {
-                if !coverage.contains_key(&key(signal)) {
-                    errors.push((
-                        op,
-                        format!(
-                            "signal buffer \"{}\" has no inferred comm-domain \
-                             coverage; pass it to a dispatched CHIP orchestrator so its devices \
-                             are known",
-                            allocation_name(signal)
-                        ),
-                    ));
-                }
+                merge_into(coverage, heir, &devices);
             }
         }
     }
+}
+
+/// Adds `devices` to the coverage of `allocation`.
+fn merge_into(coverage: &mut HashMap<usize, Devices>, allocation: OperationRef, devices: &Devices) {
+    coverage
+        .entry(key(allocation))
+        .and_modify(|d| d.merge(devices))
+        .or_insert_with(|| devices.clone());
 }
 
 /// Every allocation must be viewed and reach a device; allocations with
@@ -252,7 +264,10 @@ fn group<'c, 'a>(
         let Some(devices) = coverage.get(&key(allocation)) else {
             errors.push((
                 allocation,
-                format!("allocation \"{name}\" is not consumed by any CHIP orchestrator dispatch"),
+                format!(
+                    "allocation \"{name}\" is not consumed by any CHIP orchestrator dispatch \
+                     or HOST collective"
+                ),
             ));
             continue;
         };
@@ -303,6 +318,166 @@ fn group<'c, 'a>(
     } else {
         Err(errors)
     }
+}
+
+/// The size records of a domain whose slots have the logical byte counts
+/// `sizes` (affine expressions of `s0`): `logical_bytes`, `aligned_bytes`
+/// and `window_bytes`, in that order.
+fn size_records<'c>(context: &'c Context, sizes: &[String]) -> [(&'static str, Attribute<'c>); 3] {
+    let maps = |f: &dyn Fn(&String) -> String| -> Attribute<'c> {
+        let maps: Vec<Attribute> = sizes.iter().map(|s| affine_map(context, &f(s))).collect();
+        ArrayAttribute::new(context, &maps).into()
+    };
+    let window = sizes
+        .iter()
+        .map(|s| sizes::aligned(s))
+        .collect::<Vec<_>>()
+        .join(" + ");
+    let window = if window.is_empty() {
+        "0".into()
+    } else {
+        window
+    };
+    [
+        ("logical_bytes", maps(&|s| s.clone())),
+        ("aligned_bytes", maps(&|s| sizes::aligned(s))),
+        ("window_bytes", affine_map(context, &window)),
+    ]
+}
+
+/// Completes the comm domains a HOST function already has (hand-written,
+/// or from an earlier run): a signal or receive-count allocation that no
+/// slot names joins the domain of its target when it is nested in it (it
+/// inherits its target's devices; `pld-synthesize-allreduce-signals`
+/// inserts such a signal inside a scope), and a domain that gained a slot
+/// or lacks a size record gets its records computed from its allocations.
+/// Records a domain already has are kept unless it gained a slot.
+fn complete<'c, 'a>(
+    context: &'c Context,
+    function: OperationRef<'c, 'a>,
+    scopes: &[OperationRef<'c, 'a>],
+) -> Errors<'c, 'a>
+where
+    'c: 'a,
+{
+    let grown = adopt(context, function, scopes);
+    let mut errors = Vec::new();
+    for scope in scopes {
+        let missing: Vec<&str> = ["logical_bytes", "aligned_bytes", "window_bytes"]
+            .into_iter()
+            .filter(|name| scope.attribute(name).is_err())
+            .collect();
+        let changed = grown.contains(&key(*scope));
+        if missing.is_empty() && !changed {
+            continue;
+        }
+        let Some(sizes) = slot_sizes(*scope, &mut errors) else {
+            continue;
+        };
+        for (name, value) in size_records(context, &sizes) {
+            if changed || missing.contains(&name) {
+                ir::set_attribute(*scope, name, value);
+            }
+        }
+    }
+    errors
+}
+
+/// Adds each signal or receive-count allocation that no slot of the
+/// function names to the domain of the collective's target, when the
+/// domain encloses it; returns the domains that grew.
+fn adopt<'c, 'a>(
+    context: &'c Context,
+    function: OperationRef<'c, 'a>,
+    scopes: &[OperationRef<'c, 'a>],
+) -> HashSet<usize>
+where
+    'c: 'a,
+{
+    let mut owner: HashMap<String, OperationRef> = HashMap::new();
+    for scope in scopes {
+        let slots = CommDomain::cast(*scope)
+            .and_then(|d| d.slots())
+            .unwrap_or_default();
+        for slot in slots {
+            owner.entry(slot).or_insert(*scope);
+        }
+    }
+    let mut grown = HashSet::new();
+    for op in ir::collect(function, |n| roles::host_kind(n).is_some()) {
+        let (Some(kind), Some(view)) = (roles::host_kind(&op_name(&op)), OpView::new(op)) else {
+            continue;
+        };
+        let allocation = |role: Role| view.one(role.group()).and_then(allocation_of);
+        for operand in kind.facts().operands {
+            let Some(source) = operand.inherits else {
+                continue;
+            };
+            let (Some(heir), Some(source)) = (allocation(operand.role), allocation(source)) else {
+                continue;
+            };
+            let name = allocation_name(heir);
+            if owner.contains_key(&name) {
+                continue;
+            }
+            let Some(scope) = owner.get(&allocation_name(source)).copied() else {
+                continue;
+            };
+            if !ir::ancestors(heir).contains(&scope) {
+                continue;
+            }
+            let mut slots = CommDomain::cast(scope)
+                .and_then(|d| d.slots())
+                .unwrap_or_default();
+            slots.push(name.clone());
+            let slots: Vec<Attribute> = slots
+                .iter()
+                .map(|s| StringAttribute::new(context, s).into())
+                .collect();
+            ir::set_attribute(scope, "slots", ArrayAttribute::new(context, &slots).into());
+            owner.insert(name, scope);
+            grown.insert(key(scope));
+        }
+    }
+    grown
+}
+
+/// The logical byte count of each slot of `scope`, from the allocation of
+/// that name nested in it; `None` after reporting a slot whose size is not
+/// an expression of constants and `world_size`.
+fn slot_sizes<'c, 'a>(
+    scope: OperationRef<'c, 'a>,
+    errors: &mut Errors<'c, 'a>,
+) -> Option<Vec<String>>
+where
+    'c: 'a,
+{
+    let slots = CommDomain::cast(scope)
+        .and_then(|d| d.slots())
+        .unwrap_or_default();
+    let allocations = ir::collect(scope, |n| n == AllocWindowBuffer::NAME);
+    let mut sizes = Vec::new();
+    let before = errors.len();
+    for slot in slots {
+        let Some(allocation) = allocations.iter().find(|a| allocation_name(**a) == slot) else {
+            errors.push((
+                scope,
+                format!(
+                    "slot \"{slot}\" names no pld.tensor_alloc_window_buffer inside the domain"
+                ),
+            ));
+            continue;
+        };
+        let size = AllocWindowBuffer::cast(*allocation)
+            .and_then(|a| a.size())
+            .ok_or_else(|| "malformed allocation".to_string())
+            .and_then(sizes::expression);
+        match size {
+            Ok(size) => sizes.push(size),
+            Err(message) => errors.push((*allocation, format!("size of \"{slot}\": {message}"))),
+        }
+    }
+    (errors.len() == before).then_some(sizes)
 }
 
 /// An affine map attribute computing `expr` from `s0` = world_size.
@@ -398,22 +573,6 @@ fn build_scope<'c>(
         .iter()
         .map(|a| text(&allocation_name(*a)))
         .collect();
-    let logical: Vec<Attribute> = domain
-        .sizes
-        .iter()
-        .map(|s| affine_map(context, s))
-        .collect();
-    let aligned: Vec<Attribute> = domain
-        .sizes
-        .iter()
-        .map(|s| affine_map(context, &sizes::aligned(s)))
-        .collect();
-    let window = domain
-        .sizes
-        .iter()
-        .map(|s| sizes::aligned(s))
-        .collect::<Vec<_>>()
-        .join(" + ");
     let mut builder = CommDomain::builder(context, location)
         .region(region)
         .attribute("name", text(&format!("comm_d{index}")))
@@ -421,16 +580,10 @@ fn build_scope<'c>(
             "devices",
             DenseI64ArrayAttribute::new(context, &domain.devices.list()).into(),
         )
-        .attribute("slots", ArrayAttribute::new(context, &slots).into())
-        .attribute(
-            "logical_bytes",
-            ArrayAttribute::new(context, &logical).into(),
-        )
-        .attribute(
-            "aligned_bytes",
-            ArrayAttribute::new(context, &aligned).into(),
-        )
-        .attribute("window_bytes", affine_map(context, &window));
+        .attribute("slots", ArrayAttribute::new(context, &slots).into());
+    for (name, value) in size_records(context, &domain.sizes) {
+        builder = builder.attribute(name, value);
+    }
     for ty in result_types {
         builder = builder.result(*ty);
     }

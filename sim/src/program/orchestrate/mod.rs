@@ -82,12 +82,15 @@ pub struct CallReport {
     /// The window buffer holding its result, and the devices of its comm
     /// domain in rank order (for writing the golden next to the result).
     pub target: Option<(String, Vec<usize>)>,
+    /// The number of devices in its comm domain (its ranks).
+    pub ranks: usize,
 }
 
 /// How a program run ended.
 pub struct ProgramOutcome {
     pub outcome: Outcome,
-    /// Every collective call, in the order of the first device's work.
+    /// Every collective call, in program order (matched across the devices
+    /// of its comm domain).
     pub calls: Vec<CallReport>,
     /// Signal cells left non-zero: the buffer (its index in
     /// [`ProgramRun::buffers`]) and the cell (`rank` the device whose
@@ -347,7 +350,7 @@ impl ProgramRun {
             check,
         };
         // Snapshots: `[device][task] = (before, after)` per tensor operand.
-        let snapshots: Vec<Mutex<Vec<Snapshot>>> = (0..self.plan.world)
+        let snapshots: Vec<Mutex<Vec<Option<Snapshot>>>> = (0..self.plan.world)
             .map(|_| Mutex::new(Vec::new()))
             .collect();
         // The timeline names window bytes by buffer and element (the
@@ -376,7 +379,7 @@ impl ProgramRun {
             .execute(&format!("@{}", self.entry), |env| {
                 *snapshots[env.rank].lock().unwrap() = devices.run(env.rank);
             });
-        let snapshots: Vec<Vec<Snapshot>> = snapshots
+        let snapshots: Vec<Vec<Option<Snapshot>>> = snapshots
             .into_iter()
             .map(|m| m.into_inner().unwrap())
             .collect();
@@ -581,54 +584,76 @@ impl ProgramRun {
             .collect()
     }
 
-    /// The collective calls with their checks.
-    fn reports(&self, snapshots: &[Vec<Snapshot>], check: bool) -> Vec<CallReport> {
-        let mut reports = Vec::new();
-        // Calls are matched across devices by their position in each
-        // device's work: every member of a domain runs the same sequence.
-        let Some(first) = (0..self.plan.world).find(|d| !self.plan.tasks[*d].is_empty()) else {
-            return reports;
-        };
-        for (index, task) in self.plan.tasks[first].iter().enumerate() {
-            let (domain, spec) = match task {
-                Task::Builtin(b) => (b.domain, Some(builtin_collective(b))),
+    /// The program's calls, in program order: the tasks that carry out one
+    /// call on the devices of its comm domain. A device's tasks on a domain
+    /// are matched with the other members' by where they come from (the
+    /// collective's or the kernel call's source location) and how many
+    /// tasks from there the device ran before on that domain: domains over
+    /// other devices interleave their own tasks.
+    fn calls(&self) -> Vec<Call> {
+        let mut calls: Vec<Call> = Vec::new();
+        let mut found: HashMap<(usize, &str, usize), usize> = HashMap::new();
+        let mut seen: HashMap<(usize, usize, &str), usize> = HashMap::new();
+        for &(device, index) in &self.plan.order {
+            let task = &self.plan.tasks[device][index];
+            let (domain, location) = match task {
+                Task::Builtin(b) => (b.domain, b.location.as_str()),
                 Task::Kernel(k) => (
                     tensors_of(k).first().map_or(0, |t| t.domain),
-                    self.kernel_collective(k),
+                    k.location.as_str(),
                 ),
+            };
+            let count = seen.entry((device, domain, location)).or_insert(0);
+            let occurrence = *count;
+            *count += 1;
+            let members = &self.plan.domains[domain].devices;
+            let call = *found
+                .entry((domain, location, occurrence))
+                .or_insert_with(|| {
+                    calls.push(Call {
+                        domain,
+                        first: (device, index),
+                        tasks: vec![None; members.len()],
+                    });
+                    calls.len() - 1
+                });
+            if let Some(rank) = self.plan.domains[domain].rank_of(device) {
+                calls[call].tasks[rank] = Some(index);
+            }
+        }
+        calls
+    }
+
+    /// The collective calls with their checks.
+    fn reports(&self, snapshots: &[Vec<Option<Snapshot>>], check: bool) -> Vec<CallReport> {
+        let mut reports = Vec::new();
+        for call in self.calls() {
+            let (device, index) = call.first;
+            let task = &self.plan.tasks[device][index];
+            let spec = match task {
+                Task::Builtin(b) => Some(builtin_collective(b)),
+                Task::Kernel(k) => self.kernel_collective(k),
             };
             let Some((info, report)) = spec else {
                 continue;
             };
-            let members = &self.plan.domains[domain].devices;
-            let time = members
+            let members = &self.plan.domains[call.domain].devices;
+            // The snapshot of domain rank `rank`'s task of this call.
+            let snapshot = |rank: usize| -> Option<&Snapshot> {
+                let index = call.tasks[rank]?;
+                snapshots.get(members[rank])?.get(index)?.as_ref()
+            };
+            let taken: Vec<Option<&Snapshot>> = (0..members.len()).map(snapshot).collect();
+            let time = taken
                 .iter()
-                .filter_map(|d| snapshots.get(*d)?.get(index))
+                .flatten()
                 .map(|s| s.time)
                 .max()
                 .unwrap_or_default();
-            let check = if !check {
-                Err("not checked (run with --check)".into())
-            } else if !report.kind.facts().numeric {
-                Err("a barrier has no numeric result to check".into())
+            let check = if check {
+                check_call(&info, &report, &taken)
             } else {
-                let gather = |after: bool| -> Option<Vec<Vec<Vec<u8>>>> {
-                    members
-                        .iter()
-                        .map(|d| {
-                            let s = snapshots.get(*d)?.get(index)?;
-                            Some(if after {
-                                s.after.clone()
-                            } else {
-                                s.before.clone()
-                            })
-                        })
-                        .collect()
-                };
-                match (gather(false), gather(true)) {
-                    (Some(inputs), Some(outputs)) => golden::check(&info, &inputs, &outputs),
-                    _ => Err("not every member of the comm domain ran this call".into()),
-                }
+                Err("not checked (run with --check)".into())
             };
             let tensors = match task {
                 Task::Builtin(b) => b.tensors.iter().collect(),
@@ -644,6 +669,7 @@ impl ProgramRun {
                 time,
                 check,
                 target,
+                ranks: members.len(),
                 ..report
             });
         }
@@ -719,8 +745,9 @@ struct Devices<'r> {
 
 impl Devices<'_> {
     /// Runs `device`'s work, in order, on the calling rank thread; its
-    /// tasks' snapshots (operands only with `check`) and times.
-    fn run(&self, device: usize) -> Vec<Snapshot> {
+    /// tasks' snapshots (operands only with `check`) and times, one per
+    /// task (`None` for a task that did not run).
+    fn run(&self, device: usize) -> Vec<Option<Snapshot>> {
         let window = self.memory.window(device);
         let read = |t: &TensorRef| {
             let mut bytes = vec![0; t.bytes()];
@@ -747,6 +774,7 @@ impl Devices<'_> {
                 Task::Builtin(b) => self.builtin(device, b),
             };
             if !ran {
+                mine.push(None);
                 continue;
             }
             let time = begin.elapsed();
@@ -768,11 +796,11 @@ impl Devices<'_> {
             } else {
                 Vec::new()
             };
-            mine.push(Snapshot {
+            mine.push(Some(Snapshot {
                 before,
                 after,
                 time,
-            });
+            }));
         }
         mine
     }
@@ -837,6 +865,45 @@ impl Devices<'_> {
         crate::runtime::run::label_current_call(None);
         true
     }
+}
+
+/// A call compared with its golden, from the snapshots of its tasks on the
+/// members of its comm domain (in domain rank order).
+fn check_call(
+    info: &KernelInfo,
+    report: &CallReport,
+    taken: &[Option<&Snapshot>],
+) -> Result<Vec<RankCheck>, String> {
+    if !report.kind.facts().numeric {
+        return Err("a barrier has no numeric result to check".into());
+    }
+    let gather = |after: bool| -> Option<Vec<Vec<Vec<u8>>>> {
+        taken
+            .iter()
+            .map(|s| {
+                let s = (*s)?;
+                Some(if after {
+                    s.after.clone()
+                } else {
+                    s.before.clone()
+                })
+            })
+            .collect()
+    };
+    match (gather(false), gather(true)) {
+        (Some(inputs), Some(outputs)) => golden::check(info, &inputs, &outputs),
+        _ => Err("not every member of the comm domain ran this call".into()),
+    }
+}
+
+/// One collective call of a program: the tasks that carry it out.
+struct Call {
+    domain: usize,
+    /// The first task issued for it, `(device, index in its work)`.
+    first: (usize, usize),
+    /// `tasks[domain rank]`: that member's task (its index in the
+    /// member's work), `None` when the member has none for this call.
+    tasks: Vec<Option<usize>>,
 }
 
 /// What one device's task saw: its tensor operands before and after, and
@@ -930,6 +997,7 @@ fn call_report(collective: &Collective, info: &KernelInfo, location: &str) -> Ca
         time: Duration::ZERO,
         check: Err(String::new()),
         target: None,
+        ranks: 0,
     }
 }
 

@@ -158,6 +158,9 @@ pub struct Plan {
     pub domains: Vec<DomainPlan>,
     /// `tasks[device]`, in program order.
     pub tasks: Vec<Vec<Task>>,
+    /// Every task as `(device, index in tasks[device])`, in the order the
+    /// orchestration issued them (program order across devices).
+    pub order: Vec<(usize, usize)>,
     /// L3 -> L2 round trips per device.
     pub round_trips: Vec<u64>,
 }
@@ -242,6 +245,7 @@ pub fn plan(module: &Module, entry: &str, world: usize) -> Result<Plan, Refusal>
             world,
             domains: Vec::new(),
             tasks: vec![Vec::new(); world],
+            order: Vec::new(),
             round_trips: vec![0; world],
         },
         open: Vec::new(),
@@ -272,6 +276,14 @@ where
 
     fn set(&mut self, value: Value<'c, 'a>, v: Val) {
         self.values.insert(key(value), v);
+    }
+
+    /// Appends `task` to `device`'s work.
+    fn issue(&mut self, device: usize, task: Task) {
+        self.plan
+            .order
+            .push((device, self.plan.tasks[device].len()));
+        self.plan.tasks[device].push(task);
     }
 
     /// Runs `function` with `arguments`; returns what it returns.
@@ -602,7 +614,7 @@ where
                         Val::Strided { what, .. } => refuse(op, format!("passes {what} to @{callee}; the simulator passes kernels dense row-major tensors only")),
                     })
                     .collect::<Step<_>>()?;
-                self.plan.tasks[device].push(Task::Kernel(KernelTask {
+                self.issue(device, Task::Kernel(KernelTask {
                     kernel: callee,
                     args,
                     caller: self.caller.clone(),
@@ -763,32 +775,54 @@ where
         result
     }
 
-    fn alloc(&mut self, op: OperationRef<'c, 'a>) -> Step {
-        let Some(&domain) = self.open.last() else {
+    /// The innermost open domain whose slots name `name`, and the slot:
+    /// nested domains (a pair of devices inside every device) hold their
+    /// allocations at any depth, and a slot name is unique in a function
+    /// (docs/dialect.md, D12).
+    fn slot_of(&self, op: OperationRef<'c, 'a>, name: &str) -> Step<(usize, usize)> {
+        if self.open.is_empty() {
             return refuse(
                 op,
                 "is outside every pld.comm_domain; run pld-materialize-comm-domain-scopes",
             );
-        };
+        }
+        for &domain in self.open.iter().rev() {
+            if let Some(slot) = self.plan.domains[domain]
+                .slots
+                .iter()
+                .position(|s| s.name == name)
+            {
+                return Ok((domain, slot));
+            }
+        }
+        let around: Vec<&str> = self
+            .open
+            .iter()
+            .rev()
+            .map(|d| self.plan.domains[*d].name.as_str())
+            .collect();
+        refuse(
+            op,
+            format!(
+                "allocates '{name}', which no slot of the comm domains around it names ({}); \
+                 add it to the slots of the one whose devices use it",
+                around.join(", ")
+            ),
+        )
+    }
+
+    fn alloc(&mut self, op: OperationRef<'c, 'a>) -> Step {
         let name = op
             .attribute("name")
             .ok()
             .and_then(pld_ir::attr::string)
             .unwrap_or_default();
+        let (domain, slot) = self.slot_of(op, &name)?;
         let size = pld_ir::operand(op, 0)
             .ok_or(())
             .or_else(|_| refuse(op, "has no size"))?;
         let bytes = self.int(op, size)?;
         let plan = &self.plan.domains[domain];
-        let Some(slot) = plan.slots.iter().position(|s| s.name == name) else {
-            return refuse(
-                op,
-                format!(
-                    "allocates '{name}', which is not a slot of its comm domain {}",
-                    plan.name
-                ),
-            );
-        };
         if usize::try_from(bytes).ok() != Some(plan.slots[slot].bytes) {
             return refuse(
                 op,
@@ -934,14 +968,17 @@ where
         let collective = builtin_call(op, kind, mode);
         let scalars = entry_scalars(variant.builtin(), &collective, core_num.unwrap_or(1));
         self.plan.round_trips[device] += 1;
-        self.plan.tasks[device].push(Task::Builtin(BuiltinTask {
-            variant: variant.name(),
-            domain,
-            tensors,
-            scalars,
-            collective,
-            location: location(op),
-        }));
+        self.issue(
+            device,
+            Task::Builtin(BuiltinTask {
+                variant: variant.name(),
+                domain,
+                tensors,
+                scalars,
+                collective,
+                location: location(op),
+            }),
+        );
         Ok(())
     }
 
@@ -1058,14 +1095,17 @@ where
             .and_then(pld_ir::attr::int)
             .unwrap_or(1);
         let target = tensors[1].clone();
-        self.plan.tasks[device].push(Task::Builtin(BuiltinTask {
-            variant: variant.name(),
-            domain,
-            tensors,
-            scalars: vec![BuiltinScalar::Context, BuiltinScalar::CoreNum(blocks)],
-            collective: builtin_call(op, CollectiveKind::AllToAllV, AllReduceMode::Mesh),
-            location: location(op),
-        }));
+        self.issue(
+            device,
+            Task::Builtin(BuiltinTask {
+                variant: variant.name(),
+                domain,
+                tensors,
+                scalars: vec![BuiltinScalar::Context, BuiltinScalar::CoreNum(blocks)],
+                collective: builtin_call(op, CollectiveKind::AllToAllV, AllReduceMode::Mesh),
+                location: location(op),
+            }),
+        );
         if let Ok(result) = op.result(0) {
             self.set(result.into(), Val::Tensor(target));
         }

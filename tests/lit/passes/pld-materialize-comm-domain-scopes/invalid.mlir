@@ -15,7 +15,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
 !data = tensor<64xf32, #pld.dist>
 func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
   %bytes = arith.constant 256 : i64
-  // expected-error@+1 {{allocation "unused" is not consumed by any CHIP orchestrator dispatch}}
+  // expected-error@+1 {{allocation "unused" is not consumed by any CHIP orchestrator dispatch or HOST collective}}
   %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "unused"} : (i64) -> !pld.ptr
   %data = "pld.tensor_window"(%buf) : (!pld.ptr) -> !data
   return
@@ -123,18 +123,6 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
     func.call @chip(%data) : (!data) -> ()
     gpu.yield
   }) : (index) -> ()
-  return
-}
-
-// -----
-
-!sig = tensor<4xi32, #pld.dist>
-func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
-  %bytes = arith.constant 16 : i64
-  %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "barrier_sig"} : (i64) -> !pld.ptr
-  %sig = "pld.tensor_window"(%buf) : (!pld.ptr) -> !sig
-  // expected-error@+1 {{signal buffer "barrier_sig" has no inferred comm-domain coverage}}
-  %r = "pld.tensor_barrier"(%sig) : (!sig) -> !sig
   return
 }
 
@@ -284,5 +272,18 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
       gpu.yield
     }) : (index) -> ()
   }
+  return
+}
+
+// -----
+
+// A hand-written scope without its size records: the pass computes them
+// from its slots' allocations, which must then be sizes it can express.
+func.func @h(%bytes: i64) attributes {pld.kind = #pld.func_kind<"host">} {
+  "pld.comm_domain"() ({
+    // expected-error@+1 {{size of "param": window size must be built from constants and world_size with arith.addi, arith.subi and arith.muli}}
+    %p = "pld.tensor_alloc_window_buffer"(%bytes) {name = "param"} : (i64) -> !pld.ptr
+    gpu.yield
+  }) {name = "comm_d0", devices = array<i64>, slots = ["param"]} : () -> ()
   return
 }
