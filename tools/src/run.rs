@@ -3,29 +3,32 @@
 //! ([`crate::run_kernel`]).
 
 use crate::files::read_named_input;
-use crate::options::Options;
+use crate::options::{Options, Refusal};
 
 /// Runs `pld-run`; returns the process exit status.
 pub fn run(options: &Options) -> i32 {
     match drive(options) {
         Ok(status) => status,
-        Err(message) => {
-            eprintln!("pld-run: error: {message}");
-            1
+        Err(refusal) => {
+            eprintln!("pld-run: error: {}", refusal.message());
+            refusal.status()
         }
     }
 }
 
-fn drive(options: &Options) -> Result<i32, String> {
+fn drive(options: &Options) -> Result<i32, Refusal> {
     let Some((buffer_name, text)) = read_named_input("pld-run", &options.input) else {
         return Ok(1);
     };
     if !(1..=pld_sim::MAX_RANKS).contains(&options.ranks) {
-        return Err(format!(
+        return Err(Refusal::Error(format!(
             "--ranks must be 1 to {}, not {}",
             pld_sim::MAX_RANKS,
             options.ranks
-        ));
+        )));
+    }
+    if let Some(dir) = &options.output_dir {
+        crate::files::check_output_dir(dir)?;
     }
     // A program with a HOST orchestrator runs whole, unless a kernel is
     // named.
