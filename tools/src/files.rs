@@ -19,6 +19,24 @@ pub fn read_bytes(path: &str) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// `pld-run --output-dir`: refuses a path that exists and is not a
+/// directory (checked before the run, so that it is not lost at the end).
+pub fn check_output_dir(dir: &str) -> Result<(), String> {
+    match std::fs::metadata(dir) {
+        Ok(meta) if !meta.is_dir() => Err(format!(
+            "--output-dir '{dir}' is a file, not a directory; give a directory (it is created \
+             when missing)"
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Creates the `--output-dir` directory (and its parents) if missing.
+pub fn create_output_dir(dir: &str) -> Result<(), String> {
+    check_output_dir(dir)?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create the directory '{dir}': {e}"))
+}
+
 /// Writes `text` to `path`, or to standard output for `-` or `None`.
 pub fn write_output(path: Option<&str>, text: &str) -> Result<(), String> {
     write_output_bytes(path, text.as_bytes())

@@ -1,6 +1,7 @@
 //! How `pld-run` fills a kernel's parameters or a program's buffers: the
 //! generators of `--input PARAM=GENERATOR`.
 
+use crate::options::Refusal;
 use pld_sim::program::npy;
 use pld_sim::program::Param;
 
@@ -15,6 +16,35 @@ pub(crate) enum Generator {
     Rank,
     /// A `.npy` file per rank; `{rank}` in the path is replaced.
     File(String),
+}
+
+/// `generators` (one per parameter, the defaults) with the `--input
+/// PARAM=GENERATOR` pairs applied: `resolve` finds the parameter a name
+/// means (several names may mean one), `describe` names it. `what` is the
+/// option's placeholder, `PARAM` or `BUFFER`. Two pairs for one parameter
+/// are a malformed command line.
+pub(crate) fn assign(
+    pairs: &[String],
+    mut generators: Vec<Generator>,
+    what: &str,
+    resolve: impl Fn(&str) -> Result<usize, String>,
+    describe: impl Fn(usize) -> String,
+) -> Result<Vec<Generator>, Refusal> {
+    let mut given: Vec<Option<&str>> = vec![None; generators.len()];
+    for pair in pairs {
+        let (name, value) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("--input takes {what}=GENERATOR, not '{pair}'"))?;
+        let index = resolve(name)?;
+        if let Some(first) = given[index].replace(pair) {
+            return Err(Refusal::Usage(format!(
+                "--input fills {} twice, with '{first}' and with '{pair}'; keep one of them",
+                describe(index)
+            )));
+        }
+        generators[index] = generator(value);
+    }
+    Ok(generators)
 }
 
 pub(crate) fn generator(text: &str) -> Generator {
@@ -56,7 +86,7 @@ pub(crate) fn fill(generator: &Generator, param: &Param, rank: usize) -> Result<
                      path of a .npy file per rank, with {{rank}} for the rank)"
                 )
             })?;
-            npy::decode(&bytes, param.dtype, &param.shape).map_err(|e| format!("'{path}': {e}"))?
+            npy::decode(&bytes, param.dtype, &param.shape).map_err(|e| format!("'{path}' {e}"))?
         }
     })
 }

@@ -85,10 +85,6 @@ pub fn run(options: &Options) -> i32 {
         return 1;
     };
     let bytecode_input = pld_ir::parse::is_bytecode(&bytes);
-    if options.emit_bytecode && options.split_input_file {
-        eprintln!("pld-opt: error: --emit-bytecode cannot be combined with --split-input-file");
-        return 1;
-    }
     let registry = pld_sim::registry();
     let steps = match options
         .pipeline
@@ -146,12 +142,15 @@ pub fn run(options: &Options) -> i32 {
         };
         let (output, held) = run.chunk(&chunk, &source, shown, &sink, &mut timing);
         failed |= !held;
-        outputs.extend(output);
+        // A chunk that failed prints nothing between its separators.
+        outputs.push(output.unwrap_or_default());
     }
 
     // Like mlir-opt: a chunk that failed prints nothing; the others print
     // on the terminal, but a failed run leaves an output file alone rather
-    // than replace it with a partial or empty one.
+    // than replace it with a partial or empty one. The chunks' outputs are
+    // joined with the separator line, bytecode too (as mlir-opt 22 writes
+    // it: such a file is no longer bytecode as a whole).
     let output_started = timing.start();
     let separator = format!("{}\n", split::MARKER).into_bytes();
     let joined = outputs.join(separator.as_slice());
@@ -243,37 +242,29 @@ impl<'c> Run<'_, 'c> {
         sink: &Sink,
         timing: &mut Timing,
     ) -> (Option<Vec<u8>>, bool) {
-        let expected = if self.options.verify_diagnostics {
-            match expectations::parse(chunk) {
-                Ok(expected) => Some(expected),
-                Err(errors) => {
-                    for (line, message) in errors {
-                        eprintln!("{}:{line}: error: {message}", self.buffer_name);
-                    }
-                    return (None, false);
-                }
+        if !self.options.verify_diagnostics {
+            let result = self.process(source, timing);
+            let diagnostics = sink.take();
+            for diagnostic in &diagnostics {
+                eprint!("{}", diagnostic.render_in(self.buffer_name, shown));
             }
-        } else {
-            None
-        };
+            let held = result.is_some() && !has_error(&diagnostics);
+            return (result, held);
+        }
+        // As in mlir-opt, a malformed annotation is reported and left out,
+        // and the chunk runs all the same.
+        let (expected, mut problems) = expectations::parse(chunk, self.buffer_name);
         let result = self.process(source, timing);
         let diagnostics = sink.take();
-        let held = match expected {
-            Some(expected) => {
-                let problems = expectations::check(expected, &diagnostics, self.buffer_name);
-                for problem in &problems {
-                    eprintln!("{problem}");
-                }
-                problems.is_empty()
-            }
-            None => {
-                for diagnostic in &diagnostics {
-                    eprint!("{}", diagnostic.render_in(self.buffer_name, shown));
-                }
-                result.is_some() && !has_error(&diagnostics)
-            }
-        };
-        (result, held)
+        problems.extend(expectations::check(
+            &expected,
+            &diagnostics,
+            self.buffer_name,
+        ));
+        for problem in &problems {
+            eprint!("{}", problem.render(self.buffer_name, shown));
+        }
+        (result, problems.is_empty())
     }
 
     /// Parses, verifies, runs the plan and prints one chunk. `None` when

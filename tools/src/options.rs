@@ -34,6 +34,41 @@ pub struct Options {
 /// Exit status of a deadlocked run (distinct from errors).
 pub const DEADLOCK: i32 = 3;
 
+/// Exit status of a malformed command line (as the argument parser's).
+pub const USAGE: i32 = 2;
+
+/// Why `pld-run` stopped with an error message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// A bad input or option value, or a failed run (status 1).
+    Error(String),
+    /// A malformed command line the argument parser cannot see, such as
+    /// two `--input`s for one parameter (status [`USAGE`]).
+    Usage(String),
+}
+
+impl Refusal {
+    /// The process exit status.
+    pub fn status(&self) -> i32 {
+        match self {
+            Refusal::Error(_) => 1,
+            Refusal::Usage(_) => USAGE,
+        }
+    }
+
+    pub fn message(&self) -> &str {
+        match self {
+            Refusal::Error(message) | Refusal::Usage(message) => message,
+        }
+    }
+}
+
+impl From<String> for Refusal {
+    fn from(message: String) -> Self {
+        Refusal::Error(message)
+    }
+}
+
 /// Which schedules to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Seeds {

@@ -3,7 +3,7 @@
 //! ([`crate::run_kernel`]).
 
 use crate::files::read_named_input;
-use crate::options::Options;
+use crate::options::{Options, Refusal};
 
 /// Runs `pld-run`; returns the process exit status.
 pub fn run(options: &Options) -> i32 {
@@ -18,9 +18,9 @@ pub fn run(options: &Options) -> i32 {
             eprintln!("{}", crate::watch::interrupted_message());
             pld_sim::runtime::interrupt::STATUS
         }
-        Err(message) => {
-            eprintln!("{}", shown_error(&message, &buffer_name, &text));
-            1
+        Err(refusal) => {
+            eprintln!("{}", shown_error(refusal.message(), &buffer_name, &text));
+            refusal.status()
         }
     }
 }
@@ -69,13 +69,16 @@ fn located<'m>(message: &'m str, buffer_name: &str) -> Option<(usize, usize, &'m
     Some((line.parse().ok()?, column.parse().ok()?, rest))
 }
 
-fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, String> {
+fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Refusal> {
     if !(1..=pld_sim::MAX_RANKS).contains(&options.ranks) {
-        return Err(format!(
+        return Err(Refusal::Error(format!(
             "--ranks must be 1 to {}, not {}",
             pld_sim::MAX_RANKS,
             options.ranks
-        ));
+        )));
+    }
+    if let Some(dir) = &options.output_dir {
+        crate::files::check_output_dir(dir)?;
     }
     // A program with a HOST orchestrator runs whole, unless a kernel is
     // named.

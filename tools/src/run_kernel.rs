@@ -2,8 +2,8 @@
 //! explore its schedules), check it, report.
 
 use crate::explore::Verdict;
-use crate::inputs::{fill, generator, Generator};
-use crate::options::{Options, Seeds, DEADLOCK};
+use crate::inputs::{assign, fill, Generator};
+use crate::options::{Options, Refusal, Seeds, DEADLOCK};
 use crate::report::{self, counter_rows, index_of, Progress};
 use pld_dialect::collective::Role;
 use pld_sim::program::{golden, npy, Finished, KernelInfo, Param, Program};
@@ -214,7 +214,7 @@ fn signal_users(kernel: &KernelInfo, param: &Param) -> Vec<String> {
 
 /// Runs one kernel of `text` (named `buffer_name`); the process exit
 /// status.
-pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, String> {
+pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Refusal> {
     let program =
         Program::load_named(text, buffer_name).map_err(|e| format!("{buffer_name}: {e}"))?;
     let kernel = choose_kernel(&program, options, buffer_name)?;
@@ -224,7 +224,9 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
     let fill_time = fill_started.elapsed();
     if let Some(seeds) = options.explore {
         crate::watch::phase(format!("exploring @{}", kernel.name));
-        return explore_kernel(options, seeds, &program, kernel, &inputs, text);
+        return Ok(explore_kernel(
+            options, seeds, &program, kernel, &inputs, text,
+        )?);
     }
     let (finished, series) = run_series(&program, kernel, options, &mut inputs);
     let finished = finished?;
@@ -317,8 +319,8 @@ fn choose_kernel<'p>(
 /// Every rank's initial buffers, `[rank][param]`: the signals (the credit
 /// cells) zero, the rest a ramp, unless `--input` says otherwise; the
 /// collectives' shapes are checked against the rank count first.
-fn kernel_inputs(kernel: &KernelInfo, options: &Options) -> Result<Vec<Vec<Vec<u8>>>, String> {
-    let mut generators: Vec<Generator> = (0..kernel.params.len())
+fn kernel_inputs(kernel: &KernelInfo, options: &Options) -> Result<Vec<Vec<Vec<u8>>>, Refusal> {
+    let generators: Vec<Generator> = (0..kernel.params.len())
         .map(|i| {
             if kernel.signals.contains(&i) {
                 Generator::Zeros
@@ -332,13 +334,13 @@ fn kernel_inputs(kernel: &KernelInfo, options: &Options) -> Result<Vec<Vec<Vec<u
         options.ranks,
         pld_sim::program::shapes::Rail::Composite,
     )?;
-    for pair in &options.inputs {
-        let (name, value) = pair
-            .split_once('=')
-            .ok_or_else(|| format!("--input takes PARAM=GENERATOR, not '{pair}'"))?;
-        let index = param_index(kernel, name)?;
-        generators[index] = generator(value);
-    }
+    let generators = assign(
+        &options.inputs,
+        generators,
+        "PARAM",
+        |name| param_index(kernel, name),
+        |index| format!("parameter {}", kernel.shown_name(index)),
+    )?;
     let mut inputs = Vec::new();
     for rank in 0..options.ranks {
         let mut row = Vec::new();
@@ -475,7 +477,7 @@ fn report_leaks(kernel: &KernelInfo, finished: &Finished) -> bool {
 /// `--output-dir`: every parameter of every rank as
 /// `DIR/<param>.rank<r>.npy`.
 fn write_outputs(dir: &str, kernel: &KernelInfo, finished: &Finished) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create '{dir}': {e}"))?;
+    crate::files::create_output_dir(dir)?;
     for (rank, buffers) in finished.buffers().iter().enumerate() {
         for (param, bytes) in kernel.params.iter().zip(buffers) {
             let path = format!("{dir}/{}.rank{rank}.npy", param.name);

@@ -2,8 +2,8 @@
 //! devices, every collective it calls (on every rail) checked.
 
 use crate::explore::explore_program;
-use crate::inputs::{fill, generator, Generator};
-use crate::options::{Options, DEADLOCK};
+use crate::inputs::{assign, fill, Generator};
+use crate::options::{Options, Refusal, DEADLOCK};
 use crate::report::{self, counter_rows, Progress};
 use pld_sim::program::npy;
 use pld_sim::program::orchestrate::{Buffer, CallReport, ProgramOutcome, ProgramRun};
@@ -52,7 +52,7 @@ fn shown_name(run: &ProgramRun, buffer: &Buffer) -> String {
 }
 
 /// Runs the program; the process exit status.
-pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, String> {
+pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Refusal> {
     let started = Instant::now();
     let run = ProgramRun::load(text, buffer_name, options.entry.as_deref(), options.ranks)
         .map_err(|e| {
@@ -76,7 +76,7 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
     let init = |buffer: &Buffer, device: usize| inputs[index_of(buffer)][device].clone();
     if let Some(seeds) = options.explore {
         crate::watch::phase(format!("exploring @{}", run.entry));
-        return explore_program(options, seeds, &run, &init, text);
+        return Ok(explore_program(options, seeds, &run, &init, text)?);
     }
     let series = run_series(&run, options, &init);
     if crate::watch::interrupted() {
@@ -157,8 +157,8 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, St
 
 /// Every buffer's initial bytes on every device, `[buffer][device]`: the
 /// signals zero, the rest a ramp, unless `--input` says otherwise.
-fn program_inputs(run: &ProgramRun, options: &Options) -> Result<Vec<Vec<Vec<u8>>>, String> {
-    let mut generators: Vec<Generator> = run
+fn program_inputs(run: &ProgramRun, options: &Options) -> Result<Vec<Vec<Vec<u8>>>, Refusal> {
+    let generators: Vec<Generator> = run
         .buffers
         .iter()
         .map(|b| {
@@ -169,12 +169,8 @@ fn program_inputs(run: &ProgramRun, options: &Options) -> Result<Vec<Vec<Vec<u8>
             }
         })
         .collect();
-    for pair in &options.inputs {
-        let (name, value) = pair
-            .split_once('=')
-            .ok_or_else(|| format!("--input takes BUFFER=GENERATOR, not '{pair}'"))?;
-        let index = run
-            .buffers
+    let resolve = |name: &str| {
+        run.buffers
             .iter()
             .position(|b| b.name == name)
             .ok_or_else(|| {
@@ -183,9 +179,11 @@ fn program_inputs(run: &ProgramRun, options: &Options) -> Result<Vec<Vec<Vec<u8>
                     "the program has no window buffer '{name}' (its buffers: {})",
                     names.join(", ")
                 )
-            })?;
-        generators[index] = generator(value);
-    }
+            })
+    };
+    let generators = assign(&options.inputs, generators, "BUFFER", resolve, |index| {
+        format!("buffer '{}'", run.buffers[index].name)
+    })?;
     let mut inputs: Vec<Vec<Vec<u8>>> = Vec::new();
     for (buffer, generator) in run.buffers.iter().zip(&generators) {
         let param = as_param(buffer);
@@ -310,7 +308,7 @@ fn report_waiting(run: &ProgramRun, deadlock: &pld_sim::DeadlockReport) {
 /// checked call's result next to it (a later call on the same buffer
 /// overwrites an earlier one's, as the result does).
 fn write_outputs(dir: &str, run: &ProgramRun, finished: &ProgramOutcome) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create '{dir}': {e}"))?;
+    crate::files::create_output_dir(dir)?;
     for (buffer, per_device) in run.buffers.iter().zip(&finished.final_bytes) {
         let param = as_param(buffer);
         for (device, bytes) in per_device.iter().enumerate() {

@@ -172,14 +172,75 @@ fn admits(kernel: &KernelInfo, ranks: usize) -> bool {
         })
 }
 
-/// A deterministic fill: signals zero, data a small ramp per rank.
+/// How the pass fills a parameter; each is a `pld-run` generator, so that
+/// the replay command can name every fill.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fill {
+    /// Signals: `zeros`.
+    Zeros,
+    /// The rest: `rank`, the rank number everywhere.
+    Rank,
+}
+
+impl Fill {
+    fn of(kernel: &KernelInfo, param: usize) -> Fill {
+        if kernel.signals.contains(&param) {
+            Fill::Zeros
+        } else {
+            Fill::Rank
+        }
+    }
+
+    /// The `pld-run --input` generator of the same bytes.
+    fn generator(self) -> &'static str {
+        match self {
+            Fill::Zeros => "zeros",
+            Fill::Rank => "rank",
+        }
+    }
+}
+
+/// The bytes of parameter `param` on `rank`.
 fn input(kernel: &KernelInfo, rank: usize, param: usize) -> Vec<u8> {
     let p = &kernel.params[param];
-    if kernel.signals.contains(&param) {
-        return vec![0; p.bytes()];
+    match Fill::of(kernel, param) {
+        Fill::Zeros => vec![0; p.bytes()],
+        Fill::Rank => p.dtype.encode_all((0..p.elements()).map(|_| rank as f64)),
     }
-    p.dtype
-        .encode_all((0..p.elements()).map(|i| ((rank * 7 + i) % 13) as f64 * 0.5))
+}
+
+/// The `pld-run` command that reruns one schedule with the inputs this
+/// pass gave it: the file the kernel was read from (`-`, standard input,
+/// when it has none), the kernel, the rank count, the seed, and each
+/// parameter's fill by its number (`argN` names the same parameter in the
+/// pld source and in the converted module).
+fn replay_command(at: Location, kernel: &KernelInfo, ranks: usize, seed: u64) -> String {
+    let file = pld_ir::diag::position(at)
+        .map(|p| p.file)
+        .filter(|f| !f.is_empty() && f != "-" && f != "<stdin>")
+        .map_or_else(|| "-".to_string(), |f| shell_word(&f));
+    let mut command = format!(
+        "pld-run {file} --kernel {} --ranks {ranks} --replay {seed}",
+        shell_word(&kernel.name)
+    );
+    for param in 0..kernel.params.len() {
+        command.push_str(&format!(
+            " --input arg{param}={}",
+            Fill::of(kernel, param).generator()
+        ));
+    }
+    command
+}
+
+/// `word` as one shell word: as it is when it holds only characters no
+/// shell treats specially, else in single quotes.
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./+:@%,=".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }
 
 impl ExploreProtocol {
@@ -231,9 +292,8 @@ impl ExploreProtocol {
                     }
                 };
                 let hint = format!(
-                    "{ranks} ranks, schedule seed {seed} (pld-run --kernel {} --ranks {ranks} \
-                     --replay {seed})",
-                    kernel.name
+                    "{ranks} ranks, schedule seed {seed} ({})",
+                    replay_command(at, kernel, ranks, seed)
                 );
                 for (key, location, message) in findings(context, kernel, &finished) {
                     if seen.insert(key) {

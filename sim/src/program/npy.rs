@@ -35,65 +35,328 @@ pub fn encode(dtype: Dtype, shape: &[usize], data: &[u8]) -> Vec<u8> {
 }
 
 /// The data of a `.npy` file, checked against the expected dtype and
-/// shape.
+/// shape. An error says what is wrong with the file, as a predicate of it
+/// ("is not a .npy file ...", "has a malformed .npy header: ...", "holds
+/// '<i4' elements; ..."), for the caller to put after the file's name.
 pub fn decode(bytes: &[u8], dtype: Dtype, shape: &[usize]) -> Result<Vec<u8>, String> {
-    let elements: usize = shape.iter().product();
-    if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
-        return Err("not a .npy file".into());
-    }
-    let (length, start) = match bytes[6] {
-        1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10),
-        2 | 3 if bytes.len() < 12 => return Err("truncated .npy header".into()),
-        2 | 3 => (
-            u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize,
-            12,
-        ),
-        v => return Err(format!("unsupported .npy version {v}")),
-    };
-    let header = bytes
-        .get(start..start + length)
-        .and_then(|h| std::str::from_utf8(h).ok())
-        .ok_or("truncated .npy header")?;
-    let field = |key: &str| -> Option<String> {
-        let rest = header.split(&format!("'{key}':")).nth(1)?.trim_start();
-        let end = if rest.starts_with('(') {
-            rest.find(')')? + 1
-        } else {
-            rest.find(',')?
-        };
-        Some(rest[..end].trim().trim_matches('\'').to_string())
-    };
-    let found = field("descr").unwrap_or_default();
-    if found != descr(dtype) {
+    let (header, data) = split(bytes)?;
+    let fields = header_fields(&header).map_err(|e| format!("has a malformed .npy header: {e}"))?;
+    if fields.descr != descr(dtype) {
         return Err(format!(
-            "holds '{found}' elements; the parameter needs {} ('{}')",
+            "holds '{}' elements; the parameter needs {} ('{}')",
+            fields.descr,
             dtype.name(),
             descr(dtype)
         ));
     }
-    let found_shape: Vec<usize> = field("shape")
-        .unwrap_or_default()
-        .trim_matches(|c| c == '(' || c == ')')
-        .split(',')
-        .filter_map(|d| d.trim().parse().ok())
-        .collect();
-    if found_shape != shape {
+    if fields.shape != shape {
         return Err(format!(
-            "has shape {found_shape:?}; the parameter is {shape:?}"
+            "has shape {:?}; the parameter is {shape:?}",
+            fields.shape
         ));
     }
-    if header.contains("'fortran_order': True") {
-        return Err("Fortran-ordered arrays are not supported".into());
+    if fields.fortran_order {
+        return Err(
+            "is Fortran-ordered ('fortran_order': True); pld reads C-ordered arrays \
+             (save np.ascontiguousarray(a))"
+                .into(),
+        );
     }
-    let data = &bytes[start + length..];
+    let elements: usize = shape.iter().product();
     if data.len() != elements * dtype.bytes() {
         return Err(format!(
-            "holds {} bytes of data; {elements} elements need {}",
+            "holds {} bytes of data after its header; {elements} elements of {} need {}",
             data.len(),
+            dtype.name(),
             elements * dtype.bytes()
         ));
     }
     Ok(data.to_vec())
+}
+
+/// The header text and the data of a `.npy` file (format 1.0, 2.0 or
+/// 3.0).
+fn split(bytes: &[u8]) -> Result<(String, &[u8]), String> {
+    const MAGIC: &[u8] = b"\x93NUMPY";
+    if !bytes.starts_with(MAGIC) {
+        let first = &bytes[..bytes.len().min(MAGIC.len())];
+        return Err(format!(
+            "is not a .npy file: it starts with \"{}\", not the magic string \"\\x93NUMPY\"",
+            first.escape_ascii()
+        ));
+    }
+    let (major, minor) = match bytes.get(6..8) {
+        Some(&[major, minor]) => (major, minor),
+        _ => return Err("is truncated: it ends inside the .npy format version".into()),
+    };
+    let width = match (major, minor) {
+        (1, 0) => 2,
+        (2 | 3, 0) => 4,
+        _ => {
+            return Err(format!(
+                "has .npy format version {major}.{minor}; pld reads versions 1.0, 2.0 and 3.0"
+            ))
+        }
+    };
+    let start = 8 + width;
+    let length = match bytes.get(8..start) {
+        Some(field) => field
+            .iter()
+            .rev()
+            .fold(0usize, |n, b| (n << 8) | usize::from(*b)),
+        None => return Err("is truncated: it ends inside the .npy header length".into()),
+    };
+    let Some(header) = bytes.get(start..start.saturating_add(length)) else {
+        return Err(format!(
+            "is truncated: its .npy header is {length} bytes long, but only {} follow",
+            bytes.len() - start
+        ));
+    };
+    let text = match major {
+        // Versions 1 and 2 are latin-1, version 3 UTF-8.
+        3 => std::str::from_utf8(header)
+            .map_err(|_| "has a .npy header that is not UTF-8 text".to_string())?
+            .to_string(),
+        _ => header.iter().map(|b| char::from(*b)).collect(),
+    };
+    Ok((text, &bytes[start + length..]))
+}
+
+/// The fields of a header.
+#[derive(Debug, PartialEq)]
+struct Fields {
+    descr: String,
+    fortran_order: bool,
+    shape: Vec<usize>,
+}
+
+/// A value of the header's dictionary (a Python literal).
+#[derive(Debug, PartialEq)]
+enum Value {
+    Str(String),
+    Bool(bool),
+    Int(i64),
+    Tuple(Vec<Value>),
+    /// A list (a structured dtype's descr).
+    List(Vec<Value>),
+}
+
+impl Value {
+    /// The value as Python writes it.
+    fn python(&self) -> String {
+        let join = |items: &[Value]| {
+            items
+                .iter()
+                .map(Value::python)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match self {
+            Value::Str(text) => format!("'{text}'"),
+            Value::Bool(true) => "True".into(),
+            Value::Bool(false) => "False".into(),
+            Value::Int(n) => n.to_string(),
+            Value::Tuple(items) if items.len() == 1 => format!("({},)", items[0].python()),
+            Value::Tuple(items) => format!("({})", join(items)),
+            Value::List(items) => format!("[{}]", join(items)),
+        }
+    }
+}
+
+/// The values of the header's three keys, in the order of [`KEYS`].
+fn keys(entries: Vec<(String, Value)>) -> Result<[Value; 3], String> {
+    let mut slots: [Option<Value>; 3] = [None, None, None];
+    for (key, value) in entries {
+        let index = KEYS.iter().position(|k| *k == key).ok_or_else(|| {
+            format!("unknown key '{key}' (a header holds 'descr', 'fortran_order' and 'shape')")
+        })?;
+        if slots[index].replace(value).is_some() {
+            return Err(format!("the key '{key}' is given twice"));
+        }
+    }
+    let [descr, fortran_order, shape] = slots;
+    let need = |slot: Option<Value>, key: &str| {
+        slot.ok_or_else(|| {
+            format!("no '{key}' key (a header holds 'descr', 'fortran_order' and 'shape')")
+        })
+    };
+    Ok([
+        need(descr, KEYS[0])?,
+        need(fortran_order, KEYS[1])?,
+        need(shape, KEYS[2])?,
+    ])
+}
+
+const KEYS: [&str; 3] = ["descr", "fortran_order", "shape"];
+
+/// Reads the header's dictionary and its three keys.
+fn header_fields(header: &str) -> Result<Fields, String> {
+    let [descr, fortran_order, shape_value] = keys(Literal::new(header).dict()?)?;
+    let descr = match descr {
+        Value::Str(text) => text,
+        other => {
+            return Err(format!(
+                "'descr' is {}, not a type string such as '<f4' (structured dtypes are not \
+                 supported)",
+                other.python()
+            ))
+        }
+    };
+    let fortran_order = match fortran_order {
+        Value::Bool(order) => order,
+        other => {
+            return Err(format!(
+                "'fortran_order' is {}, not True or False",
+                other.python()
+            ))
+        }
+    };
+    let shape = match &shape_value {
+        Value::Tuple(dims) => dims
+            .iter()
+            .map(|d| match d {
+                Value::Int(n) => usize::try_from(*n).ok(),
+                _ => None,
+            })
+            .collect::<Option<Vec<usize>>>(),
+        _ => None,
+    }
+    .ok_or_else(|| format!("'shape' is {}, not a tuple of sizes", shape_value.python()))?;
+    Ok(Fields {
+        descr,
+        fortran_order,
+        shape,
+    })
+}
+
+/// A reader of the Python literal a header holds.
+struct Literal<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Literal<'a> {
+    fn new(text: &'a str) -> Self {
+        Literal { text, at: 0 }
+    }
+
+    fn rest(&self) -> &'a str {
+        &self.text[self.at..]
+    }
+
+    fn skip_space(&mut self) {
+        let rest = self.rest();
+        self.at += rest.len() - rest.trim_start().len();
+    }
+
+    fn eat(&mut self, token: &str) -> bool {
+        self.skip_space();
+        let found = self.rest().starts_with(token);
+        if found {
+            self.at += token.len();
+        }
+        found
+    }
+
+    fn error(&self, wanted: &str) -> String {
+        let rest: String = self.rest().trim_end().chars().take(40).collect();
+        match rest.is_empty() {
+            true => format!("expected {wanted} at the end of `{}`", self.text.trim_end()),
+            false => format!(
+                "expected {wanted} at character {} of `{}`, found `{rest}`",
+                self.at + 1,
+                self.text.trim_end()
+            ),
+        }
+    }
+
+    /// `{'key': value, ...}` and nothing after it but white space.
+    fn dict(&mut self) -> Result<Vec<(String, Value)>, String> {
+        if !self.eat("{") {
+            return Err(self.error("a dictionary '{'"));
+        }
+        let mut entries = Vec::new();
+        while !self.eat("}") {
+            self.skip_space();
+            let Some(Value::Str(key)) = self.string() else {
+                return Err(self.error("a quoted key or '}'"));
+            };
+            if !self.eat(":") {
+                return Err(self.error(&format!("':' after '{key}'")));
+            }
+            entries.push((key, self.value()?));
+            if !self.eat(",") && !self.rest().trim_start().starts_with('}') {
+                return Err(self.error("',' or '}'"));
+            }
+        }
+        self.skip_space();
+        match self.rest().is_empty() {
+            true => Ok(entries),
+            false => Err(self.error("nothing after the dictionary")),
+        }
+    }
+
+    fn value(&mut self) -> Result<Value, String> {
+        self.skip_space();
+        if let Some(string) = self.string() {
+            return Ok(string);
+        }
+        for (word, value) in [("True", true), ("False", false)] {
+            if self.eat(word) {
+                return Ok(Value::Bool(value));
+            }
+        }
+        for (open, close, list) in [("(", ")", false), ("[", "]", true)] {
+            if self.eat(open) {
+                let items = self.items(close)?;
+                return Ok(if list {
+                    Value::List(items)
+                } else {
+                    Value::Tuple(items)
+                });
+            }
+        }
+        self.int().ok_or_else(|| self.error("a value"))
+    }
+
+    /// `value, value, ...` up to `close` (a trailing comma allowed).
+    fn items(&mut self, close: &str) -> Result<Vec<Value>, String> {
+        let mut items = Vec::new();
+        while !self.eat(close) {
+            items.push(self.value()?);
+            if !self.eat(",") && !self.rest().trim_start().starts_with(close) {
+                return Err(self.error(&format!("',' or '{close}'")));
+            }
+        }
+        Ok(items)
+    }
+
+    /// A quoted string (no escapes: headers hold none).
+    fn string(&mut self) -> Option<Value> {
+        let quote = self
+            .rest()
+            .chars()
+            .next()
+            .filter(|c| *c == '\'' || *c == '"')?;
+        let body = &self.rest()[1..];
+        let end = body.find(quote)?;
+        let text = body[..end].to_string();
+        self.at += end + 2;
+        Some(Value::Str(text))
+    }
+
+    fn int(&mut self) -> Option<Value> {
+        let rest = self.rest();
+        let digits = rest.strip_prefix('-').unwrap_or(rest);
+        let length = digits.len()
+            - digits
+                .trim_start_matches(|c: char| c.is_ascii_digit())
+                .len();
+        let length = length + rest.len() - digits.len();
+        let value = rest[..length].parse().ok()?;
+        self.at += length;
+        Some(Value::Int(value))
+    }
 }
 
 #[cfg(test)]
@@ -122,5 +385,87 @@ mod tests {
         assert!(decode(b"nope", Dtype::F32, &[1]).is_err());
         let vector = encode(Dtype::I32, &[4], &[0; 16]);
         assert!(decode(&vector, Dtype::I32, &[4]).is_ok());
+    }
+
+    /// A version 1.0 file with `header` as its header text and `data`.
+    fn file(header: &str, data: &[u8]) -> Vec<u8> {
+        let mut out = b"\x93NUMPY\x01\x00".to_vec();
+        out.extend_from_slice(&(header.len() as u16).to_le_bytes());
+        out.extend_from_slice(header.as_bytes());
+        out.extend_from_slice(data);
+        out
+    }
+
+    fn error(bytes: &[u8]) -> String {
+        decode(bytes, Dtype::F32, &[2]).unwrap_err()
+    }
+
+    #[test]
+    fn malformed_headers_say_what_is_wrong() {
+        let good = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }\n";
+        assert!(decode(&file(good, &[0; 8]), Dtype::F32, &[2]).is_ok());
+        // Written by hand (another writer's spacing, quotes, no trailing comma).
+        let other = "{\"shape\":(2,),\"fortran_order\":False,\"descr\":\"<f4\"}";
+        assert!(decode(&file(other, &[0; 8]), Dtype::F32, &[2]).is_ok());
+        assert_eq!(
+            error(b"PK\x03\x04rest"),
+            "is not a .npy file: it starts with \"PK\\x03\\x04re\", not the magic string \"\\x93NUMPY\""
+        );
+        assert_eq!(
+            error(b"\x93NUMPY"),
+            "is truncated: it ends inside the .npy format version"
+        );
+        assert_eq!(
+            error(b"\x93NUMPY\x04\x00\x00\x00"),
+            "has .npy format version 4.0; pld reads versions 1.0, 2.0 and 3.0"
+        );
+        assert_eq!(
+            error(b"\x93NUMPY\x01\x00\x40\x00{'descr'"),
+            "is truncated: its .npy header is 64 bytes long, but only 8 follow"
+        );
+        let header = |text: &str| error(&file(text, &[0; 8]));
+        assert_eq!(
+            header("{'descr': '<f4', 'shape': (2,)}"),
+            "has a malformed .npy header: no 'fortran_order' key (a header holds 'descr', \
+             'fortran_order' and 'shape')"
+        );
+        assert_eq!(
+            header("{'descr': '<f4', 'fortran_order': False}"),
+            "has a malformed .npy header: no 'shape' key (a header holds 'descr', \
+             'fortran_order' and 'shape')"
+        );
+        assert_eq!(
+            header("{'descr' '<f4'}"),
+            "has a malformed .npy header: expected ':' after 'descr' at character 10 of \
+             `{'descr' '<f4'}`, found `'<f4'}`"
+        );
+        assert_eq!(
+            header("{'descr': '<f4', 'fortran_order': False, 'shape': (2,)"),
+            "has a malformed .npy header: expected ',' or '}' at the end of \
+             `{'descr': '<f4', 'fortran_order': False, 'shape': (2,)`"
+        );
+        assert_eq!(
+            header("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': 1}"),
+            "has a malformed .npy header: unknown key 'x' (a header holds 'descr', \
+             'fortran_order' and 'shape')"
+        );
+        assert_eq!(
+            header("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,)}"),
+            "has a malformed .npy header: 'descr' is [('a', '<f4')], not a type string such as \
+             '<f4' (structured dtypes are not supported)"
+        );
+        assert_eq!(
+            header("{'descr': '<f4', 'fortran_order': False, 'shape': (-2,)}"),
+            "has a malformed .npy header: 'shape' is (-2,), not a tuple of sizes"
+        );
+        assert_eq!(
+            header("{'descr': '<f4', 'fortran_order': True, 'shape': (2,)}"),
+            "is Fortran-ordered ('fortran_order': True); pld reads C-ordered arrays (save \
+             np.ascontiguousarray(a))"
+        );
+        assert_eq!(
+            error(&file(good, &[0; 7])),
+            "holds 7 bytes of data after its header; 2 elements of f32 need 8"
+        );
     }
 }

@@ -3,17 +3,36 @@
 // rank count and the seed that reproduce it; a clean module passes
 // through unchanged.
 //
-// RUN: split-file %s %t
+// RUN: rm -rf %t && split-file %s %t
 // A remote load that no wait orders after the peer's store: a race, at the
-// load, naming the store.
-// RUN: not pld-opt %t/race.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=2 schedules=20})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=RACE
-// RACE: race.mlir:13:8: error: protocol explorer, 2 ranks, schedule seed 0 (pld-run --kernel exchange --ranks 2 --replay 0): race: rank {{[01]}}'s `pto.tload` at {{.*}}race.mlir:13:8 read bytes [0, 256) of rank {{[01]}}'s window (arg0 [0, 0]), written by rank {{[01]}}'s `pto.tstore` at {{.*}}race.mlir:11:3; no signal orders them
+// load, naming the store. The finding carries the pld-run command that
+// replays its schedule (the file, the kernel, the rank count, the seed and
+// every parameter's fill as the pass chose it: signals zeros, the rest the
+// rank number).
+// RUN: not pld-opt %t/race.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=2 schedules=20})' -o /dev/null 2> %t/race.err
+// RUN: FileCheck %s --check-prefix=RACE < %t/race.err
+// RACE: race.mlir:13:8: error: protocol explorer, 2 ranks, schedule seed 0 (pld-run {{.*}}race.mlir --kernel exchange --ranks 2 --replay 0 --input arg0=rank --input arg1=zeros --input arg2=rank --input arg3=rank): race: rank {{[01]}}'s `pto.tload` at {{.*}}race.mlir:13:8 read bytes [0, 256) of rank {{[01]}}'s window (arg0 [0, 0]), written by rank {{[01]}}'s `pto.tstore` at {{.*}}race.mlir:11:3; no signal orders them
 // RACE-NEXT: %r = "pld.tile_remote_load"
 // RACE-NOT: error:
 //
-// A wait for one credit too many: the deadlock, at the wait.
-// RUN: not pld-opt %t/deadlock.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=2,3 schedules=5})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEADLOCK
-// DEADLOCK: deadlock.mlir:11:3: error: protocol explorer, 2 ranks, schedule seed 0 {{.*}}: deadlock: rank {{[01]}} waits for the i32 cell at byte {{[04]}} of rank {{[01]}}'s window >= 2, which holds 1, and no thread of any rank can run
+// The printed command, run as it is, replays the schedule and finds the
+// same race (pld-run's status 1 for a finding).
+// RUN: sed -n 's/.*schedule seed 0 (\(pld-run [^)]*\)).*/\1/p' %t/race.err > %t/replay-race.sh
+// RUN: sh -c 'sh %t/replay-race.sh > %t/replay-race.out 2>&1; test $? -eq 1'
+// RUN: FileCheck %s --check-prefix=REPLAY-RACE < %t/replay-race.out
+// REPLAY-RACE: schedule 0 (--replay 0): race: rank {{[01]}}'s `pld.tile_remote_load` (pto.tload) at {{.*}}race.mlir:13:8 read bytes [0, 256) of rank {{[01]}}'s window (%data (arg0) [0, 0]..[0, 63]), written by rank {{[01]}}'s `pld.tile_store` (pto.tstore) at {{.*}}race.mlir:11:3; no signal orders them
+// REPLAY-RACE: @exchange on 2 ranks: schedule 0 replayed in {{.*}}: 1 finding (first seen with seed 0)
+//
+// A wait for one credit too many: the deadlock, at the wait; its replay
+// deadlocks the same way (status 3).
+// RUN: not pld-opt %t/deadlock.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=2,3 schedules=5})' -o /dev/null 2> %t/deadlock.err
+// RUN: FileCheck %s --check-prefix=DEADLOCK < %t/deadlock.err
+// DEADLOCK: deadlock.mlir:11:3: error: protocol explorer, 2 ranks, schedule seed 0 (pld-run {{.*}}deadlock.mlir --kernel barrier --ranks 2 --replay 0 --input arg0=zeros): deadlock: rank {{[01]}} waits for the i32 cell at byte {{[04]}} of rank {{[01]}}'s window >= 2, which holds 1, and no thread of any rank can run
+// RUN: sed -n 's/^.*deadlock.mlir:11:3: error: protocol explorer, 2 ranks, schedule seed 0 (\(pld-run [^)]*\)).*/\1/p' %t/deadlock.err | head -n 1 > %t/replay-deadlock.sh
+// RUN: sh -c 'sh %t/replay-deadlock.sh > %t/replay-deadlock.out 2>&1; test $? -eq 3'
+// RUN: FileCheck %s --check-prefix=REPLAY-DEADLOCK < %t/replay-deadlock.out
+// REPLAY-DEADLOCK: schedule 0 (--replay 0): deadlock: no thread of any rank can run
+// REPLAY-DEADLOCK: pto.comm_twait at {{.*}}deadlock.mlir:11:3
 //
 // The shipped collectives are clean on every rank count their signals
 // serve; the module is printed unchanged.
