@@ -9,6 +9,7 @@ mod anchors;
 mod cold_start;
 mod compile_scaling;
 mod explore;
+mod fill_check;
 mod harness;
 
 use std::process::ExitCode;
@@ -48,6 +49,12 @@ const BENCHMARKS: &[Benchmark] = &[
         description:
             "one protocol-explorer schedule vs. a plain run of the same kernel (composite and builtin allreduce, P = 2, 4, 8)",
         run: explore::run,
+    },
+    Benchmark {
+        name: "fill-check",
+        description:
+            "pld-run filling and checking a 64 MiB FP32 allreduce on 4 and 8 ranks vs. writing and comparing the same bytes",
+        run: fill_check::run,
     },
 ];
 

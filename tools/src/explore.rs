@@ -212,7 +212,7 @@ pub fn explore_program(
     options: &Options,
     seeds: Seeds,
     run: &pld_sim::program::orchestrate::ProgramRun,
-    init: &dyn Fn(&pld_sim::program::orchestrate::Buffer, usize) -> Vec<u8>,
+    init: &(dyn Fn(&pld_sim::program::orchestrate::Buffer, usize) -> Vec<u8> + Sync),
     source: &str,
 ) -> Result<i32, String> {
     let label = format!("@{} on {}", run.entry, count(options.ranks, "device"));

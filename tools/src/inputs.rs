@@ -2,8 +2,7 @@
 //! generators of `--input PARAM=GENERATOR`.
 
 use crate::options::Refusal;
-use pld_sim::program::npy;
-use pld_sim::program::Param;
+use pld_sim::program::{npy, parallel, Param};
 
 /// How a parameter is filled.
 #[derive(Clone, Debug, PartialEq)]
@@ -64,20 +63,28 @@ pub fn ramp(rank: usize, i: usize, salt: usize) -> f64 {
     ((i * 7 + rank * 13 + salt * 3) % 11) as f64 - 5.0 + rank as f64 * 0.5
 }
 
+/// The ramp repeats after this many elements (its index term is
+/// `i * 7 % 11`, and 7 and 11 are coprime).
+const RAMP_PERIOD: usize = 11;
+
 /// A buffer's ramp shift, from its name.
 fn salt(name: &str) -> usize {
     name.bytes().map(usize::from).sum::<usize>() % 11
 }
 
+/// A parameter's bytes on `rank`. The computed generators encode one
+/// period of their values and copy it over the buffer (memory speed; the
+/// values are those of the generator's definition, element by element).
 pub(crate) fn fill(generator: &Generator, param: &Param, rank: usize) -> Result<Vec<u8>, String> {
-    let values = |f: &dyn Fn(usize) -> f64| -> Vec<u8> {
-        param.dtype.encode_all((0..param.elements()).map(f))
-    };
     Ok(match generator {
         Generator::Zeros => vec![0; param.bytes()],
-        Generator::Ones => values(&|_| 1.0),
-        Generator::Ramp => values(&|i| ramp(rank, i, salt(&param.name))),
-        Generator::Rank => values(&|_| rank as f64),
+        Generator::Ones => repeated(param, &[1.0]),
+        Generator::Ramp => {
+            let salt = salt(&param.name);
+            let period: Vec<f64> = (0..RAMP_PERIOD).map(|i| ramp(rank, i, salt)).collect();
+            repeated(param, &period)
+        }
+        Generator::Rank => repeated(param, &[rank as f64]),
         Generator::File(pattern) => {
             let path = pattern.replace("{rank}", &rank.to_string());
             let bytes = std::fs::read(&path).map_err(|e| {
@@ -89,4 +96,114 @@ pub(crate) fn fill(generator: &Generator, param: &Param, rank: usize) -> Result<
             npy::decode(&bytes, param.dtype, &param.shape).map_err(|e| format!("'{path}' {e}"))?
         }
     })
+}
+
+/// `period` encoded in the parameter's dtype and repeated over its
+/// elements (the last repetition cut short): element `i` is
+/// `period[i % period.len()]`. The buffer doubles by copying what it holds,
+/// a whole number of periods each time.
+fn repeated(param: &Param, period: &[f64]) -> Vec<u8> {
+    let total = param.bytes();
+    let mut bytes = param.dtype.encode_all(period.iter().copied());
+    bytes.truncate(total);
+    bytes.reserve_exact(total - bytes.len());
+    while !bytes.is_empty() && bytes.len() < total {
+        let more = bytes.len().min(total - bytes.len());
+        bytes.extend_from_within(..more);
+    }
+    bytes
+}
+
+/// Every parameter filled on every rank, `[rank][param]`, the ranks (and
+/// parameters) in parallel; the first error in that order.
+pub(crate) fn fill_all(
+    params: &[(Param, Generator)],
+    ranks: usize,
+) -> Result<Vec<Vec<Vec<u8>>>, String> {
+    let per_rank: usize = params.iter().map(|(p, _)| p.bytes()).sum();
+    let columns = params.len().max(1);
+    let mut cells = parallel::map(ranks * params.len(), ranks * per_rank, |k| {
+        let (param, generator) = &params[k % columns];
+        fill(generator, param, k / columns)
+    })
+    .into_iter();
+    (0..ranks)
+        .map(|_| cells.by_ref().take(params.len()).collect())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pld_sim::program::Dtype;
+
+    fn param(name: &str, dtype: Dtype, elements: usize) -> Param {
+        Param {
+            name: name.into(),
+            distributed: true,
+            shape: vec![elements],
+            dtype,
+        }
+    }
+
+    /// Every computed generator gives, element by element, the values of
+    /// its definition, encoded one at a time.
+    #[test]
+    fn fills_hold_the_generators_values() {
+        for dtype in [Dtype::F16, Dtype::F32, Dtype::I32, Dtype::I8] {
+            for elements in [0, 1, 10, 11, 12, 22, 23, 100, 1000, 4099] {
+                let p = param("data", dtype, elements);
+                for rank in [0, 1, 5] {
+                    let one_by_one = |f: &dyn Fn(usize) -> f64| {
+                        let mut bytes = Vec::new();
+                        for i in 0..elements {
+                            bytes.extend(dtype.encode(f(i)));
+                        }
+                        bytes
+                    };
+                    let salt = salt("data");
+                    let cases = [
+                        (Generator::Ramp, one_by_one(&|i| ramp(rank, i, salt))),
+                        (Generator::Ones, one_by_one(&|_| 1.0)),
+                        (Generator::Rank, one_by_one(&|_| rank as f64)),
+                        (Generator::Zeros, one_by_one(&|_| 0.0)),
+                    ];
+                    for (generator, expected) in cases {
+                        let filled = fill(&generator, &p, rank).unwrap();
+                        assert_eq!(filled, expected, "{generator:?} {dtype:?} x {elements}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_ramp_has_its_period() {
+        for (rank, salt) in [(0, 0), (3, 7), (9, 10)] {
+            for i in 0..50 {
+                assert_eq!(ramp(rank, i, salt), ramp(rank, i + RAMP_PERIOD, salt));
+            }
+        }
+        // Halves of small integers, distinct along one period.
+        let values: Vec<f64> = (0..RAMP_PERIOD).map(|i| ramp(1, i, 0)).collect();
+        assert_eq!(values[..3], [-2.5, 4.5, 0.5]);
+    }
+
+    #[test]
+    fn all_ranks_in_rank_order() {
+        let params = [
+            (param("a", Dtype::F32, 5), Generator::Rank),
+            (param("b", Dtype::I8, 3), Generator::Ones),
+        ];
+        let filled = fill_all(&params, 3).unwrap();
+        assert_eq!(filled.len(), 3);
+        assert_eq!(filled[2][0], Dtype::F32.encode_all([2.0; 5]));
+        assert_eq!(filled[1][1], [1, 1, 1]);
+        let missing = [(
+            param("c", Dtype::F32, 2),
+            Generator::File("/nonexistent/{rank}".into()),
+        )];
+        let error = fill_all(&missing, 2).unwrap_err();
+        assert!(error.contains("cannot read '/nonexistent/0'"), "{error}");
+    }
 }

@@ -1,8 +1,8 @@
 //! What `pld-run` prints alike for one kernel and for a whole program:
 //! multi-dimensional indices, signal cells named as the source names them
 //! (in credit-leak and deadlock reports, with the collectives whose signal
-//! they are), the notice of a long run, the nccl-tests style table of the
-//! collective calls, and the `--stats` counters and phase times.
+//! they are), the progress lines of a long run, the nccl-tests style table
+//! of the collective calls, and the `--stats` counters and phase times.
 
 use pld_dialect::collective::CollectiveKind;
 use pld_dialect::enums::ReduceOp;
@@ -18,12 +18,23 @@ pub(crate) fn count(n: usize, thing: &str) -> String {
 }
 
 /// A wrong rank's listing: `16 wrong elements; first: [0, 40] expected
-/// 2.5, got 0; ...`, the indices in the result's `shape`.
+/// 2.5 ± 1.2e-6, got 0; [0, 41] expected NaN (0x7fc00000), got 1; ...`, the
+/// indices in the result's `shape`, each value as the golden file and the
+/// result hold it, with the tolerance of an element that has one (a finite
+/// sum or product of floats).
 pub(crate) fn wrong_elements(check: &RankCheck, shape: &[usize]) -> String {
     let first: Vec<String> = check
         .first_wrong
         .iter()
-        .map(|(i, want, got)| format!("{} expected {want}, got {got}", index_of(*i, shape)))
+        .map(|w| {
+            let tolerance = w.tolerance.map_or(String::new(), |t| format!(" ± {t:.1e}"));
+            format!(
+                "{} expected {}{tolerance}, got {}",
+                index_of(w.index, shape),
+                w.expected,
+                w.got
+            )
+        })
         .collect();
     format!(
         "{} wrong elements; first: {}",
@@ -98,29 +109,83 @@ pub(crate) fn phases(phases: &[(&str, Duration)], mean: bool) -> String {
     format!("  phases: {}", parts.join(", "))
 }
 
-/// The notice of a run that takes more than a second (`pld-run: running
-/// @k on 4 ranks...`), on standard error; shorter runs say nothing.
+/// How long `pld-run` goes quietly before its phases say what they do.
+const QUIET: Duration = Duration::from_secs(2);
+
+/// The progress lines of a long `pld-run`, on standard error: once the
+/// command has been going for two seconds, each phase (filling the inputs,
+/// the run, the check) says what it does, `pld-run: filling ...`: the phase
+/// under way then says so at that moment, every later one as it starts. A
+/// command done within two seconds prints none.
 pub(crate) struct Progress {
-    finished: std::sync::mpsc::Sender<()>,
-    notice: std::thread::JoinHandle<()>,
+    started: std::time::Instant,
+    /// Where the lines go (standard error; a test's list), each once (a
+    /// series of runs checks after every run).
+    sink: std::sync::Arc<dyn Fn(String) + Send + Sync>,
+}
+
+/// A phase under way; it ends when dropped.
+pub(crate) struct Phase {
+    notice: Option<(std::sync::mpsc::Sender<()>, std::thread::JoinHandle<()>)>,
 }
 
 impl Progress {
-    /// Starts the clock of the run `label` names.
-    pub(crate) fn start(label: String) -> Progress {
-        let (finished, finished_rx) = std::sync::mpsc::channel::<()>();
-        let notice = std::thread::spawn(move || {
-            if finished_rx.recv_timeout(Duration::from_secs(1)).is_err() {
-                eprintln!("pld-run: running {label}...");
-            }
-        });
-        Progress { finished, notice }
+    /// Starts the command's clock.
+    pub(crate) fn start() -> Progress {
+        Progress::with_sink(std::sync::Arc::new(|line| eprintln!("{line}")))
     }
 
-    /// The run is over.
-    pub(crate) fn done(self) {
-        let _ = self.finished.send(());
-        let _ = self.notice.join();
+    fn with_sink(sink: std::sync::Arc<dyn Fn(String) + Send + Sync>) -> Progress {
+        let said = std::sync::Mutex::new(std::collections::HashSet::new());
+        Progress {
+            started: std::time::Instant::now(),
+            sink: std::sync::Arc::new(move |line: String| {
+                if said.lock().map_or(true, |mut s| s.insert(line.clone())) {
+                    sink(line);
+                }
+            }),
+        }
+    }
+
+    /// Phase `what` (`running @k on 4 ranks`) begins.
+    pub(crate) fn phase(&self, what: String) -> Phase {
+        let line = format!("pld-run: {what}...");
+        let wait = QUIET.saturating_sub(self.started.elapsed());
+        if wait.is_zero() {
+            (self.sink)(line);
+            return Phase { notice: None };
+        }
+        let (finished, finished_rx) = std::sync::mpsc::channel::<()>();
+        let sink = self.sink.clone();
+        let notice = std::thread::spawn(move || {
+            if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = finished_rx.recv_timeout(wait)
+            {
+                sink(line);
+            }
+        });
+        Phase {
+            notice: Some((finished, notice)),
+        }
+    }
+}
+
+impl Drop for Phase {
+    fn drop(&mut self) {
+        if let Some((finished, notice)) = self.notice.take() {
+            let _ = finished.send(());
+            let _ = notice.join();
+        }
+    }
+}
+
+/// `512.0 MiB`, `1.5 KiB`, `12 B`: an amount of memory as progress lines
+/// state it.
+pub(crate) fn bytes(n: usize) -> String {
+    match n {
+        0..1024 => format!("{n} B"),
+        1024..1048576 => format!("{:.1} KiB", n as f64 / 1024.0),
+        1048576..1073741824 => format!("{:.1} MiB", n as f64 / 1048576.0),
+        _ => format!("{:.1} GiB", n as f64 / 1073741824.0),
     }
 }
 
@@ -295,6 +360,31 @@ mod tests {
             "pld-run: credit leak in flags at [1, 0]: rank 0's cell holds 1 (should be back to \
              0); flags is the signal of pld.tensor_barrier in @k at a.mlir:3:8"
         );
+    }
+
+    #[test]
+    fn a_long_command_names_its_phases() {
+        let lines = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen = lines.clone();
+        let mut progress = Progress::with_sink(std::sync::Arc::new(move |line| {
+            seen.lock().unwrap().push(line)
+        }));
+        // A command that began long ago: every phase says so as it starts,
+        // once.
+        progress.started -= 2 * QUIET;
+        drop(progress.phase("filling 1.0 MiB on 2 ranks".into()));
+        drop(progress.phase("running @k on 2 ranks".into()));
+        drop(progress.phase("running @k on 2 ranks".into()));
+        assert_eq!(
+            *lines.lock().unwrap(),
+            [
+                "pld-run: filling 1.0 MiB on 2 ranks...",
+                "pld-run: running @k on 2 ranks..."
+            ]
+        );
+        assert_eq!(bytes(12), "12 B");
+        assert_eq!(bytes(8 << 26), "512.0 MiB");
+        assert_eq!(bytes(3 << 29), "1.5 GiB");
     }
 
     #[test]

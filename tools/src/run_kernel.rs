@@ -2,7 +2,7 @@
 //! explore its schedules), check it, report.
 
 use crate::explore::Verdict;
-use crate::inputs::{assign, fill, Generator};
+use crate::inputs::{assign, fill_all, Generator};
 use crate::options::{Options, Refusal, Seeds, DEADLOCK};
 use crate::report::{self, counter_rows, index_of, Progress};
 use pld_dialect::collective::Role;
@@ -215,12 +215,18 @@ fn signal_users(kernel: &KernelInfo, param: &Param) -> Vec<String> {
 /// Runs one kernel of `text` (named `buffer_name`); the process exit
 /// status.
 pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Refusal> {
+    let progress = Progress::start();
     let program =
         Program::load_named(text, buffer_name).map_err(|e| format!("{buffer_name}: {e}"))?;
     let kernel = choose_kernel(&program, options, buffer_name)?;
+    let on_ranks = format!(
+        "@{} on {}",
+        kernel.name,
+        report::count(options.ranks, "rank")
+    );
     let fill_started = Instant::now();
     crate::watch::phase("filling the inputs");
-    let mut inputs = kernel_inputs(kernel, options)?;
+    let mut inputs = kernel_inputs(kernel, options, &progress, &on_ranks)?;
     let fill_time = fill_started.elapsed();
     if let Some(seeds) = options.explore {
         crate::watch::phase(format!("exploring @{}", kernel.name));
@@ -228,7 +234,9 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
             options, seeds, &program, kernel, &inputs, text,
         )?);
     }
+    let running = progress.phase(format!("running {on_ranks}"));
     let (finished, series) = run_series(&program, kernel, options, &mut inputs);
+    drop(running);
     let finished = finished?;
     if finished.outcome.interrupted || crate::watch::interrupted() {
         eprintln!("{}", crate::watch::interrupted_message());
@@ -259,7 +267,11 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
     }
     print_finished(options, kernel, &finished, &series);
     let check_started = Instant::now();
+    let checking = options
+        .check
+        .then(|| progress.phase(format!("checking {on_ranks} against the golden")));
     let wrong = check_results(options, kernel, &inputs, &finished, &mut status)?;
+    drop(checking);
     let check_time = check_started.elapsed();
     if options.stats {
         print_counters(&finished, options.per_rank);
@@ -318,8 +330,14 @@ fn choose_kernel<'p>(
 
 /// Every rank's initial buffers, `[rank][param]`: the signals (the credit
 /// cells) zero, the rest a ramp, unless `--input` says otherwise; the
-/// collectives' shapes are checked against the rank count first.
-fn kernel_inputs(kernel: &KernelInfo, options: &Options) -> Result<Vec<Vec<Vec<u8>>>, Refusal> {
+/// collectives' shapes are checked against the rank count first. The fill
+/// phase of `progress` (`on_ranks`: `@k on 4 ranks`).
+fn kernel_inputs(
+    kernel: &KernelInfo,
+    options: &Options,
+    progress: &Progress,
+    on_ranks: &str,
+) -> Result<Vec<Vec<Vec<u8>>>, Refusal> {
     let generators: Vec<Generator> = (0..kernel.params.len())
         .map(|i| {
             if kernel.signals.contains(&i) {
@@ -341,15 +359,13 @@ fn kernel_inputs(kernel: &KernelInfo, options: &Options) -> Result<Vec<Vec<Vec<u
         |name| param_index(kernel, name),
         |index| format!("parameter {}", kernel.shown_name(index)),
     )?;
-    let mut inputs = Vec::new();
-    for rank in 0..options.ranks {
-        let mut row = Vec::new();
-        for (param, generator) in kernel.params.iter().zip(&generators) {
-            row.push(fill(generator, param, rank)?);
-        }
-        inputs.push(row);
-    }
-    Ok(inputs)
+    let columns: Vec<(Param, Generator)> = kernel.params.iter().cloned().zip(generators).collect();
+    let per_rank: usize = kernel.params.iter().map(Param::bytes).sum();
+    let _filling = progress.phase(format!(
+        "filling the inputs of {on_ranks} ({})",
+        report::bytes(per_rank * options.ranks)
+    ));
+    Ok(fill_all(&columns, options.ranks)?)
 }
 
 /// How a series of runs of the kernel went: the time of one run (the mean
@@ -375,21 +391,15 @@ fn run_series(
     inputs: &mut Vec<Vec<Vec<u8>>>,
 ) -> (Result<Finished, String>, Series) {
     let single = options.iters <= 1 && options.warmup == 0;
-    let handed: Vec<Vec<std::cell::RefCell<Vec<u8>>>> = if single && !options.check {
+    let handed: Vec<Vec<std::sync::Mutex<Vec<u8>>>> = if single && !options.check {
         std::mem::take(inputs)
             .into_iter()
-            .map(|row| row.into_iter().map(std::cell::RefCell::new).collect())
+            .map(|row| row.into_iter().map(std::sync::Mutex::new).collect())
             .collect()
     } else {
         Vec::new()
     };
     let started = Instant::now();
-    // Only runs longer than a second say that they are running.
-    let progress = Progress::start(format!(
-        "@{} on {}",
-        kernel.name,
-        report::count(options.ranks, "rank")
-    ));
     let iters = options.iters.max(1);
     let mut timed = Duration::ZERO;
     let mut kernel_timed = Duration::ZERO;
@@ -413,7 +423,10 @@ fn run_series(
             options.deadline,
             options.trace.is_some(),
             |rank, param| match handed.get(rank) {
-                Some(row) => std::mem::take(&mut *row[param].borrow_mut()),
+                Some(row) => row[param]
+                    .lock()
+                    .map(|mut bytes| std::mem::take(&mut *bytes))
+                    .unwrap_or_default(),
                 None => inputs[rank][param].clone(),
             },
         );
@@ -441,7 +454,6 @@ fn run_series(
             .map_or(Duration::ZERO, |f| f.outcome.kernel_time);
         (started.elapsed(), last)
     };
-    progress.done();
     let series = Series {
         elapsed,
         kernel: kernel_time,
@@ -554,15 +566,17 @@ fn check_results(
             println!("    {}", report::wrong_elements(check, &shape));
         }
     }
-    // The golden next to the result, in the target's dtype.
+    // The golden next to the result, the bytes it was compared with.
     if let (Some(dir), Some(target)) = (&options.output_dir, kernel.collectives[0].at(Role::Target))
     {
         let param = &kernel.params[target];
         for check in &checks {
-            let bytes = param.dtype.encode_all(check.expected.iter().copied());
             let path = format!("{dir}/{}.rank{}.golden.npy", param.name, check.rank);
-            std::fs::write(&path, npy::encode(param.dtype, &param.shape, &bytes))
-                .map_err(|e| format!("cannot write '{path}': {e}"))?;
+            std::fs::write(
+                &path,
+                npy::encode(param.dtype, &param.shape, &check.expected),
+            )
+            .map_err(|e| format!("cannot write '{path}': {e}"))?;
         }
     }
     Ok(Some(checks.iter().map(|c| c.wrong).sum::<usize>()))

@@ -2,7 +2,7 @@
 //! devices, every collective it calls (on every rail) checked.
 
 use crate::explore::explore_program;
-use crate::inputs::{assign, fill, Generator};
+use crate::inputs::{assign, fill_all, Generator};
 use crate::options::{Options, Refusal, DEADLOCK};
 use crate::report::{self, counter_rows, Progress};
 use pld_sim::program::npy;
@@ -54,6 +54,7 @@ fn shown_name(run: &ProgramRun, buffer: &Buffer) -> String {
 /// Runs the program; the process exit status.
 pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Refusal> {
     let started = Instant::now();
+    let progress = Progress::start();
     let run = ProgramRun::load(text, buffer_name, options.entry.as_deref(), options.ranks)
         .map_err(|e| {
             // Refusals at an op already start with its location.
@@ -65,7 +66,7 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
         })?;
     let fill_started = Instant::now();
     crate::watch::phase("filling the inputs");
-    let inputs = program_inputs(&run, options)?;
+    let inputs = program_inputs(&run, options, &progress)?;
     let fill_time = fill_started.elapsed();
     let index_of = |buffer: &Buffer| {
         run.buffers
@@ -78,7 +79,7 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
         crate::watch::phase(format!("exploring @{}", run.entry));
         return Ok(explore_program(options, seeds, &run, &init, text)?);
     }
-    let series = run_series(&run, options, &init);
+    let series = run_series(&run, options, &init, &progress);
     if crate::watch::interrupted() {
         eprintln!("{}", crate::watch::interrupted_message());
         return Ok(pld_sim::runtime::interrupt::STATUS);
@@ -156,8 +157,13 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
 }
 
 /// Every buffer's initial bytes on every device, `[buffer][device]`: the
-/// signals zero, the rest a ramp, unless `--input` says otherwise.
-fn program_inputs(run: &ProgramRun, options: &Options) -> Result<Vec<Vec<Vec<u8>>>, Refusal> {
+/// signals zero, the rest a ramp, unless `--input` says otherwise; the fill
+/// phase of `progress`.
+fn program_inputs(
+    run: &ProgramRun,
+    options: &Options,
+    progress: &Progress,
+) -> Result<Vec<Vec<Vec<u8>>>, Refusal> {
     let generators: Vec<Generator> = run
         .buffers
         .iter()
@@ -184,14 +190,21 @@ fn program_inputs(run: &ProgramRun, options: &Options) -> Result<Vec<Vec<Vec<u8>
     let generators = assign(&options.inputs, generators, "BUFFER", resolve, |index| {
         format!("buffer '{}'", run.buffers[index].name)
     })?;
-    let mut inputs: Vec<Vec<Vec<u8>>> = Vec::new();
-    for (buffer, generator) in run.buffers.iter().zip(&generators) {
-        let param = as_param(buffer);
-        let mut per_device = Vec::new();
-        for device in 0..options.ranks {
-            per_device.push(fill(generator, &param, device)?);
+    let columns: Vec<(Param, Generator)> =
+        run.buffers.iter().map(as_param).zip(generators).collect();
+    let per_device: usize = run.buffers.iter().map(|b| b.view.bytes()).sum();
+    let _filling = progress.phase(format!(
+        "filling the buffers of @{} on {} devices ({})",
+        run.entry,
+        options.ranks,
+        report::bytes(per_device * options.ranks)
+    ));
+    // `[device][buffer]` to `[buffer][device]`.
+    let mut inputs: Vec<Vec<Vec<u8>>> = vec![Vec::new(); columns.len()];
+    for row in fill_all(&columns, options.ranks)? {
+        for (buffer, bytes) in inputs.iter_mut().zip(row) {
+            buffer.push(bytes);
         }
-        inputs.push(per_device);
     }
     Ok(inputs)
 }
@@ -214,9 +227,11 @@ struct Series {
 fn run_series(
     run: &ProgramRun,
     options: &Options,
-    init: &dyn Fn(&Buffer, usize) -> Vec<u8>,
+    init: &(dyn Fn(&Buffer, usize) -> Vec<u8> + Sync),
+    progress: &Progress,
 ) -> Series {
-    let progress = Progress::start(format!("@{} on {} devices", run.entry, options.ranks));
+    let on_devices = format!("@{} on {} devices", run.entry, options.ranks);
+    let running = progress.phase(format!("running {on_devices}"));
     let iters = options.iters.max(1);
     let mut timed: Vec<Duration> = Vec::new();
     // The run phase: each execution without its golden comparison.
@@ -236,11 +251,16 @@ fn run_series(
             crate::watch::of_total(runs, total)
         ));
         let run_started = Instant::now();
-        result = run.execute(
+        result = run.execute_announced(
             options.deadline,
             options.trace.is_some(),
             options.check,
             init,
+            || {
+                progress.phase(format!(
+                    "checking the calls of {on_devices} against their goldens"
+                ))
+            },
         );
         run_time = run_started
             .elapsed()
@@ -263,7 +283,7 @@ fn run_series(
         }
         crate::watch::done(format!("{runs} of {total} runs finished"));
     }
-    progress.done();
+    drop(running);
     let timed_runs = runs.saturating_sub(options.warmup).max(1) as u32;
     if runs > options.warmup {
         if let Ok(finished) = &mut result {
@@ -332,13 +352,15 @@ fn write_outputs(dir: &str, run: &ProgramRun, finished: &ProgramOutcome) -> Resu
             let Some(device) = devices.get(check.rank) else {
                 continue;
             };
-            if check.expected.len() != param.elements() {
+            if check.expected.len() != param.bytes() {
                 continue;
             }
-            let bytes = param.dtype.encode_all(check.expected.iter().copied());
             let path = format!("{dir}/{name}.rank{device}.golden.npy");
-            std::fs::write(&path, npy::encode(param.dtype, &param.shape, &bytes))
-                .map_err(|e| format!("cannot write '{path}': {e}"))?;
+            std::fs::write(
+                &path,
+                npy::encode(param.dtype, &param.shape, &check.expected),
+            )
+            .map_err(|e| format!("cannot write '{path}': {e}"))?;
         }
     }
     Ok(())

@@ -1,45 +1,78 @@
-//! The expected results of a kernel's collective, computed in Rust with
-//! f64 accumulation, and the comparison with what the ranks produced.
+//! The expected results of a kernel's collective, computed as the device
+//! computes them (in the target's dtype, one step per rank in rank order,
+//! see [`element`]), and the comparison with what the ranks produced.
+//!
+//! One golden per rank, the bytes `--output-dir` writes; each element of
+//! it is either a copy (of a rank's data: broadcast, allgather,
+//! all_to_all, all_to_all_v, and the elements a reduce or reduce_scatter
+//! leaves as they were), compared bit for bit, NaN included, or a fold of
+//! every rank's element. A fold of integers, and a max or min, is exact
+//! (integers wrap around as the device's do; a NaN agrees with a NaN); a
+//! sum or product of floats depends on the order of the steps, so a result
+//! may differ from the golden by the [`tolerance`] when both are finite,
+//! and must be the golden's infinity or NaN otherwise.
+
+mod element;
+pub mod reference;
 
 use crate::program::model::{Collective, Dtype, KernelInfo, Param};
+use crate::program::parallel;
+pub use element::Value;
+use element::{by_dtype, fold_into, Element};
 use pld_dialect::collective::{CollectiveKind, Role};
 use pld_dialect::enums::ReduceOp;
+use std::ops::Range;
+use std::sync::Arc;
+
+/// An element outside what the check allows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WrongElement {
+    /// Its index in the target, row-major.
+    pub index: usize,
+    /// The golden's value (as the golden file holds it).
+    pub expected: Value,
+    pub got: Value,
+    /// The [`tolerance`] it was held to: `Some` for a finite sum or product
+    /// of floats, `None` where the element must be exact.
+    pub tolerance: Option<f64>,
+}
 
 /// How far a rank's result is from the golden.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RankCheck {
     pub rank: usize,
-    /// Largest |got - want| over the checked elements.
+    /// Largest |got - want| over the checked elements (infinite where one
+    /// is not finite and they disagree).
     pub worst: f64,
     /// The element where it occurs.
     pub at: usize,
     pub ok: bool,
     /// Number of elements outside the tolerance.
     pub wrong: usize,
-    /// The first few of them: (element, expected, actual).
-    pub first_wrong: Vec<(usize, f64, f64)>,
-    /// The golden of the whole target, element by element.
-    pub expected: Vec<f64>,
+    /// The first few of them, in index order.
+    pub first_wrong: Vec<WrongElement>,
+    /// The golden of the whole target in its dtype, as the device holds it
+    /// (what `pld-run --output-dir` writes); shared by the ranks whose
+    /// golden is the same.
+    pub expected: Arc<Vec<u8>>,
 }
 
 /// How many wrong elements a [`RankCheck`] lists.
 pub const FIRST_WRONG: usize = 5;
 
-/// The allowed error of one element: a rounding step of the dtype per rank
-/// that contributed, relative to the magnitude of what was combined (so
+/// The allowed difference between a finite float sum or product and its
+/// finite golden: a rounding step of the dtype (`2^-10` for f16, `2^-23`
+/// for f32) per rank that contributed, relative to the magnitude of what
+/// was combined (the sum of the magnitudes, or the product, at least 1, so
 /// that contributions that cancel out are not held to the tiny result).
-fn tolerance(dtype: Dtype, ranks: usize, magnitude: f64) -> f64 {
+/// Nothing else has a tolerance.
+pub fn tolerance(dtype: Dtype, ranks: usize, magnitude: f64) -> f64 {
     let ulp = match dtype {
         Dtype::F16 => 1.0 / 1024.0,
         Dtype::F32 => 1.0 / 8_388_608.0,
         Dtype::I32 | Dtype::I8 => 0.0,
     };
     ulp * ranks as f64 * magnitude.max(1.0)
-}
-
-/// Whether `got` is within `tolerance` of `want` (equal infinities agree).
-fn close(got: f64, want: f64, tolerance: f64) -> bool {
-    got == want || (got - want).abs() <= tolerance
 }
 
 /// Checks the kernel's one collective: the golden of its target for every
@@ -75,10 +108,11 @@ pub fn check(
         inputs,
         outputs,
     };
-    let golden = operands.golden()?;
-    Ok((0..ranks)
-        .map(|rank| operands.rank_check(rank, &golden))
-        .collect())
+    let goldens = operands.goldens()?;
+    let bytes = ranks * operands.param().bytes();
+    Ok(parallel::map(ranks, bytes, |rank| {
+        operands.rank_check(rank, &goldens[rank])
+    }))
 }
 
 /// The kernel's one collective, run once (not in a loop).
@@ -105,8 +139,12 @@ fn the_collective(kernel: &KernelInfo) -> Result<&Collective, String> {
     Ok(collective)
 }
 
-/// A golden: element `i` of rank `rank`'s target.
-type Golden<'a> = Box<dyn Fn(usize, usize) -> f64 + 'a>;
+/// A rank's golden: its target as the device holds it, and the elements
+/// that are a fold of every rank's (the others are copies).
+struct RankGolden {
+    bytes: Arc<Vec<u8>>,
+    folded: Range<usize>,
+}
 
 /// A collective's operands before (`inputs[rank][param]`) and after
 /// (`outputs`) the call, checked to be complete.
@@ -128,201 +166,363 @@ impl<'a> Operands<'a> {
         self.inputs.len()
     }
 
-    /// Element `i` of rank `rank`'s target before the call.
-    fn value(&self) -> impl Fn(usize, usize) -> f64 + Copy + 'a {
-        let (param, inputs, target) = (self.param(), self.inputs, self.target);
-        move |rank: usize, i: usize| param.dtype.read(&inputs[rank][target], i)
+    /// The reduction (Sum when the collective names none).
+    fn op(&self) -> ReduceOp {
+        self.collective.reduce.unwrap_or(ReduceOp::Sum)
     }
 
-    /// What the golden combines for element `i`, in magnitude, for the
-    /// tolerance.
-    fn magnitude(&self, i: usize) -> f64 {
-        let value = self.value();
-        let ranks = self.ranks();
-        match self.collective.reduce {
-            Some(ReduceOp::Prod) => (0..ranks).map(|r| value(r, i).abs()).product(),
-            Some(_) => (0..ranks).map(|r| value(r, i).abs()).sum(),
-            // Copies are exact.
-            None => 0.0,
-        }
+    /// Rank `rank`'s target before the call.
+    fn before(&self, rank: usize) -> &'a [u8] {
+        &self.inputs[rank][self.target]
     }
 
-    /// The golden of the collective's target, from its semantics.
-    fn golden(&self) -> Result<Golden<'a>, String> {
-        let (collective, ranks, value) = (self.collective, self.ranks(), self.value());
-        let reduce = collective.reduce.unwrap_or(ReduceOp::Sum);
-        let root = collective.root.unwrap_or(0);
-        let root = usize::try_from(root)
+    /// The elements of one row of the target (one index of its first
+    /// extent).
+    fn row(&self) -> usize {
+        let param = self.param();
+        param.elements() / param.shape.first().copied().unwrap_or(1).max(1)
+    }
+
+    /// The parameter of operand `role`.
+    fn operand(&self, role: Role, what: &str) -> Result<usize, String> {
+        self.collective
+            .at(role)
+            .ok_or_else(|| format!("the collective's {what} is not a parameter of the kernel"))
+    }
+
+    /// The collective's root, one of the ranks.
+    fn root(&self) -> Result<usize, String> {
+        let (root, ranks) = (self.collective.root.unwrap_or(0), self.ranks());
+        usize::try_from(root)
             .ok()
             .filter(|r| *r < ranks)
             .ok_or_else(|| {
                 format!(
                     "the {}'s root {root} is not one of {ranks} ranks",
-                    collective.kind.spec_name()
+                    self.collective.kind.spec_name()
                 )
-            });
-        Ok(match collective.kind {
-            CollectiveKind::AllReduce => {
-                Box::new(move |_rank, i| reference::fold(reduce, (0..ranks).map(|r| value(r, i))))
+            })
+    }
+
+    /// Elements `range` of every rank's target folded in rank order, in the
+    /// target's dtype.
+    fn fold(&self, range: Range<usize>) -> Vec<u8> {
+        let (dtype, op) = (self.param().dtype, self.op());
+        let bytes = range.start * dtype.bytes()..range.end * dtype.bytes();
+        let sources: Vec<&[u8]> = (0..self.ranks())
+            .map(|r| &self.before(r)[bytes.clone()])
+            .collect();
+        let Some((first, rest)) = sources.split_first() else {
+            return Vec::new();
+        };
+        let mut acc = first.to_vec();
+        parallel::pieces(&mut acc, dtype.bytes(), |offset, piece| {
+            let rest: Vec<&[u8]> = rest
+                .iter()
+                .map(|s| &s[offset..offset + piece.len()])
+                .collect();
+            by_dtype!(dtype, T => fold_into::<T>(op, piece, &rest));
+        });
+        acc
+    }
+
+    /// Every rank's golden, from the collective's semantics.
+    fn goldens(&self) -> Result<Vec<RankGolden>, String> {
+        let n = self.param().elements();
+        Ok(match self.collective.kind {
+            CollectiveKind::AllReduce => self.same(self.fold(0..n), 0..n),
+            CollectiveKind::Reduce => self.reduce()?,
+            CollectiveKind::Broadcast => self.same(self.before(self.root()?).to_vec(), 0..0),
+            CollectiveKind::ReduceScatter => self.each(&|rank| self.reduce_scatter(rank)),
+            CollectiveKind::AllGather => {
+                // Row r is rank r's input row.
+                let (source, row) = self.input_rows()?;
+                let rows: Vec<&[u8]> = self.inputs.iter().map(|r| &r[source][..row]).collect();
+                self.same(rows.concat(), 0..0)
             }
-            CollectiveKind::Reduce => {
-                // The root's target becomes the fold; the others keep theirs.
-                let root = root?;
-                Box::new(move |rank, i| {
-                    if rank == root {
-                        reference::fold(reduce, (0..ranks).map(|r| value(r, i)))
-                    } else {
-                        value(rank, i)
-                    }
+            CollectiveKind::AllToAll => {
+                // Row r is row `rank` of rank r's input.
+                let (source, row) = self.input_rows()?;
+                self.each(&|rank| {
+                    let rows: Vec<&[u8]> = self
+                        .inputs
+                        .iter()
+                        .map(|r| &r[source][rank * row..(rank + 1) * row])
+                        .collect();
+                    (rows.concat(), 0..0)
                 })
             }
-            CollectiveKind::Broadcast => {
-                let root = root?;
-                Box::new(move |_rank, i| value(root, i))
+            CollectiveKind::AllToAllV => {
+                let source = self.operand(Role::Input, "input")?;
+                let send = self.operand(Role::SendCounts, "counts")?;
+                self.each(&|rank| (self.all_to_all_v(rank, source, send), 0..0))
             }
-            CollectiveKind::ReduceScatter => {
-                // Row `me` becomes the fold of every rank's row `me`; the
-                // others keep their values.
-                let size = *self.param().shape.last().unwrap_or(&1);
-                Box::new(move |rank, i| {
-                    if i / size == rank {
-                        reference::fold(reduce, (0..ranks).map(|r| value(r, i)))
-                    } else {
-                        value(rank, i)
-                    }
-                })
-            }
-            CollectiveKind::AllGather => self.gather(true)?,
-            CollectiveKind::AllToAll => self.gather(false)?,
-            CollectiveKind::AllToAllV => self.all_to_all_v()?,
             CollectiveKind::Barrier | CollectiveKind::IndexedAllToAllV => {
                 return Err(format!(
                     "no golden for {} yet; --check knows allreduce, reduce, broadcast, \
                      reduce_scatter, allgather, all_to_all and all_to_all_v",
-                    collective.op()
+                    self.collective.op()
                 ))
             }
         })
     }
 
-    /// allgather (`gather`): row r is rank r's input row; all_to_all: row
-    /// r is row `rank` of rank r's input.
-    fn gather(&self, gather: bool) -> Result<Golden<'a>, String> {
-        let (kernel, inputs) = (self.kernel, self.inputs);
-        let source = self
-            .collective
-            .at(Role::Input)
-            .ok_or("the collective's input is not a parameter of the kernel")?;
-        let input = &kernel.params[source];
-        let size = *self.param().shape.last().unwrap_or(&1);
-        Ok(Box::new(move |rank, i| {
-            let (row, col) = (i / size, i % size);
-            let at = if gather { col } else { rank * size + col };
-            input.dtype.read(&inputs[row][source], at)
-        }))
+    /// The same golden for every rank, computed once.
+    fn same(&self, bytes: Vec<u8>, folded: Range<usize>) -> Vec<RankGolden> {
+        let bytes = Arc::new(bytes);
+        (0..self.ranks())
+            .map(|_| RankGolden {
+                bytes: bytes.clone(),
+                folded: folded.clone(),
+            })
+            .collect()
+    }
+
+    /// A golden per rank, `golden(rank)`: its bytes and folded elements;
+    /// the ranks in parallel.
+    fn each(&self, golden: &(dyn Fn(usize) -> (Vec<u8>, Range<usize>) + Sync)) -> Vec<RankGolden> {
+        let ranks = self.ranks();
+        parallel::map(ranks, ranks * self.param().bytes(), |rank| {
+            let (bytes, folded) = golden(rank);
+            RankGolden {
+                bytes: Arc::new(bytes),
+                folded,
+            }
+        })
+    }
+
+    /// reduce: the root's target becomes the fold; the others keep theirs.
+    fn reduce(&self) -> Result<Vec<RankGolden>, String> {
+        let (root, n) = (self.root()?, self.param().elements());
+        let folded = Arc::new(self.fold(0..n));
+        Ok((0..self.ranks())
+            .map(|rank| match rank == root {
+                true => RankGolden {
+                    bytes: folded.clone(),
+                    folded: 0..n,
+                },
+                false => RankGolden {
+                    bytes: Arc::new(self.before(rank).to_vec()),
+                    folded: 0..0,
+                },
+            })
+            .collect())
+    }
+
+    /// reduce_scatter: row `rank` becomes the fold of every rank's row
+    /// `rank`; the others keep their values.
+    fn reduce_scatter(&self, rank: usize) -> (Vec<u8>, Range<usize>) {
+        let (row, bytes) = (self.row(), self.param().dtype.bytes());
+        let folded = rank * row..(rank + 1) * row;
+        let mut out = self.before(rank).to_vec();
+        out[folded.start * bytes..folded.end * bytes].copy_from_slice(&self.fold(folded.clone()));
+        (out, folded)
+    }
+
+    /// The collective's input, and the bytes of one row of the target.
+    fn input_rows(&self) -> Result<(usize, usize), String> {
+        let source = self.operand(Role::Input, "input")?;
+        Ok((source, self.row() * self.param().dtype.bytes()))
+    }
+
+    /// all_to_all_v's capacity: the target's rows each sender owns.
+    fn capacity(&self) -> usize {
+        let rows = self.param().shape.first().copied().unwrap_or(0);
+        rows / self.ranks().max(1)
+    }
+
+    /// The rows `sender` sends `receiver`: clamp(count, 0, capacity).
+    fn sent(&self, send: usize, sender: usize, receiver: usize) -> usize {
+        let counts = &self.kernel.params[send];
+        let asked = counts.dtype.read(&self.inputs[sender][send], receiver) as i64;
+        asked.clamp(0, self.capacity() as i64) as usize
     }
 
     /// Each sender `s` owns `capacity` rows of every receiver's target; it
     /// fills the first clamp(count, 0, capacity) of them with its input
     /// rows for that receiver, the rest keep their values.
-    fn all_to_all_v(&self) -> Result<Golden<'a>, String> {
-        let (kernel, inputs, value) = (self.kernel, self.inputs, self.value());
-        let (param, ranks) = (self.param(), self.ranks());
-        let source = self
-            .collective
-            .at(Role::Input)
-            .ok_or("the collective's input is not a parameter of the kernel")?;
-        let send = self
-            .collective
-            .at(Role::SendCounts)
-            .ok_or("the collective's counts are not parameters of the kernel")?;
-        let input = &kernel.params[source];
-        let size = *param.shape.last().unwrap_or(&1);
-        let capacity = param.shape.first().copied().unwrap_or(0) / ranks.max(1);
-        let counts = &kernel.params[send];
-        Ok(Box::new(move |rank, i| {
-            let (row, col) = (i / size, i % size);
-            let (sender, k) = (row / capacity.max(1), row % capacity.max(1));
-            let asked = counts.dtype.read(&inputs[sender][send], rank) as i64;
-            let sent = asked.clamp(0, capacity as i64) as usize;
-            if sender < ranks && k < sent {
-                input
-                    .dtype
-                    .read(&inputs[sender][source], (rank * capacity + k) * size + col)
-            } else {
-                value(rank, i)
-            }
-        }))
+    fn all_to_all_v(&self, rank: usize, source: usize, send: usize) -> Vec<u8> {
+        let (row, capacity) = (self.row() * self.param().dtype.bytes(), self.capacity());
+        let mut out = self.before(rank).to_vec();
+        for sender in 0..self.ranks() {
+            let length = self.sent(send, sender, rank) * row;
+            let to = sender * capacity * row;
+            let from = rank * capacity * row;
+            out[to..to + length].copy_from_slice(&self.inputs[sender][source][from..from + length]);
+        }
+        out
     }
 
-    /// Rank `rank`'s result against `golden`.
-    fn rank_check(&self, rank: usize, golden: &Golden<'_>) -> RankCheck {
-        let (param, ranks) = (self.param(), self.ranks());
-        let n = param.elements();
-        let mut worst = 0.0f64;
-        let mut at = 0;
-        let mut ok = true;
-        let mut wrong = 0;
-        let mut first_wrong = Vec::new();
-        let mut expected = Vec::with_capacity(n);
-        for i in 0..n {
-            let want = golden(rank, i);
-            expected.push(want);
-            let got = param.dtype.read(&self.outputs[rank][self.target], i);
-            let error = if got == want { 0.0 } else { (got - want).abs() };
-            if error > worst || error.is_nan() {
-                worst = error;
-                at = i;
+    /// What the golden combines for element `i`, in magnitude, for the
+    /// tolerance.
+    fn magnitude(&self, i: usize) -> f64 {
+        let dtype = self.param().dtype;
+        let values = (0..self.ranks()).map(|r| dtype.read(self.before(r), i).abs());
+        match self.op() {
+            ReduceOp::Prod => values.product(),
+            ReduceOp::Sum | ReduceOp::Max | ReduceOp::Min => values.sum(),
+        }
+    }
+
+    /// Rank `rank`'s result against `golden`: the copies bit for bit, the
+    /// folds as the module says.
+    fn rank_check(&self, rank: usize, golden: &RankGolden) -> RankCheck {
+        let param = self.param();
+        let (want, got) = (&golden.bytes[..], &self.outputs[rank][self.target][..]);
+        let folded = golden.folded.clone();
+        let mut tally = Tally::default();
+        by_dtype!(param.dtype, T => {
+            self.compare::<T>(0..folded.start, None, want, got, &mut tally);
+            self.compare::<T>(folded.clone(), Some(self.op()), want, got, &mut tally);
+            self.compare::<T>(folded.end..param.elements(), None, want, got, &mut tally);
+        });
+        // all_to_all_v also publishes what each sender sent; a wrong
+        // published count is a wrong element too.
+        tally.wrong += self.wrong_counts(rank);
+        RankCheck {
+            rank,
+            worst: tally.worst,
+            at: tally.at,
+            ok: tally.wrong == 0,
+            wrong: tally.wrong,
+            first_wrong: tally.first_wrong,
+            expected: golden.bytes.clone(),
+        }
+    }
+
+    /// Elements `range` of `got` against `want`: copies (`fold` None) bit
+    /// for bit, folds of `fold` as [`judge`] says; 4096 elements at a time
+    /// as bytes first, so that a right result costs a `memcmp`.
+    fn compare<T: Element>(
+        &self,
+        range: Range<usize>,
+        fold: Option<ReduceOp>,
+        want: &[u8],
+        got: &[u8],
+        tally: &mut Tally,
+    ) {
+        const BLOCK: usize = 4096;
+        let (dtype, ranks) = (self.param().dtype, self.ranks());
+        for start in range.clone().step_by(BLOCK) {
+            let end = (start + BLOCK).min(range.end);
+            let bytes = start * T::BYTES..end * T::BYTES;
+            if want[bytes.clone()] == got[bytes] {
+                continue;
             }
-            if !close(got, want, tolerance(param.dtype, ranks, self.magnitude(i))) {
-                ok = false;
-                wrong += 1;
-                if first_wrong.len() < FIRST_WRONG {
-                    first_wrong.push((i, want, got));
+            for i in start..end {
+                let at = i * T::BYTES..(i + 1) * T::BYTES;
+                if want[at.clone()] == got[at.clone()] {
+                    continue;
+                }
+                let (w, g) = (
+                    T::load(&want[at.clone()]).widen(),
+                    T::load(&got[at]).widen(),
+                );
+                let allowed = match fold {
+                    Some(ReduceOp::Sum | ReduceOp::Prod) if T::FLOAT => {
+                        Some(tolerance(dtype, ranks, self.magnitude(i)))
+                    }
+                    _ => None,
+                };
+                let (ok, error) = judge(w, g, fold.is_some(), allowed);
+                tally.note(i, error);
+                if !ok {
+                    tally.wrong(WrongElement {
+                        index: i,
+                        expected: Value::at(dtype, want, i),
+                        got: Value::at(dtype, got, i),
+                        tolerance: allowed.filter(|_| w.is_finite() && g.is_finite()),
+                    });
                 }
             }
         }
-        // all_to_all_v also publishes what each sender sent.
+    }
+
+    /// The counts all_to_all_v published on `rank` that are not what each
+    /// sender sent (none for another collective).
+    fn wrong_counts(&self, rank: usize) -> usize {
         let collective = self.collective;
         let counts = collective
             .at(Role::SendCounts)
             .zip(collective.at(Role::RecvCounts));
-        if let (Some((send, receive)), true) = (counts, collective.kind.facts().publishes_counts) {
-            let capacity = param.shape.first().copied().unwrap_or(0) / ranks.max(1);
-            let (counts, published) = (&self.kernel.params[send], &self.kernel.params[receive]);
-            for (sender, buffers) in self.inputs.iter().enumerate() {
-                let asked = counts.dtype.read(&buffers[send], rank) as i64;
-                let sent = asked.clamp(0, capacity as i64) as f64;
-                if published.dtype.read(&self.outputs[rank][receive], sender) != sent {
-                    // A wrong published count is a wrong element too.
-                    ok = false;
-                    wrong += 1;
-                }
-            }
+        let Some((send, receive)) = counts.filter(|_| collective.kind.facts().publishes_counts)
+        else {
+            return 0;
+        };
+        let published = &self.kernel.params[receive];
+        (0..self.ranks())
+            .filter(|&sender| {
+                let got = published.dtype.read(&self.outputs[rank][receive], sender);
+                got != self.sent(send, sender, rank) as f64
+            })
+            .count()
+    }
+}
+
+/// Whether an element whose bits differ from the golden's is right, and
+/// how far it is: a copy never; a fold when both are NaN, when the values
+/// are equal (+0 and -0), or when both are finite and within `allowed`.
+fn judge(want: f64, got: f64, folded: bool, allowed: Option<f64>) -> (bool, f64) {
+    let finite = want.is_finite() && got.is_finite();
+    let error = if finite {
+        (got - want).abs()
+    } else if want.is_nan() && got.is_nan() {
+        0.0
+    } else {
+        f64::INFINITY
+    };
+    let ok = folded
+        && ((want.is_nan() && got.is_nan())
+            || want == got
+            || (finite && allowed.is_some_and(|a| error <= a)));
+    (ok, error)
+}
+
+/// The wrong elements of a rank so far, and its worst error.
+#[derive(Default)]
+struct Tally {
+    worst: f64,
+    at: usize,
+    wrong: usize,
+    first_wrong: Vec<WrongElement>,
+}
+
+impl Tally {
+    fn note(&mut self, i: usize, error: f64) {
+        if error > self.worst {
+            self.worst = error;
+            self.at = i;
         }
-        RankCheck {
-            rank,
-            worst,
-            at,
-            ok,
-            wrong,
-            first_wrong,
-            expected,
+    }
+
+    fn wrong(&mut self, element: WrongElement) {
+        self.wrong += 1;
+        if self.first_wrong.len() < FIRST_WRONG {
+            self.first_wrong.push(element);
         }
     }
 }
 
 /// The shapes the golden reads must fit the rank count: the per-rank rows
 /// of allgather, all_to_all and reduce_scatter targets, the slots of
-/// all_to_all_v, the inputs they read from.
+/// all_to_all_v, the inputs they read from (of the target's dtype: the
+/// golden copies their bytes).
 fn check_extents(kernel: &KernelInfo, collective: &Collective, ranks: usize) -> Result<(), String> {
     let param = |i: Option<usize>| i.and_then(|i| kernel.params.get(i));
     let Some(target) = param(collective.at(Role::Target)) else {
         return Ok(());
     };
     let rows = target.shape.first().copied().unwrap_or(0);
-    let size = *target.shape.last().unwrap_or(&1);
+    let size = target.elements() / rows.max(1);
     let input = param(collective.at(Role::Input));
+    if let Some(input) = input.filter(|p| p.dtype != target.dtype) {
+        return Err(format!(
+            "no golden: the input of {} is {}, its target {}",
+            collective.op(),
+            input.dtype.name(),
+            target.dtype.name()
+        ));
+    }
     let fits = |elements: usize| input.is_none_or(|p| p.elements() >= elements);
     let ok = match collective.kind {
         CollectiveKind::AllGather => rows == ranks && fits(size),
@@ -353,127 +553,159 @@ fn check_extents(kernel: &KernelInfo, collective: &Collective, ranks: usize) -> 
     }
 }
 
-/// Goldens of the builtin collectives on plain values, one `Vec` per rank
-/// (f64; the caller rounds to the dtype). Written from the spec's
-/// semantics (4.5-4.7, 11, 12), independently of the kernels.
-pub mod reference {
-    use pld_dialect::enums::ReduceOp;
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pld_dialect::enums::AllReduceMode;
 
-    /// `values` folded in rank order with `op`.
-    pub fn fold(op: ReduceOp, values: impl IntoIterator<Item = f64>) -> f64 {
-        let mut values = values.into_iter();
-        let first = values.next().unwrap_or(0.0);
-        values.fold(first, |acc, v| match op {
-            ReduceOp::Sum => acc + v,
-            ReduceOp::Max => acc.max(v),
-            ReduceOp::Min => acc.min(v),
-            ReduceOp::Prod => acc * v,
-        })
+    /// A kernel whose one collective `kind` works on `t` (`dtype`,
+    /// `shape`) with the signal `s`.
+    fn kernel(
+        kind: CollectiveKind,
+        reduce: Option<ReduceOp>,
+        dtype: Dtype,
+        shape: &[usize],
+    ) -> KernelInfo {
+        let param = |name: &str, dtype, shape: &[usize]| Param {
+            name: name.into(),
+            distributed: true,
+            shape: shape.to_vec(),
+            dtype,
+        };
+        KernelInfo {
+            name: "k".into(),
+            params: vec![param("t", dtype, shape), param("s", Dtype::I32, &[8, 1])],
+            collectives: vec![Collective {
+                kind,
+                mode: AllReduceMode::Mesh,
+                reduce,
+                root: (kind == CollectiveKind::Broadcast).then_some(0),
+                operands: vec![Some(0), Some(1)],
+                in_loop: None,
+                location: "k.mlir:1:1".into(),
+            }],
+            signals: vec![1],
+            cells: vec![1],
+        }
     }
 
-    /// allreduce (mesh or ring): every rank gets the element-wise fold.
-    pub fn allreduce(op: ReduceOp, inputs: &[Vec<f64>]) -> Vec<Vec<f64>> {
-        let n = inputs.first().map_or(0, Vec::len);
-        let folded: Vec<f64> = (0..n)
-            .map(|i| fold(op, inputs.iter().map(|r| r[i])))
+    /// Every rank's buffers: the target's bytes, and a zero signal.
+    fn buffers(targets: Vec<Vec<u8>>) -> Vec<Vec<Vec<u8>>> {
+        targets.into_iter().map(|t| vec![t, vec![0; 32]]).collect()
+    }
+
+    fn f32s(values: &[f32]) -> Vec<u8> {
+        values.iter().flat_map(|v| v.to_le_bytes()).collect()
+    }
+
+    fn bits32(bits: &[u32]) -> Vec<u8> {
+        bits.iter().flat_map(|b| b.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn copies_are_compared_bit_for_bit() {
+        let k = kernel(CollectiveKind::Broadcast, None, Dtype::F32, &[1, 3]);
+        // The root's NaNs (a payload, a negative one) and a -0.
+        let root = bits32(&[0x7fc0_0001, 0xffc0_0000, 0x8000_0000]);
+        let inputs = buffers(vec![root.clone(), f32s(&[1.0, 2.0, 3.0])]);
+        let checks = check(&k, &inputs, &buffers(vec![root.clone(), root.clone()])).unwrap();
+        assert!(checks.iter().all(|c| c.ok && c.worst == 0.0), "{checks:?}");
+        assert_eq!(*checks[1].expected, root);
+        // Another NaN, and +0 for -0, are other bits: wrong.
+        let other = bits32(&[0x7fc0_0000, 0xffc0_0000, 0]);
+        let checks = check(&k, &inputs, &buffers(vec![root.clone(), other])).unwrap();
+        assert!(checks[0].ok);
+        assert_eq!(checks[1].wrong, 2);
+        let first = &checks[1].first_wrong[0];
+        assert_eq!(
+            (
+                first.index,
+                first.expected.to_string(),
+                first.got.to_string()
+            ),
+            (0, "NaN (0x7fc00001)".into(), "NaN (0x7fc00000)".into())
+        );
+        assert_eq!(checks[1].first_wrong[1].got.to_string(), "0");
+        assert_eq!(checks[1].first_wrong[1].tolerance, None);
+    }
+
+    #[test]
+    fn float_sums_have_the_stated_tolerance_and_no_more() {
+        let k = kernel(
+            CollectiveKind::AllReduce,
+            Some(ReduceOp::Sum),
+            Dtype::F32,
+            &[1, 4],
+        );
+        let inputs = buffers(vec![
+            f32s(&[1.5, 1e30, 3.0e38, f32::NAN]),
+            f32s(&[2.0, -1e30, 3.0e38, 1.0]),
+        ]);
+        // [3.5, 0, inf, NaN]: 1e30 - 1e30 is 0 in rank order; 6e38 is past
+        // f32's largest.
+        let golden = f32s(&[3.5, 0.0, f32::INFINITY, f32::NAN]);
+        // Off by 2 ulps of the magnitude 2e30 at [1]: within 2 * 2^-23 * 2e30.
+        let off = 2.0 * 2e30 / 8_388_608.0;
+        let got = f32s(&[3.5, off as f32, f32::INFINITY, -f32::NAN]);
+        let checks = check(&k, &inputs, &buffers(vec![got.clone(), golden.clone()])).unwrap();
+        assert!(checks.iter().all(|c| c.ok), "{checks:?}");
+        assert_eq!(*checks[0].expected, golden);
+        // Overflow is not hidden: a finite result for an infinite golden,
+        // or a result off by more than the tolerance, is wrong.
+        let bad = f32s(&[3.5 + 1e-5, 0.0, f32::MAX, f32::NAN]);
+        let checks = check(&k, &inputs, &buffers(vec![bad, golden])).unwrap();
+        let wrong: Vec<(usize, String, Option<f64>)> = checks[0]
+            .first_wrong
+            .iter()
+            .map(|w| (w.index, w.expected.to_string(), w.tolerance))
             .collect();
-        vec![folded; inputs.len()]
+        // 2 ranks, magnitude 3.5: 2 * 3.5 / 2^23.
+        let tolerance = 2.0 * 3.5 / 8_388_608.0;
+        assert_eq!(
+            wrong,
+            [(0, "3.5".into(), Some(tolerance)), (2, "inf".into(), None)]
+        );
+        assert_eq!(checks[0].worst, f64::INFINITY);
     }
 
-    /// broadcast: every rank gets the root's data.
-    pub fn broadcast(root: usize, inputs: &[Vec<f64>]) -> Vec<Vec<f64>> {
-        vec![inputs[root].clone(); inputs.len()]
-    }
-
-    /// reduce_scatter over `[P, M]`: row `r` of rank `r` becomes the fold
-    /// of every rank's row `r`; the other rows keep their values.
-    pub fn reduce_scatter(op: ReduceOp, inputs: &[Vec<f64>], m: usize) -> Vec<Vec<f64>> {
-        (0..inputs.len())
-            .map(|r| {
-                let mut out = inputs[r].clone();
-                for j in 0..m {
-                    out[r * m + j] = fold(op, inputs.iter().map(|q| q[r * m + j]));
-                }
-                out
-            })
-            .collect()
-    }
-
-    /// allgather of `[M]` inputs into `[P*M]`: row `s` is rank `s`'s input.
-    pub fn allgather(inputs: &[Vec<f64>]) -> Vec<Vec<f64>> {
-        vec![inputs.concat(); inputs.len()]
-    }
-
-    /// all_to_all of `[P*M]`: row `s` of rank `r`'s output is row `r` of
-    /// rank `s`'s input.
-    pub fn all_to_all(inputs: &[Vec<f64>], m: usize) -> Vec<Vec<f64>> {
-        let p = inputs.len();
-        (0..p)
-            .map(|r| {
-                (0..p)
-                    .flat_map(|s| inputs[s][r * m..(r + 1) * m].to_vec())
-                    .collect()
-            })
-            .collect()
-    }
-
-    /// all_to_all_v (spec 12, the newer semantics): sender `s` sends
-    /// `clamp(counts[s][r], 0, cap)` rows of `row` elements from its block
-    /// for `r` into slot `s` of `r`'s target; the other rows keep
-    /// `targets[r]`. Returns the targets and the published counts
-    /// (`recv[r][s]`).
-    pub fn all_to_all_v(
-        inputs: &[Vec<f64>],
-        counts: &[Vec<i64>],
-        cap: usize,
-        row: usize,
-        targets: &[Vec<f64>],
-    ) -> (Vec<Vec<f64>>, Vec<Vec<i64>>) {
-        let p = inputs.len();
-        let mut out = targets.to_vec();
-        let mut recv = vec![vec![0i64; p]; p];
-        for r in 0..p {
-            for s in 0..p {
-                let sent = counts[s][r].clamp(0, cap as i64);
-                recv[r][s] = sent;
-                for k in 0..sent as usize {
-                    for j in 0..row {
-                        out[r][(s * cap + k) * row + j] = inputs[s][(r * cap + k) * row + j];
-                    }
-                }
-            }
+    #[test]
+    fn integer_and_half_folds_are_the_devices() {
+        // reduce_scatter [4, 2] on 4 ranks: row r of rank r is the fold.
+        let k = kernel(
+            CollectiveKind::ReduceScatter,
+            Some(ReduceOp::Sum),
+            Dtype::I8,
+            &[4, 2],
+        );
+        let inputs = buffers(vec![vec![100; 8]; 4]);
+        let mut outputs = vec![vec![100u8; 8]; 4];
+        for (r, out) in outputs.iter_mut().enumerate() {
+            out[2 * r..2 * r + 2].fill(0x90); // -112
         }
-        (out, recv)
-    }
-
-    #[cfg(test)]
-    mod tests {
-        use super::*;
-
-        #[test]
-        fn small_cases_by_hand() {
-            let inputs = vec![vec![1.0, -2.0], vec![3.0, 4.0]];
-            assert_eq!(allreduce(ReduceOp::Sum, &inputs)[1], [4.0, 2.0]);
-            assert_eq!(allreduce(ReduceOp::Max, &inputs)[0], [3.0, 4.0]);
-            assert_eq!(allreduce(ReduceOp::Min, &inputs)[0], [1.0, -2.0]);
-            assert_eq!(allreduce(ReduceOp::Prod, &inputs)[0], [3.0, -8.0]);
-            assert_eq!(broadcast(1, &inputs)[0], [3.0, 4.0]);
-            // [P=2, M=1]: rank 0 row 0 = 1 + 3, rank 1 row 1 = -2 + 4.
-            assert_eq!(
-                reduce_scatter(ReduceOp::Sum, &inputs, 1),
-                [vec![4.0, -2.0], vec![3.0, 2.0]]
-            );
-            assert_eq!(allgather(&inputs)[1], [1.0, -2.0, 3.0, 4.0]);
-            assert_eq!(all_to_all(&inputs, 1), [vec![1.0, 3.0], vec![-2.0, 4.0]]);
-            // cap 2, row 1: rank 0 sends 1 row to 1, rank 1 sends 5 (-> 2)
-            // rows to 0 and -1 (-> 0) to itself.
-            let inputs = vec![vec![10.0, 11.0, 12.0, 13.0], vec![20.0, 21.0, 22.0, 23.0]];
-            let counts = vec![vec![0, 1], vec![5, -1]];
-            let zeros = vec![vec![0.0; 4]; 2];
-            let (out, recv) = all_to_all_v(&inputs, &counts, 2, 1, &zeros);
-            assert_eq!(out[0], [0.0, 0.0, 20.0, 21.0]);
-            assert_eq!(out[1], [12.0, 0.0, 0.0, 0.0]);
-            assert_eq!(recv, [vec![0, 2], vec![1, 0]]);
-        }
+        let checks = check(&k, &inputs, &buffers(outputs.clone())).unwrap();
+        assert!(checks.iter().all(|c| c.ok), "{checks:?}");
+        assert_eq!(*checks[3].expected, outputs[3]);
+        // A saturating device (127) is wrong, and said so in i8.
+        outputs[1][2] = 127;
+        let checks = check(&k, &inputs, &buffers(outputs)).unwrap();
+        let w = &checks[1].first_wrong[0];
+        assert_eq!(
+            (w.index, w.expected.to_string(), w.got.to_string()),
+            (2, "-112".into(), "127".into())
+        );
+        // f16 max of NaN and 1 is NaN, of 60000 and -inf 60000.
+        let k = kernel(
+            CollectiveKind::AllReduce,
+            Some(ReduceOp::Max),
+            Dtype::F16,
+            &[1, 2],
+        );
+        let inputs = buffers(vec![
+            vec![0x00, 0x7e, 0x53, 0x7b],
+            vec![0x00, 0x3c, 0x00, 0xfc],
+        ]);
+        let outputs = buffers(vec![vec![0x01, 0x7e, 0x53, 0x7b]; 2]);
+        let checks = check(&k, &inputs, &outputs).unwrap();
+        assert!(checks.iter().all(|c| c.ok), "{checks:?}");
     }
 }

@@ -52,24 +52,24 @@ pub struct Finished {
 impl Finished {
     /// `buffers()[rank][param]`: every buffer's bytes after the run, read
     /// from the windows when asked (a run holds no second copy of its
-    /// windows).
+    /// windows), the ranks in parallel.
     pub fn buffers(&self) -> Vec<Vec<Vec<u8>>> {
-        (0..self.domain.ranks())
-            .map(|rank| {
-                self.sizes
-                    .iter()
-                    .enumerate()
-                    .map(|(i, size)| match self.offsets[i] {
-                        Some(offset) => {
-                            let mut bytes = vec![0; *size];
-                            self.domain.window(rank).read(offset, &mut bytes);
-                            bytes
-                        }
-                        None => self.locals[rank][i].clone(),
-                    })
-                    .collect()
-            })
-            .collect()
+        let ranks = self.domain.ranks();
+        let bytes = ranks * self.sizes.iter().sum::<usize>();
+        crate::program::parallel::map(ranks, bytes, |rank| {
+            self.sizes
+                .iter()
+                .enumerate()
+                .map(|(i, size)| match self.offsets[i] {
+                    Some(offset) => {
+                        let mut bytes = vec![0; *size];
+                        self.domain.window(rank).read(offset, &mut bytes);
+                        bytes
+                    }
+                    None => self.locals[rank][i].clone(),
+                })
+                .collect()
+        })
     }
 }
 
@@ -139,7 +139,7 @@ impl Program {
         kernel: &str,
         ranks: usize,
         deadline: Duration,
-        init: impl Fn(usize, usize) -> Vec<u8>,
+        init: impl Fn(usize, usize) -> Vec<u8> + Sync,
     ) -> Result<Finished, String> {
         self.run_traced(kernel, ranks, deadline, false, init)
     }
@@ -151,7 +151,7 @@ impl Program {
         ranks: usize,
         deadline: Duration,
         trace: bool,
-        init: impl Fn(usize, usize) -> Vec<u8>,
+        init: impl Fn(usize, usize) -> Vec<u8> + Sync,
     ) -> Result<Finished, String> {
         self.run_explored(kernel, ranks, deadline, trace, None, init)
     }
@@ -165,7 +165,7 @@ impl Program {
         deadline: Duration,
         trace: bool,
         schedule: Option<crate::explore::Schedule>,
-        init: impl Fn(usize, usize) -> Vec<u8>,
+        init: impl Fn(usize, usize) -> Vec<u8> + Sync,
     ) -> Result<Finished, String> {
         let info = self
             .kernel(kernel)
@@ -186,29 +186,7 @@ impl Program {
             }
         }
         let domain = CommDomain::new(ranks, window_bytes.max(32)).map_err(|e| e.to_string())?;
-        let mut locals: Vec<Vec<Mutex<Vec<u8>>>> = Vec::new();
-        for rank in 0..ranks {
-            let mut row = Vec::new();
-            for (i, param) in params.iter().enumerate() {
-                let bytes = init(rank, i);
-                if bytes.len() != param.bytes() {
-                    return Err(format!(
-                        "the input of {} on rank {rank} has {} bytes, the parameter {}",
-                        param.name,
-                        bytes.len(),
-                        param.bytes()
-                    ));
-                }
-                match offsets[i] {
-                    Some(offset) => {
-                        domain.window(rank).write(offset, &bytes);
-                        row.push(Mutex::new(Vec::new()));
-                    }
-                    None => row.push(Mutex::new(bytes)),
-                }
-            }
-            locals.push(row);
-        }
+        let locals = write_inputs(&domain, params, &offsets, &init)?;
         // The timeline names window bytes by parameter and element.
         let names = |_window: usize, offset: usize| {
             let (i, element) = info.element_at(&offsets, offset)?;
@@ -272,6 +250,43 @@ impl Program {
             locals,
         })
     }
+}
+
+/// Every rank's inputs, `init(rank, param)`, written into its window (a
+/// distributed parameter, at its offset) or kept as its private buffer (a
+/// plain one, returned); the ranks in parallel.
+fn write_inputs(
+    domain: &CommDomain,
+    params: &[Param],
+    offsets: &[Option<usize>],
+    init: &(impl Fn(usize, usize) -> Vec<u8> + Sync),
+) -> Result<Vec<Vec<Mutex<Vec<u8>>>>, String> {
+    let ranks = domain.ranks();
+    let bytes = ranks * params.iter().map(Param::bytes).sum::<usize>();
+    crate::program::parallel::map(ranks, bytes, |rank| {
+        let mut row = Vec::new();
+        for (i, param) in params.iter().enumerate() {
+            let bytes = init(rank, i);
+            if bytes.len() != param.bytes() {
+                return Err(format!(
+                    "the input of {} on rank {rank} has {} bytes, the parameter {}",
+                    param.name,
+                    bytes.len(),
+                    param.bytes()
+                ));
+            }
+            match offsets[i] {
+                Some(offset) => {
+                    domain.window(rank).write(offset, &bytes);
+                    row.push(Mutex::new(Vec::new()));
+                }
+                None => row.push(Mutex::new(bytes)),
+            }
+        }
+        Ok(row)
+    })
+    .into_iter()
+    .collect()
 }
 
 /// The SSA names of `@function`'s parameters as the source writes them

@@ -5,7 +5,8 @@
 //! simulated ranks; whole programs through the orchestration interpreter
 //! ([`orchestrate`]) and the builtin kernels ([`builtins`]); and the
 //! `pld-explore-protocol` pass ([`explore_protocol`]), which loads and runs
-//! the kernels of a module under explore mode.
+//! the kernels of a module under explore mode; [`parallel`] spreads filling
+//! and checking over the cores.
 
 pub mod builtins;
 pub(crate) mod converted;
@@ -15,6 +16,7 @@ pub(crate) mod load;
 pub mod model;
 pub mod npy;
 pub mod orchestrate;
+pub mod parallel;
 pub mod shapes;
 
 pub use load::{source_names, Finished, Program};

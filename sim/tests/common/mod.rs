@@ -13,7 +13,7 @@ pub fn run(
     source: &str,
     kernel: &str,
     ranks: usize,
-    init: impl Fn(usize, usize) -> Vec<u8>,
+    init: impl Fn(usize, usize) -> Vec<u8> + Sync,
 ) -> Finished {
     let program = Program::load(source).unwrap_or_else(|e| panic!("{source}\n{e}"));
     program

@@ -317,9 +317,23 @@ impl ProgramRun {
         deadline: Duration,
         trace: bool,
         check: bool,
-        init: impl Fn(&Buffer, usize) -> Vec<u8>,
+        init: impl Fn(&Buffer, usize) -> Vec<u8> + Sync,
     ) -> Result<ProgramOutcome, String> {
-        self.execute_explored(deadline, trace, check, None, init)
+        self.execute_with(deadline, trace, check, None, init, || ())
+    }
+
+    /// `execute`, calling `checking()` as the comparison with the goldens
+    /// begins and dropping what it returns as it ends (`pld-run`'s
+    /// progress line of the check).
+    pub fn execute_announced<G>(
+        &self,
+        deadline: Duration,
+        trace: bool,
+        check: bool,
+        init: impl Fn(&Buffer, usize) -> Vec<u8> + Sync,
+        checking: impl FnOnce() -> G,
+    ) -> Result<ProgramOutcome, String> {
+        self.execute_with(deadline, trace, check, None, init, checking)
     }
 
     /// `execute`, under the explorer's `schedule` when given
@@ -330,7 +344,19 @@ impl ProgramRun {
         trace: bool,
         check: bool,
         schedule: Option<crate::explore::Schedule>,
-        init: impl Fn(&Buffer, usize) -> Vec<u8>,
+        init: impl Fn(&Buffer, usize) -> Vec<u8> + Sync,
+    ) -> Result<ProgramOutcome, String> {
+        self.execute_with(deadline, trace, check, schedule, init, || ())
+    }
+
+    fn execute_with<G>(
+        &self,
+        deadline: Duration,
+        trace: bool,
+        check: bool,
+        schedule: Option<crate::explore::Schedule>,
+        init: impl Fn(&Buffer, usize) -> Vec<u8> + Sync,
+        checking: impl FnOnce() -> G,
     ) -> Result<ProgramOutcome, String> {
         let (bases, total) = self.layout();
         let memory = CommDomain::new(self.plan.world, total.max(64)).map_err(|e| e.to_string())?;
@@ -385,6 +411,7 @@ impl ProgramRun {
             .collect();
         let checked = Instant::now();
         let calls = if outcome.deadlock.is_none() && !outcome.interrupted {
+            let _announced = check.then(checking);
             self.reports(&snapshots, check)
         } else {
             Vec::new()
@@ -405,15 +432,20 @@ impl ProgramRun {
     }
 
     /// Writes every buffer's initial bytes, `init(buffer, device)`, into
-    /// the windows of its comm domain's devices.
+    /// the windows of its comm domain's devices; the devices in parallel.
     fn fill(
         &self,
         memory: &CommDomain,
         bases: &[usize],
-        init: impl Fn(&Buffer, usize) -> Vec<u8>,
+        init: impl Fn(&Buffer, usize) -> Vec<u8> + Sync,
     ) -> Result<(), String> {
-        for buffer in &self.buffers {
-            for &device in &self.plan.domains[buffer.domain].devices {
+        // The plan and the buffers, not the program: its compiled code
+        // stays with this thread.
+        let (plan, buffers) = (&self.plan, &self.buffers);
+        let bytes = plan.world * buffers.iter().map(|b| b.view.bytes()).sum::<usize>();
+        crate::program::parallel::map(plan.world, bytes, |device| {
+            let members = |b: &&Buffer| plan.domains[b.domain].devices.contains(&device);
+            for buffer in buffers.iter().filter(members) {
                 let bytes = init(buffer, device);
                 if bytes.len() != buffer.view.bytes() {
                     return Err(format!(
@@ -427,8 +459,10 @@ impl ProgramRun {
                     .window(device)
                     .write(bases[buffer.domain] + buffer.view.offset, &bytes);
             }
-        }
-        Ok(())
+            Ok(())
+        })
+        .into_iter()
+        .collect()
     }
 
     /// The compiled kernels and builtins the plan calls, looked up once.
