@@ -75,16 +75,37 @@ fn salt(name: &str) -> usize {
 /// A parameter's bytes on `rank`. The computed generators encode one
 /// period of their values and copy it over the buffer (memory speed; the
 /// values are those of the generator's definition, element by element).
-pub(crate) fn fill(generator: &Generator, param: &Param, rank: usize) -> Result<Vec<u8>, String> {
+/// `at` (`file:line:col: ` of the kernel or orchestrator, or nothing)
+/// starts the message of an allocation that fails.
+pub(crate) fn fill(
+    generator: &Generator,
+    param: &Param,
+    rank: usize,
+    at: &str,
+) -> Result<Vec<u8>, String> {
+    let out_of_memory = |_| {
+        format!(
+            "{at}cannot allocate the {} of {} on rank {rank}",
+            crate::report::bytes(param.bytes()),
+            param.name
+        )
+    };
     Ok(match generator {
-        Generator::Zeros => vec![0; param.bytes()],
-        Generator::Ones => repeated(param, &[1.0]),
+        Generator::Zeros => {
+            let mut zeros = Vec::new();
+            zeros
+                .try_reserve_exact(param.bytes())
+                .map_err(out_of_memory)?;
+            zeros.resize(param.bytes(), 0);
+            zeros
+        }
+        Generator::Ones => repeated(param, &[1.0]).map_err(out_of_memory)?,
         Generator::Ramp => {
             let salt = salt(&param.name);
             let period: Vec<f64> = (0..RAMP_PERIOD).map(|i| ramp(rank, i, salt)).collect();
-            repeated(param, &period)
+            repeated(param, &period).map_err(out_of_memory)?
         }
-        Generator::Rank => repeated(param, &[rank as f64]),
+        Generator::Rank => repeated(param, &[rank as f64]).map_err(out_of_memory)?,
         Generator::File(pattern) => {
             let path = pattern.replace("{rank}", &rank.to_string());
             let bytes = std::fs::read(&path).map_err(|e| {
@@ -102,16 +123,42 @@ pub(crate) fn fill(generator: &Generator, param: &Param, rank: usize) -> Result<
 /// elements (the last repetition cut short): element `i` is
 /// `period[i % period.len()]`. The buffer doubles by copying what it holds,
 /// a whole number of periods each time.
-fn repeated(param: &Param, period: &[f64]) -> Vec<u8> {
+fn repeated(param: &Param, period: &[f64]) -> Result<Vec<u8>, std::collections::TryReserveError> {
     let total = param.bytes();
     let mut bytes = param.dtype.encode_all(period.iter().copied());
     bytes.truncate(total);
-    bytes.reserve_exact(total - bytes.len());
+    bytes.try_reserve_exact(total - bytes.len())?;
     while !bytes.is_empty() && bytes.len() < total {
         let more = bytes.len().min(total - bytes.len());
         bytes.extend_from_within(..more);
     }
-    bytes
+    Ok(bytes)
+}
+
+/// What the machine can still give: `MemAvailable` plus `SwapFree` of
+/// `/proc/meminfo`, when it can be read.
+pub(crate) fn available_memory() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let field = |name: &str| -> Option<usize> {
+        let line = text.lines().find(|l| l.starts_with(name))?;
+        let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kib.saturating_mul(1024))
+    };
+    Some(field("MemAvailable:")?.saturating_add(field("SwapFree:").unwrap_or(0)))
+}
+
+/// Refuses, before anything is allocated, a run whose buffers need more
+/// memory than the machine has: `need` bytes, `what` says for what.
+pub(crate) fn check_memory(need: usize, what: impl FnOnce() -> String) -> Result<(), String> {
+    match available_memory() {
+        Some(available) if need > available => Err(format!(
+            "{} needs {} of memory; the machine has {} available",
+            what(),
+            crate::report::bytes(need),
+            crate::report::bytes(available)
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Every parameter filled on every rank, `[rank][param]`, the ranks (and
@@ -119,12 +166,13 @@ fn repeated(param: &Param, period: &[f64]) -> Vec<u8> {
 pub(crate) fn fill_all(
     params: &[(Param, Generator)],
     ranks: usize,
+    at: &str,
 ) -> Result<Vec<Vec<Vec<u8>>>, String> {
     let per_rank: usize = params.iter().map(|(p, _)| p.bytes()).sum();
     let columns = params.len().max(1);
     let mut cells = parallel::map(ranks * params.len(), ranks * per_rank, |k| {
         let (param, generator) = &params[k % columns];
-        fill(generator, param, k / columns)
+        fill(generator, param, k / columns, at)
     })
     .into_iter();
     (0..ranks)
@@ -169,7 +217,7 @@ mod tests {
                         (Generator::Zeros, one_by_one(&|_| 0.0)),
                     ];
                     for (generator, expected) in cases {
-                        let filled = fill(&generator, &p, rank).unwrap();
+                        let filled = fill(&generator, &p, rank, "").unwrap();
                         assert_eq!(filled, expected, "{generator:?} {dtype:?} x {elements}");
                     }
                 }
@@ -195,7 +243,7 @@ mod tests {
             (param("a", Dtype::F32, 5), Generator::Rank),
             (param("b", Dtype::I8, 3), Generator::Ones),
         ];
-        let filled = fill_all(&params, 3).unwrap();
+        let filled = fill_all(&params, 3, "").unwrap();
         assert_eq!(filled.len(), 3);
         assert_eq!(filled[2][0], Dtype::F32.encode_all([2.0; 5]));
         assert_eq!(filled[1][1], [1, 1, 1]);
@@ -203,7 +251,7 @@ mod tests {
             param("c", Dtype::F32, 2),
             Generator::File("/nonexistent/{rank}".into()),
         )];
-        let error = fill_all(&missing, 2).unwrap_err();
+        let error = fill_all(&missing, 2, "").unwrap_err();
         assert!(error.contains("cannot read '/nonexistent/0'"), "{error}");
     }
 }

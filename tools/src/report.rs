@@ -178,6 +178,20 @@ impl Drop for Phase {
     }
 }
 
+/// `file:line:col: ` of the function `@name` in `text`, or nothing.
+pub(crate) fn function_location(text: &str, buffer_name: &str, name: &str) -> String {
+    let signature = format!("@{name}(");
+    text.lines()
+        .enumerate()
+        .find_map(|(i, line)| {
+            let column = line.find("func.func")?;
+            line[column..]
+                .contains(&signature)
+                .then(|| format!("{buffer_name}:{}:{}: ", i + 1, column + 1))
+        })
+        .unwrap_or_default()
+}
+
 /// `512.0 MiB`, `1.5 KiB`, `12 B`: an amount of memory as progress lines
 /// state it.
 pub(crate) fn bytes(n: usize) -> String {

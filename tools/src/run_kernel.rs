@@ -226,7 +226,8 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
     );
     let fill_started = Instant::now();
     crate::watch::phase("filling the inputs");
-    let mut inputs = kernel_inputs(kernel, options, &progress, &on_ranks)?;
+    let at = report::function_location(text, buffer_name, &kernel.name);
+    let mut inputs = kernel_inputs(kernel, options, &progress, &on_ranks, &at)?;
     let fill_time = fill_started.elapsed();
     if let Some(seeds) = options.explore {
         crate::watch::phase(format!("exploring @{}", kernel.name));
@@ -332,11 +333,13 @@ fn choose_kernel<'p>(
 /// cells) zero, the rest a ramp, unless `--input` says otherwise; the
 /// collectives' shapes are checked against the rank count first. The fill
 /// phase of `progress` (`on_ranks`: `@k on 4 ranks`).
+/// `at`: the kernel's location (`file:line:col: `), for the memory check.
 fn kernel_inputs(
     kernel: &KernelInfo,
     options: &Options,
     progress: &Progress,
     on_ranks: &str,
+    at: &str,
 ) -> Result<Vec<Vec<Vec<u8>>>, Refusal> {
     let generators: Vec<Generator> = (0..kernel.params.len())
         .map(|i| {
@@ -361,11 +364,25 @@ fn kernel_inputs(
     )?;
     let columns: Vec<(Param, Generator)> = kernel.params.iter().cloned().zip(generators).collect();
     let per_rank: usize = kernel.params.iter().map(Param::bytes).sum();
+    // Inputs and windows, and with --check the goldens.
+    let copies = if options.check { 3 } else { 2 };
+    let need = per_rank
+        .saturating_mul(options.ranks)
+        .saturating_mul(copies);
+    crate::inputs::check_memory(need, || {
+        format!(
+            "{at}@{} on {} ({} of parameters per rank, as inputs, windows{})",
+            kernel.name,
+            report::count(options.ranks, "rank"),
+            report::bytes(per_rank),
+            if options.check { " and goldens" } else { "" }
+        )
+    })?;
     let _filling = progress.phase(format!(
         "filling the inputs of {on_ranks} ({})",
-        report::bytes(per_rank * options.ranks)
+        report::bytes(per_rank.saturating_mul(options.ranks))
     ));
-    Ok(fill_all(&columns, options.ranks)?)
+    Ok(fill_all(&columns, options.ranks, at)?)
 }
 
 /// How a series of runs of the kernel went: the time of one run (the mean

@@ -66,7 +66,8 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
         })?;
     let fill_started = Instant::now();
     crate::watch::phase("filling the inputs");
-    let inputs = program_inputs(&run, options, &progress)?;
+    let at = report::function_location(text, buffer_name, &run.entry);
+    let inputs = program_inputs(&run, options, &progress, &at)?;
     let fill_time = fill_started.elapsed();
     let index_of = |buffer: &Buffer| {
         run.buffers
@@ -159,10 +160,13 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
 /// Every buffer's initial bytes on every device, `[buffer][device]`: the
 /// signals zero, the rest a ramp, unless `--input` says otherwise; the fill
 /// phase of `progress`.
+/// `at`: the HOST orchestrator's location (`file:line:col: `), for the
+/// memory check.
 fn program_inputs(
     run: &ProgramRun,
     options: &Options,
     progress: &Progress,
+    at: &str,
 ) -> Result<Vec<Vec<Vec<u8>>>, Refusal> {
     let generators: Vec<Generator> = run
         .buffers
@@ -193,6 +197,20 @@ fn program_inputs(
     let columns: Vec<(Param, Generator)> =
         run.buffers.iter().map(as_param).zip(generators).collect();
     let per_device: usize = run.buffers.iter().map(|b| b.view.bytes()).sum();
+    // Inputs and windows, and with --check the snapshots around the calls.
+    let copies = if options.check { 3 } else { 2 };
+    let need = per_device
+        .saturating_mul(options.ranks)
+        .saturating_mul(copies);
+    crate::inputs::check_memory(need, || {
+        format!(
+            "{at}@{} on {} devices ({} of window buffers per device, as inputs, windows{})",
+            run.entry,
+            options.ranks,
+            report::bytes(per_device),
+            if options.check { " and snapshots" } else { "" }
+        )
+    })?;
     let _filling = progress.phase(format!(
         "filling the buffers of @{} on {} devices ({})",
         run.entry,
@@ -201,7 +219,7 @@ fn program_inputs(
     ));
     // `[device][buffer]` to `[buffer][device]`.
     let mut inputs: Vec<Vec<Vec<u8>>> = vec![Vec::new(); columns.len()];
-    for row in fill_all(&columns, options.ranks)? {
+    for row in fill_all(&columns, options.ranks, at)? {
         for (buffer, bytes) in inputs.iter_mut().zip(row) {
             buffer.push(bytes);
         }
