@@ -134,37 +134,20 @@ pub fn explore(
 ) -> Result<i32, String> {
     let total = seeds.count();
     let started = Instant::now();
-    let mut seen = HashSet::new();
-    let (mut found, mut deadlocked, mut steps) = (0usize, false, 0u64);
-    let mut first_seeds = Vec::new();
-    let mut schedules = 0usize;
+    let mut tally = Tally::default();
     crate::watch::done(format!("explored 0 of {total} schedules of {label}"));
-    for (i, seed) in seeds.iter().enumerate() {
+    for seed in seeds.iter() {
         crate::watch::schedule_started(seed, label);
         let verdict = schedule(Schedule { seed });
         crate::watch::schedule_finished();
         if crate::watch::interrupted() {
             break; // the schedule Ctrl-C cut short counts for nothing
         }
-        let verdict = verdict?;
-        schedules = i + 1;
-        steps += verdict.steps;
-        deadlocked |= verdict.deadlock;
-        let mut new_here = false;
-        for (key, text) in verdict.keys.iter().zip(&verdict.findings) {
-            if seen.insert(key.clone()) {
-                found += 1;
-                new_here = true;
-                println!("schedule {seed} (--replay {seed}): {text}");
-            }
-        }
-        if new_here {
-            first_seeds.push(seed);
-        }
+        tally.add(seed, &verdict?);
         crate::watch::done(format!(
             "explored {} of {total} schedules of {label}{}",
-            i + 1,
-            match found {
+            tally.schedules,
+            match tally.found {
                 0 => ", all clean".to_string(),
                 n => format!(", {n} finding{} so far", if n == 1 { "" } else { "s" }),
             }
@@ -174,35 +157,79 @@ pub fn explore(
         eprintln!("{}", crate::watch::interrupted_message());
         return Ok(pld_sim::runtime::interrupt::STATUS);
     }
-    let mean = steps / schedules.max(1) as u64;
-    let what = match seeds {
-        Seeds::Replay(seed) => format!("schedule {seed} replayed"),
-        Seeds::Explore { first, .. } => format!(
-            "{schedules} schedule{} explored (seeds {first} to {})",
-            if schedules == 1 { "" } else { "s" },
-            first.wrapping_add(schedules as u64 - 1)
-        ),
-    };
-    if found == 0 {
-        let steps = match schedules {
-            1 => format!("{mean} steps"),
-            _ => format!("{mean} steps each on average"),
-        };
-        println!(
-            "{label}: {what} in {:.1?}, {steps}: no race, missing fence, mixed notify, leak or \
-             deadlock",
-            started.elapsed()
-        );
-        return Ok(0);
+    Ok(tally.summary(label, seeds, started.elapsed()))
+}
+
+/// What the schedules explored so far found.
+#[derive(Default)]
+struct Tally {
+    schedules: usize,
+    steps: u64,
+    found: usize,
+    deadlocked: bool,
+    /// Each finding's key, once.
+    seen: HashSet<String>,
+    /// The seeds that found something new.
+    first_seeds: Vec<u64>,
+}
+
+impl Tally {
+    /// Counts schedule `seed`'s verdict, printing each finding not seen
+    /// before with the seed that replays it.
+    fn add(&mut self, seed: u64, verdict: &Verdict) {
+        self.schedules += 1;
+        self.steps += verdict.steps;
+        self.deadlocked |= verdict.deadlock;
+        let mut new_here = false;
+        for (key, text) in verdict.keys.iter().zip(&verdict.findings) {
+            if self.seen.insert(key.clone()) {
+                self.found += 1;
+                new_here = true;
+                println!("schedule {seed} (--replay {seed}): {text}");
+            }
+        }
+        if new_here {
+            self.first_seeds.push(seed);
+        }
     }
-    let seeds: Vec<String> = first_seeds.iter().map(u64::to_string).collect();
-    println!(
-        "{label}: {what} in {:.1?}: {found} finding{} (first seen with seed {})",
-        started.elapsed(),
-        if found == 1 { "" } else { "s" },
-        seeds.join(", ")
-    );
-    Ok(if deadlocked { DEADLOCK } else { 1 })
+
+    /// Prints the closing line; the exit status (3 when a schedule
+    /// deadlocked, 1 on any other finding, 0 when every one was clean).
+    fn summary(&self, label: &str, seeds: Seeds, elapsed: std::time::Duration) -> i32 {
+        let schedules = self.schedules;
+        let mean = self.steps / schedules.max(1) as u64;
+        let what = match seeds {
+            Seeds::Replay(seed) => format!("schedule {seed} replayed"),
+            Seeds::Explore { first, .. } => format!(
+                "{schedules} schedule{} explored (seeds {first} to {})",
+                if schedules == 1 { "" } else { "s" },
+                first.wrapping_add(schedules as u64 - 1)
+            ),
+        };
+        if self.found == 0 {
+            let steps = match schedules {
+                1 => format!("{mean} steps"),
+                _ => format!("{mean} steps each on average"),
+            };
+            println!(
+                "{label}: {what} in {elapsed:.1?}, {steps}: no race, missing fence, mixed notify, \
+                 leak or deadlock"
+            );
+            return 0;
+        }
+        let seeds: Vec<String> = self.first_seeds.iter().map(u64::to_string).collect();
+        println!(
+            "{label}: {what} in {elapsed:.1?}: {} finding{} (first seen with seed {})",
+            self.found,
+            if self.found == 1 { "" } else { "s" },
+            seeds.join(", ")
+        );
+        if self.deadlocked {
+            DEADLOCK
+        } else {
+            1
+        }
+    }
 }
 
 /// `--explore` / `--replay` of a whole program: every schedule a fresh run

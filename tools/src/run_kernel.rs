@@ -247,22 +247,9 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
     if let (Some(path), Some(trace)) = (&options.trace, &finished.outcome.trace) {
         std::fs::write(path, trace).map_err(|e| format!("cannot write '{path}': {e}"))?;
     }
-    let mut status = 0;
-    // Errors first: they are often why the ranks got stuck.
-    for error in &finished.outcome.errors {
-        eprintln!("pld-run: error: {error}");
-        status = 1;
-    }
-    if let Some(report) = &finished.outcome.deadlock {
-        eprint!("pld-run: {report}");
-        for line in waiting_lines(kernel, &finished, report) {
-            eprintln!("{line}");
-        }
+    let Some(mut status) = report_problems(kernel, &finished) else {
         return Ok(DEADLOCK);
-    }
-    if report_leaks(kernel, &finished) {
-        status = 1;
-    }
+    };
     if let Some(dir) = &options.output_dir {
         write_outputs(dir, kernel, &finished)?;
     }
@@ -290,6 +277,33 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
         print!("{}", report::collective_table(&[row], ""));
     }
     Ok(status)
+}
+
+/// Prints the run's errors and fatal errors (first: they are often why the
+/// ranks got stuck), its deadlock and its credit leaks on standard error: the exit
+/// status so far, or `None` after a deadlock (nothing else is reported
+/// then).
+fn report_problems(kernel: &KernelInfo, finished: &Finished) -> Option<i32> {
+    let mut status = 0;
+    for error in &finished.outcome.errors {
+        eprintln!("pld-run: error: {error}");
+        status = 1;
+    }
+    for fatal in &finished.outcome.fatals {
+        eprintln!("pld-run: error: {fatal}");
+        status = 1;
+    }
+    if let Some(report) = &finished.outcome.deadlock {
+        eprint!("pld-run: {report}");
+        for line in waiting_lines(kernel, finished, report) {
+            eprintln!("{line}");
+        }
+        return None;
+    }
+    if report_leaks(kernel, finished) {
+        status = 1;
+    }
+    Some(status)
 }
 
 /// The kernel `--kernel` names, or the only one.

@@ -85,12 +85,28 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
         eprintln!("{}", crate::watch::interrupted_message());
         return Ok(pld_sim::runtime::interrupt::STATUS);
     }
-    let finished = series.finished?;
-    let elapsed = started.elapsed();
-
+    let finished = series.finished.as_ref().map_err(Clone::clone)?;
     if let (Some(path), Some(trace)) = (&options.trace, &finished.outcome.trace) {
         std::fs::write(path, trace).map_err(|e| format!("cannot write '{path}': {e}"))?;
     }
+    let Some(mut status) = report_problems(&run, finished) else {
+        return Ok(DEADLOCK);
+    };
+    if let Some(dir) = &options.output_dir {
+        write_outputs(dir, &run, finished)?;
+    }
+    let elapsed = started.elapsed();
+    report_run(&run, options, &series, finished, elapsed, &mut status);
+    if options.stats {
+        print_stats(&run, options, &series, finished, fill_time);
+    }
+    Ok(status)
+}
+
+/// Prints the run's errors, fatal errors, deadlock and credit leaks on
+/// standard error: the exit status so far, or `None` after a deadlock
+/// (nothing else is reported then).
+fn report_problems(run: &ProgramRun, finished: &ProgramOutcome) -> Option<i32> {
     let mut status = 0;
     for error in &finished.outcome.errors {
         eprintln!("pld-run: error: {error}");
@@ -102,15 +118,15 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
     }
     if let Some(deadlock) = &finished.outcome.deadlock {
         eprint!("pld-run: {deadlock}");
-        report_waiting(&run, deadlock);
-        return Ok(DEADLOCK);
+        report_waiting(run, deadlock);
+        return None;
     }
     for (number, leak) in &finished.leaks {
         let buffer = &run.buffers[*number];
         eprintln!(
             "{}",
             report::leak(
-                &shown_name(&run, buffer),
+                &shown_name(run, buffer),
                 &buffer.view.shape,
                 leak,
                 &run.signal_users(*number)
@@ -118,9 +134,18 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
         );
         status = 1;
     }
-    if let Some(dir) = &options.output_dir {
-        write_outputs(dir, &run, &finished)?;
-    }
+    Some(status)
+}
+
+/// The headline, every call with its check, and the table of the calls.
+fn report_run(
+    run: &ProgramRun,
+    options: &Options,
+    series: &Series,
+    finished: &ProgramOutcome,
+    elapsed: Duration,
+    status: &mut i32,
+) {
     println!(
         "@{} on {} devices: {} collective call{}, finished in {:.1?}{}",
         run.entry,
@@ -139,22 +164,30 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
             String::new()
         }
     );
-    print_calls(&run, &finished.calls, &mut status);
+    print_calls(run, &finished.calls, status);
     summary(&finished.calls, options.ranks);
-    if options.stats {
-        print_counters(&finished, options.per_rank);
-        print!("{}", report::log_lines(&finished.outcome.logs));
-        let phases = [
-            ("lower", run.program.lower_time),
-            ("compile", run.program.compile_time),
-            ("plan", run.plan_time),
-            ("fill", fill_time),
-            ("run", series.run_time),
-            ("check", finished.check_time),
-        ];
-        println!("{}", report::phases(&phases, series.timed_runs > 1));
-    }
-    Ok(status)
+}
+
+/// `--stats`: the counters, the launch lines the calls logged and the
+/// phase times.
+fn print_stats(
+    run: &ProgramRun,
+    options: &Options,
+    series: &Series,
+    finished: &ProgramOutcome,
+    fill_time: Duration,
+) {
+    print_counters(finished, options.per_rank);
+    print!("{}", report::log_lines(&finished.outcome.logs));
+    let phases = [
+        ("lower", run.program.lower_time),
+        ("compile", run.program.compile_time),
+        ("plan", run.plan_time),
+        ("fill", fill_time),
+        ("run", series.run_time),
+        ("check", finished.check_time),
+    ];
+    println!("{}", report::phases(&phases, series.timed_runs > 1));
 }
 
 /// Every buffer's initial bytes on every device, `[buffer][device]`: the
