@@ -765,3 +765,32 @@ fn what_is_wrong_reaches_the_hosts_diagnostic_handler() {
         ptr: std::ptr::null_mut(),
     });
 }
+
+#[test]
+fn a_program_stays_on_its_thread_and_the_irdl_text_is_the_installed_file() {
+    let (context, sink) = host_context();
+    let program = program(&context, &sink, "examples/ring_allreduce.mlir", 4);
+    let address = program.ptr as usize;
+    // Another thread's run is refused (and reported), not raced.
+    let refused = std::thread::spawn(move || {
+        let other = PldProgram {
+            ptr: address as *mut std::ffi::c_void,
+        };
+        run_plain(&other, std::ptr::null_mut()).ptr.is_null()
+    })
+    .join()
+    .unwrap();
+    assert!(refused);
+    assert_eq!(
+        messages(&sink),
+        ["examples/ring_allreduce.mlir:14:1: pldProgramRun: a PldProgram is run and destroyed on the thread that created it"]
+    );
+    let result = run_plain(&program, std::ptr::null_mut());
+    assert!(api::pldRunResultIsOk(result_of(&result)));
+    api::pldRunResultDestroy(result);
+    api::pldProgramDestroy(program);
+
+    let text = host::text(pld::dialects::pldGetIRDLDefinitions());
+    let file = std::fs::read_to_string(root().join("dialect/irdl/pld-and-pto.irdl.mlir")).unwrap();
+    assert_eq!(text, file);
+}

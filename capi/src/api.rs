@@ -56,6 +56,24 @@ struct Program {
     context: MlirContext,
     /// Where the entry function is, for errors of a run.
     origin: Option<Position>,
+    /// The thread that created it: its compiled kernels are shared with
+    /// that thread's cache of compiled modules, so only that thread may run
+    /// or free it.
+    thread: std::thread::ThreadId,
+}
+
+impl Program {
+    /// An error when the calling thread is not the one that created the
+    /// program.
+    fn on_its_thread(&self, what: &str) -> Result<(), String> {
+        if std::thread::current().id() == self.thread {
+            Ok(())
+        } else {
+            Err(format!(
+                "{what}: a PldProgram is run and destroyed on the thread that created it"
+            ))
+        }
+    }
 }
 
 /// Emits `message` as an error on `context`: at the place it starts with
@@ -133,6 +151,7 @@ pub extern "C" fn pldProgramCreate(
                     loaded,
                     context,
                     origin,
+                    thread: std::thread::current().id(),
                 }),
             },
             Err(Refusal::Reported) => null_program(),
@@ -149,7 +168,16 @@ pub extern "C" fn pldProgramCreate(
 
 #[no_mangle]
 pub extern "C" fn pldProgramDestroy(program: PldProgram) {
-    raw::guard(None, (), || raw::destroy::<Program>(program.ptr))
+    let Some(handle) = raw::handle::<Program>(program.ptr) else {
+        return;
+    };
+    raw::guard(Some(handle.context), (), || {
+        match handle.on_its_thread("pldProgramDestroy") {
+            Ok(()) => raw::destroy::<Program>(program.ptr),
+            // Left allocated: freeing it here could race with its thread.
+            Err(message) => report_error(handle.context, handle.origin.as_ref(), &message),
+        }
+    })
 }
 
 fn loaded<'a>(program: &PldProgram) -> Option<&'a Loaded> {
@@ -319,6 +347,7 @@ fn run_with(
     (num_inputs, inputs): (isize, *const PldInputBuffer),
     (num_outputs, outputs): (isize, *const PldOutputBuffer),
 ) -> Result<Report, String> {
+    handle.on_its_thread("pldProgramRun")?;
     let loaded = &handle.loaded;
     let mut given = Vec::new();
     for (i, input) in raw::array(inputs, num_inputs, "the inputs")?
@@ -606,4 +635,23 @@ pub extern "C" fn pldRunResultGetCounters(result: PldRunResult, rank: isize) -> 
     result_value(result, Counters::default(), |r| {
         r.counters.get(index(rank)).copied()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::located;
+
+    #[test]
+    fn messages_that_start_at_a_place_are_split() {
+        assert_eq!(
+            located("a/b.mlir:3:14: error: bad\n  more"),
+            Some(("a/b.mlir", 3, 14, "bad\n  more"))
+        );
+        assert_eq!(
+            located("x.mlir:1:2: @k: no kernel"),
+            Some(("x.mlir", 1, 2, "@k: no kernel"))
+        );
+        assert_eq!(located("a program runs on 1 to 64 ranks"), None);
+        assert_eq!(located(":3:4: no file"), None);
+    }
 }

@@ -93,9 +93,7 @@ pub(crate) fn with_module<R>(raw: MlirModule, work: impl FnOnce(&Module) -> R) -
 
 /// The raw context of a module the caller passed in.
 pub(crate) fn module_context(raw: MlirModule) -> MlirContext {
-    // SAFETY: a module passed in is a live module the caller owns; MLIR
-    // only reads the context it belongs to.
-    unsafe { mlir_sys::mlirModuleGetContext(raw) }
+    with_module(raw, pld_ir::parse::raw_context)
 }
 
 /// The caller's array of `count` elements at `items` (empty for a null
@@ -156,5 +154,23 @@ pub(crate) fn guard<R>(context: Option<MlirContext>, fallback: R, work: impl FnO
             }
             fallback
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A panic in an entry's work becomes its fallback and an error
+    /// diagnostic on the caller's context.
+    #[test]
+    fn a_panic_stops_at_the_boundary() {
+        let context = Context::new();
+        let sink = pld_ir::diag::Sink::attach(&context);
+        let value = guard(Some(context.to_raw()), 7, || -> i32 { panic!("boom") });
+        assert_eq!(value, 7);
+        let said: Vec<String> = sink.take().into_iter().map(|d| d.message).collect();
+        assert_eq!(said, ["internal error in libpld: boom"]);
+        assert_eq!(guard(None, 7, || 8), 8);
     }
 }

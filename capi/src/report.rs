@@ -247,3 +247,58 @@ impl Report {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEADER: &str = include_str!("../../include/pld-c/Run.h");
+
+    /// `name = value` of an enumerator in the header.
+    fn value_in_header(name: &str) -> Option<i64> {
+        let at = HEADER.find(&format!("  {name} = "))?;
+        let rest = &HEADER[at + name.len() + 5..];
+        rest.split(',').next()?.trim().parse().ok()
+    }
+
+    #[test]
+    fn enums_have_the_headers_values() {
+        for (name, check) in [
+            ("PldCheckNotChecked", Check::NotChecked),
+            ("PldCheckOk", Check::Ok),
+            ("PldCheckWrong", Check::Wrong),
+        ] {
+            assert_eq!(value_in_header(name), Some(check as i64), "{name}");
+        }
+        for kind in FindingKind::ALL {
+            let name = format!("PldFinding{kind:?}");
+            assert_eq!(value_in_header(&name), Some(kind as i64), "{name}");
+        }
+        let declared = HEADER.matches("  PldFinding").count();
+        assert_eq!(declared, FindingKind::ALL.len());
+    }
+
+    #[test]
+    fn counters_have_the_headers_layout() {
+        let fields: Vec<&str> = HEADER
+            .split("typedef struct PldCounters {")
+            .nth(1)
+            .and_then(|s| s.split('}').next())
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("uint64_t "))
+            .map(|l| l.split(';').next().unwrap_or_default())
+            .collect();
+        assert_eq!(
+            fields,
+            [
+                "notifies",
+                "waits",
+                "remoteBytesRead",
+                "remoteBytesWritten",
+                "roundTrips"
+            ]
+        );
+        assert_eq!(std::mem::size_of::<Counters>(), 5 * 8);
+    }
+}

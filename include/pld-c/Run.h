@@ -18,8 +18,11 @@
 |*   ... pldRunResultGetNumCalls(r), pldRunResultGetCallCheck(r, c, rank) ... *|
 |*   pldRunResultDestroy(r); pldProgramDestroy(p);                            *|
 |*                                                                            *|
-|* Objects of this header are used by one thread at a time. An index out of  *|
-|* range gives an empty string, 0, -1 or PldCheckNotChecked, never a crash.   *|
+|* Objects of this header are used by one thread at a time; a program is     *|
+|* run and destroyed on the thread that created it (pldProgramRun refuses    *|
+|* another thread's call, pldProgramDestroy leaves it allocated, each with   *|
+|* an error). An index out of range gives an empty string, 0, -1 or          *|
+|* PldCheckNotChecked, never a crash.                                        *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 

@@ -24,6 +24,13 @@ pub fn load_upstream_dialects(context: &Context) {
     context.load_all_available_dialects();
 }
 
+/// The context `module` belongs to, as the MLIR C API names it (for a
+/// host's handle).
+pub fn raw_context(module: &Module) -> mlir_sys::MlirContext {
+    // SAFETY: `module` is live; MLIR only reads the context it belongs to.
+    unsafe { mlir_sys::mlirModuleGetContext(module.to_raw()) }
+}
+
 /// An MLIR string reference to `text` (valid while `text` is).
 pub(crate) fn string_ref(text: &str) -> mlir_sys::MlirStringRef {
     bytes_ref(text.as_bytes())

@@ -245,40 +245,6 @@ pub fn write(dir: &Path, packages: &[Package], target: &Target) -> std::io::Resu
     std::fs::write(dir.join("kernels.json"), manifest(packages, target))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn v(b: Builtin, r: Option<Reduction>, e: Elem, root: Option<u32>) -> Variant {
-        Variant::new(b, r, e, root).unwrap()
-    }
-
-    #[test]
-    fn reductions_match_the_dialect_abi() {
-        for op in ReduceOp::ALL {
-            let r = reduction(*op);
-            assert_eq!(r.key(), op.to_string());
-            assert_eq!(Reduction::ALL[op.abi() as usize], r);
-        }
-    }
-
-    #[test]
-    fn the_manifest_is_json_shaped() {
-        let target = Target::default();
-        let d = Dispatched {
-            variant: v(Builtin::Barrier, None, Elem::F32, None),
-            call_sites: 2,
-        };
-        let packages = render_all(&[d], &target).unwrap();
-        let json = manifest(&packages, &target);
-        assert!(json.contains("\"variant\": \"builtin.tensor.barrier__fp32\""));
-        assert!(json.contains("\"call_sites\": 2"));
-        assert!(json.contains("\"template_vars\": {\"entry\": \"builtin_tensor_barrier__fp32\""));
-        assert_eq!(manifest(&[], &target), "{\n  \"variants\": []\n}\n");
-        assert_eq!(json_string("a\"b\\\n"), "\"a\\\"b\\\\\\n\"");
-    }
-}
-
 /// What `pld-translate --emit=kernels` writes for a module: the HOST rail's
 /// packages and the CHIP rail's sub-builds, for the module's target.
 pub struct Rendered {
@@ -350,4 +316,38 @@ pub fn module_kernels(root: OperationRef) -> Option<Rendered> {
         packages,
         chip,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(b: Builtin, r: Option<Reduction>, e: Elem, root: Option<u32>) -> Variant {
+        Variant::new(b, r, e, root).unwrap()
+    }
+
+    #[test]
+    fn reductions_match_the_dialect_abi() {
+        for op in ReduceOp::ALL {
+            let r = reduction(*op);
+            assert_eq!(r.key(), op.to_string());
+            assert_eq!(Reduction::ALL[op.abi() as usize], r);
+        }
+    }
+
+    #[test]
+    fn the_manifest_is_json_shaped() {
+        let target = Target::default();
+        let d = Dispatched {
+            variant: v(Builtin::Barrier, None, Elem::F32, None),
+            call_sites: 2,
+        };
+        let packages = render_all(&[d], &target).unwrap();
+        let json = manifest(&packages, &target);
+        assert!(json.contains("\"variant\": \"builtin.tensor.barrier__fp32\""));
+        assert!(json.contains("\"call_sites\": 2"));
+        assert!(json.contains("\"template_vars\": {\"entry\": \"builtin_tensor_barrier__fp32\""));
+        assert_eq!(manifest(&[], &target), "{\n  \"variants\": []\n}\n");
+        assert_eq!(json_string("a\"b\\\n"), "\"a\\\"b\\\\\\n\"");
+    }
 }
