@@ -90,7 +90,7 @@ irdl:
 # run path ($$ORIGIN/../lib) and libMLIR.so in LLVM's lib directory.
 PREFIX ?= /usr/local
 MLIR_PREFIX := /usr/lib/llvm-22
-INSTALL_PACKAGES := -p pld-tools -p pld-capi
+INSTALL_PACKAGES := -p pld-tools -p pld-capi $(if $(wildcard plugin/Cargo.toml),-p pld-plugin)
 BUILD_DIR = $(if $(FROM),$(FROM),$(or $(CARGO_TARGET_DIR),target)/release)
 VERSION = $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 DEST = $(DESTDIR)$(PREFIX)
