@@ -6,12 +6,18 @@
 #   make test   runs every test (unit, lit, robustness)
 #   make bench  installs OpenMPI, builds the tools in release mode and runs
 #               every benchmark against its anchors (bench/README.md)
+#   make install PREFIX=/usr/local
+#               builds in release mode and installs the tools, libpld.so with
+#               its headers, pld.pc and the CMake package (docs/embedding.md)
 #
 # Both install the LLVM/MLIR 22 packages the build needs when they are
 # missing (apt-get, as root or through sudo).
 
 LLVM_PACKAGES := libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools \
                  libclang-22-dev clang-22 libpolly-22-dev libzstd-dev
+# The tests build the C and C++ examples against an installed prefix with
+# pkg-config and with CMake (docs/embedding.md).
+EMBEDDING_PACKAGES := cmake pkgconf
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 EXAMPLE := examples/allreduce.mlir
 
@@ -29,10 +35,10 @@ if [ -n "$$missing" ]; then \
 fi
 endef
 
-.PHONY: deps demo test bench lint clean irdl
+.PHONY: deps demo test bench lint clean irdl install
 
 deps:
-	@$(call install,$(LLVM_PACKAGES))
+	@$(call install,$(LLVM_PACKAGES) $(EMBEDDING_PACKAGES))
 	@command -v cargo >/dev/null || { echo "cargo is required (https://rustup.rs)"; exit 1; }
 
 demo: deps
@@ -74,6 +80,39 @@ irdl:
 	@{ sed -n '1,/^$$/p' dialect/irdl/pld-and-pto.irdl.mlir; cat dialect/irdl/pld.irdl.mlir; echo; \
 	   cat dialect/irdl/pto.irdl.mlir; } > target/pld-and-pto.irdl.mlir
 	@mv target/pld-and-pto.irdl.mlir dialect/irdl/pld-and-pto.irdl.mlir
+
+# make install PREFIX=DIR (default /usr/local; DESTDIR for staging): the
+# tools, libpld.so and pld's libMLIR-C.so, libPldPlugin.so when it was
+# built, the C API's headers, the IRDL files, pld.pc and the CMake package.
+# It builds in release mode first; FROM=DIR installs the build already in
+# DIR instead (FROM=target/debug after `cargo build --workspace`), without
+# running cargo. The binaries and libraries find libMLIR-C.so through their
+# run path ($$ORIGIN/../lib) and libMLIR.so in LLVM's lib directory.
+PREFIX ?= /usr/local
+MLIR_PREFIX := /usr/lib/llvm-22
+INSTALL_PACKAGES := -p pld-tools -p pld-capi $(if $(wildcard plugin/Cargo.toml),-p pld-plugin)
+BUILD_DIR = $(if $(FROM),$(FROM),$(or $(CARGO_TARGET_DIR),target)/release)
+VERSION = $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
+DEST = $(DESTDIR)$(PREFIX)
+TEMPLATE = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@MLIR_PREFIX@|$(MLIR_PREFIX)|g' \
+  -e 's|@MLIR_VERSION@|22|g' -e 's|@VERSION@|$(VERSION)|g'
+
+install:
+	$(if $(FROM),,cargo build --release $(INSTALL_PACKAGES))
+	install -d $(DEST)/bin $(DEST)/lib/pkgconfig $(DEST)/lib/cmake/PLD \
+	  $(DEST)/include/pld-c $(DEST)/share/pld/examples/c $(DEST)/share/pld/examples/cpp
+	install -m 755 $(BUILD_DIR)/pld-opt $(BUILD_DIR)/pld-translate $(BUILD_DIR)/pld-run $(DEST)/bin
+	install -m 755 $(BUILD_DIR)/libpld.so $(BUILD_DIR)/libMLIR-C.so $(DEST)/lib
+	if [ -f $(BUILD_DIR)/libPldPlugin.so ]; then \
+	  install -m 755 $(BUILD_DIR)/libPldPlugin.so $(DEST)/lib; fi
+	install -m 644 include/pld-c/*.h $(DEST)/include/pld-c
+	install -m 644 dialect/irdl/pld-and-pto.irdl.mlir dialect/irdl/pld.irdl.mlir \
+	  dialect/irdl/pto.irdl.mlir $(DEST)/share/pld
+	install -m 644 examples/c/lower_and_run.c examples/c/CMakeLists.txt $(DEST)/share/pld/examples/c
+	install -m 644 examples/cpp/pass_manager.cpp examples/cpp/CMakeLists.txt $(DEST)/share/pld/examples/cpp
+	$(TEMPLATE) capi/install/pld.pc.in > $(DEST)/lib/pkgconfig/pld.pc
+	$(TEMPLATE) capi/install/PLDConfig.cmake.in > $(DEST)/lib/cmake/PLD/PLDConfig.cmake
+	$(TEMPLATE) capi/install/PLDConfigVersion.cmake.in > $(DEST)/lib/cmake/PLD/PLDConfigVersion.cmake
 
 lint:
 	cargo fmt --all -- --check

@@ -14,6 +14,10 @@
 //! where their run path (`$ORIGIN`, `$ORIGIN/..` for tests and examples,
 //! `.cargo/config.toml`) finds it; `make install` copies it to
 //! `$(PREFIX)/lib`.
+//!
+//! It also compiles `cpp/registration.cpp`, the C++ that puts pld's passes
+//! into MLIR's global pass registry (`src/global.rs`), which the C API
+//! cannot do.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -22,12 +26,13 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=MLIR_SYS_LINK_SHARED");
     println!("cargo:rerun-if-env-changed=MLIR_SYS_220_PREFIX");
-    if std::env::var("MLIR_SYS_LINK_SHARED").as_deref() != Ok("1") {
-        return;
-    }
     let prefix = PathBuf::from(
         std::env::var("MLIR_SYS_220_PREFIX").unwrap_or_else(|_| "/usr/lib/llvm-22".into()),
     );
+    compile_registration(&prefix);
+    if std::env::var("MLIR_SYS_LINK_SHARED").as_deref() != Ok("1") {
+        return;
+    }
     let libdir = prefix.join("lib");
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     // OUT_DIR is <target>/<profile>/build/pld-ir-<hash>/out.
@@ -44,6 +49,30 @@ fn main() {
         link(&prefix, &libdir, &archives, &library);
     }
     println!("cargo:rustc-link-search=native={}", profile_dir.display());
+}
+
+/// Compiles the registration shim against MLIR's C++ headers (the symbols
+/// it uses are in `libMLIR.so`, or the static libraries `mlir-sys` links).
+fn compile_registration(prefix: &Path) {
+    let source = "cpp/registration.cpp";
+    println!("cargo:rerun-if-changed={source}");
+    let mut build = cc::Build::new();
+    build
+        .cpp(true)
+        .std("c++17")
+        .file(source)
+        .include(prefix.join("include"))
+        .warnings(true)
+        .flag_if_supported("-Wno-unused-parameter")
+        .flag("-fno-exceptions")
+        .debug(false);
+    if std::env::var_os("CXX").is_none() {
+        let bundled = prefix.join("bin/clang++");
+        if bundled.exists() {
+            build.compiler(bundled);
+        }
+    }
+    build.compile("pld_ir_registration");
 }
 
 /// Debian's `libMLIRCAPI*.a`, in a fixed order.

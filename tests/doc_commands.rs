@@ -12,6 +12,12 @@
 //!   must fail, otherwise exit 0; either way it must print every shown line
 //!   (durations and paths are compared loosely).
 //!
+//! - a line starting with a host's command (`make install`, `cc`, `c++`,
+//!   `cmake`, or running the C and C++ examples it builds), in either kind
+//!   of block, as the tools' commands: docs/embedding.md installs pld into
+//!   a scratch `$PREFIX` and builds the examples against it
+//!   ([`HOST_COMMANDS`]).
+//!
 //! A command's `.mlir` inputs are the repository's files (`examples/...`,
 //! `tests/lit/...`) or a file the doc shows: the nearest ```` ```mlir ````
 //! block before the command whose introduction names the file
@@ -73,11 +79,31 @@ struct Example {
 
 const TOOLS: [&str; 3] = ["pld-opt", "pld-translate", "pld-run"];
 
+/// How the commands of a host that embeds pld start: installing it,
+/// building the shipped C and C++ examples against the installed prefix,
+/// running them. They run with `PREFIX` a scratch prefix and
+/// `PKG_CONFIG_PATH` its pkg-config directory; `make` runs in the
+/// repository, its `make install` with `FROM` this test's build
+/// (tests/support/staged_build.rs).
+const HOST_COMMANDS: [&str; 7] = [
+    "make install",
+    "cc ",
+    "c++ ",
+    "cmake ",
+    "./lower_and_run",
+    "./pass_manager",
+    "build/lower_and_run",
+];
+
 fn is_tool_command(line: &str) -> bool {
     TOOLS
         .iter()
         .any(|t| line.starts_with(&format!("{t} ")) || line == *t)
+        || HOST_COMMANDS.iter().any(|h| line.starts_with(h))
 }
+
+#[path = "support/staged_build.rs"]
+mod staged_build;
 
 fn examples(root: &Path, text: &str) -> Vec<Example> {
     let mut out = Vec::new();
@@ -235,6 +261,10 @@ fn every_command_of_the_docs_runs_as_shown() {
         bin.display(),
         std::env::var("PATH").unwrap_or_default()
     );
+    let prefix = scratch.join("prefix");
+    std::fs::create_dir_all(&scratch).unwrap();
+    let from = staged_build::stage(&scratch);
+    let pkg_config_path = prefix.join("lib/pkgconfig");
     let mut ran = 0;
     let mut skipped = Vec::new();
     let mut failures = Vec::new();
@@ -288,11 +318,18 @@ fn every_command_of_the_docs_runs_as_shown() {
                 continue;
             }
             ran += 1;
+            let command = match example.command.strip_prefix("make ") {
+                Some(rest) => format!("make -C {} --no-print-directory {rest}", root.display()),
+                None => example.command.clone(),
+            };
             let output = Command::new("sh")
                 .arg("-c")
-                .arg(format!("{} 2>&1", example.command))
+                .arg(format!("{command} 2>&1"))
                 .current_dir(&dir)
                 .env("PATH", &path)
+                .env("PREFIX", &prefix)
+                .env("PKG_CONFIG_PATH", &pkg_config_path)
+                .env("FROM", &from)
                 .output()
                 .expect("run sh");
             let printed = String::from_utf8_lossy(&output.stdout).to_string();

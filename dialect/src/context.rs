@@ -14,9 +14,21 @@ pub const BOTH_IRDL: &str = include_str!("../irdl/pld-and-pto.irdl.mlir");
 /// `pld` and `pto` dialects loaded from their IRDL definitions.
 pub fn context() -> Context {
     let context = upstream_context();
-    load_irdl(&context, PLD_IRDL, "pld");
-    load_irdl(&context, PTO_IRDL, "pto");
+    // Both files are embedded in the binary and covered by tests, so a
+    // failure here is a build defect, not a user error.
+    if let Err(message) = load_pld_and_pto(&context) {
+        panic!("{message}");
+    }
     context
+}
+
+/// Makes `context`, a host's, hold what [`context`] holds: every upstream
+/// MLIR dialect registered and loaded, then the `pld` and `pto` dialects
+/// (each unless the context has it already, so a second call does
+/// nothing).
+pub fn load_into(context: &Context) -> Result<(), String> {
+    pld_ir::parse::load_upstream_dialects(context);
+    load_pld_and_pto(context)
 }
 
 /// A context with every upstream MLIR dialect registered and loaded.
@@ -24,15 +36,26 @@ pub(crate) fn upstream_context() -> Context {
     pld_ir::parse::upstream_context()
 }
 
-fn load_irdl(context: &Context, text: &str, what: &str) {
-    // Both files are embedded in the binary and covered by tests, so a
-    // failure here is a build defect, not a user error.
+fn load_pld_and_pto(context: &Context) -> Result<(), String> {
+    for (text, what, probe) in [
+        (PLD_IRDL, "pld", "pld.tensor_allreduce"),
+        (PTO_IRDL, "pto", "pto.comm_tnotify"),
+    ] {
+        if !context.is_registered_operation(probe) {
+            load_irdl(context, text, what)?;
+        }
+    }
+    Ok(())
+}
+
+fn load_irdl(context: &Context, text: &str, what: &str) -> Result<(), String> {
     let module = Module::parse(context, text)
-        .unwrap_or_else(|| panic!("embedded {what}.irdl.mlir does not parse"));
-    assert!(
-        load_irdl_dialects(&module),
-        "embedded {what}.irdl.mlir does not load"
-    );
+        .ok_or_else(|| format!("the embedded {what}.irdl.mlir does not parse"))?;
+    if load_irdl_dialects(&module) {
+        Ok(())
+    } else {
+        Err(format!("the embedded {what}.irdl.mlir does not load"))
+    }
 }
 
 #[cfg(test)]

@@ -15,12 +15,15 @@
 //! * [`diag`]: emitting diagnostics and capturing them for display.
 //! * [`pass`], [`pipeline`], [`registry`]: the pass adapter (every pld pass
 //!   declares its anchor and receives `&Context`), pipeline strings that
-//!   mix pld and upstream passes, and the registry of named passes.
+//!   mix pld and upstream passes, and the registry of named passes;
+//!   [`global`] puts a registry into MLIR's global pass registry, for hosts
+//!   that parse pipelines themselves.
 
 pub mod attr;
 pub mod build;
 pub mod diag;
 pub mod edit;
+pub mod global;
 pub mod loc;
 pub mod nav;
 pub mod parse;

@@ -11,12 +11,24 @@ use melior::{
 /// A context with every upstream MLIR dialect registered and loaded (no
 /// pld or pto: `pld_dialect::context()` adds those).
 pub fn upstream_context() -> Context {
+    let context = Context::new();
+    load_upstream_dialects(&context);
+    context
+}
+
+/// Registers every upstream MLIR dialect in `context` and loads them all.
+pub fn load_upstream_dialects(context: &Context) {
     let registry = DialectRegistry::new();
     register_all_dialects(&registry);
-    let context = Context::new();
     context.append_dialect_registry(&registry);
     context.load_all_available_dialects();
-    context
+}
+
+/// The context `module` belongs to, as the MLIR C API names it (for a
+/// host's handle).
+pub fn raw_context(module: &Module) -> mlir_sys::MlirContext {
+    // SAFETY: `module` is live; MLIR only reads the context it belongs to.
+    unsafe { mlir_sys::mlirModuleGetContext(module.to_raw()) }
 }
 
 /// An MLIR string reference to `text` (valid while `text` is).

@@ -123,8 +123,7 @@ fn run_kernels(options: &Options) -> i32 {
         Some(rendered) if !failed => rendered,
         _ => return 1,
     };
-    let written = pld_backend::kernels::write(&dir, &rendered.packages, &rendered.target)
-        .and_then(|()| pld_backend::kernels::chip::write(&dir, &rendered.chip));
+    let written = rendered.write(&dir);
     if let Err(e) = written {
         eprintln!(
             "pld-translate: error: cannot write the kernels to '{}': {e}",
@@ -135,71 +134,18 @@ fn run_kernels(options: &Options) -> i32 {
     0
 }
 
-/// What `--emit=kernels` writes: the HOST rail's packages and the CHIP
-/// rail's sub-builds, for the module's target.
-struct Rendered {
-    target: pld_backend::kernels::Target,
-    packages: Vec<pld_backend::kernels::Package>,
-    chip: Vec<pld_backend::kernels::chip::ChipBuild>,
-}
-
 /// The rendered kernels of `text`; `None` when the module does not parse
-/// or verify, still holds HOST collectives, or names a variant that has no
-/// kernel (the reasons went to the diagnostic handler).
-fn kernel_packages(context: &melior::Context, buffer_name: &str, text: &str) -> Option<Rendered> {
+/// or verify, or [`pld_backend::kernels::module_kernels`] refuses it (the
+/// reasons went to the diagnostic handler).
+fn kernel_packages(
+    context: &melior::Context,
+    buffer_name: &str,
+    text: &str,
+) -> Option<pld_backend::kernels::Rendered> {
     let module = pld_ir::parse::parse(context, text, buffer_name)?;
     let root = module.as_operation();
     if !pld_dialect::verify::verify_and_emit(root) {
         return None;
     }
-    let target = match pld_backend::kernels::chip::target_of(root) {
-        Ok(target) => target,
-        Err(message) => {
-            pld_ir::diag::error(root, &message);
-            return None;
-        }
-    };
-    // A collective the HOST rail has not lowered yet names no kernel.
-    let mut unlowered = false;
-    for function in pld_lowering::host::host_functions(root) {
-        for op in pld_ir::collect(function, |n| {
-            pld_lowering::host::roles::host_kind(n).is_some()
-        }) {
-            pld_ir::diag::error(
-                op,
-                "is a HOST collective that names no builtin kernel yet; lower it first (the \
-                 pld-host-pipeline or pld-to-pto pipeline)",
-            );
-            unlowered = true;
-        }
-    }
-    if unlowered {
-        return None;
-    }
-    let dispatched = match pld_backend::kernels::dispatched(root) {
-        Ok(dispatched) => dispatched,
-        Err((op, message)) => {
-            pld_ir::diag::error(op, &message);
-            return None;
-        }
-    };
-    let packages = match pld_backend::kernels::render_all(&dispatched, &target) {
-        Ok(packages) => packages,
-        Err(e) => {
-            pld_ir::diag::error(root, &format!("cannot render the builtin kernels: {e}"));
-            return None;
-        }
-    };
-    let chip = match pld_backend::kernels::chip::chip_builds(root, &target) {
-        Ok(chip) => chip,
-        Err((op, message)) => {
-            pld_ir::diag::error(op, &message);
-            return None;
-        }
-    };
-    Some(Rendered {
-        target,
-        packages,
-        chip,
-    })
+    pld_backend::kernels::module_kernels(root)
 }

@@ -245,6 +245,79 @@ pub fn write(dir: &Path, packages: &[Package], target: &Target) -> std::io::Resu
     std::fs::write(dir.join("kernels.json"), manifest(packages, target))
 }
 
+/// What `pld-translate --emit=kernels` writes for a module: the HOST rail's
+/// packages and the CHIP rail's sub-builds, for the module's target.
+pub struct Rendered {
+    pub target: Target,
+    pub packages: Vec<Package>,
+    pub chip: Vec<chip::ChipBuild>,
+}
+
+impl Rendered {
+    /// Writes every package into `dir` (with `dir/kernels.json`) and every
+    /// CHIP orchestrator's sub-build under `dir/next_levels/<chip_func>/`.
+    pub fn write(&self, dir: &Path) -> std::io::Result<()> {
+        write(dir, &self.packages, &self.target)?;
+        chip::write(dir, &self.chip)
+    }
+}
+
+/// The rendered kernels of `root`, a verified module; `None` when it still
+/// holds HOST collectives, names a variant that has no kernel, or has a
+/// malformed target (each reason emitted as an error at its op).
+pub fn module_kernels(root: OperationRef) -> Option<Rendered> {
+    let target = match chip::target_of(root) {
+        Ok(target) => target,
+        Err(message) => {
+            pld_ir::diag::error(root, &message);
+            return None;
+        }
+    };
+    // A collective the HOST rail has not lowered yet names no kernel.
+    let mut unlowered = false;
+    for function in pld_lowering::host::host_functions(root) {
+        for op in pld_ir::collect(function, |n| {
+            pld_lowering::host::roles::host_kind(n).is_some()
+        }) {
+            pld_ir::diag::error(
+                op,
+                "is a HOST collective that names no builtin kernel yet; lower it first (the \
+                 pld-host-pipeline or pld-to-pto pipeline)",
+            );
+            unlowered = true;
+        }
+    }
+    if unlowered {
+        return None;
+    }
+    let dispatched = match dispatched(root) {
+        Ok(dispatched) => dispatched,
+        Err((op, message)) => {
+            pld_ir::diag::error(op, &message);
+            return None;
+        }
+    };
+    let packages = match render_all(&dispatched, &target) {
+        Ok(packages) => packages,
+        Err(e) => {
+            pld_ir::diag::error(root, &format!("cannot render the builtin kernels: {e}"));
+            return None;
+        }
+    };
+    let chip = match chip::chip_builds(root, &target) {
+        Ok(chip) => chip,
+        Err((op, message)) => {
+            pld_ir::diag::error(op, &message);
+            return None;
+        }
+    };
+    Some(Rendered {
+        target,
+        packages,
+        chip,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,304 @@
+//! What a run found, as `pld-c/Run.h`'s accessors hand it out: the
+//! collective calls and their checks per rank, the findings (with ranks,
+//! cells and source locations) and the counters. Plain Rust values, built
+//! from the simulator's reports by [`crate::run`].
+
+/// How one rank's result of a call compared with its golden; the values
+/// are `PldCheck`'s.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    NotChecked = 0,
+    Ok = 1,
+    Wrong = 2,
+}
+
+/// What a finding is about; the values are `PldFindingKind`'s.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FindingKind {
+    Error = 0,
+    Deadlock = 1,
+    Leak = 2,
+    Race = 3,
+    MissingFence = 4,
+    MixedNotify = 5,
+    NeverNotified = 6,
+    OutsideSignals = 7,
+    NoProgress = 8,
+    WrongResult = 9,
+}
+
+impl FindingKind {
+    /// Every kind, in the order of their values.
+    #[cfg(test)]
+    pub(crate) const ALL: [FindingKind; 10] = [
+        FindingKind::Error,
+        FindingKind::Deadlock,
+        FindingKind::Leak,
+        FindingKind::Race,
+        FindingKind::MissingFence,
+        FindingKind::MixedNotify,
+        FindingKind::NeverNotified,
+        FindingKind::OutsideSignals,
+        FindingKind::NoProgress,
+        FindingKind::WrongResult,
+    ];
+
+    /// The kind of an explorer finding.
+    pub(crate) fn of(finding: &pld_sim::Finding) -> FindingKind {
+        use pld_sim::Finding as F;
+        match finding {
+            F::Race { .. } => FindingKind::Race,
+            F::UnfencedNotify { .. } => FindingKind::MissingFence,
+            F::MixedNotify { .. } => FindingKind::MixedNotify,
+            F::NeverNotified { .. } => FindingKind::NeverNotified,
+            F::OutsideSignals { .. } => FindingKind::OutsideSignals,
+            F::NoProgress { .. } => FindingKind::NoProgress,
+        }
+    }
+}
+
+/// One rank's check of a call.
+#[derive(Clone, Copy, Debug)]
+pub struct RankCheck {
+    pub check: Check,
+    pub worst: f64,
+    pub wrong: usize,
+}
+
+/// One collective call of the run.
+#[derive(Clone, Debug)]
+pub struct Call {
+    /// The op, `pld.tensor_allreduce`.
+    pub collective: &'static str,
+    pub location: String,
+    /// The kernel it is in; empty for a HOST collective.
+    pub kernel: String,
+    /// Per rank of its comm domain.
+    pub ranks: Vec<RankCheck>,
+    /// Why it was not checked; empty when it was.
+    pub note: String,
+}
+
+impl Call {
+    /// A call that was not compared with a golden, on `ranks` ranks.
+    pub fn unchecked(
+        collective: &'static str,
+        location: String,
+        kernel: String,
+        ranks: usize,
+        note: String,
+    ) -> Call {
+        let nothing = RankCheck {
+            check: Check::NotChecked,
+            worst: 0.0,
+            wrong: 0,
+        };
+        Call {
+            collective,
+            location,
+            kernel,
+            ranks: vec![nothing; ranks],
+            note,
+        }
+    }
+
+    /// The call with the checks `checks` (`rank` counting in its domain).
+    pub fn checked(
+        collective: &'static str,
+        location: String,
+        kernel: String,
+        ranks: usize,
+        checks: &[pld_sim::program::golden::RankCheck],
+    ) -> Call {
+        let mut call = Call::unchecked(collective, location, kernel, ranks, String::new());
+        for check in checks {
+            if let Some(slot) = call.ranks.get_mut(check.rank) {
+                *slot = RankCheck {
+                    check: if check.ok { Check::Ok } else { Check::Wrong },
+                    worst: check.worst,
+                    wrong: check.wrong,
+                };
+            }
+        }
+        call
+    }
+}
+
+/// Something wrong with the run.
+#[derive(Clone, Debug)]
+pub struct Finding {
+    pub kind: FindingKind,
+    pub message: String,
+    pub ranks: Vec<usize>,
+    /// The cell or bytes, as the source names them; empty when unknown.
+    pub cell: String,
+    pub locations: Vec<String>,
+    /// The explorer's seed that found it first.
+    pub seed: Option<u64>,
+    /// What identifies it across schedules.
+    pub key: String,
+}
+
+impl Finding {
+    /// A finding of `kind` with only a message.
+    pub fn message(kind: FindingKind, message: String) -> Finding {
+        Finding {
+            kind,
+            key: format!("{kind:?} {message}"),
+            message,
+            ranks: Vec::new(),
+            cell: String::new(),
+            locations: Vec::new(),
+            seed: None,
+        }
+    }
+
+    /// An explorer finding, naming window bytes with `namer`.
+    pub fn explored(finding: &pld_sim::Finding, namer: pld_sim::explore::Namer) -> Finding {
+        use pld_sim::Finding as F;
+        let (actors, bytes) = match finding {
+            F::Race {
+                later,
+                earlier,
+                bytes,
+                ..
+            } => (vec![later, earlier], Some(bytes)),
+            F::UnfencedNotify {
+                notify,
+                write,
+                bytes,
+            } => (vec![notify, write], Some(bytes)),
+            F::MixedNotify { set, add, cell } => (vec![set, add], Some(cell)),
+            F::NeverNotified { wait, cell } => (vec![wait], Some(cell)),
+            F::OutsideSignals { op, cell } => (vec![op], Some(cell)),
+            F::NoProgress { .. } => (vec![], None),
+        };
+        Finding {
+            kind: FindingKind::of(finding),
+            message: finding.describe(namer),
+            ranks: actors.iter().map(|a| a.rank).collect(),
+            cell: bytes
+                .and_then(|b| namer(b.window, &b.range))
+                .unwrap_or_default(),
+            locations: actors
+                .iter()
+                .filter_map(|a| a.site.as_ref().map(|s| s.location.clone()))
+                .collect(),
+            seed: None,
+            key: finding.key(),
+        }
+    }
+}
+
+/// Per-rank counters; the layout of `PldCounters`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    pub notifies: u64,
+    pub waits: u64,
+    pub remote_bytes_read: u64,
+    pub remote_bytes_written: u64,
+    pub round_trips: u64,
+}
+
+impl Counters {
+    /// A rank's counters of the simulator, and its round trips.
+    pub fn of(counters: &pld_sim::Counters, round_trips: u64) -> Counters {
+        Counters {
+            notifies: counters.notifies,
+            waits: counters.waits,
+            remote_bytes_read: counters.remote_bytes_read,
+            remote_bytes_written: counters.remote_bytes_written,
+            round_trips,
+        }
+    }
+}
+
+/// What a run found.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    pub ranks: usize,
+    pub schedules: usize,
+    pub calls: Vec<Call>,
+    pub findings: Vec<Finding>,
+    pub counters: Vec<Counters>,
+}
+
+impl Report {
+    /// Whether the run is clean: no finding, no wrong rank.
+    pub fn ok(&self) -> bool {
+        self.findings.is_empty()
+            && self
+                .calls
+                .iter()
+                .all(|c| c.ranks.iter().all(|r| r.check != Check::Wrong))
+    }
+
+    /// Adds the findings of one schedule not seen before, marked with
+    /// `seed`.
+    pub fn merge(&mut self, findings: Vec<Finding>, seed: u64) {
+        for mut finding in findings {
+            if !self.findings.iter().any(|f| f.key == finding.key) {
+                finding.seed = Some(seed);
+                self.findings.push(finding);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEADER: &str = include_str!("../../include/pld-c/Run.h");
+
+    /// `name = value` of an enumerator in the header.
+    fn value_in_header(name: &str) -> Option<i64> {
+        let at = HEADER.find(&format!("  {name} = "))?;
+        let rest = &HEADER[at + name.len() + 5..];
+        rest.split(',').next()?.trim().parse().ok()
+    }
+
+    #[test]
+    fn enums_have_the_headers_values() {
+        for (name, check) in [
+            ("PldCheckNotChecked", Check::NotChecked),
+            ("PldCheckOk", Check::Ok),
+            ("PldCheckWrong", Check::Wrong),
+        ] {
+            assert_eq!(value_in_header(name), Some(check as i64), "{name}");
+        }
+        for kind in FindingKind::ALL {
+            let name = format!("PldFinding{kind:?}");
+            assert_eq!(value_in_header(&name), Some(kind as i64), "{name}");
+        }
+        let declared = HEADER.matches("  PldFinding").count();
+        assert_eq!(declared, FindingKind::ALL.len());
+    }
+
+    #[test]
+    fn counters_have_the_headers_layout() {
+        let fields: Vec<&str> = HEADER
+            .split("typedef struct PldCounters {")
+            .nth(1)
+            .and_then(|s| s.split('}').next())
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("uint64_t "))
+            .map(|l| l.split(';').next().unwrap_or_default())
+            .collect();
+        assert_eq!(
+            fields,
+            [
+                "notifies",
+                "waits",
+                "remoteBytesRead",
+                "remoteBytesWritten",
+                "roundTrips"
+            ]
+        );
+        assert_eq!(std::mem::size_of::<Counters>(), 5 * 8);
+    }
+}

@@ -1,0 +1,339 @@
+/*===-- pld-c/Run.h - pld C API: runs on simulated ranks ----------*- C -*-===*\
+|*                                                                            *|
+|* Part of pld, under the Apache License v2.0.                                *|
+|*                                                                            *|
+|*===----------------------------------------------------------------------===*|
+|*                                                                            *|
+|* Running a pld module on N simulated ranks in this process, as pld-run     *|
+|* does (docs/simulator.md): one kernel, or a whole program from its HOST     *|
+|* orchestrator. The caller owns the input and output memory; the result is  *|
+|* structured: per collective call and rank, ok or wrong with the worst       *|
+|* error; the deadlocks, credit leaks, races and other findings with their    *|
+|* ranks, cells and source locations; per-rank traffic counters.              *|
+|*                                                                            *|
+|* A run:                                                                     *|
+|*   PldProgram p = pldProgramCreate(module, mlirStringRefCreate(NULL, 0), 4); *|
+|*   PldInputBuffer in = {buffer, rank, data, size};  (one per buffer, rank)  *|
+|*   PldRunResult r = pldProgramRun(p, options, 1, &in, n, outputs);          *|
+|*   ... pldRunResultGetNumCalls(r), pldRunResultGetCallCheck(r, c, rank) ... *|
+|*   pldRunResultDestroy(r); pldProgramDestroy(p);                            *|
+|*                                                                            *|
+|* Objects of this header are used by one thread at a time; a program is     *|
+|* run and destroyed on the thread that created it (pldProgramRun refuses    *|
+|* another thread's call, pldProgramDestroy leaves it allocated, each with   *|
+|* an error). An index out of range gives an empty string, 0, -1 or          *|
+|* PldCheckNotChecked, never a crash.                                        *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef PLD_C_RUN_H
+#define PLD_C_RUN_H
+
+#include "pld-c/Support.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// A module loaded for the simulator: lowered with pld-to-pto, its kernels
+/// compiled, planned for a number of ranks. Owned by the caller.
+PLD_DEFINE_C_API_STRUCT(PldProgram, void);
+/// How to run (check, deadline, explore). Owned by the caller.
+PLD_DEFINE_C_API_STRUCT(PldRunOptions, void);
+/// What a run found. Owned by the caller.
+PLD_DEFINE_C_API_STRUCT(PldRunResult, void);
+
+static inline bool pldProgramIsNull(PldProgram program) { return !program.ptr; }
+static inline bool pldRunResultIsNull(PldRunResult result) { return !result.ptr; }
+
+/// The bytes a buffer starts with on one rank: `size` bytes at `data`, which
+/// must be the buffer's size on a rank (pldProgramGetBufferSize). Elements
+/// are little-endian, row-major, of the buffer's element type.
+typedef struct PldInputBuffer {
+  intptr_t buffer; ///< Index of the buffer (pldProgramLookupBuffer).
+  intptr_t rank;   ///< 0 <= rank < pldProgramGetNumRanks.
+  const void *data;
+  intptr_t size;
+} PldInputBuffer;
+
+/// Where a buffer's bytes on one rank go when the run ends.
+typedef struct PldOutputBuffer {
+  intptr_t buffer;
+  intptr_t rank;
+  void *data;
+  intptr_t size;
+} PldOutputBuffer;
+
+/// Per-rank counters of a run.
+typedef struct PldCounters {
+  uint64_t notifies;           ///< Signal notifies the rank sent.
+  uint64_t waits;              ///< Signal waits it completed.
+  uint64_t remoteBytesRead;    ///< Bytes it read from other ranks' windows.
+  uint64_t remoteBytesWritten; ///< Bytes it wrote into other ranks' windows.
+  uint64_t roundTrips;         ///< L3 -> L2 round trips (whole programs).
+} PldCounters;
+
+/// How one rank's result of one collective call compared with its golden.
+typedef enum PldCheck {
+  PldCheckNotChecked = 0, ///< No comparison (pldRunResultGetCallNote says why).
+  PldCheckOk = 1,         ///< Within the tolerance of its dtype everywhere.
+  PldCheckWrong = 2,      ///< At least one element outside it.
+} PldCheck;
+
+/// What kind of problem a finding is.
+typedef enum PldFindingKind {
+  /// A fault of the run: a signal outside every window, a builtin's admission
+  /// check, a violated pto-isa constraint.
+  PldFindingError = 0,
+  /// A rank blocked in a wait no rank will satisfy (one finding per rank).
+  PldFindingDeadlock = 1,
+  /// A signal cell not back to zero after the run (one finding per cell).
+  PldFindingLeak = 2,
+  /// Two accesses of the same bytes, one a write, no signal orders (explore).
+  PldFindingRace = 3,
+  /// A notify after a remote write with no fence between them (explore).
+  PldFindingMissingFence = 4,
+  /// Set and AtomicAdd on one cell, unordered (explore).
+  PldFindingMixedNotify = 5,
+  /// A wait on a cell no rank ever notifies (explore).
+  PldFindingNeverNotified = 6,
+  /// A notify or wait outside the kernel's signals (explore).
+  PldFindingOutsideSignals = 7,
+  /// A schedule that made no progress (explore).
+  PldFindingNoProgress = 8,
+  /// A schedule whose result is wrong on some ranks (explore with check).
+  PldFindingWrongResult = 9,
+} PldFindingKind;
+
+//===----------------------------------------------------------------------===//
+// Programs
+//===----------------------------------------------------------------------===//
+
+/// Loads `module` for `numRanks` simulated ranks (1 to 64, the CommContext's
+/// limit): verifies it and lowers a copy with pld-to-pto (diagnostics on the
+/// module's context, as pld-opt reports them), compiles its kernels, and
+/// plans the run. `entry`
+/// names the function to run: a HOST orchestrator (the whole program, its
+/// comm domains, dispatches and builtins) or a kernel (InCore, AIV or AIC);
+/// empty for the module's only HOST orchestrator or, without one, its only
+/// kernel. The buffers of a whole program are its window buffers, named by
+/// their `name` attribute; a kernel's are its parameters, named `arg0`,
+/// `arg1`, ... (MLIR keeps no SSA names).
+///
+/// Ownership: the caller owns the returned program (pldProgramDestroy). It
+/// keeps no reference to `module`, which may be changed or destroyed; the
+/// module's context must outlive the program (later errors are reported on
+/// it).
+/// Errors: a null program, with error diagnostics on the module's context.
+PLD_CAPI_EXPORTED PldProgram pldProgramCreate(MlirModule module,
+                                              MlirStringRef entry,
+                                              intptr_t numRanks);
+
+/// Destroys a program the caller owns. A null program is ignored.
+PLD_CAPI_EXPORTED void pldProgramDestroy(PldProgram program);
+
+/// Whether the program runs a whole program from a HOST orchestrator (true)
+/// or one kernel (false).
+PLD_CAPI_EXPORTED bool pldProgramIsWhole(PldProgram program);
+
+/// The function it runs, without the `@`. Borrowed from the program.
+PLD_CAPI_EXPORTED MlirStringRef pldProgramGetEntry(PldProgram program);
+
+/// The number of ranks (devices) it was planned for.
+PLD_CAPI_EXPORTED intptr_t pldProgramGetNumRanks(PldProgram program);
+
+/// The number of its buffers.
+PLD_CAPI_EXPORTED intptr_t pldProgramGetNumBuffers(PldProgram program);
+
+/// The index of the buffer `name` names (a window buffer's name; a kernel
+/// parameter's `argN`, `N` or `%argN`), or -1.
+PLD_CAPI_EXPORTED intptr_t pldProgramLookupBuffer(PldProgram program,
+                                                  MlirStringRef name);
+
+/// The name of buffer `buffer`. Borrowed from the program.
+PLD_CAPI_EXPORTED MlirStringRef pldProgramGetBufferName(PldProgram program,
+                                                        intptr_t buffer);
+
+/// Its element type: "f32", "f16", "i32" or "i8". Borrowed, static.
+PLD_CAPI_EXPORTED MlirStringRef
+pldProgramGetBufferElementType(PldProgram program, intptr_t buffer);
+
+/// The number of its dimensions, and the extent of dimension `dim`.
+PLD_CAPI_EXPORTED intptr_t pldProgramGetBufferNumDims(PldProgram program,
+                                                      intptr_t buffer);
+PLD_CAPI_EXPORTED int64_t pldProgramGetBufferDimSize(PldProgram program,
+                                                     intptr_t buffer,
+                                                     intptr_t dim);
+
+/// Its size in bytes on one rank: the size of an input or output of it.
+PLD_CAPI_EXPORTED intptr_t pldProgramGetBufferSize(PldProgram program,
+                                                   intptr_t buffer);
+
+/// Whether it is a collective's signal (credit cells: it should start at
+/// zero, and a run checks that it ends there).
+PLD_CAPI_EXPORTED bool pldProgramIsBufferSignal(PldProgram program,
+                                                intptr_t buffer);
+
+/// Whether rank `rank` holds it: every rank holds a kernel's parameters, the
+/// devices of its comm domain hold a program's window buffer. An input or
+/// output for a rank that does not hold the buffer is an error.
+PLD_CAPI_EXPORTED bool pldProgramIsBufferOnRank(PldProgram program,
+                                                intptr_t buffer,
+                                                intptr_t rank);
+
+/// Runs the program once (or, with pldRunOptionsSetExplore, under a number of
+/// seeded schedules of the protocol explorer). Each buffer starts on each rank
+/// with the bytes of its input in `inputs` (zeros without one); when the run
+/// ends, the bytes of each buffer named in `outputs` are copied there. With
+/// the options' check (the default), every collective call's result is
+/// compared with a golden computed from the inputs. `options` may be null for
+/// the defaults.
+///
+/// Ownership: the caller owns the returned result (pldRunResultDestroy) and
+/// keeps owning `inputs`, `outputs` and the memory they point to: the inputs
+/// are read during the call and the outputs written before it returns.
+/// Errors: a null result, with an error diagnostic on the module's context,
+/// when the run cannot start (a buffer or rank out of range, a size that is
+/// not the buffer's, two inputs for one buffer and rank). A run that
+/// deadlocks, leaks credits, races or computes wrong numbers is not an error:
+/// its result says so (pldRunResultIsOk).
+PLD_CAPI_EXPORTED PldRunResult pldProgramRun(PldProgram program,
+                                             PldRunOptions options,
+                                             intptr_t numInputs,
+                                             const PldInputBuffer *inputs,
+                                             intptr_t numOutputs,
+                                             const PldOutputBuffer *outputs);
+
+//===----------------------------------------------------------------------===//
+// Run options
+//===----------------------------------------------------------------------===//
+
+/// New options with the defaults: check on, a 2 s deadlock deadline, no
+/// exploring. Owned by the caller (pldRunOptionsDestroy).
+PLD_CAPI_EXPORTED PldRunOptions pldRunOptionsCreate(void);
+
+/// Destroys options the caller owns. Null options are ignored.
+PLD_CAPI_EXPORTED void pldRunOptionsDestroy(PldRunOptions options);
+
+/// Whether to compare every collective call's result with its golden.
+PLD_CAPI_EXPORTED void pldRunOptionsSetCheck(PldRunOptions options,
+                                             bool check);
+
+/// How long every live rank may be blocked before the run is a deadlock, in
+/// seconds (a positive number; anything else keeps the current value).
+PLD_CAPI_EXPORTED void pldRunOptionsSetDeadline(PldRunOptions options,
+                                                double seconds);
+
+/// Runs under `numSchedules` seeded schedules of the protocol explorer
+/// (seeds firstSeed, firstSeed + 1, ...), as `pld-run --explore`, each on
+/// fresh copies of the inputs; the findings of all schedules are reported,
+/// each once, with the first seed that found it. 0 schedules: a plain run.
+PLD_CAPI_EXPORTED void pldRunOptionsSetExplore(PldRunOptions options,
+                                               uint64_t firstSeed,
+                                               intptr_t numSchedules);
+
+//===----------------------------------------------------------------------===//
+// Results
+//===----------------------------------------------------------------------===//
+
+/// Destroys a result the caller owns. A null result is ignored.
+PLD_CAPI_EXPORTED void pldRunResultDestroy(PldRunResult result);
+
+/// Whether the run is clean: no finding and no wrong call on any rank.
+PLD_CAPI_EXPORTED bool pldRunResultIsOk(PldRunResult result);
+
+/// The number of ranks it ran on.
+PLD_CAPI_EXPORTED intptr_t pldRunResultGetNumRanks(PldRunResult result);
+
+/// The number of schedules it ran (1 without exploring).
+PLD_CAPI_EXPORTED intptr_t pldRunResultGetNumSchedules(PldRunResult result);
+
+/// The collective calls of the run, in program order (of the last schedule
+/// when exploring).
+PLD_CAPI_EXPORTED intptr_t pldRunResultGetNumCalls(PldRunResult result);
+
+/// The call's collective as its op names it ("pld.tensor_allreduce").
+/// Borrowed from the result, as every string below.
+PLD_CAPI_EXPORTED MlirStringRef pldRunResultGetCallCollective(PldRunResult result,
+                                                             intptr_t call);
+
+/// Where it is in the source: "file:line:col" of the collective, or of the
+/// kernel call for a collective inside a kernel a program calls.
+PLD_CAPI_EXPORTED MlirStringRef pldRunResultGetCallLocation(PldRunResult result,
+                                                           intptr_t call);
+
+/// The kernel it is in, without the `@`; empty for a HOST collective.
+PLD_CAPI_EXPORTED MlirStringRef pldRunResultGetCallKernel(PldRunResult result,
+                                                         intptr_t call);
+
+/// The number of ranks of its comm domain (which may be fewer than the
+/// program's); `rank` below counts within them.
+PLD_CAPI_EXPORTED intptr_t pldRunResultGetCallNumRanks(PldRunResult result,
+                                                      intptr_t call);
+
+/// How rank `rank`'s result compared with its golden.
+PLD_CAPI_EXPORTED PldCheck pldRunResultGetCallCheck(PldRunResult result,
+                                                    intptr_t call,
+                                                    intptr_t rank);
+
+/// The largest difference from the golden on that rank (0 when not checked).
+PLD_CAPI_EXPORTED double pldRunResultGetCallWorstError(PldRunResult result,
+                                                       intptr_t call,
+                                                       intptr_t rank);
+
+/// The number of elements outside the tolerance on that rank.
+PLD_CAPI_EXPORTED intptr_t pldRunResultGetCallNumWrong(PldRunResult result,
+                                                       intptr_t call,
+                                                       intptr_t rank);
+
+/// Why the call was not checked (empty when it was).
+PLD_CAPI_EXPORTED MlirStringRef pldRunResultGetCallNote(PldRunResult result,
+                                                       intptr_t call);
+
+/// The findings: errors, deadlocked ranks, leaked credits, and what the
+/// explorer found.
+PLD_CAPI_EXPORTED intptr_t pldRunResultGetNumFindings(PldRunResult result);
+
+PLD_CAPI_EXPORTED PldFindingKind
+pldRunResultGetFindingKind(PldRunResult result, intptr_t finding);
+
+/// The finding in words, as pld-run reports it (one or more lines).
+PLD_CAPI_EXPORTED MlirStringRef
+pldRunResultGetFindingMessage(PldRunResult result, intptr_t finding);
+
+/// The ranks it involves (a deadlocked rank; the rank whose window holds a
+/// leaked cell; the later and the earlier access of a race; ...).
+PLD_CAPI_EXPORTED intptr_t
+pldRunResultGetFindingNumRanks(PldRunResult result, intptr_t finding);
+PLD_CAPI_EXPORTED intptr_t pldRunResultGetFindingRank(PldRunResult result,
+                                                      intptr_t finding,
+                                                      intptr_t index);
+
+/// The cell or bytes it is about, as the source names them
+/// ("kernel_signal_buf[1, 0]", "arg0[0, 16]..[0, 31]"); empty when unknown.
+PLD_CAPI_EXPORTED MlirStringRef pldRunResultGetFindingCell(PldRunResult result,
+                                                          intptr_t finding);
+
+/// The source locations ("file:line:col") of the ops it involves: the wait of
+/// a deadlocked rank, the collectives whose signal leaked, the two accesses of
+/// a race.
+PLD_CAPI_EXPORTED intptr_t
+pldRunResultGetFindingNumLocations(PldRunResult result, intptr_t finding);
+PLD_CAPI_EXPORTED MlirStringRef
+pldRunResultGetFindingLocation(PldRunResult result, intptr_t finding,
+                               intptr_t index);
+
+/// The explorer's seed that found it first (replay it with
+/// `pld-run --replay SEED`); -1 outside explore mode.
+PLD_CAPI_EXPORTED int64_t pldRunResultGetFindingSeed(PldRunResult result,
+                                                     intptr_t finding);
+
+/// The counters of rank `rank` (of the last schedule when exploring).
+PLD_CAPI_EXPORTED PldCounters pldRunResultGetCounters(PldRunResult result,
+                                                      intptr_t rank);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PLD_C_RUN_H */

@@ -1,0 +1,796 @@
+//! The C API of `libpld.so` (`include/pld-c/`), called as a C host calls
+//! it, on a context of the host's own, and compared with the tools: the
+//! passes through MLIR's own pipeline parser against `pld-opt`, the PTO
+//! text and kernel packages against `pld-translate`, runs against `pld-run`
+//! (the same inputs, byte-identical outputs, the same counters) and
+//! against numbers computed here; the findings (deadlock, leak, race) with
+//! the ranks, cells and locations `pld-run` and the lit suite name; errors
+//! as diagnostics on the host's context.
+//!
+//! The functions are the `extern "C"` ones of the `pld` crate (the rlib of
+//! `libpld.so`); `host` below holds what a C caller would do with raw
+//! pointers.
+
+use melior::ir::Module;
+use melior::Context;
+use pld::api::{self, PldInputBuffer, PldOutputBuffer, PldProgram, PldRunResult};
+use pld::report::{Check, FindingKind};
+use pld_ir::diag::Sink;
+use pld_sim::program::{npy, Dtype};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn tool(name: &str) -> PathBuf {
+    match name {
+        "pld-opt" => PathBuf::from(env!("CARGO_BIN_EXE_pld-opt")),
+        "pld-translate" => PathBuf::from(env!("CARGO_BIN_EXE_pld-translate")),
+        _ => PathBuf::from(env!("CARGO_BIN_EXE_pld-run")),
+    }
+}
+
+/// Runs a tool in the repository's root; its standard output, or a panic
+/// with everything it printed.
+fn run_tool(name: &str, args: &[&str]) -> String {
+    let output = Command::new(tool(name))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("the tool runs");
+    assert!(
+        output.status.success(),
+        "{name} {args:?} failed:\n{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pld-capi-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// What a C host does with raw pointers: string references, the text
+/// callback, buffers.
+mod host {
+    use mlir_sys::MlirStringRef;
+    use std::ffi::c_void;
+
+    pub fn string_ref(text: &str) -> MlirStringRef {
+        MlirStringRef {
+            data: text.as_ptr() as *const _,
+            length: text.len(),
+        }
+    }
+
+    /// The text of a string reference the API returned.
+    pub fn text(reference: MlirStringRef) -> String {
+        if reference.length == 0 {
+            return String::new();
+        }
+        // SAFETY: the API returns references to `length` bytes that live
+        // as long as the object they came from, which the caller holds.
+        let bytes =
+            unsafe { std::slice::from_raw_parts(reference.data as *const u8, reference.length) };
+        String::from_utf8_lossy(bytes).into_owned()
+    }
+
+    /// A callback collecting text into the `String` at `data`.
+    pub unsafe extern "C" fn collect(text: MlirStringRef, data: *mut c_void) {
+        // SAFETY: `data` is the `String` the caller passed with this
+        // callback, alive during the call; `text` is valid while it runs.
+        unsafe {
+            let bytes = std::slice::from_raw_parts(text.data as *const u8, text.length);
+            (*(data as *mut String)).push_str(&String::from_utf8_lossy(bytes));
+        }
+    }
+
+    pub fn data(text: &mut String) -> *mut c_void {
+        text as *mut String as *mut c_void
+    }
+}
+
+/// A context as a host makes it (upstream dialects only after
+/// `pldContextLoadDialects`), with its diagnostics captured.
+fn host_context() -> (Context, Sink) {
+    let context = Context::new();
+    let sink = Sink::attach(&context);
+    let loaded = pld::dialects::pldContextLoadDialects(context.to_raw());
+    assert_eq!(loaded.value, 1, "{:?}", sink.take());
+    (context, sink)
+}
+
+fn parse<'c>(context: &'c Context, path: &str) -> Module<'c> {
+    let text = std::fs::read_to_string(root().join(path)).expect("the example");
+    pld_ir::parse::parse(context, &text, path).expect("the example parses")
+}
+
+/// Messages of the captured diagnostics, `file:line:col: message`.
+fn messages(sink: &Sink) -> Vec<String> {
+    sink.take()
+        .iter()
+        .map(|d| {
+            let at = d.position.as_ref().map_or("?".to_string(), |p| {
+                format!("{}:{}:{}", p.file, p.line, p.column)
+            });
+            format!("{at}: {}", d.message)
+        })
+        .collect()
+}
+
+#[test]
+fn passes_registered_for_mlirs_own_parser_lower_as_pld_opt_does() {
+    let (context, sink) = host_context();
+    pld::passes::pldRegisterPasses();
+    pld::passes::pldRegisterPasses(); // a second call changes nothing
+    melior::utility::register_all_passes();
+    let mut module = parse(&context, "examples/allreduce.mlir");
+    let manager = melior::pass::PassManager::new(&context);
+    // MLIR's parser, not pld's: the names come from the global registry.
+    melior::utility::parse_pass_pipeline(
+        manager.as_operation_pass_manager(),
+        "builtin.module(pld-to-pto,canonicalize,cse)",
+    )
+    .expect("pld's names resolve in MLIR's registry");
+    manager.run(&mut module).expect("the pipeline runs");
+    let lowered = pld_ir::print::module_text(&module, Default::default());
+    let expected = run_tool(
+        "pld-opt",
+        &[
+            "examples/allreduce.mlir",
+            "--pass-pipeline=builtin.module(pld-to-pto,canonicalize,cse)",
+        ],
+    );
+    assert_eq!(lowered, expected);
+
+    let mut pto = String::new();
+    let translated = pld::translate::pldTranslateModuleToPTO(
+        module.to_raw(),
+        Some(host::collect),
+        host::data(&mut pto),
+    );
+    assert_eq!(translated.value, 1, "{:?}", messages(&sink));
+    let dir = scratch("pto");
+    std::fs::write(dir.join("lowered.mlir"), &expected).unwrap();
+    let lowered_path = dir.join("lowered.mlir");
+    let expected_pto = run_tool(
+        "pld-translate",
+        &["--emit=pto", lowered_path.to_str().unwrap()],
+    );
+    assert_eq!(pto, expected_pto);
+
+    // The kernel packages, file by file.
+    let ours = dir.join("ours");
+    let status = pld::translate::pldTranslateModuleToKernels(
+        module.to_raw(),
+        host::string_ref(ours.to_str().unwrap()),
+    );
+    assert_eq!(status.value, 1, "{:?}", messages(&sink));
+    let theirs = dir.join("theirs");
+    run_tool(
+        "pld-translate",
+        &[
+            "--emit=kernels",
+            lowered_path.to_str().unwrap(),
+            "-o",
+            theirs.to_str().unwrap(),
+        ],
+    );
+    let listing = |top: &Path| {
+        let mut files = Vec::new();
+        let mut pending = vec![top.to_path_buf()];
+        while let Some(dir) = pending.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    pending.push(path);
+                } else {
+                    let bytes = std::fs::read(&path).unwrap();
+                    files.push((path.strip_prefix(top).unwrap().to_path_buf(), bytes));
+                }
+            }
+        }
+        files.sort();
+        files
+    };
+    let (ours, theirs) = (listing(&ours), listing(&theirs));
+    assert!(ours.iter().any(|(p, _)| p.ends_with("kernels.json")));
+    assert_eq!(ours, theirs);
+    assert!(messages(&sink).is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_pass_is_created_and_a_wrong_name_is_explained() {
+    let creators: [extern "C" fn() -> mlir_sys::MlirPass; 11] = [
+        pld::passes::pldCreateVerifyPass,
+        pld::passes::pldCreateSynthesizeAllReduceSignalsPass,
+        pld::passes::pldCreateMaterializeCommDomainScopesPass,
+        pld::passes::pldCreateLowerHostTensorCollectivesPass,
+        pld::passes::pldCreateLowerL2TensorCollectivesPass,
+        pld::passes::pldCreateLowerCompositeOpsPass,
+        pld::passes::pldCreateMaterializeDistTensorCtxPass,
+        pld::passes::pldCreateInsertCommFencePass,
+        pld::passes::pldCreateConvertPldToPtoPass,
+        pld::passes::pldCreateConvertPtoToSimPass,
+        pld::passes::pldCreateExploreProtocolPass,
+    ];
+    let (context, _sink) = host_context();
+    let manager = melior::pass::PassManager::new(&context);
+    for create in creators {
+        let pass = create();
+        assert!(!pass.ptr.is_null());
+        // The manager owns it from here (and frees it).
+        // SAFETY: a pass the API created, handed over once.
+        manager.add_pass(unsafe { melior::pass::Pass::from_raw(pass) });
+    }
+    let mut why = String::new();
+    let pass = pld::passes::pldCreatePass(
+        host::string_ref("pld-verfy"),
+        host::string_ref(""),
+        Some(host::collect),
+        host::data(&mut why),
+    );
+    assert!(pass.ptr.is_null());
+    assert!(
+        why.starts_with("no pld pass is called 'pld-verfy'"),
+        "{why}"
+    );
+    why.clear();
+    let pass = pld::passes::pldCreatePass(
+        host::string_ref("pld-explore-protocol"),
+        host::string_ref("schedules=0"),
+        Some(host::collect),
+        host::data(&mut why),
+    );
+    assert!(pass.ptr.is_null());
+    assert!(why.contains("at least 1"), "{why}");
+}
+
+/// Loads `path` (of `context`) for `ranks` ranks.
+fn program(context: &Context, sink: &Sink, path: &str, ranks: isize) -> PldProgram {
+    let module = parse(context, path);
+    let program = api::pldProgramCreate(module.to_raw(), host::string_ref(""), ranks);
+    assert!(!program.ptr.is_null(), "{:?}", messages(sink));
+    program
+}
+
+/// The buffers of a program: (name, dtype, shape, bytes, signal).
+fn buffers(program: &PldProgram) -> Vec<(String, Dtype, Vec<usize>, usize, bool)> {
+    let view = PldProgram { ptr: program.ptr };
+    (0..api::pldProgramGetNumBuffers(PldProgram { ptr: view.ptr }))
+        .map(|b| {
+            let p = || PldProgram { ptr: view.ptr };
+            let name = host::text(api::pldProgramGetBufferName(p(), b));
+            let dtype = Dtype::of(&host::text(api::pldProgramGetBufferElementType(p(), b)))
+                .expect("a known element type");
+            let shape = (0..api::pldProgramGetBufferNumDims(p(), b))
+                .map(|d| api::pldProgramGetBufferDimSize(p(), b, d) as usize)
+                .collect();
+            let bytes = api::pldProgramGetBufferSize(p(), b) as usize;
+            (
+                name,
+                dtype,
+                shape,
+                bytes,
+                api::pldProgramIsBufferSignal(p(), b),
+            )
+        })
+        .collect()
+}
+
+/// Halves of small integers, distinct per rank, index and buffer: exact
+/// in f32 sums of a few ranks.
+fn value(rank: usize, i: usize, salt: usize) -> f64 {
+    ((i * 3 + rank * 5 + salt) % 7) as f64 - 3.0 + rank as f64 * 0.25
+}
+
+fn same(a: &PldProgram) -> PldProgram {
+    PldProgram { ptr: a.ptr }
+}
+
+fn result_of(r: &PldRunResult) -> PldRunResult {
+    PldRunResult { ptr: r.ptr }
+}
+
+#[test]
+fn a_kernel_runs_on_the_callers_buffers_as_pld_run_runs_it() {
+    let (context, sink) = host_context();
+    let ranks = 4;
+    let program = program(
+        &context,
+        &sink,
+        "examples/ring_allreduce.mlir",
+        ranks as isize,
+    );
+    assert!(!api::pldProgramIsWhole(same(&program)));
+    assert_eq!(
+        host::text(api::pldProgramGetEntry(same(&program))),
+        "ring_allreduce"
+    );
+    let described = buffers(&program);
+    assert_eq!(
+        described,
+        [
+            (
+                "arg0".to_string(),
+                Dtype::F32,
+                vec![1, 4097],
+                4 * 4097,
+                false
+            ),
+            ("arg1".to_string(), Dtype::I32, vec![6, 4], 4 * 24, true),
+        ]
+    );
+    assert_eq!(
+        api::pldProgramLookupBuffer(same(&program), host::string_ref("%arg1")),
+        1
+    );
+    assert_eq!(
+        api::pldProgramLookupBuffer(same(&program), host::string_ref("1")),
+        1
+    );
+    assert_eq!(
+        api::pldProgramLookupBuffer(same(&program), host::string_ref("data")),
+        -1
+    );
+    // The data on every rank; the signal starts as zeros (no input).
+    let inputs: Vec<Vec<u8>> = (0..ranks)
+        .map(|r| Dtype::F32.encode_all((0..4097).map(|i| value(r, i, 0))))
+        .collect();
+    let bindings: Vec<PldInputBuffer> = inputs
+        .iter()
+        .enumerate()
+        .map(|(r, bytes)| PldInputBuffer {
+            buffer: 0,
+            rank: r as isize,
+            data: bytes.as_ptr() as *const _,
+            size: bytes.len() as isize,
+        })
+        .collect();
+    let mut outputs: Vec<Vec<u8>> = vec![vec![0xAB; 4 * 4097]; ranks];
+    let mut signals: Vec<Vec<u8>> = vec![vec![0xAB; 96]; ranks];
+    let mut wanted: Vec<PldOutputBuffer> = Vec::new();
+    for (r, (out, sig)) in outputs.iter_mut().zip(signals.iter_mut()).enumerate() {
+        wanted.push(PldOutputBuffer {
+            buffer: 0,
+            rank: r as isize,
+            data: out.as_mut_ptr() as *mut _,
+            size: out.len() as isize,
+        });
+        wanted.push(PldOutputBuffer {
+            buffer: 1,
+            rank: r as isize,
+            data: sig.as_mut_ptr() as *mut _,
+            size: sig.len() as isize,
+        });
+    }
+    let options = api::pldRunOptionsCreate();
+    let result = api::pldProgramRun(
+        same(&program),
+        api::PldRunOptions { ptr: options.ptr },
+        bindings.len() as isize,
+        bindings.as_ptr(),
+        wanted.len() as isize,
+        wanted.as_ptr(),
+    );
+    assert!(!result.ptr.is_null(), "{:?}", messages(&sink));
+    assert!(api::pldRunResultIsOk(result_of(&result)));
+    assert_eq!(api::pldRunResultGetNumRanks(result_of(&result)), 4);
+    assert_eq!(api::pldRunResultGetNumCalls(result_of(&result)), 1);
+    assert_eq!(
+        host::text(api::pldRunResultGetCallCollective(result_of(&result), 0)),
+        "pld.tensor_allreduce"
+    );
+    assert_eq!(
+        host::text(api::pldRunResultGetCallLocation(result_of(&result), 0)),
+        "examples/ring_allreduce.mlir:16:10"
+    );
+    for r in 0..4 {
+        assert_eq!(
+            api::pldRunResultGetCallCheck(result_of(&result), 0, r),
+            Check::Ok
+        );
+        assert_eq!(
+            api::pldRunResultGetCallNumWrong(result_of(&result), 0, r),
+            0
+        );
+    }
+    assert_eq!(
+        api::pldRunResultGetCallCheck(result_of(&result), 0, 4),
+        Check::NotChecked
+    );
+    // The sum, computed here.
+    let sum: Vec<u8> =
+        Dtype::F32.encode_all((0..4097).map(|i| (0..ranks).map(|r| value(r, i, 0)).sum()));
+    for out in &outputs {
+        assert!(out == &sum, "a rank's result is not the sum");
+    }
+    assert!(
+        signals.iter().all(|s| s.iter().all(|&b| b == 0)),
+        "the credits are back to 0"
+    );
+
+    // pld-run on the same inputs: the same bytes and counters.
+    let dir = scratch("kernel");
+    for (r, bytes) in inputs.iter().enumerate() {
+        std::fs::write(
+            dir.join(format!("in.rank{r}.npy")),
+            npy::encode(Dtype::F32, &[1, 4097], bytes),
+        )
+        .unwrap();
+    }
+    let pattern = dir.join("in.rank{rank}.npy");
+    let out_dir = dir.join("out");
+    let printed = run_tool(
+        "pld-run",
+        &[
+            "examples/ring_allreduce.mlir",
+            "--ranks",
+            "4",
+            "--check",
+            "--stats",
+            "--per-rank",
+            "--input",
+            &format!("data={}", pattern.display()),
+            "--output-dir",
+            out_dir.to_str().unwrap(),
+        ],
+    );
+    for (r, out) in outputs.iter().enumerate() {
+        let file = std::fs::read(out_dir.join(format!("data.rank{r}.npy"))).unwrap();
+        assert!(npy::decode(&file, Dtype::F32, &[1, 4097]).unwrap() == *out);
+        let c = api::pldRunResultGetCounters(result_of(&result), r as isize);
+        let row = format!(
+            "  {r:>4}  {:>8}  {:>5}  {:>17}  {:>20}",
+            c.notifies, c.waits, c.remote_bytes_read, c.remote_bytes_written
+        );
+        assert!(
+            printed.contains(&row),
+            "pld-run printed no row\n{row}\n{printed}"
+        );
+        assert!(c.notifies > 0 && c.remote_bytes_read > 0);
+    }
+    api::pldRunResultDestroy(result);
+    api::pldRunOptionsDestroy(options);
+    api::pldProgramDestroy(program);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_whole_program_runs_from_its_host_orchestrator() {
+    let (context, sink) = host_context();
+    let program = program(&context, &sink, "examples/allreduce.mlir", 4);
+    assert!(api::pldProgramIsWhole(same(&program)));
+    assert_eq!(host::text(api::pldProgramGetEntry(same(&program))), "main");
+    let data = api::pldProgramLookupBuffer(same(&program), host::string_ref("data_buf"));
+    assert!(data >= 0);
+    let inputs: Vec<Vec<u8>> = (0..4)
+        .map(|r| Dtype::F32.encode_all((0..4096).map(|i| value(r, i, 1))))
+        .collect();
+    let bindings: Vec<PldInputBuffer> = (0..4)
+        .map(|r| PldInputBuffer {
+            buffer: data,
+            rank: r as isize,
+            data: inputs[r].as_ptr() as *const _,
+            size: inputs[r].len() as isize,
+        })
+        .collect();
+    let mut outputs = vec![vec![0u8; 4 * 4096]; 4];
+    let wanted: Vec<PldOutputBuffer> = outputs
+        .iter_mut()
+        .enumerate()
+        .map(|(r, out)| PldOutputBuffer {
+            buffer: data,
+            rank: r as isize,
+            data: out.as_mut_ptr() as *mut _,
+            size: out.len() as isize,
+        })
+        .collect();
+    let result = api::pldProgramRun(
+        same(&program),
+        api::PldRunOptions {
+            ptr: std::ptr::null_mut(),
+        },
+        4,
+        bindings.as_ptr(),
+        4,
+        wanted.as_ptr(),
+    );
+    assert!(!result.ptr.is_null(), "{:?}", messages(&sink));
+    assert!(api::pldRunResultIsOk(result_of(&result)));
+    // The kernel's allreduce, then the HOST one: 4 x the sum.
+    assert_eq!(api::pldRunResultGetNumCalls(result_of(&result)), 2);
+    assert_eq!(
+        host::text(api::pldRunResultGetCallKernel(result_of(&result), 0)),
+        "reduce_kernel"
+    );
+    assert_eq!(
+        host::text(api::pldRunResultGetCallKernel(result_of(&result), 1)),
+        ""
+    );
+    assert_eq!(
+        host::text(api::pldRunResultGetCallLocation(result_of(&result), 1)),
+        "examples/allreduce.mlir:47:10"
+    );
+    let expected: Vec<u8> =
+        Dtype::F32.encode_all((0..4096).map(|i| 4.0 * (0..4).map(|r| value(r, i, 1)).sum::<f64>()));
+    assert!(outputs.iter().all(|o| *o == expected));
+    for r in 0..4 {
+        let c = api::pldRunResultGetCounters(result_of(&result), r);
+        assert_eq!(
+            c.round_trips, 2,
+            "one dispatch and one HOST builtin per device"
+        );
+    }
+    api::pldRunResultDestroy(result);
+    api::pldProgramDestroy(program);
+}
+
+/// Writes `text` as `name` in a scratch directory and loads it; the
+/// program, and the file's path (as findings name it).
+fn program_of(context: &Context, sink: &Sink, name: &str, text: &str, ranks: isize) -> PldProgram {
+    let module = pld_ir::parse::parse(context, text, name).expect("parses");
+    let program = api::pldProgramCreate(module.to_raw(), host::string_ref(""), ranks);
+    assert!(!program.ptr.is_null(), "{:?}", messages(sink));
+    program
+}
+
+fn run_plain(program: &PldProgram, options: *mut std::ffi::c_void) -> PldRunResult {
+    api::pldProgramRun(
+        same(program),
+        api::PldRunOptions { ptr: options },
+        0,
+        std::ptr::null(),
+        0,
+        std::ptr::null(),
+    )
+}
+
+/// Every finding: (kind, ranks, cell, locations).
+fn findings(result: &PldRunResult) -> Vec<(FindingKind, Vec<isize>, String, Vec<String>)> {
+    let r = || result_of(result);
+    (0..api::pldRunResultGetNumFindings(r()))
+        .map(|f| {
+            let ranks = (0..api::pldRunResultGetFindingNumRanks(r(), f))
+                .map(|i| api::pldRunResultGetFindingRank(r(), f, i))
+                .collect();
+            let locations = (0..api::pldRunResultGetFindingNumLocations(r(), f))
+                .map(|i| host::text(api::pldRunResultGetFindingLocation(r(), f, i)))
+                .collect();
+            (
+                api::pldRunResultGetFindingKind(r(), f),
+                ranks,
+                host::text(api::pldRunResultGetFindingCell(r(), f)),
+                locations,
+            )
+        })
+        .collect()
+}
+
+// The kernels of tests/lit/tools/pld-run/faults.mlir, whose expectations
+// there name the same ranks and cells.
+const DEADLOCK: &str = r#"func.func @divergent(%sig: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (tensor<4x1xi32, #pld.dist>) -> !pld.ctx
+  %me = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %c0 = arith.constant 0 : i32
+  %skip = arith.cmpi eq, %me, %c0 : i32
+  scf.if %skip {
+  } else {
+    %r = "pld.tensor_barrier"(%sig) : (tensor<4x1xi32, #pld.dist>) -> tensor<4x1xi32, #pld.dist>
+  }
+  return
+}
+"#;
+
+const LEAK: &str = r#"func.func @leaky(%sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (tensor<2x1xi32, #pld.dist>) -> !pld.ctx
+  %me32 = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %me = arith.index_cast %me32 : i32 to index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %peer = arith.subi %c1, %me : index
+  %one = arith.constant 1 : i32
+  "pld.system_notify"(%sig, %peer, %me, %c0, %one) {op = #pld.notify_op<"atomic_add">} : (tensor<2x1xi32, #pld.dist>, index, index, index, i32) -> ()
+  "pld.system_wait"(%sig, %peer, %c0, %one) {cmp = #pld.wait_cmp<"ge">} : (tensor<2x1xi32, #pld.dist>, index, index, i32) -> ()
+  return
+}
+"#;
+
+#[test]
+fn deadlocks_and_leaks_name_ranks_cells_and_locations() {
+    let (context, sink) = host_context();
+    let deadlocking = program_of(&context, &sink, "deadlock.mlir", DEADLOCK, 3);
+    let options = api::pldRunOptionsCreate();
+    api::pldRunOptionsSetDeadline(api::PldRunOptions { ptr: options.ptr }, 0.2);
+    let result = run_plain(&deadlocking, options.ptr);
+    assert!(!result.ptr.is_null(), "{:?}", messages(&sink));
+    assert!(!api::pldRunResultIsOk(result_of(&result)));
+    let found = findings(&result);
+    assert_eq!(found.len(), 2, "{found:?}");
+    for (finding, rank) in found.iter().zip([1, 2]) {
+        assert_eq!(finding.0, FindingKind::Deadlock);
+        assert_eq!(finding.1, [rank]);
+        assert_eq!(finding.2, "arg0[0, 0]");
+        assert_eq!(finding.3.len(), 1);
+        assert!(
+            finding.3[0].starts_with("deadlock.mlir:8:"),
+            "{:?}",
+            finding.3
+        );
+    }
+    // The barrier is not checked: the run did not finish.
+    assert_eq!(
+        api::pldRunResultGetCallCheck(result_of(&result), 0, 1),
+        Check::NotChecked
+    );
+    api::pldRunResultDestroy(result);
+
+    let leaking = program_of(&context, &sink, "leak.mlir", LEAK, 2);
+    let result = run_plain(&leaking, std::ptr::null_mut());
+    let mut found = findings(&result);
+    found.sort_by_key(|f| f.1.clone());
+    let expected = [
+        (FindingKind::Leak, vec![0], "arg0[1, 0]".to_string(), vec![]),
+        (FindingKind::Leak, vec![1], "arg0[0, 0]".to_string(), vec![]),
+    ];
+    assert_eq!(found, expected);
+    let message = host::text(api::pldRunResultGetFindingMessage(result_of(&result), 0));
+    assert!(message.contains("should be back to 0"), "{message}");
+    assert_eq!(api::pldRunResultGetFindingSeed(result_of(&result), 0), -1);
+    api::pldRunResultDestroy(result);
+    api::pldRunOptionsDestroy(options);
+    api::pldProgramDestroy(deadlocking);
+    api::pldProgramDestroy(leaking);
+}
+
+#[test]
+fn exploring_finds_the_race_pld_run_finds() {
+    let (context, sink) = host_context();
+    let path = "tests/explore/remote-load-without-wait.mlir";
+    let program = program(&context, &sink, path, 2);
+    let options = api::pldRunOptionsCreate();
+    api::pldRunOptionsSetExplore(api::PldRunOptions { ptr: options.ptr }, 0, 10);
+    let result = run_plain(&program, options.ptr);
+    assert!(!result.ptr.is_null(), "{:?}", messages(&sink));
+    assert_eq!(api::pldRunResultGetNumSchedules(result_of(&result)), 10);
+    let found = findings(&result);
+    // pld-run --explore 10 reports this one race, first seen with seed 0:
+    // rank 1's remote load at 20:8 against rank 0's store at 17:3.
+    let printed = Command::new(tool("pld-run"))
+        .args([path, "--ranks", "2", "--explore", "10"])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let printed = String::from_utf8_lossy(&printed.stdout);
+    assert!(
+        printed.contains("1 finding (first seen with seed 0)"),
+        "{printed}"
+    );
+    assert_eq!(
+        found,
+        [(
+            FindingKind::Race,
+            vec![1, 0],
+            "arg0[0, 0]..[0, 63]".to_string(),
+            vec![format!("{path}:20:8"), format!("{path}:17:3")]
+        )]
+    );
+    assert_eq!(api::pldRunResultGetFindingSeed(result_of(&result), 0), 0);
+    api::pldRunResultDestroy(result);
+    api::pldRunOptionsDestroy(options);
+    api::pldProgramDestroy(program);
+}
+
+#[test]
+fn what_is_wrong_reaches_the_hosts_diagnostic_handler() {
+    let (context, sink) = host_context();
+    // A collective the verifier refuses: at its op, through the handler.
+    let bad = r#"func.func @k(%d: tensor<1x8xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%d) {op = #pld.reduce_op<"sum">} : (tensor<1x8xf32, #pld.dist>) -> tensor<1x8xf32, #pld.dist>
+  return
+}
+"#;
+    let module = pld_ir::parse::parse(&context, bad, "bad.mlir").unwrap();
+    let program = api::pldProgramCreate(module.to_raw(), host::string_ref(""), 2);
+    assert!(program.ptr.is_null());
+    let said = messages(&sink);
+    assert!(
+        said.iter().any(|m| m.starts_with("bad.mlir:2:8: ")),
+        "{said:?}"
+    );
+    let mut pto = String::new();
+    let status = pld::translate::pldTranslateModuleToPTO(
+        module.to_raw(),
+        Some(host::collect),
+        host::data(&mut pto),
+    );
+    assert_eq!(status.value, 0);
+    assert!(pto.is_empty());
+    assert!(!messages(&sink).is_empty());
+
+    // A rank count out of range, and an input of the wrong size.
+    let good = parse(&context, "examples/ring_allreduce.mlir");
+    let none = api::pldProgramCreate(good.to_raw(), host::string_ref(""), 0);
+    assert!(none.ptr.is_null());
+    assert_eq!(
+        messages(&sink),
+        ["examples/ring_allreduce.mlir:1:1: a program runs on 1 to 64 ranks, not 0"]
+    );
+    let unknown = api::pldProgramCreate(good.to_raw(), host::string_ref("nope"), 4);
+    assert!(unknown.ptr.is_null());
+    assert!(messages(&sink)[0].contains("no HOST orchestrator or device kernel @nope"));
+    let program = api::pldProgramCreate(good.to_raw(), host::string_ref(""), 4);
+    let short = [0u8; 8];
+    let input = PldInputBuffer {
+        buffer: 0,
+        rank: 3,
+        data: short.as_ptr() as *const _,
+        size: 8,
+    };
+    let result = api::pldProgramRun(
+        same(&program),
+        api::PldRunOptions {
+            ptr: std::ptr::null_mut(),
+        },
+        1,
+        &input,
+        0,
+        std::ptr::null(),
+    );
+    assert!(result.ptr.is_null());
+    assert_eq!(
+        messages(&sink),
+        ["examples/ring_allreduce.mlir:14:1: input 0 gives 8 bytes for 'arg0' on rank 3, which holds 16388 bytes (f32 x 4097)"]
+    );
+    // Null handles and indices out of range are harmless.
+    assert_eq!(
+        api::pldProgramGetNumBuffers(PldProgram {
+            ptr: std::ptr::null_mut()
+        }),
+        0
+    );
+    assert_eq!(
+        host::text(api::pldProgramGetBufferName(same(&program), 7)),
+        ""
+    );
+    api::pldProgramDestroy(program);
+    api::pldProgramDestroy(PldProgram {
+        ptr: std::ptr::null_mut(),
+    });
+}
+
+#[test]
+fn a_program_stays_on_its_thread_and_the_irdl_text_is_the_installed_file() {
+    let (context, sink) = host_context();
+    let program = program(&context, &sink, "examples/ring_allreduce.mlir", 4);
+    let address = program.ptr as usize;
+    // Another thread's run is refused (and reported), not raced.
+    let refused = std::thread::spawn(move || {
+        let other = PldProgram {
+            ptr: address as *mut std::ffi::c_void,
+        };
+        run_plain(&other, std::ptr::null_mut()).ptr.is_null()
+    })
+    .join()
+    .unwrap();
+    assert!(refused);
+    assert_eq!(
+        messages(&sink),
+        ["examples/ring_allreduce.mlir:14:1: pldProgramRun: a PldProgram is run and destroyed on the thread that created it"]
+    );
+    let result = run_plain(&program, std::ptr::null_mut());
+    assert!(api::pldRunResultIsOk(result_of(&result)));
+    api::pldRunResultDestroy(result);
+    api::pldProgramDestroy(program);
+
+    let text = host::text(pld::dialects::pldGetIRDLDefinitions());
+    let file = std::fs::read_to_string(root().join("dialect/irdl/pld-and-pto.irdl.mlir")).unwrap();
+    assert_eq!(text, file);
+}
