@@ -178,6 +178,18 @@ impl Drop for Phase {
     }
 }
 
+/// Prints a run's errors and fatal errors on standard error (first: they
+/// are often why the ranks got stuck); whether there were any.
+pub(crate) fn run_errors(outcome: &pld_sim::Outcome) -> bool {
+    for error in &outcome.errors {
+        eprintln!("pld-run: error: {error}");
+    }
+    for fatal in &outcome.fatals {
+        eprintln!("pld-run: error: {fatal}");
+    }
+    !outcome.errors.is_empty() || !outcome.fatals.is_empty()
+}
+
 /// `file:line:col: ` of the function `@name` in `text`, or nothing.
 pub(crate) fn function_location(text: &str, buffer_name: &str, name: &str) -> String {
     let signature = format!("@{name}(");

@@ -284,15 +284,7 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
 /// status so far, or `None` after a deadlock (nothing else is reported
 /// then).
 fn report_problems(kernel: &KernelInfo, finished: &Finished) -> Option<i32> {
-    let mut status = 0;
-    for error in &finished.outcome.errors {
-        eprintln!("pld-run: error: {error}");
-        status = 1;
-    }
-    for fatal in &finished.outcome.fatals {
-        eprintln!("pld-run: error: {fatal}");
-        status = 1;
-    }
+    let mut status = i32::from(report::run_errors(&finished.outcome));
     if let Some(report) = &finished.outcome.deadlock {
         eprint!("pld-run: {report}");
         for line in waiting_lines(kernel, finished, report) {
