@@ -72,7 +72,7 @@ BENCH_PACKAGES := openmpi-bin libopenmpi-dev
 
 bench: deps
 	@$(call install,$(BENCH_PACKAGES))
-	cargo build --release -p pld-tools
+	cargo build --release -p pld-tools -p pld-plugin
 	cargo run --release -p pld-bench -- all
 
 # The combined IRDL file for stock mlir-opt (one --irdl-file for both dialects).

@@ -3,10 +3,12 @@
 //! working fails the build.
 //!
 //! What counts as a command:
-//! - a line starting with `pld-opt`, `pld-translate` or `pld-run` in a
-//!   ```` ```sh ```` block (with `\` continuations joined and a trailing
-//!   `# comment` dropped): it must exit 0;
-//! - a `$ pld-...` line in a transcript block, followed by the output the
+//! - a line starting with `pld-opt`, `pld-translate`, `pld-run` or
+//!   `mlir-opt` (Debian's, with the pass plugin at
+//!   `target/debug/libPldPlugin.so`) in a ```` ```sh ```` block (with `\`
+//!   continuations joined and a trailing `# comment` dropped): it must
+//!   exit 0;
+//! - a `$ pld-...` or `$ mlir-opt` line in a transcript block, followed by the output the
 //!   doc shows: when that output has a diagnostic (`error:`, `pld-run: ...`)
 //!   or an explorer finding (`schedule N (--replay N): ...`) the command
 //!   must fail, otherwise exit 0; either way it must print every shown line
@@ -26,6 +28,9 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+#[path = "support/plugin.rs"]
+mod plugin;
 
 struct Block {
     lang: String,
@@ -77,7 +82,7 @@ struct Example {
     files: Vec<(String, String)>,
 }
 
-const TOOLS: [&str; 3] = ["pld-opt", "pld-translate", "pld-run"];
+const TOOLS: [&str; 4] = ["pld-opt", "pld-translate", "pld-run", "mlir-opt"];
 
 /// How the commands of a host that embeds pld start: installing it,
 /// building the shipped C and C++ examples against the installed prefix,
@@ -290,6 +295,15 @@ fn every_command_of_the_docs_runs_as_shown() {
         std::fs::create_dir_all(dir.join("target/demo")).unwrap();
         for folder in ["examples", "tests", "dialect"] {
             let _ = std::os::unix::fs::symlink(root.join(folder), dir.join(folder));
+        }
+        // `mlir-opt --load-pass-plugin=target/debug/libPldPlugin.so`, as
+        // in a build tree, with the library it needs next to it.
+        std::fs::create_dir_all(dir.join("target/debug")).unwrap();
+        for (name, library) in [
+            ("libPldPlugin.so", plugin::plugin(&bin)),
+            ("libMLIR-C.so", bin.join("libMLIR-C.so")),
+        ] {
+            let _ = std::os::unix::fs::symlink(library, dir.join("target/debug").join(name));
         }
         for example in examples(&root, &text) {
             let place = format!(

@@ -4,6 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+#[path = "support/plugin.rs"]
+mod plugin;
+
 const LLVM_BIN: &str = "/usr/lib/llvm-22/bin";
 
 fn llvm_bin() -> PathBuf {
@@ -31,6 +34,7 @@ fn lit_suite() {
         .arg("-sv")
         .arg(&suite)
         .env("PLD_BIN_DIR", bin_dir)
+        .env("PLD_PLUGIN", plugin::plugin(bin_dir))
         .env("LLVM_BIN_DIR", &llvm)
         .env("PLD_LIT_OUTPUT", &output)
         .status()

@@ -11,6 +11,7 @@ mod compile_scaling;
 mod explore;
 mod fill_check;
 mod harness;
+mod plugin;
 
 use std::process::ExitCode;
 
@@ -43,6 +44,12 @@ const BENCHMARKS: &[Benchmark] = &[
         description:
             "pld-to-pto on 100 to 3000 InCore allreduce kernels vs. mlir-opt parsing and printing the output",
         run: compile_scaling::run,
+    },
+    Benchmark {
+        name: "plugin",
+        description:
+            "pld-to-pto through stock mlir-opt with libPldPlugin.so vs. pld-opt, on 100 and 1000 InCore allreduce kernels",
+        run: plugin::run,
     },
     Benchmark {
         name: "explore",

@@ -13,6 +13,7 @@
 use melior::{
     ir::{
         attribute::{ArrayAttribute, DictionaryAttribute, TypeAttribute},
+        block::BlockArgument,
         operation::OperationLike,
         r#type::FunctionType,
         Attribute, AttributeLike, BlockLike, Location, Operation, OperationRef, RegionLike, Type,
@@ -90,6 +91,13 @@ pub fn set_operands(op: OperationRef, values: &[Value]) {
 pub fn set_location(op: OperationRef, location: Location) {
     // SAFETY: the location is a uniqued attribute of the op's context.
     unsafe { mlir_sys::mlirOperationSetLocation(op.to_raw(), location.to_raw()) }
+}
+
+/// Sets the location of the block argument `argument`.
+pub fn set_argument_location(argument: BlockArgument, location: Location) {
+    // SAFETY: `argument` is a live block argument and the location a
+    // uniqued attribute of its context.
+    unsafe { mlir_sys::mlirBlockArgumentSetLocation(argument.to_raw(), location.to_raw()) }
 }
 
 /// Changes the type of `value` in place (uses are not rechecked: the

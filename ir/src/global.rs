@@ -20,7 +20,8 @@
 //! through the C API does not have.)
 //!
 //! A name some library of the process registered already (pld's `mlir-opt`
-//! plugin, loaded into the same host) is left as it is.
+//! plugin and `libpld.so`, loaded into the same host, both register
+//! through here) is left as it is.
 
 use crate::pass::Anchor;
 use crate::registry::{PassEntry, PipelineEntry, Registry};
@@ -66,11 +67,7 @@ impl Entry {
             Entry::Pass(pass) => vec![pass],
             Entry::Pipeline(pipeline, registry) => {
                 if options.is_some() {
-                    return Err(format!(
-                        "pipeline '{}' takes no options (its passes: {})",
-                        pipeline.argument,
-                        pipeline.passes.join(", ")
-                    ));
+                    return Err(pipeline.takes_no_options());
                 }
                 pipeline
                     .passes

@@ -74,8 +74,8 @@ pub fn parse_op<'c>(context: &'c Context, text: &[u8], source_name: &str) -> Opt
 ///
 /// The C API parses with a source name only when the text holds a single
 /// top-level op; other texts are parsed as an implicit module under the
-/// buffer name `-`, and the ops' locations are renamed afterwards (block
-/// arguments keep `-`: the C API cannot set their locations).
+/// buffer name `-`, and the locations of the ops and block arguments are
+/// renamed afterwards.
 pub fn parse<'c>(context: &'c Context, text: &str, source_name: &str) -> Option<Module<'c>> {
     parse_bytes(context, text.as_bytes(), source_name)
 }
@@ -216,26 +216,46 @@ pub fn into_module<'c>(
     if name == "builtin.module" {
         return Module::from_operation(op);
     }
-    let module = Module::new(Location::new(context, source_name, 1, 1));
+    // Where `mlir-opt` puts the implicit module: line 0, column 0.
+    let module = Module::new(Location::new(context, source_name, 0, 0));
     module.body().append_operation(op);
     Some(module)
 }
 
-/// Gives every op located in the unnamed parse buffer `source_name`.
+/// Gives every op and block argument located in the unnamed parse buffer
+/// `source_name`.
 fn rename_source(context: &Context, module: &Module, source_name: &str) {
-    use melior::ir::operation::{WalkOrder, WalkResult};
+    use melior::ir::{
+        operation::{WalkOrder, WalkResult},
+        BlockLike, RegionLike, ValueLike,
+    };
+    let renamed = |location: Location<'_>| {
+        let file = crate::loc::file_name(location)?;
+        (file == "-" || file.is_empty()).then(|| {
+            Location::new(
+                context,
+                source_name,
+                location.file_line_col_range_start_line(),
+                location.file_line_col_range_start_column(),
+            )
+        })
+    };
     module.as_operation().walk(WalkOrder::PreOrder, |op| {
-        let location = op.location();
-        if location.is_file_line_col_range() {
-            let file = crate::loc::file_name(location).unwrap_or_default();
-            if file == "-" || file.is_empty() {
-                let renamed = Location::new(
-                    context,
-                    source_name,
-                    location.file_line_col_range_start_line(),
-                    location.file_line_col_range_start_column(),
-                );
-                crate::edit::set_location(op, renamed);
+        if let Some(location) = renamed(op.location()) {
+            crate::edit::set_location(op, location);
+        }
+        for region in op.regions() {
+            let mut block = region.first_block();
+            while let Some(current) = block {
+                for index in 0..current.argument_count() {
+                    let Ok(argument) = current.argument(index) else {
+                        continue;
+                    };
+                    if let Some(location) = renamed(argument.location()) {
+                        crate::edit::set_argument_location(argument, location);
+                    }
+                }
+                block = current.next_in_region();
             }
         }
         WalkResult::Advance
@@ -313,6 +333,28 @@ mod tests {
                 "{printed}"
             );
         }
+        // Block arguments too, in nested regions as well.
+        let text = "func.func @a(%x: i32) {
+  scf.execute_region {
+  ^bb0:
+    cf.br ^bb1(%x : i32)
+  ^bb1(%y: i32):
+    scf.yield
+  }
+  return
+}
+func.func private @b()
+";
+        let module = super::parse(&context, text, "t.mlir").expect(text);
+        let printed = module
+            .as_operation()
+            .to_string_with_flags(
+                melior::ir::operation::OperationPrintingFlags::new().enable_debug_info(true, false),
+            )
+            .unwrap();
+        assert!(!printed.contains("\"-\""), "{printed}");
+        assert!(printed.contains("loc(\"t.mlir\":1:14)"), "{printed}");
+        assert!(printed.contains("loc(\"t.mlir\":5:8)"), "{printed}");
         // An explicit module is not wrapped again.
         let module = super::parse(&context, "module {\n}\n", "t.mlir").unwrap();
         assert!(!module

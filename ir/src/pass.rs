@@ -8,11 +8,13 @@
 
 pub use crate::diag::{PassFailed, Report};
 use melior::{
+    dialect::DialectHandle,
     ir::{operation::OperationLike, r#type::TypeId, OperationRef},
     pass::{create_external, ExternalPass, Pass, RunExternalPass},
     Context, ContextRef,
 };
 use std::fmt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// The op a pass runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,12 +72,43 @@ impl<'c, P: PldPass> RunExternalPass<'c> for External<P> {
         // lives until the end of this function.
         let context = unsafe { context_ref.to_ref() };
         // Ops the pass erases are destroyed after it returns, when no
-        // reference it held can be used any more (see `crate::edit`).
-        let result = crate::edit::erasure_scope(|| self.0.run(context, op));
+        // reference it held can be used any more (see `crate::edit`). A
+        // panic must not unwind into MLIR (the host may be `mlir-opt` or a
+        // C program): it becomes an error at the op the pass ran on.
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            crate::edit::erasure_scope(|| self.0.run(context, op))
+        }))
+        .unwrap_or_else(|panic| {
+            let message = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            crate::diag::emit_error(
+                op.location(),
+                &format!("internal error in pass '{}': {message}", P::ARGUMENT),
+            );
+            Err(PassFailed)
+        });
         if result.is_err() {
             pass.signal_failure();
         }
     }
+}
+
+/// The upstream dialects whose ops pld passes create: each pass declares
+/// them, so a pass manager loads them before it runs. A host context (stock
+/// `mlir-opt`, a C or Python caller) loads only the dialects its input
+/// uses, and an op of a dialect that is not loaded is built unregistered.
+fn dependent_dialects() -> [DialectHandle; 6] {
+    [
+        DialectHandle::arith(),
+        DialectHandle::func(),
+        DialectHandle::gpu(),
+        DialectHandle::llvm(),
+        DialectHandle::scf(),
+        DialectHandle::tensor(),
+    ]
 }
 
 /// Unique identity of one pass type, as MLIR requires. Each pass declares
@@ -92,7 +125,7 @@ pub fn external<P: PldPass>(pass: P, identity: &'static PassIdentity) -> Pass {
         P::ARGUMENT,
         P::SUMMARY,
         P::ANCHOR.op_name(),
-        &[],
+        &dependent_dialects(),
     )
 }
 
@@ -134,5 +167,84 @@ pub fn add_pipeline_elements(
         Ok(())
     } else {
         Err(message.trim().to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Sink;
+    use melior::{ir::Module, pass::PassManager};
+
+    #[derive(Clone)]
+    struct Panicking;
+
+    impl PldPass for Panicking {
+        const ARGUMENT: &'static str = "test-panicking-pass";
+        const NAME: &'static str = "TestPanickingPass";
+        const SUMMARY: &'static str = "panics";
+        const ANCHOR: Anchor = Anchor::Module;
+
+        fn run(&self, _: &Context, _: OperationRef) -> Result<(), PassFailed> {
+            panic!("boom")
+        }
+    }
+
+    static PANICKING: PassIdentity = PassIdentity;
+
+    #[test]
+    fn a_panic_is_an_error_at_the_op() {
+        let context = crate::parse::upstream_context();
+        let sink = Sink::attach(&context);
+        let mut module = Module::parse(&context, "module {}").expect("parses");
+        let manager = PassManager::new(&context);
+        manager.add_pass(external(Panicking, &PANICKING));
+        assert!(manager.run(&mut module).is_err());
+        let messages: Vec<String> = sink.take().into_iter().map(|d| d.message).collect();
+        assert_eq!(
+            messages,
+            ["internal error in pass 'test-panicking-pass': boom"]
+        );
+    }
+
+    #[derive(Clone)]
+    struct Idle;
+
+    impl PldPass for Idle {
+        const ARGUMENT: &'static str = "test-idle-pass";
+        const NAME: &'static str = "TestIdlePass";
+        const SUMMARY: &'static str = "does nothing";
+        const ANCHOR: Anchor = Anchor::Module;
+
+        fn run(&self, _: &Context, _: OperationRef) -> Result<(), PassFailed> {
+            Ok(())
+        }
+    }
+
+    static IDLE: PassIdentity = PassIdentity;
+
+    #[test]
+    fn a_pass_loads_the_dialects_pld_passes_build() {
+        // As in a host's context: every dialect registered, none loaded.
+        let registry = melior::dialect::DialectRegistry::new();
+        melior::utility::register_all_dialects(&registry);
+        let context = Context::new();
+        context.append_dialect_registry(&registry);
+        let mut module = Module::parse(&context, "module {}").expect("parses");
+        let ops = [
+            "arith.constant",
+            "func.call",
+            "gpu.yield",
+            "llvm.call",
+            "scf.for",
+            "tensor.dim",
+        ];
+        assert!(ops.iter().all(|op| !context.is_registered_operation(op)));
+        let manager = PassManager::new(&context);
+        manager.add_pass(external(Idle, &IDLE));
+        manager.run(&mut module).expect("runs");
+        for op in ops {
+            assert!(context.is_registered_operation(op), "{op} is not loaded");
+        }
     }
 }

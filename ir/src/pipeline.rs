@@ -208,6 +208,9 @@ impl Parser<'_> {
                     self.expect(b')')?;
                 }
                 Some(b'{') => {
+                    if let Some(pipeline) = self.registry.pipeline(&name) {
+                        return Err(PipelineError(pipeline.takes_no_options()));
+                    }
                     self.pos += 1;
                     let options = self.options()?;
                     steps.push(Step {
@@ -727,6 +730,15 @@ mod tests {
         assert_eq!(
             steps[2].text(),
             "builtin.module(func.func(canonicalize{max-iterations=2}))"
+        );
+    }
+
+    #[test]
+    fn a_named_pipeline_takes_no_options() {
+        let error = parse("builtin.module(test-pipeline{x=1})", &registry()).unwrap_err();
+        assert_eq!(
+            error.0,
+            "pipeline 'test-pipeline' takes no options (its passes: test-module-pass, test-function-pass)"
         );
     }
 

@@ -65,6 +65,17 @@ pub struct PipelineEntry {
     pub passes: &'static [&'static str],
 }
 
+impl PipelineEntry {
+    /// Why `name{...}` is refused: a named pipeline takes no options.
+    pub fn takes_no_options(&self) -> String {
+        format!(
+            "pipeline '{}' takes no options (its passes: {})",
+            self.argument,
+            self.passes.join(", ")
+        )
+    }
+}
+
 /// The passes and pipelines a driver knows.
 #[derive(Clone, Default)]
 pub struct Registry {

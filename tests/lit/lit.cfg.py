@@ -35,3 +35,14 @@ config.substitutions.append(
 config.substitutions.append(
     ("%pto_irdl", os.path.join(workspace, "dialect", "irdl", "pto.irdl.mlir"))
 )
+# The mlir-opt pass plugin (tests/lit/plugin/). tests/lit.rs passes the one
+# this `cargo test` built (which it leaves in deps/); by hand, the one next
+# to the tools.
+config.substitutions.append(
+    (
+        "%pld_plugin",
+        os.path.abspath(
+            os.environ.get("PLD_PLUGIN", os.path.join(bin_dir, "libPldPlugin.so"))
+        ),
+    )
+)
