@@ -6,7 +6,7 @@ use pld_sim::program::{npy, parallel, Param};
 
 /// How a parameter is filled.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Generator {
+pub enum Generator {
     Zeros,
     Ones,
     /// A value that depends on rank and index (exact in f16).
@@ -46,7 +46,7 @@ pub(crate) fn assign(
     Ok(generators)
 }
 
-pub(crate) fn generator(text: &str) -> Generator {
+pub fn generator(text: &str) -> Generator {
     match text {
         "zeros" => Generator::Zeros,
         "ones" => Generator::Ones,
@@ -75,7 +75,7 @@ fn salt(name: &str) -> usize {
 /// A parameter's bytes on `rank`. The computed generators encode one
 /// period of their values and copy it over the buffer (memory speed; the
 /// values are those of the generator's definition, element by element).
-pub(crate) fn fill(generator: &Generator, param: &Param, rank: usize) -> Result<Vec<u8>, String> {
+pub fn fill(generator: &Generator, param: &Param, rank: usize) -> Result<Vec<u8>, String> {
     Ok(match generator {
         Generator::Zeros => vec![0; param.bytes()],
         Generator::Ones => repeated(param, &[1.0]),
@@ -116,10 +116,7 @@ fn repeated(param: &Param, period: &[f64]) -> Vec<u8> {
 
 /// Every parameter filled on every rank, `[rank][param]`, the ranks (and
 /// parameters) in parallel; the first error in that order.
-pub(crate) fn fill_all(
-    params: &[(Param, Generator)],
-    ranks: usize,
-) -> Result<Vec<Vec<Vec<u8>>>, String> {
+pub fn fill_all(params: &[(Param, Generator)], ranks: usize) -> Result<Vec<Vec<Vec<u8>>>, String> {
     let per_rank: usize = params.iter().map(|(p, _)| p.bytes()).sum();
     let columns = params.len().max(1);
     let mut cells = parallel::map(ranks * params.len(), ranks * per_rank, |k| {
