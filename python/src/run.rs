@@ -26,6 +26,9 @@ pub struct Request {
     pub deadline: Duration,
 }
 
+/// Every buffer's bytes on every rank, `[rank][buffer]`.
+pub type Buffers = Vec<Vec<Vec<u8>>>;
+
 /// The worker's questions and the caller's answers.
 pub type Inputs = Asker<Described, Vec<Fill>>;
 
@@ -77,11 +80,7 @@ pub fn run(request: &Request, inputs: &Inputs) -> Result<Report, Failure> {
 
 /// Every slot's bytes on every rank, `[rank][slot]`, the ranks in
 /// parallel.
-pub fn fill_ranks(
-    slots: &[Slot],
-    fills: &[Fill],
-    ranks: usize,
-) -> Result<Vec<Vec<Vec<u8>>>, String> {
+pub fn fill_ranks(slots: &[Slot], fills: &[Fill], ranks: usize) -> Result<Buffers, String> {
     let bytes = ranks * slots.iter().map(|s| s.param().bytes()).sum::<usize>();
     pld_sim::program::parallel::map(ranks, bytes, |rank| {
         slots

@@ -20,7 +20,7 @@ use crate::error::{panic_text, Failure};
 use pld_sim::runtime::interrupt;
 use pyo3::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 /// How often the waiting thread looks at Python's signals.
@@ -85,20 +85,33 @@ impl Drop for Counted {
 pub fn converse<'py, Q, A, R>(
     py: Python<'py>,
     job: impl FnOnce(&Asker<Q, A>) -> Result<R, Failure> + Send + 'static,
-    mut answer: impl FnMut(Python<'py>, Q) -> PyResult<A>,
+    answer: impl FnMut(Python<'py>, Q) -> PyResult<A>,
 ) -> PyResult<R>
 where
     Q: Send + 'static,
     A: Send + 'static,
     R: Send + 'static,
 {
-    let (to_caller, mut from_worker) = channel::<Message<Q, R>>();
+    let (from_worker, to_worker) = spawn(job).map_err(|f| f.into_pyerr(py))?;
+    wait(py, from_worker, to_worker, answer)
+}
+
+/// Starts the worker: what it sends, and where its answers go.
+#[allow(clippy::type_complexity)]
+fn spawn<Q, A, R>(
+    job: impl FnOnce(&Asker<Q, A>) -> Result<R, Failure> + Send + 'static,
+) -> Result<(Receiver<Message<Q, R>>, Sender<A>), Failure>
+where
+    Q: Send + 'static,
+    A: Send + 'static,
+    R: Send + 'static,
+{
+    let (to_caller, from_worker) = channel::<Message<Q, R>>();
     let (to_worker, answers) = channel::<A>();
     let counted = Counted::start();
-    let spawned = std::thread::Builder::new()
+    std::thread::Builder::new()
         .name("pld".into())
         .spawn(move || {
-            let _counted = counted;
             let questions = to_caller.clone();
             let asker = Asker {
                 send: Box::new(move |q| questions.send(Message::Question(q)).is_ok()),
@@ -111,27 +124,44 @@ where
                         panic_text(&*panic)
                     )))
                 });
+            // Counted out before the caller hears of the end, so that its
+            // next run finds no worker running and lowers the flag.
+            drop(counted);
             let _ = to_caller.send(Message::Done(result));
-        });
-    if let Err(e) = spawned {
-        return Err(Failure::plain(format!("cannot start a thread: {e}")).into_pyerr(py));
-    }
+        })
+        .map_err(|e| Failure::plain(format!("cannot start a thread: {e}")))?;
+    Ok((from_worker, to_worker))
+}
+
+/// Waits for the worker's result without the GIL: answers its questions,
+/// and on a raised signal stops the run and raises.
+fn wait<'py, Q, A, R>(
+    py: Python<'py>,
+    mut from_worker: Receiver<Message<Q, R>>,
+    to_worker: Sender<A>,
+    mut answer: impl FnMut(Python<'py>, Q) -> PyResult<A>,
+) -> PyResult<R>
+where
+    Q: Send + 'static,
+    R: Send + 'static,
+{
     loop {
+        // The receiver goes into the detached closure and comes back (it
+        // is Send, not Sync).
         let (received, back) = py.detach(move || (from_worker.recv_timeout(TICK), from_worker));
         from_worker = back;
         match received {
+            // An answer that raises drops `to_worker` on return: the job's
+            // question fails and it ends.
             Ok(Message::Question(question)) => {
-                // An answer that raises drops `to_worker` on return: the
-                // job's question fails and it ends.
-                let answered = answer(py, question)?;
-                let _ = to_worker.send(answered);
+                let _ = to_worker.send(answer(py, question)?);
             }
             Ok(Message::Done(result)) => return result.map_err(|f| f.into_pyerr(py)),
             Err(RecvTimeoutError::Timeout) => {
                 if let Err(raised) = py.check_signals() {
                     interrupt::request();
                     drop(to_worker);
-                    let _ = py.detach(move || wait_for_done(&from_worker));
+                    py.detach(move || wait_for_done(&from_worker));
                     return Err(raised);
                 }
             }

@@ -1,7 +1,7 @@
 //! One kernel on N ranks, as `pld-run` runs it (`pld_tools::run_kernel`
 //! names the kernel, its parameters, cells and signal users).
 
-use super::{fill_ranks, Inputs, Request};
+use super::{fill_ranks, Buffers, Inputs, Request};
 use crate::error::Failure;
 use crate::inputs::{Described, Slot};
 use crate::report::{unravel, Blocked, Call, Deadlock, Leak, Output, Report};
@@ -107,8 +107,8 @@ fn execute(
     request: &Request,
     program: &Program,
     kernel: &KernelInfo,
-    initial: Vec<Vec<Vec<u8>>>,
-) -> Result<(Finished, Vec<Vec<Vec<u8>>>), Failure> {
+    initial: Buffers,
+) -> Result<(Finished, Buffers), Failure> {
     let run = |init: &(dyn Fn(usize, usize) -> Vec<u8> + Sync)| {
         program
             .run(&kernel.name, request.ranks, request.deadline, init)
@@ -191,7 +191,7 @@ fn checks(
 }
 
 /// Every parameter of every rank.
-fn outputs(kernel: &KernelInfo, buffers: Vec<Vec<Vec<u8>>>) -> Vec<Vec<Output>> {
+fn outputs(kernel: &KernelInfo, buffers: Buffers) -> Vec<Vec<Output>> {
     buffers
         .into_iter()
         .map(|row| {
