@@ -79,7 +79,7 @@ VENV := $(TARGET_DIR)/python-venv
 python-test: deps
 	@test -x $(VENV)/bin/python || python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check maturin numpy pytest
-	cargo build --workspace --quiet
+	cargo test --workspace --no-run --quiet
 	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/pip install --quiet \
 	  --disable-pip-version-check --no-build-isolation --force-reinstall --no-deps \
 	  ./python -C build-args="--profile dev"
