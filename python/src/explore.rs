@@ -5,7 +5,7 @@
 //! the first seed that showed it.
 
 use crate::error::Failure;
-use crate::run::{fill_ranks, kernel, program, Inputs, Request};
+use crate::run::{fill_ranks, kernel, program, Inputs, Kind, Request};
 use pld_sim::program::orchestrate::Buffer;
 use pld_sim::Schedule;
 use pld_tools::explore::{program_verdict, Verdict};
@@ -23,7 +23,7 @@ pub struct Exploration {
 
 /// What the schedules found.
 pub struct Explored {
-    pub kind: &'static str,
+    pub kind: Kind,
     pub name: String,
     pub schedules: usize,
     /// Scheduling decisions over all schedules.
@@ -37,24 +37,34 @@ pub struct Explored {
 
 /// Explores the request's kernel or program.
 pub fn explore(exploration: &Exploration, inputs: &Inputs) -> Result<Explored, Failure> {
+    match exploration.request.kind()? {
+        Kind::Program => explore_program(exploration, inputs),
+        Kind::Kernel => explore_kernel(exploration, inputs),
+    }
+}
+
+/// Every schedule a fresh run of the program (planned and compiled once).
+fn explore_program(exploration: &Exploration, inputs: &Inputs) -> Result<Explored, Failure> {
+    let request = &exploration.request;
+    let run = program::load(request)?;
+    let described = program::describe(&run);
+    let fills = inputs.ask(described.clone())?;
+    let initial =
+        fill_ranks(&described.slots, &fills, request.ranks).map_err(|e| request.refuse(e))?;
+    let buffers = &run.buffers;
+    let init = |buffer: &Buffer, device: usize| {
+        initial[device][program::index_of(buffers, buffer)].clone()
+    };
+    let options = request.options();
+    sweep(exploration, Kind::Program, &run.entry, |schedule| {
+        program_verdict(&options, &run, &init, &request.source, schedule)
+    })
+}
+
+/// Every schedule a run of the kernel on fresh copies of its inputs.
+fn explore_kernel(exploration: &Exploration, inputs: &Inputs) -> Result<Explored, Failure> {
     let request = &exploration.request;
     let options = request.options();
-    if request.whole_program()? {
-        let run = program::load(request)?;
-        let described = program::describe(&run);
-        let fills = inputs.ask(described.clone())?;
-        let initial =
-            fill_ranks(&described.slots, &fills, request.ranks).map_err(|e| request.refuse(e))?;
-        let buffers = &run.buffers;
-        let init = |buffer: &Buffer, device: usize| {
-            initial[device][program::index_of(buffers, buffer)].clone()
-        };
-        let mut explored = sweep(exploration, |schedule| {
-            program_verdict(&options, &run, &init, &request.source, schedule)
-        })?;
-        explored.name = run.entry.clone();
-        return Ok(explored);
-    }
     let loaded = kernel::load(request)?;
     let chosen = kernel::choose(request, &loaded)?;
     explorable(&options, chosen).map_err(|e| request.refuse(e))?;
@@ -62,7 +72,7 @@ pub fn explore(exploration: &Exploration, inputs: &Inputs) -> Result<Explored, F
     let fills = inputs.ask(described.clone())?;
     let initial =
         fill_ranks(&described.slots, &fills, request.ranks).map_err(|e| request.refuse(e))?;
-    let mut explored = sweep(exploration, |schedule| {
+    sweep(exploration, Kind::Kernel, &chosen.name, |schedule| {
         kernel_verdict(
             &options,
             &loaded,
@@ -71,21 +81,21 @@ pub fn explore(exploration: &Exploration, inputs: &Inputs) -> Result<Explored, F
             &request.source,
             schedule,
         )
-    })?;
-    explored.kind = "kernel";
-    explored.name = chosen.name.clone();
-    Ok(explored)
+    })
 }
 
-/// Runs every schedule, keeping each new finding with its seed. Ctrl-C
-/// ends the sweep (the schedule it cut short counts for nothing).
+/// Runs every schedule of the kernel or program `name`, keeping each new
+/// finding with its seed. Ctrl-C ends the sweep (the schedule it cut short
+/// counts for nothing).
 fn sweep(
     exploration: &Exploration,
+    kind: Kind,
+    name: &str,
     mut verdict: impl FnMut(Schedule) -> Result<Verdict, String>,
 ) -> Result<Explored, Failure> {
     let mut explored = Explored {
-        kind: "program",
-        name: String::new(),
+        kind,
+        name: name.to_string(),
         schedules: 0,
         steps: 0,
         findings: Vec::new(),
@@ -115,7 +125,7 @@ impl Explored {
     /// The dictionary `pld._results.ExploreResult` is built from.
     pub fn into_python(self, py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
         let d = PyDict::new(py);
-        d.set_item("kind", self.kind)?;
+        d.set_item("kind", self.kind.name())?;
         d.set_item("name", self.name)?;
         d.set_item("schedules", self.schedules)?;
         d.set_item("steps", self.steps)?;

@@ -3,6 +3,7 @@
 //! held, checked by `pld/_inputs.py`), or `pld-run`'s generators, whose
 //! defaults are `pld-run`'s (the signals zero, everything else a ramp).
 
+use crate::run::Kind;
 use pld_sim::program::{Dtype, Param};
 use pld_tools::inputs::{fill, Generator};
 use pyo3::prelude::*;
@@ -41,8 +42,7 @@ impl Slot {
 /// What a run asks its caller once the source is loaded.
 #[derive(Clone, Debug)]
 pub struct Described {
-    /// `kernel` or `program`.
-    pub kind: &'static str,
+    pub kind: Kind,
     pub name: String,
     pub slots: Vec<Slot>,
 }
@@ -130,7 +130,7 @@ fn bytes_of(array: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 /// `described` as the dictionary `pld._inputs.normalize` reads.
 pub fn describe<'py>(py: Python<'py>, described: &Described) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("kind", described.kind)?;
+    d.set_item("kind", described.kind.name())?;
     d.set_item("name", &described.name)?;
     let slots = PyList::empty(py);
     for slot in &described.slots {

@@ -3,6 +3,7 @@
 //! builds its classes from (with the GIL, on the calling thread). Output
 //! bytes become numpy arrays without a copy.
 
+use crate::run::Kind;
 use numpy::PyArray1;
 use pld_sim::program::golden::RankCheck;
 use pld_sim::program::Dtype;
@@ -87,8 +88,7 @@ pub struct Leak {
 
 /// Everything a run found.
 pub struct Report {
-    /// `kernel` or `program`.
-    pub kind: &'static str,
+    pub kind: Kind,
     /// The kernel or HOST orchestrator.
     pub name: String,
     pub ranks: usize,
@@ -128,7 +128,7 @@ impl Report {
     /// The dictionary `pld._results.RunResult` is built from.
     pub fn into_python(self, py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
         let d = PyDict::new(py);
-        d.set_item("kind", self.kind)?;
+        d.set_item("kind", self.kind.name())?;
         d.set_item("name", &self.name)?;
         d.set_item("ranks", self.ranks)?;
         let outputs = PyList::empty(py);

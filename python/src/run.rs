@@ -14,6 +14,23 @@ use crate::worker::Asker;
 use pld_tools::options::Options;
 use std::time::Duration;
 
+/// What runs: one kernel, or a whole program from its HOST orchestrator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Kernel,
+    Program,
+}
+
+impl Kind {
+    /// As `RunResult.kind` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Kernel => "kernel",
+            Kind::Program => "program",
+        }
+    }
+}
+
 /// What `pld.run` (and `pld.explore`) was asked.
 pub struct Request {
     pub source: String,
@@ -55,8 +72,9 @@ impl Request {
         Failure::message(shown)
     }
 
-    /// Whether the source runs whole from a HOST orchestrator.
-    pub fn whole_program(&self) -> Result<bool, Failure> {
+    /// Whether the source runs whole from a HOST orchestrator, or one
+    /// kernel of it, as `pld-run` decides.
+    pub fn kind(&self) -> Result<Kind, Failure> {
         if !(1..=pld_sim::MAX_RANKS).contains(&self.ranks) {
             return Err(self.refuse(format!(
                 "ranks must be 1 to {}, not {}",
@@ -64,17 +82,18 @@ impl Request {
                 self.ranks
             )));
         }
-        Ok(self.entry.is_some()
+        let whole = self.entry.is_some()
             || (self.kernel.is_none()
-                && !pld_tools::run_program::host_functions(&self.source).is_empty()))
+                && !pld_tools::run_program::host_functions(&self.source).is_empty());
+        Ok(if whole { Kind::Program } else { Kind::Kernel })
     }
 }
 
 /// Runs the request, asking `inputs` for the buffers once it knows them.
 pub fn run(request: &Request, inputs: &Inputs) -> Result<Report, Failure> {
-    match request.whole_program()? {
-        true => program::run(request, inputs),
-        false => kernel::run(request, inputs),
+    match request.kind()? {
+        Kind::Program => program::run(request, inputs),
+        Kind::Kernel => kernel::run(request, inputs),
     }
 }
 

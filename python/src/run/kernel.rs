@@ -1,7 +1,7 @@
 //! One kernel on N ranks, as `pld-run` runs it (`pld_tools::run_kernel`
 //! names the kernel, its parameters, cells and signal users).
 
-use super::{fill_ranks, Buffers, Inputs, Request};
+use super::{fill_ranks, Buffers, Inputs, Kind, Request};
 use crate::error::Failure;
 use crate::inputs::{Described, Slot};
 use crate::report::{unravel, Blocked, Call, Deadlock, Leak, Output, Report};
@@ -35,7 +35,7 @@ pub fn run(request: &Request, inputs: &Inputs) -> Result<Report, Failure> {
     let check_time = check_started.elapsed();
     let outcome = &finished.outcome;
     Ok(Report {
-        kind: "kernel",
+        kind: Kind::Kernel,
         name: kernel.name.clone(),
         ranks: request.ranks,
         calls,
@@ -94,7 +94,7 @@ pub fn describe(kernel: &KernelInfo) -> Described {
         })
         .collect();
     Described {
-        kind: "kernel",
+        kind: Kind::Kernel,
         name: kernel.name.clone(),
         slots,
     }

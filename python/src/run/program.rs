@@ -1,7 +1,7 @@
 //! A whole program on N devices, as `pld-run` runs it from its HOST
 //! orchestrator (`pld_tools::run_program` names the buffers).
 
-use super::{fill_ranks, Inputs, Request};
+use super::{fill_ranks, Inputs, Kind, Request};
 use crate::error::Failure;
 use crate::inputs::{Described, Slot};
 use crate::report::{unravel, Blocked, Call, Deadlock, Leak, Output, Report};
@@ -29,7 +29,7 @@ pub fn run(request: &Request, inputs: &Inputs) -> Result<Report, Failure> {
         return Err(Failure::Interrupted);
     }
     Ok(Report {
-        kind: "program",
+        kind: Kind::Program,
         name: run.entry.clone(),
         ranks: request.ranks,
         outputs: outputs(&run, std::mem::take(&mut finished.final_bytes)),
@@ -88,7 +88,7 @@ pub fn describe(run: &ProgramRun) -> Described {
         })
         .collect();
     Described {
-        kind: "program",
+        kind: Kind::Program,
         name: run.entry.clone(),
         slots,
     }
