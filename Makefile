@@ -82,7 +82,7 @@ python-test: deps
 	cargo test --workspace --no-run --quiet
 	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/pip install --quiet \
 	  --disable-pip-version-check --no-build-isolation --force-reinstall --no-deps \
-	  ./python -C build-args="--profile dev"
+	  ./python --config-settings=build-args="--profile dev"
 	PLD_BIN_DIR="$(abspath $(TARGET_DIR))/debug" $(VENV)/bin/python -m pytest -q -p no:cacheprovider \
 	  python/tests
 
