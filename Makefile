@@ -3,7 +3,8 @@
 #   make demo   runs a shipped ring allreduce on 4 simulated ranks, runs the
 #               allreduce example whole on 4 devices, lowers it to PTOAS
 #               text and renders the builtin kernel package it dispatches
-#   make test   runs every test (unit, lit, robustness)
+#   make test   runs every test (unit, lit, robustness, and the Python
+#               package's: make python-test)
 #   make bench  installs OpenMPI, builds the tools in release mode and runs
 #               every benchmark against its anchors (bench/README.md)
 #   make install PREFIX=/usr/local
@@ -35,10 +36,14 @@ if [ -n "$$missing" ]; then \
 fi
 endef
 
-.PHONY: deps demo test bench lint clean irdl install
+# The Python package's tests need a virtual environment (Debian's Python
+# is externally managed, PEP 668; docs/embedding.md, "Python").
+PYTHON_PACKAGES := python3-venv
+
+.PHONY: deps demo test bench lint clean irdl install python-test
 
 deps:
-	@$(call install,$(LLVM_PACKAGES) $(EMBEDDING_PACKAGES))
+	@$(call install,$(LLVM_PACKAGES) $(EMBEDDING_PACKAGES) $(PYTHON_PACKAGES))
 	@command -v cargo >/dev/null || { echo "cargo is required (https://rustup.rs)"; exit 1; }
 
 demo: deps
@@ -66,6 +71,25 @@ demo: deps
 
 test: deps
 	cargo test --workspace
+	@$(MAKE) --no-print-directory python-test
+
+# The Python package (docs/embedding.md, "Python"): a virtual environment
+# under the target directory with maturin, numpy and pytest from PyPI, the
+# package installed from ./python with the dev profile (reusing what cargo
+# test built), and its tests, which compare it with the tools of that
+# build.
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
+VENV := $(TARGET_DIR)/python-venv
+
+python-test: deps
+	@test -x $(VENV)/bin/python || python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check maturin numpy pytest
+	cargo test --workspace --no-run --quiet
+	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/pip install --quiet \
+	  --disable-pip-version-check --no-build-isolation --force-reinstall --no-deps \
+	  ./python --config-settings=build-args="--profile dev"
+	PLD_BIN_DIR="$(abspath $(TARGET_DIR))/debug" $(VENV)/bin/python -m pytest -q -p no:cacheprovider \
+	  python/tests
 
 # The benchmarks' anchors: OpenMPI (mpicc, mpirun) from Debian.
 BENCH_PACKAGES := openmpi-bin libopenmpi-dev

@@ -13,7 +13,8 @@
 //! The library goes next to the binaries of the profile (`target/debug/`),
 //! where their run path (`$ORIGIN`, `$ORIGIN/..` for tests and examples,
 //! `.cargo/config.toml`) finds it; `make install` copies it to
-//! `$(PREFIX)/lib`.
+//! `$(PREFIX)/lib`, and the Python package's build script puts a copy in
+//! the package (`python/build.rs`).
 //!
 //! It also compiles `cpp/registration.cpp`, the C++ that puts pld's passes
 //! into MLIR's global pass registry (`src/global.rs`), which the C API
@@ -49,6 +50,10 @@ fn main() {
         link(&prefix, &libdir, &archives, &library);
     }
     println!("cargo:rustc-link-search=native={}", profile_dir.display());
+    // For the build scripts of the crates that depend on pld-ir directly
+    // (`links` in Cargo.toml): DEP_PLD_MLIR_C_LIBRARY, the library's path
+    // (the Python package carries a copy of it).
+    println!("cargo:library={}", library.display());
 }
 
 /// Compiles the registration shim against MLIR's C++ headers (the symbols

@@ -4,6 +4,7 @@
 
 use crate::options::{Options, Seeds, DEADLOCK};
 use crate::report::{count, index_of};
+use pld_sim::program::orchestrate::{Buffer, ProgramRun};
 use pld_sim::{Finding, Outcome, Schedule};
 use std::collections::HashSet;
 use std::time::Instant;
@@ -238,48 +239,62 @@ impl Tally {
 pub fn explore_program(
     options: &Options,
     seeds: Seeds,
-    run: &pld_sim::program::orchestrate::ProgramRun,
-    init: &(dyn Fn(&pld_sim::program::orchestrate::Buffer, usize) -> Vec<u8> + Sync),
+    run: &ProgramRun,
+    init: &(dyn Fn(&Buffer, usize) -> Vec<u8> + Sync),
     source: &str,
 ) -> Result<i32, String> {
     let label = format!("@{} on {}", run.entry, count(options.ranks, "device"));
+    explore(&label, seeds, |schedule| {
+        program_verdict(options, run, init, source, schedule)
+    })
+}
+
+/// One explored schedule of a whole program, its buffers filled by
+/// `init`: the checker's findings, the deadlock, credit leaks and (under
+/// `--check`) wrong calls. `source` is the input, quoted under the ops the
+/// findings name.
+pub fn program_verdict(
+    options: &Options,
+    run: &ProgramRun,
+    init: &(dyn Fn(&Buffer, usize) -> Vec<u8> + Sync),
+    source: &str,
+    schedule: Schedule,
+) -> Result<Verdict, String> {
     // Window bytes as the program names them: buffer and element.
     let namer = |_window: usize, range: &std::ops::Range<usize>| {
         let (buffer, element) = run.cell_at(range.start)?;
         let b = &run.buffers[buffer];
         Some(format!("{} {}", b.name, index_of(element, &b.view.shape)))
     };
-    explore(&label, seeds, |schedule| {
-        let finished =
-            run.execute_explored(options.deadline, false, options.check, Some(schedule), init)?;
-        let mut verdict = Verdict::of(&finished.outcome, &namer, source);
-        if finished.outcome.deadlock.is_none() {
-            for (buffer, leak) in &finished.leaks {
-                let b = &run.buffers[*buffer];
-                let cell = index_of(leak.index, &b.view.shape);
+    let finished =
+        run.execute_explored(options.deadline, false, options.check, Some(schedule), init)?;
+    let mut verdict = Verdict::of(&finished.outcome, &namer, source);
+    if finished.outcome.deadlock.is_some() {
+        return Ok(verdict);
+    }
+    for (buffer, leak) in &finished.leaks {
+        let b = &run.buffers[*buffer];
+        let cell = index_of(leak.index, &b.view.shape);
+        verdict.push(
+            format!("leak {} {cell}", b.name),
+            format!(
+                "credit leak in {} at {cell}: device {}'s cell holds {} (should be back to 0)",
+                b.name, leak.rank, leak.value
+            ),
+        );
+    }
+    for call in &finished.calls {
+        if let Ok(checks) = &call.check {
+            for check in checks.iter().filter(|c| !c.ok) {
                 verdict.push(
-                    format!("leak {} {cell}", b.name),
+                    format!("wrong {} {}", call.location, check.rank),
                     format!(
-                        "credit leak in {} at {cell}: device {}'s cell holds {} (should be back \
-                         to 0)",
-                        b.name, leak.rank, leak.value
+                        "wrong result of {} at {} on rank {}: {} wrong elements",
+                        call.kind, call.location, check.rank, check.wrong
                     ),
                 );
             }
-            for call in &finished.calls {
-                if let Ok(checks) = &call.check {
-                    for check in checks.iter().filter(|c| !c.ok) {
-                        verdict.push(
-                            format!("wrong {} {}", call.location, check.rank),
-                            format!(
-                                "wrong result of {} at {} on rank {}: {} wrong elements",
-                                call.kind, call.location, check.rank, check.wrong
-                            ),
-                        );
-                    }
-                }
-            }
         }
-        Ok(verdict)
-    })
+    }
+    Ok(verdict)
 }

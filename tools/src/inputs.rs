@@ -6,7 +6,7 @@ use pld_sim::program::{npy, parallel, Param};
 
 /// How a parameter is filled.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Generator {
+pub enum Generator {
     Zeros,
     Ones,
     /// A value that depends on rank and index (exact in f16).
@@ -46,7 +46,7 @@ pub(crate) fn assign(
     Ok(generators)
 }
 
-pub(crate) fn generator(text: &str) -> Generator {
+pub fn generator(text: &str) -> Generator {
     match text {
         "zeros" => Generator::Zeros,
         "ones" => Generator::Ones,
@@ -77,7 +77,7 @@ fn salt(name: &str) -> usize {
 /// values are those of the generator's definition, element by element).
 /// `at` (`file:line:col: ` of the kernel or orchestrator, or nothing)
 /// starts the message of an allocation that fails.
-pub(crate) fn fill(
+pub fn fill(
     generator: &Generator,
     param: &Param,
     rank: usize,
@@ -163,7 +163,7 @@ pub(crate) fn check_memory(need: usize, what: impl FnOnce() -> String) -> Result
 
 /// Every parameter filled on every rank, `[rank][param]`, the ranks (and
 /// parameters) in parallel; the first error in that order.
-pub(crate) fn fill_all(
+pub fn fill_all(
     params: &[(Param, Generator)],
     ranks: usize,
     at: &str,

@@ -84,37 +84,92 @@ pub fn run(options: &Options) -> i32 {
     let Some((buffer_name, bytes)) = read_named_input_bytes("pld-opt", &options.input) else {
         return 1;
     };
-    let bytecode_input = pld_ir::parse::is_bytecode(&bytes);
-    let registry = pld_sim::registry();
-    let steps = match options
-        .pipeline
-        .as_deref()
-        .map(|text| pipeline::parse(text, &registry))
-        .transpose()
-    {
-        Ok(steps) => steps.unwrap_or_default(),
-        Err(e) => {
-            eprintln!("pld-opt: error: invalid pass pipeline: {e}");
-            return 1;
-        }
-    };
+    let ran = with_session(options, &buffer_name, |run, sink| {
+        run_chunks(run, sink, &bytes, &mut timing)
+    });
+    ran.unwrap_or_else(|e| {
+        eprintln!("pld-opt: error: {e}");
+        1
+    })
+}
 
+/// What `pld-opt` made of one module held in memory
+/// ([`process_source`]).
+pub struct Processed {
+    /// The output, `None` when a step failed.
+    pub output: Option<Vec<u8>>,
+    /// Every diagnostic, in source order.
+    pub diagnostics: Vec<Captured>,
+}
+
+impl Processed {
+    /// Whether the module went through: an output and no error.
+    pub fn held(&self) -> bool {
+        self.output.is_some() && !has_error(&self.diagnostics)
+    }
+}
+
+/// `pld-opt` on one module held in memory (`source`, text or bytecode,
+/// named `buffer_name` in diagnostics), as [`run`] processes each chunk
+/// without `--verify-diagnostics`; the options' input, output and
+/// splitting are not used. `Err` for an invalid pipeline.
+pub fn process_source(
+    source: &[u8],
+    buffer_name: &str,
+    options: &Options,
+) -> Result<Processed, String> {
+    with_session(options, buffer_name, |run, sink| {
+        let output = run.process(source, &mut Timing::new(false));
+        Processed {
+            output,
+            diagnostics: sink.take(),
+        }
+    })
+}
+
+/// Sets up what `pld-opt` processes modules with (the registry, the
+/// pipeline, a context whose diagnostics go to a sink, the planned
+/// passes) and hands it to `body`. `Err` for an invalid pipeline.
+fn with_session<T>(
+    options: &Options,
+    buffer_name: &str,
+    body: impl FnOnce(&Run, &Sink) -> T,
+) -> Result<T, String> {
+    let registry = pld_sim::registry();
+    let steps = match options.pipeline.as_deref() {
+        Some(text) => {
+            pipeline::parse(text, &registry).map_err(|e| format!("invalid pass pipeline: {e}"))?
+        }
+        None => Vec::new(),
+    };
     let context = pld_dialect::context();
     if options.disable_threading {
         context.enable_multi_threading(false);
     }
     context.set_allow_unregistered_dialects(options.allow_unregistered_dialect);
     let sink = Sink::attach(&context);
-    let Some(plan) = plan(&context, &steps, &registry, options) else {
-        return 1;
+    let plan = plan(&context, &steps, &registry, options)?;
+    let run = Run {
+        context: &context,
+        buffer_name,
+        plan: &plan,
+        registry: &registry,
+        options,
     };
+    Ok(body(&run, &sink))
+}
 
+/// Runs every chunk of the input (`bytes`), writes the output and the
+/// reports; the exit status.
+fn run_chunks(run: &Run, sink: &Sink, bytes: &[u8], timing: &mut Timing) -> i32 {
+    let options = run.options;
+    let bytecode_input = pld_ir::parse::is_bytecode(bytes);
     timing.restart();
     // Bytecode is one unit: it is never split, and is not text to show.
     let text = if bytecode_input {
         String::new()
     } else {
-        String::from_utf8_lossy(&bytes).into_owned()
+        String::from_utf8_lossy(bytes).into_owned()
     };
     let chunks = if bytecode_input {
         vec![Chunk {
@@ -124,23 +179,16 @@ pub fn run(options: &Options) -> i32 {
     } else {
         split::chunks(&text, options.split_input_file)
     };
-    let run = Run {
-        context: &context,
-        buffer_name: &buffer_name,
-        plan: &plan,
-        registry: &registry,
-        options,
-    };
     let shown = (!bytecode_input).then_some(text.as_str());
     let mut outputs: Vec<Vec<u8>> = Vec::new();
     let mut failed = false;
     for chunk in chunks {
         let source = if bytecode_input {
-            bytes.clone()
+            bytes.to_vec()
         } else {
             chunk.padded().into_bytes()
         };
-        let (output, held) = run.chunk(&chunk, &source, shown, &sink, &mut timing);
+        let (output, held) = run.chunk(&chunk, &source, shown, sink, timing);
         failed |= !held;
         // A chunk that failed prints nothing between its separators.
         outputs.push(output.unwrap_or_default());
@@ -165,19 +213,19 @@ pub fn run(options: &Options) -> i32 {
     if options.pass_statistics {
         eprint!("{}", statistics_report());
     }
-    timing.report(&plan, &registry);
+    timing.report(run.plan, run.registry);
     i32::from(failed)
 }
 
 /// The pipeline's passes, instrumented as the options ask (and printed
-/// first under `--dump-pass-pipeline`); `None` when the pipeline is
-/// invalid (said on standard error).
+/// first under `--dump-pass-pipeline`); `Err` when the pipeline is
+/// invalid.
 fn plan<'c>(
     context: &'c melior::Context,
     steps: &[Step],
     registry: &Registry,
     options: &Options,
-) -> Option<Vec<Planned<'c>>> {
+) -> Result<Vec<Planned<'c>>, String> {
     let instrumentation = Instrumentation {
         print_before: options.print_before.clone(),
         print_after: options.print_after.clone(),
@@ -188,23 +236,16 @@ fn plan<'c>(
         verify_each: options.verify_each,
         threading: !options.disable_threading,
     };
-    let plan = match pipeline::plan_instrumented(context, steps, registry, &instrumentation) {
-        Ok(plan) => plan,
-        Err(e) => {
-            eprintln!("pld-opt: error: invalid pass pipeline: {e}");
-            return None;
-        }
-    };
+    let invalid = |e: pipeline::PipelineError| format!("invalid pass pipeline: {e}");
+    let plan =
+        pipeline::plan_instrumented(context, steps, registry, &instrumentation).map_err(invalid)?;
     if options.dump_pass_pipeline {
-        match pipeline::describe(context, steps, registry) {
-            Ok(text) => eprint!("{text}"),
-            Err(e) => {
-                eprintln!("pld-opt: error: invalid pass pipeline: {e}");
-                return None;
-            }
-        }
+        eprint!(
+            "{}",
+            pipeline::describe(context, steps, registry).map_err(invalid)?
+        );
     }
-    Some(plan)
+    Ok(plan)
 }
 
 fn has_error(diagnostics: &[Captured]) -> bool {

@@ -22,7 +22,7 @@ pub(crate) fn count(n: usize, thing: &str) -> String {
 /// indices in the result's `shape`, each value as the golden file and the
 /// result hold it, with the tolerance of an element that has one (a finite
 /// sum or product of floats).
-pub(crate) fn wrong_elements(check: &RankCheck, shape: &[usize]) -> String {
+pub fn wrong_elements(check: &RankCheck, shape: &[usize]) -> String {
     let first: Vec<String> = check
         .first_wrong
         .iter()
@@ -53,7 +53,7 @@ fn users_of(users: &[String]) -> String {
 /// names it: the parameter or buffer (`name`, with `shape`), the cell's
 /// `[row, col]`, and the collectives whose signal it is, with their
 /// locations.
-pub(crate) fn waiting(
+pub fn waiting(
     blocked: &BlockedRank,
     name: &str,
     shape: &[usize],
@@ -77,7 +77,7 @@ pub(crate) fn waiting(
 
 /// A credit left in a signal cell, named as [`waiting`] names cells; the
 /// owner of the window holding it; the collectives whose signal it is.
-pub(crate) fn leak(name: &str, shape: &[usize], leak: &CellLeak, users: &[String]) -> String {
+pub fn leak(name: &str, shape: &[usize], leak: &CellLeak, users: &[String]) -> String {
     let by = if users.is_empty() {
         String::new()
     } else {

@@ -7,12 +7,13 @@ use crate::options::{Options, Refusal, Seeds, DEADLOCK};
 use crate::report::{self, counter_rows, index_of, Progress};
 use pld_dialect::collective::Role;
 use pld_sim::program::{golden, npy, Finished, KernelInfo, Param, Program};
+use pld_sim::Schedule;
 use std::time::{Duration, Instant};
 
 /// The parameter `name` names: its SSA name as the source writes it, with
 /// or without the `%` (`%data`, `data`), or its position (`arg0`, `0`). An
 /// unknown name lists the valid ones.
-fn param_index(kernel: &KernelInfo, name: &str) -> Result<usize, String> {
+pub fn param_index(kernel: &KernelInfo, name: &str) -> Result<usize, String> {
     let bare = name.strip_prefix('%').unwrap_or(name);
     kernel
         .params
@@ -68,7 +69,7 @@ fn table_row(
 
 /// A parameter as reports name it: `%data (arg0)` when the source names
 /// it, `arg0` otherwise.
-fn shown_name(kernel: &KernelInfo, param: &Param) -> String {
+pub fn shown_name(kernel: &KernelInfo, param: &Param) -> String {
     let position = kernel
         .params
         .iter()
@@ -80,7 +81,7 @@ fn shown_name(kernel: &KernelInfo, param: &Param) -> String {
 /// Each waited-on cell of a deadlock as the source names it: the parameter
 /// whose window range holds it, its [row, col] there, and the collectives
 /// whose signal it is.
-fn waiting_lines(
+pub fn waiting_lines(
     kernel: &KernelInfo,
     finished: &Finished,
     report: &pld_sim::DeadlockReport,
@@ -120,89 +121,105 @@ fn explore_kernel(
         kernel.name,
         report::count(options.ranks, "rank")
     );
+    explorable(options, kernel)?;
+    crate::explore::explore(&label, seeds, |schedule| {
+        kernel_verdict(options, program, kernel, inputs, source, schedule)
+    })
+}
+
+/// Whether `--check` can go with `--explore` on `kernel`: it needs
+/// exactly one collective, when any is numeric.
+pub fn explorable(options: &Options, kernel: &KernelInfo) -> Result<(), String> {
     let numeric = kernel.collectives.iter().any(|c| c.kind.facts().numeric);
-    if options.check && numeric && kernel.collectives.len() != 1 {
+    if options.check && (kernel.collectives.is_empty() || numeric) && kernel.collectives.len() != 1
+    {
         return Err(format!(
             "@{} has {} collectives; --check needs exactly one",
             kernel.name,
             kernel.collectives.len()
         ));
     }
-    if options.check && kernel.collectives.is_empty() {
-        return Err(format!(
-            "@{} has 0 collectives; --check needs exactly one",
-            kernel.name
-        ));
-    }
-    crate::explore::explore(&label, seeds, |schedule| {
-        let finished = program.run_explored(
-            &kernel.name,
-            options.ranks,
-            options.deadline,
-            false,
-            Some(schedule),
-            |rank, param| inputs[rank][param].clone(),
-        )?;
-        // Window bytes as the source names them: parameter and elements.
-        let namer = |_window: usize, range: &std::ops::Range<usize>| {
-            let (i, first) = kernel.element_at(&finished.offsets, range.start)?;
-            let p = &kernel.params[i];
-            let start = finished.offsets[i]?;
-            let last = (range.end.min(start + p.bytes()) - start - 1) / p.dtype.bytes();
-            let span = if first == last {
-                index_of(first, &p.shape)
-            } else {
-                format!(
-                    "{}..{}",
-                    index_of(first, &p.shape),
-                    index_of(last, &p.shape)
-                )
-            };
-            Some(format!("{} {span}", kernel.shown_name(i)))
+    Ok(())
+}
+
+/// One explored schedule of `kernel` on fresh copies of `inputs`
+/// (`[rank][param]`): the checker's findings, the deadlock with its
+/// waited-on cells named, credit leaks and (under `--check`) wrong ranks.
+/// `source` is the input, quoted under the ops the findings name.
+pub fn kernel_verdict(
+    options: &Options,
+    program: &Program,
+    kernel: &KernelInfo,
+    inputs: &[Vec<Vec<u8>>],
+    source: &str,
+    schedule: Schedule,
+) -> Result<Verdict, String> {
+    let finished = program.run_explored(
+        &kernel.name,
+        options.ranks,
+        options.deadline,
+        false,
+        Some(schedule),
+        |rank, param| inputs[rank][param].clone(),
+    )?;
+    // Window bytes as the source names them: parameter and elements.
+    let namer = |_window: usize, range: &std::ops::Range<usize>| {
+        let (i, first) = kernel.element_at(&finished.offsets, range.start)?;
+        let p = &kernel.params[i];
+        let start = finished.offsets[i]?;
+        let last = (range.end.min(start + p.bytes()) - start - 1) / p.dtype.bytes();
+        let span = if first == last {
+            index_of(first, &p.shape)
+        } else {
+            format!(
+                "{}..{}",
+                index_of(first, &p.shape),
+                index_of(last, &p.shape)
+            )
         };
-        let mut verdict = Verdict::of(&finished.outcome, &namer, source);
-        if let Some(report) = &finished.outcome.deadlock {
-            verdict.annotate_deadlock(&waiting_lines(kernel, &finished, report));
+        Some(format!("{} {span}", kernel.shown_name(i)))
+    };
+    let mut verdict = Verdict::of(&finished.outcome, &namer, source);
+    if let Some(report) = &finished.outcome.deadlock {
+        verdict.annotate_deadlock(&waiting_lines(kernel, &finished, report));
+        return Ok(verdict);
+    }
+    for &signal in &kernel.signals {
+        let param = &kernel.params[signal];
+        let offset = finished.offsets[signal].unwrap_or(0);
+        for leak in finished.domain.leaks(offset, param.elements()) {
+            let cell = index_of(leak.index, &param.shape);
+            verdict.push(
+                format!("leak {} {cell}", param.name),
+                format!(
+                    "credit leak in {} at {cell}: rank {}'s cell holds {} (should be back to 0)",
+                    shown_name(kernel, param),
+                    leak.rank,
+                    leak.value
+                ),
+            );
         }
-        if finished.outcome.deadlock.is_none() {
-            for &signal in &kernel.signals {
-                let param = &kernel.params[signal];
-                let offset = finished.offsets[signal].unwrap_or(0);
-                for leak in finished.domain.leaks(offset, param.elements()) {
-                    let cell = index_of(leak.index, &param.shape);
-                    verdict.push(
-                        format!("leak {} {cell}", param.name),
-                        format!(
-                            "credit leak in {} at {cell}: rank {}'s cell holds {} (should be back \
-                             to 0)",
-                            shown_name(kernel, param),
-                            leak.rank,
-                            leak.value
-                        ),
-                    );
-                }
-            }
-            if options.check && numeric {
-                for check in golden::check(kernel, inputs, &finished.buffers())? {
-                    if !check.ok {
-                        verdict.push(
-                            format!("wrong {}", check.rank),
-                            format!(
-                                "wrong result on rank {}: {} wrong elements",
-                                check.rank, check.wrong
-                            ),
-                        );
-                    }
-                }
+    }
+    let numeric = kernel.collectives.iter().any(|c| c.kind.facts().numeric);
+    if options.check && numeric {
+        for check in golden::check(kernel, inputs, &finished.buffers())? {
+            if !check.ok {
+                verdict.push(
+                    format!("wrong {}", check.rank),
+                    format!(
+                        "wrong result on rank {}: {} wrong elements",
+                        check.rank, check.wrong
+                    ),
+                );
             }
         }
-        Ok(verdict)
-    })
+    }
+    Ok(verdict)
 }
 
 /// The collectives of the kernel whose signal `param` is, with their
 /// locations (`pld.tensor_barrier at file:line:col`).
-fn signal_users(kernel: &KernelInfo, param: &Param) -> Vec<String> {
+pub fn signal_users(kernel: &KernelInfo, param: &Param) -> Vec<String> {
     let number = kernel.params.iter().position(|p| std::ptr::eq(p, param));
     kernel
         .collectives
@@ -299,7 +316,7 @@ fn report_problems(kernel: &KernelInfo, finished: &Finished) -> Option<i32> {
 }
 
 /// The kernel `--kernel` names, or the only one.
-fn choose_kernel<'p>(
+pub fn choose_kernel<'p>(
     program: &'p Program,
     options: &Options,
     buffer_name: &str,

@@ -29,7 +29,7 @@ pub fn host_functions(text: &str) -> Vec<String> {
 }
 
 /// A buffer as a parameter, for the generators and `.npy` files.
-fn as_param(buffer: &Buffer) -> Param {
+pub fn as_param(buffer: &Buffer) -> Param {
     Param {
         name: buffer.name.clone(),
         distributed: true,
@@ -40,7 +40,7 @@ fn as_param(buffer: &Buffer) -> Param {
 
 /// A buffer as reports name it: its `name`, and its comm domain's when
 /// another domain has a buffer of that name.
-fn shown_name(run: &ProgramRun, buffer: &Buffer) -> String {
+pub fn shown_name(run: &ProgramRun, buffer: &Buffer) -> String {
     let clash = run
         .buffers
         .iter()

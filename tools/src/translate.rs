@@ -4,7 +4,7 @@
 
 use crate::files::{read_named_input, write_output};
 use crate::split;
-use pld_ir::diag::{Severity, Sink};
+use pld_ir::diag::{Captured, Severity, Sink};
 
 /// The formats `pld-translate` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +62,16 @@ pub fn run(options: &Options) -> i32 {
     i32::from(failed)
 }
 
+/// `--emit=pto` of one module held in memory (`text`, named
+/// `buffer_name` in diagnostics), without splitting: the PTOAS text
+/// (`None` when it failed) and every diagnostic, in source order.
+pub fn pto_source(text: &str, buffer_name: &str) -> (Option<String>, Vec<Captured>) {
+    let context = pld_dialect::context();
+    let sink = Sink::attach(&context);
+    let output = translate(&context, buffer_name, text, Emit::Pto);
+    (output, sink.take())
+}
+
 /// One chunk's translation; `None` when it failed (the reasons went to the
 /// diagnostic handler).
 fn translate(
@@ -111,27 +121,59 @@ fn run_kernels(options: &Options) -> i32 {
     let Some((buffer_name, text)) = read_named_input("pld-translate", &options.input) else {
         return 1;
     };
+    let show = |diagnostics: &[Captured]| {
+        for diagnostic in diagnostics {
+            eprint!("{}", diagnostic.render(&buffer_name));
+        }
+    };
+    match kernels_source(&text, &buffer_name, &dir) {
+        Ok(diagnostics) => {
+            show(&diagnostics);
+            0
+        }
+        Err(KernelsFailed::Diagnostics(diagnostics)) => {
+            show(&diagnostics);
+            1
+        }
+        Err(KernelsFailed::Write(message)) => {
+            eprintln!("pld-translate: error: {message}");
+            1
+        }
+    }
+}
+
+/// Why [`kernels_source`] wrote nothing (or not everything).
+pub enum KernelsFailed {
+    /// The module does not parse or verify, still holds HOST collectives,
+    /// or names a variant that has no kernel; every diagnostic, in source
+    /// order.
+    Diagnostics(Vec<Captured>),
+    /// The directory could not be written.
+    Write(String),
+}
+
+/// `--emit=kernels` of one module held in memory (`text`, named
+/// `buffer_name` in diagnostics) into `dir`; the diagnostics short of an
+/// error (warnings, remarks) when it went through.
+pub fn kernels_source(
+    text: &str,
+    buffer_name: &str,
+    dir: &std::path::Path,
+) -> Result<Vec<Captured>, KernelsFailed> {
     let context = pld_dialect::context();
     let sink = Sink::attach(&context);
-    let rendered = kernel_packages(&context, &buffer_name, &text);
+    let rendered = kernel_packages(&context, buffer_name, text);
     let diagnostics = sink.take();
-    for diagnostic in &diagnostics {
-        eprint!("{}", diagnostic.render(&buffer_name));
-    }
-    let failed = diagnostics.iter().any(|d| d.severity == Severity::Error);
     let rendered = match rendered {
-        Some(rendered) if !failed => rendered,
-        _ => return 1,
+        Some(rendered) if !diagnostics.iter().any(|d| d.severity == Severity::Error) => rendered,
+        _ => return Err(KernelsFailed::Diagnostics(diagnostics)),
     };
-    let written = rendered.write(&dir);
-    if let Err(e) = written {
-        eprintln!(
-            "pld-translate: error: cannot write the kernels to '{}': {e}",
+    rendered.write(dir).map(|()| diagnostics).map_err(|e| {
+        KernelsFailed::Write(format!(
+            "cannot write the kernels to '{}': {e}",
             dir.display()
-        );
-        return 1;
-    }
-    0
+        ))
+    })
 }
 
 /// The rendered kernels of `text`; `None` when the module does not parse

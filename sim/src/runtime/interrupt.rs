@@ -36,6 +36,14 @@ pub fn request() {
     REQUESTED.store(true, Ordering::Relaxed);
 }
 
+/// Lowers the flag again, for a host that stays alive after a stopped
+/// run and runs more (the Python package, whose interpreter turns Ctrl-C
+/// into `KeyboardInterrupt` and [`request`]s the stop itself).
+pub fn clear() {
+    REQUESTED.store(false, Ordering::Relaxed);
+    FIRST_MS.store(0, Ordering::Relaxed);
+}
+
 /// The monotonic clock in milliseconds (async-signal-safe).
 fn now_ms() -> i64 {
     // SAFETY: `timespec` is plain data; `clock_gettime` is

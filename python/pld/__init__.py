@@ -1,0 +1,262 @@
+"""pld from Python: the compiler and the N-rank simulator as functions.
+
+* :func:`opt` is ``pld-opt``: parse, verify, run a pass pipeline, print.
+* :func:`translate` is ``pld-translate``: PTOAS text, or the builtin kernel
+  packages.
+* :func:`run` is ``pld-run``: a kernel (or a whole program) on N simulated
+  ranks, its inputs numpy arrays, its outputs numpy arrays, with the checks,
+  counters, deadlock and credit-leak reports as objects.
+* :func:`explore` is ``pld-run --explore``: the protocol explorer's
+  schedules and what they found.
+
+Every function runs the same Rust code as the tool it is named after
+(docs/embedding.md, "Python"), in this process, with the GIL released; an
+error raises :class:`Error` with the MLIR diagnostics. Ctrl-C during
+:func:`run` or :func:`explore` stops the simulated ranks and raises
+``KeyboardInterrupt``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Literal, Union, overload
+
+from . import _pld
+from ._errors import Diagnostic, Error
+from ._inputs import DTYPES, GENERATORS
+from ._results import (
+    BlockedRank,
+    Call,
+    Counters,
+    Deadlock,
+    ExploreFinding,
+    ExploreResult,
+    Finding,
+    Leak,
+    RankCheck,
+    RunError,
+    RunResult,
+    Stats,
+    WrongElement,
+    WrongResult,
+    explore_result,
+    run_result,
+)
+
+__all__ = [
+    "BlockedRank",
+    "Call",
+    "Counters",
+    "DTYPES",
+    "Deadlock",
+    "Diagnostic",
+    "Error",
+    "ExploreFinding",
+    "ExploreResult",
+    "Finding",
+    "GENERATORS",
+    "Leak",
+    "MAX_RANKS",
+    "RankCheck",
+    "RunError",
+    "RunResult",
+    "Source",
+    "Stats",
+    "WrongElement",
+    "WrongResult",
+    "explore",
+    "opt",
+    "run",
+    "translate",
+]
+
+# The classes are pld's, wherever they are defined.
+for _name in __all__:
+    if isinstance(globals().get(_name), type):
+        globals()[_name].__module__ = __name__
+
+__version__: str = _pld.__version__
+
+#: The most ranks a run may have.
+MAX_RANKS: int = _pld.MAX_RANKS
+
+#: MLIR source text, MLIR bytecode (``opt`` only), or the path of a file
+#: holding either (named by its path in diagnostics).
+Source = Union[str, bytes, os.PathLike[str]]
+
+#: What an input may be: an array of the buffer's shape (every rank gets
+#: it), an array of shape ``(ranks, *shape)`` or a list of one array per
+#: rank, or a generator's name (``zeros``, ``ones``, ``ramp``, ``rank``).
+Inputs = Mapping[str, object]
+
+
+def _read(source: Source, name: str | None) -> tuple[bytes, str]:
+    """The source's bytes and its name in diagnostics."""
+    if isinstance(source, os.PathLike):
+        path = os.fspath(source)
+        return Path(path).read_bytes(), name or path
+    if isinstance(source, str):
+        return source.encode(), name or "<source>"
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source), name or "<source>"
+    raise TypeError(f"source is MLIR text, bytes or a path, not {type(source).__name__}")
+
+
+def _text(source: Source, name: str | None) -> tuple[str, str]:
+    data, name = _read(source, name)
+    # As the tools read files: bytes that are not UTF-8 do not abort.
+    return data.decode("utf-8", errors="replace"), name
+
+
+def _ranks(ranks: int) -> int:
+    if isinstance(ranks, bool) or not isinstance(ranks, int):
+        raise TypeError(f"ranks is an int, not {type(ranks).__name__}")
+    if not 1 <= ranks <= MAX_RANKS:
+        raise ValueError(f"ranks must be 1 to {MAX_RANKS}, not {ranks}")
+    return ranks
+
+
+def _inputs(inputs: Inputs | None) -> Inputs | None:
+    if inputs is not None and not isinstance(inputs, Mapping):
+        raise TypeError("inputs maps parameter (or buffer) names to arrays, not "
+                        f"{type(inputs).__name__}")
+    return inputs
+
+
+def _seconds(deadline: float) -> float:
+    deadline = float(deadline)
+    if not deadline > 0 or deadline == float("inf"):
+        raise ValueError(f"deadline takes a positive number of seconds, not {deadline}")
+    return deadline
+
+
+@overload
+def opt(source: Source, pipeline: str | None = None, *, name: str | None = None,
+        verify_each: bool = True, print_debug_info: bool = False,
+        print_generic: bool = False, use_nameloc_as_prefix: bool = False,
+        allow_unregistered_dialect: bool = False,
+        emit_bytecode: Literal[False] = False) -> str: ...
+
+
+@overload
+def opt(source: Source, pipeline: str | None = None, *, name: str | None = None,
+        verify_each: bool = True, print_debug_info: bool = False,
+        print_generic: bool = False, use_nameloc_as_prefix: bool = False,
+        allow_unregistered_dialect: bool = False,
+        emit_bytecode: Literal[True]) -> bytes: ...
+
+
+def opt(source: Source, pipeline: str | None = None, *, name: str | None = None,
+        verify_each: bool = True, print_debug_info: bool = False,
+        print_generic: bool = False, use_nameloc_as_prefix: bool = False,
+        allow_unregistered_dialect: bool = False,
+        emit_bytecode: bool = False) -> str | bytes:
+    """``pld-opt``: parses and verifies ``source``, runs ``pipeline``
+    (``"builtin.module(pld-to-pto)"``, pld's passes and MLIR's upstream ones
+    in one string, as ``--pass-pipeline``), verifies after every pass unless
+    ``verify_each`` is false, and returns the module as pld-opt prints it
+    (MLIR bytecode under ``emit_bytecode``). The printing flags are
+    pld-opt's ``--mlir-print-debuginfo``, ``--mlir-print-op-generic`` and
+    ``--mlir-use-nameloc-as-prefix``.
+
+    Raises :class:`Error` with the diagnostics when the source does not
+    parse or verify, the pipeline is invalid, or a pass fails.
+    """
+    data, name = _read(source, name)
+    printing = (bool(print_debug_info), bool(print_generic), bool(use_nameloc_as_prefix))
+    output = _pld.opt(data, pipeline, name, bool(verify_each), printing,
+                      bool(allow_unregistered_dialect), bool(emit_bytecode))
+    return output if emit_bytecode else output.decode("utf-8", errors="replace")
+
+
+@overload
+def translate(source: Source, emit: Literal["pto"] = "pto", *, name: str | None = None,
+              output_dir: None = None) -> str: ...
+
+
+@overload
+def translate(source: Source, emit: Literal["kernels"], *, name: str | None = None,
+              output_dir: str | os.PathLike[str]) -> list[Path]: ...
+
+
+def translate(source: Source, emit: str = "pto", *, name: str | None = None,
+              output_dir: str | os.PathLike[str] | None = None) -> str | list[Path]:
+    """``pld-translate``: ``emit="pto"`` returns the PTOAS text of a module
+    lowered by ``pld-to-pto``; ``emit="kernels"`` writes the builtin kernel
+    packages of its ``pld.builtin_*`` dispatches into ``output_dir`` (as
+    ``-o DIR``) and returns the files written, sorted.
+
+    Raises :class:`Error` with the diagnostics when the module does not
+    parse, verify or translate.
+    """
+    text, name = _text(source, name)
+    if emit == "pto":
+        if output_dir is not None:
+            raise ValueError("emit='pto' returns the text; output_dir is for emit='kernels'")
+        return _pld.translate_pto(text, name)
+    if emit == "kernels":
+        if output_dir is None:
+            raise ValueError("emit='kernels' writes a directory of files; name it with output_dir")
+        directory = Path(output_dir)
+        _pld.translate_kernels(text, name, directory)
+        return sorted(p for p in directory.rglob("*") if p.is_file())
+    raise ValueError(f"emit is 'pto' or 'kernels', not {emit!r}")
+
+
+def run(source: Source, *, ranks: int = 2, inputs: Inputs | None = None,
+        check: bool = False, kernel: str | None = None, entry: str | None = None,
+        deadline: float = 2.0, name: str | None = None) -> RunResult:
+    """``pld-run``: lowers and compiles ``source`` and runs it on ``ranks``
+    simulated ranks. A module with a HOST orchestrator runs whole (``entry``
+    names one of several), unless ``kernel`` names a device kernel to run
+    alone; otherwise its only kernel runs.
+
+    ``inputs`` maps parameter names (``data``, ``%data``, ``arg0``, ``0``;
+    a program's window buffers by name) to numpy arrays: the buffer's shape
+    for the same data on every rank, ``(ranks, *shape)`` or a list for one
+    per rank, or a generator's name. What is not given is filled as pld-run
+    fills it: signals with zeros, the rest with its ramp. ``check`` compares
+    every collective's result with a golden (``--check``); ``deadline`` is
+    how long every live rank may wait before the run is a deadlock.
+
+    Returns a :class:`RunResult`: the outputs of every rank as numpy arrays,
+    the calls and their checks, the counters, the deadlock, leaked credits
+    and device errors (``result.findings``; ``result.ok`` when there are
+    none). Raises :class:`Error` where pld-run stops with an error (a source
+    that does not load, a kernel that does not exist, an input of the wrong
+    shape), and ``KeyboardInterrupt`` after Ctrl-C.
+    """
+    text, name = _text(source, name)
+    raw = _pld.run(text, name, _ranks(ranks), _inputs(inputs), bool(check), kernel, entry,
+                   _seconds(deadline))
+    return run_result(raw)
+
+
+def explore(source: Source, *, ranks: int = 2, schedules: int = 20, seed: int = 0,
+            replay: int | None = None, inputs: Inputs | None = None, check: bool = False,
+            kernel: str | None = None, entry: str | None = None, deadline: float = 2.0,
+            name: str | None = None) -> ExploreResult:
+    """``pld-run --explore``: runs ``schedules`` seeded schedules of the
+    protocol explorer (seeds ``seed`` onwards; ``replay`` runs exactly the
+    schedule of one seed), one simulated thread at a time, checking
+    happens-before on window memory. Each distinct finding (a race, a
+    missing fence, Set and AtomicAdd mixed on a cell, a deadlock, a leaked
+    credit, under ``check`` a wrong result) is kept once with the first seed
+    that showed it. The other arguments are :func:`run`'s.
+    """
+    text, name = _text(source, name)
+    if replay is not None:
+        if schedules != 20 or seed != 0:
+            raise ValueError("replay names its one schedule; schedules and seed are for exploring")
+        first, count = int(replay), 1
+    else:
+        first, count = int(seed), int(schedules)
+    if count < 1:
+        raise ValueError(f"schedules must be at least 1, not {count}")
+    if not 0 <= first < 2**64:
+        raise ValueError(f"a seed is an integer from 0 to 2**64 - 1, not {first}")
+    raw = _pld.explore(text, name, _ranks(ranks), _inputs(inputs), bool(check), kernel, entry,
+                       _seconds(deadline), first, count)
+    return explore_result(raw)

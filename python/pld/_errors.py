@@ -1,0 +1,45 @@
+"""pld.Error and the MLIR diagnostics it carries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One MLIR diagnostic: ``file:line:col: severity: message``.
+
+    ``file``, ``line`` and ``column`` are ``None`` for a diagnostic at an
+    unknown location; ``notes`` are the notes MLIR attached to it.
+    """
+
+    severity: str
+    file: str | None
+    line: int | None
+    column: int | None
+    message: str
+    notes: list[Diagnostic] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        where = self.file or "<unknown>"
+        if self.line is not None and self.column is not None:
+            where = f"{where}:{self.line}:{self.column}"
+        return f"{where}: {self.severity}: {self.message}"
+
+
+class Error(Exception):
+    """What pld-opt, pld-translate or pld-run would report as an error.
+
+    ``str(error)`` is the tool's message (diagnostics with the source line
+    they point at); ``diagnostics`` holds them one by one, each with its
+    file, line, column and message (empty when the error is not at a place
+    of the source, such as an unknown kernel).
+    """
+
+    def __init__(self, message: str, diagnostics: list[Diagnostic] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.diagnostics: list[Diagnostic] = list(diagnostics or [])
+
+    def __str__(self) -> str:
+        return self.message

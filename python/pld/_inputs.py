@@ -1,0 +1,130 @@
+"""How ``pld.run`` and ``pld.explore`` read their ``inputs``.
+
+The extension module loads the source first, then calls :func:`normalize`
+with what it found to fill (a kernel's parameters, or a program's window
+buffers), and copies the bytes this returns. An array is taken as it is
+when its dtype converts to the buffer's without loss (numpy's "safe"
+casting: ``float16`` into an ``f32`` buffer, ``int8`` into ``i32``), and
+refused otherwise, so no value is silently rounded or wrapped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ._errors import Error
+
+#: numpy's dtype of each element type pld simulates.
+DTYPES: dict[str, type[np.generic]] = {
+    "f16": np.float16,
+    "f32": np.float32,
+    "i32": np.int32,
+    "i8": np.int8,
+}
+
+#: pld-run's generators (``--input P=NAME``).
+GENERATORS = ("zeros", "ones", "ramp", "rank")
+
+
+def _what(described: Mapping[str, Any], slot: Mapping[str, Any]) -> str:
+    if described["kind"] == "kernel":
+        return f"parameter %{slot['name']} of @{described['name']}"
+    return f"window buffer '{slot['key']}'"
+
+
+def _resolve(described: Mapping[str, Any], key: object) -> int:
+    name = str(key)
+    for index, slot in enumerate(described["slots"]):
+        if name in slot["aliases"]:
+            return index
+    names = ", ".join(slot["shown"] for slot in described["slots"]) or "none"
+    if described["kind"] == "kernel":
+        raise Error(f"@{described['name']} has no parameter '{name}'; its parameters are {names}")
+    raise Error(f"the program has no window buffer '{name}' (its buffers: {names})")
+
+
+def _flat(array: np.ndarray, dtype: type[np.generic]) -> np.ndarray:
+    """The array's bytes in the buffer's dtype, little-endian, as a flat
+    ``uint8`` view (no copy when it is already contiguous and of that
+    dtype)."""
+    contiguous = np.ascontiguousarray(array, dtype=np.dtype(dtype).newbyteorder("<"))
+    return contiguous.view(np.uint8).reshape(-1)
+
+
+def _array(value: object, dtype: type[np.generic], what: str, key: str) -> np.ndarray:
+    if isinstance(value, np.ndarray):
+        if not np.can_cast(value.dtype, dtype, casting="safe"):
+            name = np.dtype(dtype).name
+            raise Error(
+                f"input '{key}' is {value.dtype}, but the {what} holds {name}: convert it "
+                f"first (array.astype(np.{name})) if its values fit"
+            )
+        return value
+    try:
+        return np.asarray(value, dtype=dtype)
+    except (TypeError, ValueError, OverflowError) as e:
+        raise Error(f"input '{key}' is not an array of {np.dtype(dtype).name}: {e}") from None
+
+
+def _entry(described: Mapping[str, Any], slot: Mapping[str, Any], key: str, value: object,
+           ranks: int) -> object:
+    what = _what(described, slot)
+    shape = tuple(slot["shape"])
+    dtype = DTYPES[slot["dtype"]]
+    if isinstance(value, str):
+        if value not in GENERATORS:
+            raise Error(
+                f"input '{key}' = '{value}' is no generator ({', '.join(GENERATORS)}); "
+                "give an array"
+            )
+        return value
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, np.ndarray) for v in value):
+        if len(value) != ranks:
+            raise Error(f"input '{key}' gives {len(value)} arrays for {ranks} ranks")
+        per_rank = []
+        for rank, item in enumerate(value):
+            array = _array(item, dtype, what, key)
+            if array.shape != shape:
+                raise Error(
+                    f"input '{key}' for rank {rank} has shape {array.shape}; the {what} has "
+                    f"shape {shape}"
+                )
+            per_rank.append(_flat(array, dtype))
+        return per_rank
+    array = _array(value, dtype, what, key)
+    if array.shape == shape:
+        return _flat(array, dtype)
+    if array.shape == (ranks, *shape):
+        return [_flat(array[rank], dtype) for rank in range(ranks)]
+    raise Error(
+        f"input '{key}' has shape {array.shape}; the {what} has shape {shape} (the same on "
+        f"every rank) or give {(ranks, *shape)} (one per rank)"
+    )
+
+
+def normalize(described: Mapping[str, Any], inputs: Mapping[str, object] | None,
+              ranks: int) -> list[object]:
+    """One entry per slot of ``described``: ``None`` (pld-run's default:
+    zeros for a signal, its ramp otherwise), a generator's name, the flat
+    ``uint8`` bytes for every rank, or a list of them, one per rank."""
+    slots = described["slots"]
+    entries: list[object] = [None] * len(slots)
+    if inputs is None:
+        return entries
+    if not isinstance(inputs, Mapping):
+        raise TypeError("inputs maps parameter (or buffer) names to arrays, not "
+                        f"{type(inputs).__name__}")
+    given: list[str | None] = [None] * len(slots)
+    for key, value in inputs.items():
+        index = _resolve(described, key)
+        if given[index] is not None:
+            raise Error(
+                f"inputs fill the {_what(described, slots[index])} twice, with '{given[index]}' "
+                f"and with '{key}'; keep one of them"
+            )
+        given[index] = str(key)
+        entries[index] = _entry(described, slots[index], str(key), value, ranks)
+    return entries

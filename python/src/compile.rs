@@ -1,0 +1,109 @@
+//! `pld.opt` and `pld.translate`: `pld-opt` and `pld-translate` on one
+//! module held in memory, through the drivers' own functions
+//! (`pld_tools::opt::process_source`, `pld_tools::translate`), so that
+//! they print what the tools print.
+
+use crate::error::{guarded, Failure};
+use pld_ir::print::PrintOptions;
+use pld_tools::opt::{process_source, Options};
+use pld_tools::translate::{kernels_source, pto_source, KernelsFailed};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+/// `pld-opt` on `source` (text or bytecode) with `pipeline`
+/// (`builtin.module(...)`): the module as text, or as bytecode.
+#[allow(clippy::too_many_arguments)]
+#[pyfunction]
+#[pyo3(signature = (source, pipeline, name, verify_each, printing, allow_unregistered_dialect, emit_bytecode))]
+pub fn opt<'py>(
+    py: Python<'py>,
+    source: &[u8],
+    pipeline: Option<String>,
+    name: String,
+    verify_each: bool,
+    printing: (bool, bool, bool),
+    allow_unregistered_dialect: bool,
+    emit_bytecode: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let options = Options {
+        pipeline,
+        verify_each,
+        allow_unregistered_dialect,
+        emit_bytecode,
+        print: PrintOptions {
+            debug_info: printing.0,
+            generic: printing.1,
+            nameloc_as_prefix: printing.2,
+            elide_elements_larger_than: None,
+        },
+        ..Options::default()
+    };
+    let source = source.to_vec();
+    let output = py
+        .detach(move || guarded(|| opt_bytes(&source, &name, &options)))
+        .map_err(|f| f.into_pyerr(py))?;
+    Ok(PyBytes::new(py, &output))
+}
+
+fn opt_bytes(source: &[u8], name: &str, options: &Options) -> Result<Vec<u8>, Failure> {
+    let processed = process_source(source, name, options).map_err(Failure::plain)?;
+    if processed.held() {
+        if let Some(output) = processed.output {
+            return Ok(output);
+        }
+    }
+    let text = String::from_utf8_lossy(source);
+    let shown = (!pld_ir::parse::is_bytecode(source)).then_some(text.as_ref());
+    Err(Failure::captured(
+        &format!("pld-opt failed on {name}"),
+        &processed.diagnostics,
+        name,
+        shown,
+    ))
+}
+
+/// `pld-translate --emit=pto` of `source`: the PTOAS text.
+#[pyfunction]
+pub fn translate_pto(py: Python<'_>, source: String, name: String) -> PyResult<String> {
+    py.detach(move || {
+        guarded(|| {
+            let (output, diagnostics) = pto_source(&source, &name);
+            let failed = diagnostics
+                .iter()
+                .any(|d| d.severity == pld_ir::diag::Severity::Error);
+            match output {
+                Some(text) if !failed => Ok(text),
+                _ => Err(Failure::captured(
+                    &format!("pld-translate failed on {name}"),
+                    &diagnostics,
+                    &name,
+                    Some(&source),
+                )),
+            }
+        })
+    })
+    .map_err(|f| f.into_pyerr(py))
+}
+
+/// `pld-translate --emit=kernels -o directory` of `source`.
+#[pyfunction]
+pub fn translate_kernels(
+    py: Python<'_>,
+    source: String,
+    name: String,
+    directory: std::path::PathBuf,
+) -> PyResult<()> {
+    py.detach(move || {
+        guarded(|| match kernels_source(&source, &name, &directory) {
+            Ok(_) => Ok(()),
+            Err(KernelsFailed::Diagnostics(diagnostics)) => Err(Failure::captured(
+                &format!("pld-translate failed on {name}"),
+                &diagnostics,
+                &name,
+                Some(&source),
+            )),
+            Err(KernelsFailed::Write(message)) => Err(Failure::plain(message)),
+        })
+    })
+    .map_err(|f| f.into_pyerr(py))
+}

@@ -1,0 +1,136 @@
+//! `pld.explore`: `pld-run --explore K` (or `--replay SEED`) on the worker
+//! thread: every schedule a run of the protocol explorer, judged by
+//! `pld-run`'s own verdicts (`pld_tools::run_kernel::kernel_verdict`,
+//! `pld_tools::explore::program_verdict`), each finding kept once with
+//! the first seed that showed it.
+
+use crate::error::Failure;
+use crate::run::{fill_ranks, kernel, program, Inputs, Kind, Request};
+use pld_sim::program::orchestrate::Buffer;
+use pld_sim::Schedule;
+use pld_tools::explore::{program_verdict, Verdict};
+use pld_tools::run_kernel::{explorable, kernel_verdict};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::collections::HashSet;
+
+/// What to explore: the run, and the seeds `first..first + count`.
+pub struct Exploration {
+    pub request: Request,
+    pub first: u64,
+    pub count: usize,
+}
+
+/// What the schedules found.
+pub struct Explored {
+    pub kind: Kind,
+    pub name: String,
+    pub schedules: usize,
+    /// Scheduling decisions over all schedules.
+    pub steps: u64,
+    /// Each distinct finding: the first seed that showed it, its key
+    /// (the ops involved) and its report.
+    pub findings: Vec<(u64, String, String)>,
+    /// Some schedule deadlocked.
+    pub deadlock: bool,
+}
+
+/// Explores the request's kernel or program.
+pub fn explore(exploration: &Exploration, inputs: &Inputs) -> Result<Explored, Failure> {
+    match exploration.request.kind()? {
+        Kind::Program => explore_program(exploration, inputs),
+        Kind::Kernel => explore_kernel(exploration, inputs),
+    }
+}
+
+/// Every schedule a fresh run of the program (planned and compiled once).
+fn explore_program(exploration: &Exploration, inputs: &Inputs) -> Result<Explored, Failure> {
+    let request = &exploration.request;
+    let run = program::load(request)?;
+    let described = program::describe(&run);
+    let fills = inputs.ask(described.clone())?;
+    let initial =
+        fill_ranks(&described.slots, &fills, request.ranks).map_err(|e| request.refuse(e))?;
+    let buffers = &run.buffers;
+    let init = |buffer: &Buffer, device: usize| {
+        initial[device][program::index_of(buffers, buffer)].clone()
+    };
+    let options = request.options();
+    sweep(exploration, Kind::Program, &run.entry, |schedule| {
+        program_verdict(&options, &run, &init, &request.source, schedule)
+    })
+}
+
+/// Every schedule a run of the kernel on fresh copies of its inputs.
+fn explore_kernel(exploration: &Exploration, inputs: &Inputs) -> Result<Explored, Failure> {
+    let request = &exploration.request;
+    let options = request.options();
+    let loaded = kernel::load(request)?;
+    let chosen = kernel::choose(request, &loaded)?;
+    explorable(&options, chosen).map_err(|e| request.refuse(e))?;
+    let described = kernel::describe(chosen);
+    let fills = inputs.ask(described.clone())?;
+    let initial =
+        fill_ranks(&described.slots, &fills, request.ranks).map_err(|e| request.refuse(e))?;
+    sweep(exploration, Kind::Kernel, &chosen.name, |schedule| {
+        kernel_verdict(
+            &options,
+            &loaded,
+            chosen,
+            &initial,
+            &request.source,
+            schedule,
+        )
+    })
+}
+
+/// Runs every schedule of the kernel or program `name`, keeping each new
+/// finding with its seed. Ctrl-C ends the sweep (the schedule it cut short
+/// counts for nothing).
+fn sweep(
+    exploration: &Exploration,
+    kind: Kind,
+    name: &str,
+    mut verdict: impl FnMut(Schedule) -> Result<Verdict, String>,
+) -> Result<Explored, Failure> {
+    let mut explored = Explored {
+        kind,
+        name: name.to_string(),
+        schedules: 0,
+        steps: 0,
+        findings: Vec::new(),
+        deadlock: false,
+    };
+    let mut seen = HashSet::new();
+    for i in 0..exploration.count {
+        let seed = exploration.first.wrapping_add(i as u64);
+        let judged = verdict(Schedule { seed });
+        if pld_sim::runtime::interrupt::requested() {
+            return Err(Failure::Interrupted);
+        }
+        let judged = judged.map_err(|e| exploration.request.refuse(e))?;
+        explored.schedules += 1;
+        explored.steps += judged.steps;
+        explored.deadlock |= judged.deadlock;
+        for (key, text) in judged.keys.into_iter().zip(judged.findings) {
+            if seen.insert(key.clone()) {
+                explored.findings.push((seed, key, text));
+            }
+        }
+    }
+    Ok(explored)
+}
+
+impl Explored {
+    /// The dictionary `pld._results.ExploreResult` is built from.
+    pub fn into_python(self, py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("kind", self.kind.name())?;
+        d.set_item("name", self.name)?;
+        d.set_item("schedules", self.schedules)?;
+        d.set_item("steps", self.steps)?;
+        d.set_item("findings", self.findings)?;
+        d.set_item("deadlock", self.deadlock)?;
+        Ok(d)
+    }
+}

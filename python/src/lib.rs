@@ -1,0 +1,125 @@
+//! `pld._pld`, the extension module of the Python package `pld`
+//! (docs/embedding.md, "Python"): `pld-opt`, `pld-translate` and `pld-run`
+//! as functions, over the same crates and the drivers' own functions.
+//! The public API, its checks of the arguments and its result classes are
+//! Python (`pld/__init__.py`, `pld/_results.py`, `pld/_inputs.py`); this
+//! module moves the bytes and runs the compiler and the simulator:
+//!
+//! * [`compile`]: `pld.opt`, `pld.translate`, with the GIL released;
+//! * [`run`] and [`explore`]: `pld.run`, `pld.explore`, on a worker thread
+//!   ([`worker`]) that asks for the inputs ([`inputs`]) once it has loaded
+//!   the source, while the calling thread answers Ctrl-C; what they find
+//!   comes back as plain data ([`report`]);
+//! * [`error`]: failures as `pld.Error` with the MLIR diagnostics.
+//!
+//! No panic crosses into Python: every call runs under
+//! [`error::guarded`] or on a worker that catches it.
+
+mod compile;
+mod error;
+mod explore;
+mod inputs;
+mod report;
+mod run;
+mod worker;
+
+use crate::error::{guarded, Failure};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::time::Duration;
+
+/// A deadline in seconds as a duration (positive and finite).
+fn seconds(value: f64) -> Result<Duration, Failure> {
+    match Duration::try_from_secs_f64(value) {
+        Ok(duration) if !duration.is_zero() => Ok(duration),
+        _ => Err(Failure::plain(format!(
+            "deadline takes a positive number of seconds, not {value}"
+        ))),
+    }
+}
+
+/// `pld-run` on `source`: the report as a dictionary.
+#[allow(clippy::too_many_arguments)]
+#[pyfunction]
+#[pyo3(name = "run", signature = (source, name, ranks, inputs, check, kernel, entry, deadline))]
+fn run_source<'py>(
+    py: Python<'py>,
+    source: String,
+    name: String,
+    ranks: usize,
+    inputs: Bound<'py, PyAny>,
+    check: bool,
+    kernel: Option<String>,
+    entry: Option<String>,
+    deadline: f64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let request = run::Request {
+        source,
+        name,
+        ranks,
+        kernel,
+        entry,
+        check,
+        deadline: seconds(deadline).map_err(|f| f.into_pyerr(py))?,
+    };
+    let report = worker::converse(
+        py,
+        move |asker| guarded(|| run::run(&request, asker)),
+        |py, described| inputs::answer(py, &described, &inputs, ranks),
+    )?;
+    report.into_python(py)
+}
+
+/// `pld-run --explore count --seed first` on `source`: the findings as a
+/// dictionary.
+#[allow(clippy::too_many_arguments)]
+#[pyfunction]
+#[pyo3(
+    name = "explore",
+    signature = (source, name, ranks, inputs, check, kernel, entry, deadline, first, count)
+)]
+fn explore_source<'py>(
+    py: Python<'py>,
+    source: String,
+    name: String,
+    ranks: usize,
+    inputs: Bound<'py, PyAny>,
+    check: bool,
+    kernel: Option<String>,
+    entry: Option<String>,
+    deadline: f64,
+    first: u64,
+    count: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let exploration = explore::Exploration {
+        request: run::Request {
+            source,
+            name,
+            ranks,
+            kernel,
+            entry,
+            check,
+            deadline: seconds(deadline).map_err(|f| f.into_pyerr(py))?,
+        },
+        first,
+        count,
+    };
+    let explored = worker::converse(
+        py,
+        move |asker| guarded(|| explore::explore(&exploration, asker)),
+        |py, described| inputs::answer(py, &described, &inputs, ranks),
+    )?;
+    explored.into_python(py)
+}
+
+#[pymodule]
+fn _pld(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(compile::opt, module)?)?;
+    module.add_function(wrap_pyfunction!(compile::translate_pto, module)?)?;
+    module.add_function(wrap_pyfunction!(compile::translate_kernels, module)?)?;
+    module.add_function(wrap_pyfunction!(run_source, module)?)?;
+    module.add_function(wrap_pyfunction!(explore_source, module)?)?;
+    module.add("MAX_RANKS", pld_sim::MAX_RANKS)?;
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

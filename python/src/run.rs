@@ -1,0 +1,113 @@
+//! `pld.run`: what `pld-run` does, on the worker thread, with the
+//! caller's arrays as inputs and a [`Report`] instead of printed lines.
+//! A module with a HOST orchestrator runs whole ([`program`]), unless a
+//! kernel is named; otherwise its one (or named) kernel runs ([`kernel`]),
+//! as `pld-run` decides.
+
+pub mod kernel;
+pub mod program;
+
+use crate::error::Failure;
+use crate::inputs::{Described, Fill, Slot};
+use crate::report::Report;
+use crate::worker::Asker;
+use pld_tools::options::Options;
+use std::time::Duration;
+
+/// What runs: one kernel, or a whole program from its HOST orchestrator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Kernel,
+    Program,
+}
+
+impl Kind {
+    /// As `RunResult.kind` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Kernel => "kernel",
+            Kind::Program => "program",
+        }
+    }
+}
+
+/// What `pld.run` (and `pld.explore`) was asked.
+pub struct Request {
+    pub source: String,
+    /// The source's name in diagnostics and locations.
+    pub name: String,
+    pub ranks: usize,
+    pub kernel: Option<String>,
+    pub entry: Option<String>,
+    pub check: bool,
+    pub deadline: Duration,
+}
+
+/// Every buffer's bytes on every rank, `[rank][buffer]`.
+pub type Buffers = Vec<Vec<Vec<u8>>>;
+
+/// The worker's questions and the caller's answers.
+pub type Inputs = Asker<Described, Vec<Fill>>;
+
+impl Request {
+    /// `pld-run`'s options for the same run.
+    pub fn options(&self) -> Options {
+        Options {
+            input: self.name.clone(),
+            kernel: self.kernel.clone(),
+            entry: self.entry.clone(),
+            ranks: self.ranks,
+            check: self.check,
+            deadline: self.deadline,
+            iters: 1,
+            ..Options::default()
+        }
+    }
+
+    /// An error as `pld-run` shows it (a message that starts at a place
+    /// of the source quotes the line), without the tool's name.
+    pub fn refuse(&self, message: impl AsRef<str>) -> Failure {
+        let shown = pld_tools::run::shown_error(message.as_ref(), &self.name, &self.source);
+        let shown = shown.strip_prefix("pld-run: error: ").unwrap_or(&shown);
+        Failure::message(shown)
+    }
+
+    /// Whether the source runs whole from a HOST orchestrator, or one
+    /// kernel of it, as `pld-run` decides.
+    pub fn kind(&self) -> Result<Kind, Failure> {
+        if !(1..=pld_sim::MAX_RANKS).contains(&self.ranks) {
+            return Err(self.refuse(format!(
+                "ranks must be 1 to {}, not {}",
+                pld_sim::MAX_RANKS,
+                self.ranks
+            )));
+        }
+        let whole = self.entry.is_some()
+            || (self.kernel.is_none()
+                && !pld_tools::run_program::host_functions(&self.source).is_empty());
+        Ok(if whole { Kind::Program } else { Kind::Kernel })
+    }
+}
+
+/// Runs the request, asking `inputs` for the buffers once it knows them.
+pub fn run(request: &Request, inputs: &Inputs) -> Result<Report, Failure> {
+    match request.kind()? {
+        Kind::Program => program::run(request, inputs),
+        Kind::Kernel => kernel::run(request, inputs),
+    }
+}
+
+/// Every slot's bytes on every rank, `[rank][slot]`, the ranks in
+/// parallel.
+pub fn fill_ranks(slots: &[Slot], fills: &[Fill], ranks: usize) -> Result<Buffers, String> {
+    let bytes = ranks * slots.iter().map(|s| s.param().bytes()).sum::<usize>();
+    pld_sim::program::parallel::map(ranks, bytes, |rank| {
+        slots
+            .iter()
+            .zip(fills)
+            .map(|(slot, fill)| fill.bytes(slot, rank))
+            .collect()
+    })
+    .into_iter()
+    .collect()
+}

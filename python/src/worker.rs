@@ -1,0 +1,185 @@
+//! Running the simulator from Python: on a thread of its own, with the
+//! GIL released, Ctrl-C raising `KeyboardInterrupt` promptly.
+//!
+//! Python runs its signal handlers on the main thread, between bytecodes;
+//! a thread that sits in Rust for the length of a run would leave Ctrl-C
+//! unanswered until the run ends. So the job runs on a worker thread while
+//! the calling thread waits for it without the GIL and, every [`TICK`],
+//! takes the GIL back for `Python::check_signals`. When that raises (the
+//! `KeyboardInterrupt` of Ctrl-C, or whatever a handler raised), it raises
+//! `pld_sim`'s interrupt flag, which stops the run as a deadlock would
+//! (every wait returns), gives the worker [`GRACE`] to come back, and
+//! raises the exception. A rank looping without device calls cannot be
+//! stopped from outside: its worker then ends in the background.
+//!
+//! The job can ask the calling thread a question while it runs
+//! ([`Asker::ask`]): the run asks for its inputs once it knows the
+//! parameters, and they are read from numpy arrays with the GIL held.
+
+use crate::error::{panic_text, Failure};
+use pld_sim::runtime::interrupt;
+use pyo3::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant};
+
+/// How often the waiting thread looks at Python's signals.
+const TICK: Duration = Duration::from_millis(50);
+
+/// How long a stopped run gets to come back before the exception is
+/// raised without it.
+const GRACE: Duration = Duration::from_secs(2);
+
+/// Workers still running (the interrupt flag is the process's: it is
+/// lowered only when none runs).
+static WORKERS: AtomicUsize = AtomicUsize::new(0);
+
+/// What a worker sends the calling thread.
+enum Message<Q, R> {
+    Question(Q),
+    Done(Result<R, Failure>),
+}
+
+/// Sends a question to the calling thread; false when it has gone.
+type Sending<Q> = Box<dyn Fn(Q) -> bool + Send>;
+
+/// The job's way to ask the calling thread a question.
+pub struct Asker<Q, A> {
+    send: Sending<Q>,
+    answers: Receiver<A>,
+}
+
+impl<Q, A> Asker<Q, A> {
+    /// The answer to `question`; `Err` when the caller gave up (its
+    /// answer raised, or Ctrl-C).
+    pub fn ask(&self, question: Q) -> Result<A, Failure> {
+        if !(self.send)(question) {
+            return Err(Failure::Interrupted);
+        }
+        self.answers.recv().map_err(|_| Failure::Interrupted)
+    }
+}
+
+/// Counts a worker from its start to its end.
+struct Counted;
+
+impl Counted {
+    fn start() -> Self {
+        if WORKERS.fetch_add(1, Ordering::SeqCst) == 0 {
+            // Ctrl-C of an earlier call, whose workers have all ended.
+            interrupt::clear();
+        }
+        Counted
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        WORKERS.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Runs `job` on a worker thread and waits for it without the GIL,
+/// answering its questions with `answer` (GIL held) and looking at
+/// Python's signals every [`TICK`].
+pub fn converse<'py, Q, A, R>(
+    py: Python<'py>,
+    job: impl FnOnce(&Asker<Q, A>) -> Result<R, Failure> + Send + 'static,
+    answer: impl FnMut(Python<'py>, Q) -> PyResult<A>,
+) -> PyResult<R>
+where
+    Q: Send + 'static,
+    A: Send + 'static,
+    R: Send + 'static,
+{
+    let (from_worker, to_worker) = spawn(job).map_err(|f| f.into_pyerr(py))?;
+    wait(py, from_worker, to_worker, answer)
+}
+
+/// Starts the worker: what it sends, and where its answers go.
+#[allow(clippy::type_complexity)]
+fn spawn<Q, A, R>(
+    job: impl FnOnce(&Asker<Q, A>) -> Result<R, Failure> + Send + 'static,
+) -> Result<(Receiver<Message<Q, R>>, Sender<A>), Failure>
+where
+    Q: Send + 'static,
+    A: Send + 'static,
+    R: Send + 'static,
+{
+    let (to_caller, from_worker) = channel::<Message<Q, R>>();
+    let (to_worker, answers) = channel::<A>();
+    let counted = Counted::start();
+    std::thread::Builder::new()
+        .name("pld".into())
+        .spawn(move || {
+            let questions = to_caller.clone();
+            let asker = Asker {
+                send: Box::new(move |q| questions.send(Message::Question(q)).is_ok()),
+                answers,
+            };
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&asker)))
+                .unwrap_or_else(|panic| {
+                    Err(Failure::plain(format!(
+                        "internal error in pld: {}",
+                        panic_text(&*panic)
+                    )))
+                });
+            // Counted out before the caller hears of the end, so that its
+            // next run finds no worker running and lowers the flag.
+            drop(counted);
+            let _ = to_caller.send(Message::Done(result));
+        })
+        .map_err(|e| Failure::plain(format!("cannot start a thread: {e}")))?;
+    Ok((from_worker, to_worker))
+}
+
+/// Waits for the worker's result without the GIL: answers its questions,
+/// and on a raised signal stops the run and raises.
+fn wait<'py, Q, A, R>(
+    py: Python<'py>,
+    mut from_worker: Receiver<Message<Q, R>>,
+    to_worker: Sender<A>,
+    mut answer: impl FnMut(Python<'py>, Q) -> PyResult<A>,
+) -> PyResult<R>
+where
+    Q: Send + 'static,
+    R: Send + 'static,
+{
+    loop {
+        // The receiver goes into the detached closure and comes back (it
+        // is Send, not Sync).
+        let (received, back) = py.detach(move || (from_worker.recv_timeout(TICK), from_worker));
+        from_worker = back;
+        match received {
+            // An answer that raises drops `to_worker` on return: the job's
+            // question fails and it ends.
+            Ok(Message::Question(question)) => {
+                let _ = to_worker.send(answer(py, question)?);
+            }
+            Ok(Message::Done(result)) => return result.map_err(|f| f.into_pyerr(py)),
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(raised) = py.check_signals() {
+                    interrupt::request();
+                    drop(to_worker);
+                    py.detach(move || wait_for_done(&from_worker));
+                    return Err(raised);
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                let message = "internal error in pld: the run's thread ended without a result";
+                return Err(Failure::plain(message).into_pyerr(py));
+            }
+        }
+    }
+}
+
+/// Waits up to [`GRACE`] for the worker's end.
+fn wait_for_done<Q, R>(from_worker: &Receiver<Message<Q, R>>) {
+    let until = Instant::now() + GRACE;
+    while let Some(left) = until.checked_duration_since(Instant::now()) {
+        match from_worker.recv_timeout(left) {
+            Ok(Message::Done(_)) | Err(_) => return,
+            Ok(Message::Question(_)) => continue,
+        }
+    }
+}

@@ -1,0 +1,56 @@
+"""pld.explore against pld-run --explore on the same kernels."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import pld
+
+
+def shown_findings(stdout: str) -> list[str]:
+    """pld-run's findings: each `schedule N (--replay N): ...` paragraph."""
+    findings: list[str] = []
+    for line in stdout.splitlines():
+        if re.match(r"schedule \d+ \(--replay \d+\): ", line):
+            findings.append(line)
+        elif findings and line.startswith(" "):
+            findings[-1] += "\n" + line
+    return findings
+
+
+@pytest.mark.parametrize("corpus,ranks", [
+    ("remote-load-without-wait.mlir", 2),
+    ("set-and-add-mixed.mlir", 2),
+    ("wait-one-credit-too-many.mlir", 3),
+])
+def test_findings_are_pld_runs(tool, root: Path, corpus: str, ranks: int) -> None:
+    path = root / "tests" / "explore" / corpus
+    done = tool("pld-run", path, "--ranks", ranks, "--explore", 10)
+    assert done.returncode in (1, 3), done.stderr
+    result = pld.explore(path, ranks=ranks, schedules=10)
+    assert not result.ok and result.schedules == 10
+    assert [str(f) for f in result.findings] == shown_findings(done.stdout)
+    assert result.deadlock == (done.returncode == 3)
+    # The seed of a finding replays it.
+    first = result.findings[0]
+    replayed = pld.explore(path, ranks=ranks, replay=first.seed)
+    assert first.key in [f.key for f in replayed.findings]
+
+
+def test_clean_kernels_and_programs(example) -> None:
+    result = pld.explore(example("ring_allreduce.mlir"), ranks=4, schedules=5, check=True)
+    assert result.ok and result.kind == "kernel" and result.schedules == 5 and result.steps > 0
+    result = pld.explore(example("allreduce.mlir"), ranks=2, schedules=2, seed=100, check=True)
+    assert result.ok and result.kind == "program" and result.name == "main"
+
+
+def test_explore_refusals(example, root: Path) -> None:
+    with pytest.raises(pld.Error, match="has 0 collectives; --check needs exactly one"):
+        pld.explore(root / "tests" / "explore" / "remote-load-without-wait.mlir", check=True)
+    with pytest.raises(ValueError):
+        pld.explore(example("barrier.mlir"), schedules=0)
+    with pytest.raises(ValueError):
+        pld.explore(example("barrier.mlir"), replay=3, seed=4)

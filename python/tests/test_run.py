@@ -1,0 +1,318 @@
+"""pld.run: results against numpy computed here, outputs and counters
+against pld-run's for the same run, the findings, and the errors."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import pld
+
+RANKS = 4
+rng = np.random.default_rng(21)
+
+
+def integers(shape: tuple[int, ...], dtype: type, low: int = -50, high: int = 50) -> np.ndarray:
+    """Random small integers: sums of them are exact in any float type."""
+    return rng.integers(low, high, size=shape).astype(dtype)
+
+
+def kernel(body: str, *params: str) -> str:
+    """An InCore kernel @k with `params` and `body`."""
+    return (f"func.func @k({', '.join(params)}) attributes "
+            f'{{pld.kind = #pld.func_kind<"incore">}} {{\n{body}\n  return\n}}\n')
+
+
+# --- numbers against numpy ---------------------------------------------------
+
+def mesh_allreduce(ranks: int, elements: int) -> str:
+    """A mesh allreduce (Sum) of [1, elements] FP32 on `ranks` ranks."""
+    data = f"tensor<1x{elements}xf32, #pld.dist>"
+    signal = f"tensor<{ranks}x1xi32, #pld.dist>"
+    return kernel(f'  %r = "pld.tensor_allreduce"(%data, %signal) {{op = #pld.reduce_op<"sum">}} '
+                  f": ({data}, {signal}) -> {data}", f"%data: {data}", f"%signal: {signal}")
+
+
+@pytest.mark.parametrize("mode,ranks", [("ring", 4), ("mesh", 2), ("mesh", 8)])
+def test_allreduce_sums_per_rank_inputs(example, mode: str, ranks: int) -> None:
+    source = example("ring_allreduce.mlir") if mode == "ring" else mesh_allreduce(ranks, 4097)
+    data = [integers((1, 4097), np.float32) for _ in range(ranks)]
+    result = pld.run(source, ranks=ranks, inputs={"data": data}, check=True)
+    expected = np.sum(np.stack(data), axis=0)
+    for rank in range(ranks):
+        np.testing.assert_array_equal(result.outputs[rank]["data"], expected)
+    assert result.ok, result.findings
+    assert [c.ok for c in result.calls[0].checks] == [True] * ranks
+
+
+def test_inputs_stacked_per_rank_and_broadcast(example) -> None:
+    source = example("ring_allreduce.mlir")
+    stacked = integers((RANKS, 1, 4097), np.float32)
+    result = pld.run(source, ranks=RANKS, inputs={"%data": stacked})
+    np.testing.assert_array_equal(result.stacked("data"),
+                                  np.broadcast_to(stacked.sum(axis=0), stacked.shape))
+    same = integers((1, 4097), np.float32)
+    result = pld.run(source, ranks=RANKS, inputs={"arg0": same})
+    np.testing.assert_array_equal(result.outputs[3]["data"], same * RANKS)
+    # A safe cast (float16 into f32) is taken as it is.
+    result = pld.run(source, ranks=RANKS, inputs={"0": same.astype(np.float16)})
+    np.testing.assert_array_equal(result.outputs[0]["data"], same * RANKS)
+
+
+def test_allgather_and_all_to_all(example) -> None:
+    rows = [integers((1, 24), np.float32) for _ in range(RANKS)]
+    result = pld.run(example("allgather.mlir"), ranks=RANKS, inputs={"input": rows}, check=True)
+    for rank in range(RANKS):
+        np.testing.assert_array_equal(result.outputs[rank]["target"], np.concatenate(rows))
+    assert result.ok
+    blocks = [integers((RANKS, 24), np.float32) for _ in range(RANKS)]
+    result = pld.run(example("all_to_all.mlir"), ranks=RANKS, inputs={"input": blocks},
+                     check=True)
+    for d in range(RANKS):
+        expected = np.stack([blocks[s][d] for s in range(RANKS)])
+        np.testing.assert_array_equal(result.outputs[d]["target"], expected)
+    assert result.ok
+
+
+def test_broadcast_reduce_and_reduce_scatter(example) -> None:
+    data = [integers((2, 40), np.float32) for _ in range(RANKS)]
+    result = pld.run(example("broadcast.mlir"), ranks=RANKS, inputs={"target": data})
+    for rank in range(RANKS):  # root = 2
+        np.testing.assert_array_equal(result.outputs[rank]["target"], data[2])
+    data = [integers((3, 1000), np.float32) for _ in range(RANKS)]
+    result = pld.run(example("reduce.mlir"), ranks=RANKS, inputs={"target": data}, check=True)
+    for rank in range(RANKS):  # max into root 1; the others unchanged
+        expected = np.max(np.stack(data), axis=0) if rank == 1 else data[rank]
+        np.testing.assert_array_equal(result.outputs[rank]["target"], expected)
+    assert result.ok
+    data = [integers((RANKS, 24), np.float32) for _ in range(RANKS)]
+    result = pld.run(example("reduce_scatter.mlir"), ranks=RANKS, inputs={"target": data})
+    total = np.sum(np.stack(data), axis=0)
+    for rank in range(RANKS):  # row r of rank r is the sum of row r
+        np.testing.assert_array_equal(result.outputs[rank]["target"][rank], total[rank])
+
+
+@pytest.mark.parametrize("dtype,mlir", [(np.int32, "i32"), (np.float16, "f16"),
+                                        (np.int8, "i8")])
+def test_reduce_scatter_in_other_dtypes(dtype, mlir: str) -> None:
+    target = f"tensor<4x8x{mlir}, #pld.dist>"
+    signal = "tensor<4x1xi32, #pld.dist>"
+    source = kernel(f'  %r = "pld.tensor_reduce_scatter"(%t, %s) {{op = #pld.reduce_op<"sum">}} '
+                    f": ({target}, {signal}) -> {target}", f"%t: {target}", f"%s: {signal}")
+    data = [integers((4, 8), dtype, -20, 20) for _ in range(4)]
+    result = pld.run(source, ranks=4, inputs={"t": data}, check=True)
+    assert result.outputs[0]["t"].dtype == dtype
+    total = np.sum(np.stack(data).astype(np.int64), axis=0)
+    for rank in range(4):
+        np.testing.assert_array_equal(result.outputs[rank]["t"][rank].astype(np.int64),
+                                      total[rank])
+    assert result.ok
+
+
+def test_a_whole_program(example) -> None:
+    result = pld.run(example("allreduce.mlir"), ranks=RANKS, check=True)
+    assert result.kind == "program" and result.name == "main"
+    assert result.ok, result.findings
+    assert result.stats.round_trips == [2] * RANKS
+    assert [c.kind for c in result.calls] == ["pld.tensor_allreduce"] * 2
+    assert all(c.ok for c in result.calls)
+
+
+# --- the same run through pld-run --------------------------------------------
+
+def read_outputs(directory: Path, ranks: int) -> list[dict[str, np.ndarray]]:
+    outputs: list[dict[str, np.ndarray]] = [{} for _ in range(ranks)]
+    for path in directory.glob("*.npy"):
+        match = re.fullmatch(r"(.*)\.rank(\d+)\.npy", path.name)
+        if match:
+            outputs[int(match[2])][match[1]] = np.load(path)
+    return outputs
+
+
+def assert_same_outputs(mine: list[dict[str, np.ndarray]], theirs: list[dict[str, np.ndarray]]):
+    assert [sorted(r) for r in mine] == [sorted(r) for r in theirs]
+    for rank, (a, b) in enumerate(zip(mine, theirs)):
+        for name in a:
+            assert a[name].dtype == b[name].dtype and a[name].shape == b[name].shape
+            assert a[name].tobytes() == b[name].tobytes(), (rank, name)
+
+
+@pytest.mark.parametrize("example,ranks", [
+    ("ring_allreduce.mlir", 4), ("allgather.mlir", 4), ("all_to_all_v.mlir", 4),
+    ("allreduce.mlir", 4), ("two_domains.mlir", 4), ("chip_all_to_all_v.mlir", 2),
+])
+def test_outputs_and_counters_are_pld_runs(tool, root: Path, tmp_path: Path, example: str,
+                                           ranks: int) -> None:
+    path = root / "examples" / example
+    done = tool("pld-run", path, "--ranks", ranks, "--check", "--stats", "--per-rank",
+                "--output-dir", tmp_path)
+    assert done.returncode == 0, done.stderr
+    result = pld.run(path, ranks=ranks, check=True)
+    assert result.ok, result.findings
+    assert_same_outputs(result.outputs, read_outputs(tmp_path, ranks))
+    # The --stats --per-rank table: rank, [round trips,] notifies, waits,
+    # remote bytes read, remote bytes written.
+    rows = [line.split() for line in done.stdout.splitlines()]
+    rows = [r for r in rows if r and r[0].isdigit() and len(r) in (5, 6)]
+    assert len(rows) == ranks
+    for counters, row in zip(result.stats.per_rank, rows):
+        assert [counters.notifies, counters.waits, counters.remote_bytes_read,
+                counters.remote_bytes_written] == [int(x) for x in row[-4:]]
+        if len(row) == 6:
+            assert result.stats.round_trips[int(row[0])] == int(row[1])
+
+
+def test_numpy_inputs_are_pld_runs_npy_inputs(tool, root: Path, tmp_path: Path) -> None:
+    path = root / "examples" / "all_to_all.mlir"
+    blocks = [integers((RANKS, 24), np.float32) for _ in range(RANKS)]
+    for rank, block in enumerate(blocks):
+        np.save(tmp_path / f"in.rank{rank}.npy", block)
+    done = tool("pld-run", path, "--ranks", RANKS, "--check", "--input",
+                f"input={tmp_path}/in.rank{{rank}}.npy", "--output-dir", tmp_path / "out")
+    assert done.returncode == 0, done.stderr
+    result = pld.run(path, ranks=RANKS, check=True, inputs={"input": blocks})
+    assert_same_outputs(result.outputs, read_outputs(tmp_path / "out", RANKS))
+
+
+def test_generators_are_pld_runs(tool, root: Path, tmp_path: Path) -> None:
+    path = root / "examples" / "reduce.mlir"
+    done = tool("pld-run", path, "--ranks", RANKS, "--input", "target=rank", "--output-dir",
+                tmp_path)
+    assert done.returncode == 0, done.stderr
+    result = pld.run(path, ranks=RANKS, inputs={"target": "rank"})
+    assert_same_outputs(result.outputs, read_outputs(tmp_path, RANKS))
+    assert float(result.outputs[1]["target"].max()) == RANKS - 1
+
+
+# --- findings ----------------------------------------------------------------
+
+DEADLOCK = kernel("""\
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (tensor<4x1xi32, #pld.dist>) -> !pld.ctx
+  %me = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %c0 = arith.constant 0 : i32
+  %skip = arith.cmpi eq, %me, %c0 : i32
+  scf.if %skip {
+  } else {
+    %r = "pld.tensor_barrier"(%sig) : (tensor<4x1xi32, #pld.dist>) -> tensor<4x1xi32, #pld.dist>
+  }""", "%sig: tensor<4x1xi32, #pld.dist>")
+
+LEAK = kernel("""\
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (tensor<2x1xi32, #pld.dist>) -> !pld.ctx
+  %me32 = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %me = arith.index_cast %me32 : i32 to index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %peer = arith.subi %c1, %me : index
+  %one = arith.constant 1 : i32
+  "pld.system_notify"(%sig, %peer, %me, %c0, %one) {op = #pld.notify_op<"atomic_add">} : (tensor<2x1xi32, #pld.dist>, index, index, index, i32) -> ()
+  "pld.system_wait"(%sig, %peer, %c0, %one) {cmp = #pld.wait_cmp<"ge">} : (tensor<2x1xi32, #pld.dist>, index, index, i32) -> ()""",
+                "%sig: tensor<2x1xi32, #pld.dist>")
+
+# A broadcast whose kernel then zeroes the first row of its result.
+WRONG = kernel("""\
+  %r = "pld.tensor_broadcast"(%t, %s) {root = 0 : i64} : (tensor<2x8xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>) -> tensor<2x8xf32, #pld.dist>
+  %c0 = arith.constant 0 : index
+  %z = "pld.tile_create"() : () -> tensor<1x8xf32, #pld.tile>
+  "pld.tile_store"(%z, %r, %c0, %c0) : (tensor<1x8xf32, #pld.tile>, tensor<2x8xf32, #pld.dist>, index, index) -> ()""",
+                 "%t: tensor<2x8xf32, #pld.dist>", "%s: tensor<2x1xi32, #pld.dist>")
+
+
+def test_a_deadlock_names_the_waiting_ranks_as_pld_run_does(tool, tmp_path: Path) -> None:
+    path = tmp_path / "deadlock.mlir"
+    path.write_text(DEADLOCK)
+    done = tool("pld-run", path, "--ranks", 3, "--deadline", 0.2)
+    assert done.returncode == 3
+    result = pld.run(path, ranks=3, deadline=0.2)
+    assert not result.ok and result.deadlock is not None
+    assert "pld-run: " + result.deadlock.message == done.stderr.strip()
+    assert result.deadlock.finished == [0]
+    assert [(b.rank, b.buffer, b.index, b.cmp, b.expected, b.actual)
+            for b in result.deadlock.blocked] == [(1, "sig", (0, 0), ">=", 1, 0),
+                                                  (2, "sig", (0, 0), ">=", 1, 0)]
+    assert result.findings == [result.deadlock]
+
+
+def test_leaked_credits_are_pld_runs(tool, tmp_path: Path) -> None:
+    path = tmp_path / "leak.mlir"
+    path.write_text(LEAK)
+    done = tool("pld-run", path, "--ranks", 2)
+    assert done.returncode == 1
+    result = pld.run(path, ranks=2)
+    assert sorted((leak.rank, leak.buffer, leak.index, leak.value) for leak in result.leaks) == \
+        [(0, "sig", (1, 0), 1), (1, "sig", (0, 0), 1)]
+    shown = sorted(line for line in done.stderr.splitlines() if "credit leak" in line)
+    assert sorted("pld-run: " + leak.message for leak in result.leaks) == shown
+    assert not result.ok
+
+
+def test_wrong_elements_are_reported(tool, tmp_path: Path) -> None:
+    data = [integers((2, 8), np.float32, 1, 9) for _ in range(2)]
+    result = pld.run(WRONG, ranks=2, inputs={"t": data}, check=True)
+    wrong = [f for f in result.findings if isinstance(f, pld.WrongResult)]
+    assert [w.check.rank for w in wrong] == [0, 1]
+    first = wrong[0].check.first_wrong[0]
+    assert (first.index, first.got, first.expected) == ((0, 0), 0.0, float(data[0][0, 0]))
+    assert wrong[0].check.wrong == 8
+    # pld-run says the same of the same inputs.
+    for rank, block in enumerate(data):
+        np.save(tmp_path / f"t.rank{rank}.npy", block)
+    (tmp_path / "wrong.mlir").write_text(WRONG)
+    done = tool("pld-run", tmp_path / "wrong.mlir", "--ranks", 2, "--check", "--input",
+                f"t={tmp_path}/t.rank{{rank}}.npy")
+    assert done.returncode == 1
+    assert "rank 0: WRONG" in done.stdout and "8 wrong elements" in done.stdout
+
+
+def test_device_faults_are_errors_of_the_result() -> None:
+    # On three ranks the hand-made barrier's rank 2 computes peer -1.
+    result = pld.run(LEAK, ranks=3)
+    assert any("outside every window" in e for e in result.errors)
+    assert isinstance(result.findings[0], pld.RunError)
+
+
+# --- errors ------------------------------------------------------------------
+
+def test_a_source_that_does_not_load(tool, tmp_path: Path) -> None:
+    path = tmp_path / "bad.mlir"
+    path.write_text(kernel('  %r = "pld.tensor_barrier"(%s) : (tensor<4x1xi32>) -> tensor<4x1xi32>',
+                           "%s: tensor<4x1xi32>"))
+    done = tool("pld-run", path, "--ranks", 4)
+    assert done.returncode == 1
+    with pytest.raises(pld.Error) as raised:
+        pld.run(path, ranks=4)
+    first = raised.value.diagnostics[0]
+    assert (first.file, first.line) == (str(path), 2)
+    assert f"{first.file}:{first.line}:{first.column}: error: {first.message}" in done.stderr
+    assert str(raised.value) in done.stderr
+
+
+@pytest.mark.parametrize("arguments,message", [
+    ({"kernel": "nope"}, "has no device kernel @nope"),
+    ({"inputs": {"nope": "zeros"}},
+     "@ring_allreduce has no parameter 'nope'; its parameters are %data (arg0), %signal (arg1)"),
+    ({"inputs": {"data": np.zeros((1, 4096), np.float32)}}, "has shape (1, 4096)"),
+    ({"inputs": {"data": np.zeros((1, 4097), np.float64)}}, "is float64, but the parameter"),
+    ({"inputs": {"data": "random"}}, "is no generator"),
+    ({"inputs": {"data": "zeros", "arg0": "ones"}}, "twice"),
+    ({"inputs": {"data": [np.zeros((1, 4097), np.float32)] * 3}}, "3 arrays for 4 ranks"),
+    ({"ranks": 3}, "signal"),
+])
+def test_refusals_are_errors(example, arguments: dict, message: str) -> None:
+    arguments = {"ranks": 4, **arguments}
+    with pytest.raises(pld.Error, match=re.escape(message)):
+        pld.run(example("ring_allreduce.mlir"), **arguments)
+
+
+def test_bad_arguments_are_python_errors(example) -> None:
+    source = example("ring_allreduce.mlir")
+    with pytest.raises(ValueError):
+        pld.run(source, ranks=0)
+    with pytest.raises(ValueError):
+        pld.run(source, deadline=0)
+    with pytest.raises(TypeError):
+        pld.run(source, inputs=[1, 2])  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        pld.run(12)  # type: ignore[arg-type]
