@@ -21,6 +21,7 @@ pub mod attr;
 pub mod build;
 pub mod diag;
 pub mod edit;
+pub mod guard;
 pub mod loc;
 pub mod nav;
 pub mod parse;

@@ -80,6 +80,10 @@ fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Refusa
     if let Some(dir) = &options.output_dir {
         crate::files::check_output_dir(dir)?;
     }
+    // A shard program runs as the pld program convert-shard-to-pld makes
+    // of it (its locations still point into `text`).
+    let converted = pld_sim::compiler::shard_to_pld(text, buffer_name).map_err(Refusal::Error)?;
+    let text = converted.as_deref().unwrap_or(text);
     // A program with a HOST orchestrator runs whole, unless a kernel is
     // named.
     if options.entry.is_some()
