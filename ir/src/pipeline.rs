@@ -249,13 +249,9 @@ impl<'c> Planned<'c> {
     /// Runs the step on `module`. Failures were reported as diagnostics.
     pub fn run(&self, module: &mut Module<'c>) -> Result<(), PassFailed> {
         if self.step.pass == "shard-partition" {
-            if let Some(sharding) = crate::guard::shard_partition_crash(module.as_operation()) {
-                crate::diag::error(
-                    sharding,
-                    "has sharded_dims_offsets, on which upstream shard-partition (LLVM 22) crashes; \
-                     leave shard-partition out: convert-shard-to-pld reshards an unevenly sharded \
-                     function argument itself",
-                );
+            if let Some((op, message)) = crate::guard::shard_partition_crash(module.as_operation())
+            {
+                crate::diag::error(op, message);
                 return Err(PassFailed);
             }
         }

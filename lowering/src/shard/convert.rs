@@ -268,6 +268,9 @@ fn extract_slice(b: &mut Builder, op: OperationRef) -> Result<(), Refusal> {
     let source = pld_ir::operand(op, 0).ok_or("has no source")?;
     let ty = tensor_type(source)?;
     let (offsets, sizes) = slice_triple(b, op)?;
+    if sizes.len() != ty.shape.len() || offsets.len() != ty.shape.len() {
+        return Err("has offsets or sizes of another rank than its source".into());
+    }
     let partial: Vec<usize> = (0..sizes.len())
         .filter(|&a| sizes[a] != ty.shape[a] || offsets[a].as_constant() != Some(0))
         .collect();
@@ -287,7 +290,12 @@ fn extract_slice(b: &mut Builder, op: OperationRef) -> Result<(), Refusal> {
         ),
         (_, [a]) => {
             let (p, dim, q) = ty.around(*a);
-            let col = PerDevice(offsets[*a].0.iter().map(|o| o * q as i64).collect());
+            let scaled: Option<Vec<i64>> = offsets[*a]
+                .0
+                .iter()
+                .map(|o| o.checked_mul(q as i64))
+                .collect();
+            let col = PerDevice(scaled.ok_or("slices outside its source")?);
             (
                 [p, dim * q],
                 [p, sizes[*a] * q],
@@ -329,8 +337,12 @@ fn check_bounds(
     col: &PerDevice,
 ) -> Result<(), Refusal> {
     for (device, (r, c)) in row.0.iter().zip(&col.0).enumerate() {
-        let inside =
-            |start: i64, size: usize, whole: usize| start >= 0 && start as usize + size <= whole;
+        let inside = |start: i64, size: usize, whole: usize| {
+            usize::try_from(start)
+                .ok()
+                .and_then(|s| s.checked_add(size))
+                .is_some_and(|end| end <= whole)
+        };
         if !inside(*r, extent[0], view[0]) || !inside(*c, extent[1], view[1]) {
             return Err(format!("slices outside its source on device {device}"));
         }

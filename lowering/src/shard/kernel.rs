@@ -206,7 +206,14 @@ impl<'k> Writer<'k> {
             self.head_arith("addi", &scaled, b)
         } else if let Some((div, modulus, scale, add)) = value.as_digit() {
             let q = self.head_arith("divui", &device, div);
-            let r = self.head_arith("remui", &q, modulus);
+            // The remainder is the quotient itself when no device's
+            // quotient reaches the modulus.
+            let devices = value.0.len() as i64;
+            let r = if div * modulus >= devices {
+                q
+            } else {
+                self.head_arith("remui", &q, modulus)
+            };
             let s = self.head_arith("muli", &r, scale);
             self.head_arith("addi", &s, add)
         } else {

@@ -23,14 +23,21 @@ pub mod source;
 pub mod text;
 pub mod types;
 
-use melior::ir::OperationRef;
+use melior::ir::{operation::OperationLike, OperationRef};
 
-/// Whether `module` still holds sharding annotations that upstream
-/// `shard-partition` must partition before `convert-shard-to-pld` (every
-/// `shard.shard` other than the reshard pairs of function arguments that
-/// the conversion takes itself).
+/// Whether `module` still holds sharding annotations for upstream
+/// `sharding-propagation` and `shard-partition` to partition before
+/// `convert-shard-to-pld`: any `shard.shard`, unless a sharding uses
+/// `sharded_dims_offsets` (on which `shard-partition` crashes;
+/// `convert-shard-to-pld` reshards such arguments itself, see [`reshard`]).
 pub fn needs_partition(module: OperationRef) -> bool {
-    pld_ir::collect(module, |n| n == "shard.shard")
-        .into_iter()
-        .any(|op| !reshard::in_argument_pair(op))
+    let shards = pld_ir::collect(module, |n| n == "shard.shard");
+    let uneven = shards.iter().any(|shard| {
+        pld_ir::operand(*shard, 1)
+            .and_then(pld_ir::defining_op)
+            .and_then(|s| s.attribute("static_sharded_dims_offsets").ok())
+            .and_then(pld_ir::attr::i64_array)
+            .is_some_and(|offsets| !offsets.is_empty())
+    });
+    !shards.is_empty() && !uneven
 }

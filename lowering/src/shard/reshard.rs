@@ -76,28 +76,6 @@ pub fn shard(b: &mut Builder, op: OperationRef) -> Result<(), Refusal> {
     reshard(b, op, *user, source, number)
 }
 
-/// Whether a `shard.shard` is one of a reshard pair of a function
-/// argument, which [`shard`] converts (anything else needs
-/// `shard-partition`).
-pub fn in_argument_pair(op: OperationRef) -> bool {
-    let first = if op.attribute("annotate_for_users").is_ok() {
-        match pld_ir::operand(op, 0).and_then(pld_ir::defining_op) {
-            Some(first) if pld_ir::op_name(&first) == "shard.shard" => first,
-            _ => return false,
-        }
-    } else {
-        op
-    };
-    let users = pld_ir::result_at(first, 0)
-        .map(pld_ir::users)
-        .unwrap_or_default();
-    let paired = matches!(users.as_slice(), [user] if pld_ir::op_name(user) == "shard.shard"
-        && user.attribute("annotate_for_users").is_ok());
-    first.attribute("annotate_for_users").is_err()
-        && paired
-        && pld_ir::operand(first, 0).is_some_and(|v| argument_number(v).is_ok())
-}
-
 fn partition_first() -> Refusal {
     "is a sharding annotation; convert-shard-to-pld takes partitioned functions (run \
      shard-partition first) and converts only the reshard of a function argument written \
@@ -198,7 +176,11 @@ fn split(b: &Builder, op: OperationRef, ty: &TensorType) -> Result<Option<Split>
         }
         return Err("has a sharding that splits more than one tensor axis".into());
     };
-    if *axis >= ty.shape.len() || grid_axes.iter().any(|a| *a >= b.grid.shape.len()) {
+    let distinct = grid_axes
+        .iter()
+        .enumerate()
+        .all(|(i, a)| !grid_axes[..i].contains(a));
+    if *axis >= ty.shape.len() || !distinct || grid_axes.iter().any(|a| *a >= b.grid.shape.len()) {
         return Err("has a sharding whose split axes do not fit the tensor and the grid".into());
     }
     let shards: usize = grid_axes.iter().map(|a| b.grid.shape[*a]).product();

@@ -7,7 +7,7 @@ use super::types::TensorType;
 use melior::ir::{
     operation::OperationLike, r#type::RankedTensorType, OperationRef, TypeLike, Value,
 };
-use pld_dialect::enums::ReduceOp;
+use pld_dialect::{enums::ReduceOp, ops::builtin::RING_MAX_RANKS};
 use pld_ir::attr;
 
 /// Why something cannot be converted.
@@ -64,6 +64,12 @@ pub fn grid(op: OperationRef) -> Result<Grid, Refusal> {
     }
     if shape.is_empty() || shape.contains(&0) {
         return Err("has no devices".into());
+    }
+    let devices = shape.iter().try_fold(1i64, |acc, d| acc.checked_mul(*d));
+    if devices.is_none_or(|n| n > RING_MAX_RANKS) {
+        return Err(format!(
+            "has more devices than the {RING_MAX_RANKS} a pld comm domain holds (the CommContext's capacity)"
+        ));
     }
     Ok(Grid {
         name,
@@ -136,7 +142,7 @@ pub fn reduction(op: OperationRef) -> Result<ReduceOp, Refusal> {
         "min" => Ok(ReduceOp::Min),
         "product" => Ok(ReduceOp::Prod),
         other => Err(format!(
-            "has reduction = {other}, which no pld collective computes (pld reduces by sum, max, min and product)"
+            "has reduction = {other}, which no pld collective computes: pld reduces by sum, max, min and product"
         )),
     }
 }

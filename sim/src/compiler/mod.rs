@@ -14,4 +14,4 @@ mod shard;
 
 pub use jit::{Compiled, Kernel};
 pub use pld_to_pto::{to_pto, to_pto_named};
-pub use shard::shard_to_pld;
+pub use shard::{shard_to_pld, ShardProgram};
