@@ -61,6 +61,6 @@ where
 fn unannotated_tensor_operand(op: OperationRef) -> bool {
     crate::operands(op).into_iter().any(|value| {
         RankedTensorType::try_from(crate::type_of(value)).is_ok()
-            && !crate::defining_op(value).is_some_and(|d| crate::op_name(&d) == "shard.shard")
+            && crate::defining_op(value).is_none_or(|d| crate::op_name(&d) != "shard.shard")
     })
 }
