@@ -329,7 +329,7 @@ impl<'k> Writer<'k> {
     fn valid(&mut self, tiling: &Tiling, dim: usize, step: Option<&str>) -> String {
         let (tile, extent) = (tiling.tile[dim], tiling.extent[dim]);
         match step {
-            Some(step) if extent % tile != 0 => {
+            Some(step) if !extent.is_multiple_of(tile) => {
                 let (size, whole) = (self.body.index(tile as i64), self.body.index(extent as i64));
                 let done = self.body.arith("muli", step, &size);
                 let left = self.body.arith("subi", &whole, &done);
@@ -393,7 +393,7 @@ impl Tiling {
     }
 
     fn ragged(&self, dim: usize) -> bool {
-        self.extent[dim] % self.tile[dim] != 0
+        !self.extent[dim].is_multiple_of(self.tile[dim])
     }
 
     /// `tensor<RxCxf32, #pld.tile>`, with a `valid_shape` (`-1` for a
