@@ -79,9 +79,9 @@ fn read(path: &Path) -> Result<Vec<u8>> {
     std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
 
-/// Lowers the program with `convert-shard-to-mpi` and builds it with the
-/// driver into `dir/shard_mpi`.
-fn build_mpi(program: &Path, dir: &Path) -> Result<PathBuf> {
+/// Lowers the program with `convert-shard-to-mpi` down to an object file,
+/// `dir/all_reduce.o`.
+fn lower_mpi(program: &Path, dir: &Path) -> Result<PathBuf> {
     let mlir_opt = llvm_tool("mlir-opt")?;
     let output = Command::new(&mlir_opt)
         .arg("--convert-shard-to-mpi")
@@ -100,12 +100,12 @@ fn build_mpi(program: &Path, dir: &Path) -> Result<PathBuf> {
         .filter(|l| !l.trim_start().starts_with("shard.grid"))
         .map(|l| format!("{l}\n"))
         .collect();
-    let (mpi_file, llvm, ll, object) = (
+    let (mpi_file, llvm, ll) = (
         dir.join("mpi.mlir"),
         dir.join("llvm.mlir"),
         dir.join("all_reduce.ll"),
-        dir.join("all_reduce.o"),
     );
+    let object = dir.join("all_reduce.o");
     write(&mpi_file, mpi.as_bytes())?;
     check_command(
         Command::new(&mlir_opt)
@@ -128,6 +128,12 @@ fn build_mpi(program: &Path, dir: &Path) -> Result<PathBuf> {
             .arg("-o")
             .arg(&object),
     )?;
+    Ok(object)
+}
+
+/// Links the lowered program with the driver into `dir/shard_mpi`.
+fn build_mpi(program: &Path, dir: &Path) -> Result<PathBuf> {
+    let object = lower_mpi(program, dir)?;
     let driver = dir.join("shard_mpi_driver.c");
     write(&driver, DRIVER.as_bytes())?;
     let binary = dir.join("shard_mpi");

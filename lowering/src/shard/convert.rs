@@ -8,7 +8,7 @@ use super::layout;
 use super::program::Program;
 use super::reshard;
 use super::source::{self, tensor_type, Refusal};
-use super::types::PerDevice;
+use super::types::{PerDevice, TensorType};
 use melior::ir::{
     block::BlockLike, operation::OperationLike, OperationRef, RegionLike, TypeLike, Value,
 };
@@ -268,43 +268,13 @@ fn extract_slice(b: &mut Builder, op: OperationRef) -> Result<(), Refusal> {
     let source = pld_ir::operand(op, 0).ok_or("has no source")?;
     let ty = tensor_type(source)?;
     let (offsets, sizes) = slice_triple(b, op)?;
-    if sizes.len() != ty.shape.len() || offsets.len() != ty.shape.len() {
-        return Err("has offsets or sizes of another rank than its source".into());
-    }
-    let partial: Vec<usize> = (0..sizes.len())
-        .filter(|&a| sizes[a] != ty.shape[a] || offsets[a].as_constant() != Some(0))
-        .collect();
     let n = b.devices;
-    let (view, extent, row, col) = match (ty.shape.len(), partial.as_slice()) {
-        (2, _) => (
-            [ty.shape[0], ty.shape[1]],
-            [sizes[0], sizes[1]],
-            offsets[0].clone(),
-            offsets[1].clone(),
-        ),
-        (_, []) => (
-            layout::flat(ty.elements()),
-            layout::flat(ty.elements()),
-            PerDevice::constant(n, 0),
-            PerDevice::constant(n, 0),
-        ),
-        (_, [a]) => {
-            let (p, dim, q) = ty.around(*a);
-            let scaled: Option<Vec<i64>> = offsets[*a]
-                .0
-                .iter()
-                .map(|o| o.checked_mul(q as i64))
-                .collect();
-            let col = PerDevice(scaled.ok_or("slices outside its source")?);
-            (
-                [p, dim * q],
-                [p, sizes[*a] * q],
-                PerDevice::constant(n, 0),
-                col,
-            )
-        }
-        _ => return Err("slices more than one dimension of a tensor of rank other than 2".into()),
-    };
+    let SliceBox {
+        view,
+        extent,
+        row,
+        col,
+    } = slice_box(&ty, &offsets, &sizes, n)?;
     check_bounds(&view, &extent, &row, &col)?;
     let label = b.label("slice");
     let input = b.slot_of(source)?;
@@ -327,6 +297,64 @@ fn extract_slice(b: &mut Builder, op: OperationRef) -> Result<(), Refusal> {
         count: 1,
     };
     b.kernel(&label, &[input, result], vec![Action::Copy(m)], &loc(op))
+}
+
+/// A slice as one box of a matrix view of its source.
+struct SliceBox {
+    view: [usize; 2],
+    extent: [usize; 2],
+    row: PerDevice,
+    col: PerDevice,
+}
+
+/// The box of a slice: any box of a matrix, or a slice partial along one
+/// axis `a` (the columns `[off*Q, (off+size)*Q)` of `[P, D*Q]`).
+fn slice_box(
+    ty: &TensorType,
+    offsets: &[PerDevice],
+    sizes: &[usize],
+    n: usize,
+) -> Result<SliceBox, Refusal> {
+    if sizes.len() != ty.shape.len() || offsets.len() != ty.shape.len() {
+        return Err("has offsets or sizes of another rank than its source".into());
+    }
+    let partial: Vec<usize> = (0..sizes.len())
+        .filter(|&a| sizes[a] != ty.shape[a] || offsets[a].as_constant() != Some(0))
+        .collect();
+    let zero = PerDevice::constant(n, 0);
+    match (ty.shape.len(), partial.as_slice()) {
+        (2, _) => Ok(SliceBox {
+            view: [ty.shape[0], ty.shape[1]],
+            extent: [sizes[0], sizes[1]],
+            row: offsets[0].clone(),
+            col: offsets[1].clone(),
+        }),
+        (_, []) => {
+            let whole = layout::flat(ty.elements());
+            Ok(SliceBox {
+                view: whole,
+                extent: whole,
+                row: zero.clone(),
+                col: zero,
+            })
+        }
+        (_, [a]) => {
+            let (p, dim, q) = ty.around(*a);
+            let scaled: Option<Vec<i64>> = offsets[*a]
+                .0
+                .iter()
+                .map(|o| o.checked_mul(q as i64))
+                .collect();
+            let col = PerDevice(scaled.ok_or("slices outside its source")?);
+            Ok(SliceBox {
+                view: [p, dim * q],
+                extent: [p, sizes[*a] * q],
+                row: zero,
+                col,
+            })
+        }
+        _ => Err("slices more than one dimension of a tensor of rank other than 2".into()),
+    }
 }
 
 /// Refuses a slice that leaves its source on some device.
