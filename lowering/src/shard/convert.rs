@@ -38,41 +38,29 @@ fn function_grid<'c, 'a>(
     function: OperationRef<'c, 'a>,
     grids: &HashMap<String, (OperationRef<'c, 'a>, Result<Grid, Refusal>)>,
 ) -> Converted<'c, 'a, Grid> {
-    let mut chosen: Option<String> = None;
+    let mut chosen: Option<(String, Grid)> = None;
     for op in pld_ir::collect(function, |n| n.starts_with("shard.")) {
         let Some(name) = source::grid_name(op) else {
             continue;
         };
         match &chosen {
-            None => chosen = Some(name),
-            Some(first) if *first != name => {
+            Some((first, _)) if *first != name => {
                 return at(op, Err(format!(
                     "runs on grid @{name}, but the function already runs on @{first}; a converted function runs on one grid"
                 )))
             }
             Some(_) => {}
-        }
-        let Some((grid_op, grid)) = grids.get(chosen.as_deref().unwrap_or_default()) else {
-            return at(
-                op,
-                Err(format!(
-                    "names grid @{}, which the module does not define",
-                    chosen.unwrap_or_default()
-                )),
-            );
-        };
-        if let Err(message) = grid {
-            return at(*grid_op, Err(message.clone()));
+            None => match grids.get(&name) {
+                Some((_, Ok(grid))) => chosen = Some((name, grid.clone())),
+                Some((grid_op, Err(message))) => return at(*grid_op, Err(message.clone())),
+                None => {
+                    return at(op, Err(format!("names grid @{name}, which the module does not define")))
+                }
+            },
         }
     }
-    let name = at(
-        function,
-        chosen.ok_or("holds shard ops but names no grid".to_string()),
-    )?;
-    Ok(grids[&name]
-        .1
-        .clone()
-        .unwrap_or_else(|_| unreachable!("checked above")))
+    let chosen = chosen.ok_or("holds shard ops but names no grid".to_string());
+    at(function, chosen).map(|(_, grid)| grid)
 }
 
 /// Converts `function` into the program of a HOST orchestrator.

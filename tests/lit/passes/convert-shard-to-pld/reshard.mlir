@@ -10,6 +10,7 @@
 // RUN: pld-opt %t/rows.mlir --pass-pipeline='builtin.module(convert-shard-to-pld)' | FileCheck %s
 // RUN: python3 %S/../../../shard/shard_golden.py %t/rows.mlir --ranks 4 --work %t/rows --check | FileCheck %s --check-prefix=ROWS
 // RUN: python3 %S/../../../shard/shard_golden.py %t/columns.mlir --ranks 8 --work %t/columns --check | FileCheck %s --check-prefix=COLUMNS
+// RUN: python3 %S/../../../shard/shard_golden.py %t/bytes.mlir --ranks 4 --work %t/bytes --check | FileCheck %s --check-prefix=BYTES
 
 // Shards of 2, 3, 4 and 5 rows of 16, to replicated: each device sends its
 // whole shard to every device; a slot holds the longest, 5 rows.
@@ -55,7 +56,7 @@
 // CHECK-NEXT: "pld.tile_store"(%{{.*}}, %arg1, %c5, %c0)
 
 // ROWS: @rows on 4 devices: 3 collective calls
-// ROWS: pld.tensor_all_to_all_v at {{.*}}rows.mlir:[[# @LINE + 23]]:9: f32 x 320, {{.*}}: ok on 4 ranks
+// ROWS: pld.tensor_all_to_all_v at {{.*}}rows.mlir:[[# @LINE + 28]]:9: f32 x 320, {{.*}}: ok on 4 ranks
 // ROWS: pld.tensor_all_to_all_v at {{.*}}: f32 x 320, {{.*}}: ok on 4 ranks
 // ROWS: pld.tensor_all_to_all_v at {{.*}}: f32 x 128, {{.*}}: ok on 4 ranks
 // ROWS: golden: result0 ok on 4 devices (224 elements each)
@@ -67,6 +68,11 @@
 // COLUMNS-COUNT-2: pld.tensor_all_to_all_v at {{.*}}: f32 x 672, {{.*}}: ok on 4 ranks
 // COLUMNS: golden: result0 ok on 8 devices (448 elements each)
 // COLUMNS-NOT: WRONG
+
+// The HOST all_to_all_v builtin moves i8 too.
+// BYTES: pld.tensor_all_to_all_v at {{.*}}: i8 x 512, {{.*}}: ok on 4 ranks
+// BYTES: golden: result0 ok on 4 devices (320 elements each)
+// BYTES-NOT: WRONG
 
 //--- rows.mlir
 shard.grid @grid(shape = 4)
@@ -98,4 +104,15 @@ func.func @columns(%x: tensor<7x8x8xf32>) -> tensor<7x8x8xf32> {
   %a = shard.shard %x to %uneven : tensor<7x8x8xf32>
   %b = shard.shard %a to %replicated annotate_for_users : tensor<7x8x8xf32>
   return %b : tensor<7x8x8xf32>
+}
+
+//--- bytes.mlir
+shard.grid @grid(shape = 4)
+
+func.func @bytes(%x: tensor<10x32xi8>) -> tensor<10x32xi8> {
+  %uneven = shard.sharding @grid split_axes = [[0]] sharded_dims_offsets = [0, 1, 3, 6, 10] : !shard.sharding
+  %replicated = shard.sharding @grid split_axes = [[]] : !shard.sharding
+  %a = shard.shard %x to %uneven : tensor<10x32xi8>
+  %b = shard.shard %a to %replicated annotate_for_users : tensor<10x32xi8>
+  return %b : tensor<10x32xi8>
 }
