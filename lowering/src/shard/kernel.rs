@@ -13,8 +13,14 @@
 //! is padded to 32 bytes (PTO's tile row alignment) with a `valid_shape`
 //! narrowing it to the data.
 
-use super::text::Body;
+use super::text::{kind_attributes, Body};
 use super::types::{PerDevice, TensorType};
+use pld_dialect::enums::{FuncKind, NotifyOp, PldEnum};
+use pld_dialect::ops::{
+    ctx::{GetCommCtx, Rank},
+    signal::Notify,
+    tile::{TensorView, TileLoad, TileStore},
+};
 use std::collections::HashMap;
 
 /// The UB bytes the tiles of one kernel may take together (of the 192 KiB
@@ -116,9 +122,10 @@ impl Kernel {
             .map(|(i, t)| format!("%p{i}: {}", t.dist()))
             .collect();
         format!(
-            "func.func @{}({}) attributes {{pld.kind = #pld.func_kind<\"incore\">}} {{\n{}  return {loc}\n}} {loc}\n",
+            "func.func @{}({}) attributes {} {{\n{}  return {loc}\n}} {loc}\n",
             self.name,
             params.join(", "),
+            kind_attributes(FuncKind::InCore),
             writer.body.finish()
         )
     }
@@ -159,7 +166,8 @@ impl<'k> Writer<'k> {
         let name = self.body.fresh("view");
         let target = ty.reshaped(view.to_vec()).dist();
         self.body.head(&format!(
-            "{name} = \"pld.tensor_view\"(%p{param}) {{operandSegmentSizes = array<i32: 1, 0, 0>}} : ({}) -> {target}",
+            "{name} = \"{}\"(%p{param}) {{operandSegmentSizes = array<i32: 1, 0, 0>}} : ({}) -> {target}",
+            TensorView::NAME,
             ty.dist()
         ));
         self.views.insert((param, view), name.clone());
@@ -179,10 +187,12 @@ impl<'k> Writer<'k> {
             self.body.fresh("device"),
         );
         self.body.head(&format!(
-            "{ctx} = \"pld.system_get_comm_ctx\"(%p{world}) : ({ty}) -> !pld.ctx"
+            "{ctx} = \"{}\"(%p{world}) : ({ty}) -> !pld.ctx",
+            GetCommCtx::NAME
         ));
         self.body.head(&format!(
-            "{rank} = \"pld.system_rank\"({ctx}) : (!pld.ctx) -> i32"
+            "{rank} = \"{}\"({ctx}) : (!pld.ctx) -> i32",
+            Rank::NAME
         ));
         self.body.head(&format!(
             "{device} = arith.index_cast {rank} : i32 to index"
@@ -306,16 +316,19 @@ impl<'k> Writer<'k> {
             let h = self.valid(&tiling, 0, i);
             let w = self.valid(&tiling, 1, j);
             format!(
-                "{tile} = \"pld.tile_load\"({src}, {src_row}, {src_col}, {h}, {w}) {{operandSegmentSizes = array<i32: 1, 2, 2>}} : ({src_type}, index, index, index, index) -> {tile_type}"
+                "{tile} = \"{load}\"({src}, {src_row}, {src_col}, {h}, {w}) {{operandSegmentSizes = array<i32: 1, 2, 2>}} : ({src_type}, index, index, index, index) -> {tile_type}",
+                load = TileLoad::NAME
             )
         } else {
             format!(
-                "{tile} = \"pld.tile_load\"({src}, {src_row}, {src_col}) {{operandSegmentSizes = array<i32: 1, 2, 0>}} : ({src_type}, index, index) -> {tile_type}"
+                "{tile} = \"{load}\"({src}, {src_row}, {src_col}) {{operandSegmentSizes = array<i32: 1, 2, 0>}} : ({src_type}, index, index) -> {tile_type}",
+                load = TileLoad::NAME
             )
         };
         self.body.op(&load);
         self.body.op(&format!(
-            "\"pld.tile_store\"({tile}, {dst}, {dst_row}, {dst_col}) : ({tile_type}, {dst_type}, index, index) -> ()"
+            "\"{}\"({tile}, {dst}, {dst_row}, {dst_col}) : ({tile_type}, {dst_type}, index, index) -> ()",
+            TileStore::NAME
         ));
         for open in [j, i, s] {
             if open.is_some() {
@@ -343,19 +356,28 @@ impl<'k> Writer<'k> {
         let ty = self.kernel.params[param].dist();
         let (ctx, me) = (self.body.fresh("ctx"), self.body.fresh("me"));
         self.body.op(&format!(
-            "{ctx} = \"pld.system_get_comm_ctx\"(%p{param}) : ({ty}) -> !pld.ctx"
+            "{ctx} = \"{}\"(%p{param}) : ({ty}) -> !pld.ctx",
+            GetCommCtx::NAME
         ));
         self.body.op(&format!(
-            "{me} = \"pld.system_rank\"({ctx}) : (!pld.ctx) -> i32"
+            "{me} = \"{}\"({ctx}) : (!pld.ctx) -> i32",
+            Rank::NAME
         ));
         for (peer, count) in counts.iter().enumerate() {
             let at = self.body.index(peer as i64);
             let value = self.body.typed(*count, "i32");
             self.body.op(&format!(
-                "\"pld.system_notify\"(%p{param}, {me}, {at}, {value}) {{op = #pld.notify_op<\"set\">}} : ({ty}, i32, index, i32) -> ()"
+                "\"{}\"(%p{param}, {me}, {at}, {value}) {{op = {}}} : ({ty}, i32, index, i32) -> ()",
+                Notify::NAME,
+                notify_set()
             ));
         }
     }
+}
+
+/// `#pld.notify_op<"set">`.
+fn notify_set() -> String {
+    format!("#{}<\"{}\">", NotifyOp::ATTR, NotifyOp::Set)
 }
 
 /// How a box is cut into tiles of at most `budget` bytes: `tile` rows and

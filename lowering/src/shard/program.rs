@@ -12,10 +12,14 @@
 
 use super::grid::Groups;
 use super::kernel::Kernel;
-use super::text::{named_loc, Body};
+use super::text::{kind_attributes, named_loc, Body};
 use super::types::TensorType;
 use pld_dialect::collective::{CollectiveKind, Role};
-use pld_dialect::enums::ReduceOp;
+use pld_dialect::enums::{FuncKind, PldEnum, ReduceOp};
+use pld_dialect::ops::{
+    host::Dispatch,
+    window::{AllocWindowBuffer, Window},
+};
 
 /// A window buffer on every device: one allocation per group.
 #[derive(Clone, Debug)]
@@ -73,8 +77,8 @@ impl Call {
     /// The op's attributes, as written in generic syntax.
     fn attributes(self) -> String {
         match self {
-            Call::AllReduce(op) => format!(" {{op = #pld.reduce_op<\"{op}\">}}"),
-            Call::ReduceScatter => " {op = #pld.reduce_op<\"sum\">}".into(),
+            Call::AllReduce(op) => format!(" {{op = #{}<\"{op}\">}}", ReduceOp::ATTR),
+            Call::ReduceScatter => format!(" {{op = #{}<\"{}\">}}", ReduceOp::ATTR, ReduceOp::Sum),
             Call::Broadcast { root } => format!(" {{root = {root} : i64}}"),
             Call::AllGather | Call::AllToAll | Call::AllToAllV => String::new(),
         }
@@ -142,8 +146,9 @@ impl Program {
             }
         }
         format!(
-            "func.func @{}() attributes {{pld.kind = #pld.func_kind<\"host\">}} {{\n{}  return {}\n}} {}\n",
+            "func.func @{}() attributes {} {{\n{}  return {}\n}} {}\n",
             self.name,
+            kind_attributes(FuncKind::Host),
             body.finish(),
             self.loc,
             self.loc
@@ -174,7 +179,8 @@ impl Program {
             let types: Vec<String> = args.iter().map(|id| self.slots[*id].ty.dist()).collect();
             let d = body.index(device as i64);
             let text = format!(
-                "\"pld.dispatch\"({d}) ({{\n    func.call @{}_chip({}) : ({}) -> () {loc}\n    gpu.yield {loc}\n  }}) : (index) -> ()",
+                "\"{}\"({d}) ({{\n    func.call @{}_chip({}) : ({}) -> () {loc}\n    gpu.yield {loc}\n  }}) : (index) -> ()",
+                Dispatch::NAME,
                 self.kernels[kernel].name,
                 values.join(", "),
                 types.join(", ")
@@ -218,13 +224,15 @@ fn allocate(body: &mut Body, id: usize, slot: &Slot) {
         let (buffer, view) = (format!("%b{id}_g{group}"), view(id, group));
         body.head_at(
             &format!(
-            "{buffer} = \"pld.tensor_alloc_window_buffer\"({bytes}) {{name = \"{name}\"}} : (i64) -> !pld.ptr"
+                "{buffer} = \"{}\"({bytes}) {{name = \"{name}\"}} : (i64) -> !pld.ptr",
+                AllocWindowBuffer::NAME
             ),
             &loc,
         );
         body.head_at(
             &format!(
-                "{view} = \"pld.tensor_window\"({buffer}) : (!pld.ptr) -> {}",
+                "{view} = \"{}\"({buffer}) : (!pld.ptr) -> {}",
+                Window::NAME,
                 slot.ty.dist()
             ),
             &loc,
@@ -243,8 +251,9 @@ fn chip(kernel: &Kernel, loc: &str) -> String {
     let args: Vec<String> = (0..kernel.params.len()).map(|i| format!("%p{i}")).collect();
     let types: Vec<String> = kernel.params.iter().map(TensorType::dist).collect();
     format!(
-        "func.func @{name}_chip({}) attributes {{pld.kind = #pld.func_kind<\"chip\">}} {{\n  func.call @{name}({}) : ({}) -> () {loc}\n  return {loc}\n}} {loc}\n",
+        "func.func @{name}_chip({}) attributes {} {{\n  func.call @{name}({}) : ({}) -> () {loc}\n  return {loc}\n}} {loc}\n",
         params.join(", "),
+        kind_attributes(FuncKind::Chip),
         args.join(", "),
         types.join(", "),
         name = kernel.name

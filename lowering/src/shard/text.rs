@@ -1,6 +1,7 @@
 //! Writing the body of a generated function as MLIR text: constants
 //! hoisted to the top, fresh SSA names, every op at one location.
 
+use pld_dialect::enums::{FuncKind, PldEnum};
 use std::collections::BTreeMap;
 
 /// The body of one function being written.
@@ -141,4 +142,10 @@ pub fn loc_inner(printed: &str) -> &str {
 /// A name location around a printed location: `loc("name"(inner))`.
 pub fn named_loc(name: &str, printed: &str) -> String {
     format!("loc(\"{name}\"({}))", loc_inner(printed))
+}
+
+/// The attribute dictionary of a function of kind `kind`:
+/// `{pld.kind = #pld.func_kind<"host">}`.
+pub fn kind_attributes(kind: FuncKind) -> String {
+    format!("{{pld.kind = #{}<\"{kind}\">}}", FuncKind::ATTR)
 }
