@@ -12,6 +12,7 @@ mod explore;
 mod fill_check;
 mod harness;
 mod plugin;
+mod shard_mpi;
 
 use std::process::ExitCode;
 
@@ -62,6 +63,12 @@ const BENCHMARKS: &[Benchmark] = &[
         description:
             "pld-run filling and checking a 64 MiB FP32 allreduce on 4 and 8 ranks vs. writing and comparing the same bytes",
         run: fill_check::run,
+    },
+    Benchmark {
+        name: "shard-mpi",
+        description:
+            "one shard all_reduce program through convert-shard-to-mpi (MPICH, 8 processes) and convert-shard-to-pld (pld-run, 8 devices): same bytes, times side by side",
+        run: shard_mpi::run,
     },
 ];
 

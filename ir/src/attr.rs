@@ -93,6 +93,24 @@ pub fn i32_array(attribute: Attribute) -> Option<Vec<i32>> {
     }
 }
 
+/// The elements of an `array<i16: ...>` attribute (the shard dialect's
+/// grid axes).
+pub fn i16_array(attribute: Attribute) -> Option<Vec<i16>> {
+    let raw = attribute.to_raw();
+    // SAFETY: see the note at the top of this file (kind checked first).
+    unsafe {
+        if !mlir_sys::mlirAttributeIsADenseI16Array(raw) {
+            return None;
+        }
+        let len = mlir_sys::mlirDenseArrayGetNumElements(raw);
+        Some(
+            (0..len)
+                .map(|i| mlir_sys::mlirDenseI16ArrayGetElement(raw, i))
+                .collect(),
+        )
+    }
+}
+
 /// The elements of an `[...]` array attribute.
 pub fn array<'c>(attribute: Attribute<'c>) -> Option<Vec<Attribute<'c>>> {
     let raw = attribute.to_raw();

@@ -24,6 +24,7 @@ pub mod build;
 pub mod diag;
 pub mod edit;
 pub mod global;
+pub mod guard;
 pub mod loc;
 pub mod nav;
 pub mod parse;

@@ -46,6 +46,27 @@ where
     }
 }
 
+/// The ops that use `value`, one entry per use, in MLIR's use-list order.
+pub fn users<'c, 'a>(value: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>>
+where
+    'c: 'a,
+{
+    let mut users = Vec::new();
+    // SAFETY: `value` is live; each use is checked for null before its
+    // owner and next use are read, and the owners live as long as the IR
+    // borrowed for `'a`.
+    unsafe {
+        let mut operand = mlir_sys::mlirValueGetFirstUse(value.to_raw());
+        while !mlir_sys::mlirOpOperandIsNull(operand) {
+            users.push(OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(
+                operand,
+            )));
+            operand = mlir_sys::mlirOpOperandGetNextUse(operand);
+        }
+    }
+    users
+}
+
 /// Every operand of `op`, with the IR's lifetimes.
 pub fn operands<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>>
 where

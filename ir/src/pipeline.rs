@@ -251,6 +251,13 @@ pub struct Planned<'c> {
 impl<'c> Planned<'c> {
     /// Runs the step on `module`. Failures were reported as diagnostics.
     pub fn run(&self, module: &mut Module<'c>) -> Result<(), PassFailed> {
+        if self.step.pass == "shard-partition" {
+            if let Some((op, message)) = crate::guard::shard_partition_crash(module.as_operation())
+            {
+                crate::diag::error(op, message);
+                return Err(PassFailed);
+            }
+        }
         self.manager.run(module).map_err(|_| PassFailed)
     }
 }

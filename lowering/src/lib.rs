@@ -10,6 +10,7 @@ pub mod composite;
 pub mod host;
 pub mod passes;
 pub mod registry;
+pub mod shard;
 pub mod trace;
 pub mod window_result;
 

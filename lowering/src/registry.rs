@@ -25,6 +25,9 @@ pub const PASSES: &[PassEntry] = &[
         passes::materialize_dist_tensor_ctx::create,
     ),
     PassEntry::of::<passes::insert_comm_fence::InsertCommFence>(passes::insert_comm_fence::create),
+    PassEntry::of::<passes::convert_shard_to_pld::ConvertShardToPld>(
+        passes::convert_shard_to_pld::create,
+    ),
 ];
 
 /// Every named pipeline of this crate.

@@ -80,6 +80,18 @@ fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Refusa
     if let Some(dir) = &options.output_dir {
         crate::files::check_output_dir(dir)?;
     }
+    // A shard program runs as the pld program convert-shard-to-pld makes
+    // of it (its locations still point into `text`).
+    let converted = pld_sim::compiler::shard_to_pld(text, buffer_name).map_err(Refusal::Error)?;
+    if let Some(devices) = converted.as_ref().and_then(|c| c.devices) {
+        if devices != options.ranks {
+            return Err(Refusal::Error(format!(
+                "{buffer_name}: the shard program runs on a grid of {devices} devices; run it with --ranks {devices}, not {}",
+                options.ranks
+            )));
+        }
+    }
+    let text = converted.as_ref().map_or(text, |c| c.text.as_str());
     // A program with a HOST orchestrator runs whole, unless a kernel is
     // named.
     if options.entry.is_some()

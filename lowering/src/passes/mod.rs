@@ -1,5 +1,6 @@
 //! One file per pass.
 
+pub mod convert_shard_to_pld;
 pub mod insert_comm_fence;
 pub mod lower_composite_ops;
 pub mod lower_host_tensor_collectives;

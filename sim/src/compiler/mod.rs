@@ -10,6 +10,8 @@ pub mod locate;
 pub mod lower;
 mod pld_to_pto;
 pub mod registry;
+mod shard;
 
 pub use jit::{Compiled, Kernel};
 pub use pld_to_pto::{to_pto, to_pto_named};
+pub use shard::{shard_to_pld, ShardProgram};

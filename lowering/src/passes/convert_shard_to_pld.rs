@@ -1,0 +1,129 @@
+//! `convert-shard-to-pld`: upstream MLIR's `shard` programs (partitioned
+//! functions on a static `shard.grid`) become pld programs: a HOST
+//! orchestrator per function, with the window buffers of its tensors, the
+//! pld collectives of each device group and the InCore kernels (behind
+//! CHIP orchestrators) that move data between the shard ops' layouts and
+//! the collectives' rows.
+//!
+//! Docs: `docs/passes/convert-shard-to-pld.md`; tests: `tests/lit/passes/convert-shard-to-pld/`.
+//! The conversion itself is in `lowering/src/shard/`.
+
+use crate::shard::{convert, grid::Grid, source};
+use melior::{
+    ir::{block::BlockLike, operation::OperationLike, OperationRef, RegionLike},
+    pass::Pass,
+    Context,
+};
+use pld_ir as ir;
+use pld_ir::pass::{external, Anchor, PassFailed, PassIdentity, PldPass, Report};
+use std::collections::{HashMap, HashSet};
+
+#[derive(Clone, Default)]
+pub struct ConvertShardToPld;
+
+impl PldPass for ConvertShardToPld {
+    const ARGUMENT: &'static str = "convert-shard-to-pld";
+    const NAME: &'static str = "ConvertShardToPld";
+    const SUMMARY: &'static str =
+        "Convert partitioned shard functions on static grids into pld programs (HOST orchestrator, collectives per device group, InCore data movement)";
+
+    const ANCHOR: Anchor = Anchor::Module;
+
+    fn run(&self, context: &Context, module: OperationRef) -> Result<(), PassFailed> {
+        let mut report = Report::default();
+        let grids = grids(module);
+        let mut taken: HashSet<String> = ir::collect(module, |_| true)
+            .into_iter()
+            .filter_map(ir::symbol_name)
+            .collect();
+        let functions: Vec<OperationRef> = ir::functions(module)
+            .into_iter()
+            .filter(|f| convert::is_shard_function(*f))
+            .collect();
+        check_calls(module, &functions, &mut report);
+        for function in functions {
+            match convert::function(function, &grids, taken.clone()) {
+                Ok(program) => {
+                    for kernel in &program.kernels {
+                        taken.insert(kernel.name.clone());
+                        taken.insert(format!("{}_chip", kernel.name));
+                    }
+                    if !splice(context, function, &program.render()) {
+                        report.error(function, "could not be converted: the generated pld program does not parse (a bug in convert-shard-to-pld)");
+                    }
+                }
+                Err(failure) => report.error(failure.op, &failure.message),
+            }
+        }
+        let result = report.finish();
+        if result.is_ok() {
+            for (grid, _) in grids.values() {
+                ir::erase(*grid);
+            }
+        }
+        result
+    }
+}
+
+/// Every `shard.grid` of the module, by name, with the grid it defines or
+/// why it cannot be converted.
+fn grids<'c, 'a>(
+    module: OperationRef<'c, 'a>,
+) -> HashMap<String, (OperationRef<'c, 'a>, Result<Grid, String>)> {
+    ir::collect(module, |n| n == "shard.grid")
+        .into_iter()
+        .map(|op| {
+            (
+                ir::symbol_name(op).unwrap_or_default(),
+                (op, source::grid(op)),
+            )
+        })
+        .collect()
+}
+
+/// Calls of a converted function are refused: it becomes a HOST
+/// orchestrator without arguments or results.
+fn check_calls(module: OperationRef, functions: &[OperationRef], report: &mut Report) {
+    let names: HashSet<String> = functions
+        .iter()
+        .filter_map(|f| ir::symbol_name(*f))
+        .collect();
+    for call in ir::collect(module, |n| n == "func.call") {
+        if let Some(callee) = ir::attr::callee(call).filter(|c| names.contains(c)) {
+            report.error(
+                call,
+                &format!(
+                    "calls @{callee}, a shard function that convert-shard-to-pld turns into a HOST orchestrator without arguments or results; inline it into its caller first"
+                ),
+            );
+        }
+    }
+}
+
+/// Replaces `function` by the functions of the module in `text`.
+fn splice(context: &Context, function: OperationRef, text: &str) -> bool {
+    let Some(parsed) = ir::parse::parse_op(context, text.as_bytes(), "convert-shard-to-pld") else {
+        return false;
+    };
+    let Some(body) = parsed.region(0).ok().and_then(|r| r.first_block()) else {
+        return false;
+    };
+    let mut ops = Vec::new();
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        ops.push(op);
+    }
+    for op in ops {
+        ir::move_before(op, function);
+    }
+    ir::erase(function);
+    true
+}
+
+static IDENTITY: PassIdentity = PassIdentity;
+
+/// Creates the pass.
+pub fn create() -> Pass {
+    external(ConvertShardToPld, &IDENTITY)
+}

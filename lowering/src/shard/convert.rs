@@ -1,0 +1,408 @@
+//! Converting one shard function into a [`Program`], op by op.
+
+use super::builder::{loc, Builder};
+use super::collectives;
+use super::grid::Grid;
+use super::kernel::{Action, Move, Offset, Place};
+use super::layout;
+use super::program::Program;
+use super::reshard;
+use super::source::{self, tensor_type, Refusal};
+use super::types::{PerDevice, TensorType};
+use melior::ir::{
+    block::BlockLike, operation::OperationLike, OperationRef, RegionLike, TypeLike, Value,
+};
+use pld_ir::op_name;
+use std::collections::{HashMap, HashSet};
+
+/// A failure at an op.
+pub struct Failure<'c, 'a> {
+    pub op: OperationRef<'c, 'a>,
+    pub message: Refusal,
+}
+
+type Converted<'c, 'a, T = ()> = Result<T, Failure<'c, 'a>>;
+
+fn at<'c, 'a, T>(op: OperationRef<'c, 'a>, result: Result<T, Refusal>) -> Converted<'c, 'a, T> {
+    result.map_err(|message| Failure { op, message })
+}
+
+/// Whether a function holds shard ops (and so is a shard program).
+pub fn is_shard_function(function: OperationRef) -> bool {
+    !pld_ir::collect(function, |n| n.starts_with("shard.")).is_empty()
+}
+
+/// The grid a function's shard ops use: the first one they name, which
+/// every other op must name too.
+fn function_grid<'c, 'a>(
+    function: OperationRef<'c, 'a>,
+    grids: &HashMap<String, (OperationRef<'c, 'a>, Result<Grid, Refusal>)>,
+) -> Converted<'c, 'a, Grid> {
+    let mut chosen: Option<(String, Grid)> = None;
+    for op in pld_ir::collect(function, |n| n.starts_with("shard.")) {
+        let Some(name) = source::grid_name(op) else {
+            continue;
+        };
+        match &chosen {
+            Some((first, _)) if *first != name => {
+                return at(op, Err(format!(
+                    "runs on grid @{name}, but the function already runs on @{first}; a converted function runs on one grid"
+                )))
+            }
+            Some(_) => {}
+            None => match grids.get(&name) {
+                Some((_, Ok(grid))) => chosen = Some((name, grid.clone())),
+                Some((grid_op, Err(message))) => return at(*grid_op, Err(message.clone())),
+                None => {
+                    return at(op, Err(format!("names grid @{name}, which the module does not define")))
+                }
+            },
+        }
+    }
+    let chosen = chosen.ok_or("holds shard ops but names no grid".to_string());
+    at(function, chosen).map(|(_, grid)| grid)
+}
+
+/// Converts `function` into the program of a HOST orchestrator.
+pub fn function<'c, 'a>(
+    function: OperationRef<'c, 'a>,
+    grids: &HashMap<String, (OperationRef<'c, 'a>, Result<Grid, Refusal>)>,
+    taken: HashSet<String>,
+) -> Converted<'c, 'a, Program> {
+    let grid = function_grid(function, grids)?;
+    let name = pld_ir::symbol_name(function).unwrap_or_default();
+    let mut b = Builder::new(&name, grid, taken, loc(function));
+    let region = function.region(0).ok();
+    let Some(block) = region.and_then(|r| r.first_block()) else {
+        return at(function, Err("has no body".into()));
+    };
+    if block.next_in_region().is_some() {
+        return at(
+            function,
+            Err(
+                "has more than one block; convert-shard-to-pld converts straight-line functions"
+                    .into(),
+            ),
+        );
+    }
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        at(op, convert_op(&mut b, op))?;
+    }
+    Ok(b.finish())
+}
+
+/// Converts one op of the function body.
+fn convert_op(b: &mut Builder, op: OperationRef) -> Result<(), Refusal> {
+    let name = op_name(&op);
+    match name.as_str() {
+        "shard.all_reduce" => collectives::all_reduce(b, op),
+        "shard.all_gather" => collectives::all_gather(b, op),
+        "shard.reduce_scatter" => collectives::reduce_scatter(b, op),
+        "shard.all_to_all" => collectives::all_to_all(b, op),
+        "shard.broadcast" => collectives::broadcast(b, op),
+        "shard.all_slice" => collectives::all_slice(b, op),
+        "shard.process_linear_index" | "shard.process_multi_index" | "shard.grid_shape" => {
+            process_index(b, op, &name)
+        }
+        "shard.sharding" => Ok(()),
+        "shard.shard" => reshard::shard(b, op),
+        "tensor.cast" => cast(b, op),
+        "tensor.extract_slice" => extract_slice(b, op),
+        "func.return" => returns(b, op),
+        _ if name.starts_with("arith.") && integer_results(op) => integer(b, op, &name),
+        _ => Err(unsupported(&name)),
+    }
+}
+
+/// Why an op is not converted.
+fn unsupported(name: &str) -> Refusal {
+    if name.starts_with("shard.") {
+        return "has no pld lowering; convert-shard-to-pld converts shard.all_reduce, all_gather, \
+                reduce_scatter, all_to_all, broadcast, all_slice, process_linear_index, \
+                process_multi_index and grid_shape, and reshards (shard.shard pairs) of \
+                function arguments"
+            .into();
+    }
+    "is not converted by convert-shard-to-pld: a shard function may hold the shard \
+     collectives, integer arithmetic on device indices, tensor.cast and tensor.extract_slice; \
+     other per-device computation belongs in a pld kernel"
+        .into()
+}
+
+/// Whether every result of an op is an integer or an index.
+fn integer_results(op: OperationRef) -> bool {
+    (0..op.result_count()).all(|i| {
+        pld_ir::result_at(op, i).is_some_and(|r| {
+            let ty = pld_ir::type_of(r);
+            ty.is_index() || ty.is_integer()
+        })
+    })
+}
+
+/// `shard.process_linear_index`, `process_multi_index`, `grid_shape`.
+fn process_index(b: &mut Builder, op: OperationRef, name: &str) -> Result<(), Refusal> {
+    let grid = b.grid.clone();
+    let axes = source::axes(op, "axes", &grid)?;
+    let axes: Vec<usize> = if axes.is_empty() {
+        (0..grid.shape.len()).collect()
+    } else {
+        axes
+    };
+    let n = b.devices;
+    let values: Vec<PerDevice> = match name {
+        "shard.process_linear_index" => vec![PerDevice::from_fn(n, |d| d as i64)],
+        "shard.process_multi_index" => axes
+            .iter()
+            .map(|&a| PerDevice::from_fn(n, |d| grid.coords(d)[a] as i64))
+            .collect(),
+        _ => axes
+            .iter()
+            .map(|&a| PerDevice::constant(n, grid.shape[a] as i64))
+            .collect(),
+    };
+    for (i, value) in values.into_iter().enumerate() {
+        let result = pld_ir::result_at(op, i).ok_or("has fewer results than axes")?;
+        b.set_int(result, value);
+    }
+    Ok(())
+}
+
+/// Integer `arith` ops on device-dependent integers, evaluated per device.
+fn integer(b: &mut Builder, op: OperationRef, name: &str) -> Result<(), Refusal> {
+    let result = pld_ir::result_at(op, 0).ok_or("has no result")?;
+    if name == "arith.constant" {
+        let value = op
+            .attribute("value")
+            .ok()
+            .and_then(pld_ir::attr::int)
+            .ok_or("is not an integer constant")?;
+        b.set_int(result, PerDevice::constant(b.devices, value));
+        return Ok(());
+    }
+    let operand = |i: usize| -> Result<PerDevice, Refusal> {
+        b.int_of(pld_ir::operand(op, i).ok_or("lacks an operand")?)
+    };
+    let lhs = operand(0)?;
+    let value = match name {
+        "arith.index_cast" | "arith.index_castui" | "arith.extsi" | "arith.extui"
+        | "arith.trunci" => Some(lhs),
+        _ => {
+            let rhs = operand(1)?;
+            let f: fn(i64, i64) -> Option<i64> = match name {
+                "arith.addi" => i64::checked_add,
+                "arith.subi" => i64::checked_sub,
+                "arith.muli" => i64::checked_mul,
+                "arith.divsi" | "arith.divui" => i64::checked_div,
+                "arith.remsi" | "arith.remui" => i64::checked_rem,
+                "arith.floordivsi" => |a, b| (b != 0).then(|| a.div_euclid(b)),
+                "arith.ceildivsi" => |a, b| (b != 0).then(|| -(-a).div_euclid(b)),
+                "arith.maxsi" | "arith.maxui" => |a, b| Some(a.max(b)),
+                "arith.minsi" | "arith.minui" => |a, b| Some(a.min(b)),
+                _ => return Err(unsupported(name)),
+            };
+            lhs.zip(&rhs, f)
+        }
+    };
+    let value = value.ok_or("divides by zero or overflows on some device")?;
+    b.set_int(result, value);
+    Ok(())
+}
+
+/// `tensor.cast` between equal static types: the same slot.
+fn cast(b: &mut Builder, op: OperationRef) -> Result<(), Refusal> {
+    let source = pld_ir::operand(op, 0).ok_or("has no source")?;
+    let result = pld_ir::result_at(op, 0).ok_or("has no result")?;
+    if tensor_type(source)? != tensor_type(result)? {
+        return Err("changes the static shape".into());
+    }
+    let slot = b.slot_of(source)?;
+    b.bind(result, slot);
+    Ok(())
+}
+
+/// The offsets, sizes and strides of a `tensor.extract_slice`.
+fn slice_triple(b: &Builder, op: OperationRef) -> Result<(Vec<PerDevice>, Vec<usize>), Refusal> {
+    let read = |name: &str| {
+        op.attribute(name)
+            .ok()
+            .and_then(pld_ir::attr::i64_array)
+            .ok_or(format!("has no {name}"))
+    };
+    let (offsets, sizes, strides) = (
+        read("static_offsets")?,
+        read("static_sizes")?,
+        read("static_strides")?,
+    );
+    let mut dynamic = pld_ir::operands(op).into_iter().skip(1);
+    let mut per_device = Vec::new();
+    for offset in offsets {
+        per_device.push(if offset == i64::MIN {
+            b.int_of(dynamic.next().ok_or("lacks an offset operand")?)?
+        } else {
+            PerDevice::constant(b.devices, offset)
+        });
+    }
+    if sizes.iter().any(|s| *s < 0) || strides.iter().any(|s| *s != 1) {
+        return Err("needs static sizes and unit strides".into());
+    }
+    Ok((per_device, sizes.into_iter().map(|s| s as usize).collect()))
+}
+
+/// `tensor.extract_slice` of one box: partial along one axis, or any box
+/// of a matrix; offsets may depend on the device.
+fn extract_slice(b: &mut Builder, op: OperationRef) -> Result<(), Refusal> {
+    let source = pld_ir::operand(op, 0).ok_or("has no source")?;
+    let ty = tensor_type(source)?;
+    let (offsets, sizes) = slice_triple(b, op)?;
+    let n = b.devices;
+    let SliceBox {
+        view,
+        extent,
+        row,
+        col,
+    } = slice_box(&ty, &offsets, &sizes, n)?;
+    check_bounds(&view, &extent, &row, &col)?;
+    let label = b.label("slice");
+    let input = b.slot_of(source)?;
+    let result = b.result_slot(op, &label)?;
+    let start = |base| Offset { base, step: 0 };
+    let m = Move {
+        src: Place {
+            param: 0,
+            view,
+            row: start(row),
+            col: start(col),
+        },
+        dst: Place {
+            param: 1,
+            view: extent,
+            row: Offset::fixed(n, 0, 0),
+            col: Offset::fixed(n, 0, 0),
+        },
+        extent,
+        count: 1,
+    };
+    b.kernel(&label, &[input, result], vec![Action::Copy(m)], &loc(op))
+}
+
+/// A slice as one box of a matrix view of its source.
+struct SliceBox {
+    view: [usize; 2],
+    extent: [usize; 2],
+    row: PerDevice,
+    col: PerDevice,
+}
+
+/// The box of a slice: any box of a matrix, or a slice partial along one
+/// axis `a` (the columns `[off*Q, (off+size)*Q)` of `[P, D*Q]`).
+fn slice_box(
+    ty: &TensorType,
+    offsets: &[PerDevice],
+    sizes: &[usize],
+    n: usize,
+) -> Result<SliceBox, Refusal> {
+    if sizes.len() != ty.shape.len() || offsets.len() != ty.shape.len() {
+        return Err("has offsets or sizes of another rank than its source".into());
+    }
+    let partial: Vec<usize> = (0..sizes.len())
+        .filter(|&a| sizes[a] != ty.shape[a] || offsets[a].as_constant() != Some(0))
+        .collect();
+    let zero = PerDevice::constant(n, 0);
+    match (ty.shape.len(), partial.as_slice()) {
+        (2, _) => Ok(SliceBox {
+            view: [ty.shape[0], ty.shape[1]],
+            extent: [sizes[0], sizes[1]],
+            row: offsets[0].clone(),
+            col: offsets[1].clone(),
+        }),
+        (_, []) => {
+            let whole = layout::flat(ty.elements());
+            Ok(SliceBox {
+                view: whole,
+                extent: whole,
+                row: zero.clone(),
+                col: zero,
+            })
+        }
+        (_, [a]) => {
+            let (p, dim, q) = ty.around(*a);
+            let scaled: Option<Vec<i64>> = offsets[*a]
+                .0
+                .iter()
+                .map(|o| o.checked_mul(q as i64))
+                .collect();
+            let col = PerDevice(scaled.ok_or("slices outside its source")?);
+            Ok(SliceBox {
+                view: [p, dim * q],
+                extent: [p, sizes[*a] * q],
+                row: zero,
+                col,
+            })
+        }
+        _ => Err("slices more than one dimension of a tensor of rank other than 2".into()),
+    }
+}
+
+/// Refuses a slice that leaves its source on some device.
+fn check_bounds(
+    view: &[usize; 2],
+    extent: &[usize; 2],
+    row: &PerDevice,
+    col: &PerDevice,
+) -> Result<(), Refusal> {
+    for (device, (r, c)) in row.0.iter().zip(&col.0).enumerate() {
+        let inside = |start: i64, size: usize, whole: usize| {
+            usize::try_from(start)
+                .ok()
+                .and_then(|s| s.checked_add(size))
+                .is_some_and(|end| end <= whole)
+        };
+        if !inside(*r, extent[0], view[0]) || !inside(*c, extent[1], view[1]) {
+            return Err(format!("slices outside its source on device {device}"));
+        }
+    }
+    Ok(())
+}
+
+/// `func.return`: each returned tensor ends up in a slot `result<N>`.
+fn returns(b: &mut Builder, op: OperationRef) -> Result<(), Refusal> {
+    let mut named: HashSet<usize> = HashSet::new();
+    for (i, value) in pld_ir::operands(op).into_iter().enumerate() {
+        if b.is_int(value) {
+            return Err(format!(
+                "returns a per-device integer (result #{i}); a converted function returns its tensors in window buffers only"
+            ));
+        }
+        let slot = b.slot_of(value)?;
+        let name = format!("result{i}");
+        let own =
+            !b.is_argument(slot) && b.program.slots[slot].groups.is_world() && named.insert(slot);
+        if own && !returned_twice(op, value) {
+            b.program.slots[slot].name = name;
+            continue;
+        }
+        copy_out(b, op, slot, name)?;
+    }
+    Ok(())
+}
+
+/// Whether `value` is returned more than once.
+fn returned_twice(op: OperationRef, value: Value) -> bool {
+    pld_ir::operands(op).iter().filter(|v| **v == value).count() > 1
+}
+
+/// Copies `slot` into a new slot of the whole grid named `name`.
+fn copy_out(b: &mut Builder, op: OperationRef, slot: usize, name: String) -> Result<(), Refusal> {
+    let ty = b.program.slots[slot].ty.clone();
+    let world = b.world();
+    let result = b.slot(name.clone(), ty.clone(), world, &loc(op));
+    let copy = layout::whole(b.devices, 0, 1, ty.elements());
+    b.kernel(
+        &format!("copy_{name}"),
+        &[slot, result],
+        vec![Action::Copy(copy)],
+        &loc(op),
+    )
+}

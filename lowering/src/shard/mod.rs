@@ -1,0 +1,43 @@
+//! The front end from upstream MLIR's `shard` dialect: a partitioned
+//! (SPMD) shard function on a static grid becomes a pld program, a HOST
+//! orchestrator with the kernels it dispatches
+//! (docs/passes/convert-shard-to-pld.md).
+//!
+//! [`convert`] walks a function op by op into a [`program::Program`]
+//! (window buffers and steps): [`collectives`] packs each shard
+//! collective's input into the rows pld's collectives move ([`layout`]),
+//! calls the pld collective once per device group ([`grid`]) and unpacks
+//! the result; [`reshard`] turns the reshard of an (unevenly) split
+//! argument into `pld.tensor_all_to_all_v`; [`kernel`] and [`program`]
+//! write the result as MLIR text, which the pass parses into the module.
+
+pub mod builder;
+pub mod collectives;
+pub mod convert;
+pub mod grid;
+pub mod kernel;
+pub mod layout;
+pub mod program;
+pub mod reshard;
+pub mod source;
+pub mod text;
+pub mod types;
+
+use melior::ir::{operation::OperationLike, OperationRef};
+
+/// Whether `module` still holds sharding annotations for upstream
+/// `sharding-propagation` and `shard-partition` to partition before
+/// `convert-shard-to-pld`: any `shard.shard`, unless a sharding uses
+/// `sharded_dims_offsets` (on which `shard-partition` crashes;
+/// `convert-shard-to-pld` reshards such arguments itself, see [`reshard`]).
+pub fn needs_partition(module: OperationRef) -> bool {
+    let shards = pld_ir::collect(module, |n| n == "shard.shard");
+    let uneven = shards.iter().any(|shard| {
+        pld_ir::operand(*shard, 1)
+            .and_then(pld_ir::defining_op)
+            .and_then(|s| s.attribute("static_sharded_dims_offsets").ok())
+            .and_then(pld_ir::attr::i64_array)
+            .is_some_and(|offsets| !offsets.is_empty())
+    });
+    !shards.is_empty() && !uneven
+}

@@ -1,0 +1,63 @@
+//! Shard programs for the simulator: a module holding a `shard.grid` is
+//! converted into a pld program first (docs/passes/convert-shard-to-pld.md,
+//! "Running a shard program"): with upstream `sharding-propagation` and
+//! `shard-partition` when it still holds sharding annotations, then
+//! `convert-shard-to-pld`.
+
+use super::diag::render_source;
+use pld_ir::diag::Sink;
+
+/// A shard module converted into a pld program.
+pub struct ShardProgram {
+    /// The pld program, keeping the source's locations.
+    pub text: String,
+    /// The devices of its grids, when they all have the same number: the
+    /// rank count it runs on.
+    pub devices: Option<usize>,
+}
+
+/// The pld program of a shard module, `None` when `text` holds no
+/// `shard.grid`, or the diagnostics of the conversion.
+pub fn shard_to_pld(text: &str, source_name: &str) -> Result<Option<ShardProgram>, String> {
+    if !text.contains("shard.grid") {
+        return Ok(None);
+    }
+    let registry = pld_backend::registry();
+    let context = pld_dialect::context();
+    let sink = Sink::attach(&context);
+    let failed = |what: &str| format!("{what} failed:{}", render_source(&sink, source_name, text));
+    let mut module =
+        pld_dialect::parse_source(&context, text, source_name).ok_or_else(|| failed("parse"))?;
+    let grids = pld_ir::collect(module.as_operation(), |n| n == "shard.grid");
+    if grids.is_empty() {
+        return Ok(None);
+    }
+    let counts: Vec<Option<usize>> = grids
+        .iter()
+        .map(|g| {
+            pld_lowering::shard::source::grid(*g)
+                .ok()
+                .map(|g| g.devices())
+        })
+        .collect();
+    let devices = counts[0].filter(|n| counts.iter().all(|c| *c == Some(*n)));
+    let pipeline = if pld_lowering::shard::needs_partition(module.as_operation()) {
+        "builtin.module(func.func(sharding-propagation,shard-partition),convert-shard-to-pld)"
+    } else {
+        "builtin.module(convert-shard-to-pld)"
+    };
+    let steps = pld_ir::pipeline::parse(pipeline, &registry).map_err(|e| e.to_string())?;
+    let plan = pld_ir::pipeline::plan(&context, &steps, &registry).map_err(|e| e.to_string())?;
+    for step in &plan {
+        step.run(&mut module)
+            .map_err(|_| failed("convert-shard-to-pld"))?;
+    }
+    let text = pld_ir::print::module_text(
+        &module,
+        pld_ir::print::PrintOptions {
+            debug_info: true,
+            ..Default::default()
+        },
+    );
+    Ok(Some(ShardProgram { text, devices }))
+}

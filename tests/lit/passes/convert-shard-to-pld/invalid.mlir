@@ -1,0 +1,240 @@
+// What convert-shard-to-pld cannot map is reported at the op, in the
+// shard dialect's words, and the pass fails (pld-opt exits 1).
+//
+// RUN: pld-opt %s --pass-pipeline='builtin.module(convert-shard-to-pld)' --split-input-file --verify-diagnostics
+// RUN: sh -c 'pld-opt %s --pass-pipeline="builtin.module(convert-shard-to-pld)" --split-input-file > /dev/null 2>&1; test $? -eq 1'
+
+// A dynamic grid: a pld program runs on a fixed number of devices.
+// expected-error @+1 {{'shard.grid' op has the dynamic shape 4x?; convert-shard-to-pld needs a static grid (the device count of a pld program is fixed)}}
+shard.grid @grid(shape = 4x?)
+func.func @dynamic_grid(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8xf32> -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 4)
+func.func @average(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'shard.all_reduce' op has reduction = average, which no pld collective computes: pld reduces by sum, max, min and product}}
+  %r = shard.all_reduce %x on @grid grid_axes = [0] reduction = average : tensor<8xf32> -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 4)
+func.func @bitwise(%x: tensor<8xi32>) -> tensor<8xi32> {
+  // expected-error @+1 {{'shard.all_reduce' op has reduction = bitwise_or, which no pld collective computes}}
+  %r = shard.all_reduce %x on @grid grid_axes = [0] reduction = bitwise_or : tensor<8xi32> -> tensor<8xi32>
+  return %r : tensor<8xi32>
+}
+
+// -----
+
+shard.grid @grid(shape = 4)
+func.func @generic(%x: tensor<8xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'shard.reduce_scatter' op has reduction = generic, which no pld collective computes}}
+  %r = shard.reduce_scatter %x on @grid grid_axes = [0] reduction = generic scatter_axis = 0 : tensor<8xf32> -> tensor<2xf32>
+  return %r : tensor<2xf32>
+}
+
+// -----
+
+// An accumulation type other than the input's.
+shard.grid @grid(shape = 4)
+func.func @accumulate(%x: tensor<8xf16>) -> tensor<8xf32> {
+  // expected-error @+1 {{'shard.all_reduce' op accumulates f16 into f32; pld's collectives reduce in the input's element type, so the result's must be f16 too}}
+  %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8xf16> -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+// A reduce_scatter whose axis does not split evenly: upstream's verifier
+// reports it (also with a dynamic result dimension), before the pass.
+shard.grid @grid(shape = 2x4)
+func.func @uneven_scatter(%x: tensor<7x16xf32>) -> tensor<?x16xf32> {
+  // expected-error @+1 {{Operand dimension size 7 is not divisible by collective device group size 4 for tensor axis 0.}}
+  %r = shard.reduce_scatter %x on @grid grid_axes = [1] scatter_axis = 0 : tensor<7x16xf32> -> tensor<?x16xf32>
+  return %r : tensor<?x16xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 4)
+func.func @uneven_exchange(%x: tensor<6x4xf32>) -> tensor<?x16xf32> {
+  // expected-error @+1 {{'shard.all_to_all' op splits dimension 0 (6 elements) over a group of 4 devices, which does not divide it; pld's all_to_all needs equal chunks}}
+  %r = shard.all_to_all %x on @grid grid_axes = [0] split_axis = 0 concat_axis = 1 : tensor<6x4xf32> -> tensor<?x16xf32>
+  return %r : tensor<?x16xf32>
+}
+
+// -----
+
+// Element types a HOST builtin does not move.
+shard.grid @grid(shape = 4)
+func.func @gather_f16(%x: tensor<2x8xf16>) -> tensor<8x8xf16> {
+  // expected-error @+1 {{'shard.all_gather' op moves f16 elements; it becomes pld.tensor_allgather, whose HOST builtin supports only f32}}
+  %r = shard.all_gather %x on @grid grid_axes = [0] gather_axis = 0 : tensor<2x8xf16> -> tensor<8x8xf16>
+  return %r : tensor<8x8xf16>
+}
+
+// -----
+
+shard.grid @grid(shape = 4)
+func.func @sum_i32(%x: tensor<8xi32>) -> tensor<8xi32> {
+  // expected-error @+1 {{'shard.all_reduce' op moves i32 elements; it becomes pld.tensor_allreduce, whose HOST builtin supports only f16 or f32}}
+  %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8xi32> -> tensor<8xi32>
+  return %r : tensor<8xi32>
+}
+
+// -----
+
+shard.grid @grid(shape = 4)
+func.func @broadcast_f16(%x: tensor<8xf16>) -> tensor<8xf16> {
+  // expected-error @+1 {{'shard.broadcast' op moves f16 elements; it becomes pld.tensor_broadcast, whose HOST builtin supports only f32}}
+  %r = shard.broadcast %x on @grid grid_axes = [0] root = [1] : (tensor<8xf16>) -> tensor<8xf16>
+  return %r : tensor<8xf16>
+}
+
+// -----
+
+shard.grid @grid(shape = 4)
+func.func @reshard_f16(%x: tensor<10x4xf16>) -> tensor<10x4xf16> {
+  %uneven = shard.sharding @grid split_axes = [[0]] sharded_dims_offsets = [0, 1, 3, 6, 10] : !shard.sharding
+  %replicated = shard.sharding @grid split_axes = [[]] : !shard.sharding
+  // expected-error @+1 {{'shard.shard' op moves f16 elements; it becomes pld.tensor_all_to_all_v, whose HOST builtin supports only f32 or i8}}
+  %a = shard.shard %x to %uneven : tensor<10x4xf16>
+  %b = shard.shard %a to %replicated annotate_for_users : tensor<10x4xf16>
+  return %b : tensor<10x4xf16>
+}
+
+// -----
+
+shard.grid @grid(shape = 4)
+func.func @dynamic_root(%x: tensor<8xf32>, %root: index) -> tensor<8xf32> {
+  // expected-error @+1 {{'shard.broadcast' op has a dynamic root; convert-shard-to-pld needs a constant root}}
+  %r = shard.broadcast %x on @grid grid_axes = [0] root = [%root] : (tensor<8xf32>, index) -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 4)
+func.func @memref(%x: memref<8xf32>) -> memref<8xf32> {
+  // expected-error @+1 {{'shard.all_reduce' op works on memref<8xf32>; convert-shard-to-pld converts ranked tensors only}}
+  %r = shard.all_reduce %x on @grid grid_axes = [0] : memref<8xf32> -> memref<8xf32>
+  return %r : memref<8xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 4)
+func.func @dynamic_shape(%x: tensor<?xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{'shard.all_reduce' op works on tensor<?xf32>, which has a dynamic dimension; convert-shard-to-pld needs static shapes}}
+  %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<?xf32> -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+
+// -----
+
+// Per-device computation other than device indices, casts and slices.
+shard.grid @grid(shape = 4)
+func.func @compute(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8xf32> -> tensor<8xf32>
+  // expected-error @+1 {{'arith.addf' op is not converted by convert-shard-to-pld: a shard function may hold the shard collectives, integer arithmetic on device indices, tensor.cast and tensor.extract_slice; other per-device computation belongs in a pld kernel}}
+  %s = arith.addf %r, %r : tensor<8xf32>
+  return %s : tensor<8xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 4)
+func.func @gather_to_root(%x: tensor<2xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'shard.gather' op has no pld lowering}}
+  %r = shard.gather %x on @grid grid_axes = [0] gather_axis = 0 root = [0] : (tensor<2xf32>) -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+// A sharding annotation is for shard-partition.
+shard.grid @grid(shape = 4)
+func.func @annotated(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %split = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  // expected-error @+1 {{'shard.shard' op is a sharding annotation; convert-shard-to-pld takes partitioned functions (run shard-partition first)}}
+  %a = shard.shard %x to %split : tensor<8xf32>
+  %r = shard.all_reduce %a on @grid grid_axes = [0] : tensor<8xf32> -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 4)
+func.func @reshard_other_axis(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %rows = shard.sharding @grid split_axes = [[0]] sharded_dims_offsets = [0, 1, 3, 6, 8] : !shard.sharding
+  %cols = shard.sharding @grid split_axes = [[], [0]] : !shard.sharding
+  // expected-error @+1 {{'shard.shard' op reshards split axis 0 over grid axes [0] into split axis 1 over grid axes [0]; convert-shard-to-pld reshards one axis over the same grid axes, or to replicated}}
+  %a = shard.shard %x to %rows : tensor<8x8xf32>
+  %b = shard.shard %a to %cols annotate_for_users : tensor<8x8xf32>
+  return %b : tensor<8x8xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 4)
+func.func @bad_offsets(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // Upstream's verifier does not check the last offset against the size.
+  %rows = shard.sharding @grid split_axes = [[0]] sharded_dims_offsets = [0, 1, 3, 6, 9] : !shard.sharding
+  %all = shard.sharding @grid split_axes = [[]] : !shard.sharding
+  // expected-error @+1 {{'shard.shard' op has sharded_dims_offsets [0, 1, 3, 6, 9]; splitting axis 0 (8 elements) over 4 devices takes 5 non-decreasing offsets from 0 to 8}}
+  %a = shard.shard %x to %rows : tensor<8x8xf32>
+  %b = shard.shard %a to %all annotate_for_users : tensor<8x8xf32>
+  return %b : tensor<8x8xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 4)
+func.func @shard(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8xf32> -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+func.func @caller(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'func.call' op calls @shard, a shard function that convert-shard-to-pld turns into a HOST orchestrator without arguments or results; inline it into its caller first}}
+  %r = func.call @shard(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 4)
+func.func @returns_index(%x: tensor<8xf32>) -> index {
+  %i = shard.process_linear_index on @grid : index
+  // expected-error @+1 {{'func.return' op returns a per-device integer (result #0); a converted function returns its tensors in window buffers only}}
+  return %i : index
+}
+
+// -----
+
+shard.grid @rows(shape = 4)
+shard.grid @cols(shape = 2)
+func.func @two_grids(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %r = shard.all_reduce %x on @rows grid_axes = [0] : tensor<8xf32> -> tensor<8xf32>
+  // expected-error @+1 {{'shard.all_reduce' op runs on grid @cols, but the function already runs on @rows; a converted function runs on one grid}}
+  %s = shard.all_reduce %r on @cols grid_axes = [0] : tensor<8xf32> -> tensor<8xf32>
+  return %s : tensor<8xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 4)
+func.func @slice_outside(%x: tensor<8xf32>) -> tensor<4xf32> {
+  %i = shard.process_linear_index on @grid : index
+  %c2 = arith.constant 2 : index
+  %at = arith.muli %i, %c2 : index
+  // expected-error @+1 {{'tensor.extract_slice' op slices outside its source on device 3}}
+  %s = tensor.extract_slice %x[%at] [4] [1] : tensor<8xf32> to tensor<4xf32>
+  %r = shard.all_reduce %s on @grid grid_axes = [0] : tensor<4xf32> -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
