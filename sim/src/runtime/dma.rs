@@ -154,6 +154,16 @@ pub(crate) fn submit(
 ) -> u64 {
     let begin = state.stamp();
     let turn = state.turn();
+    if route.engine == -1 {
+        // A compiled kernel's session whose workspace was null.
+        state.error(
+            rank,
+            "an asynchronous copy on a session BuildAsyncSession did not build (its workspace \
+             is null)"
+                .into(),
+        );
+        return 0;
+    }
     let (Some(engine), Some(direction)) = (
         Engine::from_abi(route.engine),
         Direction::from_abi(route.direction),
