@@ -189,8 +189,8 @@ pub fn explore(
             _ => format!("{mean} steps each on average"),
         };
         println!(
-            "{label}: {what} in {:.1?}, {steps}: no race, missing fence, mixed notify, leak or \
-             deadlock",
+            "{label}: {what} in {:.1?}, {steps}: no race, missing fence, mixed notify, shared \
+             queue, leak or deadlock",
             started.elapsed()
         );
         return Ok(0);
