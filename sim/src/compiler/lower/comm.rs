@@ -97,9 +97,20 @@ where
                 );
                 None
             }
-            pto::CommBuildAsyncSession::NAME => Some(self.session(op, b)?),
+
+            _ => return super::rewriter::refuse(op, "is not simulated with these operands"),
+        };
+        Ok(Step::Replace(replacement))
+    }
+
+    /// Lowers one op of the asynchronous DMA family.
+    pub(super) fn dma(&mut self, op: &Op<'c, 'a>) -> Lowered<'c, 'a, Step<'c, 'a>> {
+        let Op { op, b, ref name } = *op;
+        let b = &b;
+        let replacement = match name.as_str() {
+            pto::CommBuildAsyncSession::NAME => self.session(op, b)?,
             pto::CommTPutAsync::NAME | pto::CommTGetAsync::NAME => {
-                Some(self.submit_async(op, b, name == pto::CommTGetAsync::NAME)?)
+                self.submit_async(op, b, name == pto::CommTGetAsync::NAME)?
             }
             pto::CommWaitAsyncEvent::NAME | pto::CommTestAsyncEvent::NAME => {
                 let function = if name == pto::CommWaitAsyncEvent::NAME {
@@ -107,15 +118,15 @@ where
                 } else {
                     "pld_sim_dma_test"
                 };
+                let event = super::rewriter::operand(op, 0);
                 let i32_type = b.i32_type();
-                let done = ir::result(self.call(b, function, &[operand(0)], &[i32_type]));
+                let done = ir::result(self.call(b, function, &[event], &[i32_type]));
                 let zero = b.i32(0);
-                Some(b.not_equal(done, zero))
+                b.not_equal(done, zero)
             }
-
-            _ => return super::rewriter::refuse(op, "is not simulated with these operands"),
+            _ => return refuse(op, "is not simulated with these operands"),
         };
-        Ok(Step::Replace(replacement))
+        Ok(Step::Replace(Some(replacement)))
     }
 
     /// `pto.comm_build_async_session`: the engine's number when the

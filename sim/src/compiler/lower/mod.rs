@@ -164,14 +164,14 @@ where
             | pto::CommTTest::NAME
             | pto::CommTPut::NAME
             | pto::CommTGet::NAME
-            | pto::CommBuildAsyncSession::NAME
-            | pto::CommTPutAsync::NAME
-            | pto::CommTGetAsync::NAME
-            | pto::CommWaitAsyncEvent::NAME
-            | pto::CommTestAsyncEvent::NAME
             | pto::FenceBarrierAll::NAME
             | pto::CmoCacheInvalid::NAME
             | pto::PtoBarrier::NAME => self.comm(&cx)?,
+            pto::CommBuildAsyncSession::NAME
+            | pto::CommTPutAsync::NAME
+            | pto::CommTGetAsync::NAME
+            | pto::CommWaitAsyncEvent::NAME
+            | pto::CommTestAsyncEvent::NAME => self.dma(&cx)?,
             pto::AllocTile::NAME
             | pto::SetValidShape::NAME
             | pto::GetValidShape::NAME

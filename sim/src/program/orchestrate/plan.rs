@@ -1072,25 +1072,7 @@ where
             .collect();
         let tensors = chip_tensors(op, callee, kind, &roles, &arguments)?;
         let domain = self.domain_of(op, &tensors, device)?;
-        // The call carries the launch width B (absent: one block): the
-        // entry's CalAllToAllVBlocks(P, B) is B again; an indexed kernel
-        // runs exactly B blocks.
-        let blocks = op
-            .attribute("core_num")
-            .ok()
-            .and_then(pld_ir::attr::int)
-            .unwrap_or(1);
-        let (scalars, launch) = match kind {
-            CollectiveKind::IndexedAllToAllV => {
-                // One CommContext per distributed operand (target, signal,
-                // send_counts): slots 6 to 8.
-                (vec![BuiltinScalar::Context; 3], Some(blocks))
-            }
-            _ => (
-                vec![BuiltinScalar::Context, BuiltinScalar::CoreNum(blocks)],
-                None,
-            ),
-        };
+        let (scalars, launch) = chip_launch(op, kind);
         let target = tensors[1].clone();
         self.issue(
             device,
@@ -1235,6 +1217,27 @@ fn builtin_call(op: OperationRef, kind: CollectiveKind, mode: AllReduceMode) -> 
         operands: (0..kind.facts().operands.len()).map(Some).collect(),
         in_loop: None,
         location: location(op),
+    }
+}
+
+/// The scalars of a CHIP-rail builtin task and, for a kernel without an
+/// entry, its launch width. The call carries the launch width B (absent:
+/// one block): all_to_all_v's entry computes CalAllToAllVBlocks(P, B) = B
+/// again; the indexed kernel is launched on exactly B blocks, with one
+/// CommContext per distributed operand (target, signal, send_counts:
+/// slots 6 to 8).
+fn chip_launch(op: OperationRef, kind: CollectiveKind) -> (Vec<BuiltinScalar>, Option<i64>) {
+    let blocks = op
+        .attribute("core_num")
+        .ok()
+        .and_then(pld_ir::attr::int)
+        .unwrap_or(1);
+    match kind {
+        CollectiveKind::IndexedAllToAllV => (vec![BuiltinScalar::Context; 3], Some(blocks)),
+        _ => (
+            vec![BuiltinScalar::Context, BuiltinScalar::CoreNum(blocks)],
+            None,
+        ),
     }
 }
 
