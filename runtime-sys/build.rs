@@ -6,7 +6,9 @@
 //!    layout drift fails the build.
 //! 2. Renders every builtin kernel variant with the `pld-builtins` crate (a
 //!    build dependency: the same templates, naming rules, key lists and
-//!    renderer as `pld-translate --emit=kernels`), plus three test-only
+//!    renderer as `pld-translate --emit=kernels`), the CHIP-only kernels
+//!    (indexed_all_to_all_v, which the simulator launches without an
+//!    entry), plus three test-only
 //!    copies broken on purpose, and compiles entries and kernels with `cc`
 //!    (C++17, warnings as errors, `-I include -I include/pto-sim`; a few
 //!    unity files that include the rendered files unchanged) into the
@@ -20,7 +22,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use pld_builtins::{
-    all_variants, File, Target, Template, Variant, COMMON_HEADER, HEADER, MAX_PREBUILT_ROOT,
+    all_variants, chip_only_variants, File, Target, Template, Variant, COMMON_HEADER, HEADER,
+    MAX_PREBUILT_ROOT,
 };
 
 fn main() {
@@ -64,13 +67,14 @@ fn bindings(include: &Path, out: &Path) {
         .expect("write bindings");
 }
 
-/// One rendered variant: its names and the paths of its two C++ files.
+/// One rendered variant: its names and the paths of its C++ files (a
+/// CHIP-only variant has a kernel and no entry).
 struct Rendered {
     variant: String,
-    entry: String,
+    entry: Option<String>,
     kernel_symbol: String,
     kernel: PathBuf,
-    entry_file: PathBuf,
+    entry_file: Option<PathBuf>,
 }
 
 /// Test-only copies of real templates, broken on purpose: (tag, base
@@ -80,7 +84,31 @@ fn broken() -> Vec<(&'static str, Variant, &'static str, &'static str)> {
     let barrier = Variant::new(Builtin::Barrier, None, Elem::F32, None).unwrap();
     let allreduce =
         Variant::new(Builtin::AllReduce, Some(Reduction::Sum), Elem::F32, None).unwrap();
+    let indexed = Variant::new(Builtin::IndexedAllToAllV, None, Elem::F32, None).unwrap();
     vec![
+        // Signals completion before its copies have: a peer's read of
+        // its target races with the copies still in flight.
+        (
+            "notify_before_wait",
+            indexed,
+            "  // 3. Completion waits, then the fetched counts.\n  WaitAll(f);",
+            "  pld::LaneBarrier(lane, 2);\n  WaitAll(f);",
+        ),
+        // Never waits for its copies: every event is left outstanding.
+        (
+            "unwaited",
+            indexed,
+            "  // 3. Completion waits, then the fetched counts.\n  WaitAll(f);",
+            "  // 3. (no completion waits)",
+        ),
+        // With more blocks than ranks, block b and block b + P both serve
+        // peer b: two writers on one PER_PEER queue.
+        (
+            "shared_queue",
+            indexed,
+            "  for (int32_t peer = block_idx; peer < nranks; peer += block_num) {\n    if (peer == x.me) {",
+            "  for (int32_t peer = block_idx % nranks; peer < nranks; peer += block_num) {\n    if (peer == x.me) {",
+        ),
         // Waits for a second credit that no peer sends: a deadlock.
         (
             "deadlock",
@@ -129,10 +157,27 @@ fn render(out: &Path) -> Vec<Rendered> {
         }
         rendered.push(Rendered {
             variant: variant.name(),
-            entry: variant.entry(),
+            entry: Some(variant.entry()),
             kernel_symbol: variant.kernel_symbol(),
             kernel: root.join(variant.path(File::Kernel)),
-            entry_file: root.join(variant.path(File::Entry)),
+            entry_file: Some(root.join(variant.path(File::Entry))),
+        });
+    }
+    // The CHIP-only kernels: a kernel (and the header next to it), which
+    // the simulator launches itself.
+    for variant in chip_only_variants() {
+        for file in [File::Kernel, File::Header] {
+            let text = variant
+                .render(file, &target)
+                .unwrap_or_else(|e| panic!("rendering {}: {e}", variant.name()));
+            write(&root.join(variant.path(file)), &text);
+        }
+        rendered.push(Rendered {
+            variant: variant.name(),
+            entry: None,
+            kernel_symbol: variant.kernel_symbol(),
+            kernel: root.join(variant.path(File::Kernel)),
+            entry_file: None,
         });
     }
     for (tag, base, find, replace) in broken() {
@@ -178,16 +223,20 @@ fn render_broken(
     };
     let dir = root.join("broken").join(&name);
     let kernel = dir.join(format!("{kernel_name}.cpp"));
-    let entry_file = dir.join(format!("{entry}.cpp"));
     write(&kernel, &broken_kernel.render(&values).unwrap());
-    write(&entry_file, &template(File::Entry).render(&values).unwrap());
+    // A CHIP-only base has no entry: neither has its broken copy.
+    let entry_file = base.builtin().template(File::Entry).map(|t| {
+        let file = dir.join(format!("{entry}.cpp"));
+        write(&file, &t.render(&values).unwrap());
+        file
+    });
     write(
         &dir.join(HEADER),
         &template(File::Header).render(&values).unwrap(),
     );
     Rendered {
         variant: name,
-        entry,
+        entry: entry_file.as_ref().map(|_| entry),
         kernel_symbol: kernel_name,
         kernel,
         entry_file,
@@ -202,13 +251,14 @@ fn registry(rendered: &[Rendered]) -> String {
          #include <stddef.h>\n#include \"pld/pld_runtime.h\"\n#include \"pld/pld_builtins.h\"\n\n",
     );
     for r in rendered {
-        let e = &r.entry;
-        writeln!(s, "extern \"C\" void {e}(const ChipTaskArgs &);").unwrap();
-        writeln!(
-            s,
-            "extern \"C\" PTO2OrchestrationConfig pld_orch_config__{e}(const ChipTaskArgs &);"
-        )
-        .unwrap();
+        if let Some(e) = &r.entry {
+            writeln!(s, "extern \"C\" void {e}(const ChipTaskArgs &);").unwrap();
+            writeln!(
+                s,
+                "extern \"C\" PTO2OrchestrationConfig pld_orch_config__{e}(const ChipTaskArgs &);"
+            )
+            .unwrap();
+        }
         writeln!(
             s,
             "extern \"C\" void {}(__gm__ int64_t *);",
@@ -223,10 +273,18 @@ fn registry(rendered: &[Rendered]) -> String {
          const Row kRows[] = {\n",
     );
     for r in rendered {
+        let (name, call, config) = match &r.entry {
+            Some(e) => (
+                format!("\"{e}\""),
+                format!("&{e}"),
+                format!("&pld_orch_config__{e}"),
+            ),
+            None => ("nullptr".into(), "nullptr".into(), "nullptr".into()),
+        };
         writeln!(
             s,
-            "  {{\"{}\", \"{}\", \"{}\", &{}, &pld_orch_config__{}, &{}}},",
-            r.variant, r.entry, r.kernel_symbol, r.entry, r.entry, r.kernel_symbol
+            "  {{\"{}\", {name}, \"{}\", {call}, {config}, &{}}},",
+            r.variant, r.kernel_symbol, r.kernel_symbol
         )
         .unwrap();
     }
@@ -249,6 +307,7 @@ extern "C" int32_t pld_builtin_call(int32_t index, const void *tensors, int32_t 
                                     int32_t *expected) {
   const Row *row = RowAt(index);
   if (row == nullptr) return PLD_BUILTIN_NO_SUCH_VARIANT;
+  if (row->call == nullptr) return PLD_BUILTIN_NO_ENTRY;
   if (tensor_count < 0 || tensor_count > PLD_MAX_TENSOR_ARGS || scalar_count < 0 ||
       scalar_count > PLD_MAX_SCALAR_ARGS || (tensor_count > 0 && tensors == nullptr) ||
       (scalar_count > 0 && scalars == nullptr))
@@ -262,6 +321,28 @@ extern "C" int32_t pld_builtin_call(int32_t index, const void *tensors, int32_t 
   pld_rt_set_aiv_limit(aiv_limit);
   pld_rt_take_fatal();
   row->call(args);
+  return pld_rt_take_fatal() ? PLD_BUILTIN_FATAL : PLD_BUILTIN_OK;
+}
+
+extern "C" int32_t pld_builtin_launch(int32_t index, const void *tensors, int32_t tensor_count,
+                                      const uint64_t *scalars, int32_t scalar_count, int32_t block_num,
+                                      int32_t aiv_limit) {
+  const Row *row = RowAt(index);
+  if (row == nullptr) return PLD_BUILTIN_NO_SUCH_VARIANT;
+  if (tensor_count < 0 || tensor_count > PLD_MAX_TENSOR_ARGS || scalar_count < 0 ||
+      scalar_count > PLD_MAX_SCALAR_ARGS || (tensor_count > 0 && tensors == nullptr) ||
+      (scalar_count > 0 && scalars == nullptr) || block_num < 1 || block_num > INT16_MAX)
+    return PLD_BUILTIN_BAD_ARGUMENTS;
+  const PldTensor *descs = static_cast<const PldTensor *>(tensors);
+  CoreTaskArgs args;
+  for (int32_t i = 0; i < tensor_count; ++i) args.add_inout(descs[i]);
+  for (int32_t i = 0; i < scalar_count; ++i) args.add_scalar(scalars[i]);
+  args.launch_spec.set_core_num(static_cast<int16_t>(block_num));
+  args.launch_spec.set_require_sync_start(block_num > 1);
+  pld_rt_bind_kernel(0, row->kernel);
+  pld_rt_set_aiv_limit(aiv_limit);
+  pld_rt_take_fatal();
+  rt_submit_aiv_task(0, args);
   return pld_rt_take_fatal() ? PLD_BUILTIN_FATAL : PLD_BUILTIN_OK;
 }
 
@@ -339,18 +420,23 @@ fn compile(include: &Path, out: &Path, rendered: &[Rendered]) {
             writeln!(
                 text,
                 "\n// {}\n#undef PLD_KERNEL_ENTRY\n#define PLD_KERNEL_ENTRY {k}\n\
-                 namespace pld_builtin_kernel_{unit}_{i} {{\n#include \"{}\"\n}}\n#undef PLD_KERNEL_ENTRY\n\
-                 #define aicpu_orchestration_entry pld_orch_entry__{e}\n\
-                 #define aicpu_orchestration_config pld_orch_config__{e}\n\
-                 namespace pld_builtin_entry_{unit}_{i} {{\n#include \"{}\"\n}}\n\
-                 #undef aicpu_orchestration_entry\n#undef aicpu_orchestration_config",
+                 namespace pld_builtin_kernel_{unit}_{i} {{\n#include \"{}\"\n}}\n#undef PLD_KERNEL_ENTRY",
                 r.variant,
                 r.kernel.display(),
-                r.entry_file.display(),
-                e = r.entry,
                 k = r.kernel_symbol
             )
             .unwrap();
+            if let (Some(e), Some(file)) = (&r.entry, &r.entry_file) {
+                writeln!(
+                    text,
+                    "#define aicpu_orchestration_entry pld_orch_entry__{e}\n\
+                     #define aicpu_orchestration_config pld_orch_config__{e}\n\
+                     namespace pld_builtin_entry_{unit}_{i} {{\n#include \"{}\"\n}}\n\
+                     #undef aicpu_orchestration_entry\n#undef aicpu_orchestration_config",
+                    file.display()
+                )
+                .unwrap();
+            }
         }
         let file = glue.join(format!("pld_builtins_{unit}.cpp"));
         write(&file, &text);
@@ -397,9 +483,11 @@ fn device(include: &Path, out: &Path, rendered: &[Rendered]) {
     let dir = out.join("device");
     std::fs::create_dir_all(&dir).unwrap();
     let mut list = String::new();
+    // The A2/A3 kernels only: the CHIP-only indexed_all_to_all_v (the one
+    // without an entry) needs A5's URMA, another architecture.
     for r in rendered
         .iter()
-        .filter(|r| !r.variant.starts_with("broken."))
+        .filter(|r| !r.variant.starts_with("broken.") && r.entry.is_some())
     {
         let object = dir.join(format!("{}.o", r.kernel_symbol));
         let status = std::process::Command::new(&bisheng)

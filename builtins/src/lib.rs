@@ -19,6 +19,6 @@ pub use builtin::{Builtin, Dir, Scalar};
 pub use render::{render, KernelError};
 pub use templates::{File, Template, COMMON_HEADER, HEADER};
 pub use variant::{
-    all_variants, CoreCountMethod, Elem, Reduction, Reductions, Target, Variant, DEFAULT_RUNTIME,
-    DEVICE_ENTRY, MAX_PREBUILT_ROOT,
+    all_variants, chip_only_variants, CoreCountMethod, Elem, Reduction, Reductions, Target,
+    Variant, DEFAULT_RUNTIME, DEVICE_ENTRY, MAX_PREBUILT_ROOT,
 };

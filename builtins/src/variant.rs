@@ -393,8 +393,7 @@ impl Builtin {
 
 /// Every HOST-rail variant the templates support, with broadcast roots
 /// `0..=max_root` (the finite set runtime-sys prebuilds). The CHIP-only
-/// indexed_all_to_all_v is not among them: its URMA transport (A5) is not
-/// simulated.
+/// indexed_all_to_all_v is not among them ([`chip_only_variants`]).
 pub fn all_variants(max_root: u32) -> Vec<Variant> {
     let mut out = Vec::new();
     let ok = |v: Result<Variant, KernelError>| v.expect("a supported variant");
@@ -446,4 +445,18 @@ pub fn all_variants(max_root: u32) -> Vec<Variant> {
         out.push(ok(Variant::new(Builtin::AllToAllV, None, elem, None)));
     }
     out
+}
+
+/// The variants of the CHIP-only builtins, which have a kernel and no entry
+/// (the CHIP orchestrator submits it): indexed_all_to_all_v for each of
+/// its element types. runtime-sys prebuilds them for the simulator, which
+/// launches their kernels directly.
+pub fn chip_only_variants() -> Vec<Variant> {
+    Builtin::IndexedAllToAllV
+        .elems()
+        .iter()
+        .map(|&elem| {
+            Variant::new(Builtin::IndexedAllToAllV, None, elem, None).expect("a supported variant")
+        })
+        .collect()
 }

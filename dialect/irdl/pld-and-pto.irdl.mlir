@@ -735,6 +735,16 @@ irdl.dialect @pto {
     irdl.parameters(loc: %loc, shape: %shape, props: %props)
   }
 
+  // Handle of an asynchronous DMA session (PTOAS !pto.async_session).
+  irdl.type @async_session {
+    irdl.parameters()
+  }
+
+  // Handle of one asynchronous copy's completion (PTOAS !pto.async_event).
+  irdl.type @async_event {
+    irdl.parameters()
+  }
+
   // ------------------------------------------------------------- attributes
 
   // Layout of make_tensor_view (PTOAS #pto.layout<nd>).
@@ -817,6 +827,15 @@ irdl.dialect @pto {
   irdl.attribute @kernel_kind {
     %v0 = irdl.is "vector"
     %v1 = irdl.is "cube"
+    %value = irdl.any_of(%v0, %v1)
+    irdl.parameters(value: %value)
+  }
+
+  // DMA engine of an async session (pto::comm::DmaEngine): SDMA, or URMA
+  // (A5 only, PER_PEER queues). PTOAS #pto<dma_engine urma>.
+  irdl.attribute @dma_engine {
+    %v0 = irdl.is "sdma"
+    %v1 = irdl.is "urma"
     %value = irdl.any_of(%v0, %v1)
     irdl.parameters(value: %value)
   }
@@ -1026,6 +1045,64 @@ irdl.dialect @pto {
     %ping = irdl.base @pto::@tile_buf
     %pong = irdl.base @pto::@tile_buf
     irdl.operands(dst: %dst, src: %src, ping: %ping, pong: optional %pong)
+  }
+
+  // PTOAS pto.comm.build_async_session: a session of `engine` over the
+  // engine's workspace (a pointer, or an i64 address such as the
+  // CommContext's workSpace); an SDMA session also takes a UB scratch tile.
+  irdl.operation @comm_build_async_session {
+    %tile = irdl.base @pto::@tile_buf
+    %ptr = irdl.base @pto::@ptr
+    %i64 = irdl.is i64
+    %workspace = irdl.any_of(%ptr, %i64)
+    %session = irdl.base @pto::@async_session
+    %engine = irdl.base @pto::@dma_engine
+    irdl.operands(scratch: optional %tile, workspace: %workspace)
+    irdl.results(session: %session)
+    irdl.attributes { "engine" = %engine }
+  }
+
+  // PTOAS pto.comm.tput_async: dst (the peer's) <- src (local), on the
+  // session's engine; `peer` selects a URMA queue (PER_PEER).
+  irdl.operation @comm_tput_async {
+    %dst = irdl.base @pto::@partition_tensor_view
+    %src = irdl.base @pto::@partition_tensor_view
+    %session = irdl.base @pto::@async_session
+    %i32 = irdl.is i32
+    %event = irdl.base @pto::@async_event
+    irdl.operands(dst: %dst, src: %src, session: %session, peer: optional %i32)
+    irdl.results(event: %event)
+  }
+
+  // PTOAS pto.comm.tget_async: dst (local) <- src (the peer's).
+  irdl.operation @comm_tget_async {
+    %dst = irdl.base @pto::@partition_tensor_view
+    %src = irdl.base @pto::@partition_tensor_view
+    %session = irdl.base @pto::@async_session
+    %i32 = irdl.is i32
+    %event = irdl.base @pto::@async_event
+    irdl.operands(dst: %dst, src: %src, session: %session, peer: optional %i32)
+    irdl.results(event: %event)
+  }
+
+  // PTOAS pto.comm.wait_async_event: blocks until the copy is complete
+  // (AsyncEvent::Wait); false on an engine error.
+  irdl.operation @comm_wait_async_event {
+    %event = irdl.base @pto::@async_event
+    %session = irdl.base @pto::@async_session
+    %i1 = irdl.is i1
+    irdl.operands(event: %event, session: %session)
+    irdl.results(completed: %i1)
+  }
+
+  // PTOAS pto.comm.test_async_event: whether the copy is complete now
+  // (AsyncEvent::Test).
+  irdl.operation @comm_test_async_event {
+    %event = irdl.base @pto::@async_event
+    %session = irdl.base @pto::@async_session
+    %i1 = irdl.is i1
+    irdl.operands(event: %event, session: %session)
+    irdl.results(completed: %i1)
   }
 
   irdl.operation @get_block_idx {

@@ -133,6 +133,7 @@ fn all_to_all_v_rejects_a_narrow_signal() {
         aiv_limit: AIV_CORES,
         deadline: DEADLINE,
         record_remote_writes: false,
+        launch: None,
     }
     .execute(&domain, Some(&before), None)
     .unwrap();
@@ -169,6 +170,7 @@ fn all_to_all_v_wider_than_the_device_fails_at_submit() {
         aiv_limit: AIV_CORES,
         deadline: DEADLINE,
         record_remote_writes: false,
+        launch: None,
     }
     .execute(&domain, None, None)
     .unwrap();
@@ -221,6 +223,7 @@ fn a_kernel_that_refuses_its_call_says_why() {
             aiv_limit: AIV_CORES,
             deadline: DEADLINE,
             record_remote_writes: false,
+            launch: None,
         }
         .execute(&domain, Some(&before), None)
         .unwrap();
@@ -289,6 +292,7 @@ fn broken_templates_are_caught() {
         aiv_limit: AIV_CORES,
         deadline: Duration::from_millis(200),
         record_remote_writes: false,
+        launch: None,
     }
     .execute(&domain, None, None)
     .unwrap();

@@ -214,7 +214,7 @@ impl Tally {
             };
             println!(
                 "{label}: {what} in {elapsed:.1?}, {steps}: no race, missing fence, mixed notify, \
-                 leak or deadlock"
+                 shared queue, leak or deadlock"
             );
             return 0;
         }

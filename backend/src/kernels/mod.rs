@@ -10,9 +10,9 @@
 pub mod chip;
 
 pub use pld_builtins::{
-    all_variants, render, Builtin, CoreCountMethod, Elem, File, KernelError, Reduction, Scalar,
-    Target, Template, Variant, COMMON_HEADER, DEFAULT_RUNTIME, DEVICE_ENTRY, HEADER,
-    MAX_PREBUILT_ROOT,
+    all_variants, chip_only_variants, render, Builtin, CoreCountMethod, Elem, File, KernelError,
+    Reduction, Scalar, Target, Template, Variant, COMMON_HEADER, DEFAULT_RUNTIME, DEVICE_ENTRY,
+    HEADER, MAX_PREBUILT_ROOT,
 };
 
 use melior::ir::{operation::OperationLike, OperationRef};

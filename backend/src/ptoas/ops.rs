@@ -457,6 +457,36 @@ impl Printer<'_> {
             // generic rather than vanish.
             "comm_tput" if !own(&["atomicType"]) => self.transfer(op, "tput", a, t),
             "comm_tget" if !own(&[]) => self.transfer(op, "tget", a, t),
+            "comm_build_async_session" if !own(&["engine", "operandSegmentSizes"]) => {
+                let (_, lhs) = self.results(op);
+                format!(
+                    "{lhs}pto.comm.build_async_session({} : {}){} -> {}",
+                    joined(a),
+                    joined(t),
+                    dictionary("engine"),
+                    results[0]
+                )
+            }
+            "comm_tput_async" | "comm_tget_async" if !own(&["operandSegmentSizes"]) => {
+                let (_, lhs) = self.results(op);
+                let mnemonic = form.short.trim_start_matches("comm_");
+                format!(
+                    "{lhs}pto.comm.{mnemonic}({} : {}) -> {}",
+                    joined(a),
+                    joined(t),
+                    results[0]
+                )
+            }
+            "comm_wait_async_event" | "comm_test_async_event" if !own(&[]) => {
+                let (_, lhs) = self.results(op);
+                let mnemonic = form.short.trim_start_matches("comm_");
+                format!(
+                    "{lhs}pto.comm.{mnemonic}({} : {}) -> {}",
+                    joined(a),
+                    joined(t),
+                    results[0]
+                )
+            }
             _ => return Ok(None),
         };
         Ok(Some(text))

@@ -24,6 +24,10 @@ pub fn type_(text: &str) -> Result<String, String> {
     if params(text, "!pto.tile_buf").is_some() {
         return tile_buf(text);
     }
+    // The async handles have no parameters: spelled alike.
+    if matches!(text, "!pto.async_session" | "!pto.async_event") {
+        return Ok(text.to_string());
+    }
     if let Some(element) = params(text, "!pto.ptr") {
         return if scalar(element) {
             Ok(text.to_string())
@@ -109,7 +113,10 @@ pub fn enum_attribute(text: &str) -> Option<(&str, &str)> {
 /// assembly format as `#pto.kind<value>` (docs/tools/pld-translate.md).
 pub fn attribute(text: &str) -> String {
     match enum_attribute(text) {
-        Some((kind @ ("notify_op" | "wait_cmp" | "atomic_type" | "reduce_op"), value)) => {
+        Some((
+            kind @ ("notify_op" | "wait_cmp" | "atomic_type" | "reduce_op" | "dma_engine"),
+            value,
+        )) => {
             format!("#pto<{kind} {value}>")
         }
         Some((kind, value)) => format!("#pto.{kind}<{value}>"),

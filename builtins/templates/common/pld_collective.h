@@ -29,6 +29,28 @@
 #include "pld/comm_context.h"
 #include "pld/pld_runtime.h"
 
+// The real pto-isa headers' CPU simulation mode (__CPU_SIM) leaves out
+// BuildAsyncSession: their async_event_impl.hpp needs the device. pto-isa's
+// own CPU tests define the URMA form next to their kernels; so does this
+// header, in that mode only and, like the device headers, only where URMA
+// exists (PTO_URMA_SUPPORTED: A5). The simulator's pto_sim.h and the
+// device headers have their own.
+#if defined(__CPU_SIM) && !defined(PLD_PTO_SIM_H) && defined(PTO_URMA_SUPPORTED)
+namespace pto {
+namespace comm {
+template <DmaEngine engine>
+inline bool BuildAsyncSession(__gm__ uint8_t *workspace, AsyncSession &session) {
+  static_assert(engine == DmaEngine::URMA, "This overload is for URMA only");
+  session = AsyncSession{};
+  session.engine = engine;
+  session.contextGm = workspace;
+  session.valid = workspace != nullptr;
+  return session.valid;
+}
+}  // namespace comm
+}  // namespace pto
+#endif
+
 // On the device each kernel is an object of its own and exports the
 // runtime's entry point, kernel_entry (kernel_config.py's function_name); a
 // build that links several kernels into one library gives each a name of its

@@ -31,5 +31,14 @@ pld_op! { CommTWait, CommTWaitBuilder = "pto.comm_twait" { signal: one, cmp_valu
 pld_op! { CommTTest, CommTTestBuilder = "pto.comm_ttest" { signal: one, cmp_value: one } }
 pld_op! { CommTPut, CommTPutBuilder = "pto.comm_tput" { dst: one, src: one, ping: one, pong: opt } }
 pld_op! { CommTGet, CommTGetBuilder = "pto.comm_tget" { dst: one, src: one, ping: one, pong: opt } }
+pld_op! {
+    CommBuildAsyncSession, CommBuildAsyncSessionBuilder = "pto.comm_build_async_session" {
+        scratch: opt, workspace: one
+    }
+}
+pld_op! { CommTPutAsync, CommTPutAsyncBuilder = "pto.comm_tput_async" { dst: one, src: one, session: one, peer: opt } }
+pld_op! { CommTGetAsync, CommTGetAsyncBuilder = "pto.comm_tget_async" { dst: one, src: one, session: one, peer: opt } }
+pld_op! { CommWaitAsyncEvent, CommWaitAsyncEventBuilder = "pto.comm_wait_async_event" { event: one, session: one } }
+pld_op! { CommTestAsyncEvent, CommTestAsyncEventBuilder = "pto.comm_test_async_event" { event: one, session: one } }
 pld_op! { GetBlockIdx, GetBlockIdxBuilder = "pto.get_block_idx" {} }
 pld_op! { GetBlockNum, GetBlockNumBuilder = "pto.get_block_num" {} }

@@ -176,8 +176,16 @@ impl<'c> Checker<'c> {
                 self.error(op.location(), format!("'{name}' op result #{i}: {message}"));
             }
         }
-        if name == crate::ops::pto::AllocTile::NAME {
-            for message in pto::alloc_tile(op) {
+        let pto_rule: Option<fn(OperationRef) -> Vec<String>> = match name.as_str() {
+            crate::ops::pto::AllocTile::NAME => Some(pto::alloc_tile),
+            crate::ops::pto::CommBuildAsyncSession::NAME => Some(pto::build_async_session),
+            crate::ops::pto::CommTPutAsync::NAME | crate::ops::pto::CommTGetAsync::NAME => {
+                Some(pto::async_transfer)
+            }
+            _ => None,
+        };
+        if let Some(rule) = pto_rule {
+            for message in rule(op) {
                 self.error(op.location(), format!("'{name}' op {message}"));
             }
             return;

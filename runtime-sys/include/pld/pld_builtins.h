@@ -28,18 +28,22 @@ extern "C" {
 #define PLD_BUILTIN_FATAL 1
 #define PLD_BUILTIN_NO_SUCH_VARIANT (-1)
 #define PLD_BUILTIN_BAD_ARGUMENTS (-2)
+#define PLD_BUILTIN_NO_ENTRY (-3)
 
-/* Number of compiled variants (the real ones, then the test-only broken
- * copies, whose variant names start with "broken."). */
+/* Number of compiled variants (the HOST ones, then the CHIP-only kernels,
+ * which have no entry, then the test-only broken copies, whose variant
+ * names start with "broken."). */
 int32_t pld_builtin_count(void);
 
 /* The variant string (spec 10.3), entry symbol and kernel symbol of
- * variant `index`, or null when out of range. Static strings. */
+ * variant `index`, or null when out of range (the entry is null for a
+ * CHIP-only kernel). Static strings. */
 const char *pld_builtin_variant(int32_t index);
 const char *pld_builtin_entry(int32_t index);
 const char *pld_builtin_kernel(int32_t index);
 
-/* Calls the entry of variant `index` with `tensor_count` descriptors and
+/* Calls the entry of variant `index` (PLD_BUILTIN_NO_ENTRY for a
+ * CHIP-only kernel) with `tensor_count` descriptors and
  * `scalar_count` scalars as orchestration arguments (spec 10.3 order),
  * after binding func_id 0 to the variant's kernel and setting the device's
  * AIV count to `aiv_limit`. Writes the entry's expected_arg_count to
@@ -49,6 +53,15 @@ const char *pld_builtin_kernel(int32_t index);
 int32_t pld_builtin_call(int32_t index, const void *tensors, int32_t tensor_count,
                          const uint64_t *scalars, int32_t scalar_count, int32_t aiv_limit,
                          int32_t *expected);
+
+/* Launches variant `index`'s kernel itself, as a CHIP orchestrator
+ * submits a task: `block_num` blocks (all started together when more than
+ * one), the kernel's arguments the `tensor_count` descriptors, then the
+ * `scalar_count` scalars, with the device's AIV count `aiv_limit`. Returns
+ * as pld_builtin_call (the launch's fatal errors included). */
+int32_t pld_builtin_launch(int32_t index, const void *tensors, int32_t tensor_count,
+                           const uint64_t *scalars, int32_t scalar_count, int32_t block_num,
+                           int32_t aiv_limit);
 
 /* CalAllToAllVBlocks of pld_runtime.h, as the entries compute it. */
 int32_t pld_builtin_all_to_all_v_blocks(int32_t ranks, int32_t requested);

@@ -80,6 +80,45 @@ void pld_sim_copy(void *dst, int64_t dst_row_stride, int64_t dst_col_stride, con
 void pld_sim_fill_pad(void *data, int64_t rows, int64_t cols, int64_t valid_rows,
                       int64_t valid_cols, int32_t elem_bytes);
 
+/* ---- Asynchronous DMA (TPUT_ASYNC / TGET_ASYNC, pto-interface 7) ----------
+ *
+ * A DMA copy is submitted, and lands at some moment between its submit and
+ * the first successful wait or test on its event: never at a moment the
+ * program could rely on. A plain run delivers it as late as it can (at
+ * that wait, or at the second test); explore mode lets its seeded
+ * scheduler choose (docs/memory-model.md). Until then the destination's
+ * bytes are undefined and the source must not change. */
+
+/* Engines (pto::comm::DmaEngine) and directions of a DMA. */
+#define PLD_DMA_SDMA 0
+#define PLD_DMA_URMA 1
+#define PLD_DMA_PUT 0
+#define PLD_DMA_GET 1
+/* `peer` of a DMA that names no per-peer queue. */
+#define PLD_DMA_NO_PEER (-1)
+
+/* Submits a copy of a rows x cols block (strides in elements, as
+ * pld_sim_copy) on `engine` (PLD_DMA_*), a put (the destination is the
+ * peer's) or a get (the source is). A URMA copy goes on the calling rank's
+ * queue to `peer` (PER_PEER mode: one writer per queue), whose window must
+ * hold the remote side; an SDMA copy names no peer. Returns the event's
+ * handle, never 0 for a submitted copy; 0 when nothing was submitted (an
+ * error of the run, recorded, such as a side leaving its window). */
+int64_t pld_sim_dma_submit(void *dst, int64_t dst_row_stride, int64_t dst_col_stride,
+                           const void *src, int64_t src_row_stride, int64_t src_col_stride,
+                           int64_t rows, int64_t cols, int32_t elem_bytes, int32_t engine,
+                           int32_t direction, int32_t peer);
+
+/* Blocks until the copy of `event` is complete (AsyncEvent::Wait): 1, or 0
+ * for an event that is not outstanding (an error of the run). Handle 0 is
+ * complete at once. */
+int32_t pld_sim_dma_wait(int64_t event);
+
+/* Whether the copy of `event` is complete now (AsyncEvent::Test): 1 or 0;
+ * once it said 1 the event is done, as after a wait. */
+int32_t pld_sim_dma_test(int64_t event);
+
+
 /* ---- Builtin-kernel runtime support (pld_runtime.h) ----------------------
  *
  * The rendered builtin entries submit their AIV kernel with

@@ -15,6 +15,9 @@
  *     AtomicType::AtomicAdd use its element-atomic accumulate kinds.
  *   - TNOTIFY is pld_sim_notify; TWAIT / TTEST are pld_sim_wait /
  *     pld_sim_test over every element of the signal view.
+ *   - TPUT_ASYNC / TGET_ASYNC (SDMA, URMA) submit with pld_sim_dma_submit;
+ *     AsyncEvent::Wait / Test are pld_sim_dma_wait / pld_sim_dma_test: the
+ *     copy lands between the submit and the first successful Wait / Test.
  *   - pipe_barrier, set_flag / wait_flag, dcci are no-ops apart from checks
  *     (every wait_flag must match an earlier set_flag of the same pipes and
  *     event on the same core); dsb is pld_sim_fence.
@@ -670,7 +673,7 @@ namespace comm {
 enum class NotifyOp : uint8_t { AtomicAdd = 0, Set = 1 };
 enum class WaitCmp : uint8_t { EQ = 0, NE = 1, GT = 2, GE = 3, LT = 4, LE = 5 };
 enum class ReduceOp : uint8_t { Sum = 0, Max = 1, Min = 2 };
-enum class DmaEngine : uint8_t { SDMA = 0, URMA = 1 };
+enum class DmaEngine : uint8_t { SDMA = 0, URMA = 1, RDMA = 2 };
 enum class CollEngine : uint8_t { AIV = 0, CCU = 1 };
 
 using Signal = GlobalTensor<int32_t, Shape<1, 1, 1, 1, 1>, Stride<1, 1, 1, 1, 1>, Layout::ND>;
@@ -856,6 +859,230 @@ inline RecordEvent TGET(GlobalDstData &dstGlobalData, GlobalSrcData &srcGlobalDa
   if (!::pto::detail::CheckTileUsable(stagingTileData, "TGET")) return {};
   detail::CopyView(dstGlobalData, srcGlobalData, PLD_COPY_ASSIGN, "TGET");
   return {};
+}
+
+/* ---- Asynchronous DMA: TPUT_ASYNC / TGET_ASYNC (pto-interface 7) ---------
+ *
+ * A session is built once per kernel (BuildAsyncSession<engine>); each
+ * submit returns an AsyncEvent whose Wait / Test says when the copy is
+ * complete. The copy itself is the simulator's (pld_sim_dma_submit): it
+ * lands somewhere between the submit and the first successful Wait / Test
+ * of its event, never at a moment the kernel could rely on, so reading the
+ * destination or writing the source before then shows. Both engines move
+ * flat contiguous 1-D spans (the real ones assert so). A URMA copy goes on
+ * the queue of its peer (PER_PEER mode): the explicit `peer` argument, or
+ * the session's destRankId; the peer's window must hold the remote side.
+ * The simulator models SDMA and URMA; RDMA is refused at compile time. */
+
+namespace sdma {
+
+/* Static transfer parameters of an SDMA session (unused by the simulator). */
+struct SdmaBaseConfig {
+  uint64_t block_bytes;
+  uint64_t comm_block_offset;
+  uint32_t queue_num;
+};
+using sdma_base_config_t = SdmaBaseConfig;
+
+constexpr uint32_t kAutoChannelGroupIdx = UINT32_MAX;
+constexpr uint64_t kDefaultSdmaBlockBytes = 1024 * 1024;
+
+}  // namespace sdma
+
+/* Engine-agnostic session, as the real API lays it out (the simulator
+ * reads only engine, valid and destRankId). */
+struct AsyncSession {
+  DmaEngine engine{DmaEngine::SDMA};
+  bool valid{false};
+  __gm__ uint8_t *contextGm{nullptr};
+  __ubuf__ uint8_t *tmpBufAddr{nullptr};
+  uint32_t tmpBufSize{0};
+  uint32_t syncId{0};
+  uint32_t channelGroupIdx{sdma::kAutoChannelGroupIdx};
+  uint64_t blockBytes{sdma::kDefaultSdmaBlockBytes};
+  uint64_t commBlockOffset{0};
+  uint32_t queueNum{1};
+  uint32_t destRankId{0};
+  uint32_t qpIdx{0};
+};
+
+/* What TPUT_ASYNC / TGET_ASYNC return: handle 0 means nothing to wait for. */
+struct AsyncEvent {
+  uint64_t handle{0};
+  DmaEngine engine{DmaEngine::SDMA};
+
+  constexpr AsyncEvent() = default;
+  constexpr AsyncEvent(uint64_t h, DmaEngine e) : handle(h), engine(e) {}
+  constexpr bool valid() const { return handle != 0; }
+
+  /* Blocks until the copy is complete; false on an engine error (here: a
+   * session of another engine, or an event that is not outstanding). */
+  inline bool Wait(const AsyncSession &session) const;
+  /* Whether the copy is complete now; true once means done, as a Wait. */
+  inline bool Test(const AsyncSession &session) const;
+};
+
+namespace detail {
+
+/* A session the event's engine can poll. */
+inline bool SessionServes(const AsyncSession &session, DmaEngine engine, const char *op) {
+  if (session.valid && session.engine == engine) return true;
+  char msg[160];
+  std::snprintf(msg, sizeof msg, "AsyncEvent::%s with a session that is not a valid session of the event's engine",
+                op);
+  pld_pto_sim::Fail(msg);
+  return false;
+}
+
+}  // namespace detail
+
+inline bool AsyncEvent::Wait(const AsyncSession &session) const {
+  if (handle == 0) return true;
+  if (!detail::SessionServes(session, engine, "Wait")) return false;
+  return pld_sim_dma_wait(static_cast<int64_t>(handle)) != 0;
+}
+
+inline bool AsyncEvent::Test(const AsyncSession &session) const {
+  if (handle == 0) return true;
+  if (!detail::SessionServes(session, engine, "Test")) return false;
+  return pld_sim_dma_test(static_cast<int64_t>(handle)) != 0;
+}
+
+/* SDMA session: a UB scratch tile and the engine's workspace. */
+template <DmaEngine engine = DmaEngine::SDMA, typename ScratchTile>
+inline bool BuildAsyncSession(ScratchTile &scratchTile, __gm__ uint8_t *workspace, AsyncSession &session,
+                              uint32_t syncId = 0,
+                              const sdma::SdmaBaseConfig &baseConfig = {sdma::kDefaultSdmaBlockBytes, 0, 1},
+                              uint32_t channelGroupIdx = sdma::kAutoChannelGroupIdx) {
+  static_assert(engine == DmaEngine::SDMA,
+                "This overload is for SDMA; use the engine-specific BuildAsyncSession overload for URMA");
+  session = AsyncSession{};
+  session.engine = engine;
+  if (!::pto::detail::CheckTileUsable(scratchTile, "BuildAsyncSession<SDMA>")) return false;
+  session.contextGm = workspace;
+  session.tmpBufAddr = reinterpret_cast<__ubuf__ uint8_t *>(scratchTile.data());
+  session.tmpBufSize = static_cast<uint32_t>(ScratchTile::Numel * sizeof(typename ScratchTile::DType));
+  session.syncId = syncId;
+  session.channelGroupIdx = channelGroupIdx;
+  session.blockBytes = baseConfig.block_bytes;
+  session.commBlockOffset = baseConfig.comm_block_offset;
+  session.queueNum = baseConfig.queue_num;
+  session.valid = workspace != nullptr;
+  return session.valid;
+}
+
+/* URMA session (A5, PER_PEER queues): the engine's workspace. */
+template <DmaEngine engine>
+inline bool BuildAsyncSession(__gm__ uint8_t *workspace, AsyncSession &session) {
+  static_assert(engine == DmaEngine::URMA, "This overload is for URMA only");
+  session = AsyncSession{};
+  session.engine = engine;
+  session.contextGm = workspace;
+  session.valid = workspace != nullptr;
+  return session.valid;
+}
+
+/* URMA session bound to one peer (the submits without an explicit peer go
+ * to its queue). */
+template <DmaEngine engine>
+inline bool BuildAsyncSession(__gm__ uint8_t *workspace, uint32_t destRankId, AsyncSession &session) {
+  static_assert(engine == DmaEngine::URMA, "This overload is for URMA only");
+  if (!BuildAsyncSession<engine>(workspace, session)) return false;
+  session.destRankId = destRankId;
+  return session.valid;
+}
+
+namespace detail {
+
+/* A view the DMA engines move: packed and a single line (the real
+ * TPutAsyncIsFlatContiguous1D). */
+template <typename GlobalData>
+inline bool FlatContiguous1D(const GlobalData &g) {
+  const bool packed = g.GetStride(4) == 1 && g.GetStride(3) == g.GetShape(4) &&
+                      g.GetStride(2) == g.GetShape(3) * g.GetStride(3) &&
+                      g.GetStride(1) == g.GetShape(2) * g.GetStride(2) &&
+                      g.GetStride(0) == g.GetShape(1) * g.GetStride(1);
+  return packed && g.GetShape(0) == 1 && g.GetShape(1) == 1 && g.GetShape(2) == 1 && g.GetShape(3) == 1;
+}
+
+/* The largest transfer of one URMA work request. */
+constexpr uint64_t kUrmaMaxTransferBytes = 256ULL * 1024 * 1024;
+
+/* Submits src -> dst (all of src's elements) on `engine`; `direction` says
+ * which side is the peer's. */
+template <DmaEngine engine, typename GlobalDstData, typename GlobalSrcData>
+inline AsyncEvent SubmitAsync(GlobalDstData &dst, GlobalSrcData &src, const AsyncSession &session, uint32_t peer,
+                              int32_t direction, const char *op) {
+  static_assert(engine != DmaEngine::RDMA, "the simulator models the SDMA and URMA engines, not RDMA");
+  using T = typename GlobalSrcData::RawDType;
+  static_assert(std::is_same_v<T, typename GlobalDstData::RawDType>, "TPUT_ASYNC/TGET_ASYNC: src/dst element type mismatch");
+  static_assert(GlobalSrcData::layout == GlobalDstData::layout, "TPUT_ASYNC/TGET_ASYNC: src/dst layout mismatch");
+  char msg[192];
+  if (!session.valid || session.engine != engine) {
+    std::snprintf(msg, sizeof msg, "%s: the session is not a valid session of this engine (BuildAsyncSession)", op);
+    pld_pto_sim::Fail(msg);
+    return {};
+  }
+  if (!FlatContiguous1D(src) || !FlatContiguous1D(dst)) {
+    std::snprintf(msg, sizeof msg, "%s: src and dst must be flat contiguous 1-D views (packed, a single line)", op);
+    pld_pto_sim::Fail(msg);
+    return {};
+  }
+  const int64_t n = src.Numel();
+  if (dst.Numel() < n) {
+    std::snprintf(msg, sizeof msg, "%s: dst has fewer elements than src", op);
+    pld_pto_sim::Fail(msg);
+    return {};
+  }
+  const uint64_t bytes = static_cast<uint64_t>(n) * sizeof(T);
+  if (engine == DmaEngine::URMA && (bytes == 0 || bytes > kUrmaMaxTransferBytes)) {
+    std::snprintf(msg, sizeof msg, "%s URMA: the transfer must be in (0, 256 MiB] bytes, not %llu", op,
+                  static_cast<unsigned long long>(bytes));
+    pld_pto_sim::Fail(msg);
+    return {};
+  }
+  if (bytes == 0) return AsyncEvent(0, engine);
+  const bool urma = engine == DmaEngine::URMA;
+  const int64_t handle = pld_sim_dma_submit(dst.data(), n, 1, src.data(), n, 1, 1, n, static_cast<int32_t>(sizeof(T)),
+                                            urma ? PLD_DMA_URMA : PLD_DMA_SDMA, direction,
+                                            urma ? static_cast<int32_t>(peer) : PLD_DMA_NO_PEER);
+  return AsyncEvent(static_cast<uint64_t>(handle), engine);
+}
+
+}  // namespace detail
+
+/* Asynchronous remote write: dst (the peer's GM) <- src (local GM). */
+template <DmaEngine engine = DmaEngine::SDMA, typename GlobalDstData, typename GlobalSrcData, typename... WaitEvents>
+inline AsyncEvent TPUT_ASYNC(GlobalDstData &dstGlobalData, GlobalSrcData &srcGlobalData, const AsyncSession &session,
+                             WaitEvents &...events) {
+  ((void)events, ...);
+  return detail::SubmitAsync<engine>(dstGlobalData, srcGlobalData, session, session.destRankId, PLD_DMA_PUT,
+                                     "TPUT_ASYNC");
+}
+
+/* The same on the queue of `peer` (URMA; SDMA ignores it). */
+template <DmaEngine engine = DmaEngine::SDMA, typename GlobalDstData, typename GlobalSrcData, typename... WaitEvents>
+inline AsyncEvent TPUT_ASYNC(GlobalDstData &dstGlobalData, GlobalSrcData &srcGlobalData, const AsyncSession &session,
+                             uint32_t peer, WaitEvents &...events) {
+  ((void)events, ...);
+  return detail::SubmitAsync<engine>(dstGlobalData, srcGlobalData, session, peer, PLD_DMA_PUT, "TPUT_ASYNC");
+}
+
+/* Asynchronous remote read: dst (local GM) <- src (the peer's GM). */
+template <DmaEngine engine = DmaEngine::SDMA, typename GlobalDstData, typename GlobalSrcData, typename... WaitEvents>
+inline AsyncEvent TGET_ASYNC(GlobalDstData &dstGlobalData, GlobalSrcData &srcGlobalData, const AsyncSession &session,
+                             WaitEvents &...events) {
+  ((void)events, ...);
+  return detail::SubmitAsync<engine>(dstGlobalData, srcGlobalData, session, session.destRankId, PLD_DMA_GET,
+                                     "TGET_ASYNC");
+}
+
+/* The same on the queue of `peer` (URMA; SDMA ignores it). */
+template <DmaEngine engine = DmaEngine::SDMA, typename GlobalDstData, typename GlobalSrcData, typename... WaitEvents>
+inline AsyncEvent TGET_ASYNC(GlobalDstData &dstGlobalData, GlobalSrcData &srcGlobalData, const AsyncSession &session,
+                             uint32_t peer, WaitEvents &...events) {
+  ((void)events, ...);
+  return detail::SubmitAsync<engine>(dstGlobalData, srcGlobalData, session, peer, PLD_DMA_GET, "TGET_ASYNC");
 }
 
 }  // namespace comm

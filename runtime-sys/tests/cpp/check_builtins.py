@@ -8,11 +8,14 @@ an error), puts the shared header common/pld_collective.h next to every
 kernel as a package has it, compiles each rendered kernel and entry with
 clang++ (C++17, -Wall -Wextra -Werror) against runtime-sys/include and the
 pto-isa shims in runtime-sys/include/pto-sim, also the CHIP-only
-indexed_all_to_all_v kernel (compiled, not run), links the rest with a
+indexed_all_to_all_v kernel (compiled here; the simulator's tests run it),
+links the rest with a
 test-only implementation of pld_sim.h (sim_stub.cpp) and the test driver
 (harness.cpp), and runs the driver. With --pto-isa DIR it also checks
 every kernel against the real pto-isa headers of DIR (their CPU simulation
-mode, syntax and template instantiation only).
+mode, syntax and template instantiation only; the A5-only
+indexed_all_to_all_v kernel with URMA enabled, -DPTO_URMA_SUPPORTED, as an
+__NPU_ARCH__ 3510 build defines it).
 
 Usage: check_builtins.py [--out DIR] [--jobs N] [--cxx PATH] [--keep] [--templates DIR] [--pto-isa DIR] [-- --quick]
 No network; needs only python3 and clang++.
@@ -172,8 +175,8 @@ def ship_header(kernel_dir):
 
 def render_chip_only(out_dir):
     """The CHIP-only indexed_all_to_all_v kernel, fp32 and int8, as its
-    sub-build holds it: compiled here, but not run (its A5 URMA transport
-    is not simulated). (source, object, flags) jobs."""
+    sub-build holds it: compiled here (the simulator's tests run it, on its
+    model of A5 URMA). (source, object, flags) jobs."""
     jobs = []
     kdir = os.path.join(out_dir, "chip", "kernels", "aiv")
     os.makedirs(kdir, exist_ok=True)
@@ -189,15 +192,21 @@ def render_chip_only(out_dir):
     return jobs
 
 
+# Kernels for A5 only: checked with URMA enabled, as the real headers
+# define it for __NPU_ARCH__ 3510 (the kernel refuses to build without it).
+A5_ONLY = ["__builtin_indexed_all_to_all_v__"]
+
+
 def check_real_pto_isa(cxx, pto_isa, kernels, jobs):
     """Every rendered kernel against the real pto-isa headers in their CPU
     simulation mode (__CPU_SIM; C++20, which those headers need): a
-    syntax and instantiation check, nothing is linked or run. Returns the
-    failures as (source, log)."""
+    syntax and instantiation check, nothing is linked or run; the A5-only
+    kernels with -DPTO_URMA_SUPPORTED. Returns the failures as (source, log)."""
     flags = ["-std=c++20", "-fsyntax-only", "-D__CPU_SIM", "-I", os.path.join(pto_isa, "include"), "-I", INCLUDE]
 
     def check(src):
-        p = subprocess.run([cxx] + flags + [src], capture_output=True, text=True)
+        a5 = ["-DPTO_URMA_SUPPORTED"] if any(k in os.path.basename(src) for k in A5_ONLY) else []
+        p = subprocess.run([cxx] + flags + a5 + [src], capture_output=True, text=True)
         return src, p.returncode, p.stdout + p.stderr
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:

@@ -118,6 +118,37 @@ int RunPtoSimUnitTests() {
     pto::comm::TPUT(to, from, stage);
     EXPECT(gm[50] == 0 && gm[54] == 4 && gm[55] == 55, "TPUT");
   }
+  {  // TPUT_ASYNC / TGET_ASYNC: the copy lands at the event's wait, not before.
+    rank.ctx.workSpace = reinterpret_cast<uint64_t>(&rank.ctx);
+    auto *ws = reinterpret_cast<uint8_t *>(rank.ctx.workSpace);
+    pto::comm::AsyncSession urma;
+    EXPECT(pto::comm::BuildAsyncSession<pto::comm::DmaEngine::URMA>(ws, urma) && urma.valid, "URMA session");
+    pto::comm::AsyncSession none;
+    EXPECT(!pto::comm::BuildAsyncSession<pto::comm::DmaEngine::URMA>(nullptr, none), "no workspace, no session");
+    using Span = pto::GlobalTensor<float, pto::Shape<1, 1, 1, 1, pto::DYNAMIC>,
+                                   pto::Stride<pto::DYNAMIC, pto::DYNAMIC, pto::DYNAMIC, pto::DYNAMIC, 1>>;
+    for (int i = 0; i < 4; ++i) gm[200 + i] = 100.0f + static_cast<float>(i);
+    const Span::Stride packed(4, 4, 4, 4);
+    Span from(gm + 200, Span::Shape(4), packed), to(gm + 210, Span::Shape(4), packed);
+    pto::comm::AsyncEvent put = pto::comm::TPUT_ASYNC<pto::comm::DmaEngine::URMA>(to, from, urma, 0u);
+    EXPECT(put.valid() && gm[210] == 0, "TPUT_ASYNC: nothing landed at the submit");
+    EXPECT(!put.Test(urma), "the first Test finds the copy in flight");
+    EXPECT(put.Test(urma) && gm[210] == 100 && gm[213] == 103, "the second Test completes it");
+    pto::comm::AsyncEvent get = pto::comm::TGET_ASYNC<pto::comm::DmaEngine::URMA>(from, to, urma, 0u);
+    gm[210] = 7;  // what the source holds when the copy lands is what arrives
+    EXPECT(get.Wait(urma) && gm[200] == 7, "TGET_ASYNC lands at the Wait");
+    const size_t before = Fatals(rank);
+    using Strided = pto::GlobalTensor<float, pto::Shape<1, 1, 1, 2, 2>, pto::Stride<1, 1, 1, 4, 1>>;
+    Strided bad(gm + 300);
+    (void)pto::comm::TPUT_ASYNC<pto::comm::DmaEngine::URMA>(bad, bad, urma, 0u);
+    EXPECT(Fatals(rank) == before + 1, "a strided view is refused (URMA moves flat 1-D spans)");
+    Span empty(gm + 300, Span::Shape(0), Span::Stride(0, 0, 0, 0));
+    (void)pto::comm::TPUT_ASYNC<pto::comm::DmaEngine::URMA>(empty, empty, urma, 0u);
+    EXPECT(Fatals(rank) == before + 2, "an empty URMA transfer is refused");
+    pto::comm::AsyncEvent done;
+    EXPECT(done.Wait(urma) && !done.valid(), "handle 0 is complete");
+    rank.ctx.workSpace = 0;
+  }
   EXPECT(rank.errors.empty(), "no simulator errors");
   sim_unbind_thread();
   sim_world_destroy(w);

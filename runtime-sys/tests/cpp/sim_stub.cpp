@@ -272,6 +272,69 @@ void pld_sim_copy(void *dst, int64_t dst_row_stride, int64_t dst_col_stride, con
   }
 }
 
+// Asynchronous copies: kept at the submit, moved at the wait (or at the
+// second test), as late as the simulator's plain runs move them.
+namespace {
+struct StubDma {
+  int64_t handle;
+  int rank;
+  void *dst;
+  int64_t dst_strides[2];
+  const void *src;
+  int64_t src_strides[2];
+  int64_t rows, cols;
+  int32_t elem_bytes;
+  int tests;
+};
+std::mutex g_dma_mu;
+std::vector<StubDma> g_dmas;
+int64_t g_next_dma = 0;
+}  // namespace
+
+int64_t pld_sim_dma_submit(void *dst, int64_t dst_row_stride, int64_t dst_col_stride, const void *src,
+                           int64_t src_row_stride, int64_t src_col_stride, int64_t rows, int64_t cols,
+                           int32_t elem_bytes, int32_t engine, int32_t direction, int32_t peer) {
+  (void)direction;
+  if (engine == PLD_DMA_URMA && (g_world == nullptr || peer < 0 || peer >= static_cast<int32_t>(g_world->ranks.size()))) {
+    RecordError("a URMA copy on the queue of a peer that is not a rank");
+    return 0;
+  }
+  std::lock_guard<std::mutex> lock(g_dma_mu);
+  const int64_t handle = ++g_next_dma;
+  g_dmas.push_back(StubDma{handle, tl.rank ? tl.rank->id : -1, dst, {dst_row_stride, dst_col_stride}, src,
+                           {src_row_stride, src_col_stride}, rows, cols, elem_bytes, 0});
+  return handle;
+}
+
+namespace {
+// Removes the outstanding copy `event` of the calling rank into *out.
+bool TakeDma(int64_t event, StubDma *out, bool test) {
+  std::lock_guard<std::mutex> lock(g_dma_mu);
+  for (size_t i = 0; i < g_dmas.size(); ++i) {
+    if (g_dmas[i].handle != event || g_dmas[i].rank != (tl.rank ? tl.rank->id : -1)) continue;
+    if (test && g_dmas[i].tests++ == 0) return false;
+    *out = g_dmas[i];
+    g_dmas.erase(g_dmas.begin() + static_cast<long>(i));
+    return true;
+  }
+  return false;
+}
+int32_t CompleteDma(int64_t event, bool test) {
+  if (event == 0) return 1;
+  StubDma d{};
+  if (!TakeDma(event, &d, test)) {
+    if (!test) RecordError("a wait on an event that is not outstanding");
+    return 0;
+  }
+  pld_sim_copy(d.dst, d.dst_strides[0], d.dst_strides[1], d.src, d.src_strides[0], d.src_strides[1], d.rows,
+               d.cols, d.elem_bytes, PLD_COPY_ASSIGN);
+  return 1;
+}
+}  // namespace
+
+int32_t pld_sim_dma_wait(int64_t event) { return CompleteDma(event, false); }
+int32_t pld_sim_dma_test(int64_t event) { return CompleteDma(event, true); }
+
 void pld_sim_fill_pad(void *data, int64_t rows, int64_t cols, int64_t valid_rows, int64_t valid_cols,
                       int32_t elem_bytes) {
   auto *p = static_cast<uint8_t *>(data);

@@ -7,9 +7,53 @@
 //! the odd component as of the last fence, so a remote write that no fence
 //! followed is not ordered for anyone by that notify.
 
-/// A vector clock; missing components are 0.
+/// A vector clock; missing components are 0. Beside the agents'
+/// components it knows which asynchronous copies have completed for its
+/// agent: copy `n` of agent `a` (numbered from 1 in submit order) is known
+/// once a wait on its event succeeded somewhere ordered before.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Clock(Vec<u32>);
+pub struct Clock {
+    components: Vec<u32>,
+    /// Per submitting agent, the copies known complete.
+    copies: Vec<Known>,
+}
+
+/// Numbers of one agent's copies known complete: every one up to
+/// `through`, and those in `beyond` (kept small when waits follow the
+/// submits' order).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Known {
+    through: u32,
+    beyond: std::collections::BTreeSet<u32>,
+}
+
+impl Known {
+    fn contains(&self, n: u32) -> bool {
+        n <= self.through || self.beyond.contains(&n)
+    }
+
+    fn insert(&mut self, n: u32) {
+        if n > self.through {
+            self.beyond.insert(n);
+        }
+        self.settle();
+    }
+
+    fn join(&mut self, other: &Known) {
+        self.through = self.through.max(other.through);
+        self.beyond.extend(other.beyond.iter().copied());
+        self.settle();
+    }
+
+    /// Moves the numbers next to `through` into it.
+    fn settle(&mut self) {
+        let through = self.through;
+        self.beyond.retain(|&n| n > through);
+        while self.beyond.remove(&(self.through + 1)) {
+            self.through += 1;
+        }
+    }
+}
 
 /// The component that stamps `agent`'s reads and local writes.
 pub fn plain(agent: usize) -> usize {
@@ -23,14 +67,27 @@ pub fn remote(agent: usize) -> usize {
 
 impl Clock {
     pub fn get(&self, component: usize) -> u32 {
-        self.0.get(component).copied().unwrap_or(0)
+        self.components.get(component).copied().unwrap_or(0)
     }
 
     pub fn set(&mut self, component: usize, value: u32) {
-        if self.0.len() <= component {
-            self.0.resize(component + 1, 0);
+        if self.components.len() <= component {
+            self.components.resize(component + 1, 0);
         }
-        self.0[component] = value;
+        self.components[component] = value;
+    }
+
+    /// Whether copy `number` of `agent` is known complete.
+    pub fn knows_copy(&self, agent: usize, number: u32) -> bool {
+        self.copies.get(agent).is_some_and(|k| k.contains(number))
+    }
+
+    /// Copy `number` of `agent` is complete (a wait on it succeeded).
+    pub fn learn_copy(&mut self, agent: usize, number: u32) {
+        if self.copies.len() <= agent {
+            self.copies.resize(agent + 1, Known::default());
+        }
+        self.copies[agent].insert(number);
     }
 
     pub fn tick(&mut self, component: usize) {
@@ -40,11 +97,17 @@ impl Clock {
 
     /// Componentwise maximum.
     pub fn join(&mut self, other: &Clock) {
-        if self.0.len() < other.0.len() {
-            self.0.resize(other.0.len(), 0);
+        if self.components.len() < other.components.len() {
+            self.components.resize(other.components.len(), 0);
         }
-        for (mine, theirs) in self.0.iter_mut().zip(&other.0) {
+        for (mine, theirs) in self.components.iter_mut().zip(&other.components) {
             *mine = (*mine).max(*theirs);
+        }
+        if self.copies.len() < other.copies.len() {
+            self.copies.resize(other.copies.len(), Known::default());
+        }
+        for (mine, theirs) in self.copies.iter_mut().zip(&other.copies) {
+            mine.join(theirs);
         }
     }
 
@@ -77,6 +140,19 @@ mod tests {
         assert!(a.released(0).get(remote(0)) < write);
         a.tick(remote(0)); // the fence
         assert!(a.released(0).get(remote(0)) >= write);
+    }
+
+    #[test]
+    fn completed_copies_are_known_out_of_order_and_joined() {
+        let mut a = Clock::fresh(0, None);
+        a.learn_copy(2, 2);
+        assert!(a.knows_copy(2, 2) && !a.knows_copy(2, 1) && !a.knows_copy(0, 2));
+        let mut b = Clock::fresh(1, None);
+        b.learn_copy(2, 1);
+        b.join(&a);
+        assert!(b.knows_copy(2, 1) && b.knows_copy(2, 2) && !b.knows_copy(2, 3));
+        assert_eq!(b.copies[2].through, 2);
+        assert!(b.copies[2].beyond.is_empty());
     }
 
     #[test]

@@ -14,7 +14,9 @@ pub mod scheduler;
 pub mod shadow;
 
 use crate::runtime::domain::CommDomain;
-use crate::runtime::explorer::{Explorer, ExplorerFactory, Place, Verdict, WindowAccess};
+use crate::runtime::explorer::{
+    DmaSubmit, Explorer, ExplorerFactory, Place, Verdict, WindowAccess,
+};
 pub use crate::runtime::report::{Actor, Bytes, Finding, Namer};
 use crate::runtime::report::{BlockedRank, DeadlockReport};
 use crate::runtime::signal::Compare;
@@ -22,7 +24,7 @@ use crate::runtime::sites;
 use clock::Clock;
 use pld_dialect::enums::{NotifyOp, WaitCmp};
 use scheduler::{Deadlock, Scheduler, Waited};
-use shadow::{Access, Shadow};
+use shadow::{Access, Shadow, Stamp};
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::atomic::AtomicI32;
@@ -149,6 +151,31 @@ impl Explorer for Explore {
         self.checker().fence(agent);
     }
 
+    fn dma_submitted(&self, agent: usize, dma: &DmaSubmit) {
+        self.checker().copy_submitted(agent, dma);
+        self.scheduler.copy_submitted(dma.handle);
+    }
+
+    fn dma_due(&self) -> Vec<u64> {
+        self.scheduler.copies_due()
+    }
+
+    fn dma_delivered(&self, handles: &[u64]) {
+        self.scheduler.copies_delivered(handles);
+    }
+
+    fn dma_test(&self, agent: usize, handle: u64) -> bool {
+        self.scheduler.copy_tested(agent, handle)
+    }
+
+    fn dma_completed(&self, agent: usize, handle: u64, site: i64) {
+        self.checker().copy_completed(agent, handle, site);
+    }
+
+    fn dma_unwaited(&self, _agent: usize, handle: u64) {
+        self.checker().copy_unwaited(handle);
+    }
+
     fn finish(self: Box<Self>, domain: &CommDomain, kernel: &str) -> Verdict {
         let (stuck, livelock, steps) = self.scheduler.verdict();
         let mut findings = self.checker.into_inner().unwrap().findings();
@@ -200,6 +227,16 @@ struct Unfenced {
     range: (usize, usize),
 }
 
+/// An asynchronous copy whose event is outstanding: who submitted it (and
+/// its number among that agent's copies), where, and on which URMA queue.
+#[derive(Clone, Copy)]
+struct Outstanding {
+    agent: usize,
+    number: u32,
+    site: i64,
+    queue: Option<(usize, usize)>,
+}
+
 /// A signal cell's history, for release/acquire and the Set/AtomicAdd
 /// rule.
 #[derive(Default)]
@@ -222,6 +259,12 @@ pub struct Checker {
     unfenced: Vec<Option<Unfenced>>,
     /// Cells any notify touched, by (window, offset).
     notified: HashSet<(usize, usize)>,
+    /// Asynchronous copies by event, and how many each agent submitted.
+    copies: HashMap<u64, Outstanding>,
+    submitted: Vec<u32>,
+    /// The last use of each URMA queue `(rank, peer)`: a submit, or a
+    /// wait on one of its events.
+    queues: HashMap<(usize, usize), Access>,
     findings: Vec<Finding>,
     keys: HashSet<String>,
 }
@@ -240,6 +283,9 @@ impl Checker {
             shadows: (0..windows).map(|_| Shadow::default()).collect(),
             unfenced: Vec::new(),
             notified: HashSet::new(),
+            copies: HashMap::new(),
+            submitted: Vec::new(),
+            queues: HashMap::new(),
             findings: Vec::new(),
             keys: HashSet::new(),
         }
@@ -253,6 +299,7 @@ impl Checker {
             self.clocks.resize(agent + 1, Clock::default());
             self.ranks.resize(agent + 1, 0);
             self.unfenced.resize(agent + 1, None);
+            self.submitted.resize(agent + 1, 0);
         }
         self.clocks[agent] = Clock::fresh(agent, inherited.as_ref());
         self.ranks[agent] = rank;
@@ -274,6 +321,15 @@ impl Checker {
             rank: self.ranks[agent],
             site: sites::get(site),
             kernel: self.kernel.clone(),
+            asynchronous: false,
+        }
+    }
+
+    /// Who made `access`: its agent's op, or the asynchronous copy.
+    fn actor_of(&self, access: &Access) -> Actor {
+        Actor {
+            asynchronous: access.is_copy(),
+            ..self.actor(access.agent, access.site)
         }
     }
 
@@ -281,8 +337,10 @@ impl Checker {
         Access {
             agent,
             rank: self.ranks[agent],
-            component,
-            epoch: self.clocks[agent].get(component),
+            stamp: Stamp::Agent {
+                component,
+                epoch: self.clocks[agent].get(component),
+            },
             site,
         }
     }
@@ -410,15 +468,7 @@ impl Checker {
         };
         let me = self.access(agent, component, site);
         let clock = self.clocks[agent].clone();
-        let mut found = Vec::new();
-        for range in &ranges {
-            found.extend(match write {
-                None => self.shadows[window].read(range.clone(), me, &clock),
-                Some(accumulate) => {
-                    self.shadows[window].write(range.clone(), me, &clock, accumulate)
-                }
-            });
-        }
+        self.shadow_access(me, &clock, window, &ranges, write);
         if remote {
             let (start, end) = (ranges[0].start, ranges[ranges.len() - 1].end);
             self.unfenced[agent] = Some(Unfenced {
@@ -427,17 +477,108 @@ impl Checker {
                 range: (start, end),
             });
         }
+    }
+
+    /// Records `me`'s access of `ranges` of `window` (a read, or a write
+    /// that may accumulate), made with what `clock` knows, and reports the
+    /// accesses it is not ordered with.
+    fn shadow_access(
+        &mut self,
+        me: Access,
+        clock: &Clock,
+        window: usize,
+        ranges: &[Range<usize>],
+        write: Option<bool>,
+    ) {
+        let mut found = Vec::new();
+        for range in ranges {
+            found.extend(match write {
+                None => self.shadows[window].read(range.clone(), me, clock),
+                Some(accumulate) => {
+                    self.shadows[window].write(range.clone(), me, clock, accumulate)
+                }
+            });
+        }
         for (conflict, earlier, bytes) in found {
             self.report(Finding::Race {
                 conflict,
-                later: self.actor(agent, site),
-                earlier: self.actor(earlier.agent, earlier.site),
+                later: self.actor_of(&me),
+                earlier: self.actor_of(&earlier),
                 bytes: Bytes {
                     window,
                     range: bytes,
                 },
             });
         }
+    }
+
+    /// `agent` submitted an asynchronous copy: its read of the source and
+    /// write of the destination are the copy's, ordered after what the
+    /// agent knew at the submit and before whoever learns that a wait on
+    /// its event succeeded.
+    pub fn copy_submitted(&mut self, agent: usize, dma: &DmaSubmit) {
+        if let Some(queue) = dma.queue {
+            self.use_queue(agent, queue, dma.site);
+        }
+        self.submitted[agent] += 1;
+        let number = self.submitted[agent];
+        self.copies.insert(
+            dma.handle,
+            Outstanding {
+                agent,
+                number,
+                site: dma.site,
+                queue: dma.queue,
+            },
+        );
+        let me = Access {
+            agent,
+            rank: self.ranks[agent],
+            stamp: Stamp::Copy { number },
+            site: dma.site,
+        };
+        let clock = self.clocks[agent].clone();
+        for a in &dma.accesses {
+            let ranges = intervals(a.offset, a.strides, a.shape, a.elem);
+            self.shadow_access(me, &clock, a.window, &ranges, a.write);
+        }
+    }
+
+    /// A wait or test by `agent` found the copy of `handle` complete.
+    pub fn copy_completed(&mut self, agent: usize, handle: u64, site: i64) {
+        if let Some(copy) = self.copies.remove(&handle) {
+            if let Some(queue) = copy.queue {
+                self.use_queue(agent, queue, site);
+            }
+            self.clocks[agent].learn_copy(copy.agent, copy.number);
+        }
+    }
+
+    /// The copy of `handle` was never waited for.
+    pub fn copy_unwaited(&mut self, handle: u64) {
+        if let Some(copy) = self.copies.remove(&handle) {
+            self.report(Finding::UnwaitedCopy {
+                submit: self.actor(copy.agent, copy.site),
+            });
+        }
+    }
+
+    /// `agent` uses the URMA queue `(rank, peer)` at `site`: in PER_PEER
+    /// mode only one agent may, so an earlier use by another agent must be
+    /// ordered before this one.
+    fn use_queue(&mut self, agent: usize, queue: (usize, usize), site: i64) {
+        let me = self.access(agent, clock::plain(agent), site);
+        if let Some(last) = self.queues.get(&queue).copied() {
+            if !last.ordered_before(agent, &self.clocks[agent]) {
+                self.report(Finding::SharedQueue {
+                    first: self.actor(last.agent, last.site),
+                    second: self.actor(agent, site),
+                    rank: queue.0,
+                    peer: queue.1,
+                });
+            }
+        }
+        self.queues.insert(queue, me);
     }
 
     pub fn findings(self) -> Vec<Finding> {

@@ -76,6 +76,71 @@ impl Policy {
     }
 }
 
+/// When the asynchronous copies of a schedule land (between their submit
+/// and the first successful wait or test of their event).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Delivery {
+    /// As late as possible: at the wait (a test finds the copy in flight
+    /// the first [`LATE_TESTS`] times).
+    Late,
+    /// At random turns, any pending copy (out of order across queues), and
+    /// a test finds a copy complete with probability one half.
+    Random,
+}
+
+impl Delivery {
+    /// The delivery schedule `seed` uses: half of the seeds each. Drawn
+    /// from a generator of its own, so that a kernel without asynchronous
+    /// copies is scheduled exactly as before they existed.
+    pub fn of_seed(rng: &mut Rng) -> Delivery {
+        if rng.below(2) == 0 {
+            Delivery::Late
+        } else {
+            Delivery::Random
+        }
+    }
+}
+
+/// Tests that find a copy in flight under [`Delivery::Late`].
+pub const LATE_TESTS: u32 = 3;
+
+/// The asynchronous copies of a schedule that have not landed.
+#[derive(Debug)]
+struct Copies {
+    rng: Rng,
+    delivery: Delivery,
+    /// By event, in submit order.
+    pending: Vec<u64>,
+    /// Chosen to land at the turn just given.
+    due: Vec<u64>,
+    /// Failed tests per pending copy.
+    tests: std::collections::HashMap<u64, u32>,
+}
+
+impl Copies {
+    fn new(seed: u64) -> Self {
+        let mut rng = Rng::new(seed ^ 0x005e_ed0f_d3a5_c0de);
+        let delivery = Delivery::of_seed(&mut rng);
+        Copies {
+            rng,
+            delivery,
+            pending: Vec::new(),
+            due: Vec::new(),
+            tests: std::collections::HashMap::new(),
+        }
+    }
+
+    /// At a decision: under [`Delivery::Random`], one time in three a
+    /// random pending copy lands before the chosen agent runs.
+    fn decide(&mut self) {
+        if self.delivery == Delivery::Random && !self.pending.is_empty() && self.rng.below(3) == 0 {
+            let at = self.rng.below(self.pending.len() as u64) as usize;
+            let handle = self.pending.remove(at);
+            self.due.push(handle);
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Status {
     /// Created or resumed, not yet at its first device call.
@@ -165,6 +230,7 @@ struct Inner {
     lowest: u64,
     deadlock: Option<Deadlock>,
     livelock: bool,
+    copies: Copies,
 }
 
 /// Decisions after which a schedule is declared not to make progress (a
@@ -212,6 +278,7 @@ impl Scheduler {
             lowest: u64::MAX / 2,
             deadlock: None,
             livelock: false,
+            copies: Copies::new(seed),
         };
         for rank in 0..ranks {
             inner.add(rank, None, None);
@@ -298,6 +365,45 @@ impl Scheduler {
         let mut inner = self.inner.lock().unwrap();
         inner.lowest -= 1;
         inner.agents[me].priority = inner.lowest;
+    }
+
+    /// An asynchronous copy was submitted: it is pending until it lands.
+    pub fn copy_submitted(&self, handle: u64) {
+        self.inner.lock().unwrap().copies.pending.push(handle);
+    }
+
+    /// The copies chosen to land at the turn just given (once).
+    pub fn copies_due(&self) -> Vec<u64> {
+        std::mem::take(&mut self.inner.lock().unwrap().copies.due)
+    }
+
+    /// These copies landed.
+    pub fn copies_delivered(&self, handles: &[u64]) {
+        let mut inner = self.inner.lock().unwrap();
+        let copies = &mut inner.copies;
+        copies.pending.retain(|h| !handles.contains(h));
+        copies.due.retain(|h| !handles.contains(h));
+        for h in handles {
+            copies.tests.remove(h);
+        }
+    }
+
+    /// A test by `me` of a copy that has not landed: whether it lands now.
+    /// When it does not, `me` polls and others go first.
+    pub fn copy_tested(&self, me: usize, handle: u64) -> bool {
+        let mut inner = self.inner.lock().unwrap();
+        let copies = &mut inner.copies;
+        let failed = copies.tests.entry(handle).or_insert(0);
+        let lands = match copies.delivery {
+            Delivery::Late => *failed >= LATE_TESTS,
+            Delivery::Random => copies.rng.below(2) == 0,
+        };
+        if !lands {
+            *failed += 1;
+            inner.lowest -= 1;
+            inner.agents[me].priority = inner.lowest;
+        }
+        lands
     }
 
     /// The calling agent (a rank's own thread) launches `blocks` blocks:
@@ -444,6 +550,7 @@ impl Scheduler {
         };
         inner.current = Some(next);
         inner.last = Some(next);
+        inner.copies.decide();
         inner.agents[next].turn.notify_one();
     }
 }

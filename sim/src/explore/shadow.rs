@@ -10,19 +10,49 @@ use std::ops::Range;
 /// One access, as the race check needs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Access {
+    /// The agent that made it, or that submitted the copy that makes it.
     pub agent: usize,
     pub rank: usize,
-    /// The clock component and value that stamp it.
-    pub component: usize,
-    pub epoch: u32,
+    pub stamp: Stamp,
     /// The device-call site (`crate::runtime::sites`).
     pub site: i64,
+}
+
+/// What orders an access before others.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stamp {
+    /// The agent's own access: the clock component and value that stamp it.
+    Agent { component: usize, epoch: u32 },
+    /// Asynchronous copy `number` of the agent: ordered before whoever
+    /// knows it completed (a wait on its event, and what that orders).
+    Copy { number: u32 },
 }
 
 impl Access {
     /// Whether an agent whose clock is `clock` is ordered after this.
     pub fn ordered_before(&self, agent: usize, clock: &Clock) -> bool {
-        self.agent == agent || clock.get(self.component) >= self.epoch
+        match self.stamp {
+            Stamp::Agent { component, epoch } => {
+                self.agent == agent || clock.get(component) >= epoch
+            }
+            Stamp::Copy { number } => clock.knows_copy(self.agent, number),
+        }
+    }
+
+    /// Whether both come from one actor (an agent, or one copy of it): a
+    /// later access of an actor stands for its earlier ones.
+    pub fn same_actor(&self, other: &Access) -> bool {
+        self.agent == other.agent
+            && match (self.stamp, other.stamp) {
+                (Stamp::Agent { .. }, Stamp::Agent { .. }) => true,
+                (Stamp::Copy { number: a }, Stamp::Copy { number: b }) => a == b,
+                _ => false,
+            }
+    }
+
+    /// Whether an asynchronous copy made it.
+    pub fn is_copy(&self) -> bool {
+        matches!(self.stamp, Stamp::Copy { .. })
     }
 }
 
@@ -115,7 +145,7 @@ impl Shadow {
                     found.push((Conflict::ReadAfterWrite, *w, bytes.clone()));
                 }
             }
-            seg.reads.retain(|r| r.agent != access.agent);
+            seg.reads.retain(|r| !r.same_actor(&access));
             seg.reads.push(access);
         }
         merge_ranges(found)
@@ -156,7 +186,7 @@ impl Shadow {
         if accumulate {
             for &start in &starts {
                 let seg = self.segments.get_mut(&start).expect("covered");
-                seg.accumulates.retain(|a| a.agent != access.agent);
+                seg.accumulates.retain(|a| !a.same_actor(&access));
                 seg.accumulates.push(access);
                 seg.reads.clear();
             }
@@ -203,10 +233,32 @@ mod tests {
         Access {
             agent,
             rank: agent,
-            component: plain(agent),
-            epoch,
+            stamp: Stamp::Agent {
+                component: plain(agent),
+                epoch,
+            },
             site: -1,
         }
+    }
+
+    #[test]
+    fn a_copy_is_ordered_only_for_those_who_know_it_completed() {
+        let mut shadow = Shadow::default();
+        let submitter = Clock::fresh(0, None);
+        let copy = Access {
+            stamp: Stamp::Copy { number: 1 },
+            ..access(0, 1)
+        };
+        assert!(shadow.write(0..16, copy, &submitter, false).is_empty());
+        // The submitter reads its destination before the wait: a race.
+        let found = shadow.read(0..4, access(0, 1), &submitter);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].1, copy);
+        // After the wait it knows the copy, and its read replaced none of
+        // the copy's accesses.
+        let mut waited = submitter.clone();
+        waited.learn_copy(0, 1);
+        assert!(shadow.read(0..4, access(0, 1), &waited).is_empty());
     }
 
     #[test]

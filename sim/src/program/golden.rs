@@ -257,10 +257,17 @@ impl<'a> Operands<'a> {
                 let send = self.operand(Role::SendCounts, "counts")?;
                 self.each(&|rank| (self.all_to_all_v(rank, source, send), 0..0))
             }
-            CollectiveKind::Barrier | CollectiveKind::IndexedAllToAllV => {
+            CollectiveKind::IndexedAllToAllV => {
+                let source = self.operand(Role::Input, "input")?;
+                let send = self.operand(Role::SendCounts, "counts")?;
+                let index = self.operand(Role::Index, "index")?;
+                self.each(&|rank| (self.indexed(rank, source, send, index), 0..0))
+            }
+            CollectiveKind::Barrier => {
                 return Err(format!(
-                    "no golden for {} yet; --check knows allreduce, reduce, broadcast, \
-                     reduce_scatter, allgather, all_to_all and all_to_all_v",
+                    "no golden for {}; --check knows allreduce, reduce, broadcast, \
+                     reduce_scatter, allgather, all_to_all, all_to_all_v and \
+                     indexed_all_to_all_v",
                     self.collective.op()
                 ))
             }
@@ -349,6 +356,35 @@ impl<'a> Operands<'a> {
             let to = sender * capacity * row;
             let from = rank * capacity * row;
             out[to..to + length].copy_from_slice(&self.inputs[sender][source][from..from + length]);
+        }
+        out
+    }
+
+    /// indexed_all_to_all_v (docs/passes/pld-lower-l2-tensor-collectives.md):
+    /// row k < clamp(count, 0, capacity) of sender `s`'s slot in this
+    /// rank's target is row `index_s[rank * capacity + k]` of s's input;
+    /// a row whose index is outside the input keeps its value, as do the
+    /// rows past the count.
+    fn indexed(&self, rank: usize, source: usize, send: usize, index: usize) -> Vec<u8> {
+        let (row, capacity) = (self.row() * self.param().dtype.bytes(), self.capacity());
+        let input_rows = self.kernel.params[source]
+            .shape
+            .first()
+            .copied()
+            .unwrap_or(0);
+        let indices = &self.kernel.params[index];
+        let mut out = self.before(rank).to_vec();
+        for sender in 0..self.ranks() {
+            for k in 0..self.sent(send, sender, rank) {
+                let from = indices
+                    .dtype
+                    .read(&self.inputs[sender][index], rank * capacity + k);
+                if from < 0.0 || from >= input_rows as f64 {
+                    continue;
+                }
+                let (from, to) = (from as usize * row, (sender * capacity + k) * row);
+                out[to..to + row].copy_from_slice(&self.inputs[sender][source][from..from + row]);
+            }
         }
         out
     }
@@ -531,11 +567,13 @@ fn check_extents(kernel: &KernelInfo, collective: &Collective, ranks: usize) -> 
         CollectiveKind::AllToAllV | CollectiveKind::IndexedAllToAllV => {
             let counts =
                 param(collective.at(Role::SendCounts)).zip(param(collective.at(Role::RecvCounts)));
+            let index = param(collective.at(Role::Index));
             ranks > 0
                 && rows % ranks == 0
                 && rows >= ranks
                 && fits(rows * size)
                 && counts.is_some_and(|(s, r)| s.elements() >= ranks && r.elements() >= ranks)
+                && index.is_none_or(|i| i.dtype == Dtype::I32 && i.elements() >= rows)
         }
         CollectiveKind::AllReduce
         | CollectiveKind::Barrier

@@ -196,7 +196,10 @@ impl CommDomain {
             .collect::<Result<Vec<_>, _>>()?;
         let contexts = (0..ranks)
             .map(|rank| {
+                let (workspace, workspace_bytes) = crate::runtime::dma::workspace();
                 let mut ctx = PldCommContext {
+                    workSpace: workspace,
+                    workSpaceSize: workspace_bytes,
                     rankId: rank as u32,
                     rankNum: ranks as u32,
                     winSize: window_bytes as u64,

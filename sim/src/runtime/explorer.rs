@@ -27,6 +27,19 @@ pub struct WindowAccess {
     pub write: Option<bool>,
 }
 
+/// An asynchronous copy as the explorer sees it at its submit: its event,
+/// the URMA queue it went on (the submitting rank, and the peer), and its
+/// sides in windows. Its read and write happen at some moment before its
+/// event's first successful wait or test.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DmaSubmit {
+    pub handle: u64,
+    /// `(rank, peer)` of a URMA copy's PER_PEER queue; `None` for SDMA.
+    pub queue: Option<(usize, usize)>,
+    pub accesses: Vec<WindowAccess>,
+    pub site: i64,
+}
+
 /// How an explored run ended, as the explorer saw it.
 #[derive(Debug, Default)]
 pub struct Verdict {
@@ -101,6 +114,32 @@ pub trait Explorer: Send + Sync {
 
     /// `agent` fenced: its earlier remote writes are complete.
     fn fenced(&self, agent: usize);
+
+    /// `agent` submitted an asynchronous copy (`TPUT_ASYNC`, `TGET_ASYNC`):
+    /// it reads its source and writes its destination some time before a
+    /// wait on its event succeeds.
+    fn dma_submitted(&self, agent: usize, dma: &DmaSubmit);
+
+    /// The copies the scheduler decided should land now, at the turn just
+    /// given (taken once; the runtime delivers each, and the copies queued
+    /// before it on its queue first).
+    fn dma_due(&self) -> Vec<u64>;
+
+    /// The runtime delivered these copies (they are no longer pending).
+    fn dma_delivered(&self, handles: &[u64]);
+
+    /// Whether a test by `agent` of the copy `handle`, not delivered yet,
+    /// finds it complete now (the explorer's choice). On `false` the agent
+    /// polls, and others go first.
+    fn dma_test(&self, agent: usize, handle: u64) -> bool;
+
+    /// A wait or test by `agent` found the copy `handle` complete: what
+    /// the copy did is ordered before what `agent` does next.
+    fn dma_completed(&self, agent: usize, handle: u64, site: i64);
+
+    /// The copy `handle`, submitted by `agent`, was never waited for: its
+    /// agent ended with the event outstanding.
+    fn dma_unwaited(&self, agent: usize, handle: u64);
 
     /// The run is over: the explorer's deadlock (naming cells in `domain`'s
     /// windows and the kernel `kernel`), findings and steps.

@@ -5,9 +5,10 @@
 //! run and the call does nothing: these functions must not unwind into
 //! generated code.
 
-use crate::runtime::explorer::{Explorer, WindowAccess};
+use crate::runtime::explorer::WindowAccess;
 use crate::runtime::run::{with_current, State};
 use crate::runtime::signal::{Compare, Notify};
+use crate::runtime::transfer::{Checked, CopyCall};
 use pld_dialect::enums::{NotifyOp, PldEnum, WaitCmp};
 use std::sync::atomic::{AtomicI32, Ordering};
 
@@ -54,7 +55,7 @@ fn where_(state: &State<'_>, cell: &AtomicI32, value: i32, site: i64) -> String 
 
 /// Trace arguments naming the op of a device call, when it has a site:
 /// `, "op": "pto.comm_twait", "loc": "k.mlir:4:8"`.
-fn op_args(site: i64) -> String {
+pub(crate) fn op_args(site: i64) -> String {
     crate::runtime::sites::get(site).map_or(String::new(), |s| {
         format!(", \"op\": {:?}, \"loc\": {:?}", s.op, s.location)
     })
@@ -144,6 +145,7 @@ pub extern "C" fn pld_sim_wait(cell: *const i32, expected: i32, cmp: i32) {
                     let agent = crate::runtime::run::current_agent();
                     let outside = state.outside_signals(place.1);
                     explore.wait(agent, cell, place, expected, cmp, site, outside);
+                    crate::runtime::dma::deliver_due(state, explore);
                 }
                 None => state.wait(rank, cell, place.0, expected, cmp, site),
             }
@@ -195,97 +197,6 @@ pub extern "C" fn pld_sim_tile_alloc(site: i64, bytes: i64) -> *mut u8 {
         with_current(|state, rank| state.error(rank, message));
     }
     pointer
-}
-
-/// The byte range a strided block touches: from its first to one past its
-/// last element.
-fn extent(
-    base: usize,
-    row_stride: i64,
-    col_stride: i64,
-    rows: i64,
-    cols: i64,
-    elem: i64,
-) -> Option<(usize, usize)> {
-    if rows <= 0 || cols <= 0 {
-        return Some((base, base));
-    }
-    let last = (rows - 1)
-        .checked_mul(row_stride)?
-        .checked_add((cols - 1).checked_mul(col_stride)?)?;
-    if last < 0 || row_stride < 0 || col_stride < 0 {
-        return None;
-    }
-    let end = base.checked_add(usize::try_from((last + 1).checked_mul(elem)?).ok()?)?;
-    Some((base, end))
-}
-
-/// Checks one side of a copy against the windows: an address inside a
-/// window must stay inside it. Returns the owning window's rank, if any.
-fn check_side(
-    state: &State<'_>,
-    rank: usize,
-    what: &str,
-    range: Option<(usize, usize)>,
-) -> Result<Option<usize>, ()> {
-    let Some((start, end)) = range else {
-        state.error(rank, format!("{what} with negative or overflowing strides"));
-        return Err(());
-    };
-    if start == end {
-        return Ok(None);
-    }
-    // No window, tile or buffer lives in the first 64 KiB: an address there
-    // is an offset computed from an empty CommContext slot (a peer at or
-    // past the rank count).
-    if start < 1 << 16 {
-        state.error(
-            rank,
-            format!(
-                "{what} at address {start:#x}, outside every window: a peer at or beyond the \
-                 rank count?"
-            ),
-        );
-        return Err(());
-    }
-    // A range touching a window must lie inside it.
-    for (owner, window) in state.domain.windows().iter().enumerate() {
-        let base = window.base() as usize;
-        let overlaps = start < base + window.len() && end > base;
-        if !overlaps {
-            continue;
-        }
-        if start >= base && end <= base + window.len() {
-            return Ok(Some(owner));
-        }
-        state.error(
-            rank,
-            format!(
-                "{what} of bytes {}..{} relative to rank {owner}'s window leaves it ({} bytes)",
-                start as i128 - base as i128,
-                end as i128 - base as i128,
-                window.len()
-            ),
-        );
-        return Err(());
-    }
-    // A range touching a tile of this rank must lie inside it.
-    let tile = crate::runtime::tiles::overlapping(start, end);
-    if let Some((base, size)) = tile {
-        if start < base || end > base + size {
-            state.error(
-                rank,
-                format!(
-                    "{what} of bytes {}..{} relative to a {size}-byte tile leaves it (a valid \
-                     shape larger than the tile?)",
-                    start as i128 - base as i128,
-                    end as i128 - base as i128
-                ),
-            );
-            return Err(());
-        }
-    }
-    Ok(None) // a tile, or a plain buffer the kernel was given
 }
 
 /// `pto.tload`, `pto.tstore`, `pto.comm.tput`, `pto.comm.tget`.
@@ -343,211 +254,71 @@ pub unsafe extern "C" fn pld_sim_copy(
     }
 }
 
-/// The arguments of one `pld_sim_copy`: strides in elements.
-#[derive(Clone, Copy)]
-struct CopyCall {
+/// `TPUT_ASYNC` / `TGET_ASYNC` (`pto.comm.tput_async`,
+/// `pto.comm.tget_async`): submits an asynchronous copy (see
+/// `crate::runtime::dma`) and returns its event's handle (0: nothing
+/// submitted, the error recorded).
+///
+/// # Safety
+///
+/// As `pld_sim_copy`'s, for as long as the event is outstanding.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn pld_sim_dma_submit(
     dst: *mut u8,
-    dst_strides: [i64; 2],
+    dst_row_stride: i64,
+    dst_col_stride: i64,
     src: *const u8,
-    src_strides: [i64; 2],
-    /// Rows and columns.
-    shape: [i64; 2],
+    src_row_stride: i64,
+    src_col_stride: i64,
+    rows: i64,
+    cols: i64,
     elem_bytes: i32,
-    /// 0 assigns, else the accumulation (`PLD_COPY_ADD_*`).
-    accumulate: i32,
+    engine: i32,
+    direction: i32,
+    peer: i32,
+) -> i64 {
+    let copy = CopyCall {
+        dst,
+        dst_strides: [dst_row_stride, dst_col_stride],
+        src,
+        src_strides: [src_row_stride, src_col_stride],
+        shape: [rows, cols],
+        elem_bytes,
+        accumulate: 0,
+    };
+    let route = crate::runtime::dma::Route {
+        engine,
+        direction,
+        peer,
+    };
+    let site = crate::runtime::run::take_site();
+    let handle =
+        with_current(|state, rank| crate::runtime::dma::submit(state, rank, site, copy, route));
+    if handle.is_none() {
+        eprintln!("pld_sim_dma_submit called outside a simulated rank; ignored");
+    }
+    handle.map_or(0, |h| i64::try_from(h).unwrap_or(0))
 }
 
-/// A copy that may go ahead: the windows its source and destination lie
-/// in (`None` for a tile or a buffer), its bytes, when it began, and
-/// whether the store streams past the cache.
-#[derive(Clone, Copy, PartialEq)]
-struct Checked {
-    reads: Option<usize>,
-    writes: Option<usize>,
-    bytes: u64,
-    begin: Option<std::time::Instant>,
-    streaming: bool,
+/// `AsyncEvent::Wait` (`pto.comm.wait_async_event`): 1 once the copy of
+/// `event` is complete, 0 for an event that is not outstanding.
+#[no_mangle]
+pub extern "C" fn pld_sim_dma_wait(event: i64) -> i32 {
+    let site = crate::runtime::run::take_site();
+    let handle = u64::try_from(event).unwrap_or(u64::MAX);
+    with_current(|state, rank| crate::runtime::dma::wait(state, rank, handle, site))
+        .map_or(0, i32::from)
 }
 
-impl CopyCall {
-    /// The byte range the block at `address` with `strides` touches.
-    fn range(&self, address: usize, [row_stride, col_stride]: [i64; 2]) -> Option<(usize, usize)> {
-        let [rows, cols] = self.shape;
-        extent(
-            address,
-            row_stride,
-            col_stride,
-            rows,
-            cols,
-            i64::from(self.elem_bytes),
-        )
-    }
-
-    /// Checks both sides against the windows (an error of `rank`'s run,
-    /// and `None`, when one leaves its window), shows them to the explorer,
-    /// counts the remote traffic and records a remote write.
-    fn check(&self, state: &State<'_>, rank: usize, site: i64) -> Option<Checked> {
-        let begin = state.stamp();
-        let turn = state.turn();
-        let dst_range = self.range(self.dst as usize, self.dst_strides);
-        let src_range = self.range(self.src as usize, self.src_strides);
-        let Ok(writes) = check_side(state, rank, "a store", dst_range) else {
-            return None;
-        };
-        let Ok(reads) = check_side(state, rank, "a load", src_range) else {
-            return None;
-        };
-        if let Some((explore, agent)) = turn {
-            self.explore(state, explore, agent, reads, writes, site);
-        }
-        let [rows, cols] = self.shape;
-        let bytes = (rows.max(0) * cols.max(0) * i64::from(self.elem_bytes)) as u64;
-        let counters = state.counters(rank);
-        if reads.is_some_and(|owner| owner != rank) {
-            counters
-                .remote_bytes_read
-                .fetch_add(bytes, Ordering::Relaxed);
-        }
-        if writes.is_some_and(|owner| owner != rank) {
-            counters
-                .remote_bytes_written
-                .fetch_add(bytes, Ordering::Relaxed);
-            if state.records_remote_writes() {
-                if let (Some((window, offset)), Some((start, end))) = (
-                    dst_range.and_then(|(start, _)| state.domain.locate(start, 1)),
-                    dst_range,
-                ) {
-                    state.remote_write(crate::runtime::run::RemoteWrite {
-                        rank,
-                        window,
-                        offset,
-                        bytes: end - start,
-                    });
-                }
-            }
-        }
-        // A store into a window streams past the cache unless the core
-        // has just read those bytes (`crate::runtime::copy`).
-        if let (Some(_), Some((start, end))) = (reads, src_range) {
-            crate::runtime::copy::note_window_read(start, end);
-        }
-        let streaming = writes.is_some()
-            && dst_range.is_some_and(|(s, e)| crate::runtime::copy::should_stream(s, e));
-        Some(Checked {
-            reads,
-            writes,
-            bytes,
-            begin,
-            streaming,
-        })
-    }
-
-    /// Shows the sides in windows (`reads`, `writes`: their windows) to the
-    /// explorer, as `agent`'s accesses at `site`.
-    fn explore(
-        &self,
-        state: &State<'_>,
-        explore: &dyn Explorer,
-        agent: usize,
-        reads: Option<usize>,
-        writes: Option<usize>,
-        site: i64,
-    ) {
-        // A copy of a block onto itself (a broadcast's root getting its own
-        // data) cannot change a byte: only its read counts.
-        let onto_itself = self.accumulate == 0
-            && std::ptr::eq(self.dst.cast_const(), self.src)
-            && self.dst_strides == self.src_strides;
-        let writes = if onto_itself { None } else { writes };
-        let sides = [
-            (self.src as usize, self.src_strides, reads, None),
-            (
-                self.dst as usize,
-                self.dst_strides,
-                writes,
-                Some(self.accumulate != 0),
-            ),
-        ];
-        for (address, strides, owner, write) in sides {
-            if let Some(window) = owner {
-                let access = WindowAccess {
-                    window,
-                    offset: address - state.domain.window(window).base() as usize,
-                    strides,
-                    shape: self.shape,
-                    elem: self.elem_bytes as usize,
-                    write,
-                };
-                explore.accessed(agent, access, site);
-            }
-        }
-    }
-
-    /// Moves the bytes (streaming contiguous rows past the cache when
-    /// `streaming`).
-    ///
-    /// # Safety
-    ///
-    /// As `pld_sim_copy`'s: both blocks valid for their strided extent.
-    unsafe fn perform(&self, streaming: bool) {
-        let elem = self.elem_bytes as usize;
-        let [rows, cols] = self.shape;
-        let ([dst_row_stride, dst_col_stride], [src_row_stride, src_col_stride]) =
-            (self.dst_strides, self.src_strides);
-        if self.accumulate == 0 && dst_col_stride == 1 && src_col_stride == 1 {
-            // Contiguous rows.
-            // SAFETY: the caller's contract.
-            unsafe {
-                crate::runtime::copy::copy_rows(
-                    self.dst,
-                    dst_row_stride.wrapping_mul(elem as i64),
-                    self.src,
-                    src_row_stride.wrapping_mul(elem as i64),
-                    rows.max(0) as usize,
-                    cols.max(0) as usize * elem,
-                    streaming,
-                )
-            };
-        } else {
-            // SAFETY: as above.
-            unsafe {
-                crate::runtime::copy::copy_elements(
-                    self.dst,
-                    self.dst_strides,
-                    self.src,
-                    self.src_strides,
-                    self.shape,
-                    elem,
-                    self.accumulate,
-                )
-            };
-        }
-    }
-
-    /// The timeline's arguments of the copy: its bytes, the windows (or
-    /// `"local"`) it reads and writes, the buffer elements it starts at
-    /// when named, and its op.
-    fn trace_args(&self, state: &State<'_>, checked: &Checked, site: i64) -> String {
-        let side = |owner: Option<usize>| owner.map_or("\"local\"".to_string(), |o| o.to_string());
-        // The buffer elements the copy starts at, when named.
-        let named = |key: &str, owner: Option<usize>, address: usize| {
-            owner
-                .and_then(|w| {
-                    let base = state.domain.window(w).base() as usize;
-                    state.name_of(w, address.checked_sub(base)?)
-                })
-                .map_or(String::new(), |n| format!(", \"{key}\": {n:?}"))
-        };
-        format!(
-            "\"bytes\": {}, \"from\": {}{}, \"to\": {}{}{}",
-            checked.bytes,
-            side(checked.reads),
-            named("from_name", checked.reads, self.src as usize),
-            side(checked.writes),
-            named("to_name", checked.writes, self.dst as usize),
-            op_args(site)
-        )
-    }
+/// `AsyncEvent::Test` (`pto.comm.test_async_event`): 1 when the copy of
+/// `event` is complete now.
+#[no_mangle]
+pub extern "C" fn pld_sim_dma_test(event: i64) -> i32 {
+    let site = crate::runtime::run::take_site();
+    let handle = u64::try_from(event).unwrap_or(u64::MAX);
+    with_current(|state, rank| crate::runtime::dma::test(state, rank, handle, site))
+        .map_or(0, i32::from)
 }
 
 /// `pto.tfillpad`: zero outside the valid corner.
@@ -670,6 +441,9 @@ pub const DEVICE_FUNCTIONS: &[(&str, *mut ())] = &[
     ("pld_sim_tile_alloc", pld_sim_tile_alloc as *mut ()),
     ("pld_sim_copy", pld_sim_copy as *mut ()),
     ("pld_sim_fill_pad", pld_sim_fill_pad as *mut ()),
+    ("pld_sim_dma_submit", pld_sim_dma_submit as *mut ()),
+    ("pld_sim_dma_wait", pld_sim_dma_wait as *mut ()),
+    ("pld_sim_dma_test", pld_sim_dma_test as *mut ()),
     ("pld_sim_rank_handle", pld_sim_rank_handle as *mut ()),
     ("pld_sim_block_enter", pld_sim_block_enter as *mut ()),
     ("pld_sim_block_exit", pld_sim_block_exit as *mut ()),
@@ -709,15 +483,5 @@ mod tests {
             });
         assert!(outcome.ok(), "{outcome:?}");
         assert_eq!(outcome.logs, [vec!["block of 0"], vec!["block of 1"]]);
-    }
-
-    #[test]
-    fn extents_cover_strided_blocks() {
-        assert_eq!(
-            extent(100, 8, 1, 2, 4, 4),
-            Some((100, 100 + (8 + 3 + 1) * 4))
-        );
-        assert_eq!(extent(0, 1, 4, 4, 1, 4), Some((0, 16)));
-        assert_eq!(extent(0, -1, 1, 2, 2, 4), None);
     }
 }

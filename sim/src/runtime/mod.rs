@@ -8,6 +8,7 @@
 
 pub(crate) mod affinity;
 pub(crate) mod copy;
+pub(crate) mod dma;
 pub(crate) mod domain;
 pub mod explorer;
 pub mod ffi;
@@ -19,3 +20,4 @@ pub(crate) mod run;
 pub(crate) mod signal;
 pub mod sites;
 pub mod tiles;
+pub(crate) mod transfer;

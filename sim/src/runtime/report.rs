@@ -121,13 +121,32 @@ pub struct Actor {
     /// site; `kernel` names it then).
     pub site: Option<Site>,
     pub kernel: String,
+    /// The access is an asynchronous copy's (`TPUT_ASYNC`, `TGET_ASYNC`),
+    /// made at some moment between its submit and its wait.
+    pub asynchronous: bool,
 }
 
 impl Actor {
     fn op(&self) -> String {
-        match &self.site {
+        let op = match &self.site {
             Some(site) => format!("`{}` at {}", site.op, site.location),
             None => format!("call in {}", self.kernel),
+        };
+        if self.asynchronous {
+            format!("asynchronous copy by {op} (in flight until a wait on its event)")
+        } else {
+            op
+        }
+    }
+}
+
+impl Actor {
+    /// The actor as the op that made the access, without the asynchronous
+    /// copy's note (for findings about the submit itself).
+    fn plain(&self) -> Actor {
+        Actor {
+            asynchronous: false,
+            ..self.clone()
         }
     }
 }
@@ -177,6 +196,17 @@ pub enum Finding {
     /// The schedule made no progress in the explorer's limit of decisions
     /// (`explore::scheduler::MAX_STEPS`).
     NoProgress { steps: u64 },
+    /// Two agents used one URMA queue (PER_PEER mode: one writer per
+    /// queue) with no signal ordering them: `rank`'s queue to `peer`.
+    SharedQueue {
+        first: Actor,
+        second: Actor,
+        rank: usize,
+        peer: usize,
+    },
+    /// An asynchronous copy whose event no wait or test completed before
+    /// its submitter ended.
+    UnwaitedCopy { submit: Actor },
 }
 
 /// How findings name window bytes: `(window, range)` to a buffer and
@@ -241,6 +271,23 @@ impl Finding {
                 "no progress: the schedule took {steps} steps without finishing (a rank polling \
                  with pto.comm.ttest forever?)"
             ),
+            Finding::SharedQueue {
+                first,
+                second,
+                rank,
+                peer,
+            } => format!(
+                "two writers on one PER_PEER queue: {second} uses rank {rank}'s URMA queue to \
+                 rank {peer}, which {first} used too, and no signal orders them (PER_PEER mode \
+                 allows one writer per queue)",
+                second = second.plain(),
+                first = first.plain()
+            ),
+            Finding::UnwaitedCopy { submit } => format!(
+                "event never waited for: {} submitted an asynchronous copy, and no wait or \
+                 test of its event succeeded before it ended (a leaked completion)",
+                submit.plain()
+            ),
         }
     }
 
@@ -266,6 +313,12 @@ impl Finding {
             Finding::NeverNotified { wait, .. } => format!("never {}", op(wait)),
             Finding::OutsideSignals { op: actor, .. } => format!("outside {}", op(actor)),
             Finding::NoProgress { .. } => "no progress".into(),
+            Finding::SharedQueue { first, second, .. } => {
+                let mut pair = [op(first), op(second)];
+                pair.sort();
+                format!("queue {} {}", pair[0], pair[1])
+            }
+            Finding::UnwaitedCopy { submit } => format!("unwaited {}", op(submit)),
         }
     }
 
@@ -278,6 +331,8 @@ impl Finding {
             Finding::NeverNotified { wait, .. } => vec![wait],
             Finding::OutsideSignals { op, .. } => vec![op],
             Finding::NoProgress { .. } => vec![],
+            Finding::SharedQueue { first, second, .. } => vec![second, first],
+            Finding::UnwaitedCopy { submit } => vec![submit],
         };
         actors.into_iter().filter_map(|a| a.site.as_ref()).collect()
     }

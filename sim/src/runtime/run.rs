@@ -135,6 +135,8 @@ pub(crate) struct State<'d> {
     names: Option<WindowNamer<'d>>,
     /// The byte ranges of every window that hold signal cells, when known.
     cells: Option<Vec<std::ops::Range<usize>>>,
+    /// The asynchronous copies whose events are outstanding.
+    dmas: Mutex<crate::runtime::dma::Table>,
 }
 
 /// How a run names bytes of a window for its timeline: `(window, byte
@@ -281,7 +283,7 @@ pub(crate) fn label_current_call(call: Option<(String, String)>) {
 }
 
 /// The calling thread's index among its rank's threads.
-fn current_thread() -> usize {
+pub(crate) fn current_thread() -> usize {
     CURRENT.with(|c| c.get()).map_or(0, |(_, _, thread)| thread)
 }
 
@@ -366,9 +368,10 @@ pub(crate) fn unbind_block() -> Result<(), String> {
     if thread == 0 {
         return Err("pld_sim_block_exit on a rank's own thread".into());
     }
-    crate::runtime::tiles::release();
     // SAFETY: as in `with_current`.
     let run = unsafe { &*state };
+    crate::runtime::dma::orphans(run, rank, thread);
+    crate::runtime::tiles::release();
     if let Some(explore) = &run.explore {
         explore.block_exited(current_agent(), rank);
     }
@@ -460,7 +463,15 @@ impl State<'_> {
         let agent = current_agent();
         // Once the schedule is over (a deadlock) the ranks run on past
         // waits that did not hold: what they do then is not checked.
-        explore.turn(agent).then_some((explore, agent))
+        let checked = explore.turn(agent);
+        crate::runtime::dma::deliver_due(self, explore);
+        checked.then_some((explore, agent))
+    }
+
+    /// The asynchronous copies whose events are outstanding
+    /// (`crate::runtime::dma`).
+    pub(crate) fn dmas(&self) -> &Mutex<crate::runtime::dma::Table> {
+        &self.dmas
     }
 
     pub fn counters(&self, rank: usize) -> &AtomicCounters {
@@ -964,6 +975,7 @@ impl<'d> Run<'d> {
             explore: self.explorer.as_ref().map(|f| f.explorer(ranks, name)),
             names: self.names,
             cells: self.cells.clone(),
+            dmas: Mutex::new(crate::runtime::dma::Table::default()),
         }
     }
 }
@@ -1048,6 +1060,7 @@ impl State<'_> {
         let begin = self.stamp();
         let result = std::panic::catch_unwind(AssertUnwindSafe(kernel));
         self.record(rank, "kernel", begin, || format!("\"kernel\": {name:?}"));
+        crate::runtime::dma::orphans(self, rank, 0);
         crate::runtime::tiles::release();
         CURRENT.with(|c| c.set(None));
         if let Err(panic) = result {

@@ -346,6 +346,7 @@ pub fn mesh_case(
         aiv_limit: AIV_CORES,
         deadline: DEADLINE,
         record_remote_writes: false,
+        launch: None,
     };
     let run = execute(
         &name,
@@ -430,6 +431,7 @@ pub fn ring_case(ranks: usize, numel: usize, mode: Mode) -> Result<(), String> {
         aiv_limit: AIV_CORES,
         deadline: DEADLINE,
         record_remote_writes: false,
+        launch: None,
     };
     let run = execute(
         &name,
@@ -611,6 +613,7 @@ pub fn a2av_case(
         aiv_limit: AIV_CORES,
         deadline: DEADLINE,
         record_remote_writes: true,
+        launch: None,
     };
     let run = execute(
         &name,
@@ -750,6 +753,7 @@ fn simple(s: &Simple<'_>) -> Result<Vec<Vec<Vec<f64>>>, String> {
         aiv_limit: AIV_CORES,
         deadline: DEADLINE,
         record_remote_writes: false,
+        launch: None,
     };
     let run = execute(
         &name,
@@ -930,6 +934,7 @@ pub fn broken_allreduce(variant: &str, schedule: Option<Schedule>) -> String {
         aiv_limit: AIV_CORES,
         deadline: DEADLINE,
         record_remote_writes: false,
+        launch: None,
     };
     let run = execute(&name, &run, &domain, Some(&before), None, schedule).unwrap();
     let verdict = clean(&name, &run, &domain, (signal, ranks * core_num), 5).and_then(|()| {

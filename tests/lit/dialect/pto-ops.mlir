@@ -78,6 +78,21 @@ func.func @vector_kernel(%ctx: !pto.ptr<i64>, %data: !pto.ptr<f32>, %sig: !pto.p
   "pto.comm_tput"(%part, %part, %t) {atomicType = #pto.atomic_type<"atomic_none">} : (!part, !part, !tile) -> ()
   // CHECK: "pto.comm_tget"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (
   "pto.comm_tget"(%part, %part, %t, %u) : (!part, !part, !tile, !tile) -> ()
+  // The asynchronous DMA ops: a URMA session over the CommContext's
+  // workspace (slot 0), a put and a get on peer 1's queue, a wait and a test.
+  // CHECK: "pto.comm_build_async_session"(%{{.*}}) {engine = #pto.dma_engine<"urma">, operandSegmentSizes = array<i32: 0, 1>} : (i64) -> !pto.async_session
+  %ws = "pto.load_scalar"(%ctx, %c0) : (!pto.ptr<i64>, index) -> i64
+  %session = "pto.comm_build_async_session"(%ws) {engine = #pto.dma_engine<"urma">, operandSegmentSizes = array<i32: 0, 1>} : (i64) -> !pto.async_session
+  // CHECK: "pto.comm_build_async_session"(%{{.*}}, %{{.*}}) {engine = #pto.dma_engine<"sdma">, operandSegmentSizes = array<i32: 1, 1>} : (!pto.tile_buf<"vec", tensor<1x256xf32>, {valid = array<i64: 1, -1>}>, !pto.ptr<i64>) -> !pto.async_session
+  %sdma = "pto.comm_build_async_session"(%t, %ctx) {engine = #pto.dma_engine<"sdma">, operandSegmentSizes = array<i32: 1, 1>} : (!tile, !pto.ptr<i64>) -> !pto.async_session
+  // CHECK: "pto.comm_tput_async"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {operandSegmentSizes = array<i32: 1, 1, 1, 1>} : (!pto.partition_tensor_view<tensor<1x256xf32>>, !pto.partition_tensor_view<tensor<1x256xf32>>, !pto.async_session, i32) -> !pto.async_event
+  %put = "pto.comm_tput_async"(%part, %part, %session, %one) {operandSegmentSizes = array<i32: 1, 1, 1, 1>} : (!part, !part, !pto.async_session, i32) -> !pto.async_event
+  // CHECK: "pto.comm_tget_async"(%{{.*}}, %{{.*}}, %{{.*}}) {operandSegmentSizes = array<i32: 1, 1, 1, 0>} : (!pto.partition_tensor_view<tensor<1x256xf32>>, !pto.partition_tensor_view<tensor<1x256xf32>>, !pto.async_session) -> !pto.async_event
+  %get = "pto.comm_tget_async"(%part, %part, %sdma) {operandSegmentSizes = array<i32: 1, 1, 1, 0>} : (!part, !part, !pto.async_session) -> !pto.async_event
+  // CHECK: "pto.comm_wait_async_event"(%{{.*}}, %{{.*}}) : (!pto.async_event, !pto.async_session) -> i1
+  %waited = "pto.comm_wait_async_event"(%put, %session) : (!pto.async_event, !pto.async_session) -> i1
+  // CHECK: "pto.comm_test_async_event"(%{{.*}}, %{{.*}}) : (!pto.async_event, !pto.async_session) -> i1
+  %tested = "pto.comm_test_async_event"(%get, %sdma) : (!pto.async_event, !pto.async_session) -> i1
   // CHECK: "pto.get_block_idx"() : () -> i64
   %b = "pto.get_block_idx"() : () -> i64
   // CHECK: "pto.get_block_num"() : () -> i64

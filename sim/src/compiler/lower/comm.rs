@@ -2,10 +2,15 @@
 //! `pto.comm_twait`, `pto.comm_ttest`, `pto.fence_barrier_all`,
 //! `pto.comm_tput` and `pto.comm_tget` become calls of the device functions;
 //! cache invalidation and pipe barriers are no-ops (the CPU is coherent and
-//! the simulated pipes are synchronous).
+//! the simulated pipes are synchronous). The asynchronous copies
+//! (`pto.comm_tput_async`, `pto.comm_tget_async`) become
+//! `pld_sim_dma_submit`, their waits and tests `pld_sim_dma_wait` /
+//! `pld_sim_dma_test`; a session (`pto.comm_build_async_session`) is an i64,
+//! its engine's number (`PLD_DMA_SDMA`, `PLD_DMA_URMA`) or -1 when it has no
+//! workspace, and an event is the i64 handle the submit returned.
 
 use super::rewriter::{payload, refuse, Lowered, Op, Rewriter, Step};
-use melior::ir::Value;
+use melior::ir::{operation::OperationBuilder, operation::OperationLike, Value, ValueLike};
 use pld_dialect::enums::{NotifyOp, PldEnum, WaitCmp};
 use pld_dialect::ops::pto;
 use pld_ir::{self as ir};
@@ -96,5 +101,121 @@ where
             _ => return super::rewriter::refuse(op, "is not simulated with these operands"),
         };
         Ok(Step::Replace(replacement))
+    }
+
+    /// Lowers one op of the asynchronous DMA family.
+    pub(super) fn dma(&mut self, op: &Op<'c, 'a>) -> Lowered<'c, 'a, Step<'c, 'a>> {
+        let Op { op, b, ref name } = *op;
+        let b = &b;
+        let replacement = match name.as_str() {
+            pto::CommBuildAsyncSession::NAME => self.session(op, b)?,
+            pto::CommTPutAsync::NAME | pto::CommTGetAsync::NAME => {
+                self.submit_async(op, b, name == pto::CommTGetAsync::NAME)?
+            }
+            pto::CommWaitAsyncEvent::NAME | pto::CommTestAsyncEvent::NAME => {
+                let function = if name == pto::CommWaitAsyncEvent::NAME {
+                    "pld_sim_dma_wait"
+                } else {
+                    "pld_sim_dma_test"
+                };
+                let event = super::rewriter::operand(op, 0);
+                let i32_type = b.i32_type();
+                let done = ir::result(self.call(b, function, &[event], &[i32_type]));
+                let zero = b.i32(0);
+                b.not_equal(done, zero)
+            }
+            _ => return refuse(op, "is not simulated with these operands"),
+        };
+        Ok(Step::Replace(Some(replacement)))
+    }
+
+    /// `pto.comm_build_async_session`: the engine's number when the
+    /// workspace (its last operand, a pointer or an i64 address) is not
+    /// null, else -1 (`BuildAsyncSession` returns false).
+    fn session(
+        &mut self,
+        op: melior::ir::OperationRef<'c, 'a>,
+        b: &pld_ir::build::Builder<'c, 'a>,
+    ) -> Lowered<'c, 'a, Value<'c, 'a>> {
+        let engine = match payload(op, "engine", "pto.dma_engine").as_deref() {
+            Some("sdma") => pld_runtime_sys::PLD_DMA_SDMA,
+            Some("urma") => pld_runtime_sys::PLD_DMA_URMA,
+            _ => return refuse(op, "unknown engine"),
+        };
+        let Some(workspace) = op
+            .operand_count()
+            .checked_sub(1)
+            .and_then(|i| ir::operand(op, i))
+        else {
+            return refuse(op, "has no workspace");
+        };
+        let i64_type = ir::i64_type(self.context);
+        let address = if workspace.r#type() == i64_type {
+            workspace
+        } else {
+            b.value(
+                OperationBuilder::new("llvm.ptrtoint", b.location)
+                    .add_operands(&[workspace])
+                    .add_results(&[i64_type])
+                    .build()
+                    .expect("llvm.ptrtoint of a pointer"),
+            )
+        };
+        let null = self.i64(b, 0);
+        let valid = b.not_equal(address, null);
+        let (engine, invalid) = (self.i64(b, i64::from(engine)), self.i64(b, -1));
+        Ok(b.select(valid, engine, invalid))
+    }
+
+    /// `pto.comm_tput_async` / `pto.comm_tget_async`: `pld_sim_dma_submit`
+    /// of the block from src to dst on the session's engine, with the
+    /// `peer` operand's queue (or none); the event is the handle.
+    fn submit_async(
+        &mut self,
+        op: melior::ir::OperationRef<'c, 'a>,
+        b: &pld_ir::build::Builder<'c, 'a>,
+        get: bool,
+    ) -> Lowered<'c, 'a, Value<'c, 'a>> {
+        let operand = |i| super::rewriter::operand(op, i);
+        let dst = self.part(op, operand(0))?;
+        let src = self.part(op, operand(1))?;
+        let [rows, cols, drs, dcs] = self.block(b, &dst);
+        let [_, _, srs, scs] = self.block(b, &src);
+        let bytes = b.i32(pld_ir::types::byte_width(dst.element).unwrap_or(1));
+        let i32_type = b.i32_type();
+        let engine = b.value(melior::dialect::arith::trunci(
+            operand(2),
+            i32_type,
+            b.location,
+        ));
+        let direction = b.i32(i64::from(if get {
+            pld_runtime_sys::PLD_DMA_GET
+        } else {
+            pld_runtime_sys::PLD_DMA_PUT
+        }));
+        let peer = match ir::operand(op, 3) {
+            Some(peer) => peer,
+            None => b.i32(i64::from(pld_runtime_sys::PLD_DMA_NO_PEER)),
+        };
+        let i64_type = ir::i64_type(self.context);
+        Ok(ir::result(self.call(
+            b,
+            "pld_sim_dma_submit",
+            &[
+                dst.address,
+                drs,
+                dcs,
+                src.address,
+                srs,
+                scs,
+                rows,
+                cols,
+                bytes,
+                engine,
+                direction,
+                peer,
+            ],
+            &[i64_type],
+        )))
     }
 }

@@ -46,6 +46,10 @@ fn makes_device_call(name: &str) -> bool {
         pto::CommTGet::NAME,
         pto::TLoad::NAME,
         pto::TStore::NAME,
+        pto::CommTPutAsync::NAME,
+        pto::CommTGetAsync::NAME,
+        pto::CommWaitAsyncEvent::NAME,
+        pto::CommTestAsyncEvent::NAME,
     ]
     .contains(&name)
 }
@@ -107,7 +111,8 @@ where
         ir::erase(op);
     }
     // Tile buffers and global pointers (the tensors a loop carries, see
-    // convert-pld-to-pto) carried by loops and branches are pointers too.
+    // convert-pld-to-pto) carried by loops and branches are pointers too;
+    // async sessions and events, i64.
     for op in ir::collect(function, |n| n.starts_with("scf.")) {
         let mut values: Vec<Value> = op.results().map(Into::into).collect();
         for region in 0..op.region_count() {
@@ -117,6 +122,9 @@ where
             let ty = value.r#type().to_string();
             if ty.starts_with("!pto.tile_buf") || ty.starts_with("!pto.ptr") {
                 ir::set_type(value, pointer);
+            } else if ty == "!pto.async_session" || ty == "!pto.async_event" {
+                // Sessions and events are i64 (`comm.rs`).
+                ir::set_type(value, ir::i64_type(context));
             }
         }
     }
@@ -159,6 +167,11 @@ where
             | pto::FenceBarrierAll::NAME
             | pto::CmoCacheInvalid::NAME
             | pto::PtoBarrier::NAME => self.comm(&cx)?,
+            pto::CommBuildAsyncSession::NAME
+            | pto::CommTPutAsync::NAME
+            | pto::CommTGetAsync::NAME
+            | pto::CommWaitAsyncEvent::NAME
+            | pto::CommTestAsyncEvent::NAME => self.dma(&cx)?,
             pto::AllocTile::NAME
             | pto::SetValidShape::NAME
             | pto::GetValidShape::NAME

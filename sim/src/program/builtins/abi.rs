@@ -83,8 +83,9 @@ fn text(p: *const std::ffi::c_char) -> Option<String> {
     (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
 }
 
-/// (variant, entry, kernel symbol) of variant `index`.
-pub(crate) fn names(index: i32) -> Option<(String, String, String)> {
+/// (variant, entry, kernel symbol) of variant `index`; no entry for a
+/// CHIP-only kernel.
+pub(crate) fn names(index: i32) -> Option<(String, Option<String>, String)> {
     // SAFETY: plain values in, static strings or null out.
     let (v, e, k) = unsafe {
         (
@@ -93,7 +94,7 @@ pub(crate) fn names(index: i32) -> Option<(String, String, String)> {
             pld_runtime_sys::pld_builtin_kernel(index),
         )
     };
-    Some((text(v)?, text(e)?, text(k)?))
+    Some((text(v)?, text(e), text(k)?))
 }
 
 /// `pld_builtin_tensor_layout`.
@@ -139,4 +140,32 @@ pub(crate) unsafe fn call(
         )
     };
     (status, expected)
+}
+
+/// Launches variant `index`'s kernel itself with `blocks` blocks; returns
+/// the status.
+///
+/// # Safety
+///
+/// As [`call`]'s.
+pub(crate) unsafe fn launch(
+    index: i32,
+    tensors: &[TensorDesc],
+    scalars: &[u64],
+    blocks: i32,
+    aiv_limit: i32,
+) -> i32 {
+    // SAFETY: the caller's contract; the slices outlive the call and
+    // their lengths are passed with them.
+    unsafe {
+        pld_runtime_sys::pld_builtin_launch(
+            index,
+            tensors.as_ptr().cast(),
+            tensors.len() as i32,
+            scalars.as_ptr(),
+            scalars.len() as i32,
+            blocks,
+            aiv_limit,
+        )
+    }
 }

@@ -38,7 +38,9 @@ pub struct Compiled {
     /// `builtin.tensor.allreduce__sum__fp32`, or `broken.<what>.<variant>`
     /// for the test-only copies broken on purpose.
     pub variant: String,
-    pub entry: String,
+    /// The entry symbol; `None` for a CHIP-only kernel (launched with
+    /// [`launch`]).
+    pub entry: Option<String>,
     pub kernel: String,
 }
 
@@ -62,7 +64,7 @@ pub fn compiled() -> Vec<Compiled> {
 pub fn find(variant: &str) -> Option<Compiled> {
     compiled()
         .into_iter()
-        .find(|c| c.variant == variant || c.entry == variant)
+        .find(|c| c.variant == variant || c.entry.as_deref() == Some(variant))
 }
 
 /// A tensor argument: a buffer at the same byte offset of every rank's
@@ -157,6 +159,10 @@ pub struct BuiltinRun<'a> {
     /// Record every copy into another rank's window
     /// (`Outcome::remote_writes`).
     pub record_remote_writes: bool,
+    /// `Some(B)`: launch the variant's kernel itself with B blocks (a
+    /// CHIP-only kernel, which has no entry), as a CHIP orchestrator
+    /// submits it; `None`: call its entry.
+    pub launch: Option<i32>,
 }
 
 impl BuiltinRun<'_> {
@@ -228,7 +234,14 @@ impl BuiltinRun<'_> {
                     // SAFETY: every descriptor points into this rank's window
                     // and fits it (checked above); this thread is a rank
                     // thread of the run.
-                    mine.push(unsafe { self::call(&compiled, &descs, &scalars, self.aiv_limit) });
+                    mine.push(unsafe {
+                        match self.launch {
+                            Some(blocks) => {
+                                self::launch(&compiled, &descs, &scalars, blocks, self.aiv_limit)
+                            }
+                            None => self::call(&compiled, &descs, &scalars, self.aiv_limit),
+                        }
+                    });
                     if let Some(after) = after {
                         after(env, call);
                     }
@@ -262,6 +275,29 @@ pub unsafe fn call(
     CallStatus {
         status,
         expected_arg_count: expected,
+    }
+}
+
+/// Launches `compiled`'s kernel itself with `blocks` blocks (all started
+/// together when more than one), its arguments the descriptors then the
+/// scalars, as a CHIP orchestrator submits a CHIP-only kernel; returns
+/// when the blocks have.
+///
+/// # Safety
+///
+/// As [`call`]'s.
+pub unsafe fn launch(
+    compiled: &Compiled,
+    descs: &[TensorDesc],
+    scalars: &[u64],
+    blocks: i32,
+    aiv_limit: i32,
+) -> CallStatus {
+    // SAFETY: the caller's contract.
+    let status = unsafe { abi::launch(compiled.index, descs, scalars, blocks, aiv_limit) };
+    CallStatus {
+        status,
+        expected_arg_count: descs.len() as i32 + scalars.len() as i32,
     }
 }
 
@@ -306,15 +342,20 @@ mod tests {
                 .iter()
                 .find(|c| c.variant == variant.name())
                 .unwrap_or_else(|| panic!("{} is not compiled", variant.name()));
-            assert_eq!(c.entry, variant.entry());
+            assert_eq!(c.entry.as_deref(), Some(variant.entry().as_str()));
             assert_eq!(c.kernel, variant.kernel_symbol());
+        }
+        let chip = pld_backend::kernels::chip_only_variants();
+        for variant in &chip {
+            let c = find(&variant.name()).expect("compiled");
+            assert_eq!((c.entry, c.kernel), (None, variant.kernel_symbol()));
         }
         let broken = compiled
             .iter()
             .filter(|c| c.variant.starts_with("broken."))
             .count();
-        assert_eq!(compiled.len(), catalog.len() + broken);
-        assert_eq!(broken, 3);
+        assert_eq!(compiled.len(), catalog.len() + chip.len() + broken);
+        assert_eq!(broken, 6);
         assert!(find("builtin_tensor_barrier__fp32").is_some());
         assert!(find("builtin.tensor.nothing").is_none());
     }

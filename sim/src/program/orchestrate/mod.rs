@@ -231,10 +231,13 @@ impl ProgramRun {
     /// an all_to_all_v signal with a lane per block. The entry would stop
     /// the rank with a fatal error; refused here, nothing starts.
     fn check_launch(&self, task: &BuiltinTask, ranks: usize) -> Result<(), String> {
-        let Some(requested) = task.scalars.iter().find_map(|s| match s {
-            BuiltinScalar::CoreNum(v) => Some(*v),
-            _ => None,
-        }) else {
+        let requested = task.launch.or_else(|| {
+            task.scalars.iter().find_map(|s| match s {
+                BuiltinScalar::CoreNum(v) => Some(*v),
+                _ => None,
+            })
+        });
+        let Some(requested) = requested else {
             return Ok(());
         };
         let (op, kind) = (task.collective.op(), task.collective.kind);
@@ -600,7 +603,10 @@ impl ProgramRun {
             .map(|(domain, base)| {
                 (0..domain.devices.len())
                     .map(|rank| {
+                        let (workspace, workspace_bytes) = crate::runtime::dma::workspace();
                         let mut ctx = PldCommContext {
+                            workSpace: workspace,
+                            workSpaceSize: workspace_bytes,
                             rankId: rank as u32,
                             rankNum: domain.devices.len() as u32,
                             winSize: domain.window_bytes as u64,
@@ -895,7 +901,15 @@ impl Devices<'_> {
         crate::runtime::run::label_current_call(Some((op, b.location.clone())));
         // SAFETY: a rank thread of the run; the descriptors describe buffers
         // of this device's window.
-        unsafe { builtins::call(compiled, &descs, &scalars, self.aiv_cores) };
+        unsafe {
+            match b.launch {
+                Some(blocks) => {
+                    let blocks = i32::try_from(blocks).unwrap_or(i32::MAX);
+                    builtins::launch(compiled, &descs, &scalars, blocks, self.aiv_cores)
+                }
+                None => builtins::call(compiled, &descs, &scalars, self.aiv_cores),
+            }
+        };
         crate::runtime::run::label_current_call(None);
         true
     }

@@ -127,6 +127,9 @@ pub struct BuiltinTask {
     /// The tensors in the order the entry takes them.
     pub tensors: Vec<TensorRef>,
     pub scalars: Vec<BuiltinScalar>,
+    /// `Some(B)` for a CHIP-only kernel, which has no entry: its kernel is
+    /// launched with B blocks, the tensors then the scalars its arguments.
+    pub launch: Option<i64>,
     /// The collective it carries out; its operands are `tensors`, in
     /// order.
     pub collective: Collective,
@@ -975,6 +978,7 @@ where
                 domain,
                 tensors,
                 scalars,
+                launch: None,
                 collective,
                 location: location(op),
             }),
@@ -1025,9 +1029,12 @@ where
 
     /// A CHIP orchestrator's call of a builtin kernel the CHIP rail
     /// synthesized: one more task in the device's own pipeline (no L3 -> L2
-    /// round trip), run by the same compiled all_to_all_v kernel as the HOST
-    /// rail's. The kernel requires contiguous operands: a strided view is
-    /// refused here, while planning, so no rank starts the exchange.
+    /// round trip). all_to_all_v runs the same compiled kernel as the HOST
+    /// rail's, through its entry; indexed_all_to_all_v (A5, URMA) has no
+    /// entry: its kernel is launched with `core_num` blocks, as the CHIP
+    /// orchestrator submits it. The kernels require contiguous operands: a
+    /// strided view is refused here, while planning, so no rank starts the
+    /// exchange.
     fn builtin_kernel(
         &mut self,
         op: OperationRef<'c, 'a>,
@@ -1044,56 +1051,28 @@ where
         };
         let variant =
             pld_backend::kernels::chip::kernel_variant(function).or_else(|m| refuse(op, m))?;
-        if variant.builtin() != pld_backend::kernels::Builtin::AllToAllV {
-            return refuse(
-                op,
-                format!(
-                    "calls @{callee}, a pld.tensor_indexed_all_to_all_v kernel: it moves data \
-                     over URMA (A5), which the simulator does not model"
-                ),
-            );
-        }
-        const OPERANDS: [&str; 5] = ["input", "target", "signal", "send_counts", "recv_counts"];
-        let mut tensors = Vec::new();
-        for (role, value) in OPERANDS.iter().zip(&arguments) {
-            match value {
-                Val::Tensor(t) => tensors.push(t.clone()),
-                Val::Strided { what, .. } => {
-                    return refuse(
-                        op,
-                        format!(
-                            "passes {what}, as the {role} of @{callee} (the CHIP rail's \
-                             pld.tensor_all_to_all_v), whose operands must be \
-                             contiguous (require_contiguous_operands); refused before any rank \
-                             starts the exchange"
-                        ),
-                    )
-                }
-                other => {
-                    return refuse(
-                        op,
-                        format!("passes {other:?} as the {role} of @{callee}, not a window tensor"),
-                    )
-                }
+        let kind = match variant.builtin() {
+            Builtin::AllToAllV => CollectiveKind::AllToAllV,
+            Builtin::IndexedAllToAllV => CollectiveKind::IndexedAllToAllV,
+            other => {
+                return refuse(
+                    op,
+                    format!(
+                        "calls @{callee}, a {} kernel the CHIP rail does not synthesize",
+                        other.dir()
+                    ),
+                )
             }
-        }
-        if tensors.len() != OPERANDS.len() {
-            return refuse(
-                op,
-                format!(
-                    "passes {} tensors to @{callee}, which takes 5",
-                    tensors.len()
-                ),
-            );
-        }
+        };
+        let roles: Vec<&str> = kind
+            .facts()
+            .operands
+            .iter()
+            .map(|o| o.role.group())
+            .collect();
+        let tensors = chip_tensors(op, callee, kind, &roles, &arguments)?;
         let domain = self.domain_of(op, &tensors, device)?;
-        // The call carries the folded launch width B (absent: one block);
-        // the entry's CalAllToAllVBlocks(P, B) is B again.
-        let blocks = op
-            .attribute("core_num")
-            .ok()
-            .and_then(pld_ir::attr::int)
-            .unwrap_or(1);
+        let (scalars, launch) = chip_launch(op, kind);
         let target = tensors[1].clone();
         self.issue(
             device,
@@ -1101,8 +1080,9 @@ where
                 variant: variant.name(),
                 domain,
                 tensors,
-                scalars: vec![BuiltinScalar::Context, BuiltinScalar::CoreNum(blocks)],
-                collective: builtin_call(op, CollectiveKind::AllToAllV, AllReduceMode::Mesh),
+                scalars,
+                launch,
+                collective: builtin_call(op, kind, AllReduceMode::Mesh),
                 location: location(op),
             }),
         );
@@ -1238,6 +1218,72 @@ fn builtin_call(op: OperationRef, kind: CollectiveKind, mode: AllReduceMode) -> 
         in_loop: None,
         location: location(op),
     }
+}
+
+/// The scalars of a CHIP-rail builtin task and, for a kernel without an
+/// entry, its launch width. The call carries the launch width B (absent:
+/// one block): all_to_all_v's entry computes CalAllToAllVBlocks(P, B) = B
+/// again; the indexed kernel is launched on exactly B blocks, with one
+/// CommContext per distributed operand (target, signal, send_counts:
+/// slots 6 to 8).
+fn chip_launch(op: OperationRef, kind: CollectiveKind) -> (Vec<BuiltinScalar>, Option<i64>) {
+    let blocks = op
+        .attribute("core_num")
+        .ok()
+        .and_then(pld_ir::attr::int)
+        .unwrap_or(1);
+    match kind {
+        CollectiveKind::IndexedAllToAllV => (vec![BuiltinScalar::Context; 3], Some(blocks)),
+        _ => (
+            vec![BuiltinScalar::Context, BuiltinScalar::CoreNum(blocks)],
+            None,
+        ),
+    }
+}
+
+/// The tensors a CHIP orchestrator passes to a synthesized builtin kernel,
+/// one per role of `kind` (named `roles`), each a contiguous window tensor.
+fn chip_tensors(
+    op: OperationRef,
+    callee: &str,
+    kind: CollectiveKind,
+    roles: &[&str],
+    arguments: &[Val],
+) -> Step<Vec<TensorRef>> {
+    let mut tensors = Vec::new();
+    for (role, value) in roles.iter().zip(arguments) {
+        match value {
+            Val::Tensor(t) => tensors.push(t.clone()),
+            Val::Strided { what, .. } => {
+                return refuse(
+                    op,
+                    format!(
+                        "passes {what}, as the {role} of @{callee} (the CHIP rail's {}), whose \
+                         operands must be contiguous (require_contiguous_operands); refused \
+                         before any rank starts the exchange",
+                        kind.op_name()
+                    ),
+                )
+            }
+            other => {
+                return refuse(
+                    op,
+                    format!("passes {other:?} as the {role} of @{callee}, not a window tensor"),
+                )
+            }
+        }
+    }
+    if tensors.len() != roles.len() {
+        return refuse(
+            op,
+            format!(
+                "passes {} tensors to @{callee}, which takes {}",
+                tensors.len(),
+                roles.len()
+            ),
+        );
+    }
+    Ok(tensors)
 }
 
 /// The scalars a builtin's entry takes after its tensors, as the catalog

@@ -58,3 +58,47 @@ func.func @kernel(%p: !pto.ptr<f32>, %s: !pto.ptr<i32>) attributes {pto.kernel_k
 func.func @host() {
   return
 }
+
+// -----
+
+// The asynchronous DMA ops: a session is an i64, its engine's number
+// (PLD_DMA_URMA = 1) or -1 when the workspace is null; a put is a submit of
+// the partition's block (direction PLD_DMA_PUT = 0) on the peer's queue,
+// whose i64 handle is the event; the wait and the test are the device
+// functions, their i32 compared with 0; an event carried by a loop is an
+// i64 too.
+!row = !pto.partition_tensor_view<tensor<1x64xf32>>
+// CHECK-LABEL: func.func @async(%arg0: !llvm.ptr, %arg1: i64, %arg2: i32)
+// CHECK-NOT: pto.
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK: %[[VALID:.*]] = arith.cmpi ne, %arg1, %[[ZERO]] : i64
+// CHECK: %[[URMA:.*]] = arith.constant 1 : i64
+// CHECK: %[[NONE:.*]] = arith.constant -1 : i64
+// CHECK: %[[SESSION:.*]] = arith.select %[[VALID]], %[[URMA]], %[[NONE]] : i64
+// CHECK: call @pld_sim_at(
+// CHECK: %[[ENGINE:.*]] = arith.trunci %[[SESSION]] : i64 to i32
+// CHECK: %[[PUT:.*]] = arith.constant 0 : i32
+// CHECK: %[[EVENT:.*]] = call @pld_sim_dma_submit(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ENGINE]], %[[PUT]], %arg2) : (!llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i64, i64, i32, i32, i32, i32) -> i64
+// CHECK: scf.for {{.*}} iter_args(%[[CARRIED:.*]] = %[[EVENT]]) -> (i64)
+// CHECK: call @pld_sim_dma_test(%[[CARRIED]]) : (i64) -> i32
+// CHECK: call @pld_sim_dma_wait(%{{.*}}) : (i64) -> i32
+// CHECK-DAG: func.func private @pld_sim_dma_submit(!llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i64, i64, i32, i32, i32, i32) -> i64
+// CHECK-DAG: func.func private @pld_sim_dma_wait(i64) -> i32
+// CHECK-DAG: func.func private @pld_sim_dma_test(i64) -> i32
+func.func @async(%p: !pto.ptr<f32>, %ws: i64, %peer: i32) attributes {pto.kernel_kind = #pto.kernel_kind<"vector">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %v = "pto.make_tensor_view"(%p, %c2, %c64, %c64, %c1) {layout = #pto.layout<"nd">, operandSegmentSizes = array<i32: 1, 2, 2>} : (!pto.ptr<f32>, index, index, index, index) -> !pto.tensor_view<tensor<?x?xf32>>
+  %a = "pto.partition_view"(%v, %c0, %c0, %c1, %c64) {operandSegmentSizes = array<i32: 1, 2, 2>} : (!pto.tensor_view<tensor<?x?xf32>>, index, index, index, index) -> !row
+  %b = "pto.partition_view"(%v, %c1, %c0, %c1, %c64) {operandSegmentSizes = array<i32: 1, 2, 2>} : (!pto.tensor_view<tensor<?x?xf32>>, index, index, index, index) -> !row
+  %s = "pto.comm_build_async_session"(%ws) {engine = #pto.dma_engine<"urma">, operandSegmentSizes = array<i32: 0, 1>} : (i64) -> !pto.async_session
+  %e = "pto.comm_tput_async"(%b, %a, %s, %peer) {operandSegmentSizes = array<i32: 1, 1, 1, 1>} : (!row, !row, !pto.async_session, i32) -> !pto.async_event
+  %last = scf.for %i = %c0 to %c2 step %c1 iter_args(%x = %e) -> (!pto.async_event) {
+    %now = "pto.comm_test_async_event"(%x, %s) : (!pto.async_event, !pto.async_session) -> i1
+    scf.yield %x : !pto.async_event
+  }
+  %done = "pto.comm_wait_async_event"(%last, %s) : (!pto.async_event, !pto.async_session) -> i1
+  return
+}

@@ -1,0 +1,428 @@
+//! Asynchronous DMA: the copies `TPUT_ASYNC` / `TGET_ASYNC` submit
+//! (`pld_sim_dma_submit`) and `AsyncEvent::Wait` / `Test` complete
+//! (`pld_sim_dma_wait`, `pld_sim_dma_test`; docs/memory-model.md,
+//! "Asynchronous copies").
+//!
+//! A submitted copy is checked at once (its sides against the windows, a
+//! URMA queue's peer against the memory it names) and kept; its bytes move
+//! later, between the submit and the first successful wait or test of its
+//! event, never at a moment the kernel could rely on. A plain run moves
+//! them as late as it can: at that wait, or at the second test (the first
+//! finds the copy in flight). In explore mode the scheduler may also pick
+//! any pending copy to land at any turn ([`crate::runtime::explorer`]).
+//! Copies of one queue land in the order they were submitted (a
+//! completion queue completes in order); queues are independent.
+//!
+//! A copy still outstanding when its thread (a block, or a rank's own
+//! thread) ends was never waited for: it lands then, and is reported (an
+//! error of a plain run, a finding of explore mode).
+
+use crate::runtime::explorer::{DmaSubmit, Explorer};
+use crate::runtime::run::State;
+use crate::runtime::transfer::{CopyCall, Sides};
+
+/// A DMA engine (`pto::comm::DmaEngine`, `PLD_DMA_SDMA` / `PLD_DMA_URMA`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    Sdma,
+    Urma,
+}
+
+impl Engine {
+    fn from_abi(code: i32) -> Option<Self> {
+        match code {
+            0 => Some(Engine::Sdma),
+            1 => Some(Engine::Urma),
+            _ => None,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Engine::Sdma => "SDMA",
+            Engine::Urma => "URMA",
+        }
+    }
+}
+
+/// Which side of a copy is the peer's (`PLD_DMA_PUT` / `PLD_DMA_GET`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    Put,
+    Get,
+}
+
+impl Direction {
+    fn from_abi(code: i32) -> Option<Self> {
+        match code {
+            0 => Some(Direction::Put),
+            1 => Some(Direction::Get),
+            _ => None,
+        }
+    }
+
+    /// The instruction that submits it.
+    fn op(self) -> &'static str {
+        match self {
+            Direction::Put => "TPUT_ASYNC",
+            Direction::Get => "TGET_ASYNC",
+        }
+    }
+}
+
+/// The order copies land in: a rank's URMA queue to one peer, or its SDMA
+/// engine (`peer` `None`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Queue {
+    rank: usize,
+    engine: Engine,
+    peer: Option<usize>,
+}
+
+/// One submitted copy whose event is outstanding.
+struct Pending {
+    handle: u64,
+    queue: Queue,
+    /// The submitting thread: its rank and thread index.
+    owner: (usize, usize),
+    /// The submitting agent (explore mode).
+    agent: usize,
+    copy: CopyCall,
+    direction: Direction,
+    site: i64,
+    /// Whether its bytes have moved.
+    delivered: bool,
+    /// Tests that found it in flight.
+    tests: u32,
+}
+
+/// The outstanding copies of a run, in the order they were submitted.
+#[derive(Default)]
+pub(crate) struct Table {
+    next: u64,
+    pending: Vec<Pending>,
+}
+
+impl Table {
+    fn position(&self, handle: u64) -> Option<usize> {
+        self.pending.iter().position(|p| p.handle == handle)
+    }
+
+    /// Marks the undelivered copies of `handle`'s queue, up to and
+    /// including it, delivered, and returns them in order.
+    fn take_through(&mut self, handle: u64) -> Vec<(u64, CopyCall)> {
+        let Some(at) = self.position(handle) else {
+            return Vec::new();
+        };
+        let queue = self.pending[at].queue;
+        self.pending[..=at]
+            .iter_mut()
+            .filter(|p| p.queue == queue && !p.delivered)
+            .map(|p| {
+                p.delivered = true;
+                (p.handle, p.copy)
+            })
+            .collect()
+    }
+
+    /// Removes and returns the copies the thread `owner` submitted.
+    fn take_owned_by(&mut self, owner: (usize, usize)) -> Vec<Pending> {
+        let (mine, rest) = std::mem::take(&mut self.pending)
+            .into_iter()
+            .partition(|p| p.owner == owner);
+        self.pending = rest;
+        mine
+    }
+}
+
+/// The arguments of `pld_sim_dma_submit` past the copy's block.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Route {
+    pub engine: i32,
+    pub direction: i32,
+    pub peer: i32,
+}
+
+/// `pld_sim_dma_submit` on `rank`'s thread: the event's handle, or 0 when
+/// nothing was submitted (the error is recorded).
+pub(crate) fn submit(
+    state: &State<'_>,
+    rank: usize,
+    site: i64,
+    copy: CopyCall,
+    route: Route,
+) -> u64 {
+    let begin = state.stamp();
+    let turn = state.turn();
+    if route.engine == -1 {
+        // A compiled kernel's session whose workspace was null.
+        state.error(
+            rank,
+            "an asynchronous copy on a session BuildAsyncSession did not build (its workspace \
+             is null)"
+                .into(),
+        );
+        return 0;
+    }
+    let (Some(engine), Some(direction)) = (
+        Engine::from_abi(route.engine),
+        Direction::from_abi(route.direction),
+    ) else {
+        state.error(
+            rank,
+            format!(
+                "an asynchronous copy with unknown engine {} or direction {}",
+                route.engine, route.direction
+            ),
+        );
+        return 0;
+    };
+    let Some(sides) = copy.sides(state, rank) else {
+        return 0;
+    };
+    let peer = match queue_peer(state, engine, direction, route.peer, sides) {
+        Ok(peer) => peer,
+        Err(message) => {
+            state.error(rank, message);
+            return 0;
+        }
+    };
+    let bytes = copy.count(state, rank, sides);
+    let handle = {
+        let mut table = state.dmas().lock().unwrap();
+        table.next += 1;
+        let handle = table.next;
+        table.pending.push(Pending {
+            handle,
+            queue: Queue { rank, engine, peer },
+            owner: (rank, crate::runtime::run::current_thread()),
+            agent: crate::runtime::run::current_agent(),
+            copy,
+            direction,
+            site,
+            delivered: false,
+            tests: 0,
+        });
+        handle
+    };
+    if let Some((explore, agent)) = turn {
+        let dma = DmaSubmit {
+            handle,
+            queue: peer.filter(|_| engine == Engine::Urma).map(|p| (rank, p)),
+            accesses: copy.accesses(state, sides),
+            site,
+        };
+        explore.dma_submitted(agent, &dma);
+    }
+    state.record(rank, "dma submit", begin, || {
+        format!(
+            "\"event\": {handle}, \"engine\": {:?}, \"op\": {:?}, \"bytes\": {bytes}{}",
+            engine.name(),
+            direction.op(),
+            crate::runtime::ffi::op_args(site)
+        )
+    });
+    handle
+}
+
+/// The peer whose queue a copy goes on (URMA), checked against the memory
+/// of its remote side; `None` for SDMA, which has no per-peer queues.
+fn queue_peer(
+    state: &State<'_>,
+    engine: Engine,
+    direction: Direction,
+    peer: i32,
+    sides: Sides,
+) -> Result<Option<usize>, String> {
+    if engine == Engine::Sdma {
+        return Ok(None);
+    }
+    let ranks = state.domain.ranks();
+    let op = direction.op();
+    let Some(peer) = usize::try_from(peer).ok().filter(|&p| p < ranks) else {
+        return Err(format!(
+            "a URMA {op} on the queue to peer {peer}, which is not a rank of the domain ({ranks} \
+             ranks)"
+        ));
+    };
+    let (remote, side) = match direction {
+        Direction::Put => (sides.writes, "destination"),
+        Direction::Get => (sides.reads, "source"),
+    };
+    if remote == Some(peer) {
+        return Ok(Some(peer));
+    }
+    let actual = remote.map_or("memory outside every window".to_string(), |w| {
+        format!("rank {w}'s window")
+    });
+    Err(format!(
+        "a URMA {op} on the queue to rank {peer} has its {side} in {actual}: in PER_PEER mode \
+         the peer names both the queue and the memory, so the {side} must be in rank {peer}'s \
+         window"
+    ))
+}
+
+/// Moves the bytes of `handle`'s copy and of the copies queued before it
+/// on its queue that have not moved yet, and tells the explorer.
+fn deliver_through(state: &State<'_>, handle: u64, explore: Option<&dyn Explorer>) {
+    let copies = state.dmas().lock().unwrap().take_through(handle);
+    for (_, copy) in &copies {
+        // SAFETY: both sides were checked against the windows at the
+        // submit (or are buffers the kernel owns, which outlive its
+        // outstanding events: they land at the latest when its thread
+        // ends, before its tiles are freed).
+        unsafe { copy.perform(false) };
+    }
+    if let Some(explore) = explore {
+        let handles: Vec<u64> = copies.iter().map(|(h, _)| *h).collect();
+        if !handles.is_empty() {
+            explore.dma_delivered(&handles);
+        }
+    }
+}
+
+/// In explore mode, after a turn: the copies the scheduler chose to land
+/// now.
+pub(crate) fn deliver_due(state: &State<'_>, explore: &dyn Explorer) {
+    for handle in explore.dma_due() {
+        deliver_through(state, handle, Some(explore));
+    }
+}
+
+/// Whether `handle` is an outstanding event of `rank`, and whether its
+/// copy has landed; the error of a wait or test of anything else.
+fn outstanding(state: &State<'_>, rank: usize, handle: u64, op: &str) -> Option<bool> {
+    let found = {
+        let table = state.dmas().lock().unwrap();
+        table
+            .position(handle)
+            .map(|at| &table.pending[at])
+            .filter(|p| p.owner.0 == rank)
+            .map(|p| p.delivered)
+    };
+    if found.is_none() {
+        state.error(
+            rank,
+            format!(
+                "AsyncEvent::{op} on event {handle}, which is not an outstanding asynchronous \
+                 copy of rank {rank} (waited for already, or never submitted)"
+            ),
+        );
+    }
+    found
+}
+
+/// The copy of `handle` is complete for the calling thread: its event is
+/// done.
+fn complete(state: &State<'_>, handle: u64, turn: Option<(&dyn Explorer, usize)>, site: i64) {
+    deliver_through(state, handle, turn.map(|(e, _)| e));
+    {
+        let mut table = state.dmas().lock().unwrap();
+        if let Some(at) = table.position(handle) {
+            table.pending.remove(at);
+        }
+    }
+    if let Some((explore, agent)) = turn {
+        explore.dma_completed(agent, handle, site);
+    }
+}
+
+/// `pld_sim_dma_wait` on `rank`'s thread: whether the event was
+/// outstanding (its copy has landed now).
+pub(crate) fn wait(state: &State<'_>, rank: usize, handle: u64, site: i64) -> bool {
+    let begin = state.stamp();
+    let turn = state.turn();
+    if handle == 0 {
+        return true;
+    }
+    if outstanding(state, rank, handle, "Wait").is_none() {
+        return false;
+    }
+    complete(state, handle, turn, site);
+    state.record(rank, "dma wait", begin, || {
+        format!("\"event\": {handle}{}", crate::runtime::ffi::op_args(site))
+    });
+    true
+}
+
+/// `pld_sim_dma_test` on `rank`'s thread: whether the copy is complete
+/// now (then its event is done).
+pub(crate) fn test(state: &State<'_>, rank: usize, handle: u64, site: i64) -> bool {
+    let turn = state.turn();
+    if handle == 0 {
+        return true;
+    }
+    let Some(delivered) = outstanding(state, rank, handle, "Test") else {
+        return false;
+    };
+    let complete_now = delivered
+        || match turn {
+            Some((explore, agent)) => explore.dma_test(agent, handle),
+            // A plain run: the first test finds the copy in flight.
+            None => {
+                let table = state.dmas().lock().unwrap();
+                table
+                    .position(handle)
+                    .is_some_and(|at| table.pending[at].tests > 0)
+            }
+        };
+    if !complete_now {
+        let mut table = state.dmas().lock().unwrap();
+        if let Some(at) = table.position(handle) {
+            table.pending[at].tests += 1;
+        }
+        return false;
+    }
+    complete(state, handle, turn, site);
+    true
+}
+
+/// The calling thread (`thread` of `rank`) ends: its copies still
+/// outstanding land now, and each is reported as never waited for.
+pub(crate) fn orphans(state: &State<'_>, rank: usize, thread: usize) {
+    let left = state.dmas().lock().unwrap().take_owned_by((rank, thread));
+    for p in &left {
+        if !p.delivered {
+            // SAFETY: as in `deliver_through`; the thread's tiles are
+            // freed only after this.
+            unsafe { p.copy.perform(false) };
+        }
+    }
+    let explore = state.explore();
+    for p in left {
+        match explore {
+            Some(explore) => explore.dma_unwaited(p.agent, p.handle),
+            None => {
+                let at = crate::runtime::sites::get(p.site).map_or(String::new(), |s| {
+                    format!(" by `{}` at {}", s.op, s.location)
+                });
+                let whose = if thread == 0 { "kernel" } else { "block" };
+                state.error(
+                    rank,
+                    format!(
+                        "an asynchronous copy ({} {}{at}, {} bytes) was never waited for: its \
+                         event was still outstanding when its {whose} ended",
+                        p.queue.engine.name(),
+                        p.direction.op(),
+                        p.copy.bytes()
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// The DMA engines' workspace every `CommContext` names (`workSpace`,
+/// `workSpaceSize`): what `BuildAsyncSession<DmaEngine::URMA>` takes, as
+/// the runtime's context gives it on the device. The simulated engines
+/// keep nothing there; a kernel needs it only to be there.
+static WORKSPACE: [std::sync::atomic::AtomicU64; 8] =
+    [const { std::sync::atomic::AtomicU64::new(0) }; 8];
+
+/// The workspace's address and size, for a `CommContext`.
+pub fn workspace() -> (u64, u64) {
+    (
+        WORKSPACE.as_ptr() as u64,
+        std::mem::size_of_val(&WORKSPACE) as u64,
+    )
+}

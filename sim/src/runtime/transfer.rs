@@ -1,0 +1,356 @@
+//! One copy between windows, tiles and buffers (`pld_sim_copy`, and the
+//! asynchronous copies of `crate::runtime::dma`): its arguments, the
+//! checks of its two sides against the windows, what the explorer is
+//! shown, the counters, and the movement of its bytes.
+
+use crate::runtime::explorer::WindowAccess;
+use crate::runtime::run::State;
+use std::sync::atomic::Ordering;
+
+/// The byte range a strided block touches: from its first to one past its
+/// last element.
+pub(crate) fn extent(
+    base: usize,
+    row_stride: i64,
+    col_stride: i64,
+    rows: i64,
+    cols: i64,
+    elem: i64,
+) -> Option<(usize, usize)> {
+    if rows <= 0 || cols <= 0 {
+        return Some((base, base));
+    }
+    let last = (rows - 1)
+        .checked_mul(row_stride)?
+        .checked_add((cols - 1).checked_mul(col_stride)?)?;
+    if last < 0 || row_stride < 0 || col_stride < 0 {
+        return None;
+    }
+    let end = base.checked_add(usize::try_from((last + 1).checked_mul(elem)?).ok()?)?;
+    Some((base, end))
+}
+
+/// Checks one side of a copy against the windows: an address inside a
+/// window must stay inside it. Returns the owning window's rank, if any.
+pub(crate) fn check_side(
+    state: &State<'_>,
+    rank: usize,
+    what: &str,
+    range: Option<(usize, usize)>,
+) -> Result<Option<usize>, ()> {
+    let Some((start, end)) = range else {
+        state.error(rank, format!("{what} with negative or overflowing strides"));
+        return Err(());
+    };
+    if start == end {
+        return Ok(None);
+    }
+    // No window, tile or buffer lives in the first 64 KiB: an address there
+    // is an offset computed from an empty CommContext slot (a peer at or
+    // past the rank count).
+    if start < 1 << 16 {
+        state.error(
+            rank,
+            format!(
+                "{what} at address {start:#x}, outside every window: a peer at or beyond the \
+                 rank count?"
+            ),
+        );
+        return Err(());
+    }
+    // A range touching a window must lie inside it.
+    for (owner, window) in state.domain.windows().iter().enumerate() {
+        let base = window.base() as usize;
+        let overlaps = start < base + window.len() && end > base;
+        if !overlaps {
+            continue;
+        }
+        if start >= base && end <= base + window.len() {
+            return Ok(Some(owner));
+        }
+        state.error(
+            rank,
+            format!(
+                "{what} of bytes {}..{} relative to rank {owner}'s window leaves it ({} bytes)",
+                start as i128 - base as i128,
+                end as i128 - base as i128,
+                window.len()
+            ),
+        );
+        return Err(());
+    }
+    // A range touching a tile of this rank must lie inside it.
+    let tile = crate::runtime::tiles::overlapping(start, end);
+    if let Some((base, size)) = tile {
+        if start < base || end > base + size {
+            state.error(
+                rank,
+                format!(
+                    "{what} of bytes {}..{} relative to a {size}-byte tile leaves it (a valid \
+                     shape larger than the tile?)",
+                    start as i128 - base as i128,
+                    end as i128 - base as i128
+                ),
+            );
+            return Err(());
+        }
+    }
+    Ok(None) // a tile, or a plain buffer the kernel was given
+}
+
+/// The arguments of one `pld_sim_copy`: strides in elements.
+#[derive(Clone, Copy)]
+pub(crate) struct CopyCall {
+    pub dst: *mut u8,
+    pub dst_strides: [i64; 2],
+    pub src: *const u8,
+    pub src_strides: [i64; 2],
+    /// Rows and columns.
+    pub shape: [i64; 2],
+    pub elem_bytes: i32,
+    /// 0 assigns, else the accumulation (`PLD_COPY_ADD_*`).
+    pub accumulate: i32,
+}
+
+// SAFETY: the pointers are addresses a kernel handed over (windows, tiles,
+// its buffers); a copy kept for later (an asynchronous one,
+// `crate::runtime::dma`) is moved by whichever simulated thread delivers
+// it, and its memory outlives the run.
+unsafe impl Send for CopyCall {}
+
+/// A copy that may go ahead: the windows its source and destination lie
+/// in (`None` for a tile or a buffer), its bytes, when it began, and
+/// whether the store streams past the cache.
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) struct Checked {
+    pub reads: Option<usize>,
+    pub writes: Option<usize>,
+    pub bytes: u64,
+    pub begin: Option<std::time::Instant>,
+    pub streaming: bool,
+}
+
+/// The windows the two sides of a copy lie in (`None` for a tile or a
+/// buffer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Sides {
+    pub reads: Option<usize>,
+    pub writes: Option<usize>,
+}
+
+impl CopyCall {
+    /// The byte range the block at `address` with `strides` touches.
+    fn range(&self, address: usize, [row_stride, col_stride]: [i64; 2]) -> Option<(usize, usize)> {
+        let [rows, cols] = self.shape;
+        extent(
+            address,
+            row_stride,
+            col_stride,
+            rows,
+            cols,
+            i64::from(self.elem_bytes),
+        )
+    }
+
+    /// The destination's byte range.
+    pub fn dst_range(&self) -> Option<(usize, usize)> {
+        self.range(self.dst as usize, self.dst_strides)
+    }
+
+    /// The bytes the copy moves.
+    pub fn bytes(&self) -> u64 {
+        let [rows, cols] = self.shape;
+        (rows.max(0) * cols.max(0) * i64::from(self.elem_bytes)) as u64
+    }
+
+    /// Checks both sides against the windows: the windows they lie in, or
+    /// `None` (an error of `rank`'s run) when one leaves its window.
+    pub fn sides(&self, state: &State<'_>, rank: usize) -> Option<Sides> {
+        let dst_range = self.dst_range();
+        let src_range = self.range(self.src as usize, self.src_strides);
+        let writes = check_side(state, rank, "a store", dst_range).ok()?;
+        let reads = check_side(state, rank, "a load", src_range).ok()?;
+        Some(Sides { reads, writes })
+    }
+
+    /// Checks both sides against the windows (an error of `rank`'s run,
+    /// and `None`, when one leaves its window), shows them to the explorer,
+    /// counts the remote traffic and records a remote write.
+    pub fn check(&self, state: &State<'_>, rank: usize, site: i64) -> Option<Checked> {
+        let begin = state.stamp();
+        let turn = state.turn();
+        let sides = self.sides(state, rank)?;
+        if let Some((explore, agent)) = turn {
+            for access in self.accesses(state, sides) {
+                explore.accessed(agent, access, site);
+            }
+        }
+        let bytes = self.count(state, rank, sides);
+        // A store into a window streams past the cache unless the core
+        // has just read those bytes (`crate::runtime::copy`).
+        if let (Some(_), Some((start, end))) =
+            (sides.reads, self.range(self.src as usize, self.src_strides))
+        {
+            crate::runtime::copy::note_window_read(start, end);
+        }
+        let streaming = sides.writes.is_some()
+            && self
+                .dst_range()
+                .is_some_and(|(s, e)| crate::runtime::copy::should_stream(s, e));
+        Some(Checked {
+            reads: sides.reads,
+            writes: sides.writes,
+            bytes,
+            begin,
+            streaming,
+        })
+    }
+
+    /// Counts the copy's bytes from and to other ranks' windows as
+    /// `rank`'s remote traffic and records a remote write (when the run
+    /// records them). Returns the bytes.
+    pub fn count(&self, state: &State<'_>, rank: usize, sides: Sides) -> u64 {
+        let bytes = self.bytes();
+        let counters = state.counters(rank);
+        if sides.reads.is_some_and(|owner| owner != rank) {
+            counters
+                .remote_bytes_read
+                .fetch_add(bytes, Ordering::Relaxed);
+        }
+        if sides.writes.is_some_and(|owner| owner != rank) {
+            counters
+                .remote_bytes_written
+                .fetch_add(bytes, Ordering::Relaxed);
+            let dst_range = self.dst_range();
+            if state.records_remote_writes() {
+                if let (Some((window, offset)), Some((start, end))) = (
+                    dst_range.and_then(|(start, _)| state.domain.locate(start, 1)),
+                    dst_range,
+                ) {
+                    state.remote_write(crate::runtime::run::RemoteWrite {
+                        rank,
+                        window,
+                        offset,
+                        bytes: end - start,
+                    });
+                }
+            }
+        }
+        bytes
+    }
+
+    /// The sides in windows as the explorer sees them: the read, then the
+    /// write.
+    pub fn accesses(&self, state: &State<'_>, sides: Sides) -> Vec<WindowAccess> {
+        // A copy of a block onto itself (a broadcast's root getting its own
+        // data) cannot change a byte: only its read counts.
+        let onto_itself = self.accumulate == 0
+            && std::ptr::eq(self.dst.cast_const(), self.src)
+            && self.dst_strides == self.src_strides;
+        let writes = if onto_itself { None } else { sides.writes };
+        let candidates = [
+            (self.src as usize, self.src_strides, sides.reads, None),
+            (
+                self.dst as usize,
+                self.dst_strides,
+                writes,
+                Some(self.accumulate != 0),
+            ),
+        ];
+        candidates
+            .into_iter()
+            .filter_map(|(address, strides, owner, write)| {
+                let window = owner?;
+                Some(WindowAccess {
+                    window,
+                    offset: address - state.domain.window(window).base() as usize,
+                    strides,
+                    shape: self.shape,
+                    elem: self.elem_bytes as usize,
+                    write,
+                })
+            })
+            .collect()
+    }
+
+    /// Moves the bytes (streaming contiguous rows past the cache when
+    /// `streaming`).
+    ///
+    /// # Safety
+    ///
+    /// As `pld_sim_copy`'s: both blocks valid for their strided extent.
+    pub unsafe fn perform(&self, streaming: bool) {
+        let elem = self.elem_bytes as usize;
+        let [rows, cols] = self.shape;
+        let ([dst_row_stride, dst_col_stride], [src_row_stride, src_col_stride]) =
+            (self.dst_strides, self.src_strides);
+        if self.accumulate == 0 && dst_col_stride == 1 && src_col_stride == 1 {
+            // Contiguous rows.
+            // SAFETY: the caller's contract.
+            unsafe {
+                crate::runtime::copy::copy_rows(
+                    self.dst,
+                    dst_row_stride.wrapping_mul(elem as i64),
+                    self.src,
+                    src_row_stride.wrapping_mul(elem as i64),
+                    rows.max(0) as usize,
+                    cols.max(0) as usize * elem,
+                    streaming,
+                )
+            };
+        } else {
+            // SAFETY: as above.
+            unsafe {
+                crate::runtime::copy::copy_elements(
+                    self.dst,
+                    self.dst_strides,
+                    self.src,
+                    self.src_strides,
+                    self.shape,
+                    elem,
+                    self.accumulate,
+                )
+            };
+        }
+    }
+
+    /// The timeline's arguments of the copy: its bytes, the windows (or
+    /// `"local"`) it reads and writes, the buffer elements it starts at
+    /// when named, and its op.
+    pub fn trace_args(&self, state: &State<'_>, checked: &Checked, site: i64) -> String {
+        let side = |owner: Option<usize>| owner.map_or("\"local\"".to_string(), |o| o.to_string());
+        // The buffer elements the copy starts at, when named.
+        let named = |key: &str, owner: Option<usize>, address: usize| {
+            owner
+                .and_then(|w| {
+                    let base = state.domain.window(w).base() as usize;
+                    state.name_of(w, address.checked_sub(base)?)
+                })
+                .map_or(String::new(), |n| format!(", \"{key}\": {n:?}"))
+        };
+        format!(
+            "\"bytes\": {}, \"from\": {}{}, \"to\": {}{}{}",
+            checked.bytes,
+            side(checked.reads),
+            named("from_name", checked.reads, self.src as usize),
+            side(checked.writes),
+            named("to_name", checked.writes, self.dst as usize),
+            crate::runtime::ffi::op_args(site)
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extents_cover_strided_blocks() {
+        assert_eq!(
+            extent(100, 8, 1, 2, 4, 4),
+            Some((100, 100 + (8 + 3 + 1) * 4))
+        );
+        assert_eq!(extent(0, 1, 4, 4, 1, 4), Some((0, 16)));
+        assert_eq!(extent(0, -1, 1, 2, 2, 4), None);
+    }
+}
