@@ -27,12 +27,14 @@ pub enum FindingKind {
     OutsideSignals = 7,
     NoProgress = 8,
     WrongResult = 9,
+    SharedQueue = 10,
+    UnwaitedCopy = 11,
 }
 
 impl FindingKind {
     /// Every kind, in the order of their values.
     #[cfg(test)]
-    pub(crate) const ALL: [FindingKind; 10] = [
+    pub(crate) const ALL: [FindingKind; 12] = [
         FindingKind::Error,
         FindingKind::Deadlock,
         FindingKind::Leak,
@@ -43,6 +45,8 @@ impl FindingKind {
         FindingKind::OutsideSignals,
         FindingKind::NoProgress,
         FindingKind::WrongResult,
+        FindingKind::SharedQueue,
+        FindingKind::UnwaitedCopy,
     ];
 
     /// The kind of an explorer finding.
@@ -55,6 +59,8 @@ impl FindingKind {
             F::NeverNotified { .. } => FindingKind::NeverNotified,
             F::OutsideSignals { .. } => FindingKind::OutsideSignals,
             F::NoProgress { .. } => FindingKind::NoProgress,
+            F::SharedQueue { .. } => FindingKind::SharedQueue,
+            F::UnwaitedCopy { .. } => FindingKind::UnwaitedCopy,
         }
     }
 }
@@ -174,6 +180,8 @@ impl Finding {
             F::NeverNotified { wait, cell } => (vec![wait], Some(cell)),
             F::OutsideSignals { op, cell } => (vec![op], Some(cell)),
             F::NoProgress { .. } => (vec![], None),
+            F::SharedQueue { first, second, .. } => (vec![first, second], None),
+            F::UnwaitedCopy { submit } => (vec![submit], None),
         };
         Finding {
             kind: FindingKind::of(finding),

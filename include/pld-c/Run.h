@@ -103,6 +103,10 @@ typedef enum PldFindingKind {
   PldFindingNoProgress = 8,
   /// A schedule whose result is wrong on some ranks (explore with check).
   PldFindingWrongResult = 9,
+  /// Two agents submitting on one PER_PEER URMA queue, unordered (explore).
+  PldFindingSharedQueue = 10,
+  /// An asynchronous copy whose event no wait or test completed (explore).
+  PldFindingUnwaitedCopy = 11,
 } PldFindingKind;
 
 //===----------------------------------------------------------------------===//
