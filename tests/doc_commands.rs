@@ -83,7 +83,9 @@ fn write_shown(dir: &Path, name: &str, body: &str, place: &str) {
             .is_ok_and(|p| p.starts_with(dir.canonicalize().unwrap()))
     };
     let parent = path.parent().unwrap_or(dir);
-    let linked = path.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink());
+    let linked = path
+        .symlink_metadata()
+        .is_ok_and(|m| m.file_type().is_symlink());
     assert!(
         inside(parent) && !linked,
         "{place}: the doc shows a file `{name}` that would be written outside its scratch \
