@@ -17,6 +17,8 @@ pub struct Verdict {
     pub keys: Vec<String>,
     pub deadlock: bool,
     pub steps: u64,
+    /// A digest of the schedule's decisions (`Outcome::schedule_digest`).
+    pub digest: u64,
 }
 
 impl Verdict {
@@ -28,6 +30,7 @@ impl Verdict {
             keys: Vec::new(),
             deadlock: outcome.deadlock.is_some(),
             steps: outcome.steps,
+            digest: outcome.schedule_digest,
         };
         for finding in &outcome.findings {
             verdict.push(finding.key(), describe(finding, namer, source));
@@ -127,15 +130,18 @@ fn pld_op_at(source: &str, line: usize, col: usize) -> Option<String> {
 
 /// Runs `schedule(seed)` for every seed, printing each new finding with
 /// its seed; returns the exit status (3 when a schedule deadlocked, 1 on
-/// any other finding, 0 when every schedule was clean).
+/// any other finding, 0 when every schedule was clean). With `log`
+/// (`--schedule-log`), writes a line per schedule there.
 pub fn explore(
     label: &str,
     seeds: Seeds,
+    log: Option<&str>,
     mut schedule: impl FnMut(Schedule) -> Result<Verdict, String>,
 ) -> Result<i32, String> {
     let total = seeds.count();
     let started = Instant::now();
     let mut tally = Tally::default();
+    let mut log = log.map(ScheduleLog::create).transpose()?;
     crate::watch::done(format!("explored 0 of {total} schedules of {label}"));
     for seed in seeds.iter() {
         crate::watch::schedule_started(seed, label);
@@ -144,7 +150,11 @@ pub fn explore(
         if crate::watch::interrupted() {
             break; // the schedule Ctrl-C cut short counts for nothing
         }
-        tally.add(seed, &verdict?);
+        let verdict = verdict?;
+        if let Some(log) = &mut log {
+            log.line(seed, &verdict)?;
+        }
+        tally.add(seed, &verdict);
         crate::watch::done(format!(
             "explored {} of {total} schedules of {label}{}",
             tally.schedules,
@@ -159,6 +169,39 @@ pub fn explore(
         return Ok(pld_sim::runtime::interrupt::STATUS);
     }
     Ok(tally.summary(label, seeds, started.elapsed()))
+}
+
+/// `--schedule-log FILE`: one line per schedule, `seed S steps N digest
+/// D` and the keys of its findings, in the order the schedules ran.
+struct ScheduleLog {
+    path: String,
+    file: std::io::BufWriter<std::fs::File>,
+}
+
+impl ScheduleLog {
+    fn create(path: &str) -> Result<ScheduleLog, String> {
+        let file = std::fs::File::create(path)
+            .map_err(|e| format!("cannot write the schedule log {path}: {e}"))?;
+        Ok(ScheduleLog {
+            path: path.to_string(),
+            file: std::io::BufWriter::new(file),
+        })
+    }
+
+    fn line(&mut self, seed: u64, verdict: &Verdict) -> Result<(), String> {
+        use std::io::Write;
+        let mut line = format!(
+            "seed {seed} steps {} digest {:016x}",
+            verdict.steps, verdict.digest
+        );
+        for key in &verdict.keys {
+            line.push_str(" | ");
+            line.push_str(key);
+        }
+        writeln!(self.file, "{line}")
+            .and_then(|()| self.file.flush())
+            .map_err(|e| format!("cannot write the schedule log {}: {e}", self.path))
+    }
 }
 
 /// What the schedules explored so far found.
@@ -244,7 +287,7 @@ pub fn explore_program(
     source: &str,
 ) -> Result<i32, String> {
     let label = format!("@{} on {}", run.entry, count(options.ranks, "device"));
-    explore(&label, seeds, |schedule| {
+    explore(&label, seeds, options.schedule_log.as_deref(), |schedule| {
         program_verdict(options, run, init, source, schedule)
     })
 }

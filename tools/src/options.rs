@@ -29,6 +29,9 @@ pub struct Options {
     pub warmup: usize,
     /// `--explore K` / `--replay SEED`: run under the protocol explorer.
     pub explore: Option<Seeds>,
+    /// `--schedule-log FILE`: a line per explored schedule (seed, steps,
+    /// the digest of its decisions, its findings' keys).
+    pub schedule_log: Option<String>,
 }
 
 /// Exit status of a deadlocked run (distinct from errors).

@@ -122,7 +122,7 @@ fn explore_kernel(
         report::count(options.ranks, "rank")
     );
     explorable(options, kernel)?;
-    crate::explore::explore(&label, seeds, |schedule| {
+    crate::explore::explore(&label, seeds, options.schedule_log.as_deref(), |schedule| {
         kernel_verdict(options, program, kernel, inputs, source, schedule)
     })
 }

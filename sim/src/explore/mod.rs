@@ -177,7 +177,7 @@ impl Explorer for Explore {
     }
 
     fn finish(self: Box<Self>, domain: &CommDomain, kernel: &str) -> Verdict {
-        let (stuck, livelock, steps) = self.scheduler.verdict();
+        let (stuck, livelock, steps, digest) = self.scheduler.verdict();
         let mut findings = self.checker.into_inner().unwrap().findings();
         if livelock {
             findings.push(Finding::NoProgress { steps });
@@ -186,6 +186,7 @@ impl Explorer for Explore {
             deadlock: stuck.map(|stuck| exact_deadlock(domain, kernel, &stuck)),
             findings,
             steps,
+            digest,
         }
     }
 }

@@ -231,6 +231,8 @@ struct Inner {
     deadlock: Option<Deadlock>,
     livelock: bool,
     copies: Copies,
+    /// FNV-1a over the agents picked, in order: the schedule's identity.
+    digest: u64,
 }
 
 /// Decisions after which a schedule is declared not to make progress (a
@@ -246,6 +248,16 @@ static DECISIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::n
 /// nor copies), which no step limit catches.
 pub fn decisions() -> u64 {
     DECISIONS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// One step of FNV-1a over the eight bytes of `value`.
+fn fnv(mut hash: u64, value: u64) -> u64 {
+    for byte in value.to_le_bytes() {
+        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
 }
 
 /// Scalar reads at one site in a row after which an agent counts as
@@ -279,6 +291,7 @@ impl Scheduler {
             deadlock: None,
             livelock: false,
             copies: Copies::new(seed),
+            digest: FNV_OFFSET,
         };
         for rank in 0..ranks {
             inner.add(rank, None, None);
@@ -444,10 +457,15 @@ impl Scheduler {
     }
 
     /// How the schedule ended: the agents stuck in a deadlock, whether it
-    /// ran out of steps, and how many decisions it took.
-    pub fn verdict(&self) -> (Option<Deadlock>, bool, u64) {
+    /// ran out of steps, how many decisions it took and their digest.
+    pub fn verdict(&self) -> (Option<Deadlock>, bool, u64, u64) {
         let inner = self.inner.lock().unwrap();
-        (inner.deadlock.clone(), inner.livelock, inner.steps)
+        (
+            inner.deadlock.clone(),
+            inner.livelock,
+            inner.steps,
+            inner.digest,
+        )
     }
 
     /// Whether the schedule was abandoned (every agent runs freely).
@@ -550,6 +568,7 @@ impl Scheduler {
         };
         inner.current = Some(next);
         inner.last = Some(next);
+        inner.digest = fnv(inner.digest, next as u64);
         inner.copies.decide();
         inner.agents[next].turn.notify_one();
     }

@@ -48,6 +48,9 @@ pub struct Verdict {
     pub findings: Vec<Finding>,
     /// Scheduling decisions taken.
     pub steps: u64,
+    /// A digest of the decisions (which agent ran at each step): two
+    /// schedules with the same digest took the same decisions.
+    pub digest: u64,
 }
 
 /// Explore mode's part of one run. One agent runs at a time; each method is

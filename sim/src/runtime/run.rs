@@ -766,6 +766,9 @@ pub struct Outcome {
     /// decisions the schedule took.
     pub findings: Vec<Finding>,
     pub steps: u64,
+    /// In explore mode: a digest of the scheduling decisions (the same
+    /// digest, the same schedule).
+    pub schedule_digest: u64,
     /// Ctrl-C stopped the run (`crate::runtime::interrupt`): what it left
     /// behind means nothing.
     pub interrupted: bool,
@@ -1087,11 +1090,12 @@ impl State<'_> {
             .map(|s| std::mem::take(&mut *s.log.lock().unwrap()))
             .collect();
         let trace = self.trace.as_ref().map(|ranks| chrome_trace(ranks));
-        let (mut deadlock, mut findings, mut steps) =
-            (self.deadlock.into_inner().unwrap(), Vec::new(), 0);
+        let (mut deadlock, mut findings, mut steps, mut schedule_digest) =
+            (self.deadlock.into_inner().unwrap(), Vec::new(), 0, 0);
         if let Some(explore) = self.explore {
             let verdict = explore.finish(self.domain, name);
-            (findings, steps) = (verdict.findings, verdict.steps);
+            (findings, steps, schedule_digest) =
+                (verdict.findings, verdict.steps, verdict.digest);
             if verdict.deadlock.is_some() {
                 deadlock = verdict.deadlock;
             }
@@ -1100,6 +1104,7 @@ impl State<'_> {
             trace,
             findings,
             steps,
+            schedule_digest,
             interrupted: crate::runtime::interrupt::requested(),
             deadlock,
             errors: self.errors.into_inner().unwrap(),

@@ -80,12 +80,20 @@ struct Cli {
     /// Rerun exactly the schedule of one seed (as --explore printed it).
     #[arg(long, value_name = "SEED")]
     replay: Option<u64>,
+    /// Under --explore or --replay: write a line per schedule to FILE (its
+    /// seed, steps, a digest of its scheduling decisions and its findings),
+    /// to compare the schedules of two builds.
+    #[arg(long = "schedule-log", value_name = "FILE")]
+    schedule_log: Option<String>,
 }
 
 /// The options that do not go with `--explore` / `--replay` (schedules are
 /// not timed, traced or saved), and `--seed` without `--explore`.
 fn explore_options(options: &Options, seed: bool) -> Result<(), String> {
     let Some(seeds) = options.explore else {
+        if options.schedule_log.is_some() {
+            return Err("--schedule-log logs the schedules of --explore or --replay".into());
+        }
         return match seed {
             true => Err("--seed sets the first schedule of --explore; give --explore K".into()),
             false => Ok(()),
@@ -158,6 +166,7 @@ fn main() {
             }),
             (None, None) => None,
         },
+        schedule_log: cli.schedule_log,
     };
     if let Err(message) = explore_options(&options, cli.seed.is_some()) {
         eprintln!("pld-run: error: {message}");
