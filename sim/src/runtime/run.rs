@@ -1094,8 +1094,7 @@ impl State<'_> {
             (self.deadlock.into_inner().unwrap(), Vec::new(), 0, 0);
         if let Some(explore) = self.explore {
             let verdict = explore.finish(self.domain, name);
-            (findings, steps, schedule_digest) =
-                (verdict.findings, verdict.steps, verdict.digest);
+            (findings, steps, schedule_digest) = (verdict.findings, verdict.steps, verdict.digest);
             if verdict.deadlock.is_some() {
                 deadlock = verdict.deadlock;
             }
