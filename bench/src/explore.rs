@@ -9,10 +9,15 @@
 //! phase), against `pld-run --explore N` (N schedules, seeds apart; its
 //! total divided by N). Both times are `pld-run`'s own, so compiling the
 //! kernel does not count; both include setting up fresh windows per run.
-//! Each of the `min(--runs, 5)` processes per mode is one sample; the table
-//! shows the medians, explore / plain, the scheduling decisions (steps)
-//! per schedule and the explore time per step. A schedule with a finding
-//! fails the benchmark: the shipped kernels must be clean.
+//! The second anchor is the same schedules with the explorer's agents as
+//! OS threads that hand the turn on through condition variables
+//! (`PLD_EXPLORE_THREADS=1`, how explore mode ran before its agents became
+//! fibers of one thread). Each of the `min(--runs, 5)` processes per mode
+//! is one sample; the table shows the medians, explore / plain, explore /
+//! threads, the scheduling decisions (steps) per schedule and the time per
+//! step both ways. A schedule with a finding fails the benchmark (the
+//! shipped kernels must be clean), and so do seeds whose steps differ
+//! between threads and fibers.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -89,14 +94,29 @@ fn explored(stdout: &str) -> Option<(Duration, u64)> {
         .lines()
         .find(|l| l.contains("schedules explored") && l.contains(": no race"))?;
     let rest = line.split(") in ").nth(1)?;
-    let (time, rest) = rest.split_once(", ")?;
+    let (time, rest) = rest.split_once(" (")?;
+    let rest = rest.split_once("), ")?.1;
     let steps = rest.split_once(" steps each")?.0.parse().ok()?;
     let time = parse_duration(time)?;
     Some((time, steps))
 }
 
-fn pld_run(binary: &Path, case: &Case, ranks: usize, args: &[String]) -> Result<String> {
+/// Runs `pld-run` on `case` with `args`; `threads` selects the explorer's
+/// hand-over between OS threads (`PLD_EXPLORE_THREADS=1`) instead of
+/// fibers.
+fn pld_run(
+    binary: &Path,
+    case: &Case,
+    ranks: usize,
+    args: &[String],
+    threads: bool,
+) -> Result<String> {
     let mut command = Command::new(binary);
+    if threads {
+        command.env("PLD_EXPLORE_THREADS", "1");
+    } else {
+        command.env_remove("PLD_EXPLORE_THREADS");
+    }
     command
         .arg(&case.file)
         .args(["--ranks", &ranks.to_string()]);
@@ -122,41 +142,66 @@ fn pld_run(binary: &Path, case: &Case, ranks: usize, args: &[String]) -> Result<
 /// One row of the table.
 struct Row {
     plain: Stats,
-    explore: Stats,
+    /// Explored schedules with the agents as OS threads, and as fibers.
+    threads: Stats,
+    fibers: Stats,
     steps: u64,
+}
+
+/// `REPETITIONS` schedules from seed `first`: the time per schedule and
+/// the mean steps.
+fn schedules(
+    binary: &Path,
+    case: &Case,
+    ranks: usize,
+    first: usize,
+    threads: bool,
+) -> Result<(Duration, u64)> {
+    let first = first.to_string();
+    let args = ["--explore", &REPETITIONS.to_string(), "--seed", &first].map(String::from);
+    let out = pld_run(binary, case, ranks, &args, threads)?;
+    let (total, steps) = explored(&out).ok_or_else(|| {
+        format!(
+            "{} P={ranks}: no clean explore summary in pld-run's output:\n{out}",
+            case.label
+        )
+    })?;
+    Ok((total / REPETITIONS as u32, steps))
 }
 
 fn measure(binary: &Path, case: &Case, ranks: usize, samples: usize) -> Result<Row> {
     let program = case.kernel.is_none();
-    let mut plain = Vec::new();
-    let mut explore = Vec::new();
+    let (mut plain, mut threads, mut fibers) = (Vec::new(), Vec::new(), Vec::new());
     let mut steps = Vec::new();
     for sample in 0..samples {
         let mut args = vec!["--iters".to_string(), REPETITIONS.to_string()];
         if program {
             args.push("--stats".into());
         }
-        let out = pld_run(binary, case, ranks, &args)?;
+        let out = pld_run(binary, case, ranks, &args, false)?;
         plain.push(
             plain_time(&out, program)
                 .ok_or_else(|| format!("no run time in pld-run's output:\n{out}"))?,
         );
-        let first = (sample * REPETITIONS).to_string();
-        let args = ["--explore", &REPETITIONS.to_string(), "--seed", &first].map(String::from);
-        let out = pld_run(binary, case, ranks, &args)?;
-        let (total, mean_steps) = explored(&out).ok_or_else(|| {
-            format!(
-                "{} P={ranks}: no clean explore summary in pld-run's output:\n{out}",
+        let first = sample * REPETITIONS;
+        let (on_threads, steps_threads) = schedules(binary, case, ranks, first, true)?;
+        let (on_fibers, steps_fibers) = schedules(binary, case, ranks, first, false)?;
+        if steps_threads != steps_fibers {
+            return Err(format!(
+                "{} P={ranks}: seeds {first}.. took {steps_threads} steps on threads and \
+                 {steps_fibers} on fibers: the schedules differ",
                 case.label
-            )
-        })?;
-        explore.push(total / REPETITIONS as u32);
-        steps.push(mean_steps);
+            ));
+        }
+        threads.push(on_threads);
+        fibers.push(on_fibers);
+        steps.push(steps_fibers);
     }
     let stats = |samples: &[Duration]| Stats::from_samples(samples).ok_or("no samples");
     Ok(Row {
         plain: stats(&plain)?,
-        explore: stats(&explore)?,
+        threads: stats(&threads)?,
+        fibers: stats(&fibers)?,
         steps: steps.iter().sum::<u64>() / steps.len().max(1) as u64,
     })
 }
@@ -192,37 +237,64 @@ fn table(config: Config, binary: &Path, host: PathBuf) -> Result {
         "  4096 FP32 (sum); median of {samples} pld-run processes per mode, each {REPETITIONS} \
          runs or schedules; times per run / schedule"
     );
-    println!("  anchor: the plain run of the same kernel; explore = one schedule with the checker");
+    println!(
+        "  anchors: the plain run of the same kernel, and the explorer handing the turn from \
+         OS thread to OS thread (PLD_EXPLORE_THREADS=1, as before fibers)"
+    );
+    println!("  explore = one schedule with the checker, its agents fibers of one thread");
     println!();
     let width = cases.iter().map(|c| c.label.len()).max().unwrap_or(0);
     println!(
-        "  {:<width$}  {:>2}  {:>10}  {:>10}  {:>13}  {:>6}  {:>9}",
-        "kernel", "P", "plain", "explore", "explore/plain", "steps", "per step"
+        "  {:<width$}  {:>2}  {:>10}  {:>10}  {:>10}  {:>13}  {:>15}  {:>6}  {:>9}  {:>9}",
+        "kernel",
+        "P",
+        "plain",
+        "threads",
+        "explore",
+        "explore/plain",
+        "explore/threads",
+        "steps",
+        "per step",
+        "(threads)"
     );
-    let mut ratios = Vec::new();
+    let (mut ratios, mut speedups, mut worst) = (Vec::new(), Vec::new(), Duration::ZERO);
     for case in &cases {
         for ranks in RANKS {
             let row = measure(binary, case, ranks, samples)?;
-            let ratio = row.explore.ratio_to(&row.plain);
+            let ratio = row.fibers.ratio_to(&row.plain);
+            let speedup = row.fibers.ratio_to(&row.threads);
             ratios.push(ratio);
-            let per_step = row.explore.median / row.steps.max(1) as u32;
+            speedups.push(speedup);
+            let steps = row.steps.max(1) as u32;
+            worst = worst.max(row.fibers.median / steps);
             println!(
-                "  {:<width$}  {ranks:>2}  {:>10}  {:>10}  {:>12.1}x  {:>6}  {:>9}",
+                "  {:<width$}  {ranks:>2}  {:>10}  {:>10}  {:>10}  {:>12.1}x  {:>14.2}x  {:>6}  \
+                 {:>9}  {:>9}",
                 case.label,
                 format_duration(row.plain.median),
-                format_duration(row.explore.median),
+                format_duration(row.threads.median),
+                format_duration(row.fibers.median),
                 ratio,
+                speedup,
                 row.steps,
-                format_duration(per_step),
+                format_duration(row.fibers.median / steps),
+                format_duration(row.threads.median / steps),
             );
         }
     }
-    let min = ratios.iter().copied().fold(f64::INFINITY, f64::min);
-    let max = ratios.iter().copied().fold(0.0, f64::max);
+    let range = |v: &[f64]| {
+        let min = v.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = v.iter().copied().fold(0.0, f64::max);
+        (min, max)
+    };
+    let (min, max) = range(&ratios);
+    let (fast, slow) = range(&speedups);
     println!();
     println!(
         "  => one explored schedule costs {min:.1}x to {max:.1}x a plain run of the same kernel \
-         (every schedule clean)"
+         and {fast:.2}x to {slow:.2}x the same schedule on threads; at most {} per step (every \
+         schedule clean, the same steps either way)",
+        format_duration(worst)
     );
     Ok(())
 }
@@ -248,12 +320,12 @@ mod tests {
 
     #[test]
     fn explore_summaries_as_pld_run_prints_them() {
-        let clean = "@reduce_kernel on 8 ranks: 10 schedules explored (seeds 0 to 9) in 104.0ms, \
-                     368 steps each on average: no race, missing fence, mixed notify, leak or \
-                     deadlock";
+        let clean = "@reduce_kernel on 8 ranks: 10 schedules explored (seeds 0 to 9) in 104.0ms \
+                     (96.2 schedules/s), 368 steps each on average: no race, missing fence, \
+                     mixed notify, leak or deadlock";
         assert_eq!(explored(clean), Some((Duration::from_millis(104), 368)));
         let found = "schedule 3 (--replay 3): race: ...\n@k on 2 ranks: 10 schedules explored \
-                     (seeds 0 to 9) in 4.0ms: 1 finding (first seen with seed 3)";
+                     (seeds 0 to 9) in 4.0ms (2500.0 schedules/s): 1 finding (first seen with seed 3)";
         assert_eq!(explored(found), None);
     }
 }

@@ -306,6 +306,41 @@ fn the_explorer_reports_an_event_never_waited_for() {
     assert!(outcome.errors.is_empty(), "{outcome:?}");
 }
 
+/// Launches `blocks` blocks of the calling rank running `body(b)`, as
+/// the builtin kernels' runtime does (`pld_runtime.h`): as fibers of the
+/// rank's thread when the simulator runs them (`pld_sim_launch_blocks`,
+/// explore mode), else a thread each.
+fn launch(blocks: i32, body: &(dyn Fn(i32) + Sync)) {
+    struct Launch<'a> {
+        handle: usize,
+        blocks: i32,
+        body: &'a (dyn Fn(i32) + Sync),
+    }
+    unsafe extern "C" fn block(context: *mut std::ffi::c_void, b: i32) {
+        // SAFETY: the `Launch` below, alive for the whole launch.
+        let launch = unsafe { &*context.cast::<Launch>() };
+        pld_sim::runtime::ffi::pld_sim_block_enter(launch.handle as *mut _, b, launch.blocks);
+        (launch.body)(b);
+        pld_sim::runtime::ffi::pld_sim_block_exit();
+    }
+    let launch = Launch {
+        handle: pld_sim::runtime::ffi::pld_sim_rank_handle() as usize,
+        blocks,
+        body,
+    };
+    let context = std::ptr::from_ref(&launch).cast_mut().cast();
+    if pld_sim::runtime::ffi::pld_sim_launch_blocks(blocks, Some(block), context) == 1 {
+        return;
+    }
+    let context = context as usize;
+    std::thread::scope(|scope| {
+        for b in 0..blocks {
+            // SAFETY: as above; the threads end before `launch` does.
+            scope.spawn(move || unsafe { block(context as *mut _, b) });
+        }
+    });
+}
+
 #[test]
 fn two_blocks_on_one_per_peer_queue_are_a_finding_one_block_per_queue_is_not() {
     for (shared, seed) in [(true, 0), (false, 0), (true, 5), (false, 5)] {
@@ -313,27 +348,20 @@ fn two_blocks_on_one_per_peer_queue_are_a_finding_one_block_per_queue_is_not() {
             if env.rank != 0 {
                 return;
             }
-            let handle = pld_sim::runtime::ffi::pld_sim_rank_handle() as usize;
-            std::thread::scope(|scope| {
-                for block in 0..2 {
-                    scope.spawn(move || {
-                        pld_sim::runtime::ffi::pld_sim_block_enter(handle as *mut _, block, 2);
-                        // Block b puts into element b of rank 1 (shared) or
-                        // of rank 1 + b (one queue each).
-                        let peer = if shared { 1 } else { 1 + block as usize };
-                        let event = submit(
-                            &env,
-                            (peer, block as usize),
-                            (0, 8),
-                            1,
-                            URMA,
-                            PUT,
-                            peer as i32,
-                        );
-                        assert_eq!(pld_sim_dma_wait(event), 1);
-                        pld_sim::runtime::ffi::pld_sim_block_exit();
-                    });
-                }
+            launch(2, &|block| {
+                // Block b puts into element b of rank 1 (shared) or of
+                // rank 1 + b (one queue each).
+                let peer = if shared { 1 } else { 1 + block as usize };
+                let event = submit(
+                    &env,
+                    (peer, block as usize),
+                    (0, 8),
+                    1,
+                    URMA,
+                    PUT,
+                    peer as i32,
+                );
+                assert_eq!(pld_sim_dma_wait(event), 1);
             });
         });
         let found = outcome.findings.iter().any(|f| {

@@ -156,12 +156,13 @@ pub fn explore(
         }
         tally.add(seed, &verdict);
         crate::watch::done(format!(
-            "explored {} of {total} schedules of {label}{}",
+            "explored {} of {total} schedules of {label}{} ({})",
             tally.schedules,
             match tally.found {
                 0 => ", all clean".to_string(),
                 n => format!(", {n} finding{} so far", if n == 1 { "" } else { "s" }),
-            }
+            },
+            rate(tally.schedules, started.elapsed())
         ));
     }
     if crate::watch::interrupted() {
@@ -169,6 +170,12 @@ pub fn explore(
         return Ok(pld_sim::runtime::interrupt::STATUS);
     }
     Ok(tally.summary(label, seeds, started.elapsed()))
+}
+
+/// `N schedules/s`: how fast `schedules` took `elapsed`.
+fn rate(schedules: usize, elapsed: std::time::Duration) -> String {
+    let per_second = schedules as f64 / elapsed.as_secs_f64().max(1e-9);
+    format!("{per_second:.1} schedules/s")
 }
 
 /// `--schedule-log FILE`: one line per schedule, `seed S steps N digest
@@ -243,11 +250,12 @@ impl Tally {
         let schedules = self.schedules;
         let mean = self.steps / schedules.max(1) as u64;
         let what = match seeds {
-            Seeds::Replay(seed) => format!("schedule {seed} replayed"),
+            Seeds::Replay(seed) => format!("schedule {seed} replayed in {elapsed:.1?}"),
             Seeds::Explore { first, .. } => format!(
-                "{schedules} schedule{} explored (seeds {first} to {})",
+                "{schedules} schedule{} explored (seeds {first} to {}) in {elapsed:.1?} ({})",
                 if schedules == 1 { "" } else { "s" },
-                first.wrapping_add(schedules as u64 - 1)
+                first.wrapping_add(schedules as u64 - 1),
+                rate(schedules, elapsed)
             ),
         };
         if self.found == 0 {
@@ -256,14 +264,14 @@ impl Tally {
                 _ => format!("{mean} steps each on average"),
             };
             println!(
-                "{label}: {what} in {elapsed:.1?}, {steps}: no race, missing fence, mixed notify, \
-                 shared queue, leak or deadlock"
+                "{label}: {what}, {steps}: no race, missing fence, mixed notify, shared queue, \
+                 leak or deadlock"
             );
             return 0;
         }
         let seeds: Vec<String> = self.first_seeds.iter().map(u64::to_string).collect();
         println!(
-            "{label}: {what} in {elapsed:.1?}: {} finding{} (first seen with seed {})",
+            "{label}: {what}: {} finding{} (first seen with seed {})",
             self.found,
             if self.found == 1 { "" } else { "s" },
             seeds.join(", ")

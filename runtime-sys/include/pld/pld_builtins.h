@@ -30,6 +30,15 @@ extern "C" {
 #define PLD_BUILTIN_BAD_ARGUMENTS (-2)
 #define PLD_BUILTIN_NO_ENTRY (-3)
 
+/* The calling thread's per-core state of the simulated pto-isa
+ * instructions (set_flag counts, UB claims: pto_sim.h), an opaque
+ * pointer: replaces it with `state` (null: none yet, made on first use)
+ * and returns the one it had. The simulator swaps it when it runs several
+ * simulated cores as fibers of one thread; pld_builtin_core_free frees one
+ * it took. */
+void *pld_builtin_core_swap(void *state);
+void pld_builtin_core_free(void *state);
+
 /* Number of compiled variants (the HOST ones, then the CHIP-only kernels,
  * which have no entry, then the test-only broken copies, whose variant
  * names start with "broken."). */

@@ -15,7 +15,8 @@
  *     simulation below. That path is not exercised here.
  *   - Otherwise (the simulator), this header implements ChipTaskArgs,
  *     CoreTaskArgs with its launch spec, rt_submit_aiv_task (each launched
- *     block on its own std::thread, bound to the submitting thread's
+ *     block on its own std::thread, or a fiber of the simulator's explore
+ *     mode (pld_sim_launch_blocks), bound to the submitting thread's
  *     simulated rank through pld_sim.h), rt_report_fatal and LOG_INFO.
  *
  * Header-only C++17; nothing here needs linking beyond pld_sim.h's
@@ -398,6 +399,22 @@ class StartGate {
   int remaining_;
 };
 
+/* One launch, as its blocks see it. */
+struct Launch {
+  void *rank;
+  int blocks;
+  PldAivKernelFn kernel;
+  std::vector<std::vector<int64_t>> *args;
+};
+
+/* Block `b` of a launch, from binding to unbinding. */
+inline void RunBlock(void *context, int32_t b) {
+  Launch *launch = static_cast<Launch *>(context);
+  pld_sim_block_enter(launch->rank, b, launch->blocks);
+  launch->kernel((*launch->args)[static_cast<size_t>(b)].data());
+  pld_sim_block_exit();
+}
+
 }  // namespace pld_rt
 
 /* Submits the AIV kernel bound to func_id with `params`: runs
@@ -456,6 +473,16 @@ inline TaskOutputTensors rt_submit_aiv_task(int32_t func_id, const CoreTaskArgs 
     a[PLD_SPMD_LOCAL_CONTEXT_INDEX] =
         static_cast<int64_t>(reinterpret_cast<uintptr_t>(&locals[static_cast<size_t>(b)]));
     a[PLD_SPMD_GLOBAL_CONTEXT_INDEX] = static_cast<int64_t>(reinterpret_cast<uintptr_t>(&global));
+  }
+
+  /* In explore mode the simulator runs the blocks as fibers of this thread;
+   * the other ranks it runs here meanwhile use this thread's state too. */
+  pld_rt::Launch launch{rank, blocks, kernel, &args};
+  const pld_rt::ThreadState saved = st;
+  if (pld_sim_launch_blocks(blocks, &pld_rt::RunBlock, &launch) != 0) {
+    pld_rt::state() = saved;
+    out.submitted = true;
+    return out;
   }
 
   pld_rt::StartGate gate(blocks);

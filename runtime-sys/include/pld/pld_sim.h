@@ -152,6 +152,19 @@ void pld_sim_block_enter(void *rank, int32_t block_idx, int32_t block_num);
  * block's kernel returned. */
 void pld_sim_block_exit(void);
 
+/* Runs the `block_num` blocks of a launch from the calling thread (bound
+ * to a rank) itself, when the simulator wants to: in explore mode every
+ * simulated thread is a user-space fiber of one OS thread, and so is each
+ * block, which calls `block(context, b)` (that function binds itself with
+ * pld_sim_block_enter and unbinds with pld_sim_block_exit). Returns 1
+ * once every block has returned (the blocks start when the scheduler
+ * lets them, together as require_sync_start asks); 0 when nothing ran and
+ * the caller starts a thread per block itself. Other ranks' fibers run on
+ * this thread meanwhile, so the caller keeps its own thread-local state
+ * across the call. */
+typedef void (*PldSimBlockFn)(void *context, int32_t block_idx);
+int32_t pld_sim_launch_blocks(int32_t block_num, PldSimBlockFn block, void *context);
+
 /* Error codes of pld_sim_fatal (the runtime's numbering: PTO2_ERROR_*). */
 #define PLD_FATAL_INVALID_ARGS 5
 #define PLD_FATAL_REQUIRE_SYNC_START_INVALID 7

@@ -105,10 +105,46 @@ constexpr int kEvents = 8;
 struct FlagState {
   int pending[kPipes][kPipes][kEvents] = {};
 };
-inline FlagState &Flags() {
-  static thread_local FlagState s;
-  return s;
+
+/* UB ranges of the live tiles of this core. */
+struct UbRange {
+  const void *tile;
+  uint64_t begin;
+  uint64_t end;
+};
+struct UbMap {
+  static constexpr int kMax = 64;
+  UbRange ranges[kMax];
+  int count = 0;
+};
+
+/* What the instructions remember per simulated core. A core is a thread
+ * (a block of a launch), or a fiber of the simulator's explore mode, which
+ * runs every core on one thread: the state is reached through a pointer
+ * of the calling thread that the simulator swaps with the fiber
+ * (pld_builtin_core_swap), made on first use and freed with its thread
+ * (or by pld_builtin_core_free). */
+struct CoreState {
+  FlagState flags;
+  UbMap ub;
+};
+struct CoreHolder {
+  CoreState *state = nullptr;
+  CoreHolder() = default;
+  CoreHolder(const CoreHolder &) = delete;
+  CoreHolder &operator=(const CoreHolder &) = delete;
+  ~CoreHolder() { delete state; }
+};
+inline CoreHolder &Holder() {
+  static thread_local CoreHolder h;
+  return h;
 }
+inline CoreState &Core() {
+  CoreHolder &h = Holder();
+  if (h.state == nullptr) h.state = new CoreState();
+  return *h.state;
+}
+inline FlagState &Flags() { return Core().flags; }
 
 }  // namespace pld_pto_sim
 
@@ -292,21 +328,9 @@ struct GlobalTensor {
 
 namespace detail {
 
-/* UB ranges of the live tiles of this core. */
-struct UbRange {
-  const void *tile;
-  uint64_t begin;
-  uint64_t end;
-};
-struct UbMap {
-  static constexpr int kMax = 64;
-  UbRange ranges[kMax];
-  int count = 0;
-};
-inline UbMap &Ub() {
-  static thread_local UbMap m;
-  return m;
-}
+using pld_pto_sim::UbMap;
+using pld_pto_sim::UbRange;
+inline UbMap &Ub() { return pld_pto_sim::Core().ub; }
 inline void UbRelease(const void *tile) {
   UbMap &m = Ub();
   for (int i = 0; i < m.count; ++i) {

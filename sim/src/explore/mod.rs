@@ -90,6 +90,10 @@ impl Explorer for Explore {
         self.scheduler.is_free()
     }
 
+    fn pass(&self) {
+        self.scheduler.pass();
+    }
+
     fn scalar(&self, agent: usize, site: i64, write: bool) {
         self.scheduler.scalar_read(agent, site, write);
     }

@@ -15,7 +15,13 @@
 //! randomly chosen steps the running agent drops to the lowest priority:
 //! a bounded number of preemptions at random places) and a random walk (a
 //! uniformly random runnable agent at every step).
+//!
+//! The agents are user-space fibers of one thread when the run makes them
+//! so (`crate::runtime::fiber`): a hand-over is then a switch to the next
+//! agent's fiber, tens of nanoseconds, instead of waking its thread and
+//! putting this one to sleep. The decisions are the same either way.
 
+use crate::runtime::fiber;
 use crate::runtime::signal::Compare;
 use pld_dialect::enums::WaitCmp;
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -177,6 +183,9 @@ struct Agent {
     /// Where the agent's thread sleeps until its turn (one per agent: a
     /// hand-over wakes exactly the next agent).
     turn: Arc<Condvar>,
+    /// The agent's fiber, when agents are fibers of one thread (known from
+    /// its first device call on): a hand-over switches to it.
+    fiber: Option<usize>,
 }
 
 /// How a wait under the scheduler ended.
@@ -305,14 +314,33 @@ impl Scheduler {
     pub fn point(&self, me: usize) {
         let mut inner = self.inner.lock().unwrap();
         if inner.free {
+            // Every agent runs freely: a fiber lets the others run too.
+            drop(inner);
+            fiber::yield_now();
             return;
         }
+        inner.agents[me].fiber = fiber::current();
         inner.agents[me].status = Status::Ready;
         if inner.current == Some(me) {
             inner.current = None;
         }
         self.dispatch(&mut inner);
         drop(self.await_turn(inner, me));
+    }
+
+    /// The calling fiber cannot go on yet (a rank whose launch's blocks
+    /// run): hands its thread to the fiber that should run now.
+    pub fn pass(&self) {
+        let inner = self.inner.lock().unwrap();
+        let target = if inner.free {
+            None
+        } else {
+            inner.fiber_target()
+        };
+        drop(inner);
+        if !target.is_some_and(fiber::switch_to) {
+            fiber::yield_now();
+        }
     }
 
     /// The calling agent waits until `cell` compares `cmp` to `expected`:
@@ -329,6 +357,7 @@ impl Scheduler {
         if inner.free {
             return Waited::Unchecked;
         }
+        inner.agents[me].fiber = fiber::current();
         inner.agents[me].status = Status::Blocked {
             cell,
             expected,
@@ -473,11 +502,26 @@ impl Scheduler {
         self.inner.lock().unwrap().free
     }
 
+    /// Waits until `me` has the turn (or the schedule is over). A thread
+    /// sleeps on its condition variable until the agent before it picks
+    /// it; a fiber switches to the fiber that should run instead, in user
+    /// space, and is switched back to when it has the turn.
     fn await_turn<'g>(
-        &self,
+        &'g self,
         mut inner: std::sync::MutexGuard<'g, Inner>,
         me: usize,
     ) -> std::sync::MutexGuard<'g, Inner> {
+        if inner.agents[me].fiber.is_some() {
+            while !inner.free && inner.current != Some(me) {
+                let target = inner.fiber_target();
+                drop(inner);
+                if !target.is_some_and(fiber::switch_to) {
+                    fiber::yield_now();
+                }
+                inner = self.inner.lock().unwrap();
+            }
+            return inner;
+        }
         let turn = inner.agents[me].turn.clone();
         while !inner.free && inner.current != Some(me) {
             inner = turn.wait(inner).unwrap();
@@ -575,6 +619,24 @@ impl Scheduler {
 }
 
 impl Inner {
+    /// The fiber that should run now, when agents are fibers: one that has
+    /// not started yet (a new rank or block, which runs to its first device
+    /// call before any decision), else a starting agent (a rank whose
+    /// launch ended), else the agent whose turn it is.
+    fn fiber_target(&self) -> Option<usize> {
+        if let Some(fresh) = fiber::fresh() {
+            return Some(fresh);
+        }
+        let starting = self
+            .agents
+            .iter()
+            .find(|a| a.status == Status::Starting && a.fiber.is_some());
+        match starting {
+            Some(agent) => agent.fiber,
+            None => self.current.and_then(|c| self.agents[c].fiber),
+        }
+    }
+
     /// Ends the schedule: every agent runs freely from now on.
     fn release_all(&mut self) {
         self.free = true;
@@ -596,6 +658,7 @@ impl Inner {
             last_scalar: None,
             repeats: 0,
             turn: Arc::new(Condvar::new()),
+            fiber: None,
         });
     }
 

@@ -84,6 +84,11 @@ pub trait Explorer: Send + Sync {
     /// Whether the schedule is over (see [`Explorer::turn`]).
     fn is_free(&self) -> bool;
 
+    /// The calling fiber (a rank whose launch's blocks run as fibers of
+    /// its thread) cannot go on yet: hands the thread to the agent that
+    /// should run. Returns when the calling fiber is switched back to.
+    fn pass(&self);
+
     /// A scalar read or write by `agent` at `site` (a flag polled with
     /// scalar reads makes the agent go last).
     fn scalar(&self, agent: usize, site: i64, write: bool);

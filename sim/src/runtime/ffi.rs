@@ -386,6 +386,29 @@ pub extern "C" fn pld_sim_block_exit() {
     }
 }
 
+/// `pld_sim_launch_blocks`: in explore mode, the blocks of a launch run as
+/// fibers of the calling rank's thread (1, once all returned); otherwise
+/// nothing runs (0) and the caller starts a thread per block.
+#[no_mangle]
+pub extern "C" fn pld_sim_launch_blocks(
+    blocks: i32,
+    block: Option<unsafe extern "C" fn(*mut std::ffi::c_void, i32)>,
+    context: *mut std::ffi::c_void,
+) -> i32 {
+    let (Some(block), Ok(count)) = (block, usize::try_from(blocks)) else {
+        return 0;
+    };
+    let context = context as usize;
+    let run = |b: usize| {
+        // SAFETY: the caller's block function with its context, called
+        // once per block index below `blocks` (pld_sim.h), before this
+        // call returns.
+        unsafe { block(context as *mut std::ffi::c_void, b as i32) };
+    };
+    let ran = with_current(|state, rank| state.launch_on_fibers(rank, count, &run));
+    i32::from(ran == Some(true))
+}
+
 /// A C string from the kernel side (lossy UTF-8; empty for null).
 ///
 /// # Safety
@@ -447,6 +470,7 @@ pub const DEVICE_FUNCTIONS: &[(&str, *mut ())] = &[
     ("pld_sim_rank_handle", pld_sim_rank_handle as *mut ()),
     ("pld_sim_block_enter", pld_sim_block_enter as *mut ()),
     ("pld_sim_block_exit", pld_sim_block_exit as *mut ()),
+    ("pld_sim_launch_blocks", pld_sim_launch_blocks as *mut ()),
     ("pld_sim_fatal", pld_sim_fatal as *mut ()),
     ("pld_sim_log", pld_sim_log as *mut ()),
 ];

@@ -189,30 +189,133 @@ struct Worker<L: Locals> {
     main: *mut u8,
     /// Fibers not yet finished.
     live: usize,
+    /// Fibers that have not run yet.
+    fresh: usize,
 }
 
 struct Fiber<L: Locals> {
     sp: *mut u8,
+    /// Whether it has run (a fresh fiber has not).
+    started: bool,
     done: bool,
     locals: L,
-    _stack: Stack,
+    /// Its stack, until it is finished and a new fiber takes it over.
+    stack: Option<Stack>,
     /// What the fiber's first frame reads its body from (kept alive until
     /// the fiber finished).
     _start: Box<Start>,
 }
 
-/// A worker, type-erased (`*mut Worker<L>`), with the function that
-/// switches it to its next fiber.
-type ErasedWorker = (*mut u8, unsafe fn(*mut u8) -> bool);
+/// What the functions of this module do with the worker of the calling
+/// thread, whatever its locals' type.
+trait Switcher {
+    /// The running fiber.
+    fn current(&self) -> Option<usize>;
+    /// The first fiber that has not run yet.
+    fn fresh(&self) -> Option<usize>;
+    /// Whether `fiber` has finished (an unknown one has).
+    fn finished(&self, fiber: usize) -> bool;
+    /// Adds a fiber running `body`; it first runs when switched to.
+    fn spawn(&mut self, body: Box<dyn FnOnce() + 'static>) -> Result<usize, String>;
+    /// The fiber after the running one, round robin, that has not
+    /// finished.
+    fn next(&self) -> Option<usize>;
+}
+
+impl<L: Locals> Switcher for Worker<L> {
+    fn current(&self) -> Option<usize> {
+        self.current
+    }
+
+    fn fresh(&self) -> Option<usize> {
+        match self.fresh {
+            0 => None,
+            _ => self.fibers.iter().position(|f| !f.started),
+        }
+    }
+
+    fn finished(&self, fiber: usize) -> bool {
+        self.fibers.get(fiber).is_none_or(|f| f.done)
+    }
+
+    fn spawn(&mut self, body: Box<dyn FnOnce() + 'static>) -> Result<usize, String> {
+        // A finished fiber's stack is free: it left it for good.
+        // (What it left in its locals goes now too.)
+        let reused = self.fibers.iter_mut().find_map(|f| match f.done {
+            true => {
+                f.locals = L::default();
+                f.stack.take()
+            }
+            false => None,
+        });
+        let stack = match reused {
+            Some(stack) => stack,
+            None => Stack::new().ok_or("cannot map a fiber stack")?,
+        };
+        self.fibers.push(Fiber::new(stack, body));
+        self.live += 1;
+        self.fresh += 1;
+        Ok(self.fibers.len() - 1)
+    }
+
+    fn next(&self) -> Option<usize> {
+        let me = self.current?;
+        let n = self.fibers.len();
+        (1..n).map(|k| (me + k) % n).find(|&i| !self.fibers[i].done)
+    }
+}
+
+impl<L: Locals> Worker<L> {
+    /// Makes fiber `next` the running one (its locals the thread's) and
+    /// returns the stack pointer to switch to.
+    fn enter(&mut self, next: usize) -> *mut u8 {
+        let fiber = &mut self.fibers[next];
+        if !fiber.started {
+            fiber.started = true;
+            self.fresh -= 1;
+        }
+        std::mem::take(&mut fiber.locals).put();
+        self.current = Some(next);
+        fiber.sp
+    }
+}
+
+impl<L: Locals> Fiber<L> {
+    /// A fresh fiber that runs `body` on `stack`.
+    fn new(stack: Stack, body: Box<dyn FnOnce() + 'static>) -> Fiber<L> {
+        let mut start = Box::new(Start { body: Some(body) });
+        let argument = std::ptr::from_mut(&mut *start).cast::<u8>();
+        // SAFETY: the top of a stack that only this fiber uses (fresh, or
+        // left for good by a finished fiber).
+        let sp = unsafe { arch::prepare(stack.top(), fiber_entry::<L>, argument) };
+        Fiber {
+            sp,
+            started: false,
+            done: false,
+            locals: L::default(),
+            stack: Some(stack),
+            _start: start,
+        }
+    }
+}
+
+/// The worker of the calling thread, type-erased, and the function that
+/// switches it from its running fiber to another.
+#[derive(Clone, Copy)]
+struct Erased {
+    worker: *mut (dyn Switcher + 'static),
+    switch: unsafe fn(*mut u8, usize),
+}
 
 thread_local! {
     /// The worker this thread runs, while it runs fibers.
-    static WORKER: Cell<Option<ErasedWorker>> = const { Cell::new(None) };
+    static WORKER: Cell<Option<Erased>> = const { Cell::new(None) };
     static PENDING_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
 /// Runs `bodies` as fibers on the calling thread, round robin, until every
-/// one has finished. `Err` when a stack cannot be mapped (nothing ran).
+/// one has finished (fibers they [`spawn`] included). `Err` when a stack
+/// cannot be mapped (nothing ran).
 pub(crate) fn run_all<L: Locals + 'static>(
     bodies: Vec<Box<dyn FnOnce() + '_>>,
 ) -> Result<(), String> {
@@ -224,6 +327,7 @@ pub(crate) fn run_all<L: Locals + 'static>(
         current: None,
         main: std::ptr::null_mut(),
         live: 0,
+        fresh: 0,
     };
     for body in bodies {
         let stack = Stack::new().ok_or("cannot map a fiber stack")?;
@@ -232,38 +336,30 @@ pub(crate) fn run_all<L: Locals + 'static>(
         // live whenever it is used; the lifetime is erased only to store
         // it.
         let body: Box<dyn FnOnce() + 'static> = unsafe { std::mem::transmute(body) };
-        let mut start = Box::new(Start { body: Some(body) });
-        let argument = std::ptr::from_mut(&mut *start).cast::<u8>();
-        // SAFETY: the top of a fresh stack that only this fiber uses.
-        let sp = unsafe { arch::prepare(stack.top(), fiber_entry::<L>, argument) };
-        worker.fibers.push(Fiber {
-            sp,
-            done: false,
-            locals: L::default(),
-            _stack: stack,
-            _start: start,
-        });
+        worker.fibers.push(Fiber::new(stack, body));
     }
     worker.live = worker.fibers.len();
-    let erased = std::ptr::from_mut(&mut worker).cast::<u8>();
+    worker.fresh = worker.fibers.len();
+    let raw: *mut Worker<L> = &mut worker;
     WORKER.with(|w| {
-        w.set(Some((
-            erased,
-            switch_next::<L> as unsafe fn(*mut u8) -> bool,
-        )))
+        w.set(Some(Erased {
+            worker: raw as *mut (dyn Switcher + 'static),
+            switch: switch_worker::<L>,
+        }))
     });
-    while worker.live > 0 {
+    loop {
         // Resume the first unfinished fiber; it switches among the others
         // and back here when none is left.
-        let next = worker.fibers.iter().position(|f| !f.done);
-        let Some(next) = next else { break };
-        worker.current = Some(next);
-        let to = worker.fibers[next].sp;
-        let locals = std::mem::take(&mut worker.fibers[next].locals);
-        locals.put();
+        // SAFETY: no fiber runs while the worker's own context does.
+        let worker = unsafe { &mut *raw };
+        let Some(next) = worker.fibers.iter().position(|f| !f.done) else {
+            break;
+        };
+        let to = worker.enter(next);
+        let main: *mut *mut u8 = &mut worker.main;
         // SAFETY: `to` is the saved context of an unfinished fiber of this
         // worker, not running.
-        unsafe { arch::switch(&mut worker.main, to) };
+        unsafe { arch::switch(main, to) };
     }
     WORKER.with(|w| w.set(None));
     if let Some(message) = PENDING_PANIC.with(|p| p.borrow_mut().take()) {
@@ -272,46 +368,93 @@ pub(crate) fn run_all<L: Locals + 'static>(
     Ok(())
 }
 
+/// Calls `f` with the calling thread's worker, if it runs fibers.
+fn with_worker<R>(f: impl FnOnce(&mut dyn Switcher) -> R) -> Option<R> {
+    let erased = WORKER.with(|w| w.get())?;
+    // SAFETY: set by `run_all` for as long as it runs, on this thread; no
+    // other reference to the worker is live outside a switch.
+    Some(f(unsafe { &mut *erased.worker }))
+}
+
+/// The running fiber of the calling thread's worker (`None` on a thread
+/// that runs no fibers).
+pub(crate) fn current() -> Option<usize> {
+    with_worker(|w| w.current()).flatten()
+}
+
+/// The first fiber of the calling thread's worker that has not run yet.
+pub(crate) fn fresh() -> Option<usize> {
+    with_worker(|w| w.fresh()).flatten()
+}
+
+/// Whether fiber `fiber` of the calling thread's worker has finished.
+pub(crate) fn finished(fiber: usize) -> bool {
+    with_worker(|w| w.finished(fiber)).unwrap_or(true)
+}
+
+/// Adds a fiber running `body` to the calling thread's worker: it first
+/// runs when switched to ([`switch_to`], or round robin). `Err` outside a
+/// worker or when no stack can be mapped.
+///
+/// The body may borrow what outlives the worker's `run_all`.
+pub(crate) fn spawn(body: Box<dyn FnOnce() + '_>) -> Result<usize, String> {
+    // SAFETY: the body runs before `run_all` returns (it runs every fiber
+    // to its end), within the lifetime the caller's borrow promises.
+    let body: Box<dyn FnOnce() + 'static> = unsafe { std::mem::transmute(body) };
+    with_worker(|w| w.spawn(body)).unwrap_or_else(|| Err("not on a fiber".into()))
+}
+
+/// Switches from the running fiber to fiber `fiber` of its worker.
+/// `false` (nothing done) when the caller is not a fiber, or `fiber` is
+/// the caller, finished or unknown.
+pub(crate) fn switch_to(fiber: usize) -> bool {
+    let Some(erased) = WORKER.with(|w| w.get()) else {
+        return false;
+    };
+    let ok = with_worker(|w| w.current().is_some_and(|me| me != fiber) && !w.finished(fiber));
+    if ok != Some(true) {
+        return false;
+    }
+    // SAFETY: the worker of this thread; `fiber` is another unfinished
+    // fiber of it (checked above) and the caller is its running fiber.
+    unsafe { (erased.switch)(erased.worker.cast::<u8>(), fiber) };
+    true
+}
+
 /// Switches from the running fiber to the next unfinished fiber of its
 /// worker, round robin. `false` when the caller is not a fiber or is the
 /// only unfinished one (nothing to switch to).
 pub(crate) fn yield_now() -> bool {
-    let Some((worker, switch)) = WORKER.with(|w| w.get()) else {
-        return false;
-    };
-    // SAFETY: `worker` is the worker of the calling thread, set by
-    // `run_all` for as long as it runs; `switch` is its matching function.
-    unsafe { switch(worker) }
+    match with_worker(|w| w.next()).flatten() {
+        Some(next) => switch_to(next),
+        None => false,
+    }
 }
 
-/// `yield_now` for a worker of fibers with locals `L`.
+/// The switch of a worker of fibers with locals `L`.
 ///
 /// # Safety
 ///
-/// `worker` points to the `Worker<L>` of the calling thread.
-unsafe fn switch_next<L: Locals>(worker: *mut u8) -> bool {
-    // SAFETY: the caller's contract.
-    let worker = unsafe { &mut *worker.cast::<Worker<L>>() };
-    let Some(me) = worker.current else {
-        return false;
+/// `worker` points to the `Worker<L>` of the calling thread, whose running
+/// fiber calls this; `next` is another unfinished fiber of it.
+unsafe fn switch_worker<L: Locals>(worker: *mut u8, next: usize) {
+    let worker = worker.cast::<Worker<L>>();
+    let (from, to) = {
+        // SAFETY: the caller's contract; the reference ends before the
+        // switch.
+        let worker = unsafe { &mut *worker };
+        let me = worker.current.expect("a running fiber");
+        worker.fibers[me].locals = L::take();
+        let to = worker.enter(next);
+        let from: *mut *mut u8 = &mut worker.fibers[me].sp;
+        (from, to)
     };
-    let n = worker.fibers.len();
-    let Some(next) = (1..n)
-        .map(|k| (me + k) % n)
-        .find(|&i| !worker.fibers[i].done)
-    else {
-        return false;
-    };
-    worker.fibers[me].locals = L::take();
-    let locals = std::mem::take(&mut worker.fibers[next].locals);
-    locals.put();
-    worker.current = Some(next);
-    let to = worker.fibers[next].sp;
-    let from: *mut *mut u8 = &mut worker.fibers[me].sp;
     // SAFETY: `to` is the saved context of another unfinished fiber of
-    // this worker, not running; this fiber's context is saved in `from`.
+    // this worker, not running; this fiber's context is saved in `from`
+    // (the vector of fibers does not grow while this one is switched out
+    // without it being re-read: `from` is written before any other fiber
+    // runs).
     unsafe { arch::switch(from, to) };
-    true
 }
 
 /// A fiber's first and only frame: runs its body, then leaves for good.
@@ -335,28 +478,23 @@ unsafe extern "sysv64" fn fiber_entry<L: Locals>(argument: *mut u8) -> ! {
             PENDING_PANIC.with(|p| *p.borrow_mut() = Some(message));
         }
     }
-    let (worker, _) = WORKER.with(|w| w.get()).expect("a fiber runs on a worker");
-    // SAFETY: the worker of this thread (see `yield_now`).
-    let worker = unsafe { &mut *worker.cast::<Worker<L>>() };
-    let me = worker.current.expect("the running fiber");
-    worker.fibers[me].done = true;
-    worker.fibers[me].locals = L::take();
-    worker.live -= 1;
-    let n = worker.fibers.len();
-    let next = (1..n)
-        .map(|k| (me + k) % n)
-        .find(|&i| !worker.fibers[i].done);
+    let erased = WORKER.with(|w| w.get()).expect("a fiber runs on a worker");
     let mut dead: *mut u8 = std::ptr::null_mut();
-    let to = match next {
-        Some(next) => {
-            let locals = std::mem::take(&mut worker.fibers[next].locals);
-            locals.put();
-            worker.current = Some(next);
-            worker.fibers[next].sp
-        }
-        None => {
-            worker.current = None;
-            worker.main
+    let to = {
+        // SAFETY: the worker of this thread (see `with_worker`); the
+        // reference ends before the switch.
+        let worker = unsafe { &mut *erased.worker.cast::<Worker<L>>() };
+        let me = worker.current.expect("the running fiber");
+        let next = worker.next();
+        worker.fibers[me].done = true;
+        worker.fibers[me].locals = L::take();
+        worker.live -= 1;
+        match next {
+            Some(next) => worker.enter(next),
+            None => {
+                worker.current = None;
+                worker.main
+            }
         }
     };
     // SAFETY: `to` is a context of this worker that is not running; this
@@ -398,6 +536,53 @@ mod tests {
         // Round robin: every fiber's first step before any second one.
         assert_eq!(&log[..3], &[(0, 0), (1, 0), (2, 0)]);
         assert!(!yield_now(), "no fiber outside run_all");
+    }
+
+    #[test]
+    fn a_fiber_switches_to_the_one_it_names_and_spawns_more() {
+        // Fiber 0 starts fiber 2 first (by name), fiber 2 spawns fiber 3
+        // and hands over to it; fibers that have not run are "fresh". A
+        // finished fiber hands over round robin (3 to 0, 0 to 1, 1 to 2).
+        let log = RefCell::new(Vec::new());
+        let bodies: Vec<Box<dyn FnOnce() + '_>> = (0..3)
+            .map(|f| {
+                let log = &log;
+                Box::new(move || {
+                    log.borrow_mut().push(format!("{f} starts"));
+                    match f {
+                        0 => {
+                            assert_eq!(current(), Some(0));
+                            assert_eq!(fresh(), Some(1));
+                            assert!(switch_to(2));
+                            assert!(!switch_to(0), "not to itself");
+                            log.borrow_mut().push("0 back".into());
+                        }
+                        2 => {
+                            let spawned = spawn(Box::new(move || {
+                                log.borrow_mut().push("3 runs".into());
+                            }))
+                            .unwrap();
+                            assert_eq!(spawned, 3);
+                            assert!(!finished(3));
+                            // Back when fiber 3 finished and the ones
+                            // after it, round robin, switched on.
+                            assert!(switch_to(3));
+                            assert!(finished(3));
+                            assert!(!switch_to(0), "fiber 0 has finished");
+                        }
+                        _ => {}
+                    }
+                }) as Box<dyn FnOnce()>
+            })
+            .collect();
+        run_all::<NoLocals>(bodies).unwrap();
+        let log = log.into_inner();
+        assert_eq!(
+            log,
+            ["0 starts", "2 starts", "3 runs", "0 back", "1 starts"].map(String::from)
+        );
+        assert_eq!(current(), None, "no fiber outside run_all");
+        assert!(spawn(Box::new(|| ())).is_err());
     }
 
     #[test]

@@ -222,6 +222,8 @@ struct RankLocals {
     site: i64,
     tiles: crate::runtime::tiles::CoreTiles,
     recent: crate::runtime::copy::Recent,
+    /// The builtin kernels' per-core state (`pto_sim.h`).
+    builtin: BuiltinCore,
 }
 
 impl crate::runtime::fiber::Locals for RankLocals {
@@ -232,6 +234,7 @@ impl crate::runtime::fiber::Locals for RankLocals {
             site: SITE.with(|s| s.replace(-1)),
             tiles: crate::runtime::tiles::take_core(),
             recent: crate::runtime::copy::take_core(),
+            builtin: BuiltinCore::take(),
         }
     }
 
@@ -241,6 +244,47 @@ impl crate::runtime::fiber::Locals for RankLocals {
         SITE.with(|s| s.set(self.site));
         crate::runtime::tiles::put_core(self.tiles);
         crate::runtime::copy::put_core(self.recent);
+        self.builtin.put();
+    }
+}
+
+/// The per-core state the builtin kernels' instructions keep in a
+/// thread-local of the C++ side (`pld_builtin_core_swap`), while its fiber
+/// is switched out: owned here, freed when dropped.
+struct BuiltinCore(*mut std::ffi::c_void);
+
+impl Default for BuiltinCore {
+    fn default() -> Self {
+        BuiltinCore(std::ptr::null_mut())
+    }
+}
+
+impl BuiltinCore {
+    /// Moves the calling thread's state out (leaving none).
+    fn take() -> Self {
+        // SAFETY: swaps the C++ thread-local pointer with null; the old
+        // one (a state the C++ side made, or null) is ours from now on.
+        BuiltinCore(unsafe { pld_runtime_sys::pld_builtin_core_swap(std::ptr::null_mut()) })
+    }
+
+    /// Gives the calling thread this state (it has none: its fiber's was
+    /// taken when it was switched out).
+    fn put(mut self) {
+        let state = std::mem::replace(&mut self.0, std::ptr::null_mut());
+        // SAFETY: hands the C++ side a state it made (or null), which
+        // nobody else owns; what it had is null (see `take`), or freed.
+        let old = unsafe { pld_runtime_sys::pld_builtin_core_swap(state) };
+        drop(BuiltinCore(old));
+    }
+}
+
+impl Drop for BuiltinCore {
+    fn drop(&mut self) {
+        if !self.0.is_null() {
+            // SAFETY: a state the C++ side made and handed over (`take`),
+            // owned by this value alone.
+            unsafe { pld_runtime_sys::pld_builtin_core_free(self.0) };
+        }
     }
 }
 
@@ -466,6 +510,43 @@ impl State<'_> {
         let checked = explore.turn(agent);
         crate::runtime::dma::deliver_due(self, explore);
         checked.then_some((explore, agent))
+    }
+
+    /// `pld_sim_launch_blocks`: in explore mode on fibers, runs `blocks`
+    /// blocks (`block(b)` each, which binds and unbinds itself) as fibers
+    /// of the calling rank's thread, and returns once all have finished;
+    /// `false` (nothing ran) otherwise.
+    pub(crate) fn launch_on_fibers(
+        &self,
+        rank: usize,
+        blocks: usize,
+        block: &dyn Fn(usize),
+    ) -> bool {
+        let Some(explore) = self.explore.as_deref() else {
+            return false;
+        };
+        if crate::runtime::fiber::current().is_none() {
+            return false;
+        }
+        let mut spawned = Vec::with_capacity(blocks);
+        for b in 0..blocks {
+            match crate::runtime::fiber::spawn(Box::new(move || block(b))) {
+                Ok(fiber) => spawned.push(fiber),
+                Err(message) => {
+                    self.error(
+                        rank,
+                        format!("block {b} of a launch cannot start: {message}"),
+                    );
+                    break;
+                }
+            }
+        }
+        // The blocks start (each runs to its first device call) and then
+        // run as the scheduler picks them; the rank waits for the last.
+        while !spawned.iter().all(|&f| crate::runtime::fiber::finished(f)) {
+            explore.pass();
+        }
+        true
     }
 
     /// The asynchronous copies whose events are outstanding
@@ -825,7 +906,9 @@ impl<'d> Run<'d> {
     /// thread per core (`crate::runtime::fiber`) instead of a thread each. For
     /// kernels that only call the device functions: a kernel that blocks
     /// its thread outside them (a builtin entry joining its blocks) would
-    /// stop the other ranks of its worker. Not with `explore`.
+    /// stop the other ranks of its worker. Explore mode (`explore`) makes
+    /// every rank a fiber of one thread whatever this says (its blocks
+    /// too: `State::launch_on_fibers`).
     pub fn fibers(mut self, fibers: bool) -> Self {
         self.fibers = fibers;
         self
@@ -912,6 +995,10 @@ impl<'d> Run<'d> {
             && self.explorer.is_none()
             && ranks > workers
             && crate::runtime::fiber::available();
+        // Explore mode runs one agent at a time: every one a fiber of one
+        // thread, handing the turn on in user space.
+        let explore_fibers =
+            self.explorer.is_some() && crate::runtime::fiber::available() && !explore_on_threads();
         // Pinned when the threads (ranks, or workers of fibers) take every
         // core the run may use: the scheduler then has no better place for
         // any of them, only worse ones (two on one core). Thread i goes to
@@ -929,8 +1016,8 @@ impl<'d> Run<'d> {
             .unwrap_or(0);
         Placement {
             ranks,
-            workers,
-            fibers,
+            workers: if explore_fibers { 1 } else { workers },
+            fibers: fibers || explore_fibers,
             spins: match (ranks <= cores, pinned) {
                 (true, true) => SPINS,
                 (true, false) => UNPINNED_SPINS,
@@ -981,6 +1068,16 @@ impl<'d> Run<'d> {
             dmas: Mutex::new(crate::runtime::dma::Table::default()),
         }
     }
+}
+
+/// Whether explore mode hands the turn from thread to thread, as it did
+/// before its agents were fibers (`PLD_EXPLORE_THREADS` set to anything
+/// but `0`, read once): kept to compare the two (`pld-bench explore`) and
+/// for architectures without fibers, where it is the only way. The
+/// schedules are the same.
+pub fn explore_on_threads() -> bool {
+    static THREADS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *THREADS.get_or_init(|| std::env::var_os("PLD_EXPLORE_THREADS").is_some_and(|v| v != "0"))
 }
 
 /// Where a run's ranks run: a thread each, or fibers on `workers` threads

@@ -8,7 +8,8 @@
 /// A C parameter or result type of a device function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CType {
-    /// Any pointer (`void *`, `const int32_t *`, ...): `!llvm.ptr`.
+    /// Any pointer (`void *`, `const int32_t *`, `PldSimBlockFn`, ...):
+    /// `!llvm.ptr`.
     Pointer,
     I32,
     I64,
@@ -17,7 +18,8 @@ pub enum CType {
 impl CType {
     fn parse(text: &str) -> Result<Self, String> {
         let text = text.trim();
-        if text.contains('*') {
+        // A data pointer, or a function pointer (a block of a launch).
+        if text.contains('*') || text.trim() == "PldSimBlockFn" {
             return Ok(CType::Pointer);
         }
         match text.trim_start_matches("const ").trim() {
