@@ -18,6 +18,8 @@
 //!   mix pld and upstream passes, and the registry of named passes;
 //!   [`global`] puts a registry into MLIR's global pass registry, for hosts
 //!   that parse pipelines themselves.
+//! * [`orc`]: machine code compiled earlier, loaded back from its object
+//!   file (LLVM's ORC JIT, the only LLVM C API calls).
 
 pub mod attr;
 pub mod build;
@@ -27,6 +29,7 @@ pub mod global;
 pub mod guard;
 pub mod loc;
 pub mod nav;
+pub mod orc;
 pub mod parse;
 pub mod pass;
 pub mod pipeline;

@@ -26,6 +26,9 @@ llvm_bin = os.environ.get("LLVM_BIN_DIR", "/usr/lib/llvm-22/bin")
 config.environment["PATH"] = os.pathsep.join(
     [bin_dir, llvm_bin, os.environ.get("PATH", "")]
 )
+# pld-run's compile cache: the suite's own, under its output directory,
+# never the user's.
+config.environment["PLD_CACHE_DIR"] = os.path.join(config.test_exec_root, "pld-cache")
 config.substitutions.append(
     ("%pld_irdl", os.path.join(workspace, "dialect", "irdl", "pld.irdl.mlir"))
 )

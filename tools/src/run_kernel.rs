@@ -288,6 +288,10 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
             ("check", check_time),
         ];
         println!("{}", report::phases(&phases, series.timed_runs > 1));
+        println!(
+            "  compile cache: lowered module {}, code {}",
+            program.cache.0, program.cache.1
+        );
     }
     if let [collective] = kernel.collectives.as_slice() {
         let row = table_row(kernel, collective, options.ranks, series.kernel, wrong);

@@ -180,6 +180,10 @@ fn print_stats(
         ("check", finished.check_time),
     ];
     println!("{}", report::phases(&phases, series.timed_runs > 1));
+    println!(
+        "  compile cache: lowered module {}, code {}",
+        run.program.cache.0, run.program.cache.1
+    );
 }
 
 /// Every buffer's initial bytes on every device, `[buffer][device]`: the

@@ -2,6 +2,7 @@
 //! LLVM lowering, and `ExecutionEngine`, with the simulator's device
 //! functions registered as the symbols the kernels call.
 
+use super::cache;
 use super::diag::render;
 use crate::runtime::ffi;
 use melior::{
@@ -36,8 +37,25 @@ impl Kernel<'_> {
 
 /// The compiled kernels of one module.
 pub struct Compiled {
-    engine: ExecutionEngine,
+    _code: Code,
     kernels: HashMap<String, unsafe extern "C" fn(*mut *mut ())>,
+    /// Whether the code came from the disk cache.
+    cache: cache::Use,
+}
+
+/// Where a module's machine code lives: the JIT that compiled it, or the
+/// object file of an earlier compile, loaded (`super::cache`).
+enum Code {
+    Engine { _engine: ExecutionEngine },
+    Object { _jit: pld_ir::orc::ObjectJit },
+}
+
+/// A module compiled for the simulator, before it is kept: its code, the
+/// addresses of its kernels and, when asked for, its object file.
+struct Compiling {
+    compiled: Compiled,
+    object: Option<Vec<u8>>,
+    sites: std::ops::Range<i64>,
 }
 
 impl Compiled {
@@ -50,6 +68,12 @@ impl Compiled {
     /// `from_text` of a module named `source_name`: ops without a location
     /// of their own are located in it (a converted module the user wrote).
     pub fn from_text_named(text: &str, source_name: &str) -> Result<Self, String> {
+        Ok(Self::compile(text, source_name, false)?.compiled)
+    }
+
+    /// Compiles `text` (see `from_text_named`); with `dump`, keeps the
+    /// object file the JIT made (for the disk cache).
+    fn compile(text: &str, source_name: &str, dump: bool) -> Result<Compiling, String> {
         let context = pld_dialect::context();
         melior::utility::register_all_llvm_translations(&context);
         let sink = pld_ir::diag::Sink::attach(&context);
@@ -57,8 +81,10 @@ impl Compiled {
         let Some(mut module) = pld_ir::parse::parse(&context, text, source_name) else {
             return Err(format!("the module does not parse: {}", render(&sink)));
         };
-        run_pipeline(&context, &mut module, "builtin.module(convert-pto-to-sim)")
-            .map_err(|e| e.unwrap_or_else(|| render(&sink)))?;
+        let (converted, sites) = crate::runtime::sites::numbered(|| {
+            run_pipeline(&context, &mut module, "builtin.module(convert-pto-to-sim)")
+        });
+        converted.map_err(|e| e.unwrap_or_else(|| render(&sink)))?;
         if !module.as_operation().verify() {
             return Err(format!(
                 "the lowered module does not verify: {}",
@@ -77,32 +103,37 @@ impl Compiled {
                 e.unwrap_or_else(|| render(&sink))
             )
         })?;
-        let engine = ExecutionEngine::new(&module, 2, &[], false, false);
+        let engine = ExecutionEngine::new(&module, OPT_LEVEL, &[], dump, false);
         for (name, address) in ffi::DEVICE_FUNCTIONS {
             // SAFETY: each entry is the Rust implementation of the device
             // function of that name, with the signature `pld_sim.h`
             // declares and the lowering calls it with (checked by a test).
             unsafe { engine.register_symbol(name, *address) };
         }
-        let mut kernels = HashMap::new();
-        for name in names {
-            let entry = engine.lookup(&format!("_mlir_{name}"));
-            if entry.is_null() {
-                return Err(format!("the JIT has no entry point for @{name}"));
-            }
-            // SAFETY: `_mlir_<name>` is the packed wrapper MLIR generates,
-            // `void(void **)`.
-            let entry = unsafe {
-                std::mem::transmute::<*mut (), unsafe extern "C" fn(*mut *mut ())>(entry)
-            };
-            kernels.insert(name, entry);
-        }
-        Ok(Compiled { engine, kernels })
+        let kernels = entries(&names, |symbol| match engine.lookup(symbol) {
+            entry if entry.is_null() => Err(String::new()),
+            entry => Ok(entry),
+        })?;
+        // (A module without kernels compiled nothing: nothing to dump.)
+        let object = (dump && !names.is_empty())
+            .then(|| dump_object(&engine))
+            .flatten();
+        Ok(Compiling {
+            compiled: Compiled {
+                _code: Code::Engine { _engine: engine },
+                kernels,
+                cache: cache::Use::Off,
+            },
+            object,
+            sites,
+        })
     }
 
     /// `from_text`, remembered by the text's content hash for the life of
-    /// the calling thread (the JIT's code is not shared across threads), so
-    /// running a kernel again does not compile it again.
+    /// the calling thread (the JIT's code is not shared across threads),
+    /// and on disk (`super::cache`: the object file, loaded back by a later
+    /// process instead of compiling), so running a kernel again does not
+    /// compile it again.
     pub fn cached(text: &str) -> Result<std::rc::Rc<Self>, String> {
         Self::cached_named(text, "<lowered>")
     }
@@ -120,9 +151,81 @@ impl Compiled {
         if let Some(hit) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
             return Ok(hit);
         }
-        let compiled = std::rc::Rc::new(Self::from_text_named(text, source_name)?);
+        let compiled = std::rc::Rc::new(Self::on_disk(text, source_name)?);
         CACHE.with(|c| c.borrow_mut().insert(key, compiled.clone()));
         Ok(compiled)
+    }
+
+    /// The module's code from the disk cache, or compiled (and stored
+    /// there).
+    fn on_disk(text: &str, source_name: &str) -> Result<Self, String> {
+        let use_cache = cache::dir().is_some() && pld_ir::orc::ObjectJit::available();
+        if !use_cache {
+            return Self::from_text_named(text, source_name);
+        }
+        let key = cache::key(
+            cache::Kind::Object,
+            &[&OPT_LEVEL.to_string(), source_name, text],
+        );
+        if let Some(loaded) = cache::load(cache::Kind::Object, &key).and_then(Self::load) {
+            return Ok(loaded);
+        }
+        let mut compiling = Self::compile(text, source_name, true)?;
+        compiling.compiled.cache = cache::Use::Made;
+        if let Some(object) = compiling.object {
+            let sites = crate::runtime::sites::list(compiling.sites.clone());
+            let mut meta = vec![
+                format!("kernels {}", join(compiling.compiled.kernels.keys())),
+                format!("sites {}", compiling.sites.start),
+            ];
+            meta.extend(sites.iter().map(|s| format!("{}\t{}", s.op, s.location)));
+            let entry = cache::Entry {
+                meta,
+                payload: object,
+            };
+            cache::store(cache::Kind::Object, &key, &entry);
+        }
+        Ok(compiling.compiled)
+    }
+
+    /// A module's code from a cache entry: its object linked, its sites
+    /// numbered as in the process that compiled it. `None` when that
+    /// cannot be (its numbers name other sites here, the object does not
+    /// link): the module is compiled instead.
+    fn load(entry: cache::Entry) -> Option<Self> {
+        let mut meta = entry.meta.iter();
+        let names: Vec<String> = meta
+            .next()?
+            .strip_prefix("kernels")?
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        let first: i64 = meta.next()?.strip_prefix("sites ")?.parse().ok()?;
+        let sites = meta
+            .map(|line| {
+                let (op, location) = line.split_once('\t')?;
+                Some(crate::runtime::sites::Site {
+                    op: op.to_string(),
+                    location: location.to_string(),
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let symbols: Vec<(&str, *mut ())> = ffi::DEVICE_FUNCTIONS.to_vec();
+        let jit = pld_ir::orc::ObjectJit::load(&entry.payload, &symbols).ok()?;
+        let kernels = entries(&names, |symbol| jit.lookup(symbol)).ok()?;
+        if !crate::runtime::sites::renumber(first, &sites) {
+            return None;
+        }
+        Some(Compiled {
+            _code: Code::Object { _jit: jit },
+            kernels,
+            cache: cache::Use::Read,
+        })
+    }
+
+    /// Whether the code came from the disk cache.
+    pub fn cache_use(&self) -> cache::Use {
+        self.cache
     }
 
     /// The kernel named `name` (without `@`).
@@ -132,11 +235,42 @@ impl Compiled {
             _code: std::marker::PhantomData,
         })
     }
+}
 
-    /// Keeps the machine code alive as long as `self`.
-    pub fn engine(&self) -> &ExecutionEngine {
-        &self.engine
+/// The optimisation level of the JIT.
+const OPT_LEVEL: usize = 2;
+
+/// The kernels' packed entry points (`_mlir_<name>`), found by `lookup`.
+fn entries(
+    names: &[String],
+    lookup: impl Fn(&str) -> Result<*mut (), String>,
+) -> Result<HashMap<String, unsafe extern "C" fn(*mut *mut ())>, String> {
+    let mut kernels = HashMap::new();
+    for name in names {
+        let entry = lookup(&format!("_mlir_{name}"))
+            .map_err(|e| format!("the JIT has no entry point for @{name}{e}"))?;
+        // SAFETY: `_mlir_<name>` is the packed wrapper MLIR generates,
+        // `void(void **)`.
+        let entry =
+            unsafe { std::mem::transmute::<*mut (), unsafe extern "C" fn(*mut *mut ())>(entry) };
+        kernels.insert(name.clone(), entry);
     }
+    Ok(kernels)
+}
+
+/// Names separated by spaces, in order.
+fn join<'a>(names: impl Iterator<Item = &'a String>) -> String {
+    let mut names: Vec<&str> = names.map(String::as_str).collect();
+    names.sort_unstable();
+    names.join(" ")
+}
+
+/// The object file `engine` compiled (it was made with object dumping on),
+/// read back from a temporary file of the cache directory.
+fn dump_object(engine: &ExecutionEngine) -> Option<Vec<u8>> {
+    let temporary = cache::temporary_in(&cache::dir()?)?;
+    engine.dump_to_object_file(temporary.0.to_str()?);
+    std::fs::read(&temporary.0).ok().filter(|o| !o.is_empty())
 }
 
 /// Runs a pipeline of the simulator's registry on `module`. `Err(Some)`

@@ -1,8 +1,10 @@
 //! The simulator's compiler (layer 2 of 4, over [`crate::runtime`]):
 //! the pld pipeline down to PTO ([`to_pto`]), `convert-pto-to-sim` (the
 //! sim-only lowering of the PTO ops, [`lower`]), then MLIR's LLVM lowering
-//! and JIT ([`jit`]), whose kernels call the runtime's device functions.
+//! and JIT ([`jit`]), whose kernels call the runtime's device functions;
+//! what they make is kept on disk ([`cache`]).
 
+pub mod cache;
 pub mod convert_pto_to_sim;
 mod diag;
 pub mod jit;
@@ -13,5 +15,5 @@ pub mod registry;
 mod shard;
 
 pub use jit::{Compiled, Kernel};
-pub use pld_to_pto::{to_pto, to_pto_named};
+pub use pld_to_pto::{to_pto, to_pto_cached, to_pto_named};
 pub use shard::{shard_to_pld, ShardProgram};

@@ -2,6 +2,7 @@
 //! simulator compiles: errors are the diagnostics, with the source line
 //! they point at.
 
+use super::cache::Use;
 use super::diag::render_source;
 use pld_ir::diag::Sink;
 
@@ -37,4 +38,26 @@ pub fn to_pto_named(text: &str, source_name: &str) -> Result<String, String> {
             ..Default::default()
         },
     ))
+}
+
+/// `to_pto_named`, kept in the disk cache (`super::cache`): an unchanged
+/// source is not lowered again by a later process. Also says whether the
+/// cache had it.
+pub fn to_pto_cached(text: &str, source_name: &str) -> Result<(String, Use), String> {
+    use super::cache::{self, Entry, Kind};
+    if cache::dir().is_none() {
+        return Ok((to_pto_named(text, source_name)?, Use::Off));
+    }
+    let key = cache::key(Kind::Lowered, &[source_name, text]);
+    let hit = cache::load(Kind::Lowered, &key).and_then(|e| String::from_utf8(e.payload).ok());
+    if let Some(lowered) = hit {
+        return Ok((lowered, Use::Read));
+    }
+    let lowered = to_pto_named(text, source_name)?;
+    let entry = Entry {
+        meta: Vec::new(),
+        payload: lowered.clone().into_bytes(),
+    };
+    cache::store(Kind::Lowered, &key, &entry);
+    Ok((lowered, Use::Made))
 }

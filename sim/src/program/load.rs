@@ -29,10 +29,14 @@ pub struct Program {
     /// The module after `pld-to-pto`, as text.
     pub lowered: String,
     compiled: std::rc::Rc<Compiled>,
-    /// How long `pld-to-pto` took.
+    /// What the disk cache did for the lowered module and for its code.
+    pub cache: (crate::compiler::cache::Use, crate::compiler::cache::Use),
+    /// How long `pld-to-pto` took (reading its result, when the disk
+    /// cache had it).
     pub lower_time: Duration,
-    /// How long compiling the lowered module for the simulator took (zero
-    /// when it came from the cache).
+    /// How long compiling the lowered module for the simulator took (near
+    /// zero when it came from the cache of this thread, short when its
+    /// object came from the disk cache).
     pub compile_time: Duration,
 }
 
@@ -88,7 +92,7 @@ impl Program {
         }
         // Lowering first: its diagnostics point at the source.
         let started = std::time::Instant::now();
-        let lowered = crate::compiler::to_pto_named(text, source_name)?;
+        let (lowered, lowered_from) = crate::compiler::to_pto_cached(text, source_name)?;
         let lower_time = started.elapsed();
         let kernels = describe(text, source_name)?;
         let started = std::time::Instant::now();
@@ -96,6 +100,7 @@ impl Program {
         Ok(Program {
             kernels,
             lowered,
+            cache: (lowered_from, compiled.cache_use()),
             compiled,
             lower_time,
             compile_time: started.elapsed(),
@@ -117,6 +122,7 @@ impl Program {
         Ok(Program {
             kernels,
             lowered: text.to_string(),
+            cache: (crate::compiler::cache::Use::Off, compiled.cache_use()),
             compiled,
             lower_time: Duration::ZERO,
             compile_time: started.elapsed(),

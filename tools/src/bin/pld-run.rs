@@ -85,6 +85,14 @@ struct Cli {
     /// to compare the schedules of two builds.
     #[arg(long = "schedule-log", value_name = "FILE")]
     schedule_log: Option<String>,
+    /// Lower and compile even when the compile cache holds the result
+    /// (and store nothing there).
+    #[arg(long = "no-cache", conflicts_with = "cache_dir")]
+    no_cache: bool,
+    /// The compile cache's directory (default: $PLD_CACHE_DIR, else
+    /// $XDG_CACHE_HOME/pld, else ~/.cache/pld).
+    #[arg(long = "cache-dir", value_name = "DIR")]
+    cache_dir: Option<String>,
 }
 
 /// The options that do not go with `--explore` / `--replay` (schedules are
@@ -134,6 +142,11 @@ fn main() {
     pld_sim::runtime::interrupt::install();
     pld_tools::files::quiet_on_closed_stdout();
     let cli = Cli::parse_from(pld_tools::args::llvm_style(std::env::args()));
+    if cli.no_cache {
+        pld_sim::compiler::cache::configure(None);
+    } else if let Some(dir) = &cli.cache_dir {
+        pld_sim::compiler::cache::configure(Some(dir.into()));
+    }
     let options = Options {
         input: cli.input,
         kernel: cli.kernel,
