@@ -245,7 +245,7 @@ fn table(config: Config, binary: &Path, host: PathBuf) -> Result {
     println!();
     let width = cases.iter().map(|c| c.label.len()).max().unwrap_or(0);
     println!(
-        "  {:<width$}  {:>2}  {:>10}  {:>10}  {:>10}  {:>13}  {:>15}  {:>6}  {:>9}  {:>9}",
+        "  {:<width$}  {:>2}  {:>10}  {:>10}  {:>10}  {:>13}  {:>15}  {:>6}  {:>9}  {:>10}  {:>9}",
         "kernel",
         "P",
         "plain",
@@ -255,6 +255,7 @@ fn table(config: Config, binary: &Path, host: PathBuf) -> Result {
         "explore/threads",
         "steps",
         "per step",
+        "over plain",
         "(threads)"
     );
     let (mut ratios, mut speedups, mut worst) = (Vec::new(), Vec::new(), Duration::ZERO);
@@ -267,9 +268,12 @@ fn table(config: Config, binary: &Path, host: PathBuf) -> Result {
             speedups.push(speedup);
             let steps = row.steps.max(1) as u32;
             worst = worst.max(row.fibers.median / steps);
+            // What a step adds to a plain run of the kernel (which pays
+            // for the windows, the inputs and the threads too).
+            let over = row.fibers.median.saturating_sub(row.plain.median) / steps;
             println!(
                 "  {:<width$}  {ranks:>2}  {:>10}  {:>10}  {:>10}  {:>12.1}x  {:>14.2}x  {:>6}  \
-                 {:>9}  {:>9}",
+                 {:>9}  {:>10}  {:>9}",
                 case.label,
                 format_duration(row.plain.median),
                 format_duration(row.threads.median),
@@ -278,6 +282,7 @@ fn table(config: Config, binary: &Path, host: PathBuf) -> Result {
                 speedup,
                 row.steps,
                 format_duration(row.fibers.median / steps),
+                format_duration(over),
                 format_duration(row.threads.median / steps),
             );
         }

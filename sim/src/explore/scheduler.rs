@@ -240,6 +240,8 @@ struct Inner {
     deadlock: Option<Deadlock>,
     livelock: bool,
     copies: Copies,
+    /// The runnable agents at the decision being taken.
+    runnable: Vec<usize>,
     /// FNV-1a over the agents picked, in order: the schedule's identity.
     digest: u64,
 }
@@ -300,6 +302,7 @@ impl Scheduler {
             deadlock: None,
             livelock: false,
             copies: Copies::new(seed),
+            runnable: Vec::new(),
             digest: FNV_OFFSET,
         };
         for rank in 0..ranks {
@@ -546,9 +549,17 @@ impl Scheduler {
         {
             return; // decided once it arrives
         }
-        let runnable: Vec<usize> = (0..inner.agents.len())
-            .filter(|&i| inner.runnable(i))
-            .collect();
+        // (One vector for every decision, not one each.)
+        let mut runnable = std::mem::take(&mut inner.runnable);
+        runnable.clear();
+        runnable.extend((0..inner.agents.len()).filter(|&i| inner.runnable(i)));
+        self.decide(inner, &runnable);
+        inner.runnable = runnable;
+    }
+
+    /// Takes the decision among `runnable` (or finds the deadlock when it
+    /// is empty).
+    fn decide(&self, inner: &mut Inner, runnable: &[usize]) {
         if runnable.is_empty() {
             let stuck: Vec<Stuck> = inner
                 .agents
@@ -614,7 +625,12 @@ impl Scheduler {
         inner.last = Some(next);
         inner.digest = fnv(inner.digest, next as u64);
         inner.copies.decide();
-        inner.agents[next].turn.notify_one();
+        // A fiber is switched to by the agent that hands over; only a
+        // thread sleeps on its condition variable (and waking one is a
+        // system call, even with nobody asleep).
+        if inner.agents[next].fiber.is_none() {
+            inner.agents[next].turn.notify_one();
+        }
     }
 }
 

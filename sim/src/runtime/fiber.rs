@@ -83,12 +83,44 @@ impl Stack {
     }
 }
 
+// SAFETY: a stack is an owned mapping, used by one fiber at a time; a
+// spare one is used by nobody.
+unsafe impl Send for Stack {}
+
+/// Stacks of fibers that finished, kept for the next ones: mapping a
+/// stack, its guard page and the first touch of its pages cost more than
+/// a short explored schedule's whole hand-over.
+static SPARE: std::sync::Mutex<Vec<Stack>> = std::sync::Mutex::new(Vec::new());
+
+/// How many spare stacks are kept (their touched pages stay committed).
+const SPARE_STACKS: usize = 64;
+
+impl Stack {
+    /// A spare stack, else a new one.
+    fn take() -> Option<Stack> {
+        let spare = SPARE.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        spare.or_else(Stack::new)
+    }
+}
+
 impl Drop for Stack {
     fn drop(&mut self) {
-        // SAFETY: the mapping `new` made; no fiber runs on it any more (a
-        // fiber's stack is dropped after its body finished and switched
-        // away for the last time).
-        unsafe { libc::munmap(self.base.cast(), self.len) };
+        // No fiber runs on it any more (a fiber's stack is dropped after
+        // its body finished and switched away for the last time): kept
+        // for another fiber, or unmapped.
+        let mut spare = SPARE.lock().unwrap_or_else(|e| e.into_inner());
+        if spare.len() < SPARE_STACKS && self.len == STACK_BYTES + PAGE {
+            spare.push(Stack {
+                base: std::mem::replace(&mut self.base, std::ptr::null_mut()),
+                len: self.len,
+            });
+            return;
+        }
+        drop(spare);
+        if !self.base.is_null() {
+            // SAFETY: the mapping `new` made, used by nobody now.
+            unsafe { libc::munmap(self.base.cast(), self.len) };
+        }
     }
 }
 
@@ -250,7 +282,7 @@ impl<L: Locals> Switcher for Worker<L> {
         });
         let stack = match reused {
             Some(stack) => stack,
-            None => Stack::new().ok_or("cannot map a fiber stack")?,
+            None => Stack::take().ok_or("cannot map a fiber stack")?,
         };
         self.fibers.push(Fiber::new(stack, body));
         self.live += 1;
@@ -330,7 +362,7 @@ pub(crate) fn run_all<L: Locals + 'static>(
         fresh: 0,
     };
     for body in bodies {
-        let stack = Stack::new().ok_or("cannot map a fiber stack")?;
+        let stack = Stack::take().ok_or("cannot map a fiber stack")?;
         // SAFETY: the fiber's body only runs while `run_all` runs (it
         // returns after every fiber finished), so the borrow it holds is
         // live whenever it is used; the lifetime is erased only to store
