@@ -372,6 +372,8 @@ pub(crate) fn run_all<L: Locals + 'static>(
     }
     worker.live = worker.fibers.len();
     worker.fresh = worker.fibers.len();
+    // What the calling thread itself keeps in the locals, back after.
+    let own = L::take();
     let raw: *mut Worker<L> = &mut worker;
     WORKER.with(|w| {
         w.set(Some(Erased {
@@ -394,6 +396,7 @@ pub(crate) fn run_all<L: Locals + 'static>(
         unsafe { arch::switch(main, to) };
     }
     WORKER.with(|w| w.set(None));
+    own.put();
     if let Some(message) = PENDING_PANIC.with(|p| p.borrow_mut().take()) {
         return Err(message);
     }

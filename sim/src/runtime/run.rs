@@ -1018,6 +1018,12 @@ impl<'d> Run<'d> {
             ranks,
             workers: if explore_fibers { 1 } else { workers },
             fibers: fibers || explore_fibers,
+            // The calling thread runs them itself when it is no rank or
+            // fiber of another run (a thread of its own per schedule costs
+            // its start, its memory arena and its exit).
+            here: explore_fibers
+                && crate::runtime::fiber::current().is_none()
+                && CURRENT.with(|c| c.get()).is_none(),
             spins: match (ranks <= cores, pinned) {
                 (true, true) => SPINS,
                 (true, false) => UNPINNED_SPINS,
@@ -1086,6 +1092,8 @@ struct Placement {
     ranks: usize,
     workers: usize,
     fibers: bool,
+    /// Every rank a fiber of the calling thread (explore mode).
+    here: bool,
     /// Busy-wait rounds of a waiter (`State::spins`).
     spins: u32,
     /// The allowed CPUs, when every thread gets one of its own.
@@ -1105,6 +1113,15 @@ impl Placement {
     /// its worker, and waits for all of them.
     fn run(&self, state: &State<'_>, body: &(dyn Fn(usize) + Sync)) {
         let (ranks, workers) = (self.ranks, self.workers);
+        if self.here {
+            let bodies: Vec<Box<dyn FnOnce() + '_>> = (0..ranks)
+                .map(|rank| Box::new(move || body(rank)) as Box<dyn FnOnce()>)
+                .collect();
+            if let Err(message) = crate::runtime::fiber::run_all::<RankLocals>(bodies) {
+                state.error(0, format!("the ranks' fibers failed: {message}"));
+            }
+            return;
+        }
         std::thread::scope(|scope| {
             if self.fibers {
                 // Rank r on worker r mod W.
