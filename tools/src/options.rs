@@ -29,6 +29,8 @@ pub struct Options {
     pub warmup: usize,
     /// `--explore K` / `--replay SEED`: run under the protocol explorer.
     pub explore: Option<Seeds>,
+    /// How the ranks reach each other: threads, or MPI processes.
+    pub transport: pld_sim::runtime::transport::Transport,
 }
 
 /// Exit status of a deadlocked run (distinct from errors).

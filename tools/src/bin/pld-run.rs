@@ -1,6 +1,7 @@
 //! `pld-run`: run a pld kernel on N simulated ranks on the CPU.
 
 use clap::Parser;
+use pld_sim::runtime::transport::Transport;
 use pld_tools::options::{Options, Seeds};
 use pld_tools::run::run;
 use std::time::Duration;
@@ -80,6 +81,12 @@ struct Cli {
     /// Rerun exactly the schedule of one seed (as --explore printed it).
     #[arg(long, value_name = "SEED")]
     replay: Option<u64>,
+    /// How the ranks reach each other: threads of this process, or one MPI
+    /// process each (start with mpirun -np N ... --ranks N): mpi maps every
+    /// window into every process of one machine, mpi-rma moves bytes and
+    /// signals through MPI's one-sided calls, as across machines.
+    #[arg(long, default_value = "threads", value_parser = ["threads", "mpi", "mpi-rma"])]
+    transport: String,
 }
 
 /// The options that do not go with `--explore` / `--replay` (schedules are
@@ -158,6 +165,7 @@ fn main() {
             }),
             (None, None) => None,
         },
+        transport: Transport::parse(&cli.transport).unwrap_or_default(),
     };
     if let Err(message) = explore_options(&options, cli.seed.is_some()) {
         eprintln!("pld-run: error: {message}");

@@ -1,0 +1,60 @@
+// REQUIRES: mpirun
+// pld-run under MPI reports as a thread run does: a deadlock names every
+// rank's waited-on cell (found through the status board, not the stuck
+// windows), on process 0 only, with exit status 3; options that need one
+// address space and a --ranks other than the job's size are refused.
+//
+// RUN: split-file %s %t
+// RUN: not pld-run %t/deadlock.mlir --ranks 3 --deadline 0.3 2>&1 | FileCheck %s --check-prefix=DEADLOCK
+// RUN: not %mpirun -np 3 pld-run %t/deadlock.mlir --ranks 3 --deadline 0.3 --transport mpi 2>&1 | FileCheck %s --check-prefix=DEADLOCK
+// RUN: not %mpirun -np 3 pld-run %t/deadlock.mlir --ranks 3 --deadline 0.3 --transport mpi-rma 2>&1 | FileCheck %s --check-prefix=DEADLOCK
+// RUN: sh -c '%mpirun -np 3 pld-run %t/deadlock.mlir --ranks 3 --deadline 0.3 --transport mpi > /dev/null 2>&1; test $? -eq 3'
+// RUN: sh -c '%mpirun -np 3 pld-run %t/deadlock.mlir --ranks 3 --deadline 0.3 --transport mpi-rma > /dev/null 2>&1; test $? -eq 3'
+// RUN: not %mpirun -np 2 pld-run %t/barrier.mlir --ranks 2 --transport mpi --explore 3 2>&1 | FileCheck %s --check-prefix=EXPLORE
+// RUN: not %mpirun -np 2 pld-run %t/barrier.mlir --ranks 3 --transport mpi-rma 2>&1 | FileCheck %s --check-prefix=RANKS
+// RUN: not pld-run %t/barrier.mlir --ranks 2 --transport mpi 2>&1 | FileCheck %s --check-prefix=LAUNCH
+// RUN: not %mpirun -np 2 pld-run %t/program.mlir --ranks 2 --transport mpi 2>&1 | FileCheck %s --check-prefix=PROGRAM
+// A clean run says so once, from process 0.
+// RUN: %mpirun -np 2 pld-run %t/barrier.mlir --ranks 2 --transport mpi-rma --check | FileCheck %s --check-prefix=CLEAN
+
+// DEADLOCK: pld-run: deadlock: every live rank has waited for more than 300.0ms
+// DEADLOCK-NEXT: rank 1 in @divergent: waits for the i32 cell at rank 1's window, byte 0 (i32 cell 0 of the window) >= 1, which holds 0
+// DEADLOCK-NEXT: rank 2 in @divergent: waits for the i32 cell at rank 2's window, byte 0 (i32 cell 0 of the window) >= 1, which holds 0
+// DEADLOCK-NEXT: finished: rank 0
+// DEADLOCK-NEXT: rank 1 waits on %sig (arg0) at [0, 0], the signal of pld.tensor_barrier at {{.*}}deadlock.mlir:{{[0-9]+}}:10
+// DEADLOCK-NEXT: rank 2 waits on %sig (arg0) at [0, 0], the signal of pld.tensor_barrier at {{.*}}deadlock.mlir:{{[0-9]+}}:10
+// DEADLOCK-NOT: deadlock
+// EXPLORE: pld-run: error: --explore and --replay schedule every rank's threads in one address space; they do not run under --transport mpi (run them without --transport)
+// EXPLORE-NOT: error
+// RANKS: pld-run: error: --ranks 3 but mpirun started 2 processes: under --transport mpi-rma each process is one rank (mpirun -np 3 ... --ranks 3)
+// LAUNCH: pld-run: error: --transport mpi and mpi-rma run one rank per MPI process: start pld-run with mpirun
+// PROGRAM: pld-run: error: a whole program (its HOST orchestrator) does not run under --transport mpi yet; run one of its kernels with --kernel, or the program without --transport
+// CLEAN: @b on 2 ranks (2 MPI processes under --transport mpi-rma): finished in
+// CLEAN-NEXT: --check: pld.tensor_barrier has no numeric result to compare; every rank got through it and no credit is left
+// CLEAN-NOT: finished
+
+//--- deadlock.mlir
+// Rank 0 skips the barrier its peers enter.
+func.func @divergent(%sig: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (tensor<4x1xi32, #pld.dist>) -> !pld.ctx
+  %me = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %c0 = arith.constant 0 : i32
+  %skip = arith.cmpi eq, %me, %c0 : i32
+  scf.if %skip {
+  } else {
+    %r = "pld.tensor_barrier"(%sig) : (tensor<4x1xi32, #pld.dist>) -> tensor<4x1xi32, #pld.dist>
+  }
+  return
+}
+
+//--- barrier.mlir
+func.func @b(%s: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_barrier"(%s) : (tensor<2x1xi32, #pld.dist>) -> tensor<2x1xi32, #pld.dist>
+  return
+}
+
+//--- program.mlir
+func.func @main(%d: tensor<64xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"host">} {
+  %s = "pld.tensor_allreduce"(%d) {op = #pld.reduce_op<"sum">} : (tensor<64xf32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return
+}
