@@ -14,6 +14,11 @@
 // RUN: not %mpirun -np 2 pld-run %t/barrier.mlir --ranks 3 --transport mpi-rma 2>&1 | FileCheck %s --check-prefix=RANKS
 // RUN: not pld-run %t/barrier.mlir --ranks 2 --transport mpi 2>&1 | FileCheck %s --check-prefix=LAUNCH
 // RUN: not %mpirun -np 2 pld-run %t/program.mlir --ranks 2 --transport mpi 2>&1 | FileCheck %s --check-prefix=PROGRAM
+// A rank that dies (killed while its peers wait) takes the job down, named
+// by mpirun, instead of leaving it hanging.
+// RUN: %S/Inputs/kill_rank.sh 3 mpi-rma 1 %t/deadlock.mlir %t/killed.out | FileCheck %s --check-prefix=KILLED
+// KILLED: mpirun exited with status {{[1-9][0-9]*}}
+// KILLED: process rank 1 with PID {{[0-9]+}} on node {{.*}} exited on signal 9 (Killed)
 // A clean run says so once, from process 0.
 // RUN: %mpirun -np 2 pld-run %t/barrier.mlir --ranks 2 --transport mpi-rma --check | FileCheck %s --check-prefix=CLEAN
 

@@ -26,3 +26,7 @@
 // SOME-NEXT: [[P]] [[T]] allreduce_ring: {{[1-9][0-9]*}} files identical
 // SOME-NEXT: [[P]] [[T]] broadcast: {{[1-9][0-9]*}} files identical
 // SOME-NEXT: [[P]] [[T]] all_to_all_v: {{[1-9][0-9]*}} files identical
+
+// 64 ranks, each its own process, the windows spread over them.
+// RUN: %S/Inputs/matrix.sh 64 mpi-rma %t/64 allreduce_mesh | FileCheck %s --check-prefix=WIDE
+// WIDE: 64 mpi-rma allreduce_mesh: 192 files identical
