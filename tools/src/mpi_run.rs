@@ -1,6 +1,6 @@
 //! `pld-run --transport mpi|mpi-rma`: one rank per MPI process
-//! (`pld_sim::runtime::transport`). Every process loads, compiles and
-//! fills the same inputs and runs its own rank; the run's outcome is
+//! (`pld_sim::runtime::transport`). Every process loads and compiles the
+//! module, fills its rank's inputs ([`fills`]) and runs its rank; the run's outcome is
 //! merged on every process, and process 0 alone reports it (results,
 //! checks, files) and carries the job's exit status.
 
@@ -35,6 +35,14 @@ pub fn start(options: &Options) -> Result<(), String> {
 /// MPI.
 pub fn reports() -> bool {
     pld_sim::runtime::mpi::initialised().is_none_or(|world| world.rank == 0)
+}
+
+/// Whether this process fills `rank`'s inputs: every rank's with threads;
+/// under MPI its own, and process 0 every rank's when it checks them
+/// against the golden (`check`).
+pub fn fills(rank: usize, check: bool) -> bool {
+    pld_sim::runtime::mpi::initialised()
+        .is_none_or(|world| world.rank == rank || (world.rank == 0 && check))
 }
 
 /// The refusal of program mode under MPI, if that is the transport.

@@ -2,7 +2,7 @@
 //! explore its schedules), check it, report.
 
 use crate::explore::Verdict;
-use crate::inputs::{assign, fill_all, Generator};
+use crate::inputs::{assign, fill_ranks, Generator};
 use crate::options::{Options, Refusal, Seeds, DEADLOCK};
 use crate::report::{self, counter_rows, index_of, Progress};
 use pld_dialect::collective::Role;
@@ -410,7 +410,8 @@ fn kernel_inputs(
         "filling the inputs of {on_ranks} ({})",
         report::bytes(per_rank.saturating_mul(options.ranks))
     ));
-    Ok(fill_all(&columns, options.ranks, at)?)
+    let wanted = |rank| crate::mpi_run::fills(rank, options.check);
+    Ok(fill_ranks(&columns, options.ranks, &wanted, at)?)
 }
 
 /// How a series of runs of the kernel went: the time of one run (the mean

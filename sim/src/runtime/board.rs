@@ -414,3 +414,101 @@ fn decode_deadlock(r: &mut Reader<'_>) -> Option<Option<DeadlockReport>> {
         finished,
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_share_survives_the_wire() {
+        let deadlock = DeadlockReport {
+            deadline: Duration::from_millis(300),
+            blocked: vec![BlockedRank {
+                rank: 2,
+                block: Some((1, 4)),
+                kernel: "@k".into(),
+                window: Some(2),
+                offset: 8,
+                cmp: ">=",
+                expected: 3,
+                actual: -1,
+                site: Some(crate::runtime::sites::Site {
+                    op: "pto.comm_twait".into(),
+                    location: "k.mlir:4:8".into(),
+                }),
+            }],
+            finished: vec![0],
+        };
+        let share = Share {
+            rank: 2,
+            counters: Counters {
+                notifies: 1,
+                waits: 2,
+                remote_bytes_read: 3,
+                remote_bytes_written: 4,
+            },
+            errors: vec!["rank 2: oops".into()],
+            fatals: vec![Fatal {
+                rank: 2,
+                code: 5,
+                message: "bad".into(),
+            }],
+            logs: vec!["a line".into()],
+            remote_writes: vec![RemoteWrite {
+                rank: 2,
+                window: 1,
+                offset: 64,
+                bytes: 32,
+            }],
+            events: vec![Event {
+                name: "wait",
+                track: 1,
+                begin: 1.5,
+                duration: 2.25,
+                args: "\"cell\": 2".into(),
+            }],
+            kernel_time: Duration::from_micros(1234),
+            interrupted: false,
+            deadlock: Some(deadlock.clone()),
+        };
+        let back = decode(&encode(&share)).unwrap();
+        assert_eq!(back.counters, share.counters);
+        assert_eq!((&back.errors, &back.logs), (&share.errors, &share.logs));
+        assert_eq!(back.fatals, share.fatals);
+        assert_eq!(back.remote_writes, share.remote_writes);
+        assert_eq!(back.events[0].name, "wait");
+        assert_eq!(back.events[0].args, share.events[0].args);
+        assert_eq!(back.kernel_time, share.kernel_time);
+        assert_eq!(back.deadlock, Some(deadlock));
+        // A cut message is refused, not misread.
+        let bytes = encode(&share);
+        assert!(decode(&bytes[..bytes.len() - 3]).is_none());
+    }
+
+    #[test]
+    fn a_waiting_rank_reads_back_as_published() {
+        let waiting = Published::Waiting {
+            block: Some((3, 8)),
+            window: 1,
+            offset: 12,
+            ge: true,
+            expected: 2,
+            actual: 1,
+            site: -1,
+        };
+        let mut board = vec![0i64; 2 * ENTRY + 1];
+        board[..ENTRY].copy_from_slice(&Published::Done.encode());
+        board[ENTRY..2 * ENTRY].copy_from_slice(&waiting.encode());
+        let report = report(&board, 2, Duration::from_secs(1), "@k");
+        assert_eq!(report.finished, vec![0]);
+        let b = &report.blocked[0];
+        assert_eq!(
+            (b.rank, b.block, b.window, b.offset),
+            (1, Some((3, 8)), Some(1), 12)
+        );
+        assert_eq!(
+            (b.cmp, b.expected, b.actual, b.site.is_none()),
+            (">=", 2, 1, true)
+        );
+    }
+}

@@ -216,3 +216,20 @@ unsafe fn put_rows(call: &CopyCall, win: &Win, rank: usize, base: usize) -> Resu
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transports_by_name_and_threads_by_default() {
+        for t in [Transport::Threads, Transport::Mpi, Transport::MpiRma] {
+            assert_eq!(Transport::parse(t.name()), Some(t));
+        }
+        assert_eq!(Transport::parse("tcp"), None);
+        // Nothing selected one in this test process: threads, and MPI never
+        // initialised.
+        assert_eq!(current(), Transport::Threads);
+        assert!(crate::runtime::mpi::initialised().is_none());
+    }
+}
