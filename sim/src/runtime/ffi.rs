@@ -133,6 +133,9 @@ pub extern "C" fn pld_sim_notify(cell: *mut i32, value: i32, op: i32) {
                 explore.notified(agent, place, op, site, state.outside_signals(place.1));
             }
             state.wake(place.0);
+            if state.across_processes() {
+                crate::runtime::transport::wake(cell);
+            }
             state
                 .counters(rank)
                 .notifies

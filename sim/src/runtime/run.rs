@@ -455,6 +455,11 @@ impl State<'_> {
         self.names.and_then(|names| names(window, offset))
     }
 
+    /// Whether the run's ranks are in several processes (MPI).
+    pub fn across_processes(&self) -> bool {
+        self.board.is_some()
+    }
+
     /// The explorer, in explore mode.
     pub fn explore(&self) -> Option<&dyn Explorer> {
         self.explore.as_deref()
@@ -612,17 +617,22 @@ impl State<'_> {
                 if rounds.is_multiple_of(1024) {
                     std::thread::yield_now();
                 }
+            } else if self.board.is_some() {
+                // One rank per process: its peers' processes need the core
+                // more than its yields do.
+                // With a core per process a peer is about to notify: it
+                // yields as long as a thread would before it dozes.
+                let patience = if self.spins > 0 { YIELDS } else { 16 };
+                crate::runtime::transport::doze(cell, rounds, patience);
             } else if rounds < YIELDS {
                 std::thread::yield_now();
-            } else if self.board.is_some() {
-                // No notifier in this process to wake it: poll.
-                std::thread::sleep(Duration::from_micros(50));
             } else {
                 self.sleep(window, cell, expected, cmp);
             }
             // The clock is read every few rounds only: a fiber's round is a
             // switch of a few nanoseconds, a clock read costs more.
-            if rounds.is_multiple_of(64) && last_check.elapsed() >= Duration::from_millis(2) {
+            let due = rounds.is_multiple_of(64) || self.board.is_some();
+            if due && last_check.elapsed() >= Duration::from_millis(2) {
                 last_check = Instant::now();
                 self.declare_deadlock_if_stuck();
             }

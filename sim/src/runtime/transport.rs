@@ -139,6 +139,56 @@ impl Cell {
     }
 }
 
+/// One round of a waiting MPI rank whose cell is still not as it waits for
+/// (`round` counts from 1): a yield for the first `patience`, then a sleep until
+/// a notify wakes the cell ([`wake`], a futex on the shared mapping) or
+/// 1 ms passes; a cell reached through MPI is polled every 50 us.
+pub(crate) fn doze(cell: Cell, round: u32, patience: u32) {
+    if round < patience {
+        return std::thread::yield_now();
+    }
+    match cell {
+        Cell::Mapped(cell) => {
+            let seen = Cell::Mapped(cell).load();
+            let timeout = libc::timespec {
+                tv_sec: 0,
+                tv_nsec: 1_000_000,
+            };
+            // SAFETY: FUTEX_WAIT reads the aligned i32 at `cell` (a cell of
+            // a window mapped into this process, alive for the run) and
+            // sleeps while it holds `seen`, at most `timeout`; the shared
+            // (not private) futex is keyed by the mapping, so a notify of
+            // another process reaches it.
+            unsafe {
+                libc::syscall(
+                    libc::SYS_futex,
+                    cell.cast::<i32>(),
+                    libc::FUTEX_WAIT,
+                    seen,
+                    &timeout as *const libc::timespec,
+                )
+            };
+        }
+        Cell::Rma { .. } => std::thread::sleep(std::time::Duration::from_micros(50)),
+    }
+}
+
+/// Wakes the processes dozing on `cell` (after a notify changed it).
+pub(crate) fn wake(cell: Cell) {
+    if let Cell::Mapped(cell) = cell {
+        // SAFETY: FUTEX_WAKE only names the address (a cell of a mapped
+        // window); it reads and writes nothing.
+        unsafe {
+            libc::syscall(
+                libc::SYS_futex,
+                cell.cast::<i32>(),
+                libc::FUTEX_WAKE,
+                i32::MAX,
+            )
+        };
+    }
+}
+
 /// A copy one of whose sides is a window reached through MPI (`mpi-rma`),
 /// done with Get and Put; `false` when neither is (the caller moves the
 /// bytes itself).
