@@ -45,8 +45,6 @@ int pld_mpi_finalize(void) {
   return MPI_Finalize();
 }
 
-void pld_mpi_abort(int code) { MPI_Abort(MPI_COMM_WORLD, code); }
-
 int pld_mpi_barrier(void) { return MPI_Barrier(MPI_COMM_WORLD); }
 
 void pld_mpi_error_string(int code, char *out, int capacity) {
@@ -189,20 +187,15 @@ int pld_mpi_load_i64(void *handle, int64_t *out, int count, int rank, size_t dis
   return MPI_Win_flush(rank, win);
 }
 
-/* Every process's `count` bytes at `mine` (its own `count` may differ),
- * concatenated in rank order into `out` (`total` bytes, the sum), with
- * `counts` (one per process) as every process gave them. */
+/* Every process's `mine`, one per process in rank order, into `counts`. */
 int pld_mpi_allgather_counts(int64_t mine, int64_t *counts) {
   return MPI_Allgather(&mine, 1, MPI_INT64_T, counts, 1, MPI_INT64_T, MPI_COMM_WORLD);
 }
 
+/* Every process's `count` bytes at `mine` (each process's own count),
+ * concatenated in rank order into `out`: process r's `counts[r]` bytes at
+ * `displs[r]`. */
 int pld_mpi_allgather_bytes(const void *mine, int count, const int *counts, const int *displs,
                             void *out) {
   return MPI_Allgatherv(mine, count, MPI_BYTE, out, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
-}
-
-/* The element-wise sum of `count` floats over every process, into `out`
- * (the benchmark's anchor: Open MPI's own allreduce). */
-int pld_mpi_allreduce_f32(const float *data, float *out, int count) {
-  return MPI_Allreduce(data, out, count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
 }

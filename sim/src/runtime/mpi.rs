@@ -16,7 +16,6 @@ extern "C" {
     fn pld_mpi_launched() -> i32;
     fn pld_mpi_init(rank: *mut i32, size: *mut i32, node_size: *mut i32) -> i32;
     fn pld_mpi_finalize() -> i32;
-    fn pld_mpi_abort(code: i32);
     fn pld_mpi_barrier() -> i32;
     fn pld_mpi_error_string(code: i32, out: *mut u8, capacity: i32);
     fn pld_mpi_win_allocate(
@@ -66,7 +65,6 @@ extern "C" {
         displs: *const i32,
         out: *mut u8,
     ) -> i32;
-    fn pld_mpi_allreduce_f32(data: *const f32, out: *mut f32, count: i32) -> i32;
 }
 
 /// The MPI job this process is part of.
@@ -155,15 +153,6 @@ pub fn finalize() {
     }
 }
 
-/// Takes the whole job down with `code` (a rank that cannot go on: the
-/// others would wait for it forever).
-pub fn abort(code: i32) -> ! {
-    // SAFETY: MPI was initialised (callers check); MPI_Abort does not
-    // return in Open MPI, and the exit below covers one that does.
-    unsafe { pld_mpi_abort(code) };
-    std::process::exit(code)
-}
-
 /// `MPI_Barrier` on every process.
 pub fn barrier() -> Result<(), String> {
     let _guard = lock();
@@ -213,18 +202,6 @@ pub fn allgather(mine: &[u8]) -> Result<Vec<Vec<u8>>, String> {
         .zip(&displs)
         .map(|(&c, &d)| out[d as usize..(d + c) as usize].to_vec())
         .collect())
-}
-
-/// `MPI_Allreduce` (sum) of `data` over every process (the benchmark's
-/// anchor).
-pub fn allreduce_f32(data: &[f32], out: &mut [f32]) -> Result<(), String> {
-    assert_eq!(data.len(), out.len());
-    let count = i32::try_from(data.len()).map_err(|_| "more than 2^31 floats".to_string())?;
-    let _guard = lock();
-    // SAFETY: both slices have `count` floats.
-    check("MPI_Allreduce", unsafe {
-        pld_mpi_allreduce_f32(data.as_ptr(), out.as_mut_ptr(), count)
-    })
 }
 
 /// An MPI window: `MPI_Win_allocate_shared` on the machine's processes
