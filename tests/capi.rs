@@ -208,8 +208,9 @@ fn passes_registered_for_mlirs_own_parser_lower_as_pld_opt_does() {
 
 #[test]
 fn every_pass_is_created_and_a_wrong_name_is_explained() {
-    let creators: [extern "C" fn() -> mlir_sys::MlirPass; 11] = [
+    let creators: [extern "C" fn() -> mlir_sys::MlirPass; 12] = [
         pld::passes::pldCreateVerifyPass,
+        pld::passes::pldCreateConvertShardToPldPass,
         pld::passes::pldCreateSynthesizeAllReduceSignalsPass,
         pld::passes::pldCreateMaterializeCommDomainScopesPass,
         pld::passes::pldCreateLowerHostTensorCollectivesPass,
@@ -721,7 +722,7 @@ fn what_is_wrong_reaches_the_hosts_diagnostic_handler() {
     assert!(none.ptr.is_null());
     assert_eq!(
         messages(&sink),
-        ["examples/ring_allreduce.mlir:1:1: a program runs on 1 to 64 ranks, not 0"]
+        ["examples/ring_allreduce.mlir:0:0: a program runs on 1 to 64 ranks, not 0"]
     );
     let unknown = api::pldProgramCreate(good.to_raw(), host::string_ref("nope"), 4);
     assert!(unknown.ptr.is_null());

@@ -72,6 +72,28 @@ fn blocks(text: &str) -> Vec<Block> {
     out
 }
 
+/// Writes a file a doc shows into the doc's scratch directory `dir`,
+/// never through the links to the repository's folders there: a doc whose
+/// shown file is named like a repository file (`examples/x.mlir`) would
+/// otherwise overwrite it.
+fn write_shown(dir: &Path, name: &str, body: &str, place: &str) {
+    let path = dir.join(name);
+    let inside = |p: &Path| {
+        p.canonicalize()
+            .is_ok_and(|p| p.starts_with(dir.canonicalize().unwrap()))
+    };
+    let parent = path.parent().unwrap_or(dir);
+    let linked = path
+        .symlink_metadata()
+        .is_ok_and(|m| m.file_type().is_symlink());
+    assert!(
+        inside(parent) && !linked,
+        "{place}: the doc shows a file `{name}` that would be written outside its scratch \
+         directory (into the repository); name it differently"
+    );
+    std::fs::write(path, body).unwrap();
+}
+
 /// One command to run, with what the doc says it prints.
 struct Example {
     line: usize,
@@ -317,11 +339,11 @@ fn every_command_of_the_docs_runs_as_shown() {
             for (name, body) in &shown_anywhere {
                 let mentioned = text.contains(&format!("`{name}`"));
                 if mentioned && !example.files.iter().any(|(n, _)| n == name) {
-                    std::fs::write(dir.join(name), body).unwrap();
+                    write_shown(&dir, name, body, &place);
                 }
             }
             for (name, body) in &example.files {
-                std::fs::write(dir.join(name), body).unwrap();
+                write_shown(&dir, name, body, &place);
             }
             let inputs_exist = example
                 .command

@@ -66,6 +66,8 @@ PLD_CAPI_EXPORTED MlirPass pldCreatePass(MlirStringRef argument,
 
 /// `pld-verify` [builtin.module]: the semantic verifier.
 PLD_CAPI_EXPORTED MlirPass pldCreateVerifyPass(void);
+/// `convert-shard-to-pld` [builtin.module]: upstream `shard` programs to pld.
+PLD_CAPI_EXPORTED MlirPass pldCreateConvertShardToPldPass(void);
 /// `pld-synthesize-allreduce-signals` [builtin.module]: HOST rail.
 PLD_CAPI_EXPORTED MlirPass pldCreateSynthesizeAllReduceSignalsPass(void);
 /// `pld-materialize-comm-domain-scopes` [func.func]: HOST rail.
