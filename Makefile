@@ -20,6 +20,10 @@ LLVM_PACKAGES := libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools \
 # The tests build the C and C++ examples against an installed prefix with
 # pkg-config and with CMake (docs/embedding.md).
 EMBEDDING_PACKAGES := cmake pkgconf
+# The simulator links Open MPI (pld-run --transport mpi|mpi-rma, one rank
+# per MPI process; docs/tools/pld-run.md, "Running across machines"), and
+# its tests start ranks with mpirun.
+MPI_PACKAGES := openmpi-bin libopenmpi-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 EXAMPLE := examples/allreduce.mlir
 
@@ -44,7 +48,7 @@ PYTHON_PACKAGES := python3-venv
 .PHONY: deps demo test bench lint clean irdl install python-test
 
 deps:
-	@$(call install,$(LLVM_PACKAGES) $(EMBEDDING_PACKAGES) $(PYTHON_PACKAGES))
+	@$(call install,$(LLVM_PACKAGES) $(EMBEDDING_PACKAGES) $(MPI_PACKAGES) $(PYTHON_PACKAGES))
 	@command -v cargo >/dev/null || { echo "cargo is required (https://rustup.rs)"; exit 1; }
 
 demo: deps

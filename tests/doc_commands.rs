@@ -15,7 +15,7 @@
 //!   (durations and paths are compared loosely).
 //!
 //! - a line starting with a host's command (`make install`, `cc`, `c++`,
-//!   `cmake`, or running the C and C++ examples it builds), in either kind
+//!   `cmake`, `mpirun`, or running the C and C++ examples it builds), in either kind
 //!   of block, as the tools' commands: docs/embedding.md installs pld into
 //!   a scratch `$PREFIX` and builds the examples against it
 //!   ([`HOST_COMMANDS`]).
@@ -112,8 +112,9 @@ const TOOLS: [&str; 4] = ["pld-opt", "pld-translate", "pld-run", "mlir-opt"];
 /// `PKG_CONFIG_PATH` its pkg-config directory; `make` runs in the
 /// repository, its `make install` with `FROM` this test's build
 /// (tests/support/staged_build.rs).
-const HOST_COMMANDS: [&str; 7] = [
+const HOST_COMMANDS: [&str; 8] = [
     "make install",
+    "mpirun ",
     "cc ",
     "c++ ",
     "cmake ",
@@ -366,6 +367,10 @@ fn every_command_of_the_docs_runs_as_shown() {
                 .env("PREFIX", &prefix)
                 .env("PKG_CONFIG_PATH", &pkg_config_path)
                 .env("FROM", &from)
+                // `mpirun` (docs/tools/pld-run.md, "Running across
+                // machines") as root too, as CI runs.
+                .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+                .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
                 .output()
                 .expect("run sh");
             let printed = String::from_utf8_lossy(&output.stdout).to_string();

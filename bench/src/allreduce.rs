@@ -40,11 +40,29 @@ struct Measured {
     read: Vec<u64>,
 }
 
+/// `pld-run` on `ranks` ranks: itself with threads, under `mpirun -np
+/// ranks` with an MPI transport.
+fn pld_run_command(pld_run: &std::path::Path, transport: &str, ranks: usize) -> Command {
+    if transport == "threads" {
+        return Command::new(pld_run);
+    }
+    let mut command = Command::new("mpirun");
+    command
+        .args(["--oversubscribe", "-np", &ranks.to_string()])
+        .arg(pld_run)
+        .args(["--transport", transport])
+        // A container's root user may run it.
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+    command
+}
+
 fn run_case(
     pld_run: &std::path::Path,
     dir: &std::path::Path,
     mode: &str,
     ranks: usize,
+    transport: &str,
 ) -> Result<Measured> {
     let (rows, cols, mode_attr) = if mode == "ring" {
         (2 * (ranks - 1), ranks, ", mode = \"ring\"")
@@ -60,7 +78,7 @@ fn run_case(
     );
     let path = dir.join(format!("allreduce_{mode}_{ranks}.mlir"));
     std::fs::write(&path, source).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    let output = Command::new(pld_run)
+    let output = pld_run_command(pld_run, transport, ranks)
         .arg(&path)
         .args([
             "--ranks",
@@ -95,6 +113,27 @@ fn run_case(
         })
         .collect();
     Ok(Measured { time, read })
+}
+
+/// The goals against OpenMPI and the ideal ring: issue 13's on threads
+/// (ring 1.5x OpenMPI, mesh 1x, both half the ideal ring); issue 24's for
+/// the shared-memory MPI transport (at least as fast as MPI_Allreduce);
+/// none for mpi-rma, whose ratio is reported only.
+fn goals(transport: &str, mode: &str) -> (f64, f64) {
+    match (transport, mode) {
+        ("threads", "ring") => (1.5, 0.5),
+        ("threads", _) => (1.0, 0.5),
+        ("mpi", _) => (1.0, 0.0),
+        _ => (0.0, 0.0),
+    }
+}
+
+fn goals_text(transport: &str) -> &'static str {
+    match transport {
+        "threads" => "ring >= 1.5x OpenMPI, mesh >= 1x OpenMPI, both >= 0.5x the ideal ring",
+        "mpi" => "ring and mesh >= 1x OpenMPI (one MPI process per rank, shared-memory windows)",
+        _ => "none (MPI one-sided calls for every remote byte and signal; ratios reported)",
+    }
 }
 
 /// Whether `ratio` meets `goal`, for the table.
@@ -133,7 +172,8 @@ fn measure(
             Err(e) => format!("unavailable: {e}"),
         }
     );
-    println!("  busbw in GB/s; goals: ring >= 1.5x OpenMPI, mesh >= 1x OpenMPI, both >= 0.5x the ideal ring");
+    println!("  pld-run --transport {}", config.transport);
+    println!("  busbw in GB/s; goals: {}", goals_text(config.transport));
     println!();
     println!(
         "  {:<4} {:>2}  {:>9}  {:>6}  {:>8}  {:>10}  {:>6}  {:>10}  {:>10}",
@@ -144,7 +184,7 @@ fn measure(
         for ranks in [2, 4, 8] {
             let mut best: Option<Measured> = None;
             for _ in 0..runs {
-                let measured = run_case(pld_run, dir, mode, ranks)?;
+                let measured = run_case(pld_run, dir, mode, ranks, config.transport)?;
                 if best.as_ref().is_none_or(|b| measured.time < b.time) {
                     best = Some(measured);
                 }
@@ -162,7 +202,7 @@ fn measure(
                 (ranks - 1) as f64 * BYTES as f64
             };
             let worst = measured.read.iter().copied().max().unwrap_or(0) as f64;
-            let mpi_goal = if mode == "ring" { 1.5 } else { 1.0 };
+            let (mpi_goal, ideal_goal) = goals(config.transport, mode);
             let (mpi_text, mpi_ratio) = match mpi {
                 Some(mpi) => {
                     let ratio = mine / mpi;
@@ -175,7 +215,7 @@ fn measure(
                 None => ("-".into(), "-".into()),
             };
             let ideal_ratio = mine / ideal;
-            missed += usize::from(ideal_ratio < 0.5);
+            missed += usize::from(ideal_ratio < ideal_goal);
             println!(
                 "  {mode:<4} {ranks:>2}  {:>9}  {:>6.2}  {:>8}  {:>10}  {:>6.2}  {:>10}  {:>10.3}",
                 format_duration(measured.time),
@@ -183,7 +223,7 @@ fn measure(
                 mpi_text,
                 mpi_ratio,
                 ideal / 1e9,
-                format!("{ideal_ratio:.2} {}", verdict(ideal_ratio, 0.5)),
+                format!("{ideal_ratio:.2} {}", verdict(ideal_ratio, ideal_goal)),
                 worst / bound
             );
         }

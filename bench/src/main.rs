@@ -83,6 +83,9 @@ Commands:
 Options:
   --runs <N>    Timed runs per measurement [default: 20]
   --warmup <N>  Untimed warm-up runs per measurement [default: 3]
+  --transport <threads|mpi|mpi-rma>
+                How allreduce's pld-run reaches its ranks (mpi, mpi-rma: one
+                MPI process per rank under mpirun) [default: threads]
   -h, --help    Print help
 
 Environment:
@@ -128,6 +131,17 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<(Action, Config)
                 } else {
                     config.warmup = n;
                 }
+            }
+            "--transport" => {
+                let value = inline_value
+                    .or_else(|| args.next())
+                    .ok_or_else(|| format!("{flag} needs a value"))?;
+                config.transport = ["threads", "mpi", "mpi-rma"]
+                    .into_iter()
+                    .find(|t| *t == value)
+                    .ok_or_else(|| {
+                        format!("--transport: expected threads, mpi or mpi-rma, got `{value}`")
+                    })?;
             }
             _ if flag.starts_with('-') => return Err(format!("unknown option `{arg}`")),
             _ if command.is_some() => return Err(format!("unexpected argument `{arg}`")),
@@ -231,7 +245,16 @@ mod tests {
         assert_eq!(describe(&parse(&["list"]).unwrap().0), "list");
         let (action, config) = parse(&["--runs", "5", "cold-start", "--warmup=1"]).unwrap();
         assert_eq!(describe(&action), "run cold-start");
-        assert_eq!(config, Config { runs: 5, warmup: 1 });
+        assert_eq!(
+            config,
+            Config {
+                runs: 5,
+                warmup: 1,
+                transport: "threads"
+            }
+        );
+        let (_, config) = parse(&["allreduce", "--transport=mpi-rma"]).unwrap();
+        assert_eq!(config.transport, "mpi-rma");
         let (action, config) = parse(&["all"]).unwrap();
         let all: Vec<_> = BENCHMARKS.iter().map(|b| b.name).collect();
         assert_eq!(describe(&action), format!("run {}", all.join(",")));
@@ -248,5 +271,6 @@ mod tests {
         assert!(parse(&["all", "--runs", "0"]).is_err());
         assert!(parse(&["all", "--runs=x"]).is_err());
         assert!(parse(&["all", "--frobnicate"]).is_err());
+        assert!(parse(&["allreduce", "--transport", "tcp"]).is_err());
     }
 }

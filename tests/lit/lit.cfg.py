@@ -5,6 +5,7 @@
 # too: `PLD_BIN_DIR=target/debug /usr/lib/llvm-22/bin/lit -v tests/lit`.
 
 import os
+import shutil
 
 import lit.formats
 
@@ -48,4 +49,14 @@ config.substitutions.append(
             os.environ.get("PLD_PLUGIN", os.path.join(bin_dir, "libPldPlugin.so"))
         ),
     )
+)
+
+# Open MPI's launcher, for the tests of `pld-run --transport mpi|mpi-rma`
+# (tests/lit/tools/pld-run/mpi/, `REQUIRES: mpirun`; skipped without it).
+# As root (CI) mpirun needs --allow-run-as-root; --oversubscribe lets 4
+# processes share 2 cores.
+if shutil.which("mpirun") is not None:
+    config.available_features.add("mpirun")
+config.substitutions.append(
+    ("%mpirun", "mpirun --allow-run-as-root --oversubscribe")
 )

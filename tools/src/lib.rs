@@ -9,6 +9,8 @@
 //!   [`explore`] for `--explore` and `--replay`; [`inputs`] fills
 //!   parameters and buffers, [`report`] is what both modes print alike:
 //!   indices, signal cells, counters, phases.
+//! * [`mpi_run`] starts and ends `--transport mpi` / `mpi-rma` (one rank
+//!   per MPI process).
 //! * [`files`] reads inputs and writes outputs, `-` meaning the terminal.
 //! * [`args`] accepts LLVM's single-dash long options; [`timing`] is
 //!   `pld-opt --mlir-timing`.
@@ -18,6 +20,7 @@ pub mod expectations;
 pub mod explore;
 pub mod files;
 pub mod inputs;
+pub mod mpi_run;
 pub mod opt;
 pub mod options;
 pub mod report;

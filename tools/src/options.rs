@@ -32,6 +32,8 @@ pub struct Options {
     /// `--schedule-log FILE`: a line per explored schedule (seed, steps,
     /// the digest of its decisions, its findings' keys).
     pub schedule_log: Option<String>,
+    /// How the ranks reach each other: threads, or MPI processes.
+    pub transport: pld_sim::runtime::transport::Transport,
 }
 
 /// Exit status of a deadlocked run (distinct from errors).

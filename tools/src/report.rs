@@ -132,7 +132,13 @@ pub(crate) struct Phase {
 impl Progress {
     /// Starts the command's clock.
     pub(crate) fn start() -> Progress {
-        Progress::with_sink(std::sync::Arc::new(|line| eprintln!("{line}")))
+        // Under MPI only process 0 speaks for the run.
+        let speaks = crate::mpi_run::reports();
+        Progress::with_sink(std::sync::Arc::new(move |line| {
+            if speaks {
+                eprintln!("{line}")
+            }
+        }))
     }
 
     fn with_sink(sink: std::sync::Arc<dyn Fn(String) + Send + Sync>) -> Progress {

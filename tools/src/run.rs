@@ -7,6 +7,17 @@ use crate::options::{Options, Refusal};
 
 /// Runs `pld-run`; returns the process exit status.
 pub fn run(options: &Options) -> i32 {
+    if let Err(message) = crate::mpi_run::start(options) {
+        if crate::mpi_run::reports() {
+            eprintln!("pld-run: error: {message}");
+        }
+        return crate::mpi_run::finish(1);
+    }
+    crate::mpi_run::finish(run_input(options))
+}
+
+/// Reads, runs and reports the input.
+fn run_input(options: &Options) -> i32 {
     crate::watch::phase(format!("reading and compiling {}", options.input));
     let Some((buffer_name, text)) = read_named_input("pld-run", &options.input) else {
         return 1;
@@ -19,7 +30,9 @@ pub fn run(options: &Options) -> i32 {
             pld_sim::runtime::interrupt::STATUS
         }
         Err(refusal) => {
-            eprintln!("{}", shown_error(refusal.message(), &buffer_name, &text));
+            if crate::mpi_run::reports() {
+                eprintln!("{}", shown_error(refusal.message(), &buffer_name, &text));
+            }
             refusal.status()
         }
     }
@@ -97,6 +110,7 @@ fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Refusa
     if options.entry.is_some()
         || (options.kernel.is_none() && !crate::run_program::host_functions(text).is_empty())
     {
+        crate::mpi_run::refuse_programs(options.transport)?;
         return crate::run_program::drive(options, buffer_name, text);
     }
     crate::run_kernel::drive(options, buffer_name, text)

@@ -2,7 +2,7 @@
 //! explore its schedules), check it, report.
 
 use crate::explore::Verdict;
-use crate::inputs::{assign, fill_all, Generator};
+use crate::inputs::{assign, fill_ranks, Generator};
 use crate::options::{Options, Refusal, Seeds, DEADLOCK};
 use crate::report::{self, counter_rows, index_of, Progress};
 use pld_dialect::collective::Role;
@@ -260,6 +260,11 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
         eprintln!("{}", crate::watch::interrupted_message());
         return Ok(pld_sim::runtime::interrupt::STATUS);
     }
+    if !crate::mpi_run::reports() {
+        // Under MPI, process 0 reports the whole run (it has every rank's
+        // outcome, and reaches every window).
+        return Ok(0);
+    }
     crate::watch::phase("checking the results");
     if let (Some(path), Some(trace)) = (&options.trace, &finished.outcome.trace) {
         std::fs::write(path, trace).map_err(|e| format!("cannot write '{path}': {e}"))?;
@@ -409,7 +414,8 @@ fn kernel_inputs(
         "filling the inputs of {on_ranks} ({})",
         report::bytes(per_rank.saturating_mul(options.ranks))
     ));
-    Ok(fill_all(&columns, options.ranks, at)?)
+    let wanted = |rank| crate::mpi_run::fills(rank, options.check);
+    Ok(fill_ranks(&columns, options.ranks, &wanted, at)?)
 }
 
 /// How a series of runs of the kernel went: the time of one run (the mean
@@ -555,8 +561,17 @@ fn print_finished(options: &Options, kernel: &KernelInfo, finished: &Finished, s
     } else {
         String::new()
     };
+    let processes = match options.transport.is_mpi() {
+        true => format!(
+            " ({} MPI process{} under --transport {})",
+            options.ranks,
+            if options.ranks == 1 { "" } else { "es" },
+            options.transport.name()
+        ),
+        false => String::new(),
+    };
     println!(
-        "@{} on {}: finished in {:.1?} (kernels {:.1?}){described}",
+        "@{} on {}{processes}: finished in {:.1?} (kernels {:.1?}){described}",
         kernel.name,
         report::count(options.ranks, "rank"),
         series.elapsed,

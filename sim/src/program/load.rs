@@ -191,7 +191,9 @@ impl Program {
                 offsets.push(None);
             }
         }
-        let domain = CommDomain::new(ranks, window_bytes.max(32)).map_err(|e| e.to_string())?;
+        let transport = crate::runtime::transport::current();
+        let domain =
+            CommDomain::over(transport, ranks, window_bytes.max(32)).map_err(|e| e.to_string())?;
         let locals = write_inputs(&domain, params, &offsets, &init)?;
         // The timeline names window bytes by parameter and element.
         let names = |_window: usize, offset: usize| {
@@ -240,7 +242,7 @@ impl Program {
                 // buffer of the parameter's size that outlives the call.
                 unsafe { entry.call(&mut arguments) };
             });
-        let locals = locals
+        let mut locals: Vec<Vec<Vec<u8>>> = locals
             .into_iter()
             .map(|row| {
                 row.into_iter()
@@ -248,6 +250,7 @@ impl Program {
                     .collect()
             })
             .collect();
+        gather_locals(&domain, &mut locals)?;
         Ok(Finished {
             outcome,
             offsets,
@@ -271,6 +274,10 @@ fn write_inputs(
     let bytes = ranks * params.iter().map(Param::bytes).sum::<usize>();
     crate::program::parallel::map(ranks, bytes, |rank| {
         let mut row = Vec::new();
+        if !domain.local().contains(&rank) {
+            // Another process's rank (MPI): its process writes it.
+            return Ok(params.iter().map(|_| Mutex::new(Vec::new())).collect());
+        }
         for (i, param) in params.iter().enumerate() {
             let bytes = init(rank, i);
             if bytes.len() != param.bytes() {
@@ -293,6 +300,35 @@ fn write_inputs(
     })
     .into_iter()
     .collect()
+}
+
+/// Under MPI: every rank's private buffers after the run, from the
+/// process that ran it (collective; nothing to do with threads).
+fn gather_locals(domain: &CommDomain, locals: &mut [Vec<Vec<u8>>]) -> Result<(), String> {
+    let mine = domain.local();
+    if mine.len() == domain.ranks() {
+        return Ok(());
+    }
+    let mut bytes = Vec::new();
+    for buffer in &locals[mine.start] {
+        bytes.extend_from_slice(&(buffer.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(buffer);
+    }
+    let all = crate::runtime::mpi::allgather(&bytes)?;
+    for (rank, mut rest) in all.iter().map(Vec::as_slice).enumerate() {
+        for buffer in locals[rank].iter_mut() {
+            let (len, tail) = rest
+                .split_first_chunk::<8>()
+                .ok_or("a rank's buffers are malformed")?;
+            let len = u64::from_le_bytes(*len) as usize;
+            let (data, tail) = tail
+                .split_at_checked(len)
+                .ok_or("a rank's buffers are malformed")?;
+            *buffer = data.to_vec();
+            rest = tail;
+        }
+    }
+    Ok(())
 }
 
 /// The SSA names of `@function`'s parameters as the source writes them

@@ -271,7 +271,7 @@ fn deliver_through(state: &State<'_>, handle: u64, explore: Option<&dyn Explorer
         // submit (or are buffers the kernel owns, which outlive its
         // outstanding events: they land at the latest when its thread
         // ends, before its tiles are freed).
-        unsafe { copy.perform(false) };
+        unsafe { copy.deliver(state, copy_rank(state), false) };
     }
     if let Some(explore) = explore {
         let handles: Vec<u64> = copies.iter().map(|(h, _)| *h).collect();
@@ -385,7 +385,7 @@ pub(crate) fn orphans(state: &State<'_>, rank: usize, thread: usize) {
         if !p.delivered {
             // SAFETY: as in `deliver_through`; the thread's tiles are
             // freed only after this.
-            unsafe { p.copy.perform(false) };
+            unsafe { p.copy.deliver(state, rank, false) };
         }
     }
     let explore = state.explore();
@@ -425,4 +425,10 @@ pub fn workspace() -> (u64, u64) {
         WORKSPACE.as_ptr() as u64,
         std::mem::size_of_val(&WORKSPACE) as u64,
     )
+}
+
+/// The rank a delivered copy's errors are charged to: the process's own
+/// (only `mpi-rma`, one rank per process, reports them).
+fn copy_rank(state: &State<'_>) -> usize {
+    state.domain.local().start
 }

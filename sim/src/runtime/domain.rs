@@ -1,11 +1,14 @@
 //! Comm domains: one zeroed window per rank and one `CommContext` per rank
 //! that records where every window lives.
 
+use crate::runtime::mpi::Win;
 use crate::runtime::report::CellLeak;
+use crate::runtime::transport::Transport;
 use pld_runtime_sys::{PldCommContext, PLD_COMM_BUFFER_ALIGNMENT, PLD_COMM_MAX_RANK_NUM};
 use std::alloc::{alloc_zeroed, dealloc, Layout};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::Arc;
 
 /// The most ranks a comm domain has: the size of a `CommContext`'s window
 /// tables (`PLD_COMM_MAX_RANK_NUM` of runtime-sys's `comm_context.h`). The
@@ -19,6 +22,8 @@ pub enum SimError {
     RankCount(usize),
     /// A window size the allocator cannot serve.
     WindowSize(usize),
+    /// An MPI transport could not set the windows up (MPI's words).
+    Mpi(String),
 }
 
 impl std::fmt::Display for SimError {
@@ -28,6 +33,7 @@ impl std::fmt::Display for SimError {
                 write!(f, "a comm domain has 1 to {MAX_RANKS} ranks, not {n}")
             }
             SimError::WindowSize(n) => write!(f, "cannot allocate a window of {n} bytes"),
+            SimError::Mpi(message) => write!(f, "{message}"),
         }
     }
 }
@@ -40,10 +46,23 @@ pub struct Window {
     base: NonNull<u8>,
     /// The window's bytes.
     len: usize,
-    /// The allocation the window is carved from (an alignment more than
-    /// `len`).
-    block: NonNull<u8>,
-    layout: Layout,
+    memory: Memory,
+}
+
+/// Where a window's bytes are.
+enum Memory {
+    /// This process's allocation the window is carved from (an alignment
+    /// more than `len`), freed with the window.
+    Owned { block: NonNull<u8>, layout: Layout },
+    /// Rank `rank`'s part of an MPI window. `mapped`: in this process's
+    /// memory at `base` (the rank's own part, or any part of a shared
+    /// window); otherwise `base` is an address reserved for the rank that
+    /// nothing may touch (`mpi-rma`), and its bytes move through MPI.
+    Mpi {
+        win: Arc<Win>,
+        rank: usize,
+        mapped: bool,
+    },
 }
 
 /// Large windows start at a huge-page boundary and are advised to the
@@ -101,9 +120,35 @@ impl Window {
         Ok(Window {
             base,
             len,
-            block,
-            layout,
+            memory: Memory::Owned { block, layout },
         })
+    }
+
+    /// Rank `rank`'s part of `win`, at `base` in this process (mapped) or
+    /// at a reserved address (not mapped).
+    fn of_mpi(win: &Arc<Win>, rank: usize, base: *mut u8, len: usize, mapped: bool) -> Self {
+        Window {
+            base: NonNull::new(base).unwrap_or(NonNull::dangling()),
+            len,
+            memory: Memory::Mpi {
+                win: Arc::clone(win),
+                rank,
+                mapped,
+            },
+        }
+    }
+
+    /// The MPI window and rank through which this window's bytes move,
+    /// when they are not in this process's memory (`mpi-rma`'s peers).
+    pub fn remote(&self) -> Option<(&Win, usize)> {
+        match &self.memory {
+            Memory::Mpi {
+                win,
+                rank,
+                mapped: false,
+            } => Some((win, *rank)),
+            Memory::Mpi { mapped: true, .. } | Memory::Owned { .. } => None,
+        }
     }
 
     /// The address of byte 0.
@@ -128,10 +173,11 @@ impl Window {
                 .is_some_and(|end| end <= start + self.len())
     }
 
-    /// The i32 cell at `offset` bytes, for atomic access.
+    /// The i32 cell at `offset` bytes, for atomic access (none in a
+    /// window of another process that is not mapped here).
     pub fn cell(&self, offset: usize) -> Option<&AtomicI32> {
         let aligned = offset.is_multiple_of(std::mem::align_of::<AtomicI32>());
-        (aligned && offset + 4 <= self.len()).then(|| {
+        (aligned && offset + 4 <= self.len() && self.remote().is_none()).then(|| {
             // SAFETY: in bounds and aligned; the memory lives as long as
             // `self`, and cells are only accessed atomically.
             unsafe { AtomicI32::from_ptr(self.base().add(offset).cast()) }
@@ -143,6 +189,9 @@ impl Window {
         let fits = offset
             .checked_add(out.len())
             .is_some_and(|end| end <= self.len());
+        if let (true, Some((win, rank))) = (fits, self.remote()) {
+            return win.get(rank, offset, out).is_ok();
+        }
         if fits {
             // SAFETY: in bounds; the caller synchronises with the ranks.
             unsafe {
@@ -157,6 +206,9 @@ impl Window {
         let fits = offset
             .checked_add(data.len())
             .is_some_and(|end| end <= self.len());
+        if let (true, Some((win, rank))) = (fits, self.remote()) {
+            return win.put(rank, offset, data).is_ok();
+        }
         if fits {
             // SAFETY: in bounds; the caller synchronises with the ranks.
             unsafe {
@@ -169,8 +221,12 @@ impl Window {
 
 impl Drop for Window {
     fn drop(&mut self) {
-        // SAFETY: allocated with this layout in `new`.
-        unsafe { dealloc(self.block.as_ptr(), self.layout) };
+        match &self.memory {
+            // SAFETY: allocated with this layout in `new`.
+            Memory::Owned { block, layout } => unsafe { dealloc(block.as_ptr(), *layout) },
+            // The MPI window is freed when its last part goes.
+            Memory::Mpi { .. } => {}
+        }
     }
 }
 
@@ -182,11 +238,19 @@ pub struct CommDomain {
     /// Never resized after `new`, so the addresses handed to kernels stay
     /// valid.
     contexts: Vec<PldCommContext>,
+    /// The ranks this process runs: all of them, or its own under MPI.
+    local: std::ops::Range<usize>,
+    /// Under `mpi-rma`: the MPI window every signal and remote copy goes
+    /// through (`crate::runtime::transport`).
+    rma: Option<Arc<Win>>,
+    /// Under `mpi-rma`: the addresses reserved for the peers' windows
+    /// (dropped after the windows).
+    _reserved: Option<Reserved>,
 }
 
 impl CommDomain {
     /// Allocates `ranks` zeroed windows of `window_bytes` each and fills
-    /// every rank's context.
+    /// every rank's context; every rank runs in this process.
     pub fn new(ranks: usize, window_bytes: usize) -> Result<Self, SimError> {
         if ranks == 0 || ranks > MAX_RANKS {
             return Err(SimError::RankCount(ranks));
@@ -194,6 +258,72 @@ impl CommDomain {
         let windows = (0..ranks)
             .map(|_| Window::new(window_bytes))
             .collect::<Result<Vec<_>, _>>()?;
+        Ok(Self::assemble(windows, window_bytes, 0..ranks, None, None))
+    }
+
+    /// The domain of `ranks` ranks over `transport`: [`CommDomain::new`]
+    /// for threads; under MPI (collective: every process calls it), one
+    /// window per process from MPI, this process running its own rank
+    /// (`crate::runtime::transport`).
+    pub fn over(transport: Transport, ranks: usize, window_bytes: usize) -> Result<Self, SimError> {
+        let rma = match transport {
+            Transport::Threads => return Self::new(ranks, window_bytes),
+            Transport::Mpi => false,
+            Transport::MpiRma => true,
+        };
+        let world = crate::runtime::mpi::initialised()
+            .ok_or_else(|| SimError::Mpi("MPI is not initialised".into()))?;
+        if ranks != world.size {
+            return Err(SimError::Mpi(format!(
+                "{ranks} ranks on {} MPI processes: each process is one rank",
+                world.size
+            )));
+        }
+        let len = window_bytes.max(1);
+        let win = Arc::new(Win::allocate(len, !rma).map_err(SimError::Mpi)?);
+        let me = world.rank;
+        let (windows, reserved) = if rma {
+            if !win.unified().map_err(SimError::Mpi)? {
+                return Err(SimError::Mpi(
+                    "the MPI window is in the separate memory model; --transport mpi-rma needs \
+                     the unified one"
+                        .into(),
+                ));
+            }
+            let reserved = Reserved::new(ranks, len)?;
+            let windows = (0..ranks)
+                .map(|r| match r == me {
+                    true => Window::of_mpi(&win, r, win.base(), len, true),
+                    false => Window::of_mpi(&win, r, reserved.slot(r), len, false),
+                })
+                .collect();
+            (windows, Some(reserved))
+        } else {
+            let mut windows = Vec::new();
+            for r in 0..ranks {
+                let base = win.shared_base(r).map_err(SimError::Mpi)?;
+                windows.push(Window::of_mpi(&win, r, base, len, true));
+            }
+            (windows, None)
+        };
+        let rma = rma.then_some(win);
+        Ok(Self::assemble(
+            windows,
+            window_bytes,
+            me..me + 1,
+            rma,
+            reserved,
+        ))
+    }
+
+    fn assemble(
+        windows: Vec<Window>,
+        window_bytes: usize,
+        local: std::ops::Range<usize>,
+        rma: Option<Arc<Win>>,
+        reserved: Option<Reserved>,
+    ) -> Self {
+        let ranks = windows.len();
         let contexts = (0..ranks)
             .map(|rank| {
                 let (workspace, workspace_bytes) = crate::runtime::dma::workspace();
@@ -212,7 +342,24 @@ impl CommDomain {
                 ctx
             })
             .collect();
-        Ok(CommDomain { windows, contexts })
+        CommDomain {
+            windows,
+            contexts,
+            local,
+            rma,
+            _reserved: reserved,
+        }
+    }
+
+    /// The ranks this process runs.
+    pub fn local(&self) -> std::ops::Range<usize> {
+        self.local.clone()
+    }
+
+    /// Under `mpi-rma`, the MPI window signals and remote copies go
+    /// through.
+    pub fn rma(&self) -> Option<&Win> {
+        self.rma.as_deref()
     }
 
     pub fn ranks(&self) -> usize {
@@ -248,9 +395,14 @@ impl CommDomain {
         let mut leaks = Vec::new();
         for (rank, window) in self.windows.iter().enumerate() {
             for index in 0..cells {
-                let value = window
-                    .cell(offset + 4 * index)
-                    .map_or(0, |c| c.load(Ordering::Acquire));
+                let value = match window.cell(offset + 4 * index) {
+                    Some(cell) => cell.load(Ordering::Acquire),
+                    None => {
+                        let mut bytes = [0u8; 4];
+                        window.read(offset + 4 * index, &mut bytes);
+                        i32::from_ne_bytes(bytes)
+                    }
+                };
                 if value != 0 {
                     leaks.push(CellLeak { rank, index, value });
                 }
@@ -259,6 +411,61 @@ impl CommDomain {
         leaks
     }
 }
+
+/// Addresses reserved for the windows of `mpi-rma`'s peers: distinct
+/// addresses a kernel's peer arithmetic (`windowsIn[peer] + offset`) can
+/// compute and the device functions can place, mapped with no access, so
+/// a kernel that dereferences one directly faults (and takes the job down,
+/// naming its rank) instead of reading bytes that are not the peer's.
+struct Reserved {
+    base: *mut u8,
+    stride: usize,
+    len: usize,
+}
+
+impl Reserved {
+    fn new(ranks: usize, window: usize) -> Result<Self, SimError> {
+        let stride = window.div_ceil(PAGE) * PAGE;
+        let len = stride
+            .checked_mul(ranks)
+            .ok_or(SimError::WindowSize(window))?;
+        // SAFETY: a fresh anonymous mapping with no access, chosen by the
+        // kernel; nothing else refers to it.
+        let base = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_NONE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                -1,
+                0,
+            )
+        };
+        if base == libc::MAP_FAILED {
+            return Err(SimError::WindowSize(window));
+        }
+        Ok(Reserved {
+            base: base.cast(),
+            stride,
+            len,
+        })
+    }
+
+    fn slot(&self, rank: usize) -> *mut u8 {
+        self.base.wrapping_add(rank * self.stride)
+    }
+}
+
+impl Drop for Reserved {
+    fn drop(&mut self) {
+        // SAFETY: the mapping made in `new`, unmapped once.
+        unsafe { libc::munmap(self.base.cast(), self.len) };
+    }
+}
+
+// SAFETY: the reservation is never accessed, only compared against.
+unsafe impl Send for Reserved {}
+unsafe impl Sync for Reserved {}
 
 /// Rounds a buffer size up to the comm buffer alignment (32 bytes).
 pub fn aligned(bytes: usize) -> usize {

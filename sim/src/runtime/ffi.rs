@@ -7,18 +7,21 @@
 
 use crate::runtime::explorer::WindowAccess;
 use crate::runtime::run::{with_current, State};
-use crate::runtime::signal::{Compare, Notify};
+use crate::runtime::signal::Compare;
 use crate::runtime::transfer::{Checked, CopyCall};
+use crate::runtime::transport::Cell as SignalCell;
 use pld_dialect::enums::{NotifyOp, PldEnum, WaitCmp};
 use std::sync::atomic::{AtomicI32, Ordering};
 
-/// The signal cell at `cell` if it is an aligned i32 inside some window.
-fn cell_in_windows<'a>(
+/// The signal cell at `cell` if it is an aligned i32 inside some window:
+/// how to reach it (`crate::runtime::transport`) and its place (window,
+/// byte offset).
+fn cell_in_windows(
     state: &State<'_>,
     rank: usize,
     cell: *const i32,
     what: &str,
-) -> Option<(&'a AtomicI32, (usize, usize))> {
+) -> Option<(SignalCell, (usize, usize))> {
     let address = cell as usize;
     let place = state
         .domain
@@ -31,18 +34,31 @@ fn cell_in_windows<'a>(
         );
         return None;
     };
-    // SAFETY: an aligned i32 inside a window of the run's domain, which
-    // outlives the run; cells are only accessed atomically.
-    Some((unsafe { AtomicI32::from_ptr(cell as *mut i32) }, place))
+    let reached = match state.domain.rma() {
+        Some(win) => SignalCell::Rma {
+            win,
+            rank: place.0,
+            offset: place.1,
+        },
+        None => SignalCell::Mapped(cell.cast()),
+    };
+    Some((reached, place))
+}
+
+/// The cell as an atomic of this process, for explore mode (which runs
+/// every rank here, so every cell is mapped).
+fn mapped<'a>(cell: SignalCell) -> Option<&'a AtomicI32> {
+    match cell {
+        // SAFETY: an aligned i32 inside a window of the run's domain, which
+        // outlives the run; cells are only accessed atomically.
+        SignalCell::Mapped(cell) => Some(unsafe { &*cell }),
+        SignalCell::Rma { .. } => None,
+    }
 }
 
 /// Trace arguments naming a signal cell (its window, index, and the
 /// buffer element the run names it by), a value, and the op.
-fn where_(state: &State<'_>, cell: &AtomicI32, value: i32, site: i64) -> String {
-    let (window, offset) = state
-        .domain
-        .locate(cell.as_ptr() as usize, 4)
-        .unwrap_or((usize::MAX, 0));
+fn where_(state: &State<'_>, (window, offset): (usize, usize), value: i32, site: i64) -> String {
     let name = state
         .name_of(window, offset)
         .map_or(String::new(), |n| format!(", \"name\": {n:?}"));
@@ -110,16 +126,21 @@ pub extern "C" fn pld_sim_notify(cell: *mut i32, value: i32, op: i32) {
         };
         if let Some((cell, place)) = cell_in_windows(state, rank, cell, "notify") {
             let begin = state.stamp();
-            op.apply(cell, value);
+            if let Err(message) = cell.notify(op, value) {
+                state.error(rank, format!("notify: {message}"));
+            }
             if let Some((explore, agent)) = turn {
                 explore.notified(agent, place, op, site, state.outside_signals(place.1));
             }
             state.wake(place.0);
+            if state.across_processes() {
+                crate::runtime::transport::wake(cell);
+            }
             state
                 .counters(rank)
                 .notifies
                 .fetch_add(1, Ordering::Relaxed);
-            state.record(rank, "notify", begin, || where_(state, cell, value, site));
+            state.record(rank, "notify", begin, || where_(state, place, value, site));
         }
     });
     if done.is_none() {
@@ -140,16 +161,16 @@ pub extern "C" fn pld_sim_wait(cell: *const i32, expected: i32, cmp: i32) {
         if let Some((cell, place)) = cell_in_windows(state, rank, cell, "wait") {
             let begin = state.stamp();
             state.counters(rank).waits.fetch_add(1, Ordering::Relaxed);
-            match state.explore() {
-                Some(explore) => {
+            match (state.explore(), mapped(cell)) {
+                (Some(explore), Some(atomic)) => {
                     let agent = crate::runtime::run::current_agent();
                     let outside = state.outside_signals(place.1);
-                    explore.wait(agent, cell, place, expected, cmp, site, outside);
+                    explore.wait(agent, atomic, place, expected, cmp, site, outside);
                     crate::runtime::dma::deliver_due(state, explore);
                 }
-                None => state.wait(rank, cell, place.0, expected, cmp, site),
+                _ => state.wait(rank, cell, place.0, expected, cmp, site),
             }
-            state.record(rank, "wait", begin, || where_(state, cell, expected, site));
+            state.record(rank, "wait", begin, || where_(state, place, expected, site));
         }
     });
     if done.is_none() {
@@ -165,7 +186,7 @@ pub extern "C" fn pld_sim_test(cell: *const i32, expected: i32, cmp: i32) -> i32
         let turn = state.turn();
         let cmp = WaitCmp::from_abi(cmp)?;
         let (cell, place) = cell_in_windows(state, rank, cell, "test")?;
-        let holds = cmp.holds(cell.load(Ordering::Acquire), expected);
+        let holds = cmp.holds(cell.load(), expected);
         if let Some((explore, agent)) = turn {
             explore.tested(agent, place, holds);
         }
@@ -244,7 +265,11 @@ pub unsafe extern "C" fn pld_sim_copy(
     );
     // SAFETY: both blocks were checked against their windows (or are tiles
     // and buffers the kernel owns).
-    unsafe { copy.perform(streaming) };
+    let delivered = with_current(|state, rank| unsafe { copy.deliver(state, rank, streaming) });
+    if delivered.is_none() {
+        // SAFETY: as above (outside a rank: the caller's own buffers).
+        unsafe { copy.perform(streaming) };
+    }
     if let Some(Some(checked)) = checked {
         with_current(|state, rank| {
             state.record(rank, "copy", checked.begin, || {

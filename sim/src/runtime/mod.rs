@@ -1,12 +1,15 @@
 //! The simulator's runtime (layer 1 of 4): comm domains and their windows
 //! (`domain`), signals (`signal`), copies (`copy`), tiles ([`tiles`]),
 //! fibers and core affinity, Ctrl-C ([`interrupt`]), op sites ([`sites`]), reports (`report`), runs
-//! (`run`) and the device functions simulated kernels call ([`ffi`]). This
-//! is the boundary a new transport implements; it uses no other layer, and
+//! (`run`) and the device functions simulated kernels call ([`ffi`]); how
+//! ranks reach each other ([`transport`]: threads, or MPI processes through
+//! [`mpi`], with the status board and the gathered outcome of `board`).
+//! This is the boundary a new transport implements; it uses no other layer, and
 //! reaches explore mode only through the [`explorer::Explorer`] trait it
 //! defines.
 
 pub(crate) mod affinity;
+pub(crate) mod board;
 pub(crate) mod copy;
 pub(crate) mod dma;
 pub(crate) mod domain;
@@ -15,9 +18,11 @@ pub mod ffi;
 pub(crate) mod fiber;
 pub mod half;
 pub mod interrupt;
+pub mod mpi;
 pub(crate) mod report;
 pub(crate) mod run;
 pub(crate) mod signal;
 pub mod sites;
 pub mod tiles;
 pub(crate) mod transfer;
+pub mod transport;

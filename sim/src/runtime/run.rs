@@ -3,14 +3,16 @@
 //! it is blocked and on what, the traffic counters, and the deadlock
 //! verdict.
 
+use crate::runtime::board::{Board, Published};
 use crate::runtime::domain::CommDomain;
 use crate::runtime::explorer::{Explorer, ExplorerFactory};
 use crate::runtime::report::{BlockedRank, DeadlockReport, Finding};
 use crate::runtime::signal::Compare;
+use crate::runtime::transport::Cell as SignalCell;
 use pld_dialect::enums::WaitCmp;
 use std::cell::Cell;
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -48,7 +50,7 @@ impl AtomicCounters {
 enum Status {
     Running,
     Blocked {
-        cell: *const AtomicI32,
+        cell: SignalCell,
         expected: i32,
         cmp: WaitCmp,
         since: Instant,
@@ -137,6 +139,8 @@ pub(crate) struct State<'d> {
     cells: Option<Vec<std::ops::Range<usize>>>,
     /// The asynchronous copies whose events are outstanding.
     dmas: Mutex<crate::runtime::dma::Table>,
+    /// Under MPI: the status board the ranks of every process share.
+    board: Option<Board>,
 }
 
 /// How a run names bytes of a window for its timeline: `(window, byte
@@ -495,6 +499,11 @@ impl State<'_> {
         self.names.and_then(|names| names(window, offset))
     }
 
+    /// Whether the run's ranks are in several processes (MPI).
+    pub fn across_processes(&self) -> bool {
+        self.board.is_some()
+    }
+
     /// The explorer, in explore mode.
     pub fn explore(&self) -> Option<&dyn Explorer> {
         self.explore.as_deref()
@@ -613,8 +622,12 @@ impl State<'_> {
     }
 
     fn set_status(&self, rank: usize, thread: usize, status: Status) {
-        if let Some(t) = self.slots[rank].threads.lock().unwrap().get_mut(thread) {
+        let mut threads = self.slots[rank].threads.lock().unwrap();
+        if let Some(t) = threads.get_mut(thread) {
             t.status = status;
+        }
+        if let Some(board) = &self.board {
+            board.publish(published(&threads, self.domain));
         }
     }
 
@@ -632,7 +645,7 @@ impl State<'_> {
     pub fn wait(
         &self,
         rank: usize,
-        cell: &AtomicI32,
+        cell: SignalCell,
         window: usize,
         expected: i32,
         cmp: WaitCmp,
@@ -640,7 +653,7 @@ impl State<'_> {
     ) {
         // Most waits of a balanced kernel hold at once or within a few
         // microseconds: those take no lock and read no clock.
-        let holds = || cmp.holds(cell.load(Ordering::SeqCst), expected) || self.stopped();
+        let holds = || cell.holds(cmp, expected) || self.stopped();
         if holds() {
             return;
         }
@@ -685,6 +698,13 @@ impl State<'_> {
                 if rounds.is_multiple_of(1024) {
                     std::thread::yield_now();
                 }
+            } else if self.board.is_some() {
+                // One rank per process: its peers' processes need the core
+                // more than its yields do.
+                // With a core per process a peer is about to notify: it
+                // yields as long as a thread would before it dozes.
+                let patience = if self.spins > 0 { YIELDS } else { 16 };
+                crate::runtime::transport::doze(cell, rounds, patience);
             } else if rounds < YIELDS {
                 std::thread::yield_now();
             } else {
@@ -692,7 +712,8 @@ impl State<'_> {
             }
             // The clock is read every few rounds only: a fiber's round is a
             // switch of a few nanoseconds, a clock read costs more.
-            if rounds.is_multiple_of(64) && last_check.elapsed() >= Duration::from_millis(2) {
+            let due = rounds.is_multiple_of(64) || self.board.is_some();
+            if due && last_check.elapsed() >= Duration::from_millis(2) {
                 last_check = Instant::now();
                 self.declare_deadlock_if_stuck();
             }
@@ -704,13 +725,13 @@ impl State<'_> {
     /// timeout passes). The sleeper is registered before the cell is read
     /// again, and a notifier applies its change before it looks for
     /// sleepers (both sequentially consistent), so a wake-up is never lost.
-    fn sleep(&self, window: usize, cell: &AtomicI32, expected: i32, cmp: WaitCmp) {
+    fn sleep(&self, window: usize, cell: SignalCell, expected: i32, cmp: WaitCmp) {
         let sleepers = &self.sleepers[window];
         let me = std::thread::current();
         let id = me.id();
         sleepers.threads.lock().unwrap().push(me);
         sleepers.count.fetch_add(1, Ordering::SeqCst);
-        if !cmp.holds(cell.load(Ordering::SeqCst), expected) && !self.stopped() {
+        if !cell.holds(cmp, expected) && !self.stopped() {
             std::thread::park_timeout(Duration::from_millis(1));
         }
         sleepers.count.fetch_sub(1, Ordering::SeqCst);
@@ -740,6 +761,9 @@ impl State<'_> {
     /// thread) has been blocked longer than the deadline on a condition
     /// that still does not hold.
     fn declare_deadlock_if_stuck(&self) {
+        if let Some(board) = &self.board {
+            return self.check_board(board);
+        }
         // Hold every rank's thread list for the whole scan: a rank that
         // notifies a waiter and then finishes must not be seen finished
         // while the waiter's cell is seen before the notify. (No thread
@@ -768,19 +792,21 @@ impl State<'_> {
                         since,
                         site,
                     } => {
-                        // SAFETY: the cell is in a window of the domain.
-                        let actual = unsafe { &*cell }.load(Ordering::Acquire);
+                        let actual = cell.load();
                         if now.duration_since(since) < self.deadline || cmp.holds(actual, expected)
                         {
                             return;
                         }
-                        let located = self.domain.locate(cell as usize, 4);
+                        let located = match cell {
+                            SignalCell::Mapped(c) => self.domain.locate(c as usize, 4),
+                            SignalCell::Rma { rank, offset, .. } => Some((rank, offset)),
+                        };
                         blocked.push(BlockedRank {
                             rank,
                             block: thread.block,
                             kernel: self.kernel.clone(),
                             window: located.map(|(w, _)| w),
-                            offset: located.map_or(cell as usize, |(_, o)| o),
+                            offset: located.map_or(0, |(_, o)| o),
                             cmp: cmp.symbol(),
                             expected,
                             actual,
@@ -804,6 +830,65 @@ impl State<'_> {
         }
         self.stopped.store(true, Ordering::Release);
     }
+}
+
+impl State<'_> {
+    /// Under MPI: refreshes this process's entry of the status board (the
+    /// value its waiting thread sees now), then reads the board; stops the
+    /// run when the stop flag is up or a deadlock is declared here.
+    fn check_board(&self, board: &Board) {
+        for rank in self.domain.local() {
+            let threads = self.slots[rank].threads.lock().unwrap();
+            board.publish(published(&threads, self.domain));
+        }
+        match board.check(self.deadline, &self.kernel) {
+            Ok(None) => return,
+            Ok(Some(report)) => {
+                let mut verdict = self.deadlock.lock().unwrap();
+                verdict.get_or_insert(report);
+            }
+            Err(()) => {}
+        }
+        self.stopped.store(true, Ordering::Release);
+    }
+}
+
+/// A rank's state for the status board: done once its own thread is,
+/// running while any thread of it runs, else waiting as its first blocked
+/// thread does.
+fn published(threads: &[Thread], domain: &CommDomain) -> Published {
+    if matches!(threads.first().map(|t| t.status), Some(Status::Done)) {
+        return Published::Done;
+    }
+    let mut waiting = None;
+    for thread in threads {
+        match thread.status {
+            Status::Running => return Published::Running,
+            Status::Done | Status::Parked => {}
+            Status::Blocked {
+                cell,
+                expected,
+                cmp,
+                site,
+                ..
+            } => {
+                let (window, offset) = match cell {
+                    SignalCell::Mapped(c) => domain.locate(c as usize, 4).unwrap_or((0, 0)),
+                    SignalCell::Rma { rank, offset, .. } => (rank, offset),
+                };
+                waiting.get_or_insert(Published::Waiting {
+                    block: thread.block,
+                    window,
+                    offset,
+                    ge: cmp == WaitCmp::Ge,
+                    expected,
+                    actual: cell.load(),
+                    site,
+                });
+            }
+        }
+    }
+    waiting.unwrap_or(Published::Running)
 }
 
 /// The cores this process may run on (counted once).
@@ -957,7 +1042,11 @@ impl<'d> Run<'d> {
     /// all of them. `name` is how reports refer to the kernel.
     pub fn execute(&self, name: &str, kernel: impl Fn(RankEnv<'d>) + Sync) -> Outcome {
         let placement = self.placement();
-        let state = self.state(name, &placement);
+        let mut state = self.state(name, &placement);
+        if let Err(message) = self.join_processes(&mut state) {
+            state.error(self.domain.local().start, message);
+            return state.into_outcome(name, Duration::ZERO);
+        }
         // Block threads reach the state through their rank's slot; the
         // state does not move from here on.
         let erased = std::ptr::from_ref(&state)
@@ -985,9 +1074,40 @@ impl<'d> Run<'d> {
         state.into_outcome(name, kernel_time)
     }
 
+    /// Under MPI (this process runs some of the ranks): the status board
+    /// of the run, and every process at the start line (collective).
+    fn join_processes(&self, state: &mut State<'d>) -> Result<(), String> {
+        let local = self.domain.local();
+        if local.len() == self.domain.ranks() {
+            return Ok(());
+        }
+        state.board = Some(Board::new(self.domain.ranks(), local.start)?);
+        crate::runtime::mpi::barrier()
+    }
+
     /// Where the run's threads go: ranks as threads, or as fibers on a
     /// worker per core, and the CPUs they are pinned to.
     fn placement(&self) -> Placement {
+        let local = self.domain.local();
+        if local.len() < self.domain.ranks() {
+            // One rank per process: no fibers, no pinning, spinning only
+            // when the machine has a core per process.
+            let spins = if self.domain.ranks() <= available_cores() {
+                UNPINNED_SPINS
+            } else {
+                0
+            };
+            return Placement {
+                ranks: self.domain.ranks(),
+                local,
+                workers: 1,
+                fibers: false,
+                here: false,
+                spins,
+                cpus: Vec::new(),
+                first: 0,
+            };
+        }
         let ranks = self.domain.ranks();
         let cores = available_cores();
         let workers = cores.min(ranks);
@@ -1016,6 +1136,7 @@ impl<'d> Run<'d> {
             .unwrap_or(0);
         Placement {
             ranks,
+            local: 0..ranks,
             workers: if explore_fibers { 1 } else { workers },
             fibers: fibers || explore_fibers,
             // The calling thread runs them itself when it is no rank or
@@ -1072,6 +1193,7 @@ impl<'d> Run<'d> {
             names: self.names,
             cells: self.cells.clone(),
             dmas: Mutex::new(crate::runtime::dma::Table::default()),
+            board: None,
         }
     }
 }
@@ -1090,6 +1212,8 @@ pub fn explore_on_threads() -> bool {
 /// (rank r on worker r mod W), pinned to CPUs when `cpus` is not empty.
 struct Placement {
     ranks: usize,
+    /// The ranks this process runs.
+    local: std::ops::Range<usize>,
     workers: usize,
     fibers: bool,
     /// Every rank a fiber of the calling thread (explore mode).
@@ -1145,7 +1269,7 @@ impl Placement {
                         .expect("spawn a worker thread");
                 }
             } else {
-                for rank in 0..ranks {
+                for rank in self.local.clone() {
                     std::thread::Builder::new()
                         .name(format!("rank {rank}"))
                         .spawn_scoped(scope, move || {
@@ -1196,7 +1320,11 @@ impl State<'_> {
 
     /// How the run of `name` ended, its kernels having taken
     /// `kernel_time`.
-    fn into_outcome(self, name: &str, kernel_time: Duration) -> Outcome {
+    fn into_outcome(mut self, name: &str, kernel_time: Duration) -> Outcome {
+        let kernel_time = match self.board.is_some() {
+            true => self.gather_shares(kernel_time),
+            false => kernel_time,
+        };
         let counters = self.slots.iter().map(|s| s.counters.snapshot()).collect();
         let logs = self
             .slots
@@ -1230,6 +1358,66 @@ impl State<'_> {
             counters,
             kernel_time,
         }
+    }
+}
+
+impl State<'_> {
+    /// Under MPI: every process's share of the run, merged into this
+    /// state as if its ranks had run here (collective); the slowest
+    /// process's kernel time.
+    fn gather_shares(&mut self, kernel_time: Duration) -> Duration {
+        let me = self.domain.local().start;
+        let share = crate::runtime::board::Share {
+            rank: me,
+            counters: self.slots[me].counters.snapshot(),
+            errors: std::mem::take(&mut *self.errors.lock().unwrap()),
+            fatals: std::mem::take(&mut *self.fatals.lock().unwrap()),
+            logs: std::mem::take(&mut *self.slots[me].log.lock().unwrap()),
+            remote_writes: self
+                .remote_writes
+                .as_ref()
+                .map(|w| std::mem::take(&mut *w.lock().unwrap()))
+                .unwrap_or_default(),
+            events: self
+                .trace
+                .as_ref()
+                .map(|t| std::mem::take(&mut *t[me].lock().unwrap()))
+                .unwrap_or_default(),
+            kernel_time,
+            interrupted: crate::runtime::interrupt::requested(),
+            deadlock: self.deadlock.lock().unwrap().take(),
+        };
+        let shares = match crate::runtime::board::gather(&share) {
+            Ok(shares) => shares,
+            Err(message) => {
+                self.error(me, message);
+                return kernel_time;
+            }
+        };
+        let mut slowest = Duration::ZERO;
+        for share in shares {
+            slowest = slowest.max(share.kernel_time);
+            let slot = &self.slots[share.rank];
+            let c = share.counters;
+            slot.counters.notifies.store(c.notifies, Ordering::Relaxed);
+            slot.counters.waits.store(c.waits, Ordering::Relaxed);
+            (slot.counters.remote_bytes_read).store(c.remote_bytes_read, Ordering::Relaxed);
+            (slot.counters.remote_bytes_written).store(c.remote_bytes_written, Ordering::Relaxed);
+            *slot.log.lock().unwrap() = share.logs;
+            self.errors.lock().unwrap().extend(share.errors);
+            self.fatals.lock().unwrap().extend(share.fatals);
+            if let Some(writes) = &self.remote_writes {
+                writes.lock().unwrap().extend(share.remote_writes);
+            }
+            if let Some(trace) = &self.trace {
+                *trace[share.rank].lock().unwrap() = share.events;
+            }
+            let mut deadlock = self.deadlock.lock().unwrap();
+            if deadlock.is_none() {
+                *deadlock = share.deadlock;
+            }
+        }
+        slowest
     }
 }
 

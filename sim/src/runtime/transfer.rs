@@ -157,6 +157,42 @@ impl CopyCall {
         self.range(self.dst as usize, self.dst_strides)
     }
 
+    /// The source's byte range.
+    pub fn src_range(&self) -> Option<(usize, usize)> {
+        self.range(self.src as usize, self.src_strides)
+    }
+
+    /// Moves the bytes as the run's transport does: through MPI when a
+    /// side is a window of another process (`mpi-rma`, an error of `rank`
+    /// when MPI fails), else in memory ([`CopyCall::perform`]).
+    ///
+    /// # Safety
+    ///
+    /// As [`CopyCall::perform`]'s, for the sides in this process's memory.
+    pub unsafe fn deliver(&self, state: &State<'_>, rank: usize, streaming: bool) {
+        if state.domain.rma().is_some() {
+            let side = |range: Option<(usize, usize)>| {
+                let (start, end) = range?;
+                state
+                    .domain
+                    .locate(start, (end - start).max(1))
+                    .map(|(w, _)| w)
+            };
+            let sides = Sides {
+                reads: side(self.src_range()),
+                writes: side(self.dst_range()),
+            };
+            // SAFETY: the caller's contract.
+            match unsafe { crate::runtime::transport::copy(state.domain, self, sides) } {
+                Ok(true) => return,
+                Ok(false) => {}
+                Err(message) => return state.error(rank, format!("a copy failed: {message}")),
+            }
+        }
+        // SAFETY: the caller's contract.
+        unsafe { self.perform(streaming) }
+    }
+
     /// The bytes the copy moves.
     pub fn bytes(&self) -> u64 {
         let [rows, cols] = self.shape;

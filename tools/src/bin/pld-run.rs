@@ -1,6 +1,7 @@
 //! `pld-run`: run a pld kernel on N simulated ranks on the CPU.
 
 use clap::Parser;
+use pld_sim::runtime::transport::Transport;
 use pld_tools::options::{Options, Seeds};
 use pld_tools::run::run;
 use std::time::Duration;
@@ -93,6 +94,12 @@ struct Cli {
     /// $XDG_CACHE_HOME/pld, else ~/.cache/pld).
     #[arg(long = "cache-dir", value_name = "DIR")]
     cache_dir: Option<String>,
+    /// How the ranks reach each other: threads of this process, or one MPI
+    /// process each (start with mpirun -np N ... --ranks N): mpi maps every
+    /// window into every process of one machine, mpi-rma moves bytes and
+    /// signals through MPI's one-sided calls, as across machines.
+    #[arg(long, default_value = "threads", value_parser = ["threads", "mpi", "mpi-rma"])]
+    transport: String,
 }
 
 /// The options that do not go with `--explore` / `--replay` (schedules are
@@ -180,6 +187,7 @@ fn main() {
             (None, None) => None,
         },
         schedule_log: cli.schedule_log,
+        transport: Transport::parse(&cli.transport).unwrap_or_default(),
     };
     if let Err(message) = explore_options(&options, cli.seed.is_some()) {
         eprintln!("pld-run: error: {message}");

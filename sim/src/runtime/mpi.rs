@@ -1,0 +1,369 @@
+//! Every MPI call of the simulator, over the C shim `csrc/mpi_shim.c`
+//! (Open MPI's handles are addresses of globals and macros that bindgen
+//! binds poorly; the shim turns the dozen calls pld needs into plain
+//! functions). Nothing here runs unless a transport of
+//! `crate::runtime::transport` asks for MPI: a process started without
+//! `mpirun` never initialises it.
+//!
+//! One lock serialises the calls (MPI is initialised with
+//! `MPI_THREAD_SERIALIZED`; a rank's builtin kernels run blocks on threads
+//! of their own, which take turns here).
+
+use std::ffi::c_void;
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+extern "C" {
+    fn pld_mpi_launched() -> i32;
+    fn pld_mpi_init(rank: *mut i32, size: *mut i32, node_size: *mut i32) -> i32;
+    fn pld_mpi_finalize() -> i32;
+    fn pld_mpi_barrier() -> i32;
+    fn pld_mpi_error_string(code: i32, out: *mut u8, capacity: i32);
+    fn pld_mpi_win_allocate(
+        bytes: usize,
+        shared: i32,
+        base: *mut *mut c_void,
+        handle: *mut *mut c_void,
+    ) -> i32;
+    fn pld_mpi_win_unified(handle: *mut c_void, unified: *mut i32) -> i32;
+    fn pld_mpi_shared_query(handle: *mut c_void, rank: i32, base: *mut *mut c_void) -> i32;
+    fn pld_mpi_win_free(handle: *mut c_void) -> i32;
+    fn pld_mpi_get(handle: *mut c_void, out: *mut u8, bytes: usize, rank: i32, disp: usize) -> i32;
+    fn pld_mpi_put(
+        handle: *mut c_void,
+        data: *const u8,
+        bytes: usize,
+        rank: i32,
+        disp: usize,
+    ) -> i32;
+    fn pld_mpi_update_i32(
+        handle: *mut c_void,
+        value: i32,
+        replace: i32,
+        rank: i32,
+        disp: usize,
+    ) -> i32;
+    fn pld_mpi_read_i32(handle: *mut c_void, rank: i32, disp: usize, out: *mut i32) -> i32;
+    fn pld_mpi_store_i64(
+        handle: *mut c_void,
+        values: *const i64,
+        count: i32,
+        rank: i32,
+        disp: usize,
+    ) -> i32;
+    fn pld_mpi_load_i64(
+        handle: *mut c_void,
+        out: *mut i64,
+        count: i32,
+        rank: i32,
+        disp: usize,
+    ) -> i32;
+    fn pld_mpi_allgather_counts(mine: i64, counts: *mut i64) -> i32;
+    fn pld_mpi_allgather_bytes(
+        mine: *const u8,
+        count: i32,
+        counts: *const i32,
+        displs: *const i32,
+        out: *mut u8,
+    ) -> i32;
+}
+
+/// The MPI job this process is part of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct World {
+    /// This process's rank in `MPI_COMM_WORLD`.
+    pub rank: usize,
+    /// The processes of the job.
+    pub size: usize,
+    /// The processes on this machine (the shared-memory communicator).
+    pub node_size: usize,
+}
+
+static WORLD: OnceLock<Result<World, String>> = OnceLock::new();
+static LOCK: Mutex<()> = Mutex::new(());
+
+fn lock() -> MutexGuard<'static, ()> {
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// MPI's words for an error code.
+fn describe(code: i32) -> String {
+    let mut text = [0u8; 512];
+    // SAFETY: the buffer has the capacity passed; the shim writes at most
+    // capacity - 1 bytes and a NUL.
+    unsafe { pld_mpi_error_string(code, text.as_mut_ptr(), text.len() as i32) };
+    let end = text.iter().position(|&b| b == 0).unwrap_or(0);
+    String::from_utf8_lossy(&text[..end]).into_owned()
+}
+
+fn check(what: &str, code: i32) -> Result<(), String> {
+    match code {
+        0 => Ok(()),
+        code => Err(format!("{what} failed: {}", describe(code))),
+    }
+}
+
+/// Whether this process was started by an MPI launcher (`mpirun`,
+/// `srun`): its environment names a job.
+pub fn launched() -> bool {
+    // SAFETY: reads environment variables only.
+    unsafe { pld_mpi_launched() != 0 }
+}
+
+/// Initialises MPI once (later calls return the same world). Refused when
+/// the process was not started by `mpirun`.
+pub fn world() -> Result<World, String> {
+    WORLD
+        .get_or_init(|| {
+            if !launched() {
+                return Err(
+                    "--transport mpi and mpi-rma run one rank per MPI process: start \
+                            pld-run with mpirun (mpirun -np 4 pld-run k.mlir --transport mpi \
+                            --ranks 4)"
+                        .into(),
+                );
+            }
+            let (mut rank, mut size, mut node) = (0, 0, 0);
+            let _guard = lock();
+            // SAFETY: called once per process (the OnceLock), with three
+            // valid out-pointers.
+            check("MPI_Init_thread", unsafe {
+                pld_mpi_init(&mut rank, &mut size, &mut node)
+            })?;
+            Ok(World {
+                rank: rank as usize,
+                size: size as usize,
+                node_size: node as usize,
+            })
+        })
+        .clone()
+}
+
+/// The world, if MPI was initialised (and did not fail).
+pub fn initialised() -> Option<World> {
+    WORLD.get().and_then(|w| w.as_ref().ok().copied())
+}
+
+/// Ends MPI in this process, if it was initialised.
+pub fn finalize() {
+    if initialised().is_some() {
+        let _guard = lock();
+        // SAFETY: MPI was initialised; every window was freed (they are
+        // owned by comm domains, dropped before the tool returns).
+        unsafe { pld_mpi_finalize() };
+    }
+}
+
+/// `MPI_Barrier` on every process.
+pub fn barrier() -> Result<(), String> {
+    let _guard = lock();
+    // SAFETY: MPI is initialised (a `World` exists before any caller).
+    check("MPI_Barrier", unsafe { pld_mpi_barrier() })
+}
+
+/// Every process's `mine`, in rank order (`MPI_Allgatherv`).
+pub fn allgather(mine: &[u8]) -> Result<Vec<Vec<u8>>, String> {
+    let size = initialised().map_or(1, |w| w.size);
+    let mut counts = vec![0i64; size];
+    let _guard = lock();
+    // SAFETY: `counts` holds one i64 per process of the world.
+    check("MPI_Allgather", unsafe {
+        pld_mpi_allgather_counts(mine.len() as i64, counts.as_mut_ptr())
+    })?;
+    let total: i64 = counts.iter().sum();
+    let limit = i64::from(i32::MAX);
+    if total > limit {
+        return Err(format!(
+            "the ranks' reports are {total} bytes, more than MPI_Allgatherv moves (2 GiB)"
+        ));
+    }
+    let ints: Vec<i32> = counts.iter().map(|&c| c as i32).collect();
+    let displs: Vec<i32> = ints
+        .iter()
+        .scan(0, |at, &c| {
+            let d = *at;
+            *at += c;
+            Some(d)
+        })
+        .collect();
+    let mut out = vec![0u8; total as usize];
+    // SAFETY: `mine` has `mine.len()` bytes (< 2 GiB: part of the total);
+    // `out` has room for the sum of `counts`, placed at `displs`.
+    check("MPI_Allgatherv", unsafe {
+        pld_mpi_allgather_bytes(
+            mine.as_ptr(),
+            mine.len() as i32,
+            ints.as_ptr(),
+            displs.as_ptr(),
+            out.as_mut_ptr(),
+        )
+    })?;
+    Ok(ints
+        .iter()
+        .zip(&displs)
+        .map(|(&c, &d)| out[d as usize..(d + c) as usize].to_vec())
+        .collect())
+}
+
+/// An MPI window: `MPI_Win_allocate_shared` on the machine's processes
+/// (`shared`) or `MPI_Win_allocate` on every process, zeroed, in one
+/// passive access epoch to every process until it is dropped (which is
+/// collective: every process drops its windows in the same order).
+pub struct Win {
+    handle: *mut c_void,
+    base: *mut u8,
+    len: usize,
+}
+
+// SAFETY: the handle is only used under the module's lock; the memory is
+// plain memory of the process (or mapped from its peers).
+unsafe impl Send for Win {}
+unsafe impl Sync for Win {}
+
+impl Win {
+    /// A window of `bytes` bytes in this process (collective).
+    pub fn allocate(bytes: usize, shared: bool) -> Result<Win, String> {
+        let (mut base, mut handle) = (std::ptr::null_mut(), std::ptr::null_mut());
+        let _guard = lock();
+        // SAFETY: MPI is initialised; the out-pointers are valid.
+        check("MPI_Win_allocate", unsafe {
+            pld_mpi_win_allocate(bytes, i32::from(shared), &mut base, &mut handle)
+        })?;
+        Ok(Win {
+            handle,
+            base: base.cast(),
+            len: bytes,
+        })
+    }
+
+    /// This process's memory of the window.
+    pub fn base(&self) -> *mut u8 {
+        self.base
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether the window is in MPI's unified memory model.
+    pub fn unified(&self) -> Result<bool, String> {
+        let mut unified = 0;
+        let _guard = lock();
+        // SAFETY: a live window handle and a valid out-pointer.
+        check("MPI_Win_get_attr", unsafe {
+            pld_mpi_win_unified(self.handle, &mut unified)
+        })?;
+        Ok(unified != 0)
+    }
+
+    /// Where process `rank`'s part of a shared window is mapped in this
+    /// process.
+    pub fn shared_base(&self, rank: usize) -> Result<*mut u8, String> {
+        let mut base = std::ptr::null_mut();
+        let _guard = lock();
+        // SAFETY: a live shared window, a rank of its communicator (the
+        // caller's: every process on one machine), a valid out-pointer.
+        check("MPI_Win_shared_query", unsafe {
+            pld_mpi_shared_query(self.handle, rank as i32, &mut base)
+        })?;
+        Ok(base.cast())
+    }
+
+    /// `out.len()` bytes of `rank`'s window from byte `offset`.
+    pub fn get(&self, rank: usize, offset: usize, out: &mut [u8]) -> Result<(), String> {
+        let _guard = lock();
+        // SAFETY: `out` is valid for its length; MPI checks the target
+        // range against the window (an error, not a fault).
+        check("MPI_Get", unsafe {
+            pld_mpi_get(
+                self.handle,
+                out.as_mut_ptr(),
+                out.len(),
+                rank as i32,
+                offset,
+            )
+        })
+    }
+
+    /// `data` into `rank`'s window at byte `offset`, complete there on
+    /// return.
+    pub fn put(&self, rank: usize, offset: usize, data: &[u8]) -> Result<(), String> {
+        let _guard = lock();
+        // SAFETY: `data` is valid for its length; MPI checks the target
+        // range.
+        check("MPI_Put", unsafe {
+            pld_mpi_put(self.handle, data.as_ptr(), data.len(), rank as i32, offset)
+        })
+    }
+
+    /// Adds `value` to (or, `replace`, stores it in) the i32 cell at byte
+    /// `offset` of `rank`'s window, atomically, complete on return.
+    pub fn update_i32(
+        &self,
+        rank: usize,
+        offset: usize,
+        value: i32,
+        replace: bool,
+    ) -> Result<(), String> {
+        let _guard = lock();
+        // SAFETY: plain values; MPI checks the target.
+        check("MPI_Accumulate", unsafe {
+            pld_mpi_update_i32(self.handle, value, i32::from(replace), rank as i32, offset)
+        })
+    }
+
+    /// The i32 cell at byte `offset` of `rank`'s window, read atomically.
+    pub fn read_i32(&self, rank: usize, offset: usize) -> Result<i32, String> {
+        let mut value = 0;
+        let _guard = lock();
+        // SAFETY: a valid out-pointer; MPI checks the target.
+        check("MPI_Fetch_and_op", unsafe {
+            pld_mpi_read_i32(self.handle, rank as i32, offset, &mut value)
+        })?;
+        Ok(value)
+    }
+
+    /// `values` into `rank`'s window at byte `offset`, each atomically.
+    pub fn store_i64(&self, rank: usize, offset: usize, values: &[i64]) -> Result<(), String> {
+        let _guard = lock();
+        // SAFETY: `values` is valid for its length; MPI checks the target.
+        check("MPI_Accumulate", unsafe {
+            pld_mpi_store_i64(
+                self.handle,
+                values.as_ptr(),
+                values.len() as i32,
+                rank as i32,
+                offset,
+            )
+        })
+    }
+
+    /// `out.len()` i64 values of `rank`'s window from byte `offset`, each
+    /// read atomically.
+    pub fn load_i64(&self, rank: usize, offset: usize, out: &mut [i64]) -> Result<(), String> {
+        let _guard = lock();
+        // SAFETY: `out` is valid for its length; MPI checks the target.
+        check("MPI_Get_accumulate", unsafe {
+            pld_mpi_load_i64(
+                self.handle,
+                out.as_mut_ptr(),
+                out.len() as i32,
+                rank as i32,
+                offset,
+            )
+        })
+    }
+}
+
+impl Drop for Win {
+    fn drop(&mut self) {
+        let _guard = lock();
+        // SAFETY: a live window, freed once; every process frees its
+        // windows in the same order (the comm domains of a run are made and
+        // dropped in lockstep).
+        unsafe { pld_mpi_win_free(self.handle) };
+    }
+}

@@ -1,0 +1,60 @@
+// REQUIRES: mpirun
+// pld-run under MPI reports as a thread run does: a deadlock names every
+// rank's waited-on cell (found through the status board, not the stuck
+// windows), on process 0 only, with exit status 3; options that need one
+// address space and a --ranks other than the job's size are refused.
+//
+// The deadlocking and leaking kernels are those of the thread tests
+// (../faults.mlir).
+// RUN: split-file %s %t
+// RUN: split-file %S/../faults.mlir %t/base
+// RUN: not pld-run %t/base/deadlock.mlir --ranks 3 --deadline 0.3 2>&1 | FileCheck %s --check-prefix=DEADLOCK
+// RUN: not %mpirun -np 3 pld-run %t/base/deadlock.mlir --ranks 3 --deadline 0.3 --transport mpi 2>&1 | FileCheck %s --check-prefix=DEADLOCK
+// RUN: not %mpirun -np 3 pld-run %t/base/deadlock.mlir --ranks 3 --deadline 0.3 --transport mpi-rma 2>&1 | FileCheck %s --check-prefix=DEADLOCK
+// RUN: sh -c '%mpirun -np 3 pld-run %t/base/deadlock.mlir --ranks 3 --deadline 0.3 --transport mpi > /dev/null 2>&1; test $? -eq 3'
+// RUN: sh -c '%mpirun -np 3 pld-run %t/base/deadlock.mlir --ranks 3 --deadline 0.3 --transport mpi-rma > /dev/null 2>&1; test $? -eq 3'
+// RUN: not %mpirun -np 2 pld-run %t/barrier.mlir --ranks 2 --transport mpi --explore 3 2>&1 | FileCheck %s --check-prefix=EXPLORE
+// RUN: not %mpirun -np 2 pld-run %t/barrier.mlir --ranks 3 --transport mpi-rma 2>&1 | FileCheck %s --check-prefix=RANKS
+// RUN: not pld-run %t/barrier.mlir --ranks 2 --transport mpi 2>&1 | FileCheck %s --check-prefix=LAUNCH
+// RUN: not %mpirun -np 2 pld-run %t/program.mlir --ranks 2 --transport mpi 2>&1 | FileCheck %s --check-prefix=PROGRAM
+// A rank that dies (killed while its peers wait) takes the job down, named
+// by mpirun, instead of leaving it hanging.
+// RUN: %S/Inputs/kill_rank.sh 3 mpi-rma 1 %t/base/deadlock.mlir %t/killed.out | FileCheck %s --check-prefix=KILLED
+// KILLED: mpirun exited with status {{[1-9][0-9]*}}
+// KILLED: process rank 1 with PID {{[0-9]+}} on node {{.*}} exited on signal 9 (Killed)
+// Credits left behind are found in every rank's window, through MPI under
+// mpi-rma.
+// RUN: not %mpirun -np 2 pld-run %t/base/leak.mlir --ranks 2 --transport mpi-rma 2>&1 | FileCheck %s --check-prefix=LEAK
+// RUN: not %mpirun -np 2 pld-run %t/base/leak.mlir --ranks 2 --transport mpi 2>&1 | FileCheck %s --check-prefix=LEAK
+// LEAK-DAG: pld-run: credit leak in %sig (arg0) at [1, 0]: rank 0's cell holds 1 (should be back to 0)
+// LEAK-DAG: pld-run: credit leak in %sig (arg0) at [0, 0]: rank 1's cell holds 1 (should be back to 0)
+// A clean run says so once, from process 0.
+// RUN: %mpirun -np 2 pld-run %t/barrier.mlir --ranks 2 --transport mpi-rma --check | FileCheck %s --check-prefix=CLEAN
+
+// DEADLOCK: pld-run: deadlock: every live rank has waited for more than 300.0ms
+// DEADLOCK-NEXT: rank 1 in @divergent: waits for the i32 cell at rank 1's window, byte 0 (i32 cell 0 of the window) >= 1, which holds 0
+// DEADLOCK-NEXT: rank 2 in @divergent: waits for the i32 cell at rank 2's window, byte 0 (i32 cell 0 of the window) >= 1, which holds 0
+// DEADLOCK-NEXT: finished: rank 0
+// DEADLOCK-NEXT: rank 1 waits on %sig (arg0) at [0, 0], the signal of pld.tensor_barrier at {{.*}}deadlock.mlir:9:10
+// DEADLOCK-NEXT: rank 2 waits on %sig (arg0) at [0, 0], the signal of pld.tensor_barrier at {{.*}}deadlock.mlir:9:10
+// DEADLOCK-NOT: deadlock
+// EXPLORE: pld-run: error: --explore and --replay schedule every rank's threads in one address space; they do not run under --transport mpi (run them without --transport)
+// EXPLORE-NOT: error
+// RANKS: pld-run: error: --ranks 3 but mpirun started 2 processes: under --transport mpi-rma each process is one rank (mpirun -np 3 ... --ranks 3)
+// LAUNCH: pld-run: error: --transport mpi and mpi-rma run one rank per MPI process: start pld-run with mpirun
+// PROGRAM: pld-run: error: a whole program (its HOST orchestrator) does not run under --transport mpi yet; run one of its kernels with --kernel, or the program without --transport
+// CLEAN: @b on 2 ranks (2 MPI processes under --transport mpi-rma): finished in
+// CLEAN-NEXT: --check: pld.tensor_barrier has no numeric result to compare; every rank got through it and no credit is left
+// CLEAN-NOT: finished
+
+//--- barrier.mlir
+func.func @b(%s: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_barrier"(%s) : (tensor<2x1xi32, #pld.dist>) -> tensor<2x1xi32, #pld.dist>
+  return
+}
+
+//--- program.mlir
+func.func @main(%d: tensor<64xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"host">} {
+  %s = "pld.tensor_allreduce"(%d) {op = #pld.reduce_op<"sum">} : (tensor<64xf32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return
+}
