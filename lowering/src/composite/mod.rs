@@ -6,11 +6,12 @@ pub mod geometry;
 pub mod mesh;
 pub mod ring;
 pub mod row;
+pub mod two_shot;
 
 use melior::ir::Value;
 use pld_dialect::{enums::ReduceOp, types::TensorInfo};
 
-/// What the mesh and ring rules need to know about one allreduce (or
+/// What the mesh, ring and two-shot rules need to know about one allreduce (or
 /// reduce: an allreduce whose result only its root keeps).
 pub struct AllReduceRequest<'c, 'a> {
     pub target: Value<'c, 'a>,

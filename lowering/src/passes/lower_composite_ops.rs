@@ -5,14 +5,14 @@
 //!
 //! Rules: the common allreduce front end (7.1.1), the mesh allreduce
 //! (7.1.2: any length on a fully valid target, one chunk on a partial valid
-//! box), the ring allreduce (7.1.3), and the other composite collectives of
+//! box), the ring allreduce (7.1.3), the two-shot allreduce, and the other composite collectives of
 //! 7.1.4 (barrier, broadcast, reduce_scatter, allgather, all_to_all,
 //! all_to_all_v). HOST and CHIP orchestrators are left to
 //! their own rails.
 
 use crate::composite::{
     comm::{self, Cells},
-    exchange, mesh, ring, AllReduceRequest,
+    exchange, mesh, ring, two_shot, AllReduceRequest,
 };
 use melior::{ir::OperationRef, pass::Pass, Context};
 use pld_dialect::{
@@ -103,7 +103,7 @@ where
     finish(op, alias)
 }
 
-/// 7.1.1-7.1.3: a mesh or ring allreduce.
+/// 7.1.1-7.1.3: a mesh, ring or two-shot allreduce.
 fn allreduce<'c, 'a>(
     b: &Builder<'c, 'a>,
     op: OperationRef<'c, 'a>,
@@ -134,16 +134,24 @@ where
         reduce: allreduce.reduce_op().unwrap_or(ReduceOp::Sum),
         root: None,
     };
-    if allreduce.mode()? == AllReduceMode::Ring {
-        ring::check(&request)?;
-        ring::lower(b, &request);
-        return Ok(target);
-    }
-    check_mesh_signal(&request.signal_info)?;
-    if request.info.valid_shape.is_some() {
-        mesh::lower_partial(b, &request)?;
-    } else {
-        mesh::lower(b, &request);
+    match allreduce.mode()? {
+        AllReduceMode::Ring => {
+            ring::check(&request)?;
+            ring::lower(b, &request);
+        }
+        AllReduceMode::TwoShot => {
+            check_mesh_signal(&request.signal_info)?;
+            ring::contiguous_prefix(&request.info)?;
+            two_shot::lower(b, &request);
+        }
+        AllReduceMode::Mesh => {
+            check_mesh_signal(&request.signal_info)?;
+            if request.info.valid_shape.is_some() {
+                mesh::lower_partial(b, &request)?;
+            } else {
+                mesh::lower(b, &request);
+            }
+        }
     }
     Ok(target)
 }

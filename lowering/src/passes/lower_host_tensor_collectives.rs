@@ -319,7 +319,7 @@ impl<'c> Checked<'_, 'c, '_> {
         }
         let data = self.data.ok_or("allreduce without data")?;
         match mode {
-            AllReduceMode::Mesh => {
+            AllReduceMode::Mesh | AllReduceMode::TwoShot => {
                 attributes.push(("core_num", i64_attribute(context, core_num)));
                 check_mesh_lanes(self.signal, core_num, self.aiv_cores)?;
                 check_rows(self.signal, self.world)?;
