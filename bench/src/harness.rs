@@ -23,6 +23,8 @@ pub struct Config {
     pub runs: usize,
     /// Untimed runs before the timed ones (page cache, CPU frequency, ...).
     pub warmup: usize,
+    /// A smaller sweep (`--quick`), where a benchmark has one.
+    pub quick: bool,
 }
 
 impl Default for Config {
@@ -30,6 +32,7 @@ impl Default for Config {
         Self {
             runs: 20,
             warmup: 3,
+            quick: false,
         }
     }
 }
@@ -410,7 +413,11 @@ mod tests {
     #[test]
     fn time_fn_counts_warmup_and_runs() {
         let mut calls = 0;
-        let config = Config { runs: 4, warmup: 2 };
+        let config = Config {
+            runs: 4,
+            warmup: 2,
+            quick: false,
+        };
         let stats = time_fn(config, || {
             calls += 1;
             Ok(())
@@ -422,9 +429,17 @@ mod tests {
 
     #[test]
     fn time_fn_propagates_errors_and_rejects_zero_runs() {
-        let config = Config { runs: 3, warmup: 0 };
+        let config = Config {
+            runs: 3,
+            warmup: 0,
+            quick: false,
+        };
         assert_eq!(time_fn(config, || Err("boom".into())), Err("boom".into()));
-        let config = Config { runs: 0, warmup: 1 };
+        let config = Config {
+            runs: 0,
+            warmup: 1,
+            quick: false,
+        };
         assert!(time_fn(config, || Ok(())).is_err());
     }
 

@@ -4,6 +4,7 @@
 //! registered in [`BENCHMARKS`]. Every benchmark reports ratios against a
 //! baseline measured in the same run; see `harness` and `bench/README.md`.
 
+mod algorithms;
 mod allreduce;
 mod anchors;
 mod cold_start;
@@ -39,6 +40,18 @@ const BENCHMARKS: &[Benchmark] = &[
         description:
             "64 MiB FP32 allreduce, ring and mesh, P = 2, 4, 8 on the simulator vs. OpenMPI and an ideal in-process ring",
         run: allreduce::run,
+    },
+    Benchmark {
+        name: "algorithms",
+        description:
+            "allreduce mesh, two_shot and ring, 4 KiB to 256 MiB, P = 2, 4, 8 on the simulator: measured times, the cost model's predictions and the auto choice",
+        run: algorithms::run,
+    },
+    Benchmark {
+        name: "calibrate",
+        description:
+            "measure the cost model's alpha, beta, gamma and overhead on the simulator and write the [sim] table to $PLD_COST_MODEL (default pld-cost-model.toml)",
+        run: algorithms::calibrate,
     },
     Benchmark {
         name: "compile-scaling",
@@ -83,10 +96,12 @@ Commands:
 Options:
   --runs <N>    Timed runs per measurement [default: 20]
   --warmup <N>  Untimed warm-up runs per measurement [default: 3]
+  --quick       A smaller sweep where a benchmark has one (algorithms: 4 KiB, 256 KiB, 16 MiB)
   -h, --help    Print help
 
 Environment:
   PLD_BIN_DIR   Directory of the pld binaries (default: target/release, then target/debug)
+  PLD_COST_MODEL  The cost model algorithms reads and calibrate writes
   LLVM_BIN_DIR  Directory of the LLVM tools (default: /usr/lib/llvm-22/bin)";
 
 /// What the command line asks for.
@@ -113,6 +128,7 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<(Action, Config)
         };
         match flag {
             "-h" | "--help" => return Ok((Action::Help, config)),
+            "--quick" => config.quick = true,
             "--runs" | "--warmup" => {
                 let value = inline_value
                     .or_else(|| args.next())
@@ -231,7 +247,14 @@ mod tests {
         assert_eq!(describe(&parse(&["list"]).unwrap().0), "list");
         let (action, config) = parse(&["--runs", "5", "cold-start", "--warmup=1"]).unwrap();
         assert_eq!(describe(&action), "run cold-start");
-        assert_eq!(config, Config { runs: 5, warmup: 1 });
+        assert_eq!(
+            config,
+            Config {
+                runs: 5,
+                warmup: 1,
+                quick: false
+            }
+        );
         let (action, config) = parse(&["all"]).unwrap();
         let all: Vec<_> = BENCHMARKS.iter().map(|b| b.name).collect();
         assert_eq!(describe(&action), format!("run {}", all.join(",")));

@@ -160,11 +160,13 @@ pub enum AllReduceMode {
 }
 
 impl AllReduceMode {
-    /// Every schedule, in the order the cost model lists its candidates.
+    /// Every schedule, in the order the cost model prefers among equals
+    /// (the default first; two-shot before the ring, which moves the same
+    /// bytes in more steps).
     pub const ALL: [AllReduceMode; 3] = [
         AllReduceMode::Mesh,
-        AllReduceMode::Ring,
         AllReduceMode::TwoShot,
+        AllReduceMode::Ring,
     ];
 }
 
@@ -186,7 +188,7 @@ impl FromStr for AllReduceMode {
             "ring" => Ok(AllReduceMode::Ring),
             "two_shot" => Ok(AllReduceMode::TwoShot),
             _ => Err(format!(
-                "mode must be \"mesh\", \"ring\" or \"two_shot\", got \"{s}\""
+                "mode must be \"mesh\", \"ring\", \"two_shot\" or \"auto\", got \"{s}\""
             )),
         }
     }

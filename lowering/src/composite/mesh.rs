@@ -62,6 +62,7 @@ where
     let fp16 = dtype == "f16";
     let element_bytes = if fp16 { 2 } else { 4 };
     let comm: Comm = comm::setup(b, request.signal);
+    comm.record(super::AUTO_MODE_ATTRIBUTE, request.choice);
     let (static_n, n) = flat_length(b, request.target, &request.info);
     let chunk = geometry::select_static_chunk_cols(static_n, element_bytes);
 
@@ -240,6 +241,7 @@ where
     }
     let dtype = info.dtype();
     let comm = comm::setup(b, request.signal);
+    comm.record(super::AUTO_MODE_ATTRIBUTE, request.choice);
     let view_type = b.parse_type(&format!(
             "tensor<{rows}x{cols}x{dtype}, #pld.dist_with<{{valid_shape = array<i64: {valid_rows}, {valid_cols}>}}>>"
         ),

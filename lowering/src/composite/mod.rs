@@ -22,4 +22,9 @@ pub struct AllReduceRequest<'c, 'a> {
     /// A reduce's root rank (an index): only it gathers and stores; the
     /// others take part in the barriers. `None` for an allreduce.
     pub root: Option<Value<'c, 'a>>,
+    /// `mode = "auto"`'s record, kept on the expansion's first op.
+    pub choice: Option<melior::ir::Attribute<'c>>,
 }
+
+/// The attribute that holds `mode = "auto"`'s record.
+pub const AUTO_MODE_ATTRIBUTE: &str = "pld.auto_mode";

@@ -220,6 +220,7 @@ where
     let fp16 = dtype == "f16";
     let element_bytes = if fp16 { 2 } else { 4 };
     let comm = comm::setup(b, request.signal);
+    comm.record(super::AUTO_MODE_ATTRIBUTE, request.choice);
     let (static_total, total) = flat_length(b, request.target, &request.info);
     let static_size = match &request.info.valid_shape {
         Some(valid) => Some(valid.iter().product::<i64>()),

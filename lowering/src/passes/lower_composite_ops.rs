@@ -14,6 +14,7 @@ use crate::composite::{
     comm::{self, Cells},
     exchange, mesh, ring, two_shot, AllReduceRequest,
 };
+use melior::ir::operation::OperationLike;
 use melior::{ir::OperationRef, pass::Pass, Context};
 use pld_dialect::{
     collective::CollectiveKind,
@@ -133,6 +134,7 @@ where
         signal_info: operand_tensor(signal)?,
         reduce: allreduce.reduce_op().unwrap_or(ReduceOp::Sum),
         root: None,
+        choice: op.attribute(crate::composite::AUTO_MODE_ATTRIBUTE).ok(),
     };
     match allreduce.mode()? {
         AllReduceMode::Ring => {
@@ -184,6 +186,7 @@ where
         signal_info,
         reduce: reduce.reduce_op().unwrap_or(ReduceOp::Sum),
         root: Some(root),
+        choice: None,
     };
     mesh::lower(b, &request);
     Ok(target)
