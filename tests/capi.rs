@@ -208,8 +208,9 @@ fn passes_registered_for_mlirs_own_parser_lower_as_pld_opt_does() {
 
 #[test]
 fn every_pass_is_created_and_a_wrong_name_is_explained() {
-    let creators: [extern "C" fn() -> mlir_sys::MlirPass; 11] = [
+    let creators: [extern "C" fn() -> mlir_sys::MlirPass; 12] = [
         pld::passes::pldCreateVerifyPass,
+        pld::passes::pldCreateSelectAllReduceModesPass,
         pld::passes::pldCreateSynthesizeAllReduceSignalsPass,
         pld::passes::pldCreateMaterializeCommDomainScopesPass,
         pld::passes::pldCreateLowerHostTensorCollectivesPass,

@@ -284,7 +284,7 @@ pub fn run(config: Config) -> Result {
         warmup: config.warmup.min(1),
         ..config
     };
-    println!("  InCore f32 sum; kernel time, mean of {} runs after {} warm-up; prediction error = predicted / measured - 1", config.runs, config.warmup);
+    println!("  InCore f32 sum; kernel time, best of {} pld-run processes, each one run after {} warm-up; prediction error = predicted / measured - 1", config.runs, config.warmup);
     println!(
         "  {:>7} {:>2}  {:>10} {:>10} {:>10}  {:>10} {:>10} {:>10}  {:>5} {:>5} {:>5}  {:<8} {:>5}",
         "size",

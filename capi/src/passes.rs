@@ -81,6 +81,7 @@ macro_rules! create_pass {
 
 create_pass! {
     pldCreateVerifyPass => "pld-verify",
+    pldCreateSelectAllReduceModesPass => "pld-select-allreduce-modes",
     pldCreateSynthesizeAllReduceSignalsPass => "pld-synthesize-allreduce-signals",
     pldCreateMaterializeCommDomainScopesPass => "pld-materialize-comm-domain-scopes",
     pldCreateLowerHostTensorCollectivesPass => "pld-lower-host-tensor-collectives",

@@ -66,6 +66,10 @@ PLD_CAPI_EXPORTED MlirPass pldCreatePass(MlirStringRef argument,
 
 /// `pld-verify` [builtin.module]: the semantic verifier.
 PLD_CAPI_EXPORTED MlirPass pldCreateVerifyPass(void);
+/// `pld-select-allreduce-modes` [builtin.module]: resolves `mode = "auto"`
+/// with the cost model (the simulator's defaults; pldCreatePass takes the
+/// options `cost-model=FILE target=NAME remarks=true`).
+PLD_CAPI_EXPORTED MlirPass pldCreateSelectAllReduceModesPass(void);
 /// `pld-synthesize-allreduce-signals` [builtin.module]: HOST rail.
 PLD_CAPI_EXPORTED MlirPass pldCreateSynthesizeAllReduceSignalsPass(void);
 /// `pld-materialize-comm-domain-scopes` [func.func]: HOST rail.
