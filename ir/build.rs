@@ -56,16 +56,18 @@ fn main() {
     println!("cargo:library={}", library.display());
 }
 
-/// Compiles the registration shim against MLIR's C++ headers (the symbols
+/// Compiles the registration shim (and the remark of `cpp/diagnostics.cpp`) against MLIR's C++ headers (the symbols
 /// it uses are in `libMLIR.so`, or the static libraries `mlir-sys` links).
 fn compile_registration(prefix: &Path) {
-    let source = "cpp/registration.cpp";
-    println!("cargo:rerun-if-changed={source}");
+    let sources = ["cpp/registration.cpp", "cpp/diagnostics.cpp"];
+    for source in sources {
+        println!("cargo:rerun-if-changed={source}");
+    }
     let mut build = cc::Build::new();
     build
         .cpp(true)
         .std("c++17")
-        .file(source)
+        .files(sources)
         .include(prefix.join("include"))
         .warnings(true)
         .flag_if_supported("-Wno-unused-parameter")

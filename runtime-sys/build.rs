@@ -85,6 +85,13 @@ fn broken() -> Vec<(&'static str, Variant, &'static str, &'static str)> {
     let allreduce =
         Variant::new(Builtin::AllReduce, Some(Reduction::Sum), Elem::F32, None).unwrap();
     let indexed = Variant::new(Builtin::IndexedAllToAllV, None, Elem::F32, None).unwrap();
+    let two_shot = Variant::new(
+        Builtin::AllReduceTwoShot,
+        Some(Reduction::Sum),
+        Elem::F32,
+        None,
+    )
+    .unwrap();
     vec![
         // Signals completion before its copies have: a peer's read of
         // its target races with the copies still in flight.
@@ -122,6 +129,14 @@ fn broken() -> Vec<(&'static str, Variant, &'static str, &'static str)> {
             allreduce,
             "xfer, lane.me, nranks);",
             "xfer, lane.me, nranks - 1);",
+        ),
+        // Returns without the done barrier: a rank that goes on writes its
+        // segment while a slow peer still gathers it.
+        (
+            "two_shot_no_done",
+            two_shot,
+            "  pld::LaneBarrier(lane, 3);  // done: no peer still reads this segment\n  pld::LaneEpilogue(lane, 3);",
+            "  pld::LaneEpilogue(lane, 2);",
         ),
         // Gives back one credit too few: a leaked signal credit.
         (

@@ -208,9 +208,10 @@ fn passes_registered_for_mlirs_own_parser_lower_as_pld_opt_does() {
 
 #[test]
 fn every_pass_is_created_and_a_wrong_name_is_explained() {
-    let creators: [extern "C" fn() -> mlir_sys::MlirPass; 12] = [
+    let creators: [extern "C" fn() -> mlir_sys::MlirPass; 14] = [
         pld::passes::pldCreateVerifyPass,
         pld::passes::pldCreateConvertShardToPldPass,
+        pld::passes::pldCreateSelectAllReduceModesPass,
         pld::passes::pldCreateSynthesizeAllReduceSignalsPass,
         pld::passes::pldCreateMaterializeCommDomainScopesPass,
         pld::passes::pldCreateLowerHostTensorCollectivesPass,
@@ -218,6 +219,7 @@ fn every_pass_is_created_and_a_wrong_name_is_explained() {
         pld::passes::pldCreateLowerCompositeOpsPass,
         pld::passes::pldCreateMaterializeDistTensorCtxPass,
         pld::passes::pldCreateInsertCommFencePass,
+        pld::passes::pldCreateConvertShardToPldPass,
         pld::passes::pldCreateConvertPldToPtoPass,
         pld::passes::pldCreateConvertPtoToSimPass,
         pld::passes::pldCreateExploreProtocolPass,

@@ -18,6 +18,7 @@ macro_rules! to_pto_after {
         &[
             $($first,)*
             "pld-verify",
+            "pld-select-allreduce-modes",
             "pld-lower-composite-ops",
             "pld-lower-l2-tensor-collectives",
             "pld-synthesize-allreduce-signals",

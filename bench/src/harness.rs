@@ -26,6 +26,8 @@ pub struct Config {
     /// `pld-run --transport` of the benchmarks that run pld-run on ranks
     /// (`allreduce`): `threads`, or `mpi` / `mpi-rma` under `mpirun`.
     pub transport: &'static str,
+    /// A smaller sweep (`--quick`), where a benchmark has one.
+    pub quick: bool,
 }
 
 impl Default for Config {
@@ -34,6 +36,7 @@ impl Default for Config {
             runs: 20,
             warmup: 3,
             transport: "threads",
+            quick: false,
         }
     }
 }

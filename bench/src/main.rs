@@ -4,6 +4,7 @@
 //! registered in [`BENCHMARKS`]. Every benchmark reports ratios against a
 //! baseline measured in the same run; see `harness` and `bench/README.md`.
 
+mod algorithms;
 mod allreduce;
 mod anchors;
 mod cold_start;
@@ -39,6 +40,18 @@ const BENCHMARKS: &[Benchmark] = &[
         description:
             "64 MiB FP32 allreduce, ring and mesh, P = 2, 4, 8 on the simulator vs. OpenMPI and an ideal in-process ring",
         run: allreduce::run,
+    },
+    Benchmark {
+        name: "algorithms",
+        description:
+            "allreduce mesh, two_shot and ring, 4 KiB to 256 MiB, P = 2, 4, 8 on the simulator: measured times, the cost model's predictions and the auto choice",
+        run: algorithms::run,
+    },
+    Benchmark {
+        name: "calibrate",
+        description:
+            "measure the cost model's alpha, beta, gamma and overhead on the simulator and write the [sim] table to $PLD_COST_MODEL (default pld-cost-model.toml)",
+        run: algorithms::calibrate,
     },
     Benchmark {
         name: "compile-scaling",
@@ -77,7 +90,7 @@ Usage: pld-bench <COMMAND> [OPTIONS]
 
 Commands:
   list         List the benchmarks
-  all          Run every benchmark
+  all          Run every benchmark (but calibrate)
   <BENCHMARK>  Run one benchmark (see `list`)
 
 Options:
@@ -86,10 +99,12 @@ Options:
   --transport <threads|mpi|mpi-rma>
                 How allreduce's pld-run reaches its ranks (mpi, mpi-rma: one
                 MPI process per rank under mpirun) [default: threads]
+  --quick       A smaller sweep where a benchmark has one (algorithms: 4 KiB, 256 KiB, 16 MiB)
   -h, --help    Print help
 
 Environment:
   PLD_BIN_DIR   Directory of the pld binaries (default: target/release, then target/debug)
+  PLD_COST_MODEL  The cost model algorithms reads and calibrate writes
   LLVM_BIN_DIR  Directory of the LLVM tools (default: /usr/lib/llvm-22/bin)";
 
 /// What the command line asks for.
@@ -116,6 +131,7 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<(Action, Config)
         };
         match flag {
             "-h" | "--help" => return Ok((Action::Help, config)),
+            "--quick" => config.quick = true,
             "--runs" | "--warmup" => {
                 let value = inline_value
                     .or_else(|| args.next())
@@ -152,7 +168,13 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<(Action, Config)
         None => return Err("missing command".into()),
         Some("help") => Action::Help,
         Some("list") => Action::List,
-        Some("all") => Action::Run(BENCHMARKS.iter().collect()),
+        // `calibrate` writes a file: it runs only when asked for.
+        Some("all") => Action::Run(
+            BENCHMARKS
+                .iter()
+                .filter(|b| b.name != "calibrate")
+                .collect(),
+        ),
         Some(name) => Action::Run(vec![find(name).ok_or_else(|| {
             format!("unknown benchmark `{name}` (run `pld-bench list` to see them)")
         })?]),
@@ -250,15 +272,24 @@ mod tests {
             Config {
                 runs: 5,
                 warmup: 1,
-                transport: "threads"
+                transport: "threads",
+                quick: false
             }
         );
         let (_, config) = parse(&["allreduce", "--transport=mpi-rma"]).unwrap();
         assert_eq!(config.transport, "mpi-rma");
         let (action, config) = parse(&["all"]).unwrap();
-        let all: Vec<_> = BENCHMARKS.iter().map(|b| b.name).collect();
+        // Every benchmark but calibrate, which writes a file.
+        let all: Vec<_> = BENCHMARKS
+            .iter()
+            .map(|b| b.name)
+            .filter(|n| *n != "calibrate")
+            .collect();
         assert_eq!(describe(&action), format!("run {}", all.join(",")));
         assert_eq!(config, Config::default());
+        let (action, config) = parse(&["algorithms", "--quick"]).unwrap();
+        assert_eq!(describe(&action), "run algorithms");
+        assert!(config.quick);
     }
 
     #[test]

@@ -6,6 +6,9 @@
 pub enum Builtin {
     AllReduce,
     AllReduceRing,
+    /// Reduce-scatter by reading the peers' shards, then gather
+    /// (docs/algorithms.md); core_num lanes as the mesh's.
+    AllReduceTwoShot,
     Barrier,
     Broadcast,
     ReduceScatter,
@@ -19,9 +22,10 @@ pub enum Builtin {
 }
 
 impl Builtin {
-    pub const ALL: [Builtin; 10] = [
+    pub const ALL: [Builtin; 11] = [
         Builtin::AllReduce,
         Builtin::AllReduceRing,
+        Builtin::AllReduceTwoShot,
         Builtin::Barrier,
         Builtin::Broadcast,
         Builtin::ReduceScatter,
@@ -42,6 +46,7 @@ impl Builtin {
         match self {
             Builtin::AllReduce => "allreduce",
             Builtin::AllReduceRing => "allreduce_ring",
+            Builtin::AllReduceTwoShot => "allreduce_two_shot",
             Builtin::Barrier => "barrier",
             Builtin::Broadcast => "broadcast",
             Builtin::ReduceScatter => "reduce_scatter",
@@ -79,6 +84,7 @@ impl Builtin {
         match self {
             Builtin::AllReduce
             | Builtin::AllReduceRing
+            | Builtin::AllReduceTwoShot
             | Builtin::Broadcast
             | Builtin::ReduceScatter
             | Builtin::Reduce => DATA_SIGNAL,
@@ -109,6 +115,7 @@ impl Builtin {
             Builtin::Broadcast => true,
             Builtin::AllReduce
             | Builtin::AllReduceRing
+            | Builtin::AllReduceTwoShot
             | Builtin::Barrier
             | Builtin::ReduceScatter
             | Builtin::Reduce
@@ -123,7 +130,7 @@ impl Builtin {
         use Scalar::{Context, CoreNum, Ranks, Root};
         const RANKS_CONTEXT: &[Scalar] = &[Ranks, Context];
         match self {
-            Builtin::AllReduce => &[Ranks, Context, CoreNum],
+            Builtin::AllReduce | Builtin::AllReduceTwoShot => &[Ranks, Context, CoreNum],
             Builtin::AllToAllV | Builtin::IndexedAllToAllV => &[Context, CoreNum],
             Builtin::Reduce => &[Ranks, Context, Root],
             Builtin::AllReduceRing

@@ -81,6 +81,10 @@ static ALLREDUCE_RING_KERNEL: Template<'static> = template!(
     "allreduce_ring/kernel.cpp.in",
     ["kernel_name", "template_package", "dtype_cpp", "op_cpp"]
 );
+static ALLREDUCE_TWO_SHOT_KERNEL: Template<'static> = template!(
+    "allreduce_two_shot/kernel.cpp.in",
+    ["kernel_name", "template_package", "dtype_cpp", "op_cpp"]
+);
 static BARRIER_KERNEL: Template<'static> =
     template!("barrier/kernel.cpp.in", ["kernel_name", "template_package"]);
 static BROADCAST_KERNEL: Template<'static> = template!(
@@ -133,7 +137,7 @@ static ONE_BLOCK_ENTRY: Template<'static> = template!(
         "scalar_names"
     ]
 );
-/// The mesh allreduce launches core_num blocks (spec 11.3, 11.4).
+/// The mesh and two-shot allreduces launch core_num blocks (spec 11.3, 11.4).
 static ALLREDUCE_ENTRY: Template<'static> = template!(
     "allreduce/entry.cpp.in",
     [
@@ -203,6 +207,7 @@ impl Builtin {
         match self {
             Builtin::AllReduce => &ALLREDUCE_KERNEL,
             Builtin::AllReduceRing => &ALLREDUCE_RING_KERNEL,
+            Builtin::AllReduceTwoShot => &ALLREDUCE_TWO_SHOT_KERNEL,
             Builtin::Barrier => &BARRIER_KERNEL,
             Builtin::Broadcast => &BROADCAST_KERNEL,
             Builtin::ReduceScatter => &REDUCE_SCATTER_KERNEL,
@@ -216,7 +221,7 @@ impl Builtin {
 
     fn entry_template(self) -> Option<&'static Template<'static>> {
         match self {
-            Builtin::AllReduce => Some(&ALLREDUCE_ENTRY),
+            Builtin::AllReduce | Builtin::AllReduceTwoShot => Some(&ALLREDUCE_ENTRY),
             Builtin::AllReduceRing
             | Builtin::Barrier
             | Builtin::Broadcast
@@ -233,6 +238,7 @@ impl Builtin {
         match self {
             Builtin::AllReduce
             | Builtin::AllReduceRing
+            | Builtin::AllReduceTwoShot
             | Builtin::Barrier
             | Builtin::Broadcast
             | Builtin::ReduceScatter

@@ -250,6 +250,7 @@ impl Variant {
             }
             Builtin::AllReduce
             | Builtin::AllReduceRing
+            | Builtin::AllReduceTwoShot
             | Builtin::Barrier
             | Builtin::Broadcast
             | Builtin::ReduceScatter
@@ -278,7 +279,10 @@ impl Variant {
                 vars.push(("reduce_inst", reduction.reduce_inst().to_string()));
             }
         }
-        if matches!(self.builtin, Builtin::AllReduce | Builtin::AllToAllV) {
+        if matches!(
+            self.builtin,
+            Builtin::AllReduce | Builtin::AllReduceTwoShot | Builtin::AllToAllV
+        ) {
             vars.push((
                 "launch_core_count_method",
                 target.core_count_method.cpp().to_string(),
@@ -350,7 +354,9 @@ impl Builtin {
     /// FP32; the barrier moves no data and is named for FP32).
     pub fn elems(self) -> &'static [Elem] {
         match self {
-            Builtin::AllReduce | Builtin::Reduce => &[Elem::F16, Elem::F32],
+            Builtin::AllReduce | Builtin::AllReduceTwoShot | Builtin::Reduce => {
+                &[Elem::F16, Elem::F32]
+            }
             Builtin::AllToAllV | Builtin::IndexedAllToAllV => &[Elem::F32, Elem::I8],
             Builtin::AllReduceRing
             | Builtin::Barrier
@@ -369,6 +375,7 @@ impl Builtin {
             }
             Builtin::AllReduce
             | Builtin::AllReduceRing
+            | Builtin::AllReduceTwoShot
             | Builtin::AllGather
             | Builtin::AllToAll
             | Builtin::AllToAllV
@@ -379,7 +386,7 @@ impl Builtin {
     /// The reductions the builtin has kernels for.
     pub fn reductions(self) -> Reductions {
         match self {
-            Builtin::AllReduce | Builtin::Reduce => Reductions::Any,
+            Builtin::AllReduce | Builtin::AllReduceTwoShot | Builtin::Reduce => Reductions::Any,
             Builtin::AllReduceRing | Builtin::ReduceScatter => Reductions::SumOnly,
             Builtin::Barrier
             | Builtin::Broadcast
@@ -397,14 +404,11 @@ impl Builtin {
 pub fn all_variants(max_root: u32) -> Vec<Variant> {
     let mut out = Vec::new();
     let ok = |v: Result<Variant, KernelError>| v.expect("a supported variant");
-    for reduction in Reduction::ALL {
-        for elem in [Elem::F16, Elem::F32] {
-            out.push(ok(Variant::new(
-                Builtin::AllReduce,
-                Some(reduction),
-                elem,
-                None,
-            )));
+    for builtin in [Builtin::AllReduce, Builtin::AllReduceTwoShot] {
+        for reduction in Reduction::ALL {
+            for elem in [Elem::F16, Elem::F32] {
+                out.push(ok(Variant::new(builtin, Some(reduction), elem, None)));
+            }
         }
     }
     let sum = Some(Reduction::Sum);

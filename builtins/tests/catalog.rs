@@ -127,9 +127,9 @@ fn the_renderer_is_strict() {
 fn every_variant_renders_with_exactly_its_keys() {
     let target = Target::default();
     let variants = all_variants(MAX_PREBUILT_ROOT);
-    // 8 allreduce, ring, barrier, 64 broadcasts, reduce_scatter, 8 reduce,
-    // allgather, all_to_all, 2 all_to_all_v.
-    assert_eq!(variants.len(), 8 + 1 + 1 + 64 + 1 + 8 + 1 + 1 + 2);
+    // 8 allreduce, 8 two-shot allreduce, ring, barrier, 64 broadcasts,
+    // reduce_scatter, 8 reduce, allgather, all_to_all, 2 all_to_all_v.
+    assert_eq!(variants.len(), 8 + 8 + 1 + 1 + 64 + 1 + 8 + 1 + 1 + 2);
     for variant in &variants {
         for file in File::ALL {
             let text = variant.render(file, &target).unwrap();
@@ -252,6 +252,7 @@ fn the_shared_entry_and_config_take_the_directions_of_the_builtins_tensors() {
     let expected = [
         (Builtin::AllReduce, "\"INOUT\", \"INOUT\""),
         (Builtin::AllReduceRing, "\"INOUT\", \"INOUT\""),
+        (Builtin::AllReduceTwoShot, "\"INOUT\", \"INOUT\""),
         (Builtin::Barrier, "\"INOUT\""),
         (Builtin::Broadcast, "\"INOUT\", \"INOUT\""),
         (Builtin::ReduceScatter, "\"INOUT\", \"INOUT\""),
@@ -280,7 +281,10 @@ fn the_shared_entry_and_config_take_the_directions_of_the_builtins_tensors() {
         );
         // One entry template for every builtin that runs one block.
         let entry = builtin.template(File::Entry).unwrap();
-        let shared = !matches!(builtin, Builtin::AllReduce | Builtin::AllToAllV);
+        let shared = !matches!(
+            builtin,
+            Builtin::AllReduce | Builtin::AllReduceTwoShot | Builtin::AllToAllV
+        );
         assert_eq!(entry == one_block, shared, "{builtin:?}");
         if shared {
             let dirs = signature

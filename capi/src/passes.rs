@@ -82,6 +82,7 @@ macro_rules! create_pass {
 create_pass! {
     pldCreateVerifyPass => "pld-verify",
     pldCreateConvertShardToPldPass => "convert-shard-to-pld",
+    pldCreateSelectAllReduceModesPass => "pld-select-allreduce-modes",
     pldCreateSynthesizeAllReduceSignalsPass => "pld-synthesize-allreduce-signals",
     pldCreateMaterializeCommDomainScopesPass => "pld-materialize-comm-domain-scopes",
     pldCreateLowerHostTensorCollectivesPass => "pld-lower-host-tensor-collectives",
@@ -89,6 +90,7 @@ create_pass! {
     pldCreateLowerCompositeOpsPass => "pld-lower-composite-ops",
     pldCreateMaterializeDistTensorCtxPass => "pld-materialize-dist-tensor-ctx",
     pldCreateInsertCommFencePass => "pld-insert-comm-fence",
+    pldCreateConvertShardToPldPass => "convert-shard-to-pld",
     pldCreateConvertPldToPtoPass => "convert-pld-to-pto",
     pldCreateConvertPtoToSimPass => "convert-pto-to-sim",
     pldCreateExploreProtocolPass => "pld-explore-protocol",

@@ -450,6 +450,19 @@ irdl.dialect @pld {
     irdl.attributes { "op" = %op, "dtype" = %ty, "arg_directions" = %dirs }
   }
 
+  // The two-shot allreduce (docs/algorithms.md): core_num lanes, as the mesh's.
+  irdl.operation @builtin_allreduce_two_shot {
+    %idx = irdl.is index
+    %op = irdl.base @pld::@reduce_op
+    %int = irdl.base "#builtin.integer"
+    %dirs = irdl.base "#builtin.array"
+    %ty = irdl.any
+    %src = irdl.base "!builtin.tensor"
+    %signal = irdl.base "!builtin.tensor"
+    irdl.operands(src: %src, signal: %signal, device: %idx)
+    irdl.attributes { "op" = %op, "dtype" = %ty, "core_num" = %int, "arg_directions" = %dirs }
+  }
+
   irdl.operation @builtin_barrier {
     %t = irdl.base "!builtin.tensor"
     %idx = irdl.is index

@@ -14,8 +14,9 @@
 
 use crate::enums::{AllReduceMode, Direction, ReduceOp};
 use crate::ops::builtin::{
-    BuiltinAllGather, BuiltinAllReduce, BuiltinAllReduceRing, BuiltinAllToAll, BuiltinAllToAllV,
-    BuiltinBarrier, BuiltinBroadcast, BuiltinReduce, BuiltinReduceScatter,
+    BuiltinAllGather, BuiltinAllReduce, BuiltinAllReduceRing, BuiltinAllReduceTwoShot,
+    BuiltinAllToAll, BuiltinAllToAllV, BuiltinBarrier, BuiltinBroadcast, BuiltinReduce,
+    BuiltinReduceScatter,
 };
 use crate::ops::collective::{
     AllGather, AllReduce, AllToAll, AllToAllV, Barrier, Broadcast, IndexedAllToAllV, Reduce,
@@ -395,6 +396,7 @@ impl CollectiveKind {
             CollectiveKind::AllReduce => match mode {
                 AllReduceMode::Mesh => BuiltinAllReduce::NAME,
                 AllReduceMode::Ring => BuiltinAllReduceRing::NAME,
+                AllReduceMode::TwoShot => BuiltinAllReduceTwoShot::NAME,
             },
             CollectiveKind::Barrier => BuiltinBarrier::NAME,
             CollectiveKind::Broadcast => BuiltinBroadcast::NAME,
@@ -416,6 +418,7 @@ impl CollectiveKind {
             CollectiveKind::AllReduce => match mode {
                 AllReduceMode::Mesh => Builtin::AllReduce,
                 AllReduceMode::Ring => Builtin::AllReduceRing,
+                AllReduceMode::TwoShot => Builtin::AllReduceTwoShot,
             },
             CollectiveKind::Barrier => Builtin::Barrier,
             CollectiveKind::Broadcast => Builtin::Broadcast,
@@ -431,7 +434,7 @@ impl CollectiveKind {
     /// The collective (and allreduce mode) a builtin dispatch op carries out.
     pub fn from_builtin_op(name: &str) -> Option<(CollectiveKind, AllReduceMode)> {
         for kind in Self::ALL {
-            for mode in [AllReduceMode::Mesh, AllReduceMode::Ring] {
+            for mode in AllReduceMode::ALL {
                 if kind.builtin_op(mode) == Some(name) {
                     return Some((kind, mode));
                 }
@@ -462,7 +465,9 @@ impl CollectiveKind {
         Ok(match (self, mode) {
             (CollectiveKind::AllToAllV, _) => crate::launch::all_to_all_v_blocks(ranks, requested)?,
             (CollectiveKind::IndexedAllToAllV, _)
-            | (CollectiveKind::AllReduce, AllReduceMode::Mesh) => requested,
+            | (CollectiveKind::AllReduce, AllReduceMode::Mesh | AllReduceMode::TwoShot) => {
+                requested
+            }
             (CollectiveKind::AllReduce, AllReduceMode::Ring)
             | (
                 CollectiveKind::Barrier
@@ -488,7 +493,7 @@ impl CollectiveKind {
     pub fn composite_signal_shape(self, mode: AllReduceMode, ranks: i64) -> [i64; 2] {
         match (self, mode) {
             (CollectiveKind::AllReduce, AllReduceMode::Ring) => [2 * (ranks.max(1) - 1), ranks],
-            (CollectiveKind::AllReduce, AllReduceMode::Mesh)
+            (CollectiveKind::AllReduce, AllReduceMode::Mesh | AllReduceMode::TwoShot)
             | (
                 CollectiveKind::Barrier
                 | CollectiveKind::Broadcast
@@ -554,7 +559,7 @@ mod tests {
     fn builtin_ops_carry_the_collective_operands() {
         let _context = crate::context();
         for kind in CollectiveKind::ALL {
-            for mode in [AllReduceMode::Mesh, AllReduceMode::Ring] {
+            for mode in AllReduceMode::ALL {
                 let Some(name) = kind.builtin_op(mode) else {
                     assert!(!kind.facts().rails.host, "{kind}");
                     continue;

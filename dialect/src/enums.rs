@@ -150,8 +150,24 @@ impl FuncKind {
 /// Schedule of an allreduce (`mode` attribute; not an ABI enum).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AllReduceMode {
+    /// One-shot: every rank reads every peer's chunk (the default).
     Mesh,
+    /// `2 (P - 1)` steps around the ring of ranks.
     Ring,
+    /// Reduce-scatter by reading the peers' shards of this rank's segment,
+    /// then gather the reduced segments (docs/algorithms.md).
+    TwoShot,
+}
+
+impl AllReduceMode {
+    /// Every schedule, in the order the cost model prefers among equals
+    /// (the default first; two-shot before the ring, which moves the same
+    /// bytes in more steps).
+    pub const ALL: [AllReduceMode; 3] = [
+        AllReduceMode::Mesh,
+        AllReduceMode::TwoShot,
+        AllReduceMode::Ring,
+    ];
 }
 
 impl fmt::Display for AllReduceMode {
@@ -159,6 +175,7 @@ impl fmt::Display for AllReduceMode {
         f.write_str(match self {
             AllReduceMode::Mesh => "mesh",
             AllReduceMode::Ring => "ring",
+            AllReduceMode::TwoShot => "two_shot",
         })
     }
 }
@@ -169,7 +186,10 @@ impl FromStr for AllReduceMode {
         match s {
             "mesh" => Ok(AllReduceMode::Mesh),
             "ring" => Ok(AllReduceMode::Ring),
-            _ => Err(format!("mode must be \"ring\" or \"mesh\", got \"{s}\"")),
+            "two_shot" => Ok(AllReduceMode::TwoShot),
+            _ => Err(format!(
+                "mode must be \"mesh\", \"ring\", \"two_shot\" or \"auto\", got \"{s}\""
+            )),
         }
     }
 }

@@ -68,6 +68,10 @@ PLD_CAPI_EXPORTED MlirPass pldCreatePass(MlirStringRef argument,
 PLD_CAPI_EXPORTED MlirPass pldCreateVerifyPass(void);
 /// `convert-shard-to-pld` [builtin.module]: upstream `shard` programs to pld.
 PLD_CAPI_EXPORTED MlirPass pldCreateConvertShardToPldPass(void);
+/// `pld-select-allreduce-modes` [builtin.module]: resolves `mode = "auto"`
+/// with the cost model (the simulator's defaults; pldCreatePass takes the
+/// options `cost-model=FILE target=NAME remarks=true`).
+PLD_CAPI_EXPORTED MlirPass pldCreateSelectAllReduceModesPass(void);
 /// `pld-synthesize-allreduce-signals` [builtin.module]: HOST rail.
 PLD_CAPI_EXPORTED MlirPass pldCreateSynthesizeAllReduceSignalsPass(void);
 /// `pld-materialize-comm-domain-scopes` [func.func]: HOST rail.
@@ -84,6 +88,9 @@ PLD_CAPI_EXPORTED MlirPass pldCreateMaterializeDistTensorCtxPass(void);
 PLD_CAPI_EXPORTED MlirPass pldCreateInsertCommFencePass(void);
 /// `convert-pld-to-pto` [builtin.module].
 PLD_CAPI_EXPORTED MlirPass pldCreateConvertPldToPtoPass(void);
+/// `convert-shard-to-pld` [builtin.module]: upstream `shard` collectives to
+/// a pld program.
+PLD_CAPI_EXPORTED MlirPass pldCreateConvertShardToPldPass(void);
 /// `convert-pto-to-sim` [builtin.module]: the simulator's lowering of PTO.
 PLD_CAPI_EXPORTED MlirPass pldCreateConvertPtoToSimPass(void);
 /// `pld-explore-protocol` [builtin.module], default options (pldCreatePass

@@ -21,6 +21,19 @@ pub fn emit_error(location: Location, message: &str) {
     unsafe { mlir_sys::mlirEmitError(location.to_raw(), text.as_ptr()) };
 }
 
+extern "C" {
+    /// `cpp/diagnostics.cpp`: `mlir::emitRemark(location) << message`.
+    fn pld_ir_emit_remark(location: mlir_sys::MlirLocation, message: *const std::ffi::c_char);
+}
+
+/// Emits a remark diagnostic at `location`.
+pub fn emit_remark(location: Location, message: &str) {
+    let text = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
+    // SAFETY: `location` is a live location of a live context; `text` is a
+    // NUL-terminated string that outlives the call, and MLIR copies it.
+    unsafe { pld_ir_emit_remark(location.to_raw(), text.as_ptr()) };
+}
+
 /// Reports an error about `op` at its location, prefixed like MLIR's own
 /// op diagnostics (`'pld.tensor_allreduce' op ...`).
 pub fn error(op: OperationRef, message: &str) {

@@ -6,6 +6,10 @@ use pld_ir::registry::{PassEntry, PipelineEntry, Registry};
 /// Every pld pass.
 pub const PASSES: &[PassEntry] = &[
     PassEntry::of::<passes::verify::Verify>(passes::verify::create),
+    PassEntry::configurable::<passes::select_allreduce_modes::SelectAllReduceModes>(
+        passes::select_allreduce_modes::create,
+        passes::select_allreduce_modes::configure,
+    ),
     PassEntry::of::<passes::synthesize_allreduce_signals::SynthesizeAllReduceSignals>(
         passes::synthesize_allreduce_signals::create,
     ),
@@ -34,9 +38,10 @@ pub const PASSES: &[PassEntry] = &[
 pub const PIPELINES: &[PipelineEntry] = &[
     PipelineEntry {
         argument: "pld-host-pipeline",
-        summary: "The HOST rail: verify, synthesize allreduce signals, materialize comm domains, lower to builtin dispatches, verify",
+        summary: "The HOST rail: verify, resolve mode = \"auto\", synthesize allreduce signals, materialize comm domains, lower to builtin dispatches, verify",
         passes: &[
             "pld-verify",
+            "pld-select-allreduce-modes",
             "pld-synthesize-allreduce-signals",
             "pld-materialize-comm-domain-scopes",
             "pld-lower-host-tensor-collectives",
@@ -54,9 +59,10 @@ pub const PIPELINES: &[PipelineEntry] = &[
     },
     PipelineEntry {
         argument: "pld-incore-pipeline",
-        summary: "The InCore rail: verify, expand composite collectives, materialize CommContexts, insert fences, verify",
+        summary: "The InCore rail: verify, resolve mode = \"auto\", expand composite collectives, materialize CommContexts, insert fences, verify",
         passes: &[
             "pld-verify",
+            "pld-select-allreduce-modes",
             "pld-lower-composite-ops",
             "pld-materialize-dist-tensor-ctx",
             "pld-insert-comm-fence",

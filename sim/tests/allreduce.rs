@@ -51,10 +51,9 @@ fn run(case: &Case) {
         ranks
     };
     let signal_cols = if mode == "ring" { ranks } else { 1 };
-    let mode_attr = if mode == "ring" {
-        ", mode = \"ring\""
-    } else {
-        ""
+    let mode_attr = match mode {
+        "mesh" => String::new(),
+        _ => format!(", mode = \"{mode}\""),
     };
     let data = format!("tensor<1x{n}x{dtype}, #pld.dist>");
     let sig = format!("tensor<{signal_rows}x{signal_cols}xi32, #pld.dist>");
@@ -130,7 +129,11 @@ fn lengths(ranks: usize) -> Vec<usize> {
 }
 
 fn matrix(mode: &'static str, dtype: &'static str) {
-    for ranks in [2, 3, 4, 8] {
+    matrix_on(mode, dtype, &[2, 3, 4, 8]);
+}
+
+fn matrix_on(mode: &'static str, dtype: &'static str, rank_counts: &[usize]) {
+    for &ranks in rank_counts {
         for n in lengths(ranks) {
             for op in ["sum", "max", "min", "prod"] {
                 run(&Case {
@@ -163,6 +166,19 @@ fn ring_allreduce_f32() {
 #[test]
 fn ring_allreduce_f16() {
     matrix("ring", "f16");
+}
+
+/// Two-shot on every rank count from 2 to 8: the segments of
+/// `i * N / P` (FP16: rounded up to 16 elements) are ragged at the odd
+/// lengths and empty where N < P.
+#[test]
+fn two_shot_allreduce_f32() {
+    matrix_on("two_shot", "f32", &[2, 3, 4, 5, 6, 7, 8]);
+}
+
+#[test]
+fn two_shot_allreduce_f16() {
+    matrix_on("two_shot", "f16", &[2, 3, 4, 5, 6, 7, 8]);
 }
 
 /// The rebind idiom: a barrier and an allreduce called five times in a loop

@@ -57,6 +57,56 @@ fn mesh_allreduce_f16_min_prod() {
     mesh_matrix(Dt::F16, &[ReduceOp::Min, ReduceOp::Prod]);
 }
 
+fn two_shot_matrix(dt: Dt, ops: &[ReduceOp]) {
+    let mut cases = Vec::new();
+    for &op in ops {
+        for ranks in [1, 2, 3, 5, 8] {
+            for numel in NUMELS {
+                for core_num in CORES {
+                    cases.push(lanes_case(
+                        Lanes::TwoShot,
+                        dt,
+                        op,
+                        ranks,
+                        numel,
+                        core_num,
+                        Mode::PLAIN,
+                    ));
+                }
+            }
+        }
+    }
+    all(cases);
+}
+
+#[test]
+fn two_shot_allreduce_f32() {
+    two_shot_matrix(
+        Dt::F32,
+        &[ReduceOp::Sum, ReduceOp::Max, ReduceOp::Min, ReduceOp::Prod],
+    );
+}
+
+#[test]
+fn two_shot_allreduce_f16() {
+    two_shot_matrix(
+        Dt::F16,
+        &[ReduceOp::Sum, ReduceOp::Max, ReduceOp::Min, ReduceOp::Prod],
+    );
+}
+
+#[test]
+fn two_shot_remote_bytes_by_hand() {
+    // FP32 numel 17 on 2 ranks: A = 8, b = 0, 16, 17. Rank 0 reads its 16
+    // elements (64 bytes) from rank 1, then rank 1's one element as 32
+    // bytes; rank 1 reads its element as 32 bytes, then 64 bytes.
+    assert_eq!(two_shot_remote_bytes(17, 4, 2, 0), 64 + 32);
+    assert_eq!(two_shot_remote_bytes(17, 4, 2, 1), 32 + 64);
+    // FP16 numel 600 on 3 ranks: A = 16, b = 0, 208, 400, 600; segments of
+    // 208 (one tile, 416 bytes), 192 (384 bytes), 200 (400 -> 416 bytes).
+    assert_eq!(two_shot_remote_bytes(600, 2, 3, 1), 2 * 384 + 416 + 416);
+}
+
 #[test]
 fn mesh_remote_bytes_by_hand() {
     // numel 4127 FP32: 16 full tiles of 1024 bytes and a last tile of 31

@@ -119,6 +119,8 @@ fn collectives(p: usize) -> Vec<(&'static str, String)> {
     };
     let sig = format!("tensor<{p}x1xi32, #pld.dist>");
     let data = "tensor<1x300xf32, #pld.dist>";
+    // Odd, so the FP16 segments are ragged and the last one is padded.
+    let half = "tensor<3x101xf16, #pld.dist>";
     let rows = format!("tensor<{p}x24xf32, #pld.dist>");
     let plain_rows = format!("tensor<{p}x24xf32>");
     vec![
@@ -153,6 +155,28 @@ fn collectives(p: usize) -> Vec<(&'static str, String)> {
                 "pld.tensor_allreduce",
                 " {op = #pld.reduce_op<\"sum\">, mode = \"ring\"}",
                 data,
+            ),
+        ),
+        (
+            "two_shot_allreduce",
+            kernel(
+                "two_shot_allreduce",
+                &format!("%d: {data}, %s: {sig}"),
+                &format!("{data}, {sig}"),
+                "pld.tensor_allreduce",
+                " {op = #pld.reduce_op<\"sum\">, mode = \"two_shot\"}",
+                data,
+            ),
+        ),
+        (
+            "two_shot_allreduce_f16",
+            kernel(
+                "two_shot_allreduce_f16",
+                &format!("%d: {half}, %s: {sig}"),
+                &format!("{half}, {sig}"),
+                "pld.tensor_allreduce",
+                " {op = #pld.reduce_op<\"max\">, mode = \"two_shot\"}",
+                half,
             ),
         ),
         (

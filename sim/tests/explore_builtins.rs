@@ -71,7 +71,7 @@ fn seed(mode: Mode) -> u64 {
     mode.schedule.expect("an explored mode").seed
 }
 
-/// What the mesh allreduce compiles: every dtype and reduce op.
+/// What the mesh and two-shot allreduces compile: every dtype and reduce op.
 const MESH: [(Dt, ReduceOp); 8] = [
     (Dt::F32, ReduceOp::Sum),
     (Dt::F16, ReduceOp::Sum),
@@ -92,6 +92,36 @@ fn mesh_allreduce() {
         let core_num = 1 + (s / 8 % 2) as usize;
         mesh_case(dt, op, ranks, 300, core_num, mode)
     });
+}
+
+#[test]
+fn two_shot_allreduce() {
+    // 300 elements (ragged segments, one partial tile each), 257 (the last
+    // segment padded), on one block or split over two.
+    explore(|ranks, mode| {
+        let s = seed(mode);
+        let (dt, op) = MESH[(s % 8) as usize];
+        let core_num = 1 + (s / 8 % 2) as usize;
+        let numel = if (s / 16).is_multiple_of(2) { 300 } else { 257 };
+        lanes_case(Lanes::TwoShot, dt, op, ranks, numel, core_num, mode)
+    });
+}
+
+/// Without its done barrier the two-shot kernel lets a rank that goes on
+/// to its next call overwrite its segment while a peer still gathers it:
+/// within 100 schedules the explorer finds the race, or a peer gathers the
+/// next call's input (a wrong result).
+#[test]
+fn a_two_shot_without_its_done_barrier_races() {
+    let found = (0..100).find_map(|seed| {
+        let broken = Lanes::BrokenTwoShot("two_shot_no_done");
+        let mode = Mode::explored(2, seed);
+        lanes_case(broken, Dt::F32, ReduceOp::Sum, 3, 300, 1, mode).err()
+    });
+    let report = found.expect("a finding within 100 schedules");
+    let race = report.contains("finding") && report.to_lowercase().contains("race");
+    let wrong = report.contains(", want ");
+    assert!(race || wrong, "{report}");
 }
 
 #[test]

@@ -20,6 +20,12 @@ pld_op! {
 }
 
 pld_op! {
+    BuiltinAllReduceTwoShot, BuiltinAllReduceTwoShotBuilder = "pld.builtin_allreduce_two_shot" {
+        src: one, signal: one, device: one
+    }
+}
+
+pld_op! {
     BuiltinBarrier, BuiltinBarrierBuilder = "pld.builtin_barrier" { signal: one, device: one }
 }
 
@@ -64,6 +70,7 @@ pld_op! {
 pub const BUILTINS: &[&str] = &[
     BuiltinAllReduce::NAME,
     BuiltinAllReduceRing::NAME,
+    BuiltinAllReduceTwoShot::NAME,
     BuiltinBarrier::NAME,
     BuiltinBroadcast::NAME,
     BuiltinReduceScatter::NAME,

@@ -61,19 +61,38 @@ pld_op! {
     }
 }
 
+/// `mode = "auto"` (docs/algorithms.md).
+pub const AUTO_MODE: &str = "auto";
+
 impl AllReduce<'_, '_> {
     pub fn reduce_op(&self) -> Option<ReduceOp> {
         enum_attribute(&self.0, "op")
     }
 
-    /// The schedule (`mode`, default mesh); `Err` holds an unknown mode.
+    /// The schedule (`mode`, default mesh); `Err` holds an unknown mode, or
+    /// `"auto"`, which `pld-select-allreduce-modes` resolves before a rail
+    /// lowers the op.
     pub fn mode(&self) -> Result<AllReduceMode, String> {
+        if self.is_auto() {
+            return Err(format!(
+                "mode = \"{AUTO_MODE}\" is resolved by pld-select-allreduce-modes, which runs \
+                 first in pld-to-pto, pld-host-pipeline and pld-incore-pipeline"
+            ));
+        }
         match self.0.attribute("mode") {
             None => Ok(AllReduceMode::Mesh),
             Some(a) => pld_ir::attr::string(a)
                 .ok_or_else(|| format!("mode must be a string, got {a}"))?
                 .parse(),
         }
+    }
+
+    /// Whether `mode = "auto"`: the cost model picks the schedule.
+    pub fn is_auto(&self) -> bool {
+        self.0
+            .attribute("mode")
+            .and_then(pld_ir::attr::string)
+            .is_some_and(|m| m == AUTO_MODE)
     }
 
     /// `core_num` (default 1), `None` when it is not an integer.

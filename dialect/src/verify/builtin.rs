@@ -75,7 +75,9 @@ pub fn check(kind: CollectiveKind, mode: AllReduceMode, cx: &mut OpCx) {
         ));
     }
     match (kind, mode) {
-        (CollectiveKind::AllReduce, AllReduceMode::Mesh) => mesh_lanes(cx, &signal),
+        (CollectiveKind::AllReduce, AllReduceMode::Mesh | AllReduceMode::TwoShot) => {
+            mesh_lanes(cx, &signal)
+        }
         (CollectiveKind::AllReduce, AllReduceMode::Ring) => ring(cx, &signal),
         (CollectiveKind::Broadcast | CollectiveKind::Reduce, _) => {
             if let Some(root) = cx.view.attribute("root").and_then(pld_ir::attr::int) {

@@ -23,6 +23,19 @@ pub struct Comm<'c, 'a> {
     pub me: Value<'c, 'a>,
     pub zero: Value<'c, 'a>,
     pub one: Value<'c, 'a>,
+    /// The prelude's `pld.system_nranks`, the first op of a rule that
+    /// `pld-materialize-dist-tensor-ctx` keeps.
+    pub prelude: Option<melior::ir::OperationRef<'c, 'a>>,
+}
+
+impl<'c, 'a> Comm<'c, 'a> {
+    /// Keeps `mode = "auto"`'s record on the first op of the expansion
+    /// (docs/passes/pld-select-allreduce-modes.md).
+    pub fn record(&self, name: &str, choice: Option<melior::ir::Attribute<'c>>) {
+        if let (Some(prelude), Some(choice)) = (self.prelude, choice) {
+            pld_ir::set_attribute(prelude, name, choice);
+        }
+    }
 }
 
 /// `get_comm_ctx`, `nranks`, `rank`, and the index constants.
@@ -43,6 +56,7 @@ where
             .result(b.i32_type())
             .build(),
     );
+    let prelude = pld_ir::defining_op(nranks);
     let nranks = b.index_cast(nranks, b.index_type());
     let me = b.value(
         Rank::builder(b.context, b.location)
@@ -57,6 +71,7 @@ where
         me,
         zero: b.index(0),
         one: b.index(1),
+        prelude,
     }
 }
 

@@ -20,7 +20,7 @@
 
 use super::comm::{self, Cells, Comm};
 use super::geometry;
-use super::row::RowTiles;
+use super::row::{view_as_row, RowTiles};
 use super::AllReduceRequest;
 use melior::ir::{Type, Value};
 use pld_dialect::{
@@ -62,25 +62,13 @@ where
     let fp16 = dtype == "f16";
     let element_bytes = if fp16 { 2 } else { 4 };
     let comm: Comm = comm::setup(b, request.signal);
+    comm.record(super::AUTO_MODE_ATTRIBUTE, request.choice);
     let (static_n, n) = flat_length(b, request.target, &request.info);
     let chunk = geometry::select_static_chunk_cols(static_n, element_bytes);
 
     // The target as one row of N elements.
-    let row_type = match static_n {
-        Some(n) => b.parse_type(&format!("tensor<1x{n}x{dtype}, #pld.dist>")),
-        None => b.parse_type(&format!("tensor<1x?x{dtype}, #pld.dist>")),
-    };
-    let dynamic: Vec<Value> = if static_n.is_some() { vec![] } else { vec![n] };
-    let row = b.value(
-        TensorView::builder(b.context, b.location)
-            .source(request.target)
-            .dynamic_sizes(&dynamic)
-            .valid_shape(&[])
-            .result(row_type)
-            .build(),
-    );
+    let row = view_as_row(b, request.target, static_n, n, &dtype);
     let tiles = RowTiles::new(b, row, chunk, &dtype);
-    let tile = tiles.tile;
 
     // Ready barrier: every rank's data is in place.
     let ready = b.i32(1);
@@ -101,29 +89,12 @@ where
     };
 
     // Reduce every peer's chunk into the accumulator.
-    let peers = body.for_loop(comm.zero, upper, comm.one, &[first]);
-    let acc = peers.carried[0];
-    let other = peers.body.not_equal(peers.induction, comm.me);
-    let guard = peers.body.if_then_else(other, &[tile]);
-    let then = guard.then_body;
-    let padded = tiles.remote(&then, &comm, peers.induction, col, valid, remote_valid);
-    let reduced = then.value(
-        OpBuild::new(b.context, reduction_op(request.reduce), b.location)
-            .operands("lhs", &[acc])
-            .operands("rhs", &[padded])
-            .result(tile)
-            .build(),
-    );
-    pld_ir::set_operands(
-        pld_ir::region_terminator(guard.op, 0).expect("then yield"),
-        &[reduced],
-    );
-    pld_ir::set_operands(
-        pld_ir::region_terminator(guard.op, 1).expect("else yield"),
-        &[acc],
-    );
-    pld_ir::set_operands(peers.yield_op, &[pld_ir::result(guard.op)]);
-    let total = pld_ir::result(peers.op);
+    let columns = Chunk {
+        col,
+        valid,
+        span: remote_valid,
+    };
+    let total = fold_peers(&body, &comm, &tiles, upper, first, &columns, request.reduce);
 
     // Chunk k waits for generation k + 2: no rank overwrites this chunk
     // before every peer has read it.
@@ -170,6 +141,55 @@ where
         }
     };
     comm::epilogue(b, &comm, Cells::Mesh, negative);
+}
+
+/// Columns `[col, col + valid)` of the row; `span` is what a remote load
+/// of them reads ([`RowTiles::span`]).
+pub struct Chunk<'c, 'a> {
+    pub col: Value<'c, 'a>,
+    pub valid: Value<'c, 'a>,
+    pub span: Value<'c, 'a>,
+}
+
+/// `first` with the chunk of every peer below `upper` but this rank
+/// folded in by `reduce`, in rank order.
+pub fn fold_peers<'c, 'a>(
+    b: &Builder<'c, 'a>,
+    comm: &Comm<'c, 'a>,
+    tiles: &RowTiles<'c, 'a>,
+    upper: Value<'c, 'a>,
+    first: Value<'c, 'a>,
+    chunk: &Chunk<'c, 'a>,
+    reduce: ReduceOp,
+) -> Value<'c, 'a>
+where
+    'c: 'a,
+{
+    let tile = tiles.tile;
+    let peers = b.for_loop(comm.zero, upper, comm.one, &[first]);
+    let acc = peers.carried[0];
+    let other = peers.body.not_equal(peers.induction, comm.me);
+    let guard = peers.body.if_then_else(other, &[tile]);
+    let then = guard.then_body;
+    let (col, valid, span) = (chunk.col, chunk.valid, chunk.span);
+    let padded = tiles.remote(&then, comm, peers.induction, col, valid, span);
+    let reduced = then.value(
+        OpBuild::new(b.context, reduction_op(reduce), b.location)
+            .operands("lhs", &[acc])
+            .operands("rhs", &[padded])
+            .result(tile)
+            .build(),
+    );
+    pld_ir::set_operands(
+        pld_ir::region_terminator(guard.op, 0).expect("then yield"),
+        &[reduced],
+    );
+    pld_ir::set_operands(
+        pld_ir::region_terminator(guard.op, 1).expect("else yield"),
+        &[acc],
+    );
+    pld_ir::set_operands(peers.yield_op, &[pld_ir::result(guard.op)]);
+    pld_ir::result(peers.op)
 }
 
 /// The partial-valid path of docs/passes/pld-lower-composite-ops.md: the valid box, collapsed to
@@ -221,6 +241,7 @@ where
     }
     let dtype = info.dtype();
     let comm = comm::setup(b, request.signal);
+    comm.record(super::AUTO_MODE_ATTRIBUTE, request.choice);
     let view_type = b.parse_type(&format!(
             "tensor<{rows}x{cols}x{dtype}, #pld.dist_with<{{valid_shape = array<i64: {valid_rows}, {valid_cols}>}}>>"
         ),

@@ -6,11 +6,12 @@ pub mod geometry;
 pub mod mesh;
 pub mod ring;
 pub mod row;
+pub mod two_shot;
 
 use melior::ir::Value;
 use pld_dialect::{enums::ReduceOp, types::TensorInfo};
 
-/// What the mesh and ring rules need to know about one allreduce (or
+/// What the mesh, ring and two-shot rules need to know about one allreduce (or
 /// reduce: an allreduce whose result only its root keeps).
 pub struct AllReduceRequest<'c, 'a> {
     pub target: Value<'c, 'a>,
@@ -21,4 +22,9 @@ pub struct AllReduceRequest<'c, 'a> {
     /// A reduce's root rank (an index): only it gathers and stores; the
     /// others take part in the barriers. `None` for an allreduce.
     pub root: Option<Value<'c, 'a>>,
+    /// `mode = "auto"`'s record, kept on the expansion's first op.
+    pub choice: Option<melior::ir::Attribute<'c>>,
 }
+
+/// The attribute that holds `mode = "auto"`'s record.
+pub const AUTO_MODE_ATTRIBUTE: &str = "pld.auto_mode";

@@ -12,7 +12,7 @@
 use super::comm::{self, Cells, Comm};
 use super::geometry;
 use super::mesh::flat_length;
-use super::row::RowTiles;
+use super::row::{view_as_row, RowTiles};
 use super::AllReduceRequest;
 use melior::ir::Value;
 use pld_dialect::collective::CollectiveKind;
@@ -20,9 +20,10 @@ use pld_dialect::enums::AllReduceMode;
 use pld_dialect::{
     enums::ReduceOp,
     ops::{
-        tile::{reduction_op, TensorView, TileSetValidShape, TileStore},
+        tile::{reduction_op, TileSetValidShape, TileStore},
         OpBuild,
     },
+    types::TensorInfo,
 };
 use pld_ir::build::Builder;
 
@@ -53,9 +54,15 @@ pub fn check(request: &AllReduceRequest) -> Result<(), String> {
             ));
         }
     }
-    if let Some(valid) = &request.info.valid_shape {
+    contiguous_prefix(&request.info)
+}
+
+/// A valid region the flat row can carry: a contiguous row-major prefix
+/// (leading 1s, then one partial dimension, then full ones).
+pub fn contiguous_prefix(info: &TensorInfo) -> Result<(), String> {
+    if let Some(valid) = &info.valid_shape {
         let first = valid.iter().position(|v| *v != 1).unwrap_or(valid.len());
-        let prefix = (first + 1..valid.len()).all(|j| Some(valid[j]) == request.info.dim(j));
+        let prefix = (first + 1..valid.len()).all(|j| Some(valid[j]) == info.dim(j));
         if !prefix {
             return Err("target valid_shape must be a contiguous row-major prefix".into());
         }
@@ -213,6 +220,7 @@ where
     let fp16 = dtype == "f16";
     let element_bytes = if fp16 { 2 } else { 4 };
     let comm = comm::setup(b, request.signal);
+    comm.record(super::AUTO_MODE_ATTRIBUTE, request.choice);
     let (static_total, total) = flat_length(b, request.target, &request.info);
     let static_size = match &request.info.valid_shape {
         Some(valid) => Some(valid.iter().product::<i64>()),
@@ -248,23 +256,7 @@ where
     };
     let chunk_cols = pld_ir::constant_int(chunk).unwrap_or(chunk_elems);
 
-    let row_type = match static_total {
-        Some(n) => b.parse_type(&format!("tensor<1x{n}x{dtype}, #pld.dist>")),
-        None => b.parse_type(&format!("tensor<1x?x{dtype}, #pld.dist>")),
-    };
-    let dynamic: Vec<Value> = if static_total.is_some() {
-        vec![]
-    } else {
-        vec![total]
-    };
-    let row = b.value(
-        TensorView::builder(b.context, b.location)
-            .source(request.target)
-            .dynamic_sizes(&dynamic)
-            .valid_shape(&[])
-            .result(row_type)
-            .build(),
-    );
+    let row = view_as_row(b, request.target, static_total, total, &dtype);
     let last = b.sub(comm.nranks, comm.one);
     let shifted = b.add(comm.me, last);
     let left = b.rem(shifted, comm.nranks);

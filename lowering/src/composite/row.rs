@@ -7,9 +7,35 @@ use super::geometry;
 use melior::ir::{Type, Value};
 use pld_dialect::ops::{
     remote::{RemoteLoad, RemoteLoadTailPadded},
-    tile::{TileFillPad, TileLoad, TileSetValidShape},
+    tile::{TensorView, TileFillPad, TileLoad, TileSetValidShape},
 };
 use pld_ir::build::Builder;
+
+/// `target` viewed as one row of `length` elements of `dtype` (a static
+/// type when `static_length` is known).
+pub fn view_as_row<'c, 'a>(
+    b: &Builder<'c, 'a>,
+    target: Value<'c, 'a>,
+    static_length: Option<i64>,
+    length: Value<'c, 'a>,
+    dtype: &str,
+) -> Value<'c, 'a>
+where
+    'c: 'a,
+{
+    let (row_type, dynamic) = match static_length {
+        Some(n) => (format!("tensor<1x{n}x{dtype}, #pld.dist>"), vec![]),
+        None => (format!("tensor<1x?x{dtype}, #pld.dist>"), vec![length]),
+    };
+    b.value(
+        TensorView::builder(b.context, b.location)
+            .source(target)
+            .dynamic_sizes(&dynamic)
+            .valid_shape(&[])
+            .result(b.parse_type(&row_type))
+            .build(),
+    )
+}
 
 /// The row and the two tile types its chunks are loaded as.
 #[derive(Clone, Copy)]

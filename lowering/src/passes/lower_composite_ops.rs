@@ -5,15 +5,16 @@
 //!
 //! Rules: the common allreduce front end (7.1.1), the mesh allreduce
 //! (7.1.2: any length on a fully valid target, one chunk on a partial valid
-//! box), the ring allreduce (7.1.3), and the other composite collectives of
+//! box), the ring allreduce (7.1.3), the two-shot allreduce, and the other composite collectives of
 //! 7.1.4 (barrier, broadcast, reduce_scatter, allgather, all_to_all,
 //! all_to_all_v). HOST and CHIP orchestrators are left to
 //! their own rails.
 
 use crate::composite::{
     comm::{self, Cells},
-    exchange, mesh, ring, AllReduceRequest,
+    exchange, mesh, ring, two_shot, AllReduceRequest,
 };
+use melior::ir::operation::OperationLike;
 use melior::{ir::OperationRef, pass::Pass, Context};
 use pld_dialect::{
     collective::CollectiveKind,
@@ -103,7 +104,7 @@ where
     finish(op, alias)
 }
 
-/// 7.1.1-7.1.3: a mesh or ring allreduce.
+/// 7.1.1-7.1.3: a mesh, ring or two-shot allreduce.
 fn allreduce<'c, 'a>(
     b: &Builder<'c, 'a>,
     op: OperationRef<'c, 'a>,
@@ -133,17 +134,26 @@ where
         signal_info: operand_tensor(signal)?,
         reduce: allreduce.reduce_op().unwrap_or(ReduceOp::Sum),
         root: None,
+        choice: op.attribute(crate::composite::AUTO_MODE_ATTRIBUTE).ok(),
     };
-    if allreduce.mode()? == AllReduceMode::Ring {
-        ring::check(&request)?;
-        ring::lower(b, &request);
-        return Ok(target);
-    }
-    check_mesh_signal(&request.signal_info)?;
-    if request.info.valid_shape.is_some() {
-        mesh::lower_partial(b, &request)?;
-    } else {
-        mesh::lower(b, &request);
+    match allreduce.mode()? {
+        AllReduceMode::Ring => {
+            ring::check(&request)?;
+            ring::lower(b, &request);
+        }
+        AllReduceMode::TwoShot => {
+            check_mesh_signal(&request.signal_info)?;
+            ring::contiguous_prefix(&request.info)?;
+            two_shot::lower(b, &request);
+        }
+        AllReduceMode::Mesh => {
+            check_mesh_signal(&request.signal_info)?;
+            if request.info.valid_shape.is_some() {
+                mesh::lower_partial(b, &request)?;
+            } else {
+                mesh::lower(b, &request);
+            }
+        }
     }
     Ok(target)
 }
@@ -176,6 +186,7 @@ where
         signal_info,
         reduce: reduce.reduce_op().unwrap_or(ReduceOp::Sum),
         root: Some(root),
+        choice: None,
     };
     mesh::lower(b, &request);
     Ok(target)

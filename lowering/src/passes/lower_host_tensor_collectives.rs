@@ -23,6 +23,7 @@ use crate::host::{
     host_functions, roles,
     windows::{allocation_name, allocation_of},
 };
+use crate::passes::select_allreduce_modes::AUTO_MODE_ATTRIBUTE;
 use melior::{
     ir::{
         attribute::{IntegerAttribute, TypeAttribute},
@@ -317,9 +318,13 @@ impl<'c> Checked<'_, 'c, '_> {
         if let Some(reduce) = reduce {
             attributes.push(("op", reduce.to_attribute(context)));
         }
+        // `mode = "auto"`'s record stays with the builtin it chose.
+        if let Ok(choice) = self.op.attribute(AUTO_MODE_ATTRIBUTE) {
+            attributes.push((AUTO_MODE_ATTRIBUTE, choice));
+        }
         let data = self.data.ok_or("allreduce without data")?;
         match mode {
-            AllReduceMode::Mesh => {
+            AllReduceMode::Mesh | AllReduceMode::TwoShot => {
                 attributes.push(("core_num", i64_attribute(context, core_num)));
                 check_mesh_lanes(self.signal, core_num, self.aiv_cores)?;
                 check_rows(self.signal, self.world)?;

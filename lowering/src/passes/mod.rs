@@ -7,5 +7,6 @@ pub mod lower_host_tensor_collectives;
 pub mod lower_l2_tensor_collectives;
 pub mod materialize_comm_domain_scopes;
 pub mod materialize_dist_tensor_ctx;
+pub mod select_allreduce_modes;
 pub mod synthesize_allreduce_signals;
 pub mod verify;

@@ -32,7 +32,7 @@ fn signal_fit(collective: &Collective) -> SignalFit {
     match collective.kind {
         CollectiveKind::AllReduce => match collective.mode {
             AllReduceMode::Ring => SignalFit::Exactly,
-            AllReduceMode::Mesh => SignalFit::AtLeast,
+            AllReduceMode::Mesh | AllReduceMode::TwoShot => SignalFit::AtLeast,
         },
         CollectiveKind::AllToAllV | CollectiveKind::IndexedAllToAllV => SignalFit::RowPerRank,
         CollectiveKind::Barrier

@@ -279,7 +279,76 @@ pub fn mesh_remote_bytes(numel: usize, elem: usize, ranks: usize) -> u64 {
     (bytes * (ranks - 1)) as u64
 }
 
+/// The two HOST allreduces with core_num lanes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lanes {
+    Mesh,
+    TwoShot,
+    /// A copy of the two-shot kernel broken on purpose (runtime-sys/build.rs
+    /// builds it for sum over f32 only), by its tag.
+    BrokenTwoShot(&'static str),
+}
+
+impl Lanes {
+    /// The variant's name for `op` and `dt`.
+    fn variant(self, op: ReduceOp, dt: Dt) -> String {
+        let plain = |builtin: &str| format!("builtin.tensor.{builtin}__{op}__{}", dt.key());
+        match self {
+            Lanes::Mesh => plain("allreduce"),
+            Lanes::TwoShot => plain("allreduce_two_shot"),
+            Lanes::BrokenTwoShot(tag) => format!("broken.{tag}.{}", plain("allreduce_two_shot")),
+        }
+    }
+
+    /// Bytes `rank` reads remotely in one call.
+    fn remote_bytes(self, numel: usize, elem: usize, ranks: usize, rank: usize) -> u64 {
+        match self {
+            Lanes::Mesh => mesh_remote_bytes(numel, elem, ranks),
+            Lanes::TwoShot | Lanes::BrokenTwoShot(_) => {
+                two_shot_remote_bytes(numel, elem, ranks, rank)
+            }
+        }
+    }
+}
+
+/// Bytes of the tiles of `[begin, end)`, each load rounded up to 32 bytes.
+fn span_bytes(begin: usize, end: usize, elem: usize) -> usize {
+    let mut bytes = 0;
+    let mut base = begin;
+    while base < end {
+        bytes += (TILE.min(end - base) * elem).div_ceil(32) * 32;
+        base += TILE;
+    }
+    bytes
+}
+
+/// Bytes `rank` reads remotely in one two-shot call: its segment from each
+/// of the P-1 peers, then every other segment once from its owner. Segment
+/// s is `[b(s), b(s+1))`, `b(s) = min(ceil(s*numel/(P*A))*A, numel)` with A
+/// the elements of 32 bytes (docs/builtins.md).
+pub fn two_shot_remote_bytes(numel: usize, elem: usize, ranks: usize, rank: usize) -> u64 {
+    let align = 32 / elem;
+    let boundary = |s: usize| ((s * numel).div_ceil(ranks * align) * align).min(numel);
+    let segment = |s: usize| span_bytes(boundary(s), boundary(s + 1), elem);
+    let others: usize = (0..ranks).filter(|s| *s != rank).map(segment).sum();
+    ((ranks - 1) * segment(rank) + others) as u64
+}
+
 pub fn mesh_case(
+    dt: Dt,
+    op: ReduceOp,
+    ranks: usize,
+    numel: usize,
+    core_num: usize,
+    mode: Mode,
+) -> Result<(), String> {
+    lanes_case(Lanes::Mesh, dt, op, ranks, numel, core_num, mode)
+}
+
+/// A mesh or two-shot allreduce on core_num lanes: the golden of every call
+/// on every rank, the padding past numel untouched, the remote bytes read.
+pub fn lanes_case(
+    algo: Lanes,
     dt: Dt,
     op: ReduceOp,
     ranks: usize,
@@ -293,8 +362,8 @@ pub fn mesh_case(
     let rank1 = core_num == 1 && ranks % 2 == 1;
     let name = named(
         format!(
-            "allreduce {op} {} P={ranks} numel={numel} core_num={core_num} S={}",
-            dt.key(),
+            "{} P={ranks} numel={numel} core_num={core_num} S={}",
+            algo.variant(op, dt),
             if rank1 { 1 } else { lanes }
         ),
         mode.schedule,
@@ -330,7 +399,7 @@ pub fn mesh_case(
     } else {
         vec![ranks as u32, lanes as u32]
     };
-    let variant = format!("builtin.tensor.allreduce__{op}__{}", dt.key());
+    let variant = algo.variant(op, dt);
     let run = BuiltinRun {
         variant: &variant,
         tensors: &[
@@ -387,7 +456,7 @@ pub fn mesh_case(
         if pad.iter().any(|&b| b != 0x5A) {
             return Err(format!("{name}: rank {rank} stored past numel"));
         }
-        let want = calls as u64 * mesh_remote_bytes(numel, dt.bytes(), ranks);
+        let want = calls as u64 * algo.remote_bytes(numel, dt.bytes(), ranks, rank);
         let got = run.outcome.counters[rank].remote_bytes_read;
         if got != want {
             return Err(format!(

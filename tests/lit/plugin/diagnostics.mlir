@@ -34,12 +34,12 @@
 // The check is real: without the pipeline, the kernel's annotation is
 // not met.
 // RUN: not mlir-opt --load-pass-plugin=%pld_plugin --irdl-file=%both_irdl --verify-diagnostics %s 2>&1 | FileCheck %s --check-prefix=UNMET
-// UNMET: error: expected error "'pld.tensor_allreduce' op mode must be "ring" or "mesh", got "spiral"" was not produced
+// UNMET: error: expected error "'pld.tensor_allreduce' op mode must be "mesh", "ring", "two_shot" or "auto", got "spiral"" was not produced
 
-// CHECK: diagnostics.mlir:[[@LINE+4]]:8: error: 'pld.tensor_allreduce' op mode must be "ring" or "mesh", got "spiral"
+// CHECK: diagnostics.mlir:[[@LINE+4]]:8: error: 'pld.tensor_allreduce' op mode must be "mesh", "ring", "two_shot" or "auto", got "spiral"
 // CHECK-NEXT: %r = "pld.tensor_allreduce"(%data, %sig)
 func.func @kernel(%data: tensor<1x64xf32, #pld.dist>, %sig: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{'pld.tensor_allreduce' op mode must be "ring" or "mesh", got "spiral"}}
+  // expected-error@+1 {{'pld.tensor_allreduce' op mode must be "mesh", "ring", "two_shot" or "auto", got "spiral"}}
   %r = "pld.tensor_allreduce"(%data, %sig) {mode = "spiral", op = #pld.reduce_op<"sum">} : (tensor<1x64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<1x64xf32, #pld.dist>
   return
 }

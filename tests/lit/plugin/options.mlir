@@ -28,7 +28,7 @@
 // A named pipeline takes none.
 // RUN: not mlir-opt --load-pass-plugin=%pld_plugin --irdl-file=%both_irdl %S/../../../examples/barrier.mlir --pass-pipeline='builtin.module(pld-to-pto{x=1})' 2>&1 | FileCheck %s --check-prefix=PIPELINE
 // RUN: not pld-opt %S/../../../examples/barrier.mlir --pass-pipeline='builtin.module(pld-to-pto{x=1})' 2>&1 | FileCheck %s --check-prefix=PIPELINE
-// PIPELINE: error: {{.*}}pipeline 'pld-to-pto' takes no options (its passes: pld-verify, pld-lower-composite-ops,
+// PIPELINE: error: {{.*}}pipeline 'pld-to-pto' takes no options (its passes: pld-verify, pld-select-allreduce-modes, pld-lower-composite-ops,
 //
 // Anchors: a module pass cannot run inside functions, in a named pipeline
 // neither.

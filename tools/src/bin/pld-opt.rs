@@ -3,6 +3,7 @@
 use clap::Parser;
 use pld_ir::pipeline::PassSelection;
 use pld_ir::print::PrintOptions;
+use pld_lowering::passes::select_allreduce_modes::{self, Defaults};
 use pld_tools::opt::{run, Options};
 
 #[derive(Parser)]
@@ -102,6 +103,17 @@ struct Cli {
     /// List the pld passes and named pipelines, then exit.
     #[arg(long = "list-passes")]
     list_passes: bool,
+    /// The cost model pld-select-allreduce-modes reads (docs/algorithms.md):
+    /// a TOML file of [target] tables; the simulator's defaults without it.
+    #[arg(long = "pld-cost-model", value_name = "FILE")]
+    cost_model: Option<String>,
+    /// The table of the cost model to use (default `sim`).
+    #[arg(long = "pld-cost-target", value_name = "NAME")]
+    cost_target: Option<String>,
+    /// A remark at every `mode = "auto"` allreduce: the chosen schedule and
+    /// every candidate's predicted time.
+    #[arg(long = "pld-remark-allreduce-mode")]
+    remark_allreduce_mode: bool,
 }
 
 fn list_passes() {
@@ -128,6 +140,15 @@ fn main() {
     if cli.list_passes {
         list_passes();
         return;
+    }
+    let defaults = Defaults {
+        file: cli.cost_model.clone(),
+        target: cli.cost_target.clone(),
+        remarks: cli.remark_allreduce_mode,
+    };
+    if let Err(message) = select_allreduce_modes::set_defaults(defaults) {
+        eprintln!("pld-opt: error: {message}");
+        std::process::exit(1);
     }
     let selection = |all: bool, lists: &[String]| {
         let mut selection = if all {

@@ -355,7 +355,7 @@ mod tests {
             .filter(|c| c.variant.starts_with("broken."))
             .count();
         assert_eq!(compiled.len(), catalog.len() + chip.len() + broken);
-        assert_eq!(broken, 6);
+        assert_eq!(broken, 7);
         assert!(find("builtin_tensor_barrier__fp32").is_some());
         assert!(find("builtin.tensor.nothing").is_none());
     }

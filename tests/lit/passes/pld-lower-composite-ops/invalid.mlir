@@ -45,7 +45,7 @@ func.func @k(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"in
 !data = tensor<1x64xf32, #pld.dist>
 !sig = tensor<2x1xi32, #pld.dist>
 func.func @k(%data: !data, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{mode must be "ring" or "mesh", got "star"}}
+  // expected-error@+1 {{mode must be "mesh", "ring", "two_shot" or "auto", got "star"}}
   %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">, mode = "star"} : (!data, !sig) -> !data
   return
 }

@@ -33,7 +33,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
     gpu.yield
   }) : (index) -> ()
   // An unknown mode is rejected here (the verifier leaves mode values to the rails).
-  // expected-error@+1 {{mode must be "ring" or "mesh", got "star"}}
+  // expected-error@+1 {{mode must be "mesh", "ring", "two_shot" or "auto", got "star"}}
   %x = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">, mode = "star"} : (!data, !sig) -> !data
   return
 }

@@ -18,6 +18,7 @@
 // RUN: pld-opt %s --pass-pipeline='builtin.module(pld-host-pipeline)' --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=NAMED
 // NAMED: builtin.module(
 // NAMED-NEXT:   pld-verify,
+// NAMED-NEXT:   pld-select-allreduce-modes,
 // NAMED-NEXT:   pld-synthesize-allreduce-signals,
 // NAMED-NEXT:   func.func(
 // NAMED-NEXT:     pld-materialize-comm-domain-scopes

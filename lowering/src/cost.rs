@@ -1,0 +1,405 @@
+//! The alpha-beta cost model of the allreduce schedules (docs/algorithms.md):
+//! a call of a schedule costs
+//!
+//! ```text
+//! time = f * (overhead + alpha * barriers + beta * bytes read from peers + gamma * bytes reduced)
+//! ```
+//!
+//! per rank, with the counts of the schedule as pld emits it ([`Shape::counts`])
+//! and `f = max(1, P / cores)` when only `cores` ranks run at once (the
+//! simulator's threads on a CPU; absent for hardware, where every rank has its
+//! own cores). The parameters come from a small TOML file, one table per
+//! target, or from [`CostModel::SIMULATOR`].
+
+use pld_dialect::enums::AllReduceMode;
+use std::fmt;
+
+/// Chunk of the composite mesh: 16 KiB (docs/passes/pld-lower-composite-ops.md).
+const COMPOSITE_CHUNK_BYTES: i64 = 16 * 1024;
+/// A builtin kernel's tile: 256 elements (docs/builtins.md).
+const BUILTIN_TILE_ELEMS: i64 = 256;
+
+/// The parameters of one target, in seconds and seconds per byte.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CostModel {
+    /// One barrier: a notify to every peer and the waits for theirs.
+    pub alpha: f64,
+    /// One byte read from a peer's window.
+    pub beta: f64,
+    /// One byte folded into an accumulator.
+    pub gamma: f64,
+    /// A call, whatever it moves: launch, set-up, epilogue.
+    pub overhead: f64,
+    /// Ranks that run at the same time (`None`: all of them).
+    pub cores: Option<f64>,
+}
+
+impl CostModel {
+    /// The defaults for the simulator: `pld-bench calibrate` on the 2-core
+    /// VM of bench/README.md, loaded by other jobs (load average 4 to 9),
+    /// which left gamma at 0 (a fold cost no more than the read, within the
+    /// noise); a file replaces them.
+    pub const SIMULATOR: CostModel = CostModel {
+        alpha: 9.92e-8,
+        beta: 1.529e-10,
+        gamma: 0.0,
+        overhead: 1.757e-4,
+        cores: Some(2.0),
+    };
+
+    /// The predicted time of one call, in seconds.
+    pub fn predict(&self, counts: Counts, ranks: i64) -> f64 {
+        let contention = match self.cores {
+            Some(cores) if cores > 0.0 => (ranks as f64 / cores).max(1.0),
+            _ => 1.0,
+        };
+        contention
+            * (self.overhead
+                + self.alpha * counts.barriers as f64
+                + self.beta * counts.read as f64
+                + self.gamma * counts.reduced as f64)
+    }
+}
+
+/// Which rail carries the call out: the counts differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rail {
+    /// The InCore expansion (16 KiB chunks, one lane).
+    Composite,
+    /// A HOST builtin kernel on `lanes` lanes (256-element tiles).
+    Builtin { lanes: i64 },
+}
+
+/// One call: the schedule's inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub rail: Rail,
+    /// Elements per rank.
+    pub elements: i64,
+    pub element_bytes: i64,
+    pub ranks: i64,
+}
+
+/// What one rank does in one call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counts {
+    pub barriers: i64,
+    /// Bytes read from peers.
+    pub read: i64,
+    /// Bytes folded into an accumulator.
+    pub reduced: i64,
+}
+
+fn ceil_div(a: i64, b: i64) -> i64 {
+    (a + b - 1) / b
+}
+
+impl Shape {
+    /// The counts of `mode` as pld emits it (docs/algorithms.md, "What the
+    /// model counts").
+    pub fn counts(&self, mode: AllReduceMode) -> Counts {
+        let p = self.ranks.max(1);
+        let bytes = self.elements * self.element_bytes;
+        let share = ceil_div(bytes, p);
+        match mode {
+            AllReduceMode::Mesh => Counts {
+                barriers: 1 + self.mesh_steps(bytes),
+                read: (p - 1) * bytes,
+                reduced: (p - 1) * bytes,
+            },
+            AllReduceMode::TwoShot => Counts {
+                barriers: 3,
+                read: 2 * (p - 1) * share,
+                reduced: (p - 1) * share,
+            },
+            AllReduceMode::Ring => Counts {
+                barriers: 2 * (p - 1) * 2 * self.ring_subchunks(),
+                read: 2 * (p - 1) * share,
+                reduced: (p - 1) * share,
+            },
+        }
+    }
+
+    /// The mesh's write-after-read barriers: one per chunk (composite) or
+    /// per tile of the lane (builtin).
+    fn mesh_steps(&self, bytes: i64) -> i64 {
+        match self.rail {
+            Rail::Composite => ceil_div(bytes, COMPOSITE_CHUNK_BYTES).max(1),
+            Rail::Builtin { lanes } => {
+                ceil_div(ceil_div(self.elements, BUILTIN_TILE_ELEMS), lanes.max(1)).max(1)
+            }
+        }
+    }
+
+    /// Subchunks of the ring's longest segment (two barriers each, per step).
+    fn ring_subchunks(&self) -> i64 {
+        let segment = ceil_div(self.elements, self.ranks.max(1)) * self.element_bytes;
+        ceil_div(segment, COMPOSITE_CHUNK_BYTES).max(1)
+    }
+}
+
+/// A target's table in a cost-model file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CostFile {
+    pub tables: Vec<(String, CostModel)>,
+}
+
+/// A file that is not a cost model: where and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CostFileError {
+    pub line: usize,
+    pub message: String,
+}
+
+impl fmt::Display for CostFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+/// The keys of a table, with whether each must be given.
+const KEYS: [(&str, bool); 5] = [
+    ("alpha", true),
+    ("beta", true),
+    ("gamma", true),
+    ("overhead", true),
+    ("cores", false),
+];
+
+/// A table as read, before its keys are checked.
+struct Table {
+    name: String,
+    entries: Vec<(String, f64)>,
+    line: usize,
+}
+
+impl CostFile {
+    /// Parses the TOML subset of docs/algorithms.md: `[target]` tables of
+    /// `key = number` lines, `#` comments.
+    pub fn parse(text: &str) -> Result<CostFile, CostFileError> {
+        let mut tables: Vec<Table> = Vec::new();
+        for (index, raw) in text.lines().enumerate() {
+            let content = raw.split('#').next().unwrap_or("").trim();
+            if !content.is_empty() {
+                read_line(&mut tables, content, index + 1).map_err(|message| CostFileError {
+                    line: index + 1,
+                    message,
+                })?;
+            }
+        }
+        let models = tables
+            .iter()
+            .map(|t| Ok((t.name.clone(), model(t)?)))
+            .collect::<Result<_, CostFileError>>()?;
+        Ok(CostFile { tables: models })
+    }
+
+    /// The table of `target`.
+    pub fn target(&self, target: &str) -> Option<CostModel> {
+        self.tables
+            .iter()
+            .find(|(name, _)| name == target)
+            .map(|(_, model)| *model)
+    }
+}
+
+/// One non-empty line: a table header or a `key = number` of the last table.
+fn read_line(tables: &mut Vec<Table>, content: &str, line: usize) -> Result<(), String> {
+    if let Some(name) = content.strip_prefix('[') {
+        let name = name
+            .strip_suffix(']')
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .ok_or_else(|| format!("expected a table header `[target]`, got `{content}`"))?;
+        if tables.iter().any(|t| t.name == name) {
+            return Err(format!("table [{name}] is given twice"));
+        }
+        tables.push(Table {
+            name: name.to_string(),
+            entries: Vec::new(),
+            line,
+        });
+        return Ok(());
+    }
+    let (key, value) = content
+        .split_once('=')
+        .ok_or_else(|| format!("expected `key = number`, got `{content}`"))?;
+    let (key, value) = (key.trim(), value.trim());
+    let Some(table) = tables.last_mut() else {
+        return Err(format!("`{key}` comes before any `[target]` table"));
+    };
+    if !KEYS.iter().any(|(k, _)| *k == key) {
+        return Err(format!(
+            "unknown key `{key}` in [{}] (the keys: alpha, beta, gamma, overhead, cores)",
+            table.name
+        ));
+    }
+    let number: f64 = value
+        .parse()
+        .ok()
+        .filter(|v: &f64| v.is_finite() && *v >= 0.0)
+        .ok_or_else(|| format!("`{key}` must be a non-negative number, got `{value}`"))?;
+    if table.entries.iter().any(|(k, _)| k == key) {
+        return Err(format!("`{key}` is given twice in [{}]", table.name));
+    }
+    table.entries.push((key.to_string(), number));
+    Ok(())
+}
+
+fn model(table: &Table) -> Result<CostModel, CostFileError> {
+    let get = |key: &str| {
+        table
+            .entries
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| *v)
+    };
+    if let Some((key, _)) = KEYS
+        .iter()
+        .find(|(k, required)| *required && get(k).is_none())
+    {
+        return Err(CostFileError {
+            line: table.line,
+            message: format!("table [{}] has no `{key}`", table.name),
+        });
+    }
+    let number = |key: &str| get(key).unwrap_or(0.0);
+    Ok(CostModel {
+        alpha: number("alpha"),
+        beta: number("beta"),
+        gamma: number("gamma"),
+        overhead: number("overhead"),
+        cores: get("cores"),
+    })
+}
+
+/// Every mode's predicted time for `shape` among `candidates`, and the
+/// fastest (the first of equals, in [`AllReduceMode::ALL`] order).
+pub fn choose(
+    model: &CostModel,
+    shape: &Shape,
+    candidates: &[AllReduceMode],
+) -> Option<(AllReduceMode, Vec<(AllReduceMode, f64)>)> {
+    let times: Vec<(AllReduceMode, f64)> = candidates
+        .iter()
+        .map(|mode| (*mode, model.predict(shape.counts(*mode), shape.ranks)))
+        .collect();
+    let best = times
+        .iter()
+        .copied()
+        .reduce(|best, next| if next.1 < best.1 { next } else { best })?;
+    Some((best.0, times))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(rail: Rail, bytes: i64, ranks: i64) -> Shape {
+        Shape {
+            rail,
+            elements: bytes / 4,
+            element_bytes: 4,
+            ranks,
+        }
+    }
+
+    /// The counts of docs/algorithms.md, by hand: 64 MiB on 8 ranks.
+    #[test]
+    fn counts_by_hand() {
+        let big = shape(Rail::Composite, 64 << 20, 8);
+        // 4096 chunks of 16 KiB and the ready barrier; 7 peers' 64 MiB.
+        assert_eq!(
+            big.counts(AllReduceMode::Mesh),
+            Counts {
+                barriers: 4097,
+                read: 7 * (64 << 20),
+                reduced: 7 * (64 << 20)
+            }
+        );
+        // 8 MiB segments: 7 of them read twice, reduced once.
+        assert_eq!(
+            big.counts(AllReduceMode::TwoShot),
+            Counts {
+                barriers: 3,
+                read: 14 * (8 << 20),
+                reduced: 7 * (8 << 20)
+            }
+        );
+        // 14 steps of 512 subchunks, two barriers each.
+        assert_eq!(big.counts(AllReduceMode::Ring).barriers, 14 * 2 * 512);
+        // The builtin mesh: 256-element tiles over 4 lanes.
+        let host = shape(Rail::Builtin { lanes: 4 }, 4096 * 4, 2);
+        assert_eq!(host.counts(AllReduceMode::Mesh).barriers, 1 + 4);
+    }
+
+    /// The model's choice follows its terms: with a large alpha the mesh's
+    /// barriers cost it the large calls; with a large overhead and small
+    /// calls on 2 ranks (the same bytes read) the fewer barriers win.
+    #[test]
+    fn the_choice_follows_the_terms() {
+        let all = AllReduceMode::ALL;
+        let model = |alpha, beta, gamma| CostModel {
+            alpha,
+            beta,
+            gamma,
+            overhead: 1e-4,
+            cores: None,
+        };
+        // Bandwidth only: two-shot reads 2(P-1)/P N, the mesh (P-1) N.
+        let bandwidth = model(0.0, 1e-10, 0.0);
+        let big = shape(Rail::Composite, 64 << 20, 4);
+        assert_eq!(
+            choose(&bandwidth, &big, &all).unwrap().0,
+            AllReduceMode::TwoShot
+        );
+        // Latency only: the mesh's 2 barriers at 4 KiB beat two-shot's 3,
+        // and the ring's 2(P-1) x 2.
+        let latency = model(1e-6, 0.0, 0.0);
+        let small = shape(Rail::Composite, 4096, 4);
+        let (chosen, times) = choose(&latency, &small, &all).unwrap();
+        assert_eq!(chosen, AllReduceMode::Mesh, "{times:?}");
+        // Reduction only, P = 2: the mesh folds N, two-shot N/2.
+        let reduction = model(0.0, 0.0, 1e-9);
+        let two = shape(Rail::Composite, 1 << 20, 2);
+        let (chosen, times) = choose(&reduction, &two, &AllReduceMode::ALL).unwrap();
+        assert_eq!(chosen, AllReduceMode::TwoShot, "{times:?}");
+        // Candidates limit the choice.
+        let only = [AllReduceMode::Mesh];
+        assert_eq!(
+            choose(&bandwidth, &big, &only).unwrap().0,
+            AllReduceMode::Mesh
+        );
+        // The contention factor: 8 ranks on 2 cores take 4 times as long.
+        let counts = shape(Rail::Composite, 4096, 8).counts(AllReduceMode::TwoShot);
+        let m = CostModel::SIMULATOR;
+        let no_cores = CostModel { cores: None, ..m };
+        assert!((m.predict(counts, 8) - 4.0 * no_cores.predict(counts, 8)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn files_parse_and_say_what_is_wrong() {
+        let text = "# comment\n[sim]\nalpha = 1e-6 # s\nbeta = 2e-10\ngamma = 1e-10\noverhead = 5e-5\ncores = 2\n\n[a2a3]\nalpha = 3e-6\nbeta = 1e-11\ngamma = 2e-12\noverhead = 2e-5\n";
+        let file = CostFile::parse(text).unwrap();
+        assert_eq!(file.target("sim").unwrap().cores, Some(2.0));
+        assert_eq!(file.target("a2a3").unwrap().alpha, 3e-6);
+        assert_eq!(file.target("a5"), None);
+        let err = |t: &str| CostFile::parse(t).unwrap_err().to_string();
+        assert_eq!(
+            err("alpha = 1"),
+            "line 1: `alpha` comes before any `[target]` table"
+        );
+        assert_eq!(
+            err("[sim]\nalpha = fast"),
+            "line 2: `alpha` must be a non-negative number, got `fast`"
+        );
+        assert_eq!(
+            err("[sim]\nalpha = 1\nbeta = 1\ngamma = 1"),
+            "line 1: table [sim] has no `overhead`"
+        );
+        assert!(err("[sim]\ndelta = 1").contains("unknown key `delta` in [sim]"));
+        assert!(err("[sim]\nalpha 1").contains("expected `key = number`"));
+        assert!(err("[sim]\n[sim]").contains("table [sim] is given twice"));
+        assert!(err("[sim]\nalpha = -1").contains("non-negative"));
+    }
+}

@@ -1,0 +1,27 @@
+// pld-select-allreduce-modes: a bad cost model or option is an error with
+// the file and line, and nothing runs; "auto" in a CHIP orchestrator is an
+// error at the op; "auto" left for a rail to lower says which pass resolves
+// it.
+//
+// RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/bad-number.toml 2>&1 | FileCheck %s --check-prefix=NUMBER
+// NUMBER: pld-opt: error: {{.*}}bad-number.toml:3: `beta` must be a non-negative number, got `fast`
+// RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes{cost-model=%S/Inputs/missing.toml})' 2>&1 | FileCheck %s --check-prefix=MISSING
+// MISSING: error: {{.*}}missing.toml:1: table [sim] has no `overhead`
+// RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/missing-file.toml 2>&1 | FileCheck %s --check-prefix=NOFILE
+// NOFILE: pld-opt: error: pld-select-allreduce-modes: cannot read cost model '{{.*}}missing-file.toml'
+// RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/latency.toml --pld-cost-target=a5 2>&1 | FileCheck %s --check-prefix=TARGET
+// TARGET: pld-opt: error: {{.*}}latency.toml: no table [a5] (the cost model's targets: sim)
+// RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-target=a5 2>&1 | FileCheck %s --check-prefix=BUILTIN
+// BUILTIN: pld-opt: error: pld-select-allreduce-modes: no built-in cost model for target 'a5' (only 'sim'); give a file with cost-model=FILE
+// RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes{remarks=maybe})' 2>&1 | FileCheck %s --check-prefix=REMARKS
+// REMARKS: error: {{.*}}pld-select-allreduce-modes: remarks is true or false, not 'maybe'
+// RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes{model=x})' 2>&1 | FileCheck %s --check-prefix=KEY
+// KEY: error: {{.*}}pld-select-allreduce-modes has no option 'model' (its options: cost-model, target, remarks)
+//
+// RUN: pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --verify-diagnostics --split-input-file -o /dev/null
+
+func.func @chip(%d: tensor<1x64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"chip">} {
+  // expected-error@+1 {{mode = "auto" is not supported in a CHIP orchestrator}}
+  %r = "pld.tensor_allreduce"(%d, %s) {op = #pld.reduce_op<"sum">, mode = "auto"} : (tensor<1x64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<1x64xf32, #pld.dist>
+  return
+}
