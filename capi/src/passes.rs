@@ -90,7 +90,6 @@ create_pass! {
     pldCreateLowerCompositeOpsPass => "pld-lower-composite-ops",
     pldCreateMaterializeDistTensorCtxPass => "pld-materialize-dist-tensor-ctx",
     pldCreateInsertCommFencePass => "pld-insert-comm-fence",
-    pldCreateConvertShardToPldPass => "convert-shard-to-pld",
     pldCreateConvertPldToPtoPass => "convert-pld-to-pto",
     pldCreateConvertPtoToSimPass => "convert-pto-to-sim",
     pldCreateExploreProtocolPass => "pld-explore-protocol",

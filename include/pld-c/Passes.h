@@ -88,9 +88,6 @@ PLD_CAPI_EXPORTED MlirPass pldCreateMaterializeDistTensorCtxPass(void);
 PLD_CAPI_EXPORTED MlirPass pldCreateInsertCommFencePass(void);
 /// `convert-pld-to-pto` [builtin.module].
 PLD_CAPI_EXPORTED MlirPass pldCreateConvertPldToPtoPass(void);
-/// `convert-shard-to-pld` [builtin.module]: upstream `shard` collectives to
-/// a pld program.
-PLD_CAPI_EXPORTED MlirPass pldCreateConvertShardToPldPass(void);
 /// `convert-pto-to-sim` [builtin.module]: the simulator's lowering of PTO.
 PLD_CAPI_EXPORTED MlirPass pldCreateConvertPtoToSimPass(void);
 /// `pld-explore-protocol` [builtin.module], default options (pldCreatePass

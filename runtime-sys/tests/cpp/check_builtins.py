@@ -45,6 +45,8 @@ CORE_METHOD = "set_block_num"
 # The template each file of each builtin is rendered from (a builtin's own
 # or a shared one under common/), and exactly the keys each template uses
 # (builtins/templates/README.md).
+# Builtins launched as the mesh allreduce is (core_num lanes), through its entry.
+SHARES_MESH_ENTRY = ["allreduce_two_shot"]
 ONE_BLOCK = ["allreduce_ring", "barrier", "broadcast", "reduce_scatter", "reduce", "allgather", "all_to_all"]
 
 
@@ -52,6 +54,8 @@ def template_of(builtin, name):
     """The template path (relative to TEMPLATES) of file `name` of a builtin."""
     if name == "kernel_config.py.in" or (name == "entry.cpp.in" and builtin in ONE_BLOCK):
         return "common/" + name
+    if name == "entry.cpp.in" and builtin in SHARES_MESH_ENTRY:
+        return "allreduce/" + name
     return f"{builtin}/{name}"
 
 
@@ -63,6 +67,7 @@ KEYS = {
     "all_to_all_v/entry.cpp.in": ["variant", "entry", "template_package", "runtime", "launch_core_count_method"],
     "allreduce/kernel.cpp.in": ["kernel_name", "template_package", "dtype_cpp", "op_cpp", "reduce_inst"],
     "allreduce_ring/kernel.cpp.in": ["kernel_name", "template_package", "dtype_cpp", "op_cpp"],
+    "allreduce_two_shot/kernel.cpp.in": ["kernel_name", "template_package", "dtype_cpp", "op_cpp"],
     "barrier/kernel.cpp.in": ["kernel_name", "template_package"],
     "broadcast/kernel.cpp.in": ["kernel_name", "template_package", "dtype_cpp", "root_cpp"],
     "reduce_scatter/kernel.cpp.in": ["kernel_name", "template_package", "dtype_cpp", "op_cpp"],
@@ -77,6 +82,7 @@ KEYS = {
 TENSOR_DIRS = {
     "allreduce": ["INOUT", "INOUT"],
     "allreduce_ring": ["INOUT", "INOUT"],
+    "allreduce_two_shot": ["INOUT", "INOUT"],
     "barrier": ["INOUT"],
     "broadcast": ["INOUT", "INOUT"],
     "reduce_scatter": ["INOUT", "INOUT"],
@@ -116,6 +122,11 @@ def variants():
         for dt in ["fp16", "fp32"]:
             out.append(("allreduce", f"builtin.tensor.allreduce__{op}__{dt}",
                         {"dtype_cpp": DTYPES[dt], "op_cpp": OPS[op][0], "reduce_inst": OPS[op][1],
+                         "launch_core_count_method": CORE_METHOD}))
+    for op in ["sum", "max", "min", "prod"]:
+        for dt in ["fp16", "fp32"]:
+            out.append(("allreduce_two_shot", f"builtin.tensor.allreduce_two_shot__{op}__{dt}",
+                        {"dtype_cpp": DTYPES[dt], "op_cpp": OPS[op][0],
                          "launch_core_count_method": CORE_METHOD}))
     out.append(("allreduce_ring", "builtin.tensor.allreduce_ring__sum__fp32",
                 {"dtype_cpp": "float", "op_cpp": OPS["sum"][0]}))
