@@ -54,6 +54,51 @@ where
     (None, length)
 }
 
+/// What the ring and two-shot schedules start from: the element type, the
+/// signal's communicator (with the auto-mode record on it), the target's
+/// flat length and the reduced length (its valid prefix, or all of it).
+pub struct Segmented<'c, 'a> {
+    pub dtype: String,
+    pub fp16: bool,
+    pub element_bytes: i64,
+    pub comm: Comm<'c, 'a>,
+    pub static_total: Option<i64>,
+    pub total: Value<'c, 'a>,
+    pub static_size: Option<i64>,
+    pub size: Value<'c, 'a>,
+}
+
+impl<'c, 'a> Segmented<'c, 'a>
+where
+    'c: 'a,
+{
+    pub fn new(b: &Builder<'c, 'a>, request: &AllReduceRequest<'c, 'a>) -> Self {
+        let dtype = request.info.dtype();
+        let fp16 = dtype == "f16";
+        let comm = comm::setup(b, request.signal);
+        comm.record(super::AUTO_MODE_ATTRIBUTE, request.choice);
+        let (static_total, total) = flat_length(b, request.target, &request.info);
+        let static_size = match &request.info.valid_shape {
+            Some(valid) => Some(valid.iter().product::<i64>()),
+            None => static_total,
+        };
+        let size = match static_size {
+            Some(size) => b.index(size),
+            None => total,
+        };
+        Segmented {
+            element_bytes: if fp16 { 2 } else { 4 },
+            dtype,
+            fp16,
+            comm,
+            static_total,
+            total,
+            static_size,
+            size,
+        }
+    }
+}
+
 pub fn lower<'c, 'a>(b: &Builder<'c, 'a>, request: &AllReduceRequest<'c, 'a>)
 where
     'c: 'a,

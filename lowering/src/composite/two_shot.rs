@@ -27,7 +27,7 @@
 
 use super::comm::{self, Cells, Comm};
 use super::geometry;
-use super::mesh::{flat_length, fold_peers, Chunk};
+use super::mesh::{fold_peers, Chunk, Segmented};
 use super::row::{view_as_row, RowTiles};
 use super::AllReduceRequest;
 use melior::ir::Value;
@@ -150,20 +150,16 @@ pub fn lower<'c, 'a>(b: &Builder<'c, 'a>, request: &AllReduceRequest<'c, 'a>)
 where
     'c: 'a,
 {
-    let dtype = request.info.dtype();
-    let fp16 = dtype == "f16";
-    let element_bytes = if fp16 { 2 } else { 4 };
-    let comm = comm::setup(b, request.signal);
-    comm.record(super::AUTO_MODE_ATTRIBUTE, request.choice);
-    let (static_total, total) = flat_length(b, request.target, &request.info);
-    let static_size = match &request.info.valid_shape {
-        Some(valid) => Some(valid.iter().product::<i64>()),
-        None => static_total,
-    };
-    let size = match static_size {
-        Some(size) => b.index(size),
-        None => total,
-    };
+    let Segmented {
+        dtype,
+        fp16,
+        element_bytes,
+        comm,
+        static_total,
+        total,
+        static_size,
+        size,
+    } = Segmented::new(b, request);
     let cols = chunk_cols(static_size, request.signal_info.dim(0), element_bytes, fp16);
     let row = view_as_row(b, request.target, static_total, total, &dtype);
     let shot = TwoShot {
