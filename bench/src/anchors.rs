@@ -1,8 +1,10 @@
 //! The anchors the simulator's throughput is measured against, built and
 //! run by the bench itself: OpenMPI's `MPI_Allreduce` (`anchors/
-//! mpi_allreduce.c`, through `mpicc` and `mpirun`) and an ideal in-process
-//! ring (`anchors/ideal_ring.c`, P pthreads over P shared buffers, one
-//! barrier per step, through `cc -O3 -march=native`).
+//! mpi_allreduce.c`, through `mpicc` and `mpirun`) and the ideal in-process
+//! allreduces (`anchors/ideal_allreduce.c`, P pthreads over P shared
+//! buffers, through `cc -O3 -march=native`): a ring with one barrier per
+//! step, and a one-shot in which every thread reads all P inputs and writes
+//! its own sum, with one barrier.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -11,13 +13,30 @@ use std::time::Duration;
 use crate::harness::Result;
 
 const MPI_SOURCE: &str = include_str!("../anchors/mpi_allreduce.c");
-const RING_SOURCE: &str = include_str!("../anchors/ideal_ring.c");
+const IDEAL_SOURCE: &str = include_str!("../anchors/ideal_allreduce.c");
 
 /// The built anchors.
 pub struct Anchors {
     /// `None` (with the reason) when OpenMPI is not installed.
     pub mpi: std::result::Result<PathBuf, String>,
-    pub ring: PathBuf,
+    /// `ideal_allreduce`: the ideal ring and one-shot.
+    pub ideal: PathBuf,
+}
+
+/// The schedules of the ideal in-process allreduce.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ideal {
+    Ring,
+    OneShot,
+}
+
+impl Ideal {
+    fn argument(self) -> &'static str {
+        match self {
+            Ideal::Ring => "ring",
+            Ideal::OneShot => "one_shot",
+        }
+    }
 }
 
 fn build(compiler: &str, args: &[&str], source: &Path, output: &Path) -> Result {
@@ -45,21 +64,21 @@ pub fn build_all(dir: &Path) -> Result<Anchors> {
         std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         Ok(path)
     };
-    let ring_source = write("ideal_ring.c", RING_SOURCE)?;
-    let ring = dir.join("ideal_ring");
+    let ideal_source = write("ideal_allreduce.c", IDEAL_SOURCE)?;
+    let ideal = dir.join("ideal_allreduce");
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
     build(
         &cc,
         &["-O3", "-march=native", "-pthread"],
-        &ring_source,
-        &ring,
+        &ideal_source,
+        &ideal,
     )?;
     let mpi_source = write("mpi_allreduce.c", MPI_SOURCE)?;
     let mpi = dir.join("mpi_allreduce");
     let mpi = build("mpicc", &["-O3"], &mpi_source, &mpi)
         .map(|()| mpi)
         .map_err(|e| format!("{e} (`make bench` installs OpenMPI)"));
-    Ok(Anchors { mpi, ring })
+    Ok(Anchors { mpi, ideal })
 }
 
 /// The `best <seconds>` line an anchor prints.
@@ -94,11 +113,19 @@ pub fn mpi(binary: &Path, ranks: usize, elements: usize, runs: usize) -> Result<
     best(output, &format!("mpirun -np {ranks}"))
 }
 
-/// The ideal ring's best allreduce of `elements` floats on `ranks` threads.
-pub fn ring(binary: &Path, ranks: usize, elements: usize, runs: usize) -> Result<Duration> {
+/// The ideal in-process `schedule`'s best allreduce of `elements` floats
+/// on `ranks` threads.
+pub fn ideal(
+    binary: &Path,
+    schedule: Ideal,
+    ranks: usize,
+    elements: usize,
+    runs: usize,
+) -> Result<Duration> {
     let output = Command::new(binary)
         .args([ranks.to_string(), elements.to_string(), runs.to_string()])
+        .arg(schedule.argument())
         .output()
-        .map_err(|e| format!("cannot run the ideal ring: {e}"))?;
-    best(output, "the ideal ring")
+        .map_err(|e| format!("cannot run the ideal allreduce: {e}"))?;
+    best(output, &format!("the ideal {}", schedule.argument()))
 }
