@@ -1234,7 +1234,14 @@ fn chip_launch(op: OperationRef, kind: CollectiveKind) -> (Vec<BuiltinScalar>, O
         .unwrap_or(1);
     match kind {
         CollectiveKind::IndexedAllToAllV => (vec![BuiltinScalar::Context; 3], Some(blocks)),
-        _ => (
+        CollectiveKind::AllReduce
+        | CollectiveKind::Barrier
+        | CollectiveKind::Broadcast
+        | CollectiveKind::ReduceScatter
+        | CollectiveKind::Reduce
+        | CollectiveKind::AllGather
+        | CollectiveKind::AllToAll
+        | CollectiveKind::AllToAllV => (
             vec![BuiltinScalar::Context, BuiltinScalar::CoreNum(blocks)],
             None,
         ),
