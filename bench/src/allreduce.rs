@@ -32,13 +32,19 @@ fn kernel_time(stdout: &str) -> Option<Duration> {
 
 /// Bus bandwidth of an allreduce of `BYTES` on `ranks` in `time`, bytes/s.
 fn busbw(ranks: usize, time: Duration) -> f64 {
-    BYTES as f64 / time.as_secs_f64() * 2.0 * (ranks - 1) as f64 / ranks as f64
+    busbw_of(BYTES, ranks, time)
 }
 
-struct Measured {
-    time: Duration,
+/// Bus bandwidth of an allreduce of `bytes` on `ranks` in `time`, bytes/s
+/// (nccl-tests' definition).
+pub(crate) fn busbw_of(bytes: usize, ranks: usize, time: Duration) -> f64 {
+    bytes as f64 / time.as_secs_f64() * 2.0 * (ranks - 1) as f64 / ranks as f64
+}
+
+pub(crate) struct Measured {
+    pub time: Duration,
     /// Remote bytes read, per rank.
-    read: Vec<u64>,
+    pub read: Vec<u64>,
 }
 
 /// `pld-run` on `ranks` ranks: itself with threads, under `mpirun -np
@@ -65,19 +71,30 @@ fn run_case(
     ranks: usize,
     transport: &str,
 ) -> Result<Measured> {
+    run_sized(pld_run, dir, (mode, ranks, ELEMENTS), transport)
+}
+
+/// `pld-run --stats` on an f32 sum allreduce of `elements` in `mode` on
+/// `ranks` ranks: the kernel time and the remote bytes each rank read.
+pub(crate) fn run_sized(
+    pld_run: &std::path::Path,
+    dir: &std::path::Path,
+    (mode, ranks, elements): (&str, usize, usize),
+    transport: &str,
+) -> Result<Measured> {
     let (rows, cols, mode_attr) = if mode == "ring" {
         (2 * (ranks - 1), ranks, ", mode = \"ring\"")
     } else {
         (ranks, 1, "")
     };
-    let data = format!("tensor<1x{ELEMENTS}xf32, #pld.dist>");
+    let data = format!("tensor<1x{elements}xf32, #pld.dist>");
     let signal = format!("tensor<{rows}x{cols}xi32, #pld.dist>");
     let source = format!(
         "func.func @allreduce(%d: {data}, %s: {signal}) attributes {{pld.kind = #pld.func_kind<\"incore\">}} {{\n  \
          %r = \"pld.tensor_allreduce\"(%d, %s) {{op = #pld.reduce_op<\"sum\">{mode_attr}}} : ({data}, {signal}) -> {data}\n  \
          return\n}}\n"
     );
-    let path = dir.join(format!("allreduce_{mode}_{ranks}.mlir"));
+    let path = dir.join(format!("allreduce_{mode}_{ranks}_{elements}.mlir"));
     std::fs::write(&path, source).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     let output = pld_run_command(pld_run, transport, ranks)
         .arg(&path)

@@ -13,6 +13,7 @@ mod explore;
 mod fill_check;
 mod harness;
 mod plugin;
+mod scaling;
 mod shard_mpi;
 
 use std::process::ExitCode;
@@ -40,6 +41,12 @@ const BENCHMARKS: &[Benchmark] = &[
         description:
             "64 MiB FP32 allreduce, ring and mesh, P = 2, 4, 8 on the simulator vs. OpenMPI and an ideal in-process ring",
         run: allreduce::run,
+    },
+    Benchmark {
+        name: "scaling",
+        description:
+            "the ring allreduce, 16 MiB FP32 per rank, on P = 2, 16, 32, 64 simulated ranks: busbw x P / cores relative to P = 2 vs. the ideal in-process ring's",
+        run: scaling::run,
     },
     Benchmark {
         name: "algorithms",

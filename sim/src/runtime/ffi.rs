@@ -132,7 +132,7 @@ pub extern "C" fn pld_sim_notify(cell: *mut i32, value: i32, op: i32) {
             if let Some((explore, agent)) = turn {
                 explore.notified(agent, place, op, site, state.outside_signals(place.1));
             }
-            state.wake(place.0);
+            state.wake(place.0, matches!(cell, SignalCell::Mapped(_)));
             if state.across_processes() {
                 crate::runtime::transport::wake(cell);
             }

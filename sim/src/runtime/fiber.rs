@@ -225,11 +225,18 @@ struct Worker<L: Locals> {
     fresh: usize,
 }
 
+/// The condition a fiber suspended in [`yield_until`] waits for: a
+/// closure on that fiber's stack, alive while it stays suspended there.
+type Until = *const (dyn Fn() -> bool + 'static);
+
 struct Fiber<L: Locals> {
     sp: *mut u8,
     /// Whether it has run (a fresh fiber has not).
     started: bool,
     done: bool,
+    /// While it is suspended in [`yield_until`]: what it waits for (the
+    /// others do not switch to it before that holds).
+    until: Option<Until>,
     locals: L,
     /// Its stack, until it is finished and a new fiber takes it over.
     stack: Option<Stack>,
@@ -252,6 +259,11 @@ trait Switcher {
     /// The fiber after the running one, round robin, that has not
     /// finished.
     fn next(&self) -> Option<usize>;
+    /// The first fiber after the running one, round robin, that has not
+    /// finished and waits for nothing or for a condition that holds.
+    fn next_ready(&self) -> Option<usize>;
+    /// Sets what the running fiber waits for.
+    fn set_until(&mut self, until: Option<Until>);
 }
 
 impl<L: Locals> Switcher for Worker<L> {
@@ -295,6 +307,24 @@ impl<L: Locals> Switcher for Worker<L> {
         let n = self.fibers.len();
         (1..n).map(|k| (me + k) % n).find(|&i| !self.fibers[i].done)
     }
+
+    fn next_ready(&self) -> Option<usize> {
+        let me = self.current?;
+        let n = self.fibers.len();
+        (1..n).map(|k| (me + k) % n).find(|&i| {
+            let fiber = &self.fibers[i];
+            // SAFETY: `until` is set only while its fiber is suspended in
+            // `yield_until`, whose frame holds the closure, and cleared
+            // before that frame returns; the closure reads atomics only.
+            !fiber.done && fiber.until.is_none_or(|until| unsafe { (*until)() })
+        })
+    }
+
+    fn set_until(&mut self, until: Option<Until>) {
+        if let Some(me) = self.current {
+            self.fibers[me].until = until;
+        }
+    }
 }
 
 impl<L: Locals> Worker<L> {
@@ -324,6 +354,7 @@ impl<L: Locals> Fiber<L> {
             sp,
             started: false,
             done: false,
+            until: None,
             locals: L::default(),
             stack: Some(stack),
             _start: start,
@@ -457,13 +488,56 @@ pub(crate) fn switch_to(fiber: usize) -> bool {
 }
 
 /// Switches from the running fiber to the next unfinished fiber of its
-/// worker, round robin. `false` when the caller is not a fiber or is the
-/// only unfinished one (nothing to switch to).
+/// worker, round robin, that can go on (one suspended in [`yield_until`]
+/// only once its condition holds). `false` when the caller is not a fiber
+/// or no other fiber can go on (nothing to switch to).
 pub(crate) fn yield_now() -> bool {
-    match with_worker(|w| w.next()).flatten() {
+    match with_worker(|w| w.next_ready()).flatten() {
         Some(next) => switch_to(next),
         None => false,
     }
+}
+
+/// What [`yield_until`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Yielded {
+    /// Another fiber ran; the caller runs again.
+    Switched,
+    /// Every other unfinished fiber of the worker waits for a condition
+    /// that does not hold yet: nothing ran.
+    NoneReady,
+    /// The caller is not a fiber, or the worker's only unfinished one.
+    Alone,
+}
+
+/// Switches from the running fiber to the next fiber of its worker, round
+/// robin, that can make progress: one that waits for nothing, or whose
+/// condition (its own `ready`, given to this function) holds now. The
+/// caller is not switched back to before its `ready` holds (or another
+/// fiber switches to it by number). A wait of many fibers on one worker
+/// thus costs a check of each waiter's condition, not a switch to each.
+pub(crate) fn yield_until(ready: &dyn Fn() -> bool) -> Yielded {
+    if with_worker(|w| w.next()).flatten().is_none() {
+        return Yielded::Alone;
+    }
+    // SAFETY: only the lifetime is erased: the pointer is stored while
+    // this frame is suspended below and cleared before it returns.
+    let until: Until = unsafe { std::mem::transmute::<&dyn Fn() -> bool, Until>(ready) };
+    let next = with_worker(|w| {
+        w.set_until(Some(until));
+        let next = w.next_ready();
+        if next.is_none() {
+            w.set_until(None);
+        }
+        next
+    })
+    .flatten();
+    let Some(next) = next else {
+        return Yielded::NoneReady;
+    };
+    switch_to(next);
+    with_worker(|w| w.set_until(None));
+    Yielded::Switched
 }
 
 /// The switch of a worker of fibers with locals `L`.
@@ -571,6 +645,56 @@ mod tests {
         // Round robin: every fiber's first step before any second one.
         assert_eq!(&log[..3], &[(0, 0), (1, 0), (2, 0)]);
         assert!(!yield_now(), "no fiber outside run_all");
+    }
+
+    #[test]
+    fn a_fiber_waiting_until_a_condition_is_skipped_until_it_holds() {
+        // Fiber 0 waits for the flag fiber 2 raises at its third step;
+        // fiber 1 runs throughout. Round robin without conditions would
+        // switch to fiber 0 after every step of the others.
+        let flag = std::sync::atomic::AtomicBool::new(false);
+        let log = RefCell::new(Vec::new());
+        let (flag, log_ref) = (&flag, &log);
+        let bodies: Vec<Box<dyn FnOnce() + '_>> = vec![
+            Box::new(move || {
+                let ready = || flag.load(std::sync::atomic::Ordering::Relaxed);
+                while !ready() {
+                    log_ref.borrow_mut().push("0 waits".to_string());
+                    assert_ne!(yield_until(&ready), Yielded::Alone);
+                }
+                log_ref.borrow_mut().push("0 goes on".into());
+            }),
+            Box::new(move || {
+                for step in 0..4 {
+                    log_ref.borrow_mut().push(format!("1.{step}"));
+                    yield_now();
+                }
+            }),
+            Box::new(move || {
+                for step in 0..3 {
+                    log_ref.borrow_mut().push(format!("2.{step}"));
+                    if step == 2 {
+                        flag.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    yield_now();
+                }
+            }),
+        ];
+        run_all::<NoLocals>(bodies).unwrap();
+        let log = log.into_inner();
+        let waits = log.iter().filter(|l| *l == "0 waits").count();
+        assert_eq!(
+            waits, 1,
+            "fiber 0 resumed before its condition held: {log:?}"
+        );
+        let raised = log.iter().position(|l| l == "2.2").unwrap();
+        let resumed = log.iter().position(|l| l == "0 goes on").unwrap();
+        assert!(resumed > raised, "{log:?}");
+        assert_eq!(
+            yield_until(&|| true),
+            Yielded::Alone,
+            "no fiber outside run_all"
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@
 use crate::runtime::board::{Board, Published};
 use crate::runtime::domain::CommDomain;
 use crate::runtime::explorer::{Explorer, ExplorerFactory};
+use crate::runtime::fiber::Yielded;
 use crate::runtime::report::{BlockedRank, DeadlockReport, Finding};
 use crate::runtime::signal::Compare;
 use crate::runtime::transport::Cell as SignalCell;
@@ -156,6 +157,18 @@ const YIELDS: u32 = 1000;
 /// Switches to the other fibers of its worker a waiting fiber makes before
 /// it records itself as blocked (a lock and a clock read).
 const FIBER_SWITCHES: u32 = 64;
+
+/// How long a waiting fiber polls the conditions the other fibers of its
+/// worker wait for, none of them holding, before the worker sleeps in its
+/// wait (woken by a notify into the
+/// window of the cell, or after a millisecond). In a balanced run on a
+/// quiet machine a barrier's peers arrive within tens of microseconds;
+/// when they do not, another process holds the core of their worker, and
+/// polling on only takes this core from whatever could run on it (the
+/// 64 MiB ring on 8 ranks at a load average of 8, five runs each: a median
+/// of 744 ms with workers that never slept, 368 to 512 ms with thresholds
+/// of 20 us to 1 ms; 132 ms on a quiet machine).
+const FIBER_DOZE: Duration = Duration::from_micros(100);
 
 /// Busy-wait rounds (a `pause` each, some tens of nanoseconds) before a
 /// waiting thread pinned to a core of its own starts yielding it: about the
@@ -668,7 +681,7 @@ impl State<'_> {
         // times first: a barrier's peers on the same worker get there in
         // as many switches.
         for _ in 0..FIBER_SWITCHES {
-            if !crate::runtime::fiber::yield_now() {
+            if crate::runtime::fiber::yield_until(&holds) == Yielded::Alone {
                 break;
             }
             if holds() {
@@ -689,15 +702,14 @@ impl State<'_> {
         );
         let mut rounds = 0u32;
         let mut last_check = Instant::now();
+        let mut idle = None;
         while !holds() {
             rounds += 1;
-            // A fiber gives its worker to the next rank of the worker at
-            // once (now and then the worker's core to the OS too, in case
-            // every rank of the worker waits).
-            if crate::runtime::fiber::yield_now() {
-                if rounds.is_multiple_of(1024) {
-                    std::thread::yield_now();
-                }
+            // A fiber gives its worker to the next rank of the worker that
+            // can go on, if any.
+            let yielded = crate::runtime::fiber::yield_until(&holds);
+            if yielded != Yielded::Alone {
+                self.idle_fiber(yielded, rounds, &mut idle, (window, cell, expected, cmp));
             } else if self.board.is_some() {
                 // One rank per process: its peers' processes need the core
                 // more than its yields do.
@@ -719,6 +731,33 @@ impl State<'_> {
             }
         }
         self.set_status(rank, thread, Status::Running);
+    }
+
+    /// A round of a waiting fiber that yielded: when no rank of its worker
+    /// could go on (`NoneReady`) for [`FIBER_DOZE`] (`idle`: since when),
+    /// the worker sleeps until a notify into the window of the cell wakes
+    /// it, so that the OS runs what has work (the ranks the worker waits
+    /// for are on a worker the OS does not run now).
+    fn idle_fiber(
+        &self,
+        yielded: Yielded,
+        rounds: u32,
+        idle: &mut Option<Instant>,
+        (window, cell, expected, cmp): (usize, SignalCell, i32, WaitCmp),
+    ) {
+        if yielded == Yielded::Switched {
+            *idle = None;
+            return;
+        }
+        std::hint::spin_loop();
+        if !rounds.is_multiple_of(64) {
+            return;
+        }
+        let now = Instant::now();
+        if now.duration_since(*idle.get_or_insert(now)) >= FIBER_DOZE {
+            self.sleep(window, cell, expected, cmp);
+            *idle = None;
+        }
     }
 
     /// Sleeps until a notify into `window` wakes this thread (or a short
@@ -743,11 +782,19 @@ impl State<'_> {
 
     /// Wakes the threads sleeping on `window` (a notify changed one of its
     /// cells). Cheap when nobody sleeps there: one atomic load.
-    pub fn wake(&self, window: usize) {
+    ///
+    /// `seq_cst`: the change was a sequentially consistent atomic of this
+    /// process (a mapped cell's notify): it is ordered before the read of
+    /// the sleepers' count without a fence (both are in the single total
+    /// order of such operations, as the sleeper's count update and its read
+    /// of the cell are).
+    pub fn wake(&self, window: usize, seq_cst: bool) {
         let Some(sleepers) = self.sleepers.get(window) else {
             return;
         };
-        std::sync::atomic::fence(Ordering::SeqCst);
+        if !seq_cst {
+            std::sync::atomic::fence(Ordering::SeqCst);
+        }
         if sleepers.count.load(Ordering::SeqCst) == 0 {
             return;
         }

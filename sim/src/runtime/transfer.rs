@@ -58,8 +58,17 @@ pub(crate) fn check_side(
         );
         return Err(());
     }
-    // A range touching a window must lie inside it.
-    for (owner, window) in state.domain.windows().iter().enumerate() {
+    // A range inside a window (the common case, found by a binary search).
+    if let Some((owner, _)) = state.domain.locate(start, end - start) {
+        return Ok(Some(owner));
+    }
+    // A range touching a window must lie inside it: this one leaves the
+    // first window it touches (the scan finds it, to name it).
+    let touched = match state.domain.touches_a_window(start, end) {
+        true => state.domain.windows(),
+        false => &[],
+    };
+    for (owner, window) in touched.iter().enumerate() {
         let base = window.base() as usize;
         let overlaps = start < base + window.len() && end > base;
         if !overlaps {

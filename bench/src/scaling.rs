@@ -1,0 +1,133 @@
+//! `scaling`: the ring allreduce of `allreduce` on P = 2, 16, 32 and 64
+//! simulated ranks (issue 25's scaling in ranks), beside the ideal
+//! in-process ring (`anchors/ideal_allreduce.c`) on as many threads, in
+//! the same run.
+//!
+//! The machine has a few cores and P ranks share them, so per P it reports
+//! busbw x P / cores: the bus bandwidth the cores deliver together, which a
+//! schedule that scales keeps (busbw falls as 1/P when P ranks share the
+//! same cores), and that figure relative to P = 2, for the simulator and
+//! for the ideal ring. The goal: the simulator's curve no more than 20 %
+//! below the ideal's (its relative figure at least 0.8x the ideal's).
+//!
+//! Every rank holds the same 16 MiB of f32 at every P (1 GiB of windows
+//! and as much of inputs at P = 64, so that the run fits beside other work
+//! in a few GiB of memory); each figure is the best of `min(--runs, 3)`.
+
+use crate::allreduce::{busbw_of, run_sized};
+use crate::anchors;
+use crate::harness::{display_path, format_duration, pld_binary, Config, Result};
+use std::time::Duration;
+
+/// Elements per rank (16 MiB of f32).
+const ELEMENTS: usize = 4 * 1024 * 1024;
+const BYTES: usize = ELEMENTS * 4;
+
+/// The rank counts; the first is the reference.
+const RANKS: [usize; 4] = [2, 16, 32, 64];
+
+/// The relative figure the simulator must reach, as a fraction of the
+/// ideal ring's.
+const GOAL: f64 = 0.8;
+
+/// busbw x P / cores, in bytes/s.
+fn per_core(ranks: usize, time: Duration, cores: usize) -> f64 {
+    busbw_of(BYTES, ranks, time) * ranks as f64 / cores as f64
+}
+
+pub fn run(config: Config) -> Result {
+    let pld_run = pld_binary("pld-run")?;
+    println!("  pld-run: {}", display_path(&pld_run));
+    let dir = std::env::temp_dir().join(format!("pld-bench-scaling-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let built = anchors::build_all(&dir);
+    let result = built.and_then(|anchors| measure(config, &pld_run, &dir, &anchors.ideal));
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
+
+/// The best kernel time of `runs` ring allreduces on `ranks`.
+fn best_ring(
+    pld_run: &std::path::Path,
+    dir: &std::path::Path,
+    ranks: usize,
+    runs: usize,
+) -> Result<Duration> {
+    let mut best: Option<Duration> = None;
+    for _ in 0..runs {
+        let measured = run_sized(pld_run, dir, ("ring", ranks, ELEMENTS), "threads")?;
+        best = Some(best.map_or(measured.time, |b| b.min(measured.time)));
+    }
+    best.ok_or_else(|| "no run".into())
+}
+
+fn measure(
+    config: Config,
+    pld_run: &std::path::Path,
+    dir: &std::path::Path,
+    ideal: &std::path::Path,
+) -> Result {
+    let runs = config.runs.clamp(1, 3);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!(
+        "  16 MiB of f32 per rank, Sum, ring; best of {runs} runs each; {cores} cores; \
+         anchor: the ideal in-process ring (C, pthreads) on as many threads"
+    );
+    println!(
+        "  per core = busbw x P / cores (GB/s); rel = per core / per core at P = {}; goal: \
+         pld rel >= {GOAL}x ideal rel",
+        RANKS[0]
+    );
+    println!();
+    println!(
+        "  {:>2}  {:>9}  {:>8}  {:>6}  {:>9}  {:>8}  {:>6}  {:>16}",
+        "P", "kernel", "per core", "rel", "ideal", "per core", "rel", "pld rel / ideal"
+    );
+    let mut reference: Option<(f64, f64)> = None;
+    let mut missed = 0;
+    for ranks in RANKS {
+        let mine = best_ring(pld_run, dir, ranks, runs)?;
+        let theirs = anchors::ideal(ideal, anchors::Ideal::Ring, ranks, ELEMENTS, runs)?;
+        let (mine_pc, theirs_pc) = (per_core(ranks, mine, cores), per_core(ranks, theirs, cores));
+        let (mine_ref, theirs_ref) = *reference.get_or_insert((mine_pc, theirs_pc));
+        let (mine_rel, theirs_rel) = (mine_pc / mine_ref, theirs_pc / theirs_ref);
+        let ratio = mine_rel / theirs_rel;
+        let verdict = match ranks == RANKS[0] {
+            true => "(reference)",
+            false if ratio >= GOAL => "met",
+            false => {
+                missed += 1;
+                "MISSED"
+            }
+        };
+        println!(
+            "  {ranks:>2}  {:>9}  {:>8.2}  {:>6.2}  {:>9}  {:>8.2}  {:>6.2}  {:>5.2} {verdict:<10}",
+            format_duration(mine),
+            mine_pc / 1e9,
+            mine_rel,
+            format_duration(theirs),
+            theirs_pc / 1e9,
+            theirs_rel,
+            ratio
+        );
+    }
+    println!();
+    println!("  {missed} of the goals missed on this machine in this run");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn per_core_bandwidth_is_busbw_times_ranks_over_cores() {
+        // 16 MiB in 1 s on 4 ranks: busbw = 16 MiB * 2 * 3/4; x 4 / 2.
+        let expected = BYTES as f64 * 1.5 * 2.0;
+        let got = per_core(4, Duration::from_secs(1), 2);
+        assert!(
+            (got - expected).abs() < 1e-6 * expected,
+            "{got} vs {expected}"
+        );
+    }
+}
