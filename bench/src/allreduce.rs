@@ -189,6 +189,10 @@ fn measure(
             Err(e) => format!("unavailable: {e}"),
         }
     );
+    println!(
+        "  this machine: memcpy {:.1} GB/s (one thread, 64 MiB, best of 5)",
+        memcpy_bandwidth() / 1e9
+    );
     println!("  pld-run --transport {}", config.transport);
     println!("  busbw in GB/s; goals: {}", goals_text(config.transport));
     println!();
@@ -257,6 +261,21 @@ fn measure(
     println!();
     println!("  {missed} of the goals missed on this machine in this run");
     Ok(())
+}
+
+/// The bytes per second one thread copies between two 64 MiB buffers
+/// (best of 5): the machine's memory speed, printed with the results.
+fn memcpy_bandwidth() -> f64 {
+    let src = vec![1u8; BYTES];
+    let mut dst = vec![0u8; BYTES];
+    (0..5)
+        .map(|_| {
+            let start = std::time::Instant::now();
+            dst.copy_from_slice(std::hint::black_box(&src));
+            std::hint::black_box(&dst);
+            BYTES as f64 / start.elapsed().as_secs_f64()
+        })
+        .fold(0.0, f64::max)
 }
 
 #[cfg(test)]

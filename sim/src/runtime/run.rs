@@ -680,8 +680,11 @@ impl State<'_> {
         // A fiber hands its worker to the other ranks of the worker a few
         // times first: a barrier's peers on the same worker get there in
         // as many switches.
+        // (Plain yields: the others come back to this fiber whatever its
+        // cell, so that it reaches the blocked status the deadlock check
+        // needs.)
         for _ in 0..FIBER_SWITCHES {
-            if crate::runtime::fiber::yield_until(&holds) == Yielded::Alone {
+            if !crate::runtime::fiber::yield_now() {
                 break;
             }
             if holds() {
