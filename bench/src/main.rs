@@ -45,7 +45,7 @@ const BENCHMARKS: &[Benchmark] = &[
     Benchmark {
         name: "scaling",
         description:
-            "the ring allreduce, 16 MiB FP32 per rank, on P = 2, 16, 32, 64 simulated ranks: busbw x P / cores relative to P = 2 vs. the ideal in-process ring's",
+            "the ring allreduce, 32 MiB FP32 per rank, on P = 2, 16, 32, 64 simulated ranks: busbw x P / cores relative to P = 2 vs. the ideal in-process ring's",
         run: scaling::run,
     },
     Benchmark {

@@ -10,17 +10,19 @@
 //! for the ideal ring. The goal: the simulator's curve no more than 20 %
 //! below the ideal's (its relative figure at least 0.8x the ideal's).
 //!
-//! Every rank holds the same 16 MiB of f32 at every P (1 GiB of windows
-//! and as much of inputs at P = 64, so that the run fits beside other work
-//! in a few GiB of memory); each figure is the best of `min(--runs, 3)`.
+//! Every rank holds the same 32 MiB of f32 at every P: at P = 2 the
+//! windows (64 MiB) are twice a 32 MiB L3, so the reference runs from
+//! memory as the larger P do (with 16 MiB it ran from the cache); at P = 64
+//! 2 GiB of windows and as much of inputs, which fit beside other work.
+//! Each figure is the best of `min(--runs, 3)`.
 
 use crate::allreduce::{busbw_of, run_sized};
 use crate::anchors;
 use crate::harness::{display_path, format_duration, pld_binary, Config, Result};
 use std::time::Duration;
 
-/// Elements per rank (16 MiB of f32).
-const ELEMENTS: usize = 4 * 1024 * 1024;
+/// Elements per rank (32 MiB of f32).
+const ELEMENTS: usize = 8 * 1024 * 1024;
 const BYTES: usize = ELEMENTS * 4;
 
 /// The rank counts; the first is the reference.
@@ -70,7 +72,7 @@ fn measure(
     let runs = config.runs.clamp(1, 3);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
-        "  16 MiB of f32 per rank, Sum, ring; best of {runs} runs each; {cores} cores; \
+        "  32 MiB of f32 per rank, Sum, ring; best of {runs} runs each; {cores} cores; \
          anchor: the ideal in-process ring (C, pthreads) on as many threads"
     );
     println!(
@@ -122,7 +124,7 @@ mod tests {
 
     #[test]
     fn per_core_bandwidth_is_busbw_times_ranks_over_cores() {
-        // 16 MiB in 1 s on 4 ranks: busbw = 16 MiB * 2 * 3/4; x 4 / 2.
+        // 32 MiB in 1 s on 4 ranks: busbw = 32 MiB * 2 * 3/4; x 4 / 2.
         let expected = BYTES as f64 * 1.5 * 2.0;
         let got = per_core(4, Duration::from_secs(1), 2);
         assert!(
