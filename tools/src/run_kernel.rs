@@ -405,11 +405,11 @@ fn kernel_inputs(
     )?;
     let columns: Vec<(Param, Generator)> = kernel.params.iter().cloned().zip(generators).collect();
     let per_rank: usize = kernel.params.iter().map(Param::bytes).sum();
-    // Inputs and windows, and with --check the goldens.
+    // Inputs and windows, and with --check the goldens (under MPI a
+    // process holds its own rank's).
     let copies = if options.check { 3 } else { 2 };
-    let need = per_rank
-        .saturating_mul(options.ranks)
-        .saturating_mul(copies);
+    let held = crate::mpi_run::held(options.ranks);
+    let need = per_rank.saturating_mul(held).saturating_mul(copies);
     crate::inputs::check_memory(need, || {
         format!(
             "{at}@{} on {} ({} of parameters per rank, as inputs, windows{})",
