@@ -240,8 +240,9 @@ pub struct CommDomain {
     contexts: Vec<PldCommContext>,
     /// The ranks this process runs: all of them, or its own under MPI.
     local: std::ops::Range<usize>,
-    /// Under `mpi-rma`: the MPI window every signal and remote copy goes
-    /// through (`crate::runtime::transport`).
+    /// Under `mpi-rma`, and under `mpi` across nodes: the MPI window the
+    /// remote copies and signals of windows not mapped here go through
+    /// (`crate::runtime::transport`).
     rma: Option<Arc<Win>>,
     /// Whether every signal cell, this process's own too, goes through
     /// `rma` (`mpi-rma`); otherwise only those of windows not mapped here.
@@ -300,8 +301,14 @@ impl CommDomain {
             true => Self::rma_windows(ranks, me, len)?,
             false => Self::node_windows(ranks, len)?,
         };
-        let mut domain = Self::assemble(parts.windows, window_bytes, me..me + 1, parts.rma, None);
-        domain._reserved = parts.reserved;
+        let local = me..me + 1;
+        let mut domain = Self::assemble(
+            parts.windows,
+            window_bytes,
+            local,
+            parts.rma,
+            parts.reserved,
+        );
         domain.cells_through_mpi = rma;
         domain._shared = parts.shared;
         Ok(domain)
