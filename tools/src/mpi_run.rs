@@ -33,9 +33,15 @@ pub fn start(options: &Options) -> Result<(), String> {
 }
 
 /// Whether this process reports: always with threads, only process 0 under
-/// MPI.
+/// MPI (also when MPI failed to start: the launcher's rank 0, so that
+/// an error is said once).
 pub fn reports() -> bool {
-    pld_sim::runtime::mpi::initialised().is_none_or(|world| world.rank == 0)
+    use pld_sim::runtime::mpi;
+    match (mpi::initialised(), transport::current()) {
+        (Some(world), _) => world.rank == 0,
+        (None, Transport::Threads) => true,
+        (None, Transport::Mpi | Transport::MpiRma) => mpi::launcher_rank().is_none_or(|r| r == 0),
+    }
 }
 
 /// Whether this process fills `rank`'s inputs (or device `rank`'s

@@ -132,6 +132,15 @@ pub fn launched() -> bool {
     unsafe { pld_mpi_launched() != 0 }
 }
 
+/// This process's rank in the job as its launcher's environment gives it
+/// (`OMPI_COMM_WORLD_RANK`, `PMIX_RANK`, `PMI_RANK`), before or without
+/// MPI; `None` outside a launcher.
+pub fn launcher_rank() -> Option<usize> {
+    ["OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"]
+        .iter()
+        .find_map(|name| std::env::var(name).ok()?.trim().parse().ok())
+}
+
 /// Initialises MPI once (later calls return the same world). Refused when
 /// the process was not started by `mpirun`.
 pub fn world() -> Result<World, String> {
