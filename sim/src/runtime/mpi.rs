@@ -344,13 +344,13 @@ impl Win {
         Ok(unified != 0)
     }
 
-    /// Where process `rank`'s part of a shared window is mapped in this
-    /// process.
+    /// Where process `rank` (of the node communicator) has its part of a
+    /// shared window, mapped in this process.
     pub fn shared_base(&self, rank: usize) -> Result<*mut u8, String> {
         let mut base = std::ptr::null_mut();
         let _guard = lock();
-        // SAFETY: a live shared window, a rank of its communicator (the
-        // caller's: every process on one machine), a valid out-pointer.
+        // SAFETY: a live shared window and a valid out-pointer; MPI checks
+        // the rank against the window's (node) communicator.
         check("MPI_Win_shared_query", unsafe {
             pld_mpi_shared_query(self.handle, rank as i32, &mut base)
         })?;
