@@ -112,9 +112,11 @@ const TOOLS: [&str; 4] = ["pld-opt", "pld-translate", "pld-run", "mlir-opt"];
 /// `PKG_CONFIG_PATH` its pkg-config directory; `make` runs in the
 /// repository, its `make install` with `FROM` this test's build
 /// (tests/support/staged_build.rs).
-const HOST_COMMANDS: [&str; 8] = [
+const HOST_COMMANDS: [&str; 9] = [
     "make install",
     "mpirun ",
+    // docs/tools/pld-run.md's test knob of pretended nodes.
+    "PLD_MPI_RANKS_PER_NODE=",
     "cc ",
     "c++ ",
     "cmake ",

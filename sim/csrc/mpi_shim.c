@@ -27,7 +27,11 @@ int pld_mpi_launched(void) {
          getenv("PMI_RANK") != NULL;
 }
 
-int pld_mpi_init(int *rank, int *size, int *node_size) {
+/* Initialises MPI and splits the world by node: the processes that share
+ * memory (MPI_COMM_TYPE_SHARED), or, when `per_node` > 0 (a test knob),
+ * pretended nodes of `per_node` consecutive ranks. `leader`: the world
+ * rank of this process's node's first process. */
+int pld_mpi_init(int per_node, int *rank, int *size, int *node_size, int *leader) {
   int provided = 0;
   int rc = MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided);
   if (rc != MPI_SUCCESS) return rc;
@@ -35,9 +39,14 @@ int pld_mpi_init(int *rank, int *size, int *node_size) {
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_rank(MPI_COMM_WORLD, rank);
   MPI_Comm_size(MPI_COMM_WORLD, size);
-  rc = MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node_comm);
+  rc = per_node > 0
+           ? MPI_Comm_split(MPI_COMM_WORLD, *rank / per_node, *rank, &node_comm)
+           : MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node_comm);
   if (rc != MPI_SUCCESS) return rc;
-  return MPI_Comm_size(node_comm, node_size);
+  rc = MPI_Comm_size(node_comm, node_size);
+  if (rc != MPI_SUCCESS) return rc;
+  *leader = *rank;
+  return MPI_Bcast(leader, 1, MPI_INT, 0, node_comm);
 }
 
 int pld_mpi_finalize(void) {
@@ -91,6 +100,27 @@ int pld_mpi_win_allocate(size_t bytes, int shared, void **base, void **handle) {
   rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, *win);
   if (rc == MPI_SUCCESS) rc = MPI_Barrier(MPI_COMM_WORLD);
   *base = memory;
+  *handle = win;
+  return rc;
+}
+
+/* A window over `bytes` bytes of this process's memory at `memory` (the
+ * process's part of a shared window) on MPI_COMM_WORLD, so that processes
+ * of other nodes reach it through RMA; in one access epoch to every
+ * process, like the others. */
+int pld_mpi_win_create(void *memory, size_t bytes, void **handle) {
+  MPI_Win *win = malloc(sizeof *win);
+  if (win == NULL) return MPI_ERR_NO_MEM;
+  MPI_Info info = window_info(0);
+  int rc = MPI_Win_create(memory, (MPI_Aint)bytes, 1, info, MPI_COMM_WORLD, win);
+  MPI_Info_free(&info);
+  if (rc != MPI_SUCCESS) {
+    free(win);
+    return rc;
+  }
+  MPI_Win_set_errhandler(*win, MPI_ERRORS_RETURN);
+  rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, *win);
+  if (rc == MPI_SUCCESS) rc = MPI_Barrier(MPI_COMM_WORLD);
   *handle = win;
   return rc;
 }

@@ -1,8 +1,9 @@
-//! `pld-run --transport mpi|mpi-rma`: one rank per MPI process
-//! (`pld_sim::runtime::transport`). Every process loads and compiles the
-//! module, fills its rank's inputs ([`fills`]) and runs its rank; the run's outcome is
-//! merged on every process, and process 0 alone reports it (results,
-//! checks, files) and carries the job's exit status.
+//! `pld-run --transport mpi|mpi-rma`: one rank (kernel mode) or one
+//! device (program mode) per MPI process (`pld_sim::runtime::transport`).
+//! Every process loads and compiles the module, fills its rank's inputs
+//! ([`fills`]) and runs its rank or device; the run's
+//! outcome is merged on every process, and process 0 alone reports it
+//! (results, checks, files) and carries the job's exit status.
 
 use crate::options::Options;
 use pld_sim::runtime::transport::{self, Transport};
@@ -32,28 +33,60 @@ pub fn start(options: &Options) -> Result<(), String> {
 }
 
 /// Whether this process reports: always with threads, only process 0 under
-/// MPI.
+/// MPI (also when MPI failed to start: the launcher's rank 0, so that
+/// an error is said once).
 pub fn reports() -> bool {
-    pld_sim::runtime::mpi::initialised().is_none_or(|world| world.rank == 0)
+    use pld_sim::runtime::mpi;
+    match (mpi::initialised(), transport::current()) {
+        (Some(world), _) => world.rank == 0,
+        (None, Transport::Threads) => true,
+        (None, Transport::Mpi | Transport::MpiRma) => mpi::launcher_rank().is_none_or(|r| r == 0),
+    }
 }
 
-/// Whether this process fills `rank`'s inputs: every rank's with threads;
-/// under MPI its own, and process 0 every rank's when it checks them
-/// against the golden (`check`).
-pub fn fills(rank: usize, check: bool) -> bool {
-    pld_sim::runtime::mpi::initialised()
-        .is_none_or(|world| world.rank == rank || (world.rank == 0 && check))
+/// Whether this process fills `rank`'s inputs (or device `rank`'s
+/// buffers): every rank's with threads; under MPI its own (each process
+/// checks its own rank, from the inputs the others send it).
+pub fn fills(rank: usize) -> bool {
+    pld_sim::runtime::mpi::initialised().is_none_or(|world| world.rank == rank)
 }
 
-/// The refusal of program mode under MPI, if that is the transport.
-pub fn refuse_programs(transport: Transport) -> Result<(), String> {
-    match transport {
-        Transport::Threads => Ok(()),
-        Transport::Mpi | Transport::MpiRma => Err(format!(
-            "a whole program (its HOST orchestrator) does not run under --transport {} yet; \
-             run one of its kernels with --kernel, or the program without --transport",
-            transport.name()
-        )),
+/// Whether a run was stopped by Ctrl-C (or `--time-limit`): under MPI as
+/// the run's merged outcome says (every process then agrees, and all go
+/// on or stop together), with threads also when this process was asked
+/// after the run.
+pub fn stopped(outcome_interrupted: bool) -> bool {
+    match pld_sim::runtime::mpi::initialised() {
+        Some(_) => outcome_interrupted,
+        None => outcome_interrupted || crate::watch::interrupted(),
+    }
+}
+
+/// The devices (or ranks) whose buffers this process holds: all of them
+/// with threads, one under MPI.
+pub fn held(ranks: usize) -> usize {
+    match pld_sim::runtime::mpi::initialised() {
+        Some(_) => 1,
+        None => ranks,
+    }
+}
+
+/// What a headline adds under MPI: ` (4 MPI processes under --transport
+/// mpi)`, with ` on 2 nodes` when the job spans several; nothing with
+/// threads.
+pub fn processes_note(options: &Options) -> String {
+    let nodes = match pld_sim::runtime::mpi::nodes() {
+        0 | 1 => String::new(),
+        n => format!(" on {n} nodes"),
+    };
+    match options.transport {
+        Transport::Threads => String::new(),
+        Transport::Mpi | Transport::MpiRma => format!(
+            " ({} MPI process{}{nodes} under --transport {})",
+            options.ranks,
+            if options.ranks == 1 { "" } else { "es" },
+            options.transport.name()
+        ),
     }
 }
 

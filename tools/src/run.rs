@@ -110,7 +110,6 @@ fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Refusa
     if options.entry.is_some()
         || (options.kernel.is_none() && !crate::run_program::host_functions(text).is_empty())
     {
-        crate::mpi_run::refuse_programs(options.transport)?;
         return crate::run_program::drive(options, buffer_name, text);
     }
     crate::run_kernel::drive(options, buffer_name, text)

@@ -6,6 +6,7 @@ use crate::inputs::{assign, fill_ranks, Generator};
 use crate::options::{Options, Refusal, Seeds, DEADLOCK};
 use crate::report::{self, counter_rows, index_of, Progress};
 use pld_dialect::collective::Role;
+use pld_sim::program::golden::RankCheck;
 use pld_sim::program::{golden, npy, Finished, KernelInfo, Param, Program};
 use pld_sim::Schedule;
 use std::time::{Duration, Instant};
@@ -256,13 +257,22 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
     let (finished, series) = run_series(&program, kernel, options, &mut inputs);
     drop(running);
     let finished = finished?;
-    if finished.outcome.interrupted || crate::watch::interrupted() {
-        eprintln!("{}", crate::watch::interrupted_message());
+    if crate::mpi_run::stopped(finished.outcome.interrupted) {
+        if crate::mpi_run::reports() {
+            eprintln!("{}", crate::watch::interrupted_message());
+        }
         return Ok(pld_sim::runtime::interrupt::STATUS);
     }
+    // Every process checks its own rank (collective under MPI, so before
+    // anything process 0 alone does can fail).
+    let check_started = Instant::now();
+    let checks = match finished.outcome.deadlock {
+        Some(_) => Ok(None),
+        None => kernel_checks(options, kernel, &inputs, &finished),
+    };
     if !crate::mpi_run::reports() {
         // Under MPI, process 0 reports the whole run (it has every rank's
-        // outcome, and reaches every window).
+        // outcome and verdict, and reaches every window).
         return Ok(0);
     }
     crate::watch::phase("checking the results");
@@ -276,11 +286,10 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
         write_outputs(dir, kernel, &finished)?;
     }
     print_finished(options, kernel, &finished, &series);
-    let check_started = Instant::now();
     let checking = options
         .check
         .then(|| progress.phase(format!("checking {on_ranks} against the golden")));
-    let wrong = check_results(options, kernel, &inputs, &finished, &mut status)?;
+    let wrong = check_results(options, kernel, checks?, &mut status)?;
     drop(checking);
     let check_time = check_started.elapsed();
     if options.stats {
@@ -396,11 +405,11 @@ fn kernel_inputs(
     )?;
     let columns: Vec<(Param, Generator)> = kernel.params.iter().cloned().zip(generators).collect();
     let per_rank: usize = kernel.params.iter().map(Param::bytes).sum();
-    // Inputs and windows, and with --check the goldens.
+    // Inputs and windows, and with --check the goldens (under MPI a
+    // process holds its own rank's).
     let copies = if options.check { 3 } else { 2 };
-    let need = per_rank
-        .saturating_mul(options.ranks)
-        .saturating_mul(copies);
+    let held = crate::mpi_run::held(options.ranks);
+    let need = per_rank.saturating_mul(held).saturating_mul(copies);
     crate::inputs::check_memory(need, || {
         format!(
             "{at}@{} on {} ({} of parameters per rank, as inputs, windows{})",
@@ -414,7 +423,7 @@ fn kernel_inputs(
         "filling the inputs of {on_ranks} ({})",
         report::bytes(per_rank.saturating_mul(options.ranks))
     ));
-    let wanted = |rank| crate::mpi_run::fills(rank, options.check);
+    let wanted = |rank| crate::mpi_run::fills(rank);
     Ok(fill_ranks(&columns, options.ranks, &wanted, at)?)
 }
 
@@ -490,7 +499,8 @@ fn run_series(
         let failed = finished.as_ref().map_or(true, |f| {
             f.outcome.deadlock.is_some() || !f.outcome.errors.is_empty()
         });
-        if failed || runs >= total || crate::watch::interrupted() {
+        let interrupted = finished.as_ref().is_ok_and(|f| f.outcome.interrupted);
+        if failed || runs >= total || crate::mpi_run::stopped(interrupted) {
             break;
         }
         crate::watch::done(format!("{runs} of {total} runs finished"));
@@ -561,15 +571,7 @@ fn print_finished(options: &Options, kernel: &KernelInfo, finished: &Finished, s
     } else {
         String::new()
     };
-    let processes = match options.transport.is_mpi() {
-        true => format!(
-            " ({} MPI process{} under --transport {})",
-            options.ranks,
-            if options.ranks == 1 { "" } else { "es" },
-            options.transport.name()
-        ),
-        false => String::new(),
-    };
+    let processes = crate::mpi_run::processes_note(options);
     println!(
         "@{} on {}{processes}: finished in {:.1?} (kernels {:.1?}){described}",
         kernel.name,
@@ -586,13 +588,10 @@ fn print_finished(options: &Options, kernel: &KernelInfo, finished: &Finished, s
 fn check_results(
     options: &Options,
     kernel: &KernelInfo,
-    inputs: &[Vec<Vec<u8>>],
-    finished: &Finished,
+    checks: Option<Vec<RankCheck>>,
     status: &mut i32,
 ) -> Result<Option<usize>, String> {
-    let only_barriers = !kernel.collectives.is_empty()
-        && kernel.collectives.iter().all(|c| !c.kind.facts().numeric);
-    if options.check && only_barriers {
+    if options.check && only_barriers(kernel) {
         // Nothing numeric to compare; the run itself was checked.
         println!(
             "  --check: {} has no numeric result to compare; every rank got through it{}",
@@ -604,10 +603,9 @@ fn check_results(
             }
         );
     }
-    if !options.check || only_barriers {
+    let Some(checks) = checks else {
         return Ok(None);
-    }
-    let checks = golden::check(kernel, inputs, &finished.buffers())?;
+    };
     let shape = kernel.collectives[0]
         .at(Role::Target)
         .map(|t| kernel.params[t].shape.clone())
@@ -639,6 +637,36 @@ fn check_results(
         }
     }
     Ok(Some(checks.iter().map(|c| c.wrong).sum::<usize>()))
+}
+
+/// Whether the kernel's collectives are all barriers (nothing numeric to
+/// compare).
+fn only_barriers(kernel: &KernelInfo) -> bool {
+    !kernel.collectives.is_empty() && kernel.collectives.iter().all(|c| !c.kind.facts().numeric)
+}
+
+/// `--check`: every rank's result against the golden, `None` without
+/// `--check` or with nothing numeric to compare. Under MPI each process
+/// checks its own rank (the golden from every rank's inputs, which the
+/// processes exchange) and process 0 gathers the verdicts.
+fn kernel_checks(
+    options: &Options,
+    kernel: &KernelInfo,
+    inputs: &[Vec<Vec<u8>>],
+    finished: &Finished,
+) -> Result<Option<Vec<RankCheck>>, String> {
+    if !options.check || only_barriers(kernel) {
+        return Ok(None);
+    }
+    let me = finished.domain.local().start;
+    if finished.domain.local().len() == options.ranks {
+        return Ok(Some(golden::check(kernel, inputs, &finished.buffers())?));
+    }
+    let all_inputs = pld_sim::program::processes::gather_rows(&inputs[me])?;
+    let mut outputs = vec![Vec::new(); options.ranks];
+    outputs[me] = finished.rank_buffers(me);
+    let mine = golden::check_ranks(kernel, &all_inputs, &outputs, &|rank| rank == me)?;
+    Ok(Some(pld_sim::program::processes::gather_checks(mine)?))
 }
 
 /// The `--stats` table of traffic counters.

@@ -2,7 +2,7 @@
 //! devices, every collective it calls (on every rail) checked.
 
 use crate::explore::explore_program;
-use crate::inputs::{assign, fill_all, Generator};
+use crate::inputs::{assign, fill_ranks, Generator};
 use crate::options::{Options, Refusal, DEADLOCK};
 use crate::report::{self, counter_rows, Progress};
 use pld_sim::program::npy;
@@ -81,11 +81,22 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
         return Ok(explore_program(options, seeds, &run, &init, text)?);
     }
     let series = run_series(&run, options, &init, &progress);
-    if crate::watch::interrupted() {
-        eprintln!("{}", crate::watch::interrupted_message());
+    let interrupted = series
+        .finished
+        .as_ref()
+        .is_ok_and(|f| f.outcome.interrupted);
+    if crate::mpi_run::stopped(interrupted) {
+        if crate::mpi_run::reports() {
+            eprintln!("{}", crate::watch::interrupted_message());
+        }
         return Ok(pld_sim::runtime::interrupt::STATUS);
     }
     let finished = series.finished.as_ref().map_err(Clone::clone)?;
+    if !crate::mpi_run::reports() {
+        // Under MPI, process 0 reports the whole run (it has every
+        // device's verdicts and reaches every window).
+        return Ok(0);
+    }
     if let (Some(path), Some(trace)) = (&options.trace, &finished.outcome.trace) {
         std::fs::write(path, trace).map_err(|e| format!("cannot write '{path}': {e}"))?;
     }
@@ -139,9 +150,10 @@ fn report_run(
     status: &mut i32,
 ) {
     println!(
-        "@{} on {} devices: {} collective call{}, finished in {:.1?}{}",
+        "@{} on {} devices{}: {} collective call{}, finished in {:.1?}{}",
         run.entry,
         options.ranks,
+        crate::mpi_run::processes_note(options),
         finished.calls.len(),
         if finished.calls.len() == 1 { "" } else { "s" },
         elapsed,
@@ -226,11 +238,12 @@ fn program_inputs(
     let columns: Vec<(Param, Generator)> =
         run.buffers.iter().map(as_param).zip(generators).collect();
     let per_device: usize = run.buffers.iter().map(|b| b.view.bytes()).sum();
-    // Inputs and windows, and with --check the snapshots around the calls.
+    // Inputs and windows, and with --check the snapshots around the calls
+    // (under MPI a process holds its own device's, and with --check every
+    // device's operands before each call).
     let copies = if options.check { 3 } else { 2 };
-    let need = per_device
-        .saturating_mul(options.ranks)
-        .saturating_mul(copies);
+    let held = crate::mpi_run::held(options.ranks);
+    let need = per_device.saturating_mul(held).saturating_mul(copies);
     crate::inputs::check_memory(need, || {
         format!(
             "{at}@{} on {} devices ({} of window buffers per device, as inputs, windows{})",
@@ -248,7 +261,8 @@ fn program_inputs(
     ));
     // `[device][buffer]` to `[buffer][device]`.
     let mut inputs: Vec<Vec<Vec<u8>>> = vec![Vec::new(); columns.len()];
-    for row in fill_all(&columns, options.ranks, at)? {
+    let wanted = |device| crate::mpi_run::fills(device);
+    for row in fill_ranks(&columns, options.ranks, &wanted, at)? {
         for (buffer, bytes) in inputs.iter_mut().zip(row) {
             buffer.push(bytes);
         }
@@ -325,7 +339,10 @@ fn run_series(
                 }
             }
         }
-        if failed || runs >= total || crate::watch::interrupted() {
+        // Under MPI every process must stop after the same run: the
+        // outcome's (merged) interruption, not this process's own Ctrl-C.
+        let interrupted = result.as_ref().is_ok_and(|f| f.outcome.interrupted);
+        if failed || runs >= total || crate::mpi_run::stopped(interrupted) {
             break;
         }
         crate::watch::done(format!("{runs} of {total} runs finished"));

@@ -26,6 +26,11 @@ use pld_sim::runtime::interrupt;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+/// How long a process other than 0 of an MPI job waits after its
+/// `--time-limit` before it exits, so that process 0 (whose limit ends
+/// within moments of its own) reports first.
+const MPI_STRAGGLE: Duration = Duration::from_secs(2);
+
 /// How long the drivers get to stop by themselves after Ctrl-C.
 pub const GRACE: Duration = Duration::from_millis(600);
 
@@ -135,13 +140,20 @@ pub fn start(limit: Duration, quiet: Duration) {
             if interrupt::requested() {
                 let at = *interrupted_at.get_or_insert_with(Instant::now);
                 if at.elapsed() >= GRACE {
-                    eprintln!("{}", interrupted_message());
+                    say(interrupted_message());
                     std::process::exit(interrupt::STATUS);
                 }
                 continue;
             }
             if started.elapsed() >= limit {
-                eprintln!("{}", over_time(limit));
+                // Under MPI every process ends itself so (mpirun then ends
+                // the job with the first status, 3); process 0 says why,
+                // and the others give it time to, before their exit makes
+                // mpirun end it.
+                say(over_time(limit));
+                if !crate::mpi_run::reports() {
+                    std::thread::sleep(MPI_STRAGGLE);
+                }
                 std::process::exit(DEADLOCK);
             }
             let now = pld_sim::explore::scheduler::decisions();
@@ -151,6 +163,13 @@ pub fn start(limit: Duration, quiet: Duration) {
             watch_schedule(&mut heartbeat, decisions, quiet);
         }
     });
+}
+
+/// Prints `text` on standard error, from process 0 only under MPI.
+fn say(text: String) {
+    if crate::mpi_run::reports() {
+        eprintln!("{text}");
+    }
 }
 
 /// The message of a run over `--time-limit`.

@@ -60,20 +60,24 @@ impl Finished {
     pub fn buffers(&self) -> Vec<Vec<Vec<u8>>> {
         let ranks = self.domain.ranks();
         let bytes = ranks * self.sizes.iter().sum::<usize>();
-        crate::program::parallel::map(ranks, bytes, |rank| {
-            self.sizes
-                .iter()
-                .enumerate()
-                .map(|(i, size)| match self.offsets[i] {
-                    Some(offset) => {
-                        let mut bytes = vec![0; *size];
-                        self.domain.window(rank).read(offset, &mut bytes);
-                        bytes
-                    }
-                    None => self.locals[rank][i].clone(),
-                })
-                .collect()
-        })
+        crate::program::parallel::map(ranks, bytes, |rank| self.rank_buffers(rank))
+    }
+
+    /// `rank`'s buffers after the run, `[param]` (under MPI, a private
+    /// buffer only of this process's own rank).
+    pub fn rank_buffers(&self, rank: usize) -> Vec<Vec<u8>> {
+        self.sizes
+            .iter()
+            .enumerate()
+            .map(|(i, size)| match self.offsets[i] {
+                Some(offset) => {
+                    let mut bytes = vec![0; *size];
+                    self.domain.window(rank).read(offset, &mut bytes);
+                    bytes
+                }
+                None => self.locals[rank][i].clone(),
+            })
+            .collect()
     }
 }
 

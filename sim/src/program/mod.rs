@@ -17,6 +17,7 @@ pub mod model;
 pub mod npy;
 pub mod orchestrate;
 pub mod parallel;
+pub mod processes;
 pub mod shapes;
 
 pub use load::{source_names, Finished, Program};

@@ -195,37 +195,47 @@ pub(crate) fn gather(share: &Share) -> Result<Vec<Share>, String> {
         .collect()
 }
 
-struct Writer(Vec<u8>);
+/// The wire format of what processes gather: little-endian u64s, f64s
+/// by their bits, strings and byte strings after their length.
+pub(crate) struct Writer(pub Vec<u8>);
 
 impl Writer {
-    fn u64(&mut self, v: u64) {
+    pub fn u64(&mut self, v: u64) {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
-    fn f64(&mut self, v: f64) {
+    pub fn f64(&mut self, v: f64) {
         self.u64(v.to_bits());
     }
-    fn str(&mut self, s: &str) {
-        self.u64(s.len() as u64);
-        self.0.extend_from_slice(s.as_bytes());
+    pub fn str(&mut self, s: &str) {
+        self.bytes(s.as_bytes());
+    }
+    pub fn bytes(&mut self, b: &[u8]) {
+        self.u64(b.len() as u64);
+        self.0.extend_from_slice(b);
     }
 }
 
-struct Reader<'a>(&'a [u8]);
+/// Reads what a [`Writer`] wrote; `None` for a message cut short.
+pub(crate) struct Reader<'a>(pub &'a [u8]);
 
 impl Reader<'_> {
-    fn u64(&mut self) -> Option<u64> {
+    pub fn u64(&mut self) -> Option<u64> {
         let (head, rest) = self.0.split_first_chunk::<8>()?;
         self.0 = rest;
         Some(u64::from_le_bytes(*head))
     }
-    fn f64(&mut self) -> Option<f64> {
+    pub fn f64(&mut self) -> Option<f64> {
         self.u64().map(f64::from_bits)
     }
-    fn str(&mut self) -> Option<String> {
+    pub fn str(&mut self) -> Option<String> {
+        self.bytes()
+            .map(|text| String::from_utf8_lossy(&text).into_owned())
+    }
+    pub fn bytes(&mut self) -> Option<Vec<u8>> {
         let len = usize::try_from(self.u64()?).ok()?;
-        let (text, rest) = (self.0.get(..len)?, self.0.get(len..)?);
+        let (head, rest) = (self.0.get(..len)?, self.0.get(len..)?);
         self.0 = rest;
-        Some(String::from_utf8_lossy(text).into_owned())
+        Some(head.to_vec())
     }
 }
 

@@ -246,12 +246,28 @@ pub struct CommDomain {
     contexts: Vec<PldCommContext>,
     /// The ranks this process runs: all of them, or its own under MPI.
     local: std::ops::Range<usize>,
-    /// Under `mpi-rma`: the MPI window every signal and remote copy goes
-    /// through (`crate::runtime::transport`).
+    /// Under `mpi-rma`, and under `mpi` across nodes: the MPI window the
+    /// remote copies and signals of windows not mapped here go through
+    /// (`crate::runtime::transport`).
     rma: Option<Arc<Win>>,
-    /// Under `mpi-rma`: the addresses reserved for the peers' windows
-    /// (dropped after the windows).
+    /// Whether every signal cell, this process's own too, goes through
+    /// `rma` (`mpi-rma`); otherwise only those of windows not mapped here.
+    cells_through_mpi: bool,
+    /// Under `mpi`: the node's shared window (freed after `rma`, which
+    /// may be a window over its memory; every process frees them in this
+    /// order).
+    _shared: Option<Arc<Win>>,
+    /// Under MPI with peers on other nodes: the addresses reserved for
+    /// their windows (dropped after the windows).
     _reserved: Option<Reserved>,
+}
+
+/// The windows of an MPI domain, and what must outlive them.
+struct MpiParts {
+    windows: Vec<Window>,
+    rma: Option<Arc<Win>>,
+    shared: Option<Arc<Win>>,
+    reserved: Option<Reserved>,
 }
 
 impl CommDomain {
@@ -286,40 +302,85 @@ impl CommDomain {
             )));
         }
         let len = window_bytes.max(1);
-        let win = Arc::new(Win::allocate(len, !rma).map_err(SimError::Mpi)?);
         let me = world.rank;
-        let (windows, reserved) = if rma {
-            if !win.unified().map_err(SimError::Mpi)? {
-                return Err(SimError::Mpi(
-                    "the MPI window is in the separate memory model; --transport mpi-rma needs \
-                     the unified one"
-                        .into(),
-                ));
-            }
-            let reserved = Reserved::new(ranks, len)?;
-            let windows = (0..ranks)
-                .map(|r| match r == me {
-                    true => Window::of_mpi(&win, r, win.base(), len, true),
-                    false => Window::of_mpi(&win, r, reserved.slot(r), len, false),
-                })
-                .collect();
-            (windows, Some(reserved))
-        } else {
-            let mut windows = Vec::new();
-            for r in 0..ranks {
-                let base = win.shared_base(r).map_err(SimError::Mpi)?;
-                windows.push(Window::of_mpi(&win, r, base, len, true));
-            }
-            (windows, None)
+        let parts = match rma {
+            true => Self::rma_windows(ranks, me, len)?,
+            false => Self::node_windows(ranks, len)?,
         };
-        let rma = rma.then_some(win);
-        Ok(Self::assemble(
-            windows,
+        let local = me..me + 1;
+        let mut domain = Self::assemble(
+            parts.windows,
             window_bytes,
-            me..me + 1,
+            local,
+            parts.rma,
+            parts.reserved,
+        );
+        domain.cells_through_mpi = rma;
+        domain._shared = parts.shared;
+        Ok(domain)
+    }
+
+    /// `mpi-rma`: every window an `MPI_Win_allocate` window; the peers'
+    /// reached through MPI at addresses reserved for them.
+    fn rma_windows(ranks: usize, me: usize, len: usize) -> Result<MpiParts, SimError> {
+        let win = Arc::new(Win::allocate(len, false).map_err(SimError::Mpi)?);
+        if !win.unified().map_err(SimError::Mpi)? {
+            return Err(SimError::Mpi(
+                "the MPI window is in the separate memory model; --transport mpi-rma needs \
+                 the unified one"
+                    .into(),
+            ));
+        }
+        let reserved = Reserved::new(ranks, len)?;
+        let windows = (0..ranks)
+            .map(|r| match r == me {
+                true => Window::of_mpi(&win, r, win.base(), len, true),
+                false => Window::of_mpi(&win, r, reserved.slot(r), len, false),
+            })
+            .collect();
+        Ok(MpiParts {
+            windows,
+            rma: Some(win),
+            shared: None,
+            reserved: Some(reserved),
+        })
+    }
+
+    /// `mpi`: one shared window per node, mapped into each of its
+    /// processes (its peers addressed directly); when the job spans nodes,
+    /// a world window over each process's part of it, through which the
+    /// other nodes' peers are reached with RMA.
+    fn node_windows(ranks: usize, len: usize) -> Result<MpiParts, SimError> {
+        let shared = Arc::new(Win::allocate(len, true).map_err(SimError::Mpi)?);
+        let members = crate::runtime::mpi::node_members();
+        let rma = match members.len() < ranks {
+            true => Some(Arc::new(Win::create_over(&shared).map_err(SimError::Mpi)?)),
+            false => None,
+        };
+        let reserved = match &rma {
+            Some(_) => Some(Reserved::new(ranks, len)?),
+            None => None,
+        };
+        let mut windows = Vec::new();
+        for r in 0..ranks {
+            let window = match (members.iter().position(|m| *m == r), &rma, &reserved) {
+                (Some(node_rank), _, _) => {
+                    let base = shared.shared_base(node_rank).map_err(SimError::Mpi)?;
+                    Window::of_mpi(&shared, node_rank, base, len, true)
+                }
+                (None, Some(win), Some(reserved)) => {
+                    Window::of_mpi(win, r, reserved.slot(r), len, false)
+                }
+                (None, _, _) => return Err(SimError::Mpi(format!("rank {r} is on no node"))),
+            };
+            windows.push(window);
+        }
+        Ok(MpiParts {
+            windows,
             rma,
+            shared: Some(shared),
             reserved,
-        ))
+        })
     }
 
     fn assemble(
@@ -360,6 +421,8 @@ impl CommDomain {
             contexts,
             local,
             rma,
+            cells_through_mpi: false,
+            _shared: None,
             _reserved: reserved,
         }
     }
@@ -369,10 +432,21 @@ impl CommDomain {
         self.local.clone()
     }
 
-    /// Under `mpi-rma`, the MPI window signals and remote copies go
-    /// through.
+    /// Under MPI with windows not mapped here (`mpi-rma`, or `mpi` across
+    /// nodes), the MPI window remote copies go through.
     pub fn rma(&self) -> Option<&Win> {
         self.rma.as_deref()
+    }
+
+    /// The MPI window through which a signal cell of `window`'s is
+    /// reached: every cell's under `mpi-rma`; under `mpi` only those of
+    /// windows of other nodes (the node's own are CPU atomics).
+    pub fn signal_win(&self, window: usize) -> Option<&Win> {
+        let remote = self
+            .windows
+            .get(window)
+            .is_some_and(|w| w.remote().is_some());
+        self.rma().filter(|_| self.cells_through_mpi || remote)
     }
 
     pub fn ranks(&self) -> usize {

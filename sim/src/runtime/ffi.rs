@@ -34,7 +34,7 @@ fn cell_in_windows(
         );
         return None;
     };
-    let reached = match state.domain.rma() {
+    let reached = match state.domain.signal_win(place.0) {
         Some(win) => SignalCell::Rma {
             win,
             rank: place.0,

@@ -14,7 +14,14 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 
 extern "C" {
     fn pld_mpi_launched() -> i32;
-    fn pld_mpi_init(rank: *mut i32, size: *mut i32, node_size: *mut i32) -> i32;
+    fn pld_mpi_init(
+        per_node: i32,
+        rank: *mut i32,
+        size: *mut i32,
+        node_size: *mut i32,
+        leader: *mut i32,
+    ) -> i32;
+    fn pld_mpi_win_create(memory: *mut c_void, bytes: usize, handle: *mut *mut c_void) -> i32;
     fn pld_mpi_finalize() -> i32;
     fn pld_mpi_barrier() -> i32;
     fn pld_mpi_error_string(code: i32, out: *mut u8, capacity: i32);
@@ -79,6 +86,22 @@ pub struct World {
 }
 
 static WORLD: OnceLock<Result<World, String>> = OnceLock::new();
+/// Every process's node, named by the world rank of its first process.
+static LEADERS: OnceLock<Vec<usize>> = OnceLock::new();
+
+/// The test knob that pretends nodes of K consecutive ranks on one
+/// machine (docs/tools/pld-run.md, "Running across machines").
+pub const RANKS_PER_NODE: &str = "PLD_MPI_RANKS_PER_NODE";
+
+/// `PLD_MPI_RANKS_PER_NODE` as a count (0 when unset).
+fn ranks_per_node() -> Result<i32, String> {
+    match std::env::var(RANKS_PER_NODE) {
+        Err(_) => Ok(0),
+        Ok(text) => text.trim().parse::<i32>().ok().filter(|k| *k > 0).ok_or_else(|| {
+            format!("{RANKS_PER_NODE}={text}: the processes per pretended node must be a positive integer")
+        }),
+    }
+}
 static LOCK: Mutex<()> = Mutex::new(());
 
 fn lock() -> MutexGuard<'static, ()> {
@@ -109,6 +132,15 @@ pub fn launched() -> bool {
     unsafe { pld_mpi_launched() != 0 }
 }
 
+/// This process's rank in the job as its launcher's environment gives it
+/// (`OMPI_COMM_WORLD_RANK`, `PMIX_RANK`, `PMI_RANK`), before or without
+/// MPI; `None` outside a launcher.
+pub fn launcher_rank() -> Option<usize> {
+    ["OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"]
+        .iter()
+        .find_map(|name| std::env::var(name).ok()?.trim().parse().ok())
+}
+
 /// Initialises MPI once (later calls return the same world). Refused when
 /// the process was not started by `mpirun`.
 pub fn world() -> Result<World, String> {
@@ -122,13 +154,18 @@ pub fn world() -> Result<World, String> {
                         .into(),
                 );
             }
-            let (mut rank, mut size, mut node) = (0, 0, 0);
-            let _guard = lock();
-            // SAFETY: called once per process (the OnceLock), with three
-            // valid out-pointers.
-            check("MPI_Init_thread", unsafe {
-                pld_mpi_init(&mut rank, &mut size, &mut node)
-            })?;
+            let per_node = ranks_per_node()?;
+            let (mut rank, mut size, mut node, mut leader) = (0, 0, 0, 0);
+            {
+                let _guard = lock();
+                // SAFETY: called once per process (the OnceLock), with four
+                // valid out-pointers.
+                check("MPI_Init_thread", unsafe {
+                    pld_mpi_init(per_node, &mut rank, &mut size, &mut node, &mut leader)
+                })?;
+            }
+            let leaders = allgather_i64(i64::from(leader), size as usize)?;
+            let _ = LEADERS.set(leaders.iter().map(|&l| l as usize).collect());
             Ok(World {
                 rank: rank as usize,
                 size: size as usize,
@@ -136,6 +173,38 @@ pub fn world() -> Result<World, String> {
             })
         })
         .clone()
+}
+
+/// The world ranks of the processes on this process's node, in the node
+/// communicator's order (empty before MPI is initialised).
+pub fn node_members() -> Vec<usize> {
+    let (Some(world), Some(leaders)) = (initialised(), LEADERS.get()) else {
+        return Vec::new();
+    };
+    let mine = leaders[world.rank];
+    (0..world.size).filter(|r| leaders[*r] == mine).collect()
+}
+
+/// The nodes the job spans (real, or pretended by
+/// [`RANKS_PER_NODE`]); 0 before MPI is initialised.
+pub fn nodes() -> usize {
+    let leaders = LEADERS.get().map_or(&[][..], Vec::as_slice);
+    leaders
+        .iter()
+        .enumerate()
+        .filter(|(r, l)| *r == **l)
+        .count()
+}
+
+/// Every process's `mine`, in rank order (`MPI_Allgather` of one i64).
+fn allgather_i64(mine: i64, size: usize) -> Result<Vec<i64>, String> {
+    let mut all = vec![0i64; size];
+    let _guard = lock();
+    // SAFETY: `all` holds one i64 per process of the world.
+    check("MPI_Allgather", unsafe {
+        pld_mpi_allgather_counts(mine, all.as_mut_ptr())
+    })?;
+    Ok(all)
 }
 
 /// The world, if MPI was initialised (and did not fail).
@@ -163,12 +232,8 @@ pub fn barrier() -> Result<(), String> {
 /// Every process's `mine`, in rank order (`MPI_Allgatherv`).
 pub fn allgather(mine: &[u8]) -> Result<Vec<Vec<u8>>, String> {
     let size = initialised().map_or(1, |w| w.size);
-    let mut counts = vec![0i64; size];
+    let counts = allgather_i64(mine.len() as i64, size)?;
     let _guard = lock();
-    // SAFETY: `counts` holds one i64 per process of the world.
-    check("MPI_Allgather", unsafe {
-        pld_mpi_allgather_counts(mine.len() as i64, counts.as_mut_ptr())
-    })?;
     let total: i64 = counts.iter().sum();
     let limit = i64::from(i32::MAX);
     if total > limit {
@@ -235,6 +300,26 @@ impl Win {
         })
     }
 
+    /// A window on every process over this process's part of `shared`
+    /// (collective), through which the processes of other nodes reach it
+    /// with RMA while this node's processes address it directly.
+    pub fn create_over(shared: &Win) -> Result<Win, String> {
+        let mut handle = std::ptr::null_mut();
+        let _guard = lock();
+        // SAFETY: MPI is initialised; the memory is this process's part of
+        // `shared`, `len` bytes, which the caller keeps alive until this
+        // window is freed (the comm domain frees it first); the
+        // out-pointer is valid.
+        check("MPI_Win_create", unsafe {
+            pld_mpi_win_create(shared.base.cast(), shared.len, &mut handle)
+        })?;
+        Ok(Win {
+            handle,
+            base: shared.base,
+            len: shared.len,
+        })
+    }
+
     /// This process's memory of the window.
     pub fn base(&self) -> *mut u8 {
         self.base
@@ -259,13 +344,13 @@ impl Win {
         Ok(unified != 0)
     }
 
-    /// Where process `rank`'s part of a shared window is mapped in this
-    /// process.
+    /// Where process `rank` (of the node communicator) has its part of a
+    /// shared window, mapped in this process.
     pub fn shared_base(&self, rank: usize) -> Result<*mut u8, String> {
         let mut base = std::ptr::null_mut();
         let _guard = lock();
-        // SAFETY: a live shared window, a rank of its communicator (the
-        // caller's: every process on one machine), a valid out-pointer.
+        // SAFETY: a live shared window and a valid out-pointer; MPI checks
+        // the rank against the window's (node) communicator.
         check("MPI_Win_shared_query", unsafe {
             pld_mpi_shared_query(self.handle, rank as i32, &mut base)
         })?;

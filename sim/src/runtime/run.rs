@@ -1371,9 +1371,10 @@ impl State<'_> {
     /// How the run of `name` ended, its kernels having taken
     /// `kernel_time`.
     fn into_outcome(mut self, name: &str, kernel_time: Duration) -> Outcome {
-        let kernel_time = match self.board.is_some() {
+        let local_stop = crate::runtime::interrupt::requested();
+        let (kernel_time, interrupted) = match self.board.is_some() {
             true => self.gather_shares(kernel_time),
-            false => kernel_time,
+            false => (kernel_time, local_stop),
         };
         let counters = self.slots.iter().map(|s| s.counters.snapshot()).collect();
         let logs = self
@@ -1396,7 +1397,7 @@ impl State<'_> {
             findings,
             steps,
             schedule_digest,
-            interrupted: crate::runtime::interrupt::requested(),
+            interrupted,
             deadlock,
             errors: self.errors.into_inner().unwrap(),
             fatals: self.fatals.into_inner().unwrap(),
@@ -1414,8 +1415,9 @@ impl State<'_> {
 impl State<'_> {
     /// Under MPI: every process's share of the run, merged into this
     /// state as if its ranks had run here (collective); the slowest
-    /// process's kernel time.
-    fn gather_shares(&mut self, kernel_time: Duration) -> Duration {
+    /// process's kernel time, and whether any process was interrupted
+    /// (so that every process ends the run the same way).
+    fn gather_shares(&mut self, kernel_time: Duration) -> (Duration, bool) {
         let me = self.domain.local().start;
         let share = crate::runtime::board::Share {
             rank: me,
@@ -1441,12 +1443,14 @@ impl State<'_> {
             Ok(shares) => shares,
             Err(message) => {
                 self.error(me, message);
-                return kernel_time;
+                return (kernel_time, crate::runtime::interrupt::requested());
             }
         };
         let mut slowest = Duration::ZERO;
+        let mut interrupted = false;
         for share in shares {
             slowest = slowest.max(share.kernel_time);
+            interrupted |= share.interrupted;
             let slot = &self.slots[share.rank];
             let c = share.counters;
             slot.counters.notifies.store(c.notifies, Ordering::Relaxed);
@@ -1467,7 +1471,7 @@ impl State<'_> {
                 *deadlock = share.deadlock;
             }
         }
-        slowest
+        (slowest, interrupted)
     }
 }
 

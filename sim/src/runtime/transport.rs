@@ -2,10 +2,12 @@
 //!
 //! * [`Transport::Threads`] (the default): every rank a thread of this
 //!   process, windows in its memory, signals CPU atomics.
-//! * [`Transport::Mpi`]: every rank an MPI process on one machine; the
-//!   windows one `MPI_Win_allocate_shared` window mapped into every process,
-//!   so peers are addressed directly and signals stay CPU atomics, exactly
-//!   as with threads.
+//! * [`Transport::Mpi`]: every rank an MPI process; the windows of a
+//!   node's processes one `MPI_Win_allocate_shared` window mapped into each
+//!   of them, so peers on the node are addressed directly and their signals
+//!   stay CPU atomics, exactly as with threads; peers on other nodes are
+//!   reached as under `mpi-rma`, through a world window
+//!   (`MPI_Win_create`) over each process's part of the shared one.
 //! * [`Transport::MpiRma`]: every rank an MPI process, anywhere; windows
 //!   from `MPI_Win_allocate`, a peer's window reached through `MPI_Get` /
 //!   `MPI_Put` (each flushed before the call returns, which also makes it
@@ -62,7 +64,7 @@ static SELECTED: OnceLock<Transport> = OnceLock::new();
 
 /// Chooses the process's transport, once (later calls must choose the
 /// same). An MPI transport initialises MPI (refused outside `mpirun`) and
-/// returns the world; `mpi` also needs every process on one machine.
+/// returns the world.
 pub fn select(transport: Transport) -> Result<Option<World>, String> {
     if *SELECTED.get_or_init(|| transport) != transport {
         return Err("the transport was chosen already".into());
@@ -70,15 +72,7 @@ pub fn select(transport: Transport) -> Result<Option<World>, String> {
     if !transport.is_mpi() {
         return Ok(None);
     }
-    let world = crate::runtime::mpi::world()?;
-    if transport == Transport::Mpi && world.node_size != world.size {
-        return Err(format!(
-            "--transport mpi maps every window into every process, so all {} MPI processes must \
-             run on one machine ({} do here); use --transport mpi-rma across machines",
-            world.size, world.node_size
-        ));
-    }
-    Ok(Some(world))
+    crate::runtime::mpi::world().map(Some)
 }
 
 /// The process's transport (threads unless [`select`]ed).

@@ -95,8 +95,9 @@ struct Cli {
     #[arg(long = "cache-dir", value_name = "DIR")]
     cache_dir: Option<String>,
     /// How the ranks reach each other: threads of this process, or one MPI
-    /// process each (start with mpirun -np N ... --ranks N): mpi maps every
-    /// window into every process of one machine, mpi-rma moves bytes and
+    /// process each (start with mpirun -np N ... --ranks N): mpi maps a
+    /// node's windows into each of its processes and reaches other nodes
+    /// through MPI's one-sided calls, mpi-rma moves every peer's bytes and
     /// signals through MPI's one-sided calls, as across machines.
     #[arg(long, default_value = "threads", value_parser = ["threads", "mpi", "mpi-rma"])]
     transport: String,

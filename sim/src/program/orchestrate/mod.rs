@@ -12,6 +12,7 @@
 
 pub mod affine;
 pub mod plan;
+mod processes;
 
 pub use plan::{Arg, BuiltinScalar, BuiltinTask, DomainPlan, KernelTask, Plan, Task, TensorRef};
 
@@ -362,7 +363,9 @@ impl ProgramRun {
         checking: impl FnOnce() -> G,
     ) -> Result<ProgramOutcome, String> {
         let (bases, total) = self.layout();
-        let memory = CommDomain::new(self.plan.world, total.max(64)).map_err(|e| e.to_string())?;
+        let transport = crate::runtime::transport::current();
+        let memory = CommDomain::over(transport, self.plan.world, total.max(64))
+            .map_err(|e| e.to_string())?;
         let contexts = self.contexts(&memory, &bases);
         self.fill(&memory, &bases, init)?;
         let (kernels, variants) = self.entries()?;
@@ -413,9 +416,12 @@ impl ProgramRun {
             .map(|m| m.into_inner().unwrap())
             .collect();
         let checked = Instant::now();
+        // Under MPI every process gets here with the same outcome (merged
+        // by the run), so all of them exchange, or none.
         let calls = if outcome.deadlock.is_none() && !outcome.interrupted {
             let _announced = check.then(checking);
-            self.reports(&snapshots, check)
+            let snapshots = processes::share_snapshots(snapshots, memory.local())?;
+            processes::merge_checks(self.reports(&snapshots, check, memory.local()))?
         } else {
             Vec::new()
         };
@@ -424,12 +430,21 @@ impl ProgramRun {
         } else {
             Duration::ZERO
         };
+        // Process 0 reads every window (through MPI where not mapped); the
+        // others wait for it in the domain's collective teardown.
+        let reporting = crate::program::processes::reporting();
         Ok(ProgramOutcome {
             outcome,
             calls,
-            leaks: self.leaks(&memory, &bases),
+            leaks: match reporting {
+                true => self.leaks(&memory, &bases),
+                false => Vec::new(),
+            },
             round_trips: self.plan.round_trips.clone(),
-            final_bytes: self.final_bytes(&memory, &bases),
+            final_bytes: match reporting {
+                true => self.final_bytes(&memory, &bases),
+                false => Vec::new(),
+            },
             check_time,
         })
     }
@@ -446,7 +461,11 @@ impl ProgramRun {
         // stays with this thread.
         let (plan, buffers) = (&self.plan, &self.buffers);
         let bytes = plan.world * buffers.iter().map(|b| b.view.bytes()).sum::<usize>();
+        let local = memory.local();
         crate::program::parallel::map(plan.world, bytes, |device| {
+            if !local.contains(&device) {
+                return Ok(()); // another process's device (MPI)
+            }
             let members = |b: &&Buffer| plan.domains[b.domain].devices.contains(&device);
             for buffer in buffers.iter().filter(members) {
                 let bytes = init(buffer, device);
@@ -665,7 +684,14 @@ impl ProgramRun {
     }
 
     /// The collective calls with their checks.
-    fn reports(&self, snapshots: &[Vec<Option<Snapshot>>], check: bool) -> Vec<CallReport> {
+    /// `local`: the devices this process checks (all of them with
+    /// threads; its own under MPI, the others' `after` being empty).
+    fn reports(
+        &self,
+        snapshots: &[Vec<Option<Snapshot>>],
+        check: bool,
+        local: std::ops::Range<usize>,
+    ) -> Vec<CallReport> {
         let mut reports = Vec::new();
         for call in self.calls() {
             let (device, index) = call.first;
@@ -691,7 +717,8 @@ impl ProgramRun {
                 .max()
                 .unwrap_or_default();
             let check = if check {
-                check_call(&info, &report, &taken)
+                let mine = |rank: usize| local.contains(&members[rank]);
+                check_call(&info, &report, &taken, &mine)
             } else {
                 Err("not checked (run with --check)".into())
             };
@@ -750,9 +777,16 @@ impl ProgramRun {
                 let window = memory.window(*device);
                 for index in 0..buffer.view.elements() {
                     let offset = bases[buffer.domain] + buffer.view.offset + 4 * index;
-                    let value = window
-                        .cell(offset)
-                        .map_or(0, |c| c.load(std::sync::atomic::Ordering::Acquire));
+                    // A cell of another process's window not mapped here
+                    // (`mpi-rma`) is read through MPI.
+                    let value = match window.cell(offset) {
+                        Some(cell) => cell.load(std::sync::atomic::Ordering::Acquire),
+                        None => {
+                            let mut bytes = [0u8; 4];
+                            window.read(offset, &mut bytes);
+                            i32::from_ne_bytes(bytes)
+                        }
+                    };
                     if value != 0 {
                         let leak = CellLeak {
                             rank: *device,
@@ -921,6 +955,7 @@ fn check_call(
     info: &KernelInfo,
     report: &CallReport,
     taken: &[Option<&Snapshot>],
+    mine: &(dyn Fn(usize) -> bool + Sync),
 ) -> Result<Vec<RankCheck>, String> {
     if !report.kind.facts().numeric {
         return Err("a barrier has no numeric result to check".into());
@@ -939,7 +974,7 @@ fn check_call(
             .collect()
     };
     match (gather(false), gather(true)) {
-        (Some(inputs), Some(outputs)) => golden::check(info, &inputs, &outputs),
+        (Some(inputs), Some(outputs)) => golden::check_ranks(info, &inputs, &outputs, mine),
         _ => Err("not every member of the comm domain ran this call".into()),
     }
 }

@@ -16,7 +16,6 @@
 // RUN: not %mpirun -np 2 pld-run %t/barrier.mlir --ranks 2 --transport mpi --explore 3 2>&1 | FileCheck %s --check-prefix=EXPLORE
 // RUN: not %mpirun -np 2 pld-run %t/barrier.mlir --ranks 3 --transport mpi-rma 2>&1 | FileCheck %s --check-prefix=RANKS
 // RUN: not pld-run %t/barrier.mlir --ranks 2 --transport mpi 2>&1 | FileCheck %s --check-prefix=LAUNCH
-// RUN: not %mpirun -np 2 pld-run %t/program.mlir --ranks 2 --transport mpi 2>&1 | FileCheck %s --check-prefix=PROGRAM
 // A rank that dies (killed while its peers wait) takes the job down, named
 // by mpirun, instead of leaving it hanging.
 // RUN: %S/Inputs/kill_rank.sh 3 mpi-rma 1 %t/base/deadlock.mlir %t/killed.out | FileCheck %s --check-prefix=KILLED
@@ -42,7 +41,6 @@
 // EXPLORE-NOT: error
 // RANKS: pld-run: error: --ranks 3 but mpirun started 2 processes: under --transport mpi-rma each process is one rank (mpirun -np 3 ... --ranks 3)
 // LAUNCH: pld-run: error: --transport mpi and mpi-rma run one rank per MPI process: start pld-run with mpirun
-// PROGRAM: pld-run: error: a whole program (its HOST orchestrator) does not run under --transport mpi yet; run one of its kernels with --kernel, or the program without --transport
 // CLEAN: @b on 2 ranks (2 MPI processes under --transport mpi-rma): finished in
 // CLEAN-NEXT: --check: pld.tensor_barrier has no numeric result to compare; every rank got through it and no credit is left
 // CLEAN-NOT: finished

@@ -24,7 +24,7 @@ for k in "$@"; do
   m=$(ls "$dir/$transport-$k" | wc -l)
   test "$n" -eq "$m"
   # The run was one rank per MPI process, and every rank matched its golden.
-  grep -q "on $p ranks ($p MPI processes under --transport $transport)" "$dir/$transport-$k.out"
+  grep -q "on $p ranks ($p MPI processes\( on [0-9]* nodes\)\? under --transport $transport)" "$dir/$transport-$k.out"
   test "$(grep -c ': ok' "$dir/$transport-$k.out")" -eq "$p" || grep -q 'has no numeric result' "$dir/$transport-$k.out"
   echo "$p $transport $k: $n files identical"
 done

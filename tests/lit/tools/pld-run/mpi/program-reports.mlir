@@ -1,0 +1,37 @@
+// REQUIRES: mpirun
+// A whole program under MPI reports as on threads, from process 0: a
+// deadlock names every device's waited-on cell (status 3), credits left
+// behind are found in every device's window (status 1), and --stats
+// counts every device's round trips and traffic; --trace holds every
+// device's timeline. The programs are those of the thread tests
+// (../program-faults.mlir); mpirun's own lines are left out of the
+// comparison.
+//
+// RUN: rm -rf %t && mkdir -p %t && split-file %S/../program-faults.mlir %t
+// RUN: sh -c 'pld-run %t/deadlock.mlir --ranks 3 --deadline 0.2 2> %t/t-deadlock.err; test $? -eq 3'
+// RUN: sh -c '%mpirun -np 3 pld-run %t/deadlock.mlir --ranks 3 --deadline 0.2 --transport mpi 2> %t/m-deadlock.err; test $? -eq 3'
+// RUN: sh -c '%mpirun -np 3 pld-run %t/deadlock.mlir --ranks 3 --deadline 0.2 --transport mpi-rma 2> %t/r-deadlock.err; test $? -eq 3'
+// RUN: grep '^pld-run\|^  rank\|^  finished' %t/m-deadlock.err | diff %t/t-deadlock.err -
+// RUN: grep '^pld-run\|^  rank\|^  finished' %t/r-deadlock.err | diff %t/t-deadlock.err -
+// RUN: FileCheck %s --check-prefix=DEADLOCK --input-file=%t/r-deadlock.err
+// DEADLOCK: pld-run: deadlock: every live rank has waited for more than 200.0ms
+//
+// RUN: not pld-run %t/leak.mlir --ranks 2 2> %t/t-leak.err
+// RUN: not %mpirun -np 2 pld-run %t/leak.mlir --ranks 2 --transport mpi-rma 2> %t/r-leak.err
+// RUN: grep '^pld-run' %t/r-leak.err | diff %t/t-leak.err -
+// RUN: FileCheck %s --check-prefix=LEAK --input-file=%t/r-leak.err
+// LEAK: pld-run: credit leak in
+//
+// RUN: sed '/pld.tile_store/d' %t/wrong.mlir > %t/right.mlir
+// RUN: pld-run %t/right.mlir --ranks 2 --stats --per-rank > %t/t-stats.out
+// RUN: %mpirun -np 2 pld-run %t/right.mlir --ranks 2 --stats --per-rank --transport mpi --trace %t/m.json > %t/m-stats.out
+// RUN: grep -A2 '  device  round trips' %t/t-stats.out > %t/t-counters
+// RUN: grep -A2 '  device  round trips' %t/m-stats.out | diff %t/t-counters -
+// RUN: FileCheck %s --check-prefix=STATS --input-file=%t/t-counters
+// RUN: FileCheck %s --check-prefix=TRACE --input-file=%t/m.json
+// STATS: device  round trips  notifies  waits  remote bytes read  remote bytes written
+// STATS-NEXT: 0  1
+// STATS-NEXT: 1  1
+// TRACE-DAG: "pid": 0, "args": {"name": "rank 0"}
+// TRACE-DAG: "pid": 1, "args": {"name": "rank 1"}
+// TRACE-DAG: {"name": "wait", "ph": "X", "pid": 1,
