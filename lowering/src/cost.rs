@@ -2,16 +2,17 @@
 //! a call of a schedule costs
 //!
 //! ```text
-//! time = f * (overhead + (alpha + alpha_peer * (P-1) * f) * barriers
-//!             + beta * (bytes read - shared) + beta_shared * shared
-//!             + gamma * bytes reduced)
+//! time = overhead + f * ((alpha + alpha_peer * (P-1) * f) * barriers
+//!                         + beta * (bytes read - shared) + beta_shared * shared
+//!                         + gamma * bytes reduced)
 //! ```
 //!
 //! per rank, with the counts of the schedule as pld emits it ([`Shape::counts`]:
 //! `shared` is the part of the bytes read that the other readers of the
 //! same bytes read in the same step, the mesh's) and `f = max(1, P / cores)`
 //! when only `cores` ranks run at once (the simulator's threads on a CPU;
-//! absent for hardware, where every rank has its own cores). The parameters
+//! absent for hardware, where every rank has its own cores); the call's
+//! overhead is paid once, not per rank, so f does not stretch it. The parameters
 //! come from a small TOML file, one table per target, or from
 //! [`CostModel::SIMULATOR`]; `alpha_peer` (default 0) and `beta_shared`
 //! (default `beta`) are optional, so a file of the first format reads as
@@ -71,12 +72,12 @@ impl CostModel {
         // core, a switch through the other ranks of the core: f of them.
         let peers = (ranks - 1).max(0) as f64 * contention;
         let alone = (counts.read - counts.shared) as f64;
-        contention
-            * (self.overhead
-                + (self.alpha + self.alpha_peer * peers) * counts.barriers as f64
-                + self.beta * alone
-                + self.beta_shared.unwrap_or(self.beta) * counts.shared as f64
-                + self.gamma * counts.reduced as f64)
+        self.overhead
+            + contention
+                * ((self.alpha + self.alpha_peer * peers) * counts.barriers as f64
+                    + self.beta * alone
+                    + self.beta_shared.unwrap_or(self.beta) * counts.shared as f64
+                    + self.gamma * counts.reduced as f64)
     }
 }
 
@@ -418,11 +419,13 @@ mod tests {
             choose(&bandwidth, &big, &only).unwrap().0,
             AllReduceMode::Mesh
         );
-        // The contention factor: 8 ranks on 2 cores take 4 times as long.
+        // The contention factor: 8 ranks on 2 cores take 4 times as long,
+        // but for the call's overhead.
         let counts = shape(Rail::Composite, 4096, 8).counts(AllReduceMode::TwoShot);
         let m = CostModel::SIMULATOR;
         let no_cores = CostModel { cores: None, ..m };
-        assert!((m.predict(counts, 8) - 4.0 * no_cores.predict(counts, 8)).abs() < 1e-12);
+        let stretched = 4.0 * (no_cores.predict(counts, 8) - m.overhead) + m.overhead;
+        assert!((m.predict(counts, 8) - stretched).abs() < 1e-12);
     }
 
     /// The optional terms, by hand: a file without them reads as the first
@@ -452,8 +455,8 @@ mod tests {
             new.predict(counts, 4),
             65.0 * (1e-6 + 3.0 * 2e-6) + mib * 1e-9 + 2.0 * mib * 1e-10,
         );
-        // On 2 cores, 4 ranks: f = 2 stretches the call, and a barrier's
-        // per-peer part once more.
+        // On 2 cores, 4 ranks: f = 2 stretches the call but its overhead
+        // (0 here), and a barrier's per-peer part once more.
         let shared_cores = CostModel {
             cores: Some(2.0),
             ..new
