@@ -83,7 +83,9 @@ impl Timing {
 
 /// Timed runs for a call of `bytes` per rank on `ranks` ranks: `iters`,
 /// but no more than about 1 GiB of allreduced data per process (at least
-/// 3 runs), so that the largest calls of the sweep fit the machine.
+/// 3 runs), so that the largest calls of the sweep fit the machine. Small
+/// calls are cheap (a 4 KiB call takes about 0.1 ms), so their many runs
+/// spread over enough time to meet a quiet moment of a loaded machine.
 pub fn iterations(iters: usize, bytes: usize, ranks: usize) -> usize {
     let budget = 1usize << 30;
     (budget / (bytes * ranks).max(1)).clamp(iters.min(3), iters)
@@ -433,6 +435,7 @@ mod tests {
     #[test]
     fn iterations_shrink_with_the_call() {
         assert_eq!(iterations(30, 4 << 10, 8), 30);
+        assert_eq!(iterations(200, 1 << 20, 2), 200);
         assert_eq!(iterations(30, 16 << 20, 8), 8);
         assert_eq!(iterations(30, 256 << 20, 8), 3);
         assert_eq!(iterations(2, 256 << 20, 8), 2);

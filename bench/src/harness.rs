@@ -40,7 +40,7 @@ impl Default for Config {
             warmup: 3,
             transport: "threads",
             quick: false,
-            iters: 30,
+            iters: 200,
         }
     }
 }

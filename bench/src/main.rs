@@ -101,7 +101,7 @@ Options:
                 How allreduce's pld-run reaches its ranks (mpi, mpi-rma: one
                 MPI process per rank under mpirun) [default: threads]
   --iters <N>   Timed runs inside one pld-run process per point (algorithms,
-                calibrate; fewer for large calls) [default: 30]
+                calibrate; fewer for large calls) [default: 200]
   --quick       A smaller sweep where a benchmark has one (algorithms: 4 KiB, 256 KiB, 16 MiB)
   -h, --help    Print help
 
@@ -279,7 +279,7 @@ mod tests {
                 warmup: 1,
                 transport: "threads",
                 quick: false,
-                iters: 30
+                iters: 200
             }
         );
         let (_, config) = parse(&["allreduce", "--transport=mpi-rma"]).unwrap();

@@ -48,17 +48,18 @@ pub struct CostModel {
 }
 
 impl CostModel {
-    /// The defaults for the simulator: `pld-bench calibrate` on the 2-core
-    /// VM of bench/README.md, loaded by other jobs (load average 4 to 9),
-    /// which left gamma at 0 (a fold cost no more than the read, within the
-    /// noise); a file replaces them.
+    /// The defaults for the simulator: `pld-bench calibrate` (release
+    /// build, the fastest of up to 200 runs per point) on the 2-core VM of
+    /// bench/README.md, shared with other jobs (load average 8 to 10),
+    /// which fitted beta_shared at 0 (the mesh's re-read chunks come from
+    /// the cache); a file replaces them.
     pub const SIMULATOR: CostModel = CostModel {
-        alpha: 9.92e-8,
-        alpha_peer: 0.0,
-        beta: 1.529e-10,
-        beta_shared: None,
-        gamma: 0.0,
-        overhead: 1.757e-4,
+        alpha: 3.019e-7,
+        alpha_peer: 2.795e-8,
+        beta: 9.478e-11,
+        beta_shared: Some(0.0),
+        gamma: 5.376e-11,
+        overhead: 8.847e-5,
         cores: Some(2.0),
     };
 
