@@ -8,7 +8,8 @@
 //! - a loop of 1001 barriers against one barrier on 2, 4 and 8 ranks (the
 //!   time of one barrier at each rank count);
 //! - every schedule (mesh, two_shot, ring) at 4 KiB, 64 KiB, 1 MiB and
-//!   16 MiB per rank on 2, 4 and 8 ranks;
+//!   16 MiB per rank on 2, 4 and 8 ranks, and at 64 MiB on 2 (windows that
+//!   outgrow the cache);
 //!
 //! and fits every parameter at once by least squares of the relative error
 //! (a parameter that comes out negative is set to 0 and the rest fitted
@@ -16,9 +17,10 @@
 //! reduced, calls, each times the contention factor) are the compiler's:
 //! it reads them back from `pld-select-allreduce-modes` with unit models
 //! (one parameter 1, the others 0). A barrier of the loop is counted as
-//! the model counts one: `f * (alpha + alpha_peer * (P-1) * f)`. It fits once
-//! with `cores` = this machine's CPUs and once without, and keeps the
-//! better fit.
+//! the model counts one: `f * (alpha + alpha_peer * (P-1) * f)`. It fits
+//! with `cores` = this machine's CPUs and without, each with `cache` =
+//! none, 32 MiB and 64 MiB (beta_memory then counts the bytes read alone
+//! by calls whose windows exceed it), and keeps the best fit.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -27,13 +29,14 @@ use crate::algorithms::{auto_kernel, fmt, iterations, kernel, size, warmups, Tim
 use crate::harness::{Config, Result};
 
 /// The model's linear parameters, as the file names them.
-const PARAMS: [&str; 6] = [
+const PARAMS: [&str; 7] = [
     "alpha",
     "alpha_peer",
     "beta",
     "beta_shared",
     "gamma",
     "overhead",
+    "beta_memory",
 ];
 const N: usize = PARAMS.len();
 
@@ -73,6 +76,11 @@ fn barriers(count: usize, ranks: usize) -> String {
 
 const RANKS: [usize; 3] = [2, 4, 8];
 const SIZES: [usize; 4] = [4 << 10, 64 << 10, 1 << 20, 16 << 20];
+/// A call whose windows (128 MiB) outgrow any cache of the machine.
+const SPILLING: (usize, usize) = (64 << 20, 2);
+/// The `cache` sizes tried (bytes of windows a call may have and still
+/// read from the cache; `None`: no such limit).
+const CACHES: [Option<usize>; 3] = [None, Some(32 << 20), Some(64 << 20)];
 
 fn measure(tools: &Tools, config: Config) -> Result<Vec<Measured>> {
     let mut measured = Vec::new();
@@ -98,8 +106,12 @@ fn measure(tools: &Tools, config: Config) -> Result<Vec<Measured>> {
             measured.push(Measured::Barrier { ranks, seconds });
         }
     }
-    for ranks in RANKS {
-        for bytes in SIZES {
+    let calls = RANKS
+        .iter()
+        .flat_map(|&ranks| SIZES.iter().map(move |&bytes| (bytes, ranks)))
+        .chain([SPILLING]);
+    for (bytes, ranks) in calls {
+        {
             for mode in crate::algorithms::MODES {
                 let path = tools.write("sample.mlir", &kernel(mode, bytes / 4, ranks))?;
                 let iters = iterations(config.iters, bytes, ranks);
@@ -117,14 +129,24 @@ fn measure(tools: &Tools, config: Config) -> Result<Vec<Measured>> {
     Ok(measured)
 }
 
-/// A model file with `values` for the parameters and `cores`.
-fn model_text(values: &[f64; N], cores: Option<usize>) -> String {
+/// The two sizes a fit is made for: `cores` and `cache`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Variant {
+    cores: Option<usize>,
+    cache: Option<usize>,
+}
+
+/// A model file with `values` for the parameters and the variant's sizes.
+fn model_text(values: &[f64; N], variant: Variant) -> String {
     let mut text = String::from("[sim]\n");
     for (name, value) in PARAMS.iter().zip(values) {
         text.push_str(&format!("{name} = {value:e}\n"));
     }
-    if let Some(cores) = cores {
+    if let Some(cores) = variant.cores {
         text.push_str(&format!("cores = {cores}\n"));
+    }
+    if let Some(cache) = variant.cache {
+        text.push_str(&format!("cache = {cache}\n"));
     }
     text
 }
@@ -136,14 +158,14 @@ fn call_terms(
     mode: &str,
     bytes: usize,
     ranks: usize,
-    cores: Option<usize>,
+    variant: Variant,
 ) -> Result<[f64; N]> {
     let path = tools.write("probe.mlir", &auto_kernel(mode, bytes / 4, ranks))?;
     let mut terms = [0.0; N];
     for (i, term) in terms.iter_mut().enumerate() {
         let mut unit = [0.0; N];
         unit[i] = 1.0;
-        let model = tools.write("unit.toml", &model_text(&unit, cores))?;
+        let model = tools.write("unit.toml", &model_text(&unit, variant))?;
         let (_, times) = tools.predict(&path, Some(&model))?;
         *term = times
             .iter()
@@ -154,12 +176,14 @@ fn call_terms(
     Ok(terms)
 }
 
-fn samples(tools: &Tools, measured: &[Measured], cores: Option<usize>) -> Result<Vec<Sample>> {
+fn samples(tools: &Tools, measured: &[Measured], variant: Variant) -> Result<Vec<Sample>> {
     measured
         .iter()
         .map(|m| match *m {
             Measured::Barrier { ranks, seconds } => {
-                let f = cores.map_or(1.0, |c| (ranks as f64 / c as f64).max(1.0));
+                let f = variant
+                    .cores
+                    .map_or(1.0, |c| (ranks as f64 / c as f64).max(1.0));
                 let mut terms = [0.0; N];
                 terms[0] = f;
                 terms[1] = f * f * (ranks - 1) as f64;
@@ -172,7 +196,7 @@ fn samples(tools: &Tools, measured: &[Measured], cores: Option<usize>) -> Result
                 seconds,
             } => Ok(Sample {
                 seconds,
-                terms: call_terms(tools, mode, bytes, ranks, cores)?,
+                terms: call_terms(tools, mode, bytes, ranks, variant)?,
             }),
         })
         .collect()
@@ -271,23 +295,27 @@ pub fn run(config: Config) -> Result {
     );
     let measured = measure(&tools, config)?;
     let machine = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut best: Option<(f64, [f64; N], Option<usize>)> = None;
+    let mut best: Option<(f64, [f64; N], Variant)> = None;
     for cores in [Some(machine), None] {
-        let samples = samples(&tools, &measured, cores)?;
-        let p = fit(&samples);
-        let (rms, worst) = residual(&samples, &p);
-        println!(
-            "  fit with cores = {}: rms relative error {:.0}%, largest {:.0}%",
-            cores.map_or("none".into(), |c| c.to_string()),
-            rms * 100.0,
-            worst * 100.0
-        );
-        if best.as_ref().is_none_or(|b| rms < b.0) {
-            best = Some((rms, p, cores));
+        for cache in CACHES {
+            let variant = Variant { cores, cache };
+            let samples = samples(&tools, &measured, variant)?;
+            let p = fit(&samples);
+            let (rms, worst) = residual(&samples, &p);
+            println!(
+                "  fit with cores = {}, cache = {}: rms relative error {:.0}%, largest {:.0}%",
+                cores.map_or("none".into(), |c| c.to_string()),
+                cache.map_or("none".into(), size),
+                rms * 100.0,
+                worst * 100.0
+            );
+            if best.as_ref().is_none_or(|b| rms < b.0) {
+                best = Some((rms, p, variant));
+            }
         }
     }
-    let (_, p, cores) = best.ok_or("no fit")?;
-    write_model(&p, cores)?;
+    let (_, p, variant) = best.ok_or("no fit")?;
+    write_model(&p, variant)?;
     println!(
         "  calibration took {}",
         fmt(started.elapsed().as_secs_f64())
@@ -295,7 +323,7 @@ pub fn run(config: Config) -> Result {
     Ok(())
 }
 
-fn write_model(p: &[f64; N], cores: Option<usize>) -> Result {
+fn write_model(p: &[f64; N], variant: Variant) -> Result {
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     let load: Vec<&str> = load.split_whitespace().take(3).collect();
     let mut text = format!(
@@ -310,13 +338,22 @@ fn write_model(p: &[f64; N], cores: Option<usize>) -> Result {
         "s per byte read that other readers read in the same step",
         "s per byte reduced",
         "s per call",
+        "s per byte read alone, on top of beta, when the windows exceed cache",
     ];
     for ((name, value), unit) in PARAMS.iter().zip(p).zip(units) {
         text.push_str(&format!("{name} = {value:.3e}  # {unit}\n"));
     }
-    text.push_str(&cores.map_or(
+    text.push_str(&variant.cores.map_or(
         "# cores: left out (no contention factor fitted better)\n".to_string(),
         |c| format!("cores = {c}  # ranks that run at the same time\n"),
+    ));
+    text.push_str(&variant.cache.map_or(
+        "# cache: left out (no limit fitted better)\n".to_string(),
+        |c| {
+            format!(
+                "cache = {c}  # bytes of windows a call may have and still read from the cache\n"
+            )
+        },
     ));
     let out = std::env::var_os("PLD_COST_MODEL")
         .map_or_else(|| PathBuf::from("pld-cost-model.toml"), PathBuf::from);
@@ -334,19 +371,20 @@ mod tests {
     /// parameter that would come out negative to 0.
     #[test]
     fn the_fit_recovers_known_parameters() {
-        let truth = [1e-6, 3e-7, 2e-10, 4e-11, 5e-11, 1e-4];
+        let truth = [1e-6, 3e-7, 2e-10, 4e-11, 5e-11, 1e-4, 3e-10];
         let sample = |terms: [f64; N]| Sample {
             seconds: (0..N).map(|i| truth[i] * terms[i]).sum(),
             terms,
         };
         let samples: Vec<Sample> = [
-            [2.0, 2.0, 1e6, 0.0, 1e6, 1.0],
-            [3.0, 9.0, 2e6, 0.0, 1e6, 1.0],
-            [1025.0, 7175.0, 3e7, 2e7, 3e7, 2.0],
-            [3.0, 3.0, 5e7, 0.0, 2.5e7, 4.0],
-            [65.0, 195.0, 1e5, 3e5, 1e5, 1.0],
-            [1.0, 7.0, 0.0, 0.0, 0.0, 0.0],
-            [1.0, 1.0, 0.0, 0.0, 0.0, 0.0],
+            [2.0, 2.0, 1e6, 0.0, 1e6, 1.0, 0.0],
+            [3.0, 9.0, 2e6, 0.0, 1e6, 1.0, 0.0],
+            [1025.0, 7175.0, 3e7, 2e7, 3e7, 2.0, 1e7],
+            [3.0, 3.0, 5e7, 0.0, 2.5e7, 4.0, 5e7],
+            [65.0, 195.0, 1e5, 3e5, 1e5, 1.0, 0.0],
+            [1.0, 7.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [3.0, 2.0, 4e6, 0.0, 2e6, 1.0, 0.0],
         ]
         .into_iter()
         .map(sample)
@@ -370,10 +408,14 @@ mod tests {
     /// The unit models are files the compiler reads: every parameter named.
     #[test]
     fn unit_models_name_every_parameter() {
-        let text = model_text(&[0.0, 1.0, 0.0, 0.0, 0.0, 0.0], Some(2));
+        let variant = Variant {
+            cores: Some(2),
+            cache: Some(32 << 20),
+        };
+        let text = model_text(&[0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0], variant);
         assert_eq!(
             text,
-            "[sim]\nalpha = 0e0\nalpha_peer = 1e0\nbeta = 0e0\nbeta_shared = 0e0\ngamma = 0e0\noverhead = 0e0\ncores = 2\n"
+            "[sim]\nalpha = 0e0\nalpha_peer = 1e0\nbeta = 0e0\nbeta_shared = 0e0\ngamma = 0e0\noverhead = 0e0\nbeta_memory = 0e0\ncores = 2\ncache = 33554432\n"
         );
     }
 }

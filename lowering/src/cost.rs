@@ -14,9 +14,11 @@
 //! absent for hardware, where every rank has its own cores); the call's
 //! overhead is paid once, not per rank, so f does not stretch it. The parameters
 //! come from a small TOML file, one table per target, or from
-//! [`CostModel::SIMULATOR`]; `alpha_peer` (default 0) and `beta_shared`
-//! (default `beta`) are optional, so a file of the first format reads as
-//! it did.
+//! [`CostModel::SIMULATOR`]; `alpha_peer` (default 0), `beta_shared`
+//! (default `beta`), `beta_memory` (default 0, added to `beta` for the
+//! bytes read alone when the call's windows, P x N bytes, exceed `cache`)
+//! and `cache` (default none) are optional, so a file of the first format
+//! reads as it did.
 
 use pld_dialect::enums::AllReduceMode;
 use std::fmt;
@@ -45,22 +47,30 @@ pub struct CostModel {
     pub overhead: f64,
     /// Ranks that run at the same time (`None`: all of them).
     pub cores: Option<f64>,
+    /// One byte read alone (not shared), on top of `beta`, in a call whose
+    /// windows (P x N bytes) outgrow `cache`: it comes from memory.
+    pub beta_memory: f64,
+    /// Bytes of windows a call may have and still read from the cache
+    /// (`None`: no such limit, `beta_memory` unused).
+    pub cache: Option<f64>,
 }
 
 impl CostModel {
     /// The defaults for the simulator: `pld-bench calibrate` (release
     /// build, the fastest of up to 200 runs per point) on the 2-core VM of
-    /// bench/README.md, shared with other jobs (load average 8 to 10),
+    /// bench/README.md, shared with other jobs (load average 7 to 9),
     /// which fitted beta_shared at 0 (the mesh's re-read chunks come from
-    /// the cache); a file replaces them.
+    /// the cache) and a cache of 64 MiB of windows; a file replaces them.
     pub const SIMULATOR: CostModel = CostModel {
-        alpha: 3.019e-7,
-        alpha_peer: 2.795e-8,
-        beta: 9.478e-11,
+        alpha: 1.094e-7,
+        alpha_peer: 1.685e-8,
+        beta: 7.609e-11,
         beta_shared: Some(0.0),
-        gamma: 5.376e-11,
-        overhead: 8.847e-5,
+        gamma: 3.396e-11,
+        overhead: 7.712e-5,
         cores: Some(2.0),
+        beta_memory: 6.970e-11,
+        cache: Some(67108864.0),
     };
 
     /// The predicted time of one call, in seconds.
@@ -73,10 +83,14 @@ impl CostModel {
         // core, a switch through the other ranks of the core: f of them.
         let peers = (ranks - 1).max(0) as f64 * contention;
         let alone = (counts.read - counts.shared) as f64;
+        let memory = match self.cache {
+            Some(cache) if counts.windows as f64 > cache => self.beta_memory,
+            _ => 0.0,
+        };
         self.overhead
             + contention
                 * ((self.alpha + self.alpha_peer * peers) * counts.barriers as f64
-                    + self.beta * alone
+                    + (self.beta + memory) * alone
                     + self.beta_shared.unwrap_or(self.beta) * counts.shared as f64
                     + self.gamma * counts.reduced as f64)
     }
@@ -113,6 +127,8 @@ pub struct Counts {
     pub shared: i64,
     /// Bytes folded into an accumulator.
     pub reduced: i64,
+    /// The call's windows: P x N bytes.
+    pub windows: i64,
 }
 
 fn ceil_div(a: i64, b: i64) -> i64 {
@@ -132,18 +148,21 @@ impl Shape {
                 read: (p - 1) * bytes,
                 shared: (p - 2).max(0) * bytes,
                 reduced: (p - 1) * bytes,
+                windows: p * bytes,
             },
             AllReduceMode::TwoShot => Counts {
                 barriers: 3,
                 read: 2 * (p - 1) * share,
                 shared: 0,
                 reduced: (p - 1) * share,
+                windows: p * bytes,
             },
             AllReduceMode::Ring => Counts {
                 barriers: self.ring_barriers(),
                 read: 2 * (p - 1) * share,
                 shared: 0,
                 reduced: (p - 1) * share,
+                windows: p * bytes,
             },
         }
     }
@@ -197,7 +216,7 @@ impl fmt::Display for CostFileError {
 }
 
 /// The keys of a table, with whether each must be given.
-const KEYS: [(&str, bool); 7] = [
+const KEYS: [(&str, bool); 9] = [
     ("alpha", true),
     ("alpha_peer", false),
     ("beta", true),
@@ -205,6 +224,8 @@ const KEYS: [(&str, bool); 7] = [
     ("gamma", true),
     ("overhead", true),
     ("cores", false),
+    ("beta_memory", false),
+    ("cache", false),
 ];
 
 /// A table as read, before its keys are checked.
@@ -271,7 +292,7 @@ fn read_line(tables: &mut Vec<Table>, content: &str, line: usize) -> Result<(), 
     };
     if !KEYS.iter().any(|(k, _)| *k == key) {
         return Err(format!(
-            "unknown key `{key}` in [{}] (the keys: alpha, alpha_peer, beta, beta_shared, gamma, overhead, cores)",
+            "unknown key `{key}` in [{}] (the keys: alpha, alpha_peer, beta, beta_shared, gamma, overhead, cores, beta_memory, cache)",
             table.name
         ));
     }
@@ -313,6 +334,8 @@ fn model(table: &Table) -> Result<CostModel, CostFileError> {
         gamma: number("gamma"),
         overhead: number("overhead"),
         cores: get("cores"),
+        beta_memory: number("beta_memory"),
+        cache: get("cache"),
     })
 }
 
@@ -358,7 +381,8 @@ mod tests {
                 barriers: 4097,
                 read: 7 * (64 << 20),
                 shared: 6 * (64 << 20),
-                reduced: 7 * (64 << 20)
+                reduced: 7 * (64 << 20),
+                windows: 8 * (64 << 20)
             }
         );
         // 8 MiB segments: 7 of them read twice, reduced once.
@@ -368,7 +392,8 @@ mod tests {
                 barriers: 3,
                 read: 14 * (8 << 20),
                 shared: 0,
-                reduced: 7 * (8 << 20)
+                reduced: 7 * (8 << 20),
+                windows: 8 * (64 << 20)
             }
         );
         // 14 steps of 512 subchunks, two barriers each.
@@ -395,6 +420,8 @@ mod tests {
             gamma,
             overhead: 1e-4,
             cores: None,
+            beta_memory: 0.0,
+            cache: None,
         };
         // Bandwidth only: two-shot reads 2(P-1)/P N, the mesh (P-1) N.
         let bandwidth = model(0.0, 1e-10, 0.0);
@@ -466,6 +493,22 @@ mod tests {
             shared_cores.predict(counts, 4),
             2.0 * (65.0 * (1e-6 + 3.0 * 2e-6 * 2.0) + mib * 1e-9 + 2.0 * mib * 1e-10),
         );
+        // Windows (4 x 1 MiB) beyond `cache`: the bytes read alone cost
+        // beta_memory more; windows that fit do not.
+        let spilled = CostModel {
+            beta_memory: 5e-10,
+            cache: Some((2 << 20) as f64),
+            ..new
+        };
+        expect(
+            spilled.predict(counts, 4),
+            65.0 * (1e-6 + 3.0 * 2e-6) + mib * (1e-9 + 5e-10) + 2.0 * mib * 1e-10,
+        );
+        let fits = CostModel {
+            cache: Some((4 << 20) as f64),
+            ..spilled
+        };
+        expect(fits.predict(counts, 4), new.predict(counts, 4));
         // Two ranks share nothing: one reader per byte.
         let two = shape(Rail::Composite, 1 << 20, 2).counts(AllReduceMode::Mesh);
         assert_eq!(two.shared, 0);
