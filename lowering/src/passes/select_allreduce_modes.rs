@@ -236,24 +236,14 @@ impl SelectAllReduceModes {
                 "a size or rank count known only at run time".into(),
             ),
         };
-        let mut entries = vec![(
-            "chosen".to_string(),
-            StringAttribute::new(context, &chosen.to_string()).into(),
-        )];
-        for (mode, seconds) in &times {
-            let micros = (seconds * 1e7).round() / 10.0;
-            let value: Attribute =
-                FloatAttribute::new(context, Type::float64(context), micros).into();
-            entries.push((format!("{mode}_us"), value));
-        }
         // A call without a signal was chosen for world-size=N ranks: the
         // record keeps N, for the signal pld-synthesize-allreduce-signals
         // makes (the ring's is sized by it).
-        if let (None, Some(ranks), false) = (allreduce.signal(), call.ranks, times.is_empty()) {
-            let value = IntegerAttribute::new(ir::i64_type(context), ranks).into();
-            entries.push(("ranks".to_string(), value));
-        }
-        let dictionary = dictionary(context, &entries);
+        let planned = match (allreduce.signal(), times.is_empty()) {
+            (None, false) => call.ranks,
+            _ => None,
+        };
+        let dictionary = record(context, chosen, &times, planned);
         ir::set_attribute(
             op,
             "mode",
@@ -287,6 +277,31 @@ fn remark(
         "mode = \"auto\" chose \"{chosen}\" for {why} (cost model '{target}'): {}",
         predicted.join(", ")
     )
+}
+
+/// `{chosen = "...", <mode>_us = ..., ranks = N}`: the choice, every
+/// candidate's predicted microseconds (to 0.1 us) and the rank count a
+/// call without a signal was chosen for.
+fn record<'c>(
+    context: &'c Context,
+    chosen: AllReduceMode,
+    times: &[(AllReduceMode, f64)],
+    planned: Option<i64>,
+) -> Attribute<'c> {
+    let mut entries = vec![(
+        "chosen".to_string(),
+        StringAttribute::new(context, &chosen.to_string()).into(),
+    )];
+    for (mode, seconds) in times {
+        let micros = (seconds * 1e7).round() / 10.0;
+        let value: Attribute = FloatAttribute::new(context, Type::float64(context), micros).into();
+        entries.push((format!("{mode}_us"), value));
+    }
+    if let Some(ranks) = planned {
+        let value = IntegerAttribute::new(ir::i64_type(context), ranks).into();
+        entries.push(("ranks".to_string(), value));
+    }
+    dictionary(context, &entries)
 }
 
 fn dictionary<'c>(context: &'c Context, entries: &[(String, Attribute<'c>)]) -> Attribute<'c> {

@@ -193,26 +193,25 @@ fn signal_shape(allreduce: AllReduce) -> Result<SignalShape, String> {
     }
 }
 
-fn synthesize(context: &Context, allreduce: AllReduce, shape: SignalShape, names: &SignalNames) {
-    let op = allreduce.op();
+/// The synthesized signal's size in bytes, its `[world_size, lanes]`
+/// rows (`None`: a static shape) and its type, inserted before `op`.
+fn signal_size<'c, 'a>(
+    context: &'c Context,
+    op: OperationRef<'c, 'a>,
+    shape: SignalShape,
+    names: &SignalNames,
+) -> (Value<'c, 'a>, Option<Value<'c, 'a>>, String) {
     let location = op.location();
-    let named = |name: &str| ir::named(context, name, location);
     let i64_type = ir::i64_type(context);
-    let constant = |value: i64| {
-        ir::result(ir::insert_before(
-            op,
-            ir::constant(context, i64_type, value, location),
-        ))
-    };
-    // Bytes: one INT32 cell per row and column.
-    let (bytes, rows, view_type) = match shape {
+    match shape {
         SignalShape::Lanes(lanes) => {
             let world_size = ir::result(ir::insert_before(
                 op,
-                WorldSize::builder(context, named(&names.world_size))
+                WorldSize::builder(context, ir::named(context, &names.world_size, location))
                     .result(i64_type)
                     .build(),
             ));
+            // One INT32 cell per peer and lane.
             let mut bytes = world_size;
             if lanes > 1 {
                 bytes = multiply(context, op, bytes, lanes, location);
@@ -226,13 +225,20 @@ fn synthesize(context: &Context, allreduce: AllReduce, shape: SignalShape, names
         }
         SignalShape::Ring(n) => {
             let rows = 2 * (n - 1) + 1;
-            (
-                constant(rows * n * 4),
-                None,
-                format!("tensor<{rows}x{n}xi32, #pld.dist>"),
-            )
+            let bytes = ir::result(ir::insert_before(
+                op,
+                ir::constant(context, i64_type, rows * n * 4, location),
+            ));
+            (bytes, None, format!("tensor<{rows}x{n}xi32, #pld.dist>"))
         }
-    };
+    }
+}
+
+fn synthesize(context: &Context, allreduce: AllReduce, shape: SignalShape, names: &SignalNames) {
+    let op = allreduce.op();
+    let location = op.location();
+    let named = |name: &str| ir::named(context, name, location);
+    let (bytes, rows, view_type) = signal_size(context, op, shape, names);
     let buffer = ir::result(ir::insert_before(
         op,
         AllocWindowBuffer::builder(context, named(&names.buffer))
