@@ -448,9 +448,13 @@ mod tests {
             AllReduceMode::Mesh
         );
         // The contention factor: 8 ranks on 2 cores take 4 times as long,
-        // but for the call's overhead.
+        // but for the call's overhead (alpha_peer 0 here: its term has f
+        // twice, which the_optional_terms checks).
         let counts = shape(Rail::Composite, 4096, 8).counts(AllReduceMode::TwoShot);
-        let m = CostModel::SIMULATOR;
+        let m = CostModel {
+            alpha_peer: 0.0,
+            ..CostModel::SIMULATOR
+        };
         let no_cores = CostModel { cores: None, ..m };
         let stretched = 4.0 * (no_cores.predict(counts, 8) - m.overhead) + m.overhead;
         assert!((m.predict(counts, 8) - stretched).abs() < 1e-12);
