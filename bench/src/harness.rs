@@ -28,6 +28,9 @@ pub struct Config {
     pub transport: &'static str,
     /// A smaller sweep (`--quick`), where a benchmark has one.
     pub quick: bool,
+    /// Timed runs inside one `pld-run` process (`pld-run --iters`), for the
+    /// benchmarks that time a kernel that way (`algorithms`, `calibrate`).
+    pub iters: usize,
 }
 
 impl Default for Config {
@@ -37,6 +40,7 @@ impl Default for Config {
             warmup: 3,
             transport: "threads",
             quick: false,
+            iters: 200,
         }
     }
 }
@@ -311,6 +315,30 @@ pub fn pld_binary(name: &str) -> Result<PathBuf> {
                 candidates[1].display()
             )
         })
+}
+
+/// A release build of a binary of this workspace: `$PLD_BIN_DIR/<name>` if
+/// that variable is set (whatever its build), else
+/// `<target>/release/<name>`; a debug build is not taken silently, for the
+/// benchmarks whose numbers mean something only optimised (`algorithms`,
+/// `calibrate`).
+pub fn pld_release_binary(name: &str) -> Result<PathBuf> {
+    if env::var_os("PLD_BIN_DIR").is_some() {
+        return pld_binary(name);
+    }
+    let target = env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_path("target"));
+    let path = target.join("release").join(name);
+    if path.is_file() {
+        Ok(path)
+    } else {
+        Err(format!(
+            "{} not found: build it with `cargo build --release -p pld-tools`, or set \
+             PLD_BIN_DIR to the directory of the build to measure",
+            path.display()
+        ))
+    }
 }
 
 /// An LLVM/MLIR tool: `$LLVM_BIN_DIR/<name>`, default `/usr/lib/llvm-22/bin/<name>`.

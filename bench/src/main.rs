@@ -7,6 +7,7 @@
 mod algorithms;
 mod allreduce;
 mod anchors;
+mod calibrate;
 mod cold_start;
 mod compile_scaling;
 mod explore;
@@ -58,7 +59,7 @@ const BENCHMARKS: &[Benchmark] = &[
         name: "calibrate",
         description:
             "measure the cost model's alpha, beta, gamma and overhead on the simulator and write the [sim] table to $PLD_COST_MODEL (default pld-cost-model.toml)",
-        run: algorithms::calibrate,
+        run: calibrate::run,
     },
     Benchmark {
         name: "compile-scaling",
@@ -106,6 +107,8 @@ Options:
   --transport <threads|mpi|mpi-rma>
                 How allreduce's pld-run reaches its ranks (mpi, mpi-rma: one
                 MPI process per rank under mpirun) [default: threads]
+  --iters <N>   Timed runs inside one pld-run process per point (algorithms,
+                calibrate; fewer for large calls) [default: 200]
   --quick       A smaller sweep where a benchmark has one (algorithms: 4 KiB, 256 KiB, 16 MiB)
   -h, --help    Print help
 
@@ -139,18 +142,20 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<(Action, Config)
         match flag {
             "-h" | "--help" => return Ok((Action::Help, config)),
             "--quick" => config.quick = true,
-            "--runs" | "--warmup" => {
+            "--runs" | "--warmup" | "--iters" => {
                 let value = inline_value
                     .or_else(|| args.next())
                     .ok_or_else(|| format!("{flag} needs a value"))?;
                 let n = value
                     .parse()
                     .map_err(|_| format!("{flag}: expected a whole number, got `{value}`"))?;
+                if (flag == "--runs" || flag == "--iters") && n == 0 {
+                    return Err(format!("{flag} must be at least 1"));
+                }
                 if flag == "--runs" {
-                    if n == 0 {
-                        return Err("--runs must be at least 1".into());
-                    }
                     config.runs = n;
+                } else if flag == "--iters" {
+                    config.iters = n;
                 } else {
                     config.warmup = n;
                 }
@@ -280,7 +285,8 @@ mod tests {
                 runs: 5,
                 warmup: 1,
                 transport: "threads",
-                quick: false
+                quick: false,
+                iters: 200
             }
         );
         let (_, config) = parse(&["allreduce", "--transport=mpi-rma"]).unwrap();
@@ -294,9 +300,11 @@ mod tests {
             .collect();
         assert_eq!(describe(&action), format!("run {}", all.join(",")));
         assert_eq!(config, Config::default());
-        let (action, config) = parse(&["algorithms", "--quick"]).unwrap();
+        let (action, config) = parse(&["algorithms", "--quick", "--iters=7"]).unwrap();
         assert_eq!(describe(&action), "run algorithms");
         assert!(config.quick);
+        assert_eq!(config.iters, 7);
+        assert!(parse(&["algorithms", "--iters", "0"]).is_err());
     }
 
     #[test]

@@ -2,14 +2,23 @@
 //! a call of a schedule costs
 //!
 //! ```text
-//! time = f * (overhead + alpha * barriers + beta * bytes read from peers + gamma * bytes reduced)
+//! time = overhead + f * ((alpha + alpha_peer * (P-1) * f) * barriers
+//!                         + beta * (bytes read - shared) + beta_shared * shared
+//!                         + gamma * bytes reduced)
 //! ```
 //!
-//! per rank, with the counts of the schedule as pld emits it ([`Shape::counts`])
-//! and `f = max(1, P / cores)` when only `cores` ranks run at once (the
-//! simulator's threads on a CPU; absent for hardware, where every rank has its
-//! own cores). The parameters come from a small TOML file, one table per
-//! target, or from [`CostModel::SIMULATOR`].
+//! per rank, with the counts of the schedule as pld emits it ([`Shape::counts`]:
+//! `shared` is the part of the bytes read that the other readers of the
+//! same bytes read in the same step, the mesh's) and `f = max(1, P / cores)`
+//! when only `cores` ranks run at once (the simulator's threads on a CPU;
+//! absent for hardware, where every rank has its own cores); the call's
+//! overhead is paid once, not per rank, so f does not stretch it. The parameters
+//! come from a small TOML file, one table per target, or from
+//! [`CostModel::SIMULATOR`]; `alpha_peer` (default 0), `beta_shared`
+//! (default `beta`), `beta_memory` (default 0, added to `beta` for the
+//! bytes read alone when the call's windows, P x N bytes, exceed `cache`)
+//! and `cache` (default none) are optional, so a file of the first format
+//! reads as it did.
 
 use pld_dialect::enums::AllReduceMode;
 use std::fmt;
@@ -24,27 +33,44 @@ const BUILTIN_TILE_ELEMS: i64 = 256;
 pub struct CostModel {
     /// One barrier: a notify to every peer and the waits for theirs.
     pub alpha: f64,
+    /// One barrier, per peer (times the contention factor when ranks share
+    /// cores): what a barrier costs more with every rank.
+    pub alpha_peer: f64,
     /// One byte read from a peer's window.
     pub beta: f64,
+    /// One byte read that the other readers of the same bytes read in the
+    /// same step (`None`: `beta`).
+    pub beta_shared: Option<f64>,
     /// One byte folded into an accumulator.
     pub gamma: f64,
     /// A call, whatever it moves: launch, set-up, epilogue.
     pub overhead: f64,
     /// Ranks that run at the same time (`None`: all of them).
     pub cores: Option<f64>,
+    /// One byte read alone (not shared), on top of `beta`, in a call whose
+    /// windows (P x N bytes) outgrow `cache`: it comes from memory.
+    pub beta_memory: f64,
+    /// Bytes of windows a call may have and still read from the cache
+    /// (`None`: no such limit, `beta_memory` unused).
+    pub cache: Option<f64>,
 }
 
 impl CostModel {
-    /// The defaults for the simulator: `pld-bench calibrate` on the 2-core
-    /// VM of bench/README.md, loaded by other jobs (load average 4 to 9),
-    /// which left gamma at 0 (a fold cost no more than the read, within the
-    /// noise); a file replaces them.
+    /// The defaults for the simulator: `pld-bench calibrate` (release
+    /// build, the fastest of up to 200 runs per point) on the 2-core VM of
+    /// bench/README.md, shared with other jobs (load average 7 to 9),
+    /// which fitted beta_shared at 0 (the mesh's re-read chunks come from
+    /// the cache) and a cache of 64 MiB of windows; a file replaces them.
     pub const SIMULATOR: CostModel = CostModel {
-        alpha: 9.92e-8,
-        beta: 1.529e-10,
-        gamma: 0.0,
-        overhead: 1.757e-4,
+        alpha: 1.094e-7,
+        alpha_peer: 1.685e-8,
+        beta: 7.609e-11,
+        beta_shared: Some(0.0),
+        gamma: 3.396e-11,
+        overhead: 7.712e-5,
         cores: Some(2.0),
+        beta_memory: 6.970e-11,
+        cache: Some(67108864.0),
     };
 
     /// The predicted time of one call, in seconds.
@@ -53,11 +79,20 @@ impl CostModel {
             Some(cores) if cores > 0.0 => (ranks as f64 / cores).max(1.0),
             _ => 1.0,
         };
-        contention
-            * (self.overhead
-                + self.alpha * counts.barriers as f64
-                + self.beta * counts.read as f64
-                + self.gamma * counts.reduced as f64)
+        // A wait for a peer that has not arrived is, when ranks share a
+        // core, a switch through the other ranks of the core: f of them.
+        let peers = (ranks - 1).max(0) as f64 * contention;
+        let alone = (counts.read - counts.shared) as f64;
+        let memory = match self.cache {
+            Some(cache) if counts.windows as f64 > cache => self.beta_memory,
+            _ => 0.0,
+        };
+        self.overhead
+            + contention
+                * ((self.alpha + self.alpha_peer * peers) * counts.barriers as f64
+                    + (self.beta + memory) * alone
+                    + self.beta_shared.unwrap_or(self.beta) * counts.shared as f64
+                    + self.gamma * counts.reduced as f64)
     }
 }
 
@@ -86,8 +121,14 @@ pub struct Counts {
     pub barriers: i64,
     /// Bytes read from peers.
     pub read: i64,
+    /// The part of `read` that the other readers of the same bytes read in
+    /// the same step: of the P-1 reads of a mesh chunk one is the first,
+    /// P-2 find it where the first left it (a cache, on the simulator).
+    pub shared: i64,
     /// Bytes folded into an accumulator.
     pub reduced: i64,
+    /// The call's windows: P x N bytes.
+    pub windows: i64,
 }
 
 fn ceil_div(a: i64, b: i64) -> i64 {
@@ -105,17 +146,23 @@ impl Shape {
             AllReduceMode::Mesh => Counts {
                 barriers: 1 + self.mesh_steps(bytes),
                 read: (p - 1) * bytes,
+                shared: (p - 2).max(0) * bytes,
                 reduced: (p - 1) * bytes,
+                windows: p * bytes,
             },
             AllReduceMode::TwoShot => Counts {
                 barriers: 3,
                 read: 2 * (p - 1) * share,
+                shared: 0,
                 reduced: (p - 1) * share,
+                windows: p * bytes,
             },
             AllReduceMode::Ring => Counts {
-                barriers: 2 * (p - 1) * 2 * self.ring_subchunks(),
+                barriers: self.ring_barriers(),
                 read: 2 * (p - 1) * share,
+                shared: 0,
                 reduced: (p - 1) * share,
+                windows: p * bytes,
             },
         }
     }
@@ -128,6 +175,17 @@ impl Shape {
             Rail::Builtin { lanes } => {
                 ceil_div(ceil_div(self.elements, BUILTIN_TILE_ELEMS), lanes.max(1)).max(1)
             }
+        }
+    }
+
+    /// The ring's barriers: composite, two per subchunk and step over
+    /// 2(P-1) steps; the HOST builtin, one per row of its `[2(P-1)+1, P]`
+    /// signal.
+    fn ring_barriers(&self) -> i64 {
+        let steps = 2 * (self.ranks.max(1) - 1);
+        match self.rail {
+            Rail::Composite => steps * 2 * self.ring_subchunks(),
+            Rail::Builtin { .. } => steps + 1,
         }
     }
 
@@ -158,12 +216,16 @@ impl fmt::Display for CostFileError {
 }
 
 /// The keys of a table, with whether each must be given.
-const KEYS: [(&str, bool); 5] = [
+const KEYS: [(&str, bool); 9] = [
     ("alpha", true),
+    ("alpha_peer", false),
     ("beta", true),
+    ("beta_shared", false),
     ("gamma", true),
     ("overhead", true),
     ("cores", false),
+    ("beta_memory", false),
+    ("cache", false),
 ];
 
 /// A table as read, before its keys are checked.
@@ -230,7 +292,7 @@ fn read_line(tables: &mut Vec<Table>, content: &str, line: usize) -> Result<(), 
     };
     if !KEYS.iter().any(|(k, _)| *k == key) {
         return Err(format!(
-            "unknown key `{key}` in [{}] (the keys: alpha, beta, gamma, overhead, cores)",
+            "unknown key `{key}` in [{}] (the keys: alpha, alpha_peer, beta, beta_shared, gamma, overhead, cores, beta_memory, cache)",
             table.name
         ));
     }
@@ -266,10 +328,14 @@ fn model(table: &Table) -> Result<CostModel, CostFileError> {
     let number = |key: &str| get(key).unwrap_or(0.0);
     Ok(CostModel {
         alpha: number("alpha"),
+        alpha_peer: number("alpha_peer"),
         beta: number("beta"),
+        beta_shared: get("beta_shared"),
         gamma: number("gamma"),
         overhead: number("overhead"),
         cores: get("cores"),
+        beta_memory: number("beta_memory"),
+        cache: get("cache"),
     })
 }
 
@@ -314,7 +380,9 @@ mod tests {
             Counts {
                 barriers: 4097,
                 read: 7 * (64 << 20),
-                reduced: 7 * (64 << 20)
+                shared: 6 * (64 << 20),
+                reduced: 7 * (64 << 20),
+                windows: 8 * (64 << 20)
             }
         );
         // 8 MiB segments: 7 of them read twice, reduced once.
@@ -323,7 +391,9 @@ mod tests {
             Counts {
                 barriers: 3,
                 read: 14 * (8 << 20),
-                reduced: 7 * (8 << 20)
+                shared: 0,
+                reduced: 7 * (8 << 20),
+                windows: 8 * (64 << 20)
             }
         );
         // 14 steps of 512 subchunks, two barriers each.
@@ -331,6 +401,9 @@ mod tests {
         // The builtin mesh: 256-element tiles over 4 lanes.
         let host = shape(Rail::Builtin { lanes: 4 }, 4096 * 4, 2);
         assert_eq!(host.counts(AllReduceMode::Mesh).barriers, 1 + 4);
+        // The builtin ring: one barrier per signal row, 2(P-1)+1 = 15.
+        let host_ring = shape(Rail::Builtin { lanes: 1 }, 64 << 20, 8);
+        assert_eq!(host_ring.counts(AllReduceMode::Ring).barriers, 15);
     }
 
     /// The model's choice follows its terms: with a large alpha the mesh's
@@ -341,10 +414,14 @@ mod tests {
         let all = AllReduceMode::ALL;
         let model = |alpha, beta, gamma| CostModel {
             alpha,
+            alpha_peer: 0.0,
             beta,
+            beta_shared: None,
             gamma,
             overhead: 1e-4,
             cores: None,
+            beta_memory: 0.0,
+            cache: None,
         };
         // Bandwidth only: two-shot reads 2(P-1)/P N, the mesh (P-1) N.
         let bandwidth = model(0.0, 1e-10, 0.0);
@@ -370,11 +447,75 @@ mod tests {
             choose(&bandwidth, &big, &only).unwrap().0,
             AllReduceMode::Mesh
         );
-        // The contention factor: 8 ranks on 2 cores take 4 times as long.
+        // The contention factor: 8 ranks on 2 cores take 4 times as long,
+        // but for the call's overhead (alpha_peer 0 here: its term has f
+        // twice, which the_optional_terms checks).
         let counts = shape(Rail::Composite, 4096, 8).counts(AllReduceMode::TwoShot);
-        let m = CostModel::SIMULATOR;
+        let m = CostModel {
+            alpha_peer: 0.0,
+            ..CostModel::SIMULATOR
+        };
         let no_cores = CostModel { cores: None, ..m };
-        assert!((m.predict(counts, 8) - 4.0 * no_cores.predict(counts, 8)).abs() < 1e-12);
+        let stretched = 4.0 * (no_cores.predict(counts, 8) - m.overhead) + m.overhead;
+        assert!((m.predict(counts, 8) - stretched).abs() < 1e-12);
+    }
+
+    /// The optional terms, by hand: a file without them reads as the first
+    /// format did (alpha_peer 0, beta_shared = beta); with them, a barrier
+    /// costs alpha + alpha_peer (P-1) f and the mesh's shared bytes
+    /// beta_shared.
+    #[test]
+    fn the_optional_terms() {
+        let old = CostFile::parse("[sim]\nalpha = 1e-6\nbeta = 1e-9\ngamma = 0\noverhead = 0\n")
+            .unwrap()
+            .target("sim")
+            .unwrap();
+        assert_eq!((old.alpha_peer, old.beta_shared), (0.0, None));
+        // 4 ranks, 1 MiB mesh: 65 barriers, 3 MiB read, 2 MiB of it shared.
+        let counts = shape(Rail::Composite, 1 << 20, 4).counts(AllReduceMode::Mesh);
+        assert_eq!((counts.barriers, counts.shared), (65, 2 << 20));
+        let mib = (1 << 20) as f64;
+        let expect = |t: f64, want: f64| assert!((t / want - 1.0).abs() < 1e-12, "{t} {want}");
+        expect(old.predict(counts, 4), 65e-6 + 3.0 * mib * 1e-9);
+        let new = CostFile::parse(
+            "[sim]\nalpha = 1e-6\nalpha_peer = 2e-6\nbeta = 1e-9\nbeta_shared = 1e-10\ngamma = 0\noverhead = 0\n",
+        )
+        .unwrap()
+        .target("sim")
+        .unwrap();
+        expect(
+            new.predict(counts, 4),
+            65.0 * (1e-6 + 3.0 * 2e-6) + mib * 1e-9 + 2.0 * mib * 1e-10,
+        );
+        // On 2 cores, 4 ranks: f = 2 stretches the call but its overhead
+        // (0 here), and a barrier's per-peer part once more.
+        let shared_cores = CostModel {
+            cores: Some(2.0),
+            ..new
+        };
+        expect(
+            shared_cores.predict(counts, 4),
+            2.0 * (65.0 * (1e-6 + 3.0 * 2e-6 * 2.0) + mib * 1e-9 + 2.0 * mib * 1e-10),
+        );
+        // Windows (4 x 1 MiB) beyond `cache`: the bytes read alone cost
+        // beta_memory more; windows that fit do not.
+        let spilled = CostModel {
+            beta_memory: 5e-10,
+            cache: Some((2 << 20) as f64),
+            ..new
+        };
+        expect(
+            spilled.predict(counts, 4),
+            65.0 * (1e-6 + 3.0 * 2e-6) + mib * (1e-9 + 5e-10) + 2.0 * mib * 1e-10,
+        );
+        let fits = CostModel {
+            cache: Some((4 << 20) as f64),
+            ..spilled
+        };
+        expect(fits.predict(counts, 4), new.predict(counts, 4));
+        // Two ranks share nothing: one reader per byte.
+        let two = shape(Rail::Composite, 1 << 20, 2).counts(AllReduceMode::Mesh);
+        assert_eq!(two.shared, 0);
     }
 
     #[test]

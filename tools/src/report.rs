@@ -109,6 +109,29 @@ pub(crate) fn phases(phases: &[(&str, Duration)], mean: bool) -> String {
     format!("  phases: {}", parts.join(", "))
 }
 
+/// The `--stats` line of a series' kernel times: `kernel times: min
+/// 1.1ms, q1 1.2ms, median 1.2ms, q3 1.4ms, max 1.9ms over 20 runs`, each
+/// quantile a time that was measured (the one at rank `floor((n-1) q)` of
+/// the sorted times); `None` for fewer than two timed runs.
+pub(crate) fn kernel_spread(times: &[Duration]) -> Option<String> {
+    if times.len() < 2 {
+        return None;
+    }
+    let mut sorted = times.to_vec();
+    sorted.sort_unstable();
+    let last = sorted.len() - 1;
+    let at = |quarters: usize| sorted[last * quarters / 4];
+    Some(format!(
+        "  kernel times: min {:.1?}, q1 {:.1?}, median {:.1?}, q3 {:.1?}, max {:.1?} over {} runs",
+        at(0),
+        at(1),
+        at(2),
+        at(3),
+        at(4),
+        sorted.len()
+    ))
+}
+
 /// How long `pld-run` goes quietly before its phases say what they do.
 const QUIET: Duration = Duration::from_secs(2);
 
@@ -417,6 +440,25 @@ mod tests {
         assert_eq!(bytes(12), "12 B");
         assert_eq!(bytes(8 << 26), "512.0 MiB");
         assert_eq!(bytes(3 << 29), "1.5 GiB");
+    }
+
+    #[test]
+    fn kernel_spread_has_the_quartiles() {
+        let ms = |v: &[u64]| {
+            v.iter()
+                .map(|m| Duration::from_millis(*m))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(kernel_spread(&ms(&[3])), None);
+        assert_eq!(
+            kernel_spread(&ms(&[9, 1, 5, 3])).unwrap(),
+            "  kernel times: min 1.0ms, q1 1.0ms, median 3.0ms, q3 5.0ms, max 9.0ms over 4 runs"
+        );
+        // Five runs: the quartiles are the 2nd and 4th.
+        assert_eq!(
+            kernel_spread(&ms(&[2, 7, 4, 8, 3])).unwrap(),
+            "  kernel times: min 2.0ms, q1 3.0ms, median 4.0ms, q3 7.0ms, max 8.0ms over 5 runs"
+        );
     }
 
     #[test]

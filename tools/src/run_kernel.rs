@@ -302,6 +302,9 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
             ("check", check_time),
         ];
         println!("{}", report::phases(&phases, series.timed_runs > 1));
+        if let Some(line) = report::kernel_spread(&series.kernel_times) {
+            println!("{line}");
+        }
         println!(
             "  compile cache: lowered module {}, code {}",
             program.cache.0, program.cache.1
@@ -434,6 +437,8 @@ struct Series {
     /// The kernel's own time (from the start of its first rank to the end
     /// of its last), the mean over the timed runs.
     kernel: Duration,
+    /// The kernel's time of every timed run, in order.
+    kernel_times: Vec<Duration>,
     runs: usize,
     timed_runs: u32,
 }
@@ -462,6 +467,7 @@ fn run_series(
     let iters = options.iters.max(1);
     let mut timed = Duration::ZERO;
     let mut kernel_timed = Duration::ZERO;
+    let mut kernel_times = Vec::with_capacity(iters.min(1 << 16));
     let mut runs = 0;
     let mut finished;
     let total = options.warmup.saturating_add(iters);
@@ -492,9 +498,11 @@ fn run_series(
         runs += 1;
         if runs > options.warmup {
             timed += run_started.elapsed();
-            kernel_timed += finished
+            let kernel_time = finished
                 .as_ref()
                 .map_or(Duration::ZERO, |f| f.outcome.kernel_time);
+            kernel_timed += kernel_time;
+            kernel_times.push(kernel_time);
         }
         let failed = finished.as_ref().map_or(true, |f| {
             f.outcome.deadlock.is_some() || !f.outcome.errors.is_empty()
@@ -517,6 +525,7 @@ fn run_series(
     let series = Series {
         elapsed,
         kernel: kernel_time,
+        kernel_times,
         runs,
         timed_runs,
     };

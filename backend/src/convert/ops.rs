@@ -4,7 +4,7 @@ use super::types;
 use super::views::{make_view, partition, peer_pointer, Global, Globals};
 use melior::{
     dialect::arith,
-    ir::{Attribute, OperationRef, Type, Value, ValueLike},
+    ir::{operation::OperationLike, Attribute, OperationRef, Type, Value, ValueLike},
     Context,
 };
 use pld_dialect::{
@@ -95,11 +95,27 @@ where
         };
         if let (Some(new), Some(result)) = (replacement, ir::result_at(op, 0)) {
             ir::replace_all_uses(result, new);
+            keep_record(op, new);
         }
         ir::erase(op);
         Ok(())
     }
+}
 
+/// `mode = "auto"`'s record (`pld.auto_mode`, on the expansion's
+/// `pld.system_nranks`) moves to the op that computes the replacement
+/// value, so the lowered kernel still says what was chosen and why.
+fn keep_record<'c, 'a>(op: OperationRef<'c, 'a>, new: Value<'c, 'a>) {
+    const RECORD: &str = pld_lowering::composite::AUTO_MODE_ATTRIBUTE;
+    if let (Ok(record), Some(owner)) = (op.attribute(RECORD), pld_ir::defining_op(new)) {
+        ir::set_attribute(owner, RECORD, record);
+    }
+}
+
+impl<'c, 'a> Converter<'_, 'c, 'a>
+where
+    'c: 'a,
+{
     /// The part of `global` (seen through the view `base`) that a rows x
     /// cols tile covers at the op's `offsets`.
     pub(super) fn part_at(

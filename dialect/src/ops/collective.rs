@@ -63,6 +63,9 @@ pld_op! {
 
 /// `mode = "auto"` (docs/algorithms.md).
 pub const AUTO_MODE: &str = "auto";
+/// The record `pld-select-allreduce-modes` leaves on a call it resolved:
+/// the choice and every candidate's predicted time (docs/algorithms.md).
+pub const AUTO_MODE_RECORD: &str = "pld.auto_mode";
 
 impl AllReduce<'_, '_> {
     pub fn reduce_op(&self) -> Option<ReduceOp> {

@@ -3,6 +3,7 @@
 use super::{signal::enum_member, OpCx};
 use crate::collective::CollectiveKind;
 use crate::enums::{FuncKind, ReduceOp};
+use crate::ops::collective::AUTO_MODE_RECORD;
 use crate::types::{Layout, TensorInfo};
 use pld_ir::constant_int;
 
@@ -27,7 +28,14 @@ fn allreduce(cx: &mut OpCx) {
     if let Some(mode) = cx.view.attribute("mode") {
         match pld_ir::attr::string(mode) {
             None => cx.error(format!("mode must be a string, got {mode}")),
-            Some(m) if m == "ring" && cx.one("signal").is_none() => {
+            // The ring `mode = "auto"` chose for a HOST call without a
+            // signal (its record says so) gets the ring's signal from
+            // pld-synthesize-allreduce-signals.
+            Some(m)
+                if m == "ring"
+                    && cx.one("signal").is_none()
+                    && cx.view.attribute(AUTO_MODE_RECORD).is_none() =>
+            {
                 cx.error("mode = \"ring\" requires an explicit signal")
             }
             Some(_) => {}

@@ -27,4 +27,4 @@ pub struct AllReduceRequest<'c, 'a> {
 }
 
 /// The attribute that holds `mode = "auto"`'s record.
-pub const AUTO_MODE_ATTRIBUTE: &str = "pld.auto_mode";
+pub const AUTO_MODE_ATTRIBUTE: &str = pld_dialect::ops::collective::AUTO_MODE_RECORD;

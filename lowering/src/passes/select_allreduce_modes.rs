@@ -6,8 +6,8 @@
 //! `docs/algorithms.md`); tests: `tests/lit/passes/pld-select-allreduce-modes/`.
 //!
 //! The candidates are the schedules the call's signal fits: a ring-shaped
-//! signal only the ring, any other signal (or none, on the HOST rail) the
-//! mesh and two-shot. When the size or the rank count is not static, the
+//! signal (InCore `[2(NR-1), NR]`, HOST `[2(NR-1)+1, NR]`) only the ring,
+//! any other signal (or none, on the HOST rail) the mesh and two-shot. When the size or the rank count is not static, the
 //! mesh (the default mode) is kept. The op gets `mode` set to the choice
 //! and `pld.auto_mode`, a dictionary with the choice and every candidate's
 //! predicted time; with `remarks=true` a remark says the same.
@@ -15,7 +15,7 @@
 use crate::cost::{self, CostFile, CostModel, Rail, Shape};
 use melior::{
     ir::{
-        attribute::{FloatAttribute, StringAttribute},
+        attribute::{FloatAttribute, IntegerAttribute, StringAttribute},
         operation::OperationLike,
         Attribute, OperationRef, Type,
     },
@@ -23,7 +23,7 @@ use melior::{
     Context,
 };
 use pld_dialect::{
-    enums::{AllReduceMode, FuncKind},
+    enums::{AllReduceMode, FuncKind, ReduceOp},
     ops::collective::AllReduce,
     query::function_kind,
     types::{operand_tensor, TensorInfo},
@@ -40,6 +40,9 @@ pub struct SelectAllReduceModes {
     pub target: String,
     /// Emit a remark per resolved call.
     pub remarks: bool,
+    /// The rank count a HOST call without a signal is chosen for
+    /// (`world-size=N`; `None`: such a call keeps the default).
+    pub world_size: Option<i64>,
 }
 
 /// What `pld-opt --pld-cost-model=FILE --pld-cost-target=NAME
@@ -50,6 +53,8 @@ pub struct Defaults {
     pub file: Option<String>,
     pub target: Option<String>,
     pub remarks: bool,
+    /// `--pld-world-size=N`.
+    pub world_size: Option<i64>,
 }
 
 static DEFAULTS: OnceLock<Defaults> = OnceLock::new();
@@ -64,7 +69,8 @@ pub fn set_defaults(defaults: Defaults) -> Result<(), String> {
         defaults.file.as_deref(),
         defaults.target.as_deref(),
         defaults.remarks,
-    )?;
+    )?
+    .with_world_size(defaults.world_size)?;
     DEFAULTS
         .set(defaults)
         .map_err(|_| "the cost-model defaults are already set".to_string())
@@ -105,14 +111,30 @@ impl SelectAllReduceModes {
             model,
             target,
             remarks,
+            world_size: None,
         })
+    }
+
+    /// The pass with the rank count of HOST calls without a signal (1 to
+    /// 64 ranks, the HOST ring's limit).
+    pub fn with_world_size(self, world_size: Option<i64>) -> Result<Self, String> {
+        if let Some(n) = world_size.filter(|n| !(1..=64).contains(n)) {
+            return Err(format!(
+                "pld-select-allreduce-modes: world-size must be 1 to 64, got {n}"
+            ));
+        }
+        Ok(SelectAllReduceModes { world_size, ..self })
     }
 
     /// Reads `cost-model=FILE target=NAME remarks=true|false`.
     pub fn parse(text: &str) -> Result<Self, String> {
         let defaults = DEFAULTS.get().cloned().unwrap_or_default();
-        let (mut file, mut target, mut remarks) =
-            (defaults.file, defaults.target, defaults.remarks);
+        let (mut file, mut target, mut remarks, mut world_size) = (
+            defaults.file,
+            defaults.target,
+            defaults.remarks,
+            defaults.world_size,
+        );
         for item in text.split_whitespace() {
             let (key, value) = item.split_once('=').ok_or_else(|| {
                 format!("pld-select-allreduce-modes: expected key=value, not '{item}'")
@@ -125,14 +147,19 @@ impl SelectAllReduceModes {
                         format!("pld-select-allreduce-modes: remarks is true or false, not '{value}'")
                     })?
                 }
+                "world-size" => {
+                    world_size = Some(value.parse().map_err(|_| {
+                        format!("pld-select-allreduce-modes: world-size is a number of ranks, not '{value}'")
+                    })?)
+                }
                 other => {
                     return Err(format!(
-                        "pld-select-allreduce-modes has no option '{other}' (its options: cost-model, target, remarks)"
+                        "pld-select-allreduce-modes has no option '{other}' (its options: cost-model, target, remarks, world-size)"
                     ))
                 }
             }
         }
-        Self::from_parts(file.as_deref(), target.as_deref(), remarks)
+        Self::from_parts(file.as_deref(), target.as_deref(), remarks)?.with_world_size(world_size)
     }
 }
 
@@ -183,7 +210,7 @@ impl SelectAllReduceModes {
         kind: FuncKind,
         allreduce: &AllReduce,
     ) -> Result<(), String> {
-        let call = describe(kind, allreduce)?;
+        let call = describe(kind, allreduce, self.world_size)?;
         let op = allreduce.op();
         let fallback = if call.candidates.contains(&AllReduceMode::Mesh) {
             AllReduceMode::Mesh
@@ -209,17 +236,14 @@ impl SelectAllReduceModes {
                 "a size or rank count known only at run time".into(),
             ),
         };
-        let mut entries = vec![(
-            "chosen".to_string(),
-            StringAttribute::new(context, &chosen.to_string()).into(),
-        )];
-        for (mode, seconds) in &times {
-            let micros = (seconds * 1e7).round() / 10.0;
-            let value: Attribute =
-                FloatAttribute::new(context, Type::float64(context), micros).into();
-            entries.push((format!("{mode}_us"), value));
-        }
-        let dictionary = dictionary(context, &entries);
+        // A call without a signal was chosen for world-size=N ranks: the
+        // record keeps N, for the signal pld-synthesize-allreduce-signals
+        // makes (the ring's is sized by it).
+        let planned = match (allreduce.signal(), times.is_empty()) {
+            (None, false) => call.ranks,
+            _ => None,
+        };
+        let dictionary = record(context, chosen, &times, planned);
         ir::set_attribute(
             op,
             "mode",
@@ -255,13 +279,42 @@ fn remark(
     )
 }
 
+/// `{chosen = "...", <mode>_us = ..., ranks = N}`: the choice, every
+/// candidate's predicted microseconds (to 0.1 us) and the rank count a
+/// call without a signal was chosen for.
+fn record<'c>(
+    context: &'c Context,
+    chosen: AllReduceMode,
+    times: &[(AllReduceMode, f64)],
+    planned: Option<i64>,
+) -> Attribute<'c> {
+    let mut entries = vec![(
+        "chosen".to_string(),
+        StringAttribute::new(context, &chosen.to_string()).into(),
+    )];
+    for (mode, seconds) in times {
+        let micros = (seconds * 1e7).round() / 10.0;
+        let value: Attribute = FloatAttribute::new(context, Type::float64(context), micros).into();
+        entries.push((format!("{mode}_us"), value));
+    }
+    if let Some(ranks) = planned {
+        let value = IntegerAttribute::new(ir::i64_type(context), ranks).into();
+        entries.push(("ranks".to_string(), value));
+    }
+    dictionary(context, &entries)
+}
+
 fn dictionary<'c>(context: &'c Context, entries: &[(String, Attribute<'c>)]) -> Attribute<'c> {
     let text: Vec<String> = entries.iter().map(|(k, v)| format!("{k} = {v}")).collect();
     Attribute::parse(context, &format!("{{{}}}", text.join(", "))).expect("a dictionary parses")
 }
 
 /// The rail, the candidates the signal fits, and the static numbers.
-fn describe(kind: FuncKind, allreduce: &AllReduce) -> Result<Call, String> {
+fn describe(
+    kind: FuncKind,
+    allreduce: &AllReduce,
+    world_size: Option<i64>,
+) -> Result<Call, String> {
     let target = allreduce.target().ok_or("malformed allreduce")?;
     let info = operand_tensor(target)?;
     let signal = allreduce.signal().map(operand_tensor).transpose()?;
@@ -277,19 +330,24 @@ fn describe(kind: FuncKind, allreduce: &AllReduce) -> Result<Call, String> {
             ))
         }
     };
-    // The HOST ring (f32, sum, one core, a signal of its own shape) is
-    // never a candidate; a composite signal with more than one column is a
-    // ring's.
-    let ring_shaped = rail == Rail::Composite
-        && signal
-            .as_ref()
-            .is_some_and(|s| s.rank() == 2 && s.dim(1).is_some_and(|c| c > 1));
-    let candidates = if ring_shaped {
-        vec![AllReduceMode::Ring]
-    } else {
-        vec![AllReduceMode::Mesh, AllReduceMode::TwoShot]
+    let mesh_and_two_shot = vec![AllReduceMode::Mesh, AllReduceMode::TwoShot];
+    let (candidates, ranks) = match &signal {
+        // A ring-shaped signal leaves the ring only (the other schedules
+        // cannot run on it), any other signal the mesh and two-shot.
+        Some(s) if is_ring_signal(s, rail, allreduce.core_num()) => {
+            (vec![AllReduceMode::Ring], s.dim(1))
+        }
+        Some(s) => (mesh_and_two_shot, s.dim(0)),
+        // Without a signal (HOST): the signal is made in the chosen shape,
+        // so the ring too wherever its builtin runs.
+        None => {
+            let mut all = mesh_and_two_shot;
+            if world_size.is_some_and(|n| host_ring_runs(allreduce, &info, n)) {
+                all.push(AllReduceMode::Ring);
+            }
+            (all, world_size)
+        }
     };
-    let ranks = signal.as_ref().and_then(|s| ranks_of(s, ring_shaped));
     Ok(Call {
         rail,
         candidates,
@@ -299,13 +357,27 @@ fn describe(kind: FuncKind, allreduce: &AllReduce) -> Result<Call, String> {
     })
 }
 
-/// The rank count a signal was sized for: its columns for a ring, its rows
-/// otherwise.
-fn ranks_of(signal: &TensorInfo, ring: bool) -> Option<i64> {
-    if ring {
-        signal.dim(1)
-    } else {
-        signal.dim(0)
+/// Whether the HOST ring builtin runs this call on `ranks` ranks: f32,
+/// sum, one lane, an element count `ranks` divides (docs/builtins.md).
+fn host_ring_runs(allreduce: &AllReduce, info: &TensorInfo, ranks: i64) -> bool {
+    let sum = allreduce.reduce_op() == Some(ReduceOp::Sum);
+    let divides = info
+        .static_numel()
+        .is_some_and(|n| n > 0 && ranks > 1 && n % ranks == 0);
+    info.dtype() == "f32" && sum && allreduce.core_num() == Some(1) && divides
+}
+
+/// A ring's signal: on the InCore rail any rank-2 signal with more than one
+/// column (`[2(NR-1), NR]`); on the HOST rail, where a mesh signal may have
+/// a column per lane, `[2(NR-1)+1, NR]` (NR > 1) of a one-lane call.
+fn is_ring_signal(signal: &TensorInfo, rail: Rail, core_num: Option<i64>) -> bool {
+    let columns = signal.dim(1).filter(|c| signal.rank() == 2 && *c > 1);
+    match (rail, columns) {
+        (_, None) => false,
+        (Rail::Composite, Some(_)) => true,
+        (Rail::Builtin { .. }, Some(nr)) => {
+            core_num == Some(1) && signal.dim(0) == Some(2 * (nr - 1) + 1)
+        }
     }
 }
 
@@ -317,6 +389,7 @@ pub fn create() -> Pass {
         model: CostModel::SIMULATOR,
         target: "sim".into(),
         remarks: false,
+        world_size: None,
     });
     external(pass, &IDENTITY)
 }

@@ -11,7 +11,9 @@
 //! %__allreduce_signal_k = pld.tensor_window(%buf, ws) : tensor<?x1xi32, #pld.dist>
 //! ```
 //!
-//! and passes the view as the signal. The names come from one counter for
+//! and passes the view as the signal; for the ring `mode = "auto"` chose
+//! (its record holds the rank count N) a static `[2(N-1)+1, N]` window,
+//! the HOST ring's. The names come from one counter for
 //! the whole module that skips every name already in use (allocation names
 //! and location names), and are attached as the allocation's `name` and as
 //! name locations, so `--mlir-use-nameloc-as-prefix` prints them. Calls that
@@ -23,6 +25,8 @@ use melior::{
     pass::Pass,
     Context,
 };
+use pld_dialect::enums::AllReduceMode;
+use pld_dialect::ops::collective::AUTO_MODE_RECORD;
 use pld_dialect::ops::host::CommDomain;
 use pld_dialect::ops::{
     collective::AllReduce,
@@ -40,7 +44,7 @@ impl PldPass for SynthesizeAllReduceSignals {
     const ARGUMENT: &'static str = "pld-synthesize-allreduce-signals";
     const NAME: &'static str = "PldSynthesizeAllReduceSignals";
     const SUMMARY: &'static str =
-        "Give each HOST allreduce written without a signal a fresh [world_size, lanes] i32 signal window";
+        "Give each HOST allreduce written without a signal a fresh i32 signal window in the shape its mode needs ([world_size, lanes]; the ring's [2(N-1)+1, N])";
 
     const ANCHOR: Anchor = Anchor::Module;
 
@@ -56,7 +60,10 @@ impl PldPass for SynthesizeAllReduceSignals {
                 match check(allreduce) {
                     Err(message) => report.error(op, &message),
                     Ok(false) => {}
-                    Ok(true) => synthesize(context, allreduce, &names.next()),
+                    Ok(true) => match signal_shape(allreduce) {
+                        Ok(shape) => synthesize(context, allreduce, shape, &names.next()),
+                        Err(message) => report.error(op, &message),
+                    },
                 }
             }
         }
@@ -148,25 +155,90 @@ fn used_names(module: OperationRef) -> HashSet<String> {
     used
 }
 
-fn synthesize(context: &Context, allreduce: AllReduce, names: &SignalNames) {
+/// The shape of the synthesized signal: what the call's mode needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SignalShape {
+    /// `[world_size, lanes]`: the mesh's and two-shot's.
+    Lanes(i64),
+    /// `[2 (N-1) + 1, N]`: the HOST ring's, for the N ranks
+    /// `mode = "auto"` chose it for (a window's size must be linear in
+    /// world_size, so it is static).
+    Ring(i64),
+}
+
+/// The shape `allreduce`'s mode needs. A ring without a signal is one
+/// that `mode = "auto"` chose: its record holds the rank count.
+fn signal_shape(allreduce: AllReduce) -> Result<SignalShape, String> {
+    let lanes = allreduce.core_num().unwrap_or(1).max(1);
+    match allreduce.mode() {
+        Ok(AllReduceMode::Ring) => allreduce
+            .op()
+            .attribute(AUTO_MODE_RECORD)
+            .ok()
+            .and_then(pld_ir::attr::dictionary)
+            .and_then(|record| record.into_iter().find(|(key, _)| key == "ranks"))
+            .and_then(|(_, ranks)| pld_ir::attr::int(ranks))
+            .filter(|n| (2..=64).contains(n))
+            .map(SignalShape::Ring)
+            .ok_or_else(|| {
+                format!(
+                    "mode = \"ring\" without a signal needs the rank count `ranks` (2 to 64) \
+                     in its {AUTO_MODE_RECORD} record, as pld-select-allreduce-modes \
+                     world-size=N writes it"
+                )
+            }),
+        // "auto" (resolved first, to these or the ring) and unknown modes
+        // (reported by the rail) get the mesh's shape.
+        Ok(AllReduceMode::Mesh | AllReduceMode::TwoShot) | Err(_) => Ok(SignalShape::Lanes(lanes)),
+    }
+}
+
+/// The synthesized signal's size in bytes, its `[world_size, lanes]`
+/// rows (`None`: a static shape) and its type, inserted before `op`.
+fn signal_size<'c, 'a>(
+    context: &'c Context,
+    op: OperationRef<'c, 'a>,
+    shape: SignalShape,
+    names: &SignalNames,
+) -> (Value<'c, 'a>, Option<Value<'c, 'a>>, String) {
+    let location = op.location();
+    let i64_type = ir::i64_type(context);
+    match shape {
+        SignalShape::Lanes(lanes) => {
+            let world_size = ir::result(ir::insert_before(
+                op,
+                WorldSize::builder(context, ir::named(context, &names.world_size, location))
+                    .result(i64_type)
+                    .build(),
+            ));
+            // One INT32 cell per peer and lane.
+            let mut bytes = world_size;
+            if lanes > 1 {
+                bytes = multiply(context, op, bytes, lanes, location);
+            }
+            let bytes = multiply(context, op, bytes, 4, location);
+            (
+                bytes,
+                Some(world_size),
+                format!("tensor<?x{lanes}xi32, #pld.dist>"),
+            )
+        }
+        SignalShape::Ring(n) => {
+            let rows = 2 * (n - 1) + 1;
+            let bytes = ir::result(ir::insert_before(
+                op,
+                ir::constant(context, i64_type, rows * n * 4, location),
+            ));
+            (bytes, None, format!("tensor<{rows}x{n}xi32, #pld.dist>"))
+        }
+    }
+}
+
+fn synthesize(context: &Context, allreduce: AllReduce, shape: SignalShape, names: &SignalNames) {
     let op = allreduce.op();
     let location = op.location();
     let named = |name: &str| ir::named(context, name, location);
-    let i64_type = ir::i64_type(context);
-    let lanes = allreduce.core_num().unwrap_or(1).max(1);
-
-    let world_size = ir::result(ir::insert_before(
-        op,
-        WorldSize::builder(context, named(&names.world_size))
-            .result(i64_type)
-            .build(),
-    ));
-    // Bytes: world_size * lanes * 4 (one INT32 cell per peer and lane).
-    let mut bytes = world_size;
-    if lanes > 1 {
-        bytes = multiply(context, op, bytes, lanes, location);
-    }
-    bytes = multiply(context, op, bytes, 4, location);
+    let (bytes, rows, view_type) = signal_size(context, op, shape, names);
     let buffer = ir::result(ir::insert_before(
         op,
         AllocWindowBuffer::builder(context, named(&names.buffer))
@@ -175,18 +247,22 @@ fn synthesize(context: &Context, allreduce: AllReduce, names: &SignalNames) {
             .result(Type::parse(context, "!pld.ptr").expect("!pld.ptr parses"))
             .build(),
     ));
-    let rows = ir::result(ir::insert_before(
-        op,
-        melior::dialect::arith::index_cast(world_size, Type::index(context), location),
-    ));
-    let view_type = Type::parse(context, &format!("tensor<?x{lanes}xi32, #pld.dist>"))
-        .expect("signal type parses");
+    // The rows of a `[world_size, lanes]` view, as an index.
+    let sizes: Vec<Value> = rows
+        .map(|rows| {
+            ir::result(ir::insert_before(
+                op,
+                melior::dialect::arith::index_cast(rows, Type::index(context), location),
+            ))
+        })
+        .into_iter()
+        .collect();
     let view = ir::result(ir::insert_before(
         op,
         Window::builder(context, named(&names.view))
             .buffer(buffer)
-            .dynamic_sizes(&[rows])
-            .result(view_type)
+            .dynamic_sizes(&sizes)
+            .result(Type::parse(context, &view_type).expect("signal type parses"))
             .build(),
     ));
     let Some(target) = allreduce.target() else {

@@ -114,6 +114,11 @@ struct Cli {
     /// every candidate's predicted time.
     #[arg(long = "pld-remark-allreduce-mode")]
     remark_allreduce_mode: bool,
+    /// The rank count `mode = "auto"` chooses for at a HOST allreduce
+    /// written without a signal (whose rank count is known only at run
+    /// time); without it such a call keeps the default, the mesh.
+    #[arg(long = "pld-world-size", value_name = "N")]
+    world_size: Option<i64>,
 }
 
 fn list_passes() {
@@ -145,6 +150,7 @@ fn main() {
         file: cli.cost_model.clone(),
         target: cli.cost_target.clone(),
         remarks: cli.remark_allreduce_mode,
+        world_size: cli.world_size,
     };
     if let Err(message) = select_allreduce_modes::set_defaults(defaults) {
         eprintln!("pld-opt: error: {message}");

@@ -16,7 +16,7 @@
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes{remarks=maybe})' 2>&1 | FileCheck %s --check-prefix=REMARKS
 // REMARKS: error: {{.*}}pld-select-allreduce-modes: remarks is true or false, not 'maybe'
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes{model=x})' 2>&1 | FileCheck %s --check-prefix=KEY
-// KEY: error: {{.*}}pld-select-allreduce-modes has no option 'model' (its options: cost-model, target, remarks)
+// KEY: error: {{.*}}pld-select-allreduce-modes has no option 'model' (its options: cost-model, target, remarks, world-size)
 //
 // RUN: pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --verify-diagnostics --split-input-file -o /dev/null
 

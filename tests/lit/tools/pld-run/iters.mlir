@@ -18,12 +18,17 @@
 // CHECK-NEXT: rank 1: ok
 // The counters are one run's: a mesh allreduce of 2 ranks.
 // CHECK: phases: lower {{[0-9.]+[^ ,]*}}, compile {{[0-9.]+[^ ,]*}}, fill {{[0-9.]+[^ ,]*}}, run {{[0-9.]+[^ ,]*}} (mean), check {{[0-9.]+[^ ,]*}}
+// The spread of the 4 timed runs' kernel times (one kernel only).
+// CHECK-NEXT: kernel times: min {{[0-9.]+[^ ,]*}}, q1 {{[0-9.]+[^ ,]*}}, median {{[0-9.]+[^ ,]*}}, q3 {{[0-9.]+[^ ,]*}}, max {{[0-9.]+[^ ,]*}} over 4 runs
 // CHECK: {{^#  0 pld.tensor_allreduce +2 +256 +64 +f32 +sum +- +[0-9.]+ +[0-9.]+ +[0-9.]+ +0$}}
 // PROGRAM: @main on 2 devices: 2 collective calls, finished in {{.*}} (3 runs, 1 warm-up; call times are the mean of 2)
 // PROGRAM-NEXT: pld.tensor_allreduce in @reduce_kernel {{.*}}: ok on 2 ranks
 // PROGRAM-NEXT: pld.tensor_allreduce at {{.*}}: ok on 2 ranks
 // PROGRAM: phases: lower {{[0-9.]+[^ ,]*}}, compile {{[0-9.]+[^ ,]*}}, plan {{[0-9.]+[^ ,]*}}, fill {{[0-9.]+[^ ,]*}}, run {{[0-9.]+[^ ,]*}} (mean), check {{[0-9.]+[^ ,]*}}{{$}}
 // ONCE: phases: lower {{[0-9.]+[^ ,]*}}, compile {{[0-9.]+[^ ,]*}}, plan {{[0-9.]+[^ ,]*}}, fill {{[0-9.]+[^ ,]*}}, run {{[0-9.]+[^ ,(]*}}, check 0.0ns{{$}}
+// A program's run, and one run, have no spread line.
+// PROGRAM-NOT: kernel times:
+// ONCE-NOT: kernel times:
 
 func.func @sum(%data: tensor<1x64xf32, #pld.dist>, %sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
   %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (tensor<1x64xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>) -> tensor<1x64xf32, #pld.dist>

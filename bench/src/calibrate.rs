@@ -1,0 +1,421 @@
+//! `calibrate`: the cost model's parameters on this machine
+//! (docs/algorithms.md), written as the `[sim]` table of `$PLD_COST_MODEL`
+//! (default `pld-cost-model.toml`).
+//!
+//! It measures, with the kernels and the statistic of `algorithms` (the
+//! minimum of `--iters` runs in one release `pld-run` process):
+//!
+//! - a loop of 1001 barriers against one barrier on 2, 4 and 8 ranks (the
+//!   time of one barrier at each rank count);
+//! - every schedule (mesh, two_shot, ring) at 4 KiB, 64 KiB, 1 MiB and
+//!   16 MiB per rank on 2, 4 and 8 ranks, and at 64 MiB on 2 (windows that
+//!   outgrow the cache);
+//!
+//! and fits every parameter at once by least squares of the relative error
+//! (a parameter that comes out negative is set to 0 and the rest fitted
+//! again). The calls' terms (barriers, bytes read alone and shared, bytes
+//! reduced, calls, each times the contention factor) are the compiler's:
+//! it reads them back from `pld-select-allreduce-modes` with unit models
+//! (one parameter 1, the others 0). A barrier of the loop is counted as
+//! the model counts one: `f * (alpha + alpha_peer * (P-1) * f)`. It fits
+//! with `cores` = this machine's CPUs and without, each with `cache` =
+//! none, 32 MiB and 64 MiB (beta_memory then counts the bytes read alone
+//! by calls whose windows exceed it), and keeps the best fit.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use crate::algorithms::{auto_kernel, fmt, iterations, kernel, size, warmups, Timing, Tools};
+use crate::harness::{Config, Result};
+
+/// The model's linear parameters, as the file names them.
+const PARAMS: [&str; 7] = [
+    "alpha",
+    "alpha_peer",
+    "beta",
+    "beta_shared",
+    "gamma",
+    "overhead",
+    "beta_memory",
+];
+const N: usize = PARAMS.len();
+
+/// One measurement and the model's terms for it.
+#[derive(Clone, Debug)]
+struct Sample {
+    seconds: f64,
+    terms: [f64; N],
+}
+
+/// What was measured, before the terms (which depend on `cores`).
+enum Measured {
+    /// One barrier of a loop on `ranks` ranks.
+    Barrier { ranks: usize, seconds: f64 },
+    /// One allreduce call.
+    Call {
+        mode: &'static str,
+        bytes: usize,
+        ranks: usize,
+        seconds: f64,
+    },
+}
+
+/// A kernel of `count` barriers on one `[ranks, 1]` signal, in a loop
+/// that carries the signal (the rebind idiom).
+fn barriers(count: usize, ranks: usize) -> String {
+    let signal = format!("tensor<{ranks}x1xi32, #pld.dist>");
+    format!(
+        "func.func @k(%s: {signal}) attributes {{pld.kind = #pld.func_kind<\"incore\">}} {{\n  \
+         %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  \
+         %n = arith.constant {count} : index\n  \
+         %r = scf.for %i = %c0 to %n step %c1 iter_args(%x = %s) -> ({signal}) {{\n    \
+         %b = \"pld.tensor_barrier\"(%x) : ({signal}) -> {signal}\n    scf.yield %b : {signal}\n  }}\n  \
+         return\n}}\n"
+    )
+}
+
+const RANKS: [usize; 3] = [2, 4, 8];
+const SIZES: [usize; 4] = [4 << 10, 64 << 10, 1 << 20, 16 << 20];
+/// A call whose windows (128 MiB) outgrow any cache of the machine.
+const SPILLING: (usize, usize) = (64 << 20, 2);
+/// The `cache` sizes tried (bytes of windows a call may have and still
+/// read from the cache; `None`: no such limit).
+const CACHES: [Option<usize>; 3] = [None, Some(32 << 20), Some(64 << 20)];
+
+fn measure(tools: &Tools, config: Config) -> Result<Vec<Measured>> {
+    let mut measured = Vec::new();
+    let show = |what: String, t: &Timing| {
+        println!(
+            "  {what:<28} {:>10}  (median {}, iqr {:.0}%, {} runs)",
+            fmt(t.best()),
+            fmt(t.median),
+            t.spread() * 100.0,
+            t.runs
+        )
+    };
+    for ranks in RANKS {
+        let warmup = warmups(config, 4096, ranks);
+        let one = tools.write("barrier1.mlir", &barriers(1, ranks))?;
+        let one = tools.kernel_times(&one, ranks, config.iters, warmup)?;
+        let many = tools.write("barrier1001.mlir", &barriers(1001, ranks))?;
+        let many = tools.kernel_times(&many, ranks, config.iters, warmup)?;
+        show(format!("1 barrier on {ranks}"), &one);
+        show(format!("1001 barriers on {ranks}"), &many);
+        let seconds = (many.best() - one.best()) / 1000.0;
+        if seconds > 0.0 {
+            measured.push(Measured::Barrier { ranks, seconds });
+        }
+    }
+    let calls = RANKS
+        .iter()
+        .flat_map(|&ranks| SIZES.iter().map(move |&bytes| (bytes, ranks)))
+        .chain([SPILLING]);
+    for (bytes, ranks) in calls {
+        {
+            for mode in crate::algorithms::MODES {
+                let path = tools.write("sample.mlir", &kernel(mode, bytes / 4, ranks))?;
+                let iters = iterations(config.iters, bytes, ranks);
+                let t = tools.kernel_times(&path, ranks, iters, warmups(config, bytes, ranks))?;
+                show(format!("{mode} {} on {ranks}", size(bytes)), &t);
+                measured.push(Measured::Call {
+                    mode,
+                    bytes,
+                    ranks,
+                    seconds: t.best(),
+                });
+            }
+        }
+    }
+    Ok(measured)
+}
+
+/// The two sizes a fit is made for: `cores` and `cache`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Variant {
+    cores: Option<usize>,
+    cache: Option<usize>,
+}
+
+/// A model file with `values` for the parameters and the variant's sizes.
+fn model_text(values: &[f64; N], variant: Variant) -> String {
+    let mut text = String::from("[sim]\n");
+    for (name, value) in PARAMS.iter().zip(values) {
+        text.push_str(&format!("{name} = {value:e}\n"));
+    }
+    if let Some(cores) = variant.cores {
+        text.push_str(&format!("cores = {cores}\n"));
+    }
+    if let Some(cache) = variant.cache {
+        text.push_str(&format!("cache = {cache}\n"));
+    }
+    text
+}
+
+/// The terms of one allreduce call under `cores`, read back from the
+/// compiler with unit models.
+fn call_terms(
+    tools: &Tools,
+    mode: &str,
+    bytes: usize,
+    ranks: usize,
+    variant: Variant,
+) -> Result<[f64; N]> {
+    let path = tools.write("probe.mlir", &auto_kernel(mode, bytes / 4, ranks))?;
+    let mut terms = [0.0; N];
+    for (i, term) in terms.iter_mut().enumerate() {
+        let mut unit = [0.0; N];
+        unit[i] = 1.0;
+        let model = tools.write("unit.toml", &model_text(&unit, variant))?;
+        let (_, times) = tools.predict(&path, Some(&model))?;
+        *term = times
+            .iter()
+            .find(|(m, _)| m == mode)
+            .map(|(_, t)| t * 1e-6)
+            .ok_or_else(|| format!("no {mode} term"))?;
+    }
+    Ok(terms)
+}
+
+fn samples(tools: &Tools, measured: &[Measured], variant: Variant) -> Result<Vec<Sample>> {
+    measured
+        .iter()
+        .map(|m| match *m {
+            Measured::Barrier { ranks, seconds } => {
+                let f = variant
+                    .cores
+                    .map_or(1.0, |c| (ranks as f64 / c as f64).max(1.0));
+                let mut terms = [0.0; N];
+                terms[0] = f;
+                terms[1] = f * f * (ranks - 1) as f64;
+                Ok(Sample { seconds, terms })
+            }
+            Measured::Call {
+                mode,
+                bytes,
+                ranks,
+                seconds,
+            } => Ok(Sample {
+                seconds,
+                terms: call_terms(tools, mode, bytes, ranks, variant)?,
+            }),
+        })
+        .collect()
+}
+
+/// Weighted least squares (relative error) of `seconds = p . terms` over
+/// the samples; a parameter that comes out negative is fixed at 0 and the
+/// rest fitted again.
+fn fit(samples: &[Sample]) -> [f64; N] {
+    let mut fixed = [false; N];
+    loop {
+        let free: Vec<usize> = (0..N).filter(|i| !fixed[*i]).collect();
+        let n = free.len();
+        let mut a = vec![vec![0.0; n + 1]; n];
+        for s in samples {
+            let w = 1.0 / (s.seconds * s.seconds);
+            for (r, &i) in free.iter().enumerate() {
+                for (c, &j) in free.iter().enumerate() {
+                    a[r][c] += w * s.terms[i] * s.terms[j];
+                }
+                a[r][n] += w * s.terms[i] * s.seconds;
+            }
+        }
+        let solved = solve(a);
+        let negative = free
+            .iter()
+            .zip(&solved)
+            .filter(|(_, v)| **v < 0.0 || !v.is_finite())
+            .min_by(|x, y| x.1.total_cmp(y.1));
+        match negative {
+            Some((&i, _)) => fixed[i] = true,
+            None => {
+                let mut out = [0.0; N];
+                for (&i, v) in free.iter().zip(solved) {
+                    out[i] = v;
+                }
+                return out;
+            }
+        }
+    }
+}
+
+/// Gaussian elimination with partial pivoting on an augmented matrix; a
+/// parameter without any term (a zero column) comes out 0.
+fn solve(mut a: Vec<Vec<f64>>) -> Vec<f64> {
+    let n = a.len();
+    for col in 0..n {
+        let pivot = (col..n)
+            .max_by(|x, y| a[*x][col].abs().total_cmp(&a[*y][col].abs()))
+            .unwrap_or(col);
+        a.swap(col, pivot);
+        let pivot_row = a[col].clone();
+        if pivot_row[col] == 0.0 {
+            continue;
+        }
+        for row in a.iter_mut().skip(col + 1) {
+            let f = row[col] / pivot_row[col];
+            for (value, above) in row.iter_mut().zip(&pivot_row).skip(col) {
+                *value -= f * above;
+            }
+        }
+    }
+    let mut x = vec![0.0; n];
+    for row in (0..n).rev() {
+        let rest: f64 = (row + 1..n).map(|k| a[row][k] * x[k]).sum();
+        x[row] = if a[row][row] == 0.0 {
+            0.0
+        } else {
+            (a[row][n] - rest) / a[row][row]
+        };
+    }
+    x
+}
+
+/// Root mean square relative error of a fit, and the largest.
+fn residual(samples: &[Sample], p: &[f64; N]) -> (f64, f64) {
+    let errors: Vec<f64> = samples
+        .iter()
+        .map(|s| {
+            let predicted: f64 = (0..N).map(|i| p[i] * s.terms[i]).sum();
+            predicted / s.seconds - 1.0
+        })
+        .collect();
+    let rms = (errors.iter().map(|e| e * e).sum::<f64>() / errors.len() as f64).sqrt();
+    (rms, errors.iter().fold(0.0f64, |m, e| m.max(e.abs())))
+}
+
+/// `calibrate`: the `[sim]` table of this machine.
+pub fn run(config: Config) -> Result {
+    let tools = Tools::new("calibrate")?;
+    let started = Instant::now();
+    println!(
+        "  {}; the minimum of --iters {} runs per pld-run process (fewer for large calls)",
+        tools.describe(),
+        config.iters
+    );
+    let measured = measure(&tools, config)?;
+    let machine = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut best: Option<(f64, [f64; N], Variant)> = None;
+    for cores in [Some(machine), None] {
+        for cache in CACHES {
+            let variant = Variant { cores, cache };
+            let samples = samples(&tools, &measured, variant)?;
+            let p = fit(&samples);
+            let (rms, worst) = residual(&samples, &p);
+            println!(
+                "  fit with cores = {}, cache = {}: rms relative error {:.0}%, largest {:.0}%",
+                cores.map_or("none".into(), |c| c.to_string()),
+                cache.map_or("none".into(), size),
+                rms * 100.0,
+                worst * 100.0
+            );
+            if best.as_ref().is_none_or(|b| rms < b.0) {
+                best = Some((rms, p, variant));
+            }
+        }
+    }
+    let (_, p, variant) = best.ok_or("no fit")?;
+    write_model(&p, variant)?;
+    println!(
+        "  calibration took {}",
+        fmt(started.elapsed().as_secs_f64())
+    );
+    Ok(())
+}
+
+fn write_model(p: &[f64; N], variant: Variant) -> Result {
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    let load: Vec<&str> = load.split_whitespace().take(3).collect();
+    let mut text = format!(
+        "# pld cost model (docs/algorithms.md), measured by `pld-bench calibrate`\n\
+         # load average {}\n[sim]\n",
+        load.join(" ")
+    );
+    let units = [
+        "s per barrier",
+        "s per barrier and peer",
+        "s per byte read from a peer",
+        "s per byte read that other readers read in the same step",
+        "s per byte reduced",
+        "s per call",
+        "s per byte read alone, on top of beta, when the windows exceed cache",
+    ];
+    for ((name, value), unit) in PARAMS.iter().zip(p).zip(units) {
+        text.push_str(&format!("{name} = {value:.3e}  # {unit}\n"));
+    }
+    text.push_str(&variant.cores.map_or(
+        "# cores: left out (no contention factor fitted better)\n".to_string(),
+        |c| format!("cores = {c}  # ranks that run at the same time\n"),
+    ));
+    text.push_str(&variant.cache.map_or(
+        "# cache: left out (no limit fitted better)\n".to_string(),
+        |c| {
+            format!(
+                "cache = {c}  # bytes of windows a call may have and still read from the cache\n"
+            )
+        },
+    ));
+    let out = std::env::var_os("PLD_COST_MODEL")
+        .map_or_else(|| PathBuf::from("pld-cost-model.toml"), PathBuf::from);
+    std::fs::write(&out, &text).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    print!("{text}");
+    println!("  written to {}", out.display());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fit recovers the parameters that made exact samples, and sets a
+    /// parameter that would come out negative to 0.
+    #[test]
+    fn the_fit_recovers_known_parameters() {
+        let truth = [1e-6, 3e-7, 2e-10, 4e-11, 5e-11, 1e-4, 3e-10];
+        let sample = |terms: [f64; N]| Sample {
+            seconds: (0..N).map(|i| truth[i] * terms[i]).sum(),
+            terms,
+        };
+        let samples: Vec<Sample> = [
+            [2.0, 2.0, 1e6, 0.0, 1e6, 1.0, 0.0],
+            [3.0, 9.0, 2e6, 0.0, 1e6, 1.0, 0.0],
+            [1025.0, 7175.0, 3e7, 2e7, 3e7, 2.0, 1e7],
+            [3.0, 3.0, 5e7, 0.0, 2.5e7, 4.0, 5e7],
+            [65.0, 195.0, 1e5, 3e5, 1e5, 1.0, 0.0],
+            [1.0, 7.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [3.0, 2.0, 4e6, 0.0, 2e6, 1.0, 0.0],
+        ]
+        .into_iter()
+        .map(sample)
+        .collect();
+        let p = fit(&samples);
+        for i in 0..N {
+            assert!((p[i] / truth[i] - 1.0).abs() < 1e-6, "{p:?}");
+        }
+        assert!(residual(&samples, &p).0 < 1e-9);
+        // With gamma's terms against it, gamma is fixed at 0.
+        let skewed: Vec<Sample> = samples
+            .iter()
+            .map(|s| Sample {
+                seconds: s.seconds - 2.0 * truth[4] * s.terms[4],
+                ..s.clone()
+            })
+            .collect();
+        assert_eq!(fit(&skewed)[4], 0.0);
+    }
+
+    /// The unit models are files the compiler reads: every parameter named.
+    #[test]
+    fn unit_models_name_every_parameter() {
+        let variant = Variant {
+            cores: Some(2),
+            cache: Some(32 << 20),
+        };
+        let text = model_text(&[0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0], variant);
+        assert_eq!(
+            text,
+            "[sim]\nalpha = 0e0\nalpha_peer = 1e0\nbeta = 0e0\nbeta_shared = 0e0\ngamma = 0e0\noverhead = 0e0\nbeta_memory = 0e0\ncores = 2\ncache = 33554432\n"
+        );
+    }
+}
