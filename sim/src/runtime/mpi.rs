@@ -10,6 +10,7 @@
 //! of their own, which take turns here).
 
 use std::ffi::c_void;
+use std::sync::atomic::{AtomicI32, AtomicPtr, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 extern "C" {
@@ -104,6 +105,15 @@ fn ranks_per_node() -> Result<i32, String> {
 }
 static LOCK: Mutex<()> = Mutex::new(());
 
+/// The small shared window of the node's processes whose first cell (in
+/// the part of the node's first process) counts the processes asleep in a
+/// futex wait on a mapped cell (`transport::doze`): a notify makes the
+/// wake-up system call only when that count is not 0.
+static DOZERS: Mutex<Option<Win>> = Mutex::new(None);
+/// That cell, mapped in this process (null until MPI is initialised and
+/// after it is finalised).
+static DOZERS_CELL: AtomicPtr<AtomicI32> = AtomicPtr::new(std::ptr::null_mut());
+
 fn lock() -> MutexGuard<'static, ()> {
     LOCK.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -166,6 +176,7 @@ pub fn world() -> Result<World, String> {
             }
             let leaders = allgather_i64(i64::from(leader), size as usize)?;
             let _ = LEADERS.set(leaders.iter().map(|&l| l as usize).collect());
+            share_dozers()?;
             Ok(World {
                 rank: rank as usize,
                 size: size as usize,
@@ -212,9 +223,30 @@ pub fn initialised() -> Option<World> {
     WORLD.get().and_then(|w| w.as_ref().ok().copied())
 }
 
+/// Allocates the node's count of dozing processes (collective, once,
+/// right after `MPI_Init`).
+fn share_dozers() -> Result<(), String> {
+    let win = Win::allocate(std::mem::size_of::<AtomicI32>(), true)?;
+    let cell = win.shared_base(0)?;
+    *DOZERS.lock().unwrap_or_else(|e| e.into_inner()) = Some(win);
+    DOZERS_CELL.store(cell.cast(), Ordering::SeqCst);
+    Ok(())
+}
+
+/// The node's count of processes asleep on a mapped cell, while MPI is
+/// initialised.
+pub fn dozers() -> Option<&'static AtomicI32> {
+    let cell = DOZERS_CELL.load(Ordering::Relaxed);
+    // SAFETY: non-null only while the window holding the (aligned, zeroed)
+    // cell is alive; it is freed in `finalize`, after which no rank runs.
+    (!cell.is_null()).then(|| unsafe { &*cell })
+}
+
 /// Ends MPI in this process, if it was initialised.
 pub fn finalize() {
     if initialised().is_some() {
+        DOZERS_CELL.store(std::ptr::null_mut(), Ordering::SeqCst);
+        drop(DOZERS.lock().unwrap_or_else(|e| e.into_inner()).take());
         let _guard = lock();
         // SAFETY: MPI was initialised; every window was freed (they are
         // owned by comm domains, dropped before the tool returns).

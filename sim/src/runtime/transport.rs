@@ -143,6 +143,13 @@ pub(crate) fn doze(cell: Cell, round: u32, patience: u32) {
     }
     match cell {
         Cell::Mapped(cell) => {
+            // Counted before the cell is read: a notify that the read
+            // misses sees the count (both sequentially consistent) and
+            // wakes this process.
+            let dozers = crate::runtime::mpi::dozers();
+            if let Some(dozers) = dozers {
+                dozers.fetch_add(1, Ordering::SeqCst);
+            }
             let seen = Cell::Mapped(cell).load();
             let timeout = libc::timespec {
                 tv_sec: 0,
@@ -162,14 +169,23 @@ pub(crate) fn doze(cell: Cell, round: u32, patience: u32) {
                     &timeout as *const libc::timespec,
                 )
             };
+            if let Some(dozers) = dozers {
+                dozers.fetch_sub(1, Ordering::SeqCst);
+            }
         }
         Cell::Rma { .. } => std::thread::sleep(std::time::Duration::from_micros(50)),
     }
 }
 
-/// Wakes the processes dozing on `cell` (after a notify changed it).
+/// Wakes the processes dozing on `cell` (after a notify changed it, with
+/// a sequentially consistent atomic): no system call when no process of
+/// the node dozes.
 pub(crate) fn wake(cell: Cell) {
     if let Cell::Mapped(cell) = cell {
+        let dozers = crate::runtime::mpi::dozers();
+        if dozers.is_some_and(|d| d.load(Ordering::SeqCst) == 0) {
+            return;
+        }
         // SAFETY: FUTEX_WAKE only names the address (a cell of a mapped
         // window); it reads and writes nothing.
         unsafe {
