@@ -1,9 +1,9 @@
 // REQUIRES: mpirun
 // Whole programs under MPI, one device per process: every HOST-rail
 // builtin collective (allreduce in its three schedules, barrier,
-// broadcast, reduce_scatter, allgather, all_to_all) and a CHIP program
-// (two InCore kernels around an all_to_all_v managed task) on D = 2, 3
-// and 4 devices, run on threads (checked against the golden) and on D MPI
+// broadcast, reduce_scatter, reduce, allgather, all_to_all) and a CHIP
+// program (two InCore kernels around an all_to_all_v managed task) on
+// D = 2, 3 and 4 devices, run on threads (checked against the golden) and on D MPI
 // processes under both MPI transports (each process checking its own
 // device): every output file of every device, goldens included, is
 // identical byte for byte, and every call's verdict is the thread run's
@@ -12,8 +12,8 @@
 // three sizes would take several minutes on 2 cores).
 //
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %S/Inputs/program_matrix.sh 3 mpi %t/3 allreduce_mesh allreduce_ring allreduce_two_shot barrier broadcast reduce_scatter allgather all_to_all chip_all_to_all_v | FileCheck %s --check-prefix=ALL -DP=3 -DT=mpi
-// RUN: %S/Inputs/program_matrix.sh 3 mpi-rma %t/3 allreduce_mesh allreduce_ring allreduce_two_shot barrier broadcast reduce_scatter allgather all_to_all chip_all_to_all_v | FileCheck %s --check-prefix=ALL -DP=3 -DT=mpi-rma
+// RUN: %S/Inputs/program_matrix.sh 3 mpi %t/3 allreduce_mesh allreduce_ring allreduce_two_shot barrier broadcast reduce_scatter reduce allgather all_to_all chip_all_to_all_v | FileCheck %s --check-prefix=ALL -DP=3 -DT=mpi
+// RUN: %S/Inputs/program_matrix.sh 3 mpi-rma %t/3 allreduce_mesh allreduce_ring allreduce_two_shot barrier broadcast reduce_scatter reduce allgather all_to_all chip_all_to_all_v | FileCheck %s --check-prefix=ALL -DP=3 -DT=mpi-rma
 // RUN: %S/Inputs/program_matrix.sh 2 mpi %t/2 allreduce_ring allreduce_two_shot all_to_all chip_all_to_all_v | FileCheck %s --check-prefix=SOME -DP=2 -DT=mpi
 // RUN: %S/Inputs/program_matrix.sh 2 mpi-rma %t/2 allreduce_ring allreduce_two_shot all_to_all chip_all_to_all_v | FileCheck %s --check-prefix=SOME -DP=2 -DT=mpi-rma
 // RUN: %S/Inputs/program_matrix.sh 4 mpi %t/4 allreduce_ring allreduce_two_shot all_to_all chip_all_to_all_v | FileCheck %s --check-prefix=SOME -DP=4 -DT=mpi
@@ -25,6 +25,7 @@
 // ALL-NEXT: [[P]] [[T]] barrier: {{[1-9][0-9]*}} files identical, 1 calls ok
 // ALL-NEXT: [[P]] [[T]] broadcast: {{[1-9][0-9]*}} files identical, 1 calls ok
 // ALL-NEXT: [[P]] [[T]] reduce_scatter: {{[1-9][0-9]*}} files identical, 1 calls ok
+// ALL-NEXT: [[P]] [[T]] reduce: {{[1-9][0-9]*}} files identical, 1 calls ok
 // ALL-NEXT: [[P]] [[T]] allgather: {{[1-9][0-9]*}} files identical, 1 calls ok
 // ALL-NEXT: [[P]] [[T]] all_to_all: {{[1-9][0-9]*}} files identical, 1 calls ok
 // ALL-NEXT: [[P]] [[T]] chip_all_to_all_v: {{[1-9][0-9]*}} files identical, 3 calls ok

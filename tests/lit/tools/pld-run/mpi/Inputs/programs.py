@@ -99,7 +99,7 @@ def chip_all_to_all_v(p):
 
 
 def programs(p):
-    # Barrier, broadcast and reduce_scatter take a rank-1 signal on the
+    # Barrier, broadcast, reduce and reduce_scatter take a rank-1 signal on the
     # HOST rail; allgather and all_to_all one row per rank.
     sig = ("sig", [p], "i32")
     sig2 = ("sig", [p, 1], "i32")
@@ -122,6 +122,9 @@ def programs(p):
         " {root = %d : i64}" % (p - 1), "data")
     out["reduce_scatter"] = host(
         [rows, sig], "reduce_scatter", ["rows", "sig"], ' {op = #pld.reduce_op<"sum">}', "rows")
+    out["reduce"] = host(
+        [rows, sig], "reduce", ["rows", "sig"],
+        ' {op = #pld.reduce_op<"prod">, root = %d : i64}' % (p - 1), "rows")
     out["allgather"] = host(
         [("row", [1, 24], "f32"), ("out", [p, 24], "f32"), sig2], "allgather",
         ["row", "out", "sig"], "", "out")
