@@ -11,18 +11,7 @@ p=$1 transport=$2 dir=$3
 shift 3
 python3 "$(dirname "$0")/kernels.py" "$p" "$dir/src" > /dev/null
 for k in "$@"; do
-  rm -rf "$dir/threads-$k" "$dir/$transport-$k"
-  pld-run "$dir/src/$k.mlir" --ranks "$p" --check --output-dir "$dir/threads-$k" > "$dir/threads-$k.out"
-  mpirun --allow-run-as-root --oversubscribe -np "$p" \
-    pld-run "$dir/src/$k.mlir" --ranks "$p" --check --transport "$transport" \
-    --output-dir "$dir/$transport-$k" > "$dir/$transport-$k.out"
-  n=0
-  for f in "$dir/threads-$k"/*.npy; do
-    cmp "$f" "$dir/$transport-$k/$(basename "$f")"
-    n=$((n + 1))
-  done
-  m=$(ls "$dir/$transport-$k" | wc -l)
-  test "$n" -eq "$m"
+  n=$("$(dirname "$0")/run_both.sh" "$p" "$transport" "$dir" "$k")
   # The run was one rank per MPI process, and every rank matched its golden.
   grep -q "on $p ranks ($p MPI processes\( on [0-9]* nodes\)\? under --transport $transport)" "$dir/$transport-$k.out"
   test "$(grep -c ': ok' "$dir/$transport-$k.out")" -eq "$p" || grep -q 'has no numeric result' "$dir/$transport-$k.out"

@@ -17,18 +17,7 @@ calls() {
   grep '^  pld\.' "$1" | sed -E 's/, [0-9.]+(ns|µs|ms|s): /: /'
 }
 for k in "$@"; do
-  rm -rf "$dir/threads-$k" "$dir/$transport-$k"
-  pld-run "$dir/src/$k.mlir" --ranks "$p" --check --output-dir "$dir/threads-$k" > "$dir/threads-$k.out"
-  mpirun --allow-run-as-root --oversubscribe -np "$p" \
-    pld-run "$dir/src/$k.mlir" --ranks "$p" --check --transport "$transport" \
-    --output-dir "$dir/$transport-$k" > "$dir/$transport-$k.out"
-  n=0
-  for f in "$dir/threads-$k"/*.npy; do
-    cmp "$f" "$dir/$transport-$k/$(basename "$f")"
-    n=$((n + 1))
-  done
-  m=$(ls "$dir/$transport-$k" | wc -l)
-  test "$n" -eq "$m"
+  n=$("$(dirname "$0")/run_both.sh" "$p" "$transport" "$dir" "$k")
   grep -q "^@main on $p devices ($p MPI processes\( on [0-9]* nodes\)\? under --transport $transport): " "$dir/$transport-$k.out"
   calls "$dir/threads-$k.out" > "$dir/threads-$k.calls"
   calls "$dir/$transport-$k.out" > "$dir/$transport-$k.calls"
