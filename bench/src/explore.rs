@@ -5,9 +5,10 @@
 //! FP32 (a HOST program the bench writes), on 2, 4 and 8 simulated ranks.
 //!
 //! The anchor is the plain run, measured in the same run: `pld-run --iters
-//! N` (its per-run mean: the kernel's `finished in`, the program's `run`
-//! phase), against `pld-run --explore N` (N schedules, seeds apart; its
-//! total divided by N). Both times are `pld-run`'s own, so compiling the
+//! 10` (its per-run mean: the kernel's `finished in`, the program's `run`
+//! phase), against `pld-run --explore 100` (100 schedules, seeds apart;
+//! its total divided by 100, so that the explorer's start, some 0.2 ms
+//! per process, is spread as over a real exploration). Both times are `pld-run`'s own, so compiling the
 //! kernel does not count; both include setting up fresh windows per run.
 //! The second anchor is the same schedules with the explorer's agents as
 //! OS threads that hand the turn on through condition variables
@@ -28,8 +29,14 @@ use crate::harness::{
     Stats,
 };
 
-/// Runs (plain) or schedules (explore) inside one `pld-run` process.
+/// Plain runs inside one `pld-run` process.
 const REPETITIONS: usize = 10;
+/// Schedules inside one `pld-run --explore` process: enough that the
+/// explorer's start (some 0.2 ms per process: the agents' stacks, the
+/// checker, the first schedule's page faults) does not count as part of
+/// every step (with 10 schedules it was a third of the composite
+/// allreduce's time per step on 2 ranks, 20 steps a schedule).
+const SCHEDULES: usize = 100;
 const RANKS: [usize; 3] = [2, 4, 8];
 
 /// The builtin allreduce on the HOST rail: the program allocates the
@@ -148,7 +155,7 @@ struct Row {
     steps: u64,
 }
 
-/// `REPETITIONS` schedules from seed `first`: the time per schedule and
+/// `SCHEDULES` schedules from seed `first`: the time per schedule and
 /// the mean steps.
 fn schedules(
     binary: &Path,
@@ -158,7 +165,7 @@ fn schedules(
     threads: bool,
 ) -> Result<(Duration, u64)> {
     let first = first.to_string();
-    let args = ["--explore", &REPETITIONS.to_string(), "--seed", &first].map(String::from);
+    let args = ["--explore", &SCHEDULES.to_string(), "--seed", &first].map(String::from);
     let out = pld_run(binary, case, ranks, &args, threads)?;
     let (total, steps) = explored(&out).ok_or_else(|| {
         format!(
@@ -166,7 +173,7 @@ fn schedules(
             case.label
         )
     })?;
-    Ok((total / REPETITIONS as u32, steps))
+    Ok((total / SCHEDULES as u32, steps))
 }
 
 fn measure(binary: &Path, case: &Case, ranks: usize, samples: usize) -> Result<Row> {
@@ -183,7 +190,7 @@ fn measure(binary: &Path, case: &Case, ranks: usize, samples: usize) -> Result<R
             plain_time(&out, program)
                 .ok_or_else(|| format!("no run time in pld-run's output:\n{out}"))?,
         );
-        let first = sample * REPETITIONS;
+        let first = sample * SCHEDULES;
         let (on_threads, steps_threads) = schedules(binary, case, ranks, first, true)?;
         let (on_fibers, steps_fibers) = schedules(binary, case, ranks, first, false)?;
         if steps_threads != steps_fibers {
@@ -235,7 +242,7 @@ fn table(config: Config, binary: &Path, host: PathBuf) -> Result {
     let samples = config.runs.clamp(1, 5);
     println!(
         "  4096 FP32 (sum); median of {samples} pld-run processes per mode, each {REPETITIONS} \
-         runs or schedules; times per run / schedule"
+         runs or {SCHEDULES} schedules; times per run / schedule"
     );
     println!(
         "  anchors: the plain run of the same kernel, and the explorer handing the turn from \
