@@ -415,21 +415,8 @@ impl ProgramRun {
             .into_iter()
             .map(|m| m.into_inner().unwrap())
             .collect();
-        let checked = Instant::now();
-        // Under MPI every process gets here with the same outcome (merged
-        // by the run), so all of them exchange, or none.
-        let calls = if outcome.deadlock.is_none() && !outcome.interrupted {
-            let _announced = check.then(checking);
-            let snapshots = processes::share_snapshots(snapshots, memory.local())?;
-            processes::merge_checks(self.reports(&snapshots, check, memory.local()))?
-        } else {
-            Vec::new()
-        };
-        let check_time = if check {
-            checked.elapsed()
-        } else {
-            Duration::ZERO
-        };
+        let (calls, check_time) =
+            self.checked_calls(&outcome, snapshots, (check, checking), &memory)?;
         // Process 0 reads every window (through MPI where not mapped); the
         // others wait for it in the domain's collective teardown.
         let reporting = crate::program::processes::reporting();
@@ -447,6 +434,33 @@ impl ProgramRun {
             },
             check_time,
         })
+    }
+
+    /// Every call's report after a run (none after a deadlock or an
+    /// interruption), with the goldens compared when `check` (announced by
+    /// `checking` first), and how long that took. Under MPI every process
+    /// gets here with the same outcome (merged by the run), so all of them
+    /// exchange their snapshots and verdicts, or none.
+    fn checked_calls<G>(
+        &self,
+        outcome: &Outcome,
+        snapshots: Vec<Vec<Option<Snapshot>>>,
+        (check, checking): (bool, impl FnOnce() -> G),
+        memory: &CommDomain,
+    ) -> Result<(Vec<CallReport>, Duration), String> {
+        let checked = Instant::now();
+        let calls = if outcome.deadlock.is_none() && !outcome.interrupted {
+            let _announced = check.then(checking);
+            let snapshots = processes::share_snapshots(snapshots, memory.local())?;
+            processes::merge_checks(self.reports(&snapshots, check, memory.local()))?
+        } else {
+            Vec::new()
+        };
+        let check_time = match check {
+            true => checked.elapsed(),
+            false => Duration::ZERO,
+        };
+        Ok((calls, check_time))
     }
 
     /// Writes every buffer's initial bytes, `init(buffer, device)`, into
