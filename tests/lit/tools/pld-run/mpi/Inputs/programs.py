@@ -130,6 +130,12 @@ def programs(p):
         ["row", "out", "sig"], "", "out")
     out["all_to_all"] = host(
         [rows, ("out", [p, 24], "f32"), sig2], "all_to_all", ["rows", "out", "sig"], "", "out")
+    # Two rows of capacity per sender; the counts are whatever the fill
+    # writes, clamped to that capacity by the collective.
+    out["all_to_all_v"] = host(
+        [("vin", [2 * p, 8], "f32"), ("vout", [2 * p, 8], "f32"), ("vsig", [p, 1], "i32"),
+         ("cnt", [p], "i32"), ("rcv", [p, 1], "i32")],
+        "all_to_all_v", ["vin", "vout", "vsig", "cnt", "rcv"], "", "vout")
     out["chip_all_to_all_v"] = chip_all_to_all_v(p)
     return out
 
