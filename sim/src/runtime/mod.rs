@@ -1,6 +1,6 @@
 //! The simulator's runtime (layer 1 of 4): comm domains and their windows
 //! (`domain`), signals (`signal`), copies (`copy`), tiles ([`tiles`]),
-//! fibers and core affinity, Ctrl-C ([`interrupt`]), op sites ([`sites`]), reports (`report`), runs
+//! fibers, pooled threads and core affinity, Ctrl-C ([`interrupt`]), op sites ([`sites`]), reports (`report`), runs
 //! (`run`) and the device functions simulated kernels call ([`ffi`]); how
 //! ranks reach each other ([`transport`]: threads, or MPI processes through
 //! [`mpi`], with the status board and the gathered outcome of `board`).
@@ -19,6 +19,7 @@ pub(crate) mod fiber;
 pub mod half;
 pub mod interrupt;
 pub mod mpi;
+pub(crate) mod pool;
 pub(crate) mod report;
 pub(crate) mod run;
 pub(crate) mod signal;

@@ -7,6 +7,7 @@ use crate::runtime::board::{Board, Published};
 use crate::runtime::domain::CommDomain;
 use crate::runtime::explorer::{Explorer, ExplorerFactory};
 use crate::runtime::fiber::Yielded;
+use crate::runtime::pool::Task;
 use crate::runtime::report::{BlockedRank, DeadlockReport, Finding};
 use crate::runtime::signal::Compare;
 use crate::runtime::transport::Cell as SignalCell;
@@ -1259,7 +1260,8 @@ pub fn explore_on_threads() -> bool {
 }
 
 /// Where a run's ranks run: a thread each, or fibers on `workers` threads
-/// (rank r on worker r mod W), pinned to CPUs when `cpus` is not empty.
+/// (rank r on worker r mod W), pinned to CPUs when `cpus` is not empty;
+/// the threads are the process's pooled ones ([`crate::runtime::pool`]).
 struct Placement {
     ranks: usize,
     /// The ranks this process runs.
@@ -1296,42 +1298,34 @@ impl Placement {
             }
             return;
         }
-        std::thread::scope(|scope| {
-            if self.fibers {
-                // Rank r on worker r mod W.
-                for worker in 0..workers {
-                    std::thread::Builder::new()
-                        .name(format!("ranks {worker} mod {workers}"))
-                        .spawn_scoped(scope, move || {
-                            if let Some(cpu) = self.core_of(worker) {
-                                crate::runtime::affinity::pin_current_thread(cpu);
-                            }
-                            let bodies: Vec<Box<dyn FnOnce() + '_>> = (worker..ranks)
-                                .step_by(workers)
-                                .map(|rank| Box::new(move || body(rank)) as Box<dyn FnOnce()>)
-                                .collect();
-                            if let Err(message) =
-                                crate::runtime::fiber::run_all::<RankLocals>(bodies)
-                            {
-                                state.error(worker, format!("the ranks' fibers failed: {message}"));
-                            }
-                        })
-                        .expect("spawn a worker thread");
-                }
-            } else {
-                for rank in self.local.clone() {
-                    std::thread::Builder::new()
-                        .name(format!("rank {rank}"))
-                        .spawn_scoped(scope, move || {
-                            if let Some(cpu) = self.core_of(rank) {
-                                crate::runtime::affinity::pin_current_thread(cpu);
-                            }
-                            body(rank)
-                        })
-                        .expect("spawn a rank thread");
-                }
-            }
-        });
+        let tasks = if self.fibers {
+            // Rank r on worker r mod W.
+            (0..workers)
+                .map(|worker| Task {
+                    role: self.core_of(worker),
+                    name: format!("ranks {worker} mod {workers}"),
+                    run: Box::new(move || {
+                        let bodies: Vec<Box<dyn FnOnce() + '_>> = (worker..ranks)
+                            .step_by(workers)
+                            .map(|rank| Box::new(move || body(rank)) as Box<dyn FnOnce()>)
+                            .collect();
+                        if let Err(message) = crate::runtime::fiber::run_all::<RankLocals>(bodies) {
+                            state.error(worker, format!("the ranks' fibers failed: {message}"));
+                        }
+                    }) as Box<dyn FnOnce() + Send + '_>,
+                })
+                .collect()
+        } else {
+            self.local
+                .clone()
+                .map(|rank| Task {
+                    role: self.core_of(rank),
+                    name: format!("rank {rank}"),
+                    run: Box::new(move || body(rank)) as Box<dyn FnOnce() + Send + '_>,
+                })
+                .collect()
+        };
+        crate::runtime::pool::scope(tasks);
     }
 }
 
