@@ -46,8 +46,15 @@ pub struct Compiled {
 /// Where a module's machine code lives: the JIT that compiled it, or the
 /// object file of an earlier compile, loaded (`super::cache`).
 enum Code {
-    Engine { _engine: ExecutionEngine },
-    Object { _jit: pld_ir::orc::ObjectJit },
+    Engine {
+        _engine: ExecutionEngine,
+    },
+    Object {
+        _jit: pld_ir::orc::ObjectJit,
+    },
+    /// A module without kernels (a program of HOST builtins and CHIP
+    /// tasks only): nothing to compile, run or keep code for.
+    Nothing,
 }
 
 /// A module compiled for the simulator, before it is kept: its code, the
@@ -92,6 +99,17 @@ impl Compiled {
             ));
         }
         let names = kernel_names(&module);
+        if names.is_empty() {
+            return Ok(Compiling {
+                compiled: Compiled {
+                    _code: Code::Nothing,
+                    kernels: HashMap::new(),
+                    cache: cache::Use::Off,
+                },
+                object: dump.then(Vec::new),
+                sites,
+            });
+        }
         run_pipeline(
             &context,
             &mut module,
@@ -114,10 +132,7 @@ impl Compiled {
             entry if entry.is_null() => Err(String::new()),
             entry => Ok(entry),
         })?;
-        // (A module without kernels compiled nothing: nothing to dump.)
-        let object = (dump && !names.is_empty())
-            .then(|| dump_object(&engine))
-            .flatten();
+        let object = dump.then(|| dump_object(&engine)).flatten();
         Ok(Compiling {
             compiled: Compiled {
                 _code: Code::Engine { _engine: engine },
@@ -210,6 +225,14 @@ impl Compiled {
                 })
             })
             .collect::<Option<Vec<_>>>()?;
+        if names.is_empty() {
+            // A module without kernels: its entry holds no object.
+            return crate::runtime::sites::renumber(first, &sites).then(|| Compiled {
+                _code: Code::Nothing,
+                kernels: HashMap::new(),
+                cache: cache::Use::Read,
+            });
+        }
         let symbols: Vec<(&str, *mut ())> = ffi::DEVICE_FUNCTIONS.to_vec();
         let jit = pld_ir::orc::ObjectJit::load(&entry.payload, &symbols).ok()?;
         let kernels = entries(&names, |symbol| jit.lookup(symbol)).ok()?;

@@ -177,7 +177,7 @@ pub(crate) fn submit(
         );
         return 0;
     };
-    let Some(sides) = copy.sides(state, rank) else {
+    let Some(sides) = copy.sides(state, rank, site) else {
         return 0;
     };
     let peer = match queue_peer(state, engine, direction, route.peer, sides) {

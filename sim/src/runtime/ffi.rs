@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicI32, Ordering};
 /// byte offset).
 fn cell_in_windows(
     state: &State<'_>,
-    rank: usize,
+    (rank, site): (usize, i64),
     cell: *const i32,
     what: &str,
 ) -> Option<(SignalCell, (usize, usize))> {
@@ -28,8 +28,9 @@ fn cell_in_windows(
         .locate(address, 4)
         .filter(|_| address.is_multiple_of(4));
     let Some(place) = place else {
-        state.error(
+        state.error_at(
             rank,
+            site,
             format!("{what} on the signal cell at {address:#x}, which is outside every window"),
         );
         return None;
@@ -121,13 +122,13 @@ pub extern "C" fn pld_sim_notify(cell: *mut i32, value: i32, op: i32) {
     let done = with_current(|state, rank| {
         let turn = state.turn();
         let Some(op) = NotifyOp::from_abi(op) else {
-            state.error(rank, format!("notify with unknown op {op}"));
+            state.error_at(rank, site, format!("notify with unknown op {op}"));
             return;
         };
-        if let Some((cell, place)) = cell_in_windows(state, rank, cell, "notify") {
+        if let Some((cell, place)) = cell_in_windows(state, (rank, site), cell, "notify") {
             let begin = state.stamp();
             if let Err(message) = cell.notify(op, value) {
-                state.error(rank, format!("notify: {message}"));
+                state.error_at(rank, site, format!("notify: {message}"));
             }
             if let Some((explore, agent)) = turn {
                 explore.notified(agent, place, op, site, state.outside_signals(place.1));
@@ -155,10 +156,10 @@ pub extern "C" fn pld_sim_wait(cell: *const i32, expected: i32, cmp: i32) {
     let site = crate::runtime::run::take_site();
     let done = with_current(|state, rank| {
         let Some(cmp) = WaitCmp::from_abi(cmp) else {
-            state.error(rank, format!("wait with unknown comparison {cmp}"));
+            state.error_at(rank, site, format!("wait with unknown comparison {cmp}"));
             return;
         };
-        if let Some((cell, place)) = cell_in_windows(state, rank, cell, "wait") {
+        if let Some((cell, place)) = cell_in_windows(state, (rank, site), cell, "wait") {
             let begin = state.stamp();
             state.counters(rank).waits.fetch_add(1, Ordering::Relaxed);
             match (state.explore(), mapped(cell)) {
@@ -181,11 +182,14 @@ pub extern "C" fn pld_sim_wait(cell: *const i32, expected: i32, cmp: i32) {
 /// `pto.comm.ttest`: 1 when the cell compares `cmp` to `expected` now.
 #[no_mangle]
 pub extern "C" fn pld_sim_test(cell: *const i32, expected: i32, cmp: i32) -> i32 {
-    crate::runtime::run::take_site();
+    let site = crate::runtime::run::take_site();
     with_current(|state, rank| {
         let turn = state.turn();
-        let cmp = WaitCmp::from_abi(cmp)?;
-        let (cell, place) = cell_in_windows(state, rank, cell, "test")?;
+        let Some(cmp) = WaitCmp::from_abi(cmp) else {
+            state.error_at(rank, site, format!("test with unknown comparison {cmp}"));
+            return None;
+        };
+        let (cell, place) = cell_in_windows(state, (rank, site), cell, "test")?;
         let holds = cmp.holds(cell.load(), expected);
         if let Some((explore, agent)) = turn {
             explore.tested(agent, place, holds);

@@ -600,6 +600,17 @@ impl State<'_> {
             .push(format!("rank {rank}: {message}"));
     }
 
+    /// An error of `rank`'s device call at `site` (the sim lowering's
+    /// number of the op, -1 when not known), led by the op's location and
+    /// name when known: `k.mlir:9:3: pto.comm.tnotify: notify on ...`.
+    pub fn error_at(&self, rank: usize, site: i64, message: String) {
+        let message = match crate::runtime::sites::get(site) {
+            Some(at) => format!("{}: {}: {message}", at.location, at.op),
+            None => message,
+        };
+        self.error(rank, message);
+    }
+
     /// Records a copy into another rank's window, when the run records
     /// them.
     pub fn remote_write(&self, write: RemoteWrite) {

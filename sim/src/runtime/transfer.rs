@@ -34,12 +34,16 @@ pub(crate) fn extent(
 /// window must stay inside it. Returns the owning window's rank, if any.
 pub(crate) fn check_side(
     state: &State<'_>,
-    rank: usize,
+    (rank, site): (usize, i64),
     what: &str,
     range: Option<(usize, usize)>,
 ) -> Result<Option<usize>, ()> {
     let Some((start, end)) = range else {
-        state.error(rank, format!("{what} with negative or overflowing strides"));
+        state.error_at(
+            rank,
+            site,
+            format!("{what} with negative or overflowing strides"),
+        );
         return Err(());
     };
     if start == end {
@@ -49,8 +53,9 @@ pub(crate) fn check_side(
     // is an offset computed from an empty CommContext slot (a peer at or
     // past the rank count).
     if start < 1 << 16 {
-        state.error(
+        state.error_at(
             rank,
+            site,
             format!(
                 "{what} at address {start:#x}, outside every window: a peer at or beyond the \
                  rank count?"
@@ -77,8 +82,9 @@ pub(crate) fn check_side(
         if start >= base && end <= base + window.len() {
             return Ok(Some(owner));
         }
-        state.error(
+        state.error_at(
             rank,
+            site,
             format!(
                 "{what} of bytes {}..{} relative to rank {owner}'s window leaves it ({} bytes)",
                 start as i128 - base as i128,
@@ -92,8 +98,9 @@ pub(crate) fn check_side(
     let tile = crate::runtime::tiles::overlapping(start, end);
     if let Some((base, size)) = tile {
         if start < base || end > base + size {
-            state.error(
+            state.error_at(
                 rank,
+                site,
                 format!(
                     "{what} of bytes {}..{} relative to a {size}-byte tile leaves it (a valid \
                      shape larger than the tile?)",
@@ -210,11 +217,11 @@ impl CopyCall {
 
     /// Checks both sides against the windows: the windows they lie in, or
     /// `None` (an error of `rank`'s run) when one leaves its window.
-    pub fn sides(&self, state: &State<'_>, rank: usize) -> Option<Sides> {
+    pub fn sides(&self, state: &State<'_>, rank: usize, site: i64) -> Option<Sides> {
         let dst_range = self.dst_range();
         let src_range = self.range(self.src as usize, self.src_strides);
-        let writes = check_side(state, rank, "a store", dst_range).ok()?;
-        let reads = check_side(state, rank, "a load", src_range).ok()?;
+        let writes = check_side(state, (rank, site), "a store", dst_range).ok()?;
+        let reads = check_side(state, (rank, site), "a load", src_range).ok()?;
         Some(Sides { reads, writes })
     }
 
@@ -224,7 +231,7 @@ impl CopyCall {
     pub fn check(&self, state: &State<'_>, rank: usize, site: i64) -> Option<Checked> {
         let begin = state.stamp();
         let turn = state.turn();
-        let sides = self.sides(state, rank)?;
+        let sides = self.sides(state, rank, site)?;
         if let Some((explore, agent)) = turn {
             for access in self.accesses(state, sides) {
                 explore.accessed(agent, access, site);

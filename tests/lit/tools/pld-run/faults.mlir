@@ -33,11 +33,12 @@
 // On three ranks the hand-made barrier's rank 2 computes peer -1: its
 // notify and wait point outside every window, and are reported instead of
 // performed.
-// SHAPE-DAG: pld-run: error: rank 2: notify on the signal cell at {{.*}}, which is outside every window
-// SHAPE-DAG: pld-run: error: rank 2: wait on the signal cell at {{.*}}, which is outside every window
-// OUTSIDE-DAG: pld-run: error: rank 0: a store of bytes -32..32 relative to rank 0's window leaves it (256 bytes)
-// OUTSIDE-DAG: pld-run: error: rank 1: a store of bytes -28..36 relative to rank 1's window leaves it (256 bytes)
-// TILE: pld-run: error: rank {{[01]}}: a store of bytes 16..{{[0-9]+}} relative to a 80-byte tile leaves it (a valid shape larger than the tile?)
+// Each device call's error is led by the op's location and name.
+// SHAPE-DAG: pld-run: error: rank 2: {{.*}}leak.mlir:12:3: pto.comm_tnotify: notify on the signal cell at {{.*}}, which is outside every window
+// SHAPE-DAG: pld-run: error: rank 2: {{.*}}leak.mlir:13:3: pto.comm_twait: wait on the signal cell at {{.*}}, which is outside every window
+// OUTSIDE-DAG: pld-run: error: rank 0: {{.*}}outside.mlir:10:3: pto.tstore: a store of bytes -32..32 relative to rank 0's window leaves it (256 bytes)
+// OUTSIDE-DAG: pld-run: error: rank 1: {{.*}}outside.mlir:10:3: pto.tstore: a store of bytes -28..36 relative to rank 1's window leaves it (256 bytes)
+// TILE: pld-run: error: rank {{[01]}}: {{.*}}overrun.mlir:10:8: pto.tload: a store of bytes 16..{{[0-9]+}} relative to a 80-byte tile leaves it (a valid shape larger than the tile?)
 
 //--- deadlock.mlir
 // Rank 0 skips the barrier its peers enter.
