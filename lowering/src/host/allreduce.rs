@@ -48,7 +48,11 @@ pub fn check_mesh_lanes(
 
 /// Ring allreduce: `[2*(W-1)+1, W]` signal, at most 64 devices, a static
 /// source whose element count W divides.
-pub fn check_ring(signal: &TensorInfo, data: &TensorInfo, world: Option<i64>) -> Result<(), String> {
+pub fn check_ring(
+    signal: &TensorInfo,
+    data: &TensorInfo,
+    world: Option<i64>,
+) -> Result<(), String> {
     if signal.dtype() != "i32" || signal.rank() != 2 {
         return Err(format!(
             "ring allreduce signal must be a rank-2 i32 tensor [2*(NR-1)+1, NR], NR the number of \
@@ -101,4 +105,3 @@ pub fn check_ring(signal: &TensorInfo, data: &TensorInfo, world: Option<i64>) ->
     }
     Ok(())
 }
-

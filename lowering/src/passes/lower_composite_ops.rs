@@ -13,8 +13,7 @@
 use crate::composite::{
     check_mesh_signal,
     comm::{self, Cells},
-    name_the_choice,
-    exchange, mesh, ring, two_shot, AllReduceRequest,
+    exchange, mesh, name_the_choice, ring, two_shot, AllReduceRequest,
 };
 use melior::ir::operation::OperationLike;
 use melior::{ir::OperationRef, pass::Pass, Context};

@@ -19,12 +19,12 @@
 //!
 //! Mesh or ring allreduce is chosen by `mode` alone, never from the signal.
 
+use crate::composite::{name_the_choice, AUTO_MODE_ATTRIBUTE};
+use crate::host::allreduce::{check_mesh_lanes, check_ring, check_rows};
 use crate::host::{
     host_functions, roles,
     windows::{allocation_name, allocation_of},
 };
-use crate::composite::{name_the_choice, AUTO_MODE_ATTRIBUTE};
-use crate::host::allreduce::{check_mesh_lanes, check_ring, check_rows};
 use melior::{
     ir::{
         attribute::{IntegerAttribute, TypeAttribute},

@@ -415,8 +415,14 @@ fn describe(
         FuncKind::InCore => {
             let signal = signal.as_ref().ok_or("malformed allreduce: no signal")?;
             let fits = AllReduceMode::ALL.map(|m| (m, incore_fits(m, &info, signal)));
-            let ring = fits.iter().any(|(m, f)| *m == AllReduceMode::Ring && f.is_ok());
-            (Rail::Composite, fits.to_vec(), signal.dim(usize::from(ring)))
+            let ring = fits
+                .iter()
+                .any(|(m, f)| *m == AllReduceMode::Ring && f.is_ok());
+            (
+                Rail::Composite,
+                fits.to_vec(),
+                signal.dim(usize::from(ring)),
+            )
         }
         FuncKind::Chip | FuncKind::Aiv | FuncKind::Aic => {
             return Err(format!(
@@ -475,7 +481,7 @@ fn incore_fits(mode: AllReduceMode, info: &TensorInfo, signal: &TensorInfo) -> R
             ring::contiguous_prefix(info)
         }
         AllReduceMode::Ring => {
-            if signal.rank() != 2 || !signal.dim(1).is_some_and(|n| n > 1) {
+            if signal.rank() != 2 || signal.dim(1).is_none_or(|n| n <= 1) {
                 return Err(format!(
                     "it needs a signal [2*(NR-1), NR] with a static NR > 1, got {}",
                     signal_shape(signal)
@@ -541,7 +547,10 @@ impl HostFit<'_, '_, '_> {
                 if core_num != 1 {
                     return Err(format!("it needs core_num = 1, got {core_num}"));
                 }
-                if signal.rank() != 2 || !signal.dim(1).is_some_and(|n| n > 1) || signal.dim(0).is_none() {
+                if signal.rank() != 2
+                    || signal.dim(1).is_none_or(|n| n <= 1)
+                    || signal.dim(0).is_none()
+                {
                     return Err(format!(
                         "it needs a static signal [2*(NR-1)+1, NR] with NR > 1, got {}",
                         signal_shape(signal)
