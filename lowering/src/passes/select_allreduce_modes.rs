@@ -62,7 +62,7 @@ pub struct Defaults {
 
 static DEFAULTS: OnceLock<Defaults> = OnceLock::new();
 
-/// The record of the choice: `{chosen = "two_shot", mesh_us = ..., two_shot_us = ...}`,
+/// The record of the choice: `{chosen = "two_shot", mesh_ns = ..., two_shot_ns = ...}`,
 /// kept on the op the rails lower the allreduce to.
 pub use crate::composite::AUTO_MODE_ATTRIBUTE;
 
