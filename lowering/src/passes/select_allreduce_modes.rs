@@ -5,11 +5,15 @@
 //! Docs: `docs/passes/pld-select-allreduce-modes.md` (the model:
 //! `docs/algorithms.md`); tests: `tests/lit/passes/pld-select-allreduce-modes/`.
 //!
-//! The candidates are the schedules the call's signal fits: a ring-shaped
-//! signal (InCore `[2(NR-1), NR]`, HOST `[2(NR-1)+1, NR]`) only the ring,
-//! any other signal (or none, on the HOST rail) the mesh and two-shot. When the size or the rank count is not static, the
-//! mesh (the default mode) is kept. The op gets `mode` set to the choice
-//! and `pld.auto_mode`, a dictionary with the choice and every candidate's
+//! The candidates are the schedules that can lower the call: each mode is
+//! asked what its rail would check (`crate::composite` and
+//! `crate::host::allreduce`, the checks the lowerings make; on the HOST
+//! rail also what its builtin takes), and the modes left out are named in
+//! the remark with the reason. The model prices the elements the call
+//! moves (an InCore target's valid region). When the size or the rank
+//! count is not static, or no mode can lower the call, the mesh (the
+//! default mode) is kept. The op gets `mode` set to the choice and
+//! `pld.auto_mode`, a dictionary with the choice and every candidate's
 //! predicted time; with `remarks=true` a remark says the same.
 
 use crate::composite::{check_mesh_signal, ring};
