@@ -180,7 +180,8 @@ impl Tools {
     }
 }
 
-/// `chosen = "mesh", mesh_us = 1.2 : f64, ...`: the choice and the times.
+/// `chosen = "mesh", mesh_ns = 1200 : i64, ...`: the choice and the times
+/// (in microseconds).
 fn parse_record(record: &str) -> Result<(String, Vec<(String, f64)>)> {
     let mut chosen = String::new();
     let mut times = Vec::new();
@@ -190,12 +191,10 @@ fn parse_record(record: &str) -> Result<(String, Vec<(String, f64)>)> {
         };
         if key == "chosen" {
             chosen = value.trim_matches('"').to_string();
-        } else if let Some(mode) = key.strip_suffix("_us") {
+        } else if let Some(mode) = key.strip_suffix("_ns") {
             let number = value.split(" : ").next().unwrap_or(value);
-            times.push((
-                mode.to_string(),
-                number.parse().map_err(|_| format!("bad time `{value}`"))?,
-            ));
+            let nanos: i64 = number.parse().map_err(|_| format!("bad time `{value}`"))?;
+            times.push((mode.to_string(), nanos as f64 / 1000.0));
         }
     }
     Ok((chosen, times))
@@ -444,7 +443,7 @@ mod tests {
     #[test]
     fn records_as_pld_opt_prints_them() {
         let (chosen, times) = parse_record(
-            "chosen = \"two_shot\", mesh_us = 3.155700e+03 : f64, two_shot_us = 1.582900e+03 : f64",
+            "chosen = \"two_shot\", mesh_ns = 3155700 : i64, two_shot_ns = 1582900 : i64",
         )
         .unwrap();
         assert_eq!(chosen, "two_shot");

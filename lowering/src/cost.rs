@@ -76,6 +76,7 @@ impl CostModel {
 
     /// The predicted time of one call, in seconds.
     pub fn predict(&self, counts: Counts, ranks: i64) -> f64 {
+        // A file's `cores` is at least 1 (CostFile::parse).
         let contention = match self.cores {
             Some(cores) if cores > 0.0 => (ranks as f64 / cores).max(1.0),
             _ => 1.0,
@@ -250,6 +251,12 @@ impl CostFile {
                 })?;
             }
         }
+        if tables.is_empty() {
+            return Err(CostFileError {
+                line: text.lines().count().max(1),
+                message: "no `[target]` table in the file".into(),
+            });
+        }
         let models = tables
             .iter()
             .map(|t| Ok((t.name.clone(), model(t)?)))
@@ -272,8 +279,13 @@ fn read_line(tables: &mut Vec<Table>, content: &str, line: usize) -> Result<(), 
         let name = name
             .strip_suffix(']')
             .map(str::trim)
-            .filter(|n| !n.is_empty())
-            .ok_or_else(|| format!("expected a table header `[target]`, got `{content}`"))?;
+            .filter(|n| is_bare_name(n))
+            .ok_or_else(|| {
+                format!(
+                    "expected a table header `[target]`, the target a name of letters, digits, \
+                     `_` and `-`, got `{content}`"
+                )
+            })?;
         if tables.iter().any(|t| t.name == name) {
             return Err(format!("table [{name}] is given twice"));
         }
@@ -302,11 +314,35 @@ fn read_line(tables: &mut Vec<Table>, content: &str, line: usize) -> Result<(), 
         .ok()
         .filter(|v: &f64| v.is_finite() && *v >= 0.0)
         .ok_or_else(|| format!("`{key}` must be a non-negative number, got `{value}`"))?;
+    check_whole(key, number, value)?;
     if table.entries.iter().any(|(k, _)| k == key) {
         return Err(format!("`{key}` is given twice in [{}]", table.name));
     }
     table.entries.push((key.to_string(), number));
     Ok(())
+}
+
+/// A target's name: a TOML bare key (no quotes, dots or brackets).
+fn is_bare_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// `cores` counts ranks that run at once and `cache` bytes: whole numbers,
+/// and at least one core.
+fn check_whole(key: &str, number: f64, value: &str) -> Result<(), String> {
+    match key {
+        "cores" if number < 1.0 || number.fract() != 0.0 => Err(format!(
+            "`cores` must be a whole number of at least 1 (ranks that run at once; leave it out \
+             when every rank has its own core), got `{value}`"
+        )),
+        "cache" if number.fract() != 0.0 => Err(format!(
+            "`cache` must be a whole number of bytes, got `{value}`"
+        )),
+        _ => Ok(()),
+    }
 }
 
 fn model(table: &Table) -> Result<CostModel, CostFileError> {
@@ -574,5 +610,38 @@ mod tests {
         assert!(err("[sim]\nalpha 1").contains("expected `key = number`"));
         assert!(err("[sim]\n[sim]").contains("table [sim] is given twice"));
         assert!(err("[sim]\nalpha = -1").contains("non-negative"));
+    }
+
+    /// The tester's files that were read as something else (uat-algo
+    /// finding 5): each is refused at its line.
+    #[test]
+    fn malformed_files_are_refused_at_their_line() {
+        let keys = "alpha = 1e-6\nbeta = 1e-9\ngamma = 0\noverhead = 1e-5\n";
+        let err = |t: &str| CostFile::parse(t).unwrap_err().to_string();
+        for cores in ["0", "2.5", "0.5"] {
+            let message = err(&format!("[sim]\n{keys}cores = {cores}"));
+            assert!(
+                message.starts_with("line 6: `cores` must be a whole number of at least 1"),
+                "{cores}: {message}"
+            );
+        }
+        assert_eq!(
+            err(&format!("[sim]\n{keys}cache = 1.5")),
+            "line 6: `cache` must be a whole number of bytes, got `1.5`"
+        );
+        for header in ["[sim]]", "[[sim]]", "[\"sim\"]", "[sim.x]", "[]", "[si m]"] {
+            let message = err(&format!("{header}\n{keys}"));
+            assert!(
+                message.starts_with("line 1: expected a table header `[target]`"),
+                "{header}: {message}"
+            );
+            assert!(message.ends_with(&format!("got `{header}`")), "{message}");
+        }
+        assert_eq!(err(""), "line 1: no `[target]` table in the file");
+        assert_eq!(err("# only\n\n"), "line 2: no `[target]` table in the file");
+        // What stays accepted: whole cores and cache, `-` and `_` in names.
+        let file = CostFile::parse(&format!("[a2-a3_x]\n{keys}cores = 4\ncache = 1e6\n")).unwrap();
+        let model = file.target("a2-a3_x").unwrap();
+        assert_eq!((model.cores, model.cache), (Some(4.0), Some(1e6)));
     }
 }

@@ -28,3 +28,37 @@ pub struct AllReduceRequest<'c, 'a> {
 
 /// The attribute that holds `mode = "auto"`'s record.
 pub const AUTO_MODE_ATTRIBUTE: &str = pld_dialect::ops::collective::AUTO_MODE_RECORD;
+
+/// A rail's error on a collective whose `mode` was chosen by
+/// `mode = "auto"` (the op carries the record) says so.
+pub fn name_the_choice(op: melior::ir::OperationRef, message: String) -> String {
+    use melior::ir::operation::OperationLike;
+    let chosen = op
+        .attribute(AUTO_MODE_ATTRIBUTE)
+        .ok()
+        .and(op.attribute("mode").ok())
+        .and_then(|mode| melior::ir::attribute::StringAttribute::try_from(mode).ok())
+        .map(|mode| mode.value().to_string());
+    match chosen {
+        Some(mode) => format!("{message} (mode \"{mode}\" was chosen by mode = \"auto\")"),
+        None => message,
+    }
+}
+
+/// `ValidateMeshSignalShape`: one cell per rank, `[NR, 1]`.
+pub fn check_mesh_signal(signal: &TensorInfo) -> Result<(), String> {
+    if signal.rank() != 2 {
+        return Err(format!(
+            "signal must be rank 2, [NR, 1] with NR the number of ranks, for a mesh collective, got rank {}",
+            signal.rank()
+        ));
+    }
+    match signal.dim(1) {
+        Some(1) | None => Ok(()),
+        Some(_) => Err(
+            "signal dim 1 must be 1 (one cell per rank); a signal shaped for \
+                        mode = \"ring\" cannot be shared with a mesh collective"
+                .into(),
+        ),
+    }
+}

@@ -30,7 +30,12 @@ use pld_ir::build::Builder;
 /// The preconditions of docs/passes/pld-lower-composite-ops.md: a `[2*(NR-1), NR]` INT32 signal and a
 /// valid region that is a contiguous row-major prefix.
 pub fn check(request: &AllReduceRequest) -> Result<(), String> {
-    let signal = &request.signal_info;
+    check_shapes(&request.signal_info, &request.info)
+}
+
+/// [`check`] on the types alone (also what `mode = "auto"` asks of a
+/// ring candidate).
+pub fn check_shapes(signal: &TensorInfo, info: &TensorInfo) -> Result<(), String> {
     if !signal.is_distributed() {
         return Err("mode = \"ring\" needs a distributed signal (#pld.dist)".into());
     }
@@ -54,7 +59,7 @@ pub fn check(request: &AllReduceRequest) -> Result<(), String> {
             ));
         }
     }
-    contiguous_prefix(&request.info)
+    contiguous_prefix(info)
 }
 
 /// A valid region the flat row can carry: a contiguous row-major prefix

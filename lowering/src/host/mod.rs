@@ -3,6 +3,7 @@
 //! dispatch reaches, the operand roles of each collective, and window sizes
 //! as expressions of `world_size`.
 
+pub mod allreduce;
 pub mod devices;
 pub mod roles;
 pub mod sizes;

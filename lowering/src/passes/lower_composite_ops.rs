@@ -11,8 +11,9 @@
 //! their own rails.
 
 use crate::composite::{
+    check_mesh_signal,
     comm::{self, Cells},
-    exchange, mesh, ring, two_shot, AllReduceRequest,
+    exchange, mesh, name_the_choice, ring, two_shot, AllReduceRequest,
 };
 use melior::ir::operation::OperationLike;
 use melior::{ir::OperationRef, pass::Pass, Context};
@@ -68,7 +69,9 @@ where
     let b = Builder::before(context, op);
     let view = OpView::new(op).ok_or("malformed collective")?;
     let alias = match kind {
-        CollectiveKind::AllReduce => allreduce(&b, op)?,
+        CollectiveKind::AllReduce => {
+            allreduce(&b, op).map_err(|message| name_the_choice(op, message))?
+        }
         CollectiveKind::Barrier => barrier(&b, &view)?,
         CollectiveKind::Broadcast => {
             let root = Broadcast::cast(op).and_then(|b| b.root()).unwrap_or(0);
@@ -272,24 +275,6 @@ fn operands2<'c, 'a>(
     match (view.one(first), view.one(second)) {
         (Some(a), Some(b)) => Ok((a, b)),
         _ => Err(format!("malformed collective: no {first} or {second}")),
-    }
-}
-
-/// `ValidateMeshSignalShape`: one cell per rank, `[NR, 1]`.
-fn check_mesh_signal(signal: &TensorInfo) -> Result<(), String> {
-    if signal.rank() != 2 {
-        return Err(format!(
-            "signal must be rank 2, [NR, 1] with NR the number of ranks, for a mesh collective, got rank {}",
-            signal.rank()
-        ));
-    }
-    match signal.dim(1) {
-        Some(1) | None => Ok(()),
-        Some(_) => Err(
-            "signal dim 1 must be 1 (one cell per rank); a signal shaped for \
-                        mode = \"ring\" cannot be shared with a mesh collective"
-                .into(),
-        ),
     }
 }
 

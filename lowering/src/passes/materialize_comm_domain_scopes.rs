@@ -40,6 +40,7 @@ use melior::{
 };
 use pld_dialect::collective::Role;
 use pld_dialect::ops::{
+    builtin::BUILTINS,
     collective::AllToAllV,
     host::{CommDomain, Dispatch},
     window::{AllocWindowBuffer, Window},
@@ -235,6 +236,28 @@ fn merge_into(coverage: &mut HashMap<usize, Devices>, allocation: OperationRef, 
         .or_insert_with(|| devices.clone());
 }
 
+/// When a view of `allocation` is an operand of a `pld.builtin_*`
+/// dispatch written by hand: what to write instead (a builtin is what
+/// pld-lower-host-tensor-collectives emits inside the scopes this pass
+/// makes, so it gives no coverage).
+fn builtin_hint(allocation: OperationRef) -> String {
+    let builtin = ir::users(ir::result(allocation))
+        .into_iter()
+        .filter(|u| op_name(u) == Window::NAME)
+        .flat_map(|window| ir::users(ir::result(window)))
+        .map(|user| op_name(&user))
+        .find(|name| BUILTINS.contains(&name.as_str()));
+    match builtin {
+        Some(name) => format!(
+            "; its view is an operand of {name}, a dispatch the HOST rail emits inside a \
+             pld.comm_domain: write the collective (pld.tensor_<op>) instead, or put the \
+             builtin in a pld.comm_domain whose slots name \"{}\"",
+            allocation_name(allocation)
+        ),
+        None => String::new(),
+    }
+}
+
 /// Every allocation must be viewed and reach a device; allocations with
 /// the same devices form one domain. `errors` are those found so far.
 fn group<'c, 'a>(
@@ -262,13 +285,12 @@ fn group<'c, 'a>(
             continue;
         }
         let Some(devices) = coverage.get(&key(allocation)) else {
-            errors.push((
-                allocation,
-                format!(
-                    "allocation \"{name}\" is not consumed by any CHIP orchestrator dispatch \
-                     or HOST collective"
-                ),
-            ));
+            let message = format!(
+                "allocation \"{name}\" is not consumed by any CHIP orchestrator dispatch \
+                 or HOST collective{}",
+                builtin_hint(allocation)
+            );
+            errors.push((allocation, message));
             continue;
         };
         let size = AllocWindowBuffer::cast(allocation)

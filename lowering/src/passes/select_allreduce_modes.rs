@@ -5,26 +5,33 @@
 //! Docs: `docs/passes/pld-select-allreduce-modes.md` (the model:
 //! `docs/algorithms.md`); tests: `tests/lit/passes/pld-select-allreduce-modes/`.
 //!
-//! The candidates are the schedules the call's signal fits: a ring-shaped
-//! signal (InCore `[2(NR-1), NR]`, HOST `[2(NR-1)+1, NR]`) only the ring,
-//! any other signal (or none, on the HOST rail) the mesh and two-shot. When the size or the rank count is not static, the
-//! mesh (the default mode) is kept. The op gets `mode` set to the choice
-//! and `pld.auto_mode`, a dictionary with the choice and every candidate's
+//! The candidates are the schedules that can lower the call: each mode is
+//! asked what its rail would check (`crate::composite` and
+//! `crate::host::allreduce`, the checks the lowerings make; on the HOST
+//! rail also what its builtin takes), and the modes left out are named in
+//! the remark with the reason. The model prices the elements the call
+//! moves (an InCore target's valid region). When the size or the rank
+//! count is not static, or no mode can lower the call, the mesh (the
+//! default mode) is kept. The op gets `mode` set to the choice and
+//! `pld.auto_mode`, a dictionary with the choice and every candidate's
 //! predicted time; with `remarks=true` a remark says the same.
 
+use crate::composite::{check_mesh_signal, ring};
 use crate::cost::{self, CostFile, CostModel, Rail, Shape};
+use crate::host::allreduce::{check_mesh_lanes, check_ring, check_rows};
 use melior::{
     ir::{
-        attribute::{FloatAttribute, IntegerAttribute, StringAttribute},
+        attribute::{IntegerAttribute, StringAttribute},
         operation::OperationLike,
-        Attribute, OperationRef, Type,
+        Attribute, OperationRef,
     },
     pass::Pass,
     Context,
 };
 use pld_dialect::{
+    collective::CollectiveKind,
     enums::{AllReduceMode, FuncKind, ReduceOp},
-    ops::collective::AllReduce,
+    ops::{builtin::capability, collective::AllReduce},
     query::function_kind,
     types::{operand_tensor, TensorInfo},
 };
@@ -59,7 +66,7 @@ pub struct Defaults {
 
 static DEFAULTS: OnceLock<Defaults> = OnceLock::new();
 
-/// The record of the choice: `{chosen = "two_shot", mesh_us = ..., two_shot_us = ...}`,
+/// The record of the choice: `{chosen = "two_shot", mesh_ns = ..., two_shot_ns = ...}`,
 /// kept on the op the rails lower the allreduce to.
 pub use crate::composite::AUTO_MODE_ATTRIBUTE;
 
@@ -198,6 +205,8 @@ impl PldPass for SelectAllReduceModes {
 struct Call {
     rail: Rail,
     candidates: Vec<AllReduceMode>,
+    /// The modes that cannot lower the call, and why.
+    dropped: Vec<(AllReduceMode, String)>,
     elements: Option<i64>,
     element_bytes: i64,
     ranks: Option<i64>,
@@ -212,75 +221,152 @@ impl SelectAllReduceModes {
     ) -> Result<(), String> {
         let call = describe(kind, allreduce, self.world_size)?;
         let op = allreduce.op();
-        let fallback = if call.candidates.contains(&AllReduceMode::Mesh) {
-            AllReduceMode::Mesh
-        } else {
-            call.candidates[0]
-        };
-        let (chosen, times, why) = match (call.elements, call.ranks) {
-            (Some(elements), Some(ranks)) if ranks > 0 => {
-                let shape = Shape {
-                    rail: call.rail,
-                    elements,
-                    element_bytes: call.element_bytes,
-                    ranks,
-                };
-                let (chosen, times) = cost::choose(&self.model, &shape, &call.candidates)
-                    .ok_or("no candidate schedule")?;
-                let bytes = elements * call.element_bytes;
-                (chosen, times, format!("{bytes} bytes on {ranks} ranks"))
-            }
-            _ => (
-                fallback,
-                Vec::new(),
-                "a size or rank count known only at run time".into(),
-            ),
-        };
+        let choice = self.choose(&call);
         // A call without a signal was chosen for world-size=N ranks: the
         // record keeps N, for the signal pld-synthesize-allreduce-signals
         // makes (the ring's is sized by it).
-        let planned = match (allreduce.signal(), times.is_empty()) {
+        let planned = match (allreduce.signal(), choice.times.is_empty()) {
             (None, false) => call.ranks,
             _ => None,
         };
-        let dictionary = record(context, chosen, &times, planned);
+        let dictionary = record(context, choice.chosen, &choice.times, planned);
         ir::set_attribute(
             op,
             "mode",
-            StringAttribute::new(context, &chosen.to_string()).into(),
+            StringAttribute::new(context, &choice.chosen.to_string()).into(),
         );
         ir::set_attribute(op, AUTO_MODE_ATTRIBUTE, dictionary);
         if self.remarks {
-            ir::diag::emit_remark(op.location(), &remark(chosen, &times, &why, &self.target));
+            let text = remark(&choice, &call.dropped, &self.target);
+            ir::diag::emit_remark(op.location(), &text);
         }
         Ok(())
     }
+
+    /// The model's choice among the candidates, or the fallback when the
+    /// numbers are not static or no candidate is left.
+    fn choose(&self, call: &Call) -> Choice {
+        let fallback = match call.candidates.as_slice() {
+            [] => Fallback::NoCandidate,
+            [only] if *only != AllReduceMode::Mesh => Fallback::Only(*only),
+            _ => Fallback::Default,
+        };
+        let shape = match (call.elements, call.ranks) {
+            _ if call.candidates.is_empty() => None,
+            (Some(elements), Some(ranks)) if ranks > 0 => Some(Shape {
+                rail: call.rail,
+                elements,
+                element_bytes: call.element_bytes,
+                ranks,
+            }),
+            _ => None,
+        };
+        let chosen = shape.and_then(|shape| {
+            let (mode, times) = cost::choose(&self.model, &shape, &call.candidates)?;
+            Some((shape, mode, times))
+        });
+        match chosen {
+            Some((shape, chosen, times)) => Choice {
+                chosen,
+                times,
+                why: Why::Static(shape.elements * shape.element_bytes, shape.ranks),
+            },
+            None => Choice {
+                chosen: fallback.mode(),
+                times: Vec::new(),
+                why: Why::Fallback(fallback),
+            },
+        }
+    }
 }
 
-/// `mode = "auto" chose "two_shot" for 4194304 bytes on 4 ranks (model 'sim'): two_shot 412.0 us, mesh 812.5 us`.
-fn remark(
+/// What "auto" resolved to, and on what grounds.
+struct Choice {
     chosen: AllReduceMode,
-    times: &[(AllReduceMode, f64)],
-    why: &str,
-    target: &str,
-) -> String {
-    let mut sorted = times.to_vec();
+    /// Every candidate's predicted time (empty without a static call).
+    times: Vec<(AllReduceMode, f64)>,
+    why: Why,
+}
+
+enum Why {
+    /// The model's choice for this many bytes on this many ranks.
+    Static(i64, i64),
+    /// No prediction: the size or rank count is known only at run time,
+    /// or no candidate is left.
+    Fallback(Fallback),
+}
+
+enum Fallback {
+    /// The default, the mesh, among the candidates.
+    Default,
+    /// One candidate, not the mesh.
+    Only(AllReduceMode),
+    /// No mode can lower the call: the default is kept (its rail says why).
+    NoCandidate,
+}
+
+impl Fallback {
+    fn mode(&self) -> AllReduceMode {
+        match self {
+            Fallback::Only(mode) => *mode,
+            Fallback::Default | Fallback::NoCandidate => AllReduceMode::Mesh,
+        }
+    }
+}
+
+/// `mode = "auto" chose "two_shot" for 4194304 bytes on 4 ranks (cost
+/// model 'sim'): two_shot 412.0 us, mesh 812.5 us`, then the tie rule when
+/// it kept a slower mode, and the modes that cannot lower the call.
+fn remark(choice: &Choice, dropped: &[(AllReduceMode, String)], target: &str) -> String {
+    let chosen = choice.chosen;
+    let mut text = match &choice.why {
+        Why::Static(bytes, ranks) => predicted(choice, *bytes, *ranks, target),
+        Why::Fallback(Fallback::Default) => format!(
+            "mode = \"auto\" kept \"{chosen}\" (the default) for a size or rank count known only at run time"
+        ),
+        Why::Fallback(Fallback::Only(_)) => format!(
+            "mode = \"auto\" chose \"{chosen}\", the only schedule that can lower the call, for a size or rank count known only at run time"
+        ),
+        Why::Fallback(Fallback::NoCandidate) => format!(
+            "mode = \"auto\" kept \"{chosen}\" (the default): no schedule can lower the call"
+        ),
+    };
+    if !dropped.is_empty() {
+        let reasons: Vec<String> = dropped
+            .iter()
+            .map(|(mode, why)| format!("\"{mode}\": {why}"))
+            .collect();
+        text += &format!("; not a candidate: {}", reasons.join("; "));
+    }
+    text
+}
+
+/// The model's part of the remark: the times, fastest first, and the tie
+/// rule when it kept a mode that is not the fastest.
+fn predicted(choice: &Choice, bytes: i64, ranks: i64, target: &str) -> String {
+    let chosen = choice.chosen;
+    let mut sorted = choice.times.clone();
     sorted.sort_by(|a, b| a.1.total_cmp(&b.1));
-    let predicted: Vec<String> = sorted
+    let times: Vec<String> = sorted
         .iter()
         .map(|(mode, seconds)| format!("{mode} {:.1} us", seconds * 1e6))
         .collect();
-    if predicted.is_empty() {
-        return format!("mode = \"auto\" kept \"{chosen}\" (the default) for {why}");
+    let mut text = format!(
+        "mode = \"auto\" chose \"{chosen}\" for {bytes} bytes on {ranks} ranks (cost model '{target}'): {}",
+        times.join(", ")
+    );
+    if let Some((fastest, _)) = sorted.first().filter(|(m, _)| *m != chosen) {
+        text += &format!(
+            " (within {} % of the fastest: kept \"{chosen}\", which comes before \"{fastest}\" in the order mesh, two_shot, ring)",
+            cost::TIE * 100.0
+        );
     }
-    format!(
-        "mode = \"auto\" chose \"{chosen}\" for {why} (cost model '{target}'): {}",
-        predicted.join(", ")
-    )
+    text
 }
 
-/// `{chosen = "...", <mode>_us = ..., ranks = N}`: the choice, every
-/// candidate's predicted microseconds (to 0.1 us) and the rank count a
+/// `{chosen = "...", <mode>_ns = ..., ranks = N}`: the choice, every
+/// candidate's predicted time in nanoseconds (rounded to 100 ns; an
+/// integer prints the same way whatever its value) and the rank count a
 /// call without a signal was chosen for.
 fn record<'c>(
     context: &'c Context,
@@ -293,9 +379,9 @@ fn record<'c>(
         StringAttribute::new(context, &chosen.to_string()).into(),
     )];
     for (mode, seconds) in times {
-        let micros = (seconds * 1e7).round() / 10.0;
-        let value: Attribute = FloatAttribute::new(context, Type::float64(context), micros).into();
-        entries.push((format!("{mode}_us"), value));
+        let nanos = (seconds * 1e7).round() as i64 * 100;
+        let value = IntegerAttribute::new(ir::i64_type(context), nanos).into();
+        entries.push((format!("{mode}_ns"), value));
     }
     if let Some(ranks) = planned {
         let value = IntegerAttribute::new(ir::i64_type(context), ranks).into();
@@ -309,7 +395,8 @@ fn dictionary<'c>(context: &'c Context, entries: &[(String, Attribute<'c>)]) -> 
     Attribute::parse(context, &format!("{{{}}}", text.join(", "))).expect("a dictionary parses")
 }
 
-/// The rail, the candidates the signal fits, and the static numbers.
+/// The rail, the candidates that can lower the call, the ones dropped and
+/// why, and the static numbers.
 fn describe(
     kind: FuncKind,
     allreduce: &AllReduce,
@@ -318,11 +405,29 @@ fn describe(
     let target = allreduce.target().ok_or("malformed allreduce")?;
     let info = operand_tensor(target)?;
     let signal = allreduce.signal().map(operand_tensor).transpose()?;
-    let rail = match kind {
-        FuncKind::Host => Rail::Builtin {
-            lanes: allreduce.core_num().unwrap_or(1).max(1),
-        },
-        FuncKind::InCore => Rail::Composite,
+    let (rail, fits, ranks) = match kind {
+        FuncKind::Host => {
+            let fit = HostFit {
+                allreduce,
+                info: &info,
+                signal: signal.as_ref(),
+                world_size,
+            };
+            let lanes = allreduce.core_num().unwrap_or(1).max(1);
+            (Rail::Builtin { lanes }, fit.all(), fit.ranks())
+        }
+        FuncKind::InCore => {
+            let signal = signal.as_ref().ok_or("malformed allreduce: no signal")?;
+            let fits = AllReduceMode::ALL.map(|m| (m, incore_fits(m, &info, signal)));
+            let ring = fits
+                .iter()
+                .any(|(m, f)| *m == AllReduceMode::Ring && f.is_ok());
+            (
+                Rail::Composite,
+                fits.to_vec(),
+                signal.dim(usize::from(ring)),
+            )
+        }
         FuncKind::Chip | FuncKind::Aiv | FuncKind::Aic => {
             return Err(format!(
                 "mode = \"auto\" is not supported in a {}",
@@ -330,54 +435,176 @@ fn describe(
             ))
         }
     };
-    let mesh_and_two_shot = vec![AllReduceMode::Mesh, AllReduceMode::TwoShot];
-    let (candidates, ranks) = match &signal {
-        // A ring-shaped signal leaves the ring only (the other schedules
-        // cannot run on it), any other signal the mesh and two-shot.
-        Some(s) if is_ring_signal(s, rail, allreduce.core_num()) => {
-            (vec![AllReduceMode::Ring], s.dim(1))
-        }
-        Some(s) => (mesh_and_two_shot, s.dim(0)),
-        // Without a signal (HOST): the signal is made in the chosen shape,
-        // so the ring too wherever its builtin runs.
-        None => {
-            let mut all = mesh_and_two_shot;
-            if world_size.is_some_and(|n| host_ring_runs(allreduce, &info, n)) {
-                all.push(AllReduceMode::Ring);
-            }
-            (all, world_size)
-        }
-    };
+    let (candidates, dropped) = split(fits);
     Ok(Call {
         rail,
         candidates,
-        elements: info.static_numel(),
+        dropped,
+        elements: moved_elements(rail, &info),
         element_bytes: if info.dtype() == "f16" { 2 } else { 4 },
         ranks,
     })
 }
 
-/// Whether the HOST ring builtin runs this call on `ranks` ranks: f32,
-/// sum, one lane, an element count `ranks` divides (docs/builtins.md).
-fn host_ring_runs(allreduce: &AllReduce, info: &TensorInfo, ranks: i64) -> bool {
-    let sum = allreduce.reduce_op() == Some(ReduceOp::Sum);
-    let divides = info
-        .static_numel()
-        .is_some_and(|n| n > 0 && ranks > 1 && n % ranks == 0);
-    info.dtype() == "f32" && sum && allreduce.core_num() == Some(1) && divides
+/// The candidates and the dropped modes with their reasons.
+type Split = (Vec<AllReduceMode>, Vec<(AllReduceMode, String)>);
+
+fn split(fits: Vec<(AllReduceMode, Result<(), String>)>) -> Split {
+    let mut candidates = Vec::new();
+    let mut dropped = Vec::new();
+    for (mode, fit) in fits {
+        match fit {
+            Ok(()) => candidates.push(mode),
+            Err(why) => dropped.push((mode, why)),
+        }
+    }
+    (candidates, dropped)
 }
 
-/// A ring's signal: on the InCore rail any rank-2 signal with more than one
-/// column (`[2(NR-1), NR]`); on the HOST rail, where a mesh signal may have
-/// a column per lane, `[2(NR-1)+1, NR]` (NR > 1) of a one-lane call.
-fn is_ring_signal(signal: &TensorInfo, rail: Rail, core_num: Option<i64>) -> bool {
-    let columns = signal.dim(1).filter(|c| signal.rank() == 2 && *c > 1);
-    match (rail, columns) {
-        (_, None) => false,
-        (Rail::Composite, Some(_)) => true,
-        (Rail::Builtin { .. }, Some(nr)) => {
-            core_num == Some(1) && signal.dim(0) == Some(2 * (nr - 1) + 1)
+/// The elements a call moves: on the InCore rail its valid region (the
+/// mesh's partial path and the row of two-shot and the ring carry only
+/// that), on the HOST rail the whole tensor, which its builtin moves.
+fn moved_elements(rail: Rail, info: &TensorInfo) -> Option<i64> {
+    match rail {
+        Rail::Composite => info
+            .effective_valid()
+            .iter()
+            .try_fold(1i64, |acc, d| acc.checked_mul((*d)?)),
+        Rail::Builtin { .. } => info.static_numel(),
+    }
+}
+
+/// Whether the InCore expansion of `mode` takes the call: the checks
+/// `pld-lower-composite-ops` makes. A ring also needs a static signal
+/// whose dim 1 (its rank count) exceeds 1.
+fn incore_fits(mode: AllReduceMode, info: &TensorInfo, signal: &TensorInfo) -> Result<(), String> {
+    match mode {
+        AllReduceMode::Mesh => check_mesh_signal(signal),
+        AllReduceMode::TwoShot => {
+            check_mesh_signal(signal)?;
+            ring::contiguous_prefix(info)
         }
+        AllReduceMode::Ring => {
+            if signal.rank() != 2 || signal.dim(1).is_none_or(|n| n <= 1) {
+                return Err(format!(
+                    "it needs a signal [2*(NR-1), NR] with a static NR > 1, got {}",
+                    signal_shape(signal)
+                ));
+            }
+            ring::check_shapes(signal, info)
+        }
+    }
+}
+
+/// A signal's shape as MLIR writes it: `[4, 1]`, `[?, 1]`.
+fn signal_shape(signal: &TensorInfo) -> String {
+    let dims: Vec<String> = (0..signal.rank())
+        .map(|i| signal.dim(i).map_or("?".into(), |d| d.to_string()))
+        .collect();
+    format!("[{}]", dims.join(", "))
+}
+
+/// A HOST call and what its builtins take (docs/builtins.md).
+struct HostFit<'x, 'c, 'a> {
+    allreduce: &'x AllReduce<'c, 'a>,
+    info: &'x TensorInfo<'c>,
+    signal: Option<&'x TensorInfo<'c>>,
+    world_size: Option<i64>,
+}
+
+impl HostFit<'_, '_, '_> {
+    fn all(&self) -> Vec<(AllReduceMode, Result<(), String>)> {
+        AllReduceMode::ALL.map(|m| (m, self.fits(m))).to_vec()
+    }
+
+    /// The rank count: without a signal `world-size=N`; a signal that
+    /// fits the ring gives its NR (dim 1), which the mesh's and two-shot's
+    /// `[NR, S]` signals (at least NR rows) take too; any other signal its
+    /// rows.
+    fn ranks(&self) -> Option<i64> {
+        match self.signal {
+            None => self.world_size,
+            Some(signal) if self.fits(AllReduceMode::Ring).is_ok() => signal.dim(1),
+            Some(signal) => signal.dim(0),
+        }
+    }
+
+    /// Whether the builtin of `mode` takes the call: its element type and
+    /// reduction, then the signal checks of
+    /// `pld-lower-host-tensor-collectives`.
+    fn fits(&self, mode: AllReduceMode) -> Result<(), String> {
+        self.capable(mode)?;
+        let core_num = self.allreduce.core_num().unwrap_or(1);
+        let Some(signal) = self.signal else {
+            // The signal is made after this pass in the chosen shape.
+            return match mode {
+                AllReduceMode::Ring => self.ring_without_signal(core_num),
+                AllReduceMode::Mesh | AllReduceMode::TwoShot => Ok(()),
+            };
+        };
+        match mode {
+            AllReduceMode::Mesh | AllReduceMode::TwoShot => {
+                check_mesh_lanes(signal, core_num, None)?;
+                check_rows(signal, None)
+            }
+            AllReduceMode::Ring => {
+                if core_num != 1 {
+                    return Err(format!("it needs core_num = 1, got {core_num}"));
+                }
+                if signal.rank() != 2
+                    || signal.dim(1).is_none_or(|n| n <= 1)
+                    || signal.dim(0).is_none()
+                {
+                    return Err(format!(
+                        "it needs a static signal [2*(NR-1)+1, NR] with NR > 1, got {}",
+                        signal_shape(signal)
+                    ));
+                }
+                check_ring(signal, self.info, None)
+            }
+        }
+    }
+
+    /// The builtin's element types and reductions.
+    fn capable(&self, mode: AllReduceMode) -> Result<(), String> {
+        let name = CollectiveKind::AllReduce
+            .builtin_op(mode)
+            .ok_or("no HOST builtin")?;
+        let Some(supports) = capability(name) else {
+            return Ok(());
+        };
+        let dtype = self.info.dtype();
+        if !supports.accepts(&dtype) {
+            return Err(format!(
+                "{name} supports only element type {}, got {dtype}",
+                supports.dtype_names()
+            ));
+        }
+        let reduce = self.allreduce.reduce_op().unwrap_or(ReduceOp::Sum);
+        if supports.sum_only() && reduce != ReduceOp::Sum {
+            return Err(format!(
+                "{name} supports only op = #pld.reduce_op<\"sum\">, got #pld.reduce_op<\"{reduce}\">"
+            ));
+        }
+        Ok(())
+    }
+
+    /// The ring of a call without a signal: one lane and `world-size=N`
+    /// ranks dividing a static element count.
+    fn ring_without_signal(&self, core_num: i64) -> Result<(), String> {
+        let Some(ranks) = self.world_size else {
+            return Err("the rank count is known only at run time (no world-size=N)".into());
+        };
+        if core_num != 1 {
+            return Err(format!("it needs core_num = 1, got {core_num}"));
+        }
+        let numel = self.info.static_numel().ok_or("it needs a static shape")?;
+        if ranks < 2 || numel % ranks != 0 {
+            return Err(format!(
+                "it needs an element count ({numel}) that the rank count ({ranks} > 1) divides"
+            ));
+        }
+        Ok(())
     }
 }
 

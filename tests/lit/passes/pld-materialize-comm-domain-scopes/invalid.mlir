@@ -287,3 +287,23 @@ func.func @h(%bytes: i64) attributes {pld.kind = #pld.func_kind<"host">} {
   }) {name = "comm_d0", devices = array<i64>, slots = ["param"]} : () -> ()
   return
 }
+
+// -----
+
+// A builtin dispatch written by hand outside a pld.comm_domain gives its
+// windows no devices (the spec counts dispatches and collectives; the
+// HOST rail emits builtins inside the scopes): the error says what to
+// write instead (uat-algo finding 10).
+func.func @direct_builtin() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %bytes = arith.constant 256 : i64
+  // expected-error@+1 {{allocation "data_buf" is not consumed by any CHIP orchestrator dispatch or HOST collective; its view is an operand of pld.builtin_allreduce_two_shot, a dispatch the HOST rail emits inside a pld.comm_domain: write the collective (pld.tensor_<op>) instead, or put the builtin in a pld.comm_domain whose slots name "data_buf"}}
+  %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "data_buf"} : (i64) -> !pld.ptr
+  %data = "pld.tensor_window"(%buf) : (!pld.ptr) -> tensor<64xf32, #pld.dist>
+  %sb = arith.constant 16 : i64
+  // expected-error@+1 {{allocation "sig_buf" is not consumed by any CHIP orchestrator dispatch or HOST collective; its view is an operand of pld.builtin_allreduce_two_shot}}
+  %sbuf = "pld.tensor_alloc_window_buffer"(%sb) {name = "sig_buf"} : (i64) -> !pld.ptr
+  %sig = "pld.tensor_window"(%sbuf) : (!pld.ptr) -> tensor<4x1xi32, #pld.dist>
+  "pld.builtin_allreduce_two_shot"(%data, %sig, %c0) {arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">], core_num = 1 : i64, dtype = f32, op = #pld.reduce_op<"sum">} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>, index) -> ()
+  return
+}

@@ -7,7 +7,7 @@
 //
 // RUN: pld-opt %s --pass-pipeline='builtin.module(pld-to-pto)' --pld-cost-model=%S/Inputs/bandwidth.toml | FileCheck %s
 // CHECK-LABEL: func.func @big
-// CHECK: arith.trunci %{{.*}} {pld.auto_mode = {chosen = "two_shot", mesh_us = 3.155700e+03 : f64, two_shot_us = 1.582900e+03 : f64}} : i64 to i32
+// CHECK: arith.trunci %{{.*}} {pld.auto_mode = {chosen = "two_shot", mesh_ns = 3155700 : i64, two_shot_ns = 1582900 : i64}} : i64 to i32
 // CHECK-NOT: pld.tensor_allreduce
 // CHECK-NOT: pld.system_nranks
 // CHECK: return

@@ -13,23 +13,23 @@
 
 // bandwidth.toml [sim]: beta = 1e-9 s/B, overhead 1e-5 s, the rest 0.
 // 1 MiB on 4 ranks: mesh reads 3 MiB = 3145.7 us + 10 us = 3155.7 us;
-// (the record keeps 0.1 us)
+// (the record keeps 100 ns)
 // two-shot reads 2 * 3/4 MiB = 1572.9 us + 10 us = 1582.9 us.
 // BW-LABEL: func.func @big
-// BW: mode = "two_shot"{{.*}}pld.auto_mode = {chosen = "two_shot", mesh_us = 3.155700e+03 : f64, two_shot_us = 1.582900e+03 : f64}
+// BW: mode = "two_shot"{{.*}}pld.auto_mode = {chosen = "two_shot", mesh_ns = 3155700 : i64, two_shot_ns = 1582900 : i64}
 // latency.toml [sim]: alpha = 1e-5 s, overhead 1e-5 s: the mesh's 1 + 64
 // chunks = 65 barriers (660 us) lose to two-shot's 3 (40 us).
 // LAT-LABEL: func.func @big
-// LAT: pld.auto_mode = {chosen = "two_shot", mesh_us = 6.600000e+02 : f64, two_shot_us = 4.000000e+01 : f64}
+// LAT: pld.auto_mode = {chosen = "two_shot", mesh_ns = 660000 : i64, two_shot_ns = 40000 : i64}
 // The 4 KiB call: 2 barriers (30 us) against 3 (40 us) under latency.toml;
 // under bandwidth.toml 3 * 4096 B (22.3 us) against 1.5 * 4096 B (16.1 us).
 // LAT-LABEL: func.func @small
-// LAT: mode = "mesh"{{.*}}pld.auto_mode = {chosen = "mesh", mesh_us = 3.000000e+01 : f64, two_shot_us = 4.000000e+01 : f64}
+// LAT: mode = "mesh"{{.*}}pld.auto_mode = {chosen = "mesh", mesh_ns = 30000 : i64, two_shot_ns = 40000 : i64}
 // BW-LABEL: func.func @small
-// BW: chosen = "two_shot", mesh_us = 2.230000e+01 : f64, two_shot_us = 1.610000e+01 : f64
+// BW: chosen = "two_shot", mesh_ns = 22300 : i64, two_shot_ns = 16100 : i64
 // A ring-shaped signal leaves the ring only.
 // BW-LABEL: func.func @ring
-// BW: mode = "ring"{{.*}}pld.auto_mode = {chosen = "ring", ring_us =
+// BW: mode = "ring"{{.*}}pld.auto_mode = {chosen = "ring", ring_ns =
 // A length known only at run time keeps the default, the mesh.
 // BW-LABEL: func.func @dynamic
 // BW: mode = "mesh"{{.*}}pld.auto_mode = {chosen = "mesh"}

@@ -14,18 +14,18 @@
 // RUN: pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/bandwidth.toml --pld-world-size=4 | FileCheck %s
 // RUN: pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes{cost-model=%S/Inputs/bandwidth.toml world-size=4})' | FileCheck %s
 // CHECK-LABEL: func.func @sum
-// CHECK: pld.auto_mode = {chosen = "two_shot", mesh_us = 2.230000e+01 : f64, ranks = 4 : i64, ring_us = 1.610000e+01 : f64, two_shot_us = 1.610000e+01 : f64}
+// CHECK: pld.auto_mode = {chosen = "two_shot", mesh_ns = 22300 : i64, ranks = 4 : i64, ring_ns = 16100 : i64, two_shot_ns = 16100 : i64}
 // A max: no ring builtin.
 // CHECK-LABEL: func.func @max
-// CHECK: pld.auto_mode = {chosen = "two_shot", mesh_us = 2.230000e+01 : f64, ranks = 4 : i64, two_shot_us = 1.610000e+01 : f64}
+// CHECK: pld.auto_mode = {chosen = "two_shot", mesh_ns = 22300 : i64, ranks = 4 : i64, two_shot_ns = 16100 : i64}
 // 1022 elements: 4 does not divide them.
 // CHECK-LABEL: func.func @odd
-// CHECK: pld.auto_mode = {chosen = "two_shot", mesh_us = {{[^,]*}}, ranks = 4 : i64, two_shot_us = {{[^,]*}}}
+// CHECK: pld.auto_mode = {chosen = "two_shot", mesh_ns = {{[^,]*}}, ranks = 4 : i64, two_shot_ns = {{[^,]*}}}
 // A signal says the rank count itself, 2 here: world-size is not used, and
 // the record has no `ranks`. On 2 ranks both read 4096 B (4.1 us + 10 us):
 // the mesh comes first.
 // CHECK-LABEL: func.func @signal
-// CHECK: pld.auto_mode = {chosen = "mesh", mesh_us = 1.410000e+01 : f64, two_shot_us = 1.410000e+01 : f64}
+// CHECK: pld.auto_mode = {chosen = "mesh", mesh_ns = 14100 : i64, two_shot_ns = 14100 : i64}
 //
 // Without it, a HOST call without a signal keeps the mesh.
 // RUN: pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/bandwidth.toml | FileCheck %s --check-prefix=NONE

@@ -4,8 +4,10 @@
 // that without a signal), gets the ring's signal: a static
 // [2(N-1)+1, N] window of (2N-1) * N * 4 bytes (a window's size must be
 // linear in world_size), not the mesh's [world_size, 1]. And mode = "auto"
-// with a ring-shaped HOST signal ([2(NR-1)+1, NR], here [7, 4]) resolves
-// to the ring, the one schedule that signal fits. The numbers on simulated
+// with a ring-shaped HOST signal ([2(NR-1)+1, NR], here [7, 4]) weighs all
+// three schedules on NR = 4 ranks: the mesh's and two-shot's [NR, S]
+// signals take it too (7 rows >= 4 ranks, 4 lanes >= core_num 1), and at
+// 256 bytes the model prefers the mesh. The numbers on simulated
 // devices are checked against a golden computed by a Python
 // standard-library script, not by pld.
 //
@@ -19,10 +21,10 @@
 // CHECK-NEXT: "pld.tensor_allreduce"(%{{.*}}, %__allreduce_signal_0) {mode = "ring", op = #pld.reduce_op<"sum">, pld.auto_mode = {chosen = "ring", ranks = 4 : i64}}
 //
 // The whole HOST rail: the ring builtin on the synthesized signal, and the
-// auto call resolved to the ring with its record on the builtin.
+// auto call resolved to the mesh with its record on the builtin.
 // RUN: pld-opt %t/host.mlir --pass-pipeline='builtin.module(pld-host-pipeline)' | FileCheck %s --check-prefix=RAIL
 // RAIL: "pld.builtin_allreduce_ring"(%{{.*}}, %{{.*}}, %{{.*}}) {arg_directions = {{.*}}, dtype = f32, op = #pld.reduce_op<"sum">, pld.auto_mode = {chosen = "ring", ranks = 4 : i64}} : (tensor<1x1000xf32, #pld.dist>, tensor<7x4xi32, #pld.dist>, index) -> ()
-// RAIL: "pld.builtin_allreduce_ring"(%{{.*}}, %{{.*}}, %{{.*}}) {arg_directions = {{.*}}, dtype = f32, op = #pld.reduce_op<"sum">, pld.auto_mode = {chosen = "ring", ring_us = {{.*}}}} : (tensor<1x64xf32, #pld.dist>, tensor<7x4xi32, #pld.dist>, index) -> ()
+// RAIL: "pld.builtin_allreduce"(%{{.*}}, %{{.*}}, %{{.*}}) {arg_directions = {{.*}}, core_num = 1 : i64, dtype = f32, op = #pld.reduce_op<"sum">, pld.auto_mode = {chosen = "mesh", mesh_ns = {{[0-9]+}} : i64, ring_ns = {{[0-9]+}} : i64, two_shot_ns = {{[0-9]+}} : i64}} : (tensor<1x64xf32, #pld.dist>, tensor<7x4xi32, #pld.dist>, index) -> ()
 // RAIL-NOT: pld.tensor_allreduce
 //
 // RUN: mkdir -p %t/a %t/b

@@ -9,6 +9,10 @@ standard library only).
       compares every element of every rank with OP (sum, max, min, prod)
       over the ranks' inputs; prints `ok: RANKS ranks x COUNT elements` or
       the first wrong element, and exits 1 on a mismatch
+  allreduce_golden.py check DIR PARAM DTYPE ROWS,COLS RANKS OP VROWS,VCOLS
+      the same for a target whose valid_shape is [VROWS, VCOLS]: the
+      elements of that box hold OP over the ranks, every other element
+      the rank's own input
 
 DTYPE is f2 or f4 (little-endian).
 """
@@ -73,14 +77,24 @@ def fold(op, values):
     return result
 
 
-def check(directory, param, dtype, shape, ranks, op):
+def inside(shape, valid, i):
+    """Whether flat element i of a [ROWS, COLS] tensor is in the valid box."""
+    if valid is None:
+        return True
+    return i // shape[1] < valid[0] and i % shape[1] < valid[1]
+
+
+def check(directory, param, dtype, shape, ranks, op, valid=None):
     count = count_of(shape)
     # f16 products round at each step: allow one f16 ulp per rank.
     ulp = 1.0 / 1024 if dtype == "f2" else 1.0 / 8388608
     for rank in range(ranks):
         got = read("%s/%s.rank%d.npy" % (directory, param, rank), dtype)
         for i in range(count):
-            want = fold(op, [value(op, r, i) for r in range(ranks)])
+            if inside(shape, valid, i):
+                want = fold(op, [value(op, r, i) for r in range(ranks)])
+            else:
+                want = value(op, rank, i)
             if abs(got[i] - want) > ulp * ranks * max(abs(want), 1.0):
                 print("rank %d element %d: got %r, want %r" % (rank, i, got[i], want))
                 sys.exit(1)
@@ -95,7 +109,8 @@ def main(argv):
     else:
         directory, param, dtype, shape = argv[2], argv[3], argv[4], argv[5]
         ranks, op = int(argv[6]), argv[7]
-        check(directory, param, dtype, tuple(int(d) for d in shape.split(",")), ranks, op)
+        valid = tuple(int(d) for d in argv[8].split(",")) if len(argv) > 8 else None
+        check(directory, param, dtype, tuple(int(d) for d in shape.split(",")), ranks, op, valid)
 
 
 main(sys.argv)
