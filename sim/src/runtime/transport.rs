@@ -7,13 +7,16 @@
 //!   of them, so peers on the node are addressed directly and their signals
 //!   stay CPU atomics, exactly as with threads; peers on other nodes are
 //!   reached as under `mpi-rma`, through a world window
-//!   (`MPI_Win_create`) over each process's part of the shared one.
+//!   (`MPI_Win_create`) over each process's part of the shared one, and
+//!   then every signal and accumulating store of the run goes through it,
+//!   the node's too (MPI's atomics combine only with each other).
 //! * [`Transport::MpiRma`]: every rank an MPI process, anywhere; windows
 //!   from `MPI_Win_allocate`, a peer's window reached through `MPI_Get` /
 //!   `MPI_Put` (each flushed before the call returns, which also makes it
 //!   the data-before-signal fence), notifies through `MPI_Accumulate`
 //!   (`MPI_SUM` or `MPI_REPLACE`) and waits through `MPI_Fetch_and_op`
-//!   polls (`MPI_NO_OP`), on the rank's own cells too.
+//!   polls (`MPI_NO_OP`), on the rank's own cells too; accumulating
+//!   stores through `MPI_Accumulate` ([`copy`]), into the own window too.
 //!
 //! The comm domain ([`crate::runtime::domain::CommDomain::over`]) makes the
 //! windows, the device functions reach a signal cell through [`Cell`] and
