@@ -12,9 +12,17 @@ use pld_sim::runtime::transport::{self, Transport};
 /// the options it refuses (`--ranks` other than the job's size,
 /// `--explore`). Threads start nothing.
 pub fn start(options: &Options) -> Result<(), String> {
+    if !(1..=pld_sim::MAX_RANKS).contains(&options.ranks) {
+        return Err(format!(
+            "--ranks must be 1 to {}, not {}",
+            pld_sim::MAX_RANKS,
+            options.ranks
+        ));
+    }
     let Some(world) = transport::select(options.transport)? else {
         return Ok(());
     };
+    crate::mpi_agree::same_launch(options)?;
     let name = options.transport.name();
     if options.ranks != world.size {
         return Err(format!(

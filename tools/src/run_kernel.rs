@@ -253,6 +253,8 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
             options, seeds, &program, kernel, &inputs, text,
         )?);
     }
+    // Under MPI every process is ready, or all stop here.
+    crate::mpi_agree::ready()?;
     let running = progress.phase(format!("running {on_ranks}"));
     let (finished, series) = run_series(&program, kernel, options, &mut inputs);
     drop(running);

@@ -80,6 +80,8 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
         crate::watch::phase(format!("exploring @{}", run.entry));
         return Ok(explore_program(options, seeds, &run, &init, text)?);
     }
+    // Under MPI every process is ready, or all stop here.
+    crate::mpi_agree::ready()?;
     let series = run_series(&run, options, &init, &progress);
     let interrupted = series
         .finished
