@@ -196,7 +196,9 @@ fn agree(failure: Option<&str>) -> bool {
     if AGREED.swap(true, Ordering::SeqCst) {
         return failure.is_none();
     }
-    let mine = failure.map_or(Vec::new(), |f| [b"!".as_slice(), f.as_bytes()].concat());
+    // `+` when ready (never empty: MPI refuses an all-empty gather), else
+    // `!` and the error.
+    let mine = failure.map_or(b"+".to_vec(), |f| [b"!".as_slice(), f.as_bytes()].concat());
     let all = match mpi::allgather(&mine) {
         Ok(all) => all,
         Err(message) => {

@@ -428,7 +428,7 @@ fn kernel_inputs(
         "filling the inputs of {on_ranks} ({})",
         report::bytes(per_rank.saturating_mul(options.ranks))
     ));
-    let wanted = |rank| crate::mpi_run::fills(rank);
+    let wanted = |rank, _| crate::mpi_run::fills(rank);
     Ok(fill_ranks(&columns, options.ranks, &wanted, at)?)
 }
 
