@@ -48,11 +48,18 @@ fn items(options: &Options) -> Vec<Item> {
         ("the source", input.clone()),
         ("--ranks", format!("--ranks {ranks}")),
         ("--transport", format!("--transport {}", transport.name())),
-        ("--deadline", format!("--deadline {}", deadline.as_secs_f64())),
+        (
+            "--deadline",
+            format!("--deadline {}", deadline.as_secs_f64()),
+        ),
         ("--iters", format!("--iters {iters}")),
         ("--warmup", format!("--warmup {warmup}")),
     ];
-    let flags = [(*check, "--check"), (*stats, "--stats"), (*per_rank, "--per-rank")];
+    let flags = [
+        (*check, "--check"),
+        (*stats, "--stats"),
+        (*per_rank, "--per-rank"),
+    ];
     items.extend(flags.iter().filter(|f| f.0).map(|f| (f.1, f.1.to_string())));
     let valued = [
         ("--kernel", kernel),
@@ -113,7 +120,11 @@ fn difference(rank: usize, first: &str, theirs: &str, source: &str) -> Option<St
     };
     let (zero, other) = (parse(first), parse(theirs));
     let shown = |items: &[(String, String)], name: &str| -> Vec<String> {
-        items.iter().filter(|i| i.0 == name).map(|i| i.1.clone()).collect()
+        items
+            .iter()
+            .filter(|i| i.0 == name)
+            .map(|i| i.1.clone())
+            .collect()
     };
     let mut names: Vec<&str> = Vec::new();
     for (name, _) in zero.iter().chain(&other) {
@@ -137,7 +148,9 @@ fn difference(rank: usize, first: &str, theirs: &str, source: &str) -> Option<St
             "process {rank} was started with different options than process 0: {}",
             parts.join(", ")
         ),
-        true => format!("process {rank} read a different {source} than process 0 (the bytes differ)"),
+        true => {
+            format!("process {rank} read a different {source} than process 0 (the bytes differ)")
+        }
     })
 }
 
@@ -240,7 +253,10 @@ fn shown_failures(failures: &[(usize, String)], size: usize) -> Vec<String> {
                 [one] => format!("process {one}"),
                 many => format!(
                     "processes {}",
-                    many.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+                    many.iter()
+                        .map(usize::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             };
             match message.strip_prefix("pld-run: ") {
@@ -285,14 +301,20 @@ mod tests {
 
     #[test]
     fn failures_are_shown_once_naming_their_processes() {
-        let all = [(0, "pld-run: error: x".to_string()), (1, "pld-run: error: x".into())];
+        let all = [
+            (0, "pld-run: error: x".to_string()),
+            (1, "pld-run: error: x".into()),
+        ];
         assert_eq!(shown_failures(&all, 2), ["pld-run: error: x"]);
         let one = [(1, "pld-run: error: cannot read 'a'".to_string())];
         assert_eq!(
             shown_failures(&one, 3),
             ["pld-run: process 1: error: cannot read 'a'"]
         );
-        let located = [(2, "k.mlir:1:2: error: bad".to_string()), (3, "k.mlir:1:2: error: bad".into())];
+        let located = [
+            (2, "k.mlir:1:2: error: bad".to_string()),
+            (3, "k.mlir:1:2: error: bad".into()),
+        ];
         assert_eq!(
             shown_failures(&located, 4),
             ["pld-run: processes 2, 3: k.mlir:1:2: error: bad"]

@@ -8,7 +8,8 @@ use crate::options::{Options, Refusal};
 /// Runs `pld-run`; returns the process exit status.
 pub fn run(options: &Options) -> i32 {
     if let Err(message) = crate::mpi_run::start(options) {
-        if crate::mpi_run::reports() {
+        // Said once under mpirun, MPI started or not.
+        if crate::mpi_run::reports() && crate::mpi_run::speaks_first() {
             eprintln!("pld-run: error: {message}");
         }
         return crate::mpi_run::finish(1);

@@ -269,9 +269,8 @@ fn program_inputs(
         .iter()
         .map(|b| run.plan.domains[b.domain].devices.as_slice())
         .collect();
-    let wanted = |device, buffer: usize| {
-        crate::mpi_run::fills(device) && members[buffer].contains(&device)
-    };
+    let wanted =
+        |device, buffer: usize| crate::mpi_run::fills(device) && members[buffer].contains(&device);
     for row in fill_ranks(&columns, options.ranks, &wanted, at)? {
         for (buffer, bytes) in inputs.iter_mut().zip(row) {
             buffer.push(bytes);

@@ -199,8 +199,7 @@ pub fn world() -> Result<World, String> {
             if !launched() {
                 return Err(
                     "--transport mpi and mpi-rma run one rank per MPI process: start \
-                            pld-run with mpirun (mpirun -np 4 pld-run k.mlir --transport mpi \
-                            --ranks 4)"
+                     pld-run with mpirun (mpirun -np N, N the ranks)"
                         .into(),
                 );
             }
@@ -516,7 +515,14 @@ impl Win {
         // SAFETY: plain values and a valid out-pointer; MPI checks the
         // target.
         check("MPI_Compare_and_swap", unsafe {
-            pld_mpi_compare_and_swap_u32(self.handle, compare, value, rank as i32, offset, &mut seen)
+            pld_mpi_compare_and_swap_u32(
+                self.handle,
+                compare,
+                value,
+                rank as i32,
+                offset,
+                &mut seen,
+            )
         })?;
         Ok(seen)
     }

@@ -338,8 +338,12 @@ unsafe fn accumulate_rows(
         unsafe { one.perform(false) };
         let stride = col_stride as usize;
         match u32::try_from(call.accumulate).unwrap_or(u32::MAX) {
-            pld_runtime_sys::PLD_COPY_ADD_F32 => win.sum(rank, offset, Summed::F32, &values, stride)?,
-            pld_runtime_sys::PLD_COPY_ADD_I32 => win.sum(rank, offset, Summed::I32, &values, stride)?,
+            pld_runtime_sys::PLD_COPY_ADD_F32 => {
+                win.sum(rank, offset, Summed::F32, &values, stride)?
+            }
+            pld_runtime_sys::PLD_COPY_ADD_I32 => {
+                win.sum(rank, offset, Summed::I32, &values, stride)?
+            }
             pld_runtime_sys::PLD_COPY_ADD_F16 => {
                 for (c, add) in values.chunks_exact(2).enumerate() {
                     let add = u16::from_ne_bytes([add[0], add[1]]);

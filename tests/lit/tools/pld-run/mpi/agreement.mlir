@@ -31,6 +31,14 @@
 // RUN: sh -c 'timeout 120 %mpirun -np 1 sh -c "cd %t/a && pld-run k.mlir --ranks 2 --transport mpi" : -np 1 sh -c "cd %t/b && pld-run k.mlir --ranks 2 --transport mpi" > /dev/null 2> %t/s.err; test $? -eq 1'
 // RUN: FileCheck %s --check-prefix=SOURCE < %t/s.err
 //
+// Errors of the command line come first and are said once: without
+// mpirun the hint is the user's own command; a --ranks out of range is
+// that, not a count mismatch; a malformed option, once, not per process.
+// RUN: not pld-run %t/sum.mlir --ranks 2 --transport mpi-rma --input 'data=a b' 2>&1 | FileCheck %s --check-prefix=HINT
+// RUN: not %mpirun -np 2 pld-run %t/sum.mlir --ranks 65 --transport mpi 2>&1 | FileCheck %s --check-prefix=RANGE
+// RUN: not %mpirun -np 2 pld-run %t/sum.mlir --ranks 2 --transport mpi --deadline 0 2>&1 | FileCheck %s --check-prefix=ONCE
+// RUN: not %mpirun -np 2 pld-run %t/sum.mlir --ranks 2 --transport mpi --no-such-option 2>&1 | FileCheck %s --check-prefix=ONCE-CLAP
+//
 // No process of these jobs is left.
 // RUN: sh -c 'pgrep -a -x pld-run | grep -F "%t/"; test $? -eq 1'
 //
@@ -45,6 +53,13 @@
 // OPTIONS: pld-run: error: process 1 was started with different options than process 0: --check
 // OPTIONS-NOT: pld-run:
 // TRANSPORT: pld-run: error: process 1 was started with different options than process 0: --transport mpi-rma (process 0: --transport mpi)
+// HINT: pld-run: error: --transport mpi and mpi-rma run one rank per MPI process: start pld-run with mpirun (mpirun -np 2 pld-run {{.*}}sum.mlir --ranks 2 --transport mpi-rma --input 'data=a b')
+// RANGE: pld-run: error: --ranks must be 1 to 64, not 65
+// RANGE-NOT: pld-run:
+// ONCE: pld-run: error: --deadline takes a positive number of seconds
+// ONCE-NOT: pld-run:
+// ONCE-CLAP: error: unexpected argument '--no-such-option'
+// ONCE-CLAP-NOT: unexpected argument
 // SOURCE: pld-run: error: process 1 read a different k.mlir than process 0 (the bytes differ)
 
 //--- sum.mlir
