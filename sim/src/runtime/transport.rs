@@ -362,7 +362,7 @@ unsafe fn accumulate_rows(
 fn add_f16(win: &Win, rank: usize, offset: usize, add: u16) -> Result<(), String> {
     use crate::runtime::half::{f16_to_f32, f32_to_f16};
     let word = offset & !3;
-    if offset % 2 != 0 || word + 4 > win.len() {
+    if !offset.is_multiple_of(2) || word + 4 > win.len() {
         return Err(format!(
             "an f16 accumulation at byte {offset} of a {}-byte window is not in an aligned              4-byte word of it",
             win.len()
