@@ -188,6 +188,42 @@ int pld_mpi_update_i32(void *handle, int32_t value, int replace, int rank, size_
   return MPI_Win_flush(rank, win);
 }
 
+/* Adds `count` values at `data` (contiguous) into `rank`'s window from
+ * byte `disp`, every `stride` elements (MPI_Accumulate with MPI_SUM;
+ * `kind` 0: MPI_FLOAT, 1: MPI_INT32_T), complete at the target on return.
+ * MPI makes each element's add atomic against every other accumulate of
+ * the same op and predefined datatype on that element, whichever process
+ * issues it (a strided target is a vector of that datatype). */
+int pld_mpi_sum(void *handle, int kind, const void *data, int count, int stride, int rank,
+                size_t disp) {
+  MPI_Win win = *(MPI_Win *)handle;
+  MPI_Datatype type = kind == 0 ? MPI_FLOAT : MPI_INT32_T;
+  MPI_Datatype target = type;
+  int target_count = count;
+  if (stride != 1 && count > 1) {
+    int rc = MPI_Type_vector(count, 1, stride, type, &target);
+    if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&target);
+    if (rc != MPI_SUCCESS) return rc;
+    target_count = 1;
+  }
+  int rc = MPI_Accumulate(data, count, type, rank, (MPI_Aint)disp, target_count, target, MPI_SUM,
+                          win);
+  if (target != type) MPI_Type_free(&target);
+  if (rc != MPI_SUCCESS) return rc;
+  return MPI_Win_flush(rank, win);
+}
+
+/* MPI_Compare_and_swap of the uint32 at byte `disp` of `rank`'s window:
+ * `value` replaces it if it holds `compare`; `*seen` gets what it held.
+ * Complete at the target on return. */
+int pld_mpi_compare_and_swap_u32(void *handle, uint32_t compare, uint32_t value, int rank,
+                                 size_t disp, uint32_t *seen) {
+  MPI_Win win = *(MPI_Win *)handle;
+  int rc = MPI_Compare_and_swap(&value, &compare, seen, MPI_UINT32_T, rank, (MPI_Aint)disp, win);
+  if (rc != MPI_SUCCESS) return rc;
+  return MPI_Win_flush(rank, win);
+}
+
 /* An atomic read of the i32 cell at byte `disp` of `rank`'s window
  * (MPI_Fetch_and_op with MPI_NO_OP), which also drives MPI's progress. */
 int pld_mpi_read_i32(void *handle, int rank, size_t disp, int32_t *out) {

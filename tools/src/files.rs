@@ -90,6 +90,17 @@ pub fn read_named_input(tool: &str, path: &str) -> Option<(String, String)> {
         .map(|(name, bytes)| (name, String::from_utf8_lossy(&bytes).into_owned()))
 }
 
+/// [`read_named_input`] without printing: the buffer name and the text, or
+/// why the file cannot be read.
+pub fn read_named_input_text(path: &str) -> Result<(String, String), String> {
+    let buffer_name = match path {
+        "-" => "<stdin>".to_string(),
+        _ => path.to_string(),
+    };
+    let bytes = read_bytes(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+    Ok((buffer_name, String::from_utf8_lossy(&bytes).into_owned()))
+}
+
 /// [`read_named_input`] as bytes (MLIR bytecode stays intact).
 pub fn read_named_input_bytes(tool: &str, path: &str) -> Option<(String, Vec<u8>)> {
     let buffer_name = if path == "-" {

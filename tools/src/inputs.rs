@@ -168,22 +168,23 @@ pub fn fill_all(
     ranks: usize,
     at: &str,
 ) -> Result<Vec<Vec<Vec<u8>>>, String> {
-    fill_ranks(params, ranks, &|_| true, at)
+    fill_ranks(params, ranks, &|_, _| true, at)
 }
 
-/// [`fill_all`] for the ranks `wanted` names; the others' buffers are
-/// left empty (under MPI, the ranks of other processes).
+/// [`fill_all`] for the ranks and parameters `wanted(rank, param)` names;
+/// the others' buffers are left empty (under MPI, the ranks of other
+/// processes; in a program, the devices outside a buffer's comm domain).
 pub fn fill_ranks(
     params: &[(Param, Generator)],
     ranks: usize,
-    wanted: &(dyn Fn(usize) -> bool + Sync),
+    wanted: &(dyn Fn(usize, usize) -> bool + Sync),
     at: &str,
 ) -> Result<Vec<Vec<Vec<u8>>>, String> {
     let per_rank: usize = params.iter().map(|(p, _)| p.bytes()).sum();
     let columns = params.len().max(1);
     let mut cells = parallel::map(ranks * params.len(), ranks * per_rank, |k| {
         let (param, generator) = &params[k % columns];
-        match wanted(k / columns) {
+        match wanted(k / columns, k % columns) {
             true => fill(generator, param, k / columns, at),
             false => Ok(Vec::new()),
         }

@@ -10,7 +10,8 @@
 //!   parameters and buffers, [`report`] is what both modes print alike:
 //!   indices, signal cells, counters, phases.
 //! * [`mpi_run`] starts and ends `--transport mpi` / `mpi-rma` (one rank
-//!   per MPI process).
+//!   per MPI process); [`mpi_agree`] is what its processes agree on
+//!   before the run (the same options and source; every one ready).
 //! * [`files`] reads inputs and writes outputs, `-` meaning the terminal.
 //! * [`args`] accepts LLVM's single-dash long options; [`timing`] is
 //!   `pld-opt --mlir-timing`.
@@ -20,6 +21,7 @@ pub mod expectations;
 pub mod explore;
 pub mod files;
 pub mod inputs;
+pub mod mpi_agree;
 pub mod mpi_run;
 pub mod opt;
 pub mod options;

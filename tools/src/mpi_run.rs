@@ -12,9 +12,25 @@ use pld_sim::runtime::transport::{self, Transport};
 /// the options it refuses (`--ranks` other than the job's size,
 /// `--explore`). Threads start nothing.
 pub fn start(options: &Options) -> Result<(), String> {
+    if !(1..=pld_sim::MAX_RANKS).contains(&options.ranks) {
+        return Err(format!(
+            "--ranks must be 1 to {}, not {}",
+            pld_sim::MAX_RANKS,
+            options.ranks
+        ));
+    }
+    if options.transport.is_mpi() && !pld_sim::runtime::mpi::launched() {
+        return Err(format!(
+            "--transport mpi and mpi-rma run one rank per MPI process: start pld-run with \
+             mpirun (mpirun -np {} {})",
+            options.ranks,
+            command_line()
+        ));
+    }
     let Some(world) = transport::select(options.transport)? else {
         return Ok(());
     };
+    crate::mpi_agree::same_launch(options)?;
     let name = options.transport.name();
     if options.ranks != world.size {
         return Err(format!(
@@ -32,6 +48,25 @@ pub fn start(options: &Options) -> Result<(), String> {
     Ok(())
 }
 
+/// This process's command line as a shell reads it (an argument with
+/// characters the shell treats specially in single quotes).
+fn command_line() -> String {
+    let plain = |a: &str| {
+        !a.is_empty()
+            && a.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,@%+{}".contains(&b))
+    };
+    std::env::args()
+        .enumerate()
+        .map(|(i, a)| match (i, plain(&a)) {
+            (0, _) => "pld-run".to_string(),
+            (_, true) => a,
+            (_, false) => format!("'{}'", a.replace('\'', r"'\''")),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Whether this process reports: always with threads, only process 0 under
 /// MPI (also when MPI failed to start: the launcher's rank 0, so that
 /// an error is said once).
@@ -40,8 +75,15 @@ pub fn reports() -> bool {
     match (mpi::initialised(), transport::current()) {
         (Some(world), _) => world.rank == 0,
         (None, Transport::Threads) => true,
-        (None, Transport::Mpi | Transport::MpiRma) => mpi::launcher_rank().is_none_or(|r| r == 0),
+        (None, Transport::Mpi | Transport::MpiRma) => speaks_first(),
     }
+}
+
+/// Whether this process says what is wrong with its command line before
+/// MPI starts: under mpirun, where every process was given it, the
+/// launcher's process 0 alone.
+pub fn speaks_first() -> bool {
+    pld_sim::runtime::mpi::launcher_rank().is_none_or(|r| r == 0)
 }
 
 /// Whether this process fills `rank`'s inputs (or device `rank`'s

@@ -50,13 +50,16 @@ pub enum Refusal {
     /// A malformed command line the argument parser cannot see, such as
     /// two `--input`s for one parameter (status [`USAGE`]).
     Usage(String),
+    /// A failure another process of the MPI job had before the run, which
+    /// process 0 has printed (status 1, nothing more to say).
+    Reported,
 }
 
 impl Refusal {
     /// The process exit status.
     pub fn status(&self) -> i32 {
         match self {
-            Refusal::Error(_) => 1,
+            Refusal::Error(_) | Refusal::Reported => 1,
             Refusal::Usage(_) => USAGE,
         }
     }
@@ -64,6 +67,7 @@ impl Refusal {
     pub fn message(&self) -> &str {
         match self {
             Refusal::Error(message) | Refusal::Usage(message) => message,
+            Refusal::Reported => "",
         }
     }
 }

@@ -2,13 +2,14 @@
 //! HOST orchestrator ([`crate::run_program`]) or one kernel
 //! ([`crate::run_kernel`]).
 
-use crate::files::read_named_input;
+use crate::files::read_named_input_text as read_named_input;
 use crate::options::{Options, Refusal};
 
 /// Runs `pld-run`; returns the process exit status.
 pub fn run(options: &Options) -> i32 {
     if let Err(message) = crate::mpi_run::start(options) {
-        if crate::mpi_run::reports() {
+        // Said once under mpirun, MPI started or not.
+        if crate::mpi_run::reports() && crate::mpi_run::speaks_first() {
             eprintln!("pld-run: error: {message}");
         }
         return crate::mpi_run::finish(1);
@@ -19,8 +20,12 @@ pub fn run(options: &Options) -> i32 {
 /// Reads, runs and reports the input.
 fn run_input(options: &Options) -> i32 {
     crate::watch::phase(format!("reading and compiling {}", options.input));
-    let Some((buffer_name, text)) = read_named_input("pld-run", &options.input) else {
-        return 1;
+    let (buffer_name, text) = match read_named_input(&options.input) {
+        Ok(read) => read,
+        Err(message) => {
+            crate::mpi_agree::failed(&format!("pld-run: error: {message}"));
+            return 1;
+        }
     };
     match drive(options, &buffer_name, &text) {
         Ok(status) => status,
@@ -29,10 +34,9 @@ fn run_input(options: &Options) -> i32 {
             eprintln!("{}", crate::watch::interrupted_message());
             pld_sim::runtime::interrupt::STATUS
         }
+        Err(Refusal::Reported) => Refusal::Reported.status(),
         Err(refusal) => {
-            if crate::mpi_run::reports() {
-                eprintln!("{}", shown_error(refusal.message(), &buffer_name, &text));
-            }
+            crate::mpi_agree::failed(&shown_error(refusal.message(), &buffer_name, &text));
             refusal.status()
         }
     }
@@ -83,13 +87,6 @@ fn located<'m>(message: &'m str, buffer_name: &str) -> Option<(usize, usize, &'m
 }
 
 fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Refusal> {
-    if !(1..=pld_sim::MAX_RANKS).contains(&options.ranks) {
-        return Err(Refusal::Error(format!(
-            "--ranks must be 1 to {}, not {}",
-            pld_sim::MAX_RANKS,
-            options.ranks
-        )));
-    }
     if let Some(dir) = &options.output_dir {
         crate::files::check_output_dir(dir)?;
     }

@@ -253,6 +253,8 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
             options, seeds, &program, kernel, &inputs, text,
         )?);
     }
+    // Under MPI every process is ready, or all stop here.
+    crate::mpi_agree::ready()?;
     let running = progress.phase(format!("running {on_ranks}"));
     let (finished, series) = run_series(&program, kernel, options, &mut inputs);
     drop(running);
@@ -426,7 +428,7 @@ fn kernel_inputs(
         "filling the inputs of {on_ranks} ({})",
         report::bytes(per_rank.saturating_mul(options.ranks))
     ));
-    let wanted = |rank| crate::mpi_run::fills(rank);
+    let wanted = |rank, _| crate::mpi_run::fills(rank);
     Ok(fill_ranks(&columns, options.ranks, &wanted, at)?)
 }
 

@@ -80,6 +80,8 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
         crate::watch::phase(format!("exploring @{}", run.entry));
         return Ok(explore_program(options, seeds, &run, &init, text)?);
     }
+    // Under MPI every process is ready, or all stop here.
+    crate::mpi_agree::ready()?;
     let series = run_series(&run, options, &init, &progress);
     let interrupted = series
         .finished
@@ -261,7 +263,14 @@ fn program_inputs(
     ));
     // `[device][buffer]` to `[buffer][device]`.
     let mut inputs: Vec<Vec<Vec<u8>>> = vec![Vec::new(); columns.len()];
-    let wanted = |device| crate::mpi_run::fills(device);
+    // A buffer is filled on its comm domain's devices only.
+    let members: Vec<&[usize]> = run
+        .buffers
+        .iter()
+        .map(|b| run.plan.domains[b.domain].devices.as_slice())
+        .collect();
+    let wanted =
+        |device, buffer: usize| crate::mpi_run::fills(device) && members[buffer].contains(&device);
     for row in fill_ranks(&columns, options.ranks, &wanted, at)? {
         for (buffer, bytes) in inputs.iter_mut().zip(row) {
             buffer.push(bytes);

@@ -250,8 +250,10 @@ pub struct CommDomain {
     /// remote copies and signals of windows not mapped here go through
     /// (`crate::runtime::transport`).
     rma: Option<Arc<Win>>,
-    /// Whether every signal cell, this process's own too, goes through
-    /// `rma` (`mpi-rma`); otherwise only those of windows not mapped here.
+    /// Whether every signal cell, this process's own and its node's too,
+    /// goes through `rma` (`mpi-rma`, and `mpi` across nodes: MPI's
+    /// atomics combine only with each other, never with CPU atomics on a
+    /// shared mapping); otherwise only those of windows not mapped here.
     cells_through_mpi: bool,
     /// Under `mpi`: the node's shared window (freed after `rma`, which
     /// may be a window over its memory; every process frees them in this
@@ -315,7 +317,7 @@ impl CommDomain {
             parts.rma,
             parts.reserved,
         );
-        domain.cells_through_mpi = rma;
+        domain.cells_through_mpi = domain.rma.is_some();
         domain._shared = parts.shared;
         Ok(domain)
     }
@@ -439,8 +441,8 @@ impl CommDomain {
     }
 
     /// The MPI window through which a signal cell of `window`'s is
-    /// reached: every cell's under `mpi-rma`; under `mpi` only those of
-    /// windows of other nodes (the node's own are CPU atomics).
+    /// reached: every cell's under `mpi-rma` and under `mpi` across nodes;
+    /// none on one node (CPU atomics).
     pub fn signal_win(&self, window: usize) -> Option<&Win> {
         let remote = self
             .windows

@@ -50,6 +50,23 @@ extern "C" {
         rank: i32,
         disp: usize,
     ) -> i32;
+    fn pld_mpi_sum(
+        handle: *mut c_void,
+        kind: i32,
+        data: *const u8,
+        count: i32,
+        stride: i32,
+        rank: i32,
+        disp: usize,
+    ) -> i32;
+    fn pld_mpi_compare_and_swap_u32(
+        handle: *mut c_void,
+        compare: u32,
+        value: u32,
+        rank: i32,
+        disp: usize,
+        seen: *mut u32,
+    ) -> i32;
     fn pld_mpi_read_i32(handle: *mut c_void, rank: i32, disp: usize, out: *mut i32) -> i32;
     fn pld_mpi_store_i64(
         handle: *mut c_void,
@@ -73,6 +90,29 @@ extern "C" {
         displs: *const i32,
         out: *mut u8,
     ) -> i32;
+}
+
+/// The element types MPI adds atomically with `MPI_SUM` ([`Win::sum`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Summed {
+    F32,
+    I32,
+}
+
+impl Summed {
+    fn bytes(self) -> usize {
+        match self {
+            Summed::F32 | Summed::I32 => 4,
+        }
+    }
+
+    /// The shim's code for the type (`pld_mpi_sum`).
+    fn code(self) -> i32 {
+        match self {
+            Summed::F32 => 0,
+            Summed::I32 => 1,
+        }
+    }
 }
 
 /// The MPI job this process is part of.
@@ -159,8 +199,7 @@ pub fn world() -> Result<World, String> {
             if !launched() {
                 return Err(
                     "--transport mpi and mpi-rma run one rank per MPI process: start \
-                            pld-run with mpirun (mpirun -np 4 pld-run k.mlir --transport mpi \
-                            --ranks 4)"
+                     pld-run with mpirun (mpirun -np N, N the ranks)"
                         .into(),
                 );
             }
@@ -430,6 +469,62 @@ impl Win {
         check("MPI_Accumulate", unsafe {
             pld_mpi_update_i32(self.handle, value, i32::from(replace), rank as i32, offset)
         })
+    }
+
+    /// Adds the `ty` values in `data` into `rank`'s window from byte
+    /// `offset`, one every `stride` elements, each add atomic against every
+    /// other process's (`MPI_Accumulate`, `MPI_SUM`); complete on return.
+    pub fn sum(
+        &self,
+        rank: usize,
+        offset: usize,
+        ty: Summed,
+        data: &[u8],
+        stride: usize,
+    ) -> Result<(), String> {
+        let count = i32::try_from(data.len() / ty.bytes()).map_err(|_| "a row too long for MPI")?;
+        let stride = i32::try_from(stride).map_err(|_| "a stride too large for MPI")?;
+        let _guard = lock();
+        // SAFETY: `data` holds `count` values of `ty`; MPI checks the
+        // (strided) target range against the window.
+        check("MPI_Accumulate", unsafe {
+            pld_mpi_sum(
+                self.handle,
+                ty.code(),
+                data.as_ptr(),
+                count,
+                stride,
+                rank as i32,
+                offset,
+            )
+        })
+    }
+
+    /// Stores `value` in the (4-byte aligned) u32 at byte `offset` of
+    /// `rank`'s window if it holds `compare`, atomically
+    /// (`MPI_Compare_and_swap`); returns what it held.
+    pub fn compare_and_swap_u32(
+        &self,
+        rank: usize,
+        offset: usize,
+        compare: u32,
+        value: u32,
+    ) -> Result<u32, String> {
+        let mut seen = 0;
+        let _guard = lock();
+        // SAFETY: plain values and a valid out-pointer; MPI checks the
+        // target.
+        check("MPI_Compare_and_swap", unsafe {
+            pld_mpi_compare_and_swap_u32(
+                self.handle,
+                compare,
+                value,
+                rank as i32,
+                offset,
+                &mut seen,
+            )
+        })?;
+        Ok(seen)
     }
 
     /// The i32 cell at byte `offset` of `rank`'s window, read atomically.

@@ -7,13 +7,16 @@
 //!   of them, so peers on the node are addressed directly and their signals
 //!   stay CPU atomics, exactly as with threads; peers on other nodes are
 //!   reached as under `mpi-rma`, through a world window
-//!   (`MPI_Win_create`) over each process's part of the shared one.
+//!   (`MPI_Win_create`) over each process's part of the shared one, and
+//!   then every signal and accumulating store of the run goes through it,
+//!   the node's too (MPI's atomics combine only with each other).
 //! * [`Transport::MpiRma`]: every rank an MPI process, anywhere; windows
 //!   from `MPI_Win_allocate`, a peer's window reached through `MPI_Get` /
 //!   `MPI_Put` (each flushed before the call returns, which also makes it
 //!   the data-before-signal fence), notifies through `MPI_Accumulate`
 //!   (`MPI_SUM` or `MPI_REPLACE`) and waits through `MPI_Fetch_and_op`
-//!   polls (`MPI_NO_OP`), on the rank's own cells too.
+//!   polls (`MPI_NO_OP`), on the rank's own cells too; accumulating
+//!   stores through `MPI_Accumulate` ([`copy`]), into the own window too.
 //!
 //! The comm domain ([`crate::runtime::domain::CommDomain::over`]) makes the
 //! windows, the device functions reach a signal cell through [`Cell`] and
@@ -21,7 +24,7 @@
 //! the local ranks and learn about the others through [`crate::runtime::board`],
 //! and merge every rank's outcome through [`crate::runtime::board::gather`].
 
-use crate::runtime::mpi::{Win, World};
+use crate::runtime::mpi::{Summed, Win, World};
 use crate::runtime::transfer::{CopyCall, Sides};
 use pld_dialect::enums::{NotifyOp, WaitCmp};
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -200,8 +203,9 @@ pub(crate) fn wake(cell: Cell) {
 }
 
 /// A copy one of whose sides is a window reached through MPI (`mpi-rma`),
-/// done with Get and Put; `false` when neither is (the caller moves the
-/// bytes itself).
+/// done with Get and Put, or an accumulating copy into any window of a
+/// run whose windows are reached through MPI ([`accumulate_rows`]);
+/// `false` when it is neither (the caller moves the bytes itself).
 ///
 /// # Safety
 ///
@@ -214,7 +218,11 @@ pub(crate) unsafe fn copy(
 ) -> Result<bool, String> {
     let remote = |side: Option<usize>| side.and_then(|w| domain.window(w).remote());
     let (reads, writes) = (remote(sides.reads), remote(sides.writes));
-    if reads.is_none() && writes.is_none() {
+    let accumulates = match (call.accumulate, sides.writes, domain.rma()) {
+        (0, _, _) | (_, None, _) | (_, _, None) => None,
+        (_, Some(window), Some(win)) => Some((win, window)),
+    };
+    if reads.is_none() && writes.is_none() && accumulates.is_none() {
         return Ok(false);
     }
     let mut call = *call;
@@ -228,10 +236,15 @@ pub(crate) unsafe fn copy(
         win.get(rank, offset, &mut staged)?;
         call.src = staged.as_ptr();
     }
-    match (writes, sides.writes) {
-        (Some((win, rank)), Some(window)) => {
+    match (accumulates, writes, sides.writes) {
+        (Some((win, window)), _, _) => {
             let base = domain.window(window).base() as usize;
             // SAFETY: the caller's contract; the source is staged or local.
+            unsafe { accumulate_rows(&call, win, window, base) }?;
+        }
+        (None, Some((win, rank)), Some(window)) => {
+            let base = domain.window(window).base() as usize;
+            // SAFETY: as above.
             unsafe { put_rows(&call, win, rank, base) }?;
         }
         // SAFETY: the caller's contract; the source is staged.
@@ -241,9 +254,10 @@ pub(crate) unsafe fn copy(
     Ok(true)
 }
 
-/// Writes the copy `call` into `rank`'s window (reserved at `base` here)
-/// row by row: each destination row is assembled here (read from the
-/// target first when the copy accumulates or the row is strided) and put.
+/// Writes the copy `call` (which does not accumulate) into `rank`'s
+/// window (reserved at `base` here) row by row: each destination row is
+/// assembled here (read from the target first when the row is strided)
+/// and put.
 ///
 /// # Safety
 ///
@@ -257,7 +271,7 @@ unsafe fn put_rows(call: &CopyCall, win: &Win, rank: usize, base: usize) -> Resu
         let span = ((cols.max(1) - 1) * col_stride + 1) as usize * elem;
         let mut bytes = vec![0u8; span];
         let offset = start - base;
-        if call.accumulate != 0 || col_stride != 1 {
+        if col_stride != 1 {
             win.get(rank, offset, &mut bytes)?;
         }
         let one = CopyCall {
@@ -275,6 +289,98 @@ unsafe fn put_rows(call: &CopyCall, win: &Win, rank: usize, base: usize) -> Resu
         win.put(rank, offset, &bytes)?;
     }
     Ok(())
+}
+
+/// Adds the copy `call` into `rank`'s window (at `base` here, mapped or
+/// not) through MPI, row by row, so that it combines atomically, element
+/// by element, with every other process's accumulation into the same
+/// elements, on any node.
+///
+/// MPI's rule (the RMA chapter; `shared/reference/mpi-rma.md`): accumulate
+/// operations on one element are atomic against each other when they use
+/// the same op and the same predefined datatype, and the windows' default
+/// `accumulate_ops = same_op_no_op` asks every concurrent accumulate on a
+/// location to use one op. CPU atomics on a shared mapping are no part of
+/// that, hence every accumulation of such a run goes this way, the own
+/// window's and the node's too. f32 and i32 are `MPI_SUM` on `MPI_FLOAT` /
+/// `MPI_INT32_T`; MPI has no f16 type, so an f16 add is a
+/// compare-and-swap loop on the aligned `MPI_UINT32_T` word holding the
+/// element (the only op on such words: f16 accumulations all take it).
+///
+/// # Safety
+///
+/// The source is valid for its strided extent.
+unsafe fn accumulate_rows(
+    call: &CopyCall,
+    win: &Win,
+    rank: usize,
+    base: usize,
+) -> Result<(), String> {
+    let elem = call.elem_bytes as usize;
+    let [rows, cols] = call.shape;
+    let [row_stride, col_stride] = call.dst_strides;
+    for row in 0..rows.max(0) {
+        let offset = call.dst as usize + (row * row_stride) as usize * elem - base;
+        // The source row, gathered contiguous.
+        let mut values = vec![0u8; cols.max(0) as usize * elem];
+        let one = CopyCall {
+            dst: values.as_mut_ptr(),
+            dst_strides: [0, 1],
+            src: call
+                .src
+                .wrapping_add((row * call.src_strides[0]) as usize * elem),
+            shape: [1, cols],
+            accumulate: 0,
+            ..*call
+        };
+        // SAFETY: one row of the source (the caller's contract) into a
+        // buffer of the row's size.
+        unsafe { one.perform(false) };
+        let stride = col_stride as usize;
+        match u32::try_from(call.accumulate).unwrap_or(u32::MAX) {
+            pld_runtime_sys::PLD_COPY_ADD_F32 => {
+                win.sum(rank, offset, Summed::F32, &values, stride)?
+            }
+            pld_runtime_sys::PLD_COPY_ADD_I32 => {
+                win.sum(rank, offset, Summed::I32, &values, stride)?
+            }
+            pld_runtime_sys::PLD_COPY_ADD_F16 => {
+                for (c, add) in values.chunks_exact(2).enumerate() {
+                    let add = u16::from_ne_bytes([add[0], add[1]]);
+                    add_f16(win, rank, offset + c * stride * 2, add)?;
+                }
+            }
+            other => return Err(format!("unknown accumulation {other}")),
+        }
+    }
+    Ok(())
+}
+
+/// Adds the f16 `add` to the f16 at byte `offset` of `rank`'s window
+/// through compare-and-swap of the 4-byte word holding it (the other half
+/// of the word is written back as it was seen).
+fn add_f16(win: &Win, rank: usize, offset: usize, add: u16) -> Result<(), String> {
+    use crate::runtime::half::{f16_to_f32, f32_to_f16};
+    let word = offset & !3;
+    if !offset.is_multiple_of(2) || word + 4 > win.len() {
+        return Err(format!(
+            "an f16 accumulation at byte {offset} of a {}-byte window is not in an aligned              4-byte word of it",
+            win.len()
+        ));
+    }
+    let half = offset - word;
+    let mut seen = 0u32;
+    loop {
+        let mut bytes = seen.to_ne_bytes();
+        let old = u16::from_ne_bytes([bytes[half], bytes[half + 1]]);
+        let sum = f32_to_f16(f16_to_f32(old) + f16_to_f32(add)).to_ne_bytes();
+        bytes[half..half + 2].copy_from_slice(&sum);
+        let held = win.compare_and_swap_u32(rank, word, seen, u32::from_ne_bytes(bytes))?;
+        if held == seen {
+            return Ok(());
+        }
+        seen = held;
+    }
 }
 
 #[cfg(test)]

@@ -145,11 +145,25 @@ fn explore_options(options: &Options, seed: bool) -> Result<(), String> {
     }
 }
 
+/// Ends the process with `status` and an error about its command line,
+/// said once under mpirun (by the launcher's process 0).
+fn refuse(message: &str, status: i32) -> ! {
+    if pld_tools::mpi_run::speaks_first() {
+        eprintln!("pld-run: error: {message}");
+    }
+    std::process::exit(status)
+}
+
 fn main() {
     // Ctrl-C from the first moment on (pld_tools::watch).
     pld_sim::runtime::interrupt::install();
     pld_tools::files::quiet_on_closed_stdout();
-    let cli = Cli::parse_from(pld_tools::args::llvm_style(std::env::args()));
+    let cli = match Cli::try_parse_from(pld_tools::args::llvm_style(std::env::args())) {
+        Ok(cli) => cli,
+        // Under mpirun every process has the same command line: one says it.
+        Err(e) if !pld_tools::mpi_run::speaks_first() => std::process::exit(e.exit_code()),
+        Err(e) => e.exit(),
+    };
     if cli.no_cache {
         pld_sim::compiler::cache::configure(None);
     } else if let Some(dir) = &cli.cache_dir {
@@ -166,14 +180,14 @@ fn main() {
         per_rank: cli.per_rank,
         deadline: match Duration::try_from_secs_f64(cli.deadline) {
             Ok(deadline) if !deadline.is_zero() => deadline,
-            _ => {
-                eprintln!(
-                    "pld-run: error: --deadline takes a positive number of seconds (at most \
-                     about 1.8e19), not {:?}",
+            _ => refuse(
+                &format!(
+                    "--deadline takes a positive number of seconds (at most about 1.8e19), \
+                     not {:?}",
                     cli.deadline
-                );
-                std::process::exit(2);
-            }
+                ),
+                2,
+            ),
         },
         output_dir: cli.output_dir,
         trace: cli.trace,
@@ -191,19 +205,17 @@ fn main() {
         transport: Transport::parse(&cli.transport).unwrap_or_default(),
     };
     if let Err(message) = explore_options(&options, cli.seed.is_some()) {
-        eprintln!("pld-run: error: {message}");
-        std::process::exit(1);
+        refuse(&message, 1);
     }
     let limit = match Duration::try_from_secs_f64(cli.time_limit) {
         Ok(limit) if !limit.is_zero() => limit,
-        _ => {
-            eprintln!(
-                "pld-run: error: --time-limit takes a positive number of seconds (at most \
-                 about 1.8e19), not {:?}",
+        _ => refuse(
+            &format!(
+                "--time-limit takes a positive number of seconds (at most about 1.8e19), not {:?}",
                 cli.time_limit
-            );
-            std::process::exit(2);
-        }
+            ),
+            2,
+        ),
     };
     // Ctrl-C, --time-limit and explored schedules without device calls
     // (the rank threads cannot be stopped from outside; ending the process

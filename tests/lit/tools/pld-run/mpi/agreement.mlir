@@ -1,0 +1,70 @@
+// REQUIRES: mpirun
+// The processes of an MPI job agree before the run: a process that fails
+// on the way (here: its rank's --input file is missing) ends the whole
+// job at once with exit status 1, its error printed once by process 0
+// and named by the process when only some failed, and none is left
+// behind; processes started with different options or sources are told
+// what differs. `timeout` turns a hang into a failure (status 124, not 1).
+//
+// RUN: rm -rf %t && split-file %s %t && mkdir -p %t/only0 %t/only1 %t/a %t/b
+// RUN: python3 %S/../Inputs/npy.py write %t/only0/data.rank0.npy f4 1,64 3f800000
+// RUN: python3 %S/../Inputs/npy.py write %t/only1/data.rank1.npy f4 1,64 3f800000
+// RUN: mkdir -p %t/flat && python3 %S/../Inputs/npy.py write %t/flat/data.rank0.npy f4 1,4096 3f800000
+// RUN: cp %t/sum.mlir %t/a/k.mlir && sed 's/"sum"/"max"/' %t/sum.mlir > %t/b/k.mlir
+//
+// Rank 1's file missing, then rank 0's, in kernel mode:
+// RUN: sh -c 'timeout 120 %mpirun -np 2 pld-run %t/sum.mlir --ranks 2 --transport mpi --input data=%t/only0/data.rank{rank}.npy > %t/r1.out 2> %t/r1.err; test $? -eq 1'
+// RUN: FileCheck %s --check-prefix=RANK1 < %t/r1.err
+// RUN: sh -c 'timeout 120 %mpirun -np 2 pld-run %t/sum.mlir --ranks 2 --transport mpi-rma --input data=%t/only1/data.rank{rank}.npy > %t/r0.out 2> %t/r0.err; test $? -eq 1'
+// RUN: FileCheck %s --check-prefix=RANK0 < %t/r0.err
+// RUN: not grep -q "running @sum" %t/r0.out
+// In program mode (examples/allreduce.mlir), with three of four processes
+// failing:
+// RUN: sh -c 'timeout 120 %mpirun -np 4 pld-run %S/../../../../../examples/allreduce.mlir --ranks 4 --transport mpi --input data_buf=%t/flat/data.rank{rank}.npy > %t/p.out 2> %t/p.err; test $? -eq 1'
+// RUN: FileCheck %s --check-prefix=PROGRAM < %t/p.err
+//
+// Different options, transports and sources:
+// RUN: sh -c 'timeout 120 %mpirun -np 1 pld-run %t/sum.mlir --ranks 2 --transport mpi : -np 1 pld-run %t/sum.mlir --ranks 2 --transport mpi --check > /dev/null 2> %t/o.err; test $? -eq 1'
+// RUN: FileCheck %s --check-prefix=OPTIONS < %t/o.err
+// RUN: sh -c 'timeout 120 %mpirun -np 1 pld-run %t/sum.mlir --ranks 2 --transport mpi : -np 1 pld-run %t/sum.mlir --ranks 2 --transport mpi-rma > /dev/null 2> %t/t.err; test $? -eq 1'
+// RUN: FileCheck %s --check-prefix=TRANSPORT < %t/t.err
+// RUN: sh -c 'timeout 120 %mpirun -np 1 sh -c "cd %t/a && pld-run k.mlir --ranks 2 --transport mpi" : -np 1 sh -c "cd %t/b && pld-run k.mlir --ranks 2 --transport mpi" > /dev/null 2> %t/s.err; test $? -eq 1'
+// RUN: FileCheck %s --check-prefix=SOURCE < %t/s.err
+//
+// Errors of the command line come first and are said once: without
+// mpirun the hint is the user's own command; a --ranks out of range is
+// that, not a count mismatch; a malformed option, once, not per process.
+// RUN: not pld-run %t/sum.mlir --ranks 2 --transport mpi-rma --input 'data=a b' 2>&1 | FileCheck %s --check-prefix=HINT
+// RUN: not %mpirun -np 2 pld-run %t/sum.mlir --ranks 65 --transport mpi 2>&1 | FileCheck %s --check-prefix=RANGE
+// RUN: not %mpirun -np 2 pld-run %t/sum.mlir --ranks 2 --transport mpi --deadline 0 2>&1 | FileCheck %s --check-prefix=ONCE
+// RUN: not %mpirun -np 2 pld-run %t/sum.mlir --ranks 2 --transport mpi --no-such-option 2>&1 | FileCheck %s --check-prefix=ONCE-CLAP
+//
+// No process of these jobs is left.
+// RUN: sh -c 'pgrep -a -x pld-run | grep -F "%t/"; test $? -eq 1'
+//
+// RANK1: pld-run: process 1: error: cannot read '{{.*}}only0/data.rank1.npy': No such file or directory
+// RANK1-NOT: pld-run:
+// RANK0: pld-run: error: cannot read '{{.*}}only1/data.rank0.npy': No such file or directory
+// RANK0-NOT: pld-run:
+// PROGRAM: pld-run: process 1: error: cannot read '{{.*}}flat/data.rank1.npy'
+// PROGRAM-NEXT: pld-run: process 2: error: cannot read '{{.*}}flat/data.rank2.npy'
+// PROGRAM-NEXT: pld-run: process 3: error: cannot read '{{.*}}flat/data.rank3.npy'
+// PROGRAM-NOT: pld-run:
+// OPTIONS: pld-run: error: process 1 was started with different options than process 0: --check
+// OPTIONS-NOT: pld-run:
+// TRANSPORT: pld-run: error: process 1 was started with different options than process 0: --transport mpi-rma (process 0: --transport mpi)
+// HINT: pld-run: error: --transport mpi and mpi-rma run one rank per MPI process: start pld-run with mpirun (mpirun -np 2 pld-run {{.*}}sum.mlir --ranks 2 --transport mpi-rma --input 'data=a b')
+// RANGE: pld-run: error: --ranks must be 1 to 64, not 65
+// RANGE-NOT: pld-run:
+// ONCE: pld-run: error: --deadline takes a positive number of seconds
+// ONCE-NOT: pld-run:
+// ONCE-CLAP: error: unexpected argument '--no-such-option'
+// ONCE-CLAP-NOT: unexpected argument
+// SOURCE: pld-run: error: process 1 read a different k.mlir than process 0 (the bytes differ)
+
+//--- sum.mlir
+func.func @sum(%data: tensor<1x64xf32, #pld.dist>, %signal: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%data, %signal) {op = #pld.reduce_op<"sum">} : (tensor<1x64xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>) -> tensor<1x64xf32, #pld.dist>
+  return
+}
+

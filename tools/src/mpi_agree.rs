@@ -1,0 +1,323 @@
+//! What the processes of an MPI job agree on before the run
+//! (`--transport mpi|mpi-rma`), so that a process that fails or was
+//! started differently ends the whole job at once, with its message,
+//! instead of leaving the others waiting in the run's first collective
+//! call:
+//!
+//! * [`same_launch`], right after MPI starts: every process was given the
+//!   same options and reads the same source (compared with process 0's).
+//! * [`ready`] / [`failed`], right before the run: every process either
+//!   reached the run ready or failed on the way (reading the source,
+//!   compiling, filling its rank's inputs); one collective call either way,
+//!   after which every process knows, process 0 prints every failure
+//!   once, and all exit 1 when one failed.
+
+use crate::options::{Options, Refusal, Seeds};
+use pld_sim::runtime::mpi;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Whether this process has taken part in the agreement before the run.
+static AGREED: AtomicBool = AtomicBool::new(false);
+
+/// One option as given: its name (`--transport`, or `the source` for the
+/// file) and how it reads (`--transport mpi-rma`).
+type Item = (&'static str, String);
+
+/// The options that shape the run, as a command line shows them (every
+/// field named, so that a new one is not forgotten).
+fn items(options: &Options) -> Vec<Item> {
+    let Options {
+        input,
+        kernel,
+        entry,
+        ranks,
+        inputs,
+        check,
+        stats,
+        per_rank,
+        deadline,
+        output_dir,
+        trace,
+        iters,
+        warmup,
+        explore,
+        schedule_log,
+        transport,
+    } = options;
+    let mut items: Vec<Item> = vec![
+        ("the source", input.clone()),
+        ("--ranks", format!("--ranks {ranks}")),
+        ("--transport", format!("--transport {}", transport.name())),
+        (
+            "--deadline",
+            format!("--deadline {}", deadline.as_secs_f64()),
+        ),
+        ("--iters", format!("--iters {iters}")),
+        ("--warmup", format!("--warmup {warmup}")),
+    ];
+    let flags = [
+        (*check, "--check"),
+        (*stats, "--stats"),
+        (*per_rank, "--per-rank"),
+    ];
+    items.extend(flags.iter().filter(|f| f.0).map(|f| (f.1, f.1.to_string())));
+    let valued = [
+        ("--kernel", kernel),
+        ("--entry", entry),
+        ("--output-dir", output_dir),
+        ("--trace", trace),
+        ("--schedule-log", schedule_log),
+    ];
+    for (name, value) in valued {
+        if let Some(value) = value {
+            items.push((name, format!("{name} {value}")));
+        }
+    }
+    items.extend(inputs.iter().map(|i| ("--input", format!("--input {i}"))));
+    if let Some(seeds) = explore {
+        let shown = match seeds {
+            Seeds::Replay(seed) => format!("--replay {seed}"),
+            Seeds::Explore { first, count } => format!("--explore {count} --seed {first}"),
+        };
+        items.push(("--explore", shown));
+    }
+    items
+}
+
+/// The launch record a process sends: its options, one a line, then a
+/// line with a digest of the source's bytes.
+fn record(options: &Options) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut text: String = items(options)
+        .iter()
+        .map(|(name, shown)| format!("{name}\t{shown}\n"))
+        .collect();
+    // A fixed-key hash (the same in every process of one pld-run build);
+    // standard input reaches process 0 only, so it is not compared.
+    let digest = match options.input.as_str() {
+        "-" => None,
+        path => std::fs::read(path).ok().map(|bytes| {
+            let mut hasher = std::collections::hash_map::DefaultHasher::new();
+            bytes.hash(&mut hasher);
+            hasher.finish()
+        }),
+    };
+    text.push_str(&format!("source\t{digest:?}\n"));
+    text
+}
+
+/// How `theirs` (process `rank`'s record) differs from process 0's
+/// `first`, if it does.
+fn difference(rank: usize, first: &str, theirs: &str, source: &str) -> Option<String> {
+    if first == theirs {
+        return None;
+    }
+    let parse = |text: &str| -> Vec<(String, String)> {
+        text.lines()
+            .filter_map(|l| l.split_once('\t'))
+            .map(|(n, s)| (n.to_string(), s.to_string()))
+            .collect()
+    };
+    let (zero, other) = (parse(first), parse(theirs));
+    let shown = |items: &[(String, String)], name: &str| -> Vec<String> {
+        items
+            .iter()
+            .filter(|i| i.0 == name)
+            .map(|i| i.1.clone())
+            .collect()
+    };
+    let mut names: Vec<&str> = Vec::new();
+    for (name, _) in zero.iter().chain(&other) {
+        if name != "source" && !names.contains(&name.as_str()) {
+            names.push(name);
+        }
+    }
+    let mut parts = Vec::new();
+    for name in names {
+        let (a, b) = (shown(&zero, name), shown(&other, name));
+        if a != b {
+            parts.push(match (a.is_empty(), b.is_empty()) {
+                (_, true) => format!("without {}", a.join(" ")),
+                (true, false) => b.join(" "),
+                (false, false) => format!("{} (process 0: {})", b.join(" "), a.join(" ")),
+            });
+        }
+    }
+    Some(match parts.is_empty() {
+        false => format!(
+            "process {rank} was started with different options than process 0: {}",
+            parts.join(", ")
+        ),
+        true => {
+            format!("process {rank} read a different {source} than process 0 (the bytes differ)")
+        }
+    })
+}
+
+/// Collective, right after MPI starts: every process's options and source
+/// compared with process 0's; the differences (the same message on every
+/// process) as an error.
+pub fn same_launch(options: &Options) -> Result<(), String> {
+    let mine = record(options);
+    let all = mpi::allgather(mine.as_bytes())?;
+    let records: Vec<String> = all
+        .iter()
+        .map(|r| String::from_utf8_lossy(r).into_owned())
+        .collect();
+    let differences: Vec<String> = records
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter_map(|(rank, theirs)| difference(rank, &records[0], theirs, &options.input))
+        .collect();
+    match differences.is_empty() {
+        true => Ok(()),
+        false => Err(differences.join("\npld-run: error: ")),
+    }
+}
+
+/// Collective under MPI, once, right before the run: this process is
+/// ready. `Err(Refusal::Reported)` when another process failed (process 0
+/// printed why); nothing with threads.
+pub fn ready() -> Result<(), Refusal> {
+    match agree(None) {
+        true => Ok(()),
+        false => Err(Refusal::Reported),
+    }
+}
+
+/// This process failed with `shown` (an error as pld-run prints it): under
+/// MPI before the run, the agreement (collective; process 0 prints every
+/// process's failure); otherwise printed where pld-run reports.
+pub fn failed(shown: &str) {
+    if mpi::initialised().is_none() || AGREED.load(Ordering::SeqCst) {
+        if crate::mpi_run::reports() {
+            eprintln!("{shown}");
+        }
+        return;
+    }
+    agree(Some(shown));
+}
+
+/// Every process's failure (or none), gathered; process 0 prints them.
+/// Whether every process is ready. Taken once per process: a later call
+/// says only whether this one is.
+fn agree(failure: Option<&str>) -> bool {
+    let Some(world) = mpi::initialised() else {
+        return failure.is_none();
+    };
+    if AGREED.swap(true, Ordering::SeqCst) {
+        return failure.is_none();
+    }
+    // `+` when ready (never empty: MPI refuses an all-empty gather), else
+    // `!` and the error.
+    let mine = failure.map_or(b"+".to_vec(), |f| [b"!".as_slice(), f.as_bytes()].concat());
+    let all = match mpi::allgather(&mine) {
+        Ok(all) => all,
+        Err(message) => {
+            eprintln!("pld-run: error: process {}: {message}", world.rank);
+            return false;
+        }
+    };
+    let failures: Vec<(usize, String)> = all
+        .iter()
+        .enumerate()
+        .filter_map(|(rank, r)| Some((rank, String::from_utf8_lossy(r.strip_prefix(b"!")?).into())))
+        .collect();
+    if world.rank == 0 {
+        for line in shown_failures(&failures, world.size) {
+            eprintln!("{line}");
+        }
+    }
+    failures.is_empty()
+}
+
+/// The failures as process 0 prints them: each distinct message once, as
+/// is when every process failed with it (or only process 0), else
+/// prefixed by the processes that did (`pld-run: process 1: ...`).
+fn shown_failures(failures: &[(usize, String)], size: usize) -> Vec<String> {
+    let mut distinct: Vec<(Vec<usize>, &str)> = Vec::new();
+    for (rank, message) in failures {
+        match distinct.iter_mut().find(|d| d.1 == message) {
+            Some(d) => d.0.push(*rank),
+            None => distinct.push((vec![*rank], message)),
+        }
+    }
+    distinct
+        .into_iter()
+        .map(|(ranks, message)| {
+            if ranks.len() == size || ranks == [0] {
+                return message.to_string();
+            }
+            let who = match ranks.as_slice() {
+                [one] => format!("process {one}"),
+                many => format!(
+                    "processes {}",
+                    many.iter()
+                        .map(usize::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            match message.strip_prefix("pld-run: ") {
+                Some(rest) => format!("pld-run: {who}: {rest}"),
+                None => format!("pld-run: {who}: {message}"),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn differences_are_named_as_options() {
+        let base = Options {
+            input: "k.mlir".into(),
+            ranks: 2,
+            ..Options::default()
+        };
+        let checked = Options {
+            check: true,
+            ..base.clone()
+        };
+        let (a, b) = (record(&base), record(&checked));
+        assert_eq!(difference(1, &a, &a, "k.mlir"), None);
+        assert_eq!(
+            difference(1, &a, &b, "k.mlir").unwrap(),
+            "process 1 was started with different options than process 0: --check"
+        );
+        assert_eq!(
+            difference(2, &b, &a, "k.mlir").unwrap(),
+            "process 2 was started with different options than process 0: without --check"
+        );
+        let source = a.replace("source\tNone", "source\tSome(1)");
+        assert_eq!(
+            difference(1, &a, &source, "k.mlir").unwrap(),
+            "process 1 read a different k.mlir than process 0 (the bytes differ)"
+        );
+    }
+
+    #[test]
+    fn failures_are_shown_once_naming_their_processes() {
+        let all = [
+            (0, "pld-run: error: x".to_string()),
+            (1, "pld-run: error: x".into()),
+        ];
+        assert_eq!(shown_failures(&all, 2), ["pld-run: error: x"]);
+        let one = [(1, "pld-run: error: cannot read 'a'".to_string())];
+        assert_eq!(
+            shown_failures(&one, 3),
+            ["pld-run: process 1: error: cannot read 'a'"]
+        );
+        let located = [
+            (2, "k.mlir:1:2: error: bad".to_string()),
+            (3, "k.mlir:1:2: error: bad".into()),
+        ];
+        assert_eq!(
+            shown_failures(&located, 4),
+            ["pld-run: processes 2, 3: k.mlir:1:2: error: bad"]
+        );
+    }
+}
