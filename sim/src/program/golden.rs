@@ -1,24 +1,29 @@
-//! The expected results of a kernel's collective, computed as the device
-//! computes them (in the target's dtype, one step per rank in rank order,
-//! see [`element`]), and the comparison with what the ranks produced.
+//! The expected results of a kernel's collective, computed as each rank's
+//! schedule computes them (in the target's dtype, one step per rank, in
+//! the order that rank's schedule folds, see [`element`] and [`order`]),
+//! and the comparison with what the ranks produced.
 //!
 //! One golden per rank, the bytes `--output-dir` writes; each element of
 //! it is either a copy (of a rank's data: broadcast, allgather,
 //! all_to_all, all_to_all_v, and the elements a reduce or reduce_scatter
-//! leaves as they were), compared bit for bit, NaN included, or a fold of
-//! every rank's element. A fold of integers, and a max or min, is exact
-//! (integers wrap around as the device's do; a NaN agrees with a NaN); a
-//! sum or product of floats depends on the order of the steps, so a result
-//! may differ from the golden by the [`tolerance`] when both are finite,
-//! and must be the golden's infinity or NaN otherwise.
+//! leaves as they were, and those of a composite allreduce's target
+//! outside its `valid_shape`), compared bit for bit, NaN included, or a
+//! fold of every rank's element. A fold of integers, and a max or min, is
+//! exact (integers wrap around as the device's do; a NaN agrees with a
+//! NaN); a sum or product of floats is the schedule's, and a result may
+//! differ from it by the [`tolerance`] when both are finite (a device's
+//! vector unit may round differently), and must be the golden's infinity
+//! or NaN otherwise.
 
 mod element;
+mod order;
 pub mod reference;
 
-use crate::program::model::{Collective, Dtype, KernelInfo, Param};
+use crate::program::model::{Collective, Dtype, KernelInfo, Param, Rail};
 use crate::program::parallel;
 pub use element::Value;
 use element::{by_dtype, fold_into, Element};
+use order::Run;
 use pld_dialect::collective::{CollectiveKind, Role};
 use pld_dialect::enums::ReduceOp;
 use std::ops::Range;
@@ -158,10 +163,11 @@ fn the_collective(kernel: &KernelInfo) -> Result<&Collective, String> {
 }
 
 /// A rank's golden: its target as the device holds it, and the elements
-/// that are a fold of every rank's (the others are copies).
+/// that are a fold of every rank's (the others are copies), as sorted,
+/// disjoint ranges.
 struct RankGolden {
     bytes: Arc<Vec<u8>>,
-    folded: Range<usize>,
+    folded: Vec<Range<usize>>,
 }
 
 /// A collective's operands before (`inputs[rank][param]`) and after
@@ -222,13 +228,14 @@ impl<'a> Operands<'a> {
             })
     }
 
-    /// Elements `range` of every rank's target folded in rank order, in the
-    /// target's dtype.
-    fn fold(&self, range: Range<usize>) -> Vec<u8> {
+    /// Elements `range` of every rank's target folded in the order `ranks`
+    /// (each rank once), in the target's dtype.
+    fn fold(&self, range: Range<usize>, ranks: &[usize]) -> Vec<u8> {
         let (dtype, op) = (self.param().dtype, self.op());
         let bytes = range.start * dtype.bytes()..range.end * dtype.bytes();
-        let sources: Vec<&[u8]> = (0..self.ranks())
-            .map(|r| &self.before(r)[bytes.clone()])
+        let sources: Vec<&[u8]> = ranks
+            .iter()
+            .map(|&r| &self.before(r)[bytes.clone()])
             .collect();
         let Some((first, rest)) = sources.split_first() else {
             return Vec::new();
@@ -246,17 +253,16 @@ impl<'a> Operands<'a> {
 
     /// Every rank's golden, from the collective's semantics.
     fn goldens(&self) -> Result<Vec<RankGolden>, String> {
-        let n = self.param().elements();
         Ok(match self.collective.kind {
-            CollectiveKind::AllReduce => self.same(self.fold(0..n), 0..n),
+            CollectiveKind::AllReduce => self.allreduce()?,
             CollectiveKind::Reduce => self.reduce()?,
-            CollectiveKind::Broadcast => self.same(self.before(self.root()?).to_vec(), 0..0),
+            CollectiveKind::Broadcast => self.same(self.before(self.root()?).to_vec()),
             CollectiveKind::ReduceScatter => self.each(&|rank| self.reduce_scatter(rank)),
             CollectiveKind::AllGather => {
                 // Row r is rank r's input row.
                 let (source, row) = self.input_rows()?;
                 let rows: Vec<&[u8]> = self.inputs.iter().map(|r| &r[source][..row]).collect();
-                self.same(rows.concat(), 0..0)
+                self.same(rows.concat())
             }
             CollectiveKind::AllToAll => {
                 // Row r is row `rank` of rank r's input.
@@ -267,19 +273,19 @@ impl<'a> Operands<'a> {
                         .iter()
                         .map(|r| &r[source][rank * row..(rank + 1) * row])
                         .collect();
-                    (rows.concat(), 0..0)
+                    (rows.concat(), Vec::new())
                 })
             }
             CollectiveKind::AllToAllV => {
                 let source = self.operand(Role::Input, "input")?;
                 let send = self.operand(Role::SendCounts, "counts")?;
-                self.each(&|rank| (self.all_to_all_v(rank, source, send), 0..0))
+                self.each(&|rank| (self.all_to_all_v(rank, source, send), Vec::new()))
             }
             CollectiveKind::IndexedAllToAllV => {
                 let source = self.operand(Role::Input, "input")?;
                 let send = self.operand(Role::SendCounts, "counts")?;
                 let index = self.operand(Role::Index, "index")?;
-                self.each(&|rank| (self.indexed(rank, source, send, index), 0..0))
+                self.each(&|rank| (self.indexed(rank, source, send, index), Vec::new()))
             }
             CollectiveKind::Barrier => {
                 return Err(format!(
@@ -292,20 +298,97 @@ impl<'a> Operands<'a> {
         })
     }
 
-    /// The same golden for every rank, computed once.
-    fn same(&self, bytes: Vec<u8>, folded: Range<usize>) -> Vec<RankGolden> {
+    /// The same golden for every rank, a copy, computed once.
+    fn same(&self, bytes: Vec<u8>) -> Vec<RankGolden> {
         let bytes = Arc::new(bytes);
         (0..self.ranks())
             .map(|_| RankGolden {
                 bytes: bytes.clone(),
-                folded: folded.clone(),
+                folded: Vec::new(),
             })
             .collect()
     }
 
+    /// allreduce: rank `me`'s elements in the region folded in the order of
+    /// its schedule ([`order::allreduce`]), the others as they were; ranks
+    /// whose folds are the same share them.
+    fn allreduce(&self) -> Result<Vec<RankGolden>, String> {
+        let (param, ranks) = (self.param(), self.ranks());
+        let region = self.region()?;
+        let whole = region.iter().map(|r| r.len()).sum::<usize>() == param.elements();
+        let free = order::order_free(self.collective, param.dtype);
+        let mut images: Vec<(Vec<Run>, Arc<Vec<u8>>)> = Vec::new();
+        let mut goldens = Vec::with_capacity(ranks);
+        for me in 0..ranks {
+            let runs = order::allreduce(self.collective, param.dtype, &region, ranks, me)?;
+            let runs = order::canonical(runs, free);
+            let image = match images.iter().find(|(known, _)| *known == runs) {
+                Some((_, image)) => image.clone(),
+                None => {
+                    let image = Arc::new(self.image(&runs));
+                    images.push((runs, image.clone()));
+                    image
+                }
+            };
+            let bytes = match whole {
+                true => image,
+                false => Arc::new(self.overlay(me, &image, &region)),
+            };
+            goldens.push(RankGolden {
+                bytes,
+                folded: region.clone(),
+            });
+        }
+        Ok(goldens)
+    }
+
+    /// The elements an allreduce reduces: a composite allreduce's
+    /// `valid_shape` box, else all of them (a builtin kernel reduces the
+    /// whole buffer, spec 11.4).
+    fn region(&self) -> Result<Vec<Range<usize>>, String> {
+        let param = self.param();
+        match (&self.collective.valid_shape, self.collective.rail) {
+            (Some(valid), Rail::Composite) if valid.len() == param.shape.len() => {
+                Ok(order::valid_box(&param.shape, valid))
+            }
+            (Some(valid), Rail::Composite) => Err(format!(
+                "no golden: the valid_shape {valid:?} of {}'s target does not fit its shape {:?}",
+                self.collective.op(),
+                param.shape
+            )),
+            (_, Rail::Composite | Rail::Builtin) => Ok(vec![0..param.elements()]),
+        }
+    }
+
+    /// The folds of `runs` at their places in a target of zeros.
+    fn image(&self, runs: &[Run]) -> Vec<u8> {
+        let size = self.param().dtype.bytes();
+        let mut out = vec![0; self.param().bytes()];
+        for run in runs {
+            let at = run.range.start * size..run.range.end * size;
+            out[at].copy_from_slice(&self.fold(run.range.clone(), &run.ranks));
+        }
+        out
+    }
+
+    /// Rank `me`'s target before the call with the elements `region` taken
+    /// from `image`.
+    fn overlay(&self, me: usize, image: &[u8], region: &[Range<usize>]) -> Vec<u8> {
+        let size = self.param().dtype.bytes();
+        let mut out = self.before(me).to_vec();
+        for range in region {
+            let at = range.start * size..range.end * size;
+            out[at.clone()].copy_from_slice(&image[at]);
+        }
+        out
+    }
+
     /// A golden per rank, `golden(rank)`: its bytes and folded elements;
     /// the ranks in parallel.
-    fn each(&self, golden: &(dyn Fn(usize) -> (Vec<u8>, Range<usize>) + Sync)) -> Vec<RankGolden> {
+    fn each(
+        &self,
+        golden: &(dyn Fn(usize) -> (Vec<u8>, Vec<Range<usize>>) + Sync),
+    ) -> Vec<RankGolden> {
         let ranks = self.ranks();
         parallel::map(ranks, ranks * self.param().bytes(), |rank| {
             let (bytes, folded) = golden(rank);
@@ -316,32 +399,34 @@ impl<'a> Operands<'a> {
         })
     }
 
-    /// reduce: the root's target becomes the fold; the others keep theirs.
+    /// reduce: the root's target becomes the fold, in the mesh's order on
+    /// the root; the others keep theirs.
     fn reduce(&self) -> Result<Vec<RankGolden>, String> {
         let (root, n) = (self.root()?, self.param().elements());
-        let folded = Arc::new(self.fold(0..n));
+        let folded = Arc::new(self.fold(0..n, &order::mesh(root, self.ranks())));
         Ok((0..self.ranks())
             .map(|rank| match rank == root {
                 true => RankGolden {
                     bytes: folded.clone(),
-                    folded: 0..n,
+                    folded: vec![0..n],
                 },
                 false => RankGolden {
                     bytes: Arc::new(self.before(rank).to_vec()),
-                    folded: 0..0,
+                    folded: Vec::new(),
                 },
             })
             .collect())
     }
 
     /// reduce_scatter: row `rank` becomes the fold of every rank's row
-    /// `rank`; the others keep their values.
-    fn reduce_scatter(&self, rank: usize) -> (Vec<u8>, Range<usize>) {
+    /// `rank`, in the mesh's order on `rank`; the others keep their values.
+    fn reduce_scatter(&self, rank: usize) -> (Vec<u8>, Vec<Range<usize>>) {
         let (row, bytes) = (self.row(), self.param().dtype.bytes());
         let folded = rank * row..(rank + 1) * row;
         let mut out = self.before(rank).to_vec();
-        out[folded.start * bytes..folded.end * bytes].copy_from_slice(&self.fold(folded.clone()));
-        (out, folded)
+        let fold = self.fold(folded.clone(), &order::mesh(rank, self.ranks()));
+        out[folded.start * bytes..folded.end * bytes].copy_from_slice(&fold);
+        (out, vec![folded])
     }
 
     /// The collective's input, and the bytes of one row of the target.
@@ -423,13 +508,11 @@ impl<'a> Operands<'a> {
     fn rank_check(&self, rank: usize, golden: &RankGolden) -> RankCheck {
         let param = self.param();
         let (want, got) = (&golden.bytes[..], &self.outputs[rank][self.target][..]);
-        let folded = golden.folded.clone();
         let mut tally = Tally::default();
-        by_dtype!(param.dtype, T => {
-            self.compare::<T>(0..folded.start, None, want, got, &mut tally);
-            self.compare::<T>(folded.clone(), Some(self.op()), want, got, &mut tally);
-            self.compare::<T>(folded.end..param.elements(), None, want, got, &mut tally);
-        });
+        for (range, folded) in cut(&golden.folded, param.elements()) {
+            let fold = folded.then(|| self.op());
+            by_dtype!(param.dtype, T => self.compare::<T>(range, fold, want, got, &mut tally));
+        }
         // all_to_all_v also publishes what each sender sent; a wrong
         // published count is a wrong element too.
         tally.wrong += self.wrong_counts(rank);
@@ -511,6 +594,24 @@ impl<'a> Operands<'a> {
             })
             .count()
     }
+}
+
+/// `0..n` cut at the sorted, disjoint ranges `folded`: each piece, and
+/// whether it is one of them.
+fn cut(folded: &[Range<usize>], n: usize) -> Vec<(Range<usize>, bool)> {
+    let mut pieces = Vec::with_capacity(2 * folded.len() + 1);
+    let mut at = 0;
+    for range in folded {
+        if range.start > at {
+            pieces.push((at..range.start, false));
+        }
+        pieces.push((range.clone(), true));
+        at = range.end;
+    }
+    if at < n {
+        pieces.push((at..n, false));
+    }
+    pieces
 }
 
 /// Whether an element whose bits differ from the golden's is right, and
@@ -634,6 +735,8 @@ mod tests {
             collectives: vec![Collective {
                 kind,
                 mode: AllReduceMode::Mesh,
+                rail: Rail::Composite,
+                valid_shape: None,
                 reduce,
                 root: (kind == CollectiveKind::Broadcast).then_some(0),
                 operands: vec![Some(0), Some(1)],
