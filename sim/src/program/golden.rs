@@ -356,7 +356,7 @@ impl<'a> Operands<'a> {
                 self.collective.op(),
                 param.shape
             )),
-            (_, Rail::Composite | Rail::Builtin) => Ok(vec![0..param.elements()]),
+            (_, Rail::Composite | Rail::Builtin) => Ok(order::whole(param.elements())),
         }
     }
 
@@ -408,7 +408,7 @@ impl<'a> Operands<'a> {
             .map(|rank| match rank == root {
                 true => RankGolden {
                     bytes: folded.clone(),
-                    folded: vec![0..n],
+                    folded: order::whole(n),
                 },
                 false => RankGolden {
                     bytes: Arc::new(self.before(rank).to_vec()),

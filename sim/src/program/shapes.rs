@@ -4,8 +4,8 @@
 //! buffers. `pld-run` checks a kernel's collectives with it, and whole
 //! programs check every call of every device.
 
-use crate::program::model::{Collective, KernelInfo, Param};
 pub use crate::program::model::Rail;
+use crate::program::model::{Collective, KernelInfo, Param};
 use pld_dialect::collective::{CollectiveKind, Role, TargetRows};
 use pld_dialect::enums::AllReduceMode;
 

@@ -127,7 +127,7 @@ pub(super) fn valid_box(shape: &[usize], valid: &[usize]) -> Vec<Range<usize>> {
     let (Some((&last, leading)), Some((&valid_last, valid_leading))) =
         (shape.split_last(), valid.split_last())
     else {
-        return vec![0..shape.iter().product()];
+        return whole(shape.iter().product());
     };
     let valid_last = valid_last.min(last);
     let valid_leading: Vec<usize> = valid_leading
@@ -158,6 +158,11 @@ pub(super) fn valid_box(shape: &[usize], valid: &[usize]) -> Vec<Range<usize>> {
         }
     }
     ranges
+}
+
+/// All of `n` elements, as one range.
+pub(super) fn whole(n: usize) -> Vec<Range<usize>> {
+    std::iter::once(0..n).collect()
 }
 
 /// Whether the collective folds with an op whose result does not depend
@@ -210,15 +215,28 @@ mod tests {
         assert_eq!(cut(3, 4, None), [0, 0, 1, 2, 3]);
     }
 
+    fn pairs(ranges: Vec<Range<usize>>) -> Vec<(usize, usize)> {
+        ranges.into_iter().map(|r| (r.start, r.end)).collect()
+    }
+
     #[test]
     fn boxes_are_row_major_ranges() {
-        assert_eq!(valid_box(&[4, 100], &[2, 100]), [0..200]);
-        assert_eq!(valid_box(&[4, 100], &[2, 50]), [0..50, 100..150]);
-        assert_eq!(valid_box(&[1, 64], &[1, 40]), [0..40]);
-        assert_eq!(valid_box(&[3, 50], &[1, 17]), [0..17]);
-        assert_eq!(valid_box(&[2, 4, 16], &[1, 3, 12]), [0..12, 16..28, 32..44]);
-        assert_eq!(valid_box(&[2, 3, 4], &[2, 1, 4]), [0..4, 12..16]);
-        assert_eq!(valid_box(&[2, 3], &[0, 3]), []);
-        assert_eq!(valid_box(&[2, 3], &[2, 0]), []);
+        assert_eq!(pairs(valid_box(&[4, 100], &[2, 100])), [(0, 200)]);
+        assert_eq!(pairs(valid_box(&[4, 100], &[2, 50])), [(0, 50), (100, 150)]);
+        assert_eq!(pairs(valid_box(&[1, 64], &[1, 40])), [(0, 40)]);
+        assert_eq!(pairs(valid_box(&[3, 50], &[1, 17])), [(0, 17)]);
+        assert_eq!(
+            pairs(valid_box(&[2, 4, 16], &[1, 3, 12])),
+            [(0, 12), (16, 28), (32, 44)]
+        );
+        assert_eq!(pairs(valid_box(&[2, 3, 4], &[2, 1, 4])), [(0, 4), (12, 16)]);
+        assert_eq!(
+            pairs(valid_box(&[2, 3], &[0, 3])),
+            Vec::<(usize, usize)>::new()
+        );
+        assert_eq!(
+            pairs(valid_box(&[2, 3], &[2, 0])),
+            Vec::<(usize, usize)>::new()
+        );
     }
 }
