@@ -18,6 +18,11 @@
 // - HOST ring (f32 only): x_r = 2^127, 1.5 * 2^127, -1.5 * 2^127, 0
 //   (0x7f000000, 0x7f400000, 0xff400000, 0); segments 0 and 1 are 2^127,
 //   segments 2 and 3 overflow (2.5 * 2^127 > f32's largest): inf.
+// - two_shot in f32 on 20 elements with the HOST ring's x_r: the
+//   composite cuts segments at floor(20 i / 4) = 0, 5, 10, 15, 20, and
+//   segment 2 (rank 2: -1.5 * 2^127 + 2^127 + 1.5 * 2^127) is 2^127; the
+//   builtin cuts at 32-byte boundaries, min(ceil(20 i / 32) * 8, 20) = 0, 8,
+//   16, 16, 20, so segment 2 is empty and every element overflows.
 //
 // A golden in rank order (inf everywhere) would call these results wrong.
 //
@@ -30,6 +35,10 @@
 // RUN: python3 %S/Inputs/npy.py write %t/y1.npy f4 1,64 7f400000
 // RUN: python3 %S/Inputs/npy.py write %t/y2.npy f4 1,64 ff400000
 // RUN: python3 %S/Inputs/npy.py write %t/y3.npy f4 1,64 00000000
+// RUN: python3 %S/Inputs/npy.py write %t/z0.npy f4 1,20 7f000000
+// RUN: python3 %S/Inputs/npy.py write %t/z1.npy f4 1,20 7f400000
+// RUN: python3 %S/Inputs/npy.py write %t/z2.npy f4 1,20 ff400000
+// RUN: python3 %S/Inputs/npy.py write %t/z3.npy f4 1,20 00000000
 //
 // The composite rail (an InCore kernel):
 // RUN: rm -rf %t.mesh && pld-run %t/mesh.mlir --ranks 4 --input 'd=%t/x{rank}.npy' --check --output-dir %t.mesh | FileCheck %s --check-prefix=OK
@@ -43,6 +52,10 @@
 // RUN: rm -rf %t.ring && pld-run %t/ring.mlir --ranks 4 --input 'd=%t/x{rank}.npy' --check --output-dir %t.ring | FileCheck %s --check-prefix=OK
 // RUN: python3 %S/Inputs/npy.py show %t.ring/d.rank3.golden.npy | FileCheck %s --check-prefix=RING
 // RUN: cmp %t.ring/d.rank3.npy %t.ring/d.rank3.golden.npy
+// RUN: rm -rf %t.two32 && pld-run %t/two_shot_f32.mlir --ranks 4 --input 'd=%t/z{rank}.npy' --check --output-dir %t.two32 | FileCheck %s --check-prefix=OK
+// RUN: python3 %S/Inputs/npy.py show %t.two32/d.rank3.golden.npy | FileCheck %s --check-prefix=TWO32
+// RUN: cmp %t.two32/d.rank3.npy %t.two32/d.rank3.golden.npy
+// TWO32: <f4 (1, 20): 7f800000 x 10, 7f000000 x 5, 7f800000 x 5
 // INF: <f2 (1, 64): 7c00 x 64
 // FINITE: <f2 (1, 64): 7753 x 64
 // TWO: <f2 (1, 64): 7c00 x 32, 7753 x 16, 7c00 x 16
@@ -61,6 +74,10 @@
 // RUN: rm -rf %t.hring && pld-run %t/host_ring.mlir --ranks 4 --input 'd=%t/y{rank}.npy' --check --output-dir %t.hring | FileCheck %s --check-prefix=HOST
 // RUN: python3 %S/Inputs/npy.py show %t.hring/d.rank2.golden.npy | FileCheck %s --check-prefix=HRING
 // RUN: cmp %t.hring/d.rank2.npy %t.hring/d.rank2.golden.npy
+// RUN: rm -rf %t.htwo32 && pld-run %t/host_two_shot_f32.mlir --ranks 4 --input 'd=%t/z{rank}.npy' --check --output-dir %t.htwo32 | FileCheck %s --check-prefix=HOST
+// RUN: python3 %S/Inputs/npy.py show %t.htwo32/d.rank3.golden.npy | FileCheck %s --check-prefix=HTWO32
+// RUN: cmp %t.htwo32/d.rank3.npy %t.htwo32/d.rank3.golden.npy
+// HTWO32: <f4 (1, 20): 7f800000 x 20
 // HOST: pld.tensor_allreduce at {{.*}}: ok on 4 ranks (worst error 0.000e0)
 // HRING: <f4 (1, 64): 7f000000 x 32, 7f800000 x 32
 //
@@ -156,5 +173,20 @@ func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
   %sbuf = "pld.tensor_alloc_window_buffer"(%sbytes) {name = "s"} : (i64) -> !pld.ptr
   %sig = "pld.tensor_window"(%sbuf) : (!pld.ptr) -> tensor<7x4xi32, #pld.dist>
   %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">, mode = "ring"} : (tensor<1x64xf32, #pld.dist>, tensor<7x4xi32, #pld.dist>) -> tensor<1x64xf32, #pld.dist>
+  return
+}
+
+//--- two_shot_f32.mlir
+func.func @k(%d: tensor<1x20xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%d, %s) {op = #pld.reduce_op<"sum">, mode = "two_shot"} : (tensor<1x20xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<1x20xf32, #pld.dist>
+  return
+}
+
+//--- host_two_shot_f32.mlir
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %bytes = arith.constant 80 : i64
+  %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "d"} : (i64) -> !pld.ptr
+  %data = "pld.tensor_window"(%buf) : (!pld.ptr) -> tensor<1x20xf32, #pld.dist>
+  %r = "pld.tensor_allreduce"(%data) {op = #pld.reduce_op<"sum">, mode = "two_shot"} : (tensor<1x20xf32, #pld.dist>) -> tensor<1x20xf32, #pld.dist>
   return
 }
