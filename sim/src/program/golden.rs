@@ -130,10 +130,11 @@ pub fn check_ranks(
         inputs,
         outputs,
     };
-    let goldens = operands.goldens()?;
+    let goldens = operands.goldens(wanted)?;
     let bytes = ranks * operands.param().bytes();
     let checks = parallel::map(ranks, bytes, |rank| {
-        wanted(rank).then(|| operands.rank_check(rank, &goldens[rank]))
+        let golden = goldens[rank].as_ref().filter(|_| wanted(rank))?;
+        Some(operands.rank_check(rank, golden))
     });
     Ok(checks.into_iter().flatten().collect())
 }
@@ -251,41 +252,46 @@ impl<'a> Operands<'a> {
         acc
     }
 
-    /// Every rank's golden, from the collective's semantics.
-    fn goldens(&self) -> Result<Vec<RankGolden>, String> {
+    /// Every rank's golden, from the collective's semantics (an
+    /// allreduce's only for the ranks `wanted`).
+    fn goldens(
+        &self,
+        wanted: &(dyn Fn(usize) -> bool + Sync),
+    ) -> Result<Vec<Option<RankGolden>>, String> {
+        let all = |goldens: Vec<RankGolden>| goldens.into_iter().map(Some).collect();
         Ok(match self.collective.kind {
-            CollectiveKind::AllReduce => self.allreduce()?,
-            CollectiveKind::Reduce => self.reduce()?,
-            CollectiveKind::Broadcast => self.same(self.before(self.root()?).to_vec()),
-            CollectiveKind::ReduceScatter => self.each(&|rank| self.reduce_scatter(rank)),
+            CollectiveKind::AllReduce => self.allreduce(wanted)?,
+            CollectiveKind::Reduce => all(self.reduce()?),
+            CollectiveKind::Broadcast => all(self.same(self.before(self.root()?).to_vec())),
+            CollectiveKind::ReduceScatter => all(self.each(&|rank| self.reduce_scatter(rank))),
             CollectiveKind::AllGather => {
                 // Row r is rank r's input row.
                 let (source, row) = self.input_rows()?;
                 let rows: Vec<&[u8]> = self.inputs.iter().map(|r| &r[source][..row]).collect();
-                self.same(rows.concat())
+                all(self.same(rows.concat()))
             }
             CollectiveKind::AllToAll => {
                 // Row r is row `rank` of rank r's input.
                 let (source, row) = self.input_rows()?;
-                self.each(&|rank| {
+                all(self.each(&|rank| {
                     let rows: Vec<&[u8]> = self
                         .inputs
                         .iter()
                         .map(|r| &r[source][rank * row..(rank + 1) * row])
                         .collect();
                     (rows.concat(), Vec::new())
-                })
+                }))
             }
             CollectiveKind::AllToAllV => {
                 let source = self.operand(Role::Input, "input")?;
                 let send = self.operand(Role::SendCounts, "counts")?;
-                self.each(&|rank| (self.all_to_all_v(rank, source, send), Vec::new()))
+                all(self.each(&|rank| (self.all_to_all_v(rank, source, send), Vec::new())))
             }
             CollectiveKind::IndexedAllToAllV => {
                 let source = self.operand(Role::Input, "input")?;
                 let send = self.operand(Role::SendCounts, "counts")?;
                 let index = self.operand(Role::Index, "index")?;
-                self.each(&|rank| (self.indexed(rank, source, send, index), Vec::new()))
+                all(self.each(&|rank| (self.indexed(rank, source, send, index), Vec::new())))
             }
             CollectiveKind::Barrier => {
                 return Err(format!(
@@ -310,9 +316,13 @@ impl<'a> Operands<'a> {
     }
 
     /// allreduce: rank `me`'s elements in the region folded in the order of
-    /// its schedule ([`order::allreduce`]), the others as they were; ranks
+    /// its schedule ([`order::allreduce`]), the others as they were, for
+    /// the ranks `wanted` (under MPI a process computes its own); ranks
     /// whose folds are the same share them.
-    fn allreduce(&self) -> Result<Vec<RankGolden>, String> {
+    fn allreduce(
+        &self,
+        wanted: &(dyn Fn(usize) -> bool + Sync),
+    ) -> Result<Vec<Option<RankGolden>>, String> {
         let (param, ranks) = (self.param(), self.ranks());
         let region = self.region()?;
         let whole = region.iter().map(|r| r.len()).sum::<usize>() == param.elements();
@@ -320,6 +330,10 @@ impl<'a> Operands<'a> {
         let mut images: Vec<(Vec<Run>, Arc<Vec<u8>>)> = Vec::new();
         let mut goldens = Vec::with_capacity(ranks);
         for me in 0..ranks {
+            if !wanted(me) {
+                goldens.push(None);
+                continue;
+            }
             let runs = order::allreduce(self.collective, param.dtype, &region, ranks, me)?;
             let runs = order::canonical(runs, free);
             let image = match images.iter().find(|(known, _)| *known == runs) {
@@ -334,10 +348,10 @@ impl<'a> Operands<'a> {
                 true => image,
                 false => Arc::new(self.overlay(me, &image, &region)),
             };
-            goldens.push(RankGolden {
+            goldens.push(Some(RankGolden {
                 bytes,
                 folded: region.clone(),
-            });
+            }));
         }
         Ok(goldens)
     }
