@@ -22,7 +22,7 @@ pub mod reference;
 use crate::program::model::{Collective, Dtype, KernelInfo, Param, Rail};
 use crate::program::parallel;
 pub use element::Value;
-use element::{by_dtype, fold_into, Element};
+use element::{by_dtype, fold_orders, Element};
 use order::Run;
 use pld_dialect::collective::{CollectiveKind, Role};
 use pld_dialect::enums::ReduceOp;
@@ -232,24 +232,29 @@ impl<'a> Operands<'a> {
     /// Elements `range` of every rank's target folded in the order `ranks`
     /// (each rank once), in the target's dtype.
     fn fold(&self, range: Range<usize>, ranks: &[usize]) -> Vec<u8> {
+        self.folds(range, &[ranks]).pop().unwrap_or_default()
+    }
+
+    /// Elements `range` of every rank's target folded in each of the
+    /// `orders` at once (one pass over the ranks' copies), in the target's
+    /// dtype.
+    fn folds(&self, range: Range<usize>, orders: &[&[usize]]) -> Vec<Vec<u8>> {
         let (dtype, op) = (self.param().dtype, self.op());
         let bytes = range.start * dtype.bytes()..range.end * dtype.bytes();
-        let sources: Vec<&[u8]> = ranks
-            .iter()
-            .map(|&r| &self.before(r)[bytes.clone()])
+        let sources: Vec<&[u8]> = (0..self.ranks())
+            .map(|r| &self.before(r)[bytes.clone()])
             .collect();
-        let Some((first, rest)) = sources.split_first() else {
-            return Vec::new();
-        };
-        let mut acc = first.to_vec();
-        parallel::pieces(&mut acc, dtype.bytes(), |offset, piece| {
-            let rest: Vec<&[u8]> = rest
+        let mut folds: Vec<Vec<u8>> = orders.iter().map(|_| vec![0; bytes.len()]).collect();
+        let mut pieces: Vec<&mut [u8]> = folds.iter_mut().map(Vec::as_mut_slice).collect();
+        parallel::pieces_of_all(&mut pieces, dtype.bytes(), |offset, pieces| {
+            let length = pieces.first().map_or(0, |p| p.len());
+            let part: Vec<&[u8]> = sources
                 .iter()
-                .map(|s| &s[offset..offset + piece.len()])
+                .map(|s| &s[offset..offset + length])
                 .collect();
-            by_dtype!(dtype, T => fold_into::<T>(op, piece, &rest));
+            by_dtype!(dtype, T => fold_orders::<T>(op, pieces, &part, orders));
         });
-        acc
+        folds
     }
 
     /// Every rank's golden, from the collective's semantics (an
@@ -327,33 +332,68 @@ impl<'a> Operands<'a> {
         let region = self.region()?;
         let whole = region.iter().map(|r| r.len()).sum::<usize>() == param.elements();
         let free = order::order_free(self.collective, param.dtype);
-        let mut images: Vec<(Vec<Run>, Arc<Vec<u8>>)> = Vec::new();
-        let mut goldens = Vec::with_capacity(ranks);
+        let mut plans: Vec<Option<Vec<Run>>> = Vec::with_capacity(ranks);
         for me in 0..ranks {
-            if !wanted(me) {
-                goldens.push(None);
-                continue;
-            }
-            let runs = order::allreduce(self.collective, param.dtype, &region, ranks, me)?;
-            let runs = order::canonical(runs, free);
-            let image = match images.iter().find(|(known, _)| *known == runs) {
-                Some((_, image)) => image.clone(),
-                None => {
-                    let image = Arc::new(self.image(&runs));
-                    images.push((runs, image.clone()));
-                    image
-                }
+            let plan = match wanted(me) {
+                true => Some(order::allreduce(
+                    self.collective,
+                    param.dtype,
+                    &region,
+                    ranks,
+                    me,
+                )?),
+                false => None,
             };
-            let bytes = match whole {
-                true => image,
-                false => Arc::new(self.overlay(me, &image, &region)),
-            };
-            goldens.push(Some(RankGolden {
-                bytes,
-                folded: region.clone(),
-            }));
+            plans.push(plan.map(|runs| order::canonical(runs, free)));
         }
-        Ok(goldens)
+        let mut distinct: Vec<&[Run]> = Vec::new();
+        for plan in plans.iter().flatten() {
+            if !distinct.contains(&plan.as_slice()) {
+                distinct.push(plan);
+            }
+        }
+        let images = self.images(&distinct);
+        Ok((0..ranks)
+            .map(|me| {
+                let plan = plans[me].as_deref()?;
+                let image = &images[distinct.iter().position(|d| *d == plan)?];
+                let bytes = match whole {
+                    true => image.clone(),
+                    false => Arc::new(self.overlay(me, image, &region)),
+                };
+                Some(RankGolden {
+                    bytes,
+                    folded: region.clone(),
+                })
+            })
+            .collect())
+    }
+
+    /// The folds of each of the `plans` at their places in a target of
+    /// zeros; plans that cut the target alike are folded together.
+    fn images(&self, plans: &[&[Run]]) -> Vec<Arc<Vec<u8>>> {
+        let Some(first) = plans.first() else {
+            return Vec::new();
+        };
+        let alike = plans.iter().all(|plan| {
+            plan.len() == first.len() && plan.iter().zip(*first).all(|(a, b)| a.range == b.range)
+        });
+        if !alike {
+            return plans.iter().flat_map(|plan| self.images(&[plan])).collect();
+        }
+        let size = self.param().dtype.bytes();
+        let mut images = vec![vec![0; self.param().bytes()]; plans.len()];
+        for (i, run) in first.iter().enumerate() {
+            let orders: Vec<&[usize]> = plans.iter().map(|p| p[i].ranks.as_slice()).collect();
+            let at = run.range.start * size..run.range.end * size;
+            for (image, fold) in images
+                .iter_mut()
+                .zip(self.folds(run.range.clone(), &orders))
+            {
+                image[at.clone()].copy_from_slice(&fold);
+            }
+        }
+        images.into_iter().map(Arc::new).collect()
     }
 
     /// The elements an allreduce reduces: a composite allreduce's
@@ -372,17 +412,6 @@ impl<'a> Operands<'a> {
             )),
             (_, Rail::Composite | Rail::Builtin) => Ok(order::whole(param.elements())),
         }
-    }
-
-    /// The folds of `runs` at their places in a target of zeros.
-    fn image(&self, runs: &[Run]) -> Vec<u8> {
-        let size = self.param().dtype.bytes();
-        let mut out = vec![0; self.param().bytes()];
-        for run in runs {
-            let at = run.range.start * size..run.range.end * size;
-            out[at].copy_from_slice(&self.fold(run.range.clone(), &run.ranks));
-        }
-        out
     }
 
     /// Rank `me`'s target before the call with the elements `region` taken
