@@ -171,13 +171,25 @@ pub(crate) fn fold_orders<T: Element>(
     }
 }
 
-/// `acc = acc (op) source`, element by element (as long as each other).
+/// `acc = acc (op) source`, element by element (as long as each other);
+/// one loop per op, so that the compiler sees the op as a constant.
 fn combine_into<T: Element>(op: ReduceOp, acc: &mut [u8], source: &[u8]) {
+    match op {
+        ReduceOp::Sum => zip_into::<T>(acc, source, |a, b| T::combine(ReduceOp::Sum, a, b)),
+        ReduceOp::Max => zip_into::<T>(acc, source, |a, b| T::combine(ReduceOp::Max, a, b)),
+        ReduceOp::Min => zip_into::<T>(acc, source, |a, b| T::combine(ReduceOp::Min, a, b)),
+        ReduceOp::Prod => zip_into::<T>(acc, source, |a, b| T::combine(ReduceOp::Prod, a, b)),
+    }
+}
+
+/// `acc = f(acc, source)`, element by element.
+#[inline(always)]
+fn zip_into<T: Element>(acc: &mut [u8], source: &[u8], f: impl Fn(T, T) -> T) {
     for (a, x) in acc
         .chunks_exact_mut(T::BYTES)
         .zip(source.chunks_exact(T::BYTES))
     {
-        T::combine(op, T::load(a), T::load(x)).store(a);
+        f(T::load(a), T::load(x)).store(a);
     }
 }
 
