@@ -871,6 +871,48 @@ mod tests {
     }
 
     #[test]
+    fn each_rank_is_judged_by_its_schedules_order() {
+        // f16 30000, 40000, -40000, 0 on 4 ranks, 64 elements: inf or 30000
+        // by the order (docs/tools/pld-run.md, "Goldens and tolerance").
+        let (big, inf) = ([0x53, 0x77], [0x00, 0x7c]);
+        let data = |bits: [u8; 2]| bits.repeat(64);
+        let inputs = buffers(vec![
+            data(big),
+            data([0xe2, 0x78]),
+            data([0xe2, 0xf8]),
+            data([0, 0]),
+        ]);
+        // Segments of 16: two-shot 2 finite, ring 0 and 1 finite.
+        let segments = |finite: &[usize]| -> Vec<u8> {
+            (0..4)
+                .flat_map(|s| (if finite.contains(&s) { big } else { inf }).repeat(16))
+                .collect()
+        };
+        let mesh: Vec<Vec<u8>> = (0..4)
+            .map(|r| data(if r == 2 { big } else { inf }))
+            .collect();
+        let cases = [
+            (AllReduceMode::Mesh, mesh),
+            (AllReduceMode::TwoShot, vec![segments(&[2]); 4]),
+            (AllReduceMode::Ring, vec![segments(&[0, 1]); 4]),
+        ];
+        for (mode, right) in cases {
+            let mut k = kernel(CollectiveKind::AllReduce, None, Dtype::F16, &[1, 64]);
+            k.collectives[0].mode = mode;
+            let checks = check(&k, &inputs, &buffers(right.clone())).unwrap();
+            assert!(checks.iter().all(|c| c.ok), "{mode:?}: {checks:?}");
+            // Rank 1 holding rank 2's mesh result is wrong.
+            let mut wrong = right.clone();
+            wrong[1] = right[2].clone();
+            if wrong[1] != right[1] {
+                let checks = check(&k, &inputs, &buffers(wrong)).unwrap();
+                let bad: Vec<usize> = checks.iter().filter(|c| !c.ok).map(|c| c.rank).collect();
+                assert_eq!(bad, [1], "{mode:?}");
+            }
+        }
+    }
+
+    #[test]
     fn integer_and_half_folds_are_the_devices() {
         // reduce_scatter [4, 2] on 4 ranks: row r of rank r is the fold.
         let k = kernel(
