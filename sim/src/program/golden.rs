@@ -232,21 +232,21 @@ impl<'a> Operands<'a> {
     /// Elements `range` of every rank's target folded in the order `ranks`
     /// (each rank once), in the target's dtype.
     fn fold(&self, range: Range<usize>, ranks: &[usize]) -> Vec<u8> {
-        self.folds(range, &[ranks]).pop().unwrap_or_default()
+        let mut fold = vec![0; range.len() * self.param().dtype.bytes()];
+        self.folds(range, &[ranks], &mut [&mut fold[..]]);
+        fold
     }
 
-    /// Elements `range` of every rank's target folded in each of the
-    /// `orders` at once (one pass over the ranks' copies), in the target's
-    /// dtype.
-    fn folds(&self, range: Range<usize>, orders: &[&[usize]]) -> Vec<Vec<u8>> {
+    /// `folds[j]` := elements `range` of every rank's target folded in the
+    /// order `orders[j]`, all at once (one pass over the ranks' copies), in
+    /// the target's dtype.
+    fn folds(&self, range: Range<usize>, orders: &[&[usize]], folds: &mut [&mut [u8]]) {
         let (dtype, op) = (self.param().dtype, self.op());
         let bytes = range.start * dtype.bytes()..range.end * dtype.bytes();
         let sources: Vec<&[u8]> = (0..self.ranks())
             .map(|r| &self.before(r)[bytes.clone()])
             .collect();
-        let mut folds: Vec<Vec<u8>> = orders.iter().map(|_| vec![0; bytes.len()]).collect();
-        let mut pieces: Vec<&mut [u8]> = folds.iter_mut().map(Vec::as_mut_slice).collect();
-        parallel::pieces_of_all(&mut pieces, dtype.bytes(), |offset, pieces| {
+        parallel::pieces_of_all(folds, dtype.bytes(), |offset, pieces| {
             let length = pieces.first().map_or(0, |p| p.len());
             let part: Vec<&[u8]> = sources
                 .iter()
@@ -254,7 +254,6 @@ impl<'a> Operands<'a> {
                 .collect();
             by_dtype!(dtype, T => fold_orders::<T>(op, pieces, &part, orders));
         });
-        folds
     }
 
     /// Every rank's golden, from the collective's semantics (an
@@ -386,12 +385,11 @@ impl<'a> Operands<'a> {
         for (i, run) in first.iter().enumerate() {
             let orders: Vec<&[usize]> = plans.iter().map(|p| p[i].ranks.as_slice()).collect();
             let at = run.range.start * size..run.range.end * size;
-            for (image, fold) in images
+            let mut places: Vec<&mut [u8]> = images
                 .iter_mut()
-                .zip(self.folds(run.range.clone(), &orders))
-            {
-                image[at.clone()].copy_from_slice(&fold);
-            }
+                .map(|image| &mut image[at.clone()])
+                .collect();
+            self.folds(run.range.clone(), &orders, &mut places);
         }
         images.into_iter().map(Arc::new).collect()
     }
