@@ -1,5 +1,19 @@
 //! Command lines as LLVM tools read them: a long option may be written with
-//! one dash (`-pass-pipeline=...`, `-split-input-file`) as well as two.
+//! one dash (`-pass-pipeline=...`, `-split-input-file`) as well as two, and
+//! a malformed command line ends `pld-opt` and `pld-translate` with status
+//! 1, as it ends `mlir-opt` and `mlir-translate`.
+
+/// The command line parsed into `C`, as `mlir-opt` and `mlir-translate`
+/// end on a malformed one: the parser's message and exit status 1 (clap's
+/// own status is 2). `--help` and `--version` print and exit 0.
+pub fn parse_or_exit_1<C: clap::Parser>(args: impl IntoIterator<Item = String>) -> C {
+    C::try_parse_from(llvm_style(args)).unwrap_or_else(|error| {
+        let status = if error.use_stderr() { 1 } else { 0 };
+        // A closed stdout or stderr leaves nothing to report the failure on.
+        let _ = error.print();
+        std::process::exit(status)
+    })
+}
 
 /// `args` (the program name first) with every single-dash long option
 /// given its second dash. Short options (`-o`), a lone `-` (standard

@@ -287,7 +287,7 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
     if let Some(dir) = &options.output_dir {
         write_outputs(dir, kernel, &finished)?;
     }
-    print_finished(options, kernel, &finished, &series);
+    print_finished(options, kernel, &series);
     let checking = options
         .check
         .then(|| progress.phase(format!("checking {on_ranks} against the golden")));
@@ -571,8 +571,9 @@ fn write_outputs(dir: &str, kernel: &KernelInfo, finished: &Finished) -> Result<
     Ok(())
 }
 
-/// `@k on 4 ranks: finished in ...`, with the series when there was one.
-fn print_finished(options: &Options, kernel: &KernelInfo, finished: &Finished, series: &Series) {
+/// `@k on 4 ranks: finished in ...`, with the series when there was one:
+/// both times are the means of the timed runs.
+fn print_finished(options: &Options, kernel: &KernelInfo, series: &Series) {
     let described = if series.runs > 1 {
         format!(
             " (the mean of {} runs after {} warm-up runs)",
@@ -588,7 +589,7 @@ fn print_finished(options: &Options, kernel: &KernelInfo, finished: &Finished, s
         kernel.name,
         report::count(options.ranks, "rank"),
         series.elapsed,
-        finished.outcome.kernel_time
+        series.kernel
     );
 }
 

@@ -1,24 +1,29 @@
-//! The expected results of a kernel's collective, computed as the device
-//! computes them (in the target's dtype, one step per rank in rank order,
-//! see [`element`]), and the comparison with what the ranks produced.
+//! The expected results of a kernel's collective, computed as each rank's
+//! schedule computes them (in the target's dtype, one step per rank, in
+//! the order that rank's schedule folds, see [`element`] and [`order`]),
+//! and the comparison with what the ranks produced.
 //!
 //! One golden per rank, the bytes `--output-dir` writes; each element of
 //! it is either a copy (of a rank's data: broadcast, allgather,
 //! all_to_all, all_to_all_v, and the elements a reduce or reduce_scatter
-//! leaves as they were), compared bit for bit, NaN included, or a fold of
-//! every rank's element. A fold of integers, and a max or min, is exact
-//! (integers wrap around as the device's do; a NaN agrees with a NaN); a
-//! sum or product of floats depends on the order of the steps, so a result
-//! may differ from the golden by the [`tolerance`] when both are finite,
-//! and must be the golden's infinity or NaN otherwise.
+//! leaves as they were, and those of a composite allreduce's target
+//! outside its `valid_shape`), compared bit for bit, NaN included, or a
+//! fold of every rank's element. A fold of integers, and a max or min, is
+//! exact (integers wrap around as the device's do; a NaN agrees with a
+//! NaN); a sum or product of floats is the schedule's, and a result may
+//! differ from it by the [`tolerance`] when both are finite (a device's
+//! vector unit may round differently), and must be the golden's infinity
+//! or NaN otherwise.
 
 mod element;
+mod order;
 pub mod reference;
 
-use crate::program::model::{Collective, Dtype, KernelInfo, Param};
+use crate::program::model::{Collective, Dtype, KernelInfo, Param, Rail};
 use crate::program::parallel;
 pub use element::Value;
-use element::{by_dtype, fold_into, Element};
+use element::{by_dtype, fold_orders, Element};
+use order::Run;
 use pld_dialect::collective::{CollectiveKind, Role};
 use pld_dialect::enums::ReduceOp;
 use std::ops::Range;
@@ -125,10 +130,11 @@ pub fn check_ranks(
         inputs,
         outputs,
     };
-    let goldens = operands.goldens()?;
+    let goldens = operands.goldens(wanted)?;
     let bytes = ranks * operands.param().bytes();
     let checks = parallel::map(ranks, bytes, |rank| {
-        wanted(rank).then(|| operands.rank_check(rank, &goldens[rank]))
+        let golden = goldens[rank].as_ref().filter(|_| wanted(rank))?;
+        Some(operands.rank_check(rank, golden))
     });
     Ok(checks.into_iter().flatten().collect())
 }
@@ -158,10 +164,11 @@ fn the_collective(kernel: &KernelInfo) -> Result<&Collective, String> {
 }
 
 /// A rank's golden: its target as the device holds it, and the elements
-/// that are a fold of every rank's (the others are copies).
+/// that are a fold of every rank's (the others are copies), as sorted,
+/// disjoint ranges.
 struct RankGolden {
     bytes: Arc<Vec<u8>>,
-    folded: Range<usize>,
+    folded: Vec<Range<usize>>,
 }
 
 /// A collective's operands before (`inputs[rank][param]`) and after
@@ -222,64 +229,73 @@ impl<'a> Operands<'a> {
             })
     }
 
-    /// Elements `range` of every rank's target folded in rank order, in the
-    /// target's dtype.
-    fn fold(&self, range: Range<usize>) -> Vec<u8> {
+    /// Elements `range` of every rank's target folded in the order `ranks`
+    /// (each rank once), in the target's dtype.
+    fn fold(&self, range: Range<usize>, ranks: &[usize]) -> Vec<u8> {
+        let mut fold = vec![0; range.len() * self.param().dtype.bytes()];
+        self.folds(range, &[ranks], &mut [&mut fold[..]]);
+        fold
+    }
+
+    /// `folds[j]` := elements `range` of every rank's target folded in the
+    /// order `orders[j]`, all at once (one pass over the ranks' copies), in
+    /// the target's dtype.
+    fn folds(&self, range: Range<usize>, orders: &[&[usize]], folds: &mut [&mut [u8]]) {
         let (dtype, op) = (self.param().dtype, self.op());
         let bytes = range.start * dtype.bytes()..range.end * dtype.bytes();
         let sources: Vec<&[u8]> = (0..self.ranks())
             .map(|r| &self.before(r)[bytes.clone()])
             .collect();
-        let Some((first, rest)) = sources.split_first() else {
-            return Vec::new();
-        };
-        let mut acc = first.to_vec();
-        parallel::pieces(&mut acc, dtype.bytes(), |offset, piece| {
-            let rest: Vec<&[u8]> = rest
+        parallel::pieces_of_all(folds, dtype.bytes(), |offset, pieces| {
+            let length = pieces.first().map_or(0, |p| p.len());
+            let part: Vec<&[u8]> = sources
                 .iter()
-                .map(|s| &s[offset..offset + piece.len()])
+                .map(|s| &s[offset..offset + length])
                 .collect();
-            by_dtype!(dtype, T => fold_into::<T>(op, piece, &rest));
+            by_dtype!(dtype, T => fold_orders::<T>(op, pieces, &part, orders));
         });
-        acc
     }
 
-    /// Every rank's golden, from the collective's semantics.
-    fn goldens(&self) -> Result<Vec<RankGolden>, String> {
-        let n = self.param().elements();
+    /// Every rank's golden, from the collective's semantics (an
+    /// allreduce's only for the ranks `wanted`).
+    fn goldens(
+        &self,
+        wanted: &(dyn Fn(usize) -> bool + Sync),
+    ) -> Result<Vec<Option<RankGolden>>, String> {
+        let all = |goldens: Vec<RankGolden>| goldens.into_iter().map(Some).collect();
         Ok(match self.collective.kind {
-            CollectiveKind::AllReduce => self.same(self.fold(0..n), 0..n),
-            CollectiveKind::Reduce => self.reduce()?,
-            CollectiveKind::Broadcast => self.same(self.before(self.root()?).to_vec(), 0..0),
-            CollectiveKind::ReduceScatter => self.each(&|rank| self.reduce_scatter(rank)),
+            CollectiveKind::AllReduce => self.allreduce(wanted)?,
+            CollectiveKind::Reduce => all(self.reduce()?),
+            CollectiveKind::Broadcast => all(self.same(self.before(self.root()?).to_vec())),
+            CollectiveKind::ReduceScatter => all(self.each(&|rank| self.reduce_scatter(rank))),
             CollectiveKind::AllGather => {
                 // Row r is rank r's input row.
                 let (source, row) = self.input_rows()?;
                 let rows: Vec<&[u8]> = self.inputs.iter().map(|r| &r[source][..row]).collect();
-                self.same(rows.concat(), 0..0)
+                all(self.same(rows.concat()))
             }
             CollectiveKind::AllToAll => {
                 // Row r is row `rank` of rank r's input.
                 let (source, row) = self.input_rows()?;
-                self.each(&|rank| {
+                all(self.each(&|rank| {
                     let rows: Vec<&[u8]> = self
                         .inputs
                         .iter()
                         .map(|r| &r[source][rank * row..(rank + 1) * row])
                         .collect();
-                    (rows.concat(), 0..0)
-                })
+                    (rows.concat(), Vec::new())
+                }))
             }
             CollectiveKind::AllToAllV => {
                 let source = self.operand(Role::Input, "input")?;
                 let send = self.operand(Role::SendCounts, "counts")?;
-                self.each(&|rank| (self.all_to_all_v(rank, source, send), 0..0))
+                all(self.each(&|rank| (self.all_to_all_v(rank, source, send), Vec::new())))
             }
             CollectiveKind::IndexedAllToAllV => {
                 let source = self.operand(Role::Input, "input")?;
                 let send = self.operand(Role::SendCounts, "counts")?;
                 let index = self.operand(Role::Index, "index")?;
-                self.each(&|rank| (self.indexed(rank, source, send, index), 0..0))
+                all(self.each(&|rank| (self.indexed(rank, source, send, index), Vec::new())))
             }
             CollectiveKind::Barrier => {
                 return Err(format!(
@@ -292,20 +308,128 @@ impl<'a> Operands<'a> {
         })
     }
 
-    /// The same golden for every rank, computed once.
-    fn same(&self, bytes: Vec<u8>, folded: Range<usize>) -> Vec<RankGolden> {
+    /// The same golden for every rank, a copy, computed once.
+    fn same(&self, bytes: Vec<u8>) -> Vec<RankGolden> {
         let bytes = Arc::new(bytes);
         (0..self.ranks())
             .map(|_| RankGolden {
                 bytes: bytes.clone(),
-                folded: folded.clone(),
+                folded: Vec::new(),
             })
             .collect()
     }
 
+    /// allreduce: rank `me`'s elements in the region folded in the order of
+    /// its schedule ([`order::allreduce`]), the others as they were, for
+    /// the ranks `wanted` (under MPI a process computes its own); ranks
+    /// whose folds are the same share them.
+    fn allreduce(
+        &self,
+        wanted: &(dyn Fn(usize) -> bool + Sync),
+    ) -> Result<Vec<Option<RankGolden>>, String> {
+        let (param, ranks) = (self.param(), self.ranks());
+        let region = self.region()?;
+        let whole = region.iter().map(|r| r.len()).sum::<usize>() == param.elements();
+        let free = order::order_free(self.collective, param.dtype);
+        let mut plans: Vec<Option<Vec<Run>>> = Vec::with_capacity(ranks);
+        for me in 0..ranks {
+            let plan = match wanted(me) {
+                true => Some(order::allreduce(
+                    self.collective,
+                    param.dtype,
+                    &region,
+                    ranks,
+                    me,
+                )?),
+                false => None,
+            };
+            plans.push(plan.map(|runs| order::canonical(runs, free)));
+        }
+        let mut distinct: Vec<&[Run]> = Vec::new();
+        for plan in plans.iter().flatten() {
+            if !distinct.contains(&plan.as_slice()) {
+                distinct.push(plan);
+            }
+        }
+        let images = self.images(&distinct);
+        Ok((0..ranks)
+            .map(|me| {
+                let plan = plans[me].as_deref()?;
+                let image = &images[distinct.iter().position(|d| *d == plan)?];
+                let bytes = match whole {
+                    true => image.clone(),
+                    false => Arc::new(self.overlay(me, image, &region)),
+                };
+                Some(RankGolden {
+                    bytes,
+                    folded: region.clone(),
+                })
+            })
+            .collect())
+    }
+
+    /// The folds of each of the `plans` at their places in a target of
+    /// zeros; plans that cut the target alike are folded together.
+    fn images(&self, plans: &[&[Run]]) -> Vec<Arc<Vec<u8>>> {
+        let Some(first) = plans.first() else {
+            return Vec::new();
+        };
+        let alike = plans.iter().all(|plan| {
+            plan.len() == first.len() && plan.iter().zip(*first).all(|(a, b)| a.range == b.range)
+        });
+        if !alike {
+            return plans.iter().flat_map(|plan| self.images(&[plan])).collect();
+        }
+        let size = self.param().dtype.bytes();
+        let mut images = vec![vec![0; self.param().bytes()]; plans.len()];
+        for (i, run) in first.iter().enumerate() {
+            let orders: Vec<&[usize]> = plans.iter().map(|p| p[i].ranks.as_slice()).collect();
+            let at = run.range.start * size..run.range.end * size;
+            let mut places: Vec<&mut [u8]> = images
+                .iter_mut()
+                .map(|image| &mut image[at.clone()])
+                .collect();
+            self.folds(run.range.clone(), &orders, &mut places);
+        }
+        images.into_iter().map(Arc::new).collect()
+    }
+
+    /// The elements an allreduce reduces: a composite allreduce's
+    /// `valid_shape` box, else all of them (a builtin kernel reduces the
+    /// whole buffer, spec 11.4).
+    fn region(&self) -> Result<Vec<Range<usize>>, String> {
+        let param = self.param();
+        match (&self.collective.valid_shape, self.collective.rail) {
+            (Some(valid), Rail::Composite) if valid.len() == param.shape.len() => {
+                Ok(order::valid_box(&param.shape, valid))
+            }
+            (Some(valid), Rail::Composite) => Err(format!(
+                "no golden: the valid_shape {valid:?} of {}'s target does not fit its shape {:?}",
+                self.collective.op(),
+                param.shape
+            )),
+            (_, Rail::Composite | Rail::Builtin) => Ok(order::whole(param.elements())),
+        }
+    }
+
+    /// Rank `me`'s target before the call with the elements `region` taken
+    /// from `image`.
+    fn overlay(&self, me: usize, image: &[u8], region: &[Range<usize>]) -> Vec<u8> {
+        let size = self.param().dtype.bytes();
+        let mut out = self.before(me).to_vec();
+        for range in region {
+            let at = range.start * size..range.end * size;
+            out[at.clone()].copy_from_slice(&image[at]);
+        }
+        out
+    }
+
     /// A golden per rank, `golden(rank)`: its bytes and folded elements;
     /// the ranks in parallel.
-    fn each(&self, golden: &(dyn Fn(usize) -> (Vec<u8>, Range<usize>) + Sync)) -> Vec<RankGolden> {
+    fn each(
+        &self,
+        golden: &(dyn Fn(usize) -> (Vec<u8>, Vec<Range<usize>>) + Sync),
+    ) -> Vec<RankGolden> {
         let ranks = self.ranks();
         parallel::map(ranks, ranks * self.param().bytes(), |rank| {
             let (bytes, folded) = golden(rank);
@@ -316,32 +440,34 @@ impl<'a> Operands<'a> {
         })
     }
 
-    /// reduce: the root's target becomes the fold; the others keep theirs.
+    /// reduce: the root's target becomes the fold, in the mesh's order on
+    /// the root; the others keep theirs.
     fn reduce(&self) -> Result<Vec<RankGolden>, String> {
         let (root, n) = (self.root()?, self.param().elements());
-        let folded = Arc::new(self.fold(0..n));
+        let folded = Arc::new(self.fold(0..n, &order::mesh(root, self.ranks())));
         Ok((0..self.ranks())
             .map(|rank| match rank == root {
                 true => RankGolden {
                     bytes: folded.clone(),
-                    folded: 0..n,
+                    folded: order::whole(n),
                 },
                 false => RankGolden {
                     bytes: Arc::new(self.before(rank).to_vec()),
-                    folded: 0..0,
+                    folded: Vec::new(),
                 },
             })
             .collect())
     }
 
     /// reduce_scatter: row `rank` becomes the fold of every rank's row
-    /// `rank`; the others keep their values.
-    fn reduce_scatter(&self, rank: usize) -> (Vec<u8>, Range<usize>) {
+    /// `rank`, in the mesh's order on `rank`; the others keep their values.
+    fn reduce_scatter(&self, rank: usize) -> (Vec<u8>, Vec<Range<usize>>) {
         let (row, bytes) = (self.row(), self.param().dtype.bytes());
         let folded = rank * row..(rank + 1) * row;
         let mut out = self.before(rank).to_vec();
-        out[folded.start * bytes..folded.end * bytes].copy_from_slice(&self.fold(folded.clone()));
-        (out, folded)
+        let fold = self.fold(folded.clone(), &order::mesh(rank, self.ranks()));
+        out[folded.start * bytes..folded.end * bytes].copy_from_slice(&fold);
+        (out, vec![folded])
     }
 
     /// The collective's input, and the bytes of one row of the target.
@@ -423,13 +549,11 @@ impl<'a> Operands<'a> {
     fn rank_check(&self, rank: usize, golden: &RankGolden) -> RankCheck {
         let param = self.param();
         let (want, got) = (&golden.bytes[..], &self.outputs[rank][self.target][..]);
-        let folded = golden.folded.clone();
         let mut tally = Tally::default();
-        by_dtype!(param.dtype, T => {
-            self.compare::<T>(0..folded.start, None, want, got, &mut tally);
-            self.compare::<T>(folded.clone(), Some(self.op()), want, got, &mut tally);
-            self.compare::<T>(folded.end..param.elements(), None, want, got, &mut tally);
-        });
+        for (range, folded) in cut(&golden.folded, param.elements()) {
+            let fold = folded.then(|| self.op());
+            by_dtype!(param.dtype, T => self.compare::<T>(range, fold, want, got, &mut tally));
+        }
         // all_to_all_v also publishes what each sender sent; a wrong
         // published count is a wrong element too.
         tally.wrong += self.wrong_counts(rank);
@@ -511,6 +635,24 @@ impl<'a> Operands<'a> {
             })
             .count()
     }
+}
+
+/// `0..n` cut at the sorted, disjoint ranges `folded`: each piece, and
+/// whether it is one of them.
+fn cut(folded: &[Range<usize>], n: usize) -> Vec<(Range<usize>, bool)> {
+    let mut pieces = Vec::with_capacity(2 * folded.len() + 1);
+    let mut at = 0;
+    for range in folded {
+        if range.start > at {
+            pieces.push((at..range.start, false));
+        }
+        pieces.push((range.clone(), true));
+        at = range.end;
+    }
+    if at < n {
+        pieces.push((at..n, false));
+    }
+    pieces
 }
 
 /// Whether an element whose bits differ from the golden's is right, and
@@ -634,6 +776,8 @@ mod tests {
             collectives: vec![Collective {
                 kind,
                 mode: AllReduceMode::Mesh,
+                rail: Rail::Composite,
+                valid_shape: None,
                 reduce,
                 root: (kind == CollectiveKind::Broadcast).then_some(0),
                 operands: vec![Some(0), Some(1)],
@@ -722,6 +866,48 @@ mod tests {
             [(0, "3.5".into(), Some(tolerance)), (2, "inf".into(), None)]
         );
         assert_eq!(checks[0].worst, f64::INFINITY);
+    }
+
+    #[test]
+    fn each_rank_is_judged_by_its_schedules_order() {
+        // f16 30000, 40000, -40000, 0 on 4 ranks, 64 elements: inf or 30000
+        // by the order (docs/tools/pld-run.md, "Goldens and tolerance").
+        let (big, inf) = ([0x53, 0x77], [0x00, 0x7c]);
+        let data = |bits: [u8; 2]| bits.repeat(64);
+        let inputs = buffers(vec![
+            data(big),
+            data([0xe2, 0x78]),
+            data([0xe2, 0xf8]),
+            data([0, 0]),
+        ]);
+        // Segments of 16: two-shot 2 finite, ring 0 and 1 finite.
+        let segments = |finite: &[usize]| -> Vec<u8> {
+            (0..4)
+                .flat_map(|s| (if finite.contains(&s) { big } else { inf }).repeat(16))
+                .collect()
+        };
+        let mesh: Vec<Vec<u8>> = (0..4)
+            .map(|r| data(if r == 2 { big } else { inf }))
+            .collect();
+        let cases = [
+            (AllReduceMode::Mesh, mesh),
+            (AllReduceMode::TwoShot, vec![segments(&[2]); 4]),
+            (AllReduceMode::Ring, vec![segments(&[0, 1]); 4]),
+        ];
+        for (mode, right) in cases {
+            let mut k = kernel(CollectiveKind::AllReduce, None, Dtype::F16, &[1, 64]);
+            k.collectives[0].mode = mode;
+            let checks = check(&k, &inputs, &buffers(right.clone())).unwrap();
+            assert!(checks.iter().all(|c| c.ok), "{mode:?}: {checks:?}");
+            // Rank 1 holding rank 2's mesh result is wrong.
+            let mut wrong = right.clone();
+            wrong[1] = right[2].clone();
+            if wrong[1] != right[1] {
+                let checks = check(&k, &inputs, &buffers(wrong)).unwrap();
+                let bad: Vec<usize> = checks.iter().filter(|c| !c.ok).map(|c| c.rank).collect();
+                assert_eq!(bad, [1], "{mode:?}");
+            }
+        }
     }
 
     #[test]

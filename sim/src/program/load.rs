@@ -8,7 +8,7 @@
 //! parameters follow the parameters, in order (as
 //! `pld-materialize-dist-tensor-ctx` adds them).
 
-use super::model::{index_of, location, tensor_param, Collective, KernelInfo, Param};
+use super::model::{index_of, location, tensor_param, Collective, KernelInfo, Param, Rail};
 use crate::compiler::Compiled;
 use crate::runtime::domain::{aligned, CommDomain};
 use crate::runtime::run::{Outcome, Run};
@@ -483,6 +483,8 @@ fn collectives_of(function: OperationRef) -> Vec<Collective> {
         collectives.push(Collective {
             kind,
             mode,
+            rail: Rail::Composite,
+            valid_shape: target_valid_shape(&view),
             reduce: kind.reduce_op(given),
             root,
             operands,
@@ -491,6 +493,15 @@ fn collectives_of(function: OperationRef) -> Vec<Collective> {
         });
     }
     collectives
+}
+
+/// The `valid_shape` of a collective's target type, if it has one.
+fn target_valid_shape(view: &pld_dialect::ops::OpView) -> Option<Vec<usize>> {
+    use melior::ir::ValueLike;
+    let target = view.one(Role::Target.group())?;
+    let info = pld_dialect::types::tensor_info(target.r#type()).ok()??;
+    let valid = info.valid_shape?;
+    valid.iter().map(|v| usize::try_from(*v).ok()).collect()
 }
 
 /// The parameters of a kernel used as credit signals (by one of its

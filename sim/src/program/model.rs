@@ -108,6 +108,16 @@ impl Param {
     }
 }
 
+/// Which kernels run a collective: the composite expansion in an InCore
+/// kernel, or a builtin kernel (whose ring signal has one more row, whose
+/// two-shot segments start at 32-byte boundaries, and which works on the
+/// whole buffer, valid_shape or not).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rail {
+    Composite,
+    Builtin,
+}
+
 /// One collective call, for the shape and golden checks: which collective,
 /// its attributes, and where each of its operands is. The one description
 /// of a call in the simulator, for a kernel's collectives and a builtin's.
@@ -116,6 +126,11 @@ pub struct Collective {
     pub kind: CollectiveKind,
     /// The allreduce schedule (mesh for every other collective).
     pub mode: AllReduceMode,
+    /// The kernels that run it.
+    pub rail: Rail,
+    /// The `valid_shape` of its target's type, when it has one (the
+    /// elements a composite allreduce reduces; the rest keep their values).
+    pub valid_shape: Option<Vec<usize>>,
     /// The reduction, for a collective that reduces (Sum when left out).
     pub reduce: Option<ReduceOp>,
     /// The root, for a collective that has one.

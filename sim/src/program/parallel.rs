@@ -54,18 +54,35 @@ pub fn map<T: Send>(n: usize, bytes: usize, f: impl Fn(usize) -> T + Sync) -> Ve
 /// `f(offset, piece)` over `data` cut into one piece per core, each a whole
 /// number of `unit` bytes; `offset` is where the piece starts in `data`.
 pub fn pieces(data: &mut [u8], unit: usize, f: impl Fn(usize, &mut [u8]) + Sync) {
+    pieces_of_all(&mut [data], unit, |offset, pieces| f(offset, pieces[0]));
+}
+
+/// [`pieces`] of several buffers of one length at once: `f(offset,
+/// pieces)` with the same piece of every buffer.
+pub fn pieces_of_all(
+    data: &mut [&mut [u8]],
+    unit: usize,
+    f: impl Fn(usize, &mut [&mut [u8]]) + Sync,
+) {
     let unit = unit.max(1);
-    let units = data.len() / unit;
-    let workers = workers(units, data.len());
+    let len = data.first().map_or(0, |d| d.len());
+    let units = len / unit;
+    let workers = workers(units, len * data.len());
     if workers <= 1 {
         f(0, data);
         return;
     }
     let piece = units.div_ceil(workers) * unit;
+    let mut rows: Vec<Vec<&mut [u8]>> = (0..len.div_ceil(piece)).map(|_| Vec::new()).collect();
+    for buffer in data.iter_mut() {
+        for (row, chunk) in rows.iter_mut().zip(buffer.chunks_mut(piece)) {
+            row.push(chunk);
+        }
+    }
     std::thread::scope(|scope| {
-        for (i, chunk) in data.chunks_mut(piece).enumerate() {
+        for (i, mut row) in rows.into_iter().enumerate() {
             let f = &f;
-            scope.spawn(move || f(i * piece, chunk));
+            scope.spawn(move || f(i * piece, &mut row));
         }
     });
 }

@@ -4,17 +4,10 @@
 //! buffers. `pld-run` checks a kernel's collectives with it, and whole
 //! programs check every call of every device.
 
+pub use crate::program::model::Rail;
 use crate::program::model::{Collective, KernelInfo, Param};
 use pld_dialect::collective::{CollectiveKind, Role, TargetRows};
 use pld_dialect::enums::AllReduceMode;
-
-/// Which kernels run the collective: the composite expansion in an InCore
-/// kernel, or a builtin kernel (whose ring signal has one more row).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rail {
-    Composite,
-    Builtin,
-}
 
 /// How a signal must be sized for a rank count.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -185,6 +178,8 @@ mod tests {
         let collective = Collective {
             kind: CollectiveKind::AllReduce,
             mode: AllReduceMode::Ring,
+            rail: Rail::Composite,
+            valid_shape: None,
             reduce: Some(ReduceOp::Sum),
             root: None,
             operands: vec![Some(0), Some(1)],

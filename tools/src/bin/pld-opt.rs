@@ -141,7 +141,7 @@ fn list_passes() {
 
 fn main() {
     pld_tools::files::quiet_on_closed_stdout();
-    let cli = Cli::parse_from(pld_tools::args::llvm_style(std::env::args()));
+    let cli = pld_tools::args::parse_or_exit_1::<Cli>(std::env::args());
     if cli.list_passes {
         list_passes();
         return;

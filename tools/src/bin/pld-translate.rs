@@ -41,7 +41,7 @@ struct Cli {
 
 fn main() {
     pld_tools::files::quiet_on_closed_stdout();
-    let cli = Cli::parse_from(pld_tools::args::llvm_style(std::env::args()));
+    let cli = pld_tools::args::parse_or_exit_1::<Cli>(std::env::args());
     let options = Options {
         input: cli.input,
         output: cli.output,

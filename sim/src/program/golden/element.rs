@@ -144,21 +144,52 @@ pub(crate) use by_dtype;
 /// the cache while every rank's part is added to it).
 const BLOCK_BYTES: usize = 16 << 10;
 
-/// `acc` folded in place with `sources` (each as long as `acc`), in
-/// order: `acc = acc (op) sources[0] (op) sources[1] ...`.
-pub(crate) fn fold_into<T: Element>(op: ReduceOp, acc: &mut [u8], sources: &[&[u8]]) {
+/// Each `accs[j]` (as long as the `sources`) set to the fold of the
+/// `sources` in the order `orders[j]`: `sources[o[0]] (op) sources[o[1]]
+/// ...`. Block by block, every order of a block before the next, so that
+/// the sources are read from memory once for all the orders.
+pub(crate) fn fold_orders<T: Element>(
+    op: ReduceOp,
+    accs: &mut [&mut [u8]],
+    sources: &[&[u8]],
+    orders: &[&[usize]],
+) {
     let block = BLOCK_BYTES / T::BYTES * T::BYTES;
-    for (b, acc) in acc.chunks_mut(block).enumerate() {
-        let start = b * block;
-        for source in sources {
-            let source = &source[start..start + acc.len()];
-            for (a, x) in acc
-                .chunks_exact_mut(T::BYTES)
-                .zip(source.chunks_exact(T::BYTES))
-            {
-                T::combine(op, T::load(a), T::load(x)).store(a);
+    let len = sources.first().map_or(0, |s| s.len());
+    for start in (0..len).step_by(block.max(1)) {
+        let end = (start + block).min(len);
+        for (acc, order) in accs.iter_mut().zip(orders) {
+            let Some((first, rest)) = order.split_first() else {
+                continue;
+            };
+            let acc = &mut acc[start..end];
+            acc.copy_from_slice(&sources[*first][start..end]);
+            for &rank in rest {
+                combine_into::<T>(op, acc, &sources[rank][start..end]);
             }
         }
+    }
+}
+
+/// `acc = acc (op) source`, element by element (as long as each other);
+/// one loop per op, so that the compiler sees the op as a constant.
+fn combine_into<T: Element>(op: ReduceOp, acc: &mut [u8], source: &[u8]) {
+    match op {
+        ReduceOp::Sum => zip_into::<T>(acc, source, |a, b| T::combine(ReduceOp::Sum, a, b)),
+        ReduceOp::Max => zip_into::<T>(acc, source, |a, b| T::combine(ReduceOp::Max, a, b)),
+        ReduceOp::Min => zip_into::<T>(acc, source, |a, b| T::combine(ReduceOp::Min, a, b)),
+        ReduceOp::Prod => zip_into::<T>(acc, source, |a, b| T::combine(ReduceOp::Prod, a, b)),
+    }
+}
+
+/// `acc = f(acc, source)`, element by element.
+#[inline(always)]
+fn zip_into<T: Element>(acc: &mut [u8], source: &[u8], f: impl Fn(T, T) -> T) {
+    for (a, x) in acc
+        .chunks_exact_mut(T::BYTES)
+        .zip(source.chunks_exact(T::BYTES))
+    {
+        f(T::load(a), T::load(x)).store(a);
     }
 }
 
@@ -217,10 +248,33 @@ impl fmt::Display for Value {
 mod tests {
     use super::*;
 
+    /// `values` folded in rank order.
     fn fold<T: Element>(op: ReduceOp, values: &[&[u8]]) -> Vec<u8> {
-        let mut acc = values[0].to_vec();
-        fold_into::<T>(op, &mut acc, &values[1..]);
+        let mut acc = vec![0; values[0].len()];
+        let order: Vec<usize> = (0..values.len()).collect();
+        fold_orders::<T>(op, &mut [&mut acc[..]], values, &[&order[..]]);
         acc
+    }
+
+    #[test]
+    fn every_order_is_folded_in_its_own_order() {
+        // f16 30000, 40000, -40000: from rank 0, 30000 + 40000 overflows;
+        // from rank 2, -40000 + 30000 + 40000 is 30000. Across a block
+        // boundary too.
+        let n = BLOCK_BYTES / 2 + 3;
+        let copy = |bits: u16| -> Vec<u8> { bits.to_le_bytes().repeat(n) };
+        let values = [copy(0x7753), copy(0x78e2), copy(0xf8e2)];
+        let sources: Vec<&[u8]> = values.iter().map(Vec::as_slice).collect();
+        let (mut first, mut third) = (vec![0; 2 * n], vec![0; 2 * n]);
+        let orders: [&[usize]; 2] = [&[0, 1, 2], &[2, 0, 1]];
+        fold_orders::<Half>(
+            ReduceOp::Sum,
+            &mut [&mut first[..], &mut third[..]],
+            &sources,
+            &orders,
+        );
+        assert_eq!(first, copy(0x7c00));
+        assert_eq!(third, copy(0x7753));
     }
 
     #[test]

@@ -11,7 +11,7 @@
 //! device.
 
 use super::affine;
-use crate::program::model::{location, Collective, Dtype};
+use crate::program::model::{location, Collective, Dtype, Rail};
 use melior::ir::{
     block::BlockLike, operation::OperationLike, BlockRef, Module, OperationRef, RegionLike, Value,
     ValueLike,
@@ -1212,6 +1212,8 @@ fn builtin_call(op: OperationRef, kind: CollectiveKind, mode: AllReduceMode) -> 
     Collective {
         kind,
         mode,
+        rail: Rail::Builtin,
+        valid_shape: None,
         reduce: kind.reduce_op(given),
         root: kind.facts().root.then(|| root.unwrap_or(0)),
         operands: (0..kind.facts().operands.len()).map(Some).collect(),

@@ -9,6 +9,10 @@
 // RUN: pld-run %s --ranks 2 --iters 4 --warmup 2 --check --stats | FileCheck %s
 // RUN: pld-run %S/../../../../examples/allreduce.mlir --ranks 2 --iters 2 --warmup 1 --check --stats | FileCheck %s --check-prefix=PROGRAM
 // RUN: pld-run %S/../../../../examples/allreduce.mlir --ranks 2 --stats | FileCheck %s --check-prefix=ONCE
+// The kernels' time in the headline is the mean of the timed runs too
+// (Inputs/iters_mean.py: with 3 runs the spread line lists all three).
+// RUN: pld-run %s --ranks 2 --iters 3 --stats | python3 %S/Inputs/iters_mean.py | FileCheck %s --check-prefix=MEAN
+// MEAN: mean ok
 // Zero timed runs is a malformed command line (clap's status 2), not one run.
 // RUN: not pld-run %s --ranks 2 --iters 0 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: sh -c 'pld-run %s --ranks 2 --iters 0 > /dev/null 2>&1; test $? -eq 2'

@@ -1,0 +1,20 @@
+// A malformed command line ends pld-opt with status 1, as it ends mlir-opt
+// (clap's own status would be 2): an unknown option, an option value that
+// does not parse. --help and --version still end with 0.
+//
+// RUN: not pld-opt %s --bogus 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: sh -c 'pld-opt %s --bogus > /dev/null 2>&1; test $? -eq 1'
+// RUN: sh -c 'pld-opt %s -bogus > /dev/null 2>&1; test $? -eq 1'
+// RUN: not pld-opt %s --pld-world-size=x 2>&1 | FileCheck %s --check-prefix=VALUE
+// RUN: sh -c 'pld-opt %s --pld-world-size=x > /dev/null 2>&1; test $? -eq 1'
+// RUN: sh -c 'pld-opt --help > /dev/null 2>&1; test $? -eq 0'
+// RUN: sh -c 'pld-opt --version > /dev/null 2>&1; test $? -eq 0'
+// The same input with a good command line is fine.
+// RUN: pld-opt %s --pld-world-size=4 | FileCheck %s
+// UNKNOWN: error: unexpected argument '--bogus' found
+// VALUE: error: invalid value 'x' for '--pld-world-size <N>'
+// CHECK: func.func @f
+
+func.func @f() {
+  return
+}
