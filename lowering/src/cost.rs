@@ -58,19 +58,20 @@ pub struct CostModel {
 impl CostModel {
     /// The defaults for the simulator: `pld-bench calibrate` (release
     /// build, the fastest of up to 200 runs per point) on the 2-core VM of
-    /// bench/README.md, quiet (load average 1.4 to 2.7), 2026-12-02 07:17
-    /// UTC, which fitted beta_shared at 0 (the mesh's re-read chunks come
+    /// bench/README.md, quiet (load average 1.1 to 2.1), 2026-12-02 10:00
+    /// UTC, after the simulator's threads were pooled (the call's overhead
+    /// 73 -> 8.4 us); it fitted beta_shared at 0 (the mesh's re-read chunks come
     /// from the cache) and a cache of 32 MiB of windows (the VM's L3); a
     /// file replaces them.
     pub const SIMULATOR: CostModel = CostModel {
-        alpha: 1.980e-8,
-        alpha_peer: 2.556e-8,
-        beta: 7.049e-11,
+        alpha: 6.907e-8,
+        alpha_peer: 1.713e-8,
+        beta: 6.158e-11,
         beta_shared: Some(0.0),
-        gamma: 2.815e-11,
-        overhead: 7.325e-5,
+        gamma: 2.937e-11,
+        overhead: 8.437e-6,
         cores: Some(2.0),
-        beta_memory: 1.795e-11,
+        beta_memory: 1.998e-11,
         cache: Some(33554432.0),
     };
 
