@@ -16,7 +16,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use crate::anchors;
-use crate::harness::{display_path, format_duration, parse_duration, pld_binary, Config, Result};
+use crate::harness::{display_path, format_duration, parse_duration, Config, Result};
 
 /// Elements of the allreduce (64 MiB of f32).
 const ELEMENTS: usize = 16 * 1024 * 1024;
@@ -163,14 +163,9 @@ fn verdict(ratio: f64, goal: f64) -> &'static str {
 }
 
 pub fn run(config: Config) -> Result {
-    let pld_run = pld_binary("pld-run")?;
-    println!("  pld-run: {}", display_path(&pld_run));
-    let dir = std::env::temp_dir().join(format!("pld-bench-allreduce-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let built = anchors::build_all(&dir);
-    let result = built.and_then(|anchors| measure(config, &pld_run, &dir, &anchors));
-    let _ = std::fs::remove_dir_all(&dir);
-    result
+    anchors::with_anchors("allreduce", |pld_run, dir, anchors| {
+        measure(config, pld_run, dir, anchors)
+    })
 }
 
 fn measure(

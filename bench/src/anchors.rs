@@ -57,6 +57,19 @@ fn build(compiler: &str, args: &[&str], source: &Path, output: &Path) -> Result 
     Ok(())
 }
 
+/// Runs `measure` with the release `pld-run` (its path printed), a scratch
+/// directory named after `bench` and the anchors built in it; the
+/// directory is removed afterwards, whatever `measure` returned.
+pub fn with_anchors(bench: &str, measure: impl FnOnce(&Path, &Path, &Anchors) -> Result) -> Result {
+    let pld_run = crate::harness::pld_binary("pld-run")?;
+    println!("  pld-run: {}", crate::harness::display_path(&pld_run));
+    let dir = std::env::temp_dir().join(format!("pld-bench-{bench}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let result = build_all(&dir).and_then(|anchors| measure(&pld_run, &dir, &anchors));
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
+
 /// Writes and compiles both anchors in `dir`.
 pub fn build_all(dir: &Path) -> Result<Anchors> {
     let write = |name: &str, text: &str| -> Result<PathBuf> {

@@ -18,7 +18,7 @@
 
 use crate::allreduce::{busbw_of, run_sized};
 use crate::anchors;
-use crate::harness::{display_path, format_duration, pld_binary, Config, Result};
+use crate::harness::{format_duration, Config, Result};
 use std::time::Duration;
 
 /// Elements per rank (32 MiB of f32).
@@ -38,14 +38,9 @@ fn per_core(ranks: usize, time: Duration, cores: usize) -> f64 {
 }
 
 pub fn run(config: Config) -> Result {
-    let pld_run = pld_binary("pld-run")?;
-    println!("  pld-run: {}", display_path(&pld_run));
-    let dir = std::env::temp_dir().join(format!("pld-bench-scaling-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let built = anchors::build_all(&dir);
-    let result = built.and_then(|anchors| measure(config, &pld_run, &dir, &anchors.ideal));
-    let _ = std::fs::remove_dir_all(&dir);
-    result
+    anchors::with_anchors("scaling", |pld_run, dir, anchors| {
+        measure(config, pld_run, dir, &anchors.ideal)
+    })
 }
 
 /// The best kernel time of `runs` ring allreduces on `ranks`.
