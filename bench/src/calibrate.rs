@@ -314,8 +314,8 @@ pub fn run(config: Config) -> Result {
             }
         }
     }
-    let (_, p, variant) = best.ok_or("no fit")?;
-    write_model(&p, variant)?;
+    let (rms, p, variant) = best.ok_or("no fit")?;
+    write_model(&p, variant, tie(rms))?;
     println!(
         "  calibration took {}",
         fmt(started.elapsed().as_secs_f64())
@@ -323,7 +323,14 @@ pub fn run(config: Config) -> Result {
     Ok(())
 }
 
-fn write_model(p: &[f64; N], variant: Variant) -> Result {
+/// The model's tie (docs/algorithms.md): half the fit's rms relative
+/// error, 1 % to 25 %, to two places. Predictions closer than that are
+/// inside what the fit resolves, and the default order decides.
+fn tie(rms: f64) -> f64 {
+    ((rms / 2.0).clamp(0.01, 0.25) * 100.0).round() / 100.0
+}
+
+fn write_model(p: &[f64; N], variant: Variant, tie: f64) -> Result {
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     let load: Vec<&str> = load.split_whitespace().take(3).collect();
     let mut text = format!(
@@ -354,6 +361,9 @@ fn write_model(p: &[f64; N], variant: Variant) -> Result {
                 "cache = {c}  # bytes of windows a call may have and still read from the cache\n"
             )
         },
+    ));
+    text.push_str(&format!(
+        "tie = {tie}  # predictions within this fraction of the fastest are a tie (half the fit's rms error)\n"
     ));
     let out = std::env::var_os("PLD_COST_MODEL")
         .map_or_else(|| PathBuf::from("pld-cost-model.toml"), PathBuf::from);
@@ -403,6 +413,14 @@ mod tests {
             })
             .collect();
         assert_eq!(fit(&skewed)[4], 0.0);
+    }
+
+    /// The tie is half the rms error, kept between 1 % and 25 %.
+    #[test]
+    fn the_tie_is_half_the_fit_error() {
+        assert_eq!(tie(0.18), 0.09);
+        assert_eq!(tie(0.005), 0.01);
+        assert_eq!(tie(0.9), 0.25);
     }
 
     /// The unit models are files the compiler reads: every parameter named.

@@ -53,6 +53,9 @@ pub struct CostModel {
     /// Bytes of windows a call may have and still read from the cache
     /// (`None`: no such limit, `beta_memory` unused).
     pub cache: Option<f64>,
+    /// Predicted times closer than this fraction of the fastest are a tie
+    /// ([`choose`]; `None`: [`DEFAULT_TIE`]).
+    pub tie: Option<f64>,
 }
 
 impl CostModel {
@@ -73,7 +76,15 @@ impl CostModel {
         cores: Some(2.0),
         beta_memory: 1.998e-11,
         cache: Some(33554432.0),
+        // Half the calibration's rms relative error (18 %), as
+        // `pld-bench calibrate` writes it.
+        tie: Some(0.09),
     };
+
+    /// The fraction within which predictions are a tie.
+    pub fn tie(&self) -> f64 {
+        self.tie.unwrap_or(DEFAULT_TIE)
+    }
 
     /// The predicted time of one call, in seconds.
     pub fn predict(&self, counts: Counts, ranks: i64) -> f64 {
@@ -219,7 +230,7 @@ impl fmt::Display for CostFileError {
 }
 
 /// The keys of a table, with whether each must be given.
-const KEYS: [(&str, bool); 9] = [
+const KEYS: [(&str, bool); 10] = [
     ("alpha", true),
     ("alpha_peer", false),
     ("beta", true),
@@ -229,6 +240,7 @@ const KEYS: [(&str, bool); 9] = [
     ("cores", false),
     ("beta_memory", false),
     ("cache", false),
+    ("tie", false),
 ];
 
 /// A table as read, before its keys are checked.
@@ -306,7 +318,7 @@ fn read_line(tables: &mut Vec<Table>, content: &str, line: usize) -> Result<(), 
     };
     if !KEYS.iter().any(|(k, _)| *k == key) {
         return Err(format!(
-            "unknown key `{key}` in [{}] (the keys: alpha, alpha_peer, beta, beta_shared, gamma, overhead, cores, beta_memory, cache)",
+            "unknown key `{key}` in [{}] (the keys: alpha, alpha_peer, beta, beta_shared, gamma, overhead, cores, beta_memory, cache, tie)",
             table.name
         ));
     }
@@ -332,7 +344,7 @@ fn is_bare_name(name: &str) -> bool {
 }
 
 /// `cores` counts ranks that run at once and `cache` bytes: whole numbers,
-/// and at least one core.
+/// and at least one core; `tie` is a fraction below 1.
 fn check_whole(key: &str, number: f64, value: &str) -> Result<(), String> {
     match key {
         "cores" if number < 1.0 || number.fract() != 0.0 => Err(format!(
@@ -341,6 +353,10 @@ fn check_whole(key: &str, number: f64, value: &str) -> Result<(), String> {
         )),
         "cache" if number.fract() != 0.0 => Err(format!(
             "`cache` must be a whole number of bytes, got `{value}`"
+        )),
+        "tie" if number >= 1.0 => Err(format!(
+            "`tie` must be a fraction below 1 (0.1: predictions within 10 % of the fastest are a \
+             tie), got `{value}`"
         )),
         _ => Ok(()),
     }
@@ -374,18 +390,19 @@ fn model(table: &Table) -> Result<CostModel, CostFileError> {
         cores: get("cores"),
         beta_memory: number("beta_memory"),
         cache: get("cache"),
+        tie: get("tie"),
     })
 }
 
-/// Predicted times closer than this fraction of the fastest count as a
-/// tie: the model cannot tell them apart (its fit is good to some 20 %),
-/// and a tie keeps the earlier mode in [`AllReduceMode::ALL`] order, the
-/// default mesh first, which has the fewest barriers.
-pub const TIE: f64 = 0.01;
+/// The tie of a model that does not give one (`tie` in its file): 1 %.
+pub const DEFAULT_TIE: f64 = 0.01;
 
 /// Every mode's predicted time for `shape` among `candidates`, and the
-/// fastest: the first, in [`AllReduceMode::ALL`] order, within [`TIE`] of
-/// the smallest prediction.
+/// fastest: the first, in [`AllReduceMode::ALL`] order (the default mesh
+/// first, which keeps no segment bookkeeping), within the model's tie
+/// ([`CostModel::tie`]) of the smallest prediction. Predictions closer than
+/// the model can resolve (its fit is good to some 20 % on the simulator)
+/// do not decide against the default.
 pub fn choose(
     model: &CostModel,
     shape: &Shape,
@@ -398,7 +415,7 @@ pub fn choose(
     let fastest = times.iter().map(|(_, t)| *t).reduce(f64::min)?;
     let best = times
         .iter()
-        .filter(|(_, t)| *t <= fastest * (1.0 + TIE))
+        .filter(|(_, t)| *t <= fastest * (1.0 + model.tie()))
         .min_by_key(|(mode, _)| AllReduceMode::ALL.iter().position(|m| m == mode))?;
     Some((best.0, times))
 }
@@ -468,6 +485,7 @@ mod tests {
             cores: None,
             beta_memory: 0.0,
             cache: None,
+            tie: None,
         };
         // Bandwidth only: two-shot reads 2(P-1)/P N, the mesh (P-1) N.
         let bandwidth = model(0.0, 1e-10, 0.0);
@@ -487,10 +505,11 @@ mod tests {
         let two = shape(Rail::Composite, 1 << 20, 2);
         let (chosen, times) = choose(&reduction, &two, &AllReduceMode::ALL).unwrap();
         assert_eq!(chosen, AllReduceMode::TwoShot, "{times:?}");
-        // A tie within TIE keeps the earlier mode: at 4 KiB on 2 ranks with
-        // overhead only, two-shot's one more tiny alpha loses to nothing,
-        // but a two-shot 0.5 % faster than the mesh still leaves the mesh;
-        // 2 % faster wins.
+        // A tie within the default 1 % keeps the earlier mode: at 4 KiB on
+        // 2 ranks with overhead only, two-shot's one more tiny alpha loses
+        // to nothing, but a two-shot 0.5 % faster than the mesh still
+        // leaves the mesh; 2 % faster wins; with `tie = 0.1`, 8 % faster
+        // is a tie and 12 % faster wins.
         let overhead_only = model(0.0, 0.0, 0.0);
         let tiny = shape(Rail::Composite, 4096, 2);
         assert_eq!(
@@ -498,17 +517,26 @@ mod tests {
             AllReduceMode::Mesh
         );
         let mesh_time = overhead_only.predict(tiny.counts(AllReduceMode::Mesh), 2);
-        for (faster, expected) in [(0.005, AllReduceMode::Mesh), (0.02, AllReduceMode::TwoShot)] {
+        let cases = [
+            (None, 0.005, AllReduceMode::Mesh),
+            (None, 0.02, AllReduceMode::TwoShot),
+            (Some(0.1), 0.08, AllReduceMode::Mesh),
+            (Some(0.1), 0.12, AllReduceMode::TwoShot),
+        ];
+        for (tie, faster, expected) in cases {
             // Reduction only at P = 2 (gamma): two-shot folds half the mesh's
-            // bytes, so gamma sets the gap between the two.
-            let gap = mesh_time * faster;
+            // bytes (g each), the mesh both halves, so with the overhead t
+            // mesh / two-shot = (t + 2g) / (t + g) = 1 + faster when
+            // g = t faster / (1 - faster).
+            let gap = mesh_time * faster / (1.0 - faster);
             let bytes_gap = (tiny.elements * tiny.element_bytes) as f64 / 2.0;
             let m = CostModel {
                 gamma: gap / bytes_gap,
+                tie,
                 ..overhead_only
             };
             let (chosen, times) = choose(&m, &tiny, &all).unwrap();
-            assert_eq!(chosen, expected, "{faster}: {times:?}");
+            assert_eq!(chosen, expected, "{tie:?} {faster}: {times:?}");
         }
         // Candidates limit the choice.
         let only = [AllReduceMode::Mesh];
@@ -630,6 +658,8 @@ mod tests {
             err(&format!("[sim]\n{keys}cache = 1.5")),
             "line 6: `cache` must be a whole number of bytes, got `1.5`"
         );
+        assert!(err(&format!("[sim]\n{keys}tie = 1"))
+            .starts_with("line 6: `tie` must be a fraction below 1"));
         for header in ["[sim]]", "[[sim]]", "[\"sim\"]", "[sim.x]", "[]", "[si m]"] {
             let message = err(&format!("{header}\n{keys}"));
             assert!(
@@ -640,9 +670,15 @@ mod tests {
         }
         assert_eq!(err(""), "line 1: no `[target]` table in the file");
         assert_eq!(err("# only\n\n"), "line 2: no `[target]` table in the file");
-        // What stays accepted: whole cores and cache, `-` and `_` in names.
-        let file = CostFile::parse(&format!("[a2-a3_x]\n{keys}cores = 4\ncache = 1e6\n")).unwrap();
+        // What stays accepted: whole cores and cache, a tie, `-` and `_` in
+        // names; a file without a tie has the default.
+        let file = CostFile::parse(&format!(
+            "[a2-a3_x]\n{keys}cores = 4\ncache = 1e6\ntie = 0.05\n[b]\n{keys}"
+        ))
+        .unwrap();
         let model = file.target("a2-a3_x").unwrap();
         assert_eq!((model.cores, model.cache), (Some(4.0), Some(1e6)));
+        assert_eq!((model.tie, model.tie()), (Some(0.05), 0.05));
+        assert_eq!(file.target("b").unwrap().tie(), DEFAULT_TIE);
     }
 }

@@ -237,7 +237,7 @@ impl SelectAllReduceModes {
         );
         ir::set_attribute(op, AUTO_MODE_ATTRIBUTE, dictionary);
         if self.remarks {
-            let text = remark(&choice, &call.dropped, &self.target);
+            let text = remark(&choice, &call.dropped, &self.target, self.model.tie());
             ir::diag::emit_remark(op.location(), &text);
         }
         Ok(())
@@ -317,10 +317,10 @@ impl Fallback {
 /// `mode = "auto" chose "two_shot" for 4194304 bytes on 4 ranks (cost
 /// model 'sim'): two_shot 412.0 us, mesh 812.5 us`, then the tie rule when
 /// it kept a slower mode, and the modes that cannot lower the call.
-fn remark(choice: &Choice, dropped: &[(AllReduceMode, String)], target: &str) -> String {
+fn remark(choice: &Choice, dropped: &[(AllReduceMode, String)], target: &str, tie: f64) -> String {
     let chosen = choice.chosen;
     let mut text = match &choice.why {
-        Why::Static(bytes, ranks) => predicted(choice, *bytes, *ranks, target),
+        Why::Static(bytes, ranks) => predicted(choice, (*bytes, *ranks), target, tie),
         Why::Fallback(Fallback::Default) => format!(
             "mode = \"auto\" kept \"{chosen}\" (the default) for a size or rank count known only at run time"
         ),
@@ -342,8 +342,9 @@ fn remark(choice: &Choice, dropped: &[(AllReduceMode, String)], target: &str) ->
 }
 
 /// The model's part of the remark: the times, fastest first, and the tie
-/// rule when it kept a mode that is not the fastest.
-fn predicted(choice: &Choice, bytes: i64, ranks: i64, target: &str) -> String {
+/// rule (`tie`: the model's fraction) when it kept a mode that is not the
+/// fastest.
+fn predicted(choice: &Choice, (bytes, ranks): (i64, i64), target: &str, tie: f64) -> String {
     let chosen = choice.chosen;
     let mut sorted = choice.times.clone();
     sorted.sort_by(|a, b| a.1.total_cmp(&b.1));
@@ -358,7 +359,7 @@ fn predicted(choice: &Choice, bytes: i64, ranks: i64, target: &str) -> String {
     if let Some((fastest, _)) = sorted.first().filter(|(m, _)| *m != chosen) {
         text += &format!(
             " (within {} % of the fastest: kept \"{chosen}\", which comes before \"{fastest}\" in the order mesh, two_shot, ring)",
-            cost::TIE * 100.0
+            (tie * 1000.0).round() / 10.0
         );
     }
     text
