@@ -372,6 +372,14 @@ fn print_point(p: &Point) {
 pub fn run(config: Config) -> Result {
     let tools = Tools::new("algorithms")?;
     println!("  {}", tools.describe());
+    if tools.model.is_none() {
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        println!(
+            "  this machine has {cpus} CPUs; the built-in defaults were calibrated on the 2-CPU VM of \
+             bench/README.md: on another machine, `PLD_COST_MODEL=m.toml pld-bench calibrate` first \
+             and this sweep with the same PLD_COST_MODEL (docs/algorithms.md)"
+        );
+    }
     println!(
         "  InCore f32 sum; kernel time: the minimum of --iters {} timed runs in one pld-run process \
          (fewer for large calls, at least 3), after 1 to 3 warm-up runs; iqr = interquartile range / median; \
