@@ -56,10 +56,15 @@ fn main() {
     println!("cargo:library={}", library.display());
 }
 
-/// Compiles the registration shim (and the remark of `cpp/diagnostics.cpp`) against MLIR's C++ headers (the symbols
+/// Compiles the registration shim (and the remark of `cpp/diagnostics.cpp`,
+/// the JIT of `cpp/engine.cpp`) against MLIR's C++ headers (the symbols
 /// it uses are in `libMLIR.so`, or the static libraries `mlir-sys` links).
 fn compile_registration(prefix: &Path) {
-    let sources = ["cpp/registration.cpp", "cpp/diagnostics.cpp"];
+    let sources = [
+        "cpp/registration.cpp",
+        "cpp/diagnostics.cpp",
+        "cpp/engine.cpp",
+    ];
     for source in sources {
         println!("cargo:rerun-if-changed={source}");
     }

@@ -18,6 +18,7 @@
 //!   mix pld and upstream passes, and the registry of named passes;
 //!   [`global`] puts a registry into MLIR's global pass registry, for hosts
 //!   that parse pipelines themselves.
+//! * [`engine`]: MLIR's JIT, made without LLVM's perf listener.
 //! * [`orc`]: machine code compiled earlier, loaded back from its object
 //!   file (LLVM's ORC JIT, the only LLVM C API calls).
 
@@ -25,6 +26,7 @@ pub mod attr;
 pub mod build;
 pub mod diag;
 pub mod edit;
+pub mod engine;
 pub mod global;
 pub mod guard;
 pub mod loc;

@@ -1,14 +1,16 @@
 //! From a converted module to machine code: the sim-only lowering, MLIR's
-//! LLVM lowering, and `ExecutionEngine`, with the simulator's device
-//! functions registered as the symbols the kernels call.
+//! LLVM lowering, and MLIR's JIT ([`pld_ir::engine::Engine`]), with the
+//! simulator's device functions registered as the symbols the kernels
+//! call.
 
 use super::cache;
 use super::diag::render;
 use crate::runtime::ffi;
 use melior::{
     ir::{block::BlockLike, operation::OperationLike, Module, RegionLike},
-    Context, ExecutionEngine,
+    Context,
 };
+use pld_ir::engine::Engine;
 use std::collections::HashMap;
 
 /// A kernel's packed entry point: `void f(void **arguments)`, where
@@ -47,7 +49,7 @@ pub struct Compiled {
 /// object file of an earlier compile, loaded (`super::cache`).
 enum Code {
     Engine {
-        _engine: ExecutionEngine,
+        _engine: Engine,
     },
     Object {
         _jit: pld_ir::orc::ObjectJit,
@@ -121,7 +123,8 @@ impl Compiled {
                 e.unwrap_or_else(|| render(&sink))
             )
         })?;
-        let engine = ExecutionEngine::new(&module, OPT_LEVEL, &[], dump, false);
+        let engine = Engine::new(&module, OPT_LEVEL, dump)
+            .map_err(|e| format!("compiling to machine code failed: {e}"))?;
         for (name, address) in ffi::DEVICE_FUNCTIONS {
             // SAFETY: each entry is the Rust implementation of the device
             // function of that name, with the signature `pld_sim.h`
@@ -290,7 +293,7 @@ fn join<'a>(names: impl Iterator<Item = &'a String>) -> String {
 
 /// The object file `engine` compiled (it was made with object dumping on),
 /// read back from a temporary file of the cache directory.
-fn dump_object(engine: &ExecutionEngine) -> Option<Vec<u8>> {
+fn dump_object(engine: &Engine) -> Option<Vec<u8>> {
     let temporary = cache::temporary_in(&cache::dir()?)?;
     engine.dump_to_object_file(temporary.0.to_str()?);
     std::fs::read(&temporary.0).ok().filter(|o| !o.is_empty())
