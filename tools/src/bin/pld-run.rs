@@ -154,8 +154,21 @@ fn refuse(message: &str, status: i32) -> ! {
     std::process::exit(status)
 }
 
+/// Ctrl-C from the first moment on (pld_tools::watch): the dynamic loader
+/// calls the functions of `.preinit_array` once it has mapped and relocated
+/// the libraries and before their constructors run (LLVM's and MLIR's take
+/// some 80 ms), so a SIGINT during those (`kill -INT` of a job started in
+/// the background, whose SIGINT starts ignored) is not lost. `main`
+/// installs it again, in case a library's constructor changed it.
+#[used]
+#[link_section = ".preinit_array"]
+static EARLY_CTRL_C: extern "C" fn() = early_ctrl_c;
+
+extern "C" fn early_ctrl_c() {
+    pld_sim::runtime::interrupt::install();
+}
+
 fn main() {
-    // Ctrl-C from the first moment on (pld_tools::watch).
     pld_sim::runtime::interrupt::install();
     pld_tools::files::quiet_on_closed_stdout();
     let cli = match Cli::try_parse_from(pld_tools::args::llvm_style(std::env::args())) {
