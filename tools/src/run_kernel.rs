@@ -282,6 +282,16 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
         std::fs::write(path, trace).map_err(|e| format!("cannot write '{path}': {e}"))?;
     }
     let Some(mut status) = report_problems(kernel, &finished) else {
+        // The counters say how far the ranks got; there is nothing to check.
+        if options.stats {
+            let phases = [
+                ("lower", program.lower_time),
+                ("compile", program.compile_time),
+                ("fill", fill_time),
+                ("run", series.elapsed),
+            ];
+            print_stats(options, &program, &finished, &series, &phases);
+        }
         return Ok(DEADLOCK);
     };
     if let Some(dir) = &options.output_dir {
@@ -295,7 +305,6 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
     drop(checking);
     let check_time = check_started.elapsed();
     if options.stats {
-        print_counters(&finished, options.per_rank);
         let phases = [
             ("lower", program.lower_time),
             ("compile", program.compile_time),
@@ -303,20 +312,33 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
             ("run", series.elapsed),
             ("check", check_time),
         ];
-        println!("{}", report::phases(&phases, series.timed_runs > 1));
-        if let Some(line) = report::kernel_spread(&series.kernel_times) {
-            println!("{line}");
-        }
-        println!(
-            "  compile cache: lowered module {}, code {}",
-            program.cache.0, program.cache.1
-        );
+        print_stats(options, &program, &finished, &series, &phases);
     }
     if let [collective] = kernel.collectives.as_slice() {
         let row = table_row(kernel, collective, options.ranks, series.kernel, wrong);
         print!("{}", report::collective_table(&[row], ""));
     }
     Ok(status)
+}
+
+/// `--stats`: the counters, the phases' times, the spread of the timed
+/// runs and what the compile cache did.
+fn print_stats(
+    options: &Options,
+    program: &Program,
+    finished: &Finished,
+    series: &Series,
+    phases: &[(&str, Duration)],
+) {
+    print_counters(finished, options.per_rank);
+    println!("{}", report::phases(phases, series.timed_runs > 1));
+    if let Some(line) = report::kernel_spread(&series.kernel_times) {
+        println!("{line}");
+    }
+    println!(
+        "  compile cache: lowered module {}, code {}",
+        program.cache.0, program.cache.1
+    );
 }
 
 /// Prints the run's errors and fatal errors (first: they are often why the

@@ -4,6 +4,7 @@
 // RUN: split-file %s %t
 // RUN: not pld-run %t/deadlock.mlir --ranks 3 --deadline 0.2 2>&1 | FileCheck %s --check-prefix=DEADLOCK
 // RUN: sh -c 'pld-run %t/deadlock.mlir --ranks 3 --deadline 0.2 > /dev/null 2>&1; test $? -eq 3'
+// RUN: not pld-run %t/deadlock.mlir --ranks 3 --deadline 0.2 --stats 2>/dev/null | FileCheck %s --check-prefix=DEADSTATS
 // RUN: not pld-run %t/leak.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=LEAK
 // RUN: not pld-run %t/leak.mlir --ranks 2 --input nope=zeros 2>&1 | FileCheck %s --check-prefix=PARAM
 // RUN: not pld-run %t/leak.mlir --ranks 2 --input arg0=%t/missing.npy 2>&1 | FileCheck %s --check-prefix=NPY
@@ -20,6 +21,11 @@
 // Each waited-on cell named as the source names it.
 // DEADLOCK-NEXT: rank 1 waits on %sig (arg0) at [0, 0], the signal of pld.tensor_barrier at {{.*}}deadlock.mlir:9:10
 // DEADLOCK-NEXT: rank 2 waits on %sig (arg0) at [0, 0], the signal of pld.tensor_barrier at {{.*}}deadlock.mlir:9:10
+// --stats after a deadlock: how far the ranks got, the phases (no check).
+// DEADSTATS: rank notifies waits remote bytes read remote bytes written
+// DEADSTATS-NEXT: all {{[0-9]+}} {{[0-9]+}} 0 0
+// DEADSTATS-NEXT: phases: lower {{.*}}, compile {{.*}}, fill {{.*}}, run {{[^,]*}}{{$}}
+// DEADSTATS-NEXT: compile cache: lowered module
 
 // A leaked cell is named by the parameter's source name and its [row, col]
 // in the signal: rank 1 notified row 1 of rank 0's signal, rank 0 row 0 of
