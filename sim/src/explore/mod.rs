@@ -247,8 +247,11 @@ struct Outstanding {
 #[derive(Default)]
 struct CellState {
     clock: Clock,
-    /// The last Set, and the AtomicAdds since (one per agent).
-    set: Option<Access>,
+    /// The last Set and the last AtomicAdd of each agent: a later notify of
+    /// the other kind that is not ordered after one of them races with it,
+    /// whatever notifies came between (an agent's earlier ones are ordered
+    /// before its last, so the last stands for them all).
+    sets: Vec<Access>,
     adds: Vec<Access>,
 }
 
@@ -384,9 +387,10 @@ impl Checker {
         let mixed = match op {
             NotifyOp::AtomicAdd => {
                 let clash = state
-                    .set
-                    .filter(|s| !s.ordered_before(agent, clock))
-                    .map(|s| (s, me));
+                    .sets
+                    .iter()
+                    .find(|s| !s.ordered_before(agent, clock))
+                    .map(|s| (*s, me));
                 state.clock.join(&released);
                 state.adds.retain(|a| a.agent != agent);
                 state.adds.push(me);
@@ -399,8 +403,8 @@ impl Checker {
                     .find(|a| !a.ordered_before(agent, clock))
                     .map(|a| (me, *a));
                 state.clock = released;
-                state.set = Some(me);
-                state.adds.clear();
+                state.sets.retain(|s| s.agent != agent);
+                state.sets.push(me);
                 clash
             }
         };
@@ -680,6 +684,32 @@ mod tests {
         c.notify(1, (0, 0), NotifyOp::AtomicAdd, -1);
         assert!(c.findings.is_empty(), "ordered by the acquire");
         c.notify(0, (0, 0), NotifyOp::Set, -1);
+        assert!(matches!(c.findings[0], Finding::MixedNotify { .. }));
+    }
+
+    /// A Set between an add and another agent's Set orders neither: rank 1
+    /// adds, waits for its own credit and resets the cell, then rank 0 sets
+    /// it unordered with rank 1's add (the order in which the race shows
+    /// no clash of the last two notifies).
+    #[test]
+    fn a_set_in_between_does_not_hide_an_unordered_add() {
+        let mut c = Checker::new(2, "@k");
+        c.start(0, 0, None);
+        c.start(1, 1, None);
+        c.notify(1, (1, 0), NotifyOp::AtomicAdd, -1);
+        c.acquire(1, (1, 0));
+        c.notify(1, (1, 0), NotifyOp::Set, -1);
+        assert!(c.findings.is_empty(), "one agent's notifies are ordered");
+        c.notify(0, (1, 0), NotifyOp::Set, -1);
+        assert!(matches!(c.findings[0], Finding::MixedNotify { .. }));
+        // And the other way round: sets by both, then an add ordered after
+        // the last set only.
+        let mut c = Checker::new(2, "@k");
+        c.start(0, 0, None);
+        c.start(1, 1, None);
+        c.notify(0, (1, 0), NotifyOp::Set, -1);
+        c.notify(1, (1, 0), NotifyOp::Set, -1);
+        c.notify(1, (1, 0), NotifyOp::AtomicAdd, -1);
         assert!(matches!(c.findings[0], Finding::MixedNotify { .. }));
     }
 }
