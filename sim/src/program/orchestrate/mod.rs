@@ -913,11 +913,13 @@ impl Devices<'_> {
         }
         let mut arguments: Vec<*mut ()> =
             values.iter_mut().map(|v| (v as *mut u64).cast()).collect();
+        crate::runtime::run::name_current_kernel(Some(format!("@{}", k.kernel)));
         // SAFETY: one pointer per kernel parameter, each to a 64-bit value:
         // an address inside this device's window (the plan checked every
         // view fits its buffer), a CommContext that outlives the run, or a
         // scalar.
         unsafe { entry.call(&mut arguments) };
+        crate::runtime::run::name_current_kernel(None);
         true
     }
 
@@ -947,6 +949,7 @@ impl Devices<'_> {
             .collect();
         let op = b.collective.kind.op_name().to_string();
         crate::runtime::run::label_current_call(Some((op, b.location.clone())));
+        crate::runtime::run::name_current_kernel(Some(b.variant.clone()));
         // SAFETY: a rank thread of the run; the descriptors describe buffers
         // of this device's window.
         unsafe {
@@ -959,6 +962,7 @@ impl Devices<'_> {
             }
         };
         crate::runtime::run::label_current_call(None);
+        crate::runtime::run::name_current_kernel(None);
         true
     }
 }
