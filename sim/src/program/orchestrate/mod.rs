@@ -48,6 +48,17 @@ pub struct Buffer {
     pub signal: bool,
 }
 
+impl Buffer {
+    /// Whether `device` holds the buffer: the devices of its comm domain
+    /// do, and only they get its input, write it out and read it back
+    /// (`pld-run`, the Python package and the run itself ask this).
+    pub fn held_on(&self, plan: &Plan, device: usize) -> bool {
+        plan.domains
+            .get(self.domain)
+            .is_some_and(|d| d.devices.contains(&device))
+    }
+}
+
 /// A program ready to run on `world` devices.
 pub struct ProgramRun {
     pub program: Program,
@@ -480,8 +491,7 @@ impl ProgramRun {
             if !local.contains(&device) {
                 return Ok(()); // another process's device (MPI)
             }
-            let members = |b: &&Buffer| plan.domains[b.domain].devices.contains(&device);
-            for buffer in buffers.iter().filter(members) {
+            for buffer in buffers.iter().filter(|b| b.held_on(plan, device)) {
                 let bytes = init(buffer, device);
                 if bytes.len() != buffer.view.bytes() {
                     return Err(format!(
