@@ -81,11 +81,24 @@ def _entry(described: Mapping[str, Any], slot: Mapping[str, Any], key: str, valu
                 "give an array"
             )
         return value
-    if isinstance(value, (list, tuple)) and value and all(isinstance(v, np.ndarray) for v in value):
+    devices = slot.get("devices")
+    arrays = isinstance(value, (list, tuple)) and any(isinstance(v, np.ndarray) for v in value)
+    if arrays and all(v is None or isinstance(v, np.ndarray) for v in value):
         if len(value) != ranks:
             raise Error(f"input '{key}' gives {len(value)} arrays for {ranks} ranks")
-        per_rank = []
+        per_rank: list[np.ndarray | None] = []
         for rank, item in enumerate(value):
+            held = devices is None or rank in devices
+            if item is None and not held:
+                # A device outside the buffer's comm domain: nothing to fill.
+                per_rank.append(None)
+                continue
+            if item is None:
+                on = ", ".join(str(d) for d in devices or range(ranks))
+                raise Error(
+                    f"input '{key}' gives no array for rank {rank}, which holds the {what} "
+                    f"(held on devices {on}; None stands only for a device that does not hold it)"
+                )
             array = _array(item, dtype, what, key)
             if array.shape != shape:
                 raise Error(
@@ -109,7 +122,9 @@ def normalize(described: Mapping[str, Any], inputs: Mapping[str, object] | None,
               ranks: int) -> list[object]:
     """One entry per slot of ``described``: ``None`` (pld-run's default:
     zeros for a signal, its ramp otherwise), a generator's name, the flat
-    ``uint8`` bytes for every rank, or a list of them, one per rank."""
+    ``uint8`` bytes for every rank, or a list of them, one per rank
+    (``None`` for a device that does not hold a program's buffer: the slot's
+    ``devices``, its comm domain's, are the only ones filled)."""
     slots = described["slots"]
     entries: list[object] = [None] * len(slots)
     if inputs is None:

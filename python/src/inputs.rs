@@ -26,9 +26,17 @@ pub struct Slot {
     pub dtype: Dtype,
     /// A collective's signal: zero unless the caller says otherwise.
     pub signal: bool,
+    /// The devices that hold it (a program's buffer: its comm domain's,
+    /// `Buffer::held_on`); `None` for every rank (a kernel's parameter).
+    pub devices: Option<Vec<usize>>,
 }
 
 impl Slot {
+    /// Whether `rank` holds the slot (and so gets its input).
+    pub fn held_on(&self, rank: usize) -> bool {
+        self.devices.as_ref().is_none_or(|d| d.contains(&rank))
+    }
+
     pub fn param(&self) -> Param {
         Param {
             name: self.name.clone(),
@@ -111,7 +119,11 @@ pub fn answer(
         } else if let Ok(list) = entry.cast::<PyList>() {
             let mut per_rank = Vec::new();
             for array in list.iter() {
-                per_rank.push(bytes_of(&array)?);
+                // None: a device that does not hold the buffer.
+                per_rank.push(match array.is_none() {
+                    true => Vec::new(),
+                    false => bytes_of(&array)?,
+                });
             }
             Fill::PerRank(per_rank)
         } else {
@@ -140,6 +152,7 @@ pub fn describe<'py>(py: Python<'py>, described: &Described) -> PyResult<Bound<'
         s.set_item("aliases", &slot.aliases)?;
         s.set_item("shown", &slot.shown)?;
         s.set_item("shape", &slot.shape)?;
+        s.set_item("devices", &slot.devices)?;
         s.set_item("dtype", slot.dtype.name())?;
         s.set_item("signal", slot.signal)?;
         slots.append(s)?;

@@ -97,15 +97,19 @@ pub fn run(request: &Request, inputs: &Inputs) -> Result<Report, Failure> {
     }
 }
 
-/// Every slot's bytes on every rank, `[rank][slot]`, the ranks in
-/// parallel.
+/// Every slot's bytes on every rank that holds it (`[rank][slot]`, empty
+/// where the rank does not: a program's buffer outside its comm domain,
+/// as `pld-run` fills it), the ranks in parallel.
 pub fn fill_ranks(slots: &[Slot], fills: &[Fill], ranks: usize) -> Result<Buffers, String> {
     let bytes = ranks * slots.iter().map(|s| s.param().bytes()).sum::<usize>();
     pld_sim::program::parallel::map(ranks, bytes, |rank| {
         slots
             .iter()
             .zip(fills)
-            .map(|(slot, fill)| fill.bytes(slot, rank))
+            .map(|(slot, fill)| match slot.held_on(rank) {
+                true => fill.bytes(slot, rank),
+                false => Ok(Vec::new()),
+            })
             .collect()
     })
     .into_iter()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import pld
@@ -70,3 +71,35 @@ def test_a_program_the_builtin_refuses(tool, faults: Path) -> None:
     assert str(raised.value) in done.stderr
     first = raised.value.diagnostics[0]
     assert (first.file, first.line, first.message) == (str(faults / "cores.mlir"), 35, shown)
+
+
+PAIR13 = """
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c256 = arith.constant 256 : i64
+  %c8 = arith.constant 8 : i64
+  "pld.comm_domain"() ({
+    %pbuf = "pld.tensor_alloc_window_buffer"(%c256) {name = "pair_buf"} : (i64) -> !pld.ptr
+    %psbuf = "pld.tensor_alloc_window_buffer"(%c8) {name = "pair_sig"} : (i64) -> !pld.ptr
+    %pair = "pld.tensor_window"(%pbuf) : (!pld.ptr) -> tensor<64xf32, #pld.dist>
+    %psig = "pld.tensor_window"(%psbuf) : (!pld.ptr) -> tensor<2x1xi32, #pld.dist>
+    %p = "pld.tensor_allreduce"(%pair, %psig) {op = #pld.reduce_op<"sum">} : (tensor<64xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+    gpu.yield
+  }) {name = "pair", devices = array<i64: 1, 3>, slots = ["pair_buf", "pair_sig"]} : () -> ()
+  return
+}
+"""
+
+
+def test_a_buffer_is_filled_on_its_comm_domain_only() -> None:
+    """As pld-run fills it (tests/lit/tools/pld-run/domain-inputs.mlir):
+    pair_buf lives on devices 1 and 3 of 4, so those two arrays are all the
+    caller gives (None for devices 0 and 2), and their sum, 1 + 2, is on
+    both; a device of the domain without an array is refused by name."""
+    ones, twos = np.ones(64, np.float32), np.full(64, 2, np.float32)
+    result = pld.run(PAIR13, ranks=4, check=True, inputs={"pair_buf": [None, ones, None, twos]})
+    for device in (1, 3):
+        np.testing.assert_array_equal(result.outputs[device]["pair_buf"], np.full(64, 3, np.float32))
+    assert "pair_buf" not in result.outputs[0] and "pair_buf" not in result.outputs[2]
+    with pytest.raises(pld.Error, match="gives no array for rank 3, which holds the window "
+                       r"buffer 'pair_buf' \(held on devices 1, 3;"):
+        pld.run(PAIR13, ranks=4, inputs={"pair_buf": [None, ones, None, None]})

@@ -23,8 +23,12 @@ static AGREED: AtomicBool = AtomicBool::new(false);
 /// file) and how it reads (`--transport mpi-rma`).
 type Item = (&'static str, String);
 
-/// The options that shape the run, as a command line shows them (every
-/// field named, so that a new one is not forgotten).
+/// The options that shape the run, as a command line shows them: every
+/// option of the command line (`Options` holds them all, and it is taken
+/// apart field by field here, so that a new one is not forgotten) except
+/// the compile cache's, which changes how long a process takes to compile,
+/// never what it computes, and may rightly differ (a directory of each
+/// machine's own).
 fn items(options: &Options) -> Vec<Item> {
     let Options {
         input,
@@ -36,6 +40,7 @@ fn items(options: &Options) -> Vec<Item> {
         stats,
         per_rank,
         deadline,
+        time_limit,
         output_dir,
         trace,
         iters,
@@ -43,6 +48,7 @@ fn items(options: &Options) -> Vec<Item> {
         explore,
         schedule_log,
         transport,
+        cache: _,
     } = options;
     let mut items: Vec<Item> = vec![
         ("the source", input.clone()),
@@ -51,6 +57,10 @@ fn items(options: &Options) -> Vec<Item> {
         (
             "--deadline",
             format!("--deadline {}", deadline.as_secs_f64()),
+        ),
+        (
+            "--time-limit",
+            format!("--time-limit {}", time_limit.as_secs_f64()),
         ),
         ("--iters", format!("--iters {iters}")),
         ("--warmup", format!("--warmup {warmup}")),
@@ -292,6 +302,20 @@ mod tests {
             difference(2, &b, &a, "k.mlir").unwrap(),
             "process 2 was started with different options than process 0: without --check"
         );
+        let limited = Options {
+            time_limit: std::time::Duration::from_secs(30),
+            ..base.clone()
+        };
+        assert_eq!(
+            difference(1, &a, &record(&limited), "k.mlir").unwrap(),
+            "process 1 was started with different options than process 0: --time-limit 30 \
+             (process 0: --time-limit 0)"
+        );
+        let cached = Options {
+            cache: crate::options::Cache::Off,
+            ..base.clone()
+        };
+        assert_eq!(difference(1, &a, &record(&cached), "k.mlir"), None);
         let source = a.replace("source\tNone", "source\tSome(1)");
         assert_eq!(
             difference(1, &a, &source, "k.mlir").unwrap(),

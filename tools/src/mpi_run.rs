@@ -48,6 +48,27 @@ pub fn start(options: &Options) -> Result<(), String> {
     Ok(())
 }
 
+/// The refusal of a thread run started by an MPI launcher as one of
+/// several processes: each would run every rank on its own (or, beside
+/// `--transport mpi` processes, leave them waiting in `MPI_Init` until
+/// `mpirun` ends them). Said by every such process (none knows how the
+/// others were started), before any work.
+pub fn threads_among_peers(options: &Options) -> Option<String> {
+    match options.transport {
+        Transport::Threads => {}
+        Transport::Mpi | Transport::MpiRma => return None,
+    }
+    let seen = pld_sim::runtime::mpi::launcher_peers()?;
+    Some(format!(
+        "this process is one of several of an MPI job ({seen}), but --transport threads (the \
+         default) runs every rank in each process on its own: add --transport mpi (or mpi-rma) \
+         to every process's command line (mpirun -np {} {} --transport mpi), or start one \
+         process",
+        options.ranks,
+        command_line().replace(" --transport threads", "")
+    ))
+}
+
 /// This process's command line as a shell reads it (an argument with
 /// characters the shell treats specially in single quotes).
 fn command_line() -> String {

@@ -19,6 +19,8 @@ pub struct Options {
     /// With `stats`: a row per rank instead of one over all ranks.
     pub per_rank: bool,
     pub deadline: Duration,
+    /// `--time-limit`: how long the whole run may take.
+    pub time_limit: Duration,
     pub output_dir: Option<String>,
     /// Where to write the Chrome-trace timeline.
     pub trace: Option<String>,
@@ -34,6 +36,31 @@ pub struct Options {
     pub schedule_log: Option<String>,
     /// How the ranks reach each other: threads, or MPI processes.
     pub transport: pld_sim::runtime::transport::Transport,
+    /// Where compiled kernels are cached (`--no-cache`, `--cache-dir`).
+    pub cache: Cache,
+}
+
+/// The compile cache a run uses.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Cache {
+    /// `$PLD_CACHE_DIR`, else `$XDG_CACHE_HOME/pld`, else `~/.cache/pld`.
+    #[default]
+    Default,
+    /// `--no-cache`: compile everything, store nothing.
+    Off,
+    /// `--cache-dir DIR`.
+    Dir(String),
+}
+
+impl Cache {
+    /// Makes it the process's compile cache.
+    pub fn configure(&self) {
+        match self {
+            Cache::Default => {}
+            Cache::Off => pld_sim::compiler::cache::configure(None),
+            Cache::Dir(dir) => pld_sim::compiler::cache::configure(Some(dir.into())),
+        }
+    }
 }
 
 /// Exit status of a deadlocked run (distinct from errors).

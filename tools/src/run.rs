@@ -7,6 +7,10 @@ use crate::options::{Options, Refusal};
 
 /// Runs `pld-run`; returns the process exit status.
 pub fn run(options: &Options) -> i32 {
+    if let Some(message) = crate::mpi_run::threads_among_peers(options) {
+        eprintln!("pld-run: error: {message}");
+        return 1;
+    }
     if let Err(message) = crate::mpi_run::start(options) {
         // Said once under mpirun, MPI started or not.
         if crate::mpi_run::reports() && crate::mpi_run::speaks_first() {

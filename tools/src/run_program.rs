@@ -264,13 +264,10 @@ fn program_inputs(
     // `[device][buffer]` to `[buffer][device]`.
     let mut inputs: Vec<Vec<Vec<u8>>> = vec![Vec::new(); columns.len()];
     // A buffer is filled on its comm domain's devices only.
-    let members: Vec<&[usize]> = run
-        .buffers
-        .iter()
-        .map(|b| run.plan.domains[b.domain].devices.as_slice())
-        .collect();
-    let wanted =
-        |device, buffer: usize| crate::mpi_run::fills(device) && members[buffer].contains(&device);
+    let (buffers, plan) = (&run.buffers, &run.plan);
+    let wanted = |device, buffer: usize| {
+        crate::mpi_run::fills(device) && buffers[buffer].held_on(plan, device)
+    };
     for row in fill_ranks(&columns, options.ranks, &wanted, at)? {
         for (buffer, bytes) in inputs.iter_mut().zip(row) {
             buffer.push(bytes);

@@ -91,6 +91,7 @@ pub fn describe(kernel: &KernelInfo) -> Described {
             shape: p.shape.clone(),
             dtype: p.dtype,
             signal: kernel.signals.contains(&i),
+            devices: None,
         })
         .collect();
     Described {

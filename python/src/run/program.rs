@@ -85,6 +85,11 @@ pub fn describe(run: &ProgramRun) -> Described {
             shape: b.view.shape.clone(),
             dtype: b.view.dtype,
             signal: b.signal,
+            devices: Some(
+                (0..run.plan.world)
+                    .filter(|d| b.held_on(&run.plan, *d))
+                    .collect(),
+            ),
         })
         .collect();
     Described {

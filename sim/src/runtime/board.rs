@@ -12,8 +12,9 @@
 //!   to every process (`MPI_Allgatherv`), merged as one run's.
 
 use crate::runtime::mpi::Win;
-use crate::runtime::report::{BlockedRank, DeadlockReport};
+use crate::runtime::report::{BlockedRank, DeadlockReport, Within};
 use crate::runtime::run::{Counters, Event, Fatal, RemoteWrite};
+use crate::runtime::sites::Site;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -185,6 +186,8 @@ pub(crate) struct Share {
     pub kernel_time: Duration,
     pub interrupted: bool,
     pub deadlock: Option<DeadlockReport>,
+    /// What the rank ran when it last blocked, in a program.
+    pub blocked_in: Option<Within>,
 }
 
 /// Every process's share, in rank order, on every process.
@@ -291,6 +294,7 @@ fn encode(share: &Share) -> Vec<u8> {
         w.str(&e.args);
     }
     encode_deadlock(&mut w, share.deadlock.as_ref());
+    encode_within(&mut w, share.blocked_in.as_ref());
     w.0
 }
 
@@ -322,6 +326,35 @@ fn encode_deadlock(w: &mut Writer, deadlock: Option<&DeadlockReport>) {
                 .map_or(String::new(), |s| s.location.clone()),
         );
     }
+}
+
+/// `within` as a count (0 or 1) and its kernel, then the call as a count
+/// and its op and location.
+fn encode_within(w: &mut Writer, within: Option<&Within>) {
+    w.u64(u64::from(within.is_some()));
+    if let Some(within) = within {
+        w.str(&within.kernel);
+        w.u64(u64::from(within.call.is_some()));
+        if let Some(call) = &within.call {
+            w.str(&call.op);
+            w.str(&call.location);
+        }
+    }
+}
+
+fn decode_within(r: &mut Reader<'_>) -> Option<Option<Within>> {
+    if r.u64()? == 0 {
+        return Some(None);
+    }
+    let kernel = r.str()?;
+    let call = match r.u64()? {
+        0 => None,
+        _ => Some(Site {
+            op: r.str()?,
+            location: r.str()?,
+        }),
+    };
+    Some(Some(Within { kernel, call }))
 }
 
 fn decode(bytes: &[u8]) -> Option<Share> {
@@ -373,6 +406,7 @@ fn decode(bytes: &[u8]) -> Option<Share> {
         });
     }
     let deadlock = decode_deadlock(&mut r)?;
+    let blocked_in = decode_within(&mut r)?;
     Some(Share {
         rank,
         counters,
@@ -384,6 +418,7 @@ fn decode(bytes: &[u8]) -> Option<Share> {
         kernel_time,
         interrupted,
         deadlock,
+        blocked_in,
     })
 }
 
@@ -415,7 +450,7 @@ fn decode_deadlock(r: &mut Reader<'_>) -> Option<Option<DeadlockReport>> {
             cmp,
             expected,
             actual,
-            site: (!op.is_empty()).then_some(crate::runtime::sites::Site { op, location }),
+            site: (!op.is_empty()).then_some(Site { op, location }),
         });
     }
     Some(Some(DeadlockReport {
@@ -480,6 +515,13 @@ mod tests {
             kernel_time: Duration::from_micros(1234),
             interrupted: false,
             deadlock: Some(deadlock.clone()),
+            blocked_in: Some(Within {
+                kernel: "builtin.tensor.barrier".into(),
+                call: Some(Site {
+                    op: "pld.tensor_barrier".into(),
+                    location: "p.mlir:7:3".into(),
+                }),
+            }),
         };
         let back = decode(&encode(&share)).unwrap();
         assert_eq!(back.counters, share.counters);
@@ -490,6 +532,7 @@ mod tests {
         assert_eq!(back.events[0].args, share.events[0].args);
         assert_eq!(back.kernel_time, share.kernel_time);
         assert_eq!(back.deadlock, Some(deadlock));
+        assert_eq!(back.blocked_in, share.blocked_in);
         // A cut message is refused, not misread.
         let bytes = encode(&share);
         assert!(decode(&bytes[..bytes.len() - 3]).is_none());

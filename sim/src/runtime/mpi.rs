@@ -191,6 +191,29 @@ pub fn launcher_rank() -> Option<usize> {
         .find_map(|name| std::env::var(name).ok()?.trim().parse().ok())
 }
 
+/// The launcher's word that this process is one of several of a job, as
+/// `NAME=value` of the variable that says so: a world size above 1
+/// (`OMPI_COMM_WORLD_SIZE` of Open MPI's `mpirun`, `PMI_SIZE` of MPICH's
+/// Hydra) or, where no size is given (a PMIx launcher), a rank above 0
+/// (`PMIX_RANK`, and the others' rank variables); `None` outside a
+/// launcher and as the only process of one (`mpirun -np 1`).
+pub fn launcher_peers() -> Option<String> {
+    peers_in(|name| std::env::var(name).ok())
+}
+
+/// [`launcher_peers`] over the environment `get` reads.
+fn peers_in(get: impl Fn(&str) -> Option<String>) -> Option<String> {
+    let above = |names: &[&str], floor: u64| {
+        names.iter().find_map(|name| {
+            let value = get(name)?;
+            let number: u64 = value.trim().parse().ok()?;
+            (number > floor).then(|| format!("{name}={value}"))
+        })
+    };
+    above(&["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"], 1)
+        .or_else(|| above(&["OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"], 0))
+}
+
 /// Initialises MPI once (later calls return the same world). Refused when
 /// the process was not started by `mpirun`.
 pub fn world() -> Result<World, String> {
@@ -577,5 +600,37 @@ impl Drop for Win {
         // windows in the same order (the comm domains of a run are made and
         // dropped in lockstep).
         unsafe { pld_mpi_win_free(self.handle) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::peers_in;
+
+    fn peers(environment: &[(&str, &str)]) -> Option<String> {
+        peers_in(|name| {
+            environment
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| v.to_string())
+        })
+    }
+
+    #[test]
+    fn a_launcher_with_peers_is_seen_by_its_variables() {
+        assert_eq!(peers(&[]), None);
+        // mpirun -np 1: the only process.
+        let alone = [("OMPI_COMM_WORLD_SIZE", "1"), ("OMPI_COMM_WORLD_RANK", "0")];
+        assert_eq!(peers(&alone), None);
+        let open_mpi = [("OMPI_COMM_WORLD_SIZE", "4"), ("OMPI_COMM_WORLD_RANK", "0")];
+        assert_eq!(peers(&open_mpi).as_deref(), Some("OMPI_COMM_WORLD_SIZE=4"));
+        assert_eq!(
+            peers(&[("PMI_SIZE", "2"), ("PMI_RANK", "0")]).as_deref(),
+            Some("PMI_SIZE=2")
+        );
+        // PMIx gives no size: a rank above 0 says there are others.
+        assert_eq!(peers(&[("PMIX_RANK", "0")]), None);
+        assert_eq!(peers(&[("PMIX_RANK", "3")]).as_deref(), Some("PMIX_RANK=3"));
+        assert_eq!(peers(&[("PMI_SIZE", "x")]), None);
     }
 }

@@ -27,6 +27,28 @@ pub struct BlockedRank {
     pub site: Option<Site>,
 }
 
+/// What a rank of a program ran when it blocked: the kernel of the task
+/// (`@divergent`, or a builtin's variant) and, for a builtin, whose
+/// kernel has no sites, the HOST collective it carries out
+/// (`pld.tensor_allreduce at k.mlir:3:8`). A deadlock report names it
+/// instead of the run's entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Within {
+    pub kernel: String,
+    pub call: Option<Site>,
+}
+
+impl Within {
+    /// `blocked` as named by what its rank ran: the kernel, and the call
+    /// where the wait itself has no site.
+    pub fn name(&self, blocked: &mut BlockedRank) {
+        blocked.kernel = self.kernel.clone();
+        if blocked.site.is_none() {
+            blocked.site = self.call.clone();
+        }
+    }
+}
+
 /// Every live rank blocked in a wait for longer than the deadline (or, in
 /// explore mode, where `deadline` is zero: no thread able to run).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -8,8 +8,9 @@ use crate::runtime::domain::CommDomain;
 use crate::runtime::explorer::{Explorer, ExplorerFactory};
 use crate::runtime::fiber::Yielded;
 use crate::runtime::pool::Task;
-use crate::runtime::report::{BlockedRank, DeadlockReport, Finding};
+use crate::runtime::report::{BlockedRank, DeadlockReport, Finding, Within};
 use crate::runtime::signal::Compare;
+use crate::runtime::sites::Site;
 use crate::runtime::transport::Cell as SignalCell;
 use pld_dialect::enums::WaitCmp;
 use std::cell::Cell;
@@ -110,6 +111,12 @@ struct Slot {
     /// as its caller named it ([`label_call`]): the trace and the log lines
     /// of its kernels carry it.
     call: Mutex<Option<(String, String)>>,
+    /// The kernel the rank runs now when it is not the run's own (a task
+    /// of a program: [`name_current_kernel`]).
+    kernel: Mutex<Option<String>>,
+    /// What the rank ran when it last blocked in a wait, in a program
+    /// (what a deadlock report names).
+    blocked_in: Mutex<Option<Within>>,
 }
 
 /// The state the rank threads share during one run.
@@ -342,6 +349,13 @@ pub(crate) fn with_current<R>(f: impl FnOnce(&State<'_>, usize) -> R) -> Option<
 /// the kernels it launches carry it.
 pub(crate) fn label_current_call(call: Option<(String, String)>) {
     with_current(|state, rank| state.label_call(rank, call));
+}
+
+/// Names the kernel the calling rank thread runs from now on (`@k`, or a
+/// builtin's variant; `None` once it returned) when it is not the run's
+/// own: a program's task. A deadlock report names it.
+pub(crate) fn name_current_kernel(kernel: Option<String>) {
+    with_current(|state, rank| *state.slots[rank].kernel.lock().unwrap() = kernel);
 }
 
 /// The calling thread's index among its rank's threads.
@@ -646,6 +660,26 @@ impl State<'_> {
         self.slots[rank].log.lock().unwrap().push(line);
     }
 
+    /// Records what `rank` runs as it blocks, when that is a program's
+    /// task (nothing in a kernel's run: the run's name is the kernel).
+    fn note_blocked_in(&self, rank: usize) {
+        let slot = &self.slots[rank];
+        let kernel = slot.kernel.lock().unwrap().clone();
+        let call = slot.call.lock().unwrap().clone();
+        *slot.blocked_in.lock().unwrap() = kernel.map(|kernel| Within {
+            kernel,
+            call: call.map(|(op, location)| Site { op, location }),
+        });
+    }
+
+    /// `blocked` named by what its rank ran when it blocked (a program's
+    /// task), else by the run.
+    fn name_blocked(&self, blocked: &mut BlockedRank) {
+        if let Some(within) = &*self.slots[blocked.rank].blocked_in.lock().unwrap() {
+            within.name(blocked);
+        }
+    }
+
     fn set_status(&self, rank: usize, thread: usize, status: Status) {
         let mut threads = self.slots[rank].threads.lock().unwrap();
         if let Some(t) = threads.get_mut(thread) {
@@ -704,6 +738,7 @@ impl State<'_> {
             }
         }
         let thread = current_thread();
+        self.note_blocked_in(rank);
         self.set_status(
             rank,
             thread,
@@ -882,6 +917,9 @@ impl State<'_> {
             return;
         }
         drop(ranks);
+        for b in &mut blocked {
+            self.name_blocked(b);
+        }
         let mut verdict = self.deadlock.lock().unwrap();
         if verdict.is_none() {
             *verdict = Some(DeadlockReport {
@@ -1238,6 +1276,8 @@ impl<'d> Run<'d> {
                     counters: AtomicCounters::default(),
                     log: Mutex::new(Vec::new()),
                     call: Mutex::new(None),
+                    kernel: Mutex::new(None),
+                    blocked_in: Mutex::new(None),
                 })
                 .collect(),
             stopped: AtomicBool::new(false),
@@ -1443,6 +1483,7 @@ impl State<'_> {
             kernel_time,
             interrupted: crate::runtime::interrupt::requested(),
             deadlock: self.deadlock.lock().unwrap().take(),
+            blocked_in: self.slots[me].blocked_in.lock().unwrap().clone(),
         };
         let shares = match crate::runtime::board::gather(&share) {
             Ok(shares) => shares,
@@ -1471,9 +1512,16 @@ impl State<'_> {
             if let Some(trace) = &self.trace {
                 *trace[share.rank].lock().unwrap() = share.events;
             }
+            *slot.blocked_in.lock().unwrap() = share.blocked_in;
             let mut deadlock = self.deadlock.lock().unwrap();
             if deadlock.is_none() {
                 *deadlock = share.deadlock;
+            }
+        }
+        // The board knows where each rank waits, its process what it ran.
+        if let Some(report) = &mut *self.deadlock.lock().unwrap() {
+            for b in &mut report.blocked {
+                self.name_blocked(b);
             }
         }
         (slowest, interrupted)

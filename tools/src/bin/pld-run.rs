@@ -2,7 +2,7 @@
 
 use clap::Parser;
 use pld_sim::runtime::transport::Transport;
-use pld_tools::options::{Options, Seeds};
+use pld_tools::options::{Cache, Options, Seeds};
 use pld_tools::run::run;
 use std::time::Duration;
 
@@ -168,6 +168,88 @@ extern "C" fn early_ctrl_c() {
     pld_sim::runtime::interrupt::install();
 }
 
+/// A positive number of seconds `option` took, else the refusal (status 2).
+fn seconds(option: &str, value: f64) -> Duration {
+    match Duration::try_from_secs_f64(value) {
+        Ok(duration) if !duration.is_zero() => duration,
+        _ => refuse(
+            &format!(
+                "{option} takes a positive number of seconds (at most about 1.8e19), not {value:?}"
+            ),
+            2,
+        ),
+    }
+}
+
+/// The command line as [`Options`]: every field of `Cli` taken apart (so
+/// that an option cannot be added without deciding where it goes, and the
+/// MPI agreement, which compares `Options`, sees it), the malformed ones
+/// refused.
+fn options(cli: Cli) -> Options {
+    let Cli {
+        input,
+        kernel,
+        entry,
+        ranks,
+        inputs,
+        check,
+        stats,
+        per_rank,
+        deadline,
+        time_limit,
+        iters,
+        warmup,
+        output_dir,
+        trace,
+        explore,
+        seed,
+        replay,
+        schedule_log,
+        no_cache,
+        cache_dir,
+        transport,
+    } = cli;
+    let options = Options {
+        input,
+        kernel,
+        entry,
+        ranks,
+        inputs,
+        check,
+        stats: stats || per_rank,
+        per_rank,
+        deadline: seconds("--deadline", deadline),
+        time_limit: Duration::ZERO,
+        output_dir,
+        trace,
+        iters,
+        warmup,
+        explore: match (explore, replay) {
+            (_, Some(seed)) => Some(Seeds::Replay(seed)),
+            (Some(count), None) => Some(Seeds::Explore {
+                first: seed.unwrap_or(0),
+                count,
+            }),
+            (None, None) => None,
+        },
+        schedule_log,
+        transport: Transport::parse(&transport).unwrap_or_default(),
+        cache: match (no_cache, cache_dir) {
+            (true, _) => Cache::Off,
+            (false, Some(dir)) => Cache::Dir(dir),
+            (false, None) => Cache::Default,
+        },
+    };
+    if let Err(message) = explore_options(&options, seed.is_some()) {
+        refuse(&message, 1);
+    }
+    // After the options above: their errors come first, as they did.
+    Options {
+        time_limit: seconds("--time-limit", time_limit),
+        ..options
+    }
+}
+
 fn main() {
     pld_sim::runtime::interrupt::install();
     pld_tools::files::quiet_on_closed_stdout();
@@ -177,62 +259,11 @@ fn main() {
         Err(e) if !pld_tools::mpi_run::speaks_first() => std::process::exit(e.exit_code()),
         Err(e) => e.exit(),
     };
-    if cli.no_cache {
-        pld_sim::compiler::cache::configure(None);
-    } else if let Some(dir) = &cli.cache_dir {
-        pld_sim::compiler::cache::configure(Some(dir.into()));
-    }
-    let options = Options {
-        input: cli.input,
-        kernel: cli.kernel,
-        entry: cli.entry,
-        ranks: cli.ranks,
-        inputs: cli.inputs,
-        check: cli.check,
-        stats: cli.stats || cli.per_rank,
-        per_rank: cli.per_rank,
-        deadline: match Duration::try_from_secs_f64(cli.deadline) {
-            Ok(deadline) if !deadline.is_zero() => deadline,
-            _ => refuse(
-                &format!(
-                    "--deadline takes a positive number of seconds (at most about 1.8e19), \
-                     not {:?}",
-                    cli.deadline
-                ),
-                2,
-            ),
-        },
-        output_dir: cli.output_dir,
-        trace: cli.trace,
-        iters: cli.iters,
-        warmup: cli.warmup,
-        explore: match (cli.explore, cli.replay) {
-            (_, Some(seed)) => Some(Seeds::Replay(seed)),
-            (Some(count), None) => Some(Seeds::Explore {
-                first: cli.seed.unwrap_or(0),
-                count,
-            }),
-            (None, None) => None,
-        },
-        schedule_log: cli.schedule_log,
-        transport: Transport::parse(&cli.transport).unwrap_or_default(),
-    };
-    if let Err(message) = explore_options(&options, cli.seed.is_some()) {
-        refuse(&message, 1);
-    }
-    let limit = match Duration::try_from_secs_f64(cli.time_limit) {
-        Ok(limit) if !limit.is_zero() => limit,
-        _ => refuse(
-            &format!(
-                "--time-limit takes a positive number of seconds (at most about 1.8e19), not {:?}",
-                cli.time_limit
-            ),
-            2,
-        ),
-    };
+    let options = options(cli);
+    options.cache.configure();
     // Ctrl-C, --time-limit and explored schedules without device calls
     // (the rank threads cannot be stopped from outside; ending the process
     // ends them).
-    pld_tools::watch::start(limit, options.deadline);
+    pld_tools::watch::start(options.time_limit, options.deadline);
     std::process::exit(run(&options));
 }

@@ -48,6 +48,17 @@ pub struct Buffer {
     pub signal: bool,
 }
 
+impl Buffer {
+    /// Whether `device` holds the buffer: the devices of its comm domain
+    /// do, and only they get its input, write it out and read it back
+    /// (`pld-run`, the Python package and the run itself ask this).
+    pub fn held_on(&self, plan: &Plan, device: usize) -> bool {
+        plan.domains
+            .get(self.domain)
+            .is_some_and(|d| d.devices.contains(&device))
+    }
+}
+
 /// A program ready to run on `world` devices.
 pub struct ProgramRun {
     pub program: Program,
@@ -480,8 +491,7 @@ impl ProgramRun {
             if !local.contains(&device) {
                 return Ok(()); // another process's device (MPI)
             }
-            let members = |b: &&Buffer| plan.domains[b.domain].devices.contains(&device);
-            for buffer in buffers.iter().filter(members) {
+            for buffer in buffers.iter().filter(|b| b.held_on(plan, device)) {
                 let bytes = init(buffer, device);
                 if bytes.len() != buffer.view.bytes() {
                     return Err(format!(
@@ -913,11 +923,13 @@ impl Devices<'_> {
         }
         let mut arguments: Vec<*mut ()> =
             values.iter_mut().map(|v| (v as *mut u64).cast()).collect();
+        crate::runtime::run::name_current_kernel(Some(format!("@{}", k.kernel)));
         // SAFETY: one pointer per kernel parameter, each to a 64-bit value:
         // an address inside this device's window (the plan checked every
         // view fits its buffer), a CommContext that outlives the run, or a
         // scalar.
         unsafe { entry.call(&mut arguments) };
+        crate::runtime::run::name_current_kernel(None);
         true
     }
 
@@ -947,6 +959,7 @@ impl Devices<'_> {
             .collect();
         let op = b.collective.kind.op_name().to_string();
         crate::runtime::run::label_current_call(Some((op, b.location.clone())));
+        crate::runtime::run::name_current_kernel(Some(b.variant.clone()));
         // SAFETY: a rank thread of the run; the descriptors describe buffers
         // of this device's window.
         unsafe {
@@ -959,6 +972,7 @@ impl Devices<'_> {
             }
         };
         crate::runtime::run::label_current_call(None);
+        crate::runtime::run::name_current_kernel(None);
         true
     }
 }

@@ -28,6 +28,11 @@
 // RUN: FileCheck %s --check-prefix=OPTIONS < %t/o.err
 // RUN: sh -c 'timeout 120 %mpirun -np 1 pld-run %t/sum.mlir --ranks 2 --transport mpi : -np 1 pld-run %t/sum.mlir --ranks 2 --transport mpi-rma > /dev/null 2> %t/t.err; test $? -eq 1'
 // RUN: FileCheck %s --check-prefix=TRANSPORT < %t/t.err
+// RUN: sh -c 'timeout 120 %mpirun -np 1 pld-run %t/sum.mlir --ranks 2 --transport mpi : -np 1 pld-run %t/sum.mlir --ranks 2 --transport mpi --time-limit 30 > /dev/null 2> %t/l.err; test $? -eq 1'
+// RUN: FileCheck %s --check-prefix=LIMIT < %t/l.err
+// The compile cache is each process's own (it changes nothing a run
+// computes): different cache options run together.
+// RUN: timeout 120 %mpirun -np 1 pld-run %t/sum.mlir --ranks 2 --transport mpi --cache-dir %t/cache0 : -np 1 pld-run %t/sum.mlir --ranks 2 --transport mpi --no-cache | FileCheck %s --check-prefix=CACHE
 // RUN: sh -c 'timeout 120 %mpirun -np 1 sh -c "cd %t/a && pld-run k.mlir --ranks 2 --transport mpi" : -np 1 sh -c "cd %t/b && pld-run k.mlir --ranks 2 --transport mpi" > /dev/null 2> %t/s.err; test $? -eq 1'
 // RUN: FileCheck %s --check-prefix=SOURCE < %t/s.err
 //
@@ -52,6 +57,9 @@
 // PROGRAM-NOT: pld-run:
 // OPTIONS: pld-run: error: process 1 was started with different options than process 0: --check
 // OPTIONS-NOT: pld-run:
+// LIMIT: pld-run: error: process 1 was started with different options than process 0: --time-limit 30 (process 0: --time-limit 600)
+// LIMIT-NOT: pld-run:
+// CACHE: @sum on 2 ranks (2 MPI processes under --transport mpi): finished in
 // TRANSPORT: pld-run: error: process 1 was started with different options than process 0: --transport mpi-rma (process 0: --transport mpi)
 // HINT: pld-run: error: --transport mpi and mpi-rma run one rank per MPI process: start pld-run with mpirun (mpirun -np 2 pld-run {{.*}}sum.mlir --ranks 2 --transport mpi-rma --input 'data=a b')
 // RANGE: pld-run: error: --ranks must be 1 to 64, not 65
