@@ -457,7 +457,10 @@ fn print_calls(run: &ProgramRun, calls: &[CallReport], status: &mut i32) {
                 let wrong: Vec<usize> = checks.iter().filter(|c| !c.ok).map(|c| c.rank).collect();
                 let worst = checks.iter().map(|c| c.worst).fold(0.0, f64::max);
                 if wrong.is_empty() {
-                    format!("ok on {} ranks (worst error {worst:.3e})", checks.len())
+                    format!(
+                        "ok on {} (worst error {worst:.3e})",
+                        report::count(checks.len(), "rank")
+                    )
                 } else {
                     *status = 1;
                     format!("WRONG on ranks {wrong:?} (worst error {worst:.3e})")

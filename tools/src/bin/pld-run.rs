@@ -121,6 +121,17 @@ fn explore_options(options: &Options, seed: bool) -> Result<(), String> {
     if matches!(seeds, Seeds::Explore { count: 0, .. }) {
         return Err("--explore takes a number of schedules of at least 1".into());
     }
+    if let Seeds::Explore { first, count } = seeds {
+        let last = u64::try_from(count - 1)
+            .ok()
+            .and_then(|n| first.checked_add(n));
+        if last.is_none() {
+            return Err(format!(
+                "--seed {first} with --explore {count} runs past the last seed, {}",
+                u64::MAX
+            ));
+        }
+    }
     let mut unused = Vec::new();
     if options.iters > 1 || options.warmup > 0 {
         unused.push("--iters/--warmup");

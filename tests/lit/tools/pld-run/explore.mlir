@@ -45,6 +45,11 @@
 // REPLAYSEED: pld-run: error: --replay names its schedule; --seed is for --explore
 // RUN: not pld-run %S/../../../../examples/barrier.mlir --explore 0 2>&1 | FileCheck %s --check-prefix=ZERO
 // ZERO: pld-run: error: --explore takes a number of schedules of at least 1
+// The seeds do not wrap around past the last one; up to it they run.
+// RUN: not pld-run %S/../../../../examples/barrier.mlir --explore 3 --seed 18446744073709551614 2>&1 | FileCheck %s --check-prefix=WRAP
+// WRAP: pld-run: error: --seed 18446744073709551614 with --explore 3 runs past the last seed, 18446744073709551615
+// RUN: pld-run %S/../../../../examples/barrier.mlir --ranks 2 --explore 2 --seed 18446744073709551614 | FileCheck %s --check-prefix=LAST
+// LAST: 2 schedules explored (seeds 18446744073709551614 to 18446744073709551615)
 // RUN: not pld-run %S/../../../explore/remote-load-without-wait.mlir --ranks 2 --explore 3 --check 2>&1 | FileCheck %s --check-prefix=CHECK0
 // CHECK0: pld-run: error: @exchange has 0 collectives; --check needs exactly one
 // RUN: split-file %s %t.dir
