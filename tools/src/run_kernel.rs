@@ -284,13 +284,7 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
     let Some(mut status) = report_problems(kernel, &finished) else {
         // The counters say how far the ranks got; there is nothing to check.
         if options.stats {
-            let phases = [
-                ("lower", program.lower_time),
-                ("compile", program.compile_time),
-                ("fill", fill_time),
-                ("run", series.elapsed),
-            ];
-            print_stats(options, &program, &finished, &series, &phases);
+            print_stats(options, &program, &finished, &series, (fill_time, None));
         }
         return Ok(DEADLOCK);
     };
@@ -305,14 +299,8 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
     drop(checking);
     let check_time = check_started.elapsed();
     if options.stats {
-        let phases = [
-            ("lower", program.lower_time),
-            ("compile", program.compile_time),
-            ("fill", fill_time),
-            ("run", series.elapsed),
-            ("check", check_time),
-        ];
-        print_stats(options, &program, &finished, &series, &phases);
+        let times = (fill_time, Some(check_time));
+        print_stats(options, &program, &finished, &series, times);
     }
     if let [collective] = kernel.collectives.as_slice() {
         let row = table_row(kernel, collective, options.ranks, series.kernel, wrong);
@@ -321,17 +309,25 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
     Ok(status)
 }
 
-/// `--stats`: the counters, the phases' times, the spread of the timed
-/// runs and what the compile cache did.
+/// `--stats`: the counters, the phases' times (`fill` and `check`, the
+/// latter `None` when nothing was checked), the spread of the timed runs
+/// and what the compile cache did.
 fn print_stats(
     options: &Options,
     program: &Program,
     finished: &Finished,
     series: &Series,
-    phases: &[(&str, Duration)],
+    (fill, check): (Duration, Option<Duration>),
 ) {
     print_counters(finished, options.per_rank);
-    println!("{}", report::phases(phases, series.timed_runs > 1));
+    let mut phases = vec![
+        ("lower", program.lower_time),
+        ("compile", program.compile_time),
+        ("fill", fill),
+        ("run", series.elapsed),
+    ];
+    phases.extend(check.map(|time| ("check", time)));
+    println!("{}", report::phases(&phases, series.timed_runs > 1));
     if let Some(line) = report::kernel_spread(&series.kernel_times) {
         println!("{line}");
     }
