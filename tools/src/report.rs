@@ -490,3 +490,14 @@ mod tests {
         assert_eq!(log_lines(&[vec![], vec![]]), "");
     }
 }
+
+/// The one warning of a run whose compile cache could not keep what it
+/// made (`pld-run: warning: ...` on standard error; under MPI, from the
+/// first process only).
+pub(crate) fn cache_warning(cache: &pld_sim::compiler::cache::Uses) {
+    if let Some(warning) = cache.warning() {
+        if crate::mpi_run::speaks_first() {
+            eprintln!("pld-run: warning: {warning}");
+        }
+    }
+}

@@ -1,6 +1,7 @@
 //! `pld-run`: run a pld kernel on N simulated ranks on the CPU.
 
 use clap::Parser;
+use pld_sim::compiler::cache;
 use pld_sim::runtime::transport::Transport;
 use pld_tools::options::{Options, Seeds};
 use pld_tools::run::run;
@@ -91,8 +92,10 @@ struct Cli {
     #[arg(long = "no-cache", conflicts_with = "cache_dir")]
     no_cache: bool,
     /// The compile cache's directory (default: $PLD_CACHE_DIR, else
-    /// $XDG_CACHE_HOME/pld, else ~/.cache/pld).
-    #[arg(long = "cache-dir", value_name = "DIR")]
+    /// $XDG_CACHE_HOME/pld, else ~/.cache/pld); PLD_NO_CACHE=1 turns the
+    /// cache off even so.
+    #[arg(long = "cache-dir", value_name = "DIR",
+          value_parser = clap::builder::NonEmptyStringValueParser::new())]
     cache_dir: Option<String>,
     /// How the ranks reach each other: threads of this process, or one MPI
     /// process each (start with mpirun -np N ... --ranks N): mpi maps a
@@ -164,10 +167,13 @@ fn main() {
         Err(e) if !pld_tools::mpi_run::speaks_first() => std::process::exit(e.exit_code()),
         Err(e) => e.exit(),
     };
-    if cli.no_cache {
-        pld_sim::compiler::cache::configure(None);
-    } else if let Some(dir) = &cli.cache_dir {
-        pld_sim::compiler::cache::configure(Some(dir.into()));
+    let cache = match (cli.no_cache, &cli.cache_dir) {
+        (true, _) => cache::Choice::Off,
+        (false, Some(dir)) => cache::Choice::Dir(dir.into()),
+        (false, None) => cache::Choice::Default,
+    };
+    if let Err(e) = cache::configure(cache) {
+        refuse(&e, 1);
     }
     let options = Options {
         input: cli.input,
