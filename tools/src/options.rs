@@ -53,13 +53,15 @@ pub enum Cache {
 }
 
 impl Cache {
-    /// Makes it the process's compile cache.
-    pub fn configure(&self) {
-        match self {
-            Cache::Default => {}
-            Cache::Off => pld_sim::compiler::cache::configure(None),
-            Cache::Dir(dir) => pld_sim::compiler::cache::configure(Some(dir.into())),
-        }
+    /// Makes it the process's compile cache; the error names a malformed
+    /// setting of the environment (`PLD_NO_CACHE`, `PLD_CACHE_MAX_BYTES`).
+    pub fn configure(&self) -> Result<(), String> {
+        use pld_sim::compiler::cache::{configure, Choice};
+        configure(match self {
+            Cache::Default => Choice::Default,
+            Cache::Off => Choice::Off,
+            Cache::Dir(dir) => Choice::Dir(dir.into()),
+        })
     }
 }
 

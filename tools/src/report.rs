@@ -365,6 +365,17 @@ fn device_ranges(devices: &[usize]) -> String {
     )
 }
 
+/// The one warning of a run whose compile cache could not keep what it
+/// made (`pld-run: warning: ...` on standard error; under MPI, from the
+/// first process only).
+pub(crate) fn cache_warning(cache: &pld_sim::compiler::cache::Uses) {
+    if let Some(warning) = cache.warning() {
+        if crate::mpi_run::speaks_first() {
+            eprintln!("pld-run: warning: {warning}");
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -236,6 +236,7 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
     let progress = Progress::start();
     let program =
         Program::load_named(text, buffer_name).map_err(|e| format!("{buffer_name}: {e}"))?;
+    crate::report::cache_warning(&program.cache);
     let kernel = choose_kernel(&program, options, buffer_name)?;
     let on_ranks = format!(
         "@{} on {}",
@@ -331,10 +332,7 @@ fn print_stats(
     if let Some(line) = report::kernel_spread(&series.kernel_times) {
         println!("{line}");
     }
-    println!(
-        "  compile cache: lowered module {}, code {}",
-        program.cache.0, program.cache.1
-    );
+    println!("  compile cache: {}", program.cache);
 }
 
 /// Prints the run's errors and fatal errors (first: they are often why the

@@ -64,6 +64,7 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
                 format!("{buffer_name}: {e}")
             }
         })?;
+    crate::report::cache_warning(&run.program.cache);
     let fill_started = Instant::now();
     crate::watch::phase("filling the inputs");
     let at = report::function_location(text, buffer_name, &run.entry);
@@ -194,10 +195,7 @@ fn print_stats(
         ("check", finished.check_time),
     ];
     println!("{}", report::phases(&phases, series.timed_runs > 1));
-    println!(
-        "  compile cache: lowered module {}, code {}",
-        run.program.cache.0, run.program.cache.1
-    );
+    println!("  compile cache: {}", run.program.cache);
 }
 
 /// Every buffer's initial bytes on every device, `[buffer][device]`: the

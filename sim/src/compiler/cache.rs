@@ -3,31 +3,38 @@
 //! decides them, so that running an unchanged program again compiles
 //! nothing.
 //!
-//! * **Where**: `$PLD_CACHE_DIR`, else `$XDG_CACHE_HOME/pld`, else
-//!   `~/.cache/pld`; [`configure`] (pld-run's `--cache-dir`, `--no-cache`)
-//!   overrides it, and `PLD_NO_CACHE` (any value but `0`) turns it off.
+//! * **Where** (`config`): [`configure`] (pld-run's `--cache-dir`,
+//!   `--no-cache`), else `$PLD_CACHE_DIR`, else `$XDG_CACHE_HOME/pld` (an
+//!   absolute one), else `~/.cache/pld`, else off; `PLD_NO_CACHE` (1, true,
+//!   yes, on) turns it off whatever else is set. A variable with a value
+//!   that means nothing is an error.
 //! * **Keys**: a hash of the entry's kind, pld's version and build (the
 //!   size, time and inode of the file holding this code: a rebuilt pld
 //!   misses), the host (CPU model and flags: the JIT compiles for the host
 //!   CPU), the optimisation level, the source's name and its text. The
 //!   file name is one 64-bit hash of the key; the entry holds a second,
 //!   independent one of the key, which must match too.
-//! * **Entries**: a text header (kind, key check, metadata lines, payload
-//!   length and hash) and the payload; written to a temporary file of the
-//!   directory and renamed over the entry, so a concurrent reader sees the
-//!   old entry or the new one, never a part. An entry that does not parse,
-//!   is short, or whose payload hash differs is a miss (and is written
-//!   again).
+//! * **Entries** (`entry`): a first line with the length and hash of the
+//!   rest (kind, key check, metadata lines, payload), so any change is a
+//!   miss; read only from a regular file, never more than they say;
+//!   written to a temporary file of the directory and renamed over the
+//!   entry, so a concurrent reader sees the old entry or the new one,
+//!   never a part. A miss is made again and written again.
+//! * **Not writable**: a directory that cannot be made or written, an
+//!   entry's name taken by a directory, an entry larger than the bound:
+//!   the run makes what it needs and says why it stored nothing
+//!   ([`Use::NotCached`]), for its caller to warn.
 //! * **Size**: after a write, the least recently used entries (a hit
 //!   touches its entry) are removed until the directory holds at most
 //!   [`MAX_BYTES`] (`PLD_CACHE_MAX_BYTES` overrides).
 
-use std::io::Write;
+mod config;
+mod entry;
+
+pub use config::{Choice, MAX_BYTES};
+pub use entry::{Entry, MAX_ENTRY_BYTES};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-
-/// The default bound on the bytes of the cache directory's entries.
-pub const MAX_BYTES: u64 = 256 << 20;
 
 /// What kind of thing an entry holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,71 +54,126 @@ impl Kind {
     }
 }
 
-/// What the cache did for one thing a run needed.
+/// Why the cache is off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Off {
+    /// The embedding program turned it off (pld-run's `--no-cache`), or
+    /// made the thing without asking the cache.
+    Asked,
+    /// `PLD_NO_CACHE`.
+    Environment,
+    /// No directory: neither `PLD_CACHE_DIR`, an absolute
+    /// `XDG_CACHE_HOME` nor `HOME` is set.
+    NoDirectory,
+    /// Objects are not loaded back on this CPU architecture
+    /// (`pld_ir::orc::ObjectJit::available`).
+    Unsupported,
+}
+
+/// What the cache did for one thing a run needed.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Use {
     /// The cache is off: made.
-    Off,
+    Off(Off),
     /// Read from the cache.
     Read,
     /// Not in the cache (or not usable): made, and stored.
     Made,
+    /// Made, and not stored, for the reason given (the cache cannot be
+    /// written).
+    NotCached(String),
+    /// Nothing to make: the input is converted already (no lowering).
+    NotNeeded,
 }
 
 impl std::fmt::Display for Use {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Use::Off => "made (cache off)",
-            Use::Read => "read from the cache",
-            Use::Made => "made and cached",
-        })
+        match self {
+            Use::Off(Off::Asked) => f.write_str("made (cache off: --no-cache)"),
+            Use::Off(Off::Environment) => f.write_str("made (cache off: PLD_NO_CACHE)"),
+            Use::Off(Off::NoDirectory) => f.write_str(
+                "made (cache off: neither PLD_CACHE_DIR, XDG_CACHE_HOME nor HOME is set)",
+            ),
+            Use::Off(Off::Unsupported) => {
+                f.write_str("made (cache off: objects are not loaded back on this CPU)")
+            }
+            Use::Read => f.write_str("read from the cache"),
+            Use::Made => f.write_str("made and cached"),
+            Use::NotCached(reason) => write!(f, "made, not cached: {reason}"),
+            Use::NotNeeded => f.write_str("not needed"),
+        }
     }
 }
 
-/// An entry read back: its metadata lines and its payload.
-#[derive(Debug, PartialEq, Eq)]
-pub struct Entry {
-    pub meta: Vec<String>,
-    pub payload: Vec<u8>,
+/// What the cache did for a run: for the lowered module and for its code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Uses {
+    pub lowered: Use,
+    pub code: Use,
 }
 
-/// Where the cache is, as configured (`None`: off). Unset until the first
-/// use or [`configure`].
-static DIR: Mutex<Option<Option<PathBuf>>> = Mutex::new(None);
-
-/// Sets the cache directory (`Some`) or turns the cache off (`None`) for
-/// the rest of the process, over the environment.
-pub fn configure(dir: Option<PathBuf>) {
-    *DIR.lock().unwrap_or_else(|e| e.into_inner()) = Some(dir);
-}
-
-/// The cache directory in use, if the cache is on.
-pub fn dir() -> Option<PathBuf> {
-    let mut dir = DIR.lock().unwrap_or_else(|e| e.into_inner());
-    dir.get_or_insert_with(from_environment).clone()
-}
-
-/// The directory the environment names, if the cache is on.
-fn from_environment() -> Option<PathBuf> {
-    let set = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
-    if set("PLD_NO_CACHE").is_some_and(|v| v != "0") {
-        return None;
+impl Uses {
+    /// Why the cache could not keep what this run made, once (the first
+    /// reason), for the caller to warn with.
+    pub fn warning(&self) -> Option<String> {
+        [&self.lowered, &self.code]
+            .into_iter()
+            .find_map(|u| match u {
+                Use::NotCached(reason) => Some(format!(
+                    "the compile cache cannot keep what this run made: {reason}"
+                )),
+                Use::Off(_) | Use::Read | Use::Made | Use::NotNeeded => None,
+            })
     }
-    if let Some(dir) = set("PLD_CACHE_DIR") {
-        return Some(PathBuf::from(dir));
-    }
-    if let Some(xdg) = set("XDG_CACHE_HOME") {
-        return Some(PathBuf::from(xdg).join("pld"));
-    }
-    set("HOME").map(|home| PathBuf::from(home).join(".cache").join("pld"))
 }
 
-/// The bound on the directory's size.
-fn max_bytes() -> u64 {
-    std::env::var("PLD_CACHE_MAX_BYTES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(MAX_BYTES)
+impl std::fmt::Display for Uses {
+    /// `lowered module <use>, code <use>` (`no lowering needed, code
+    /// <use>` for a converted input).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.lowered {
+            Use::NotNeeded => f.write_str("no lowering needed")?,
+            lowered @ (Use::Off(_) | Use::Read | Use::Made | Use::NotCached(_)) => {
+                write!(f, "lowered module {lowered}")?
+            }
+        }
+        write!(f, ", code {}", self.code)
+    }
+}
+
+/// Where the cache is and how large it may grow.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cache {
+    dir: PathBuf,
+    max_bytes: u64,
+}
+
+/// The cache of this process: on, or off and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Place {
+    On(Cache),
+    Off(Off),
+}
+
+/// The cache as configured, or the environment's error. Unset until the
+/// first use or [`configure`].
+static PLACE: Mutex<Option<Result<Place, String>>> = Mutex::new(None);
+
+/// Reads the environment now and sets the cache for the rest of the
+/// process as `choice` and the environment say; an environment variable
+/// with a value that means nothing is an error.
+pub fn configure(choice: Choice) -> Result<(), String> {
+    let place = config::resolve(&choice, |name| std::env::var(name).ok());
+    *PLACE.lock().unwrap_or_else(|e| e.into_inner()) = Some(place.clone());
+    place.map(|_| ())
+}
+
+/// The cache in use (from the environment unless [`configure`]d).
+pub fn place() -> Result<Place, String> {
+    let mut place = PLACE.lock().unwrap_or_else(|e| e.into_inner());
+    place
+        .get_or_insert_with(|| config::resolve(&Choice::Default, |name| std::env::var(name).ok()))
+        .clone()
 }
 
 /// FNV-1a, 64 bits.
@@ -204,121 +266,111 @@ fn path_of(dir: &Path, kind: Kind, key: &[u8]) -> PathBuf {
     dir.join(format!("{:016x}.{}", sip(key), kind.name()))
 }
 
-/// The entry of `kind` for `key`, if the cache is on and holds an intact
-/// one (a hit marks it as used).
-pub fn load(kind: Kind, key: &[u8]) -> Option<Entry> {
-    let dir = dir()?;
-    let path = path_of(&dir, kind, key);
-    let bytes = std::fs::read(&path).ok()?;
-    let entry = parse(&bytes, kind, key)?;
-    // Used now: the last to be evicted.
-    if let Ok(file) = std::fs::File::options().append(true).open(&path) {
-        let _ = file.set_modified(std::time::SystemTime::now());
+impl Cache {
+    /// The entry of `kind` for `key`, if the cache holds an intact one (a
+    /// hit marks it as used).
+    pub fn load(&self, kind: Kind, key: &[u8]) -> Option<Entry> {
+        entry::read(&path_of(&self.dir, kind, key), kind, key)
     }
-    Some(entry)
-}
 
-/// An entry's bytes, checked against its kind, its key and its payload's
-/// length and hash.
-fn parse(bytes: &[u8], kind: Kind, key: &[u8]) -> Option<Entry> {
-    let mut rest = bytes;
-    let mut line = || -> Option<&str> {
-        let end = rest.iter().position(|&b| b == b'\n')?;
-        let text = std::str::from_utf8(&rest[..end]).ok()?;
-        rest = &rest[end + 1..];
-        Some(text)
-    };
-    if line()? != "pld-cache 1" || line()? != format!("kind {}", kind.name()) {
-        return None;
-    }
-    if line()? != format!("key {:016x}", fnv(key)) {
-        return None;
-    }
-    let count: usize = line()?.strip_prefix("meta ")?.parse().ok()?;
-    let meta = (0..count)
-        .map(|_| line().map(str::to_string))
-        .collect::<Option<Vec<_>>>()?;
-    let (length, hash) = line()?.strip_prefix("payload ")?.split_once(' ')?;
-    let length: usize = length.parse().ok()?;
-    let payload = rest;
-    if payload.len() != length || format!("{:016x}", fnv(payload)) != hash {
-        return None;
-    }
-    Some(Entry {
-        meta,
-        payload: payload.to_vec(),
-    })
-}
-
-/// The bytes of an entry.
-fn render(kind: Kind, key: &[u8], entry: &Entry) -> Vec<u8> {
-    let mut bytes = format!(
-        "pld-cache 1\nkind {}\nkey {:016x}\nmeta {}\n",
-        kind.name(),
-        fnv(key),
-        entry.meta.len()
-    )
-    .into_bytes();
-    for line in &entry.meta {
-        bytes.extend_from_slice(line.as_bytes());
-        bytes.push(b'\n');
-    }
-    bytes.extend_from_slice(
-        format!(
-            "payload {} {:016x}\n",
-            entry.payload.len(),
-            fnv(&entry.payload)
-        )
-        .as_bytes(),
-    );
-    bytes.extend_from_slice(&entry.payload);
-    bytes
-}
-
-/// Stores `entry` for `key` (when the cache is on); then keeps the
-/// directory within its bound. Failing to write is not an error of the
-/// run: the entry is simply not there next time.
-pub fn store(kind: Kind, key: &[u8], entry: &Entry) {
-    if entry.meta.iter().any(|l| l.contains('\n')) {
-        return;
-    }
-    let Some(dir) = dir() else { return };
-    if std::fs::create_dir_all(&dir).is_err() {
-        return;
-    }
-    let path = path_of(&dir, kind, key);
-    let Some(temporary) = temporary_in(&dir) else {
-        return;
-    };
-    let written = std::fs::File::create(&temporary.0)
-        .and_then(|mut f| f.write_all(&render(kind, key, entry)))
-        .and_then(|()| std::fs::rename(&temporary.0, &path));
-    if written.is_ok() {
-        evict(&dir, max_bytes());
+    /// A writer of the entry of `kind` for `key`, or why the cache cannot
+    /// take it: its directory cannot be made, its entry's name is a
+    /// directory, no file can be made in it.
+    pub fn writer(&self, kind: Kind, key: &[u8]) -> Result<Writer<'_>, String> {
+        let dir = &self.dir;
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            return Err(format!(
+                "cannot make the directory '{}': {e}",
+                dir.display()
+            ));
+        }
+        let path = path_of(dir, kind, key);
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
+            return Err(format!("its entry '{}' is a directory", path.display()));
+        }
+        let scratch = Temporary::create_in(dir)
+            .map_err(|e| format!("cannot write a file in '{}': {e}", dir.display()))?;
+        Ok(Writer {
+            cache: self,
+            kind,
+            key: key.to_vec(),
+            path,
+            scratch,
+        })
     }
 }
 
-/// A fresh path in `dir` for a file being written, removed when dropped
-/// unless renamed away.
-pub struct Temporary(pub PathBuf);
+/// The one entry a run may store, with a file of its own in the cache
+/// directory (made at once, so the directory is known to be writable).
+pub struct Writer<'a> {
+    cache: &'a Cache,
+    kind: Kind,
+    key: Vec<u8>,
+    path: PathBuf,
+    scratch: Temporary,
+}
+
+impl Writer<'_> {
+    /// A file of this writer that the caller may fill and read back first
+    /// (the JIT dumps its object there); [`Writer::store`] overwrites it.
+    pub fn scratch(&self) -> &Path {
+        &self.scratch.0
+    }
+
+    /// Stores `entry`, then keeps the directory within its bound; what
+    /// the cache did ([`Use::Made`], or [`Use::NotCached`] and why).
+    pub fn store(self, entry: &Entry) -> Use {
+        let bytes = entry::render(self.kind, &self.key, entry);
+        let limit = self.cache.max_bytes;
+        if entry.meta.iter().any(|l| l.contains('\n')) {
+            return Use::NotCached("a metadata line holds a line break".into());
+        }
+        if bytes.len() as u64 > limit {
+            return Use::NotCached(format!(
+                "the entry's {} bytes exceed the cache's bound of {limit} bytes \
+                 (PLD_CACHE_MAX_BYTES)",
+                bytes.len()
+            ));
+        }
+        let scratch = &self.scratch.0;
+        if let Err(e) = std::fs::write(scratch, &bytes) {
+            return Use::NotCached(format!("cannot write '{}': {e}", scratch.display()));
+        }
+        if let Err(e) = std::fs::rename(scratch, &self.path) {
+            return Use::NotCached(format!(
+                "cannot rename '{}' to '{}': {e}",
+                scratch.display(),
+                self.path.display()
+            ));
+        }
+        evict(&self.cache.dir, limit);
+        Use::Made
+    }
+}
+
+/// A file being written, removed when dropped unless renamed away.
+struct Temporary(PathBuf);
+
+impl Temporary {
+    /// A new, empty file in `dir` that no other process or thread uses.
+    fn create_in(dir: &Path) -> std::io::Result<Temporary> {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let name = format!(
+            ".tmp-{}-{n}-{:x}",
+            std::process::id(),
+            sip(build().as_bytes())
+        );
+        let path = dir.join(name);
+        std::fs::File::create_new(&path)?;
+        Ok(Temporary(path))
+    }
+}
 
 impl Drop for Temporary {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.0);
     }
-}
-
-/// A temporary path in `dir` no other process or thread uses.
-pub fn temporary_in(dir: &Path) -> Option<Temporary> {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let name = format!(
-        ".tmp-{}-{n}-{:x}",
-        std::process::id(),
-        sip(build().as_bytes())
-    );
-    std::fs::create_dir_all(dir).ok()?;
-    Some(Temporary(dir.join(name)))
 }
 
 /// Removes the least recently used entries of `dir` until the rest hold
@@ -340,7 +392,8 @@ pub fn evict(dir: &Path, limit: u64) {
             }
             continue;
         }
-        if name.ends_with(".lowered") || name.ends_with(".object") {
+        let entry = name.ends_with(".lowered") || name.ends_with(".object");
+        if entry && meta.is_file() {
             entries.push((used, meta.len(), item.path()));
         }
     }
@@ -367,13 +420,26 @@ mod tests {
         }
     }
 
+    /// A fresh directory of this test, and a cache in it.
+    fn scratch(name: &str, max_bytes: u64) -> (PathBuf, Cache) {
+        let dir = std::env::temp_dir().join(format!("pld-cache-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let cache = Cache {
+            dir: dir.join("c"),
+            max_bytes,
+        };
+        (dir, cache)
+    }
+
     #[test]
     fn an_entry_reads_back_as_written_and_a_damaged_one_does_not() {
         let key = key(Kind::Object, &["f.mlir", "module {}"]);
-        let bytes = render(Kind::Object, &key, &entry());
+        let bytes = entry::render(Kind::Object, &key, &entry());
+        let parse = entry::parse_all;
         assert_eq!(parse(&bytes, Kind::Object, &key), Some(entry()));
-        // Truncated anywhere, one byte changed anywhere, another key or
-        // kind: a miss.
+        // Truncated anywhere, one byte changed anywhere (the metadata's
+        // locations too), another key or kind: a miss.
         for cut in 0..bytes.len() {
             assert_eq!(
                 parse(&bytes[..cut], Kind::Object, &key),
@@ -384,15 +450,140 @@ mod tests {
         for at in 0..bytes.len() {
             let mut bad = bytes.clone();
             bad[at] ^= 0x20;
-            assert_ne!(
-                parse(&bad, Kind::Object, &key),
-                Some(entry()),
-                "flip at {at}"
-            );
+            assert_eq!(parse(&bad, Kind::Object, &key), None, "flip at {at}");
         }
         let other = super::key(Kind::Object, &["f.mlir", "module { }"]);
         assert_eq!(parse(&bytes, Kind::Object, &other), None);
         assert_eq!(parse(&bytes, Kind::Lowered, &key), None);
+    }
+
+    #[test]
+    fn an_altered_location_in_the_metadata_is_a_miss_and_is_rewritten() {
+        let (dir, cache) = scratch("meta", MAX_BYTES);
+        let key = key(Kind::Object, &["f.mlir", "x"]);
+        let stored = cache.writer(Kind::Object, &key).unwrap().store(&entry());
+        assert_eq!(stored, Use::Made);
+        let path = path_of(&cache.dir, Kind::Object, &key);
+        let text = std::fs::read(&path).unwrap();
+        let altered = String::from_utf8_lossy(&text).replace("f.mlir:1:2", "f.mlir:9:99");
+        std::fs::write(&path, altered).unwrap();
+        let after_edit = cache.load(Kind::Object, &key);
+        let rewritten = cache.writer(Kind::Object, &key).unwrap().store(&entry());
+        let reread = cache.load(Kind::Object, &key);
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(after_edit, None);
+        assert_eq!((rewritten, reread), (Use::Made, Some(entry())));
+    }
+
+    #[test]
+    fn an_entry_that_is_no_regular_file_is_a_miss_at_once_and_is_replaced() {
+        let (dir, cache) = scratch("special", MAX_BYTES);
+        std::fs::create_dir_all(&cache.dir).unwrap();
+        let fifo = key(Kind::Object, &["fifo"]);
+        let zero = key(Kind::Object, &["zero"]);
+        let fifo_path = path_of(&cache.dir, Kind::Object, &fifo);
+        let c_path = std::ffi::CString::new(fifo_path.to_str().unwrap()).unwrap();
+        // SAFETY: a NUL-terminated path; mkfifo reads it only.
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o644) }, 0);
+        std::os::unix::fs::symlink("/dev/zero", path_of(&cache.dir, Kind::Object, &zero)).unwrap();
+        // Neither blocks nor reads without end.
+        let loaded = (
+            cache.load(Kind::Object, &fifo),
+            cache.load(Kind::Object, &zero),
+        );
+        let stored = [&fifo, &zero].map(|k| cache.writer(Kind::Object, k).unwrap().store(&entry()));
+        let reread = [&fifo, &zero].map(|k| cache.load(Kind::Object, k));
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(loaded, (None, None));
+        assert_eq!(stored, [Use::Made, Use::Made]);
+        assert_eq!(reread, [Some(entry()), Some(entry())]);
+    }
+
+    #[test]
+    fn an_entry_longer_than_its_first_line_says_is_a_miss() {
+        let (dir, cache) = scratch("long", MAX_BYTES);
+        let key = key(Kind::Lowered, &["x"]);
+        cache.writer(Kind::Lowered, &key).unwrap().store(&entry());
+        let path = path_of(&cache.dir, Kind::Lowered, &key);
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes.extend_from_slice(b"more");
+        std::fs::write(&path, &bytes).unwrap();
+        let loaded = cache.load(Kind::Lowered, &key);
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(loaded, None);
+    }
+
+    #[test]
+    fn a_cache_that_cannot_be_written_says_why() {
+        let (dir, _) = scratch("unwritable", MAX_BYTES);
+        let key = key(Kind::Object, &["x"]);
+        let file = dir.join("afile");
+        std::fs::write(&file, "precious").unwrap();
+        let under_a_file = Cache {
+            dir: file.join("sub"),
+            max_bytes: MAX_BYTES,
+        };
+        let reason = under_a_file.writer(Kind::Object, &key).err().unwrap();
+        assert!(
+            reason.starts_with("cannot make the directory '"),
+            "{reason}"
+        );
+        let a_file = Cache {
+            dir: file.clone(),
+            max_bytes: MAX_BYTES,
+        };
+        assert!(a_file.writer(Kind::Object, &key).is_err());
+        // The entry's name is a directory.
+        let (dir_dir, cache) = scratch("unwritable-dir", MAX_BYTES);
+        std::fs::create_dir_all(path_of(&cache.dir, Kind::Object, &key)).unwrap();
+        let reason = cache.writer(Kind::Object, &key).err().unwrap();
+        assert!(reason.ends_with(".object' is a directory"), "{reason}");
+        // A bound smaller than the entry: nothing is written.
+        let (small_dir, small) = scratch("unwritable-small", 0);
+        let stored = small.writer(Kind::Object, &key).unwrap().store(&entry());
+        let left = std::fs::read_dir(&small.dir).unwrap().count();
+        let precious = std::fs::read_to_string(&file).unwrap();
+        for d in [&dir, &dir_dir, &small_dir] {
+            let _ = std::fs::remove_dir_all(d);
+        }
+        let Use::NotCached(reason) = stored else {
+            panic!("{stored:?}")
+        };
+        assert!(reason.contains("bound of 0 bytes"), "{reason}");
+        assert_eq!((left, precious.as_str()), (0, "precious"));
+    }
+
+    #[test]
+    fn the_summary_says_what_is_true() {
+        let uses = |lowered, code| Uses { lowered, code }.to_string();
+        assert_eq!(
+            uses(Use::NotNeeded, Use::Read),
+            "no lowering needed, code read from the cache"
+        );
+        assert_eq!(
+            uses(Use::Off(Off::Environment), Use::Off(Off::Environment)),
+            "lowered module made (cache off: PLD_NO_CACHE), code made (cache off: PLD_NO_CACHE)"
+        );
+        let failed = Uses {
+            lowered: Use::NotCached("why".into()),
+            code: Use::NotCached("other".into()),
+        };
+        assert_eq!(
+            failed.to_string(),
+            "lowered module made, not cached: why, code made, not cached: other"
+        );
+        assert_eq!(
+            failed.warning().as_deref(),
+            Some("the compile cache cannot keep what this run made: why")
+        );
+        assert_eq!(
+            Uses {
+                lowered: Use::Made,
+                code: Use::Read
+            }
+            .warning(),
+            None
+        );
     }
 
     #[test]

@@ -77,12 +77,17 @@ impl Compiled {
     /// `from_text` of a module named `source_name`: ops without a location
     /// of their own are located in it (a converted module the user wrote).
     pub fn from_text_named(text: &str, source_name: &str) -> Result<Self, String> {
-        Ok(Self::compile(text, source_name, false)?.compiled)
+        Ok(Self::compile(text, source_name, None)?.compiled)
     }
 
     /// Compiles `text` (see `from_text_named`); with `dump`, keeps the
-    /// object file the JIT made (for the disk cache).
-    fn compile(text: &str, source_name: &str, dump: bool) -> Result<Compiling, String> {
+    /// object file the JIT made (for the disk cache), written to that
+    /// file and read back.
+    fn compile(
+        text: &str,
+        source_name: &str,
+        dump: Option<&std::path::Path>,
+    ) -> Result<Compiling, String> {
         let context = pld_dialect::context();
         melior::utility::register_all_llvm_translations(&context);
         let sink = pld_ir::diag::Sink::attach(&context);
@@ -106,9 +111,9 @@ impl Compiled {
                 compiled: Compiled {
                     _code: Code::Nothing,
                     kernels: HashMap::new(),
-                    cache: cache::Use::Off,
+                    cache: cache::Use::Off(cache::Off::Asked),
                 },
-                object: dump.then(Vec::new),
+                object: dump.map(|_| Vec::new()),
                 sites,
             });
         }
@@ -123,7 +128,7 @@ impl Compiled {
                 e.unwrap_or_else(|| render(&sink))
             )
         })?;
-        let engine = Engine::new(&module, OPT_LEVEL, dump)
+        let engine = Engine::new(&module, OPT_LEVEL, dump.is_some())
             .map_err(|e| format!("compiling to machine code failed: {e}"))?;
         for (name, address) in ffi::DEVICE_FUNCTIONS {
             // SAFETY: each entry is the Rust implementation of the device
@@ -135,12 +140,12 @@ impl Compiled {
             entry if entry.is_null() => Err(String::new()),
             entry => Ok(entry),
         })?;
-        let object = dump.then(|| dump_object(&engine)).flatten();
+        let object = dump.and_then(|file| dump_object(&engine, file));
         Ok(Compiling {
             compiled: Compiled {
                 _code: Code::Engine { _engine: engine },
                 kernels,
-                cache: cache::Use::Off,
+                cache: cache::Use::Off(cache::Off::Asked),
             },
             object,
             sites,
@@ -175,34 +180,39 @@ impl Compiled {
     }
 
     /// The module's code from the disk cache, or compiled (and stored
-    /// there).
+    /// there when the cache can take it).
     fn on_disk(text: &str, source_name: &str) -> Result<Self, String> {
-        let use_cache = cache::dir().is_some() && pld_ir::orc::ObjectJit::available();
-        if !use_cache {
-            return Self::from_text_named(text, source_name);
-        }
+        let off = |off| -> Result<Self, String> {
+            let mut compiled = Self::from_text_named(text, source_name)?;
+            compiled.cache = cache::Use::Off(off);
+            Ok(compiled)
+        };
+        let cache = match cache::place()? {
+            cache::Place::On(_) if !pld_ir::orc::ObjectJit::available() => {
+                return off(cache::Off::Unsupported)
+            }
+            cache::Place::On(cache) => cache,
+            cache::Place::Off(why) => return off(why),
+        };
         let key = cache::key(
             cache::Kind::Object,
             &[&OPT_LEVEL.to_string(), source_name, text],
         );
-        if let Some(loaded) = cache::load(cache::Kind::Object, &key).and_then(Self::load) {
+        if let Some(loaded) = cache.load(cache::Kind::Object, &key).and_then(Self::load) {
             return Ok(loaded);
         }
-        let mut compiling = Self::compile(text, source_name, true)?;
-        compiling.compiled.cache = cache::Use::Made;
-        if let Some(object) = compiling.object {
-            let sites = crate::runtime::sites::list(compiling.sites.clone());
-            let mut meta = vec![
-                format!("kernels {}", join(compiling.compiled.kernels.keys())),
-                format!("sites {}", compiling.sites.start),
-            ];
-            meta.extend(sites.iter().map(|s| format!("{}\t{}", s.op, s.location)));
-            let entry = cache::Entry {
-                meta,
+        // A cache that cannot take the entry gets no object dumped into it.
+        let writer = cache.writer(cache::Kind::Object, &key);
+        let scratch = writer.as_ref().ok().map(cache::Writer::scratch);
+        let mut compiling = Self::compile(text, source_name, scratch)?;
+        compiling.compiled.cache = match (writer, compiling.object) {
+            (Err(reason), _) => cache::Use::NotCached(reason),
+            (Ok(_), None) => cache::Use::NotCached("the JIT wrote no object file".into()),
+            (Ok(writer), Some(object)) => writer.store(&cache::Entry {
+                meta: object_meta(&compiling.compiled, &compiling.sites),
                 payload: object,
-            };
-            cache::store(cache::Kind::Object, &key, &entry);
-        }
+            }),
+        };
         Ok(compiling.compiled)
     }
 
@@ -249,9 +259,9 @@ impl Compiled {
         })
     }
 
-    /// Whether the code came from the disk cache.
+    /// What the disk cache did for the code.
     pub fn cache_use(&self) -> cache::Use {
-        self.cache
+        self.cache.clone()
     }
 
     /// The kernel named `name` (without `@`).
@@ -292,11 +302,22 @@ fn join<'a>(names: impl Iterator<Item = &'a String>) -> String {
 }
 
 /// The object file `engine` compiled (it was made with object dumping on),
-/// read back from a temporary file of the cache directory.
-fn dump_object(engine: &Engine) -> Option<Vec<u8>> {
-    let temporary = cache::temporary_in(&cache::dir()?)?;
-    engine.dump_to_object_file(temporary.0.to_str()?);
-    std::fs::read(&temporary.0).ok().filter(|o| !o.is_empty())
+/// written to `file` (the cache writer's own) and read back.
+fn dump_object(engine: &Engine, file: &std::path::Path) -> Option<Vec<u8>> {
+    engine.dump_to_object_file(file.to_str()?);
+    std::fs::read(file).ok().filter(|o| !o.is_empty())
+}
+
+/// The metadata of a module's cache entry: its kernels, the number of its
+/// first site and every site's op and location (for reports).
+fn object_meta(compiled: &Compiled, sites: &std::ops::Range<i64>) -> Vec<String> {
+    let mut meta = vec![
+        format!("kernels {}", join(compiled.kernels.keys())),
+        format!("sites {}", sites.start),
+    ];
+    let listed = crate::runtime::sites::list(sites.clone());
+    meta.extend(listed.iter().map(|s| format!("{}\t{}", s.op, s.location)));
+    meta
 }
 
 /// Runs a pipeline of the simulator's registry on `module`. `Err(Some)`

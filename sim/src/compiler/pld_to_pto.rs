@@ -41,23 +41,29 @@ pub fn to_pto_named(text: &str, source_name: &str) -> Result<String, String> {
 }
 
 /// `to_pto_named`, kept in the disk cache (`super::cache`): an unchanged
-/// source is not lowered again by a later process. Also says whether the
-/// cache had it.
+/// source is not lowered again by a later process. Also says what the
+/// cache did (an environment variable that means nothing is an error).
 pub fn to_pto_cached(text: &str, source_name: &str) -> Result<(String, Use), String> {
-    use super::cache::{self, Entry, Kind};
-    if cache::dir().is_none() {
-        return Ok((to_pto_named(text, source_name)?, Use::Off));
-    }
+    use super::cache::{self, Entry, Kind, Place};
+    let cache = match cache::place()? {
+        Place::On(cache) => cache,
+        Place::Off(off) => return Ok((to_pto_named(text, source_name)?, Use::Off(off))),
+    };
     let key = cache::key(Kind::Lowered, &[source_name, text]);
-    let hit = cache::load(Kind::Lowered, &key).and_then(|e| String::from_utf8(e.payload).ok());
+    let hit = cache
+        .load(Kind::Lowered, &key)
+        .and_then(|e| String::from_utf8(e.payload).ok());
     if let Some(lowered) = hit {
         return Ok((lowered, Use::Read));
     }
+    let writer = cache.writer(Kind::Lowered, &key);
     let lowered = to_pto_named(text, source_name)?;
-    let entry = Entry {
-        meta: Vec::new(),
-        payload: lowered.clone().into_bytes(),
+    let stored = match writer {
+        Err(reason) => Use::NotCached(reason),
+        Ok(writer) => writer.store(&Entry {
+            meta: Vec::new(),
+            payload: lowered.clone().into_bytes(),
+        }),
     };
-    cache::store(Kind::Lowered, &key, &entry);
-    Ok((lowered, Use::Made))
+    Ok((lowered, stored))
 }

@@ -30,7 +30,7 @@ pub struct Program {
     pub lowered: String,
     compiled: std::rc::Rc<Compiled>,
     /// What the disk cache did for the lowered module and for its code.
-    pub cache: (crate::compiler::cache::Use, crate::compiler::cache::Use),
+    pub cache: crate::compiler::cache::Uses,
     /// How long `pld-to-pto` took (reading its result, when the disk
     /// cache had it).
     pub lower_time: Duration,
@@ -104,7 +104,10 @@ impl Program {
         Ok(Program {
             kernels,
             lowered,
-            cache: (lowered_from, compiled.cache_use()),
+            cache: crate::compiler::cache::Uses {
+                lowered: lowered_from,
+                code: compiled.cache_use(),
+            },
             compiled,
             lower_time,
             compile_time: started.elapsed(),
@@ -126,7 +129,10 @@ impl Program {
         Ok(Program {
             kernels,
             lowered: text.to_string(),
-            cache: (crate::compiler::cache::Use::Off, compiled.cache_use()),
+            cache: crate::compiler::cache::Uses {
+                lowered: crate::compiler::cache::Use::NotNeeded,
+                code: compiled.cache_use(),
+            },
             compiled,
             lower_time: Duration::ZERO,
             compile_time: started.elapsed(),

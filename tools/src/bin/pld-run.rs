@@ -91,8 +91,10 @@ struct Cli {
     #[arg(long = "no-cache", conflicts_with = "cache_dir")]
     no_cache: bool,
     /// The compile cache's directory (default: $PLD_CACHE_DIR, else
-    /// $XDG_CACHE_HOME/pld, else ~/.cache/pld).
-    #[arg(long = "cache-dir", value_name = "DIR")]
+    /// $XDG_CACHE_HOME/pld, else ~/.cache/pld); PLD_NO_CACHE=1 turns the
+    /// cache off even so.
+    #[arg(long = "cache-dir", value_name = "DIR",
+          value_parser = clap::builder::NonEmptyStringValueParser::new())]
     cache_dir: Option<String>,
     /// How the ranks reach each other: threads of this process, or one MPI
     /// process each (start with mpirun -np N ... --ranks N): mpi maps a
@@ -271,7 +273,9 @@ fn main() {
         Err(e) => e.exit(),
     };
     let options = options(cli);
-    options.cache.configure();
+    if let Err(e) = options.cache.configure() {
+        refuse(&e, 1);
+    }
     // Ctrl-C, --time-limit and explored schedules without device calls
     // (the rank threads cannot be stopped from outside; ending the process
     // ends them).
