@@ -13,7 +13,8 @@
 #
 # Needs root (CAP_NET_ADMIN, CAP_SYS_ADMIN), ip(8), unshare(1), mpirun
 # (Open MPI 4.1), python3, split-file (LLVM) and pld-run in $PLD_BIN_DIR
-# (default: target/debug of this repository). Exits 77 (skipped) with a
+# (default: the directory of the pld-run on PATH, else target/debug of this
+# repository). Exits 77 (skipped) with a
 # message when namespaces cannot be made here.
 #
 # Usage: emulated-nodes.sh [COMMAND]
@@ -37,7 +38,13 @@ LOCK=/run/lock/pld-emulated-nodes.lock
 here=$(cd "$(dirname "$0")" && pwd)
 self="$here/$(basename "$0")"
 repo=$(cd "$here/../.." && pwd)
-: "${PLD_BIN_DIR:=$repo/target/debug}"
+if [ -z "${PLD_BIN_DIR:-}" ]; then
+  if command -v pld-run > /dev/null; then
+    PLD_BIN_DIR=$(dirname "$(command -v pld-run)")
+  else
+    PLD_BIN_DIR=$repo/target/debug
+  fi
+fi
 : "${LLVM_BIN_DIR:=/usr/lib/llvm-22/bin}"
 inputs="$repo/tests/lit/tools/pld-run/mpi/Inputs"
 
@@ -110,12 +117,15 @@ agent() {
 # that work over TCP (/etc/openmpi/openmpi-mca-params.conf: osc = ^ucx,pt2pt),
 # so they are named here: pt2pt (the default) over the TCP BTL, or ucx with
 # UCX's TCP transport (UCX would take shared memory between the nodes, which
-# are one machine to it).
+# are one machine to it); rdma names none that works.
 one_sided() {
   case ${PLD_OSC:-pt2pt} in
     pt2pt) echo "--mca osc sm,rdma,pt2pt" ;;
     ucx) echo "--mca osc sm,rdma,ucx -x UCX_TLS=tcp,self -x UCX_NET_DEVICES=eth0" ;;
-    *) say "PLD_OSC=$PLD_OSC: pt2pt or ucx"; exit 2 ;;
+    # Only the components that cannot reach another node over TCP, as
+    # Debian's configuration leaves them (pld must say so, not fail darkly).
+    rdma) echo "--mca osc sm,rdma" ;;
+    *) say "PLD_OSC=$PLD_OSC: pt2pt, ucx or rdma"; exit 2 ;;
   esac
 }
 
@@ -173,12 +183,49 @@ kernels() {
   p=$1 transport=$2 dir=$3
   shift 3
   PLD_NODES=$(layout "$p") "$inputs/matrix.sh" "$p" "$transport" "$dir/k$p" "$@"
+  spanned "$p" "$transport" "$dir/k$p" "$@"
 }
 
 programs() {
   p=$1 transport=$2 dir=$3
   shift 3
   PLD_NODES=$(layout "$p") "$inputs/program_matrix.sh" "$p" "$transport" "$dir/p$p" "$@"
+  spanned "$p" "$transport" "$dir/p$p" "$@"
+}
+
+# Every run's headline says it spanned the layout's nodes.
+spanned() {
+  p=$1 transport=$2 dir=$3
+  shift 3
+  nodes=$(layout "$p" | tr '+' '\n' | wc -l)
+  for k in "$@"; do
+    grep -q "($p MPI processes on $nodes nodes under --transport $transport)" "$dir/$transport-$k.out" ||
+      { say "$dir/$transport-$k.out: not on $nodes nodes"; return 1; }
+  done
+}
+
+# How pld-run split P processes into nodes (PLD_MPI_SHOW_NODES=1).
+show_split() {
+  p=$1 transport=$2 dir=$3
+  mkdir -p "$dir/split"
+  python3 "$inputs/kernels.py" "$p" "$dir/split" > /dev/null
+  PLD_MPI_SHOW_NODES=1 PLD_NODES=$(layout "$p") mpirun --allow-run-as-root --oversubscribe -np "$p" \
+    pld-run "$dir/split/barrier.mlir" --ranks "$p" --transport "$transport" 2>&1 |
+    grep '^pld-run: .*node'
+}
+
+# With no one-sided component that reaches another node (PLD_OSC=rdma),
+# pld-run fails with status 1 and says why.
+no_one_sided() {
+  p=$1 transport=$2 dir=$3
+  mkdir -p "$dir/rdma$p"
+  python3 "$inputs/kernels.py" "$p" "$dir/rdma$p" > /dev/null
+  status=0
+  PLD_OSC=rdma PLD_NODES=$(layout "$p") mpirun --allow-run-as-root --oversubscribe -np "$p" \
+    pld-run "$dir/rdma$p/barrier.mlir" --ranks "$p" --transport "$transport" \
+    > "$dir/rdma$p/$transport.out" 2>&1 || status=$?
+  echo "$p $transport with osc sm,rdma: status $status"
+  grep '^pld-run: error' "$dir/rdma$p/$transport.out"
 }
 
 # Every rank's accumulating stores into rank 0 (accumulate.sh: threads, mpi,
@@ -266,6 +313,14 @@ matrix() {
   PLD_THREE_NODES=1 kernels 3 mpi "$dir/three" allreduce_mesh allreduce_ring all_to_all_v
   PLD_THREE_NODES=1 programs 3 mpi "$dir/three" allreduce_two_shot chip_all_to_all_v
   PLD_THREE_NODES=1 accumulate 3 f32 "$dir/three"
+  PLD_THREE_NODES=1 show_split 3 mpi "$dir/three"
+  show_split 4 mpi-rma "$dir"
+  for transport in mpi mpi-rma; do
+    no_one_sided 4 "$transport" "$dir"
+  done
+  PLD_OSC=ucx kernels 4 mpi "$dir/ucx" allreduce_mesh allreduce_ring all_to_all_v
+  PLD_OSC=ucx programs 4 mpi-rma "$dir/ucx" allreduce_two_shot chip_all_to_all_v
+  PLD_OSC=ucx accumulate 4 f16 "$dir/ucx"
   for transport in mpi mpi-rma; do
     deadlock 3 "$transport" "$dir"
     killed 3 "$transport" 2 "$dir"
@@ -275,6 +330,8 @@ matrix() {
 # The lit test's part (tests/lit/tools/pld-run/mpi/emulated-nodes.mlir).
 smoke() {
   dir=$1
+  show_split 3 mpi "$dir"
+  no_one_sided 3 mpi "$dir"
   kernels 3 mpi "$dir" allreduce_ring
   programs 4 mpi-rma "$dir" allreduce_two_shot
   accumulate 3 f32 "$dir"
