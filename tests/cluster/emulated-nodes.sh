@@ -18,8 +18,9 @@
 # message when namespaces cannot be made here.
 #
 # Usage: emulated-nodes.sh [COMMAND]
-#   run [DIR]      set up, run the whole matrix in DIR (a fresh temporary
-#                  directory by default), tear down (the default command)
+#   run [DIR [PART...]]  set up, run the whole matrix (or its PARTs: sizes,
+#                  accumulate, three, split, ucx, faults) in DIR (a fresh
+#                  temporary directory by default), tear down (the default)
 #   smoke DIR      set up, run a small part (the lit test's), tear down
 #   probe          exit 0 when namespaces can be made here, else 77
 #   up | down      set up (after tearing down leftovers) | tear down
@@ -294,53 +295,84 @@ locked() {
   flock 9
 }
 
-# The whole matrix, in DIR.
+# The whole matrix in DIR, or the parts named after it: sizes (kernels and
+# programs, P = 2, 3, 4, both transports), accumulate, three (three nodes),
+# split, ucx, faults. (Functions of sh share their variables: the parts
+# keep DIR in `top`, which no function sets.)
 matrix() {
-  dir=$1
-  for p in 2 3 4; do
-    for transport in mpi mpi-rma; do
-      kernels "$p" "$transport" "$dir" allreduce_mesh allreduce_max allreduce_ring barrier \
+  top=$1
+  shift
+  for part in ${*:-sizes accumulate three split ucx faults}; do
+    case $part in
+      sizes | accumulate | three | split | ucx | faults) "part_$part" ;;
+      *) say "no part '$part' (sizes, accumulate, three, split, ucx, faults)"; exit 2 ;;
+    esac
+  done
+}
+
+part_sizes() {
+  for n in 2 3 4; do
+    for t in mpi mpi-rma; do
+      kernels "$n" "$t" "$top" allreduce_mesh allreduce_max allreduce_ring barrier \
         broadcast reduce reduce_scatter allgather all_to_all all_to_all_v
-      programs "$p" "$transport" "$dir" allreduce_mesh allreduce_ring allreduce_two_shot barrier \
+      programs "$n" "$t" "$top" allreduce_mesh allreduce_ring allreduce_two_shot barrier \
         broadcast reduce_scatter reduce allgather all_to_all all_to_all_v chip_all_to_all_v
     done
   done
-  for p in 3 4; do
-    for dtype in f32 f16; do
-      accumulate "$p" "$dtype" "$dir"
+}
+
+part_accumulate() {
+  for n in 3 4; do
+    for d in f32 f16; do
+      accumulate "$n" "$d" "$top"
     done
   done
-  PLD_THREE_NODES=1 kernels 3 mpi "$dir/three" allreduce_mesh allreduce_ring all_to_all_v
-  PLD_THREE_NODES=1 programs 3 mpi "$dir/three" allreduce_two_shot chip_all_to_all_v
-  PLD_THREE_NODES=1 accumulate 3 f32 "$dir/three"
-  PLD_THREE_NODES=1 show_split 3 mpi "$dir/three"
-  show_split 4 mpi-rma "$dir"
-  for transport in mpi mpi-rma; do
-    no_one_sided 4 "$transport" "$dir"
+}
+
+part_three() {
+  PLD_THREE_NODES=1 kernels 3 mpi "$top/three" allreduce_mesh allreduce_ring all_to_all_v
+  PLD_THREE_NODES=1 programs 3 mpi-rma "$top/three" allreduce_two_shot chip_all_to_all_v
+  PLD_THREE_NODES=1 accumulate 3 f32 "$top/three"
+}
+
+part_split() {
+  show_split 3 mpi "$top"
+  PLD_THREE_NODES=1 show_split 3 mpi "$top/three"
+  show_split 4 mpi-rma "$top"
+  for t in mpi mpi-rma; do
+    no_one_sided 4 "$t" "$top"
   done
-  PLD_OSC=ucx kernels 4 mpi "$dir/ucx" allreduce_mesh allreduce_ring all_to_all_v
-  PLD_OSC=ucx programs 4 mpi-rma "$dir/ucx" allreduce_two_shot chip_all_to_all_v
-  PLD_OSC=ucx accumulate 4 f16 "$dir/ucx"
-  for transport in mpi mpi-rma; do
-    deadlock 3 "$transport" "$dir"
-    killed 3 "$transport" 2 "$dir"
+}
+
+part_ucx() {
+  PLD_OSC=ucx kernels 4 mpi "$top/ucx" allreduce_mesh allreduce_ring all_to_all_v
+  PLD_OSC=ucx programs 4 mpi-rma "$top/ucx" allreduce_two_shot chip_all_to_all_v
+  PLD_OSC=ucx accumulate 4 f16 "$top/ucx"
+}
+
+part_faults() {
+  for t in mpi mpi-rma; do
+    deadlock 3 "$t" "$top"
+    killed 3 "$t" 2 "$top"
   done
 }
 
 # The lit test's part (tests/lit/tools/pld-run/mpi/emulated-nodes.mlir).
 smoke() {
-  dir=$1
-  show_split 3 mpi "$dir"
-  no_one_sided 3 mpi "$dir"
-  kernels 3 mpi "$dir" allreduce_ring
-  programs 4 mpi-rma "$dir" allreduce_two_shot
-  accumulate 3 f32 "$dir"
-  deadlock 3 mpi "$dir"
+  top=$1
+  show_split 3 mpi "$top"
+  no_one_sided 3 mpi "$top"
+  kernels 3 mpi "$top" allreduce_ring
+  programs 4 mpi-rma "$top" allreduce_two_shot
+  accumulate 3 f32 "$top"
+  deadlock 3 mpi "$top"
 }
 
-# Sets up, runs COMMAND in DIR, tears down (also on failure and Ctrl-C).
+# Sets up, runs COMMAND in DIR (with the PARTS of the matrix), tears down
+# (also on failure and Ctrl-C).
 session() {
   command=$1 dir=$2
+  shift 2
   probe
   locked
   trap 'down' EXIT
@@ -351,12 +383,16 @@ session() {
   dir=$(cd "$dir" && pwd)
   enter_cluster "$dir"
   say "$(echo $NODES | wc -w) nodes up ($SUBNET.0/24 on $BRIDGE); running in $dir"
-  "$command" "$dir"
+  "$command" "$dir" "$@"
   say "done"
 }
 
 case "${1:-run}" in
-  run) session matrix "${2:-$(mktemp -d /tmp/pld-emulated-nodes.XXXXXX)}" ;;
+  run)
+    [ $# -ge 2 ] || set -- run "$(mktemp -d /tmp/pld-emulated-nodes.XXXXXX)"
+    shift
+    session matrix "$@"
+    ;;
   smoke) [ $# -eq 2 ] || { say "usage: $0 smoke DIR"; exit 2; }; session smoke "$2" ;;
   probe) probe ;;
   up) probe; locked; up ;;

@@ -132,8 +132,8 @@ static LEADERS: OnceLock<Vec<usize>> = OnceLock::new();
 /// Every process's host name, in rank order.
 static HOSTS: OnceLock<Vec<String>> = OnceLock::new();
 
-/// The test knob that pretends nodes of K consecutive ranks on one
-/// machine (docs/tools/pld-run.md, "Running across machines").
+/// The test knob that splits each node further into pretended nodes of K
+/// consecutive ranks (docs/tools/pld-run.md, "Running across machines").
 pub const RANKS_PER_NODE: &str = "PLD_MPI_RANKS_PER_NODE";
 
 /// `PLD_MPI_RANKS_PER_NODE` as a count (0 when unset).
@@ -253,7 +253,8 @@ fn host_name() -> String {
 }
 
 /// One node of the job: its processes (world ranks, in order) and the
-/// distinct host names they run on (one, unless the node is pretended).
+/// distinct host names they run on (one, as a rule: several when processes
+/// of different host names share memory).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Node {
     pub processes: Vec<usize>,
@@ -288,12 +289,13 @@ pub fn node_split() -> Vec<Node> {
     nodes.into_iter().map(|(_, node)| node).collect()
 }
 
-/// What split the job into nodes: MPI's shared-memory split, or the test
-/// knob's pretended nodes of K processes.
+/// What split the job into nodes: MPI's shared-memory split, and then
+/// the test knob's pretended nodes of K processes, if set.
 pub fn split_by() -> String {
+    let shared = "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)";
     match ranks_per_node() {
-        Ok(k) if k > 0 => format!("{RANKS_PER_NODE}={k}"),
-        Ok(_) | Err(_) => "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)".into(),
+        Ok(k) if k > 0 => format!("{shared} and {RANKS_PER_NODE}={k}"),
+        Ok(_) | Err(_) => shared.into(),
     }
 }
 
