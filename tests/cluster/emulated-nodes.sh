@@ -19,7 +19,7 @@
 #
 # Usage: emulated-nodes.sh [COMMAND]
 #   run [DIR [PART...]]  set up, run the whole matrix (or its PARTs: sizes,
-#                  accumulate, three, split, ucx, faults) in DIR (a fresh
+#                  accumulate, three, split, faults, ucx) in DIR (a fresh
 #                  temporary directory by default), tear down (the default)
 #   smoke DIR      set up, run a small part (the lit test's), tear down
 #   probe          exit 0 when namespaces can be made here, else 77
@@ -257,6 +257,11 @@ deadlock() {
   echo "$p $transport deadlock: status 3, $(wc -l < "$dir/faults/threads.report") report lines as on threads"
 }
 
+# The environment of process PID, a variable a line (nothing once it ended).
+env_of() {
+  cat "/proc/$1/environ" 2> /dev/null | tr '\0' '\n'
+}
+
 # Kills the process of rank RANK (on the second node) while its peers wait
 # in a deadlocking kernel: mpirun must take the job down and name it.
 killed() {
@@ -270,8 +275,8 @@ killed() {
   target=
   for _ in $(seq 1 600); do
     for pid in $(pgrep -x pld-run); do
-      if tr '\0' '\n' < "/proc/$pid/environ" 2> /dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$rank" &&
-        tr '\0' '\n' < "/proc/$pid/environ" 2> /dev/null | grep -qx "PLD_CLUSTER_TOKEN=$token"; then
+      if env_of "$pid" | grep -qx "OMPI_COMM_WORLD_RANK=$rank" &&
+        env_of "$pid" | grep -qx "PLD_CLUSTER_TOKEN=$token"; then
         target=$pid
       fi
     done
@@ -297,12 +302,13 @@ locked() {
 
 # The whole matrix in DIR, or the parts named after it: sizes (kernels and
 # programs, P = 2, 3, 4, both transports), accumulate, three (three nodes),
-# split, ucx, faults. (Functions of sh share their variables: the parts
+# split, faults; and ucx, which only runs when named (Open MPI 4.1's osc/ucx
+# over TCP hangs now and then inside MPI_Accumulate: docs/tools/pld-run.md). (Functions of sh share their variables: the parts
 # keep DIR in `top`, which no function sets.)
 matrix() {
   top=$1
   shift
-  for part in ${*:-sizes accumulate three split ucx faults}; do
+  for part in ${*:-sizes accumulate three split faults}; do
     case $part in
       sizes | accumulate | three | split | ucx | faults) "part_$part" ;;
       *) say "no part '$part' (sizes, accumulate, three, split, ucx, faults)"; exit 2 ;;

@@ -420,7 +420,7 @@ fn across_nodes(error: String, shared: bool) -> String {
         "{error} (the job spans {} nodes, and no one-sided component of this MPI reaches the \
          processes of the others: Open MPI's osc/rdma needs a network with RDMA, and Debian's \
          Open MPI disables osc ucx and pt2pt in /etc/openmpi/openmpi-mca-params.conf; over TCP, \
-         start mpirun with --mca osc sm,rdma,pt2pt or --mca osc sm,rdma,ucx)",
+         start mpirun with --mca osc sm,rdma,pt2pt)",
         nodes()
     )
 }

@@ -20,7 +20,7 @@
 // (mpirun --mca osc sm,rdma, as Debian's Open MPI configures itself),
 // the run fails and says why, once.
 // CHECK-NEXT: 3 mpi with osc sm,rdma: status 1
-// CHECK-NEXT: pld-run: error: MPI_Win_create failed: {{.*}} (the job spans 2 nodes, and no one-sided component of this MPI reaches the processes of the others: {{.*}} start mpirun with --mca osc sm,rdma,pt2pt or --mca osc sm,rdma,ucx)
+// CHECK-NEXT: pld-run: error: MPI_Win_create failed: {{.*}} (the job spans 2 nodes, and no one-sided component of this MPI reaches the processes of the others: {{.*}} start mpirun with --mca osc sm,rdma,pt2pt)
 //
 // Kernels and programs give the thread run's files byte for byte, across
 // 2 nodes (the script checks every headline says so).
