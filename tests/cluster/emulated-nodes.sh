@@ -370,7 +370,7 @@ smoke() {
   no_one_sided 3 mpi "$top"
   kernels 3 mpi "$top" allreduce_ring
   programs 4 mpi-rma "$top" allreduce_two_shot
-  accumulate 3 f32 "$top"
+  PLD_THREE_NODES=1 accumulate 3 f32 "$top"
   deadlock 3 mpi "$top"
 }
 

@@ -27,8 +27,10 @@
 // CHECK-NEXT: 3 mpi allreduce_ring: {{[1-9][0-9]*}} files identical
 // CHECK-NEXT: 4 mpi-rma allreduce_two_shot: {{[1-9][0-9]*}} files identical, 1 calls ok
 //
-// Accumulating stores from both nodes into rank 0 lose no add: on one
-// node CPU atomics and MPI_Accumulate never meet on a cell.
+// Accumulating stores from three nodes (1+1+1) into rank 0 lose no add:
+// CPU atomics and MPI_Accumulate never meet on a cell. "nodes" pretends
+// nodes of 2 processes, which never span two real nodes (a shared window
+// across machines would be refused: MPI_ERR_RMA_SHARED).
 // CHECK-NEXT: threads 3 f32: 4096 of 4096 elements right
 // CHECK-NEXT: mpi 3 f32: 4096 of 4096 elements right
 // CHECK-NEXT: mpi-rma 3 f32: 4096 of 4096 elements right
