@@ -28,9 +28,10 @@ int pld_mpi_launched(void) {
 }
 
 /* Initialises MPI and splits the world by node: the processes that share
- * memory (MPI_COMM_TYPE_SHARED), or, when `per_node` > 0 (a test knob),
- * pretended nodes of `per_node` consecutive ranks. `leader`: the world
- * rank of this process's node's first process. */
+ * memory (MPI_COMM_TYPE_SHARED), and, when `per_node` > 0 (a test knob),
+ * those again into pretended nodes of `per_node` consecutive ranks (never
+ * across a real node, whose processes could not share a window). `leader`:
+ * the world rank of this process's node's first process. */
 int pld_mpi_init(int per_node, int *rank, int *size, int *node_size, int *leader) {
   int provided = 0;
   int rc = MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided);
@@ -39,10 +40,16 @@ int pld_mpi_init(int per_node, int *rank, int *size, int *node_size, int *leader
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_rank(MPI_COMM_WORLD, rank);
   MPI_Comm_size(MPI_COMM_WORLD, size);
-  rc = per_node > 0
-           ? MPI_Comm_split(MPI_COMM_WORLD, *rank / per_node, *rank, &node_comm)
-           : MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node_comm);
+  MPI_Comm shared = MPI_COMM_NULL;
+  rc = MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, *rank, MPI_INFO_NULL, &shared);
   if (rc != MPI_SUCCESS) return rc;
+  if (per_node > 0) {
+    rc = MPI_Comm_split(shared, *rank / per_node, *rank, &node_comm);
+    MPI_Comm_free(&shared);
+    if (rc != MPI_SUCCESS) return rc;
+  } else {
+    node_comm = shared;
+  }
   rc = MPI_Comm_size(node_comm, node_size);
   if (rc != MPI_SUCCESS) return rc;
   *leader = *rank;

@@ -6,6 +6,7 @@
 
 import os
 import shutil
+import subprocess
 
 import lit.formats
 
@@ -60,3 +61,20 @@ if shutil.which("mpirun") is not None:
 config.substitutions.append(
     ("%mpirun", "mpirun --allow-run-as-root --oversubscribe")
 )
+
+# The emulated cluster (tests/cluster/emulated-nodes.sh: nodes as network
+# and UTS namespaces of this machine) for
+# tests/lit/tools/pld-run/mpi/emulated-nodes.mlir (`REQUIRES:
+# emulated-nodes`): only where its probe can make namespaces (root with
+# CAP_NET_ADMIN), so that a machine without them skips the test.
+emulated_nodes = os.path.join(workspace, "tests", "cluster", "emulated-nodes.sh")
+if "mpirun" in config.available_features:
+    probe = subprocess.run(
+        [emulated_nodes, "probe"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "PATH": config.environment["PATH"]},
+    )
+    if probe.returncode == 0:
+        config.available_features.add("emulated-nodes")
+config.substitutions.append(("%emulated_nodes", emulated_nodes))

@@ -45,6 +45,9 @@ pub fn start(options: &Options) -> Result<(), String> {
              not run under --transport {name} (run them without --transport)"
         ));
     }
+    if show_nodes()? && world.rank == 0 {
+        eprint!("{}", node_report(&pld_sim::runtime::mpi::node_split()));
+    }
     Ok(())
 }
 
@@ -67,6 +70,46 @@ pub fn threads_among_peers(options: &Options) -> Option<String> {
         options.ranks,
         command_line().replace(" --transport threads", "")
     ))
+}
+
+/// The environment variable that makes process 0 say how the job was
+/// split into nodes (docs/tools/pld-run.md, "Nodes").
+pub const SHOW_NODES: &str = "PLD_MPI_SHOW_NODES";
+
+/// Whether [`SHOW_NODES`] asks for the split: `1` yes, `0` or unset no.
+fn show_nodes() -> Result<bool, String> {
+    match std::env::var(SHOW_NODES).as_deref() {
+        Err(_) | Ok("0") => Ok(false),
+        Ok("1") => Ok(true),
+        Ok(other) => Err(format!(
+            "{SHOW_NODES}={other}: 1 shows the nodes, 0 does not"
+        )),
+    }
+}
+
+/// The job's nodes, a line each after a headline: `pld-run: node 1 (host
+/// b): processes 2, 3`.
+fn node_report(nodes: &[pld_sim::runtime::mpi::Node]) -> String {
+    let processes: usize = nodes.iter().map(|n| n.processes.len()).sum();
+    let mut text = format!(
+        "pld-run: {processes} MPI process{} on {} node{}, split by {}\n",
+        if processes == 1 { "" } else { "es" },
+        nodes.len(),
+        if nodes.len() == 1 { "" } else { "s" },
+        pld_sim::runtime::mpi::split_by()
+    );
+    for (i, node) in nodes.iter().enumerate() {
+        let list = |items: &[String]| items.join(", ");
+        let ranks: Vec<String> = node.processes.iter().map(usize::to_string).collect();
+        text += &format!(
+            "pld-run:   node {i} (host{} {}): process{} {}\n",
+            if node.hosts.len() == 1 { "" } else { "s" },
+            list(&node.hosts),
+            if ranks.len() == 1 { "" } else { "es" },
+            list(&ranks)
+        );
+    }
+    text
 }
 
 /// This process's command line as a shell reads it (an argument with
@@ -159,4 +202,24 @@ pub fn processes_note(options: &Options) -> String {
 pub fn finish(status: i32) -> i32 {
     pld_sim::runtime::mpi::finalize();
     status
+}
+
+#[cfg(test)]
+mod tests {
+    use super::node_report;
+    use pld_sim::runtime::mpi::Node;
+
+    #[test]
+    fn node_report_names_every_node_its_hosts_and_processes() {
+        let node = |processes: &[usize], hosts: &[&str]| Node {
+            processes: processes.to_vec(),
+            hosts: hosts.iter().map(|h| h.to_string()).collect(),
+        };
+        let text = node_report(&[node(&[0, 1], &["a"]), node(&[2], &["b", "c"])]);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        assert!(lines[0].starts_with("pld-run: 3 MPI processes on 2 nodes, split by "));
+        assert_eq!(lines[1], "pld-run:   node 0 (host a): processes 0, 1");
+        assert_eq!(lines[2], "pld-run:   node 1 (hosts b, c): process 2");
+    }
 }

@@ -129,9 +129,11 @@ pub struct World {
 static WORLD: OnceLock<Result<World, String>> = OnceLock::new();
 /// Every process's node, named by the world rank of its first process.
 static LEADERS: OnceLock<Vec<usize>> = OnceLock::new();
+/// Every process's host name, in rank order.
+static HOSTS: OnceLock<Vec<String>> = OnceLock::new();
 
-/// The test knob that pretends nodes of K consecutive ranks on one
-/// machine (docs/tools/pld-run.md, "Running across machines").
+/// The test knob that splits each node further into pretended nodes of K
+/// consecutive ranks (docs/tools/pld-run.md, "Running across machines").
 pub const RANKS_PER_NODE: &str = "PLD_MPI_RANKS_PER_NODE";
 
 /// `PLD_MPI_RANKS_PER_NODE` as a count (0 when unset).
@@ -238,6 +240,13 @@ pub fn world() -> Result<World, String> {
             }
             let leaders = allgather_i64(i64::from(leader), size as usize)?;
             let _ = LEADERS.set(leaders.iter().map(|&l| l as usize).collect());
+            let hosts = allgather_sized(host_name().as_bytes(), size as usize)?;
+            let _ = HOSTS.set(
+                hosts
+                    .iter()
+                    .map(|h| String::from_utf8_lossy(h).into_owned())
+                    .collect(),
+            );
             share_dozers()?;
             Ok(World {
                 rank: rank as usize,
@@ -256,6 +265,61 @@ pub fn node_members() -> Vec<usize> {
     };
     let mine = leaders[world.rank];
     (0..world.size).filter(|r| leaders[*r] == mine).collect()
+}
+
+/// This machine's host name as the kernel has it (in this process's UTS
+/// namespace), `?` when it cannot be read.
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_else(|_| "?".into())
+}
+
+/// One node of the job: its processes (world ranks, in order) and the
+/// distinct host names they run on (one, as a rule: several when processes
+/// of different host names share memory).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    pub processes: Vec<usize>,
+    pub hosts: Vec<String>,
+}
+
+/// How the job was split into nodes, in the order of their first
+/// processes (empty before MPI is initialised).
+pub fn node_split() -> Vec<Node> {
+    let (Some(leaders), Some(hosts)) = (LEADERS.get(), HOSTS.get()) else {
+        return Vec::new();
+    };
+    let mut nodes: Vec<(usize, Node)> = Vec::new();
+    for (rank, (&leader, host)) in leaders.iter().zip(hosts).enumerate() {
+        let at = match nodes.iter().position(|(l, _)| *l == leader) {
+            Some(at) => at,
+            None => {
+                let node = Node {
+                    processes: Vec::new(),
+                    hosts: Vec::new(),
+                };
+                nodes.push((leader, node));
+                nodes.len() - 1
+            }
+        };
+        let node = &mut nodes[at].1;
+        node.processes.push(rank);
+        if !node.hosts.contains(host) {
+            node.hosts.push(host.clone());
+        }
+    }
+    nodes.into_iter().map(|(_, node)| node).collect()
+}
+
+/// What split the job into nodes: MPI's shared-memory split, and then
+/// the test knob's pretended nodes of K processes, if set.
+pub fn split_by() -> String {
+    let shared = "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)";
+    match ranks_per_node() {
+        Ok(k) if k > 0 => format!("{shared} and {RANKS_PER_NODE}={k}"),
+        Ok(_) | Err(_) => shared.into(),
+    }
 }
 
 /// The nodes the job spans (real, or pretended by
@@ -325,7 +389,12 @@ pub fn barrier() -> Result<(), String> {
 
 /// Every process's `mine`, in rank order (`MPI_Allgatherv`).
 pub fn allgather(mine: &[u8]) -> Result<Vec<Vec<u8>>, String> {
-    let size = initialised().map_or(1, |w| w.size);
+    allgather_sized(mine, initialised().map_or(1, |w| w.size))
+}
+
+/// [`allgather`] on a world of `size` processes (also while MPI is being
+/// initialised, before the world is known).
+fn allgather_sized(mine: &[u8], size: usize) -> Result<Vec<Vec<u8>>, String> {
     let counts = allgather_i64(mine.len() as i64, size)?;
     let _guard = lock();
     let total: i64 = counts.iter().sum();
@@ -363,6 +432,22 @@ pub fn allgather(mine: &[u8]) -> Result<Vec<Vec<u8>>, String> {
         .collect())
 }
 
+/// A window on every process failed when the job spans nodes: say the
+/// likely reason, MPI without a one-sided component that reaches the other
+/// nodes (docs/tools/pld-run.md, "An emulated cluster").
+fn across_nodes(error: String, shared: bool) -> String {
+    if shared || nodes() < 2 {
+        return error;
+    }
+    format!(
+        "{error} (the job spans {} nodes, and no one-sided component of this MPI reaches the \
+         processes of the others: Open MPI's osc/rdma needs a network with RDMA, and Debian's \
+         Open MPI disables osc ucx and pt2pt in /etc/openmpi/openmpi-mca-params.conf; over TCP, \
+         start mpirun with --mca osc sm,rdma,pt2pt)",
+        nodes()
+    )
+}
+
 /// An MPI window: `MPI_Win_allocate_shared` on the machine's processes
 /// (`shared`) or `MPI_Win_allocate` on every process, zeroed, in one
 /// passive access epoch to every process until it is dropped (which is
@@ -386,7 +471,8 @@ impl Win {
         // SAFETY: MPI is initialised; the out-pointers are valid.
         check("MPI_Win_allocate", unsafe {
             pld_mpi_win_allocate(bytes, i32::from(shared), &mut base, &mut handle)
-        })?;
+        })
+        .map_err(|e| across_nodes(e, shared))?;
         Ok(Win {
             handle,
             base: base.cast(),
@@ -406,7 +492,8 @@ impl Win {
         // out-pointer is valid.
         check("MPI_Win_create", unsafe {
             pld_mpi_win_create(shared.base.cast(), shared.len, &mut handle)
-        })?;
+        })
+        .map_err(|e| across_nodes(e, false))?;
         Ok(Win {
             handle,
             base: shared.base,

@@ -32,3 +32,19 @@
 // RUN: not env PLD_MPI_RANKS_PER_NODE=0 %mpirun -np 2 pld-run %t/k/src/allreduce_ring.mlir --ranks 2 --transport mpi 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: pld-run: error: PLD_MPI_RANKS_PER_NODE=0: the processes per pretended node must be a positive integer
 // BAD-NOT: pld-run: error
+//
+// PLD_MPI_SHOW_NODES=1 makes process 0 say how the job was split (the
+// pretended nodes lie within the one real node); a value other than 0 or 1
+// is refused, naming it, once.
+// RUN: env PLD_MPI_RANKS_PER_NODE=2 PLD_MPI_SHOW_NODES=1 %mpirun -np 4 pld-run %t/k/src/allreduce_ring.mlir --ranks 4 --transport mpi 2>&1 | FileCheck %s --check-prefix=SHOW
+// SHOW: pld-run: 4 MPI processes on 2 nodes, split by MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) and PLD_MPI_RANKS_PER_NODE=2
+// SHOW-NEXT: pld-run:   node 0 (host [[HOST:.+]]): processes 0, 1
+// SHOW-NEXT: pld-run:   node 1 (host [[HOST]]): processes 2, 3
+// SHOW-NEXT: @k on 4 ranks (4 MPI processes on 2 nodes under --transport mpi): finished
+// RUN: %mpirun -np 4 pld-run %t/k/src/allreduce_ring.mlir --ranks 4 --transport mpi 2>&1 | FileCheck %s --check-prefix=QUIET
+// QUIET-NOT: node 0
+// QUIET: @k on 4 ranks (4 MPI processes under --transport mpi): finished
+// QUIET-NOT: node 0
+// RUN: not env PLD_MPI_SHOW_NODES=yes %mpirun -np 4 pld-run %t/k/src/allreduce_ring.mlir --ranks 4 --transport mpi 2>&1 | FileCheck %s --check-prefix=SHOWBAD
+// SHOWBAD: pld-run: error: PLD_MPI_SHOW_NODES=yes: 1 shows the nodes, 0 does not
+// SHOWBAD-NOT: pld-run: error
