@@ -312,7 +312,7 @@ mod tests {
              (process 0: --time-limit 0)"
         );
         let cached = Options {
-            cache: crate::options::Cache::Off,
+            cache: pld_sim::compiler::cache::Choice::Off,
             ..base.clone()
         };
         assert_eq!(difference(1, &a, &record(&cached), "k.mlir"), None);

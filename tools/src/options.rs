@@ -37,32 +37,7 @@ pub struct Options {
     /// How the ranks reach each other: threads, or MPI processes.
     pub transport: pld_sim::runtime::transport::Transport,
     /// Where compiled kernels are cached (`--no-cache`, `--cache-dir`).
-    pub cache: Cache,
-}
-
-/// The compile cache a run uses.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum Cache {
-    /// `$PLD_CACHE_DIR`, else `$XDG_CACHE_HOME/pld`, else `~/.cache/pld`.
-    #[default]
-    Default,
-    /// `--no-cache`: compile everything, store nothing.
-    Off,
-    /// `--cache-dir DIR`.
-    Dir(String),
-}
-
-impl Cache {
-    /// Makes it the process's compile cache; the error names a malformed
-    /// setting of the environment (`PLD_NO_CACHE`, `PLD_CACHE_MAX_BYTES`).
-    pub fn configure(&self) -> Result<(), String> {
-        use pld_sim::compiler::cache::{configure, Choice};
-        configure(match self {
-            Cache::Default => Choice::Default,
-            Cache::Off => Choice::Off,
-            Cache::Dir(dir) => Choice::Dir(dir.into()),
-        })
-    }
+    pub cache: pld_sim::compiler::cache::Choice,
 }
 
 /// Exit status of a deadlocked run (distinct from errors).

@@ -184,11 +184,15 @@ pub fn launched() -> bool {
     unsafe { pld_mpi_launched() != 0 }
 }
 
+/// The variables in which launchers give a process its rank: Open MPI's
+/// `mpirun`, PMIx, MPICH's Hydra.
+const RANK_VARIABLES: [&str; 3] = ["OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"];
+
 /// This process's rank in the job as its launcher's environment gives it
 /// (`OMPI_COMM_WORLD_RANK`, `PMIX_RANK`, `PMI_RANK`), before or without
 /// MPI; `None` outside a launcher.
 pub fn launcher_rank() -> Option<usize> {
-    ["OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"]
+    RANK_VARIABLES
         .iter()
         .find_map(|name| std::env::var(name).ok()?.trim().parse().ok())
 }
@@ -212,8 +216,7 @@ fn peers_in(get: impl Fn(&str) -> Option<String>) -> Option<String> {
             (number > floor).then(|| format!("{name}={value}"))
         })
     };
-    above(&["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"], 1)
-        .or_else(|| above(&["OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"], 0))
+    above(&["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"], 1).or_else(|| above(&RANK_VARIABLES, 0))
 }
 
 /// Initialises MPI once (later calls return the same world). Refused when

@@ -1,8 +1,9 @@
 //! `pld-run`: run a pld kernel on N simulated ranks on the CPU.
 
 use clap::Parser;
+use pld_sim::compiler::cache::{self, Choice};
 use pld_sim::runtime::transport::Transport;
-use pld_tools::options::{Cache, Options, Seeds};
+use pld_tools::options::{Options, Seeds};
 use pld_tools::run::run;
 use std::time::Duration;
 
@@ -248,9 +249,9 @@ fn options(cli: Cli) -> Options {
         schedule_log,
         transport: Transport::parse(&transport).unwrap_or_default(),
         cache: match (no_cache, cache_dir) {
-            (true, _) => Cache::Off,
-            (false, Some(dir)) => Cache::Dir(dir),
-            (false, None) => Cache::Default,
+            (true, _) => Choice::Off,
+            (false, Some(dir)) => Choice::Dir(dir.into()),
+            (false, None) => Choice::Default,
         },
     };
     if let Err(message) = explore_options(&options, seed.is_some()) {
@@ -273,7 +274,7 @@ fn main() {
         Err(e) => e.exit(),
     };
     let options = options(cli);
-    if let Err(e) = options.cache.configure() {
+    if let Err(e) = cache::configure(options.cache.clone()) {
         refuse(&e, 1);
     }
     // Ctrl-C, --time-limit and explored schedules without device calls

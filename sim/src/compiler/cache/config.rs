@@ -7,9 +7,10 @@ use std::path::PathBuf;
 
 /// What the embedding program (pld-run's `--no-cache`, `--cache-dir`)
 /// asks for; `PLD_NO_CACHE` turns the cache off whatever this says.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Choice {
     /// The environment decides.
+    #[default]
     Default,
     /// Off (`--no-cache`).
     Off,
