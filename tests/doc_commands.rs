@@ -413,12 +413,12 @@ fn every_command_of_the_docs_runs_as_shown() {
         }
     }
     let _ = std::fs::remove_dir_all(&scratch);
-    eprintln!(
+    pld_ir::say!(
         "doc commands: {ran} run, {} skipped (their inputs are sketches):",
         skipped.len()
     );
     for s in &skipped {
-        eprintln!("  skipped {s}");
+        pld_ir::say!("  skipped {s}");
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     // The shipped examples' commands and the transcripts of the pass pages

@@ -13,6 +13,30 @@ use std::{
     sync::{Arc, Mutex},
 };
 
+/// Writes `text` to standard error in one `write`, as it is.
+///
+/// `eprint!` and `eprintln!` write a line in pieces (the prefix, each
+/// argument, the newline), and the processes of one MPI job share their
+/// launcher's stderr: their pieces interleave mid-line (`pld-run: error:
+/// pld-run: error: ...`). One buffer per message keeps every line whole (a
+/// pipe write of up to 4 KiB is atomic). A closed or full stderr is
+/// ignored: a message that cannot be shown is no reason to panic.
+pub fn write_stderr(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// `eprintln!` in one piece: formats the line and its newline into one
+/// buffer for [`write_stderr`].
+#[macro_export]
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let mut line = ::std::format!($($arg)*);
+        line.push('\n');
+        $crate::diag::write_stderr(&line)
+    }};
+}
+
 /// Emits an error diagnostic at `location`.
 pub fn emit_error(location: Location, message: &str) {
     let text = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();

@@ -40,6 +40,6 @@ extern "C" fn pld_plugin_register_all() {
             .map(|s| s.to_string())
             .or_else(|| panic.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "a panic".into());
-        eprintln!("error: the pld plugin could not register its passes: {what}");
+        pld_ir::say!("error: the pld plugin could not register its passes: {what}");
     }
 }

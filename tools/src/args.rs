@@ -8,10 +8,20 @@
 /// own status is 2). `--help` and `--version` print and exit 0.
 pub fn parse_or_exit_1<C: clap::Parser>(args: impl IntoIterator<Item = String>) -> C {
     C::try_parse_from(llvm_style(args)).unwrap_or_else(|error| {
-        let status = if error.use_stderr() { 1 } else { 0 };
-        // A closed stdout or stderr leaves nothing to report the failure on.
-        let _ = error.print();
-        std::process::exit(status)
+        if !error.use_stderr() {
+            // A closed stdout leaves nothing to report the failure on.
+            let _ = error.print();
+            std::process::exit(0)
+        }
+        // In one write (see pld_ir::say!), coloured on a terminal only.
+        let styled = error.render();
+        use std::io::IsTerminal;
+        pld_ir::diag::write_stderr(&if std::io::stderr().is_terminal() {
+            styled.ansi().to_string()
+        } else {
+            styled.to_string()
+        });
+        std::process::exit(1)
     })
 }
 

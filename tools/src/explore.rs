@@ -166,7 +166,7 @@ pub fn explore(
         ));
     }
     if crate::watch::interrupted() {
-        eprintln!("{}", crate::watch::interrupted_message());
+        pld_ir::say!("{}", crate::watch::interrupted_message());
         return Ok(pld_sim::runtime::interrupt::STATUS);
     }
     Ok(tally.summary(label, seeds, started.elapsed()))

@@ -111,7 +111,7 @@ pub fn read_named_input_bytes(tool: &str, path: &str) -> Option<(String, Vec<u8>
     match read_bytes(path) {
         Ok(bytes) => Some((buffer_name, bytes)),
         Err(e) => {
-            eprintln!("{tool}: error: cannot read '{path}': {e}");
+            pld_ir::say!("{tool}: error: cannot read '{path}': {e}");
             None
         }
     }

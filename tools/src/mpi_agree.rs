@@ -202,7 +202,7 @@ pub fn ready() -> Result<(), Refusal> {
 pub fn failed(shown: &str) {
     if mpi::initialised().is_none() || AGREED.load(Ordering::SeqCst) {
         if crate::mpi_run::reports() {
-            eprintln!("{shown}");
+            pld_ir::say!("{shown}");
         }
         return;
     }
@@ -225,7 +225,7 @@ fn agree(failure: Option<&str>) -> bool {
     let all = match mpi::allgather(&mine) {
         Ok(all) => all,
         Err(message) => {
-            eprintln!("pld-run: error: process {}: {message}", world.rank);
+            pld_ir::say!("pld-run: error: process {}: {message}", world.rank);
             return false;
         }
     };
@@ -236,7 +236,7 @@ fn agree(failure: Option<&str>) -> bool {
         .collect();
     if world.rank == 0 {
         for line in shown_failures(&failures, world.size) {
-            eprintln!("{line}");
+            pld_ir::say!("{line}");
         }
     }
     failures.is_empty()

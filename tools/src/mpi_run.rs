@@ -46,7 +46,7 @@ pub fn start(options: &Options) -> Result<(), String> {
         ));
     }
     if show_nodes()? && world.rank == 0 {
-        eprint!("{}", node_report(&pld_sim::runtime::mpi::node_split()));
+        pld_ir::diag::write_stderr(&node_report(&pld_sim::runtime::mpi::node_split()));
     }
     Ok(())
 }

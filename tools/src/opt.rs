@@ -88,7 +88,7 @@ pub fn run(options: &Options) -> i32 {
         run_chunks(run, sink, &bytes, &mut timing)
     });
     ran.unwrap_or_else(|e| {
-        eprintln!("pld-opt: error: {e}");
+        pld_ir::say!("pld-opt: error: {e}");
         1
     })
 }
@@ -205,13 +205,13 @@ fn run_chunks(run: &Run, sink: &Sink, bytes: &[u8], timing: &mut Timing) -> i32 
     let to_file = options.output.as_deref().is_some_and(|path| path != "-");
     if !(failed && to_file) {
         if let Err(e) = write_output_bytes(options.output.as_deref(), &joined) {
-            eprintln!("pld-opt: error: {e}");
+            pld_ir::say!("pld-opt: error: {e}");
             return 1;
         }
     }
     timing.record_output(output_started);
     if options.pass_statistics {
-        eprint!("{}", statistics_report());
+        pld_ir::diag::write_stderr(&statistics_report());
     }
     timing.report(run.plan, run.registry);
     i32::from(failed)
@@ -240,10 +240,7 @@ fn plan<'c>(
     let plan =
         pipeline::plan_instrumented(context, steps, registry, &instrumentation).map_err(invalid)?;
     if options.dump_pass_pipeline {
-        eprint!(
-            "{}",
-            pipeline::describe(context, steps, registry).map_err(invalid)?
-        );
+        pld_ir::diag::write_stderr(&pipeline::describe(context, steps, registry).map_err(invalid)?);
     }
     Ok(plan)
 }
@@ -287,7 +284,7 @@ impl<'c> Run<'_, 'c> {
             let result = self.process(source, timing);
             let diagnostics = sink.take();
             for diagnostic in &diagnostics {
-                eprint!("{}", diagnostic.render_in(self.buffer_name, shown));
+                pld_ir::diag::write_stderr(&diagnostic.render_in(self.buffer_name, shown));
             }
             let held = result.is_some() && !has_error(&diagnostics);
             return (result, held);
@@ -303,7 +300,7 @@ impl<'c> Run<'_, 'c> {
             self.buffer_name,
         ));
         for problem in &problems {
-            eprint!("{}", problem.render(self.buffer_name, shown));
+            pld_ir::diag::write_stderr(&problem.render(self.buffer_name, shown));
         }
         (result, problems.is_empty())
     }
@@ -341,7 +338,7 @@ impl<'c> Run<'_, 'c> {
             if !verified {
                 if self.options.print_after_failure {
                     // MLIR's dump of a pass whose verification failed.
-                    eprintln!(
+                    pld_ir::say!(
                         "// -----// IR Dump After {} Failed //----- //\n{}",
                         step.step.display_name(self.registry),
                         pld_ir::print::module_text(&module, self.options.print)

@@ -159,7 +159,7 @@ impl Progress {
         let speaks = crate::mpi_run::reports();
         Progress::with_sink(std::sync::Arc::new(move |line| {
             if speaks {
-                eprintln!("{line}")
+                pld_ir::say!("{line}")
             }
         }))
     }
@@ -211,10 +211,10 @@ impl Drop for Phase {
 /// are often why the ranks got stuck); whether there were any.
 pub(crate) fn run_errors(outcome: &pld_sim::Outcome) -> bool {
     for error in &outcome.errors {
-        eprintln!("pld-run: error: {error}");
+        pld_ir::say!("pld-run: error: {error}");
     }
     for fatal in &outcome.fatals {
-        eprintln!("pld-run: error: {fatal}");
+        pld_ir::say!("pld-run: error: {fatal}");
     }
     !outcome.errors.is_empty() || !outcome.fatals.is_empty()
 }
@@ -371,7 +371,7 @@ fn device_ranges(devices: &[usize]) -> String {
 pub(crate) fn cache_warning(cache: &pld_sim::compiler::cache::Uses) {
     if let Some(warning) = cache.warning() {
         if crate::mpi_run::speaks_first() {
-            eprintln!("pld-run: warning: {warning}");
+            pld_ir::say!("pld-run: warning: {warning}");
         }
     }
 }

@@ -8,13 +8,13 @@ use crate::options::{Options, Refusal};
 /// Runs `pld-run`; returns the process exit status.
 pub fn run(options: &Options) -> i32 {
     if let Some(message) = crate::mpi_run::threads_among_peers(options) {
-        eprintln!("pld-run: error: {message}");
+        pld_ir::say!("pld-run: error: {message}");
         return 1;
     }
     if let Err(message) = crate::mpi_run::start(options) {
         // Said once under mpirun, MPI started or not.
         if crate::mpi_run::reports() && crate::mpi_run::speaks_first() {
-            eprintln!("pld-run: error: {message}");
+            pld_ir::say!("pld-run: error: {message}");
         }
         return crate::mpi_run::finish(1);
     }
@@ -35,7 +35,7 @@ fn run_input(options: &Options) -> i32 {
         Ok(status) => status,
         // What failed because Ctrl-C stopped it is not an error.
         Err(_) if crate::watch::interrupted() => {
-            eprintln!("{}", crate::watch::interrupted_message());
+            pld_ir::say!("{}", crate::watch::interrupted_message());
             pld_sim::runtime::interrupt::STATUS
         }
         Err(Refusal::Reported) => Refusal::Reported.status(),

@@ -262,7 +262,7 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
     let finished = finished?;
     if crate::mpi_run::stopped(finished.outcome.interrupted) {
         if crate::mpi_run::reports() {
-            eprintln!("{}", crate::watch::interrupted_message());
+            pld_ir::say!("{}", crate::watch::interrupted_message());
         }
         return Ok(pld_sim::runtime::interrupt::STATUS);
     }
@@ -342,9 +342,9 @@ fn print_stats(
 fn report_problems(kernel: &KernelInfo, finished: &Finished) -> Option<i32> {
     let mut status = i32::from(report::run_errors(&finished.outcome));
     if let Some(report) = &finished.outcome.deadlock {
-        eprint!("pld-run: {report}");
+        pld_ir::diag::write_stderr(&format!("pld-run: {report}"));
         for line in waiting_lines(kernel, finished, report) {
-            eprintln!("{line}");
+            pld_ir::say!("{line}");
         }
         return None;
     }
@@ -558,7 +558,7 @@ fn report_leaks(kernel: &KernelInfo, finished: &Finished) -> bool {
         let param = &kernel.params[signal];
         let offset = finished.offsets[signal].unwrap_or(0);
         for leak in finished.domain.leaks(offset, param.elements()) {
-            eprintln!(
+            pld_ir::say!(
                 "{}",
                 report::leak(
                     &shown_name(kernel, param),

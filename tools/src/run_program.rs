@@ -90,7 +90,7 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
         .is_ok_and(|f| f.outcome.interrupted);
     if crate::mpi_run::stopped(interrupted) {
         if crate::mpi_run::reports() {
-            eprintln!("{}", crate::watch::interrupted_message());
+            pld_ir::say!("{}", crate::watch::interrupted_message());
         }
         return Ok(pld_sim::runtime::interrupt::STATUS);
     }
@@ -123,13 +123,13 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
 fn report_problems(run: &ProgramRun, finished: &ProgramOutcome) -> Option<i32> {
     let mut status = i32::from(report::run_errors(&finished.outcome));
     if let Some(deadlock) = &finished.outcome.deadlock {
-        eprint!("pld-run: {deadlock}");
+        pld_ir::diag::write_stderr(&format!("pld-run: {deadlock}"));
         report_waiting(run, deadlock);
         return None;
     }
     for (number, leak) in &finished.leaks {
         let buffer = &run.buffers[*number];
-        eprintln!(
+        pld_ir::say!(
             "{}",
             report::leak(
                 &shown_name(run, buffer),
@@ -378,7 +378,7 @@ fn report_waiting(run: &ProgramRun, deadlock: &pld_sim::DeadlockReport) {
             continue;
         };
         let buffer = &run.buffers[number];
-        eprintln!(
+        pld_ir::say!(
             "{}",
             report::waiting(
                 blocked,

@@ -61,7 +61,7 @@ impl Timing {
     /// Prints the report to standard error, when timing is on.
     pub fn report(&self, plan: &[Planned], registry: &Registry) {
         if self.enabled {
-            eprint!("{}", self.render(plan, registry));
+            pld_ir::diag::write_stderr(&self.render(plan, registry));
         }
     }
 

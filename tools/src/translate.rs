@@ -43,7 +43,7 @@ pub fn run(options: &Options) -> i32 {
         let output = translate(&context, &buffer_name, &chunk.padded(), options.emit);
         let diagnostics = sink.take();
         for diagnostic in &diagnostics {
-            eprint!("{}", diagnostic.render_in(&buffer_name, Some(&text)));
+            pld_ir::diag::write_stderr(&diagnostic.render_in(&buffer_name, Some(&text)));
         }
         failed |= output.is_none() || diagnostics.iter().any(|d| d.severity == Severity::Error);
         outputs.extend(output);
@@ -56,7 +56,7 @@ pub fn run(options: &Options) -> i32 {
     }
     let joined = outputs.join(&format!("{}\n", split::MARKER));
     if let Err(e) = write_output(options.output.as_deref(), &joined) {
-        eprintln!("pld-translate: error: {e}");
+        pld_ir::say!("pld-translate: error: {e}");
         return 1;
     }
     i32::from(failed)
@@ -105,14 +105,14 @@ fn run_kernels(options: &Options) -> i32 {
     let dir = match options.output.as_deref() {
         Some(dir) if dir != "-" => std::path::PathBuf::from(dir),
         _ => {
-            eprintln!(
+            pld_ir::say!(
                 "pld-translate: error: --emit=kernels writes a directory of files; name it with -o DIR"
             );
             return 1;
         }
     };
     if options.split_input_file {
-        eprintln!(
+        pld_ir::say!(
             "pld-translate: error: --emit=kernels writes one package directory per module; \
              --split-input-file is not supported with it"
         );
@@ -123,7 +123,7 @@ fn run_kernels(options: &Options) -> i32 {
     };
     let show = |diagnostics: &[Captured]| {
         for diagnostic in diagnostics {
-            eprint!("{}", diagnostic.render(&buffer_name));
+            pld_ir::diag::write_stderr(&diagnostic.render(&buffer_name));
         }
     };
     match kernels_source(&text, &buffer_name, &dir) {
@@ -136,7 +136,7 @@ fn run_kernels(options: &Options) -> i32 {
             1
         }
         Err(KernelsFailed::Write(message)) => {
-            eprintln!("pld-translate: error: {message}");
+            pld_ir::say!("pld-translate: error: {message}");
             1
         }
     }

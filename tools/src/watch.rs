@@ -168,7 +168,7 @@ pub fn start(limit: Duration, quiet: Duration) {
 /// Prints `text` on standard error, from process 0 only under MPI.
 fn say(text: String) {
     if crate::mpi_run::reports() {
-        eprintln!("{text}");
+        pld_ir::say!("{text}");
     }
 }
 
@@ -213,7 +213,7 @@ fn watch_schedule(heartbeat: &mut Instant, decisions: (u64, Instant), quiet: Dur
     let begun = decisions.0 > running.decisions;
     let stalled = decisions.1.max(*since).elapsed();
     if begun && stalled >= quiet {
-        eprintln!(
+        pld_ir::say!(
             "pld-run: error: schedule {seed} of {label} (--replay {seed}): no device call for \
              {:.1}s: a simulated thread loops without notifying, waiting or copying, which \
              explore mode cannot schedule around; stopped{}",
@@ -229,7 +229,7 @@ fn watch_schedule(heartbeat: &mut Instant, decisions: (u64, Instant), quiet: Dur
     if heartbeat.elapsed() >= HEARTBEAT {
         *heartbeat = Instant::now();
         let running = since.elapsed();
-        eprintln!(
+        pld_ir::say!(
             "pld-run: {}{}...",
             if a.done.is_empty() {
                 "exploring"

@@ -145,7 +145,7 @@ pub extern "C" fn pld_sim_notify(cell: *mut i32, value: i32, op: i32) {
         }
     });
     if done.is_none() {
-        eprintln!("pld_sim_notify called outside a simulated rank; ignored");
+        pld_ir::say!("pld_sim_notify called outside a simulated rank; ignored");
     }
 }
 
@@ -175,7 +175,7 @@ pub extern "C" fn pld_sim_wait(cell: *const i32, expected: i32, cmp: i32) {
         }
     });
     if done.is_none() {
-        eprintln!("pld_sim_wait called outside a simulated rank; ignored");
+        pld_ir::say!("pld_sim_wait called outside a simulated rank; ignored");
     }
 }
 
@@ -325,7 +325,7 @@ pub unsafe extern "C" fn pld_sim_dma_submit(
     let handle =
         with_current(|state, rank| crate::runtime::dma::submit(state, rank, site, copy, route));
     if handle.is_none() {
-        eprintln!("pld_sim_dma_submit called outside a simulated rank; ignored");
+        pld_ir::say!("pld_sim_dma_submit called outside a simulated rank; ignored");
     }
     handle.map_or(0, |h| i64::try_from(h).unwrap_or(0))
 }
@@ -403,7 +403,7 @@ pub extern "C" fn pld_sim_rank_handle() -> *mut std::ffi::c_void {
 #[no_mangle]
 pub extern "C" fn pld_sim_block_enter(rank: *mut std::ffi::c_void, block_idx: i32, block_num: i32) {
     if let Err(message) = crate::runtime::run::bind_block(rank, block_idx, block_num) {
-        eprintln!("{message}; ignored");
+        pld_ir::say!("{message}; ignored");
     }
 }
 
@@ -411,7 +411,7 @@ pub extern "C" fn pld_sim_block_enter(rank: *mut std::ffi::c_void, block_idx: i3
 #[no_mangle]
 pub extern "C" fn pld_sim_block_exit() {
     if let Err(message) = crate::runtime::run::unbind_block() {
-        eprintln!("{message}; ignored");
+        pld_ir::say!("{message}; ignored");
     }
 }
 
@@ -463,7 +463,7 @@ pub unsafe extern "C" fn pld_sim_fatal(code: i32, message: *const std::ffi::c_ch
     // SAFETY: the caller's contract.
     let message = unsafe { c_text(message) };
     if with_current(|state, rank| state.fatal(rank, code, message.clone())).is_none() {
-        eprintln!("pld_sim_fatal outside a simulated rank: code {code}: {message}");
+        pld_ir::say!("pld_sim_fatal outside a simulated rank: code {code}: {message}");
     }
 }
 
@@ -477,7 +477,7 @@ pub unsafe extern "C" fn pld_sim_log(line: *const std::ffi::c_char) {
     // SAFETY: the caller's contract.
     let line = unsafe { c_text(line) };
     if with_current(|state, rank| state.log(rank, line.clone())).is_none() {
-        eprintln!("{line}");
+        pld_ir::say!("{line}");
     }
 }
 

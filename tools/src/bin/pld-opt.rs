@@ -153,7 +153,7 @@ fn main() {
         world_size: cli.world_size,
     };
     if let Err(message) = select_allreduce_modes::set_defaults(defaults) {
-        eprintln!("pld-opt: error: {message}");
+        pld_ir::say!("pld-opt: error: {message}");
         std::process::exit(1);
     }
     let selection = |all: bool, lists: &[String]| {

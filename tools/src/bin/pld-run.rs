@@ -163,7 +163,7 @@ fn explore_options(options: &Options, seed: bool) -> Result<(), String> {
 /// said once under mpirun (by the launcher's process 0).
 fn refuse(message: &str, status: i32) -> ! {
     if pld_tools::mpi_run::speaks_first() {
-        eprintln!("pld-run: error: {message}");
+        pld_ir::say!("pld-run: error: {message}");
     }
     std::process::exit(status)
 }

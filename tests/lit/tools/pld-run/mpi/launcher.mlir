@@ -12,6 +12,11 @@
 // RUN: sh -c 'timeout 60 %mpirun -np 2 pld-run %t/k.mlir --ranks 2 > %t/all.out 2> %t/all.err; test $? -eq 1'
 // RUN: FileCheck %s --check-prefix=THREADS < %t/all.err
 // RUN: not grep -q "finished in" %t/all.out
+// Every line whole, however the processes' writes meet in mpirun's
+// stderr (each line is one write; in pieces they interleaved mid-line):
+// RUN: sh -c 'timeout 60 %mpirun -np 4 pld-run %t/k.mlir --ranks 4 > %t/four.out 2> %t/four.err; test $? -eq 1'
+// RUN: grep -q "^pld-run: error: this process" %t/four.err
+// RUN: sh -c '! grep "pld-run" %t/four.err | grep -v -x "pld-run: error: this process is one of several of an MPI job (OMPI_COMM_WORLD_SIZE=4), .* or start one process"'
 // A mixed job, either way round:
 // RUN: sh -c 'timeout 60 %mpirun -np 1 pld-run %t/k.mlir --ranks 2 --transport mpi : -np 1 pld-run %t/k.mlir --ranks 2 > %t/mixed.out 2> %t/mixed.err; test $? -eq 1'
 // RUN: FileCheck %s --check-prefix=MIXED < %t/mixed.err
