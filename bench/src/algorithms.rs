@@ -103,6 +103,11 @@ impl Tools {
         })
     }
 
+    /// The release `pld-run` the benchmark runs.
+    pub fn pld_run(&self) -> &Path {
+        &self.run
+    }
+
     pub fn describe(&self) -> String {
         format!(
             "pld-run: {}; cost model: {}",
@@ -148,9 +153,14 @@ impl Tools {
     }
 
     /// The `pld.auto_mode` record `pld-select-allreduce-modes` writes with
-    /// `model` (`None`: `$PLD_COST_MODEL` or the built-in defaults): the
-    /// choice and each candidate's predicted time in microseconds.
-    pub fn predict(
+    /// the sweep's model ([`Tools::model`]; `None`: the built-in defaults):
+    /// the choice and each candidate's predicted time in microseconds.
+    pub fn predict(&self, path: &Path) -> Result<(String, Vec<(String, f64)>)> {
+        self.predict_with(path, self.model.as_deref())
+    }
+
+    /// [`Tools::predict`] with `model` (`None`: the built-in defaults).
+    pub fn predict_with(
         &self,
         path: &Path,
         model: Option<&Path>,
@@ -159,7 +169,7 @@ impl Tools {
         command
             .arg(path)
             .arg("--pass-pipeline=builtin.module(pld-select-allreduce-modes)");
-        if let Some(model) = model.or(self.model.as_deref()) {
+        if let Some(model) = model {
             command.arg(format!("--pld-cost-model={}", model.display()));
         }
         let output = command
@@ -256,6 +266,8 @@ struct Point {
     measured: Vec<Timing>,
     predicted: Vec<f64>,
     chosen: String,
+    /// What the built-in defaults would choose.
+    defaults_chose: String,
 }
 
 impl Point {
@@ -271,8 +283,13 @@ impl Point {
 
     /// The chosen schedule's measured time over the best one.
     fn auto_ratio(&self) -> f64 {
-        let chosen = MODES.iter().position(|m| *m == self.chosen).unwrap_or(0);
-        self.seconds(chosen) / self.best()
+        self.ratio(&self.chosen)
+    }
+
+    /// `mode`'s measured time over the best one.
+    fn ratio(&self, mode: &str) -> f64 {
+        let index = MODES.iter().position(|m| *m == mode).unwrap_or(0);
+        self.seconds(index) / self.best()
     }
 
     /// Prediction / measurement - 1 of `mode`.
@@ -288,6 +305,7 @@ fn measure_point(tools: &Tools, config: Config, bytes: usize, ranks: usize) -> R
     let mut measured = Vec::new();
     let mut predicted = Vec::new();
     let mut chosen = String::new();
+    let mut defaults_chose = String::new();
     for mode in MODES {
         let path = tools.write(
             &format!("{mode}_{ranks}_{bytes}.mlir"),
@@ -298,9 +316,10 @@ fn measure_point(tools: &Tools, config: Config, bytes: usize, ranks: usize) -> R
         // two (and the choice) from a mesh-shaped one.
         if mode != "two_shot" {
             let auto = tools.write("auto.mlir", &auto_kernel(mode, elements, ranks))?;
-            let (choice, times) = tools.predict(&auto, None)?;
+            let (choice, times) = tools.predict(&auto)?;
             if mode == "mesh" {
                 chosen = choice;
+                defaults_chose = tools.predict_with(&auto, None)?.0;
             }
             predicted.extend(times);
         }
@@ -316,6 +335,7 @@ fn measure_point(tools: &Tools, config: Config, bytes: usize, ranks: usize) -> R
         measured,
         predicted,
         chosen,
+        defaults_chose,
     })
 }
 
@@ -339,8 +359,9 @@ const HEADER: [&str; 15] = [
 fn print_header() {
     let h = HEADER;
     println!(
-        "  {:>7} {:>2}  {:>10} {:>10} {:>10}  {:>5} {:>5} {:>5}  {:>10} {:>10} {:>10}  {:>5} {:>5} {:>5}  {:<8} {:>5}",
-        h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], h[8], h[9], h[10], h[11], h[12], h[13], h[14], "/best"
+        "  {:>7} {:>2}  {:>10} {:>10} {:>10}  {:>5} {:>5} {:>5}  {:>10} {:>10} {:>10}  {:>5} {:>5} {:>5}  {:<8} {:>5}  {:<8} {:>5}",
+        h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], h[8], h[9], h[10], h[11], h[12], h[13], h[14], "/best",
+        "defaults", "/best"
     );
 }
 
@@ -349,7 +370,7 @@ fn print_point(p: &Point) {
     let signed = |x: f64| format!("{:+.0}%", x * 100.0);
     let m = &p.measured;
     println!(
-        "  {:>7} {:>2}  {:>10} {:>10} {:>10}  {:>5} {:>5} {:>5}  {:>10} {:>10} {:>10}  {:>5} {:>5} {:>5}  {:<8} {:>5.2}",
+        "  {:>7} {:>2}  {:>10} {:>10} {:>10}  {:>5} {:>5} {:>5}  {:>10} {:>10} {:>10}  {:>5} {:>5} {:>5}  {:<8} {:>5.2}  {:<8} {:>5.2}",
         size(p.bytes),
         p.ranks,
         fmt(m[0].best()),
@@ -365,25 +386,32 @@ fn print_point(p: &Point) {
         signed(p.error(1)),
         signed(p.error(2)),
         p.chosen,
-        p.auto_ratio()
+        p.auto_ratio(),
+        p.defaults_chose,
+        p.ratio(&p.defaults_chose)
     );
 }
 
 pub fn run(config: Config) -> Result {
-    let tools = Tools::new("algorithms")?;
-    println!("  {}", tools.describe());
+    let mut tools = Tools::new("algorithms")?;
     if tools.model.is_none() {
-        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        // The built-in defaults were fitted on another machine: a sweep
+        // that used them would check that machine's figures against this
+        // one's times. Each point also shows what the defaults choose.
         println!(
-            "  this machine has {cpus} CPUs; the built-in defaults were calibrated on the 2-CPU VM of \
-             bench/README.md: on another machine, `PLD_COST_MODEL=m.toml pld-bench calibrate` first \
-             and this sweep with the same PLD_COST_MODEL (docs/algorithms.md)"
+            "  no $PLD_COST_MODEL: calibrating this machine first (as `pld-bench calibrate` does); \
+             the sweep predicts and chooses with that model"
         );
+        let model = tools.dir.join("pld-cost-model.toml");
+        crate::calibrate::calibrate(&tools, config, &model)?;
+        tools.model = Some(model);
     }
+    println!("  {}", tools.describe());
     println!(
         "  InCore f32 sum; kernel time: the minimum of --iters {} timed runs in one pld-run process \
          (fewer for large calls, at least 3), after 1 to 3 warm-up runs; iqr = interquartile range / median; \
-         err = predicted / measured - 1; /best = the auto choice's time over the best measured",
+         err = predicted / measured - 1; /best = the auto choice's time over the best measured; \
+         defaults = what the built-in defaults would choose, and its /best",
         config.iters
     );
     print_header();
@@ -416,12 +444,20 @@ fn summary(points: &[Point]) {
         .collect();
     spreads.sort_by(f64::total_cmp);
     let worst = points.iter().map(Point::auto_ratio).fold(0.0f64, f64::max);
+    let defaults_ok = points
+        .iter()
+        .filter(|p| p.ratio(&p.defaults_chose) <= 1.10)
+        .count();
     println!(
         "  predictions within 25%: {within} of {total}; auto within 10% of the best measured: {auto_ok} of {} \
          (worst {worst:.2}x); iqr / median: median {:.0}%, largest {:.0}%",
         points.len(),
         spreads.get(spreads.len() / 2).copied().unwrap_or(0.0) * 100.0,
         spreads.last().copied().unwrap_or(0.0) * 100.0
+    );
+    println!(
+        "  the built-in defaults' choice within 10% of the best measured: {defaults_ok} of {}",
+        points.len()
     );
 }
 

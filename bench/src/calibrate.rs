@@ -22,11 +22,11 @@
 //! none, 32 MiB and 64 MiB (beta_memory then counts the bytes read alone
 //! by calls whose windows exceed it), and keeps the best fit.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::algorithms::{auto_kernel, fmt, iterations, kernel, size, warmups, Timing, Tools};
-use crate::harness::{Config, Result};
+use crate::harness::{display_path, Config, Result};
 
 /// The model's linear parameters, as the file names them.
 const PARAMS: [&str; 7] = [
@@ -166,7 +166,7 @@ fn call_terms(
         let mut unit = [0.0; N];
         unit[i] = 1.0;
         let model = tools.write("unit.toml", &model_text(&unit, variant))?;
-        let (_, times) = tools.predict(&path, Some(&model))?;
+        let (_, times) = tools.predict_with(&path, Some(&model))?;
         *term = times
             .iter()
             .find(|(m, _)| m == mode)
@@ -287,19 +287,29 @@ fn residual(samples: &[Sample], p: &[f64; N]) -> (f64, f64) {
 /// `calibrate`: the `[sim]` table of this machine.
 pub fn run(config: Config) -> Result {
     let tools = Tools::new("calibrate")?;
+    let out = std::env::var_os("PLD_COST_MODEL")
+        .map_or_else(|| PathBuf::from("pld-cost-model.toml"), PathBuf::from);
+    calibrate(&tools, config, &out)
+}
+
+/// Measures this machine, fits the model and writes it to `out` (also
+/// what `algorithms` runs first when it is given no model).
+pub fn calibrate(tools: &Tools, config: Config, out: &Path) -> Result {
     let started = Instant::now();
     println!(
-        "  {}; the minimum of --iters {} runs per pld-run process (fewer for large calls)",
-        tools.describe(),
+        "  pld-run: {}; the model is written to {}; the minimum of --iters {} runs per pld-run \
+         process (fewer for large calls)",
+        display_path(tools.pld_run()),
+        display_path(out),
         config.iters
     );
-    let measured = measure(&tools, config)?;
+    let measured = measure(tools, config)?;
     let machine = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut best: Option<(f64, [f64; N], Variant)> = None;
     for cores in [Some(machine), None] {
         for cache in CACHES {
             let variant = Variant { cores, cache };
-            let samples = samples(&tools, &measured, variant)?;
+            let samples = samples(tools, &measured, variant)?;
             let p = fit(&samples);
             let (rms, worst) = residual(&samples, &p);
             println!(
@@ -315,7 +325,7 @@ pub fn run(config: Config) -> Result {
         }
     }
     let (rms, p, variant) = best.ok_or("no fit")?;
-    write_model(&p, variant, tie(rms))?;
+    write_model(&p, variant, tie(rms), out)?;
     println!(
         "  calibration took {}",
         fmt(started.elapsed().as_secs_f64())
@@ -330,7 +340,7 @@ fn tie(rms: f64) -> f64 {
     ((rms / 2.0).clamp(0.01, 0.25) * 100.0).round() / 100.0
 }
 
-fn write_model(p: &[f64; N], variant: Variant, tie: f64) -> Result {
+fn write_model(p: &[f64; N], variant: Variant, tie: f64, out: &Path) -> Result {
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     let load: Vec<&str> = load.split_whitespace().take(3).collect();
     let mut text = format!(
@@ -365,9 +375,7 @@ fn write_model(p: &[f64; N], variant: Variant, tie: f64) -> Result {
     text.push_str(&format!(
         "tie = {tie}  # predictions within this fraction of the fastest are a tie (half the fit's rms error)\n"
     ));
-    let out = std::env::var_os("PLD_COST_MODEL")
-        .map_or_else(|| PathBuf::from("pld-cost-model.toml"), PathBuf::from);
-    std::fs::write(&out, &text).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    std::fs::write(out, &text).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     print!("{text}");
     println!("  written to {}", out.display());
     Ok(())

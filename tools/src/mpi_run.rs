@@ -45,7 +45,7 @@ pub fn start(options: &Options) -> Result<(), String> {
              not run under --transport {name} (run them without --transport)"
         ));
     }
-    if show_nodes()? && world.rank == 0 {
+    if pld_sim::runtime::env::SHOW_NODES.read()? && world.rank == 0 {
         pld_ir::diag::write_stderr(&node_report(&pld_sim::runtime::mpi::node_split()));
     }
     Ok(())
@@ -70,21 +70,6 @@ pub fn threads_among_peers(options: &Options) -> Option<String> {
         options.ranks,
         command_line().replace(" --transport threads", "")
     ))
-}
-
-/// The environment variable that makes process 0 say how the job was
-/// split into nodes (docs/tools/pld-run.md, "Nodes").
-pub const SHOW_NODES: &str = "PLD_MPI_SHOW_NODES";
-
-/// Whether [`SHOW_NODES`] asks for the split: `1` yes, `0` or unset no.
-fn show_nodes() -> Result<bool, String> {
-    match std::env::var(SHOW_NODES).as_deref() {
-        Err(_) | Ok("0") => Ok(false),
-        Ok("1") => Ok(true),
-        Ok(other) => Err(format!(
-            "{SHOW_NODES}={other}: 1 shows the nodes, 0 does not"
-        )),
-    }
 }
 
 /// The job's nodes, a line each after a headline: `pld-run: node 1 (host

@@ -1301,13 +1301,14 @@ impl<'d> Run<'d> {
 }
 
 /// Whether explore mode hands the turn from thread to thread, as it did
-/// before its agents were fibers (`PLD_EXPLORE_THREADS` set to anything
-/// but `0`, read once): kept to compare the two (`pld-bench explore`) and
-/// for architectures without fibers, where it is the only way. The
-/// schedules are the same.
+/// before its agents were fibers (`PLD_EXPLORE_THREADS`, read once; a
+/// value it refuses reads as no here, and `pld-run --explore` refuses it
+/// first): kept to compare the two (`pld-bench explore`) and for
+/// architectures without fibers, where it is the only way. The schedules
+/// are the same.
 pub fn explore_on_threads() -> bool {
     static THREADS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *THREADS.get_or_init(|| std::env::var_os("PLD_EXPLORE_THREADS").is_some_and(|v| v != "0"))
+    *THREADS.get_or_init(|| crate::runtime::env::EXPLORE_THREADS.read().unwrap_or(false))
 }
 
 /// Where a run's ranks run: a thread each, or fibers on `workers` threads

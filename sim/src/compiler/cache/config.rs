@@ -3,6 +3,7 @@
 //! strictly (a value that means nothing is an error, not a default).
 
 use super::{Cache, Off, Place};
+use crate::runtime::env::NO_CACHE;
 use std::path::PathBuf;
 
 /// What the embedding program (pld-run's `--no-cache`, `--cache-dir`)
@@ -22,7 +23,6 @@ pub enum Choice {
 pub const MAX_BYTES: u64 = 256 << 20;
 
 /// The variables read, by name.
-const NO_CACHE: &str = "PLD_NO_CACHE";
 const CACHE_DIR: &str = "PLD_CACHE_DIR";
 const CACHE_MAX_BYTES: &str = "PLD_CACHE_MAX_BYTES";
 
@@ -33,7 +33,7 @@ pub(super) fn resolve(
 ) -> Result<Place, String> {
     // Set and not empty: an empty variable is an unset one.
     let set = |name: &str| var(name).filter(|v| !v.is_empty());
-    let no_cache = set(NO_CACHE).map_or(Ok(false), |v| switch(NO_CACHE, &v))?;
+    let no_cache = set(NO_CACHE.name).map_or(Ok(false), |v| NO_CACHE.parse(&v))?;
     let max_bytes = set(CACHE_MAX_BYTES).map_or(Ok(MAX_BYTES), |v| bytes(CACHE_MAX_BYTES, &v))?;
     if no_cache {
         return Ok(Place::Off(Off::Environment));
@@ -60,19 +60,6 @@ fn default_dir(set: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
         return Some(xdg.join("pld"));
     }
     set("HOME").map(|home| PathBuf::from(home).join(".cache").join("pld"))
-}
-
-/// A yes-or-no variable: 1, true, yes, on or 0, false, no, off (in any
-/// case).
-fn switch(name: &str, value: &str) -> Result<bool, String> {
-    match value.to_ascii_lowercase().as_str() {
-        "1" | "true" | "yes" | "on" => Ok(true),
-        "0" | "false" | "no" | "off" => Ok(false),
-        _ => Err(format!(
-            "{name}={value}: say 1, true, yes or on to turn the compile cache off, \
-             or 0, false, no, off or nothing to keep it on"
-        )),
-    }
 }
 
 /// A number of bytes: digits, then optionally K, M, G or T (or KiB, MiB,

@@ -52,6 +52,12 @@
 // LAST: 2 schedules explored (seeds 18446744073709551614 to 18446744073709551615)
 // RUN: not pld-run %S/../../../explore/remote-load-without-wait.mlir --ranks 2 --explore 3 --check 2>&1 | FileCheck %s --check-prefix=CHECK0
 // CHECK0: pld-run: error: @exchange has 0 collectives; --check needs exactly one
+// PLD_EXPLORE_THREADS is read by the rule of every yes-or-no variable;
+// yes runs the same schedules on OS threads.
+// RUN: not env PLD_EXPLORE_THREADS=2 pld-run %S/../../../../examples/barrier.mlir --ranks 2 --explore 2 2>&1 | FileCheck %s --check-prefix=THREADSBAD
+// THREADSBAD: pld-run: error: PLD_EXPLORE_THREADS=2: say 1, true, yes or on to explore on OS threads, or 0, false, no, off or nothing to explore on fibers
+// RUN: env PLD_EXPLORE_THREADS=yes pld-run %S/../../../../examples/barrier.mlir --ranks 2 --explore 2 | FileCheck %s --check-prefix=THREADSYES
+// THREADSYES: 2 schedules explored
 // RUN: split-file %s %t.dir
 // RUN: not pld-run %t.dir/nosig.mlir 2>&1 | FileCheck %s --check-prefix=NOSIG
 // NOSIG: pld-run: error: {{.*}}nosig.mlir: @k has no pld.signature (the tensor types it was converted from); convert it with this version of pld-to-pto

@@ -45,6 +45,6 @@
 // QUIET-NOT: node 0
 // QUIET: @k on 4 ranks (4 MPI processes under --transport mpi): finished
 // QUIET-NOT: node 0
-// RUN: not env PLD_MPI_SHOW_NODES=yes %mpirun -np 4 pld-run %t/k/src/allreduce_ring.mlir --ranks 4 --transport mpi 2>&1 | FileCheck %s --check-prefix=SHOWBAD
-// SHOWBAD: pld-run: error: PLD_MPI_SHOW_NODES=yes: 1 shows the nodes, 0 does not
+// RUN: not env PLD_MPI_SHOW_NODES=maybe %mpirun -np 4 pld-run %t/k/src/allreduce_ring.mlir --ranks 4 --transport mpi 2>&1 | FileCheck %s --check-prefix=SHOWBAD
+// SHOWBAD: pld-run: error: PLD_MPI_SHOW_NODES=maybe: say 1, true, yes or on to show the nodes, or 0, false, no, off or nothing to not show them
 // SHOWBAD-NOT: pld-run: error
