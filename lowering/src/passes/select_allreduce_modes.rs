@@ -353,7 +353,8 @@ fn predicted(choice: &Choice, (bytes, ranks): (i64, i64), target: &str, tie: f64
         .map(|(mode, seconds)| format!("{mode} {:.1} us", seconds * 1e6))
         .collect();
     let mut text = format!(
-        "mode = \"auto\" chose \"{chosen}\" for {bytes} bytes on {ranks} ranks (cost model '{target}'): {}",
+        "mode = \"auto\" chose \"{chosen}\" for {bytes} bytes on {ranks} rank{} (cost model '{target}'): {}",
+        if ranks == 1 { "" } else { "s" },
         times.join(", ")
     );
     if let Some((fastest, _)) = sorted.first().filter(|(m, _)| *m != chosen) {
@@ -600,9 +601,12 @@ impl HostFit<'_, '_, '_> {
             return Err(format!("it needs core_num = 1, got {core_num}"));
         }
         let numel = self.info.static_numel().ok_or("it needs a static shape")?;
-        if ranks < 2 || numel % ranks != 0 {
+        if ranks < 2 {
+            return Err(format!("it needs 2 ranks or more, got world-size={ranks}"));
+        }
+        if numel % ranks != 0 {
             return Err(format!(
-                "it needs an element count ({numel}) that the rank count ({ranks} > 1) divides"
+                "it needs an element count ({numel}) that the rank count ({ranks}) divides"
             ));
         }
         Ok(())

@@ -611,6 +611,22 @@ namespace detail {
 
 enum class BinOp { Add, Max, Min, Mul };
 
+/* IEEE 754-2019 maximum and minimum, as arith.maximumf / minimumf (the
+ * InCore rail) and the goldens: NaN when either side is NaN (a plain
+ * `x > y ? x : y` lost a NaN on the left), and -0 below +0. */
+template <typename F>
+inline F FloatMax(F x, F y) {
+  if (std::isnan(x) || std::isnan(y)) return std::isnan(x) ? x : y;
+  if (x == y) return std::signbit(x) ? y : x;
+  return x > y ? x : y;
+}
+template <typename F>
+inline F FloatMin(F x, F y) {
+  if (std::isnan(x) || std::isnan(y)) return std::isnan(x) ? x : y;
+  if (x == y) return std::signbit(x) ? x : y;
+  return x < y ? x : y;
+}
+
 template <typename T>
 inline T Apply(BinOp op, T a, T b) {
   if constexpr (std::is_same_v<T, half>) {
@@ -618,8 +634,8 @@ inline T Apply(BinOp op, T a, T b) {
     float x = static_cast<float>(a), y = static_cast<float>(b);
     switch (op) {
       case BinOp::Add: return static_cast<half>(x + y);
-      case BinOp::Max: return static_cast<half>(x > y ? x : y);
-      case BinOp::Min: return static_cast<half>(x < y ? x : y);
+      case BinOp::Max: return static_cast<half>(FloatMax(x, y));
+      case BinOp::Min: return static_cast<half>(FloatMin(x, y));
       case BinOp::Mul: return static_cast<half>(x * y);
     }
     return a;
@@ -637,8 +653,8 @@ inline T Apply(BinOp op, T a, T b) {
   } else {
     switch (op) {
       case BinOp::Add: return a + b;
-      case BinOp::Max: return a > b ? a : b;
-      case BinOp::Min: return a < b ? a : b;
+      case BinOp::Max: return FloatMax(a, b);
+      case BinOp::Min: return FloatMin(a, b);
       case BinOp::Mul: return a * b;
     }
     return a;

@@ -34,6 +34,15 @@ pub const EXPLORE_THREADS: Switch = Switch {
     no: "explore on fibers",
 };
 
+/// Every switch, for a tool to check them all before it starts.
+pub const ALL: [Switch; 3] = [NO_CACHE, SHOW_NODES, EXPLORE_THREADS];
+
+/// The first switch of [`ALL`] this process's environment sets to a value
+/// the rule refuses, as its message.
+pub fn check_all() -> Result<(), String> {
+    ALL.iter().try_for_each(|switch| switch.read().map(drop))
+}
+
 impl Switch {
     /// `value` read by the rule of the module.
     pub fn parse(&self, value: &str) -> Result<bool, String> {
@@ -70,7 +79,7 @@ mod tests {
 
     #[test]
     fn every_switch_reads_one_way() {
-        for switch in [NO_CACHE, SHOW_NODES, EXPLORE_THREADS] {
+        for switch in ALL {
             for yes in ["1", "true", "YES", "On"] {
                 assert_eq!(switch.parse(yes), Ok(true), "{yes}");
             }

@@ -274,6 +274,10 @@ fn main() {
         Err(e) => e.exit(),
     };
     let options = options(cli);
+    // Every yes-or-no variable, including those this run would not read.
+    if let Err(e) = pld_sim::runtime::env::check_all() {
+        refuse(&e, 1);
+    }
     if let Err(e) = cache::configure(options.cache.clone()) {
         refuse(&e, 1);
     }

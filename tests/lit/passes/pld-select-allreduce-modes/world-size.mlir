@@ -37,6 +37,12 @@
 // RAIL-LABEL: func.func @sum
 // RAIL: "pld.builtin_allreduce_two_shot"(%{{.*}}, %{{.*}}, %{{.*}}) {{.*}}ranks = 4 : i64{{.*}} : (tensor<1x1024xf32, #pld.dist>, tensor<?x1xi32, #pld.dist>, index) -> ()
 //
+// The remark says why the ring is not a candidate, in words that hold:
+// RUN: pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/bandwidth.toml --pld-world-size=1 --pld-remark-allreduce-mode -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONE
+// ONE: remark: mode = "auto" chose "mesh" for 4096 bytes on 1 rank (cost model 'sim'): {{.*}}; not a candidate: "ring": it needs 2 ranks or more, got world-size=1
+// RUN: pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/bandwidth.toml --pld-world-size=4 --pld-remark-allreduce-mode -o /dev/null 2>&1 | FileCheck %s --check-prefix=ODD
+// ODD: remark: mode = "auto" chose "two_shot" for 4088 bytes on 4 ranks {{.*}}; not a candidate: "ring": it needs an element count (1022) that the rank count (4) divides
+//
 // RUN: not pld-opt %s --pld-world-size=0 2>&1 | FileCheck %s --check-prefix=ZERO
 // ZERO: pld-opt: error: pld-select-allreduce-modes: world-size must be 1 to 64, got 0
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes{world-size=many})' 2>&1 | FileCheck %s --check-prefix=WORDS

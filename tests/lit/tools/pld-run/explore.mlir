@@ -56,6 +56,10 @@
 // yes runs the same schedules on OS threads.
 // RUN: not env PLD_EXPLORE_THREADS=2 pld-run %S/../../../../examples/barrier.mlir --ranks 2 --explore 2 2>&1 | FileCheck %s --check-prefix=THREADSBAD
 // THREADSBAD: pld-run: error: PLD_EXPLORE_THREADS=2: say 1, true, yes or on to explore on OS threads, or 0, false, no, off or nothing to explore on fibers
+// A run that would not read it refuses it too, as it refuses the others:
+// RUN: not env PLD_EXPLORE_THREADS=2 pld-run %S/../../../../examples/barrier.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=THREADSBAD
+// RUN: not env PLD_MPI_SHOW_NODES=true2 pld-run %S/../../../../examples/barrier.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=SHOWBAD
+// SHOWBAD: pld-run: error: PLD_MPI_SHOW_NODES=true2: say 1, true, yes or on to show the nodes
 // RUN: env PLD_EXPLORE_THREADS=yes pld-run %S/../../../../examples/barrier.mlir --ranks 2 --explore 2 | FileCheck %s --check-prefix=THREADSYES
 // THREADSYES: 2 schedules explored
 // RUN: split-file %s %t.dir

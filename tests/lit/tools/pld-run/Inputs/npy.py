@@ -1,7 +1,8 @@
 """Writes and shows .npy files by their raw element bits, independently of
 pld (the Python standard library only), for pld-run's golden tests.
 
-  npy.py write PATH DTYPE ROWS,COLS BITS   every element BITS (hex)
+  npy.py write PATH DTYPE ROWS,COLS BITS   every element BITS (hex), or
+                                           each its own: BITS,BITS,...
   npy.py show PATH                         the elements' bits, run-length:
                                            `<f2 (4, 8): 7c00 x 8, 7b53 x 24`
 
@@ -26,10 +27,13 @@ def write(path, dtype, shape, bits):
         repr(shape),
     )
     header += " " * (-(10 + len(header) + 1) % 64) + "\n"
-    element = int(bits, 16).to_bytes(WIDTH[dtype], "little")
+    elements = [int(b, 16).to_bytes(WIDTH[dtype], "little") for b in bits.split(",")]
+    if len(elements) == 1:
+        elements *= count
+    assert len(elements) == count, "one BITS, or one per element"
     with open(path, "wb") as f:
         f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)))
-        f.write(header.encode("latin1") + element * count)
+        f.write(header.encode("latin1") + b"".join(elements))
 
 
 def show(path):
