@@ -7,7 +7,9 @@
 //! to 256 MiB per rank and P = 2, 4, 8, and asks `pld-opt` what the model
 //! predicts and what `mode = "auto"` chooses (the `pld.auto_mode` record of
 //! `pld-select-allreduce-modes`, with the file of `$PLD_COST_MODEL` when
-//! set). A point is one `pld-run` process per schedule: `--iters` timed
+//! set; without it `algorithms` calibrates first). A point is one
+//! `pld-run` process per schedule (three for calls up to 1 MiB, [`rounds`],
+//! taken in turn, the one with the fastest run kept): `--iters` timed
 //! runs (fewer for large calls, [`iterations`]) after warm-up runs, and the
 //! figure is their minimum ([`Timing::best`]: on a machine shared with
 //! other jobs the least disturbed run; the median moves with the load);
@@ -152,6 +154,31 @@ impl Tools {
             .ok_or_else(|| format!("no kernel times in pld-run's output:\n{stdout}"))
     }
 
+    /// Each kernel of `paths` timed in `rounds` `pld-run` processes, taken
+    /// in turn (the first kernel, the second, ..., then the first again), so
+    /// that a disturbed minute of the machine or an unlucky process falls
+    /// on every kernel alike; per kernel, the times of its process with
+    /// the fastest run.
+    pub fn interleaved_times(
+        &self,
+        paths: &[PathBuf],
+        ranks: usize,
+        iters: usize,
+        warmup: usize,
+        rounds: usize,
+    ) -> Result<Vec<Timing>> {
+        let mut best: Vec<Option<Timing>> = vec![None; paths.len()];
+        for _ in 0..rounds.max(1) {
+            for (path, best) in paths.iter().zip(&mut best) {
+                let t = self.kernel_times(path, ranks, iters, warmup)?;
+                if best.is_none_or(|b| t.best() < b.best()) {
+                    *best = Some(t);
+                }
+            }
+        }
+        Ok(best.into_iter().flatten().collect())
+    }
+
     /// The `pld.auto_mode` record `pld-select-allreduce-modes` writes with
     /// the sweep's model ([`Tools::model`]; `None`: the built-in defaults):
     /// the choice and each candidate's predicted time in microseconds.
@@ -250,6 +277,19 @@ fn sweep(quick: bool) -> (Vec<usize>, Vec<usize>) {
     }
 }
 
+/// `pld-run` processes per kernel for a call of `bytes` per rank
+/// ([`Tools::interleaved_times`]): 3 up to 1 MiB, where a process costs
+/// little and the fastest run of one process moved by up to 50 % from one
+/// process to the next (the order of two schedules a few microseconds
+/// apart flipped between two sweeps minutes apart), else 1.
+pub fn rounds(bytes: usize) -> usize {
+    if bytes <= 1 << 20 {
+        3
+    } else {
+        1
+    }
+}
+
 /// Warm-up runs for a call: `--warmup` (1 to 3), one for the large calls.
 pub fn warmups(config: Config, bytes: usize, ranks: usize) -> usize {
     if bytes * ranks >= 64 << 20 {
@@ -302,16 +342,20 @@ fn measure_point(tools: &Tools, config: Config, bytes: usize, ranks: usize) -> R
     let elements = bytes / 4;
     let iters = iterations(config.iters, bytes, ranks);
     let warmup = warmups(config, bytes, ranks);
-    let mut measured = Vec::new();
     let mut predicted = Vec::new();
     let mut chosen = String::new();
     let mut defaults_chose = String::new();
+    let paths = MODES
+        .iter()
+        .map(|mode| {
+            tools.write(
+                &format!("{mode}_{ranks}_{bytes}.mlir"),
+                &kernel(mode, elements, ranks),
+            )
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let measured = tools.interleaved_times(&paths, ranks, iters, warmup, rounds(bytes))?;
     for mode in MODES {
-        let path = tools.write(
-            &format!("{mode}_{ranks}_{bytes}.mlir"),
-            &kernel(mode, elements, ranks),
-        )?;
-        measured.push(tools.kernel_times(&path, ranks, iters, warmup)?);
         // The ring's prediction comes from a ring-shaped signal, the other
         // two (and the choice) from a mesh-shaped one.
         if mode != "two_shot" {
@@ -482,6 +526,13 @@ mod tests {
         assert_eq!(iterations(30, 16 << 20, 8), 8);
         assert_eq!(iterations(30, 256 << 20, 8), 3);
         assert_eq!(iterations(2, 256 << 20, 8), 2);
+    }
+
+    #[test]
+    fn small_calls_take_three_processes() {
+        assert_eq!(rounds(4 << 10), 3);
+        assert_eq!(rounds(1 << 20), 3);
+        assert_eq!(rounds(4 << 20), 1);
     }
 
     #[test]

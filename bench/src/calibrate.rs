@@ -25,7 +25,9 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::algorithms::{auto_kernel, fmt, iterations, kernel, size, warmups, Timing, Tools};
+use crate::algorithms::{
+    auto_kernel, fmt, iterations, kernel, rounds, size, warmups, Timing, Tools,
+};
 use crate::harness::{display_path, Config, Result};
 
 /// The model's linear parameters, as the file names them.
@@ -95,10 +97,12 @@ fn measure(tools: &Tools, config: Config) -> Result<Vec<Measured>> {
     };
     for ranks in RANKS {
         let warmup = warmups(config, 4096, ranks);
-        let one = tools.write("barrier1.mlir", &barriers(1, ranks))?;
-        let one = tools.kernel_times(&one, ranks, config.iters, warmup)?;
-        let many = tools.write("barrier1001.mlir", &barriers(1001, ranks))?;
-        let many = tools.kernel_times(&many, ranks, config.iters, warmup)?;
+        let paths = [
+            tools.write("barrier1.mlir", &barriers(1, ranks))?,
+            tools.write("barrier1001.mlir", &barriers(1001, ranks))?,
+        ];
+        let times = tools.interleaved_times(&paths, ranks, config.iters, warmup, rounds(4096))?;
+        let [one, many] = [times[0], times[1]];
         show(format!("1 barrier on {ranks}"), &one);
         show(format!("1001 barriers on {ranks}"), &many);
         let seconds = (many.best() - one.best()) / 1000.0;
@@ -111,19 +115,22 @@ fn measure(tools: &Tools, config: Config) -> Result<Vec<Measured>> {
         .flat_map(|&ranks| SIZES.iter().map(move |&bytes| (bytes, ranks)))
         .chain([SPILLING]);
     for (bytes, ranks) in calls {
-        {
-            for mode in crate::algorithms::MODES {
-                let path = tools.write("sample.mlir", &kernel(mode, bytes / 4, ranks))?;
-                let iters = iterations(config.iters, bytes, ranks);
-                let t = tools.kernel_times(&path, ranks, iters, warmups(config, bytes, ranks))?;
-                show(format!("{mode} {} on {ranks}", size(bytes)), &t);
-                measured.push(Measured::Call {
-                    mode,
-                    bytes,
-                    ranks,
-                    seconds: t.best(),
-                });
-            }
+        let modes = crate::algorithms::MODES;
+        let paths = modes
+            .iter()
+            .map(|mode| tools.write(&format!("{mode}.mlir"), &kernel(mode, bytes / 4, ranks)))
+            .collect::<Result<Vec<_>>>()?;
+        let iters = iterations(config.iters, bytes, ranks);
+        let warmup = warmups(config, bytes, ranks);
+        let times = tools.interleaved_times(&paths, ranks, iters, warmup, rounds(bytes))?;
+        for (mode, t) in modes.into_iter().zip(times) {
+            show(format!("{mode} {} on {ranks}", size(bytes)), &t);
+            measured.push(Measured::Call {
+                mode,
+                bytes,
+                ranks,
+                seconds: t.best(),
+            });
         }
     }
     Ok(measured)
