@@ -82,8 +82,8 @@ __version__: str = _pld.__version__
 #: The most ranks a run may have.
 MAX_RANKS: int = _pld.MAX_RANKS
 
-#: MLIR source text, MLIR bytecode (``opt`` only), or the path of a file
-#: holding either (named by its path in diagnostics).
+#: MLIR source text, MLIR bytecode, or the path of a file holding either
+#: (named by its path in diagnostics).
 Source = Union[str, bytes, os.PathLike[str]]
 
 #: What an input may be: an array of the buffer's shape (every rank gets
@@ -106,6 +106,10 @@ def _read(source: Source, name: str | None) -> tuple[bytes, str]:
 
 def _text(source: Source, name: str | None) -> tuple[str, str]:
     data, name = _read(source, name)
+    if data.startswith(b"ML\xefR"):
+        # MLIR bytecode, read by MLIR and printed back with its locations,
+        # as pld-run and pld-translate read it.
+        return opt(data, name=name, print_debug_info=True), name
     # As the tools read files: bytes that are not UTF-8 do not abort.
     return data.decode("utf-8", errors="replace"), name
 

@@ -9,8 +9,11 @@
 //! `KeyboardInterrupt` of Ctrl-C, or whatever a handler raised), it raises
 //! `pld_sim`'s interrupt flag, which stops the run as a deadlock would
 //! (every wait returns), gives the worker [`GRACE`] to come back, and
-//! raises the exception. A rank looping without device calls cannot be
-//! stopped from outside: its worker then ends in the background.
+//! raises the exception. A worker that has not ended by then is left
+//! behind: a kernel that goes on calling into the simulator is parked for
+//! good a few seconds after the stop (`pld_sim`'s `ABANDON`) and costs no
+//! CPU, and the next call runs as if it had ended. A rank looping without
+//! device calls cannot be stopped from outside: it keeps its core.
 //!
 //! The job can ask the calling thread a question while it runs
 //! ([`Asker::ask`]): the run asks for its inputs once it knows the
@@ -19,8 +22,9 @@
 use crate::error::{panic_text, Failure};
 use pld_sim::runtime::interrupt;
 use pyo3::prelude::*;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How often the waiting thread looks at Python's signals.
@@ -60,22 +64,31 @@ impl<Q, A> Asker<Q, A> {
     }
 }
 
-/// Counts a worker from its start to its end.
-struct Counted;
+/// Counts a worker from its start to its end, or until its caller leaves
+/// it behind ([`uncount`]).
+struct Counted(Arc<AtomicBool>);
 
 impl Counted {
     fn start() -> Self {
         if WORKERS.fetch_add(1, Ordering::SeqCst) == 0 {
-            // Ctrl-C of an earlier call, whose workers have all ended.
+            // Ctrl-C of an earlier call, whose workers have all ended or
+            // been left behind.
             interrupt::clear();
         }
-        Counted
+        Counted(Arc::new(AtomicBool::new(true)))
+    }
+}
+
+/// Takes a worker out of [`WORKERS`], once.
+fn uncount(counted: &AtomicBool) {
+    if counted.swap(false, Ordering::SeqCst) {
+        WORKERS.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
 impl Drop for Counted {
     fn drop(&mut self) {
-        WORKERS.fetch_sub(1, Ordering::SeqCst);
+        uncount(&self.0);
     }
 }
 
@@ -92,15 +105,15 @@ where
     A: Send + 'static,
     R: Send + 'static,
 {
-    let (from_worker, to_worker) = spawn(job).map_err(|f| f.into_pyerr(py))?;
-    wait(py, from_worker, to_worker, answer)
+    let (from_worker, to_worker, counted) = spawn(job).map_err(|f| f.into_pyerr(py))?;
+    wait(py, from_worker, to_worker, &counted, answer)
 }
 
 /// Starts the worker: what it sends, and where its answers go.
 #[allow(clippy::type_complexity)]
 fn spawn<Q, A, R>(
     job: impl FnOnce(&Asker<Q, A>) -> Result<R, Failure> + Send + 'static,
-) -> Result<(Receiver<Message<Q, R>>, Sender<A>), Failure>
+) -> Result<(Receiver<Message<Q, R>>, Sender<A>, Arc<AtomicBool>), Failure>
 where
     Q: Send + 'static,
     A: Send + 'static,
@@ -109,6 +122,7 @@ where
     let (to_caller, from_worker) = channel::<Message<Q, R>>();
     let (to_worker, answers) = channel::<A>();
     let counted = Counted::start();
+    let handle = counted.0.clone();
     std::thread::Builder::new()
         .name("pld".into())
         .spawn(move || {
@@ -130,7 +144,7 @@ where
             let _ = to_caller.send(Message::Done(result));
         })
         .map_err(|e| Failure::plain(format!("cannot start a thread: {e}")))?;
-    Ok((from_worker, to_worker))
+    Ok((from_worker, to_worker, handle))
 }
 
 /// Waits for the worker's result without the GIL: answers its questions,
@@ -139,6 +153,7 @@ fn wait<'py, Q, A, R>(
     py: Python<'py>,
     mut from_worker: Receiver<Message<Q, R>>,
     to_worker: Sender<A>,
+    counted: &AtomicBool,
     mut answer: impl FnMut(Python<'py>, Q) -> PyResult<A>,
 ) -> PyResult<R>
 where
@@ -161,7 +176,11 @@ where
                 if let Err(raised) = py.check_signals() {
                     interrupt::request();
                     drop(to_worker);
-                    py.detach(move || wait_for_done(&from_worker));
+                    if !py.detach(move || wait_for_done(&from_worker)) {
+                        // Left behind (its ranks park once they see the
+                        // stop): the next call may lower the flag.
+                        uncount(counted);
+                    }
                     return Err(raised);
                 }
             }
@@ -173,13 +192,15 @@ where
     }
 }
 
-/// Waits up to [`GRACE`] for the worker's end.
-fn wait_for_done<Q, R>(from_worker: &Receiver<Message<Q, R>>) {
+/// Waits up to [`GRACE`] for the worker's end: whether it ended.
+fn wait_for_done<Q, R>(from_worker: &Receiver<Message<Q, R>>) -> bool {
     let until = Instant::now() + GRACE;
     while let Some(left) = until.checked_duration_since(Instant::now()) {
         match from_worker.recv_timeout(left) {
-            Ok(Message::Done(_)) | Err(_) => return,
+            Ok(Message::Done(_)) | Err(RecvTimeoutError::Disconnected) => return true,
+            Err(RecvTimeoutError::Timeout) => return false,
             Ok(Message::Question(_)) => continue,
         }
     }
+    false
 }

@@ -316,3 +316,13 @@ def test_bad_arguments_are_python_errors(example) -> None:
         pld.run(source, inputs=[1, 2])  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         pld.run(12)  # type: ignore[arg-type]
+
+
+def test_bytecode_runs_and_translates_as_its_text(example) -> None:
+    text = example("ring_allreduce.mlir")
+    bytecode = pld.opt(text, emit_bytecode=True)
+    assert bytecode.startswith(b"ML\xefR")
+    result = pld.run(bytecode, ranks=4, check=True)
+    assert result.ok, result.findings
+    converted = pld.opt(text, "builtin.module(pld-to-pto)")
+    assert pld.translate(pld.opt(converted, emit_bytecode=True)) == pld.translate(converted)

@@ -43,6 +43,51 @@ def test_ctrl_c_raises_keyboard_interrupt_and_the_next_run_is_whole(example) -> 
     assert result.ok, result.findings
 
 
+# A loop around a barrier that never ends (step -1): its ranks call into
+# the simulator for ever.
+FOREVER = """\
+!sig = tensor<2x1xi32, #pld.dist>
+func.func @forever(%sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %back = arith.constant -1 : index
+  %c5 = arith.constant 5 : index
+  %r = scf.for %i = %c0 to %c5 step %back iter_args(%s = %sig) -> (!sig) {
+    %s2 = "pld.tensor_barrier"(%s) : (!sig) -> !sig
+    scf.yield %s2 : !sig
+  }
+  return
+}
+"""
+
+
+def _cpu_seconds() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def test_ctrl_c_parks_a_kernel_that_never_ends_and_the_next_run_works(example) -> None:
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            pld.run(FOREVER, ranks=2)
+    finally:
+        timer.cancel()
+    # The next run is not refused (the left-behind run kept the flag up).
+    result = pld.run(example("ring_allreduce.mlir"), ranks=4, check=True)
+    assert result.ok, result.findings
+    # Some seconds after the stop the looping ranks are parked: the
+    # process stops spending CPU (it spent about a core per rank before).
+    import time
+
+    time.sleep(6)
+    before = _cpu_seconds()
+    time.sleep(2)
+    assert _cpu_seconds() - before < 0.5
+
+
 def test_ctrl_c_stops_an_exploration(root) -> None:
     timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()

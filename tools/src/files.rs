@@ -86,8 +86,33 @@ fn replace_whole(target: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> 
 /// The input of a tool run: its text, and the name diagnostics give it
 /// (`<stdin>` for `-`). A read failure is reported as `tool: error: ...`.
 pub fn read_named_input(tool: &str, path: &str) -> Option<(String, String)> {
-    read_named_input_bytes(tool, path)
-        .map(|(name, bytes)| (name, String::from_utf8_lossy(&bytes).into_owned()))
+    let (name, bytes) = read_named_input_bytes(tool, path)?;
+    match as_text(&name, &bytes) {
+        Ok(text) => Some((name, text)),
+        Err(shown) => {
+            pld_ir::diag::write_stderr(&shown);
+            None
+        }
+    }
+}
+
+/// `bytes` as MLIR text: text as it is (bytes that are not UTF-8 do not
+/// stop it), MLIR bytecode read by MLIR and printed back with its
+/// locations, so that diagnostics point where the bytecode's ops came
+/// from. Bytecode MLIR cannot read gives its diagnostics, rendered.
+pub fn as_text(buffer_name: &str, bytes: &[u8]) -> Result<String, String> {
+    if !pld_ir::parse::is_bytecode(bytes) {
+        return Ok(String::from_utf8_lossy(bytes).into_owned());
+    }
+    let context = pld_dialect::context();
+    let sink = pld_ir::diag::Sink::attach(&context);
+    let options = pld_ir::print::PrintOptions {
+        debug_info: true,
+        ..Default::default()
+    };
+    let text = pld_ir::parse::parse_bytes(&context, bytes, buffer_name)
+        .map(|module| pld_ir::print::module_text(&module, options));
+    text.ok_or_else(|| sink.take().iter().map(|d| d.render(buffer_name)).collect())
 }
 
 /// [`read_named_input`] without printing: the buffer name and the text, or
@@ -98,7 +123,13 @@ pub fn read_named_input_text(path: &str) -> Result<(String, String), String> {
         _ => path.to_string(),
     };
     let bytes = read_bytes(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
-    Ok((buffer_name, String::from_utf8_lossy(&bytes).into_owned()))
+    let text = as_text(&buffer_name, &bytes).map_err(|shown| {
+        format!(
+            "cannot read the bytecode of '{path}':\n{}",
+            shown.trim_end()
+        )
+    })?;
+    Ok((buffer_name, text))
 }
 
 /// [`read_named_input`] as bytes (MLIR bytecode stays intact).

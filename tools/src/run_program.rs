@@ -438,7 +438,10 @@ fn write_outputs(dir: &str, run: &ProgramRun, finished: &ProgramOutcome) -> Resu
 /// the wrong elements of each wrong rank; a wrong call sets `status` to 1.
 fn print_calls(run: &ProgramRun, calls: &[CallReport], status: &mut i32) {
     for call in calls {
+        // As the table has it: a call without a target (a barrier) moves
+        // no data; its operand is the signal.
         let what = match (&call.reduce, call.root) {
+            _ if call.target.is_none() => "no data".to_string(),
             (Some(op), Some(root)) => {
                 format!("{} x {} ({op}, root {root})", call.dtype, call.elements)
             }

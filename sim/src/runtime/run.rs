@@ -126,6 +126,11 @@ pub(crate) struct State<'d> {
     deadline: Duration,
     slots: Vec<Slot>,
     stopped: AtomicBool,
+    /// Ctrl-C was seen during this run ([`State::stopped`]).
+    interrupted: AtomicBool,
+    /// When a wait first found the run stopped by Ctrl-C
+    /// ([`State::after_stop`]).
+    stop_seen: std::sync::OnceLock<Instant>,
     /// Per window: the threads sleeping in a wait on one of its cells.
     sleepers: Vec<Sleepers>,
     /// Busy-wait rounds before a wait yields: [`SPINS`] when every rank
@@ -165,6 +170,12 @@ const YIELDS: u32 = 1000;
 /// Switches to the other fibers of its worker a waiting fiber makes before
 /// it records itself as blocked (a lock and a clock read).
 const FIBER_SWITCHES: u32 = 64;
+
+/// How long a kernel may go on calling into the simulator after Ctrl-C
+/// before its rank is parked for good ([`State::after_stop`]): well past
+/// the time a finite kernel takes to run on to its end once its waits
+/// return at once, so that only a kernel that would never end is left.
+const ABANDON: Duration = Duration::from_secs(5);
 
 /// How long a waiting fiber polls the conditions the other fibers of its
 /// worker wait for, none of them holding, before the worker sleeps in its
@@ -597,9 +608,18 @@ impl State<'_> {
     }
 
     /// Whether the run was stopped: a deadlock was declared, or Ctrl-C
-    /// pressed (`crate::runtime::interrupt`).
+    /// pressed (`crate::runtime::interrupt`). A run that saw Ctrl-C stays
+    /// stopped when a host lowers the process's flag for its next run
+    /// (the Python package) while this one has not ended.
     pub fn stopped(&self) -> bool {
-        self.stopped.load(Ordering::Acquire) || crate::runtime::interrupt::requested()
+        if self.stopped.load(Ordering::Acquire) || self.interrupted.load(Ordering::Relaxed) {
+            return true;
+        }
+        let now = crate::runtime::interrupt::requested();
+        if now {
+            self.interrupted.store(true, Ordering::Relaxed);
+        }
+        now
     }
 
     pub fn error(&self, rank: usize, message: String) {
@@ -690,6 +710,27 @@ impl State<'_> {
         }
     }
 
+    /// A wait that does not hold, in a stopped run, returns at once so
+    /// that the kernel can finish. After Ctrl-C, a kernel that still calls
+    /// into the simulator [`ABANDON`] later (a loop around a barrier that
+    /// never ends) would spin for ever: its rank stops here for good,
+    /// parked, using no CPU, and its run never returns (`pld-run` has
+    /// exited by then; the Python package leaves the run behind). A run
+    /// stopped by a deadlock is not abandoned: its ranks run on to their
+    /// end however long that takes, and the deadlock is reported.
+    fn after_stop(&self) {
+        if !self.interrupted.load(Ordering::Relaxed) {
+            return;
+        }
+        let seen = *self.stop_seen.get_or_init(Instant::now);
+        if seen.elapsed() < ABANDON {
+            return;
+        }
+        loop {
+            std::thread::park();
+        }
+    }
+
     /// Blocks `rank` until `cell` compares `cmp` to `expected`, or the run
     /// is stopped (a deadlock was declared).
     ///
@@ -712,10 +753,13 @@ impl State<'_> {
     ) {
         // Most waits of a balanced kernel hold at once or within a few
         // microseconds: those take no lock and read no clock.
-        let holds = || cell.holds(cmp, expected) || self.stopped();
-        if holds() {
+        if cell.holds(cmp, expected) {
             return;
         }
+        if self.stopped() {
+            return self.after_stop();
+        }
+        let holds = || cell.holds(cmp, expected) || self.stopped();
         // (No spinning when the ranks outnumber the cores, fibers or not.)
         for _ in 0..self.spins {
             std::hint::spin_loop();
@@ -1281,6 +1325,8 @@ impl<'d> Run<'d> {
                 })
                 .collect(),
             stopped: AtomicBool::new(false),
+            interrupted: AtomicBool::new(false),
+            stop_seen: std::sync::OnceLock::new(),
             sleepers: (0..ranks).map(|_| Sleepers::default()).collect(),
             spins: placement.spins,
             trace: self

@@ -23,6 +23,9 @@
 // RUN: not cmp -s %t.bad/data.rank0.npy %t.bad/data.rank0.golden.npy
 // RUN: pld-run %t/barrier.mlir --ranks 2 | FileCheck %s --check-prefix=BARRIER
 // RUN: pld-run %t/host-barrier.mlir --ranks 2 | FileCheck %s --check-prefix=BARRIER
+// The program's call line says so too (it named the signal, `i32 x 8`):
+// RUN: pld-run %t/host-barrier.mlir --ranks 2 --check | FileCheck %s --check-prefix=BARRIERLINE
+// BARRIERLINE: {{^  pld.tensor_barrier at .*host-barrier.mlir:[0-9]+:[0-9]+: no data, }}
 // CHECK: #    collective                 ranks         size      count  type  redop  root       time    algbw    busbw  #wrong
 // CHECK-NEXT: #                                              (B) (elements)                          (us)   (GB/s)   (GB/s)
 // CHECK-NEXT: {{^#  0 pld.tensor_allreduce +2 +256 +64 +f32 +sum +- +[0-9.]+ +[0-9.]+ +[0-9.]+ +0$}}
