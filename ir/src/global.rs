@@ -83,7 +83,15 @@ impl Entry {
         let placed = passes
             .into_iter()
             .map(|pass| Ok((placement(pass, anchor)?, pass.instantiate(options)?)))
-            .collect::<Result<Vec<(Placement, Pass)>, String>>()?;
+            .collect::<Result<Vec<(Placement, Pass)>, String>>()
+            .map_err(|e| match self {
+                // Named as it was written: the pipeline, not its pass.
+                Entry::Pipeline(pipeline, _) => format!(
+                    "pipeline '{}' runs on builtin.module and cannot be nested under '{anchor}'",
+                    pipeline.argument
+                ),
+                Entry::Pass(_) => e,
+            })?;
         // Consecutive function passes share one nested manager, as in the
         // pipeline text they stand for.
         let mut functions: Option<OperationPassManager> = None;

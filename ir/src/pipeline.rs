@@ -220,11 +220,26 @@ impl Parser<'_> {
                     });
                 }
                 _ => match self.registry.pipeline(&name) {
-                    Some(pipeline) => steps.extend(pipeline.passes.iter().map(|p| Step {
-                        anchors: anchors.clone(),
-                        pass: p.to_string(),
-                        options: None,
-                    })),
+                    Some(pipeline) => {
+                        let on_module = |p: &&str| {
+                            self.registry
+                                .pass(p)
+                                .is_some_and(|e| matches!(e.anchor, Anchor::Module))
+                        };
+                        if let (Some(op), true) =
+                            (anchors.last(), pipeline.passes.iter().any(on_module))
+                        {
+                            // Named as it was written: the pipeline, not its pass.
+                            return Err(PipelineError(format!(
+                                "pipeline '{name}' runs on builtin.module and cannot be nested under '{op}'"
+                            )));
+                        }
+                        steps.extend(pipeline.passes.iter().map(|p| Step {
+                            anchors: anchors.clone(),
+                            pass: p.to_string(),
+                            options: None,
+                        }))
+                    }
                     None => steps.push(Step {
                         anchors: anchors.clone(),
                         pass: name,

@@ -34,6 +34,8 @@
 // neither.
 // RUN: not mlir-opt --load-pass-plugin=%pld_plugin --irdl-file=%both_irdl %S/../../../examples/barrier.mlir --pass-pipeline='builtin.module(func.func(pld-verify))' 2>&1 | FileCheck %s --check-prefix=ANCHOR
 // RUN: not pld-opt %S/../../../examples/barrier.mlir --pass-pipeline='builtin.module(func.func(pld-verify))' 2>&1 | FileCheck %s --check-prefix=ANCHOR
-// RUN: not mlir-opt --load-pass-plugin=%pld_plugin --irdl-file=%both_irdl %S/../../../examples/barrier.mlir --pass-pipeline='builtin.module(func.func(pld-to-pto))' 2>&1 | FileCheck %s --check-prefix=ANCHOR
-// RUN: not pld-opt %S/../../../examples/barrier.mlir --pass-pipeline='builtin.module(func.func(pld-to-pto))' 2>&1 | FileCheck %s --check-prefix=ANCHOR
 // ANCHOR: error: {{.*}}pass 'pld-verify' runs on builtin.module and cannot be nested under 'func.func'
+// A named pipeline is named as it was written, not by its first pass:
+// RUN: not mlir-opt --load-pass-plugin=%pld_plugin --irdl-file=%both_irdl %S/../../../examples/barrier.mlir --pass-pipeline='builtin.module(func.func(pld-to-pto))' 2>&1 | FileCheck %s --check-prefix=ANCHORP
+// RUN: not pld-opt %S/../../../examples/barrier.mlir --pass-pipeline='builtin.module(func.func(pld-to-pto))' 2>&1 | FileCheck %s --check-prefix=ANCHORP
+// ANCHORP: error: {{.*}}pipeline 'pld-to-pto' runs on builtin.module and cannot be nested under 'func.func'
