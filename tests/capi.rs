@@ -796,3 +796,66 @@ fn a_program_stays_on_its_thread_and_the_irdl_text_is_the_installed_file() {
     let file = std::fs::read_to_string(root().join("dialect/irdl/pld-and-pto.irdl.mlir")).unwrap();
     assert_eq!(text, file);
 }
+
+/// Arguments a C caller can get wrong are refused with a diagnostic that
+/// names them: a negative rank count as given, a null array with a positive
+/// count (inputs and outputs), a negative number of schedules; the entry
+/// is taken with its sigil, as a buffer name is.
+#[test]
+fn wrong_arguments_are_named_and_an_entry_takes_its_sigil() {
+    let (context, sink) = host_context();
+    let module = parse(&context, "examples/ring_allreduce.mlir");
+    let none = api::pldProgramCreate(module.to_raw(), host::string_ref(""), -1);
+    assert!(none.ptr.is_null());
+    assert_eq!(
+        messages(&sink),
+        ["examples/ring_allreduce.mlir:0:0: a program runs on 1 to 64 ranks, not -1"]
+    );
+    let program = api::pldProgramCreate(module.to_raw(), host::string_ref("@ring_allreduce"), 4);
+    assert!(!program.ptr.is_null(), "{:?}", messages(&sink));
+    assert_eq!(
+        host::text(api::pldProgramGetEntry(same(&program))),
+        "ring_allreduce"
+    );
+    let unknown = api::pldProgramCreate(module.to_raw(), host::string_ref("@nope"), 4);
+    assert!(unknown.ptr.is_null());
+    let said = messages(&sink);
+    assert!(said[0].contains(" device kernel @nope "), "{said:?}");
+    assert!(!said[0].contains("@@"), "{said:?}");
+
+    let options = api::pldRunOptionsCreate();
+    let with = |n_in: isize, n_out: isize, options: *mut std::ffi::c_void| {
+        api::pldProgramRun(
+            same(&program),
+            api::PldRunOptions { ptr: options },
+            n_in,
+            std::ptr::null(),
+            n_out,
+            std::ptr::null(),
+        )
+    };
+    assert!(with(3, 0, std::ptr::null_mut()).ptr.is_null());
+    assert!(with(0, 2, std::ptr::null_mut()).ptr.is_null());
+    api::pldRunOptionsSetExplore(api::PldRunOptions { ptr: options.ptr }, 0, -5);
+    assert!(with(0, 0, options.ptr).ptr.is_null());
+    assert_eq!(
+        messages(&sink),
+        [
+            "examples/ring_allreduce.mlir:14:1: the inputs: a null pointer with a count of 3",
+            "examples/ring_allreduce.mlir:14:1: the outputs: a null pointer with a count of 2",
+            "examples/ring_allreduce.mlir:14:1: pldRunOptionsSetExplore: a negative number of schedules (-5)",
+        ]
+    );
+    // A valid count afterwards makes the options usable again.
+    api::pldRunOptionsSetExplore(api::PldRunOptions { ptr: options.ptr }, 0, 0);
+    let result = with(0, 0, options.ptr);
+    assert!(
+        api::pldRunResultIsOk(result_of(&result)),
+        "{:?}",
+        messages(&sink)
+    );
+    assert_eq!(api::pldRunResultGetNumSchedules(result_of(&result)), 1);
+    api::pldRunResultDestroy(result);
+    api::pldRunOptionsDestroy(options);
+    api::pldProgramDestroy(program);
+}

@@ -135,7 +135,8 @@ pub extern "C" fn pldProgramCreate(
         let loaded = raw::with_context(context, |ctx| {
             raw::with_module(module, |m| {
                 let entry = raw::string(entry, "the entry name")?;
-                let ranks = usize::try_from(numRanks).unwrap_or(0);
+                let ranks = usize::try_from(numRanks)
+                    .map_err(|_| Refusal::Message(crate::program::ranks_refused(numRanks)))?;
                 let loaded = Loaded::load(ctx, m, &entry, ranks)?;
                 // Errors of a run are reported at the function it runs.
                 let origin = pld_ir::functions(m.as_operation())
@@ -428,11 +429,16 @@ pub extern "C" fn pldRunOptionsSetExplore(
     firstSeed: u64,
     numSchedules: isize,
 ) {
-    set_option(options, |o| {
-        o.explore = usize::try_from(numSchedules)
-            .ok()
-            .filter(|&n| n > 0)
-            .map(|n| (firstSeed, n));
+    set_option(options, |o| match usize::try_from(numSchedules) {
+        Ok(n) => {
+            o.explore = Some((firstSeed, n)).filter(|_| n > 0);
+            o.refused = None;
+        }
+        Err(_) => {
+            o.refused = Some(format!(
+                "pldRunOptionsSetExplore: a negative number of schedules ({numSchedules})"
+            ))
+        }
     })
 }
 

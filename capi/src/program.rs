@@ -62,7 +62,8 @@ impl From<String> for Refusal {
 
 impl Loaded {
     /// Loads `module` (of `context`) for `ranks` ranks, running `entry`
-    /// (empty: the only HOST orchestrator, or else the only kernel).
+    /// (empty: the only HOST orchestrator, or else the only kernel; with
+    /// or without its `@`).
     pub fn load(
         context: &Context,
         module: &Module,
@@ -70,11 +71,10 @@ impl Loaded {
         ranks: usize,
     ) -> Result<Loaded, Refusal> {
         if !(1..=pld_sim::MAX_RANKS).contains(&ranks) {
-            return Err(Refusal::Message(format!(
-                "a program runs on 1 to {} ranks, not {ranks}",
-                pld_sim::MAX_RANKS
-            )));
+            return Err(Refusal::Message(ranks_refused(ranks)));
         }
+        // `@name` is the name as the source spells it.
+        let entry = entry.strip_prefix('@').unwrap_or(entry);
         if !lowers(context, module) {
             return Err(Refusal::Reported);
         }
@@ -153,6 +153,14 @@ impl Loaded {
                 .filter(|&i| i < self.buffers.len())
             })
     }
+}
+
+/// Why `ranks` (as the caller gave it) is no rank count.
+pub fn ranks_refused(ranks: impl std::fmt::Display) -> String {
+    format!(
+        "a program runs on 1 to {} ranks, not {ranks}",
+        pld_sim::MAX_RANKS
+    )
 }
 
 /// Verifies `module` and lowers a copy of it with `pld-to-pto` in the

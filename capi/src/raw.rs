@@ -96,12 +96,16 @@ pub(crate) fn module_context(raw: MlirModule) -> MlirContext {
     with_module(raw, pld_ir::parse::raw_context)
 }
 
-/// The caller's array of `count` elements at `items` (empty for a null
-/// pointer or a count of 0); an error for a negative count.
+/// The caller's array of `count` elements at `items` (empty for a count
+/// of 0, whatever the pointer); an error for a negative count, or a null
+/// pointer with a positive one.
 pub(crate) fn array<'a, T>(items: *const T, count: isize, what: &str) -> Result<&'a [T], String> {
     let count = usize::try_from(count).map_err(|_| format!("{what}: a negative count"))?;
-    if count == 0 || items.is_null() {
+    if count == 0 {
         return Ok(&[]);
+    }
+    if items.is_null() {
+        return Err(format!("{what}: a null pointer with a count of {count}"));
     }
     // SAFETY: the caller passes `count` initialised elements at `items`,
     // read during the call (pldProgramRun's contract).

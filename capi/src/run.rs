@@ -21,6 +21,9 @@ pub struct Options {
     /// `(first seed, schedules)` of the protocol explorer; `None` for a
     /// plain run.
     pub explore: Option<(u64, usize)>,
+    /// A setter's refusal (`pldRunOptionsSetExplore` with a negative
+    /// count): a run with these options is refused with it.
+    pub refused: Option<String>,
 }
 
 impl Default for Options {
@@ -29,6 +32,7 @@ impl Default for Options {
             check: true,
             deadline: Duration::from_secs(2),
             explore: None,
+            refused: None,
         }
     }
 }
@@ -90,6 +94,9 @@ pub fn run(
     options: &Options,
     inputs: &[Input],
 ) -> Result<(Report, Finals), String> {
+    if let Some(refused) = &options.refused {
+        return Err(refused.clone());
+    }
     let mut start: Vec<Vec<Option<&[u8]>>> = vec![vec![None; loaded.ranks]; loaded.buffers.len()];
     for (i, input) in inputs.iter().enumerate() {
         let what = format!("input {i}");

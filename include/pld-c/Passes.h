@@ -15,7 +15,8 @@
 |* pldRegisterPasses, it is nested for you as pld-opt does:                   *|
 |* "builtin.module(pld-lower-composite-ops)" works, and so do the named       *|
 |* pipelines (pld-host-pipeline, pld-chip-pipeline, pld-incore-pipeline,      *|
-|* pld-to-pto) next to upstream passes: "builtin.module(pld-to-pto,cse)".     *|
+|* pld-to-pto, shard-to-pto) next to upstream passes:                         *|
+|* "builtin.module(pld-to-pto,cse)".                                          *|
 |*                                                                            *|
 |* The context a pass runs in must hold the pld and pto dialects and the      *|
 |* upstream ones pld uses (pldContextLoadDialects). A pass reports what is    *|

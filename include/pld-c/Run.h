@@ -117,7 +117,8 @@ typedef enum PldFindingKind {
 /// limit): verifies it and lowers a copy with pld-to-pto (diagnostics on the
 /// module's context, as pld-opt reports them), compiles its kernels, and
 /// plans the run. `entry`
-/// names the function to run: a HOST orchestrator (the whole program, its
+/// names the function to run, with or without its `@` (`ring_allreduce` or
+/// `@ring_allreduce`): a HOST orchestrator (the whole program, its
 /// comm domains, dispatches and builtins) or a kernel (InCore, AIV or AIC);
 /// empty for the module's only HOST orchestrator or, without one, its only
 /// kernel. The buffers of a whole program are its window buffers, named by
@@ -198,7 +199,9 @@ PLD_CAPI_EXPORTED bool pldProgramIsBufferOnRank(PldProgram program,
 /// are read during the call and the outputs written before it returns.
 /// Errors: a null result, with an error diagnostic on the module's context,
 /// when the run cannot start (a buffer or rank out of range, a size that is
-/// not the buffer's, two inputs for one buffer and rank). A run that
+/// not the buffer's, two inputs for one buffer and rank, a negative count or
+/// a null array with a positive count, options whose pldRunOptionsSetExplore
+/// was refused). A run that
 /// deadlocks, leaks credits, races or computes wrong numbers is not an error:
 /// its result says so (pldRunResultIsOk).
 PLD_CAPI_EXPORTED PldRunResult pldProgramRun(PldProgram program,
@@ -232,6 +235,8 @@ PLD_CAPI_EXPORTED void pldRunOptionsSetDeadline(PldRunOptions options,
 /// (seeds firstSeed, firstSeed + 1, ...), as `pld-run --explore`, each on
 /// fresh copies of the inputs; the findings of all schedules are reported,
 /// each once, with the first seed that found it. 0 schedules: a plain run.
+/// A negative count is refused: the next pldProgramRun with these options
+/// fails with an error diagnostic naming it (until a valid count is set).
 PLD_CAPI_EXPORTED void pldRunOptionsSetExplore(PldRunOptions options,
                                                uint64_t firstSeed,
                                                intptr_t numSchedules);

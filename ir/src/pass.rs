@@ -10,9 +10,11 @@ pub use crate::diag::{PassFailed, Report};
 use melior::{
     dialect::DialectHandle,
     ir::{operation::OperationLike, r#type::TypeId, OperationRef},
-    pass::{create_external, ExternalPass, Pass, RunExternalPass},
-    Context, ContextRef,
+    pass::{ExternalPass, Pass},
+    Context, StringRef,
 };
+use mlir_sys::{MlirContext, MlirExternalPass, MlirLogicalResult, MlirOperation};
+use std::ffi::c_void;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -57,14 +59,12 @@ pub trait PldPass: Clone + Send + 'static {
     fn run(&self, context: &Context, op: OperationRef) -> Result<(), PassFailed>;
 }
 
-/// Adapts a [`PldPass`] to melior's external-pass interface.
+/// Adapts a [`PldPass`] to MLIR's external-pass interface.
 #[derive(Clone)]
 struct External<P>(P);
 
-impl<'c, P: PldPass> RunExternalPass<'c> for External<P> {
-    fn initialize(&mut self, _context: ContextRef<'c>) {}
-
-    fn run(&mut self, op: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
+impl<P: PldPass> External<P> {
+    fn run(&self, op: OperationRef<'_, '_>, pass: ExternalPass<'_>) {
         // `to_ref` points into the `ContextRef` itself, so the ContextRef
         // is a named local that outlives every use of `context`.
         let context_ref = op.context();
@@ -117,16 +117,78 @@ fn dependent_dialects() -> [DialectHandle; 6] {
 pub struct PassIdentity;
 
 /// Wraps `pass` as an MLIR pass anchored on [`PldPass::ANCHOR`].
+///
+/// The pass is handed to MLIR boxed, as the user data of an external pass,
+/// with the callbacks below. (melior's `create_external` does the same but
+/// its destruct callback only drops the value in place, never freeing the
+/// box, so every non-empty pass and every clone MLIR made of it leaked its
+/// box; these callbacks free it.)
 pub fn external<P: PldPass>(pass: P, identity: &'static PassIdentity) -> Pass {
-    create_external(
-        External(pass),
-        TypeId::create(identity),
-        P::NAME,
-        P::ARGUMENT,
-        P::SUMMARY,
-        P::ANCHOR.op_name(),
-        &dependent_dialects(),
-    )
+    let dialects = dependent_dialects().map(|d| d.to_raw());
+    let callbacks = mlir_sys::MlirExternalPassCallbacks {
+        construct: Some(construct),
+        destruct: Some(destruct::<P>),
+        initialize: Some(initialize),
+        run: Some(run::<P>),
+        clone: Some(clone::<P>),
+    };
+    let data = Box::into_raw(Box::new(External(pass))) as *mut c_void;
+    // SAFETY: the strings are `'static`; MLIR copies the dialect handles
+    // (plain values) during the call; `data` is a box of `External<P>`,
+    // which only the callbacks instantiated for `P` read and free. The
+    // returned pass is owned by the caller until a pass manager takes it.
+    let raw = unsafe {
+        mlir_sys::mlirCreateExternalPass(
+            TypeId::create(identity).to_raw(),
+            StringRef::new(P::NAME).to_raw(),
+            StringRef::new(P::ARGUMENT).to_raw(),
+            StringRef::new(P::SUMMARY).to_raw(),
+            StringRef::new(P::ANCHOR.op_name()).to_raw(),
+            dialects.len() as isize,
+            dialects.as_ptr() as *mut mlir_sys::MlirDialectHandle,
+            callbacks,
+            data,
+        )
+    };
+    // SAFETY: `raw` is the new, valid pass created above.
+    unsafe { Pass::from_raw(raw) }
+}
+
+unsafe extern "C" fn construct(_data: *mut c_void) {}
+
+unsafe extern "C" fn initialize(_context: MlirContext, _data: *mut c_void) -> MlirLogicalResult {
+    MlirLogicalResult { value: 1 }
+}
+
+/// Frees a pass object's box (MLIR destroys the pass).
+unsafe extern "C" fn destruct<P: PldPass>(data: *mut c_void) {
+    // SAFETY: `data` is the box `external` or `clone` made for this pass
+    // object; MLIR calls destruct once, when it destroys the object, and
+    // never uses `data` afterwards.
+    drop(unsafe { Box::from_raw(data as *mut External<P>) });
+}
+
+/// Runs the pass on `op` (MLIR runs it).
+unsafe extern "C" fn run<P: PldPass>(op: MlirOperation, pass: MlirExternalPass, data: *mut c_void) {
+    // SAFETY: `data` is this pass object's live box (see `destruct`); `op`
+    // is the live op MLIR runs the pass on and `pass` the running pass, both
+    // valid for the duration of the call.
+    let (external, op, pass) = unsafe {
+        (
+            &*(data as *const External<P>),
+            OperationRef::from_raw(op),
+            ExternalPass::from_raw(pass),
+        )
+    };
+    external.run(op, pass)
+}
+
+/// A new box holding a copy of the pass (MLIR clones a pass object for
+/// each thread of a parallel pass manager); its clone's `destruct` frees it.
+unsafe extern "C" fn clone<P: PldPass>(data: *mut c_void) -> *mut c_void {
+    // SAFETY: `data` is this pass object's live box (see `destruct`).
+    let external = unsafe { &*(data as *const External<P>) };
+    Box::into_raw(Box::new(external.clone())) as *mut c_void
 }
 
 /// Parses pipeline elements (`cse,canonicalize{max-iterations=2}`, without

@@ -18,10 +18,14 @@ error raises :class:`Error` with the MLIR diagnostics. Ctrl-C during
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
-from pathlib import Path
-from typing import Literal, Union, overload
+# Helpers under private names: `dir(pld)` shows only the API (`__all__`).
+import numbers as _numbers
+import os as _os
+from collections.abc import Mapping as _Mapping
+from pathlib import Path as _Path
+from typing import Literal as _Literal
+from typing import Union as _Union
+from typing import overload as _overload
 
 from . import _pld
 from ._errors import Diagnostic, Error
@@ -41,9 +45,9 @@ from ._results import (
     Stats,
     WrongElement,
     WrongResult,
-    explore_result,
-    run_result,
 )
+from ._results import explore_result as _explore_result
+from ._results import run_result as _run_result
 
 __all__ = [
     "BlockedRank",
@@ -57,6 +61,7 @@ __all__ = [
     "ExploreResult",
     "Finding",
     "GENERATORS",
+    "Inputs",
     "Leak",
     "MAX_RANKS",
     "RankCheck",
@@ -72,6 +77,9 @@ __all__ = [
     "translate",
 ]
 
+# `from __future__ import annotations` binds a name too; it is no API.
+del annotations
+
 # The classes are pld's, wherever they are defined.
 for _name in __all__:
     if isinstance(globals().get(_name), type):
@@ -84,19 +92,19 @@ MAX_RANKS: int = _pld.MAX_RANKS
 
 #: MLIR source text, MLIR bytecode, or the path of a file holding either
 #: (named by its path in diagnostics).
-Source = Union[str, bytes, os.PathLike[str]]
+Source = _Union[str, bytes, _os.PathLike[str]]
 
 #: What an input may be: an array of the buffer's shape (every rank gets
 #: it), an array of shape ``(ranks, *shape)`` or a list of one array per
 #: rank, or a generator's name (``zeros``, ``ones``, ``ramp``, ``rank``).
-Inputs = Mapping[str, object]
+Inputs = _Mapping[str, object]
 
 
 def _read(source: Source, name: str | None) -> tuple[bytes, str]:
     """The source's bytes and its name in diagnostics."""
-    if isinstance(source, os.PathLike):
-        path = os.fspath(source)
-        return Path(path).read_bytes(), name or path
+    if isinstance(source, _os.PathLike):
+        path = _os.fspath(source)
+        return _Path(path).read_bytes(), name or path
     if isinstance(source, str):
         return source.encode(), name or "<source>"
     if isinstance(source, (bytes, bytearray, memoryview)):
@@ -114,42 +122,62 @@ def _text(source: Source, name: str | None) -> tuple[str, str]:
     return data.decode("utf-8", errors="replace"), name
 
 
+def _integer(value: int, keyword: str) -> int:
+    """``value`` checked to be an integer (an int or a numpy integer; not a
+    bool, a float or a string)."""
+    if isinstance(value, bool) or not isinstance(value, _numbers.Integral):
+        raise TypeError(f"{keyword} is an int, not {type(value).__name__}")
+    return int(value)
+
+
 def _ranks(ranks: int) -> int:
-    if isinstance(ranks, bool) or not isinstance(ranks, int):
-        raise TypeError(f"ranks is an int, not {type(ranks).__name__}")
+    ranks = _integer(ranks, "ranks")
     if not 1 <= ranks <= MAX_RANKS:
         raise ValueError(f"ranks must be 1 to {MAX_RANKS}, not {ranks}")
     return ranks
 
 
+def _function(name: str | None, keyword: str) -> str | None:
+    """A function's name as ``kernel=`` or ``entry=`` give it, with or
+    without its ``@``."""
+    if name is None:
+        return None
+    if not isinstance(name, str):
+        raise TypeError(f"{keyword} is a function's name (a str), not {type(name).__name__}")
+    return name[1:] if name.startswith("@") else name
+
+
 def _inputs(inputs: Inputs | None) -> Inputs | None:
-    if inputs is not None and not isinstance(inputs, Mapping):
+    if inputs is not None and not isinstance(inputs, _Mapping):
         raise TypeError("inputs maps parameter (or buffer) names to arrays, not "
                         f"{type(inputs).__name__}")
     return inputs
 
 
 def _seconds(deadline: float) -> float:
+    if isinstance(deadline, bool) or not isinstance(deadline, _numbers.Real):
+        raise TypeError(f"deadline is a number of seconds (an int or a float), not "
+                        f"{type(deadline).__name__}")
     deadline = float(deadline)
     if not deadline > 0 or deadline == float("inf"):
         raise ValueError(f"deadline takes a positive number of seconds, not {deadline}")
     return deadline
 
 
-@overload
+@_overload
 def opt(source: Source, pipeline: str | None = None, *, name: str | None = None,
         verify_each: bool = True, print_debug_info: bool = False,
         print_generic: bool = False, use_nameloc_as_prefix: bool = False,
         allow_unregistered_dialect: bool = False,
-        emit_bytecode: Literal[False] = False) -> str: ...
+        emit_bytecode: _Literal[False] = False) -> str: ...
 
 
-@overload
+@_overload
 def opt(source: Source, pipeline: str | None = None, *, name: str | None = None,
         verify_each: bool = True, print_debug_info: bool = False,
         print_generic: bool = False, use_nameloc_as_prefix: bool = False,
         allow_unregistered_dialect: bool = False,
-        emit_bytecode: Literal[True]) -> bytes: ...
+        emit_bytecode: _Literal[True]) -> bytes: ...
 
 
 def opt(source: Source, pipeline: str | None = None, *, name: str | None = None,
@@ -175,18 +203,18 @@ def opt(source: Source, pipeline: str | None = None, *, name: str | None = None,
     return output if emit_bytecode else output.decode("utf-8", errors="replace")
 
 
-@overload
-def translate(source: Source, emit: Literal["pto"] = "pto", *, name: str | None = None,
+@_overload
+def translate(source: Source, emit: _Literal["pto"] = "pto", *, name: str | None = None,
               output_dir: None = None) -> str: ...
 
 
-@overload
-def translate(source: Source, emit: Literal["kernels"], *, name: str | None = None,
-              output_dir: str | os.PathLike[str]) -> list[Path]: ...
+@_overload
+def translate(source: Source, emit: _Literal["kernels"], *, name: str | None = None,
+              output_dir: str | _os.PathLike[str]) -> list[_Path]: ...
 
 
 def translate(source: Source, emit: str = "pto", *, name: str | None = None,
-              output_dir: str | os.PathLike[str] | None = None) -> str | list[Path]:
+              output_dir: str | _os.PathLike[str] | None = None) -> str | list[_Path]:
     """``pld-translate``: ``emit="pto"`` returns the PTOAS text of a module
     lowered by ``pld-to-pto``; ``emit="kernels"`` writes the builtin kernel
     packages of its ``pld.builtin_*`` dispatches into ``output_dir`` (as
@@ -203,7 +231,7 @@ def translate(source: Source, emit: str = "pto", *, name: str | None = None,
     if emit == "kernels":
         if output_dir is None:
             raise ValueError("emit='kernels' writes a directory of files; name it with output_dir")
-        directory = Path(output_dir)
+        directory = _Path(output_dir)
         _pld.translate_kernels(text, name, directory)
         return sorted(p for p in directory.rglob("*") if p.is_file())
     raise ValueError(f"emit is 'pto' or 'kernels', not {emit!r}")
@@ -215,15 +243,19 @@ def run(source: Source, *, ranks: int = 2, inputs: Inputs | None = None,
     """``pld-run``: lowers and compiles ``source`` and runs it on ``ranks``
     simulated ranks. A module with a HOST orchestrator runs whole (``entry``
     names one of several), unless ``kernel`` names a device kernel to run
-    alone; otherwise its only kernel runs.
+    alone; otherwise its only kernel runs. ``kernel`` and ``entry`` name a
+    function with or without its ``@`` (``"allreduce"`` or ``"@allreduce"``).
 
     ``inputs`` maps parameter names (``data``, ``%data``, ``arg0``, ``0``;
     a program's window buffers by name) to numpy arrays: the buffer's shape
     for the same data on every rank, ``(ranks, *shape)`` or a list for one
-    per rank, or a generator's name. What is not given is filled as pld-run
+    per rank (``None`` for a device that does not hold a program's buffer,
+    and only for it), or a generator's name. What is not given is filled as pld-run
     fills it: signals with zeros, the rest with its ramp. ``check`` compares
     every collective's result with a golden (``--check``); ``deadline`` is
-    how long every live rank may wait before the run is a deadlock.
+    how long every live rank may wait before the run is a deadlock. The
+    numeric keywords take ints (``deadline`` an int or a float), never a
+    string or a bool: anything else raises ``TypeError``.
 
     Returns a :class:`RunResult`: the outputs of every rank as numpy arrays,
     the calls and their checks, the counters, the deadlock, leaked credits
@@ -233,9 +265,9 @@ def run(source: Source, *, ranks: int = 2, inputs: Inputs | None = None,
     shape), and ``KeyboardInterrupt`` after Ctrl-C.
     """
     text, name = _text(source, name)
-    raw = _pld.run(text, name, _ranks(ranks), _inputs(inputs), bool(check), kernel, entry,
-                   _seconds(deadline))
-    return run_result(raw)
+    raw = _pld.run(text, name, _ranks(ranks), _inputs(inputs), bool(check),
+                   _function(kernel, "kernel"), _function(entry, "entry"), _seconds(deadline))
+    return _run_result(raw)
 
 
 def explore(source: Source, *, ranks: int = 2, schedules: int = 20, seed: int = 0,
@@ -250,17 +282,20 @@ def explore(source: Source, *, ranks: int = 2, schedules: int = 20, seed: int = 
     credit, under ``check`` a wrong result) is kept once with the first seed
     that showed it. The other arguments are :func:`run`'s.
     """
+    _integer(schedules, "schedules")
+    _integer(seed, "seed")
     text, name = _text(source, name)
     if replay is not None:
         if schedules != 20 or seed != 0:
             raise ValueError("replay names its one schedule; schedules and seed are for exploring")
-        first, count = int(replay), 1
+        first, count = _integer(replay, "replay"), 1
     else:
-        first, count = int(seed), int(schedules)
+        first, count = seed, schedules
     if count < 1:
         raise ValueError(f"schedules must be at least 1, not {count}")
     if not 0 <= first < 2**64:
         raise ValueError(f"a seed is an integer from 0 to 2**64 - 1, not {first}")
-    raw = _pld.explore(text, name, _ranks(ranks), _inputs(inputs), bool(check), kernel, entry,
+    raw = _pld.explore(text, name, _ranks(ranks), _inputs(inputs), bool(check),
+                       _function(kernel, "kernel"), _function(entry, "entry"),
                        _seconds(deadline), first, count)
-    return explore_result(raw)
+    return _explore_result(raw)

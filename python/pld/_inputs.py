@@ -89,8 +89,14 @@ def _entry(described: Mapping[str, Any], slot: Mapping[str, Any], key: str, valu
         per_rank: list[np.ndarray | None] = []
         for rank, item in enumerate(value):
             held = devices is None or rank in devices
-            if item is None and not held:
-                # A device outside the buffer's comm domain: nothing to fill.
+            if not held:
+                # A device outside the buffer's comm domain: nothing to fill
+                # (an array for it is refused, as the C API refuses it).
+                if item is not None:
+                    raise Error(
+                        f"input '{key}' names rank {rank} of '{slot['key']}', which is not in "
+                        "that buffer's comm domain (None stands for such a device)"
+                    )
                 per_rank.append(None)
                 continue
             if item is None:

@@ -65,11 +65,12 @@ impl Request {
     }
 
     /// An error as `pld-run` shows it (a message that starts at a place
-    /// of the source quotes the line), without the tool's name.
+    /// of the source quotes the line), without the tool's name, and with
+    /// the keywords of `pld.run` where `pld-run` names its flags.
     pub fn refuse(&self, message: impl AsRef<str>) -> Failure {
         let shown = pld_tools::run::shown_error(message.as_ref(), &self.name, &self.source);
         let shown = shown.strip_prefix("pld-run: error: ").unwrap_or(&shown);
-        Failure::message(shown)
+        Failure::message(python_words(shown))
     }
 
     /// Whether the source runs whole from a HOST orchestrator, or one
@@ -87,6 +88,52 @@ impl Request {
                 && !pld_tools::run_program::host_functions(&self.source).is_empty());
         Ok(if whole { Kind::Program } else { Kind::Kernel })
     }
+}
+
+/// The flags of `pld-run` a message may name, and the keyword of
+/// `pld.run` (and `pld.explore`) that says the same.
+const KEYWORDS: [(&str, &str); 5] = [
+    ("--check", "check=True"),
+    ("--kernel", "kernel="),
+    ("--entry", "entry="),
+    ("--ranks", "ranks="),
+    ("--deadline", "deadline="),
+];
+
+/// `message` (the simulator's or `pld-run`'s words) with each flag of
+/// `pld-run` it names spelled as the keyword of `pld.run`: `--check` as
+/// `check=True`, `--entry @main` as `entry='main'`.
+pub fn python_words(message: &str) -> String {
+    let mut words = String::new();
+    let mut rest = message;
+    while let Some(at) = rest.find("--") {
+        words.push_str(&rest[..at]);
+        let after = &rest[at..];
+        let Some((flag, keyword)) = KEYWORDS.iter().find(|(flag, _)| {
+            after.strip_prefix(flag).is_some_and(|tail| {
+                !tail.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '-')
+            })
+        }) else {
+            words.push_str("--");
+            rest = &after[2..];
+            continue;
+        };
+        rest = &after[flag.len()..];
+        // A named function: `--entry @main` -> `entry='main'`.
+        let named = rest.strip_prefix(" @").filter(|_| keyword.ends_with('='));
+        match named {
+            Some(tail) => {
+                let end = tail
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+                    .unwrap_or(tail.len());
+                words.push_str(&format!("{keyword}'{}'", &tail[..end]));
+                rest = &tail[end..];
+            }
+            None => words.push_str(keyword),
+        }
+    }
+    words.push_str(rest);
+    words
 }
 
 /// Runs the request, asking `inputs` for the buffers once it knows them.

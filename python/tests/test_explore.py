@@ -48,7 +48,7 @@ def test_clean_kernels_and_programs(example) -> None:
 
 
 def test_explore_refusals(example, root: Path) -> None:
-    with pytest.raises(pld.Error, match="has 0 collectives; --check needs exactly one"):
+    with pytest.raises(pld.Error, match="has 0 collectives; check=True needs exactly one"):
         pld.explore(root / "tests" / "explore" / "remote-load-without-wait.mlir", check=True)
     with pytest.raises(ValueError):
         pld.explore(example("barrier.mlir"), schedules=0)

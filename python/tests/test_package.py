@@ -38,3 +38,13 @@ def test_the_package_is_typed() -> None:
     for name in pld.__all__:
         assert hasattr(pld, name), name
     assert pld.Error.__module__ == "pld" and pld.RunResult.__module__ == "pld"
+
+
+def test_the_namespace_is_the_api() -> None:
+    """``dir(pld)`` and ``from pld import *`` show ``__all__`` (and the
+    version), no helper the package imports."""
+    public = {name for name in dir(pld) if not name.startswith("_")}
+    assert public == set(pld.__all__), public ^ set(pld.__all__)
+    namespace: dict[str, object] = {}
+    exec("from pld import *", namespace)
+    assert set(namespace) - {"__builtins__"} == set(pld.__all__)

@@ -103,3 +103,13 @@ def test_a_buffer_is_filled_on_its_comm_domain_only() -> None:
     with pytest.raises(pld.Error, match="gives no array for rank 3, which holds the window "
                        r"buffer 'pair_buf' \(held on devices 1, 3;"):
         pld.run(PAIR13, ranks=4, inputs={"pair_buf": [None, ones, None, None]})
+
+
+def test_an_array_for_a_device_outside_the_domain_is_refused() -> None:
+    """As the C API refuses it: pair_buf is not on device 0, so an array for
+    device 0 would be dropped; it is refused in the C API's words."""
+    ones = np.ones(64, np.float32)
+    with pytest.raises(pld.Error, match=re.escape(
+            "input 'pair_buf' names rank 0 of 'pair_buf', which is not in that buffer's comm "
+            "domain")):
+        pld.run(PAIR13, ranks=4, inputs={"pair_buf": [ones, ones, None, ones]})

@@ -326,3 +326,53 @@ def test_bytecode_runs_and_translates_as_its_text(example) -> None:
     assert result.ok, result.findings
     converted = pld.opt(text, "builtin.module(pld-to-pto)")
     assert pld.translate(pld.opt(converted, emit_bytecode=True)) == pld.translate(converted)
+
+
+@pytest.mark.parametrize("keyword, value", [
+    ("ranks", "4"), ("ranks", 4.0), ("ranks", True),
+    ("deadline", "1"), ("deadline", True), ("deadline", None),
+])
+def test_every_numeric_keyword_of_run_checks_its_type(example, keyword: str,
+                                                      value: object) -> None:
+    with pytest.raises(TypeError, match=f"^{keyword} is "):
+        pld.run(example("ring_allreduce.mlir"), **{keyword: value})
+
+
+@pytest.mark.parametrize("keyword, value", [
+    ("ranks", "4"), ("deadline", "1"), ("schedules", "3"), ("schedules", 3.0),
+    ("seed", "0"), ("seed", False), ("replay", "7"), ("replay", 7.5),
+])
+def test_every_numeric_keyword_of_explore_checks_its_type(example, keyword: str,
+                                                          value: object) -> None:
+    with pytest.raises(TypeError, match=f"^{keyword} is "):
+        pld.explore(example("ring_allreduce.mlir"), **{keyword: value})
+
+
+def test_numpy_integers_and_ints_for_a_deadline_are_numbers(example) -> None:
+    result = pld.run(example("ring_allreduce.mlir"), ranks=np.int64(4), deadline=2)
+    assert result.ok and result.ranks == 4
+
+
+def test_a_function_is_named_with_or_without_its_sigil(example) -> None:
+    result = pld.run(example("ring_allreduce.mlir"), ranks=4, kernel="@ring_allreduce")
+    assert result.ok and result.name == "ring_allreduce"
+    result = pld.run(example("allreduce.mlir"), ranks=2, entry="@main")
+    assert result.ok and result.name == "main"
+    with pytest.raises(pld.Error) as refused:
+        pld.run(example("ring_allreduce.mlir"), ranks=4, kernel="@nope")
+    assert "@nope" in str(refused.value) and "@@" not in str(refused.value)
+
+
+def test_errors_name_the_keywords_of_run(example, root: Path) -> None:
+    with pytest.raises(pld.Error) as refused:
+        pld.run(example("ring_allreduce.mlir"), ranks=4, kernel="nope")
+    message = str(refused.value)
+    assert "has no device kernel @nope (kernel= names an InCore" in message, message
+    assert "without kernel=)" in message and "--" not in message, message
+    with pytest.raises(pld.Error) as refused:
+        pld.run(example("ring_allreduce.mlir"), ranks=4, entry="@nope")
+    message = str(refused.value)
+    assert "entry='nope': the program has no HOST orchestrator (entry= names the HOST " \
+        "orchestrator to run; kernel= names a kernel)" in message, message
+    with pytest.raises(pld.Error, match="has 0 collectives; check=True needs exactly one"):
+        pld.run(root / "tests" / "explore" / "remote-load-without-wait.mlir", check=True)
