@@ -54,3 +54,12 @@ def test_explore_refusals(example, root: Path) -> None:
         pld.explore(example("barrier.mlir"), schedules=0)
     with pytest.raises(ValueError):
         pld.explore(example("barrier.mlir"), replay=3, seed=4)
+
+
+def test_explore_threads_is_read_as_pld_run_reads_it(root, monkeypatch) -> None:
+    kernel = root / "examples" / "barrier.mlir"
+    monkeypatch.setenv("PLD_EXPLORE_THREADS", "maybe")
+    with pytest.raises(pld.Error, match="PLD_EXPLORE_THREADS=maybe: say 1, true, yes or on"):
+        pld.explore(kernel, ranks=2, schedules=2)
+    monkeypatch.setenv("PLD_EXPLORE_THREADS", "yes")
+    assert pld.explore(kernel, ranks=2, schedules=2).ok
