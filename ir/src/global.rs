@@ -23,7 +23,7 @@
 //! plugin and `libpld.so`, loaded into the same host, both register
 //! through here) is left as it is.
 
-use crate::pass::Anchor;
+use crate::pass::{module_only, Anchor};
 use crate::registry::{PassEntry, PipelineEntry, Registry};
 use melior::pass::{OperationPassManager, Pass};
 use mlir_sys::{MlirLogicalResult, MlirOpPassManager, MlirStringCallback, MlirStringRef};
@@ -86,10 +86,9 @@ impl Entry {
             .collect::<Result<Vec<(Placement, Pass)>, String>>()
             .map_err(|e| match self {
                 // Named as it was written: the pipeline, not its pass.
-                Entry::Pipeline(pipeline, _) => format!(
-                    "pipeline '{}' runs on builtin.module and cannot be nested under '{anchor}'",
-                    pipeline.argument
-                ),
+                Entry::Pipeline(pipeline, _) => {
+                    module_only(&format!("pipeline '{}'", pipeline.argument), anchor)
+                }
                 Entry::Pass(_) => e,
             })?;
         // Consecutive function passes share one nested manager, as in the
@@ -126,10 +125,7 @@ fn placement(pass: &PassEntry, anchor: &str) -> Result<Placement, String> {
         Anchor::Function if anchor == Anchor::Function.op_name() => Ok(Placement::Here),
         Anchor::Function => Ok(Placement::InFunctions),
         Anchor::Module if anchor == Anchor::Module.op_name() => Ok(Placement::Here),
-        Anchor::Module => Err(format!(
-            "pass '{}' runs on builtin.module and cannot be nested under '{anchor}'",
-            pass.argument
-        )),
+        Anchor::Module => Err(module_only(&format!("pass '{}'", pass.argument), anchor)),
     }
 }
 

@@ -37,6 +37,13 @@ impl Anchor {
     }
 }
 
+/// Why a module pass (`what`: `pass 'pld-verify'`, or a named pipeline
+/// holding one, `pipeline 'pld-to-pto'`) cannot go under `op`; said alike
+/// by pld-opt's pipelines and MLIR's global registry.
+pub fn module_only(what: &str, op: &str) -> String {
+    format!("{what} runs on builtin.module and cannot be nested under '{op}'")
+}
+
 impl fmt::Display for Anchor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.op_name())

@@ -10,7 +10,7 @@
 //! nested under another op is an error. Running step by step lets a driver
 //! verify and print the IR after every pass.
 
-use crate::pass::{Anchor, PassFailed};
+use crate::pass::{module_only, Anchor, PassFailed};
 use crate::print::PrintOptions;
 use crate::registry::Registry;
 use melior::{
@@ -110,9 +110,9 @@ fn anchor(step: &mut Step, registry: &Registry) -> Result<(), PipelineError> {
         }
         Anchor::Module => {
             if let Some(op) = step.anchors.last() {
-                return Err(PipelineError(format!(
-                    "pass '{}' runs on builtin.module and cannot be nested under '{op}'",
-                    step.pass
+                return Err(PipelineError(module_only(
+                    &format!("pass '{}'", step.pass),
+                    op,
                 )));
             }
         }
@@ -230,8 +230,9 @@ impl Parser<'_> {
                             (anchors.last(), pipeline.passes.iter().any(on_module))
                         {
                             // Named as it was written: the pipeline, not its pass.
-                            return Err(PipelineError(format!(
-                                "pipeline '{name}' runs on builtin.module and cannot be nested under '{op}'"
+                            return Err(PipelineError(module_only(
+                                &format!("pipeline '{name}'"),
+                                op,
                             )));
                         }
                         steps.extend(pipeline.passes.iter().map(|p| Step {

@@ -114,12 +114,10 @@ def _read(source: Source, name: str | None) -> tuple[bytes, str]:
 
 def _text(source: Source, name: str | None) -> tuple[str, str]:
     data, name = _read(source, name)
-    if data.startswith(b"ML\xefR"):
-        # MLIR bytecode, read by MLIR and printed back with its locations,
-        # as pld-run and pld-translate read it.
-        return opt(data, name=name, print_debug_info=True), name
-    # As the tools read files: bytes that are not UTF-8 do not abort.
-    return data.decode("utf-8", errors="replace"), name
+    # As pld-run and pld-translate read files: bytes that are not UTF-8 do
+    # not abort, bytecode is read by MLIR and printed back with its
+    # locations.
+    return _pld.source_text(data, name), name
 
 
 def _integer(value: int, keyword: str) -> int:

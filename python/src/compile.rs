@@ -62,6 +62,14 @@ fn opt_bytes(source: &[u8], name: &str, options: &Options) -> Result<Vec<u8>, Fa
     ))
 }
 
+/// `source` as MLIR text, as pld-run and pld-translate read their input:
+/// bytecode read by MLIR and printed back with its locations.
+#[pyfunction]
+pub fn source_text(py: Python<'_>, source: Vec<u8>, name: String) -> PyResult<String> {
+    py.detach(move || guarded(|| pld_tools::files::as_text(&name, &source).map_err(Failure::plain)))
+        .map_err(|f| f.into_pyerr(py))
+}
+
 /// `pld-translate --emit=pto` of `source`: the PTOAS text.
 #[pyfunction]
 pub fn translate_pto(py: Python<'_>, source: String, name: String) -> PyResult<String> {

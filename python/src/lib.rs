@@ -115,6 +115,7 @@ fn explore_source<'py>(
 #[pymodule]
 fn _pld(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(compile::opt, module)?)?;
+    module.add_function(wrap_pyfunction!(compile::source_text, module)?)?;
     module.add_function(wrap_pyfunction!(compile::translate_pto, module)?)?;
     module.add_function(wrap_pyfunction!(compile::translate_kernels, module)?)?;
     module.add_function(wrap_pyfunction!(run_source, module)?)?;

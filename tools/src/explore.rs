@@ -138,8 +138,6 @@ pub fn explore(
     log: Option<&str>,
     mut schedule: impl FnMut(Schedule) -> Result<Verdict, String>,
 ) -> Result<i32, String> {
-    // Refused here: the simulator reads it where no error can be said.
-    pld_sim::runtime::env::EXPLORE_THREADS.read()?;
     let total = seeds.count();
     let started = Instant::now();
     let mut tally = Tally::default();

@@ -434,20 +434,27 @@ fn write_outputs(dir: &str, run: &ProgramRun, finished: &ProgramOutcome) -> Resu
     Ok(())
 }
 
+/// `f32 x 4096 (sum, root 0)`: a call's element type and count, its
+/// reduction and its root.
+fn what_it_moves(call: &CallReport) -> String {
+    match (&call.reduce, call.root) {
+        (Some(op), Some(root)) => format!("{} x {} ({op}, root {root})", call.dtype, call.elements),
+        (Some(op), None) => format!("{} x {} ({op})", call.dtype, call.elements),
+        (None, Some(root)) => format!("{} x {} (root {root})", call.dtype, call.elements),
+        (None, None) => format!("{} x {}", call.dtype, call.elements),
+    }
+}
+
 /// One line per collective call (where, what, its time, its check), and
 /// the wrong elements of each wrong rank; a wrong call sets `status` to 1.
 fn print_calls(run: &ProgramRun, calls: &[CallReport], status: &mut i32) {
     for call in calls {
         // As the table has it: a call without a target (a barrier) moves
         // no data; its operand is the signal.
-        let what = match (&call.reduce, call.root) {
-            _ if call.target.is_none() => "no data".to_string(),
-            (Some(op), Some(root)) => {
-                format!("{} x {} ({op}, root {root})", call.dtype, call.elements)
-            }
-            (Some(op), None) => format!("{} x {} ({op})", call.dtype, call.elements),
-            (None, Some(root)) => format!("{} x {} (root {root})", call.dtype, call.elements),
-            (None, None) => format!("{} x {}", call.dtype, call.elements),
+        let what = if call.target.is_none() {
+            "no data".to_string()
+        } else {
+            what_it_moves(call)
         };
         let place = match &call.kernel {
             Some(kernel) => format!("in @{kernel} (called at {})", call.location),
