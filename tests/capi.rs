@@ -653,6 +653,87 @@ fn deadlocks_and_leaks_name_ranks_cells_and_locations() {
 }
 
 #[test]
+fn a_time_limit_stops_its_run_and_no_other() {
+    let (context, sink) = host_context();
+    let deadlocking = program_of(&context, &sink, "deadlock.mlir", DEADLOCK, 3);
+    let options = api::pldRunOptionsCreate();
+    let o = || api::PldRunOptions { ptr: options.ptr };
+    // Without the limit this run would end at its 60 s deadline.
+    api::pldRunOptionsSetDeadline(o(), 60.0);
+    api::pldRunOptionsSetTimeLimit(o(), 0.3);
+    // Meanwhile another thread runs the ring kernel again and again; its
+    // runs are not stopped.
+    let (ready, started) = std::sync::mpsc::channel();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let over = done.clone();
+    let other = std::thread::spawn(move || {
+        let (context, sink) = host_context();
+        let program = program(&context, &sink, "examples/ring_allreduce.mlir", 4);
+        ready.send(()).unwrap();
+        let mut runs = Vec::new();
+        while !over.load(std::sync::atomic::Ordering::Relaxed) || runs.is_empty() {
+            let result = run_plain(&program, std::ptr::null_mut());
+            let checked = api::pldRunResultGetCallCheck(result_of(&result), 0, 0);
+            runs.push(api::pldRunResultIsOk(result_of(&result)) && checked == Check::Ok);
+            api::pldRunResultDestroy(result);
+        }
+        api::pldProgramDestroy(program);
+        runs
+    });
+    started.recv().unwrap();
+    let begin = std::time::Instant::now();
+    let result = run_plain(&deadlocking, options.ptr);
+    let took = begin.elapsed();
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    assert!(!result.ptr.is_null(), "{:?}", messages(&sink));
+    assert!(took < std::time::Duration::from_secs(30), "{took:?}");
+    assert_eq!(
+        findings(&result),
+        [(FindingKind::TimeLimit, vec![], String::new(), vec![])]
+    );
+    let message = host::text(api::pldRunResultGetFindingMessage(result_of(&result), 0));
+    assert!(
+        message.starts_with("time limit (0.3 s) reached: "),
+        "{message}"
+    );
+    assert_eq!(
+        api::pldRunResultGetCallCheck(result_of(&result), 0, 1),
+        Check::NotChecked
+    );
+    let note = host::text(api::pldRunResultGetCallNote(result_of(&result), 0));
+    assert!(note.contains("stopped at its time limit"), "{note}");
+    api::pldRunResultDestroy(result);
+    let runs = other.join().unwrap();
+    let stopped = runs.iter().filter(|&&ok| !ok).count();
+    assert_eq!(
+        stopped,
+        0,
+        "{stopped} of {} runs of the other thread",
+        runs.len()
+    );
+
+    // A limit that means nothing is refused until a valid one is set; 0 is
+    // no limit, and the deadline finds the deadlock again.
+    api::pldRunOptionsSetTimeLimit(o(), -1.0);
+    assert!(run_plain(&deadlocking, options.ptr).ptr.is_null());
+    assert_eq!(
+        messages(&sink).last().map(String::as_str),
+        Some(
+            "deadlock.mlir:1:1: pldRunOptionsSetTimeLimit: -1 seconds is no time limit (a \
+             number of seconds >= 0; 0 for none)"
+        )
+    );
+    api::pldRunOptionsSetTimeLimit(o(), 0.0);
+    api::pldRunOptionsSetDeadline(o(), 0.2);
+    let result = run_plain(&deadlocking, options.ptr);
+    let kinds: Vec<FindingKind> = findings(&result).into_iter().map(|f| f.0).collect();
+    assert_eq!(kinds, [FindingKind::Deadlock, FindingKind::Deadlock]);
+    api::pldRunResultDestroy(result);
+    api::pldRunOptionsDestroy(options);
+    api::pldProgramDestroy(deadlocking);
+}
+
+#[test]
 fn exploring_finds_the_race_pld_run_finds() {
     let (context, sink) = host_context();
     let path = "tests/explore/remote-load-without-wait.mlir";

@@ -429,15 +429,37 @@ pub extern "C" fn pldRunOptionsSetExplore(
     firstSeed: u64,
     numSchedules: isize,
 ) {
+    const SETTER: &str = "pldRunOptionsSetExplore";
     set_option(options, |o| match usize::try_from(numSchedules) {
         Ok(n) => {
             o.explore = Some((firstSeed, n)).filter(|_| n > 0);
-            o.refused = None;
+            o.refused.remove(SETTER);
         }
         Err(_) => {
-            o.refused = Some(format!(
-                "pldRunOptionsSetExplore: a negative number of schedules ({numSchedules})"
-            ))
+            let why = format!("{SETTER}: a negative number of schedules ({numSchedules})");
+            o.refused.insert(SETTER, why);
+        }
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn pldRunOptionsSetTimeLimit(options: PldRunOptions, seconds: f64) {
+    const SETTER: &str = "pldRunOptionsSetTimeLimit";
+    set_option(options, |o| match Duration::try_from_secs_f64(seconds) {
+        Ok(limit) => {
+            o.time_limit = Some(limit).filter(|l| !l.is_zero());
+            o.refused.remove(SETTER);
+        }
+        // Infinity: no limit, as 0.
+        Err(_) if seconds == f64::INFINITY => {
+            o.time_limit = None;
+            o.refused.remove(SETTER);
+        }
+        Err(_) => {
+            let why = format!(
+                "{SETTER}: {seconds} seconds is no time limit (a number of seconds >= 0; 0 for none)"
+            );
+            o.refused.insert(SETTER, why);
         }
     })
 }

@@ -29,12 +29,13 @@ pub enum FindingKind {
     WrongResult = 9,
     SharedQueue = 10,
     UnwaitedCopy = 11,
+    TimeLimit = 12,
 }
 
 impl FindingKind {
     /// Every kind, in the order of their values.
     #[cfg(test)]
-    pub(crate) const ALL: [FindingKind; 12] = [
+    pub(crate) const ALL: [FindingKind; 13] = [
         FindingKind::Error,
         FindingKind::Deadlock,
         FindingKind::Leak,
@@ -47,6 +48,7 @@ impl FindingKind {
         FindingKind::WrongResult,
         FindingKind::SharedQueue,
         FindingKind::UnwaitedCopy,
+        FindingKind::TimeLimit,
     ];
 
     /// The kind of an explorer finding.
@@ -88,6 +90,20 @@ pub struct Call {
 }
 
 impl Call {
+    /// The call of a run its time limit stopped: no rank's result is
+    /// judged (its waits returned before their credits came).
+    pub fn unfinished(mut self) -> Call {
+        for rank in &mut self.ranks {
+            *rank = RankCheck {
+                check: Check::NotChecked,
+                worst: 0.0,
+                wrong: 0,
+            };
+        }
+        self.note = "not checked: the run was stopped at its time limit before it ended".into();
+        self
+    }
+
     /// A call that was not compared with a golden, on `ranks` ranks.
     pub fn unchecked(
         collective: &'static str,

@@ -8,6 +8,7 @@ use crate::report::{Call, Counters, Finding, FindingKind, Report};
 use pld_dialect::collective::Role;
 use pld_sim::program::orchestrate::{ProgramOutcome, ProgramRun};
 use pld_sim::program::{golden, index_of, Finished, KernelInfo, Program};
+use pld_sim::runtime::interrupt::Stop;
 use pld_sim::{DeadlockReport, Schedule};
 use std::time::Duration;
 
@@ -21,9 +22,13 @@ pub struct Options {
     /// `(first seed, schedules)` of the protocol explorer; `None` for a
     /// plain run.
     pub explore: Option<(u64, usize)>,
-    /// A setter's refusal (`pldRunOptionsSetExplore` with a negative
-    /// count): a run with these options is refused with it.
-    pub refused: Option<String>,
+    /// The setters' refusals, by setter (`pldRunOptionsSetExplore` with a
+    /// negative count): a run with these options is refused with the first
+    /// until the setter is called again with a valid value.
+    pub refused: std::collections::BTreeMap<&'static str, String>,
+    /// How long the run (all its schedules) may take before it is
+    /// stopped; `None`: no limit.
+    pub time_limit: Option<Duration>,
 }
 
 impl Default for Options {
@@ -32,7 +37,8 @@ impl Default for Options {
             check: true,
             deadline: Duration::from_secs(2),
             explore: None,
-            refused: None,
+            refused: Default::default(),
+            time_limit: None,
         }
     }
 }
@@ -94,7 +100,7 @@ pub fn run(
     options: &Options,
     inputs: &[Input],
 ) -> Result<(Report, Finals), String> {
-    if let Some(refused) = &options.refused {
+    if let Some(refused) = options.refused.values().next() {
         return Err(refused.clone());
     }
     let mut start: Vec<Vec<Option<&[u8]>>> = vec![vec![None; loaded.ranks]; loaded.buffers.len()];
@@ -115,13 +121,57 @@ pub fn run(
             .collect(),
         _ => vec![None],
     };
-    match &loaded.mode {
+    let stop = Stop::default();
+    let limit = options.time_limit.map(|limit| (limit, timer(&stop, limit)));
+    let (mut report, finals) = stop.enter(|| match &loaded.mode {
         Mode::Kernel { program, kernel } => {
             let kernel = &program.kernels[*kernel];
             run_kernel(program, kernel, loaded.ranks, options, &start, &schedules)
         }
         Mode::Whole(run) => run_whole(run, loaded.ranks, options, &start, &schedules),
+    })?;
+    if let (Some((limit, _)), true) = (limit, stop.own()) {
+        report
+            .findings
+            .push(over_time(limit, report.schedules, schedules.len()));
     }
+    Ok((report, finals))
+}
+
+/// Requests `stop` once `limit` has passed, unless the returned sender is
+/// dropped first (the run ended).
+fn timer(stop: &Stop, limit: Duration) -> std::sync::mpsc::Sender<()> {
+    let (done, ended) = std::sync::mpsc::channel::<()>();
+    let stop = stop.clone();
+    std::thread::spawn(move || {
+        if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = ended.recv_timeout(limit) {
+            stop.request();
+        }
+    });
+    done
+}
+
+/// The finding of a run its time limit stopped, after `ran` of `total`
+/// schedules had started.
+fn over_time(limit: Duration, ran: usize, total: usize) -> Finding {
+    let which = match total {
+        1 => String::new(),
+        _ => format!(" during schedule {ran} of {total}"),
+    };
+    Finding::message(
+        FindingKind::TimeLimit,
+        format!(
+            "time limit ({:.1} s) reached{which}: the run was stopped before it ended; its \
+             calls are not checked and its buffers hold what the ranks had written by then",
+            limit.as_secs_f64()
+        ),
+    )
+}
+
+/// Whether the run's time limit (or Ctrl-C) stopped it: no further
+/// schedule starts.
+fn stopped() -> bool {
+    pld_sim::runtime::interrupt::requested()
 }
 
 /// Adds one schedule's calls, findings and counters to `report`: the
@@ -259,6 +309,9 @@ fn run_kernel(
     };
     let mut last = Vec::new();
     for &seed in schedules {
+        if stopped() {
+            break;
+        }
         let finished = program.run_explored(
             &kernel.name,
             ranks,
@@ -268,7 +321,10 @@ fn run_kernel(
             |rank, param| inputs[rank][param].clone(),
         )?;
         let buffers = finished.buffers();
-        let calls = kernel_calls(kernel, &inputs, &buffers, &finished, options.check);
+        let mut calls = kernel_calls(kernel, &inputs, &buffers, &finished, options.check);
+        if finished.outcome.interrupted {
+            calls = calls.into_iter().map(Call::unfinished).collect();
+        }
         let findings = kernel_findings(kernel, &finished);
         let counters = finished
             .outcome
@@ -368,7 +424,8 @@ fn kernel_findings(kernel: &KernelInfo, finished: &Finished) -> Vec<Finding> {
     };
     if let Some(report) = &outcome.deadlock {
         findings.extend(deadlocked(report, cell_at));
-    } else {
+    } else if !outcome.interrupted {
+        // (A stopped run's credits were never all taken back.)
         for &signal in &kernel.signals {
             let param = &kernel.params[signal];
             let users: Vec<String> = kernel
@@ -427,6 +484,9 @@ fn run_whole(
     };
     let mut last = Vec::new();
     for &seed in schedules {
+        if stopped() {
+            break;
+        }
         let finished = run.execute_explored(
             options.deadline,
             false,
@@ -434,7 +494,10 @@ fn run_whole(
             seed.map(|seed| Schedule { seed }),
             init,
         )?;
-        let calls = whole_calls(&finished, ranks, options.check);
+        let mut calls = whole_calls(&finished, ranks, options.check);
+        if finished.outcome.interrupted {
+            calls = calls.into_iter().map(Call::unfinished).collect();
+        }
         let findings = whole_findings(run, &finished);
         let counters = finished
             .outcome
@@ -490,7 +553,7 @@ fn whole_findings(run: &ProgramRun, finished: &ProgramOutcome) -> Vec<Finding> {
     };
     if let Some(report) = &outcome.deadlock {
         findings.extend(deadlocked(report, cell_at));
-    } else {
+    } else if !outcome.interrupted {
         for (buffer, cell) in &finished.leaks {
             // "pld.tensor_allreduce at file:line:col" -> the location.
             let users = run

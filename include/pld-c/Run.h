@@ -107,6 +107,9 @@ typedef enum PldFindingKind {
   PldFindingSharedQueue = 10,
   /// An asynchronous copy whose event no wait or test completed (explore).
   PldFindingUnwaitedCopy = 11,
+  /// The run reached its time limit (pldRunOptionsSetTimeLimit) and was
+  /// stopped before it ended; its calls are not checked.
+  PldFindingTimeLimit = 12,
 } PldFindingKind;
 
 //===----------------------------------------------------------------------===//
@@ -200,8 +203,8 @@ PLD_CAPI_EXPORTED bool pldProgramIsBufferOnRank(PldProgram program,
 /// Errors: a null result, with an error diagnostic on the module's context,
 /// when the run cannot start (a buffer or rank out of range, a size that is
 /// not the buffer's, two inputs for one buffer and rank, a negative count or
-/// a null array with a positive count, options whose pldRunOptionsSetExplore
-/// was refused). A run that
+/// a null array with a positive count, options one of whose setters refused
+/// its value). A run that
 /// deadlocks, leaks credits, races or computes wrong numbers is not an error:
 /// its result says so (pldRunResultIsOk).
 PLD_CAPI_EXPORTED PldRunResult pldProgramRun(PldProgram program,
@@ -216,7 +219,7 @@ PLD_CAPI_EXPORTED PldRunResult pldProgramRun(PldProgram program,
 //===----------------------------------------------------------------------===//
 
 /// New options with the defaults: check on, a 2 s deadlock deadline, no
-/// exploring. Owned by the caller (pldRunOptionsDestroy).
+/// exploring, no time limit. Owned by the caller (pldRunOptionsDestroy).
 PLD_CAPI_EXPORTED PldRunOptions pldRunOptionsCreate(void);
 
 /// Destroys options the caller owns. Null options are ignored.
@@ -240,6 +243,20 @@ PLD_CAPI_EXPORTED void pldRunOptionsSetDeadline(PldRunOptions options,
 PLD_CAPI_EXPORTED void pldRunOptionsSetExplore(PldRunOptions options,
                                                uint64_t firstSeed,
                                                intptr_t numSchedules);
+
+/// How long a run (all its schedules) may take, in seconds, as
+/// `pld-run --time-limit`; 0 (the default) or infinity for no limit. A run
+/// over it is stopped as a deadlock stops one (every wait returns at once,
+/// no further call or schedule starts) and pldProgramRun returns its
+/// result with a PldFindingTimeLimit finding; its calls are not checked
+/// and the outputs hold what the ranks had written. It stops this run
+/// only: runs of other threads go on. A kernel that loops on after its
+/// waits have returned (a loop that waits for a value, never for a count)
+/// keeps pldProgramRun from returning. A negative or NaN value is refused:
+/// the next pldProgramRun with these options fails with an error
+/// diagnostic naming it (until a valid value is set).
+PLD_CAPI_EXPORTED void pldRunOptionsSetTimeLimit(PldRunOptions options,
+                                                 double seconds);
 
 //===----------------------------------------------------------------------===//
 // Results

@@ -28,7 +28,7 @@ from typing import Union as _Union
 from typing import overload as _overload
 
 from . import _pld
-from ._errors import Diagnostic, Error
+from ._errors import Diagnostic, Error, TimeLimitError
 from ._inputs import DTYPES, GENERATORS
 from ._results import (
     BlockedRank,
@@ -69,6 +69,7 @@ __all__ = [
     "RunResult",
     "Source",
     "Stats",
+    "TimeLimitError",
     "WrongElement",
     "WrongResult",
     "explore",
@@ -162,6 +163,18 @@ def _seconds(deadline: float) -> float:
     return deadline
 
 
+def _time_limit(limit: float | None) -> float | None:
+    if limit is None:
+        return None
+    if isinstance(limit, bool) or not isinstance(limit, _numbers.Real):
+        raise TypeError(f"time_limit is a number of seconds (an int or a float) or None, not "
+                        f"{type(limit).__name__}")
+    limit = float(limit)
+    if not limit > 0:
+        raise ValueError(f"time_limit takes a positive number of seconds (or None), not {limit}")
+    return None if limit == float("inf") else limit
+
+
 @_overload
 def opt(source: Source, pipeline: str | None = None, *, name: str | None = None,
         verify_each: bool = True, print_debug_info: bool = False,
@@ -237,7 +250,8 @@ def translate(source: Source, emit: str = "pto", *, name: str | None = None,
 
 def run(source: Source, *, ranks: int = 2, inputs: Inputs | None = None,
         check: bool = False, kernel: str | None = None, entry: str | None = None,
-        deadline: float = 2.0, name: str | None = None) -> RunResult:
+        deadline: float = 2.0, time_limit: float | None = None,
+        name: str | None = None) -> RunResult:
     """``pld-run``: lowers and compiles ``source`` and runs it on ``ranks``
     simulated ranks. A module with a HOST orchestrator runs whole (``entry``
     names one of several), unless ``kernel`` names a device kernel to run
@@ -251,34 +265,40 @@ def run(source: Source, *, ranks: int = 2, inputs: Inputs | None = None,
     and only for it), or a generator's name. What is not given is filled as pld-run
     fills it: signals with zeros, the rest with its ramp. ``check`` compares
     every collective's result with a golden (``--check``); ``deadline`` is
-    how long every live rank may wait before the run is a deadlock. The
-    numeric keywords take ints (``deadline`` an int or a float), never a
-    string or a bool: anything else raises ``TypeError``.
+    how long every live rank may wait before the run is a deadlock;
+    ``time_limit`` how long the whole call may take (``--time-limit``;
+    ``None``, the default, for no limit). The numeric keywords take ints
+    (``deadline`` and ``time_limit`` an int or a float), never a string or
+    a bool: anything else raises ``TypeError``.
 
     Returns a :class:`RunResult`: the outputs of every rank as numpy arrays,
     the calls and their checks, the counters, the deadlock, leaked credits
     and device errors (``result.findings``; ``result.ok`` when there are
     none). Raises :class:`Error` where pld-run stops with an error (a source
     that does not load, a kernel that does not exist, an input of the wrong
-    shape), and ``KeyboardInterrupt`` after Ctrl-C.
+    shape), :class:`TimeLimitError` when the call goes over ``time_limit``
+    (the run is stopped: its waits return and no further call starts), and
+    ``KeyboardInterrupt`` after Ctrl-C.
     """
     text, name = _text(source, name)
     raw = _pld.run(text, name, _ranks(ranks), _inputs(inputs), bool(check),
-                   _function(kernel, "kernel"), _function(entry, "entry"), _seconds(deadline))
+                   _function(kernel, "kernel"), _function(entry, "entry"), _seconds(deadline),
+                   _time_limit(time_limit))
     return _run_result(raw)
 
 
 def explore(source: Source, *, ranks: int = 2, schedules: int = 20, seed: int = 0,
             replay: int | None = None, inputs: Inputs | None = None, check: bool = False,
             kernel: str | None = None, entry: str | None = None, deadline: float = 2.0,
-            name: str | None = None) -> ExploreResult:
+            time_limit: float | None = None, name: str | None = None) -> ExploreResult:
     """``pld-run --explore``: runs ``schedules`` seeded schedules of the
     protocol explorer (seeds ``seed`` onwards; ``replay`` runs exactly the
     schedule of one seed), one simulated thread at a time, checking
     happens-before on window memory. Each distinct finding (a race, a
     missing fence, Set and AtomicAdd mixed on a cell, a deadlock, a leaked
     credit, under ``check`` a wrong result) is kept once with the first seed
-    that showed it. The other arguments are :func:`run`'s.
+    that showed it. The other arguments are :func:`run`'s; ``time_limit``
+    bounds the whole exploration (:class:`TimeLimitError` past it).
     """
     _integer(schedules, "schedules")
     _integer(seed, "seed")
@@ -295,5 +315,5 @@ def explore(source: Source, *, ranks: int = 2, schedules: int = 20, seed: int = 
         raise ValueError(f"a seed is an integer from 0 to 2**64 - 1, not {first}")
     raw = _pld.explore(text, name, _ranks(ranks), _inputs(inputs), bool(check),
                        _function(kernel, "kernel"), _function(entry, "entry"),
-                       _seconds(deadline), first, count)
+                       _seconds(deadline), _time_limit(time_limit), first, count)
     return _explore_result(raw)

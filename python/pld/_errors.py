@@ -43,3 +43,9 @@ class Error(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+
+class TimeLimitError(Error, TimeoutError):
+    """A run (or an exploration) that went over its ``time_limit`` and was
+    stopped, as ``pld-run --time-limit`` stops one: its waits returned and
+    no further call or schedule started. Its results are not returned."""

@@ -117,6 +117,13 @@ def _entry(described: Mapping[str, Any], slot: Mapping[str, Any], key: str, valu
     if array.shape == shape:
         return _flat(array, dtype)
     if array.shape == (ranks, *shape):
+        if devices is not None and set(devices) != set(range(ranks)):
+            on = ", ".join(str(d) for d in devices)
+            raise Error(
+                f"input '{key}' has one row per rank, but the {what} is held on devices {on} "
+                "only, so the other rows would be ignored: give a list of one array per rank "
+                "with None for a device that does not hold it"
+            )
         return [_flat(array[rank], dtype) for rank in range(ranks)]
     raise Error(
         f"input '{key}' has shape {array.shape}; the {what} has shape {shape} (the same on "

@@ -30,6 +30,7 @@ def run(
     kernel: str | None,
     entry: str | None,
     deadline: float,
+    time_limit: float | None,
 ) -> dict[str, Any]: ...
 def explore(
     source: str,
@@ -40,6 +41,7 @@ def explore(
     kernel: str | None,
     entry: str | None,
     deadline: float,
+    time_limit: float | None,
     first: int,
     count: int,
 ) -> dict[str, Any]: ...

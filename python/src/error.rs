@@ -75,6 +75,9 @@ pub enum Failure {
     },
     /// Ctrl-C stopped the run: `KeyboardInterrupt`.
     Interrupted,
+    /// The run went over its `time_limit=` (that many seconds) and was
+    /// stopped: `pld.TimeLimitError`.
+    TimeLimit(std::time::Duration),
 }
 
 impl Failure {
@@ -138,26 +141,40 @@ impl Failure {
     pub fn into_pyerr(self, py: Python<'_>) -> PyErr {
         match self {
             Failure::Interrupted => PyKeyboardInterrupt::new_err(()),
+            Failure::TimeLimit(limit) => {
+                let message = format!(
+                    "time_limit ({} s) reached: the run was stopped before it ended",
+                    limit.as_secs_f64()
+                );
+                match raise_named(py, "TimeLimitError", &message, &[]) {
+                    Ok(error) | Err(error) => error,
+                }
+            }
             Failure::Error {
                 message,
                 diagnostics,
-            } => match raise_error(py, &message, &diagnostics) {
+            } => match raise_named(py, "Error", &message, &diagnostics) {
                 Ok(error) | Err(error) => error,
             },
         }
     }
 }
 
-/// `pld.Error(message, diagnostics)`; an error making it is raised
-/// instead.
-fn raise_error(py: Python<'_>, message: &str, diagnostics: &[Diagnostic]) -> PyResult<PyErr> {
+/// `pld.<class>(message, diagnostics)` (`pld.Error` or a subclass); an
+/// error making it is raised instead.
+fn raise_named(
+    py: Python<'_>,
+    exception: &str,
+    message: &str,
+    diagnostics: &[Diagnostic],
+) -> PyResult<PyErr> {
     let module = py.import("pld._errors")?;
     let class = module.getattr("Diagnostic")?;
     let list = PyList::empty(py);
     for diagnostic in diagnostics {
         list.append(to_python(&class, diagnostic)?)?;
     }
-    let error = module.getattr("Error")?.call1((message, list))?;
+    let error = module.getattr(exception)?.call1((message, list))?;
     Ok(PyErr::from_value(error))
 }
 

@@ -38,10 +38,25 @@ fn seconds(value: f64) -> Result<Duration, Failure> {
     }
 }
 
+/// A time limit in seconds as a duration (`None`: no limit).
+fn limit(value: Option<f64>) -> Result<Option<Duration>, Failure> {
+    value
+        .map(|v| match Duration::try_from_secs_f64(v) {
+            Ok(duration) if !duration.is_zero() => Ok(duration),
+            _ => Err(Failure::plain(format!(
+                "time_limit takes a positive number of seconds (or None), not {v}"
+            ))),
+        })
+        .transpose()
+}
+
 /// `pld-run` on `source`: the report as a dictionary.
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
-#[pyo3(name = "run", signature = (source, name, ranks, inputs, check, kernel, entry, deadline))]
+#[pyo3(
+    name = "run",
+    signature = (source, name, ranks, inputs, check, kernel, entry, deadline, time_limit)
+)]
 fn run_source<'py>(
     py: Python<'py>,
     source: String,
@@ -52,7 +67,9 @@ fn run_source<'py>(
     kernel: Option<String>,
     entry: Option<String>,
     deadline: f64,
+    time_limit: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let time_limit = limit(time_limit).map_err(|f| f.into_pyerr(py))?;
     let request = run::Request {
         source,
         name,
@@ -64,6 +81,7 @@ fn run_source<'py>(
     };
     let report = worker::converse(
         py,
+        time_limit,
         move |asker| guarded(|| run::run(&request, asker)),
         |py, described| inputs::answer(py, &described, &inputs, ranks),
     )?;
@@ -76,7 +94,7 @@ fn run_source<'py>(
 #[pyfunction]
 #[pyo3(
     name = "explore",
-    signature = (source, name, ranks, inputs, check, kernel, entry, deadline, first, count)
+    signature = (source, name, ranks, inputs, check, kernel, entry, deadline, time_limit, first, count)
 )]
 fn explore_source<'py>(
     py: Python<'py>,
@@ -88,9 +106,11 @@ fn explore_source<'py>(
     kernel: Option<String>,
     entry: Option<String>,
     deadline: f64,
+    time_limit: Option<f64>,
     first: u64,
     count: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let time_limit = limit(time_limit).map_err(|f| f.into_pyerr(py))?;
     let exploration = explore::Exploration {
         request: run::Request {
             source,
@@ -106,6 +126,7 @@ fn explore_source<'py>(
     };
     let explored = worker::converse(
         py,
+        time_limit,
         move |asker| guarded(|| explore::explore(&exploration, asker)),
         |py, described| inputs::answer(py, &described, &inputs, ranks),
     )?;

@@ -15,12 +15,16 @@
 //! CPU, and the next call runs as if it had ended. A rank looping without
 //! device calls cannot be stopped from outside: it keeps its core.
 //!
+//! Past the call's `time_limit=` the waiting thread stops the job's run
+//! alone (the `Stop` the worker entered, which the simulator's runs started
+//! on it take) and raises `pld.TimeLimitError` the same way.
+//!
 //! The job can ask the calling thread a question while it runs
 //! ([`Asker::ask`]): the run asks for its inputs once it knows the
 //! parameters, and they are read from numpy arrays with the GIL held.
 
 use crate::error::{panic_text, Failure};
-use pld_sim::runtime::interrupt;
+use pld_sim::runtime::interrupt::{self, Stop};
 use pyo3::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
@@ -92,11 +96,26 @@ impl Drop for Counted {
     }
 }
 
+/// How long a job may take (`time_limit=`), and the stop of its run.
+struct Limit {
+    seconds: Option<(Duration, Instant)>,
+    stop: Stop,
+}
+
+impl Limit {
+    /// Whether the job is over its time limit.
+    fn over(&self) -> bool {
+        self.seconds
+            .is_some_and(|(limit, since)| since.elapsed() >= limit)
+    }
+}
+
 /// Runs `job` on a worker thread and waits for it without the GIL,
 /// answering its questions with `answer` (GIL held) and looking at
-/// Python's signals every [`TICK`].
+/// Python's signals, and at `limit` (`time_limit=`), every [`TICK`].
 pub fn converse<'py, Q, A, R>(
     py: Python<'py>,
+    limit: Option<Duration>,
     job: impl FnOnce(&Asker<Q, A>) -> Result<R, Failure> + Send + 'static,
     answer: impl FnMut(Python<'py>, Q) -> PyResult<A>,
 ) -> PyResult<R>
@@ -105,13 +124,19 @@ where
     A: Send + 'static,
     R: Send + 'static,
 {
-    let (from_worker, to_worker, counted) = spawn(job).map_err(|f| f.into_pyerr(py))?;
-    wait(py, from_worker, to_worker, &counted, answer)
+    let limit = Limit {
+        seconds: limit.map(|l| (l, Instant::now())),
+        stop: Stop::default(),
+    };
+    let (from_worker, to_worker, counted) =
+        spawn(limit.stop.clone(), job).map_err(|f| f.into_pyerr(py))?;
+    wait(py, (from_worker, to_worker), &counted, &limit, answer)
 }
 
 /// Starts the worker: what it sends, and where its answers go.
 #[allow(clippy::type_complexity)]
 fn spawn<Q, A, R>(
+    stop: Stop,
     job: impl FnOnce(&Asker<Q, A>) -> Result<R, Failure> + Send + 'static,
 ) -> Result<(Receiver<Message<Q, R>>, Sender<A>, Arc<AtomicBool>), Failure>
 where
@@ -131,7 +156,8 @@ where
                 send: Box::new(move |q| questions.send(Message::Question(q)).is_ok()),
                 answers,
             };
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&asker)))
+            let job = || stop.enter(|| job(&asker));
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job))
                 .unwrap_or_else(|panic| {
                     Err(Failure::plain(format!(
                         "internal error in pld: {}",
@@ -148,12 +174,13 @@ where
 }
 
 /// Waits for the worker's result without the GIL: answers its questions,
-/// and on a raised signal stops the run and raises.
+/// and on a raised signal, or past the time limit, stops the run and
+/// raises.
 fn wait<'py, Q, A, R>(
     py: Python<'py>,
-    mut from_worker: Receiver<Message<Q, R>>,
-    to_worker: Sender<A>,
+    (mut from_worker, to_worker): (Receiver<Message<Q, R>>, Sender<A>),
     counted: &AtomicBool,
+    limit: &Limit,
     mut answer: impl FnMut(Python<'py>, Q) -> PyResult<A>,
 ) -> PyResult<R>
 where
@@ -173,16 +200,25 @@ where
             }
             Ok(Message::Done(result)) => return result.map_err(|f| f.into_pyerr(py)),
             Err(RecvTimeoutError::Timeout) => {
-                if let Err(raised) = py.check_signals() {
-                    interrupt::request();
-                    drop(to_worker);
-                    if !py.detach(move || wait_for_done(&from_worker)) {
-                        // Left behind (its ranks park once they see the
-                        // stop): the next call may lower the flag.
-                        uncount(counted);
+                let raised = match py.check_signals() {
+                    Err(raised) => {
+                        interrupt::request();
+                        raised
                     }
-                    return Err(raised);
+                    Ok(()) if limit.over() => {
+                        limit.stop.request();
+                        let seconds = limit.seconds.map(|(s, _)| s).unwrap_or_default();
+                        Failure::TimeLimit(seconds).into_pyerr(py)
+                    }
+                    Ok(()) => continue,
+                };
+                drop(to_worker);
+                if !py.detach(move || wait_for_done(&from_worker)) {
+                    // Left behind (its ranks park once they see the
+                    // stop): the next call may lower the flag.
+                    uncount(counted);
                 }
+                return Err(raised);
             }
             Err(RecvTimeoutError::Disconnected) => {
                 let message = "internal error in pld: the run's thread ended without a result";

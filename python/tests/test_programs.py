@@ -113,3 +113,17 @@ def test_an_array_for_a_device_outside_the_domain_is_refused() -> None:
             "input 'pair_buf' names rank 0 of 'pair_buf', which is not in that buffer's comm "
             "domain")):
         pld.run(PAIR13, ranks=4, inputs={"pair_buf": [ones, ones, None, ones]})
+
+
+def test_one_row_per_rank_for_a_buffer_on_some_devices_is_refused() -> None:
+    """A stacked (ranks, *shape) array for pair_buf, held on devices 1 and 3
+    of 4, would have its rows 0 and 2 dropped: refused, pointing at the list
+    form; one array for every device that holds it still fills both."""
+    stacked = np.arange(4 * 64, dtype=np.float32).reshape(4, 64)
+    with pytest.raises(pld.Error, match=re.escape(
+            "input 'pair_buf' has one row per rank, but the window buffer 'pair_buf' is held "
+            "on devices 1, 3 only")):
+        pld.run(PAIR13, ranks=4, inputs={"pair_buf": stacked})
+    result = pld.run(PAIR13, ranks=4, check=True, inputs={"pair_buf": np.ones(64, np.float32)})
+    for device in (1, 3):
+        np.testing.assert_array_equal(result.outputs[device]["pair_buf"], np.full(64, 2, np.float32))

@@ -4,6 +4,7 @@ KeyboardInterrupt, and runs in several Python threads at once are right."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import threading
 
@@ -119,3 +120,51 @@ def test_runs_in_several_threads_at_once(example) -> None:
     for t, result in results.items():
         assert result.ok
         np.testing.assert_array_equal(result.outputs[2]["data"], inputs[t] * 4)
+
+
+def test_a_time_limit_stops_its_run_and_no_other(example) -> None:
+    """time_limit stops the deadlocking run (its deadline is far beyond)
+    with TimeLimitError, while another thread's runs go on and stay right."""
+    source = example("ring_allreduce.mlir")
+    other: list[bool] = []
+    done = threading.Event()
+
+    def work() -> None:
+        while not done.is_set() or not other:
+            result = pld.run(source, ranks=4, check=True)
+            other.append(result.ok and result.calls[0].ok)
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    import time
+
+    begin = time.monotonic()
+    try:
+        with pytest.raises(pld.TimeLimitError, match=r"^time_limit \(0\.5 s\) reached: the run "
+                           "was stopped before it ended$") as raised:
+            pld.run(DEADLOCK, ranks=3, deadline=120, time_limit=0.5)
+    finally:
+        done.set()
+        thread.join()
+    assert time.monotonic() - begin < 60
+    assert isinstance(raised.value, pld.Error) and isinstance(raised.value, TimeoutError)
+    assert other and all(other), other
+    # The next run is whole.
+    assert pld.run(source, ranks=4, check=True).ok
+
+
+def test_a_time_limit_stops_an_exploration(root) -> None:
+    with pytest.raises(pld.TimeLimitError):
+        pld.explore(DEADLOCK, ranks=3, schedules=10**9, time_limit=1)
+
+
+@pytest.mark.parametrize("limit, error, words", [
+    (0, ValueError, "time_limit takes a positive number of seconds (or None), not 0.0"),
+    (-1.5, ValueError, "time_limit takes a positive number of seconds (or None), not -1.5"),
+    (float("nan"), ValueError, "time_limit takes a positive number of seconds (or None), not nan"),
+    ("1", TypeError, "time_limit is a number of seconds (an int or a float) or None, not str"),
+    (True, TypeError, "time_limit is a number of seconds (an int or a float) or None, not bool"),
+])
+def test_a_time_limit_that_means_nothing_is_refused(example, limit, error, words) -> None:
+    with pytest.raises(error, match=re.escape(words)):
+        pld.run(example("ring_allreduce.mlir"), ranks=2, time_limit=limit)

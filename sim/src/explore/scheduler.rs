@@ -537,7 +537,7 @@ impl Scheduler {
         if inner.free || inner.current.is_some() {
             return;
         }
-        if crate::runtime::interrupt::requested() {
+        if crate::runtime::run::stop_requested() {
             // Ctrl-C: the schedule is abandoned, and nothing is found.
             inner.release_all();
             return;

@@ -11,7 +11,9 @@
 //! a background job (`pld-run ... &` in a script) with SIGINT ignored, and
 //! `kill -INT` should still stop it.
 
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::Arc;
 
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 
@@ -25,9 +27,57 @@ const SAME_PRESS_MS: i64 = 250;
 /// The exit status of a process ended by Ctrl-C (128 + SIGINT).
 pub const STATUS: i32 = 130;
 
-/// Whether Ctrl-C was pressed since [`install`].
+/// Whether Ctrl-C was pressed since [`install`], or the [`Stop`] the
+/// calling thread runs under ([`Stop::enter`]) was requested.
 pub fn requested() -> bool {
-    REQUESTED.load(Ordering::Relaxed)
+    REQUESTED.load(Ordering::Relaxed) || SCOPE.with(|s| s.borrow().as_ref().is_some_and(Stop::own))
+}
+
+/// A stop of one run only, as Ctrl-C stops every run of the process: a
+/// host that embeds the simulator (the C API's and the Python package's
+/// time limits) requests it for the run it started, and runs on other
+/// threads go on. Clones share the request.
+#[derive(Clone, Debug, Default)]
+pub struct Stop(Arc<AtomicBool>);
+
+impl Stop {
+    /// Requests the stop (from any thread).
+    pub fn request(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether this stop, or Ctrl-C, was requested.
+    pub fn requested(&self) -> bool {
+        self.own() || REQUESTED.load(Ordering::Relaxed)
+    }
+
+    /// Whether this stop was requested (Ctrl-C aside).
+    pub fn own(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// Runs `work` on the calling thread under this stop: [`requested`]
+    /// and [`current`] see it there (a run started inside takes it).
+    pub fn enter<R>(&self, work: impl FnOnce() -> R) -> R {
+        struct Leave(Option<Stop>);
+        impl Drop for Leave {
+            fn drop(&mut self) {
+                SCOPE.with(|s| *s.borrow_mut() = self.0.take());
+            }
+        }
+        let _leave = Leave(SCOPE.with(|s| s.borrow_mut().replace(self.clone())));
+        work()
+    }
+}
+
+thread_local! {
+    /// The stop the thread runs under ([`Stop::enter`]).
+    static SCOPE: RefCell<Option<Stop>> = const { RefCell::new(None) };
+}
+
+/// The stop the calling thread runs under, if any.
+pub fn current() -> Option<Stop> {
+    SCOPE.with(|s| s.borrow().clone())
 }
 
 /// Raises the flag as a SIGINT would (for tests, and for a tool that

@@ -131,6 +131,9 @@ pub(crate) struct State<'d> {
     /// When a wait first found the run stopped by Ctrl-C
     /// ([`State::after_stop`]).
     stop_seen: std::sync::OnceLock<Instant>,
+    /// The stop of this run alone, when its host set one (a time limit):
+    /// it stops the run as Ctrl-C does.
+    stop: Option<crate::runtime::interrupt::Stop>,
     /// Per window: the threads sleeping in a wait on one of its cells.
     sleepers: Vec<Sleepers>,
     /// Busy-wait rounds before a wait yields: [`SPINS`] when every rank
@@ -615,11 +618,19 @@ impl State<'_> {
         if self.stopped.load(Ordering::Acquire) || self.interrupted.load(Ordering::Relaxed) {
             return true;
         }
-        let now = crate::runtime::interrupt::requested();
+        let now = self.stop_requested();
         if now {
             self.interrupted.store(true, Ordering::Relaxed);
         }
         now
+    }
+
+    /// Whether Ctrl-C or this run's own stop was requested.
+    fn stop_requested(&self) -> bool {
+        match &self.stop {
+            Some(stop) => stop.requested(),
+            None => crate::runtime::interrupt::requested(),
+        }
     }
 
     pub fn error(&self, rank: usize, message: String) {
@@ -1327,6 +1338,7 @@ impl<'d> Run<'d> {
             stopped: AtomicBool::new(false),
             interrupted: AtomicBool::new(false),
             stop_seen: std::sync::OnceLock::new(),
+            stop: stop_in_scope(),
             sleepers: (0..ranks).map(|_| Sleepers::default()).collect(),
             spins: placement.spins,
             trace: self
@@ -1343,6 +1355,30 @@ impl<'d> Run<'d> {
             dmas: Mutex::new(crate::runtime::dma::Table::default()),
             board: None,
         }
+    }
+}
+
+/// The stop a run started here runs under: the one of the run whose rank
+/// the calling thread simulates (a builtin a program's device launches),
+/// else the one the thread entered (`interrupt::Stop::enter`).
+fn stop_in_scope() -> Option<crate::runtime::interrupt::Stop> {
+    let Some((state, _, _)) = CURRENT.with(Cell::get) else {
+        return crate::runtime::interrupt::current();
+    };
+    // SAFETY: CURRENT holds the state of the run the thread simulates a
+    // rank of, set by the run before the rank's work and cleared after
+    // it; the state outlives that work.
+    unsafe { (*state).stop.clone() }
+}
+
+/// Whether Ctrl-C, or the stop of the run the calling thread works for,
+/// was requested: for loops between device calls (a program's tasks, the
+/// explorer's decisions, planning) to stop starting new work.
+pub fn stop_requested() -> bool {
+    match CURRENT.with(Cell::get) {
+        // SAFETY: as in `stop_in_scope`.
+        Some((state, _, _)) => unsafe { (*state).stop_requested() },
+        None => crate::runtime::interrupt::requested(),
     }
 }
 
@@ -1463,7 +1499,7 @@ impl State<'_> {
     /// How the run of `name` ended, its kernels having taken
     /// `kernel_time`.
     fn into_outcome(mut self, name: &str, kernel_time: Duration) -> Outcome {
-        let local_stop = crate::runtime::interrupt::requested();
+        let local_stop = self.stop_requested();
         let (kernel_time, interrupted) = match self.board.is_some() {
             true => self.gather_shares(kernel_time),
             false => (kernel_time, local_stop),
@@ -1528,7 +1564,7 @@ impl State<'_> {
                 .map(|t| std::mem::take(&mut *t[me].lock().unwrap()))
                 .unwrap_or_default(),
             kernel_time,
-            interrupted: crate::runtime::interrupt::requested(),
+            interrupted: self.stop_requested(),
             deadlock: self.deadlock.lock().unwrap().take(),
             blocked_in: self.slots[me].blocked_in.lock().unwrap().clone(),
         };
@@ -1536,7 +1572,7 @@ impl State<'_> {
             Ok(shares) => shares,
             Err(message) => {
                 self.error(me, message);
-                return (kernel_time, crate::runtime::interrupt::requested());
+                return (kernel_time, self.stop_requested());
             }
         };
         let mut slowest = Duration::ZERO;

@@ -854,7 +854,7 @@ impl Devices<'_> {
         };
         let mut mine = Vec::new();
         for task in &self.plan.tasks[device] {
-            if crate::runtime::interrupt::requested() {
+            if crate::runtime::run::stop_requested() {
                 break; // Ctrl-C: the rest of the work is not started
             }
             let operands: Vec<&TensorRef> = match task {

@@ -327,7 +327,7 @@ where
         let mut op = block.first_operation();
         while let Some(current) = op {
             op = current.next_in_block();
-            if crate::runtime::interrupt::requested() {
+            if crate::runtime::run::stop_requested() {
                 return refuse(current, "was not reached: Ctrl-C stopped the planning");
             }
             let name = op_name(&current);
