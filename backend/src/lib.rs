@@ -5,6 +5,7 @@ pub mod abi;
 pub mod convert;
 pub mod kernels;
 pub mod ptoas;
+pub mod unlowered;
 
 use pld_ir::registry::{PassEntry, PipelineEntry, Registry};
 

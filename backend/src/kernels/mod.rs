@@ -263,7 +263,7 @@ impl Rendered {
 }
 
 /// The rendered kernels of `root`, a verified module; `None` when it still
-/// holds HOST collectives, names a variant that has no kernel, or has a
+/// holds HOST or CHIP collectives, names a variant that has no kernel, or has a
 /// malformed target (each reason emitted as an error at its op).
 pub fn module_kernels(root: OperationRef) -> Option<Rendered> {
     let target = match chip::target_of(root) {
@@ -273,21 +273,9 @@ pub fn module_kernels(root: OperationRef) -> Option<Rendered> {
             return None;
         }
     };
-    // A collective the HOST rail has not lowered yet names no kernel.
-    let mut unlowered = false;
-    for function in pld_lowering::host::host_functions(root) {
-        for op in pld_ir::collect(function, |n| {
-            pld_lowering::host::roles::host_kind(n).is_some()
-        }) {
-            pld_ir::diag::error(
-                op,
-                "is a HOST collective that names no builtin kernel yet; lower it first (the \
-                 pld-host-pipeline or pld-to-pto pipeline)",
-            );
-            unlowered = true;
-        }
-    }
-    if unlowered {
+    // A collective the HOST or CHIP rail has not lowered yet names no
+    // kernel.
+    if crate::unlowered::refuse(root) {
         return None;
     }
     let dispatched = match dispatched(root) {

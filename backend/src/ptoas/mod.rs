@@ -58,6 +58,9 @@ where
     let Some(block) = module.region(0).ok().and_then(|r| r.first_block()) else {
         return fail(module, "expected a module with a body");
     };
+    if let Some((op, message)) = crate::unlowered::collectives(module).into_iter().next() {
+        return fail(op, message);
+    }
     // The functions that will exist in the output: calls may only target
     // these (PTOAS cannot link helpers, docs/tools/pld-translate.md).
     let mut kernels = HashSet::new();

@@ -214,9 +214,22 @@ impl Program {
                 index_of(element, &params[i].shape)
             ))
         };
+        let plain: Vec<(usize, usize)> = locals
+            .iter()
+            .flatten()
+            .map(|m| {
+                let bytes = m.lock().unwrap_or_else(|e| e.into_inner());
+                (
+                    bytes.as_ptr() as usize,
+                    bytes.as_ptr() as usize + bytes.len(),
+                )
+            })
+            .filter(|(start, end)| start < end)
+            .collect();
         // A kernel only calls the device functions: its ranks may share
         // threads as fibers.
         let outcome = Run::new(&domain, deadline)
+            .buffers(plain)
             .traced(trace)
             .explore(schedule)
             .named(Some(&names))

@@ -483,6 +483,13 @@ impl CommDomain {
         Some(self.spans[above.checked_sub(1)?])
     }
 
+    /// The window with the highest base at or below `address`: its rank,
+    /// base and length.
+    pub fn below(&self, address: usize) -> Option<(usize, usize, usize)> {
+        let (base, end, rank) = self.at_or_below(address)?;
+        Some((rank, base, end - base))
+    }
+
     /// Whether the bytes `[start, end)` (`start < end`) touch some window.
     pub fn touches_a_window(&self, start: usize, end: usize) -> bool {
         self.at_or_below(end - 1)

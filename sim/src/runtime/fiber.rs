@@ -250,6 +250,8 @@ struct Fiber<L: Locals> {
 trait Switcher {
     /// The running fiber.
     fn current(&self) -> Option<usize>;
+    /// The bytes of the running fiber's stack, `[low, high)`.
+    fn stack(&self) -> Option<(usize, usize)>;
     /// The first fiber that has not run yet.
     fn fresh(&self) -> Option<usize>;
     /// Whether `fiber` has finished (an unknown one has).
@@ -269,6 +271,11 @@ trait Switcher {
 impl<L: Locals> Switcher for Worker<L> {
     fn current(&self) -> Option<usize> {
         self.current
+    }
+
+    fn stack(&self) -> Option<(usize, usize)> {
+        let stack = self.fibers.get(self.current?)?.stack.as_ref()?;
+        Some((stack.base as usize, stack.top() as usize))
     }
 
     fn fresh(&self) -> Option<usize> {
@@ -446,6 +453,12 @@ fn with_worker<R>(f: impl FnOnce(&mut dyn Switcher) -> R) -> Option<R> {
 /// that runs no fibers).
 pub(crate) fn current() -> Option<usize> {
     with_worker(|w| w.current()).flatten()
+}
+
+/// The bytes of the running fiber's stack, `[low, high)` (`None` on a
+/// thread that runs no fiber now).
+pub(crate) fn current_stack() -> Option<(usize, usize)> {
+    with_worker(|w| w.stack()).flatten()
 }
 
 /// The first fiber of the calling thread's worker that has not run yet.

@@ -25,6 +25,7 @@ pub(crate) mod report;
 pub(crate) mod run;
 pub(crate) mod signal;
 pub mod sites;
+pub(crate) mod stack;
 pub mod tiles;
 pub(crate) mod transfer;
 pub mod transport;

@@ -134,6 +134,9 @@ pub(crate) struct State<'d> {
     /// The stop of this run alone, when its host set one (a time limit):
     /// it stops the run as Ctrl-C does.
     stop: Option<crate::runtime::interrupt::Stop>,
+    /// The buffers outside the windows the run gave its kernels,
+    /// `[start, end)`, sorted ([`Run::buffers`]).
+    buffers: Vec<(usize, usize)>,
     /// Per window: the threads sleeping in a wait on one of its cells.
     sleepers: Vec<Sleepers>,
     /// Busy-wait rounds before a wait yields: [`SPINS`] when every rank
@@ -623,6 +626,15 @@ impl State<'_> {
             self.interrupted.store(true, Ordering::Relaxed);
         }
         now
+    }
+
+    /// Whether `[start, end)` lies in one of the buffers the run gave its
+    /// kernels outside the windows.
+    pub fn holds_buffer(&self, start: usize, end: usize) -> bool {
+        let above = self.buffers.partition_point(|&(base, _)| base <= start);
+        above
+            .checked_sub(1)
+            .is_some_and(|i| end <= self.buffers[i].1)
     }
 
     /// Whether Ctrl-C or this run's own stop was requested.
@@ -1116,6 +1128,7 @@ pub struct Run<'d> {
     fibers: bool,
     pinned: bool,
     cells: Option<Vec<std::ops::Range<usize>>>,
+    buffers: Vec<(usize, usize)>,
 }
 
 impl<'d> Run<'d> {
@@ -1132,7 +1145,17 @@ impl<'d> Run<'d> {
             fibers: false,
             pinned: false,
             cells: None,
+            buffers: Vec::new(),
         }
+    }
+
+    /// The buffers outside the windows the kernels are given (a kernel's
+    /// plain parameters), `[start, end)`: a copy may touch them, as it may
+    /// the windows, its tiles and its stack, and nothing else.
+    pub fn buffers(mut self, mut buffers: Vec<(usize, usize)>) -> Self {
+        buffers.sort_unstable();
+        self.buffers = buffers;
+        self
     }
 
     /// The byte ranges (the same in every window) that hold the kernel's
@@ -1339,6 +1362,7 @@ impl<'d> Run<'d> {
             interrupted: AtomicBool::new(false),
             stop_seen: std::sync::OnceLock::new(),
             stop: stop_in_scope(),
+            buffers: self.buffers.clone(),
             sleepers: (0..ranks).map(|_| Sleepers::default()).collect(),
             spins: placement.spins,
             trace: self

@@ -110,8 +110,33 @@ pub(crate) fn check_side(
             );
             return Err(());
         }
+        return Ok(None);
     }
-    Ok(None) // a tile, or a plain buffer the kernel was given
+    // Else a buffer the run gave its kernel, or a builtin's tile (a C++
+    // object on the running core's stack); anything else is memory no
+    // kernel owns (an offset past its tensor) and is not touched.
+    if state.holds_buffer(start, end) || crate::runtime::stack::holds(start, end) {
+        return Ok(None);
+    }
+    state.error_at(rank, site, outside_everything(state, what, start, end));
+    Err(())
+}
+
+/// Why `[start, end)` is refused: named relative to the window below it,
+/// when there is one.
+fn outside_everything(state: &State<'_>, what: &str, start: usize, end: usize) -> String {
+    match state.domain.below(start) {
+        Some((owner, base, len)) => format!(
+            "{what} of bytes {}..{} relative to rank {owner}'s window lies past its end ({len} \
+             bytes), in no window, tile or buffer of the run (an offset past the end of its \
+             tensor?)",
+            start - base,
+            end - base
+        ),
+        None => format!(
+            "{what} at address {start:#x}..{end:#x} lies in no window, tile or buffer of the run"
+        ),
+    }
 }
 
 /// The arguments of one `pld_sim_copy`: strides in elements.

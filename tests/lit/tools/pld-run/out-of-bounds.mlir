@@ -1,0 +1,73 @@
+// A copy whose offset runs past the end of its tensor, far enough to leave
+// every window (not only the one it starts in, faults.mlir), is refused at
+// its op, in a plain run and under the explorer, rather than reading or
+// writing memory no kernel owns (a heap overrun, then a crash, before).
+// RUN: rm -rf %t && split-file %s %t
+// RUN: not pld-run %t/remote-store.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=STORE
+// RUN: not pld-run %t/remote-store.mlir --ranks 2 --explore 3 2>&1 | FileCheck %s --check-prefix=STORE
+// RUN: not pld-run %t/remote-load.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=LOAD
+// RUN: not pld-run %t/plain-far.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=PLAIN
+// In bounds, a plain (not distributed) parameter is still read.
+// RUN: python3 %S/Inputs/npy.py write %t/src.npy f4 1,8 3f800000,40000000,40400000,40800000,0,0,0,0
+// RUN: pld-run %t/plain.mlir --ranks 2 --input src=%t/src.npy --output-dir %t/out 2>&1 | FileCheck %s --check-prefix=FINE
+// RUN: python3 %S/Inputs/npy.py show %t/out/dst.rank1.npy | FileCheck %s --check-prefix=COPIED
+
+// The window holds %data (256 bytes) and %sig (8 bytes, 32 with alignment).
+// STORE-DAG: error: rank 0: {{.*}}remote-store.mlir:12:3: pto.tstore: a store of bytes 4096..4352 relative to rank 1's window lies past its end (288 bytes), in no window, tile or buffer of the run (an offset past the end of its tensor?)
+// STORE-DAG: error: rank 1: {{.*}}remote-store.mlir:12:3: pto.tstore: a store of bytes 4100..4356 relative to rank 0's window lies past its end (288 bytes), in no window, tile or buffer of the run (an offset past the end of its tensor?)
+// LOAD-DAG: pld-run: error: rank 0: {{.*}}remote-load.mlir:11:8: pto.tload: a load of bytes 40000..40256 relative to rank 1's window lies past its end (288 bytes), in no window, tile or buffer of the run
+// LOAD-DAG: pld-run: error: rank 1: {{.*}}remote-load.mlir:11:8: pto.tload: a load of bytes 40004..40260 relative to rank 0's window lies past its end (288 bytes), in no window, tile or buffer of the run
+// PLAIN: pld-run: error: rank {{[01]}}: {{.*}}plain-far.mlir:5:8: pto.tload: a load {{.*}} in no window, tile or buffer of the run
+// FINE: @plain on 2 ranks: finished
+// COPIED: <f4 (1, 4): 3f800000 x 1, 40000000 x 1, 40400000 x 1, 40800000 x 1
+
+//--- remote-store.mlir
+func.func @remote_store(%data: tensor<1x64xf32, #pld.dist>, %sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (tensor<2x1xi32, #pld.dist>) -> !pld.ctx
+  %me32 = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %me = arith.index_cast %me32 : i32 to index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %far = arith.constant 1024 : index
+  %col = arith.addi %me, %far : index
+  %peer = arith.subi %c1, %me : index
+  %peer32 = arith.index_cast %peer : index to i32
+  %t = "pld.tile_load"(%data, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (tensor<1x64xf32, #pld.dist>, index, index) -> tensor<1x64xf32, #pld.tile>
+  "pld.tile_remote_store"(%t, %data, %peer32, %c0, %col) : (tensor<1x64xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, i32, index, index) -> ()
+  return
+}
+
+//--- remote-load.mlir
+func.func @remote_load(%data: tensor<1x64xf32, #pld.dist>, %sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (tensor<2x1xi32, #pld.dist>) -> !pld.ctx
+  %me32 = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %me = arith.index_cast %me32 : i32 to index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %far = arith.constant 10000 : index
+  %col = arith.addi %me, %far : index
+  %peer = arith.subi %c1, %me : index
+  %peer32 = arith.index_cast %peer : index to i32
+  %t = "pld.tile_remote_load"(%data, %peer32, %c0, %col) {operandSegmentSizes = array<i32: 1, 1, 2, 0>} : (tensor<1x64xf32, #pld.dist>, i32, index, index) -> tensor<1x64xf32, #pld.tile>
+  "pld.tile_store"(%t, %data, %c0, %c0) : (tensor<1x64xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  return
+}
+
+//--- plain.mlir
+// Copies the first 4 elements of the plain %src into %dst.
+func.func @plain(%dst: tensor<1x4xf32, #pld.dist>, %src: tensor<1x8xf32>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %t = "pld.tile_load"(%src, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (tensor<1x8xf32>, index, index) -> tensor<1x4xf32, #pld.tile>
+  "pld.tile_store"(%t, %dst, %c0, %c0) : (tensor<1x4xf32, #pld.tile>, tensor<1x4xf32, #pld.dist>, index, index) -> ()
+  return
+}
+
+//--- plain-far.mlir
+// The same from column 4096 of the 8 of %src.
+func.func @plain_far(%dst: tensor<1x4xf32, #pld.dist>, %src: tensor<1x8xf32>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %far = arith.constant 4096 : index
+  %t = "pld.tile_load"(%src, %c0, %far) {operandSegmentSizes = array<i32: 1, 2, 0>} : (tensor<1x8xf32>, index, index) -> tensor<1x4xf32, #pld.tile>
+  "pld.tile_store"(%t, %dst, %c0, %c0) : (tensor<1x4xf32, #pld.tile>, tensor<1x4xf32, #pld.dist>, index, index) -> ()
+  return
+}
