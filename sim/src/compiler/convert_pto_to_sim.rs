@@ -36,6 +36,19 @@ impl PldPass for ConvertPtoToSim {
         let Some(body) = module.region(0).ok().and_then(|r| r.first_block()) else {
             return Ok(());
         };
+        // Removing it as "not a kernel" would drop the user's kernel.
+        if let Some(function) = unconverted_kernel(module) {
+            pld_ir::diag::emit_error(
+                function.location(),
+                &format!(
+                    "'func.func' op @{} is a device kernel without pto.kernel_kind: \
+                     convert-pto-to-sim lowers converted kernels; place it after \
+                     convert-pld-to-pto (or the pld-to-pto pipeline)",
+                    ir::symbol_name(function).unwrap_or_default()
+                ),
+            );
+            return Err(PassFailed);
+        }
         let mut op = body.first_operation();
         while let Some(current) = op {
             op = current.next_in_block();
@@ -67,6 +80,21 @@ impl PldPass for ConvertPtoToSim {
         }
         Ok(())
     }
+}
+
+/// The first device kernel of `module` (InCore, AIV or AIC, with a body)
+/// that `convert-pld-to-pto` has not converted yet; a builtin kernel's
+/// stand-in (the CHIP rail's, rendered from its template) is not one.
+pub fn unconverted_kernel<'c, 'a>(module: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    ir::functions(module).into_iter().find(|f| {
+        pld_dialect::query::function_kind(*f)
+            .ok()
+            .flatten()
+            .is_some_and(|k| k.is_device())
+            && f.attribute("pto.kernel_kind").is_err()
+            && f.attribute("builtin_template_dir").is_err()
+            && f.region(0).ok().and_then(|r| r.first_block()).is_some()
+    })
 }
 
 static IDENTITY: PassIdentity = PassIdentity;

@@ -54,10 +54,16 @@ impl ExploreProtocol {
     /// separated by spaces).
     pub fn parse(text: &str) -> Result<Self, String> {
         let mut pass = ExploreProtocol::default();
+        let mut given = HashSet::new();
         for item in text.split_whitespace() {
             let (key, value) = item
                 .split_once('=')
                 .ok_or_else(|| format!("pld-explore-protocol: expected key=value, not '{item}'"))?;
+            if !given.insert(key) {
+                return Err(format!(
+                    "pld-explore-protocol: option '{key}' is given more than once"
+                ));
+            }
             let number = |v: &str| {
                 v.parse::<u64>()
                     .map_err(|_| format!("pld-explore-protocol: {key} takes a number, not '{v}'"))
@@ -90,6 +96,17 @@ impl ExploreProtocol {
                 }
             }
         }
+        let last = u64::try_from(pass.schedules - 1)
+            .ok()
+            .and_then(|n| pass.seed.checked_add(n));
+        if last.is_none() {
+            return Err(format!(
+                "pld-explore-protocol: seed={} with schedules={} runs past the last seed, {}",
+                pass.seed,
+                pass.schedules,
+                u64::MAX
+            ));
+        }
         Ok(pass)
     }
 }
@@ -101,20 +118,7 @@ impl PldPass for ExploreProtocol {
     const ANCHOR: Anchor = Anchor::Module;
 
     fn run(&self, context: &Context, module: OperationRef) -> Result<(), PassFailed> {
-        let unconverted = pld_ir::functions(module).into_iter().find(|f| {
-            pld_dialect::query::function_kind(*f)
-                .ok()
-                .flatten()
-                .is_some_and(|k| k.is_device())
-                && f.attribute("pto.kernel_kind").is_err()
-                // A builtin kernel's stand-in (the CHIP rail's) is rendered
-                // from its template, not converted.
-                && f.attribute("builtin_template_dir").is_err()
-                && f.region(0)
-                    .ok()
-                    .and_then(|r| melior::ir::RegionLike::first_block(&r))
-                    .is_some()
-        });
+        let unconverted = crate::compiler::convert_pto_to_sim::unconverted_kernel(module);
         if let Some(function) = unconverted {
             pld_ir::diag::emit_error(
                 function.location(),
@@ -425,5 +429,10 @@ mod tests {
         assert!(ExploreProtocol::parse("schedules=x")
             .unwrap_err()
             .contains("a number"));
+        assert!(ExploreProtocol::parse("seed=18446744073709551615").is_err());
+        assert!(ExploreProtocol::parse("seed=18446744073709551615 schedules=1").is_ok());
+        assert!(ExploreProtocol::parse("seed=1 seed=2")
+            .unwrap_err()
+            .contains("'seed' is given more than once"));
     }
 }

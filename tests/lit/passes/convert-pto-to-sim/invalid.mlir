@@ -31,3 +31,12 @@ func.func @wait_gt(%s: !pto.ptr<i32>) attributes {pto.kernel_kind = #pto.kernel_
   "pto.comm_twait"(%sp, %one) {cmp = #pto.wait_cmp<"gt">} : (!sigpart, i32) -> ()
   return
 }
+
+// -----
+
+// A device kernel convert-pld-to-pto has not converted (no
+// pto.kernel_kind) is refused, not removed with the orchestrators.
+// expected-error@+1 {{'func.func' op @unconverted is a device kernel without pto.kernel_kind: convert-pto-to-sim lowers converted kernels; place it after convert-pld-to-pto (or the pld-to-pto pipeline)}}
+func.func @unconverted(%d: tensor<1x8xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  return
+}

@@ -54,6 +54,12 @@
 // RUN: pld-opt %t/flag.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=1 schedules=3})' -o /dev/null
 // RUN: not pld-opt %t/flag.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{schedules=0})' 2>&1 | FileCheck %s --check-prefix=ZERO
 // ZERO: pld-explore-protocol: schedules is at least 1
+// As pld-run --explore refuses them: seeds past the last u64, and an option
+// given twice (which value would win?).
+// RUN: not pld-opt %t/flag.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=1 schedules=2 seed=18446744073709551615})' 2>&1 | FileCheck %s --check-prefix=SEED
+// SEED: pld-explore-protocol: seed=18446744073709551615 with schedules=2 runs past the last seed, 18446744073709551615
+// RUN: not pld-opt %t/flag.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=2 ranks=3})' 2>&1 | FileCheck %s --check-prefix=TWICE
+// TWICE: pld-explore-protocol: option 'ranks' is given more than once
 // Other pld passes still take no options:
 // RUN: not pld-opt %t/deadlock.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-verify{x=1})' 2>&1 | FileCheck %s --check-prefix=NONE
 // NONE: pass 'pld-verify' takes no options
