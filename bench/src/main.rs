@@ -40,7 +40,7 @@ const BENCHMARKS: &[Benchmark] = &[
     Benchmark {
         name: "allreduce",
         description:
-            "64 MiB FP32 allreduce, ring and mesh, P = 2, 4, 8 on the simulator vs. OpenMPI and an ideal in-process ring",
+            "64 MiB FP32 allreduce, ring, mesh and two-shot, P = 2, 4, 8 on the simulator vs. OpenMPI and the ideal in-process ring and one-shot",
         run: allreduce::run,
     },
     Benchmark {

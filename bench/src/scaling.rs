@@ -16,7 +16,7 @@
 //! 2 GiB of windows and as much of inputs, which fit beside other work.
 //! Each figure is the best of `min(--runs, 3)`.
 
-use crate::allreduce::{busbw_of, run_sized};
+use crate::allreduce::{busbw_of, run_sized, Schedule};
 use crate::anchors;
 use crate::harness::{format_duration, Config, Result};
 use std::time::Duration;
@@ -52,7 +52,7 @@ fn best_ring(
 ) -> Result<Duration> {
     let mut best: Option<Duration> = None;
     for _ in 0..runs {
-        let measured = run_sized(pld_run, dir, ("ring", ranks, ELEMENTS), "threads")?;
+        let measured = run_sized(pld_run, dir, (Schedule::Ring, ranks, ELEMENTS), "threads")?;
         best = Some(best.map_or(measured.time, |b| b.min(measured.time)));
     }
     best.ok_or_else(|| "no run".into())
