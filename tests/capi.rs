@@ -719,9 +719,25 @@ fn a_time_limit_stops_its_run_and_no_other() {
     assert_eq!(
         messages(&sink).last().map(String::as_str),
         Some(
-            "deadlock.mlir:1:1: pldRunOptionsSetTimeLimit: -1 seconds is no time limit (a \
-             number of seconds >= 0; 0 for none)"
+            "deadlock.mlir:1:1: pldRunOptionsSetTimeLimit: -1.0 seconds is no time limit (a \
+             positive number of seconds, at most about 1.8e19; 0 or infinity for none)"
         )
+    );
+    // A limit below a nanosecond is a nanosecond, not "none".
+    api::pldRunOptionsSetTimeLimit(o(), 1e-12);
+    let result = run_plain(&deadlocking, options.ptr);
+    let kinds: Vec<FindingKind> = findings(&result).into_iter().map(|f| f.0).collect();
+    assert_eq!(kinds, [FindingKind::TimeLimit]);
+    api::pldRunResultDestroy(result);
+    // A deadline beyond any Duration is refused, not ignored.
+    api::pldRunOptionsSetDeadline(o(), 1e300);
+    assert!(run_plain(&deadlocking, options.ptr).ptr.is_null());
+    let said = messages(&sink);
+    assert!(
+        said.last()
+            .unwrap()
+            .contains("pldRunOptionsSetDeadline: 1e300 is no deadline"),
+        "{said:?}"
     );
     api::pldRunOptionsSetTimeLimit(o(), 0.0);
     api::pldRunOptionsSetDeadline(o(), 0.2);
@@ -882,6 +898,43 @@ fn a_program_stays_on_its_thread_and_the_irdl_text_is_the_installed_file() {
 /// names them: a negative rank count as given, a null array with a positive
 /// count (inputs and outputs), a negative number of schedules; the entry
 /// is taken with its sigil, as a buffer name is.
+#[test]
+fn a_null_module_or_context_is_refused_without_a_crash() {
+    let module = mlir_sys::MlirModule {
+        ptr: std::ptr::null_mut(),
+    };
+    let context = mlir_sys::MlirContext {
+        ptr: std::ptr::null_mut(),
+    };
+    assert_eq!(pld::dialects::pldContextLoadDialects(context).value, 0);
+    let program = api::pldProgramCreate(module, host::string_ref(""), 2);
+    assert!(program.ptr.is_null());
+    let mut text = String::new();
+    let translated =
+        pld::translate::pldTranslateModuleToPTO(module, Some(host::collect), host::data(&mut text));
+    assert_eq!(translated.value, 0);
+    assert!(text.is_empty());
+    let kernels =
+        pld::translate::pldTranslateModuleToKernels(module, host::string_ref("unused-dir"));
+    assert_eq!(kernels.value, 0);
+    assert!(!root().join("unused-dir").exists());
+    // A string with a null pointer and a length is refused, not read as
+    // empty.
+    let (context, sink) = host_context();
+    let module = parse(&context, "examples/ring_allreduce.mlir");
+    let entry = mlir_sys::MlirStringRef {
+        data: std::ptr::null(),
+        length: 3,
+    };
+    assert!(api::pldProgramCreate(module.to_raw(), entry, 4)
+        .ptr
+        .is_null());
+    assert_eq!(
+        messages(&sink),
+        ["examples/ring_allreduce.mlir:0:0: the entry name: a null pointer with a length of 3"]
+    );
+}
+
 #[test]
 fn wrong_arguments_are_named_and_an_entry_takes_its_sigil() {
     let (context, sink) = host_context();

@@ -10,8 +10,8 @@ use crate::run::{self, Input, Options};
 use melior::ir::{operation::OperationLike, Location};
 use mlir_sys::{MlirContext, MlirModule, MlirStringRef};
 use pld_ir::loc::Position;
+use pld_sim::runtime::duration;
 use std::ffi::c_void;
-use std::time::Duration;
 
 /// `PldProgram`.
 #[repr(C)]
@@ -130,6 +130,9 @@ pub extern "C" fn pldProgramCreate(
     entry: MlirStringRef,
     numRanks: isize,
 ) -> PldProgram {
+    if raw::refused_null(module.ptr.is_null(), "pldProgramCreate", "MlirModule") {
+        return null_program();
+    }
     let context = raw::module_context(module);
     raw::guard(Some(context), null_program(), || {
         let loaded = raw::with_context(context, |ctx| {
@@ -414,11 +417,18 @@ pub extern "C" fn pldRunOptionsSetCheck(options: PldRunOptions, check: bool) {
 
 #[no_mangle]
 pub extern "C" fn pldRunOptionsSetDeadline(options: PldRunOptions, seconds: f64) {
-    set_option(options, |o| {
-        if let Ok(deadline) = Duration::try_from_secs_f64(seconds) {
-            if !deadline.is_zero() {
-                o.deadline = deadline;
-            }
+    const SETTER: &str = "pldRunOptionsSetDeadline";
+    set_option(options, |o| match duration::seconds(seconds) {
+        Some(deadline) => {
+            o.deadline = deadline;
+            o.refused.remove(SETTER);
+        }
+        None => {
+            let why = format!(
+                "{SETTER}: {seconds:?} is no deadline (a positive number of seconds, {})",
+                duration::MOST
+            );
+            o.refused.insert(SETTER, why);
         }
     })
 }
@@ -445,19 +455,18 @@ pub extern "C" fn pldRunOptionsSetExplore(
 #[no_mangle]
 pub extern "C" fn pldRunOptionsSetTimeLimit(options: PldRunOptions, seconds: f64) {
     const SETTER: &str = "pldRunOptionsSetTimeLimit";
-    set_option(options, |o| match Duration::try_from_secs_f64(seconds) {
-        Ok(limit) => {
-            o.time_limit = Some(limit).filter(|l| !l.is_zero());
+    // 0 and infinity: no limit.
+    let none = seconds == 0.0 || seconds == f64::INFINITY;
+    set_option(options, |o| match (none, duration::seconds(seconds)) {
+        (true, _) | (false, Some(_)) => {
+            o.time_limit = duration::seconds(seconds).filter(|_| !none);
             o.refused.remove(SETTER);
         }
-        // Infinity: no limit, as 0.
-        Err(_) if seconds == f64::INFINITY => {
-            o.time_limit = None;
-            o.refused.remove(SETTER);
-        }
-        Err(_) => {
+        (false, None) => {
             let why = format!(
-                "{SETTER}: {seconds} seconds is no time limit (a number of seconds >= 0; 0 for none)"
+                "{SETTER}: {seconds:?} seconds is no time limit (a positive number of seconds, {}; \
+                 0 or infinity for none)",
+                duration::MOST
             );
             o.refused.insert(SETTER, why);
         }

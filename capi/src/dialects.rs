@@ -9,6 +9,13 @@ use std::sync::OnceLock;
 
 #[no_mangle]
 pub extern "C" fn pldContextLoadDialects(context: MlirContext) -> MlirLogicalResult {
+    if raw::refused_null(
+        context.ptr.is_null(),
+        "pldContextLoadDialects",
+        "MlirContext",
+    ) {
+        return status(false);
+    }
     raw::guard(Some(context), status(false), || {
         raw::with_context(context, |context| {
             match pld_dialect::context::load_into(context) {

@@ -50,10 +50,17 @@ pub(crate) fn string_ref(text: &str) -> MlirStringRef {
     }
 }
 
-/// The caller's string, copied; an error when it is not UTF-8.
+/// The caller's string, copied; an error when it is not UTF-8, or a null
+/// pointer with a positive length.
 pub(crate) fn string(text: MlirStringRef, what: &str) -> Result<String, String> {
-    if text.data.is_null() || text.length == 0 {
+    if text.length == 0 {
         return Ok(String::new());
+    }
+    if text.data.is_null() {
+        return Err(format!(
+            "{what}: a null pointer with a length of {}",
+            text.length
+        ));
     }
     // SAFETY: an `MlirStringRef` passed in points to `length` readable
     // bytes for the duration of the call (MLIR's convention).
@@ -89,6 +96,17 @@ pub(crate) fn with_module<R>(raw: MlirModule, work: impl FnOnce(&Module) -> R) -
     // duration of the call; `ManuallyDrop` keeps melior from destroying it.
     let module = ManuallyDrop::new(unsafe { Module::from_raw(raw) });
     work(&module)
+}
+
+/// Whether the caller passed a null module or context to `function`,
+/// which then fails: there is no context to report on, so it says so on
+/// standard error (MLIR's C API leaves a null handle undefined; pld's
+/// refuses it).
+pub(crate) fn refused_null(null: bool, function: &str, what: &str) -> bool {
+    if null {
+        pld_ir::say!("{function}: a null {what}; nothing was done");
+    }
+    null
 }
 
 /// The raw context of a module the caller passed in.

@@ -13,6 +13,13 @@ pub extern "C" fn pldTranslateModuleToPTO(
     callback: MlirStringCallback,
     user_data: *mut c_void,
 ) -> MlirLogicalResult {
+    if raw::refused_null(
+        module.ptr.is_null(),
+        "pldTranslateModuleToPTO",
+        "MlirModule",
+    ) {
+        return status(false);
+    }
     let context = raw::module_context(module);
     raw::guard(Some(context), status(false), || {
         let text = raw::with_module(module, |module| {
@@ -39,6 +46,13 @@ pub extern "C" fn pldTranslateModuleToKernels(
     module: MlirModule,
     directory: MlirStringRef,
 ) -> MlirLogicalResult {
+    if raw::refused_null(
+        module.ptr.is_null(),
+        "pldTranslateModuleToKernels",
+        "MlirModule",
+    ) {
+        return status(false);
+    }
     let context = raw::module_context(module);
     raw::guard(Some(context), status(false), || {
         raw::with_module(module, |module| {

@@ -230,7 +230,10 @@ PLD_CAPI_EXPORTED void pldRunOptionsSetCheck(PldRunOptions options,
                                              bool check);
 
 /// How long every live rank may be blocked before the run is a deadlock, in
-/// seconds (a positive number; anything else keeps the current value).
+/// seconds: a positive number up to about 1.8e19 (below a nanosecond counts
+/// as a nanosecond). Anything else is refused: the next pldProgramRun with
+/// these options fails with an error diagnostic naming it (until a valid
+/// value is set).
 PLD_CAPI_EXPORTED void pldRunOptionsSetDeadline(PldRunOptions options,
                                                 double seconds);
 
@@ -245,15 +248,17 @@ PLD_CAPI_EXPORTED void pldRunOptionsSetExplore(PldRunOptions options,
                                                intptr_t numSchedules);
 
 /// How long a run (all its schedules) may take, in seconds, as
-/// `pld-run --time-limit`; 0 (the default) or infinity for no limit. A run
+/// `pld-run --time-limit`: a positive number up to about 1.8e19 (below a
+/// nanosecond counts as a nanosecond); 0 (the default) or infinity for no
+/// limit. A run
 /// over it is stopped as a deadlock stops one (every wait returns at once,
 /// no further call or schedule starts) and pldProgramRun returns its
 /// result with a PldFindingTimeLimit finding; its calls are not checked
 /// and the outputs hold what the ranks had written. It stops this run
 /// only: runs of other threads go on. A kernel that loops on after its
 /// waits have returned (a loop that waits for a value, never for a count)
-/// keeps pldProgramRun from returning. A negative or NaN value is refused:
-/// the next pldProgramRun with these options fails with an error
+/// keeps pldProgramRun from returning. A negative, NaN or larger value is
+/// refused: the next pldProgramRun with these options fails with an error
 /// diagnostic naming it (until a valid value is set).
 PLD_CAPI_EXPORTED void pldRunOptionsSetTimeLimit(PldRunOptions options,
                                                  double seconds);

@@ -20,6 +20,10 @@
 |*    null handle. Functions without a context say how they report errors.   *|
 |*  - No call lets a Rust panic or C++ exception escape: an internal error    *|
 |*    is reported like any other error.                                       *|
+|*  - A null MlirContext or MlirModule passed in is refused (a failed result  *|
+|*    or a null handle) with a line on standard error, there being no        *|
+|*    context to report on; a null pld handle is ignored or refused as each  *|
+|*    function says.                                                          *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 

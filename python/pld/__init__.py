@@ -101,8 +101,17 @@ Source = _Union[str, bytes, _os.PathLike[str]]
 Inputs = _Mapping[str, object]
 
 
+def _name(name: str | None) -> str | None:
+    """``name=`` checked to be a str (or None)."""
+    if name is not None and not isinstance(name, str):
+        raise TypeError(f"name is the source's name in diagnostics (a str), not "
+                        f"{type(name).__name__}")
+    return name
+
+
 def _read(source: Source, name: str | None) -> tuple[bytes, str]:
     """The source's bytes and its name in diagnostics."""
+    name = _name(name)
     if isinstance(source, _os.PathLike):
         path = _os.fspath(source)
         return _Path(path).read_bytes(), name or path
@@ -126,7 +135,11 @@ def _integer(value: int, keyword: str) -> int:
     bool, a float or a string)."""
     if isinstance(value, bool) or not isinstance(value, _numbers.Integral):
         raise TypeError(f"{keyword} is an int, not {type(value).__name__}")
-    return int(value)
+    value = int(value)
+    if value >= 2**64:
+        # (What the extension takes is 64 bits wide.)
+        raise ValueError(f"{keyword} is at most 2**64 - 1, not {value}")
+    return value
 
 
 def _ranks(ranks: int) -> int:
@@ -153,13 +166,19 @@ def _inputs(inputs: Inputs | None) -> Inputs | None:
     return inputs
 
 
+# The most seconds a deadline or a time limit takes (u64::MAX, as pld-run);
+# one below a nanosecond counts as a nanosecond.
+_MOST_SECONDS = float(2**64 - 1)
+
+
 def _seconds(deadline: float) -> float:
     if isinstance(deadline, bool) or not isinstance(deadline, _numbers.Real):
         raise TypeError(f"deadline is a number of seconds (an int or a float), not "
                         f"{type(deadline).__name__}")
     deadline = float(deadline)
-    if not deadline > 0 or deadline == float("inf"):
-        raise ValueError(f"deadline takes a positive number of seconds, not {deadline}")
+    if not 0 < deadline <= _MOST_SECONDS:
+        raise ValueError(f"deadline takes a positive number of seconds (at most about 1.8e19), "
+                         f"not {deadline}")
     return deadline
 
 
@@ -170,9 +189,12 @@ def _time_limit(limit: float | None) -> float | None:
         raise TypeError(f"time_limit is a number of seconds (an int or a float) or None, not "
                         f"{type(limit).__name__}")
     limit = float(limit)
-    if not limit > 0:
-        raise ValueError(f"time_limit takes a positive number of seconds (or None), not {limit}")
-    return None if limit == float("inf") else limit
+    if limit == float("inf"):
+        return None
+    if not 0 < limit <= _MOST_SECONDS:
+        raise ValueError(f"time_limit takes a positive number of seconds (at most about 1.8e19) "
+                         f"or None, not {limit}")
+    return limit
 
 
 @_overload
@@ -207,6 +229,9 @@ def opt(source: Source, pipeline: str | None = None, *, name: str | None = None,
     Raises :class:`Error` with the diagnostics when the source does not
     parse or verify, the pipeline is invalid, or a pass fails.
     """
+    if pipeline is not None and not isinstance(pipeline, str):
+        raise TypeError(f"pipeline is a pass pipeline (a str, as --pass-pipeline), not "
+                        f"{type(pipeline).__name__}")
     data, name = _read(source, name)
     printing = (bool(print_debug_info), bool(print_generic), bool(use_nameloc_as_prefix))
     output = _pld.opt(data, pipeline, name, bool(verify_each), printing,
@@ -245,6 +270,8 @@ def translate(source: Source, emit: str = "pto", *, name: str | None = None,
         directory = _Path(output_dir)
         _pld.translate_kernels(text, name, directory)
         return sorted(p for p in directory.rglob("*") if p.is_file())
+    if not isinstance(emit, str):
+        raise TypeError(f"emit is 'pto' or 'kernels' (a str), not {type(emit).__name__}")
     raise ValueError(f"emit is 'pto' or 'kernels', not {emit!r}")
 
 

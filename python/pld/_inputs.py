@@ -81,8 +81,20 @@ def _entry(described: Mapping[str, Any], slot: Mapping[str, Any], key: str, valu
                 "give an array"
             )
         return value
+    if value is None:
+        raise Error(
+            f"input '{key}' is None: give an array, a list of one per rank or a generator's "
+            f"name ({', '.join(GENERATORS)}), or leave '{key}' out for pld-run's fill"
+        )
     devices = slot.get("devices")
     arrays = isinstance(value, (list, tuple)) and any(isinstance(v, np.ndarray) for v in value)
+    if arrays:
+        odd = next((v for v in value if v is not None and not isinstance(v, np.ndarray)), None)
+        if odd is not None:
+            raise Error(
+                f"input '{key}' mixes arrays with a {type(odd).__name__}: a list gives one array "
+                "per rank (None for a device that does not hold the buffer)"
+            )
     if arrays and all(v is None or isinstance(v, np.ndarray) for v in value):
         if len(value) != ranks:
             raise Error(f"input '{key}' gives {len(value)} arrays for {ranks} ranks")

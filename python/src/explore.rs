@@ -37,10 +37,9 @@ pub struct Explored {
 
 /// Explores the request's kernel or program.
 pub fn explore(exploration: &Exploration, inputs: &Inputs) -> Result<Explored, Failure> {
-    // As pld-run refuses it: the simulator reads it where no error can be said.
-    pld_sim::runtime::env::EXPLORE_THREADS
-        .read()
-        .map_err(Failure::plain)?;
+    // As pld-run refuses them: the simulator reads the switches where no
+    // error can be said.
+    crate::run::environment()?;
     match exploration.request.kind()? {
         Kind::Program => explore_program(exploration, inputs),
         Kind::Kernel => explore_kernel(exploration, inputs),

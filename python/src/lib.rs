@@ -28,24 +28,28 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::time::Duration;
 
-/// A deadline in seconds as a duration (positive and finite).
+/// A deadline in seconds as a duration (pld-run's rule, which
+/// `pld/__init__.py` checks first).
 fn seconds(value: f64) -> Result<Duration, Failure> {
-    match Duration::try_from_secs_f64(value) {
-        Ok(duration) if !duration.is_zero() => Ok(duration),
-        _ => Err(Failure::plain(format!(
-            "deadline takes a positive number of seconds, not {value}"
-        ))),
-    }
+    use pld_sim::runtime::duration;
+    duration::seconds(value).ok_or_else(|| {
+        Failure::plain(format!(
+            "deadline takes a positive number of seconds ({}), not {value:?}",
+            duration::MOST
+        ))
+    })
 }
 
 /// A time limit in seconds as a duration (`None`: no limit).
 fn limit(value: Option<f64>) -> Result<Option<Duration>, Failure> {
     value
-        .map(|v| match Duration::try_from_secs_f64(v) {
-            Ok(duration) if !duration.is_zero() => Ok(duration),
-            _ => Err(Failure::plain(format!(
-                "time_limit takes a positive number of seconds (or None), not {v}"
-            ))),
+        .map(|v| {
+            pld_sim::runtime::duration::seconds(v).ok_or_else(|| {
+                Failure::plain(format!(
+                    "time_limit takes a positive number of seconds (at most about 1.8e19) or \
+                     None, not {v:?}"
+                ))
+            })
         })
         .transpose()
 }

@@ -136,8 +136,19 @@ pub fn python_words(message: &str) -> String {
     words
 }
 
+/// Reads the environment as `pld-run` does before it loads anything: its
+/// yes-or-no switches and the compile cache's variables, a value that
+/// means nothing refused in the variable's own words (not as an error of
+/// the source).
+pub fn environment() -> Result<(), Failure> {
+    pld_sim::runtime::env::check_all().map_err(Failure::plain)?;
+    let choice = pld_sim::compiler::cache::Choice::Default;
+    pld_sim::compiler::cache::configure(choice).map_err(Failure::plain)
+}
+
 /// Runs the request, asking `inputs` for the buffers once it knows them.
 pub fn run(request: &Request, inputs: &Inputs) -> Result<Report, Failure> {
+    environment()?;
     match request.kind()? {
         Kind::Program => program::run(request, inputs),
         Kind::Kernel => kernel::run(request, inputs),

@@ -376,3 +376,32 @@ def test_errors_name_the_keywords_of_run(example, root: Path) -> None:
         "orchestrator to run; kernel= names a kernel)" in message, message
     with pytest.raises(pld.Error, match="has 0 collectives; check=True needs exactly one"):
         pld.run(root / "tests" / "explore" / "remote-load-without-wait.mlir", check=True)
+
+
+def test_argument_mistakes_name_their_keyword(example) -> None:
+    source = example("ring_allreduce.mlir")
+    with pytest.raises(TypeError, match="^name is the source's name in diagnostics"):
+        pld.run(source, ranks=4, name=5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^pipeline is a pass pipeline \(a str"):
+        pld.opt(source, 5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^emit is 'pto' or 'kernels' \(a str\), not int"):
+        pld.translate(source, 5)  # type: ignore[call-overload]
+    with pytest.raises(ValueError, match=r"^schedules is at most 2\*\*64 - 1, not "):
+        pld.explore(source, ranks=4, schedules=2**70)
+
+
+@pytest.mark.parametrize("value, message", [
+    (None, "input 'data' is None: give an array, a list of one per rank or a generator's name"),
+    ([np.zeros((1, 4097), np.float32), "ones", np.zeros((1, 4097), np.float32),
+      np.zeros((1, 4097), np.float32)],
+     "input 'data' mixes arrays with a str: a list gives one array per rank"),
+])
+def test_inputs_that_are_no_arrays_are_named(example, value: object, message: str) -> None:
+    with pytest.raises(pld.Error, match=re.escape(message)):
+        pld.run(example("ring_allreduce.mlir"), ranks=4, inputs={"data": value})
+
+
+def test_an_environment_mistake_is_not_blamed_on_the_source(example, monkeypatch) -> None:
+    monkeypatch.setenv("PLD_CACHE_MAX_BYTES", "lots")
+    with pytest.raises(pld.Error, match="^PLD_CACHE_MAX_BYTES=lots: the compile cache's bound"):
+        pld.run(example("ring_allreduce.mlir"), ranks=4)

@@ -89,6 +89,50 @@ def test_ctrl_c_parks_a_kernel_that_never_ends_and_the_next_run_works(example) -
     assert _cpu_seconds() - before < 0.5
 
 
+# A loop whose every wait holds at once (each rank adds a credit to its own
+# cell and waits for one): its ranks never reach a wait that blocks.
+SPIN = """\
+!sig = tensor<2x1xi32, #pld.dist>
+func.func @spin(%sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %many = arith.constant 1000000000000 : index
+  %one = arith.constant 1 : i32
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (!sig) -> !pld.ctx
+  %me = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  scf.for %i = %c0 to %many step %c1 {
+    "pld.system_notify"(%sig, %me, %c0, %c0, %one) {op = #pld.notify_op<"atomic_add">} : (!sig, i32, index, index, i32) -> ()
+    "pld.system_wait"(%sig, %c0, %c0, %one) {cmp = #pld.wait_cmp<"ge">} : (!sig, index, index, i32) -> ()
+  }
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("stop", ["ctrl_c", "time_limit"])
+def test_a_kernel_whose_waits_always_hold_is_parked_after_the_stop(example, stop) -> None:
+    """As the barrier loop above, though no wait of it ever blocks: every
+    device call after the stop counts, and its ranks are parked too."""
+    import time
+
+    if stop == "ctrl_c":
+        timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+        timer.start()
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                pld.run(SPIN, ranks=2)
+        finally:
+            timer.cancel()
+    else:
+        with pytest.raises(pld.TimeLimitError):
+            pld.run(SPIN, ranks=2, time_limit=0.5)
+    assert pld.run(example("ring_allreduce.mlir"), ranks=4, check=True).ok
+    time.sleep(6)
+    before = _cpu_seconds()
+    time.sleep(2)
+    assert _cpu_seconds() - before < 0.5
+
+
 def test_ctrl_c_stops_an_exploration(root) -> None:
     timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
@@ -159,12 +203,28 @@ def test_a_time_limit_stops_an_exploration(root) -> None:
 
 
 @pytest.mark.parametrize("limit, error, words", [
-    (0, ValueError, "time_limit takes a positive number of seconds (or None), not 0.0"),
-    (-1.5, ValueError, "time_limit takes a positive number of seconds (or None), not -1.5"),
-    (float("nan"), ValueError, "time_limit takes a positive number of seconds (or None), not nan"),
+    (0, ValueError, "time_limit takes a positive number of seconds (at most about 1.8e19) or "
+     "None, not 0.0"),
+    (-1.5, ValueError, "time_limit takes a positive number of seconds (at most about 1.8e19) or "
+     "None, not -1.5"),
+    (float("nan"), ValueError, "time_limit takes a positive number of seconds (at most about "
+     "1.8e19) or None, not nan"),
+    (1e300, ValueError, "time_limit takes a positive number of seconds (at most about 1.8e19) or "
+     "None, not 1e+300"),
     ("1", TypeError, "time_limit is a number of seconds (an int or a float) or None, not str"),
     (True, TypeError, "time_limit is a number of seconds (an int or a float) or None, not bool"),
 ])
 def test_a_time_limit_that_means_nothing_is_refused(example, limit, error, words) -> None:
     with pytest.raises(error, match=re.escape(words)):
         pld.run(example("ring_allreduce.mlir"), ranks=2, time_limit=limit)
+
+
+def test_a_tiny_time_limit_is_a_limit_and_a_huge_deadline_a_deadline() -> None:
+    """5e-10 s rounds to a nanosecond, not to 0 (which would be no limit);
+    1e300 s is refused as pld-run refuses it, in the keyword's words."""
+    with pytest.raises(pld.TimeLimitError):
+        pld.run(DEADLOCK, ranks=3, deadline=120, time_limit=5e-10)
+    with pytest.raises(ValueError, match=re.escape(
+            "deadline takes a positive number of seconds (at most about 1.8e19), not 1e+300")):
+        pld.run(DEADLOCK, ranks=3, deadline=1e300)
+    assert pld.run(DEADLOCK, ranks=3, deadline=0.2, time_limit=float("inf")).deadlock

@@ -13,6 +13,7 @@ pub(crate) mod board;
 pub(crate) mod copy;
 pub(crate) mod dma;
 pub(crate) mod domain;
+pub mod duration;
 pub mod env;
 pub mod explorer;
 pub mod ffi;

@@ -351,13 +351,21 @@ pub(crate) fn current_agent() -> usize {
 static LIVE_SLOTS: Mutex<Vec<usize>> = Mutex::new(Vec::new());
 
 /// Calls `f` with the state and rank of the calling thread, if it is a
-/// rank (or block) thread of a run.
+/// rank (or block) thread of a run. Every device call comes here first: in
+/// a run stopped by Ctrl-C (or its own stop), a kernel still calling into
+/// the simulator [`ABANDON`] later is parked here, whatever the call (a
+/// loop whose waits hold at once never reaches the parking of a wait that
+/// does not).
 pub(crate) fn with_current<R>(f: impl FnOnce(&State<'_>, usize) -> R) -> Option<R> {
     CURRENT.with(|c| c.get()).map(|(state, rank, _)| {
         // SAFETY: set by `Run::execute` for the duration of the rank's
         // kernel, and by `bind_block` for a block of it, during which the
         // state lives (scoped threads; blocks end before their rank does).
-        f(unsafe { &*state }, rank)
+        let state = unsafe { &*state };
+        if state.stopped() {
+            state.after_stop();
+        }
+        f(state, rank)
     })
 }
 
@@ -736,7 +744,8 @@ impl State<'_> {
     /// A wait that does not hold, in a stopped run, returns at once so
     /// that the kernel can finish. After Ctrl-C, a kernel that still calls
     /// into the simulator [`ABANDON`] later (a loop around a barrier that
-    /// never ends) would spin for ever: its rank stops here for good,
+    /// never ends; [`with_current`] asks at every device call) would spin
+    /// for ever: its rank stops here for good,
     /// parked, using no CPU, and its run never returns (`pld-run` has
     /// exited by then; the Python package leaves the run behind). A run
     /// stopped by a deadlock is not abandoned: its ranks run on to their

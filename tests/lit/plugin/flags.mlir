@@ -11,6 +11,7 @@
 // HELP: --pld-to-pto
 // HELP: --shard-to-pto
 
+// FLAG: for the -p option: may not occur within a group!
 // FLAG: Unknown command line argument '--pld-to-pto'
 
 // CHECK: func.func @ring_allreduce

@@ -184,11 +184,13 @@ extern "C" fn early_ctrl_c() {
 
 /// A positive number of seconds `option` took, else the refusal (status 2).
 fn seconds(option: &str, value: f64) -> Duration {
-    match Duration::try_from_secs_f64(value) {
-        Ok(duration) if !duration.is_zero() => duration,
-        _ => refuse(
+    use pld_sim::runtime::duration;
+    match duration::seconds(value) {
+        Some(duration) => duration,
+        None => refuse(
             &format!(
-                "{option} takes a positive number of seconds (at most about 1.8e19), not {value:?}"
+                "{option} takes a positive number of seconds ({}), not {value:?}",
+                duration::MOST
             ),
             2,
         ),
