@@ -531,7 +531,7 @@ fn whole_calls(finished: &ProgramOutcome, world: usize, check: bool) -> Vec<Call
                     "not checked (the run options' check is off)".into(),
                 ),
                 Err(note) => {
-                    Call::unchecked(op, call.location.clone(), kernel, ranks, note.clone())
+                    Call::unchecked(op, call.location.clone(), kernel, ranks, note.to_string())
                 }
             }
         })

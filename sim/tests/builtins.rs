@@ -305,6 +305,69 @@ fn a_kernel_that_refuses_its_call_says_why() {
     }
 }
 
+/// The indexed_all_to_all_v kernel names the operand it refuses: each
+/// shape it cannot serve (2 ranks, an [8, 16] target: 4 rows per slot) is
+/// refused once per rank, not once per block, with its own reason. (Before,
+/// one message for all of them named the target, input and counts for a
+/// short index, once per block.)
+#[test]
+fn the_indexed_kernel_names_the_operand_it_refuses() {
+    let rows = |n: u32, width: u32| TensorArg::new(0, &[n, width], 4);
+    let tensors = |input: TensorArg, index: &[u32], send: &[u32]| {
+        vec![
+            input,
+            TensorArg::new(512, &[8, 16], 4),
+            TensorArg::new(1024, &[2, 2], 4),
+            TensorArg::new(1056, send, 4),
+            TensorArg::new(1088, &[2, 1], 4),
+            TensorArg::new(1120, index, 4),
+        ]
+    };
+    let refusals = [
+        (
+            tensors(rows(8, 16), &[1], &[2]),
+            "the index has fewer elements than the target has rows",
+        ),
+        (
+            tensors(rows(8, 16), &[2, 3], &[2]),
+            "the index has fewer elements",
+        ),
+        (
+            tensors(rows(16, 8), &[8], &[2]),
+            "the input's rows are not as wide as the target's",
+        ),
+        (
+            tensors(rows(8, 16), &[8], &[1]),
+            "send_counts has fewer rows than nranks",
+        ),
+    ];
+    for (tensors, reason) in refusals {
+        let domain = CommDomain::new(2, 1184).unwrap();
+        let run = BuiltinRun {
+            variant: "builtin.tensor.indexed_all_to_all_v__fp32",
+            tensors: &tensors,
+            scalars: &[Scalar::Context, Scalar::Context, Scalar::Context],
+            calls: 1,
+            aiv_limit: AIV_CORES,
+            deadline: DEADLINE,
+            record_remote_writes: false,
+            launch: Some(2),
+        }
+        .execute(&domain, None, None)
+        .unwrap();
+        let o = &run.outcome;
+        assert!(
+            o.deadlock.is_none() && o.errors.is_empty(),
+            "{reason}: {o:?}"
+        );
+        assert_eq!(o.fatals.len(), 2, "{reason}: {:?}", o.fatals);
+        for f in &o.fatals {
+            assert_eq!(f.code, 5, "{f}");
+            assert!(f.message.starts_with(reason), "{reason}: {f}");
+        }
+    }
+}
+
 #[test]
 fn barrier_broadcast_reduce_scatter_allgather_all_to_all() {
     let mut cases = Vec::new();

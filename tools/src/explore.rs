@@ -4,7 +4,7 @@
 
 use crate::options::{Options, Seeds, DEADLOCK};
 use crate::report::{count, index_of};
-use pld_sim::program::orchestrate::{Buffer, ProgramRun};
+use pld_sim::program::orchestrate::{Buffer, ProgramRun, Unchecked};
 use pld_sim::{Finding, Outcome, Schedule};
 use std::collections::HashSet;
 use std::time::Instant;
@@ -335,6 +335,15 @@ pub fn program_verdict(
         );
     }
     for call in &finished.calls {
+        if let Err(Unchecked::Cannot(why)) = &call.check {
+            verdict.push(
+                format!("unchecked {}", call.location),
+                format!(
+                    "--check cannot compare {} at {}: {why}",
+                    call.kind, call.location
+                ),
+            );
+        }
         if let Ok(checks) = &call.check {
             for check in checks.iter().filter(|c| !c.ok) {
                 verdict.push(

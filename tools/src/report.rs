@@ -291,35 +291,91 @@ pub(crate) struct TableRow {
 /// = algbw times nccl-tests' factor for the collective and rank count) and
 /// #wrong (`N/A` without `--check`). `indent` starts every line.
 pub(crate) fn collective_table(rows: &[TableRow], indent: &str) -> String {
-    let mut text =
-        format!(
-        "{indent}#{:>3} {:<26} {:>5} {:>12} {:>10} {:>5} {:>6} {:>5} {:>10} {:>8} {:>8} {:>7}\n",
-        "", "collective", "ranks", "size", "count", "type", "redop", "root", "time", "algbw",
-        "busbw", "#wrong"
-    );
-    text += &format!(
-        "{indent}#{:>3} {:<26} {:>5} {:>12} {:>10} {:>5} {:>6} {:>5} {:>10} {:>8} {:>8} {:>7}\n",
-        "", "", "", "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", ""
-    );
-    for (i, row) in rows.iter().enumerate() {
-        let seconds = row.time.as_secs_f64().max(1e-9);
-        let algbw = row.bytes as f64 / seconds / 1e9;
-        let busbw = algbw * row.collective.bus_factor(row.ranks);
-        let root = row.root.map_or("-".to_string(), |r| r.to_string());
-        let redop = row.reduce.map_or("none".to_string(), |r| r.to_string());
-        let wrong = row.wrong.map_or("N/A".to_string(), |w| w.to_string());
-        text += &format!(
-            "{indent}#{i:>3} {:<26} {:>5} {:>12} {:>10} {:>5} {redop:>6} {root:>5} {:>10.1} \
-             {algbw:>8.3} {busbw:>8.3} {wrong:>7}\n",
-            row.collective,
-            row.ranks,
-            row.bytes,
-            row.count,
-            row.dtype,
-            seconds * 1e6,
-        );
+    let mut lines: Vec<Vec<String>> = [TABLE_HEADER, TABLE_UNITS]
+        .iter()
+        .map(|cells| cells.iter().map(ToString::to_string).collect())
+        .collect();
+    lines.extend(rows.iter().enumerate().map(|(i, row)| table_cells(i, row)));
+    // Each column as wide as its widest cell, and at least its usual width.
+    let widths: Vec<usize> = TABLE_WIDTHS
+        .iter()
+        .enumerate()
+        .map(|(c, least)| lines.iter().map(|l| l[c].len()).fold(*least, usize::max))
+        .collect();
+    lines
+        .iter()
+        .map(|cells| table_line(cells, &widths, indent))
+        .collect()
+}
+
+/// The table's column titles, the units under them, and each column's
+/// usual width (nccl-tests' layout: a wider cell widens its column).
+const TABLE_HEADER: [&str; 12] = [
+    "",
+    "collective",
+    "ranks",
+    "size",
+    "count",
+    "type",
+    "redop",
+    "root",
+    "time",
+    "algbw",
+    "busbw",
+    "#wrong",
+];
+const TABLE_UNITS: [&str; 12] = [
+    "",
+    "",
+    "",
+    "(B)",
+    "(elements)",
+    "",
+    "",
+    "",
+    "(us)",
+    "(GB/s)",
+    "(GB/s)",
+    "",
+];
+const TABLE_WIDTHS: [usize; 12] = [3, 26, 5, 12, 10, 5, 6, 5, 10, 8, 8, 7];
+
+/// The cells of call `i`.
+fn table_cells(i: usize, row: &TableRow) -> Vec<String> {
+    let seconds = row.time.as_secs_f64().max(1e-9);
+    let algbw = row.bytes as f64 / seconds / 1e9;
+    let busbw = algbw * row.collective.bus_factor(row.ranks);
+    vec![
+        i.to_string(),
+        row.collective.to_string(),
+        row.ranks.to_string(),
+        row.bytes.to_string(),
+        row.count.to_string(),
+        row.dtype.clone(),
+        row.reduce.map_or("none".to_string(), |r| r.to_string()),
+        row.root.map_or("-".to_string(), |r| r.to_string()),
+        format!("{:.1}", seconds * 1e6),
+        format!("{algbw:.3}"),
+        format!("{busbw:.3}"),
+        row.wrong.map_or("N/A".to_string(), |w| w.to_string()),
+    ]
+}
+
+/// One line of the table: `#`, then the cells in their columns (the
+/// collective's name left-aligned, the rest right-aligned).
+fn table_line(cells: &[String], widths: &[usize], indent: &str) -> String {
+    let mut line = format!("{indent}#");
+    for (c, (cell, &width)) in cells.iter().zip(widths).enumerate() {
+        if c > 0 {
+            line.push(' ');
+        }
+        match c {
+            1 => line += &format!("{cell:<width$}"),
+            _ => line += &format!("{cell:>width$}"),
+        }
     }
-    text
+    line.push('\n');
+    line
 }
 
 /// The lines the ranks' calls logged (a builtin entry's launch line,
@@ -379,6 +435,45 @@ pub(crate) fn cache_warning(cache: &pld_sim::compiler::cache::Uses) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A name wider than the collective column widens it: every line's
+    /// columns end where the header's do.
+    #[test]
+    fn table_columns_fit_their_widest_cell() {
+        let row = |collective| TableRow {
+            collective,
+            ranks: 2,
+            bytes: 512,
+            count: 128,
+            dtype: "f32".into(),
+            reduce: None,
+            root: None,
+            time: Duration::from_micros(478),
+            wrong: Some(0),
+        };
+        let table = collective_table(
+            &[
+                row(CollectiveKind::IndexedAllToAllV),
+                row(CollectiveKind::AllToAllV),
+            ],
+            "  ",
+        );
+        let lines: Vec<&str> = table.lines().collect();
+        // "pld.tensor_indexed_all_to_all_v" is 31 characters: the column
+        // is 31 wide, not 26, and the ranks column ends 6 further on.
+        let end = |line: &str, word: &str| line.find(word).map(|at| at + word.len());
+        let ranks_end = end(lines[0], "ranks").unwrap();
+        assert_eq!(ranks_end, "  #    ".len() + 31 + " ranks".len());
+        assert_eq!(lines[2].as_bytes()[ranks_end - 1], b'2', "{table}");
+        assert_eq!(lines[3].as_bytes()[ranks_end - 1], b'2', "{table}");
+        let wrong_end = end(lines[0], "#wrong").unwrap();
+        assert!(lines[2..].iter().all(|l| l.len() == wrong_end), "{table}");
+        // The usual widths when everything fits.
+        let usual = collective_table(&[row(CollectiveKind::AllToAllV)], "");
+        assert!(usual.starts_with(
+            "#    collective                 ranks         size      count  type  redop  root"
+        ));
+    }
 
     #[test]
     fn indices_are_row_major() {

@@ -6,7 +6,7 @@ use crate::inputs::{assign, fill_ranks, Generator};
 use crate::options::{Options, Refusal, DEADLOCK};
 use crate::report::{self, counter_rows, Progress};
 use pld_sim::program::npy;
-use pld_sim::program::orchestrate::{Buffer, CallReport, ProgramOutcome, ProgramRun};
+use pld_sim::program::orchestrate::{Buffer, CallReport, ProgramOutcome, ProgramRun, Unchecked};
 use pld_sim::program::Param;
 use std::time::{Duration, Instant};
 
@@ -446,7 +446,8 @@ fn what_it_moves(call: &CallReport) -> String {
 }
 
 /// One line per collective call (where, what, its time, its check), and
-/// the wrong elements of each wrong rank; a wrong call sets `status` to 1.
+/// the wrong elements of each wrong rank; a wrong call, and one `--check`
+/// cannot compare (an error on standard error too), set `status` to 1.
 fn print_calls(run: &ProgramRun, calls: &[CallReport], status: &mut i32) {
     for call in calls {
         // As the table has it: a call without a target (a barrier) moves
@@ -474,7 +475,19 @@ fn print_calls(run: &ProgramRun, calls: &[CallReport], status: &mut i32) {
                     format!("WRONG on ranks {wrong:?} (worst error {worst:.3e})")
                 }
             }
-            Err(why) => why.clone(),
+            Err(why) => {
+                // --check that cannot compare a call fails the run
+                // (a barrier's run is its check).
+                if let Unchecked::Cannot(reason) = why {
+                    *status = 1;
+                    pld_ir::say!(
+                        "pld-run: error: {}: --check cannot compare {}: {reason}",
+                        call.location,
+                        call.kind
+                    );
+                }
+                why.to_string()
+            }
         };
         println!(
             "  {} {place}: {what}, {:.1?}: {verdict}",

@@ -277,6 +277,26 @@ fn counts(cx: &mut OpCx, role: &str, info: &TensorInfo, nr: i64, rank2_only: boo
     }
 }
 
+/// indexed_all_to_all_v's `index`: INT32 (the kernel reads `int32_t`),
+/// one source row per target row, so at least `rows` (= NR * MAX_RECV)
+/// elements when its shape is static (C33, C34).
+fn index_rows(cx: &mut OpCx, index: &TensorInfo, rows: i64) {
+    if index.dtype() != "i32" {
+        cx.error(format!(
+            "index must have element type i32, got {}",
+            index.dtype()
+        ));
+        return;
+    }
+    if let Some(n) = index.static_numel().filter(|n| *n < rows) {
+        let plural = if n == 1 { "" } else { "s" };
+        cx.error(format!(
+            "index has {n} element{plural}; it needs at least target dim 0 ({rows}, NR * \
+             MAX_RECV): one source row for each row of the target"
+        ));
+    }
+}
+
 /// docs/dialect.md 4.7 (and 4.8 when `indexed`). The HOST builtin
 /// `pld.builtin_all_to_all_v` shares these rules (docs/dialect.md 4.9).
 pub fn all_to_all_v(cx: &mut OpCx, indexed: bool) {
@@ -360,7 +380,9 @@ pub fn all_to_all_v(cx: &mut OpCx, indexed: bool) {
         if let Some(send) = cx.distributed(send_role) {
             counts(cx, send_role, &send, nr, false);
         }
-        cx.global("index");
+        if let Some(index) = cx.global("index") {
+            index_rows(cx, &index, rows);
+        }
     } else if let Some(send) = cx.global(send_role) {
         counts(cx, send_role, &send, nr, false);
     }

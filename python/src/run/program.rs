@@ -147,7 +147,7 @@ fn call(request: &Request, run: &ProgramRun, call: &CallReport) -> Call {
         ranks: call.ranks,
         time: call.time,
         checks: match request.check {
-            true => call.check.clone(),
+            true => call.check.clone().map_err(|why| why.to_string()),
             false => Err("not checked (check=False)".into()),
         },
     }

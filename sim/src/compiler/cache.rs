@@ -232,12 +232,23 @@ fn own_file() -> Option<PathBuf> {
     let found = unsafe { libc::dladdr(address, &mut info) } != 0 && !info.dli_fname.is_null();
     // SAFETY: see above.
     found.then(|| {
-        PathBuf::from(
+        resolved(PathBuf::from(
             unsafe { std::ffi::CStr::from_ptr(info.dli_fname) }
                 .to_string_lossy()
                 .into_owned(),
-        )
+        ))
     })
+}
+
+/// The file the loader's name for an object means. The loader names the
+/// program as it was started (its `argv[0]`): a bare `pld-run` was found
+/// on PATH, and is not a file of the working directory, so every build
+/// run that way had the same stamp (and read another build's entries).
+fn resolved(named: PathBuf) -> PathBuf {
+    if named.components().count() == 1 {
+        return std::env::current_exe().unwrap_or(named);
+    }
+    std::fs::canonicalize(&named).unwrap_or(named)
 }
 
 /// The host the JIT compiles for: the CPU's model and flags.
@@ -412,6 +423,16 @@ pub fn evict(dir: &Path, limit: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A program started through PATH is named by its bare name; its build
+    /// is its executable's (two builds run as `pld-run` shared one key).
+    #[test]
+    fn a_program_found_on_path_is_its_executable() {
+        let exe = std::env::current_exe().unwrap();
+        assert_eq!(resolved(PathBuf::from("pld-run")), exe);
+        assert_eq!(resolved(exe.clone()), std::fs::canonicalize(&exe).unwrap());
+        assert!(own_file().is_some_and(|f| f.is_absolute()));
+    }
 
     fn entry() -> Entry {
         Entry {

@@ -21,6 +21,7 @@ pub mod reference;
 
 use crate::program::model::{Collective, Dtype, KernelInfo, Param, Rail};
 use crate::program::parallel;
+use crate::program::shapes;
 pub use element::Value;
 use element::{by_dtype, fold_orders, Element};
 use order::Run;
@@ -511,11 +512,8 @@ impl<'a> Operands<'a> {
     /// rows past the count.
     fn indexed(&self, rank: usize, source: usize, send: usize, index: usize) -> Vec<u8> {
         let (row, capacity) = (self.row() * self.param().dtype.bytes(), self.capacity());
-        let input_rows = self.kernel.params[source]
-            .shape
-            .first()
-            .copied()
-            .unwrap_or(0);
+        // The input's rows of the target's width.
+        let input_rows = self.kernel.params[source].elements() / self.row().max(1);
         let indices = &self.kernel.params[index];
         let mut out = self.before(rank).to_vec();
         for sender in 0..self.ranks() {
@@ -700,54 +698,48 @@ impl Tally {
 }
 
 /// The shapes the golden reads must fit the rank count: the per-rank rows
-/// of allgather, all_to_all and reduce_scatter targets, the slots of
-/// all_to_all_v, the inputs they read from (of the target's dtype: the
-/// golden copies their bytes).
+/// of allgather, all_to_all and reduce_scatter targets, the slots, counts
+/// and index of the exchanges ([`shapes::check_operands`], the check
+/// before a run), and the inputs they read from (of the target's dtype:
+/// the golden copies their bytes). An error names the operand at fault.
 fn check_extents(kernel: &KernelInfo, collective: &Collective, ranks: usize) -> Result<(), String> {
     let param = |i: Option<usize>| i.and_then(|i| kernel.params.get(i));
     let Some(target) = param(collective.at(Role::Target)) else {
         return Ok(());
     };
-    let rows = target.shape.first().copied().unwrap_or(0);
-    let size = target.elements() / rows.max(1);
+    let no_golden = |why: String| format!("no golden: {why}");
     let input = param(collective.at(Role::Input));
     if let Some(input) = input.filter(|p| p.dtype != target.dtype) {
-        return Err(format!(
-            "no golden: the input of {} is {}, its target {}",
+        return Err(no_golden(format!(
+            "the input of {} is {}, its target {}",
             collective.op(),
             input.dtype.name(),
             target.dtype.name()
-        ));
+        )));
     }
-    let fits = |elements: usize| input.is_none_or(|p| p.elements() >= elements);
-    let ok = match collective.kind {
-        CollectiveKind::AllGather => rows == ranks && fits(size),
-        CollectiveKind::AllToAll => rows == ranks && fits(ranks * size),
-        CollectiveKind::ReduceScatter => rows == ranks,
-        CollectiveKind::AllToAllV | CollectiveKind::IndexedAllToAllV => {
-            let counts =
-                param(collective.at(Role::SendCounts)).zip(param(collective.at(Role::RecvCounts)));
-            let index = param(collective.at(Role::Index));
-            ranks > 0
-                && rows % ranks == 0
-                && rows >= ranks
-                && fits(rows * size)
-                && counts.is_some_and(|(s, r)| s.elements() >= ranks && r.elements() >= ranks)
-                && index.is_none_or(|i| i.dtype == Dtype::I32 && i.elements() >= rows)
-        }
+    shapes::check_operands(kernel, collective, ranks).map_err(no_golden)?;
+    let rows = target.shape.first().copied().unwrap_or(0);
+    let size = target.elements() / rows.max(1);
+    let read = match collective.kind {
+        CollectiveKind::AllGather => size,
+        CollectiveKind::AllToAll => ranks * size,
+        CollectiveKind::AllToAllV | CollectiveKind::IndexedAllToAllV => rows * size,
         CollectiveKind::AllReduce
         | CollectiveKind::Barrier
         | CollectiveKind::Broadcast
-        | CollectiveKind::Reduce => true,
+        | CollectiveKind::Reduce
+        | CollectiveKind::ReduceScatter => 0,
     };
-    if ok {
-        Ok(())
-    } else {
-        Err(format!(
-            "no golden: the shapes of {} ({:?}) do not fit {ranks} ranks",
+    match input.filter(|p| p.elements() < read) {
+        Some(input) => Err(no_golden(format!(
+            "the input of {} ({}) is {:?}; on {ranks} ranks the target {:?} is filled from {read} \
+             of its elements",
             collective.op(),
+            input.name,
+            input.shape,
             target.shape
-        ))
+        ))),
+        None => Ok(()),
     }
 }
 
@@ -800,6 +792,67 @@ mod tests {
 
     fn bits32(bits: &[u32]) -> Vec<u8> {
         bits.iter().flat_map(|b| b.to_le_bytes()).collect()
+    }
+
+    /// An indexed_all_to_all_v on `[8, 16]` f32 rows whose index is
+    /// `index` (its dtype and shape).
+    fn indexed(index: Dtype, shape: &[usize]) -> KernelInfo {
+        let param = |name: &str, dtype, shape: &[usize]| Param {
+            name: name.into(),
+            distributed: true,
+            shape: shape.to_vec(),
+            dtype,
+        };
+        KernelInfo {
+            name: "k".into(),
+            params: vec![
+                param("input", Dtype::F32, &[8, 16]),
+                param("target", Dtype::F32, &[8, 16]),
+                param("signal", Dtype::I32, &[2, 3]),
+                param("send_counts", Dtype::I32, &[2]),
+                param("recv_counts", Dtype::I32, &[2, 1]),
+                param("index", index, shape),
+            ],
+            collectives: vec![Collective {
+                kind: CollectiveKind::IndexedAllToAllV,
+                mode: AllReduceMode::Mesh,
+                rail: Rail::Builtin,
+                valid_shape: None,
+                reduce: None,
+                root: None,
+                operands: (0..6).map(Some).collect(),
+                in_loop: None,
+                location: "k.mlir:1:1".into(),
+            }],
+            signals: vec![2],
+            cells: vec![2, 4],
+        }
+    }
+
+    #[test]
+    fn a_golden_it_cannot_compute_names_the_operand_at_fault() {
+        let reason = |k: &KernelInfo| {
+            let collective = &k.collectives[0];
+            check_extents(k, collective, 2).unwrap_err()
+        };
+        assert_eq!(
+            reason(&indexed(Dtype::F32, &[8])),
+            "no golden: the index of pld.tensor_indexed_all_to_all_v (index) holds f32; the \
+             kernel reads i32 row numbers"
+        );
+        assert_eq!(
+            reason(&indexed(Dtype::I32, &[1])),
+            "no golden: the index of pld.tensor_indexed_all_to_all_v (index) is [1]; it needs \
+             at least 8 elements, one source row for each row of the target [8, 16]"
+        );
+        let k = indexed(Dtype::I32, &[2, 4]);
+        assert!(check_extents(&k, &k.collectives[0], 2).is_ok());
+        // Counts for 2 ranks, run on 3.
+        assert_eq!(
+            check_extents(&k, &k.collectives[0], 3).unwrap_err(),
+            "no golden: the send_counts of pld.tensor_indexed_all_to_all_v (send_counts) is [2]; \
+             on 3 ranks it needs a row per rank"
+        );
     }
 
     #[test]

@@ -49,7 +49,10 @@ pub fn decode(bytes: &[u8], dtype: Dtype, shape: &[usize]) -> Result<Vec<u8>, St
             descr(dtype)
         ));
     }
-    if fields.shape != shape {
+    // A 0-d array is one element, as a one-element `[1]` parameter is (a
+    // rank-0 tensor's buffer: a window has at least one dimension).
+    let scalar_for_one = fields.shape.is_empty() && shape == [1];
+    if fields.shape != shape && !scalar_for_one {
         return Err(format!(
             "has shape {:?}; the parameter is {shape:?}",
             fields.shape
@@ -385,6 +388,24 @@ mod tests {
         assert!(decode(b"nope", Dtype::F32, &[1]).is_err());
         let vector = encode(Dtype::I32, &[4], &[0; 16]);
         assert!(decode(&vector, Dtype::I32, &[4]).is_ok());
+    }
+
+    /// A 0-d array (`np.float32(1.5)` saved) fills a `[1]` parameter, and
+    /// nothing else.
+    #[test]
+    fn a_0d_array_fills_a_one_element_parameter() {
+        let bytes = 1.5f32.to_le_bytes();
+        let scalar = encode(Dtype::F32, &[], &bytes);
+        assert!(std::str::from_utf8(&scalar[10..64])
+            .unwrap()
+            .contains("'shape': (), "));
+        assert_eq!(decode(&scalar, Dtype::F32, &[1]).unwrap(), bytes);
+        assert!(decode(&scalar, Dtype::F32, &[1, 1])
+            .unwrap_err()
+            .contains("has shape []; the parameter is [1, 1]"));
+        assert!(decode(&scalar, Dtype::F32, &[2])
+            .unwrap_err()
+            .contains("has shape []"));
     }
 
     /// A version 1.0 file with `header` as its header text and `data`.

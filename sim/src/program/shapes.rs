@@ -5,7 +5,7 @@
 //! programs check every call of every device.
 
 pub use crate::program::model::Rail;
-use crate::program::model::{Collective, KernelInfo, Param};
+use crate::program::model::{Collective, Dtype, KernelInfo, Param};
 use pld_dialect::collective::{CollectiveKind, Role, TargetRows};
 use pld_dialect::enums::AllReduceMode;
 
@@ -40,8 +40,8 @@ fn signal_fit(collective: &Collective) -> SignalFit {
 /// The rank count must fit every shape the kernel's collectives imply, or
 /// the credits and the data land outside their buffers: each signal's shape
 /// for its schedule, a root, the counts' rows, the per-rank rows of
-/// allgather, all_to_all and reduce_scatter targets and the slots of
-/// all_to_all_v.
+/// allgather, all_to_all and reduce_scatter targets, the slots of
+/// all_to_all_v and the index of indexed_all_to_all_v.
 ///
 /// An error starts with the collective's location (`file:line:col: `).
 pub fn check(kernel: &KernelInfo, ranks: usize, rail: Rail) -> Result<(), String> {
@@ -69,6 +69,18 @@ fn check_collective(
             "{op} has root = {root}, which is not one of the {ranks} ranks"
         ));
     }
+    check_operands(kernel, collective, ranks)
+}
+
+/// The operands whose rows the rank count sizes, without the signal and
+/// the root: the counts' rows, the target's rows (per rank, or slots) and
+/// the index. The golden check reads them in the same extents.
+pub(crate) fn check_operands(
+    kernel: &KernelInfo,
+    collective: &Collective,
+    ranks: usize,
+) -> Result<(), String> {
+    let op = collective.op();
     for role in [Role::SendCounts, Role::RecvCounts] {
         if let Some(counts) = param(kernel, collective.at(role)) {
             let rows = counts.shape.first().copied().unwrap_or(0);
@@ -82,7 +94,36 @@ fn check_collective(
             }
         }
     }
-    check_target(kernel, collective, ranks)
+    check_target(kernel, collective, ranks)?;
+    check_index(kernel, collective)
+}
+
+/// indexed_all_to_all_v's index: `i32` entries, one per row of the target
+/// (the verifier's C33 and C34, for shapes it could not see).
+fn check_index(kernel: &KernelInfo, collective: &Collective) -> Result<(), String> {
+    let (Some(index), Some(target)) = (
+        param(kernel, collective.at(Role::Index)),
+        param(kernel, collective.at(Role::Target)),
+    ) else {
+        return Ok(());
+    };
+    let op = collective.op();
+    if index.dtype != Dtype::I32 {
+        return Err(format!(
+            "the index of {op} ({}) holds {}; the kernel reads i32 row numbers",
+            index.name,
+            index.dtype.name()
+        ));
+    }
+    let rows = target.shape.first().copied().unwrap_or(0);
+    if index.elements() < rows {
+        return Err(format!(
+            "the index of {op} ({}) is {:?}; it needs at least {rows} elements, one source row \
+             for each row of the target {:?}",
+            index.name, index.shape, target.shape
+        ));
+    }
+    Ok(())
 }
 
 fn param(kernel: &KernelInfo, index: Option<usize>) -> Option<&Param> {
@@ -165,7 +206,6 @@ fn check_target(kernel: &KernelInfo, collective: &Collective, ranks: usize) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::program::model::Dtype;
     use pld_dialect::enums::ReduceOp;
 
     fn ring(rows: usize, ranks: usize) -> KernelInfo {

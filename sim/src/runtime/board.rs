@@ -277,6 +277,7 @@ fn encode(share: &Share) -> Vec<u8> {
     for f in &share.fatals {
         w.u64(f.code as u64);
         w.str(&f.message);
+        w.str(&f.call);
     }
     w.u64(share.remote_writes.len() as u64);
     for r in &share.remote_writes {
@@ -379,10 +380,12 @@ fn decode(bytes: &[u8]) -> Option<Share> {
     for _ in 0..r.u64()? {
         let code = r.u64()? as i32;
         let message = r.str()?;
+        let call = r.str()?;
         fatals.push(Fatal {
             rank,
             code,
             message,
+            call,
         });
     }
     let mut remote_writes = Vec::new();
@@ -497,6 +500,7 @@ mod tests {
                 rank: 2,
                 code: 5,
                 message: "bad".into(),
+                call: "f.mlir:3:8: pld.tensor_allreduce".into(),
             }],
             logs: vec!["a line".into()],
             remote_writes: vec![RemoteWrite {

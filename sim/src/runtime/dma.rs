@@ -156,8 +156,9 @@ pub(crate) fn submit(
     let turn = state.turn();
     if route.engine == -1 {
         // A compiled kernel's session whose workspace was null.
-        state.error(
+        state.error_at(
             rank,
+            site,
             "an asynchronous copy on a session BuildAsyncSession did not build (its workspace \
              is null)"
                 .into(),
@@ -168,8 +169,9 @@ pub(crate) fn submit(
         Engine::from_abi(route.engine),
         Direction::from_abi(route.direction),
     ) else {
-        state.error(
+        state.error_at(
             rank,
+            site,
             format!(
                 "an asynchronous copy with unknown engine {} or direction {}",
                 route.engine, route.direction
@@ -183,7 +185,7 @@ pub(crate) fn submit(
     let peer = match queue_peer(state, engine, direction, route.peer, sides) {
         Ok(peer) => peer,
         Err(message) => {
-            state.error(rank, message);
+            state.error_at(rank, site, message);
             return 0;
         }
     };
@@ -290,8 +292,14 @@ pub(crate) fn deliver_due(state: &State<'_>, explore: &dyn Explorer) {
 }
 
 /// Whether `handle` is an outstanding event of `rank`, and whether its
-/// copy has landed; the error of a wait or test of anything else.
-fn outstanding(state: &State<'_>, rank: usize, handle: u64, op: &str) -> Option<bool> {
+/// copy has landed; the error of a wait or test (`op`, at `site`) of
+/// anything else.
+fn outstanding(
+    state: &State<'_>,
+    rank: usize,
+    handle: u64,
+    (op, site): (&str, i64),
+) -> Option<bool> {
     let found = {
         let table = state.dmas().lock().unwrap();
         table
@@ -301,8 +309,9 @@ fn outstanding(state: &State<'_>, rank: usize, handle: u64, op: &str) -> Option<
             .map(|p| p.delivered)
     };
     if found.is_none() {
-        state.error(
+        state.error_at(
             rank,
+            site,
             format!(
                 "AsyncEvent::{op} on event {handle}, which is not an outstanding asynchronous \
                  copy of rank {rank} (waited for already, or never submitted)"
@@ -335,7 +344,7 @@ pub(crate) fn wait(state: &State<'_>, rank: usize, handle: u64, site: i64) -> bo
     if handle == 0 {
         return true;
     }
-    if outstanding(state, rank, handle, "Wait").is_none() {
+    if outstanding(state, rank, handle, ("Wait", site)).is_none() {
         return false;
     }
     complete(state, handle, turn, site);
@@ -352,7 +361,7 @@ pub(crate) fn test(state: &State<'_>, rank: usize, handle: u64, site: i64) -> bo
     if handle == 0 {
         return true;
     }
-    let Some(delivered) = outstanding(state, rank, handle, "Test") else {
+    let Some(delivered) = outstanding(state, rank, handle, ("Test", site)) else {
         return false;
     };
     let complete_now = delivered

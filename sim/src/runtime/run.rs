@@ -83,15 +83,18 @@ pub struct Fatal {
     /// admission, ...).
     pub code: i32,
     pub message: String,
+    /// The call it stopped, where a program names it: its place and op
+    /// (`f.mlir:14:15: pld.tensor_indexed_all_to_all_v`), else empty.
+    pub call: String,
 }
 
 impl std::fmt::Display for Fatal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "rank {}: fatal error (code {}): {}",
-            self.rank, self.code, self.message
-        )
+        write!(f, "rank {}: ", self.rank)?;
+        if !self.call.is_empty() {
+            write!(f, "{}: ", self.call)?;
+        }
+        write!(f, "fatal error (code {}): {}", self.code, self.message)
     }
 }
 
@@ -668,12 +671,25 @@ impl State<'_> {
     /// An error of `rank`'s device call at `site` (the sim lowering's
     /// number of the op, -1 when not known), led by the op's location and
     /// name when known: `k.mlir:9:3: pto.comm.tnotify: notify on ...`.
+    /// Without a site (a builtin kernel's device call), the call the rank
+    /// runs names it, when a program named one.
     pub fn error_at(&self, rank: usize, site: i64, message: String) {
         let message = match crate::runtime::sites::get(site) {
             Some(at) => format!("{}: {}: {message}", at.location, at.op),
-            None => message,
+            None => match self.call_of(rank) {
+                Some(call) => format!("{call}: {message}"),
+                None => message,
+            },
         };
         self.error(rank, message);
+    }
+
+    /// The call `rank` runs, where a program named it: its place and op
+    /// (`f.mlir:14:15: pld.tensor_indexed_all_to_all_v`).
+    fn call_of(&self, rank: usize) -> Option<String> {
+        let call = self.slots[rank].call.lock().unwrap();
+        call.as_ref()
+            .map(|(op, location)| format!("{location}: {op}"))
     }
 
     /// Records a copy into another rank's window, when the run records
@@ -688,13 +704,20 @@ impl State<'_> {
         self.remote_writes.is_some()
     }
 
-    /// A fatal error of `rank`'s current call (`pld_sim_fatal`).
+    /// A fatal error of `rank`'s current call (`pld_sim_fatal`), named by
+    /// the call when the rank runs a named one; once per rank, call and
+    /// reason (every block of a launch refuses the same arguments).
     pub fn fatal(&self, rank: usize, code: i32, message: String) {
-        self.fatals.lock().unwrap().push(Fatal {
+        let fatal = Fatal {
             rank,
             code,
             message,
-        });
+            call: self.call_of(rank).unwrap_or_default(),
+        };
+        let mut fatals = self.fatals.lock().unwrap();
+        if !fatals.contains(&fatal) {
+            fatals.push(fatal);
+        }
     }
 
     /// One line of `rank`'s log (`pld_sim_log`).
@@ -1676,4 +1699,44 @@ fn chrome_trace(ranks: &[Mutex<Vec<Event>>]) -> String {
         }
     }
     format!("{{\"traceEvents\": [\n{}\n]}}\n", events.join(",\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fatal error, and a device error without an op of its own (a
+    /// builtin kernel's), are led by the call a program's task named; the
+    /// same refusal from several blocks of one rank is one fatal error.
+    #[test]
+    fn a_call_names_its_fatal_and_siteless_errors_once_per_rank() {
+        let domain = CommDomain::new(2, 64).unwrap();
+        let outcome = Run::new(&domain, Duration::from_secs(5)).execute("@k", |_env| {
+            label_current_call(Some(("pld.tensor_allreduce".into(), "f.mlir:3:8".into())));
+            for _ in 0..3 {
+                // SAFETY: a NUL-terminated message, on a rank thread.
+                unsafe { crate::runtime::ffi::pld_sim_fatal(5, c"refused".as_ptr()) };
+            }
+            with_current(|state, rank| state.error_at(rank, -1, "a copy went wrong".into()));
+            label_current_call(None);
+        });
+        let mut fatals: Vec<String> = outcome.fatals.iter().map(ToString::to_string).collect();
+        fatals.sort();
+        assert_eq!(
+            fatals,
+            [
+                "rank 0: f.mlir:3:8: pld.tensor_allreduce: fatal error (code 5): refused",
+                "rank 1: f.mlir:3:8: pld.tensor_allreduce: fatal error (code 5): refused",
+            ]
+        );
+        let mut errors = outcome.errors.clone();
+        errors.sort();
+        assert_eq!(
+            errors,
+            [
+                "rank 0: f.mlir:3:8: pld.tensor_allreduce: a copy went wrong",
+                "rank 1: f.mlir:3:8: pld.tensor_allreduce: a copy went wrong",
+            ]
+        );
+    }
 }

@@ -90,12 +90,35 @@ pub struct CallReport {
     /// Its time on the slowest rank.
     pub time: Duration,
     /// The check per rank, or why there is none.
-    pub check: Result<Vec<RankCheck>, String>,
+    pub check: Result<Vec<RankCheck>, Unchecked>,
     /// The window buffer holding its result, and the devices of its comm
     /// domain in rank order (for writing the golden next to the result).
     pub target: Option<(String, Vec<usize>)>,
     /// The number of devices in its comm domain (its ranks).
     pub ranks: usize,
+}
+
+/// Why a call was not compared with its golden.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unchecked {
+    /// The run was not asked to check.
+    NotAsked,
+    /// A barrier: it has no numeric result; the run itself (no deadlock,
+    /// no credit left) is its check.
+    NoNumericResult,
+    /// Checking was asked for, but this call cannot be compared (why):
+    /// `pld-run --check` fails on it.
+    Cannot(String),
+}
+
+impl std::fmt::Display for Unchecked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unchecked::NotAsked => f.write_str("not checked (run with --check)"),
+            Unchecked::NoNumericResult => f.write_str("a barrier has no numeric result to check"),
+            Unchecked::Cannot(why) => f.write_str(why),
+        }
+    }
 }
 
 /// How a program run ended.
@@ -742,9 +765,9 @@ impl ProgramRun {
                 .unwrap_or_default();
             let check = if check {
                 let mine = |rank: usize| local.contains(&members[rank]);
-                check_call(&info, &report, &taken, &mine)
+                check_call(&info, &taken, &mine)
             } else {
-                Err("not checked (run with --check)".into())
+                Err(Unchecked::NotAsked)
             };
             let tensors = match task {
                 Task::Builtin(b) => b.tensors.iter().collect(),
@@ -767,23 +790,11 @@ impl ProgramRun {
         reports
     }
 
-    /// The collective inside a kernel task, as the golden check sees it.
+    /// The collective inside a kernel task, as the golden check sees it
+    /// (the first, for a kernel holding several: the check refuses those).
     fn kernel_collective(&self, task: &KernelTask) -> Option<(KernelInfo, CallReport)> {
         let info = self.program.kernel(&task.kernel)?;
-        let collective = match info.collectives.as_slice() {
-            [] => return None,
-            [one] => one,
-            many => {
-                let mut report = call_report(&many[0], info, &task.location);
-                report.kernel = Some(task.kernel.clone());
-                report.check = Err(format!(
-                    "@{} holds {} collectives; --check compares a kernel with one",
-                    task.kernel,
-                    many.len()
-                ));
-                return Some((info.clone(), report));
-            }
-        };
+        let collective = info.collectives.first()?;
         let mut report = call_report(collective, info, &task.location);
         report.kernel = Some(task.kernel.clone());
         Some((info.clone(), report))
@@ -981,12 +992,13 @@ impl Devices<'_> {
 /// members of its comm domain (in domain rank order).
 fn check_call(
     info: &KernelInfo,
-    report: &CallReport,
     taken: &[Option<&Snapshot>],
     mine: &(dyn Fn(usize) -> bool + Sync),
-) -> Result<Vec<RankCheck>, String> {
-    if !report.kind.facts().numeric {
-        return Err("a barrier has no numeric result to check".into());
+) -> Result<Vec<RankCheck>, Unchecked> {
+    // Only barriers: nothing to compare (a barrier beside a numeric
+    // collective is a kernel of several, which the golden refuses).
+    if info.collectives.iter().all(|c| !c.kind.facts().numeric) {
+        return Err(Unchecked::NoNumericResult);
     }
     let gather = |after: bool| -> Option<Vec<Vec<Vec<u8>>>> {
         taken
@@ -1002,8 +1014,12 @@ fn check_call(
             .collect()
     };
     match (gather(false), gather(true)) {
-        (Some(inputs), Some(outputs)) => golden::check_ranks(info, &inputs, &outputs, mine),
-        _ => Err("not every member of the comm domain ran this call".into()),
+        (Some(inputs), Some(outputs)) => {
+            golden::check_ranks(info, &inputs, &outputs, mine).map_err(Unchecked::Cannot)
+        }
+        _ => Err(Unchecked::Cannot(
+            "not every member of the comm domain ran this call".into(),
+        )),
     }
 }
 
@@ -1106,7 +1122,7 @@ fn call_report(collective: &Collective, info: &KernelInfo, location: &str) -> Ca
         reduce: collective.reduce,
         root: collective.root,
         time: Duration::ZERO,
-        check: Err(String::new()),
+        check: Err(Unchecked::NotAsked),
         target: None,
         ranks: 0,
     }

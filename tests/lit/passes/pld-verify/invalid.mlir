@@ -1168,6 +1168,60 @@ func.func @c(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: tensor<2
 
 // -----
 
+// The kernel reads the index as int32_t (C33): an f32 or i64 index would be
+// read as other numbers.
+module attributes {pld.target = "a5"} {
+func.func @index_f32(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: tensor<2x1xi32, #pld.dist>,
+             %c: tensor<2xi32, #pld.dist>, %r: tensor<2x1xi32>, %x: tensor<8xf32>)
+    attributes {pld.kind = #pld.func_kind<"chip">} {
+  // expected-error@+1 {{'pld.tensor_indexed_all_to_all_v' op index must have element type i32, got f32}}
+  %o = "pld.tensor_indexed_all_to_all_v"(%i, %t, %s, %c, %r, %x) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>, tensor<2xi32, #pld.dist>, tensor<2x1xi32>, tensor<8xf32>) -> tensor<8x16xf32, #pld.dist>
+  return
+}
+}
+
+// -----
+
+module attributes {pld.target = "a5"} {
+func.func @index_i64(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: tensor<2x1xi32, #pld.dist>,
+             %c: tensor<2xi32, #pld.dist>, %r: tensor<2x1xi32>, %x: tensor<8xi64, #pld.dist>)
+    attributes {pld.kind = #pld.func_kind<"chip">} {
+  // expected-error@+1 {{index must have element type i32, got i64}}
+  %o = "pld.tensor_indexed_all_to_all_v"(%i, %t, %s, %c, %r, %x) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>, tensor<2xi32, #pld.dist>, tensor<2x1xi32>, tensor<8xi64, #pld.dist>) -> tensor<8x16xf32, #pld.dist>
+  return
+}
+}
+
+// -----
+
+// One index entry per target row (C34): 8 rows need 8 entries, of any shape
+// (a [2, 4] index has them; a [1] one does not).
+module attributes {pld.target = "a5"} {
+func.func @index_short(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: tensor<2x1xi32, #pld.dist>,
+             %c: tensor<2xi32, #pld.dist>, %r: tensor<2x1xi32>, %x: tensor<1xi32, #pld.dist>)
+    attributes {pld.kind = #pld.func_kind<"chip">} {
+  // expected-error@+1 {{'pld.tensor_indexed_all_to_all_v' op index has 1 element; it needs at least target dim 0 (8, NR * MAX_RECV): one source row for each row of the target}}
+  %o = "pld.tensor_indexed_all_to_all_v"(%i, %t, %s, %c, %r, %x) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>, tensor<2xi32, #pld.dist>, tensor<2x1xi32>, tensor<1xi32, #pld.dist>) -> tensor<8x16xf32, #pld.dist>
+  return
+}
+func.func @index_2d_short(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: tensor<2x1xi32, #pld.dist>,
+             %c: tensor<2xi32, #pld.dist>, %r: tensor<2x1xi32>, %x: tensor<2x3xi32>)
+    attributes {pld.kind = #pld.func_kind<"chip">} {
+  // expected-error@+1 {{index has 6 elements; it needs at least target dim 0 (8, NR * MAX_RECV)}}
+  %o = "pld.tensor_indexed_all_to_all_v"(%i, %t, %s, %c, %r, %x) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>, tensor<2xi32, #pld.dist>, tensor<2x1xi32>, tensor<2x3xi32>) -> tensor<8x16xf32, #pld.dist>
+  return
+}
+func.func @index_2d(%i: tensor<8x16xf32>, %t: tensor<8x16xf32, #pld.dist>, %s: tensor<2x1xi32, #pld.dist>,
+             %c: tensor<2xi32, #pld.dist>, %r: tensor<2x1xi32>, %x: tensor<2x4xi32>, %y: tensor<?xi32>)
+    attributes {pld.kind = #pld.func_kind<"chip">} {
+  %o = "pld.tensor_indexed_all_to_all_v"(%i, %t, %s, %c, %r, %x) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>, tensor<2xi32, #pld.dist>, tensor<2x1xi32>, tensor<2x4xi32>) -> tensor<8x16xf32, #pld.dist>
+  %p = "pld.tensor_indexed_all_to_all_v"(%i, %t, %s, %c, %r, %y) : (tensor<8x16xf32>, tensor<8x16xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>, tensor<2xi32, #pld.dist>, tensor<2x1xi32>, tensor<?xi32>) -> tensor<8x16xf32, #pld.dist>
+  return
+}
+}
+
+// -----
+
 // ===== 4.9 builtin dispatches ============================================
 
 !d = tensor<64xf32, #pld.dist>
