@@ -238,3 +238,34 @@ func.func @slice_outside(%x: tensor<8xf32>) -> tensor<4xf32> {
   %r = shard.all_reduce %s on @grid grid_axes = [0] : tensor<4xf32> -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// A tensor without elements: a pld window buffer is never empty.
+shard.grid @g(shape = 2)
+func.func @zero(%x: tensor<0x4xf32>) -> tensor<0x4xf32> {
+  // expected-error @+1 {{'shard.all_reduce' op works on tensor<0x4xf32>, which has no elements; convert-shard-to-pld needs tensors of at least one element (a pld window buffer is never empty)}}
+  %r = shard.all_reduce %x on @g grid_axes = [0] : tensor<0x4xf32> -> tensor<0x4xf32>
+  return %r : tensor<0x4xf32>
+}
+
+// -----
+
+shard.grid @g(shape = 2)
+func.func @empty_slice(%x: tensor<8xf32>) -> tensor<0xf32> {
+  %i = shard.process_linear_index on @g : index
+  // expected-error @+1 {{'tensor.extract_slice' op works on tensor<0xf32>, which has no elements}}
+  %s = tensor.extract_slice %x[%i] [0] [1] : tensor<8xf32> to tensor<0xf32>
+  return %s : tensor<0xf32>
+}
+
+// -----
+
+// A tensor whose size (or a scratch buffer of 64 of it) overflows a
+// window's 64-bit size.
+shard.grid @g(shape = 2)
+func.func @huge(%x: tensor<4611686018427387904x4xf32>) -> tensor<4611686018427387904x4xf32> {
+  // expected-error @+1 {{'shard.all_reduce' op works on tensor<4611686018427387904x4xf32>, which is larger than the 2^56 bytes convert-shard-to-pld converts (a collective's scratch holds up to 64 such tensors, and window sizes are 64-bit integers)}}
+  %r = shard.all_reduce %x on @g grid_axes = [0] : tensor<4611686018427387904x4xf32> -> tensor<4611686018427387904x4xf32>
+  return %r : tensor<4611686018427387904x4xf32>
+}
