@@ -269,3 +269,25 @@ func.func @huge(%x: tensor<4611686018427387904x4xf32>) -> tensor<461168601842738
   %r = shard.all_reduce %x on @g grid_axes = [0] : tensor<4611686018427387904x4xf32> -> tensor<4611686018427387904x4xf32>
   return %r : tensor<4611686018427387904x4xf32>
 }
+
+// -----
+
+shard.grid @g(shape = 2)
+func.func @strided(%x: tensor<8xf32>) -> tensor<4xf32> {
+  %i = shard.process_linear_index on @g : index
+  // expected-error @+1 {{'tensor.extract_slice' op needs static sizes and unit strides}}
+  %s = tensor.extract_slice %x[%i] [4] [2] : tensor<8xf32> to tensor<4xf32>
+  return %s : tensor<4xf32>
+}
+
+// -----
+
+// Each run of a slice beyond the last three dimensions left is a box copy
+// with a tile of its own: 79 * 2 * 79 of them do not fit an AIV core's UB.
+shard.grid @g(shape = 2)
+func.func @too_many_runs(%x: tensor<80x3x80x3x3x3xf32>) -> tensor<79x2x79x2x2x2xf32> {
+  %i = shard.process_linear_index on @g : index
+  // expected-error @+1 {{'tensor.extract_slice' op needs more than the 5120 box copies an AIV core's UB holds tiles for; slice fewer separate runs of elements}}
+  %s = tensor.extract_slice %x[%i, 0, 0, 0, 0, 0] [79, 2, 79, 2, 2, 2] [1, 1, 1, 1, 1, 1] : tensor<80x3x80x3x3x3xf32> to tensor<79x2x79x2x2x2xf32>
+  return %s : tensor<79x2x79x2x2x2xf32>
+}
