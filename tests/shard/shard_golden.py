@@ -195,7 +195,9 @@ def read_program(text):
             grids[re.search(r'sym_name = "(\w+)"', op.props).group(1)] = ints(op.props, "shape")
         elif current is not None:
             current["ops"].append(op)
-    shard = [f for f in functions if any(o.name.startswith("shard.") for o in f["ops"])]
+    # In a module with a grid every function with a body is a shard
+    # program (convert-shard-to-pld converts or refuses each).
+    shard = [f for f in functions if f["ops"]] if grids else []
     return grids, shard
 
 

@@ -28,16 +28,34 @@ fn at<'c, 'a, T>(op: OperationRef<'c, 'a>, result: Result<T, Refusal>) -> Conver
     result.map_err(|message| Failure { op, message })
 }
 
-/// Whether a function holds shard ops (and so is a shard program).
-pub fn is_shard_function(function: OperationRef) -> bool {
-    !pld_ir::collect(function, |n| n.starts_with("shard.")).is_empty()
+/// The grids of a module, by name: each `shard.grid` op with the grid it
+/// defines or why it cannot be converted.
+pub type Grids<'c, 'a> = HashMap<String, (OperationRef<'c, 'a>, Result<Grid, Refusal>)>;
+
+/// Whether a function is a shard program that the pass converts: it holds
+/// shard ops, or it is a function of a module that defines a grid
+/// (`shard_module`) with a body, not one of pld's (no `pld.kind`) or
+/// PTO's. Such a function is converted whole or refused at its first op
+/// outside the supported set: none is left behind unconverted.
+pub fn is_shard_function(function: OperationRef, shard_module: bool) -> bool {
+    let holds_shard_ops = !pld_ir::collect(function, |n| n.starts_with("shard.")).is_empty();
+    let has_body = function
+        .region(0)
+        .ok()
+        .and_then(|r| r.first_block())
+        .is_some();
+    let foreign = ["pld.kind", "pto.kernel_kind"]
+        .iter()
+        .any(|a| function.attribute(a).is_ok());
+    holds_shard_ops || (shard_module && has_body && !foreign)
 }
 
-/// The grid a function's shard ops use: the first one they name, which
-/// every other op must name too.
+/// The grid a function runs on: the first one its shard ops name, which
+/// every other op must name too; for a function that names none, the
+/// module's only grid.
 fn function_grid<'c, 'a>(
     function: OperationRef<'c, 'a>,
-    grids: &HashMap<String, (OperationRef<'c, 'a>, Result<Grid, Refusal>)>,
+    grids: &Grids<'c, 'a>,
 ) -> Converted<'c, 'a, Grid> {
     let mut chosen: Option<(String, Grid)> = None;
     for op in pld_ir::collect(function, |n| n.starts_with("shard.")) {
@@ -60,14 +78,44 @@ fn function_grid<'c, 'a>(
             },
         }
     }
-    let chosen = chosen.ok_or("holds shard ops but names no grid".to_string());
-    at(function, chosen).map(|(_, grid)| grid)
+    match chosen {
+        Some((_, grid)) => Ok(grid),
+        None => only_grid(function, grids),
+    }
+}
+
+/// The grid of a function that names none: the module's only one.
+fn only_grid<'c, 'a>(
+    function: OperationRef<'c, 'a>,
+    grids: &Grids<'c, 'a>,
+) -> Converted<'c, 'a, Grid> {
+    match grids.values().collect::<Vec<_>>().as_slice() {
+        [(_, Ok(grid))] => Ok(grid.clone()),
+        [(grid_op, Err(message))] => at(*grid_op, Err(message.clone())),
+        [] => at(
+            function,
+            Err("names no grid, and the module defines none; a converted function runs on a shard.grid".into()),
+        ),
+        several => {
+            let mut names: Vec<String> = grids.keys().map(|n| format!("@{n}")).collect();
+            names.sort();
+            at(
+                function,
+                Err(format!(
+                    "names no grid, and the module defines {} grids ({}); a converted function runs on one grid, which one of its shard ops must name",
+                    several.len(),
+                    names.join(", ")
+                )),
+            )
+        }
+    }
 }
 
 /// Converts `function` into the program of a HOST orchestrator.
 pub fn function<'c, 'a>(
     function: OperationRef<'c, 'a>,
-    grids: &HashMap<String, (OperationRef<'c, 'a>, Result<Grid, Refusal>)>,
+    grids: &Grids<'c, 'a>,
+    converted: &HashSet<String>,
     taken: HashSet<String>,
 ) -> Converted<'c, 'a, Program> {
     let grid = function_grid(function, grids)?;
@@ -89,6 +137,9 @@ pub fn function<'c, 'a>(
     let mut next = block.first_operation();
     while let Some(op) = next {
         next = op.next_in_block();
+        if op_name(&op) == "func.call" {
+            return at(op, Err(call(op, converted)));
+        }
         at(op, convert_op(&mut b, op))?;
     }
     Ok(b.finish())
@@ -115,6 +166,20 @@ fn convert_op(b: &mut Builder, op: OperationRef) -> Result<(), Refusal> {
         _ if name.starts_with("arith.") && integer_results(op) => integer(b, op, &name),
         _ => Err(unsupported(&name)),
     }
+}
+
+/// Why a call is refused: the callee is a function the pass converts
+/// (`converted`), or computation the table does not hold.
+pub fn call(op: OperationRef, converted: &HashSet<String>) -> Refusal {
+    let callee = pld_ir::attr::callee(op).unwrap_or_default();
+    if converted.contains(&callee) {
+        return format!(
+            "calls @{callee}, a shard function that convert-shard-to-pld turns into a HOST orchestrator without arguments or results; inline it into its caller first"
+        );
+    }
+    format!(
+        "calls @{callee}; a shard function may hold the shard collectives, integer arithmetic on device indices, tensor.cast and tensor.extract_slice, not calls"
+    )
 }
 
 /// Why an op is not converted.

@@ -291,3 +291,62 @@ func.func @too_many_runs(%x: tensor<80x3x80x3x3x3xf32>) -> tensor<79x2x79x2x2x2x
   %s = tensor.extract_slice %x[%i, 0, 0, 0, 0, 0] [79, 2, 79, 2, 2, 2] [1, 1, 1, 1, 1, 1] : tensor<80x3x80x3x3x3xf32> to tensor<79x2x79x2x2x2xf32>
   return %s : tensor<79x2x79x2x2x2xf32>
 }
+
+// -----
+
+// A function of a module with a grid is converted even when it uses no
+// shard op (a partitioned function whose values need no communication has
+// none), so what it holds outside the table is refused at the op: here the
+// linalg ops of a per-device computation, from their first.
+shard.grid @grid(shape = 4)
+func.func @linalg_only(%x: tensor<2x16xf32>) -> tensor<2x16xf32> {
+  // expected-error @+1 {{'tensor.empty' op is not converted by convert-shard-to-pld: a shard function may hold the shard collectives, integer arithmetic on device indices, tensor.cast and tensor.extract_slice; other per-device computation belongs in a pld kernel}}
+  %y = tensor.empty() : tensor<2x16xf32>
+  %z = linalg.add ins(%x, %x : tensor<2x16xf32>, tensor<2x16xf32>) outs(%y : tensor<2x16xf32>) -> tensor<2x16xf32>
+  return %z : tensor<2x16xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 4)
+func.func @elementwise_only(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'arith.addf' op is not converted by convert-shard-to-pld}}
+  %s = arith.addf %x, %x : tensor<8xf32>
+  return %s : tensor<8xf32>
+}
+
+// -----
+
+// A function that names no grid, in a module of two: it would run on one.
+shard.grid @rows(shape = 4)
+shard.grid @cols(shape = 2)
+// expected-error @+1 {{'func.func' op names no grid, and the module defines 2 grids (@cols, @rows); a converted function runs on one grid, which one of its shard ops must name}}
+func.func @which_grid(%x: tensor<8xf32>) -> tensor<8xf32> {
+  return %x : tensor<8xf32>
+}
+
+// -----
+
+// A call of a function that is not converted (a declaration).
+shard.grid @grid(shape = 4)
+func.func private @external(tensor<8xf32>) -> tensor<8xf32>
+func.func @calls_external(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'func.call' op calls @external; a shard function may hold the shard collectives, integer arithmetic on device indices, tensor.cast and tensor.extract_slice, not calls}}
+  %r = func.call @external(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+// A pld function (not converted) calling a converted one.
+shard.grid @grid(shape = 4)
+func.func @shard(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8xf32> -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+func.func @host() attributes {pld.kind = #pld.func_kind<"host">} {
+  %x = tensor.empty() : tensor<8xf32>
+  // expected-error @+1 {{'func.call' op calls @shard, a shard function that convert-shard-to-pld turns into a HOST orchestrator without arguments or results; inline it into its caller first}}
+  %r = func.call @shard(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  return
+}

@@ -4,12 +4,17 @@
 // after a dimension it takes one entry of; the last two left are the rows
 // and columns of a box of the source seen as a matrix, the third last a
 // loop of such boxes, and each index of those before one more loop.
-// Checked as IR, then run on simulated devices against the shard
-// semantics (tests/shard/shard_golden.py, which slices by index).
+// A function of a module with a grid that uses no shard op at all
+// (forward.mlir: it returns its argument and a slice of it) is converted
+// the same way: a HOST orchestrator whose kernels copy, without a
+// collective. Checked as IR, then run on simulated devices against the
+// shard semantics (tests/shard/shard_golden.py, which slices by index).
 //
 // RUN: split-file --leading-lines %s %t
 // RUN: pld-opt %t/slices.mlir --pass-pipeline='builtin.module(convert-shard-to-pld)' | FileCheck %s
 // RUN: python3 %S/../../../shard/shard_golden.py %t/slices.mlir --ranks 4 --work %t/slices | FileCheck %s --check-prefix=GOLD
+// RUN: pld-opt %t/forward.mlir --pass-pipeline='builtin.module(convert-shard-to-pld)' | FileCheck %s --check-prefix=FORWARD
+// RUN: python3 %S/../../../shard/shard_golden.py %t/forward.mlir --ranks 2 --work %t/forward | FileCheck %s --check-prefix=FORWARD-GOLD
 
 // CHECK-LABEL: func.func @slices() attributes {pld.kind = #pld.func_kind<"host">}
 // CHECK-NOT: "pld.tensor_{{(allreduce|allgather|all_to_all|reduce_scatter|broadcast)}}"
@@ -63,6 +68,20 @@
 // GOLD: golden: result4 ok on 4 devices (12 elements each)
 // GOLD-NOT: WRONG
 
+// FORWARD-LABEL: func.func @forward() attributes {pld.kind = #pld.func_kind<"host">}
+// FORWARD-DAG: {name = "arg0"}
+// FORWARD-DAG: {name = "result0"}
+// FORWARD-DAG: {name = "result1"}
+// FORWARD-NOT: "pld.tensor_{{(allreduce|allgather|all_to_all|reduce_scatter|broadcast)}}"
+// FORWARD-LABEL: func.func @forward__slice0(
+// FORWARD-LABEL: func.func @forward__copy_result0(
+// FORWARD-NOT: shard.grid
+
+// FORWARD-GOLD: @forward on 2 devices: 0 collective calls
+// FORWARD-GOLD: golden: result0 ok on 2 devices (48 elements each)
+// FORWARD-GOLD: golden: result1 ok on 2 devices (12 elements each)
+// FORWARD-GOLD-NOT: WRONG
+
 //--- slices.mlir
 shard.grid @grid(shape = 2x2)
 
@@ -79,4 +98,12 @@ func.func @slices(%x: tensor<4x6x2xf32>, %y: tensor<4x6x5xf32>, %z: tensor<3x4x5
   %s3 = tensor.extract_slice %y[%d, 2, 0] [1, 3, 5] [1, 1, 1] : tensor<4x6x5xf32> to tensor<3x5xf32>
   %s4 = tensor.extract_slice %w[1, 0, 0, %col, 0] [1, 3, 1, 2, 2] [1, 1, 1, 1, 1] : tensor<2x3x1x4x2xf32> to tensor<1x3x1x2x2xf32>
   return %s0, %s1, %s2, %s3, %s4 : tensor<2x3x2xf32>, tensor<3x3x3xf32>, tensor<2x2x2x4xf32>, tensor<3x5xf32>, tensor<1x3x1x2x2xf32>
+}
+
+//--- forward.mlir
+shard.grid @grid(shape = 2)
+
+func.func @forward(%x: tensor<4x6x2xf32>) -> (tensor<4x6x2xf32>, tensor<2x3x2xf32>) {
+  %s = tensor.extract_slice %x[1, 2, 0] [2, 3, 2] [1, 1, 1] : tensor<4x6x2xf32> to tensor<2x3x2xf32>
+  return %x, %s : tensor<4x6x2xf32>, tensor<2x3x2xf32>
 }
