@@ -156,8 +156,7 @@ fn joined(dims: Vec<Dim>) -> Result<Vec<Dim>, Refusal> {
 /// of the dimensions before the last three, each a loop over the third
 /// last, of boxes of the last two.
 fn moves(dims: &[Dim], devices: usize) -> Result<Vec<Move>, Refusal> {
-    let (outer, inner) = dims.split_at(dims.len() - 3);
-    let (a, r, c) = (&inner[0], &inner[1], &inner[2]);
+    let outer = &dims[..dims.len() - 3];
     let boxes = outer
         .iter()
         .try_fold(1usize, |n, d| n.checked_mul(d.size))
@@ -165,41 +164,45 @@ fn moves(dims: &[Dim], devices: usize) -> Result<Vec<Move>, Refusal> {
         .ok_or(format!(
             "needs more than the {MAX_SITES} box copies an AIV core's UB holds tiles for; slice fewer separate runs of elements"
         ))?;
+    (0..boxes)
+        .map(|n| box_move(dims, &unravel(n, outer), devices))
+        .collect()
+}
+
+/// The copy of the boxes at `index` of the outer dimensions: a loop over
+/// the third last dimension `a`, each step a box of the last two (`r`
+/// rows of the matrix view, `c` columns).
+fn box_move(dims: &[Dim], index: &[usize], devices: usize) -> Result<Move, Refusal> {
+    let (outer, inner) = dims.split_at(dims.len() - 3);
+    let (a, r, c) = (&inner[0], &inner[1], &inner[2]);
     let rows = |f: fn(&Dim) -> usize| dims[..dims.len() - 1].iter().map(f).product::<usize>();
-    let src_view = [rows(|d| d.whole), c.whole];
-    let dst_view = [rows(|d| d.size), c.size];
-    let mut moves = Vec::new();
-    for n in 0..boxes {
-        let index = unravel(n, outer);
-        let src_row = first_row(outer, &index, a, r, devices).ok_or("slices outside its source")?;
-        let dst_row = index
-            .iter()
-            .zip(outer)
-            .fold(0, |acc, (i, d)| acc * d.size + i);
-        moves.push(Move {
-            src: Place {
-                param: 0,
-                view: src_view,
-                row: Offset {
-                    base: src_row,
-                    step: r.whole as i64,
-                },
-                col: Offset {
-                    base: c.offset.clone(),
-                    step: 0,
-                },
+    let src_row = first_row(outer, index, a, r, devices).ok_or("slices outside its source")?;
+    let dst_row = index
+        .iter()
+        .zip(outer)
+        .fold(0, |acc, (i, d)| acc * d.size + i);
+    Ok(Move {
+        src: Place {
+            param: 0,
+            view: [rows(|d| d.whole), c.whole],
+            row: Offset {
+                base: src_row,
+                step: r.whole as i64,
             },
-            dst: Place {
-                param: 1,
-                view: dst_view,
-                row: Offset::fixed(devices, dst_row * a.size * r.size, r.size),
-                col: Offset::fixed(devices, 0, 0),
+            col: Offset {
+                base: c.offset.clone(),
+                step: 0,
             },
-            extent: [r.size, c.size],
-            count: a.size,
-        });
-    }
-    Ok(moves)
+        },
+        dst: Place {
+            param: 1,
+            view: [rows(|d| d.size), c.size],
+            row: Offset::fixed(devices, dst_row * a.size * r.size, r.size),
+            col: Offset::fixed(devices, 0, 0),
+        },
+        extent: [r.size, c.size],
+        count: a.size,
+    })
 }
 
 /// The index of box `n` over the sizes of `outer`, row-major.
