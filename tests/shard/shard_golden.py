@@ -195,7 +195,9 @@ def read_program(text):
             grids[re.search(r'sym_name = "(\w+)"', op.props).group(1)] = ints(op.props, "shape")
         elif current is not None:
             current["ops"].append(op)
-    shard = [f for f in functions if any(o.name.startswith("shard.") for o in f["ops"])]
+    # In a module with a grid every function with a body is a shard
+    # program (convert-shard-to-pld converts or refuses each).
+    shard = [f for f in functions if f["ops"]] if grids else []
     return grids, shard
 
 
@@ -367,7 +369,9 @@ class Interpreter:
         for d in range(self.grid.n):
             dynamic = iter(self.value(d, o) for o in op.operands[1:])
             offsets = [next(dynamic) if o < -(2**62) else o for o in static]
-            out.append(box(self.value(d, op.operands[0]), offsets, sizes))
+            sliced = box(self.value(d, op.operands[0]), offsets, sizes)
+            # A rank-reducing slice drops unit dimensions: the result type's.
+            out.append(Tensor(tensor_type(op.types.split("->")[-1])[0], sliced.data))
         self.set(op, out)
 
     def shard_sharding(self, op):
@@ -425,6 +429,8 @@ def inputs_for(grid, function):
 def compare(name, expected, actual, elem, tolerance):
     """The wrong elements of the leading box of `actual` against `expected`."""
     wrong = []
+    if len(actual.shape) != len(expected.shape):
+        return [(0, f"shape {list(expected.shape)}", f"shape {list(actual.shape)}")]
     leading = box(actual, [0] * len(actual.shape), expected.shape)
     for i, (e, a) in enumerate(zip(expected.data, leading.data)):
         allowed = tolerance * max(1.0, abs(e)) if elem.startswith("f") else 0

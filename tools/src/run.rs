@@ -4,6 +4,7 @@
 
 use crate::files::read_named_input_text as read_named_input;
 use crate::options::{Options, Refusal};
+use pld_sim::compiler::Source;
 
 /// Runs `pld-run`; returns the process exit status.
 pub fn run(options: &Options) -> i32 {
@@ -105,13 +106,17 @@ fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Refusa
             )));
         }
     }
-    let text = converted.as_ref().map_or(text, |c| c.text.as_str());
+    // Diagnostics quote the user's file, the converted program's too.
+    let source = match &converted {
+        Some(c) => Source::converted(&c.text, buffer_name, text),
+        None => Source::new(text, buffer_name),
+    };
     // A program with a HOST orchestrator runs whole, unless a kernel is
     // named.
     if options.entry.is_some()
-        || (options.kernel.is_none() && !crate::run_program::host_functions(text).is_empty())
+        || (options.kernel.is_none() && !crate::run_program::host_functions(source.text).is_empty())
     {
-        return crate::run_program::drive(options, buffer_name, text);
+        return crate::run_program::drive(options, source);
     }
-    crate::run_kernel::drive(options, buffer_name, text)
+    crate::run_kernel::drive(options, source)
 }

@@ -6,6 +6,7 @@ use crate::inputs::{assign, fill_ranks, Generator};
 use crate::options::{Options, Refusal, Seeds, DEADLOCK};
 use crate::report::{self, counter_rows, index_of, Progress};
 use pld_dialect::collective::Role;
+use pld_sim::compiler::Source;
 use pld_sim::program::golden::RankCheck;
 use pld_sim::program::{golden, npy, Finished, KernelInfo, Param, Program};
 use pld_sim::Schedule;
@@ -230,12 +231,11 @@ pub fn signal_users(kernel: &KernelInfo, param: &Param) -> Vec<String> {
         .collect()
 }
 
-/// Runs one kernel of `text` (named `buffer_name`); the process exit
-/// status.
-pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Refusal> {
+/// Runs one kernel of the program of `source`; the process exit status.
+pub fn drive(options: &Options, source: Source) -> Result<i32, Refusal> {
+    let buffer_name = source.name;
     let progress = Progress::start();
-    let program =
-        Program::load_named(text, buffer_name).map_err(|e| format!("{buffer_name}: {e}"))?;
+    let program = Program::load_source(source).map_err(|e| format!("{buffer_name}: {e}"))?;
     crate::report::cache_warning(&program.cache);
     let kernel = choose_kernel(&program, options, buffer_name)?;
     let on_ranks = format!(
@@ -245,13 +245,18 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
     );
     let fill_started = Instant::now();
     crate::watch::phase("filling the inputs");
-    let at = report::function_location(text, buffer_name, &kernel.name);
+    let at = report::function_location(source.file, buffer_name, &kernel.name);
     let mut inputs = kernel_inputs(kernel, options, &progress, &on_ranks, &at)?;
     let fill_time = fill_started.elapsed();
     if let Some(seeds) = options.explore {
         crate::watch::phase(format!("exploring @{}", kernel.name));
         return Ok(explore_kernel(
-            options, seeds, &program, kernel, &inputs, text,
+            options,
+            seeds,
+            &program,
+            kernel,
+            &inputs,
+            source.file,
         )?);
     }
     // Under MPI every process is ready, or all stop here.

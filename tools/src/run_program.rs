@@ -5,6 +5,7 @@ use crate::explore::explore_program;
 use crate::inputs::{assign, fill_ranks, Generator};
 use crate::options::{Options, Refusal, DEADLOCK};
 use crate::report::{self, counter_rows, Progress};
+use pld_sim::compiler::Source;
 use pld_sim::program::npy;
 use pld_sim::program::orchestrate::{Buffer, CallReport, ProgramOutcome, ProgramRun, Unchecked};
 use pld_sim::program::Param;
@@ -51,12 +52,13 @@ pub fn shown_name(run: &ProgramRun, buffer: &Buffer) -> String {
     }
 }
 
-/// Runs the program; the process exit status.
-pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Refusal> {
+/// Runs the program of `source`; the process exit status.
+pub fn drive(options: &Options, source: Source) -> Result<i32, Refusal> {
+    let buffer_name = source.name;
     let started = Instant::now();
     let progress = Progress::start();
-    let run = ProgramRun::load(text, buffer_name, options.entry.as_deref(), options.ranks)
-        .map_err(|e| {
+    let run =
+        ProgramRun::load_source(source, options.entry.as_deref(), options.ranks).map_err(|e| {
             // Refusals at an op already start with its location.
             if e.starts_with(&format!("{buffer_name}:")) {
                 e
@@ -67,7 +69,7 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
     crate::report::cache_warning(&run.program.cache);
     let fill_started = Instant::now();
     crate::watch::phase("filling the inputs");
-    let at = report::function_location(text, buffer_name, &run.entry);
+    let at = report::function_location(source.file, buffer_name, &run.entry);
     let inputs = program_inputs(&run, options, &progress, &at)?;
     let fill_time = fill_started.elapsed();
     let index_of = |buffer: &Buffer| {
@@ -79,7 +81,7 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
     let init = |buffer: &Buffer, device: usize| inputs[index_of(buffer)][device].clone();
     if let Some(seeds) = options.explore {
         crate::watch::phase(format!("exploring @{}", run.entry));
-        return Ok(explore_program(options, seeds, &run, &init, text)?);
+        return Ok(explore_program(options, seeds, &run, &init, source.file)?);
     }
     // Under MPI every process is ready, or all stop here.
     crate::mpi_agree::ready()?;

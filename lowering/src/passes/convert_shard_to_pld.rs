@@ -8,7 +8,10 @@
 //! Docs: `docs/passes/convert-shard-to-pld.md`; tests: `tests/lit/passes/convert-shard-to-pld/`.
 //! The conversion itself is in `lowering/src/shard/`.
 
-use crate::shard::{convert, grid::Grid, source};
+use crate::shard::{
+    convert::{self, Grids},
+    source,
+};
 use melior::{
     ir::{block::BlockLike, operation::OperationLike, OperationRef, RegionLike},
     pass::Pass,
@@ -16,7 +19,7 @@ use melior::{
 };
 use pld_ir as ir;
 use pld_ir::pass::{external, Anchor, PassFailed, PassIdentity, PldPass, Report};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 #[derive(Clone, Default)]
 pub struct ConvertShardToPld;
@@ -38,11 +41,15 @@ impl PldPass for ConvertShardToPld {
             .collect();
         let functions: Vec<OperationRef> = ir::functions(module)
             .into_iter()
-            .filter(|f| convert::is_shard_function(*f))
+            .filter(|f| convert::is_shard_function(*f, !grids.is_empty()))
             .collect();
-        check_calls(module, &functions, &mut report);
+        let converted: HashSet<String> = functions
+            .iter()
+            .filter_map(|f| ir::symbol_name(*f))
+            .collect();
+        check_calls(module, &converted, &mut report);
         for function in functions {
-            match convert::function(function, &grids, taken.clone()) {
+            match convert::function(function, &grids, &converted, taken.clone()) {
                 Ok(program) => {
                     for kernel in &program.kernels {
                         taken.insert(kernel.name.clone());
@@ -67,9 +74,7 @@ impl PldPass for ConvertShardToPld {
 
 /// Every `shard.grid` of the module, by name, with the grid it defines or
 /// why it cannot be converted.
-fn grids<'c, 'a>(
-    module: OperationRef<'c, 'a>,
-) -> HashMap<String, (OperationRef<'c, 'a>, Result<Grid, String>)> {
+fn grids<'c, 'a>(module: OperationRef<'c, 'a>) -> Grids<'c, 'a> {
     ir::collect(module, |n| n == "shard.grid")
         .into_iter()
         .map(|op| {
@@ -81,21 +86,18 @@ fn grids<'c, 'a>(
         .collect()
 }
 
-/// Calls of a converted function are refused: it becomes a HOST
-/// orchestrator without arguments or results.
-fn check_calls(module: OperationRef, functions: &[OperationRef], report: &mut Report) {
-    let names: HashSet<String> = functions
-        .iter()
-        .filter_map(|f| ir::symbol_name(*f))
-        .collect();
+/// Calls of a converted function from a function that is not converted
+/// (a pld function) are refused: the callee becomes a HOST orchestrator
+/// without arguments or results. (A converted caller refuses its calls
+/// itself, at its first op outside the supported set.)
+fn check_calls(module: OperationRef, converted: &HashSet<String>, report: &mut Report) {
     for call in ir::collect(module, |n| n == "func.call") {
-        if let Some(callee) = ir::attr::callee(call).filter(|c| names.contains(c)) {
-            report.error(
-                call,
-                &format!(
-                    "calls @{callee}, a shard function that convert-shard-to-pld turns into a HOST orchestrator without arguments or results; inline it into its caller first"
-                ),
-            );
+        let caller = ir::enclosing_function(call).and_then(ir::symbol_name);
+        let callee = ir::attr::callee(call);
+        let refused = callee.is_some_and(|c| converted.contains(&c))
+            && caller.is_none_or(|c| !converted.contains(&c));
+        if refused {
+            report.error(call, &convert::call(call, converted));
         }
     }
 }

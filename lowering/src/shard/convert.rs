@@ -3,12 +3,13 @@
 use super::builder::{loc, Builder};
 use super::collectives;
 use super::grid::Grid;
-use super::kernel::{Action, Move, Offset, Place};
+use super::kernel::Action;
 use super::layout;
 use super::program::Program;
 use super::reshard;
+use super::slice;
 use super::source::{self, tensor_type, Refusal};
-use super::types::{PerDevice, TensorType};
+use super::types::PerDevice;
 use melior::ir::{
     block::BlockLike, operation::OperationLike, OperationRef, RegionLike, TypeLike, Value,
 };
@@ -27,16 +28,34 @@ fn at<'c, 'a, T>(op: OperationRef<'c, 'a>, result: Result<T, Refusal>) -> Conver
     result.map_err(|message| Failure { op, message })
 }
 
-/// Whether a function holds shard ops (and so is a shard program).
-pub fn is_shard_function(function: OperationRef) -> bool {
-    !pld_ir::collect(function, |n| n.starts_with("shard.")).is_empty()
+/// The grids of a module, by name: each `shard.grid` op with the grid it
+/// defines or why it cannot be converted.
+pub type Grids<'c, 'a> = HashMap<String, (OperationRef<'c, 'a>, Result<Grid, Refusal>)>;
+
+/// Whether a function is a shard program that the pass converts: it holds
+/// shard ops, or it is a function of a module that defines a grid
+/// (`shard_module`) with a body, not one of pld's (no `pld.kind`) or
+/// PTO's. Such a function is converted whole or refused at its first op
+/// outside the supported set: none is left behind unconverted.
+pub fn is_shard_function(function: OperationRef, shard_module: bool) -> bool {
+    let holds_shard_ops = !pld_ir::collect(function, |n| n.starts_with("shard.")).is_empty();
+    let has_body = function
+        .region(0)
+        .ok()
+        .and_then(|r| r.first_block())
+        .is_some();
+    let foreign = ["pld.kind", "pto.kernel_kind"]
+        .iter()
+        .any(|a| function.attribute(a).is_ok());
+    holds_shard_ops || (shard_module && has_body && !foreign)
 }
 
-/// The grid a function's shard ops use: the first one they name, which
-/// every other op must name too.
+/// The grid a function runs on: the first one its shard ops name, which
+/// every other op must name too; for a function that names none, the
+/// module's only grid.
 fn function_grid<'c, 'a>(
     function: OperationRef<'c, 'a>,
-    grids: &HashMap<String, (OperationRef<'c, 'a>, Result<Grid, Refusal>)>,
+    grids: &Grids<'c, 'a>,
 ) -> Converted<'c, 'a, Grid> {
     let mut chosen: Option<(String, Grid)> = None;
     for op in pld_ir::collect(function, |n| n.starts_with("shard.")) {
@@ -59,14 +78,44 @@ fn function_grid<'c, 'a>(
             },
         }
     }
-    let chosen = chosen.ok_or("holds shard ops but names no grid".to_string());
-    at(function, chosen).map(|(_, grid)| grid)
+    match chosen {
+        Some((_, grid)) => Ok(grid),
+        None => only_grid(function, grids),
+    }
+}
+
+/// The grid of a function that names none: the module's only one.
+fn only_grid<'c, 'a>(
+    function: OperationRef<'c, 'a>,
+    grids: &Grids<'c, 'a>,
+) -> Converted<'c, 'a, Grid> {
+    match grids.values().collect::<Vec<_>>().as_slice() {
+        [(_, Ok(grid))] => Ok(grid.clone()),
+        [(grid_op, Err(message))] => at(*grid_op, Err(message.clone())),
+        [] => at(
+            function,
+            Err("names no grid, and the module defines none; a converted function runs on a shard.grid".into()),
+        ),
+        several => {
+            let mut names: Vec<String> = grids.keys().map(|n| format!("@{n}")).collect();
+            names.sort();
+            at(
+                function,
+                Err(format!(
+                    "names no grid, and the module defines {} grids ({}); a converted function runs on one grid, which one of its shard ops must name",
+                    several.len(),
+                    names.join(", ")
+                )),
+            )
+        }
+    }
 }
 
 /// Converts `function` into the program of a HOST orchestrator.
 pub fn function<'c, 'a>(
     function: OperationRef<'c, 'a>,
-    grids: &HashMap<String, (OperationRef<'c, 'a>, Result<Grid, Refusal>)>,
+    grids: &Grids<'c, 'a>,
+    converted: &HashSet<String>,
     taken: HashSet<String>,
 ) -> Converted<'c, 'a, Program> {
     let grid = function_grid(function, grids)?;
@@ -88,6 +137,9 @@ pub fn function<'c, 'a>(
     let mut next = block.first_operation();
     while let Some(op) = next {
         next = op.next_in_block();
+        if op_name(&op) == "func.call" {
+            return at(op, Err(call(op, converted)));
+        }
         at(op, convert_op(&mut b, op))?;
     }
     Ok(b.finish())
@@ -109,11 +161,25 @@ fn convert_op(b: &mut Builder, op: OperationRef) -> Result<(), Refusal> {
         "shard.sharding" => Ok(()),
         "shard.shard" => reshard::shard(b, op),
         "tensor.cast" => cast(b, op),
-        "tensor.extract_slice" => extract_slice(b, op),
+        "tensor.extract_slice" => slice::extract_slice(b, op),
         "func.return" => returns(b, op),
         _ if name.starts_with("arith.") && integer_results(op) => integer(b, op, &name),
         _ => Err(unsupported(&name)),
     }
+}
+
+/// Why a call is refused: the callee is a function the pass converts
+/// (`converted`), or computation the table does not hold.
+pub fn call(op: OperationRef, converted: &HashSet<String>) -> Refusal {
+    let callee = pld_ir::attr::callee(op).unwrap_or_default();
+    if converted.contains(&callee) {
+        return format!(
+            "calls @{callee}, a shard function that convert-shard-to-pld turns into a HOST orchestrator without arguments or results; inline it into its caller first"
+        );
+    }
+    format!(
+        "calls @{callee}; a shard function may hold the shard collectives, integer arithmetic on device indices, tensor.cast and tensor.extract_slice, not calls"
+    )
 }
 
 /// Why an op is not converted.
@@ -219,150 +285,6 @@ fn cast(b: &mut Builder, op: OperationRef) -> Result<(), Refusal> {
     }
     let slot = b.slot_of(source)?;
     b.bind(result, slot);
-    Ok(())
-}
-
-/// The offsets, sizes and strides of a `tensor.extract_slice`.
-fn slice_triple(b: &Builder, op: OperationRef) -> Result<(Vec<PerDevice>, Vec<usize>), Refusal> {
-    let read = |name: &str| {
-        op.attribute(name)
-            .ok()
-            .and_then(pld_ir::attr::i64_array)
-            .ok_or(format!("has no {name}"))
-    };
-    let (offsets, sizes, strides) = (
-        read("static_offsets")?,
-        read("static_sizes")?,
-        read("static_strides")?,
-    );
-    let mut dynamic = pld_ir::operands(op).into_iter().skip(1);
-    let mut per_device = Vec::new();
-    for offset in offsets {
-        per_device.push(if offset == i64::MIN {
-            b.int_of(dynamic.next().ok_or("lacks an offset operand")?)?
-        } else {
-            PerDevice::constant(b.devices, offset)
-        });
-    }
-    if sizes.iter().any(|s| *s < 0) || strides.iter().any(|s| *s != 1) {
-        return Err("needs static sizes and unit strides".into());
-    }
-    Ok((per_device, sizes.into_iter().map(|s| s as usize).collect()))
-}
-
-/// `tensor.extract_slice` of one box: partial along one axis, or any box
-/// of a matrix; offsets may depend on the device.
-fn extract_slice(b: &mut Builder, op: OperationRef) -> Result<(), Refusal> {
-    let source = pld_ir::operand(op, 0).ok_or("has no source")?;
-    let ty = tensor_type(source)?;
-    let (offsets, sizes) = slice_triple(b, op)?;
-    let n = b.devices;
-    let SliceBox {
-        view,
-        extent,
-        row,
-        col,
-    } = slice_box(&ty, &offsets, &sizes, n)?;
-    check_bounds(&view, &extent, &row, &col)?;
-    let label = b.label("slice");
-    let input = b.slot_of(source)?;
-    let result = b.result_slot(op, &label)?;
-    let start = |base| Offset { base, step: 0 };
-    let m = Move {
-        src: Place {
-            param: 0,
-            view,
-            row: start(row),
-            col: start(col),
-        },
-        dst: Place {
-            param: 1,
-            view: extent,
-            row: Offset::fixed(n, 0, 0),
-            col: Offset::fixed(n, 0, 0),
-        },
-        extent,
-        count: 1,
-    };
-    b.kernel(&label, &[input, result], vec![Action::Copy(m)], &loc(op))
-}
-
-/// A slice as one box of a matrix view of its source.
-struct SliceBox {
-    view: [usize; 2],
-    extent: [usize; 2],
-    row: PerDevice,
-    col: PerDevice,
-}
-
-/// The box of a slice: any box of a matrix, or a slice partial along one
-/// axis `a` (the columns `[off*Q, (off+size)*Q)` of `[P, D*Q]`).
-fn slice_box(
-    ty: &TensorType,
-    offsets: &[PerDevice],
-    sizes: &[usize],
-    n: usize,
-) -> Result<SliceBox, Refusal> {
-    if sizes.len() != ty.shape.len() || offsets.len() != ty.shape.len() {
-        return Err("has offsets or sizes of another rank than its source".into());
-    }
-    let partial: Vec<usize> = (0..sizes.len())
-        .filter(|&a| sizes[a] != ty.shape[a] || offsets[a].as_constant() != Some(0))
-        .collect();
-    let zero = PerDevice::constant(n, 0);
-    match (ty.shape.len(), partial.as_slice()) {
-        (2, _) => Ok(SliceBox {
-            view: [ty.shape[0], ty.shape[1]],
-            extent: [sizes[0], sizes[1]],
-            row: offsets[0].clone(),
-            col: offsets[1].clone(),
-        }),
-        (_, []) => {
-            let whole = layout::flat(ty.elements());
-            Ok(SliceBox {
-                view: whole,
-                extent: whole,
-                row: zero.clone(),
-                col: zero,
-            })
-        }
-        (_, [a]) => {
-            let (p, dim, q) = ty.around(*a);
-            let scaled: Option<Vec<i64>> = offsets[*a]
-                .0
-                .iter()
-                .map(|o| o.checked_mul(q as i64))
-                .collect();
-            let col = PerDevice(scaled.ok_or("slices outside its source")?);
-            Ok(SliceBox {
-                view: [p, dim * q],
-                extent: [p, sizes[*a] * q],
-                row: zero,
-                col,
-            })
-        }
-        _ => Err("slices more than one dimension of a tensor of rank other than 2".into()),
-    }
-}
-
-/// Refuses a slice that leaves its source on some device.
-fn check_bounds(
-    view: &[usize; 2],
-    extent: &[usize; 2],
-    row: &PerDevice,
-    col: &PerDevice,
-) -> Result<(), Refusal> {
-    for (device, (r, c)) in row.0.iter().zip(&col.0).enumerate() {
-        let inside = |start: i64, size: usize, whole: usize| {
-            usize::try_from(start)
-                .ok()
-                .and_then(|s| s.checked_add(size))
-                .is_some_and(|end| end <= whole)
-        };
-        if !inside(*r, extent[0], view[0]) || !inside(*c, extent[1], view[1]) {
-            return Err(format!("slices outside its source on device {device}"));
-        }
-    }
     Ok(())
 }
 

@@ -30,6 +30,9 @@ const UB_SHARE: usize = 160 * 1024;
 const MAX_TILE: usize = 32 * 1024;
 /// PTO tile rows are multiples of 32 bytes.
 const ROW_ALIGN: usize = 32;
+/// The most box copies (tile sites) one kernel holds: each takes a tile
+/// of at least one aligned row.
+pub const MAX_SITES: usize = UB_SHARE / ROW_ALIGN;
 
 /// Where a box starts along one dimension: `base` (per device) plus
 /// `step` times the loop's index.
@@ -103,7 +106,7 @@ impl Kernel {
 
     /// Whether the tiles fit the UB share even at their smallest.
     pub fn fits(&self) -> bool {
-        self.sites() * ROW_ALIGN <= UB_SHARE
+        self.sites() <= MAX_SITES
     }
 
     /// The kernel as a `func.func` of kind `incore`, at `loc`.

@@ -8,7 +8,8 @@
 //! collective's input into the rows pld's collectives move ([`layout`]),
 //! calls the pld collective once per device group ([`grid`]) and unpacks
 //! the result; [`reshard`] turns the reshard of an (unevenly) split
-//! argument into `pld.tensor_all_to_all_v`; [`kernel`] and [`program`]
+//! argument into `pld.tensor_all_to_all_v`; [`slice`] copies the box of
+//! a `tensor.extract_slice`; [`kernel`] and [`program`]
 //! write the result as MLIR text, which the pass parses into the module.
 
 pub mod builder;
@@ -19,6 +20,7 @@ pub mod kernel;
 pub mod layout;
 pub mod program;
 pub mod reshard;
+pub mod slice;
 pub mod source;
 pub mod text;
 pub mod types;

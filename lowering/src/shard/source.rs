@@ -41,8 +41,27 @@ pub fn tensor_type(value: Value) -> Result<TensorType, Refusal> {
             "works on elements of type {elem}, which pld cannot hold"
         ));
     };
+    if shape.contains(&0) {
+        return Err(format!(
+            "works on {ty}, which has no elements; convert-shard-to-pld needs tensors of at least one element (a pld window buffer is never empty)"
+        ));
+    }
+    let size = shape
+        .iter()
+        .try_fold(bytes as u64, |acc, d| acc.checked_mul(*d as u64));
+    if size.is_none_or(|size| size > 1 << MAX_TENSOR_BITS) {
+        return Err(format!(
+            "works on {ty}, which is larger than the 2^{MAX_TENSOR_BITS} bytes convert-shard-to-pld converts (a collective's scratch holds up to {RING_MAX_RANKS} such tensors, and window sizes are 64-bit integers)"
+        ));
+    }
     Ok(TensorType::new(shape, &elem.to_string(), bytes as usize))
 }
+
+/// The largest tensor converted is `2^MAX_TENSOR_BITS` bytes: a
+/// collective's scratch holds one copy per device of a group (at most
+/// [`RING_MAX_RANKS`], 2^6), so a scratch buffer stays below 2^62 bytes and
+/// every window size and offset fits an `i64`.
+pub const MAX_TENSOR_BITS: u32 = 56;
 
 /// The grid a `shard.grid` op defines.
 pub fn grid(op: OperationRef) -> Result<Grid, Refusal> {

@@ -13,7 +13,9 @@ pub mod lower;
 mod pld_to_pto;
 pub mod registry;
 mod shard;
+mod source;
 
 pub use jit::{Compiled, Kernel};
-pub use pld_to_pto::{to_pto, to_pto_cached, to_pto_named};
+pub use pld_to_pto::{to_pto, to_pto_cached, to_pto_named, to_pto_source};
 pub use shard::{shard_to_pld, ShardProgram};
+pub use source::Source;

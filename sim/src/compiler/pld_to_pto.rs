@@ -4,6 +4,7 @@
 
 use super::cache::Use;
 use super::diag::render_source;
+use super::source::Source;
 use pld_ir::diag::Sink;
 
 /// Runs `pld-to-pto` on a pld module (text) and returns the converted
@@ -16,15 +17,21 @@ pub fn to_pto(text: &str) -> Result<String, String> {
 /// locations (`loc("file":line:col)`), so what runs it can point at the
 /// user's program.
 pub fn to_pto_named(text: &str, source_name: &str) -> Result<String, String> {
+    to_pto_source(Source::new(text, source_name))
+}
+
+/// `to_pto` of `source`, its diagnostics quoting the lines of its file.
+pub fn to_pto_source(source: Source) -> Result<String, String> {
+    let Source { text, name, file } = source;
     let registry = pld_backend::registry();
     let steps = pld_ir::pipeline::parse("builtin.module(pld-to-pto)", &registry)
         .map_err(|e| e.to_string())?;
     let context = pld_dialect::context();
     let sink = Sink::attach(&context);
     let plan = pld_ir::pipeline::plan(&context, &steps, &registry).map_err(|e| e.to_string())?;
-    let failed = |what: &str| format!("{what} failed:{}", render_source(&sink, source_name, text));
+    let failed = |what: &str| format!("{what} failed:{}", render_source(&sink, name, file));
     let mut module =
-        pld_dialect::parse_source(&context, text, source_name).ok_or_else(|| failed("parse"))?;
+        pld_dialect::parse_source(&context, text, name).ok_or_else(|| failed("parse"))?;
     if !pld_dialect::verify::verify_and_emit(module.as_operation()) {
         return Err(failed("verify"));
     }
@@ -40,16 +47,16 @@ pub fn to_pto_named(text: &str, source_name: &str) -> Result<String, String> {
     ))
 }
 
-/// `to_pto_named`, kept in the disk cache (`super::cache`): an unchanged
+/// `to_pto_source`, kept in the disk cache (`super::cache`): an unchanged
 /// source is not lowered again by a later process. Also says what the
 /// cache did (an environment variable that means nothing is an error).
-pub fn to_pto_cached(text: &str, source_name: &str) -> Result<(String, Use), String> {
+pub fn to_pto_cached(source: Source) -> Result<(String, Use), String> {
     use super::cache::{self, Entry, Kind, Place};
     let cache = match cache::place()? {
         Place::On(cache) => cache,
-        Place::Off(off) => return Ok((to_pto_named(text, source_name)?, Use::Off(off))),
+        Place::Off(off) => return Ok((to_pto_source(source)?, Use::Off(off))),
     };
-    let key = cache::key(Kind::Lowered, &[source_name, text]);
+    let key = cache::key(Kind::Lowered, &[source.name, source.text]);
     let hit = cache
         .load(Kind::Lowered, &key)
         .and_then(|e| String::from_utf8(e.payload).ok());
@@ -57,7 +64,7 @@ pub fn to_pto_cached(text: &str, source_name: &str) -> Result<(String, Use), Str
         return Ok((lowered, Use::Read));
     }
     let writer = cache.writer(Kind::Lowered, &key);
-    let lowered = to_pto_named(text, source_name)?;
+    let lowered = to_pto_source(source)?;
     let stored = match writer {
         Err(reason) => Use::NotCached(reason),
         Ok(writer) => writer.store(&Entry {
@@ -66,4 +73,31 @@ pub fn to_pto_cached(text: &str, source_name: &str) -> Result<(String, Use), Str
         }),
     };
     Ok((lowered, stored))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A converted program whose op is located in the user's file: the
+    /// diagnostic quotes the user's line, not the converted text's.
+    #[test]
+    fn diagnostics_quote_the_file_a_program_was_converted_from() {
+        let program = r#"func.func @f() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : i64
+  %b = "pld.tensor_alloc_window_buffer"(%c0) {name = "arg0"} : (i64) -> !pld.ptr loc("user.mlir":2:8)
+  return
+}
+"#;
+        let file = "shard.grid @g(shape = 2)\n  %r = shard.all_reduce %x on @g\n";
+        let error = to_pto_source(Source::converted(program, "user.mlir", file)).unwrap_err();
+        let expected = "user.mlir:2:8: error: 'pld.tensor_alloc_window_buffer' op window size must be positive, got 0 bytes\n  %r = shard.all_reduce %x on @g\n       ^";
+        assert!(error.contains(expected), "{error}");
+        // The program itself is its own file.
+        let own = to_pto_named(program, "user.mlir").unwrap_err();
+        assert!(
+            own.contains("  %c0 = arith.constant 0 : i64\n       ^"),
+            "{own}"
+        );
+    }
 }

@@ -9,7 +9,7 @@
 //! `pld-materialize-dist-tensor-ctx` adds them).
 
 use super::model::{index_of, location, tensor_param, Collective, KernelInfo, Param, Rail};
-use crate::compiler::Compiled;
+use crate::compiler::{Compiled, Source};
 use crate::runtime::domain::{aligned, CommDomain};
 use crate::runtime::run::{Outcome, Run};
 use melior::ir::{
@@ -91,14 +91,20 @@ impl Program {
     /// `load` of a source named `source_name` (in the locations of the
     /// lowered module).
     pub fn load_named(text: &str, source_name: &str) -> Result<Self, String> {
+        Self::load_source(Source::new(text, source_name))
+    }
+
+    /// `load` of `source`, its diagnostics quoting the lines of its file.
+    pub fn load_source(source: Source) -> Result<Self, String> {
+        let Source { text, name, .. } = source;
         if is_converted(text) {
-            return Self::load_converted(text, source_name);
+            return Self::load_converted(text, name);
         }
         // Lowering first: its diagnostics point at the source.
         let started = std::time::Instant::now();
-        let (lowered, lowered_from) = crate::compiler::to_pto_cached(text, source_name)?;
+        let (lowered, lowered_from) = crate::compiler::to_pto_cached(source)?;
         let lower_time = started.elapsed();
-        let kernels = describe(text, source_name)?;
+        let kernels = describe(text, name)?;
         let started = std::time::Instant::now();
         let compiled = Compiled::cached(&lowered)?;
         Ok(Program {

@@ -17,6 +17,7 @@ mod processes;
 pub use plan::{Arg, BuiltinScalar, BuiltinTask, DomainPlan, KernelTask, Plan, Task, TensorRef};
 
 use crate::compiler::jit::Kernel;
+use crate::compiler::Source;
 use crate::program::builtins::{self, TensorDesc};
 use crate::program::golden::{self, RankCheck};
 use crate::program::load::Program;
@@ -151,7 +152,12 @@ impl ProgramRun {
         entry: Option<&str>,
         world: usize,
     ) -> Result<Self, String> {
-        let program = Program::load_named(text, source_name)?;
+        Self::load_source(Source::new(text, source_name), entry, world)
+    }
+
+    /// `load` of `source`, its diagnostics quoting the lines of its file.
+    pub fn load_source(source: Source, entry: Option<&str>, world: usize) -> Result<Self, String> {
+        let program = Program::load_source(source)?;
         let mut run = ProgramRun {
             program,
             plan: Plan::default(),

@@ -16,13 +16,15 @@
 // CHECK-NOT: "pld.tensor_{{(allreduce|allgather|all_to_all|reduce_scatter|broadcast)}}"
 // CHECK: return
 
-// Rows [2d, 2d+2) of the [16, 4] argument: 2 * the device index.
+// Rows [2d, 2d+2) of the [16, 4] argument, whole rows: the run of
+// elements [8d, 8d+8) of the argument seen as [1, 64].
 // CHECK-LABEL: func.func @indices__slice0(%arg0: tensor<16x4xf32, #pld.dist>, %arg1: tensor<2x4xf32, #pld.dist>)
+// CHECK: %[[WHOLE:.*]] = "pld.tensor_view"(%arg0) {{.*}} -> tensor<1x64xf32, #pld.dist>
 // CHECK: %[[CTX:.*]] = "pld.system_get_comm_ctx"(%arg0)
 // CHECK-NEXT: %[[RANK:.*]] = "pld.system_rank"(%[[CTX]]) : (!pld.ctx) -> i32
 // CHECK-NEXT: %[[DEVICE:.*]] = arith.index_cast %[[RANK]] : i32 to index
-// CHECK-NEXT: %[[ROW:.*]] = arith.muli %[[DEVICE]], %c2 : index
-// CHECK: "pld.tile_load"(%arg0, %[[ROW]], %c0, %c2, %c4)
+// CHECK-NEXT: %[[START:.*]] = arith.muli %[[DEVICE]], %c8 : index
+// CHECK: "pld.tile_load"(%[[WHOLE]], %c0, %[[START]])
 
 // Columns [c1 * 3 - c0 + 1, +2) for the device at (c0, c1): not a
 // multiple of the device index or of one coordinate, so the offsets are a

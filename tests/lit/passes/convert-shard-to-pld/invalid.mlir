@@ -238,3 +238,115 @@ func.func @slice_outside(%x: tensor<8xf32>) -> tensor<4xf32> {
   %r = shard.all_reduce %s on @grid grid_axes = [0] : tensor<4xf32> -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// A tensor without elements: a pld window buffer is never empty.
+shard.grid @g(shape = 2)
+func.func @zero(%x: tensor<0x4xf32>) -> tensor<0x4xf32> {
+  // expected-error @+1 {{'shard.all_reduce' op works on tensor<0x4xf32>, which has no elements; convert-shard-to-pld needs tensors of at least one element (a pld window buffer is never empty)}}
+  %r = shard.all_reduce %x on @g grid_axes = [0] : tensor<0x4xf32> -> tensor<0x4xf32>
+  return %r : tensor<0x4xf32>
+}
+
+// -----
+
+shard.grid @g(shape = 2)
+func.func @empty_slice(%x: tensor<8xf32>) -> tensor<0xf32> {
+  %i = shard.process_linear_index on @g : index
+  // expected-error @+1 {{'tensor.extract_slice' op works on tensor<0xf32>, which has no elements}}
+  %s = tensor.extract_slice %x[%i] [0] [1] : tensor<8xf32> to tensor<0xf32>
+  return %s : tensor<0xf32>
+}
+
+// -----
+
+// A tensor whose size (or a scratch buffer of 64 of it) overflows a
+// window's 64-bit size.
+shard.grid @g(shape = 2)
+func.func @huge(%x: tensor<4611686018427387904x4xf32>) -> tensor<4611686018427387904x4xf32> {
+  // expected-error @+1 {{'shard.all_reduce' op works on tensor<4611686018427387904x4xf32>, which is larger than the 2^56 bytes convert-shard-to-pld converts (a collective's scratch holds up to 64 such tensors, and window sizes are 64-bit integers)}}
+  %r = shard.all_reduce %x on @g grid_axes = [0] : tensor<4611686018427387904x4xf32> -> tensor<4611686018427387904x4xf32>
+  return %r : tensor<4611686018427387904x4xf32>
+}
+
+// -----
+
+shard.grid @g(shape = 2)
+func.func @strided(%x: tensor<8xf32>) -> tensor<4xf32> {
+  %i = shard.process_linear_index on @g : index
+  // expected-error @+1 {{'tensor.extract_slice' op needs static sizes and unit strides}}
+  %s = tensor.extract_slice %x[%i] [4] [2] : tensor<8xf32> to tensor<4xf32>
+  return %s : tensor<4xf32>
+}
+
+// -----
+
+// Each run of a slice beyond the last three dimensions left is a box copy
+// with a tile of its own: 79 * 2 * 79 of them do not fit an AIV core's UB.
+shard.grid @g(shape = 2)
+func.func @too_many_runs(%x: tensor<80x3x80x3x3x3xf32>) -> tensor<79x2x79x2x2x2xf32> {
+  %i = shard.process_linear_index on @g : index
+  // expected-error @+1 {{'tensor.extract_slice' op needs more than the 5120 box copies an AIV core's UB holds tiles for; slice fewer separate runs of elements}}
+  %s = tensor.extract_slice %x[%i, 0, 0, 0, 0, 0] [79, 2, 79, 2, 2, 2] [1, 1, 1, 1, 1, 1] : tensor<80x3x80x3x3x3xf32> to tensor<79x2x79x2x2x2xf32>
+  return %s : tensor<79x2x79x2x2x2xf32>
+}
+
+// -----
+
+// A function of a module with a grid is converted even when it uses no
+// shard op (a partitioned function whose values need no communication has
+// none), so what it holds outside the table is refused at the op: here the
+// linalg ops of a per-device computation, from their first.
+shard.grid @grid(shape = 4)
+func.func @linalg_only(%x: tensor<2x16xf32>) -> tensor<2x16xf32> {
+  // expected-error @+1 {{'tensor.empty' op is not converted by convert-shard-to-pld: a shard function may hold the shard collectives, integer arithmetic on device indices, tensor.cast and tensor.extract_slice; other per-device computation belongs in a pld kernel}}
+  %y = tensor.empty() : tensor<2x16xf32>
+  %z = linalg.add ins(%x, %x : tensor<2x16xf32>, tensor<2x16xf32>) outs(%y : tensor<2x16xf32>) -> tensor<2x16xf32>
+  return %z : tensor<2x16xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 4)
+func.func @elementwise_only(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'arith.addf' op is not converted by convert-shard-to-pld}}
+  %s = arith.addf %x, %x : tensor<8xf32>
+  return %s : tensor<8xf32>
+}
+
+// -----
+
+// A function that names no grid, in a module of two: it would run on one.
+shard.grid @rows(shape = 4)
+shard.grid @cols(shape = 2)
+// expected-error @+1 {{'func.func' op names no grid, and the module defines 2 grids (@cols, @rows); a converted function runs on one grid, which one of its shard ops must name}}
+func.func @which_grid(%x: tensor<8xf32>) -> tensor<8xf32> {
+  return %x : tensor<8xf32>
+}
+
+// -----
+
+// A call of a function that is not converted (a declaration).
+shard.grid @grid(shape = 4)
+func.func private @external(tensor<8xf32>) -> tensor<8xf32>
+func.func @calls_external(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'func.call' op calls @external; a shard function may hold the shard collectives, integer arithmetic on device indices, tensor.cast and tensor.extract_slice, not calls}}
+  %r = func.call @external(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+// A pld function (not converted) calling a converted one.
+shard.grid @grid(shape = 4)
+func.func @shard(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8xf32> -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+func.func @host() attributes {pld.kind = #pld.func_kind<"host">} {
+  %x = tensor.empty() : tensor<8xf32>
+  // expected-error @+1 {{'func.call' op calls @shard, a shard function that convert-shard-to-pld turns into a HOST orchestrator without arguments or results; inline it into its caller first}}
+  %r = func.call @shard(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  return
+}

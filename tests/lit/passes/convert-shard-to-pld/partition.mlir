@@ -10,6 +10,8 @@
 // RUN: pld-opt %t/annotated.mlir --pass-pipeline='builtin.module(func.func(shard-partition),convert-shard-to-pld)' | FileCheck %s
 // RUN: python3 %S/../../../shard/shard_golden.py %t/annotated.mlir --partition --ranks 8 --work %t/run --check | FileCheck %s --check-prefix=GOLD
 // RUN: not pld-run %t/matmul.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=MATMUL
+// RUN: not pld-opt %t/local.mlir --pass-pipeline='builtin.module(func.func(sharding-propagation,shard-partition),convert-shard-to-pld)' 2>&1 | FileCheck %s --check-prefix=LOCAL
+// RUN: not pld-run %t/local.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=LOCAL
 
 // CHECK-LABEL: func.func @annotated() attributes {pld.kind = #pld.func_kind<"host">}
 // The partitioned arguments: local shards.
@@ -32,7 +34,15 @@
 // A matmul partitioned by sharding-propagation and shard-partition leaves
 // per-device computation (tensor.empty, linalg) that convert-shard-to-pld
 // does not take; it says where.
-// MATMUL: matmul.mlir:[[# @LINE + 32]]:11: error: 'tensor.empty' op is not converted by convert-shard-to-pld
+// MATMUL: matmul.mlir:[[# @LINE + 40]]:11: error: 'tensor.empty' op is not converted by convert-shard-to-pld
+
+// A computation whose result alone is annotated partitions into a function
+// without shard ops: it is converted all the same, so its per-device
+// computation is refused where it starts (it used to be left unconverted,
+// and pld-run then found no kernel).
+// LOCAL: local.mlir:[[# @LINE + 45]]:8: error: 'tensor.empty' op is not converted by convert-shard-to-pld
+// LOCAL-NEXT: %y = tensor.empty() : tensor<8x16xf32>
+// LOCAL-NEXT: ^
 
 //--- annotated.mlir
 shard.grid @grid(shape = 2x4)
@@ -68,4 +78,15 @@ func.func @matmul(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>) -> tensor<8x8xf32>
   %m = linalg.matmul ins(%a1, %b1 : tensor<8x16xf32>, tensor<16x8xf32>) outs(%zero : tensor<8x8xf32>) -> tensor<8x8xf32>
   %m0 = shard.shard %m to %replicated : tensor<8x8xf32>
   return %m0 : tensor<8x8xf32>
+}
+
+//--- local.mlir
+shard.grid @grid(shape = 4)
+
+func.func @local(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %s = shard.sharding @grid split_axes = [[0]] : !shard.sharding
+  %y = tensor.empty() : tensor<8x16xf32>
+  %z = linalg.add ins(%x, %x : tensor<8x16xf32>, tensor<8x16xf32>) outs(%y : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %a = shard.shard %z to %s : tensor<8x16xf32>
+  return %a : tensor<8x16xf32>
 }
