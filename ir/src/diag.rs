@@ -2,12 +2,14 @@
 //! errors, and capturing what MLIR emits to print it the way compilers do
 //! (`file:line:col: error: message`).
 
+mod received;
+
 pub use crate::loc::{position, Position};
 use melior::{
-    diagnostic::{Diagnostic, DiagnosticSeverity},
     ir::{operation::OperationLike, Location, OperationRef},
     Context,
 };
+pub use received::{attach, detach, Handler, Received};
 use std::{
     fmt,
     sync::{Arc, Mutex},
@@ -230,22 +232,18 @@ fn is_op_dump(note: &Captured) -> bool {
     note.message.starts_with("see current operation")
 }
 
-fn capture(diagnostic: &Diagnostic) -> Captured {
-    let severity = match diagnostic.severity() {
-        DiagnosticSeverity::Error => Severity::Error,
-        DiagnosticSeverity::Warning => Severity::Warning,
-        DiagnosticSeverity::Note => Severity::Note,
-        DiagnosticSeverity::Remark => Severity::Remark,
-    };
-    let notes = (0..diagnostic.note_count())
-        .filter_map(|i| diagnostic.note(i).ok())
-        .map(|n| capture(&n))
+/// A copy of `diagnostic` and its notes (without the op dumps).
+fn capture(diagnostic: &Received) -> Captured {
+    let notes = diagnostic
+        .notes()
+        .iter()
+        .map(capture)
         .filter(|n| !is_op_dump(n))
         .collect();
     Captured {
-        severity,
+        severity: diagnostic.severity(),
         position: position(diagnostic.location()),
-        message: diagnostic.to_string(),
+        message: diagnostic.message(),
         notes,
     }
 }
@@ -266,11 +264,11 @@ impl Sink {
     pub fn attach(context: &Context) -> Self {
         let sink = Sink::default();
         let store = sink.0.clone();
-        context.attach_diagnostic_handler(move |diagnostic| {
+        attach(context, move |diagnostic| {
             store
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
-                .push(capture(&diagnostic));
+                .push(capture(diagnostic));
             true
         });
         sink

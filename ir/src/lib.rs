@@ -12,6 +12,7 @@
 //! * [`attr`], [`types`]: readers for builtin attributes and types.
 //! * [`build`]: a builder that inserts arith/scf IR before an anchor.
 //! * [`parse`], [`print`]: reading and writing modules as `mlir-opt` does;
+//!   [`bytecode`]: the counts of a bytecode file MLIR's reader trusts;
 //!   [`nesting`]: the guard that refuses text MLIR would recurse too deeply on.
 //! * [`diag`]: emitting diagnostics and capturing them for display.
 //! * [`pass`], [`pipeline`], [`registry`]: the pass adapter (every pld pass
@@ -25,6 +26,7 @@
 
 pub mod attr;
 pub mod build;
+pub mod bytecode;
 pub mod diag;
 pub mod edit;
 pub mod engine;

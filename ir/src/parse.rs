@@ -134,9 +134,9 @@ pub fn parse_bytes<'c>(context: &'c Context, text: &[u8], source_name: &str) -> 
     }
     let several_top_level_ops = std::rc::Rc::new(std::cell::Cell::new(false));
     let seen = several_top_level_ops.clone();
-    let handler = context.attach_diagnostic_handler(move |diagnostic| {
+    let handler = crate::diag::attach(context, move |diagnostic| {
         if diagnostic
-            .to_string()
+            .message()
             .starts_with("source must contain a single top-level operation")
         {
             seen.set(true);
@@ -144,7 +144,7 @@ pub fn parse_bytes<'c>(context: &'c Context, text: &[u8], source_name: &str) -> 
         true
     });
     let single = parse_op_unchecked(context, text, source_name);
-    context.detach_diagnostic_handler(handler);
+    crate::diag::detach(context, handler);
     if let Some(op) = single {
         return into_module(context, op, source_name);
     }
@@ -164,13 +164,17 @@ pub fn parse_bytes<'c>(context: &'c Context, text: &[u8], source_name: &str) -> 
 }
 
 /// Whether `text` is refused before MLIR reads it, with an error at the
-/// place: text (not bytecode) nested too deeply ([`too_deep`]) or that
-/// would crash MLIR's linalg parser ([`linalg_array_crash`]).
+/// place: bytecode whose counts would make MLIR's reader abort or corrupt
+/// memory ([`crate::bytecode::damaged`], at `file:0:0` as MLIR reports
+/// bytecode errors), text nested too deeply ([`too_deep`]) or that would
+/// crash MLIR's linalg parser ([`linalg_array_crash`]).
 fn refused(context: &Context, text: &[u8], source_name: &str) -> bool {
-    if is_bytecode(text) {
-        return false;
-    }
-    let (line, column, message) = if let Some(found) = too_deep(text) {
+    let (line, column, message) = if is_bytecode(text) {
+        let Some(damage) = crate::bytecode::damaged(text) else {
+            return false;
+        };
+        (0, 0, format!("damaged bytecode: {damage}"))
+    } else if let Some(found) = too_deep(text) {
         (found.line, found.column, found.to_string())
     } else if let Some((line, column)) = linalg_array_crash(&String::from_utf8_lossy(text)) {
         let message = "expected an array of integers, `[..]`".to_string();
