@@ -3,6 +3,7 @@
 //! (`file:line:col: error: message`).
 
 mod received;
+mod subject;
 
 pub use crate::loc::{position, Position};
 use melior::{
@@ -229,22 +230,27 @@ pub fn display_file<'a>(file: &'a str, buffer_name: &'a str) -> &'a str {
 /// Whether a note only repeats the op (MLIR adds "see current operation"
 /// to verifier errors); such notes are not shown.
 fn is_op_dump(note: &Captured) -> bool {
-    note.message.starts_with("see current operation")
+    note.message.starts_with(subject::OP_DUMP)
 }
 
-/// A copy of `diagnostic` and its notes (without the op dumps).
+/// A copy of `diagnostic` and its notes (without the op dumps), the op it
+/// is about named when MLIR left it unnamed (IRDL's errors; see
+/// `diag/subject.rs`).
 fn capture(diagnostic: &Received) -> Captured {
-    let notes = diagnostic
-        .notes()
+    let notes: Vec<Captured> = diagnostic.notes().iter().map(capture).collect();
+    let message = diagnostic.message();
+    let dump = notes
         .iter()
-        .map(capture)
-        .filter(|n| !is_op_dump(n))
-        .collect();
+        .find_map(|n| n.message.strip_prefix(subject::OP_DUMP));
+    let message = match dump {
+        Some(dump) => subject::named(&message, dump),
+        None => message,
+    };
     Captured {
         severity: diagnostic.severity(),
         position: position(diagnostic.location()),
-        message: diagnostic.message(),
-        notes,
+        message,
+        notes: notes.into_iter().filter(|n| !is_op_dump(n)).collect(),
     }
 }
 

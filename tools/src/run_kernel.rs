@@ -235,7 +235,7 @@ pub fn signal_users(kernel: &KernelInfo, param: &Param) -> Vec<String> {
 pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Refusal> {
     let progress = Progress::start();
     let program =
-        Program::load_named(text, buffer_name).map_err(|e| format!("{buffer_name}: {e}"))?;
+        Program::load_named(text, buffer_name).map_err(|e| crate::run::in_file(buffer_name, e))?;
     crate::report::cache_warning(&program.cache);
     let kernel = choose_kernel(&program, options, buffer_name)?;
     let on_ranks = format!(

@@ -56,14 +56,7 @@ pub fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Re
     let started = Instant::now();
     let progress = Progress::start();
     let run = ProgramRun::load(text, buffer_name, options.entry.as_deref(), options.ranks)
-        .map_err(|e| {
-            // Refusals at an op already start with its location.
-            if e.starts_with(&format!("{buffer_name}:")) {
-                e
-            } else {
-                format!("{buffer_name}: {e}")
-            }
-        })?;
+        .map_err(|e| crate::run::in_file(buffer_name, e))?;
     crate::report::cache_warning(&run.program.cache);
     let fill_started = Instant::now();
     crate::watch::phase("filling the inputs");
