@@ -51,6 +51,20 @@ pub fn emit_error(location: Location, message: &str) {
 extern "C" {
     /// `cpp/diagnostics.cpp`: `mlir::emitRemark(location) << message`.
     fn pld_ir_emit_remark(location: mlir_sys::MlirLocation, message: *const std::ffi::c_char);
+    /// `cpp/diagnostics.cpp`: LLVM's option parser run on `[name]` alone.
+    fn pld_ir_name_program(name: *const std::ffi::c_char);
+}
+
+/// Names the program in the errors LLVM's option parser prints itself
+/// (an upstream pass option that does not parse: `pld-opt: for the
+/// --max-iterations option: '1e30' value invalid for long argument!`,
+/// which began with `: ` unnamed). For a tool's `main`, before any
+/// pipeline is parsed; a library leaves its host's name alone.
+pub fn name_program(name: &str) {
+    let text = std::ffi::CString::new(name.replace('\0', " ")).unwrap_or_default();
+    // SAFETY: `text` is a NUL-terminated string that outlives the call;
+    // LLVM copies the name.
+    unsafe { pld_ir_name_program(text.as_ptr()) };
 }
 
 /// Emits a remark diagnostic at `location`.
