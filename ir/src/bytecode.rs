@@ -35,6 +35,34 @@ pub fn damaged(bytes: &[u8]) -> Option<String> {
     None
 }
 
+/// How deeply bytecode may nest (the region level of an op plus its
+/// deepest attribute or type): text within [`crate::nesting::MAX_NESTING`]
+/// reads as a few levels more (a type in a function type in a type
+/// attribute in the op's dictionary), so its bytecode reads back.
+pub const MAX_DEPTH: usize = crate::nesting::MAX_NESTING + 16;
+
+extern "C" {
+    /// `cpp/depth.cpp`: how deeply an op and everything in it nest,
+    /// measured without recursion.
+    fn pld_ir_depth(op: mlir_sys::MlirOperation) -> u32;
+}
+
+/// Why `op` (as MLIR read it from bytecode) nests too deeply for MLIR's
+/// printer and pld's walks, which recurse once per level; `None` within
+/// [`MAX_DEPTH`].
+pub fn too_deep<'c: 'a, 'a>(
+    op: &impl melior::ir::operation::OperationLike<'c, 'a>,
+) -> Option<String> {
+    // SAFETY: `op` is live; the function only reads the IR.
+    let depth = unsafe { pld_ir_depth(op.to_raw()) } as usize;
+    (depth > MAX_DEPTH).then(|| {
+        format!(
+            "nests {depth} levels deep (regions, attributes and types); pld accepts at most \
+             {MAX_DEPTH}"
+        )
+    })
+}
+
 /// The sections [`damaged`] looks into.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Section {

@@ -59,10 +59,12 @@ pub fn parse_op<'c>(context: &'c Context, text: &[u8], source_name: &str) -> Opt
     if refused(context, text, source_name) {
         return None;
     }
-    parse_op_unchecked(context, text, source_name)
+    let op = parse_op_unchecked(context, text, source_name)?;
+    (!deeper_than_taken(context, &op, text, source_name)).then_some(op)
 }
 
-/// [`parse_op`] without the checks of [`refused`].
+/// [`parse_op`] without the checks of [`refused`] and
+/// [`deeper_than_taken`].
 fn parse_op_unchecked<'c>(
     context: &'c Context,
     text: &[u8],
@@ -77,6 +79,26 @@ fn parse_op_unchecked<'c>(
             string_ref(source_name),
         ))
     }
+}
+
+/// Whether `parsed` was read from bytecode and nests too deeply for
+/// MLIR's printer and pld's walks ([`crate::bytecode::too_deep`]), with
+/// an error at `file:0:0` if so (text was measured before parsing).
+fn deeper_than_taken<'c: 'a, 'a>(
+    context: &Context,
+    parsed: &impl OperationLike<'c, 'a>,
+    text: &[u8],
+    source_name: &str,
+) -> bool {
+    if !is_bytecode(text) {
+        return false;
+    }
+    let Some(problem) = crate::bytecode::too_deep(parsed) else {
+        return false;
+    };
+    let location = Location::new(context, source_name, 0, 0);
+    crate::diag::emit_error(location, &format!("the bytecode {problem}"));
+    true
 }
 
 /// Parses a module from `text`, naming the source `source_name` in
@@ -146,6 +168,9 @@ pub fn parse_bytes<'c>(context: &'c Context, text: &[u8], source_name: &str) -> 
     let single = parse_op_unchecked(context, text, source_name);
     crate::diag::detach(context, handler);
     if let Some(op) = single {
+        if deeper_than_taken(context, &op, text, source_name) {
+            return None;
+        }
         return into_module(context, op, source_name);
     }
     // Parse again so the context's handlers see the errors, or build the
@@ -157,6 +182,9 @@ pub fn parse_bytes<'c>(context: &'c Context, text: &[u8], source_name: &str) -> 
             bytes_ref(text),
         ))
     }?;
+    if deeper_than_taken(context, &module.as_operation(), text, source_name) {
+        return None;
+    }
     if several_top_level_ops.get() {
         rename_source(context, &module, source_name);
     }
