@@ -57,13 +57,14 @@ fn main() {
 }
 
 /// Compiles the registration shim (and the remark of `cpp/diagnostics.cpp`,
-/// the JIT of `cpp/engine.cpp`) against MLIR's C++ headers (the symbols
+/// the JIT of `cpp/engine.cpp`, the measure of `cpp/depth.cpp`) against MLIR's C++ headers (the symbols
 /// it uses are in `libMLIR.so`, or the static libraries `mlir-sys` links).
 fn compile_registration(prefix: &Path) {
     let sources = [
         "cpp/registration.cpp",
         "cpp/diagnostics.cpp",
         "cpp/engine.cpp",
+        "cpp/depth.cpp",
     ];
     for source in sources {
         println!("cargo:rerun-if-changed={source}");

@@ -4,14 +4,84 @@
 
 use melior::ir::{attribute::IntegerAttribute, Attribute, AttributeLike};
 
-/// The value of an integer attribute (any integer type but `i1`).
+/// The value of an integer attribute (any integer type but `i1`) when it
+/// is in `i64`'s range as written ([`integer`]); `None` for another kind
+/// of attribute, or a value out of range (which a verifier reports with
+/// [`integer`]).
 pub fn int(attribute: Attribute) -> Option<i64> {
+    match integer(attribute)? {
+        Integer::InRange(value) => Some(value),
+        Integer::OutOfRange(_) => None,
+    }
+}
+
+/// An integer attribute's value as written: by its type's signedness,
+/// unsigned for `ui*`, signed for `si*` and signless (as MLIR prints
+/// them), so `4294967295 : ui32` is 4294967295, not -1.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Integer {
+    /// A value in `i64`'s range.
+    InRange(i64),
+    /// A value out of it (an unsigned one above `i64::MAX`, a wide one
+    /// either way), in decimal as MLIR prints it.
+    OutOfRange(String),
+}
+
+impl Integer {
+    /// Whether the value is below zero.
+    pub fn is_negative(&self) -> bool {
+        match self {
+            Integer::InRange(value) => *value < 0,
+            Integer::OutOfRange(text) => text.starts_with('-'),
+        }
+    }
+}
+
+impl std::fmt::Display for Integer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Integer::InRange(value) => write!(f, "{value}"),
+            Integer::OutOfRange(text) => f.write_str(text),
+        }
+    }
+}
+
+/// The value of an integer attribute (any integer type but `i1`) as
+/// written; `None` for another kind of attribute.
+pub fn integer(attribute: Attribute) -> Option<Integer> {
     if is_bool(attribute) {
         return None;
     }
-    IntegerAttribute::try_from(attribute)
-        .ok()
-        .map(|a| a.signed_value())
+    let integer = IntegerAttribute::try_from(attribute).ok()?;
+    // SAFETY: type queries on the live type of a live integer attribute
+    // (an integer or `index` type).
+    let (width, unsigned) = unsafe {
+        let raw = mlir_sys::mlirAttributeGetType(attribute.to_raw());
+        if mlir_sys::mlirTypeIsAIndex(raw) {
+            (64, false)
+        } else {
+            let width = mlir_sys::mlirIntegerTypeGetWidth(raw);
+            (width, mlir_sys::mlirIntegerTypeIsUnsigned(raw))
+        }
+    };
+    if width > 64 {
+        // The C API reads 64 bits; the printed value (`<value> : i128`)
+        // is exact.
+        let printed = attribute.to_string();
+        let value = printed.split(" : ").next().unwrap_or(&printed).to_string();
+        return Some(match value.parse() {
+            Ok(small) => Integer::InRange(small),
+            Err(_) => Integer::OutOfRange(value),
+        });
+    }
+    if unsigned {
+        let value = integer.unsigned_value();
+        return Some(match i64::try_from(value) {
+            Ok(small) => Integer::InRange(small),
+            Err(_) => Integer::OutOfRange(value.to_string()),
+        });
+    }
+    Some(Integer::InRange(integer.signed_value()))
 }
 
 // SAFETY (for every block below): each accessor is called on a live
@@ -204,4 +274,50 @@ pub fn printed_params<'t>(text: &'t str, mnemonic: &str) -> Option<&'t str> {
         .strip_prefix(mnemonic)?
         .strip_prefix('<')?
         .strip_suffix('>')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{int, integer, Integer};
+    use melior::ir::Attribute;
+
+    #[test]
+    fn integers_are_read_by_the_signedness_of_their_type() {
+        let context = crate::parse::upstream_context();
+        let read = |text: &str| integer(Attribute::parse(&context, text).unwrap());
+        let cases = [
+            ("4294967295 : ui32", Integer::InRange(4294967295)),
+            ("-1 : si32", Integer::InRange(-1)),
+            ("-1 : i32", Integer::InRange(-1)),
+            ("7 : index", Integer::InRange(7)),
+            ("9223372036854775807 : ui64", Integer::InRange(i64::MAX)),
+            (
+                "9223372036854775808 : ui64",
+                Integer::OutOfRange("9223372036854775808".into()),
+            ),
+            (
+                "18446744073709551615 : ui64",
+                Integer::OutOfRange("18446744073709551615".into()),
+            ),
+            ("-5 : i128", Integer::InRange(-5)),
+            (
+                "36893488147419103232 : i128",
+                Integer::OutOfRange("36893488147419103232".into()),
+            ),
+            (
+                "-36893488147419103232 : si128",
+                Integer::OutOfRange("-36893488147419103232".into()),
+            ),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(read(text), Some(expected), "{text}");
+        }
+        assert_eq!(read("true"), None);
+        assert_eq!(read("1.0 : f32"), None);
+        // `int` has only the values in range.
+        let attribute = Attribute::parse(&context, "18446744073709551615 : ui64").unwrap();
+        assert_eq!(int(attribute), None);
+        let attribute = Attribute::parse(&context, "4294967295 : ui32").unwrap();
+        assert_eq!(int(attribute), Some(4294967295));
+    }
 }

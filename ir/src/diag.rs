@@ -2,12 +2,15 @@
 //! errors, and capturing what MLIR emits to print it the way compilers do
 //! (`file:line:col: error: message`).
 
+mod received;
+mod subject;
+
 pub use crate::loc::{position, Position};
 use melior::{
-    diagnostic::{Diagnostic, DiagnosticSeverity},
     ir::{operation::OperationLike, Location, OperationRef},
     Context,
 };
+pub use received::{attach, detach, Handler, Received};
 use std::{
     fmt,
     sync::{Arc, Mutex},
@@ -48,6 +51,20 @@ pub fn emit_error(location: Location, message: &str) {
 extern "C" {
     /// `cpp/diagnostics.cpp`: `mlir::emitRemark(location) << message`.
     fn pld_ir_emit_remark(location: mlir_sys::MlirLocation, message: *const std::ffi::c_char);
+    /// `cpp/diagnostics.cpp`: LLVM's option parser run on `[name]` alone.
+    fn pld_ir_name_program(name: *const std::ffi::c_char);
+}
+
+/// Names the program in the errors LLVM's option parser prints itself
+/// (an upstream pass option that does not parse: `pld-opt: for the
+/// --max-iterations option: '1e30' value invalid for long argument!`,
+/// which began with `: ` unnamed). For a tool's `main`, before any
+/// pipeline is parsed; a library leaves its host's name alone.
+pub fn name_program(name: &str) {
+    let text = std::ffi::CString::new(name.replace('\0', " ")).unwrap_or_default();
+    // SAFETY: `text` is a NUL-terminated string that outlives the call;
+    // LLVM copies the name.
+    unsafe { pld_ir_name_program(text.as_ptr()) };
 }
 
 /// Emits a remark diagnostic at `location`.
@@ -227,26 +244,27 @@ pub fn display_file<'a>(file: &'a str, buffer_name: &'a str) -> &'a str {
 /// Whether a note only repeats the op (MLIR adds "see current operation"
 /// to verifier errors); such notes are not shown.
 fn is_op_dump(note: &Captured) -> bool {
-    note.message.starts_with("see current operation")
+    note.message.starts_with(subject::OP_DUMP)
 }
 
-fn capture(diagnostic: &Diagnostic) -> Captured {
-    let severity = match diagnostic.severity() {
-        DiagnosticSeverity::Error => Severity::Error,
-        DiagnosticSeverity::Warning => Severity::Warning,
-        DiagnosticSeverity::Note => Severity::Note,
-        DiagnosticSeverity::Remark => Severity::Remark,
+/// A copy of `diagnostic` and its notes (without the op dumps), the op it
+/// is about named when MLIR left it unnamed (IRDL's errors; see
+/// `diag/subject.rs`).
+fn capture(diagnostic: &Received) -> Captured {
+    let notes: Vec<Captured> = diagnostic.notes().iter().map(capture).collect();
+    let message = diagnostic.message();
+    let dump = notes
+        .iter()
+        .find_map(|n| n.message.strip_prefix(subject::OP_DUMP));
+    let message = match dump {
+        Some(dump) => subject::named(&message, dump),
+        None => message,
     };
-    let notes = (0..diagnostic.note_count())
-        .filter_map(|i| diagnostic.note(i).ok())
-        .map(|n| capture(&n))
-        .filter(|n| !is_op_dump(n))
-        .collect();
     Captured {
-        severity,
+        severity: diagnostic.severity(),
         position: position(diagnostic.location()),
-        message: diagnostic.to_string(),
-        notes,
+        message,
+        notes: notes.into_iter().filter(|n| !is_op_dump(n)).collect(),
     }
 }
 
@@ -266,11 +284,11 @@ impl Sink {
     pub fn attach(context: &Context) -> Self {
         let sink = Sink::default();
         let store = sink.0.clone();
-        context.attach_diagnostic_handler(move |diagnostic| {
+        attach(context, move |diagnostic| {
             store
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
-                .push(capture(&diagnostic));
+                .push(capture(diagnostic));
             true
         });
         sink

@@ -11,7 +11,9 @@
 //!   `use pld_ir as ir; ir::collect(..)`.
 //! * [`attr`], [`types`]: readers for builtin attributes and types.
 //! * [`build`]: a builder that inserts arith/scf IR before an anchor.
-//! * [`parse`], [`print`]: reading and writing modules as `mlir-opt` does.
+//! * [`parse`], [`print`]: reading and writing modules as `mlir-opt` does;
+//!   [`bytecode`]: the counts of a bytecode file MLIR's reader trusts;
+//!   [`nesting`]: the guard that refuses text MLIR would recurse too deeply on.
 //! * [`diag`]: emitting diagnostics and capturing them for display.
 //! * [`pass`], [`pipeline`], [`registry`]: the pass adapter (every pld pass
 //!   declares its anchor and receives `&Context`), pipeline strings that
@@ -24,6 +26,7 @@
 
 pub mod attr;
 pub mod build;
+pub mod bytecode;
 pub mod diag;
 pub mod edit;
 pub mod engine;
@@ -31,6 +34,7 @@ pub mod global;
 pub mod guard;
 pub mod loc;
 pub mod nav;
+pub mod nesting;
 pub mod orc;
 pub mod parse;
 pub mod pass;

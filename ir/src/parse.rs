@@ -53,8 +53,23 @@ pub fn is_bytecode(bytes: &[u8]) -> bool {
 /// Parses exactly one top-level op from `text` (or bytecode) without the
 /// implicit module, as `mlir-opt --no-implicit-module` does; several
 /// top-level ops are an error ("source must contain a single top-level
-/// operation"). Errors go to the context's diagnostic handlers.
+/// operation"). Errors go to the context's diagnostic handlers. Text that
+/// would crash MLIR's parser is refused first, as by [`parse_bytes`].
 pub fn parse_op<'c>(context: &'c Context, text: &[u8], source_name: &str) -> Option<Operation<'c>> {
+    if refused(context, text, source_name) {
+        return None;
+    }
+    let op = parse_op_unchecked(context, text, source_name)?;
+    (!deeper_than_taken(context, &op, text, source_name)).then_some(op)
+}
+
+/// [`parse_op`] without the checks of [`refused`] and
+/// [`deeper_than_taken`].
+fn parse_op_unchecked<'c>(
+    context: &'c Context,
+    text: &[u8],
+    source_name: &str,
+) -> Option<Operation<'c>> {
     // SAFETY: both string references point into `text` and `source_name`,
     // which outlive the call; a null result (parse error) becomes `None`.
     unsafe {
@@ -64,6 +79,26 @@ pub fn parse_op<'c>(context: &'c Context, text: &[u8], source_name: &str) -> Opt
             string_ref(source_name),
         ))
     }
+}
+
+/// Whether `parsed` was read from bytecode and nests too deeply for
+/// MLIR's printer and pld's walks ([`crate::bytecode::too_deep`]), with
+/// an error at `file:0:0` if so (text was measured before parsing).
+fn deeper_than_taken<'c: 'a, 'a>(
+    context: &Context,
+    parsed: &impl OperationLike<'c, 'a>,
+    text: &[u8],
+    source_name: &str,
+) -> bool {
+    if !is_bytecode(text) {
+        return false;
+    }
+    let Some(problem) = crate::bytecode::too_deep(parsed) else {
+        return false;
+    };
+    let location = Location::new(context, source_name, 0, 0);
+    crate::diag::emit_error(location, &format!("the bytecode {problem}"));
+    true
 }
 
 /// Parses a module from `text`, naming the source `source_name` in
@@ -80,49 +115,7 @@ pub fn parse<'c>(context: &'c Context, text: &str, source_name: &str) -> Option<
     parse_bytes(context, text.as_bytes(), source_name)
 }
 
-/// The deepest bracket nesting a text may have. MLIR's parser, verifier
-/// and printer recurse once per level of regions, attributes and types;
-/// past a few thousand levels they overflow the stack and abort the
-/// process. This limit leaves them a wide margin on an 8 MiB stack.
-pub const MAX_NESTING: usize = 1000;
-
-/// The position (1-based line and column) of the first bracket (`(`, `[`,
-/// `{`) that opens level [`MAX_NESTING`] + 1, outside string literals and
-/// comments; `None` when the text nests less deeply.
-pub fn too_deep(text: &[u8]) -> Option<(usize, usize)> {
-    let (mut depth, mut line, mut column) = (0usize, 1usize, 0usize);
-    let (mut in_string, mut escaped, mut in_comment) = (false, false, false);
-    let mut previous = 0u8;
-    for &byte in text {
-        column += 1;
-        match byte {
-            b'\n' => {
-                (line, column, in_comment) = (line + 1, 0, false);
-                previous = byte;
-                continue;
-            }
-            _ if in_comment => {}
-            _ if in_string => match (escaped, byte) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
-            },
-            b'"' => in_string = true,
-            b'/' if previous == b'/' => in_comment = true,
-            b'(' | b'[' | b'{' => {
-                depth += 1;
-                if depth > MAX_NESTING {
-                    return Some((line, column));
-                }
-            }
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        previous = byte;
-    }
-    None
-}
+pub use crate::nesting::{too_deep, Nesting, TooDeep, MAX_NESTING, STACK_BYTES};
 
 /// Where MLIR 22's linalg parser would crash: the custom syntax of
 /// `linalg.transpose` (`permutation = [..]`), `linalg.broadcast` and
@@ -153,42 +146,31 @@ pub fn linalg_array_crash(text: &str) -> Option<(usize, usize)> {
 }
 
 /// [`parse`] of bytes: text in any encoding, or MLIR bytecode. A text
-/// nested deeper than [`MAX_NESTING`] levels is refused with an error at
-/// the bracket that goes too deep, and one that would crash MLIR's linalg
-/// parser ([`linalg_array_crash`]) at the value it cannot read.
+/// nested deeper than [`MAX_NESTING`] levels ([`too_deep`]) is refused with
+/// an error at the token that goes too deep, and one that would crash
+/// MLIR's linalg parser ([`linalg_array_crash`]) at the value it cannot
+/// read.
 pub fn parse_bytes<'c>(context: &'c Context, text: &[u8], source_name: &str) -> Option<Module<'c>> {
-    if !is_bytecode(text) {
-        if let Some((line, column)) = too_deep(text) {
-            let location = Location::new(context, source_name, line, column);
-            crate::diag::emit_error(
-                location,
-                &format!(
-                    "nesting deeper than {MAX_NESTING} levels of brackets, regions or \
-                     attributes; pld's parser accepts at most {MAX_NESTING}"
-                ),
-            );
-            return None;
-        }
-        if let Some((line, column)) = linalg_array_crash(&String::from_utf8_lossy(text)) {
-            let location = Location::new(context, source_name, line, column);
-            crate::diag::emit_error(location, "expected an array of integers, `[..]`");
-            return None;
-        }
+    if refused(context, text, source_name) {
+        return None;
     }
     let several_top_level_ops = std::rc::Rc::new(std::cell::Cell::new(false));
     let seen = several_top_level_ops.clone();
-    let handler = context.attach_diagnostic_handler(move |diagnostic| {
+    let handler = crate::diag::attach(context, move |diagnostic| {
         if diagnostic
-            .to_string()
+            .message()
             .starts_with("source must contain a single top-level operation")
         {
             seen.set(true);
         }
         true
     });
-    let single = parse_op(context, text, source_name);
-    context.detach_diagnostic_handler(handler);
+    let single = parse_op_unchecked(context, text, source_name);
+    crate::diag::detach(context, handler);
     if let Some(op) = single {
+        if deeper_than_taken(context, &op, text, source_name) {
+            return None;
+        }
         return into_module(context, op, source_name);
     }
     // Parse again so the context's handlers see the errors, or build the
@@ -200,10 +182,36 @@ pub fn parse_bytes<'c>(context: &'c Context, text: &[u8], source_name: &str) -> 
             bytes_ref(text),
         ))
     }?;
+    if deeper_than_taken(context, &module.as_operation(), text, source_name) {
+        return None;
+    }
     if several_top_level_ops.get() {
         rename_source(context, &module, source_name);
     }
     Some(module)
+}
+
+/// Whether `text` is refused before MLIR reads it, with an error at the
+/// place: bytecode whose counts would make MLIR's reader abort or corrupt
+/// memory ([`crate::bytecode::damaged`], at `file:0:0` as MLIR reports
+/// bytecode errors), text nested too deeply ([`too_deep`]) or that would
+/// crash MLIR's linalg parser ([`linalg_array_crash`]).
+fn refused(context: &Context, text: &[u8], source_name: &str) -> bool {
+    let (line, column, message) = if is_bytecode(text) {
+        let Some(damage) = crate::bytecode::damaged(text) else {
+            return false;
+        };
+        (0, 0, format!("damaged bytecode: {damage}"))
+    } else if let Some(found) = too_deep(text) {
+        (found.line, found.column, found.to_string())
+    } else if let Some((line, column)) = linalg_array_crash(&String::from_utf8_lossy(text)) {
+        let message = "expected an array of integers, `[..]`".to_string();
+        (line, column, message)
+    } else {
+        return false;
+    };
+    crate::diag::emit_error(Location::new(context, source_name, line, column), &message);
+    true
 }
 
 /// A module holding `op` (or `op` itself when it is a module).
@@ -276,22 +284,20 @@ mod tests {
     }
 
     #[test]
-    fn nesting_is_bounded_outside_strings_and_comments() {
-        use super::{too_deep, MAX_NESTING};
-        let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
-        assert_eq!(too_deep(deep(MAX_NESTING).as_bytes()), None);
-        assert_eq!(
-            too_deep(format!("\n  {}", deep(MAX_NESTING + 1)).as_bytes()),
-            Some((2, MAX_NESTING + 3))
-        );
-        let quoted = format!("\"{}\" // {}", "[".repeat(5000), "{".repeat(5000));
-        assert_eq!(too_deep(quoted.as_bytes()), None);
-        assert_eq!(too_deep(br#""a\"[" (((("#), None);
-        // The parser refuses it with a located error instead of
-        // overflowing the stack.
+    fn text_nested_too_deeply_is_refused_before_mlir_overflows() {
         let context = context();
-        let text = format!("func.func private @f() attributes {{x = {}}}", deep(10_000));
-        assert!(super::parse(&context, &text, "t.mlir").is_none());
+        let deep =
+            |open: &str, close: &str| format!("{}i32{}", open.repeat(10_000), close.repeat(10_000));
+        let attribute = format!(
+            "func.func private @f() attributes {{x = {}}}",
+            deep("[", "]")
+        );
+        let tuple = format!("func.func private @f(%a: {})", deep("tuple<", ">"));
+        for text in [attribute, tuple] {
+            assert!(super::parse(&context, &text, "t.mlir").is_none());
+            // Without the implicit module too (`--no-implicit-module`).
+            assert!(super::parse_op(&context, text.as_bytes(), "t.mlir").is_none());
+        }
     }
 
     #[test]

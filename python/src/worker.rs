@@ -150,6 +150,7 @@ where
     let handle = counted.0.clone();
     std::thread::Builder::new()
         .name("pld".into())
+        .stack_size(pld_ir::nesting::STACK_BYTES)
         .spawn(move || {
             let questions = to_caller.clone();
             let asker = Asker {

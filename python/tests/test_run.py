@@ -405,3 +405,22 @@ def test_an_environment_mistake_is_not_blamed_on_the_source(example, monkeypatch
     monkeypatch.setenv("PLD_CACHE_MAX_BYTES", "lots")
     with pytest.raises(pld.Error, match="^PLD_CACHE_MAX_BYTES=lots: the compile cache's bound"):
         pld.run(example("ring_allreduce.mlir"), ranks=4)
+
+
+def test_text_as_deep_as_the_tools_take_runs_and_deeper_text_is_an_error() -> None:
+    # 990 nested scf.if around a barrier: within the 1000 levels the tools
+    # take, so pld.run's worker thread has the stack for it (it had 2 MiB
+    # and crashed the interpreter).
+    depth = 990
+    body = "  %t = arith.constant true\n" + "scf.if %t {\n" * depth
+    body += '%r = "pld.tensor_barrier"(%sig) : (tensor<2x1xi32, #pld.dist>) -> ' \
+        "tensor<2x1xi32, #pld.dist>\n" + "}\n" * depth
+    source = kernel(body, "%sig: tensor<2x1xi32, #pld.dist>")
+    result = pld.run(source, ranks=2)
+    assert result.ok, result.findings
+    assert not pld.explore(source, ranks=2, schedules=2).findings
+    # A type nested 1001 levels deep is refused where it goes too deep.
+    deep = "func.func private @f(%a: " + "tuple<" * 1001 + "i32" + ">" * 1001 + ")\n"
+    for call in (lambda: pld.opt(deep), lambda: pld.run(deep, ranks=2)):
+        with pytest.raises(pld.Error, match=r"<source>:1:6025: error: nesting deeper than 1000"):
+            call()

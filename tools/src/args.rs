@@ -3,6 +3,8 @@
 //! a malformed command line ends `pld-opt` and `pld-translate` with status
 //! 1, as it ends `mlir-opt` and `mlir-translate`.
 
+use clap::error::{ContextKind, ContextValue};
+
 /// The command line parsed into `C`, as `mlir-opt` and `mlir-translate`
 /// end on a malformed one: the parser's message and exit status 1 (clap's
 /// own status is 2). `--help` and `--version` print and exit 0.
@@ -13,6 +15,7 @@ pub fn parse_or_exit_1<C: clap::Parser>(args: impl IntoIterator<Item = String>) 
             let _ = error.print();
             std::process::exit(0)
         }
+        let error = with_full_usage::<C>(error);
         // In one write (see pld_ir::say!), coloured on a terminal only.
         let styled = error.render();
         use std::io::IsTerminal;
@@ -23,6 +26,17 @@ pub fn parse_or_exit_1<C: clap::Parser>(args: impl IntoIterator<Item = String>) 
         });
         std::process::exit(1)
     })
+}
+
+/// `error` with the whole usage of `C`: clap's error shows the arguments
+/// given as if they were required (`Usage: pld-opt <INPUT>` after
+/// `in.mlir --bogus`, though INPUT may be left out).
+pub fn with_full_usage<C: clap::CommandFactory>(mut error: clap::Error) -> clap::Error {
+    if error.get(ContextKind::Usage).is_some() {
+        let usage = C::command().render_usage();
+        error.insert(ContextKind::Usage, ContextValue::StyledStr(usage));
+    }
+    error
 }
 
 /// `args` (the program name first) with every single-dash long option

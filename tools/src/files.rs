@@ -61,8 +61,11 @@ pub fn write_output_bytes(path: Option<&str>, bytes: &[u8]) -> Result<(), String
         Ok(meta) if !meta.is_file() => std::fs::OpenOptions::new()
             .write(true)
             .open(target)
-            .and_then(|mut file| file.write_all(bytes)),
-        Ok(_) => std::fs::canonicalize(target).and_then(|real| replace_whole(&real, bytes)),
+            .and_then(|mut file| file.write_all(bytes))
+            .map_err(|e| e.to_string()),
+        Ok(_) => std::fs::canonicalize(target)
+            .map_err(|e| e.to_string())
+            .and_then(|real| replace_whole(&real, bytes)),
         Err(_) => replace_whole(target, bytes),
     };
     written.map_err(|e| format!("cannot write '{path}': {e}"))
@@ -70,17 +73,24 @@ pub fn write_output_bytes(path: Option<&str>, bytes: &[u8]) -> Result<(), String
 
 /// Writes `bytes` to a temporary file beside `target` and renames it over
 /// `target`; on failure the temporary file is removed and `target` is as
-/// it was.
-fn replace_whole(target: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+/// it was. The error says which of the two failed (a file in a directory
+/// where no file can be made, `/proc/version`, fails at the first).
+fn replace_whole(target: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
     let name = target
         .file_name()
         .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
     let temporary = target.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&temporary, bytes)
-        .and_then(|()| std::fs::rename(&temporary, target))
-        .inspect_err(|_| {
-            let _ = std::fs::remove_file(&temporary);
-        })
+    let shown = temporary.display();
+    let written = std::fs::write(&temporary, bytes)
+        .map_err(|e| format!("cannot write the temporary file '{shown}' to rename over it: {e}"))
+        .and_then(|()| {
+            std::fs::rename(&temporary, target)
+                .map_err(|e| format!("cannot rename the temporary file '{shown}' over it: {e}"))
+        });
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    written
 }
 
 /// The input of a tool run: its text, and the name diagnostics give it

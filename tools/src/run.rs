@@ -82,6 +82,16 @@ fn is_diagnostic(line: &str) -> bool {
             .any(|k| rest.trim_start().starts_with(k))
 }
 
+/// A refusal of loading `buffer_name`, naming the file unless it names it
+/// already (a refusal at an op starts with its `file:line:col`).
+pub(crate) fn in_file(buffer_name: &str, message: String) -> String {
+    if message.starts_with(&format!("{buffer_name}:")) {
+        message
+    } else {
+        format!("{buffer_name}: {message}")
+    }
+}
+
 /// The line, column and rest of a message that starts with
 /// `<buffer_name>:line:col: `.
 fn located<'m>(message: &'m str, buffer_name: &str) -> Option<(usize, usize, &'m str)> {

@@ -57,15 +57,8 @@ pub fn drive(options: &Options, source: Source) -> Result<i32, Refusal> {
     let buffer_name = source.name;
     let started = Instant::now();
     let progress = Progress::start();
-    let run =
-        ProgramRun::load_source(source, options.entry.as_deref(), options.ranks).map_err(|e| {
-            // Refusals at an op already start with its location.
-            if e.starts_with(&format!("{buffer_name}:")) {
-                e
-            } else {
-                format!("{buffer_name}: {e}")
-            }
-        })?;
+    let run = ProgramRun::load_source(source, options.entry.as_deref(), options.ranks)
+        .map_err(|e| crate::run::in_file(buffer_name, e))?;
     crate::report::cache_warning(&run.program.cache);
     let fill_started = Instant::now();
     crate::watch::phase("filling the inputs");

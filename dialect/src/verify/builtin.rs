@@ -3,8 +3,10 @@
 use super::{collective, signal::enum_member, OpCx};
 use crate::collective::CollectiveKind;
 use crate::enums::{AllReduceMode, Direction, PldEnum, ReduceOp};
+use crate::launch::MAX_CORE_NUM;
 use crate::ops::builtin::{capability, RING_MAX_RANKS};
 use crate::schema::Arity;
+use pld_ir::attr::Integer;
 
 /// The rules of the builtin dispatch that carries out `kind` in `mode`.
 pub fn check(kind: CollectiveKind, mode: AllReduceMode, cx: &mut OpCx) {
@@ -80,9 +82,10 @@ pub fn check(kind: CollectiveKind, mode: AllReduceMode, cx: &mut OpCx) {
         }
         (CollectiveKind::AllReduce, AllReduceMode::Ring) => ring(cx, &signal),
         (CollectiveKind::Broadcast | CollectiveKind::Reduce, _) => {
-            if let Some(root) = cx.view.attribute("root").and_then(pld_ir::attr::int) {
-                if root < 0 {
-                    cx.error(format!("root must be non-negative, got {root}"));
+            if let Some(root) = cx.view.attribute("root").and_then(pld_ir::attr::integer) {
+                let negative = collective::negative_root(cx, &root);
+                if let (false, Integer::OutOfRange(_)) = (negative, &root) {
+                    cx.error(format!("root = {root} is too large to be a rank"));
                 }
             }
         }
@@ -102,10 +105,22 @@ pub fn check(kind: CollectiveKind, mode: AllReduceMode, cx: &mut OpCx) {
 /// The mesh allreduce's lanes: a positive `core_num` and a signal with a
 /// lane column per core (a rank-1 signal is one lane).
 fn mesh_lanes(cx: &mut OpCx, signal: &crate::types::TensorInfo) {
-    let core_num = cx.view.attribute("core_num").and_then(pld_ir::attr::int);
-    let Some(core_num) = core_num.filter(|n| *n > 0) else {
-        cx.error("core_num must be a positive integer");
-        return;
+    let core_num = cx
+        .view
+        .attribute("core_num")
+        .and_then(pld_ir::attr::integer);
+    let core_num = match core_num {
+        Some(Integer::InRange(n)) if n > 0 => n,
+        Some(Integer::InRange(n)) => {
+            return cx.error(format!("core_num must be a positive integer, got {n}"))
+        }
+        Some(large @ Integer::OutOfRange(_)) => {
+            return cx.error(format!(
+                "core_num must be at most {MAX_CORE_NUM} (the launch width a builtin entry \
+                 takes), got {large}"
+            ))
+        }
+        None => return cx.error("core_num must be a positive integer"),
     };
     match signal.rank() {
         1 if core_num != 1 => cx.error(format!(

@@ -3,9 +3,10 @@
 use super::{signal::enum_member, OpCx};
 use crate::collective::CollectiveKind;
 use crate::enums::{FuncKind, ReduceOp};
+use crate::launch::MAX_CORE_NUM;
 use crate::ops::collective::AUTO_MODE_RECORD;
 use crate::types::{Layout, TensorInfo};
-use pld_ir::constant_int;
+use pld_ir::{attr::Integer, constant_int};
 
 /// The rules of collective `kind` (docs/dialect.md 4.5-4.8).
 pub fn check(kind: CollectiveKind, cx: &mut OpCx) {
@@ -55,12 +56,18 @@ fn core_num_attribute(cx: &mut OpCx) {
     let Some(attribute) = cx.view.attribute("core_num") else {
         return;
     };
-    match pld_ir::attr::int(attribute) {
+    match pld_ir::attr::integer(attribute) {
         None => cx.error(format!(
             "core_num must be a compile-time integer, got {attribute}"
         )),
-        Some(n) if n <= 0 => cx.error(format!("core_num must be positive, got {n}")),
-        Some(_) => {}
+        Some(Integer::InRange(n)) if n <= 0 => {
+            cx.error(format!("core_num must be positive, got {n}"))
+        }
+        Some(Integer::InRange(_)) => {}
+        Some(large @ Integer::OutOfRange(_)) => cx.error(format!(
+            "core_num must be at most {MAX_CORE_NUM} (the launch width a builtin entry \
+             takes), got {large}"
+        )),
     }
 }
 
@@ -105,17 +112,22 @@ fn target_dtype(cx: &mut OpCx, kind: CollectiveKind) -> bool {
 /// `root` of a broadcast or reduce: a rank index, bounded by the signal's
 /// rows (one per rank) when they are static.
 fn root(cx: &mut OpCx) {
-    let root = cx.view.attribute("root").and_then(pld_ir::attr::int);
-    if let Some(root) = root.filter(|r| *r < 0) {
-        cx.error(format!("root must be non-negative, got {root}"));
+    let Some(root) = cx.view.attribute("root").and_then(pld_ir::attr::integer) else {
+        return;
+    };
+    if negative_root(cx, &root) {
+        return;
     }
     // The signal has one row per rank: a static row count bounds the root.
     let ranks = cx.signal("signal").and_then(|signal| signal.dim(0));
-    if let (Some(root), Some(ranks)) = (root, ranks) {
-        if root >= ranks {
-            cx.error(format!(
-                "root = {root} is not a rank: the signal has {ranks} rows, one per rank"
-            ));
+    match (&root, ranks) {
+        (Integer::InRange(index), Some(ranks)) if *index < ranks => {}
+        (Integer::InRange(_), None) => {}
+        (_, Some(ranks)) => cx.error(format!(
+            "root = {root} is not a rank: the signal has {ranks} rows, one per rank"
+        )),
+        (Integer::OutOfRange(_), None) => {
+            cx.error(format!("root = {root} is too large to be a rank"))
         }
     }
 }
@@ -396,4 +408,13 @@ pub fn all_to_all_v(cx: &mut OpCx, indexed: bool) {
         counts(cx, "recv_counts", &recv, nr, true);
     }
     cx.result_is("target");
+}
+
+/// Reports a negative `root` (in range or not); whether it was negative.
+pub(super) fn negative_root(cx: &mut OpCx, root: &Integer) -> bool {
+    let negative = root.is_negative();
+    if negative {
+        cx.error(format!("root must be non-negative, got {root}"));
+    }
+    negative
 }

@@ -3,7 +3,7 @@
 use super::{signal::enum_member, OpCx};
 use crate::enums::AtomicType;
 use crate::types::{BLayout, Layout, TensorInfo, TensorKind};
-use pld_ir::constant_int;
+use pld_ir::{attr::Integer, constant_int};
 
 /// Element types an atomic-add store or put may accumulate (docs/dialect.md 3).
 const ATOMIC_ADD_DTYPES: &[&str] = &["f32", "bf16", "f16", "i32", "i16", "i8"];
@@ -304,8 +304,11 @@ pub fn transfer(cx: &mut OpCx, put: bool, staged: bool) {
 fn chunking(cx: &mut OpCx) {
     for name in ["chunk_rows", "chunk_cols"] {
         if let Some(attribute) = cx.view.attribute(name) {
-            match pld_ir::attr::int(attribute) {
-                Some(v) if v >= 0 => {}
+            match pld_ir::attr::integer(attribute) {
+                Some(Integer::InRange(v)) if v >= 0 => {}
+                Some(large @ Integer::OutOfRange(_)) if !large.is_negative() => {
+                    cx.error(format!("{name} = {large} is too large"))
+                }
                 _ => cx.error(format!(
                     "{name} must be a non-negative integer, got {attribute}"
                 )),

@@ -52,6 +52,7 @@ pub(crate) fn describe(module: &melior::ir::Module) -> Result<Vec<KernelInfo>, S
             }
             param_of_input.push(Some(params.len()));
             params.push(tensor_param(
+                function,
                 &name,
                 i,
                 input,

@@ -468,7 +468,7 @@ fn params_of(text: &str, name: &str, function: OperationRef) -> Result<Vec<Param
         }
         let fallback = format!("arg{i}");
         let param_name = names.get(i).unwrap_or(&fallback);
-        params.push(tensor_param(name, i, input, param_name)?);
+        params.push(tensor_param(function, name, i, input, param_name)?);
     }
     Ok(params)
 }

@@ -216,14 +216,20 @@ pub fn index_of(i: usize, shape: &[usize]) -> String {
     format!("[{}]", parts.join(", "))
 }
 
-/// Parameter `i` of kernel `@kernel`, of type `input`, named `name`: a
-/// tensor with a static shape and an element type the simulator fills.
+/// Parameter `i` of kernel `@kernel` (`function`), of type `input`, named
+/// `name`: a tensor with a static shape and an element type the simulator
+/// fills. Errors start with the function's location.
 pub(crate) fn tensor_param(
+    function: OperationRef,
     kernel: &str,
     i: usize,
     input: melior::ir::Type,
     name: &str,
 ) -> Result<Param, String> {
+    parameter(kernel, i, input, name).map_err(|e| format!("{}: {e}", location(function)))
+}
+
+fn parameter(kernel: &str, i: usize, input: melior::ir::Type, name: &str) -> Result<Param, String> {
     let Ok(Some(info)) = pld_dialect::types::tensor_info(input) else {
         return Err(format!(
             "@{kernel}: parameter #{i} has type {input}; pld-run passes tensors only"

@@ -140,6 +140,7 @@ fn list_passes() {
 }
 
 fn main() {
+    pld_ir::diag::name_program("pld-opt");
     pld_tools::files::quiet_on_closed_stdout();
     let cli = pld_tools::args::parse_or_exit_1::<Cli>(std::env::args());
     if cli.list_passes {

@@ -34,7 +34,7 @@ struct Cli {
     #[arg(long)]
     entry: Option<String>,
     /// Number of simulated ranks.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, allow_negative_numbers = true)]
     ranks: usize,
     /// How a parameter is filled: PARAM=GENERATOR (repeatable).
     #[arg(long = "input", value_name = "PARAM=GENERATOR")]
@@ -50,20 +50,30 @@ struct Cli {
     #[arg(long = "per-rank")]
     per_rank: bool,
     /// Seconds every live rank may be blocked before the run is a deadlock.
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, default_value_t = 2.0, allow_negative_numbers = true)]
     deadline: f64,
     /// Seconds the whole run may take; a run still going then (a rank that
     /// keeps looping, which no deadlock detection catches) ends with
     /// status 3.
-    #[arg(long = "time-limit", default_value_t = 600.0, value_name = "SECONDS")]
+    #[arg(
+        long = "time-limit",
+        default_value_t = 600.0,
+        value_name = "SECONDS",
+        allow_negative_numbers = true
+    )]
     time_limit: f64,
     /// Timed runs of one kernel (compiled once, fresh buffers every run);
     /// the reported time is their mean, the results those of the last.
-    #[arg(long, default_value_t = 1, value_name = "N",
+    #[arg(long, default_value_t = 1, value_name = "N", allow_negative_numbers = true,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     iters: usize,
     /// Untimed runs before the timed ones.
-    #[arg(long, default_value_t = 0, value_name = "N")]
+    #[arg(
+        long,
+        default_value_t = 0,
+        value_name = "N",
+        allow_negative_numbers = true
+    )]
     warmup: usize,
     /// Write every parameter of every rank as DIR/<param>.rank<r>.npy.
     #[arg(long, value_name = "DIR")]
@@ -74,13 +84,14 @@ struct Cli {
     /// Run K schedules of the protocol explorer: one simulated thread at a
     /// time in a seeded order, checking happens-before on window memory
     /// (races, missing fences, Set/AtomicAdd mixed, exact deadlocks).
-    #[arg(long, value_name = "K", conflicts_with = "replay")]
+    #[arg(long, value_name = "K", conflicts_with = "replay", allow_negative_numbers = true,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     explore: Option<usize>,
     /// The first schedule's seed under --explore (schedule i has seed S+i).
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
     seed: Option<u64>,
     /// Rerun exactly the schedule of one seed (as --explore printed it).
-    #[arg(long, value_name = "SEED")]
+    #[arg(long, value_name = "SEED", allow_negative_numbers = true)]
     replay: Option<u64>,
     /// Under --explore or --replay: write a line per schedule to FILE (its
     /// seed, steps, a digest of its scheduling decisions and its findings),
@@ -120,9 +131,6 @@ fn explore_options(options: &Options, seed: bool) -> Result<(), String> {
     };
     if seed && matches!(seeds, Seeds::Replay(_)) {
         return Err("--replay names its schedule; --seed is for --explore".into());
-    }
-    if matches!(seeds, Seeds::Explore { count: 0, .. }) {
-        return Err("--explore takes a number of schedules of at least 1".into());
     }
     if let Seeds::Explore { first, count } = seeds {
         let last = u64::try_from(count - 1)
@@ -267,9 +275,11 @@ fn options(cli: Cli) -> Options {
 }
 
 fn main() {
+    pld_ir::diag::name_program("pld-run");
     pld_sim::runtime::interrupt::install();
     pld_tools::files::quiet_on_closed_stdout();
-    let cli = match Cli::try_parse_from(pld_tools::args::llvm_style(std::env::args())) {
+    let parsed = Cli::try_parse_from(pld_tools::args::llvm_style(std::env::args()));
+    let cli = match parsed.map_err(pld_tools::args::with_full_usage::<Cli>) {
         Ok(cli) => cli,
         // Under mpirun every process has the same command line: one says it.
         Err(e) if !pld_tools::mpi_run::speaks_first() => std::process::exit(e.exit_code()),

@@ -12,6 +12,13 @@
 // The same input with a good command line is fine.
 // RUN: pld-opt %s --pld-world-size=4 | FileCheck %s
 // UNKNOWN: error: unexpected argument '--bogus' found
+// The usage is the whole one, INPUT optional, also after an input.
+// UNKNOWN: Usage: pld-opt [OPTIONS] [INPUT]
+// An upstream pass option that does not parse: LLVM's option parser
+// names the program (its message began with ": " before).
+// RUN: not pld-opt %s --pass-pipeline='builtin.module(canonicalize{max-iterations=1e30})' 2>&1 | FileCheck %s --check-prefix=UPSTREAM
+// UPSTREAM: {{^}}pld-opt: for the --max-iterations option: '1e30' value invalid for long argument!
+// UPSTREAM-NEXT: pld-opt: error: invalid pass pipeline: pass 'canonicalize': failed to add `canonicalize` with options `max-iterations=1e30`
 // VALUE: error: invalid value 'x' for '--pld-world-size <N>'
 // CHECK: func.func @f
 

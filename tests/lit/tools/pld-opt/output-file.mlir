@@ -19,10 +19,14 @@
 // RUN: test -L %t/link.mlir
 // RUN: FileCheck %s --check-prefix=LINKED --input-file=%t/good.mlir
 // RUN: not pld-opt %s -o %t/missing/dir/out.mlir 2>&1 | FileCheck %s --check-prefix=PATH
+// The error is that of the call that failed: here making the temporary
+// file beside /proc/version (no file can be made in /proc).
+// RUN: not pld-opt %s -o /proc/version 2>&1 | FileCheck %s --check-prefix=PROC
 //
 // GOOD: func.func private @f()
 // KEPT: keep
 // LINKED: func.func private @g()
-// PATH: pld-opt: error: cannot write '{{.*}}missing/dir/out.mlir': No such file or directory
+// PATH: pld-opt: error: cannot write '{{.*}}missing/dir/out.mlir': cannot write the temporary file '{{.*}}missing/dir/.out.mlir.{{[0-9]+}}.tmp' to rename over it: No such file or directory
+// PROC: pld-opt: error: cannot write '/proc/version': cannot write the temporary file '/proc/.version.{{[0-9]+}}.tmp' to rename over it: No such file or directory
 
 func.func private @f()

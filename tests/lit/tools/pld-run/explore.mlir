@@ -43,8 +43,10 @@
 // SEED: pld-run: error: --seed sets the first schedule of --explore; give --explore K
 // RUN: not pld-run %S/../../../../examples/barrier.mlir --replay 3 --seed 4 2>&1 | FileCheck %s --check-prefix=REPLAYSEED
 // REPLAYSEED: pld-run: error: --replay names its schedule; --seed is for --explore
+// No schedules is a malformed command line (status 2), as --iters 0 is.
 // RUN: not pld-run %S/../../../../examples/barrier.mlir --explore 0 2>&1 | FileCheck %s --check-prefix=ZERO
-// ZERO: pld-run: error: --explore takes a number of schedules of at least 1
+// RUN: sh -c 'pld-run %S/../../../../examples/barrier.mlir --explore 0 > /dev/null 2>&1; test $? -eq 2'
+// ZERO: error: invalid value '0' for '--explore <K>': 0 is not in 1..18446744073709551615
 // The seeds do not wrap around past the last one; up to it they run.
 // RUN: not pld-run %S/../../../../examples/barrier.mlir --explore 3 --seed 18446744073709551614 2>&1 | FileCheck %s --check-prefix=WRAP
 // WRAP: pld-run: error: --seed 18446744073709551614 with --explore 3 runs past the last seed, 18446744073709551615

@@ -1,0 +1,67 @@
+// Integer attributes are read as written: by their type's signedness
+// (unsigned for ui*, signed for si* and signless, as MLIR prints them) and
+// at any width. An unsigned value is shown unsigned and refused as too
+// large, never wrapped to a negative number.
+//
+// RUN: pld-opt %s --split-input-file --verify-diagnostics
+
+func.func @broadcast_root_ui64_max(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{root = 18446744073709551615 is not a rank: the signal has 4 rows, one per rank}}
+  %r = "pld.tensor_broadcast"(%t, %s) {root = 18446744073709551615 : ui64} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @broadcast_root_ui64_above_i64(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{root = 9223372036854775808 is not a rank: the signal has 4 rows, one per rank}}
+  %r = "pld.tensor_broadcast"(%t, %s) {root = 9223372036854775808 : ui64} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @reduce_root_ui32_max(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{root = 4294967295 is not a rank: the signal has 4 rows, one per rank}}
+  %r = "pld.tensor_reduce"(%t, %s) {op = #pld.reduce_op<"sum">, root = 4294967295 : ui32} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @broadcast_root_unsigned_in_range(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_broadcast"(%t, %s) {root = 3 : ui8} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @broadcast_root_wide_negative(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{root must be non-negative, got -36893488147419103232}}
+  %r = "pld.tensor_broadcast"(%t, %s) {root = -36893488147419103232 : si128} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @allreduce_core_num_ui64_max(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{core_num must be at most 32767 (the launch width a builtin entry takes), got 18446744073709551615}}
+  %r = "pld.tensor_allreduce"(%t, %s) {op = #pld.reduce_op<"sum">, core_num = 18446744073709551615 : ui64} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @host_builtin_broadcast_root_ui64_max(%x: tensor<64xf32, #pld.dist>, %s: tensor<4xi32, #pld.dist>, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{root = 18446744073709551615 is too large to be a rank}}
+  "pld.builtin_broadcast"(%x, %s, %r) {root = 18446744073709551615 : ui64, dtype = f32, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (tensor<64xf32, #pld.dist>, tensor<4xi32, #pld.dist>, index) -> ()
+  return
+}
+
+// -----
+
+func.func @tensor_put_chunk_rows_ui64_max(%d: tensor<1x64xf32, #pld.dist>, %s: tensor<1x64xf32>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{chunk_rows = 18446744073709551615 is too large}}
+  "pld.tensor_put"(%d, %p, %s) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>, chunk_rows = 18446744073709551615 : ui64} : (tensor<1x64xf32, #pld.dist>, i32, tensor<1x64xf32>) -> ()
+  return
+}

@@ -1,0 +1,25 @@
+// A numeric option given a negative number is refused naming the value
+// (it was "unexpected argument '-1' found"), and the usage shown after an
+// error is the whole one, INPUT optional. Malformed values are status 2
+// (docs/tools/pld-run.md, "Exit status").
+//
+// RUN: not pld-run %s --ranks -1 2>&1 | FileCheck %s --check-prefix=RANKS
+// RUN: sh -c 'pld-run %s --ranks -1 > /dev/null 2>&1; test $? -eq 2'
+// RANKS: error: invalid value '-1' for '--ranks <RANKS>': invalid digit found in string
+// RUN: not pld-run %s --warmup -1 2>&1 | FileCheck %s --check-prefix=WARMUP
+// WARMUP: error: invalid value '-1' for '--warmup <N>': invalid digit found in string
+// RUN: not pld-run %s --explore -3 2>&1 | FileCheck %s --check-prefix=EXPLORE
+// EXPLORE: error: invalid value '-3' for '--explore <K>': invalid digit found in string
+// RUN: not pld-run %s --time-limit -1 2>&1 | FileCheck %s --check-prefix=LIMIT
+// RUN: sh -c 'pld-run %s --time-limit -1 > /dev/null 2>&1; test $? -eq 2'
+// LIMIT: pld-run: error: --time-limit takes a positive number of seconds (at most about 1.8e19), not -1.0
+// RUN: not pld-run %s --deadline -0.5 2>&1 | FileCheck %s --check-prefix=DEADLINE
+// DEADLINE: pld-run: error: --deadline takes a positive number of seconds (at most about 1.8e19), not -0.5
+// RUN: not pld-run %s --bogus 2>&1 | FileCheck %s --check-prefix=USAGE
+// USAGE: error: unexpected argument '--bogus' found
+// USAGE: Usage: pld-run [OPTIONS] [INPUT]
+
+func.func @k(%s: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_barrier"(%s) : (tensor<2x1xi32, #pld.dist>) -> tensor<2x1xi32, #pld.dist>
+  return
+}
