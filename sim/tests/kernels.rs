@@ -221,18 +221,26 @@ func.func @tiles(%p: !pto.ptr<f32>) attributes {{pto.kernel_kind = #pto.kernel_k
 }
 
 /// Runs `@tiles` of `source` on 2 ranks over a private buffer of `cols`
-/// floats each.
+/// floats each (given to the run, as the kernel's plain buffers are).
 fn run_tiles(source: &str, cols: usize) -> Outcome {
     let compiled = Compiled::from_text(source).expect("compiles");
     let kernel = compiled.kernel("tiles").expect("kernel compiled");
     let domain = CommDomain::new(2, 64).unwrap();
-    Run::new(&domain, Duration::from_secs(5)).execute("tiles", |_| {
-        let mut data = vec![1.0f32; cols];
-        let mut pointer = data.as_mut_ptr() as *mut ();
-        let mut arguments = [&mut pointer as *mut *mut () as *mut ()];
-        // SAFETY: one pointer per parameter, to a buffer of `cols` floats.
-        unsafe { kernel.call(&mut arguments) };
-    })
+    let mut data = vec![vec![1.0f32; cols]; 2];
+    let spans = data
+        .iter()
+        .map(|d| (d.as_ptr() as usize, d.as_ptr() as usize + 4 * cols))
+        .collect();
+    let pointers: Vec<usize> = data.iter_mut().map(|d| d.as_mut_ptr() as usize).collect();
+    Run::new(&domain, Duration::from_secs(5))
+        .buffers(spans)
+        .execute("tiles", |env| {
+            let mut pointer = pointers[env.rank] as *mut ();
+            let mut arguments = [&mut pointer as *mut *mut () as *mut ()];
+            // SAFETY: one pointer per parameter, to this rank's buffer of
+            // `cols` floats, which outlives the run.
+            unsafe { kernel.call(&mut arguments) };
+        })
 }
 
 #[test]

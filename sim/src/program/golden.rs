@@ -748,6 +748,16 @@ mod tests {
     use super::*;
     use pld_dialect::enums::AllReduceMode;
 
+    /// A distributed parameter.
+    fn param(name: &str, dtype: Dtype, shape: &[usize]) -> Param {
+        Param {
+            name: name.into(),
+            distributed: true,
+            shape: shape.to_vec(),
+            dtype,
+        }
+    }
+
     /// A kernel whose one collective `kind` works on `t` (`dtype`,
     /// `shape`) with the signal `s`.
     fn kernel(
@@ -756,12 +766,6 @@ mod tests {
         dtype: Dtype,
         shape: &[usize],
     ) -> KernelInfo {
-        let param = |name: &str, dtype, shape: &[usize]| Param {
-            name: name.into(),
-            distributed: true,
-            shape: shape.to_vec(),
-            dtype,
-        };
         KernelInfo {
             name: "k".into(),
             params: vec![param("t", dtype, shape), param("s", Dtype::I32, &[8, 1])],
@@ -797,12 +801,6 @@ mod tests {
     /// An indexed_all_to_all_v on `[8, 16]` f32 rows whose index is
     /// `index` (its dtype and shape).
     fn indexed(index: Dtype, shape: &[usize]) -> KernelInfo {
-        let param = |name: &str, dtype, shape: &[usize]| Param {
-            name: name.into(),
-            distributed: true,
-            shape: shape.to_vec(),
-            dtype,
-        };
         KernelInfo {
             name: "k".into(),
             params: vec![
