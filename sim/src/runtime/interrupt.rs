@@ -27,6 +27,12 @@ const SAME_PRESS_MS: i64 = 250;
 /// The exit status of a process ended by Ctrl-C (128 + SIGINT).
 pub const STATUS: i32 = 130;
 
+/// Whether Ctrl-C was pressed since [`install`] (or [`request`]ed),
+/// whatever stop the calling thread runs under.
+pub fn pressed() -> bool {
+    REQUESTED.load(Ordering::Relaxed)
+}
+
 /// Whether Ctrl-C was pressed since [`install`], or the [`Stop`] the
 /// calling thread runs under ([`Stop::enter`]) was requested.
 pub fn requested() -> bool {

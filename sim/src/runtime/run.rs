@@ -650,9 +650,11 @@ impl State<'_> {
 
     /// Whether Ctrl-C or this run's own stop was requested.
     fn stop_requested(&self) -> bool {
+        // (The run took its thread's stop when it began: no thread-local
+        // to read on the device calls' path.)
         match &self.stop {
             Some(stop) => stop.requested(),
-            None => crate::runtime::interrupt::requested(),
+            None => crate::runtime::interrupt::pressed(),
         }
     }
 
