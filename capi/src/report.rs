@@ -245,6 +245,8 @@ impl Counters {
 pub struct Report {
     pub ranks: usize,
     pub schedules: usize,
+    /// Whether a schedule was stopped before it ended (its time limit).
+    pub stopped: bool,
     pub calls: Vec<Call>,
     pub findings: Vec<Finding>,
     pub counters: Vec<Counters>,

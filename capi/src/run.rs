@@ -130,7 +130,10 @@ pub fn run(
         }
         Mode::Whole(run) => run_whole(run, loaded.ranks, options, &start, &schedules),
     })?;
-    if let (Some((limit, _)), true) = (limit, stop.own()) {
+    // (A limit that passed just after the last schedule ended stopped
+    // nothing.)
+    let cut = report.stopped || report.schedules < schedules.len();
+    if let (Some((limit, _)), true) = (limit, stop.own() && cut) {
         report
             .findings
             .push(over_time(limit, report.schedules, schedules.len()));
@@ -161,7 +164,7 @@ fn over_time(limit: Duration, ran: usize, total: usize) -> Finding {
     Finding::message(
         FindingKind::TimeLimit,
         format!(
-            "time limit ({:.1} s) reached{which}: the run was stopped before it ended; its \
+            "time limit ({} s) reached{which}: the run was stopped before it ended; its \
              calls are not checked and its buffers hold what the ranks had written by then",
             limit.as_secs_f64()
         ),
@@ -324,6 +327,7 @@ fn run_kernel(
         let mut calls = kernel_calls(kernel, &inputs, &buffers, &finished, options.check);
         if finished.outcome.interrupted {
             calls = calls.into_iter().map(Call::unfinished).collect();
+            report.stopped = true;
         }
         let findings = kernel_findings(kernel, &finished);
         let counters = finished
@@ -497,6 +501,7 @@ fn run_whole(
         let mut calls = whole_calls(&finished, ranks, options.check);
         if finished.outcome.interrupted {
             calls = calls.into_iter().map(Call::unfinished).collect();
+            report.stopped = true;
         }
         let findings = whole_findings(run, &finished);
         let counters = finished
