@@ -30,21 +30,22 @@ pub(crate) fn extent(
     Some((base, end))
 }
 
-/// Checks one side of a copy against the windows: an address inside a
-/// window must stay inside it. Returns the owning window's rank, if any.
+/// Checks one side of a copy: it must lie inside one window, a tile of the
+/// running core, a buffer the run gave its kernel or the core's stack
+/// (each refusal an error of `rank`'s run at `site`). Returns the owning
+/// window's rank, if any.
 pub(crate) fn check_side(
     state: &State<'_>,
     (rank, site): (usize, i64),
     what: &str,
     range: Option<(usize, usize)>,
 ) -> Result<Option<usize>, ()> {
+    let refuse = |message: String| {
+        state.error_at(rank, site, message);
+        Err(())
+    };
     let Some((start, end)) = range else {
-        state.error_at(
-            rank,
-            site,
-            format!("{what} with negative or overflowing strides"),
-        );
-        return Err(());
+        return refuse(format!("{what} with negative or overflowing strides"));
     };
     if start == end {
         return Ok(None);
@@ -53,73 +54,65 @@ pub(crate) fn check_side(
     // is an offset computed from an empty CommContext slot (a peer at or
     // past the rank count).
     if start < 1 << 16 {
-        state.error_at(
-            rank,
-            site,
-            format!(
-                "{what} at address {start:#x}, outside every window: a peer at or beyond the \
-                 rank count?"
-            ),
-        );
-        return Err(());
+        return refuse(format!(
+            "{what} at address {start:#x}, outside every window: a peer at or beyond the rank \
+             count?"
+        ));
     }
     // A range inside a window (the common case, found by a binary search).
     if let Some((owner, _)) = state.domain.locate(start, end - start) {
         return Ok(Some(owner));
     }
-    // A range touching a window must lie inside it: this one leaves the
-    // first window it touches (the scan finds it, to name it).
-    let touched = match state.domain.touches_a_window(start, end) {
-        true => state.domain.windows(),
-        false => &[],
-    };
-    for (owner, window) in touched.iter().enumerate() {
-        let base = window.base() as usize;
-        let overlaps = start < base + window.len() && end > base;
-        if !overlaps {
-            continue;
-        }
-        if start >= base && end <= base + window.len() {
-            return Ok(Some(owner));
-        }
-        state.error_at(
-            rank,
-            site,
+    if let Some(leaving) = leaves_a_window(state, what, start, end) {
+        return refuse(leaving);
+    }
+    match outside_windows(state, what, start, end) {
+        Some(refused) => refuse(refused),
+        None => Ok(None),
+    }
+}
+
+/// Why `[start, end)`, in no window whole, is refused when it touches one:
+/// it leaves the first window it touches (the scan finds it, to name it).
+fn leaves_a_window(state: &State<'_>, what: &str, start: usize, end: usize) -> Option<String> {
+    if !state.domain.touches_a_window(start, end) {
+        return None;
+    }
+    let (owner, window) = state
+        .domain
+        .windows()
+        .iter()
+        .enumerate()
+        .find(|(_, w)| start < w.base() as usize + w.len() && end > w.base() as usize)?;
+    let base = window.base() as usize;
+    Some(format!(
+        "{what} of bytes {}..{} relative to rank {owner}'s window leaves it ({} bytes)",
+        start as i128 - base as i128,
+        end as i128 - base as i128,
+        window.len()
+    ))
+}
+
+/// Why `[start, end)`, touching no window, is refused, if it is: it must
+/// lie inside the tile of this core it touches, else in a buffer the run
+/// gave its kernel or a builtin's tile (a C++ object on the running core's
+/// stack); anything else is memory no kernel owns (an offset past its
+/// tensor) and is not touched.
+fn outside_windows(state: &State<'_>, what: &str, start: usize, end: usize) -> Option<String> {
+    if let Some((base, size)) = crate::runtime::tiles::overlapping(start, end) {
+        return (start < base || end > base + size).then(|| {
             format!(
-                "{what} of bytes {}..{} relative to rank {owner}'s window leaves it ({} bytes)",
+                "{what} of bytes {}..{} relative to a {size}-byte tile leaves it (a valid shape \
+                 larger than the tile?)",
                 start as i128 - base as i128,
-                end as i128 - base as i128,
-                window.len()
-            ),
-        );
-        return Err(());
+                end as i128 - base as i128
+            )
+        });
     }
-    // A range touching a tile of this rank must lie inside it.
-    let tile = crate::runtime::tiles::overlapping(start, end);
-    if let Some((base, size)) = tile {
-        if start < base || end > base + size {
-            state.error_at(
-                rank,
-                site,
-                format!(
-                    "{what} of bytes {}..{} relative to a {size}-byte tile leaves it (a valid \
-                     shape larger than the tile?)",
-                    start as i128 - base as i128,
-                    end as i128 - base as i128
-                ),
-            );
-            return Err(());
-        }
-        return Ok(None);
-    }
-    // Else a buffer the run gave its kernel, or a builtin's tile (a C++
-    // object on the running core's stack); anything else is memory no
-    // kernel owns (an offset past its tensor) and is not touched.
     if state.holds_buffer(start, end) || crate::runtime::stack::holds(start, end) {
-        return Ok(None);
+        return None;
     }
-    state.error_at(rank, site, outside_everything(state, what, start, end));
-    Err(())
+    Some(outside_everything(state, what, start, end))
 }
 
 /// Why `[start, end)` is refused: named relative to the window below it,
