@@ -13,10 +13,13 @@
 // RUN: python3 %S/Inputs/npy.py show %t/out/dst.rank1.npy | FileCheck %s --check-prefix=COPIED
 
 // The window holds %data (256 bytes) and %sig (8 bytes, 32 with alignment).
-// STORE-DAG: error: rank 0: {{.*}}remote-store.mlir:12:3: pto.tstore: a store of bytes 4096..4352 relative to rank 1's window lies past its end (288 bytes), in no window, tile or buffer of the run (an offset past the end of its tensor?)
-// STORE-DAG: error: rank 1: {{.*}}remote-store.mlir:12:3: pto.tstore: a store of bytes 4100..4356 relative to rank 0's window lies past its end (288 bytes), in no window, tile or buffer of the run (an offset past the end of its tensor?)
-// LOAD-DAG: pld-run: error: rank 0: {{.*}}remote-load.mlir:11:8: pto.tload: a load of bytes 40000..40256 relative to rank 1's window lies past its end (288 bytes), in no window, tile or buffer of the run
-// LOAD-DAG: pld-run: error: rank 1: {{.*}}remote-load.mlir:11:8: pto.tload: a load of bytes 40004..40260 relative to rank 0's window lies past its end (288 bytes), in no window, tile or buffer of the run
+// Which window lies below a far address, and so the numbers the message
+// gives, depends on where the allocator put the windows, so only the op,
+// its location and the verdict are checked.
+// STORE-DAG: error: rank 0: {{.*}}remote-store.mlir:12:3: pto.tstore: a store of bytes {{[0-9]+}}..{{[0-9]+}} relative to rank {{[01]}}'s window lies past its end (288 bytes), in no window, tile or buffer of the run (an offset past the end of its tensor?)
+// STORE-DAG: error: rank 1: {{.*}}remote-store.mlir:12:3: pto.tstore: a store of bytes {{[0-9]+}}..{{[0-9]+}} relative to rank {{[01]}}'s window lies past its end (288 bytes), in no window, tile or buffer of the run (an offset past the end of its tensor?)
+// LOAD-DAG: pld-run: error: rank 0: {{.*}}remote-load.mlir:11:8: pto.tload: a load of bytes {{[0-9]+}}..{{[0-9]+}} relative to rank {{[01]}}'s window lies past its end (288 bytes), in no window, tile or buffer of the run
+// LOAD-DAG: pld-run: error: rank 1: {{.*}}remote-load.mlir:11:8: pto.tload: a load of bytes {{[0-9]+}}..{{[0-9]+}} relative to rank {{[01]}}'s window lies past its end (288 bytes), in no window, tile or buffer of the run
 // PLAIN: pld-run: error: rank {{[01]}}: {{.*}}plain-far.mlir:5:8: pto.tload: a load {{.*}} in no window, tile or buffer of the run
 // FINE: @plain on 2 ranks: finished
 // COPIED: <f4 (1, 4): 3f800000 x 1, 40000000 x 1, 40400000 x 1, 40800000 x 1

@@ -36,11 +36,15 @@
 // PLD_MPI_SHOW_NODES=1 makes process 0 say how the job was split (the
 // pretended nodes lie within the one real node); a value other than 0 or 1
 // is refused, naming it, once.
-// RUN: env PLD_MPI_RANKS_PER_NODE=2 PLD_MPI_SHOW_NODES=1 %mpirun -np 4 pld-run %t/k/src/allreduce_ring.mlir --ranks 4 --transport mpi 2>&1 | FileCheck %s --check-prefix=SHOW
+// (mpirun forwards standard output and error separately, so their lines
+// are checked apart: their order in one stream is not fixed.)
+// RUN: env PLD_MPI_RANKS_PER_NODE=2 PLD_MPI_SHOW_NODES=1 %mpirun -np 4 pld-run %t/k/src/allreduce_ring.mlir --ranks 4 --transport mpi 2>%t/show.err >%t/show.out
+// RUN: FileCheck %s --check-prefix=SHOW < %t/show.err
+// RUN: FileCheck %s --check-prefix=SHOWOUT < %t/show.out
 // SHOW: pld-run: 4 MPI processes on 2 nodes, split by MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) and PLD_MPI_RANKS_PER_NODE=2
 // SHOW-NEXT: pld-run:   node 0 (host [[HOST:.+]]): processes 0, 1
 // SHOW-NEXT: pld-run:   node 1 (host [[HOST]]): processes 2, 3
-// SHOW-NEXT: @k on 4 ranks (4 MPI processes on 2 nodes under --transport mpi): finished
+// SHOWOUT: @k on 4 ranks (4 MPI processes on 2 nodes under --transport mpi): finished
 // RUN: %mpirun -np 4 pld-run %t/k/src/allreduce_ring.mlir --ranks 4 --transport mpi 2>&1 | FileCheck %s --check-prefix=QUIET
 // QUIET-NOT: node 0
 // QUIET: @k on 4 ranks (4 MPI processes under --transport mpi): finished
