@@ -384,7 +384,11 @@ pub fn choose_kernel<'p>(
         }),
         None => match program.kernels.as_slice() {
             [only] => Ok(only),
-            [] => Err(format!("{buffer_name} has no InCore kernel")),
+            [] => Err(format!(
+                "{buffer_name}:1:1: the module has nothing to run: no device kernel (a func.func \
+                 with pld.kind #pld.func_kind<\"incore\">, \"aiv\" or \"aic\") and no HOST \
+                 orchestrator"
+            )),
             many => {
                 let names: Vec<String> = many.iter().map(|k| format!("@{}", k.name)).collect();
                 Err(format!(

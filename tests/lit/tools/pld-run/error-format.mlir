@@ -8,6 +8,9 @@
 // RUN: not pld-run %t/program.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=PROGRAM
 // RUN: not pld-run %t/broken.mlir 2>&1 | FileCheck %s --check-prefix=PARSE
 // RUN: not pld-run %t/program.mlir --kernel nope 2>&1 | FileCheck %s --check-prefix=PLAIN
+// A module with nothing to run is refused at its first line (it was a
+// message without a place).
+// RUN: not pld-run %t/nothing.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=NOTHING
 //
 // KERNEL: {{^}}{{.*}}ring_allreduce.mlir:16:10: error: the signal of pld.tensor_allreduce (signal) is [6, 4]; on 2 ranks it needs exactly [2, 2]
 // KERNEL-NEXT: {{^}}  %sum = "pld.tensor_allreduce"(%data, %signal)
@@ -18,6 +21,9 @@
 // PARSE: {{^}}{{.*}}broken.mlir:1:14: error: expected non-function type
 // PARSE-NEXT: {{^}}func.func @f( {
 // PARSE-NEXT: {{^}}             ^
+// NOTHING: {{^}}{{.*}}nothing.mlir:1:1: error: the module has nothing to run: no device kernel (a func.func with pld.kind #pld.func_kind<"incore">, "aiv" or "aic") and no HOST orchestrator
+// NOTHING-NEXT: {{^}}func.func @plain() {
+// NOTHING-NEXT: {{^}}^
 // PLAIN: {{^}}pld-run: error: {{.*}}program.mlir has no device kernel @nope
 
 //--- program.mlir
@@ -49,3 +55,8 @@ func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
 
 //--- broken.mlir
 func.func @f( {
+
+//--- nothing.mlir
+func.func @plain() {
+  return
+}
