@@ -16,16 +16,53 @@ use pld_ir::{defining_op, operand};
 /// bytes (`kCommBufferAlignmentBytes`).
 pub const ALIGNMENT: i64 = 32;
 
-/// An affine expression text over `s0`, and whether it involves `s0`.
+/// An affine expression text over `s0`, whether it involves `s0`, and its
+/// value on one device (`s0` = 1).
 struct Expr {
     text: String,
     symbolic: bool,
+    on_one: i64,
 }
 
-/// The affine expression (over `s0` = world_size) that computes `value`.
-pub fn expression(value: Value) -> Result<String, String> {
-    Ok(build(value, 0)?.text)
+/// A window size: the affine expression (over `s0` = world_size) that
+/// computes it, and its byte count on one device. MLIR folds the
+/// expression's constant terms in 64 bits, wrapping, so an expression
+/// whose count overflows there would be recorded as a negative size (and
+/// printed as a map that does not parse); it is refused instead.
+#[derive(Clone, Debug)]
+pub struct Size {
+    pub text: String,
+    pub on_one: i64,
 }
+
+/// The size `value` computes.
+pub fn expression(value: Value) -> Result<Size, String> {
+    let expr = build(value, 0)?;
+    Ok(Size {
+        text: expr.text,
+        on_one: expr.on_one,
+    })
+}
+
+/// The padded size of a slot on one device, if it fits 64 bits.
+pub fn aligned_on_one(size: &Size) -> Option<i64> {
+    Some(
+        size.on_one
+            .checked_add(ALIGNMENT - 1)?
+            .div_euclid(ALIGNMENT)
+            * ALIGNMENT,
+    )
+}
+
+/// The window of slots `sizes` on one device (the sum of their padded
+/// counts), if it fits 64 bits.
+pub fn window_on_one(sizes: &[Size]) -> Option<i64> {
+    sizes
+        .iter()
+        .try_fold(0i64, |sum, size| sum.checked_add(aligned_on_one(size)?))
+}
+
+const OVERFLOW: &str = "window size overflows a 64-bit byte count";
 
 fn build(value: Value, depth: usize) -> Result<Expr, String> {
     const UNSUPPORTED: &str =
@@ -40,6 +77,7 @@ fn build(value: Value, depth: usize) -> Result<Expr, String> {
         return Ok(Expr {
             text: c.to_string(),
             symbolic: false,
+            on_one: c,
         });
     }
     let owner = defining_op(value).ok_or_else(|| format!("window size {UNSUPPORTED}"))?;
@@ -48,12 +86,13 @@ fn build(value: Value, depth: usize) -> Result<Expr, String> {
         return Ok(Expr {
             text: "s0".into(),
             symbolic: true,
+            on_one: 1,
         });
     }
-    let symbol = match name.as_str() {
-        "arith.addi" => "+",
-        "arith.subi" => "-",
-        "arith.muli" => "*",
+    let (symbol, fold): (_, fn(i64, i64) -> Option<i64>) = match name.as_str() {
+        "arith.addi" => ("+", i64::checked_add),
+        "arith.subi" => ("-", i64::checked_sub),
+        "arith.muli" => ("*", i64::checked_mul),
         _ => return Err(format!("window size {UNSUPPORTED} (found {name})")),
     };
     let operand = |i| operand(owner, i).ok_or_else(|| format!("malformed {name}"));
@@ -67,6 +106,7 @@ fn build(value: Value, depth: usize) -> Result<Expr, String> {
     Ok(Expr {
         text: format!("({} {symbol} {})", lhs.text, rhs.text),
         symbolic: lhs.symbolic || rhs.symbolic,
+        on_one: fold(lhs.on_one, rhs.on_one).ok_or(OVERFLOW)?,
     })
 }
 

@@ -94,8 +94,8 @@ impl PldPass for MaterializeCommDomainScopes {
 struct Domain<'c, 'a> {
     devices: Devices,
     allocations: Vec<OperationRef<'c, 'a>>,
-    /// Logical byte count of each allocation, as an affine expression.
-    sizes: Vec<String>,
+    /// Logical byte count of each allocation.
+    sizes: Vec<sizes::Size>,
 }
 
 type Errors<'c, 'a> = Vec<(OperationRef<'c, 'a>, String)>;
@@ -332,6 +332,10 @@ fn group<'c, 'a>(
                 domains.last_mut().expect("just pushed")
             }
         };
+        if let Some(message) = overflows(&domain.sizes, &size) {
+            errors.push((allocation, format!("size of \"{name}\": {message}")));
+            continue;
+        }
         domain.allocations.push(allocation);
         domain.sizes.push(size);
     }
@@ -342,17 +346,45 @@ fn group<'c, 'a>(
     }
 }
 
+/// Why a slot of `size` cannot join a window of the slots `before`: its
+/// padded size, or the window's, overflows 64 bits on one device (MLIR
+/// would fold the records' constants to a wrapped, negative count).
+fn overflows(before: &[sizes::Size], size: &sizes::Size) -> Option<String> {
+    let Some(padded) = sizes::aligned_on_one(size) else {
+        return Some(format!(
+            "{} bytes padded to {} overflow a 64-bit byte count",
+            size.on_one,
+            sizes::ALIGNMENT
+        ));
+    };
+    // The slots before were checked as they joined.
+    let window = sizes::window_on_one(before).unwrap_or(i64::MAX);
+    window.checked_add(padded).is_none().then(|| {
+        format!(
+            "the comm domain's window would hold {window} bytes of earlier slots and {} of this \
+             one, more than a 64-bit byte count holds",
+            size.on_one
+        )
+    })
+}
+
 /// The size records of a domain whose slots have the logical byte counts
 /// `sizes` (affine expressions of `s0`): `logical_bytes`, `aligned_bytes`
 /// and `window_bytes`, in that order.
-fn size_records<'c>(context: &'c Context, sizes: &[String]) -> [(&'static str, Attribute<'c>); 3] {
+fn size_records<'c>(
+    context: &'c Context,
+    sizes: &[sizes::Size],
+) -> [(&'static str, Attribute<'c>); 3] {
     let maps = |f: &dyn Fn(&String) -> String| -> Attribute<'c> {
-        let maps: Vec<Attribute> = sizes.iter().map(|s| affine_map(context, &f(s))).collect();
+        let maps: Vec<Attribute> = sizes
+            .iter()
+            .map(|s| affine_map(context, &f(&s.text)))
+            .collect();
         ArrayAttribute::new(context, &maps).into()
     };
     let window = sizes
         .iter()
-        .map(|s| sizes::aligned(s))
+        .map(|s| sizes::aligned(&s.text))
         .collect::<Vec<_>>()
         .join(" + ");
     let window = if window.is_empty() {
@@ -470,7 +502,7 @@ where
 fn slot_sizes<'c, 'a>(
     scope: OperationRef<'c, 'a>,
     errors: &mut Errors<'c, 'a>,
-) -> Option<Vec<String>>
+) -> Option<Vec<sizes::Size>>
 where
     'c: 'a,
 {
@@ -494,9 +526,11 @@ where
             .and_then(|a| a.size())
             .ok_or_else(|| "malformed allocation".to_string())
             .and_then(sizes::expression);
-        match size {
-            Ok(size) => sizes.push(size),
-            Err(message) => errors.push((*allocation, format!("size of \"{slot}\": {message}"))),
+        match size.map(|size| (overflows(&sizes, &size), size)) {
+            Ok((None, size)) => sizes.push(size),
+            Ok((Some(message), _)) | Err(message) => {
+                errors.push((*allocation, format!("size of \"{slot}\": {message}")))
+            }
         }
     }
     (errors.len() == before).then_some(sizes)

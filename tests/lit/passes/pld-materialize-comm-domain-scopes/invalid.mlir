@@ -307,3 +307,48 @@ func.func @direct_builtin() attributes {pld.kind = #pld.func_kind<"host">} {
   "pld.builtin_allreduce_two_shot"(%data, %sig, %c0) {arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">], core_num = 1 : i64, dtype = f32, op = #pld.reduce_op<"sum">} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>, index) -> ()
   return
 }
+
+// -----
+
+// Sizes whose padded count, or whose window, overflows 64 bits are
+// refused at the allocation: MLIR would fold the records' constants to a
+// wrapped, negative byte count (and print a map that does not parse).
+!big = tensor<1x1152921504606846976xf32, #pld.dist>
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  %quarter = arith.constant 4611686018427387904 : i64
+  %p = "pld.tensor_alloc_window_buffer"(%quarter) {name = "first"} : (i64) -> !pld.ptr
+  // expected-error@+1 {{size of "second": the comm domain's window would hold 4611686018427387904 bytes of earlier slots and 4611686018427387904 of this one, more than a 64-bit byte count holds}}
+  %q = "pld.tensor_alloc_window_buffer"(%quarter) {name = "second"} : (i64) -> !pld.ptr
+  %a = "pld.tensor_window"(%p) : (!pld.ptr) -> !big
+  %b = "pld.tensor_window"(%q) : (!pld.ptr) -> !big
+  %r = "pld.tensor_allreduce"(%a) {op = #pld.reduce_op<"sum">} : (!big) -> !big
+  %s = "pld.tensor_allreduce"(%b) {op = #pld.reduce_op<"sum">} : (!big) -> !big
+  return
+}
+
+// -----
+
+!big = tensor<1x1152921504606846976xf32, #pld.dist>
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  %max = arith.constant 9223372036854775807 : i64
+  // expected-error@+1 {{size of "whole": 9223372036854775807 bytes padded to 32 overflow a 64-bit byte count}}
+  %p = "pld.tensor_alloc_window_buffer"(%max) {name = "whole"} : (i64) -> !pld.ptr
+  %a = "pld.tensor_window"(%p) : (!pld.ptr) -> !big
+  %r = "pld.tensor_allreduce"(%a) {op = #pld.reduce_op<"sum">} : (!big) -> !big
+  return
+}
+
+// -----
+
+!big = tensor<1x1152921504606846976xf32, #pld.dist>
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  %half = arith.constant 4611686018427387904 : i64
+  %ws = "pld.system_world_size"() : () -> i64
+  %per = arith.muli %ws, %half : i64
+  %twice = arith.addi %per, %per : i64
+  // expected-error@+1 {{size of "grown": window size overflows a 64-bit byte count}}
+  %p = "pld.tensor_alloc_window_buffer"(%twice) {name = "grown"} : (i64) -> !pld.ptr
+  %a = "pld.tensor_window"(%p) : (!pld.ptr) -> !big
+  %r = "pld.tensor_allreduce"(%a) {op = #pld.reduce_op<"sum">} : (!big) -> !big
+  return
+}
