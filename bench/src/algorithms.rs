@@ -403,13 +403,8 @@ const SECOND_LOOK_ROUNDS: usize = 2;
 fn second_look(tools: &Tools, config: Config, point: &mut Point) -> Result<()> {
     let iters = iterations(config.iters, point.bytes, point.ranks);
     let warmup = warmups(config, point.bytes, point.ranks);
-    let again = tools.interleaved_times(
-        &point.paths,
-        point.ranks,
-        iters,
-        warmup,
-        SECOND_LOOK_ROUNDS,
-    )?;
+    let again =
+        tools.interleaved_times(&point.paths, point.ranks, iters, warmup, SECOND_LOOK_ROUNDS)?;
     for (kept, new) in point.measured.iter_mut().zip(again) {
         if new.best() < kept.best() {
             *kept = new;

@@ -49,6 +49,8 @@ fn items(options: &Options) -> Vec<Item> {
         schedule_log,
         transport,
         cache: _,
+        cost_model,
+        cost_target,
     } = options;
     let mut items: Vec<Item> = vec![
         ("the source", input.clone()),
@@ -77,6 +79,8 @@ fn items(options: &Options) -> Vec<Item> {
         ("--output-dir", output_dir),
         ("--trace", trace),
         ("--schedule-log", schedule_log),
+        ("--pld-cost-model", cost_model),
+        ("--pld-cost-target", cost_target),
     ];
     for (name, value) in valued {
         if let Some(value) = value {

@@ -38,6 +38,10 @@ pub struct Options {
     pub transport: pld_sim::runtime::transport::Transport,
     /// Where compiled kernels are cached (`--no-cache`, `--cache-dir`).
     pub cache: pld_sim::compiler::cache::Choice,
+    /// `--pld-cost-model FILE`: the model `mode = "auto"` is chosen by.
+    pub cost_model: Option<String>,
+    /// `--pld-cost-target NAME`: its table.
+    pub cost_target: Option<String>,
 }
 
 /// Exit status of a deadlocked run (distinct from errors).

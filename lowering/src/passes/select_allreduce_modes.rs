@@ -83,6 +83,23 @@ pub fn set_defaults(defaults: Defaults) -> Result<(), String> {
         .map_err(|_| "the cost-model defaults are already set".to_string())
 }
 
+/// What the process-wide defaults ([`set_defaults`]) make the instances
+/// built without options do, as text that changes whenever a lowering
+/// would (the model's figures, not the file's name): a part of the key of
+/// a cache of lowered modules. Empty when no defaults were set.
+pub fn defaults_key() -> String {
+    let Some(defaults) = DEFAULTS.get() else {
+        return String::new();
+    };
+    SelectAllReduceModes::from_parts(
+        defaults.file.as_deref(),
+        defaults.target.as_deref(),
+        defaults.remarks,
+    )
+    .and_then(|pass| pass.with_world_size(defaults.world_size))
+    .map_or_else(|error| error, |pass| format!("{pass:?}"))
+}
+
 impl SelectAllReduceModes {
     /// The pass for a model file (`None`: the simulator's defaults), a
     /// target table and the remark switch.

@@ -56,7 +56,9 @@ pub fn to_pto_cached(source: Source) -> Result<(String, Use), String> {
         Place::On(cache) => cache,
         Place::Off(off) => return Ok((to_pto_source(source)?, Use::Off(off))),
     };
-    let key = cache::key(Kind::Lowered, &[source.name, source.text]);
+    // `mode = "auto"` resolves by the cost model the tool was given.
+    let model = pld_lowering::passes::select_allreduce_modes::defaults_key();
+    let key = cache::key(Kind::Lowered, &[source.name, source.text, &model]);
     let hit = cache
         .load(Kind::Lowered, &key)
         .and_then(|e| String::from_utf8(e.payload).ok());

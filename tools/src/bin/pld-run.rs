@@ -1,6 +1,7 @@
 //! `pld-run`: run a pld kernel on N simulated ranks on the CPU.
 
 use clap::Parser;
+use pld_lowering::passes::select_allreduce_modes::{self, Defaults};
 use pld_sim::compiler::cache::{self, Choice};
 use pld_sim::runtime::transport::Transport;
 use pld_tools::options::{Options, Seeds};
@@ -115,6 +116,14 @@ struct Cli {
     /// signals through MPI's one-sided calls, as across machines.
     #[arg(long, default_value = "threads", value_parser = ["threads", "mpi", "mpi-rma"])]
     transport: String,
+    /// The cost model `mode = "auto"` allreduces are chosen by (a file
+    /// `pld-bench calibrate` writes; docs/algorithms.md), as pld-opt's
+    /// option of that name; default: the simulator's built-in figures.
+    #[arg(long = "pld-cost-model", value_name = "FILE")]
+    cost_model: Option<String>,
+    /// The table of the cost model to use (default `sim`).
+    #[arg(long = "pld-cost-target", value_name = "NAME")]
+    cost_target: Option<String>,
 }
 
 /// The options that do not go with `--explore` / `--replay` (schedules are
@@ -232,6 +241,8 @@ fn options(cli: Cli) -> Options {
         no_cache,
         cache_dir,
         transport,
+        cost_model,
+        cost_target,
     } = cli;
     let options = Options {
         input,
@@ -263,6 +274,8 @@ fn options(cli: Cli) -> Options {
             (false, Some(dir)) => Choice::Dir(dir.into()),
             (false, None) => Choice::Default,
         },
+        cost_model,
+        cost_target,
     };
     if let Err(message) = explore_options(&options, seed.is_some()) {
         refuse(&message, 1);
@@ -291,6 +304,14 @@ fn main() {
         refuse(&e, 1);
     }
     if let Err(e) = cache::configure(options.cache.clone()) {
+        refuse(&e, 1);
+    }
+    let model = Defaults {
+        file: options.cost_model.clone(),
+        target: options.cost_target.clone(),
+        ..Defaults::default()
+    };
+    if let Err(e) = select_allreduce_modes::set_defaults(model) {
         refuse(&e, 1);
     }
     // Ctrl-C, --time-limit and explored schedules without device calls
