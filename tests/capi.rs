@@ -956,6 +956,13 @@ fn wrong_arguments_are_named_and_an_entry_takes_its_sigil() {
     let said = messages(&sink);
     assert!(said[0].contains(" device kernel @nope "), "{said:?}");
     assert!(!said[0].contains("@@"), "{said:?}");
+    // A bare `@` names nothing (it used to stand for the default entry).
+    let bare = api::pldProgramCreate(module.to_raw(), host::string_ref("@"), 4);
+    assert!(bare.ptr.is_null());
+    assert_eq!(
+        messages(&sink),
+        ["examples/ring_allreduce.mlir:0:0: the entry '@' names no function: give its name (with or without the @), or an empty entry for the only HOST orchestrator or kernel"]
+    );
 
     let options = api::pldRunOptionsCreate();
     let with = |n_in: isize, n_out: isize, options: *mut std::ffi::c_void| {
@@ -991,5 +998,49 @@ fn wrong_arguments_are_named_and_an_entry_takes_its_sigil() {
     assert_eq!(api::pldRunResultGetNumSchedules(result_of(&result)), 1);
     api::pldRunResultDestroy(result);
     api::pldRunOptionsDestroy(options);
+    api::pldProgramDestroy(program);
+}
+
+/// A shard module runs as `pld-run` runs it: converted into the pld
+/// program `convert-shard-to-pld` makes of it, on its grid's devices
+/// (`pldProgramCreate` refused it: "no HOST orchestrator and no device
+/// kernel to run"); another rank count is refused, naming the grid's.
+#[test]
+fn a_shard_module_runs_as_pld_run_runs_it() {
+    let (context, sink) = host_context();
+    let module = parse(&context, "examples/shard.mlir");
+    let wrong = api::pldProgramCreate(module.to_raw(), host::string_ref(""), 4);
+    assert!(wrong.ptr.is_null());
+    let said = messages(&sink);
+    assert!(
+        said.iter().any(|m| m
+            .contains("the shard program runs on a grid of 8 devices; run it on 8 ranks, not 4")),
+        "{said:?}"
+    );
+    let program = program(&context, &sink, "examples/shard.mlir", 8);
+    assert!(api::pldProgramIsWhole(same(&program)));
+    let result = run_plain(&program, std::ptr::null_mut());
+    assert!(!result.ptr.is_null(), "{:?}", messages(&sink));
+    assert!(
+        api::pldRunResultIsOk(result_of(&result)),
+        "{:?}",
+        messages(&sink)
+    );
+    // pld-run's own run of it: examples/shard.mlir's lit test counts the
+    // same calls.
+    let expected = run_tool(
+        "pld-run",
+        &["examples/shard.mlir", "--ranks", "8", "--check"],
+    );
+    let calls = expected
+        .lines()
+        .filter(|l| l.starts_with("  pld.tensor_") && l.contains(": ok on "))
+        .count();
+    assert!(calls > 0, "{expected}");
+    assert_eq!(
+        api::pldRunResultGetNumCalls(result_of(&result)),
+        calls as isize
+    );
+    api::pldRunResultDestroy(result);
     api::pldProgramDestroy(program);
 }

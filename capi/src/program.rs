@@ -74,11 +74,15 @@ impl Loaded {
             return Err(Refusal::Message(ranks_refused(ranks)));
         }
         // `@name` is the name as the source spells it.
-        let entry = entry.strip_prefix('@').unwrap_or(entry);
-        if !lowers(context, module) {
-            return Err(Refusal::Reported);
+        if entry == "@" {
+            return Err(Refusal::Message(
+                "the entry '@' names no function: give its name (with or without the @), or \
+                 an empty entry for the only HOST orchestrator or kernel"
+                    .into(),
+            ));
         }
-        let root = module.as_operation();
+        let entry = entry.strip_prefix('@').unwrap_or(entry);
+        let source = source_name(module);
         let text = pld_ir::print::module_text(
             module,
             pld_ir::print::PrintOptions {
@@ -86,7 +90,22 @@ impl Loaded {
                 ..Default::default()
             },
         );
-        let source = source_name(module);
+        // A shard module runs as the pld program pld-run makes of it.
+        let shard = pld_sim::compiler::shard_program_for(&text, &source, ranks)?;
+        let converted = match &shard {
+            Some(program) => {
+                Some(pld_ir::parse::parse(context, program, &source).ok_or(Refusal::Reported)?)
+            }
+            None => None,
+        };
+        let (module, text) = match (&converted, shard) {
+            (Some(converted), Some(program)) => (converted, program),
+            _ => (module, text),
+        };
+        if !lowers(context, module) {
+            return Err(Refusal::Reported);
+        }
+        let root = module.as_operation();
         let hosts: Vec<String> = pld_lowering::host::host_functions(root)
             .into_iter()
             .filter_map(pld_ir::symbol_name)

@@ -256,8 +256,12 @@ PLD_CAPI_EXPORTED void pldRunOptionsSetExplore(PldRunOptions options,
 /// result with a PldFindingTimeLimit finding; its calls are not checked
 /// and the outputs hold what the ranks had written. It stops this run
 /// only: runs of other threads go on. A kernel that loops on after its
-/// waits have returned (a loop that waits for a value, never for a count)
-/// keeps pldProgramRun from returning. A negative, NaN or larger value is
+/// waits have returned (a loop that never ends, around a barrier or a
+/// wait for a value, whatever it waits for) keeps pldProgramRun from
+/// returning: its ranks are parked a few seconds after the stop (no CPU)
+/// but never end, and the host's output memory is written only when they
+/// do; pld-run, which can end its process, and pld.run, which copies the
+/// outputs, return. A negative, NaN or larger value is
 /// refused: the next pldProgramRun with these options fails with an error
 /// diagnostic naming it (until a valid value is set).
 PLD_CAPI_EXPORTED void pldRunOptionsSetTimeLimit(PldRunOptions options,

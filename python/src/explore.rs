@@ -40,6 +40,10 @@ pub fn explore(exploration: &Exploration, inputs: &Inputs) -> Result<Explored, F
     // As pld-run refuses them: the simulator reads the switches where no
     // error can be said.
     crate::run::environment()?;
+    let exploration = &Exploration {
+        request: exploration.request.with_shard_converted()?,
+        ..*exploration
+    };
     match exploration.request.kind()? {
         Kind::Program => explore_program(exploration, inputs),
         Kind::Kernel => explore_kernel(exploration, inputs),

@@ -76,6 +76,7 @@ fn run_source<'py>(
     let time_limit = limit(time_limit).map_err(|f| f.into_pyerr(py))?;
     let request = run::Request {
         source,
+        converted: None,
         name,
         ranks,
         kernel,
@@ -118,6 +119,7 @@ fn explore_source<'py>(
     let exploration = explore::Exploration {
         request: run::Request {
             source,
+            converted: None,
             name,
             ranks,
             kernel,

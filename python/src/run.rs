@@ -32,8 +32,12 @@ impl Kind {
 }
 
 /// What `pld.run` (and `pld.explore`) was asked.
+#[derive(Clone)]
 pub struct Request {
     pub source: String,
+    /// The pld program that runs in place of a shard `source`
+    /// ([`Request::with_shard_converted`]).
+    pub converted: Option<String>,
     /// The source's name in diagnostics and locations.
     pub name: String,
     pub ranks: usize,
@@ -73,6 +77,29 @@ impl Request {
         Failure::message(python_words(shown))
     }
 
+    /// The request with a shard source converted into the pld program
+    /// that runs in its place, as `pld-run` converts it.
+    pub fn with_shard_converted(&self) -> Result<Request, Failure> {
+        let converted = pld_sim::compiler::shard_program_for(&self.source, &self.name, self.ranks)
+            .map_err(|e| self.refuse(e))?;
+        Ok(Request {
+            converted,
+            ..self.clone()
+        })
+    }
+
+    /// The source as the simulator loads it: the converted program of a
+    /// shard source (its diagnostics quoting the user's lines), else the
+    /// source itself.
+    pub fn loaded(&self) -> pld_sim::compiler::Source<'_> {
+        match &self.converted {
+            Some(program) => {
+                pld_sim::compiler::Source::converted(program, &self.name, &self.source)
+            }
+            None => pld_sim::compiler::Source::new(&self.source, &self.name),
+        }
+    }
+
     /// Whether the source runs whole from a HOST orchestrator, or one
     /// kernel of it, as `pld-run` decides.
     pub fn kind(&self) -> Result<Kind, Failure> {
@@ -85,7 +112,7 @@ impl Request {
         }
         let whole = self.entry.is_some()
             || (self.kernel.is_none()
-                && !pld_tools::run_program::host_functions(&self.source).is_empty());
+                && !pld_tools::run_program::host_functions(self.loaded().text).is_empty());
         Ok(if whole { Kind::Program } else { Kind::Kernel })
     }
 }
@@ -149,6 +176,7 @@ pub fn environment() -> Result<(), Failure> {
 /// Runs the request, asking `inputs` for the buffers once it knows them.
 pub fn run(request: &Request, inputs: &Inputs) -> Result<Report, Failure> {
     environment()?;
+    let request = &request.with_shard_converted()?;
     match request.kind()? {
         Kind::Program => program::run(request, inputs),
         Kind::Kernel => kernel::run(request, inputs),

@@ -127,3 +127,20 @@ def test_one_row_per_rank_for_a_buffer_on_some_devices_is_refused() -> None:
     result = pld.run(PAIR13, ranks=4, check=True, inputs={"pair_buf": np.ones(64, np.float32)})
     for device in (1, 3):
         np.testing.assert_array_equal(result.outputs[device]["pair_buf"], np.full(64, 2, np.float32))
+
+
+def test_a_shard_program_runs_as_pld_run_runs_it(tool, root: Path) -> None:
+    """A module holding a shard.grid runs as the pld program
+    convert-shard-to-pld makes of it, as pld-run runs it (pld.run said it
+    "has no InCore kernel"); its grid decides the rank count."""
+    shard = root / "examples/shard.mlir"
+    done = tool("pld-run", shard, "--ranks", 8, "--check")
+    assert done.returncode == 0, done.stderr
+    result = pld.run(shard, ranks=8, check=True)
+    assert result.kind == "program" and result.ok
+    shown = [line for line in done.stdout.splitlines()
+             if line.startswith("  pld.tensor_") and ": ok on " in line]
+    assert len(result.calls) == len(shown) > 0
+    with pytest.raises(pld.Error, match="the shard program runs on a grid of 8 devices; "
+                       "run it on 8 ranks, not 4"):
+        pld.run(shard, ranks=4)

@@ -107,18 +107,11 @@ fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Refusa
     }
     // A shard program runs as the pld program convert-shard-to-pld makes
     // of it (its locations still point into `text`).
-    let converted = pld_sim::compiler::shard_to_pld(text, buffer_name).map_err(Refusal::Error)?;
-    if let Some(devices) = converted.as_ref().and_then(|c| c.devices) {
-        if devices != options.ranks {
-            return Err(Refusal::Error(format!(
-                "{buffer_name}: the shard program runs on a grid of {devices} devices; run it with --ranks {devices}, not {}",
-                options.ranks
-            )));
-        }
-    }
+    let converted = pld_sim::compiler::shard_program_for(text, buffer_name, options.ranks)
+        .map_err(Refusal::Error)?;
     // Diagnostics quote the user's file, the converted program's too.
     let source = match &converted {
-        Some(c) => Source::converted(&c.text, buffer_name, text),
+        Some(program) => Source::converted(program, buffer_name, text),
         None => Source::new(text, buffer_name),
     };
     // A program with a HOST orchestrator runs whole, unless a kernel is

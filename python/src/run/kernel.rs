@@ -58,7 +58,7 @@ pub fn run(request: &Request, inputs: &Inputs) -> Result<Report, Failure> {
 
 /// The program lowered and compiled, as `pld-run` loads it.
 pub fn load(request: &Request) -> Result<Program, Failure> {
-    Program::load_named(&request.source, &request.name)
+    Program::load_source(request.loaded())
         .map_err(|e| request.refuse(format!("{}: {e}", request.name)))
 }
 

@@ -61,3 +61,24 @@ pub fn shard_to_pld(text: &str, source_name: &str) -> Result<Option<ShardProgram
     );
     Ok(Some(ShardProgram { text, devices }))
 }
+
+/// The pld program that runs in place of the shard module `text` on
+/// `ranks` ranks (`None` when it holds no `shard.grid`): what `pld-run`,
+/// `pld.run` and `pldProgramCreate` run. A program whose grids all have
+/// another number of devices than `ranks` is refused.
+pub fn shard_program_for(
+    text: &str,
+    source_name: &str,
+    ranks: usize,
+) -> Result<Option<String>, String> {
+    let Some(converted) = shard_to_pld(text, source_name)? else {
+        return Ok(None);
+    };
+    match converted.devices {
+        Some(devices) if devices != ranks => Err(format!(
+            "{source_name}: the shard program runs on a grid of {devices} devices; run it on \
+             {devices} ranks, not {ranks}"
+        )),
+        _ => Ok(Some(converted.text)),
+    }
+}

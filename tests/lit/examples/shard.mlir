@@ -28,4 +28,4 @@
 // PTO: func.func @step__all_gather0_unpack(
 // PTO: pto.tstore
 
-// RANKS: pld-run: error: {{.*}}shard.mlir: the shard program runs on a grid of 8 devices; run it with --ranks 8, not 4
+// RANKS: pld-run: error: {{.*}}shard.mlir: the shard program runs on a grid of 8 devices; run it on 8 ranks, not 4
