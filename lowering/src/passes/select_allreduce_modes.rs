@@ -118,7 +118,7 @@ impl SelectAllReduceModes {
                 ))
             }
             Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|e| {
+                let text = read_model(path).map_err(|e| {
                     format!("pld-select-allreduce-modes: cannot read cost model '{path}': {e}")
                 })?;
                 let parsed = CostFile::parse(&text)
@@ -185,6 +185,30 @@ impl SelectAllReduceModes {
         }
         Self::from_parts(file.as_deref(), target.as_deref(), remarks)?.with_world_size(world_size)
     }
+}
+
+/// The largest cost-model file read: a model is a few tables of a few
+/// numbers.
+const MODEL_BYTES: u64 = 1 << 20;
+
+/// The text of the cost-model file at `path`: a regular file of at most
+/// [`MODEL_BYTES`] (a device such as `/dev/zero` or a huge file is refused
+/// rather than read without end).
+fn read_model(path: &str) -> Result<String, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let meta = file.metadata().map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a regular file".into());
+    }
+    let mut text = String::new();
+    file.take(MODEL_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| e.to_string())?;
+    if text.len() as u64 > MODEL_BYTES {
+        return Err(format!("larger than {MODEL_BYTES} bytes, too large for a cost model"));
+    }
+    Ok(text)
 }
 
 fn names(file: &CostFile) -> String {

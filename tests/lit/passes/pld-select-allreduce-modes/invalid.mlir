@@ -9,6 +9,13 @@
 // MISSING: error: {{.*}}missing.toml:1: table [sim] has no `overhead`
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/missing-file.toml 2>&1 | FileCheck %s --check-prefix=NOFILE
 // NOFILE: pld-opt: error: pld-select-allreduce-modes: cannot read cost model '{{.*}}missing-file.toml'
+// A device or a huge file is refused, not read without end (/dev/zero
+// filled the memory until the kernel killed the tool).
+// RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=/dev/zero 2>&1 | FileCheck %s --check-prefix=DEVICE
+// DEVICE: pld-opt: error: pld-select-allreduce-modes: cannot read cost model '/dev/zero': not a regular file
+// RUN: python3 -c "open(r'%t.huge.toml', 'w').write('#' * 1048577)"
+// RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes{cost-model=%t.huge.toml})' 2>&1 | FileCheck %s --check-prefix=HUGE
+// HUGE: error: {{.*}}cannot read cost model '{{.*}}.huge.toml': larger than 1048576 bytes, too large for a cost model
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/latency.toml --pld-cost-target=a5 2>&1 | FileCheck %s --check-prefix=TARGET
 // TARGET: pld-opt: error: {{.*}}latency.toml: no table [a5] (the cost model's targets: sim)
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-target=a5 2>&1 | FileCheck %s --check-prefix=BUILTIN
