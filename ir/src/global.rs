@@ -66,7 +66,7 @@ impl Entry {
         let passes: Vec<&PassEntry> = match self {
             Entry::Pass(pass) => vec![pass],
             Entry::Pipeline(pipeline, registry) => {
-                if options.is_some() {
+                if options.is_some_and(|o| !o.trim().is_empty()) {
                     return Err(pipeline.takes_no_options());
                 }
                 pipeline
@@ -360,10 +360,13 @@ mod tests {
             options.contains("pipeline 'test-global-pipeline' takes no options"),
             "{options}"
         );
-        let pass_options = parsed("test-global-module-pass{}").unwrap_err();
+        let pass_options = parsed("test-global-module-pass{x=1}").unwrap_err();
         assert!(
             pass_options.contains("pass 'test-global-module-pass' takes no options"),
             "{pass_options}"
         );
+        // Empty braces are no options, as MLIR reads `cse{}`.
+        assert!(parsed("test-global-module-pass{}").is_ok());
+        assert!(parsed("test-global-pipeline{}").is_ok());
     }
 }

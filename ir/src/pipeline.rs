@@ -168,6 +168,20 @@ impl Parser<'_> {
     }
 
     /// Text between balanced braces (the opening brace already consumed).
+    /// Whether the `{` at the cursor opens empty braces (spaces only);
+    /// if so, they are consumed.
+    fn empty_braces(&mut self) -> bool {
+        let mut end = self.pos + 1;
+        while self.text.get(end).is_some_and(u8::is_ascii_whitespace) {
+            end += 1;
+        }
+        let empty = self.text.get(end) == Some(&b'}');
+        if empty {
+            self.pos = end + 1;
+        }
+        empty
+    }
+
     fn options(&mut self) -> Result<String, PipelineError> {
         let start = self.pos;
         let mut depth = 1;
@@ -207,7 +221,7 @@ impl Parser<'_> {
                     anchors.pop();
                     self.expect(b')')?;
                 }
-                Some(b'{') => {
+                Some(b'{') if !self.empty_braces() => {
                     if let Some(pipeline) = self.registry.pipeline(&name) {
                         return Err(PipelineError(pipeline.takes_no_options()));
                     }
@@ -219,6 +233,7 @@ impl Parser<'_> {
                         options: Some(options),
                     });
                 }
+                // `name` or `name{}`: no options, as MLIR reads `cse{}`.
                 _ => match self.registry.pipeline(&name) {
                     Some(pipeline) => {
                         let on_module = |p: &&str| {
@@ -753,6 +768,27 @@ mod tests {
         assert_eq!(
             steps[2].text(),
             "builtin.module(func.func(canonicalize{max-iterations=2}))"
+        );
+    }
+
+    #[test]
+    fn empty_braces_are_no_options() {
+        let registry = registry();
+        let with = parse(
+            "builtin.module(test-module-pass{ }, func.func(test-function-pass{}))",
+            &registry,
+        )
+        .unwrap();
+        let without = parse(
+            "builtin.module(test-module-pass, func.func(test-function-pass))",
+            &registry,
+        )
+        .unwrap();
+        assert_eq!(with, without);
+        let pipeline = parse("builtin.module(test-pipeline{})", &registry).unwrap();
+        assert_eq!(
+            pipeline,
+            parse("builtin.module(test-pipeline)", &registry).unwrap()
         );
     }
 

@@ -50,7 +50,9 @@ impl PassEntry {
     /// The pass for `options` (the text between the braces, if any).
     pub fn instantiate(&self, options: Option<&str>) -> Result<Pass, String> {
         match (options, self.configure) {
+            // `name{}`: no options, as MLIR reads `cse{}`.
             (None, _) => Ok((self.create)()),
+            (Some(text), None) if text.trim().is_empty() => Ok((self.create)()),
             (Some(text), Some(configure)) => configure(text),
             (Some(_), None) => Err(format!("pass '{}' takes no options", self.argument)),
         }

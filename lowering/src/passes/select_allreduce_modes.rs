@@ -206,7 +206,9 @@ fn read_model(path: &str) -> Result<String, String> {
         .read_to_string(&mut text)
         .map_err(|e| e.to_string())?;
     if text.len() as u64 > MODEL_BYTES {
-        return Err(format!("larger than {MODEL_BYTES} bytes, too large for a cost model"));
+        return Err(format!(
+            "larger than {MODEL_BYTES} bytes, too large for a cost model"
+        ));
     }
     Ok(text)
 }
