@@ -160,7 +160,8 @@ pub fn read_named_input_bytes(tool: &str, path: &str) -> Option<(String, Vec<u8>
 
 /// Makes a closed standard output (`pld-run ... | head`) end the process
 /// as it ends a C tool, quietly with the status of SIGPIPE (141), instead
-/// of a panic in `println!`. Other panics are reported as before.
+/// of a panic in `println!`, and any other failure to write it (a full
+/// disk) an error with status 1. Other panics are reported as before.
 pub fn quiet_on_closed_stdout() {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -170,8 +171,17 @@ pub fn quiet_on_closed_stdout() {
             .map(String::as_str)
             .or_else(|| info.payload().downcast_ref::<&str>().copied())
             .unwrap_or("");
-        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
-            std::process::exit(141);
+        if let Some(reason) = message.strip_prefix("failed printing to stdout: ") {
+            if reason.contains("Broken pipe") {
+                std::process::exit(141);
+            }
+            // A full disk, /dev/full: an error as other tools say it.
+            let tool = std::env::args()
+                .next()
+                .and_then(|a| a.rsplit('/').next().map(str::to_string))
+                .unwrap_or_else(|| "pld".into());
+            pld_ir::say!("{tool}: error: cannot write the standard output: {reason}");
+            pld_sim::runtime::interrupt::end_process(1);
         }
         previous(info);
     }));

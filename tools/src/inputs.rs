@@ -108,7 +108,7 @@ pub fn fill(
         Generator::Rank => repeated(param, &[rank as f64]).map_err(out_of_memory)?,
         Generator::File(pattern) => {
             let path = pattern.replace("{rank}", &rank.to_string());
-            let bytes = std::fs::read(&path).map_err(|e| {
+            let bytes = read_npy_file(&path, param.bytes()).map_err(|e| {
                 format!(
                     "cannot read '{path}': {e} (a generator is zeros, ones, rank, ramp or the \
                      path of a .npy file per rank, with {{rank}} for the rank)"
@@ -117,6 +117,31 @@ pub fn fill(
             npy::decode(&bytes, param.dtype, &param.shape).map_err(|e| format!("'{path}' {e}"))?
         }
     })
+}
+
+/// The most header bytes a `.npy` file of pld's may have before its data
+/// (numpy writes 64 to 128).
+const NPY_HEADER_BYTES: usize = 1 << 16;
+
+/// The bytes of the `.npy` file at `path` for a parameter of `data`
+/// bytes: no more than its header and data can take, so that a device
+/// (`/dev/zero`) or a wrong, huge file is refused instead of read
+/// without end.
+fn read_npy_file(path: &str, data: usize) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let limit = data.saturating_add(NPY_HEADER_BYTES);
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    file.take(limit as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() > limit {
+        return Err(format!(
+            "it holds more than the {limit} bytes a .npy file of the parameter's {data} bytes \
+             can take"
+        ));
+    }
+    Ok(bytes)
 }
 
 /// `period` encoded in the parameter's dtype and repeated over its

@@ -57,8 +57,14 @@ pub fn drive(options: &Options, source: Source) -> Result<i32, Refusal> {
     let buffer_name = source.name;
     let started = Instant::now();
     let progress = Progress::start();
-    let run = ProgramRun::load_source(source, options.entry.as_deref(), options.ranks)
-        .map_err(|e| crate::run::in_file(buffer_name, e))?;
+    let in_file = |e| crate::run::in_file(buffer_name, e);
+    let program = pld_sim::program::Program::load_source(source).map_err(in_file)?;
+    crate::watch::phase(format!(
+        "planning the HOST orchestrator for {}",
+        devices(options.ranks)
+    ));
+    let run =
+        ProgramRun::planned(program, options.entry.as_deref(), options.ranks).map_err(in_file)?;
     crate::report::cache_warning(&run.program.cache);
     let fill_started = Instant::now();
     crate::watch::phase("filling the inputs");
@@ -148,9 +154,9 @@ fn report_run(
     status: &mut i32,
 ) {
     println!(
-        "@{} on {} devices{}: {} collective call{}, finished in {:.1?}{}",
+        "@{} on {}{}: {} collective call{}, finished in {:.1?}{}",
         run.entry,
-        options.ranks,
+        devices(options.ranks),
         crate::mpi_run::processes_note(options),
         finished.calls.len(),
         if finished.calls.len() == 1 { "" } else { "s" },
@@ -241,17 +247,17 @@ fn program_inputs(
     let need = per_device.saturating_mul(held).saturating_mul(copies);
     crate::inputs::check_memory(need, || {
         format!(
-            "{at}@{} on {} devices ({} of window buffers per device, as inputs, windows{})",
+            "{at}@{} on {} ({} of window buffers per device, as inputs, windows{})",
             run.entry,
-            options.ranks,
+            devices(options.ranks),
             report::bytes(per_device),
             if options.check { " and snapshots" } else { "" }
         )
     })?;
     let _filling = progress.phase(format!(
-        "filling the buffers of @{} on {} devices ({})",
+        "filling the buffers of @{} on {} ({})",
         run.entry,
-        options.ranks,
+        devices(options.ranks),
         report::bytes(per_device * options.ranks)
     ));
     // `[device][buffer]` to `[buffer][device]`.
@@ -290,7 +296,7 @@ fn run_series(
     init: &(dyn Fn(&Buffer, usize) -> Vec<u8> + Sync),
     progress: &Progress,
 ) -> Series {
-    let on_devices = format!("@{} on {} devices", run.entry, options.ranks);
+    let on_devices = format!("@{} on {}", run.entry, devices(options.ranks));
     let running = progress.phase(format!("running {on_devices}"));
     let iters = options.iters.max(1);
     let mut timed: Vec<Duration> = Vec::new();
@@ -305,9 +311,9 @@ fn run_series(
     }
     loop {
         crate::watch::phase(format!(
-            "running @{} on {} devices{}",
+            "running @{} on {}{}",
             run.entry,
-            options.ranks,
+            devices(options.ranks),
             crate::watch::of_total(runs, total)
         ));
         let run_started = Instant::now();
@@ -581,5 +587,13 @@ fn dtype_bytes(dtype: &str) -> usize {
         "f32" | "i32" => 4,
         "f16" => 2,
         _ => 1,
+    }
+}
+
+/// `n` devices, as a sentence says it ("1 device", "4 devices").
+fn devices(n: usize) -> String {
+    match n {
+        1 => "1 device".into(),
+        n => format!("{n} devices"),
     }
 }

@@ -141,7 +141,7 @@ pub fn start(limit: Duration, quiet: Duration) {
                 let at = *interrupted_at.get_or_insert_with(Instant::now);
                 if at.elapsed() >= GRACE {
                     say(interrupted_message());
-                    std::process::exit(interrupt::STATUS);
+                    interrupt::end_process(interrupt::STATUS);
                 }
                 continue;
             }
@@ -154,7 +154,7 @@ pub fn start(limit: Duration, quiet: Duration) {
                 if !crate::mpi_run::reports() {
                     std::thread::sleep(MPI_STRAGGLE);
                 }
-                std::process::exit(DEADLOCK);
+                interrupt::end_process(DEADLOCK);
             }
             let now = pld_sim::explore::scheduler::decisions();
             if now != decisions.0 {
@@ -224,7 +224,7 @@ fn watch_schedule(heartbeat: &mut Instant, decisions: (u64, Instant), quiet: Dur
                 format!("; {}", a.done)
             }
         );
-        std::process::exit(DEADLOCK);
+        interrupt::end_process(DEADLOCK);
     }
     if heartbeat.elapsed() >= HEARTBEAT {
         *heartbeat = Instant::now();

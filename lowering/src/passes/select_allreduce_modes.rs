@@ -159,10 +159,16 @@ impl SelectAllReduceModes {
             defaults.remarks,
             defaults.world_size,
         );
+        let mut given = std::collections::HashSet::new();
         for item in text.split_whitespace() {
             let (key, value) = item.split_once('=').ok_or_else(|| {
                 format!("pld-select-allreduce-modes: expected key=value, not '{item}'")
             })?;
+            if !given.insert(key) {
+                return Err(format!(
+                    "pld-select-allreduce-modes: option '{key}' is given more than once"
+                ));
+            }
             match key {
                 "cost-model" => file = Some(value.to_string()),
                 "target" => target = Some(value.to_string()),
@@ -410,8 +416,8 @@ fn predicted(choice: &Choice, (bytes, ranks): (i64, i64), target: &str, tie: f64
 }
 
 /// `{chosen = "...", <mode>_ns = ..., ranks = N}`: the choice, every
-/// candidate's predicted time in nanoseconds (rounded to 100 ns; an
-/// integer prints the same way whatever its value) and the rank count a
+/// candidate's predicted time in nanoseconds (rounded to 100 ns, at most
+/// `i64::MAX`; an integer prints the same way whatever its value) and the rank count a
 /// call without a signal was chosen for.
 fn record<'c>(
     context: &'c Context,
@@ -424,7 +430,9 @@ fn record<'c>(
         StringAttribute::new(context, &chosen.to_string()).into(),
     )];
     for (mode, seconds) in times {
-        let nanos = (seconds * 1e7).round() as i64 * 100;
+        // A model of absurd figures predicts past 2^63 ns (292 years):
+        // such a time is recorded as the largest one, not wrapped.
+        let nanos = ((seconds * 1e7).round() as i64).saturating_mul(100);
         let value = IntegerAttribute::new(ir::i64_type(context), nanos).into();
         entries.push((format!("{mode}_ns"), value));
     }

@@ -122,6 +122,21 @@ extern "C" fn on_sigint(_signal: libc::c_int) {
     }
 }
 
+/// Ends the process with `status` from any thread, while other threads
+/// may still be inside LLVM or MLIR (compiling, say): standard output and
+/// error are flushed, and nothing else runs. `std::process::exit` would
+/// run the C++ libraries' static destructors under the threads still
+/// using them (a SIGSEGV in LLVM's code generator after Ctrl-C during a
+/// compile).
+pub fn end_process(status: i32) -> ! {
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    // SAFETY: `_exit` ends the process at once; the buffered output that
+    // matters was flushed above, and no destructor or exit handler runs.
+    unsafe { libc::_exit(status) }
+}
+
 /// Installs the SIGINT handler. Returns false when the system refused it
 /// (then Ctrl-C keeps its default action, which ends the process).
 pub fn install() -> bool {

@@ -157,7 +157,12 @@ impl ProgramRun {
 
     /// `load` of `source`, its diagnostics quoting the lines of its file.
     pub fn load_source(source: Source, entry: Option<&str>, world: usize) -> Result<Self, String> {
-        let program = Program::load_source(source)?;
+        Self::planned(Program::load_source(source)?, entry, world)
+    }
+
+    /// A loaded and compiled `program` planned for `world` devices (the
+    /// HOST orchestrator interpreted: every dispatch and call it makes).
+    pub fn planned(program: Program, entry: Option<&str>, world: usize) -> Result<Self, String> {
         let mut run = ProgramRun {
             program,
             plan: Plan::default(),

@@ -22,6 +22,8 @@
 // BUILTIN: pld-opt: error: pld-select-allreduce-modes: no built-in cost model for target 'a5' (only 'sim'); give a file with cost-model=FILE
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes{remarks=maybe})' 2>&1 | FileCheck %s --check-prefix=REMARKS
 // REMARKS: error: {{.*}}pld-select-allreduce-modes: remarks is true or false, not 'maybe'
+// RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes{world-size=4 world-size=5})' 2>&1 | FileCheck %s --check-prefix=TWICE
+// TWICE: error: {{.*}}pld-select-allreduce-modes: option 'world-size' is given more than once
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes{model=x})' 2>&1 | FileCheck %s --check-prefix=KEY
 // KEY: error: {{.*}}pld-select-allreduce-modes has no option 'model' (its options: cost-model, target, remarks, world-size)
 //
