@@ -167,7 +167,6 @@ impl Parser<'_> {
         Ok(String::from_utf8_lossy(&self.text[start..self.pos]).into_owned())
     }
 
-    /// Text between balanced braces (the opening brace already consumed).
     /// Whether the `{` at the cursor opens empty braces (spaces only);
     /// if so, they are consumed.
     fn empty_braces(&mut self) -> bool {
@@ -182,6 +181,7 @@ impl Parser<'_> {
         empty
     }
 
+    /// Text between balanced braces (the opening brace already consumed).
     fn options(&mut self) -> Result<String, PipelineError> {
         let start = self.pos;
         let mut depth = 1;

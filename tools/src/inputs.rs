@@ -132,7 +132,7 @@ fn read_npy_file(path: &str, data: usize) -> Result<Vec<u8>, String> {
     let limit = data.saturating_add(NPY_HEADER_BYTES);
     let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
     let mut bytes = Vec::new();
-    file.take(limit as u64 + 1)
+    file.take((limit as u64).saturating_add(1))
         .read_to_end(&mut bytes)
         .map_err(|e| e.to_string())?;
     if bytes.len() > limit {

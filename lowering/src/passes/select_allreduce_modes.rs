@@ -202,11 +202,12 @@ const MODEL_BYTES: u64 = 1 << 20;
 /// rather than read without end).
 fn read_model(path: &str) -> Result<String, String> {
     use std::io::Read;
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let meta = file.metadata().map_err(|e| e.to_string())?;
+    // Asked before opening: opening a FIFO waits for a writer.
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
     if !meta.is_file() {
         return Err("not a regular file".into());
     }
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
     let mut text = String::new();
     file.take(MODEL_BYTES + 1)
         .read_to_string(&mut text)
