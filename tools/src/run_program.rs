@@ -59,12 +59,15 @@ pub fn drive(options: &Options, source: Source) -> Result<i32, Refusal> {
     let progress = Progress::start();
     let in_file = |e| crate::run::in_file(buffer_name, e);
     let program = pld_sim::program::Program::load_source(source).map_err(in_file)?;
-    crate::watch::phase(format!(
+    let planning = format!(
         "planning the HOST orchestrator for {}",
         devices(options.ranks)
-    ));
+    );
+    crate::watch::phase(planning.clone());
+    let planned = progress.phase(planning);
     let run =
         ProgramRun::planned(program, options.entry.as_deref(), options.ranks).map_err(in_file)?;
+    drop(planned);
     crate::report::cache_warning(&run.program.cache);
     let fill_started = Instant::now();
     crate::watch::phase("filling the inputs");

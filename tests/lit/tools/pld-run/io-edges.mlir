@@ -4,8 +4,9 @@
 // - an --input file that never ends (/dev/zero) is refused once it holds
 //   more than a .npy file of the parameter can (it was read until the
 //   memory ran out);
-// - a HOST orchestrator that takes long to interpret is named as such
-//   when --time-limit stops it (it said "reading and compiling").
+// - a HOST orchestrator that takes long to interpret says so after two
+//   seconds, as the other long phases do, and is named as such when
+//   --time-limit stops it (it said "reading and compiling").
 //
 // RUN: rm -rf %t && split-file %s %t
 // RUN: sh -c 'pld-run %t/k.mlir --ranks 2 > /dev/full 2> %t/full.err; echo "status $?" >> %t/full.err'
@@ -17,8 +18,9 @@
 // RUN: not pld-run %t/k.mlir --ranks 2 --input data=/dev/zero 2>&1 | FileCheck %s --check-prefix=ZERO
 // ZERO: pld-run: error: cannot read '/dev/zero': it holds more than the 65792 bytes a .npy file of the parameter's 256 bytes can take
 //
-// RUN: not pld-run %t/plan.mlir --ranks 2 --time-limit 2 2>&1 | FileCheck %s --check-prefix=PLAN
-// PLAN: pld-run: error: --time-limit (2.0s) reached while planning the HOST orchestrator for 2 devices
+// RUN: not pld-run %t/plan.mlir --ranks 2 --time-limit 3 2>&1 | FileCheck %s --check-prefix=PLAN
+// PLAN: pld-run: planning the HOST orchestrator for 2 devices...
+// PLAN-NEXT: pld-run: error: --time-limit (3.0s) reached while planning the HOST orchestrator for 2 devices
 
 //--- k.mlir
 func.func @k(%data: tensor<1x64xf32, #pld.dist>, %sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
