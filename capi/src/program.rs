@@ -91,16 +91,16 @@ impl Loaded {
             },
         );
         // A shard module runs as the pld program pld-run makes of it.
-        let shard = pld_sim::compiler::shard_program_for(&text, &source, ranks)?;
-        let converted = match &shard {
-            Some(program) => {
-                Some(pld_ir::parse::parse(context, program, &source).ok_or(Refusal::Reported)?)
-            }
+        let converted = match pld_sim::compiler::shard_program_for(&text, &source, ranks)? {
+            Some(program) => Some((
+                pld_ir::parse::parse(context, &program, &source).ok_or(Refusal::Reported)?,
+                program,
+            )),
             None => None,
         };
-        let (module, text) = match (&converted, shard) {
-            (Some(converted), Some(program)) => (converted, program),
-            _ => (module, text),
+        let (module, text) = match &converted {
+            Some((converted, program)) => (converted, program.clone()),
+            None => (module, text),
         };
         if !lowers(context, module) {
             return Err(Refusal::Reported);

@@ -173,7 +173,7 @@ pub fn quiet_on_closed_stdout() {
             .unwrap_or("");
         if let Some(reason) = message.strip_prefix("failed printing to stdout: ") {
             if reason.contains("Broken pipe") {
-                std::process::exit(141);
+                pld_sim::runtime::interrupt::end_process(141);
             }
             // A full disk, /dev/full: an error as other tools say it.
             let tool = std::env::args()
