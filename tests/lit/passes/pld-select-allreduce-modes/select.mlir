@@ -10,6 +10,7 @@
 // RUN: pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/bandwidth.toml --pld-remark-allreduce-mode --verify-diagnostics -o /dev/null
 // RUN: pld-opt %s --pass-pipeline='builtin.module(pld-incore-pipeline)' --pld-cost-model=%S/Inputs/bandwidth.toml | FileCheck %s --check-prefix=INCORE
 // RUN: pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/bandwidth.toml --pld-cost-target=a2a3 | FileCheck %s --check-prefix=A2A3
+// RUN: pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/tiles.toml | FileCheck %s --check-prefix=TILES
 
 // bandwidth.toml [sim]: beta = 1e-9 s/B, overhead 1e-5 s, the rest 0.
 // 1 MiB on 4 ranks: mesh reads 3 MiB = 3145.7 us + 10 us = 3155.7 us;
@@ -51,6 +52,20 @@
 // A2A3: chosen = "two_shot"
 // A2A3-LABEL: func.func @small
 // A2A3: chosen = "mesh"
+//
+// tiles.toml [sim]: delta = 1e-6 s per tile moved, overhead 1e-5 s, the
+// rest 0. 1 MiB on 4 ranks: the mesh's 64 chunks of 16 KiB move 4 + 1
+// tiles each (320 tiles, 330 us); two-shot's 256 KiB segments are 16
+// chunks, each 3 x 4 - 1 = 11 tiles (176 tiles, 186 us).
+// TILES-LABEL: func.func @big
+// TILES: pld.auto_mode = {chosen = "two_shot", mesh_ns = 330000 : i64, two_shot_ns = 186000 : i64}
+// 4 KiB: one chunk, 5 tiles (15 us) against 11 (21 us).
+// TILES-LABEL: func.func @small
+// TILES: pld.auto_mode = {chosen = "mesh", mesh_ns = 15000 : i64, two_shot_ns = 21000 : i64}
+// The ring: 3 reduce steps of 3 tiles and 3 gather steps of 2 on its one
+// subchunk, 15 tiles (25 us).
+// TILES-LABEL: func.func @ring
+// TILES: pld.auto_mode = {chosen = "ring", ring_ns = 25000 : i64}
 
 func.func @big(%d: tensor<1x262144xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
   // expected-remark@+1 {{mode = "auto" chose "two_shot" for 1048576 bytes on 4 ranks (cost model 'sim'): two_shot 1582.9 us, mesh 3155.7 us}}

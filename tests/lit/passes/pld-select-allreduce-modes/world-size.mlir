@@ -27,6 +27,15 @@
 // CHECK-LABEL: func.func @signal
 // CHECK: pld.auto_mode = {chosen = "mesh", mesh_ns = 14100 : i64, two_shot_ns = 14100 : i64}
 //
+// The builtins' tiles (Inputs/tiles.toml: 1 us per tile moved, 10 us per
+// call): the mesh's one lane moves its 4 tiles of 256 elements, each with
+// 3 remote loads and a store, 20 tiles (30 us); two-shot's segments are
+// one tile, 3 x 4 - 1 = 11 tiles (21 us); the ring's one block 3 reduce
+// steps of 3 and 3 gather steps of 2 on its one tile, 15 (25 us).
+// RUN: pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/tiles.toml --pld-world-size=4 | FileCheck %s --check-prefix=TILES
+// TILES-LABEL: func.func @sum
+// TILES: pld.auto_mode = {chosen = "two_shot", mesh_ns = 30000 : i64, ranks = 4 : i64, ring_ns = 25000 : i64, two_shot_ns = 21000 : i64}
+//
 // Without it, a HOST call without a signal keeps the mesh.
 // RUN: pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/bandwidth.toml | FileCheck %s --check-prefix=NONE
 // NONE-LABEL: func.func @sum

@@ -11,6 +11,15 @@
 // A module with nothing to run is refused at its first line (it was a
 // message without a place).
 // RUN: not pld-run %t/nothing.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=NOTHING
+// An op of a dialect nobody registered: MLIR's advice names a flag that
+// only pld-opt takes; pld-run and pld-translate say so instead, pld-opt
+// keeps MLIR's words.
+// RUN: not pld-run %t/unregistered.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=UNREG
+// RUN: not pld-translate %t/unregistered.mlir --emit pto 2>&1 | FileCheck %s --check-prefix=UNREG
+// RUN: not pld-opt %t/unregistered.mlir 2>&1 | FileCheck %s --check-prefix=UNREG-OPT
+// UNREG: {{^}}{{.*}}unregistered.mlir:2:12: error: operation being parsed with an unregistered dialect (pld reads the pld and pto dialects and MLIR's upstream ones; only pld-opt takes --allow-unregistered-dialect)
+// UNREG-NOT: please use
+// UNREG-OPT: unregistered.mlir:2:12: error: operation being parsed with an unregistered dialect. If this is intended, please use -allow-unregistered-dialect with the MLIR tool used
 //
 // KERNEL: {{^}}{{.*}}ring_allreduce.mlir:16:10: error: the signal of pld.tensor_allreduce (signal) is [6, 4]; on 2 ranks it needs exactly [2, 2]
 // KERNEL-NEXT: {{^}}  %sum = "pld.tensor_allreduce"(%data, %signal)
@@ -58,5 +67,11 @@ func.func @f( {
 
 //--- nothing.mlir
 func.func @plain() {
+  return
+}
+
+//--- unregistered.mlir
+func.func @f() {
+  "foo.bar"() : () -> ()
   return
 }
