@@ -144,3 +144,24 @@ def test_a_shard_program_runs_as_pld_run_runs_it(tool, root: Path) -> None:
     with pytest.raises(pld.Error, match="the shard program runs on a grid of 8 devices; "
                        "run it on 8 ranks, not 4"):
         pld.run(shard, ranks=4)
+
+
+def test_the_dispatch_limit_holds_in_python(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A loop that would plan a billion dispatches is refused at the
+    dispatch past PLD_MAX_DISPATCHES, as pld-run refuses it
+    (tests/lit/tools/pld-run/dispatch-limit.mlir)."""
+    text = (root / "tests/lit/tools/pld-run/dispatch-limit.mlir").read_text()
+    files = dict(re.findall(r"^//--- (\S+)\n(.*?)(?=^//--- |\Z)", text, re.S | re.M))
+    many = tmp_path / "many.mlir"
+    many.write_text(files["many.mlir"])
+    monkeypatch.setenv("PLD_MAX_DISPATCHES", "10")
+    with pytest.raises(pld.Error) as raised:
+        pld.run(many, ranks=2)
+    first = raised.value.diagnostics[0]
+    assert (first.line, first.column) == (6, 3)
+    assert "goes past the limit of 10 dispatches in one run" in first.message
+    monkeypatch.setenv("PLD_MAX_DISPATCHES", "none")
+    with pytest.raises(pld.Error, match="PLD_MAX_DISPATCHES=none: say how many"):
+        pld.run(many, ranks=2)

@@ -230,8 +230,10 @@ impl ProgramRun {
             .and_then(pld_ir::attr::int)
             .and_then(|c| i32::try_from(c).ok())
             .unwrap_or(DEFAULT_AIV_CORES);
-        self.plan = plan::plan(&module, &entry, world)
-            .map_err(|r| format!("{}: {}", r.location, r.message))?;
+        self.plan = plan::plan(&module, &entry, world).map_err(|r| match r.location {
+            location if location.is_empty() => r.message,
+            location => format!("{location}: {}", r.message),
+        })?;
         self.entry = entry;
         self.buffers = self.describe_buffers()?;
         self.check_shapes()

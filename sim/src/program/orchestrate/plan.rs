@@ -154,6 +154,14 @@ pub enum Task {
     Builtin(BuiltinTask),
 }
 
+/// `1 device`, `4 devices`.
+fn devices(count: usize) -> String {
+    match count {
+        1 => "1 device".to_string(),
+        n => format!("{n} devices"),
+    }
+}
+
 /// What every device does.
 #[derive(Clone, Debug, Default)]
 pub struct Plan {
@@ -224,6 +232,8 @@ struct Interpreter<'c, 'a> {
     /// The CHIP orchestrator being interpreted, for the tasks it records.
     caller: String,
     depth: usize,
+    /// The most dispatches the plan may hold.
+    limit: usize,
 }
 
 /// Interprets the HOST orchestrator `entry` of `module` (lowered by
@@ -241,7 +251,14 @@ pub fn plan(module: &Module, entry: &str, world: usize) -> Result<Plan, Refusal>
             message: format!("the program has no function @{entry}"),
         });
     };
+    let limit = crate::runtime::env::MAX_DISPATCHES
+        .read()
+        .map_err(|message| Refusal {
+            location: String::new(),
+            message,
+        })?;
     let mut interpreter = Interpreter {
+        limit,
         functions,
         values: HashMap::new(),
         plan: Plan {
@@ -281,12 +298,29 @@ where
         self.values.insert(key(value), v);
     }
 
-    /// Appends `task` to `device`'s work.
-    fn issue(&mut self, device: usize, task: Task) {
+    /// Appends `task` to `device`'s work, refused at `op` when the plan
+    /// already holds `limit` dispatches ([`crate::runtime::env::MAX_DISPATCHES`]):
+    /// an orchestrator loop whose bound is far larger than meant would
+    /// grow the plan (near a kilobyte a dispatch) until the machine runs
+    /// out of memory.
+    fn issue(&mut self, op: OperationRef<'c, 'a>, device: usize, task: Task) -> Step {
+        if self.plan.order.len() >= self.limit {
+            return refuse(
+                op,
+                format!(
+                    "goes past the limit of {} dispatches in one run (kernel calls and \
+                     builtins over {}; PLD_MAX_DISPATCHES sets it): is a loop bound larger \
+                     than meant?",
+                    self.limit,
+                    devices(self.plan.world)
+                ),
+            );
+        }
         self.plan
             .order
             .push((device, self.plan.tasks[device].len()));
         self.plan.tasks[device].push(task);
+        Ok(())
     }
 
     /// Runs `function` with `arguments`; returns what it returns.
@@ -617,13 +651,12 @@ where
                         Val::Strided { what, .. } => refuse(op, format!("passes {what} to @{callee}; the simulator passes kernels dense row-major tensors only")),
                     })
                     .collect::<Step<_>>()?;
-                self.issue(device, Task::Kernel(KernelTask {
+                self.issue(op, device, Task::Kernel(KernelTask {
                     kernel: callee,
                     args,
                     caller: self.caller.clone(),
                     location: location(op),
-                }));
-                Ok(())
+                }))
             }
             (Some(k), Place::Host) if k.is_device() => refuse(
                 op,
@@ -972,6 +1005,7 @@ where
         let scalars = entry_scalars(variant.builtin(), &collective, core_num.unwrap_or(1));
         self.plan.round_trips[device] += 1;
         self.issue(
+            op,
             device,
             Task::Builtin(BuiltinTask {
                 variant: variant.name(),
@@ -982,8 +1016,7 @@ where
                 collective,
                 location: location(op),
             }),
-        );
-        Ok(())
+        )
     }
 
     /// Device `device` of the program, which must be one of its devices.
@@ -1075,6 +1108,7 @@ where
         let (scalars, launch) = chip_launch(op, kind);
         let target = tensors[1].clone();
         self.issue(
+            op,
             device,
             Task::Builtin(BuiltinTask {
                 variant: variant.name(),
@@ -1085,7 +1119,7 @@ where
                 collective: builtin_call(op, kind, AllReduceMode::Mesh),
                 location: location(op),
             }),
-        );
+        )?;
         if let Ok(result) = op.result(0) {
             self.set(result.into(), Val::Tensor(target));
         }

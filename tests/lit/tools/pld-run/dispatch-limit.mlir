@@ -1,0 +1,74 @@
+// A HOST orchestrator whose loop would plan a billion dispatches is
+// refused at the dispatch past the limit (PLD_MAX_DISPATCHES, default
+// 1000000) instead of growing the plan until the machine runs out of
+// memory; a value of the variable that is not a count is refused before
+// the run. Up to the limit the program runs.
+//
+// RUN: split-file %s %t
+// RUN: env PLD_MAX_DISPATCHES=10 not pld-run %t/many.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=LIMIT
+// LIMIT: many.mlir:6:3: error: 'func.call' goes past the limit of 10 dispatches in one run (kernel calls and builtins over 2 devices; PLD_MAX_DISPATCHES sets it): is a loop bound larger than meant?
+// LIMIT-NEXT: {{^}}  func.call @k(%s) : (!sig) -> ()
+// RUN: env PLD_MAX_DISPATCHES=0 not pld-run %t/many.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: env PLD_MAX_DISPATCHES=lots not pld-run %t/many.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: pld-run: error: PLD_MAX_DISPATCHES={{0|lots}}: say how many kernel and builtin dispatches one run of a HOST program may plan (a whole number from 1 to 1000000000; unset: 1000000)
+// Five rounds on two devices are ten dispatches: within a limit of 10.
+// RUN: env PLD_MAX_DISPATCHES=10 pld-run %t/five.mlir --ranks 2 | FileCheck %s --check-prefix=FITS
+// FITS: @main on 2 devices: 0 collective calls, finished in
+
+//--- many.mlir
+!sig = tensor<8x1xi32, #pld.dist>
+func.func @k(%s: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  return
+}
+func.func @chip(%s: !sig) attributes {pld.kind = #pld.func_kind<"chip">} {
+  func.call @k(%s) : (!sig) -> ()
+  return
+}
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 1000000000 : index
+  %ws = "pld.system_world_size"() : () -> i64
+  %devices = arith.index_cast %ws : i64 to index
+  %sb = arith.constant 32 : i64
+  %sbuf = "pld.tensor_alloc_window_buffer"(%sb) {name = "s"} : (i64) -> !pld.ptr
+  %s = "pld.tensor_window"(%sbuf) : (!pld.ptr) -> !sig
+  scf.for %i = %c0 to %n step %c1 {
+    scf.for %r = %c0 to %devices step %c1 {
+      "pld.dispatch"(%r) ({
+        func.call @chip(%s) : (!sig) -> ()
+        gpu.yield
+      }) : (index) -> ()
+    }
+  }
+  return
+}
+
+//--- five.mlir
+!sig = tensor<8x1xi32, #pld.dist>
+func.func @k(%s: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  return
+}
+func.func @chip(%s: !sig) attributes {pld.kind = #pld.func_kind<"chip">} {
+  func.call @k(%s) : (!sig) -> ()
+  return
+}
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 5 : index
+  %ws = "pld.system_world_size"() : () -> i64
+  %devices = arith.index_cast %ws : i64 to index
+  %sb = arith.constant 32 : i64
+  %sbuf = "pld.tensor_alloc_window_buffer"(%sb) {name = "s"} : (i64) -> !pld.ptr
+  %s = "pld.tensor_window"(%sbuf) : (!pld.ptr) -> !sig
+  scf.for %i = %c0 to %n step %c1 {
+    scf.for %r = %c0 to %devices step %c1 {
+      "pld.dispatch"(%r) ({
+        func.call @chip(%s) : (!sig) -> ()
+        gpu.yield
+      }) : (index) -> ()
+    }
+  }
+  return
+}
