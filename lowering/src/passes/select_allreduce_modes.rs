@@ -319,7 +319,10 @@ impl SelectAllReduceModes {
             Some((shape, chosen, times)) => Choice {
                 chosen,
                 times,
-                why: Why::Static(shape.elements * shape.element_bytes, shape.ranks),
+                why: Why::Static(
+                    shape.elements.saturating_mul(shape.element_bytes),
+                    shape.ranks,
+                ),
             },
             None => Choice {
                 chosen: fallback.mode(),
@@ -400,7 +403,7 @@ fn predicted(choice: &Choice, (bytes, ranks): (i64, i64), target: &str, tie: f64
     sorted.sort_by(|a, b| a.1.total_cmp(&b.1));
     let times: Vec<String> = sorted
         .iter()
-        .map(|(mode, seconds)| format!("{mode} {:.1} us", seconds * 1e6))
+        .map(|(mode, seconds)| format!("{mode} {}", shown_us(*seconds)))
         .collect();
     let mut text = format!(
         "mode = \"auto\" chose \"{chosen}\" for {bytes} bytes on {ranks} rank{} (cost model '{target}'): {}",
@@ -431,10 +434,7 @@ fn record<'c>(
         StringAttribute::new(context, &chosen.to_string()).into(),
     )];
     for (mode, seconds) in times {
-        // A model of absurd figures predicts past 2^63 ns (292 years):
-        // such a time is recorded as the largest one, not wrapped.
-        let nanos = ((seconds * 1e7).round() as i64).saturating_mul(100);
-        let value = IntegerAttribute::new(ir::i64_type(context), nanos).into();
+        let value = IntegerAttribute::new(ir::i64_type(context), recorded_ns(*seconds)).into();
         entries.push((format!("{mode}_ns"), value));
     }
     if let Some(ranks) = planned {
@@ -442,6 +442,21 @@ fn record<'c>(
         entries.push(("ranks".to_string(), value));
     }
     dictionary(context, &entries)
+}
+
+/// A predicted time as the record keeps it: nanoseconds rounded to 100
+/// (halves away from zero). A model of absurd figures predicts past 2^63
+/// ns (292 years): such a time is recorded as the largest one, not
+/// wrapped. The remark shows the same number ([`shown_us`]).
+fn recorded_ns(seconds: f64) -> i64 {
+    ((seconds * 1e7).round() as i64).saturating_mul(100)
+}
+
+/// A predicted time as the remark shows it: the record's nanoseconds in
+/// microseconds, so that both round alike (`0.3 us` for a recorded 300).
+fn shown_us(seconds: f64) -> String {
+    let nanos = recorded_ns(seconds);
+    format!("{}.{} us", nanos / 1000, nanos % 1000 / 100)
 }
 
 fn dictionary<'c>(context: &'c Context, entries: &[(String, Attribute<'c>)]) -> Attribute<'c> {
@@ -571,15 +586,18 @@ impl HostFit<'_, '_, '_> {
         AllReduceMode::ALL.map(|m| (m, self.fits(m))).to_vec()
     }
 
-    /// The rank count: without a signal `world-size=N`; a signal that
-    /// fits the ring gives its NR (dim 1), which the mesh's and two-shot's
-    /// `[NR, S]` signals (at least NR rows) take too; any other signal its
-    /// rows.
+    /// The rank count: without a signal `world-size=N`; a signal of the
+    /// ring's shape `[2(NR-1)+1, NR]` gives its NR (dim 1), which the
+    /// mesh's and two-shot's `[NR, S]` signals (at least NR rows) take
+    /// too, whether or not the ring builtin takes the call (an f16 call, a
+    /// `max`): one signal, one rank count; any other signal its rows.
     fn ranks(&self) -> Option<i64> {
         match self.signal {
             None => self.world_size,
-            Some(signal) if self.fits(AllReduceMode::Ring).is_ok() => signal.dim(1),
-            Some(signal) => signal.dim(0),
+            Some(signal) => match (signal.rank(), signal.dim(0), signal.dim(1)) {
+                (2, Some(rows), Some(nr)) if nr > 1 && rows == 2 * (nr - 1) + 1 => Some(nr),
+                _ => signal.dim(0),
+            },
         }
     }
 

@@ -25,10 +25,11 @@
 //
 // 2. A HOST f16 max whose [7, 4] signal has the ring's shape: the ring
 // builtin takes f32 sum only, the mesh's and two-shot's take the call
-// (docs/builtins.md). A [7, 4] f32 max: the ring is left out for the
-// reduction.
+// (docs/builtins.md), priced on the 4 ranks the ring's shape says (it
+// was 7, the rows, when the ring could not take the call). A [7, 4] f32
+// max: the ring is left out for the reduction.
 // RUN: pld-opt %t/host.mlir --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-remark-allreduce-mode 2>&1 | FileCheck %s --check-prefix=HOST
-// HOST: host.mlir:13:8: remark: mode = "auto" chose "{{mesh|two_shot}}" for 2000 bytes on 7 ranks (cost model 'sim'): {{.*}}; not a candidate: "ring": pld.builtin_allreduce_ring supports only element type f32, got f16
+// HOST: host.mlir:13:8: remark: mode = "auto" chose "{{mesh|two_shot}}" for 2000 bytes on 4 ranks (cost model 'sim'): {{.*}}; not a candidate: "ring": pld.builtin_allreduce_ring supports only element type f32, got f16
 // HOST: host.mlir:14:8: remark: {{.*}}; not a candidate: "ring": pld.builtin_allreduce_ring supports only op = #pld.reduce_op<"sum">, got #pld.reduce_op<"max">
 // RUN: mkdir -p %t/h %t/g
 // RUN: python3 %S/../pld-lower-composite-ops/Inputs/allreduce_golden.py write %t/h f2 1,1000 4 max
