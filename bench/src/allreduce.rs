@@ -11,10 +11,11 @@
 //! ring the ideal ring's, the mesh the ideal one-shot's; the two-shot,
 //! which moves the ring's bytes, is shown beside the ideal ring without a
 //! goal) and issue 24 (under `--transport mpi`, the transport's fastest
-//! schedule at each P, the one `mode = "auto"` picks at this size, at least
-//! as fast as OpenMPI; every schedule's ratio is shown); and the remote bytes each rank read divided by the schedule's
-//! bound (ring and two-shot 2(P-1)/P * bytes, mesh (P-1) * bytes), which is
-//! 1.00 when the kernel moves exactly what its schedule needs.
+//! schedule at each P, the one `mode = "auto"` picks at this size, at
+//! least as fast as OpenMPI; every schedule's ratio is shown); and the
+//! remote bytes each rank read divided by the schedule's bound (ring and
+//! two-shot 2(P-1)/P * bytes, mesh (P-1) * bytes), which is 1.00 when the
+//! kernel moves exactly what its schedule needs.
 
 use std::process::Command;
 use std::time::Duration;

@@ -13,10 +13,9 @@
 //!
 //! and fits every parameter at once by least squares of the relative error
 //! with every parameter non-negative (the best fit over the subsets of
-//! parameters left free, the rest 0). The calls' terms (barriers, bytes read alone and shared, bytes
-//! reduced, tiles moved, calls, each times the contention factor) are the
-//! compiler's:
-//! it reads them back from `pld-select-allreduce-modes` with unit models
+//! parameters left free, the rest 0). The calls' terms (barriers, bytes
+//! read alone and shared, bytes reduced, tiles moved, calls, each times the
+//! contention factor) are the compiler's: it reads them back from `pld-select-allreduce-modes` with unit models
 //! (one parameter 1, the others 0). A barrier of the loop is counted as
 //! the model counts one: `f * (alpha + alpha_peer * (P-1) * f)`. It fits
 //! with `cores` = this machine's CPUs and without, each with `cache` =

@@ -16,9 +16,9 @@
 //! come from a small TOML file, one table per target, or from
 //! [`CostModel::SIMULATOR`]; `alpha_peer` (default 0), `beta_shared`
 //! (default `beta`), `beta_memory` (default 0, added to `beta` for the
-//! bytes read alone when the call's windows, P x N bytes, exceed `cache`)
-//! `cache` (default none) and `delta` (default 0) are optional, so a file of
-//! the first format reads as it did.
+//! bytes read alone when the call's windows, P x N bytes, exceed `cache`),
+//! `cache` (default none) and `delta` (default 0, seconds per tile moved)
+//! are optional, so a file of the first format reads as it did.
 
 use pld_dialect::enums::AllReduceMode;
 use std::fmt;
