@@ -292,24 +292,35 @@ const UNREGISTERED_INSTEAD: &str =
 /// for the front ends that do not take it (`pld-run`, `pld-translate`,
 /// the C API, Python's runners).
 pub fn without_flag_advice(message: &str) -> String {
+    with_flag_advice(message, UNREGISTERED_INSTEAD)
+}
+
+/// `message` with MLIR's advice to use `-allow-unregistered-dialect`
+/// replaced by `instead` (a front end's own words for that flag).
+pub fn with_flag_advice(message: &str, instead: &str) -> String {
     match message.find(UNREGISTERED_ADVICE) {
         Some(at) if message[at..].contains("allow-unregistered-dialect") => {
-            format!("{}{UNREGISTERED_INSTEAD}", &message[..at])
+            format!("{}{instead}", &message[..at])
         }
         _ => message.to_string(),
     }
 }
 
 impl Captured {
-    /// The diagnostic and its notes through [`without_flag_advice`].
-    fn without_flag_advice(mut self) -> Captured {
-        self.message = without_flag_advice(&self.message);
+    /// The diagnostic and its notes with MLIR's advice replaced by
+    /// `instead` ([`with_flag_advice`]).
+    pub fn with_flag_advice(mut self, instead: &str) -> Captured {
+        self.message = with_flag_advice(&self.message, instead);
         self.notes = self
             .notes
             .into_iter()
-            .map(Captured::without_flag_advice)
+            .map(|note| note.with_flag_advice(instead))
             .collect();
         self
+    }
+
+    fn without_flag_advice(self) -> Captured {
+        self.with_flag_advice(UNREGISTERED_INSTEAD)
     }
 }
 

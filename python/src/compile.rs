@@ -10,6 +10,11 @@ use pld_tools::translate::{kernels_source, pto_source, KernelsFailed};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+/// What `pld.opt` says instead of MLIR's advice to use
+/// `-allow-unregistered-dialect`.
+const PYTHON_ADVICE: &str =
+    " (pld.opt(..., allow_unregistered_dialect=True) reads such ops in the generic form)";
+
 /// `pld-opt` on `source` (text or bytecode) with `pipeline`
 /// (`builtin.module(...)`): the module as text, or as bytecode.
 #[allow(clippy::too_many_arguments)]
@@ -54,9 +59,16 @@ fn opt_bytes(source: &[u8], name: &str, options: &Options) -> Result<Vec<u8>, Fa
     }
     let text = String::from_utf8_lossy(source);
     let shown = (!pld_ir::parse::is_bytecode(source)).then_some(text.as_ref());
+    // MLIR's advice names pld-opt's flag; Python's word for it is the
+    // keyword.
+    let diagnostics: Vec<_> = processed
+        .diagnostics
+        .into_iter()
+        .map(|d| d.with_flag_advice(PYTHON_ADVICE))
+        .collect();
     Err(Failure::captured(
         &format!("pld-opt failed on {name}"),
-        &processed.diagnostics,
+        &diagnostics,
         name,
         shown,
     ))

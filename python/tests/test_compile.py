@@ -84,6 +84,23 @@ def test_errors_carry_the_diagnostics_pld_opt_prints(tool, tmp_path: Path, sourc
     assert str(first) == expected.stderr.splitlines()[0]
 
 
+UNREGISTERED = 'func.func @f() {\n  "foo.bar"() : () -> ()\n  return\n}\n'
+
+
+def test_an_unregistered_op_names_the_keyword_not_the_flag() -> None:
+    """MLIR's advice names pld-opt's -allow-unregistered-dialect; pld.opt
+    says its keyword, and with it reads the op."""
+    with pytest.raises(pld.Error) as raised:
+        pld.opt(UNREGISTERED, name="u.mlir")
+    message = raised.value.diagnostics[0].message
+    assert message == (
+        "operation being parsed with an unregistered dialect (pld.opt(..., "
+        "allow_unregistered_dialect=True) reads such ops in the generic form)"
+    )
+    assert "-allow-unregistered-dialect" not in str(raised.value)
+    assert '"foo.bar"()' in pld.opt(UNREGISTERED, allow_unregistered_dialect=True)
+
+
 def test_a_source_without_a_file_is_named_as_asked() -> None:
     with pytest.raises(pld.Error) as raised:
         pld.opt(BAD_PARSE, name="mine.mlir")
