@@ -404,7 +404,9 @@ fn read_line(tables: &mut Vec<Table>, content: &str, line: usize) -> Result<(), 
 /// `1_000`); not `5.`, `.5`, `inf`, `nan` or a leading zero (`05`).
 /// `None` when it is not one, or negative.
 fn toml_number(text: &str) -> Option<f64> {
-    let text = text.strip_prefix('+').unwrap_or(text);
+    // `-0` and `-0.0` are TOML's too, and not negative.
+    let negative = text.starts_with('-');
+    let text = text.strip_prefix(['+', '-']).unwrap_or(text);
     let (mantissa, exponent) = match text.find(['e', 'E']) {
         Some(at) => (&text[..at], Some(&text[at + 1..])),
         None => (text, None),
@@ -419,7 +421,15 @@ fn toml_number(text: &str) -> Option<f64> {
     if !(whole_ok && fraction_ok && exponent_ok) {
         return None;
     }
-    text.replace('_', "").parse().ok()
+    let digits_only = text.replace('_', "");
+    // An integer must fit TOML's 64 bits; past that it is infinite here,
+    // which the caller refuses as too large.
+    let integer = fraction.is_none() && exponent.is_none();
+    let value: f64 = match digits_only.parse::<i64>() {
+        Err(_) if integer => f64::INFINITY,
+        _ => digits_only.parse().ok()?,
+    };
+    (!negative || value == 0.0).then_some(value)
 }
 
 /// Decimal digits, with single `_` between two of them.
@@ -779,6 +789,9 @@ mod tests {
             ("0.0", 0.0),
             ("1_0e-8", 1e-7),
             ("3", 3.0),
+            ("-0", 0.0),
+            ("-0.0", 0.0),
+            ("99999999999999999999", f64::INFINITY),
         ] {
             assert_eq!(toml_number(text), Some(value), "{text}");
         }
