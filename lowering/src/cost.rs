@@ -501,6 +501,9 @@ fn model(table: &Table) -> Result<CostModel, CostFileError> {
     })
 }
 
+/// The longest prediction: 2^63 - 1 ns, what the record holds at most.
+pub const LONGEST_SECONDS: f64 = i64::MAX as f64 * 1e-9;
+
 /// The tie of a model that does not give one (`tie` in its file): 1 %.
 pub const DEFAULT_TIE: f64 = 0.01;
 
@@ -515,9 +518,15 @@ pub fn choose(
     shape: &Shape,
     candidates: &[AllReduceMode],
 ) -> Option<(AllReduceMode, Vec<(AllReduceMode, f64)>)> {
+    // Predictions past 2^63 ns (a model of absurd figures) are all the
+    // largest time the record can hold: equal, so the order decides, as
+    // the record and the remark show them.
     let times: Vec<(AllReduceMode, f64)> = candidates
         .iter()
-        .map(|mode| (*mode, model.predict(shape.counts(*mode), shape.ranks)))
+        .map(|mode| {
+            let time = model.predict(shape.counts(*mode), shape.ranks);
+            (*mode, time.min(LONGEST_SECONDS))
+        })
         .collect();
     let fastest = times.iter().map(|(_, t)| *t).reduce(f64::min)?;
     let best = times
@@ -657,6 +666,14 @@ mod tests {
             let (chosen, times) = choose(&m, &tiny, &all).unwrap();
             assert_eq!(chosen, expected, "{tie:?} {faster}: {times:?}");
         }
+        // Predictions past 2^63 ns are equal: the order decides.
+        let absurd = CostModel {
+            beta: 1e300,
+            ..bandwidth
+        };
+        let (chosen, times) = choose(&absurd, &big, &all).unwrap();
+        assert_eq!(chosen, AllReduceMode::Mesh, "{times:?}");
+        assert!(times.iter().all(|(_, t)| *t == LONGEST_SECONDS));
         // Candidates limit the choice.
         let only = [AllReduceMode::Mesh];
         assert_eq!(
