@@ -7,7 +7,9 @@ use crate::options::{Options, Refusal, DEADLOCK};
 use crate::report::{self, counter_rows, Progress};
 use pld_sim::compiler::Source;
 use pld_sim::program::npy;
-use pld_sim::program::orchestrate::{Buffer, CallReport, ProgramOutcome, ProgramRun, Unchecked};
+use pld_sim::program::orchestrate::{
+    devices, Buffer, CallReport, ProgramOutcome, ProgramRun, Unchecked,
+};
 use pld_sim::program::Param;
 use std::time::{Duration, Instant};
 
@@ -590,13 +592,5 @@ fn dtype_bytes(dtype: &str) -> usize {
         "f32" | "i32" => 4,
         "f16" => 2,
         _ => 1,
-    }
-}
-
-/// `n` devices, as a sentence says it ("1 device", "4 devices").
-fn devices(n: usize) -> String {
-    match n {
-        1 => "1 device".into(),
-        n => format!("{n} devices"),
     }
 }

@@ -14,7 +14,9 @@ pub mod affine;
 pub mod plan;
 mod processes;
 
-pub use plan::{Arg, BuiltinScalar, BuiltinTask, DomainPlan, KernelTask, Plan, Task, TensorRef};
+pub use plan::{
+    devices, Arg, BuiltinScalar, BuiltinTask, DomainPlan, KernelTask, Plan, Task, TensorRef,
+};
 
 use crate::compiler::jit::Kernel;
 use crate::compiler::Source;

@@ -154,8 +154,8 @@ pub enum Task {
     Builtin(BuiltinTask),
 }
 
-/// `1 device`, `4 devices`.
-fn devices(count: usize) -> String {
+/// `count` devices as a sentence says it: `1 device`, `4 devices`.
+pub fn devices(count: usize) -> String {
     match count {
         1 => "1 device".to_string(),
         n => format!("{n} devices"),

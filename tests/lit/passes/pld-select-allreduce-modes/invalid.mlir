@@ -5,6 +5,13 @@
 //
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/bad-number.toml 2>&1 | FileCheck %s --check-prefix=NUMBER
 // NUMBER: pld-opt: error: {{.*}}bad-number.toml:3: `beta` must be a non-negative number, got `fast`
+// A number that is not TOML's, and one beyond a 64-bit float.
+// RUN: printf '[sim]\nalpha = 0\nbeta = 0\ngamma = 0\noverhead = 0\ndelta = 5.\n' > %t.point.toml
+// RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%t.point.toml 2>&1 | FileCheck %s --check-prefix=POINT
+// POINT: pld-opt: error: {{.*}}.point.toml:6: `delta` must be a non-negative number, got `5.`
+// RUN: printf '[sim]\nalpha = 0\nbeta = 0\ngamma = 0\noverhead = 0\ndelta = 1e400\n' > %t.big.toml
+// RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%t.big.toml 2>&1 | FileCheck %s --check-prefix=BIG
+// BIG: pld-opt: error: {{.*}}.big.toml:6: `delta` = 1e400 is too large (beyond a 64-bit floating-point number)
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes{cost-model=%S/Inputs/missing.toml})' 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: error: {{.*}}missing.toml:1: table [sim] has no `overhead`
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/missing-file.toml 2>&1 | FileCheck %s --check-prefix=NOFILE
