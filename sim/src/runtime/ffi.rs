@@ -274,6 +274,13 @@ pub unsafe extern "C" fn pld_sim_copy(
         // SAFETY: as above (outside a rank: the caller's own buffers).
         unsafe { copy.perform(streaming) };
     }
+    if let Some(Some(Checked {
+        ahead: Some((start, end)),
+        ..
+    })) = checked
+    {
+        crate::runtime::copy::prefetch(start, end);
+    }
     if let Some(Some(checked)) = checked {
         with_current(|state, rank| {
             state.record(rank, "copy", checked.begin, || {

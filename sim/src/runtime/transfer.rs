@@ -162,6 +162,9 @@ pub(crate) struct Checked {
     pub bytes: u64,
     pub begin: Option<std::time::Instant>,
     pub streaming: bool,
+    /// Window bytes to prefetch once the copy is done
+    /// ([`crate::runtime::copy::read_ahead`]).
+    pub ahead: Option<(usize, usize)>,
 }
 
 /// The windows the two sides of a copy lie in (`None` for a tile or a
@@ -258,10 +261,18 @@ impl CopyCall {
         let bytes = self.count(state, rank, sides);
         // A store into a window streams past the cache unless the core
         // has just read those bytes (`crate::runtime::copy`).
-        if let (Some(_), Some((start, end))) =
+        let mut ahead = None;
+        if let (Some(owner), Some((start, end))) =
             (sides.reads, self.range(self.src as usize, self.src_strides))
         {
             crate::runtime::copy::note_window_read(start, end);
+            let window = state.domain.window(owner);
+            let mapped_end = window
+                .remote()
+                .is_none()
+                .then(|| window.base() as usize + window.len());
+            ahead =
+                mapped_end.and_then(|limit| crate::runtime::copy::read_ahead(start, end, limit));
         }
         let streaming = sides.writes.is_some()
             && self
@@ -273,6 +284,7 @@ impl CopyCall {
             bytes,
             begin,
             streaming,
+            ahead,
         })
     }
 
