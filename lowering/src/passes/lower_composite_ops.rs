@@ -50,6 +50,7 @@ impl PldPass for LowerCompositeOps {
             if function_kind(function) != Ok(Some(FuncKind::InCore)) {
                 continue;
             }
+            note_ranks_at_least(context, function);
             for op in ir::collect(function, |n| CollectiveKind::from_op_name(n).is_some()) {
                 if let Err(message) = lower(context, op) {
                     report.error(op, &message);
@@ -57,6 +58,32 @@ impl PldPass for LowerCompositeOps {
             }
         }
         report.finish()
+    }
+}
+
+/// The function attribute that keeps, past the expansion, the fewest ranks
+/// the kernel's roots need: a broadcast or reduce to root r runs on r + 1
+/// ranks or more, which a converted kernel no longer shows
+/// (`pld-explore-protocol` leaves smaller rank counts out by default).
+pub const RANKS_AT_LEAST: &str = "pld.ranks_at_least";
+
+/// Sets [`RANKS_AT_LEAST`] on `function` when a collective of it names a
+/// root (the largest root plus one).
+fn note_ranks_at_least(context: &Context, function: OperationRef) {
+    let roots = ir::collect(function, |n| {
+        matches!(
+            CollectiveKind::from_op_name(n),
+            Some(CollectiveKind::Broadcast | CollectiveKind::Reduce)
+        )
+    });
+    let least = roots
+        .into_iter()
+        .filter_map(|op| op.attribute("root").ok().and_then(ir::attr::int))
+        .filter_map(|root| root.checked_add(1))
+        .max();
+    if let Some(least) = least.filter(|&n| n > 1) {
+        let value = melior::ir::attribute::IntegerAttribute::new(ir::i64_type(context), least);
+        ir::set_attribute(function, RANKS_AT_LEAST, value.into());
     }
 }
 

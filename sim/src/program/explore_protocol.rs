@@ -50,6 +50,28 @@ impl Default for ExploreProtocol {
 }
 
 impl ExploreProtocol {
+    /// Why no rank count of `ranks` (the default ones) runs `kernel`.
+    fn none_fits(&self, kernel: &KernelInfo, least: usize) -> String {
+        let list = |ranks: &mut dyn Iterator<Item = usize>| {
+            ranks.map(|r| r.to_string()).collect::<Vec<_>>().join(",")
+        };
+        let ranks = list(&mut self.ranks.iter().copied());
+        let shaped = list(&mut self.ranks.iter().copied().filter(|&r| admits(kernel, r)));
+        match shaped.is_empty() {
+            true => format!(
+                "pld-explore-protocol: the signals of @{} are shaped for none of ranks={ranks} (a \
+                 mesh signal [NR, 1] serves up to NR ranks, a ring signal [2NR-2, NR] and a lane \
+                 matrix [NR, S] exactly NR); give the rank counts it is written for",
+                kernel.name
+            ),
+            false => format!(
+                "pld-explore-protocol: of ranks={ranks}, the signals of @{} serve {shaped}, fewer \
+                 than the {least} ranks its root needs; give the rank counts it is written for",
+                kernel.name
+            ),
+        }
+    }
+
     /// Reads `ranks=2,3,4 schedules=50 seed=0` (any subset, any order,
     /// separated by spaces).
     pub fn parse(text: &str) -> Result<Self, String> {
@@ -145,11 +167,12 @@ impl PldPass for ExploreProtocol {
         };
         let mut failed = false;
         for kernel in &program.kernels {
-            let location = pld_ir::functions(module)
+            let function = pld_ir::functions(module)
                 .into_iter()
-                .find(|f| pld_ir::symbol_name(*f).as_deref() == Some(kernel.name.as_str()))
-                .map_or(module.location(), |f| f.location());
-            failed |= self.explore_kernel(context, &program, kernel, location);
+                .find(|f| pld_ir::symbol_name(*f).as_deref() == Some(kernel.name.as_str()));
+            let location = function.map_or(module.location(), |f| f.location());
+            let least = function.map_or(1, ranks_at_least);
+            failed |= self.explore_kernel(context, &program, (kernel, least), location);
         }
         if failed {
             Err(PassFailed)
@@ -174,6 +197,18 @@ fn admits(kernel: &KernelInfo, ranks: usize) -> bool {
             [rows, _] => ranks == *rows,
             other => ranks <= other.iter().product(),
         })
+}
+
+/// The fewest ranks a converted kernel's roots need (a broadcast or reduce
+/// to root r: r + 1), as `pld-lower-composite-ops` noted it; 1 when it
+/// names none.
+fn ranks_at_least(function: OperationRef) -> usize {
+    function
+        .attribute(pld_lowering::passes::lower_composite_ops::RANKS_AT_LEAST)
+        .ok()
+        .and_then(pld_ir::attr::int)
+        .and_then(|n| usize::try_from(n).ok())
+        .unwrap_or(1)
 }
 
 /// How the pass fills a parameter; each is a `pld-run` generator, so that
@@ -253,27 +288,17 @@ impl ExploreProtocol {
         &self,
         context: &Context,
         program: &Program,
-        kernel: &KernelInfo,
+        (kernel, least): (&KernelInfo, usize),
         at: Location,
     ) -> bool {
         let fitting: Vec<usize> = self
             .ranks
             .iter()
             .copied()
-            .filter(|&r| self.ranks_given || admits(kernel, r))
+            .filter(|&r| self.ranks_given || (admits(kernel, r) && r >= least))
             .collect();
         if fitting.is_empty() {
-            let ranks: Vec<String> = self.ranks.iter().map(ToString::to_string).collect();
-            pld_ir::diag::emit_error(
-                at,
-                &format!(
-                    "pld-explore-protocol: the signals of @{} are shaped for none of ranks={} \
-                     (a mesh signal [NR, 1] serves up to NR ranks, a ring signal [2NR-2, NR] \
-                     and a lane matrix [NR, S] exactly NR); give the rank counts it is written for",
-                    kernel.name,
-                    ranks.join(",")
-                ),
-            );
+            pld_ir::diag::emit_error(at, &self.none_fits(kernel, least));
             return true;
         }
         let mut seen = HashSet::new();

@@ -158,19 +158,27 @@ fn check_signal(
         [r, c] => (*r as i64, *c as i64),
         _ => (-1, -1),
     };
-    let (fits, how) = match fit {
+    // Shown with as many dimensions as the signal was written with, when
+    // that can hold it (a HOST barrier's signal is one-dimensional).
+    let needed = match signal.shape.len() == 1 && cols == 1 {
+        true => format!("[{rows}]"),
+        false => format!("[{rows}, {cols}]"),
+    };
+    let (fits, needs) = match fit {
         SignalFit::RowPerRank => (
             r == rows && c >= cols,
-            "one row per rank and at least one lane:",
+            format!(
+                "one row per rank, [{rows}, L], with a lane for each block it launches (L >= 1)"
+            ),
         ),
-        SignalFit::Exactly => (r == rows && c == cols, "exactly"),
-        SignalFit::AtLeast => (r >= rows && c >= cols, "at least"),
+        SignalFit::Exactly => (r == rows && c == cols, format!("exactly {needed}")),
+        SignalFit::AtLeast => (r >= rows && c >= cols, format!("at least {needed}")),
     };
     if fits {
         return Ok(());
     }
     Err(format!(
-        "the signal of {} ({}) is {:?}; on {ranks} ranks it needs {how} [{rows}, {cols}]",
+        "the signal of {} ({}) is {:?}; on {ranks} ranks it needs {needs}",
         collective.op(),
         signal.name,
         signal.shape

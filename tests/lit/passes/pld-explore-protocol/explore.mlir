@@ -38,8 +38,16 @@
 // serve; the module is printed unchanged.
 // RUN: pld-opt %S/../../../../examples/allgather.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=4 schedules=50})' | FileCheck %s --check-prefix=CLEAN
 // RUN: pld-opt %S/../../../../examples/barrier.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol)' | FileCheck %s --check-prefix=CLEAN
-// CLEAN: func.func @{{all|barrier}}
+// A broadcast from rank 2 needs 3 ranks or more: pld-lower-composite-ops
+// notes pld.ranks_at_least = 3 on its kernel, and the default rank counts
+// leave 2 out (on 2 ranks rank 2 is no rank; pld-run refuses it so).
+// RUN: pld-opt %S/../../../../examples/broadcast.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{schedules=20})' | FileCheck %s --check-prefix=CLEAN
+// CLEAN: func.func @{{all|barrier|broadcast}}
 // CLEAN-SAME: pto.kernel_kind
+// A root no default rank count reaches says so:
+// RUN: not pld-opt %t/root.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol)' 2>&1 | FileCheck %s --check-prefix=ROOT
+// ROOT: root.mlir:1:1: error: pld-explore-protocol: of ranks=2,3,4, the signals of @broadcast serve 2,3,4, fewer than the 7 ranks its root needs; give the rank counts it is written for
+// RUN: pld-opt %t/root.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=7,8 schedules=5})' -o /dev/null
 //
 // Misuse: before pld-to-pto, options it does not have, rank counts the
 // signals do not serve.
@@ -108,5 +116,11 @@ func.func @flag(%sig: tensor<1x1xi32, #pld.dist>) attributes {pld.kind = #pld.fu
   "pld.system_notify"(%sig, %c0, %c0, %c0, %one) {op = #pld.notify_op<"atomic_add">} : (tensor<1x1xi32, #pld.dist>, index, index, index, i32) -> ()
   "pld.system_wait"(%sig, %c0, %c0, %one) {cmp = #pld.wait_cmp<"ge">} : (tensor<1x1xi32, #pld.dist>, index, index, i32) -> ()
   "pld.system_notify"(%sig, %c0, %c0, %c0, %minus) {op = #pld.notify_op<"atomic_add">} : (tensor<1x1xi32, #pld.dist>, index, index, index, i32) -> ()
+  return
+}
+
+//--- root.mlir
+func.func @broadcast(%target: tensor<2x40xf32, #pld.dist>, %signal: tensor<8x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_broadcast"(%target, %signal) {root = 6 : i64} : (tensor<2x40xf32, #pld.dist>, tensor<8x1xi32, #pld.dist>) -> tensor<2x40xf32, #pld.dist>
   return
 }

@@ -6,8 +6,11 @@
 !sig = tensor<4x1xi32, #pld.dist>
 
 // broadcast: a ready barrier, then a get of root's target into ours
-// through a staging tile; one credit.
+// through a staging tile; one credit. Root 2 needs 3 ranks or more, which
+// the function keeps as pld.ranks_at_least (pld-explore-protocol reads it);
+// a kernel without a root gets none.
 // CHECK-LABEL: func.func @broadcast
+// CHECK-SAME: pld.ranks_at_least = 3 : i64
 // CHECK: "pld.system_wait"(%arg1, %{{.*}}, %c0, %c1_i32)
 // CHECK: %[[STAGE:.*]] = "pld.tile_create"() : () -> tensor<4x16xf32, #pld.tile>
 // CHECK-NEXT: %[[ROOT:.*]] = arith.constant 2 : i32
@@ -23,6 +26,7 @@ func.func @broadcast(%t: !rows, %s: !sig) attributes {pld.kind = #pld.func_kind<
 // reduce_scatter: ready barrier; row `me` summed over every peer; a second
 // barrier before the store (write-after-read); two credits.
 // CHECK-LABEL: func.func @reduce_scatter
+// CHECK-NOT: pld.ranks_at_least
 // CHECK: %[[ME32:.*]] = "pld.system_rank"
 // CHECK-NEXT: %[[ME:.*]] = arith.index_cast %[[ME32]]
 // CHECK: "pld.system_wait"(%arg1, %{{.*}}, %c0, %c1_i32)

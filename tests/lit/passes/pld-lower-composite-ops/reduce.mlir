@@ -6,7 +6,9 @@
 !data = tensor<1x16xf32, #pld.dist>
 !sig = tensor<2x1xi32, #pld.dist>
 
+// Root 1: the kernel runs on 2 ranks or more.
 // CHECK-LABEL: func.func @max_to_one
+// CHECK-SAME: pld.ranks_at_least = 2 : i64
 // CHECK-NEXT: %c1 = arith.constant 1 : index
 // CHECK: %[[ME32:.*]] = "pld.system_rank"
 // CHECK-NEXT: %[[ME:.*]] = arith.index_cast %[[ME32]] : i32 to index

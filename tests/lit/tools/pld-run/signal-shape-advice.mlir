@@ -1,0 +1,52 @@
+// A signal too small for the rank count is refused before the run, and the
+// shape the message asks for is one the collective takes on its rail: a
+// HOST barrier's or reduce's signal is one-dimensional (one cell per rank),
+// so on 5 ranks it needs [5], not [5, 1]; written two-dimensional, as an
+// allgather may take it, the advice keeps two dimensions.
+//
+// RUN: split-file %s %t
+// RUN: not pld-run %t/barrier.mlir --ranks 5 2>&1 | FileCheck %s --check-prefix=BARRIER
+// BARRIER: barrier.mlir:5:8: error: the signal of pld.tensor_barrier (s) is [3]; on 5 ranks it needs at least [5]{{$}}
+// RUN: not pld-run %t/reduce.mlir --ranks 5 2>&1 | FileCheck %s --check-prefix=REDUCE
+// REDUCE: reduce.mlir:7:8: error: the signal of pld.tensor_reduce (s) is [3]; on 5 ranks it needs at least [5]{{$}}
+// RUN: not pld-run %t/allgather.mlir --ranks 5 2>&1 | FileCheck %s --check-prefix=ALLGATHER
+// ALLGATHER: allgather.mlir:11:8: error: the signal of pld.tensor_allgather (s) is [3, 1]; on 5 ranks it needs at least [5, 1]{{$}}
+// What it asks for runs:
+// RUN: sed 's/tensor<3xi32/tensor<5xi32/g' %t/barrier.mlir > %t/barrier5.mlir
+// RUN: pld-run %t/barrier5.mlir --ranks 5 | FileCheck %s --check-prefix=RUNS
+// RUNS: @main on 5 devices: 1 collective call, finished in
+
+//--- barrier.mlir
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c = arith.constant 64 : i64
+  %b = "pld.tensor_alloc_window_buffer"(%c) {name = "s"} : (i64) -> !pld.ptr
+  %s = "pld.tensor_window"(%b) : (!pld.ptr) -> tensor<3xi32, #pld.dist>
+  %r = "pld.tensor_barrier"(%s) : (tensor<3xi32, #pld.dist>) -> tensor<3xi32, #pld.dist>
+  return
+}
+
+//--- reduce.mlir
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c = arith.constant 64 : i64
+  %b = "pld.tensor_alloc_window_buffer"(%c) {name = "s"} : (i64) -> !pld.ptr
+  %bd = "pld.tensor_alloc_window_buffer"(%c) {name = "d"} : (i64) -> !pld.ptr
+  %s = "pld.tensor_window"(%b) : (!pld.ptr) -> tensor<3xi32, #pld.dist>
+  %d = "pld.tensor_window"(%bd) : (!pld.ptr) -> tensor<16xf32, #pld.dist>
+  %r = "pld.tensor_reduce"(%d, %s) {op = #pld.reduce_op<"sum">, root = 0 : i64} : (tensor<16xf32, #pld.dist>, tensor<3xi32, #pld.dist>) -> tensor<16xf32, #pld.dist>
+  return
+}
+
+//--- allgather.mlir
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %b0c = arith.constant 28 : i64
+  %b0 = "pld.tensor_alloc_window_buffer"(%b0c) {name = "i"} : (i64) -> !pld.ptr
+  %i = "pld.tensor_window"(%b0) : (!pld.ptr) -> tensor<1x7xf32, #pld.dist>
+  %b1c = arith.constant 84 : i64
+  %b1 = "pld.tensor_alloc_window_buffer"(%b1c) {name = "t"} : (i64) -> !pld.ptr
+  %t = "pld.tensor_window"(%b1) : (!pld.ptr) -> tensor<3x7xf32, #pld.dist>
+  %b2c = arith.constant 12 : i64
+  %b2 = "pld.tensor_alloc_window_buffer"(%b2c) {name = "s"} : (i64) -> !pld.ptr
+  %s = "pld.tensor_window"(%b2) : (!pld.ptr) -> tensor<3x1xi32, #pld.dist>
+  %r = "pld.tensor_allgather"(%i, %t, %s) : (tensor<1x7xf32, #pld.dist>, tensor<3x7xf32, #pld.dist>, tensor<3x1xi32, #pld.dist>) -> tensor<3x7xf32, #pld.dist>
+  return
+}
