@@ -312,11 +312,7 @@ pub fn program_verdict(
     schedule: Schedule,
 ) -> Result<Verdict, String> {
     // Window bytes as the program names them: buffer and element.
-    let namer = |_window: usize, range: &std::ops::Range<usize>| {
-        let (buffer, element) = run.cell_at(range.start)?;
-        let b = &run.buffers[buffer];
-        Some(format!("{} {}", b.name, index_of(element, &b.view.shape)))
-    };
+    let namer = |_window: usize, range: &std::ops::Range<usize>| run.name_bytes(range);
     let finished =
         run.execute_explored(options.deadline, false, options.check, Some(schedule), init)?;
     let mut verdict = Verdict::of(&finished.outcome, &namer, source);

@@ -166,20 +166,7 @@ pub fn kernel_verdict(
     )?;
     // Window bytes as the source names them: parameter and elements.
     let namer = |_window: usize, range: &std::ops::Range<usize>| {
-        let (i, first) = kernel.element_at(&finished.offsets, range.start)?;
-        let p = &kernel.params[i];
-        let start = finished.offsets[i]?;
-        let last = (range.end.min(start + p.bytes()) - start - 1) / p.dtype.bytes();
-        let span = if first == last {
-            index_of(first, &p.shape)
-        } else {
-            format!(
-                "{}..{}",
-                index_of(first, &p.shape),
-                index_of(last, &p.shape)
-            )
-        };
-        Some(format!("{} {span}", kernel.shown_name(i)))
+        kernel.name_bytes(&finished.offsets, range)
     };
     let mut verdict = Verdict::of(&finished.outcome, &namer, source);
     if let Some(report) = &finished.outcome.deadlock {

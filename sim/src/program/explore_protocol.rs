@@ -353,11 +353,8 @@ fn findings<'c>(
     kernel: &KernelInfo,
     finished: &Finished,
 ) -> Vec<(String, Option<Location<'c>>, String)> {
-    let namer = |_: usize, range: &std::ops::Range<usize>| {
-        let (i, element) = kernel.element_at(&finished.offsets, range.start)?;
-        let p = &kernel.params[i];
-        Some(format!("{} {}", p.name, index_of(element, &p.shape)))
-    };
+    let namer =
+        |_: usize, range: &std::ops::Range<usize>| kernel.name_bytes(&finished.offsets, range);
     let outcome = &finished.outcome;
     let mut out = Vec::new();
     let at_site = |f: &Finding| {

@@ -190,6 +190,21 @@ impl KernelInfo {
             })
     }
 
+    /// Window bytes `range` as reports name them: the parameter that holds
+    /// its first byte and the elements it touches, `%data (arg0)
+    /// [0, 0]..[0, 63]` (`offsets` as [`KernelInfo::element_at`] takes them).
+    pub fn name_bytes(
+        &self,
+        offsets: &[Option<usize>],
+        range: &std::ops::Range<usize>,
+    ) -> Option<String> {
+        let (i, _) = self.element_at(offsets, range.start)?;
+        let p = &self.params[i];
+        let start = offsets[i]?;
+        let span = element_span(range, (start, p.bytes()), p.dtype.bytes(), &p.shape);
+        Some(format!("{} {span}", self.shown_name(i)))
+    }
+
     /// Parameter `position` as reports name it: `%data (arg0)`, or `arg0`
     /// when the source gave it no other name.
     pub fn shown_name(&self, position: usize) -> String {
@@ -214,6 +229,26 @@ pub fn index_of(i: usize, shape: &[usize]) -> String {
     }
     let parts: Vec<String> = index.iter().map(ToString::to_string).collect();
     format!("[{}]", parts.join(", "))
+}
+
+/// The elements of a tensor of `shape` and `elem`-byte elements that
+/// starts at byte `start` and holds `bytes`, which window bytes `range`
+/// touch (`range` starts inside it), as reports name them: `[0, 3]`, or
+/// `[0, 0]..[0, 63]` for more than one.
+pub fn element_span(
+    range: &std::ops::Range<usize>,
+    (start, bytes): (usize, usize),
+    elem: usize,
+    shape: &[usize],
+) -> String {
+    let elem = elem.max(1);
+    let first = range.start.saturating_sub(start) / elem;
+    let end = range.end.min(start + bytes).max(range.start + 1);
+    let last = (end - start - 1) / elem;
+    match first == last {
+        true => index_of(first, shape),
+        false => format!("{}..{}", index_of(first, shape), index_of(last, shape)),
+    }
 }
 
 /// Parameter `i` of kernel `@kernel` (`function`), of type `input`, named
@@ -269,7 +304,27 @@ pub fn location(op: OperationRef) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::Dtype;
+    use super::{element_span, Dtype};
+
+    #[test]
+    fn a_byte_range_is_named_by_the_elements_it_touches() {
+        // A [2, 64] f32 tensor at byte 1024 of the window.
+        let at = (1024, 512);
+        assert_eq!(
+            element_span(&(1024..1280), at, 4, &[2, 64]),
+            "[0, 0]..[0, 63]"
+        );
+        assert_eq!(element_span(&(1280..1284), at, 4, &[2, 64]), "[1, 0]");
+        // Part of an element counts it; a range past the tensor stops at it.
+        assert_eq!(
+            element_span(&(1282..1290), at, 4, &[2, 64]),
+            "[1, 0]..[1, 2]"
+        );
+        assert_eq!(
+            element_span(&(1500..4096), at, 4, &[2, 64]),
+            "[1, 55]..[1, 63]"
+        );
+    }
 
     #[test]
     fn encoding_many_elements_puts_each_in_its_place() {

@@ -620,13 +620,33 @@ impl ProgramRun {
     /// in (as a deadlock report gives a waited-on cell): the index in
     /// [`ProgramRun::buffers`] and the element of the buffer's view.
     pub fn cell_at(&self, offset: usize) -> Option<(usize, usize)> {
+        let (i, start) = self.buffer_at(offset)?;
+        Some((i, (offset - start) / self.buffers[i].view.dtype.bytes()))
+    }
+
+    /// The buffer holding window byte `offset` and the byte it starts at.
+    fn buffer_at(&self, offset: usize) -> Option<(usize, usize)> {
         let (bases, _) = self.layout();
         self.buffers.iter().enumerate().find_map(|(i, b)| {
             let start = bases[b.domain] + b.view.offset;
             (start..start + b.view.bytes())
                 .contains(&offset)
-                .then(|| (i, (offset - start) / b.view.dtype.bytes()))
+                .then_some((i, start))
         })
+    }
+
+    /// Window bytes `range` as reports name them: the buffer that holds its
+    /// first byte and the elements it touches, `data [0, 0]..[0, 63]`.
+    pub fn name_bytes(&self, range: &std::ops::Range<usize>) -> Option<String> {
+        let (i, start) = self.buffer_at(range.start)?;
+        let view = &self.buffers[i].view;
+        let span = crate::program::model::element_span(
+            range,
+            (start, view.bytes()),
+            view.dtype.bytes(),
+            &view.shape,
+        );
+        Some(format!("{} {span}", self.buffers[i].name))
     }
 
     /// The collectives whose signal views `buffer` (an index in

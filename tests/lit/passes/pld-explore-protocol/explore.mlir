@@ -11,7 +11,7 @@
 // rank number).
 // RUN: not pld-opt %t/race.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=2 schedules=20})' -o /dev/null 2> %t/race.err
 // RUN: FileCheck %s --check-prefix=RACE < %t/race.err
-// RACE: race.mlir:13:8: error: protocol explorer, 2 ranks, schedule seed 0 (pld-run {{.*}}race.mlir --kernel exchange --ranks 2 --replay 0 --input arg0=rank --input arg1=zeros --input arg2=rank --input arg3=rank): race: rank {{[01]}}'s `pto.tload` at {{.*}}race.mlir:13:8 read bytes [0, 256) of rank {{[01]}}'s window (arg0 [0, 0]), written by rank {{[01]}}'s `pto.tstore` at {{.*}}race.mlir:11:3; no signal orders them
+// RACE: race.mlir:13:8: error: protocol explorer, 2 ranks, schedule seed 0 (pld-run {{.*}}race.mlir --kernel exchange --ranks 2 --replay 0 --input arg0=rank --input arg1=zeros --input arg2=rank --input arg3=rank): race: rank {{[01]}}'s `pto.tload` at {{.*}}race.mlir:13:8 read bytes [0, 256) of rank {{[01]}}'s window (arg0 [0, 0]..[0, 63]), written by rank {{[01]}}'s `pto.tstore` at {{.*}}race.mlir:11:3; no signal orders them
 // RACE-NEXT: %r = "pld.tile_remote_load"
 // RACE-NOT: error:
 //

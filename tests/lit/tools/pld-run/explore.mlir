@@ -28,6 +28,10 @@
 // CLEAN: @ring_allreduce on 4 ranks: 20 schedules explored (seeds 0 to 19) in {{.*}}, {{[0-9]+}} steps each on average: no race, missing fence, mixed notify, shared queue, leak or deadlock
 // RUN: pld-run %S/../../../../examples/allreduce.mlir --ranks 3 --explore 3 --seed 100 --check | FileCheck %s --check-prefix=PROGRAM
 // PROGRAM: @main on 3 devices: 3 schedules explored (seeds 100 to 102) in {{.*}}: no race
+// A race inside a program's kernel names its bytes as a kernel's finding
+// does, by the window buffer and every element it spans.
+// RUN: not pld-run %S/Inputs/program-race.mlir --ranks 2 --explore 3 2>&1 | FileCheck %s --check-prefix=PROGRACE
+// PROGRACE: schedule 0 (--replay 0): race: rank 1's `pld.tile_remote_load` (pto.tload) at {{.*}}program-race.mlir:19:8 read bytes [0, 256) of rank 0's window (data [0, 0]..[0, 63]), written by rank 0's `pld.tile_store` (pto.tstore) at {{.*}}program-race.mlir:16:3; no signal orders them
 //
 // A converted PTO kernel that notifies after a remote store with no fence.
 // RUN: not pld-run %S/../../../explore/missing-fence.pto.mlir --ranks 2 --explore 3 | FileCheck %s --check-prefix=FENCE
