@@ -14,7 +14,8 @@
 //! and fits every parameter at once by least squares of the relative error
 //! with every parameter non-negative (the best fit over the subsets of
 //! parameters left free, the rest 0). The calls' terms (barriers, bytes
-//! read alone and shared, bytes reduced, tiles moved, calls, each times the
+//! read alone and shared, bytes reduced, tiles moved, bytes moved in the
+//! rank's own window, calls, each times the
 //! contention factor) are the compiler's: it reads them back from `pld-select-allreduce-modes` with unit models
 //! (one parameter 1, the others 0). A barrier of the loop is counted as
 //! the model counts one: `f * (alpha + alpha_peer * (P-1) * f)`. It fits
@@ -31,7 +32,7 @@ use crate::algorithms::{
 use crate::harness::{display_path, Config, Result};
 
 /// The model's linear parameters, as the file names them.
-const PARAMS: [&str; 8] = [
+const PARAMS: [&str; 9] = [
     "alpha",
     "alpha_peer",
     "beta",
@@ -40,10 +41,13 @@ const PARAMS: [&str; 8] = [
     "overhead",
     "beta_memory",
     "delta",
+    "beta_local",
 ];
 const N: usize = PARAMS.len();
 /// Where `delta` is in [`PARAMS`].
 const DELTA: usize = 7;
+/// Where `beta_local` is in [`PARAMS`].
+const BETA_LOCAL: usize = 8;
 
 /// One measurement and the model's terms for it.
 #[derive(Clone, Debug)]
@@ -217,7 +221,7 @@ fn samples(tools: &Tools, measured: &[Measured], variant: Variant) -> Result<Vec
 /// unconstrained fits over every subset of the parameters (the others
 /// fixed at 0) that come out non-negative. The constrained optimum is one
 /// of them (its positive parameters are the unconstrained fit on their
-/// own), and with 2^8 subsets of at most 8 unknowns the search is
+/// own), and with 2^9 subsets of at most 9 unknowns the search is
 /// instant; so a parameter added to the model never makes the fit worse.
 fn fit(samples: &[Sample]) -> [f64; N] {
     let mut best = ([0.0; N], f64::INFINITY);
@@ -361,12 +365,14 @@ pub fn calibrate(tools: &Tools, config: Config, out: &Path) -> Result {
             let (rms, worst) = residual(&samples, &p);
             println!(
                 "  fit with cores = {}, cache = {}: rms relative error {:.0}%, largest {:.0}% \
-                 (without delta, the per-tile term: {:.0}%)",
+                 (without delta, the per-tile term: {:.0}%; without beta_local, the own \
+                 window's bytes: {:.0}%)",
                 cores.map_or("none".into(), |c| c.to_string()),
                 cache.map_or("none".into(), size),
                 rms * 100.0,
                 worst * 100.0,
-                rms_without(&samples, DELTA) * 100.0
+                rms_without(&samples, DELTA) * 100.0,
+                rms_without(&samples, BETA_LOCAL) * 100.0
             );
             if best.as_ref().is_none_or(|b| rms < b.0) {
                 best = Some((rms, p, variant));
@@ -408,6 +414,7 @@ fn write_model(p: &[f64; N], variant: Variant, out: &Path) -> Result {
         "s per call",
         "s per byte read alone, on top of beta, when the windows exceed cache",
         "s per tile moved (a load, a remote load or a store)",
+        "s per byte loaded from or stored to the rank's own window",
     ];
     for ((name, value), unit) in PARAMS.iter().zip(p).zip(units) {
         text.push_str(&format!("{name} = {value:.3e}  # {unit}\n"));
@@ -441,21 +448,22 @@ mod tests {
     /// parameter that would come out negative to 0.
     #[test]
     fn the_fit_recovers_known_parameters() {
-        let truth = [1e-6, 3e-7, 2e-10, 4e-11, 5e-11, 1e-4, 3e-10, 2e-7];
+        let truth = [1e-6, 3e-7, 2e-10, 4e-11, 5e-11, 1e-4, 3e-10, 2e-7, 4e-11];
         let sample = |terms: [f64; N]| Sample {
             seconds: (0..N).map(|i| truth[i] * terms[i]).sum(),
             terms,
         };
         let samples: Vec<Sample> = [
-            [2.0, 2.0, 1e6, 0.0, 1e6, 1.0, 0.0, 180.0],
-            [3.0, 9.0, 2e6, 0.0, 1e6, 1.0, 0.0, 610.0],
-            [1025.0, 7175.0, 3e7, 2e7, 3e7, 2.0, 1e7, 9000.0],
-            [3.0, 3.0, 5e7, 0.0, 2.5e7, 4.0, 5e7, 3300.0],
-            [65.0, 195.0, 1e5, 3e5, 1e5, 1.0, 0.0, 320.0],
-            [1.0, 7.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [3.0, 2.0, 4e6, 0.0, 2e6, 1.0, 0.0, 40.0],
-            [3.0, 14.0, 7e3, 0.0, 3.5e3, 1.0, 0.0, 23.0],
+            [2.0, 2.0, 1e6, 0.0, 1e6, 1.0, 0.0, 180.0, 2e6],
+            [3.0, 9.0, 2e6, 0.0, 1e6, 1.0, 0.0, 610.0, 3e6],
+            [1025.0, 7175.0, 3e7, 2e7, 3e7, 2.0, 1e7, 9000.0, 4e7],
+            [3.0, 3.0, 5e7, 0.0, 2.5e7, 4.0, 5e7, 3300.0, 6e7],
+            [65.0, 195.0, 1e5, 3e5, 1e5, 1.0, 0.0, 320.0, 2e5],
+            [1.0, 7.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [3.0, 2.0, 4e6, 0.0, 2e6, 1.0, 0.0, 40.0, 5e6],
+            [3.0, 14.0, 7e3, 0.0, 3.5e3, 1.0, 0.0, 23.0, 1e4],
+            [2.0, 2.0, 0.0, 0.0, 0.0, 1.0, 0.0, 10.0, 8e6],
         ]
         .into_iter()
         .map(sample)
@@ -477,6 +485,8 @@ mod tests {
         // Without delta the exact samples are no longer fitted exactly.
         assert_eq!(PARAMS[DELTA], "delta");
         assert!(rms_without(&samples, DELTA) > 1e-3);
+        assert_eq!(PARAMS[BETA_LOCAL], "beta_local");
+        assert!(rms_without(&samples, BETA_LOCAL) > 1e-3);
     }
 
     /// A parameter more never makes the fit worse, whatever the data: on
@@ -518,10 +528,10 @@ mod tests {
             cores: Some(2),
             cache: Some(32 << 20),
         };
-        let text = model_text(&[0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], variant);
+        let text = model_text(&[0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], variant);
         assert_eq!(
             text,
-            "[sim]\nalpha = 0e0\nalpha_peer = 1e0\nbeta = 0e0\nbeta_shared = 0e0\ngamma = 0e0\noverhead = 0e0\nbeta_memory = 0e0\ndelta = 0e0\ncores = 2\ncache = 33554432\n"
+            "[sim]\nalpha = 0e0\nalpha_peer = 1e0\nbeta = 0e0\nbeta_shared = 0e0\ngamma = 0e0\noverhead = 0e0\nbeta_memory = 0e0\ndelta = 0e0\nbeta_local = 0e0\ncores = 2\ncache = 33554432\n"
         );
     }
 }

@@ -4,7 +4,8 @@
 //! ```text
 //! time = overhead + f * ((alpha + alpha_peer * (P-1) * f) * barriers
 //!                         + beta * (bytes read - shared) + beta_shared * shared
-//!                         + gamma * bytes reduced + delta * tiles moved)
+//!                         + gamma * bytes reduced + delta * tiles moved
+//!                         + beta_local * bytes moved locally)
 //! ```
 //!
 //! per rank, with the counts of the schedule as pld emits it ([`Shape::counts`]:
@@ -17,8 +18,10 @@
 //! [`CostModel::SIMULATOR`]; `alpha_peer` (default 0), `beta_shared`
 //! (default `beta`), `beta_memory` (default 0, added to `beta` for the
 //! bytes read alone when the call's windows, P x N bytes, exceed `cache`),
-//! `cache` (default none) and `delta` (default 0, seconds per tile moved)
-//! are optional, so a file of the first format reads as it did.
+//! `cache` (default none), `delta` (default 0, seconds per tile moved) and
+//! `beta_local` (default 0, seconds per byte a rank loads from or stores
+//! to its own window) are optional, so a file of the first format reads as
+//! it did.
 
 use pld_dialect::enums::AllReduceMode;
 use std::fmt;
@@ -60,31 +63,37 @@ pub struct CostModel {
     /// its bytes: a device call's own cost, which the per-byte terms miss
     /// for small tiles.
     pub delta: f64,
+    /// One byte a rank loads from or stores to its own window (its own
+    /// data's loads, every store), which `beta` (peers' bytes) does not
+    /// see: the schedules move different amounts of them.
+    pub beta_local: f64,
 }
 
 impl CostModel {
-    /// The defaults for the simulator: `pld-bench calibrate` (release
-    /// build, the fastest of up to 200 runs per point) on the 2-core VM of
-    /// bench/README.md, quiet (load average 1.1 to 1.8), 2026-12-03 06:12
-    /// UTC, the first calibration with `delta` (130 ns per tile moved; rms
-    /// relative error 16 %, 17 % without it); it fitted beta_shared at 0
-    /// (the mesh's re-read chunks come from the cache) and a cache of 32
-    /// MiB of windows (the VM's L3); a file replaces them.
+    /// The defaults for the simulator: `pld-bench algorithms` calibrating
+    /// itself (release build, the fastest of up to 200 runs per point) on
+    /// the 2-core VM of bench/README.md, quiet (load average 1.1 to 1.4),
+    /// 2026-12-03 09:10 UTC, the first calibration with `beta_local` (55 ps
+    /// per byte moved in the own window; rms relative error 10 %, 14 %
+    /// without it, 16 % without `delta`); it fitted beta_shared at 0 (the
+    /// mesh's re-read chunks come from the cache) and a cache of 32 MiB of
+    /// windows (the VM's L3); a file replaces them.
     pub const SIMULATOR: CostModel = CostModel {
-        alpha: 9.801e-8,
-        alpha_peer: 1.839e-8,
-        beta: 7.488e-11,
+        alpha: 8.434e-8,
+        alpha_peer: 2.013e-8,
+        beta: 9.662e-12,
         beta_shared: Some(0.0),
-        gamma: 6.763e-11,
-        overhead: 7.056e-6,
+        gamma: 4.991e-11,
+        overhead: 5.970e-6,
         cores: Some(2.0),
-        beta_memory: 7.121e-11,
+        beta_memory: 3.608e-11,
         cache: Some(33554432.0),
         // The default, 1 %: over the recorded sweeps it chose within 10 %
         // of the best more often than half the fit's error (8 %) did
         // (bench/README.md, "`algorithms` with `delta`").
         tie: None,
-        delta: 1.306e-7,
+        delta: 2.862e-7,
+        beta_local: 5.515e-11,
     };
 
     /// The fraction within which predictions are a tie.
@@ -113,7 +122,8 @@ impl CostModel {
                     + (self.beta + memory) * alone
                     + self.beta_shared.unwrap_or(self.beta) * counts.shared as f64
                     + self.gamma * counts.reduced as f64
-                    + self.delta * counts.tiles as f64)
+                    + self.delta * counts.tiles as f64
+                    + self.beta_local * counts.local as f64)
     }
 }
 
@@ -153,6 +163,8 @@ pub struct Counts {
     /// Tiles moved: local loads, remote loads and stores, one device call
     /// each.
     pub tiles: i64,
+    /// Bytes loaded from or stored to the rank's own window.
+    pub local: i64,
 }
 
 fn ceil_div(a: i128, b: i128) -> i128 {
@@ -173,7 +185,7 @@ impl Shape {
         let p = i128::from(self.ranks.max(1));
         let bytes = i128::from(self.elements) * i128::from(self.element_bytes);
         let share = ceil_div(bytes, p);
-        let [barriers, read, shared, reduced, windows, tiles] = match mode {
+        let [barriers, read, shared, reduced, windows, tiles, local] = match mode {
             AllReduceMode::Mesh => [
                 1 + self.mesh_steps(bytes),
                 (p - 1) * bytes,
@@ -181,6 +193,8 @@ impl Shape {
                 (p - 1) * bytes,
                 p * bytes,
                 (p + 1) * self.mesh_steps(bytes),
+                // Every chunk's own load and its store.
+                2 * bytes,
             ],
             AllReduceMode::TwoShot => [
                 3,
@@ -192,6 +206,9 @@ impl Shape {
                 // per chunk of the own segment; shot 2: a remote load and
                 // a store per chunk of each of the P - 1 others.
                 (3 * p - 1) * self.segment_steps(self.lanes()),
+                // The own segment's load and store, the P - 1 others'
+                // stores.
+                (p + 1) * share,
             ],
             AllReduceMode::Ring => [
                 self.ring_barriers(),
@@ -202,6 +219,9 @@ impl Shape {
                 // P - 1 reduce steps (remote load, own load, store) and
                 // P - 1 gather steps (remote load, store) per subchunk.
                 5 * (p - 1) * self.segment_steps(1),
+                // A reduce step's own load and store, a gather step's
+                // store, P - 1 steps of each.
+                3 * (p - 1) * share,
             ],
         };
         Counts {
@@ -211,6 +231,7 @@ impl Shape {
             reduced: saturate(reduced),
             windows: saturate(windows),
             tiles: saturate(tiles),
+            local: saturate(local),
         }
     }
 
@@ -290,7 +311,7 @@ impl fmt::Display for CostFileError {
 }
 
 /// The keys of a table, with whether each must be given.
-const KEYS: [(&str, bool); 11] = [
+const KEYS: [(&str, bool); 12] = [
     ("alpha", true),
     ("alpha_peer", false),
     ("beta", true),
@@ -302,6 +323,7 @@ const KEYS: [(&str, bool); 11] = [
     ("cache", false),
     ("tie", false),
     ("delta", false),
+    ("beta_local", false),
 ];
 
 /// A table as read, before its keys are checked.
@@ -379,7 +401,7 @@ fn read_line(tables: &mut Vec<Table>, content: &str, line: usize) -> Result<(), 
     };
     if !KEYS.iter().any(|(k, _)| *k == key) {
         return Err(format!(
-            "unknown key `{key}` in [{}] (the keys: alpha, alpha_peer, beta, beta_shared, gamma, overhead, cores, beta_memory, cache, tie, delta)",
+            "unknown key `{key}` in [{}] (the keys: alpha, alpha_peer, beta, beta_shared, gamma, overhead, cores, beta_memory, cache, tie, delta, beta_local)",
             table.name
         ));
     }
@@ -498,6 +520,7 @@ fn model(table: &Table) -> Result<CostModel, CostFileError> {
         cache: get("cache"),
         tie: get("tie"),
         delta: number("delta"),
+        beta_local: number("beta_local"),
     })
 }
 
@@ -562,7 +585,9 @@ mod tests {
                 shared: 6 * (64 << 20),
                 reduced: 7 * (64 << 20),
                 windows: 8 * (64 << 20),
-                tiles: 9 * 4096
+                tiles: 9 * 4096,
+                // Each chunk loaded from and stored to the own window.
+                local: 2 * (64 << 20),
             }
         );
         // 8 MiB segments: 7 of them read twice, reduced once.
@@ -574,13 +599,20 @@ mod tests {
                 shared: 0,
                 reduced: 7 * (8 << 20),
                 windows: 8 * (64 << 20),
-                tiles: 23 * 512
+                tiles: 23 * 512,
+                // The own segment loaded and stored, 7 others stored.
+                local: 9 * (8 << 20),
             }
         );
         // 14 steps of 512 subchunks, two barriers each; 7 reduce steps of
         // 3 tiles and 7 gather steps of 2 per subchunk.
+        // Locally: 7 reduce steps load and store a segment, 7 gather steps
+        // store one.
         let ring = big.counts(AllReduceMode::Ring);
-        assert_eq!((ring.barriers, ring.tiles), (14 * 2 * 512, 35 * 512));
+        assert_eq!(
+            (ring.barriers, ring.tiles, ring.local),
+            (14 * 2 * 512, 35 * 512, 21 * (8 << 20))
+        );
         // The builtin mesh: 16 tiles of 256 elements over 4 lanes, 4 per
         // lane, each its own load, 1 remote load and the store.
         let host = shape(Rail::Builtin { lanes: 4 }, 4096 * 4, 2);
@@ -614,6 +646,7 @@ mod tests {
             cache: None,
             tie: None,
             delta: 0.0,
+            beta_local: 0.0,
         };
         // Bandwidth only: two-shot reads 2(P-1)/P N, the mesh (P-1) N.
         let bandwidth = model(0.0, 1e-10, 0.0);
@@ -761,6 +794,22 @@ mod tests {
             CostFile::parse("[sim]\nalpha = 0\nbeta = 0\ngamma = 0\noverhead = 0\ndelta = 2e-8\n")
                 .unwrap();
         assert_eq!(file.target("sim").unwrap().delta, 2e-8);
+        // A byte moved inside the own window costs beta_local, stretched
+        // by f too: the 1 MiB mesh loads and stores its own 1 MiB.
+        assert_eq!(counts.local, 2 * (1 << 20));
+        let local = CostModel {
+            beta_local: 1e-11,
+            ..shared_cores
+        };
+        expect(
+            local.predict(counts, 4),
+            shared_cores.predict(counts, 4) + 2.0 * (2 << 20) as f64 * 1e-11,
+        );
+        let file = CostFile::parse(
+            "[sim]\nalpha = 0\nbeta = 0\ngamma = 0\noverhead = 0\nbeta_local = 4e-11\n",
+        )
+        .unwrap();
+        assert_eq!(file.target("sim").unwrap().beta_local, 4e-11);
         // Two ranks share nothing: one reader per byte.
         let two = shape(Rail::Composite, 1 << 20, 2).counts(AllReduceMode::Mesh);
         assert_eq!(two.shared, 0);

@@ -11,6 +11,7 @@
 // RUN: pld-opt %s --pass-pipeline='builtin.module(pld-incore-pipeline)' --pld-cost-model=%S/Inputs/bandwidth.toml | FileCheck %s --check-prefix=INCORE
 // RUN: pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/bandwidth.toml --pld-cost-target=a2a3 | FileCheck %s --check-prefix=A2A3
 // RUN: pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/tiles.toml | FileCheck %s --check-prefix=TILES
+// RUN: pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/local.toml | FileCheck %s --check-prefix=LOCAL
 
 // bandwidth.toml [sim]: beta = 1e-9 s/B, overhead 1e-5 s, the rest 0.
 // 1 MiB on 4 ranks: mesh reads 3 MiB = 3145.7 us + 10 us = 3155.7 us;
@@ -66,6 +67,20 @@
 // subchunk, 15 tiles (25 us).
 // TILES-LABEL: func.func @ring
 // TILES: pld.auto_mode = {chosen = "ring", ring_ns = 25000 : i64}
+// local.toml [sim]: beta_local = 1e-9 s per byte loaded from or stored to
+// the rank's own window, overhead 1e-5 s, the rest 0. 1 MiB on 4 ranks:
+// the mesh loads and stores its own 1 MiB (2 MiB: 2097.2 us + 10 us);
+// two-shot loads and stores its own 256 KiB segment and stores the 3
+// others (5 x 256 KiB = 1310.7 us + 10 us).
+// LOCAL-LABEL: func.func @big
+// LOCAL: pld.auto_mode = {chosen = "two_shot", mesh_ns = 2107200 : i64, two_shot_ns = 1320700 : i64}
+// 4 KiB: the mesh 8192 B (18.2 us), two-shot 5 x 1024 B (15.1 us).
+// LOCAL-LABEL: func.func @small
+// LOCAL: pld.auto_mode = {chosen = "two_shot", mesh_ns = 18200 : i64, two_shot_ns = 15100 : i64}
+// The ring: 3 reduce steps load and store a 1 KiB segment, 3 gather steps
+// store one: 9 KiB (9.2 us + 10 us).
+// LOCAL-LABEL: func.func @ring
+// LOCAL: pld.auto_mode = {chosen = "ring", ring_ns = 19200 : i64}
 
 func.func @big(%d: tensor<1x262144xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
   // expected-remark@+1 {{mode = "auto" chose "two_shot" for 1048576 bytes on 4 ranks (cost model 'sim'): two_shot 1582.9 us, mesh 3155.7 us}}
