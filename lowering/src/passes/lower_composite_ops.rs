@@ -68,13 +68,11 @@ impl PldPass for LowerCompositeOps {
 pub const RANKS_AT_LEAST: &str = "pld.ranks_at_least";
 
 /// Sets [`RANKS_AT_LEAST`] on `function` when a collective of it names a
-/// root (the largest root plus one).
+/// root (the largest root plus one; the collective table says which take
+/// one).
 fn note_ranks_at_least(context: &Context, function: OperationRef) {
     let roots = ir::collect(function, |n| {
-        matches!(
-            CollectiveKind::from_op_name(n),
-            Some(CollectiveKind::Broadcast | CollectiveKind::Reduce)
-        )
+        CollectiveKind::from_op_name(n).is_some_and(|kind| kind.facts().root)
     });
     let least = roots
         .into_iter()

@@ -52,11 +52,17 @@ impl Default for ExploreProtocol {
 impl ExploreProtocol {
     /// Why no rank count of `ranks` (the default ones) runs `kernel`.
     fn none_fits(&self, kernel: &KernelInfo, least: usize) -> String {
-        let list = |ranks: &mut dyn Iterator<Item = usize>| {
-            ranks.map(|r| r.to_string()).collect::<Vec<_>>().join(",")
+        let list = |keep: &dyn Fn(usize) -> bool| {
+            let kept: Vec<String> = self
+                .ranks
+                .iter()
+                .filter(|&&r| keep(r))
+                .map(usize::to_string)
+                .collect();
+            kept.join(",")
         };
-        let ranks = list(&mut self.ranks.iter().copied());
-        let shaped = list(&mut self.ranks.iter().copied().filter(|&r| admits(kernel, r)));
+        let ranks = list(&|_| true);
+        let shaped = list(&|r| admits(kernel, r));
         match shaped.is_empty() {
             true => format!(
                 "pld-explore-protocol: the signals of @{} are shaped for none of ranks={ranks} (a \
