@@ -10,7 +10,10 @@
 //! issue 25 (ring and mesh at least 2x OpenMPI and 0.8x their ideal: the
 //! ring the ideal ring's, the mesh the ideal one-shot's; the two-shot,
 //! which moves the ring's bytes, is shown beside the ideal ring without a
-//! goal) and issue 24 (under `--transport mpi`, the transport's fastest
+//! goal), beside the same schedule written in C (`tiled`: 16 KiB tiles
+//! and the spec's barriers, no simulator; `x tiled` is what simulating it
+//! costs, `tiled/ideal` what the schedule itself reaches of the goal's
+//! anchor) and issue 24 (under `--transport mpi`, the transport's fastest
 //! schedule at each P, the one `mode = "auto"` picks at this size, at
 //! least as fast as OpenMPI; every schedule's ratio is shown); and the
 //! remote bytes each rank read divided by the schedule's bound (ring and
@@ -246,6 +249,10 @@ fn measure_row(
         ranks,
         anchors::ideal(&anchors.ideal, schedule.ideal(), ranks, ELEMENTS, runs)?,
     );
+    let tiled = busbw(
+        ranks,
+        anchors::tiled(&anchors.tiled, schedule.name(), ranks, ELEMENTS, runs)?,
+    );
     let worst = measured.read.iter().copied().max().unwrap_or(0) as f64;
     let (mpi_goal, ideal_goal) = goals(config.transport, schedule);
     let mpi_ratio = mpi.map(|mpi| mine / mpi);
@@ -253,7 +260,7 @@ fn measure_row(
     let missed = usize::from(mpi_ratio.zip(mpi_goal).is_some_and(|(r, g)| r < g))
         + usize::from(ideal_goal.is_some_and(|g| ideal_ratio < g));
     println!(
-        "  {:<8} {ranks:>2}  {:>9}  {:>6.2}  {:>8}  {:>10}  {:>6.2}  {:>10}  {:>10.3}",
+        "  {:<8} {ranks:>2}  {:>9}  {:>6.2}  {:>8}  {:>10}  {:>6.2}  {:>10}  {:>6.2}  {:>7.2}  {:>11.2}  {:>10.3}",
         schedule.name(),
         format_duration(measured.time),
         mine / 1e9,
@@ -261,6 +268,9 @@ fn measure_row(
         mpi_ratio.map_or("-".into(), |r| verdict(r, mpi_goal)),
         ideal / 1e9,
         verdict(ideal_ratio, ideal_goal),
+        tiled / 1e9,
+        mine / tiled,
+        tiled / ideal,
         worst / schedule.bound(ranks)
     );
     Ok(Row { missed, mpi_ratio })
@@ -291,7 +301,7 @@ fn measure(
     // for a best-of.
     let runs = config.runs.clamp(1, 5);
     println!(
-        "  best of {runs} runs each; anchors: OpenMPI MPI_Allreduce ({}), ideal in-process ring and one-shot (C, pthreads)",
+        "  best of {runs} runs each; anchors: OpenMPI MPI_Allreduce ({}), ideal in-process ring and one-shot, and the tiled schedules (C, pthreads)",
         match &anchors.mpi {
             Ok(path) => display_path(path),
             Err(e) => format!("unavailable: {e}"),
@@ -303,10 +313,22 @@ fn measure(
     );
     println!("  pld-run --transport {}", config.transport);
     println!("  busbw in GB/s; goals: {}", goals_text(config.transport));
+    println!("  tiled: the same schedule written in C (anchors/tiled_allreduce.c: 16 KiB tiles, the spec's barriers, no simulator); tiled/ideal: what the schedule itself reaches of its ideal");
     println!();
     println!(
-        "  {:<8} {:>2}  {:>9}  {:>6}  {:>8}  {:>10}  {:>6}  {:>10}  {:>10}",
-        "mode", "P", "kernel", "busbw", "OpenMPI", "x OpenMPI", "ideal", "x ideal", "read/bound"
+        "  {:<8} {:>2}  {:>9}  {:>6}  {:>8}  {:>10}  {:>6}  {:>10}  {:>6}  {:>7}  {:>11}  {:>10}",
+        "mode",
+        "P",
+        "kernel",
+        "busbw",
+        "OpenMPI",
+        "x OpenMPI",
+        "ideal",
+        "x ideal",
+        "tiled",
+        "x tiled",
+        "tiled/ideal",
+        "read/bound"
     );
     let mut missed = 0;
     // Per P: the best schedule's busbw over OpenMPI's.

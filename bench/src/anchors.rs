@@ -4,7 +4,10 @@
 //! allreduces (`anchors/ideal_allreduce.c`, P pthreads over P shared
 //! buffers, through `cc -O3 -march=native`): a ring with one barrier per
 //! step, and a one-shot in which every thread reads all P inputs and writes
-//! its own sum, with one barrier.
+//! its own sum, with one barrier; and pld's own schedules written directly
+//! in C (`anchors/tiled_allreduce.c`: 16 KiB tiles and the spec's barriers,
+//! the ranks on one thread per core), what the schedules cost without the
+//! simulator.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -14,6 +17,7 @@ use crate::harness::Result;
 
 const MPI_SOURCE: &str = include_str!("../anchors/mpi_allreduce.c");
 const IDEAL_SOURCE: &str = include_str!("../anchors/ideal_allreduce.c");
+const TILED_SOURCE: &str = include_str!("../anchors/tiled_allreduce.c");
 
 /// The built anchors.
 pub struct Anchors {
@@ -21,6 +25,8 @@ pub struct Anchors {
     pub mpi: std::result::Result<PathBuf, String>,
     /// `ideal_allreduce`: the ideal ring and one-shot.
     pub ideal: PathBuf,
+    /// `tiled_allreduce`: the ring, mesh and two-shot as the spec has them.
+    pub tiled: PathBuf,
 }
 
 /// The schedules of the ideal in-process allreduce.
@@ -70,28 +76,33 @@ pub fn with_anchors(bench: &str, measure: impl FnOnce(&Path, &Path, &Anchors) ->
     result
 }
 
-/// Writes and compiles both anchors in `dir`.
-pub fn build_all(dir: &Path) -> Result<Anchors> {
-    let write = |name: &str, text: &str| -> Result<PathBuf> {
-        let path = dir.join(name);
-        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        Ok(path)
-    };
-    let ideal_source = write("ideal_allreduce.c", IDEAL_SOURCE)?;
-    let ideal = dir.join("ideal_allreduce");
+/// Writes `text` to `dir/name`.
+fn write(dir: &Path, name: &str, text: &str) -> Result<PathBuf> {
+    let path = dir.join(name);
+    std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// Writes the in-process anchor `name` (`name.c` holds `text`) to `dir`
+/// and compiles it with `$CC` (default `cc`).
+fn in_process_anchor(dir: &Path, name: &str, text: &str) -> Result<PathBuf> {
+    let source = write(dir, &format!("{name}.c"), text)?;
+    let binary = dir.join(name);
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    build(
-        &cc,
-        &["-O3", "-march=native", "-pthread"],
-        &ideal_source,
-        &ideal,
-    )?;
-    let mpi_source = write("mpi_allreduce.c", MPI_SOURCE)?;
+    build(&cc, &["-O3", "-march=native", "-pthread"], &source, &binary)?;
+    Ok(binary)
+}
+
+/// Writes and compiles the anchors in `dir`.
+pub fn build_all(dir: &Path) -> Result<Anchors> {
+    let ideal = in_process_anchor(dir, "ideal_allreduce", IDEAL_SOURCE)?;
+    let tiled = in_process_anchor(dir, "tiled_allreduce", TILED_SOURCE)?;
+    let mpi_source = write(dir, "mpi_allreduce.c", MPI_SOURCE)?;
     let mpi = dir.join("mpi_allreduce");
     let mpi = build("mpicc", &["-O3"], &mpi_source, &mpi)
         .map(|()| mpi)
         .map_err(|e| format!("{e} (`make bench` installs OpenMPI)"));
-    Ok(Anchors { mpi, ideal })
+    Ok(Anchors { mpi, ideal, tiled })
 }
 
 /// The `best <seconds>` line an anchor prints.
@@ -135,10 +146,77 @@ pub fn ideal(
     elements: usize,
     runs: usize,
 ) -> Result<Duration> {
+    let what = format!("the ideal {}", schedule.argument());
+    in_process(binary, &what, (ranks, elements, runs), schedule.argument())
+}
+
+/// The best allreduce of `elements` floats on `ranks` ranks of pld's
+/// schedule `mode` (as `mode = "..."` spells it) written in C.
+pub fn tiled(
+    binary: &Path,
+    mode: &str,
+    ranks: usize,
+    elements: usize,
+    runs: usize,
+) -> Result<Duration> {
+    let what = format!("the tiled {mode}");
+    in_process(binary, &what, (ranks, elements, runs), mode)
+}
+
+/// An in-process anchor's best time: `binary P N RUNS schedule`.
+fn in_process(
+    binary: &Path,
+    what: &str,
+    (ranks, elements, runs): (usize, usize, usize),
+    schedule: &str,
+) -> Result<Duration> {
     let output = Command::new(binary)
         .args([ranks.to_string(), elements.to_string(), runs.to_string()])
-        .arg(schedule.argument())
+        .arg(schedule)
         .output()
-        .map_err(|e| format!("cannot run the ideal allreduce: {e}"))?;
-    best(output, &format!("the ideal {}", schedule.argument()))
+        .map_err(|e| format!("cannot run {what}: {e}"))?;
+    best(output, what)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tiled schedules check their own results (every element of
+    /// every rank against its exact sum): they must hold on odd lengths
+    /// and rank counts, one rank, more ranks than cores, and a length
+    /// below the rank count.
+    #[test]
+    fn the_tiled_schedules_compute_the_allreduce() {
+        let dir =
+            std::env::temp_dir().join(format!("pld-bench-anchor-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let binary = in_process_anchor(&dir, "tiled_allreduce", TILED_SOURCE);
+        let mut failures = Vec::new();
+        if let Ok(binary) = &binary {
+            for mode in ["ring", "mesh", "two_shot"] {
+                for ranks in [1, 2, 3, 5, 8] {
+                    for elements in [1, 3, 4097, 12_301] {
+                        if let Err(e) = tiled(binary, mode, ranks, elements, 1) {
+                            failures.push(format!("{mode} P={ranks} N={elements}: {e}"));
+                        }
+                    }
+                }
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(binary.is_ok(), "{:?}", binary.err());
+        assert!(failures.is_empty(), "{failures:#?}");
+    }
+
+    #[test]
+    fn a_wrong_schedule_name_is_refused() {
+        let dir =
+            std::env::temp_dir().join(format!("pld-bench-anchor-name-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let binary = in_process_anchor(&dir, "tiled_allreduce", TILED_SOURCE);
+        let refused = binary.as_ref().map(|b| tiled(b, "star", 2, 16, 1).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(refused, Ok(true));
+    }
 }
