@@ -1,9 +1,10 @@
-//===- diagnostics.cpp - remarks at a location, the program's name --------===//
+//===- diagnostics.cpp - remarks and warnings, the program's name ---------===//
 //
-// The MLIR C API emits errors only (mlirEmitError); a remark, which
-// pld-opt prints as `file:line:col: remark: ...` and --verify-diagnostics
-// matches with `expected-remark`, needs MLIR's C++ API. Used by
-// pld_ir::diag::emit_remark (ir/src/diag.rs).
+// The MLIR C API emits errors only (mlirEmitError); a remark or a warning,
+// which pld-opt prints as `file:line:col: remark: ...` (`warning: ...`) and
+// --verify-diagnostics matches with `expected-remark` (`expected-warning`),
+// needs MLIR's C++ API. Used by pld_ir::diag::emit_remark and emit_warning
+// (ir/src/diag.rs).
 //
 // LLVM's option parser prefixes its errors with the program's name, which
 // only llvm::cl::ParseCommandLineOptions sets; an upstream pass option
@@ -21,6 +22,10 @@
 
 extern "C" void pld_ir_emit_remark(MlirLocation location, const char *message) {
   mlir::emitRemark(unwrap(location)) << message;
+}
+
+extern "C" void pld_ir_emit_warning(MlirLocation location, const char *message) {
+  mlir::emitWarning(unwrap(location)) << message;
 }
 
 extern "C" void pld_ir_name_program(const char *name) {

@@ -51,6 +51,8 @@ pub fn emit_error(location: Location, message: &str) {
 extern "C" {
     /// `cpp/diagnostics.cpp`: `mlir::emitRemark(location) << message`.
     fn pld_ir_emit_remark(location: mlir_sys::MlirLocation, message: *const std::ffi::c_char);
+    /// `cpp/diagnostics.cpp`: `mlir::emitWarning(location) << message`.
+    fn pld_ir_emit_warning(location: mlir_sys::MlirLocation, message: *const std::ffi::c_char);
     /// `cpp/diagnostics.cpp`: LLVM's option parser run on `[name]` alone.
     fn pld_ir_name_program(name: *const std::ffi::c_char);
 }
@@ -73,6 +75,14 @@ pub fn emit_remark(location: Location, message: &str) {
     // SAFETY: `location` is a live location of a live context; `text` is a
     // NUL-terminated string that outlives the call, and MLIR copies it.
     unsafe { pld_ir_emit_remark(location.to_raw(), text.as_ptr()) };
+}
+
+/// Emits a warning diagnostic at `location`.
+pub fn emit_warning(location: Location, message: &str) {
+    let text = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
+    // SAFETY: `location` is a live location of a live context; `text` is a
+    // NUL-terminated string that outlives the call, and MLIR copies it.
+    unsafe { pld_ir_emit_warning(location.to_raw(), text.as_ptr()) };
 }
 
 /// Reports an error about `op` at its location, prefixed like MLIR's own

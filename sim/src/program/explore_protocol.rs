@@ -36,6 +36,10 @@ pub struct ExploreProtocol {
     /// Whether `ranks` was given: then every count runs, whatever the
     /// signals' shapes suggest.
     pub ranks_given: bool,
+    /// How long the pass may explore (`time-limit=S`, seconds; none by
+    /// default): no schedule starts after it, and a warning says how many
+    /// ran.
+    pub time_limit: Option<Duration>,
 }
 
 impl Default for ExploreProtocol {
@@ -45,6 +49,7 @@ impl Default for ExploreProtocol {
             schedules: 50,
             seed: 0,
             ranks_given: false,
+            time_limit: None,
         }
     }
 }
@@ -78,8 +83,8 @@ impl ExploreProtocol {
         }
     }
 
-    /// Reads `ranks=2,3,4 schedules=50 seed=0` (any subset, any order,
-    /// separated by spaces).
+    /// Reads `ranks=2,3,4 schedules=50 seed=0 time-limit=60` (any subset,
+    /// any order, separated by spaces).
     pub fn parse(text: &str) -> Result<Self, String> {
         let mut pass = ExploreProtocol::default();
         let mut given = HashSet::new();
@@ -116,10 +121,19 @@ impl ExploreProtocol {
                     }
                 }
                 "seed" => pass.seed = number(value)?,
+                "time-limit" => {
+                    let seconds = number(value)?;
+                    if seconds == 0 {
+                        return Err(
+                            "pld-explore-protocol: time-limit is at least 1 (seconds)".into()
+                        );
+                    }
+                    pass.time_limit = Some(Duration::from_secs(seconds));
+                }
                 other => {
                     return Err(format!(
                         "pld-explore-protocol has no option '{other}' (its options: ranks, \
-                         schedules, seed)"
+                         schedules, seed, time-limit)"
                     ))
                 }
             }
@@ -172,13 +186,18 @@ impl PldPass for ExploreProtocol {
             }
         };
         let mut failed = false;
+        let mut budget = Budget::new(self.time_limit);
         for kernel in &program.kernels {
             let function = pld_ir::functions(module)
                 .into_iter()
                 .find(|f| pld_ir::symbol_name(*f).as_deref() == Some(kernel.name.as_str()));
             let location = function.map_or(module.location(), |f| f.location());
             let least = function.map_or(1, ranks_at_least);
-            failed |= self.explore_kernel(context, &program, (kernel, least), location);
+            failed |=
+                self.explore_kernel(context, &program, (kernel, least), location, &mut budget);
+        }
+        if let Some(warning) = budget.shortfall() {
+            pld_ir::diag::emit_warning(module.location(), &warning);
         }
         if failed {
             Err(PassFailed)
@@ -296,6 +315,7 @@ impl ExploreProtocol {
         program: &Program,
         (kernel, least): (&KernelInfo, usize),
         at: Location,
+        budget: &mut Budget,
     ) -> bool {
         let fitting: Vec<usize> = self
             .ranks
@@ -309,8 +329,12 @@ impl ExploreProtocol {
         }
         let mut seen = HashSet::new();
         let mut reported = false;
+        budget.planned += fitting.len() * self.schedules;
         for ranks in fitting {
             for i in 0..self.schedules {
+                if !budget.start() {
+                    return reported;
+                }
                 let seed = self.seed.wrapping_add(i as u64);
                 let finished = match program.run_explored(
                     &kernel.name,
@@ -342,6 +366,46 @@ impl ExploreProtocol {
             }
         }
         reported
+    }
+}
+
+/// The schedules the pass planned and ran, against its time limit.
+struct Budget {
+    limit: Option<(Duration, std::time::Instant)>,
+    planned: usize,
+    ran: usize,
+    out: bool,
+}
+
+impl Budget {
+    fn new(limit: Option<Duration>) -> Self {
+        Budget {
+            limit: limit.map(|l| (l, std::time::Instant::now())),
+            planned: 0,
+            ran: 0,
+            out: false,
+        }
+    }
+
+    /// Whether the next schedule may start (counting it if so).
+    fn start(&mut self) -> bool {
+        self.out |= self
+            .limit
+            .is_some_and(|(limit, since)| since.elapsed() >= limit);
+        self.ran += usize::from(!self.out);
+        !self.out
+    }
+
+    /// The warning of a pass whose time ran out: how much it explored.
+    fn shortfall(&self) -> Option<String> {
+        let (limit, _) = self.limit.filter(|_| self.out)?;
+        Some(format!(
+            "pld-explore-protocol: time-limit={} ran out after {} of {} schedules; the rest \
+             were not explored",
+            limit.as_secs(),
+            self.ran,
+            self.planned
+        ))
     }
 }
 
@@ -462,5 +526,41 @@ mod tests {
         assert!(ExploreProtocol::parse("seed=1 seed=2")
             .unwrap_err()
             .contains("'seed' is given more than once"));
+    }
+
+    #[test]
+    fn the_time_limit_is_whole_seconds_from_one() {
+        let pass = ExploreProtocol::parse("time-limit=90").unwrap();
+        assert_eq!(pass.time_limit, Some(Duration::from_secs(90)));
+        assert_eq!(ExploreProtocol::default().time_limit, None);
+        for bad in [
+            "time-limit=0",
+            "time-limit=1.5",
+            "time-limit=-1",
+            "time-limit=",
+        ] {
+            assert!(ExploreProtocol::parse(bad).is_err(), "{bad}");
+        }
+        let huge = ExploreProtocol::parse("time-limit=18446744073709551615").unwrap();
+        let mut budget = Budget::new(huge.time_limit);
+        assert!(budget.start() && budget.shortfall().is_none());
+    }
+
+    #[test]
+    fn a_spent_budget_starts_nothing_and_says_how_far_it_got() {
+        let mut budget = Budget::new(None);
+        budget.planned = 3;
+        assert!((0..3).all(|_| budget.start()));
+        assert_eq!(budget.shortfall(), None);
+        let mut budget = Budget::new(Some(Duration::ZERO));
+        budget.planned = 5;
+        assert!(!budget.start() && !budget.start());
+        assert_eq!(
+            budget.shortfall().as_deref(),
+            Some(
+                "pld-explore-protocol: time-limit=0 ran out after 0 of 5 schedules; the rest \
+                 were not explored"
+            )
+        );
     }
 }

@@ -54,7 +54,7 @@
 // RUN: not pld-opt %t/deadlock.mlir --pass-pipeline='builtin.module(pld-explore-protocol)' 2>&1 | FileCheck %s --check-prefix=EARLY
 // EARLY: deadlock.mlir:1:1: error: pld-explore-protocol runs converted kernels: place it after pld-to-pto
 // RUN: not pld-opt %t/deadlock.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{rank=2})' 2>&1 | FileCheck %s --check-prefix=OPTION
-// OPTION: pld-explore-protocol has no option 'rank' (its options: ranks, schedules, seed)
+// OPTION: pld-explore-protocol has no option 'rank' (its options: ranks, schedules, seed, time-limit)
 // Without ranks= the rank counts come from the signals' shapes: a [1, 1]
 // flag serves one rank, not the default 2, 3, 4; given ranks run as given.
 // RUN: not pld-opt %t/flag.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol)' 2>&1 | FileCheck %s --check-prefix=RANKS
@@ -68,6 +68,13 @@
 // SEED: pld-explore-protocol: seed=18446744073709551615 with schedules=2 runs past the last seed, 18446744073709551615
 // RUN: not pld-opt %t/flag.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=2 ranks=3})' 2>&1 | FileCheck %s --check-prefix=TWICE
 // TWICE: pld-explore-protocol: option 'ranks' is given more than once
+// A time limit: no schedule starts after it, a warning says how far the
+// pass got, and with nothing found the pass succeeds (ten million
+// schedules would take hours; `timeout` only guards the suite).
+// RUN: timeout 300 pld-opt %S/../../../../examples/barrier.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=2 schedules=10000000 time-limit=1})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIMIT
+// LIMIT: barrier.mlir:0:0: warning: pld-explore-protocol: time-limit=1 ran out after {{[1-9][0-9]*}} of 10000000 schedules; the rest were not explored
+// RUN: not pld-opt %t/flag.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{time-limit=0})' 2>&1 | FileCheck %s --check-prefix=LIMIT0
+// LIMIT0: pld-explore-protocol: time-limit is at least 1 (seconds)
 // Other pld passes still take no options:
 // RUN: not pld-opt %t/deadlock.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-verify{x=1})' 2>&1 | FileCheck %s --check-prefix=NONE
 // NONE: pass 'pld-verify' takes no options
