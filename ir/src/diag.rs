@@ -40,6 +40,14 @@ macro_rules! say {
     }};
 }
 
+/// `n` things, in the plural unless one: `1 rank`, `4 ranks` (for the
+/// messages of every tool).
+pub fn count(n: impl std::fmt::Display, thing: &str) -> String {
+    let n = n.to_string();
+    let plural = if n == "1" { "" } else { "s" };
+    format!("{n} {thing}{plural}")
+}
+
 /// Emits an error diagnostic at `location`.
 pub fn emit_error(location: Location, message: &str) {
     let text = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();

@@ -38,6 +38,7 @@ pub mod nesting;
 pub mod orc;
 pub mod parse;
 pub mod pass;
+pub mod pass_options;
 pub mod pipeline;
 pub mod print;
 pub mod registry;

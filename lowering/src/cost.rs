@@ -337,6 +337,8 @@ impl CostFile {
     /// Parses the TOML subset of docs/algorithms.md: `[target]` tables of
     /// `key = number` lines, `#` comments.
     pub fn parse(text: &str) -> Result<CostFile, CostFileError> {
+        // A byte-order mark is no part of the first line (TOML allows one).
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut tables: Vec<Table> = Vec::new();
         for (index, raw) in text.lines().enumerate() {
             let content = raw.split('#').next().unwrap_or("").trim();
@@ -369,6 +371,24 @@ impl CostFile {
     }
 }
 
+/// Text of the file as a message quotes it: control characters escaped
+/// (a NUL or an escape sequence is not sent to the terminal) and at most
+/// 80 characters of it.
+fn quoted(text: &str) -> String {
+    const SHOWN: usize = 80;
+    let escaped: String = text
+        .chars()
+        .flat_map(|c| match c.is_control() {
+            true => c.escape_default().collect::<Vec<_>>(),
+            false => vec![c],
+        })
+        .collect();
+    match escaped.char_indices().nth(SHOWN) {
+        Some((cut, _)) => format!("{}...", &escaped[..cut]),
+        None => escaped,
+    }
+}
+
 /// One non-empty line: a table header or a `key = number` of the last table.
 fn read_line(tables: &mut Vec<Table>, content: &str, line: usize) -> Result<(), String> {
     if let Some(name) = content.strip_prefix('[') {
@@ -379,7 +399,8 @@ fn read_line(tables: &mut Vec<Table>, content: &str, line: usize) -> Result<(), 
             .ok_or_else(|| {
                 format!(
                     "expected a table header `[target]`, the target a name of letters, digits, \
-                     `_` and `-`, got `{content}`"
+                     `_` and `-`, got `{}`",
+                    quoted(content)
                 )
             })?;
         if tables.iter().any(|t| t.name == name) {
@@ -394,25 +415,38 @@ fn read_line(tables: &mut Vec<Table>, content: &str, line: usize) -> Result<(), 
     }
     let (key, value) = content
         .split_once('=')
-        .ok_or_else(|| format!("expected `key = number`, got `{content}`"))?;
+        .ok_or_else(|| format!("expected `key = number`, got `{}`", quoted(content)))?;
     let (key, value) = (key.trim(), value.trim());
     let Some(table) = tables.last_mut() else {
-        return Err(format!("`{key}` comes before any `[target]` table"));
+        return Err(format!(
+            "`{}` comes before any `[target]` table",
+            quoted(key)
+        ));
     };
     if !KEYS.iter().any(|(k, _)| *k == key) {
         return Err(format!(
-            "unknown key `{key}` in [{}] (the keys: alpha, alpha_peer, beta, beta_shared, gamma, overhead, cores, beta_memory, cache, tie, delta, beta_local)",
+            "unknown key `{}` in [{}] (the keys: alpha, alpha_peer, beta, beta_shared, gamma, overhead, cores, beta_memory, cache, tie, delta, beta_local)",
+            quoted(key),
             table.name
         ));
     }
+    // From here on `key` is one of KEYS; `value` may still be long.
+    let shown = quoted(value);
     let number = toml_number(value)
-        .ok_or_else(|| format!("`{key}` must be a non-negative number, got `{value}`"))?;
-    if !number.is_finite() {
+        .ok_or_else(|| format!("`{key}` must be a non-negative number, got `{shown}`"))?;
+    if !number.is_finite() && !value.contains(['.', 'e', 'E']) {
         return Err(format!(
-            "`{key}` = {value} is too large (beyond a 64-bit floating-point number)"
+            "`{key}` = {shown} is too large (a TOML integer is at most {}; write a larger \
+             number as a float, such as 1e19)",
+            i64::MAX
         ));
     }
-    check_whole(key, number, value)?;
+    if !number.is_finite() {
+        return Err(format!(
+            "`{key}` = {shown} is too large (beyond a 64-bit floating-point number)"
+        ));
+    }
+    check_whole(key, number, &shown)?;
     if table.entries.iter().any(|(k, _)| k == key) {
         return Err(format!("`{key}` is given twice in [{}]", table.name));
     }
@@ -876,6 +910,36 @@ mod tests {
             err("[sim]\ndelta = 1e400"),
             "line 2: `delta` = 1e400 is too large (beyond a 64-bit floating-point number)"
         );
+        // An integer past TOML's signed 64 bits is too large for TOML, not
+        // for a float (the tester's 2^63 for `cores`); as a float it reads.
+        assert_eq!(
+            err("[sim]\ncores = 9223372036854775808"),
+            "line 2: `cores` = 9223372036854775808 is too large (a TOML integer is at most \
+             9223372036854775807; write a larger number as a float, such as 1e19)"
+        );
+        assert_eq!(
+            toml_number("9223372036854775807"),
+            Some(9223372036854775807.0)
+        );
+        assert_eq!(toml_number("9.3e18"), Some(9.3e18));
+    }
+
+    /// The tester's odd bytes (uat trust12, finding 8): a NUL and a long
+    /// value are quoted escaped and cut; a byte-order mark is skipped.
+    #[test]
+    fn odd_bytes_are_quoted_safely() {
+        let err = |t: &str| CostFile::parse(t).unwrap_err().to_string();
+        assert_eq!(
+            err("[sim]\nalpha = 1e-7\0"),
+            "line 2: `alpha` must be a non-negative number, got `1e-7\\u{0}`"
+        );
+        let long = err(&format!("[sim]\nalpha = x{}", "y".repeat(100_000)));
+        assert!(
+            long.ends_with(&format!("got `x{}...`", "y".repeat(79))),
+            "{long}"
+        );
+        let keys = "alpha = 1e-6\nbeta = 1e-9\ngamma = 0\noverhead = 1e-5\n";
+        assert!(CostFile::parse(&format!("\u{feff}[sim]\n{keys}")).is_ok());
     }
 
     /// The tester's files that were read as something else (uat-algo

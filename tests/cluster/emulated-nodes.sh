@@ -134,6 +134,13 @@ one_sided() {
 # on pldnode2 (processes by rank, the first node first).
 cluster_mpirun() {
   layout=${PLD_NODES:-1+1}
+  # One positive count per node, `+` between them, at most one per node.
+  nodes=$(echo "$NODES" | wc -w)
+  if ! echo "$layout" | grep -Eqx '[1-9][0-9]*(\+[1-9][0-9]*)*' ||
+    [ "$(echo "$layout" | tr '+' ' ' | wc -w)" -gt "$nodes" ]; then
+    say "PLD_NODES=$layout: the processes of each node, joined by + (such as 2+1), for at most $nodes nodes"
+    return 2
+  fi
   hosts=$(mktemp /tmp/pld-hosts.XXXXXX)
   i=1
   for slots in $(echo "$layout" | tr '+' ' '); do

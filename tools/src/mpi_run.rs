@@ -32,6 +32,14 @@ pub fn start(options: &Options) -> Result<(), String> {
     };
     crate::mpi_agree::same_launch(options)?;
     let name = options.transport.name();
+    if options.input == "-" && world.size > 1 {
+        return Err(format!(
+            "the module is read from standard input (no file named, or `-`), which mpirun \
+             gives to process 0 alone: under --transport {name} name the file (mpirun -np {} \
+             pld-run FILE ...)",
+            world.size
+        ));
+    }
     if options.ranks != world.size {
         return Err(format!(
             "--ranks {} but mpirun started {} processes: under --transport {name} each process \

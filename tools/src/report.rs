@@ -12,10 +12,7 @@ use std::time::Duration;
 
 pub(crate) use pld_sim::program::index_of;
 
-/// `n` things, in the plural unless one: `1 rank`, `4 ranks`.
-pub(crate) fn count(n: usize, thing: &str) -> String {
-    format!("{n} {thing}{}", if n == 1 { "" } else { "s" })
-}
+pub(crate) use pld_ir::diag::count;
 
 /// A wrong rank's listing: `16 wrong elements; first: [0, 40] expected
 /// 2.5 ± 1.2e-6, got 0; [0, 41] expected NaN (0x7fc00000), got 1; ...`, the

@@ -114,7 +114,8 @@ impl SelectAllReduceModes {
             None => {
                 return Err(format!(
                     "pld-select-allreduce-modes: no built-in cost model for target '{target}' \
-                     (only 'sim'); give a file with cost-model=FILE"
+                     (only 'sim'); give a file with cost-model=FILE (pld-opt and pld-run: \
+                     --pld-cost-model=FILE)"
                 ))
             }
             Some(path) => {
@@ -150,7 +151,8 @@ impl SelectAllReduceModes {
         Ok(SelectAllReduceModes { world_size, ..self })
     }
 
-    /// Reads `cost-model=FILE target=NAME remarks=true|false`.
+    /// Reads `cost-model=FILE target=NAME remarks=true|false world-size=N`
+    /// (a value may be quoted: `cost-model="my models/a.toml"`).
     pub fn parse(text: &str) -> Result<Self, String> {
         let defaults = DEFAULTS.get().cloned().unwrap_or_default();
         let (mut file, mut target, mut remarks, mut world_size) = (
@@ -159,22 +161,16 @@ impl SelectAllReduceModes {
             defaults.remarks,
             defaults.world_size,
         );
-        let mut given = std::collections::HashSet::new();
-        for item in text.split_whitespace() {
-            let (key, value) = item.split_once('=').ok_or_else(|| {
-                format!("pld-select-allreduce-modes: expected key=value, not '{item}'")
-            })?;
-            if !given.insert(key) {
-                return Err(format!(
-                    "pld-select-allreduce-modes: option '{key}' is given more than once"
-                ));
-            }
-            match key {
-                "cost-model" => file = Some(value.to_string()),
-                "target" => target = Some(value.to_string()),
+        for (key, value) in ir::pass_options::items("pld-select-allreduce-modes", text)? {
+            match key.as_str() {
+                "cost-model" => file = Some(value),
+                "target" => target = Some(value),
                 "remarks" => {
-                    remarks = value.parse().map_err(|_| {
-                        format!("pld-select-allreduce-modes: remarks is true or false, not '{value}'")
+                    remarks = ir::pass_options::boolean(&value).ok_or_else(|| {
+                        format!(
+                            "pld-select-allreduce-modes: remarks is true or false (or 1 or 0), \
+                             not '{value}'"
+                        )
                     })?
                 }
                 "world-size" => {
@@ -208,16 +204,20 @@ fn read_model(path: &str) -> Result<String, String> {
         return Err("not a regular file".into());
     }
     let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let mut text = String::new();
+    let mut bytes = Vec::new();
     file.take(MODEL_BYTES + 1)
-        .read_to_string(&mut text)
+        .read_to_end(&mut bytes)
         .map_err(|e| e.to_string())?;
-    if text.len() as u64 > MODEL_BYTES {
+    if bytes.len() as u64 > MODEL_BYTES {
         return Err(format!(
             "larger than {MODEL_BYTES} bytes, too large for a cost model"
         ));
     }
-    Ok(text)
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+        format!("line {line} is not UTF-8 text (a cost model is TOML, which is)")
+    })
 }
 
 fn names(file: &CostFile) -> String {
@@ -327,7 +327,13 @@ impl SelectAllReduceModes {
             None => Choice {
                 chosen: fallback.mode(),
                 times: Vec::new(),
-                why: Why::Fallback(fallback),
+                why: Why::Fallback(
+                    fallback,
+                    match call.ranks {
+                        Some(0) => Unpriced::NoRows,
+                        _ => Unpriced::RunTime,
+                    },
+                ),
             },
         }
     }
@@ -344,9 +350,29 @@ struct Choice {
 enum Why {
     /// The model's choice for this many bytes on this many ranks.
     Static(i64, i64),
-    /// No prediction: the size or rank count is known only at run time,
-    /// or no candidate is left.
-    Fallback(Fallback),
+    /// No prediction: the size or rank count is known only at run time
+    /// (or the signal has no rows), or no candidate is left.
+    Fallback(Fallback, Unpriced),
+}
+
+/// Why a call with candidates got no prediction.
+#[derive(Clone, Copy)]
+enum Unpriced {
+    /// Its size or rank count is known only at run time.
+    RunTime,
+    /// Its signal has no rows: no rank count runs it.
+    NoRows,
+}
+
+impl Unpriced {
+    fn grounds(self) -> &'static str {
+        match self {
+            Unpriced::RunTime => "for a size or rank count known only at run time",
+            Unpriced::NoRows => {
+                "without a prediction (the signal has no rows, which no rank count fits)"
+            }
+        }
+    }
 }
 
 enum Fallback {
@@ -374,13 +400,15 @@ fn remark(choice: &Choice, dropped: &[(AllReduceMode, String)], target: &str, ti
     let chosen = choice.chosen;
     let mut text = match &choice.why {
         Why::Static(bytes, ranks) => predicted(choice, (*bytes, *ranks), target, tie),
-        Why::Fallback(Fallback::Default) => format!(
-            "mode = \"auto\" kept \"{chosen}\" (the default) for a size or rank count known only at run time"
+        Why::Fallback(Fallback::Default, unpriced) => format!(
+            "mode = \"auto\" kept \"{chosen}\" (the default) {}",
+            unpriced.grounds()
         ),
-        Why::Fallback(Fallback::Only(_)) => format!(
-            "mode = \"auto\" chose \"{chosen}\", the only schedule that can lower the call, for a size or rank count known only at run time"
+        Why::Fallback(Fallback::Only(_), unpriced) => format!(
+            "mode = \"auto\" chose \"{chosen}\", the only schedule that can lower the call, {}",
+            unpriced.grounds()
         ),
-        Why::Fallback(Fallback::NoCandidate) => format!(
+        Why::Fallback(Fallback::NoCandidate, _) => format!(
             "mode = \"auto\" kept \"{chosen}\" (the default): no schedule can lower the call"
         ),
     };

@@ -92,7 +92,7 @@ impl std::fmt::Display for Use {
             Use::Off(Off::Asked) => f.write_str("made (cache off: --no-cache)"),
             Use::Off(Off::Environment) => f.write_str("made (cache off: PLD_NO_CACHE)"),
             Use::Off(Off::NoDirectory) => f.write_str(
-                "made (cache off: neither PLD_CACHE_DIR, XDG_CACHE_HOME nor HOME is set)",
+                "made (cache off: neither PLD_CACHE_DIR, an absolute XDG_CACHE_HOME nor HOME is set)",
             ),
             Use::Off(Off::Unsupported) => {
                 f.write_str("made (cache off: objects are not loaded back on this CPU)")
@@ -338,9 +338,9 @@ impl Writer<'_> {
         }
         if bytes.len() as u64 > limit {
             return Use::NotCached(format!(
-                "the entry's {} bytes exceed the cache's bound of {limit} bytes \
-                 (PLD_CACHE_MAX_BYTES)",
-                bytes.len()
+                "the entry's {} bytes exceed the cache's bound of {} (PLD_CACHE_MAX_BYTES)",
+                bytes.len(),
+                pld_ir::diag::count(limit, "byte")
             ));
         }
         let scratch = &self.scratch.0;

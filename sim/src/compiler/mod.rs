@@ -16,6 +16,6 @@ mod shard;
 mod source;
 
 pub use jit::{Compiled, Kernel};
-pub use pld_to_pto::{to_pto, to_pto_cached, to_pto_named, to_pto_source};
+pub use pld_to_pto::{resolve_modes, to_pto, to_pto_cached, to_pto_named, to_pto_source};
 pub use shard::{shard_program_for, shard_to_pld, ShardProgram};
 pub use source::Source;

@@ -47,6 +47,28 @@ pub fn to_pto_source(source: Source) -> Result<String, String> {
     ))
 }
 
+/// Resolves every `mode = "auto"` allreduce of `module` in place as
+/// `pld-to-pto` does (`pld-select-allreduce-modes`, with the tool's cost
+/// model), so that what reads a source before it is lowered (the
+/// collectives' schedules, the goldens' fold order, the shape checks made
+/// before a run) sees the schedule that will run. Its diagnostics are
+/// dropped: a call the pass refuses stays `"auto"`, and lowering it says
+/// why.
+pub fn resolve_modes<'c>(context: &'c melior::Context, module: &mut melior::ir::Module<'c>) {
+    let registry = pld_backend::registry();
+    let Ok(steps) =
+        pld_ir::pipeline::parse("builtin.module(pld-select-allreduce-modes)", &registry)
+    else {
+        return;
+    };
+    let _quiet = Sink::attach(context);
+    if let Ok(plan) = pld_ir::pipeline::plan(context, &steps, &registry) {
+        for step in &plan {
+            let _ = step.run(module);
+        }
+    }
+}
+
 /// `to_pto_source`, kept in the disk cache (`super::cache`): an unchanged
 /// source is not lowered again by a later process. Also says what the
 /// cache did (an environment variable that means nothing is an error).

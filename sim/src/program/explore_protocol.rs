@@ -87,16 +87,9 @@ impl ExploreProtocol {
     /// any order, separated by spaces).
     pub fn parse(text: &str) -> Result<Self, String> {
         let mut pass = ExploreProtocol::default();
-        let mut given = HashSet::new();
-        for item in text.split_whitespace() {
-            let (key, value) = item
-                .split_once('=')
-                .ok_or_else(|| format!("pld-explore-protocol: expected key=value, not '{item}'"))?;
-            if !given.insert(key) {
-                return Err(format!(
-                    "pld-explore-protocol: option '{key}' is given more than once"
-                ));
-            }
+        for (key, value) in pld_ir::pass_options::items("pld-explore-protocol", text)? {
+            let key = key.as_str();
+            let value = value.as_str();
             let number = |v: &str| {
                 v.parse::<u64>()
                     .map_err(|_| format!("pld-explore-protocol: {key} takes a number, not '{v}'"))
@@ -327,6 +320,19 @@ impl ExploreProtocol {
             pld_ir::diag::emit_error(at, &self.none_fits(kernel, least));
             return true;
         }
+        // Given counts run as given, but a root beyond them is no rank:
+        // `pld-run` refuses such a run, replays included.
+        if let Some(small) = fitting.iter().find(|&&r| r < least) {
+            pld_ir::diag::emit_error(
+                at,
+                &format!(
+                    "pld-explore-protocol: ranks={small} is fewer than the {least} ranks the root \
+                     of @{} needs",
+                    kernel.name
+                ),
+            );
+            return true;
+        }
         let mut seen = HashSet::new();
         let mut reported = false;
         budget.planned += fitting.len() * self.schedules;
@@ -351,7 +357,8 @@ impl ExploreProtocol {
                     }
                 };
                 let hint = format!(
-                    "{ranks} ranks, schedule seed {seed} ({})",
+                    "{}, schedule seed {seed} ({})",
+                    pld_ir::diag::count(ranks, "rank"),
                     replay_command(at, kernel, ranks, seed)
                 );
                 for (key, location, message) in findings(context, kernel, &finished) {

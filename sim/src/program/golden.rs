@@ -224,8 +224,9 @@ impl<'a> Operands<'a> {
             .filter(|r| *r < ranks)
             .ok_or_else(|| {
                 format!(
-                    "the {}'s root {root} is not one of {ranks} ranks",
-                    self.collective.kind.spec_name()
+                    "the {}'s root {root} is not one of {}",
+                    self.collective.kind.spec_name(),
+                    pld_ir::diag::count(ranks, "rank")
                 )
             })
     }
@@ -772,6 +773,7 @@ mod tests {
             collectives: vec![Collective {
                 kind,
                 mode: AllReduceMode::Mesh,
+                auto: false,
                 rail: Rail::Composite,
                 valid_shape: None,
                 reduce,
@@ -814,6 +816,7 @@ mod tests {
             collectives: vec![Collective {
                 kind: CollectiveKind::IndexedAllToAllV,
                 mode: AllReduceMode::Mesh,
+                auto: false,
                 rail: Rail::Builtin,
                 valid_shape: None,
                 reduce: None,

@@ -405,8 +405,10 @@ pub fn source_names(text: &str, function: &str) -> Vec<String> {
 fn describe(text: &str, source_name: &str) -> Result<Vec<KernelInfo>, String> {
     let context = pld_dialect::context();
     // pld_ir's parser takes any bytes (melior's panics on a NUL).
-    let module =
+    let mut module =
         pld_ir::parse::parse(&context, text, source_name).ok_or("the module does not parse")?;
+    // The schedule `mode = "auto"` will get, as the lowering chooses it.
+    crate::compiler::resolve_modes(&context, &mut module);
     let mut kernels = Vec::new();
     let mut op = module.body().first_operation();
     while let Some(function) = op {
@@ -508,6 +510,9 @@ fn collectives_of(function: OperationRef) -> Vec<Collective> {
         collectives.push(Collective {
             kind,
             mode,
+            auto: op
+                .attribute(pld_dialect::ops::collective::AUTO_MODE_RECORD)
+                .is_ok(),
             rail: Rail::Composite,
             valid_shape: target_valid_shape(&view),
             reduce: kind.reduce_op(given),

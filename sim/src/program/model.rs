@@ -126,6 +126,9 @@ pub struct Collective {
     pub kind: CollectiveKind,
     /// The allreduce schedule (mesh for every other collective).
     pub mode: AllReduceMode,
+    /// Whether `mode = "auto"` chose `mode` (the op carries its record):
+    /// a refusal of the schedule says so.
+    pub auto: bool,
     /// The kernels that run it.
     pub rail: Rail,
     /// The `valid_shape` of its target's type, when it has one (the

@@ -8,6 +8,7 @@ pub use crate::program::model::Rail;
 use crate::program::model::{Collective, Dtype, KernelInfo, Param};
 use pld_dialect::collective::{CollectiveKind, Role, TargetRows};
 use pld_dialect::enums::AllReduceMode;
+use pld_ir::diag::count;
 
 /// How a signal must be sized for a rank count.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -66,7 +67,11 @@ fn check_collective(
     let op = collective.op();
     if let Some(root) = collective.root.filter(|r| *r < 0 || *r as usize >= ranks) {
         return Err(format!(
-            "{op} has root = {root}, which is not one of the {ranks} ranks"
+            "{op} has root = {root}, which is not {}",
+            match ranks {
+                1 => "rank 0, the only rank".to_string(),
+                _ => format!("one of the {ranks} ranks"),
+            }
         ));
     }
     check_operands(kernel, collective, ranks)
@@ -86,10 +91,11 @@ pub(crate) fn check_operands(
             let rows = counts.shape.first().copied().unwrap_or(0);
             if rows < ranks {
                 return Err(format!(
-                    "the {} of {op} ({}) is {:?}; on {ranks} ranks it needs a row per rank",
+                    "the {} of {op} ({}) is {:?}; on {} it needs a row per rank",
                     role.group(),
                     counts.name,
-                    counts.shape
+                    counts.shape,
+                    count(ranks, "rank")
                 ));
             }
         }
@@ -177,11 +183,19 @@ fn check_signal(
     if fits {
         return Ok(());
     }
+    let chosen = match collective.auto {
+        true => format!(
+            " (mode \"{}\" was chosen by mode = \"auto\")",
+            collective.mode
+        ),
+        false => String::new(),
+    };
     Err(format!(
-        "the signal of {} ({}) is {:?}; on {ranks} ranks it needs {needs}",
+        "the signal of {} ({}) is {:?}; on {} it needs {needs}{chosen}",
         collective.op(),
         signal.name,
-        signal.shape
+        signal.shape,
+        count(ranks, "rank")
     ))
 }
 
@@ -194,7 +208,10 @@ fn check_target(kernel: &KernelInfo, collective: &Collective, ranks: usize) -> R
     let rows = target.shape.first().copied().unwrap_or(0);
     let (fits, needs) = match collective.kind.facts().target_rows {
         TargetRows::Any => (true, String::new()),
-        TargetRows::PerRank => (rows == ranks, format!("{ranks} rows, one per rank")),
+        TargetRows::PerRank => (
+            rows == ranks,
+            format!("{}, one per rank", count(ranks, "row")),
+        ),
         TargetRows::Slots => (
             ranks > 0 && rows % ranks == 0 && rows >= ranks,
             format!("a multiple of {ranks} rows (NR * MAX_RECV with NR = {ranks})"),
@@ -204,10 +221,11 @@ fn check_target(kernel: &KernelInfo, collective: &Collective, ranks: usize) -> R
         return Ok(());
     }
     Err(format!(
-        "the target of {} ({}) is {:?}; on {ranks} ranks it needs {needs}",
+        "the target of {} ({}) is {:?}; on {} it needs {needs}",
         collective.op(),
         target.name,
-        target.shape
+        target.shape,
+        count(ranks, "rank")
     ))
 }
 
@@ -226,6 +244,7 @@ mod tests {
         let collective = Collective {
             kind: CollectiveKind::AllReduce,
             mode: AllReduceMode::Ring,
+            auto: false,
             rail: Rail::Composite,
             valid_shape: None,
             reduce: Some(ReduceOp::Sum),

@@ -13,7 +13,7 @@
 //
 // RUN: not mlir-opt --load-pass-plugin=%pld_plugin --irdl-file=%both_irdl %S/../../../examples/barrier.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{rank=2})' 2>&1 | FileCheck %s --check-prefix=KEY
 // RUN: not pld-opt %S/../../../examples/barrier.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{rank=2})' 2>&1 | FileCheck %s --check-prefix=KEY
-// KEY: error: {{.*}}pld-explore-protocol has no option 'rank' (its options: ranks, schedules, seed)
+// KEY: error: {{.*}}pld-explore-protocol has no option 'rank' (its options: ranks, schedules, seed, time-limit)
 //
 // RUN: not mlir-opt --load-pass-plugin=%pld_plugin --irdl-file=%both_irdl %S/../../../examples/barrier.mlir --pass-pipeline='builtin.module(pld-explore-protocol{schedules=0})' 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: not pld-opt %S/../../../examples/barrier.mlir --pass-pipeline='builtin.module(pld-explore-protocol{schedules=0})' 2>&1 | FileCheck %s --check-prefix=ZERO

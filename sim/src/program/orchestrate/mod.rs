@@ -317,9 +317,11 @@ impl ProgramRun {
             let stride = signal.shape.get(1).copied();
             if let Some(stride) = stride.filter(|s| (*s as i64) < blocks) {
                 return Err(format!(
-                    "the signal of {op} ({}) has {stride} lanes per rank, fewer than the {blocks} \
-                     blocks it launches (core_num = {requested} on {ranks} ranks)",
-                    signal.buffer
+                    "the signal of {op} ({}) has {} per rank, fewer than the {blocks} blocks \
+                     it launches (core_num = {requested} on {})",
+                    signal.buffer,
+                    pld_ir::diag::count(stride, "lane"),
+                    pld_ir::diag::count(ranks, "rank")
                 ));
             }
         }

@@ -1246,6 +1246,9 @@ fn builtin_call(op: OperationRef, kind: CollectiveKind, mode: AllReduceMode) -> 
     Collective {
         kind,
         mode,
+        auto: op
+            .attribute(pld_dialect::ops::collective::AUTO_MODE_RECORD)
+            .is_ok(),
         rail: Rail::Builtin,
         valid_shape: None,
         reduce: kind.reduce_op(given),

@@ -48,6 +48,11 @@
 // RUN: not pld-opt %t/root.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol)' 2>&1 | FileCheck %s --check-prefix=ROOT
 // ROOT: root.mlir:1:1: error: pld-explore-protocol: of ranks=2,3,4, the signals of @broadcast serve 2,3,4, fewer than the 7 ranks its root needs; give the rank counts it is written for
 // RUN: pld-opt %t/root.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=7,8 schedules=5})' -o /dev/null
+// Given rank counts below the root's are refused (the run would read from
+// no rank, and pld-run refuses its replay):
+// RUN: not pld-opt %t/root.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=8,2 schedules=5})' 2>&1 | FileCheck %s --check-prefix=ROOTGIVEN
+// ROOTGIVEN: root.mlir:1:1: error: pld-explore-protocol: ranks=2 is fewer than the 7 ranks the root of @broadcast needs
+// ROOTGIVEN-NOT: protocol explorer,
 //
 // Misuse: before pld-to-pto, options it does not have, rank counts the
 // signals do not serve.

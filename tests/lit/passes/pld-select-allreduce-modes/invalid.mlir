@@ -26,9 +26,16 @@
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/latency.toml --pld-cost-target=a5 2>&1 | FileCheck %s --check-prefix=TARGET
 // TARGET: pld-opt: error: {{.*}}latency.toml: no table [a5] (the cost model's targets: sim)
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-target=a5 2>&1 | FileCheck %s --check-prefix=BUILTIN
-// BUILTIN: pld-opt: error: pld-select-allreduce-modes: no built-in cost model for target 'a5' (only 'sim'); give a file with cost-model=FILE
+// BUILTIN: pld-opt: error: pld-select-allreduce-modes: no built-in cost model for target 'a5' (only 'sim'); give a file with cost-model=FILE (pld-opt and pld-run: --pld-cost-model=FILE)
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes{remarks=maybe})' 2>&1 | FileCheck %s --check-prefix=REMARKS
-// REMARKS: error: {{.*}}pld-select-allreduce-modes: remarks is true or false, not 'maybe'
+// REMARKS: error: {{.*}}pld-select-allreduce-modes: remarks is true or false (or 1 or 0), not 'maybe'
+// Options as MLIR writes them: a quoted path keeps its space, and a
+// boolean may be 1 or 0 (as upstream passes' are).
+// RUN: rm -rf "%t.dir" && mkdir -p "%t.dir/with space" && cp %S/Inputs/latency.toml "%t.dir/with space/m.toml"
+// RUN: pld-opt %S/select.mlir --pass-pipeline='builtin.module(pld-select-allreduce-modes{cost-model="%t.dir/with space/m.toml" remarks=1})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=QUOTED
+// QUOTED: remark: mode = "auto" chose "two_shot" for 1048576 bytes on 4 ranks
+// RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes{cost-model="%t.dir/with space/m.toml})' 2>&1 | FileCheck %s --check-prefix=OPEN
+// OPEN: error: {{.*}}pld-select-allreduce-modes: the value of 'cost-model' opens a quote (") that does not close
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes{world-size=4 world-size=5})' 2>&1 | FileCheck %s --check-prefix=TWICE
 // TWICE: error: {{.*}}pld-select-allreduce-modes: option 'world-size' is given more than once
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes{model=x})' 2>&1 | FileCheck %s --check-prefix=KEY

@@ -106,6 +106,14 @@ func.func @dynamic(%d: tensor<1x?xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist
   return
 }
 
+// A signal of no rows fits no rank count: no prediction, and the remark
+// does not call that a run-time rank count.
+func.func @norows(%d: tensor<1x64xf32, #pld.dist>, %s: tensor<0x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-remark@+1 {{mode = "auto" kept "mesh" (the default) without a prediction (the signal has no rows, which no rank count fits)}}
+  %r = "pld.tensor_allreduce"(%d, %s) {op = #pld.reduce_op<"sum">, mode = "auto"} : (tensor<1x64xf32, #pld.dist>, tensor<0x1xi32, #pld.dist>) -> tensor<1x64xf32, #pld.dist>
+  return
+}
+
 func.func @host() attributes {pld.kind = #pld.func_kind<"host">} {
   %bytes = arith.constant 4096 : i64
   %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "data_buf"} : (i64) -> !pld.ptr

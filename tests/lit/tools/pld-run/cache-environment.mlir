@@ -40,7 +40,10 @@
 // Neither HOME nor XDG_CACHE_HOME nor PLD_CACHE_DIR: the cache is off, and
 // --stats says why.
 // RUN: env -u PLD_CACHE_DIR -u XDG_CACHE_HOME -u HOME pld-run %s --ranks 2 --stats | FileCheck %s --check-prefix=NO-DIR
-// NO-DIR: compile cache: lowered module made (cache off: neither PLD_CACHE_DIR, XDG_CACHE_HOME nor HOME is set), code made (cache off: neither
+// NO-DIR: compile cache: lowered module made (cache off: neither PLD_CACHE_DIR, an absolute XDG_CACHE_HOME nor HOME is set), code made (cache off: neither
+// A relative XDG_CACHE_HOME is no place either (the message said it was
+// unset):
+// RUN: env -u PLD_CACHE_DIR -u HOME XDG_CACHE_HOME=rel pld-run %s --ranks 2 --stats | FileCheck %s --check-prefix=NO-DIR
 //
 // A module already converted by pld-to-pto needs no lowering.
 // RUN: pld-opt %s --pass-pipeline='builtin.module(pld-to-pto)' -o %t/sum.pto.mlir

@@ -11,6 +11,15 @@
 // REDUCE: reduce.mlir:7:8: error: the signal of pld.tensor_reduce (s) is [3]; on 5 ranks it needs at least [5]{{$}}
 // RUN: not pld-run %t/allgather.mlir --ranks 5 2>&1 | FileCheck %s --check-prefix=ALLGATHER
 // ALLGATHER: allgather.mlir:11:8: error: the signal of pld.tensor_allgather (s) is [3, 1]; on 5 ranks it needs at least [5, 1]{{$}}
+// mode = "auto" is checked as the schedule it chooses: a ring-shaped
+// signal [6, 4] makes it the ring on 4 ranks, and on 2 or 5 ranks the ring
+// is refused before the run (it ran, wrongly, before), saying who chose it.
+// RUN: not pld-run %t/auto.mlir --ranks 2 --check 2>&1 | FileCheck %s --check-prefix=AUTO2
+// AUTO2: auto.mlir:2:8: error: the signal of pld.tensor_allreduce (s) is [6, 4]; on 2 ranks it needs exactly [2, 2] (mode "ring" was chosen by mode = "auto")
+// RUN: not pld-run %t/auto.mlir --ranks 5 2>&1 | FileCheck %s --check-prefix=AUTO5
+// AUTO5: auto.mlir:2:8: error: the signal of pld.tensor_allreduce (s) is [6, 4]; on 5 ranks it needs exactly [8, 5] (mode "ring" was chosen by mode = "auto")
+// RUN: pld-run %t/auto.mlir --ranks 4 --check | FileCheck %s --check-prefix=AUTO4
+// AUTO4: #  0 pld.tensor_allreduce 4 256 64 f32 sum - {{.*}} 0{{$}}
 // What it asks for runs:
 // RUN: sed 's/tensor<3xi32/tensor<5xi32/g' %t/barrier.mlir > %t/barrier5.mlir
 // RUN: pld-run %t/barrier5.mlir --ranks 5 | FileCheck %s --check-prefix=RUNS
@@ -48,5 +57,11 @@ func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
   %b2 = "pld.tensor_alloc_window_buffer"(%b2c) {name = "s"} : (i64) -> !pld.ptr
   %s = "pld.tensor_window"(%b2) : (!pld.ptr) -> tensor<3x1xi32, #pld.dist>
   %r = "pld.tensor_allgather"(%i, %t, %s) : (tensor<1x7xf32, #pld.dist>, tensor<3x7xf32, #pld.dist>, tensor<3x1xi32, #pld.dist>) -> tensor<3x7xf32, #pld.dist>
+  return
+}
+
+//--- auto.mlir
+func.func @k(%d: tensor<1x64xf32, #pld.dist>, %s: tensor<6x4xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%d, %s) {op = #pld.reduce_op<"sum">, mode = "auto"} : (tensor<1x64xf32, #pld.dist>, tensor<6x4xi32, #pld.dist>) -> tensor<1x64xf32, #pld.dist>
   return
 }

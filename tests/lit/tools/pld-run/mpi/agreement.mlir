@@ -12,6 +12,14 @@
 // RUN: mkdir -p %t/flat && python3 %S/../Inputs/npy.py write %t/flat/data.rank0.npy f4 1,4096 3f800000
 // RUN: cp %t/sum.mlir %t/a/k.mlir && sed 's/"sum"/"max"/' %t/sum.mlir > %t/b/k.mlir
 //
+// The module from standard input reaches process 0 alone (mpirun's
+// default): refused as such, once, before anything is read, instead of
+// the other processes' finding an empty module.
+// RUN: sh -c 'timeout 120 %mpirun -np 2 pld-run --ranks 2 --transport mpi < %t/sum.mlir > %t/stdin.out 2> %t/stdin.err; test $? -eq 1'
+// RUN: FileCheck %s --check-prefix=STDIN < %t/stdin.err
+// STDIN: pld-run: error: the module is read from standard input (no file named, or `-`), which mpirun gives to process 0 alone: under --transport mpi name the file (mpirun -np 2 pld-run FILE ...)
+// STDIN-NOT: pld-run: error
+//
 // Rank 1's file missing, then rank 0's, in kernel mode:
 // RUN: sh -c 'timeout 120 %mpirun -np 2 pld-run %t/sum.mlir --ranks 2 --transport mpi --input data=%t/only0/data.rank{rank}.npy > %t/r1.out 2> %t/r1.err; test $? -eq 1'
 // RUN: FileCheck %s --check-prefix=RANK1 < %t/r1.err
