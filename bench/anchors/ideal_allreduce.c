@@ -7,17 +7,12 @@
  * Best of RUNS timed allreduces; prints "best <seconds>".
  *
  * usage: ideal_allreduce P N RUNS [ring|one_shot] */
-#ifdef __AVX__
-#include <immintrin.h>
-#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <time.h>
 
-#define HUGE ((size_t)2 << 20)
+#include "in_process.h"
 
 static int ranks;
 static long n;
@@ -47,20 +42,6 @@ static void *rank_main(void *arg) {
   return NULL;
 }
 
-/* Stores a summed block past the cache (it is not read again here), as
- * the simulator's window stores do; a plain copy where there is no AVX. */
-static void store_block(float *dst, const float *src, long count) {
-#ifdef __AVX__
-  long i = 0;
-  if (((size_t)dst & 31) == 0) {
-    for (; i + 8 <= count; i += 8) _mm256_stream_ps(dst + i, _mm256_loadu_ps(src + i));
-    _mm_sfence();
-  }
-  for (; i < count; i++) dst[i] = src[i];
-#else
-  memcpy(dst, src, (size_t)count * sizeof(float));
-#endif
-}
 
 static void *one_shot_main(void *arg) {
   int me = (int)(long)arg;
@@ -73,26 +54,13 @@ static void *one_shot_main(void *arg) {
       const float *restrict in = buffers[r] + start;
       for (long i = 0; i < count; i++) block[i] += in[i];
     }
-    store_block(out + start, block, count);
+    store_past_cache(out + start, block, count);
   }
   pthread_barrier_wait(&barrier);
   return NULL;
 }
 
-static float *window(void) {
-  /* 2 MiB aligned and advised as huge pages, as the simulator's windows
-   * are, so the anchor is not slowed by small pages. */
-  size_t bytes = ((size_t)n * sizeof(float) + HUGE - 1) / HUGE * HUGE;
-  float *p = aligned_alloc(HUGE, bytes);
-  if (p != NULL) madvise(p, bytes, MADV_HUGEPAGE);
-  return p;
-}
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 int main(int argc, char **argv) {
   ranks = argc > 1 ? atoi(argv[1]) : 2;
@@ -104,8 +72,8 @@ int main(int argc, char **argv) {
   sums = calloc((size_t)ranks, sizeof(float *));
   pthread_t *threads = calloc((size_t)ranks, sizeof(pthread_t));
   for (int r = 0; r < ranks; r++) {
-    buffers[r] = window();
-    sums[r] = one_shot ? window() : buffers[r];
+    buffers[r] = window(n);
+    sums[r] = one_shot ? window(n) : buffers[r];
     if (buffers[r] == NULL || sums[r] == NULL) return 1;
   }
   pthread_barrier_init(&barrier, NULL, (unsigned)ranks);

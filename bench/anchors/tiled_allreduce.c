@@ -25,19 +25,15 @@
  * prints "best <seconds>".
  *
  * usage: tiled_allreduce P N RUNS [ring|mesh|two_shot] */
-#ifdef __AVX__
-#include <immintrin.h>
-#endif
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
-#define HUGE ((size_t)2 << 20)
+#include "in_process.h"
+
 /* Elements of a tile: 16 KiB of f32. */
 #define TILE 4096L
 
@@ -71,20 +67,6 @@ static void add_tile(float *restrict to, const float *restrict from, long count)
   for (long i = 0; i < count; i++) to[i] += from[i];
 }
 
-/* A store into lines the core has not read lately goes past the cache
- * (the simulator's window stores do the same); a plain copy otherwise. */
-static void store_past_cache(float *dst, const float *src, long count) {
-#ifdef __AVX__
-  long i = 0;
-  if (((size_t)dst & 31) == 0) {
-    for (; i + 8 <= count; i += 8) _mm256_stream_ps(dst + i, _mm256_loadu_ps(src + i));
-    _mm_sfence();
-  }
-  for (; i < count; i++) dst[i] = src[i];
-#else
-  memcpy(dst, src, (size_t)count * sizeof(float));
-#endif
-}
 
 /* The segment of rank `me` in step `step` (0-based) of a ring phase: the
  * one it reduces (`gather` 0) or copies (`gather` 1). */
@@ -187,18 +169,7 @@ static int correct(void) {
   return 1;
 }
 
-static float *window(void) {
-  size_t bytes = ((size_t)n * sizeof(float) + HUGE - 1) / HUGE * HUGE;
-  float *p = aligned_alloc(HUGE, bytes);
-  if (p != NULL) madvise(p, bytes, MADV_HUGEPAGE);
-  return p;
-}
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 int main(int argc, char **argv) {
   ranks = argc > 1 ? atoi(argv[1]) : 2;
@@ -220,7 +191,7 @@ int main(int argc, char **argv) {
   pthread_t *threads = calloc((size_t)workers, sizeof(pthread_t));
   if (buffers == NULL || signals == NULL || acc == NULL || threads == NULL) return 1;
   for (int r = 0; r < ranks; r++)
-    if ((buffers[r] = window()) == NULL || (signals[r] = calloc(cells, sizeof(atomic_int))) == NULL)
+    if ((buffers[r] = window(n)) == NULL || (signals[r] = calloc(cells, sizeof(atomic_int))) == NULL)
       return 1;
   double best = 1e30;
   for (int run = 0; run <= runs; run++) {

@@ -18,6 +18,9 @@ use crate::harness::Result;
 const MPI_SOURCE: &str = include_str!("../anchors/mpi_allreduce.c");
 const IDEAL_SOURCE: &str = include_str!("../anchors/ideal_allreduce.c");
 const TILED_SOURCE: &str = include_str!("../anchors/tiled_allreduce.c");
+/// What the two in-process anchors share (their buffers, streaming
+/// stores, the clock).
+const IN_PROCESS_HEADER: &str = include_str!("../anchors/in_process.h");
 
 /// The built anchors.
 pub struct Anchors {
@@ -83,9 +86,10 @@ fn write(dir: &Path, name: &str, text: &str) -> Result<PathBuf> {
     Ok(path)
 }
 
-/// Writes the in-process anchor `name` (`name.c` holds `text`) to `dir`
-/// and compiles it with `$CC` (default `cc`).
+/// Writes the in-process anchor `name` (`name.c` holds `text`) and the
+/// header it includes to `dir` and compiles it with `$CC` (default `cc`).
 fn in_process_anchor(dir: &Path, name: &str, text: &str) -> Result<PathBuf> {
+    write(dir, "in_process.h", IN_PROCESS_HEADER)?;
     let source = write(dir, &format!("{name}.c"), text)?;
     let binary = dir.join(name);
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
@@ -182,18 +186,24 @@ fn in_process(
 mod tests {
     use super::*;
 
+    /// `check` of the tiled anchor built in a scratch directory of its
+    /// own (`tag` names it), which is removed afterwards.
+    fn with_tiled<T>(tag: &str, check: impl FnOnce(&Path) -> T) -> Result<T> {
+        let dir = std::env::temp_dir().join(format!("pld-bench-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        let result = in_process_anchor(&dir, "tiled_allreduce", TILED_SOURCE).map(|b| check(&b));
+        let _ = std::fs::remove_dir_all(&dir);
+        result
+    }
+
     /// The tiled schedules check their own results (every element of
     /// every rank against its exact sum): they must hold on odd lengths
     /// and rank counts, one rank, more ranks than cores, and a length
     /// below the rank count.
     #[test]
     fn the_tiled_schedules_compute_the_allreduce() {
-        let dir =
-            std::env::temp_dir().join(format!("pld-bench-anchor-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let binary = in_process_anchor(&dir, "tiled_allreduce", TILED_SOURCE);
-        let mut failures = Vec::new();
-        if let Ok(binary) = &binary {
+        let failures = with_tiled("anchor-test", |binary| {
+            let mut failures = Vec::new();
             for mode in ["ring", "mesh", "two_shot"] {
                 for ranks in [1, 2, 3, 5, 8] {
                     for elements in [1, 3, 4097, 12_301] {
@@ -203,20 +213,14 @@ mod tests {
                     }
                 }
             }
-        }
-        let _ = std::fs::remove_dir_all(&dir);
-        assert!(binary.is_ok(), "{:?}", binary.err());
-        assert!(failures.is_empty(), "{failures:#?}");
+            failures
+        });
+        assert_eq!(failures, Ok(Vec::new()));
     }
 
     #[test]
     fn a_wrong_schedule_name_is_refused() {
-        let dir =
-            std::env::temp_dir().join(format!("pld-bench-anchor-name-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let binary = in_process_anchor(&dir, "tiled_allreduce", TILED_SOURCE);
-        let refused = binary.as_ref().map(|b| tiled(b, "star", 2, 16, 1).is_err());
-        let _ = std::fs::remove_dir_all(&dir);
+        let refused = with_tiled("anchor-name", |b| tiled(b, "star", 2, 16, 1).is_err());
         assert_eq!(refused, Ok(true));
     }
 }
