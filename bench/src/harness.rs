@@ -360,9 +360,14 @@ fn existing(path: PathBuf, variable: &str) -> Result<PathBuf> {
     }
 }
 
-/// `path` relative to the workspace root when it is inside it, for output.
+/// `path` as output shows it: relative to the directory the bench runs in
+/// when it is inside it, else as it is.
 pub fn display_path(path: &Path) -> String {
-    path.strip_prefix(workspace_root())
+    // Relative to where the bench was started, when it is below it: a
+    // path relative to anything else would name another file there.
+    let here = std::env::current_dir().ok();
+    here.as_deref()
+        .and_then(|here| path.strip_prefix(here).ok())
         .unwrap_or(path)
         .display()
         .to_string()

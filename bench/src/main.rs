@@ -40,13 +40,13 @@ const BENCHMARKS: &[Benchmark] = &[
     Benchmark {
         name: "allreduce",
         description:
-            "64 MiB FP32 allreduce, ring, mesh and two-shot, P = 2, 4, 8 on the simulator vs. OpenMPI and the ideal in-process ring and one-shot",
+            "64 MiB FP32 allreduce, ring, mesh and two-shot, P = 2, 4, 8 on the simulator vs. OpenMPI, the ideal in-process ring and one-shot, and the same schedules written in C (tiled)",
         run: allreduce::run,
     },
     Benchmark {
         name: "scaling",
         description:
-            "the ring allreduce, 32 MiB FP32 per rank, on P = 2, 16, 32, 64 simulated ranks: busbw x P / cores relative to P = 2 vs. the ideal in-process ring's",
+            "the ring allreduce, 32 MiB FP32 per rank, on P = 2, 16, 32, 64 simulated ranks: busbw x P / cores relative to P = 2 vs. the ideal in-process ring's and the tiled ring's (its schedule in C)",
         run: scaling::run,
     },
     Benchmark {

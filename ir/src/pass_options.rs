@@ -1,22 +1,50 @@
 //! The options of a pld pass as MLIR writes them in a pipeline:
-//! `pass{key=value key2="a value with spaces" flag=1}`. MLIR hands a pass
+//! `pass{key=value key2="a value with spaces" key3={braced} flag=1 flag2}`.
+//! MLIR hands a pass
 //! the text between the braces; these split it the way its own option
 //! parser would, so that a path with a space can be quoted and a boolean
 //! is written as LLVM's command-line options take one.
 
-/// The `key=value` items of `text`, in order; a value may be quoted with
-/// `"` or `'` (the quotes are not part of it; inside them spaces are kept).
-/// An item without `=`, an unterminated quote and a key given twice are
-/// errors, each starting with `pass: ` (the pass's argument).
-pub fn items(pass: &str, text: &str) -> Result<Vec<(String, String)>, String> {
-    let mut items: Vec<(String, String)> = Vec::new();
+/// One option as written: `key=value`, or a bare `key` (a boolean flag,
+/// as MLIR's options take one: `remarks` means `remarks=true`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Item {
+    pub key: String,
+    pub value: Option<String>,
+}
+
+impl Item {
+    /// The value of an option that takes one; a bare key is an error.
+    pub fn text(&self, pass: &str) -> Result<&str, String> {
+        self.value.as_deref().ok_or_else(|| {
+            format!(
+                "{pass}: expected {}=value, not '{}' alone",
+                self.key, self.key
+            )
+        })
+    }
+
+    /// The value of a boolean option (a bare key is `true`); `None` when
+    /// it is not a boolean as LLVM's options read one.
+    pub fn flag(&self) -> Option<bool> {
+        self.value.as_deref().map_or(Some(true), boolean)
+    }
+}
+
+/// The items of `text`, in order, separated by spaces; a value may be
+/// quoted with `"` or `'`, or braced with `{...}` (nested braces kept),
+/// which are not part of it, and inside which spaces are kept. An
+/// unterminated quote or brace and a key given twice are errors, each
+/// starting with `pass: ` (the pass's argument).
+pub fn items(pass: &str, text: &str) -> Result<Vec<Item>, String> {
+    let mut items: Vec<Item> = Vec::new();
     let mut rest = text.trim_start();
     while !rest.is_empty() {
         let (item, after) = next_item(pass, rest)?;
-        if items.iter().any(|(k, _)| *k == item.0) {
+        if items.iter().any(|i| i.key == item.key) {
             return Err(format!(
                 "{pass}: option '{}' is given more than once",
-                item.0
+                item.key
             ));
         }
         items.push(item);
@@ -26,33 +54,60 @@ pub fn items(pass: &str, text: &str) -> Result<Vec<(String, String)>, String> {
 }
 
 /// The first item of `text` (which starts with one) and what follows it.
-fn next_item<'t>(pass: &str, text: &'t str) -> Result<((String, String), &'t str), String> {
+fn next_item<'t>(pass: &str, text: &'t str) -> Result<(Item, &'t str), String> {
     let word_end = text.find(char::is_whitespace).unwrap_or(text.len());
     let Some(equals) = text[..word_end].find('=') else {
-        return Err(format!(
-            "{pass}: expected key=value, not '{}'",
-            &text[..word_end]
-        ));
+        let item = Item {
+            key: text[..word_end].to_string(),
+            value: None,
+        };
+        return Ok((item, &text[word_end..]));
     };
     let key = text[..equals].to_string();
-    let value = &text[equals + 1..];
-    let Some(quote) = value.chars().next().filter(|c| matches!(c, '"' | '\'')) else {
-        let end = value.find(char::is_whitespace).unwrap_or(value.len());
-        return Ok(((key, value[..end].to_string()), &value[end..]));
-    };
-    let Some(close) = value[1..].find(quote) else {
-        return Err(format!(
-            "{pass}: the value of '{key}' opens a quote ({quote}) that does not close"
-        ));
-    };
-    let after = &value[close + 2..];
+    let (value, after) = value_of(pass, &key, &text[equals + 1..])?;
     if after.starts_with(|c: char| !c.is_whitespace()) {
         return Err(format!(
             "{pass}: expected a space after the quoted value of '{key}', not '{}'",
             after.split(char::is_whitespace).next().unwrap_or(after)
         ));
     }
-    Ok(((key, value[1..=close].to_string()), after))
+    let item = Item {
+        key,
+        value: Some(value.to_string()),
+    };
+    Ok((item, after))
+}
+
+/// The value at the start of `text` (bare, quoted or braced) and what
+/// follows it.
+fn value_of<'t>(pass: &str, key: &str, text: &'t str) -> Result<(&'t str, &'t str), String> {
+    let opening = text.chars().next();
+    let close = match opening {
+        Some('"' | '\'') => {
+            let quote = opening.unwrap_or('"');
+            text[1..].find(quote).map(|at| at + 1)
+        }
+        Some('{') => {
+            let mut depth = 0usize;
+            text.char_indices().find_map(|(at, c)| {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+                (depth == 0).then_some(at)
+            })
+        }
+        _ => {
+            let end = text.find(char::is_whitespace).unwrap_or(text.len());
+            return Ok((&text[..end], &text[end..]));
+        }
+    };
+    let opening = opening.unwrap_or('"');
+    let close = close.ok_or_else(|| {
+        format!("{pass}: the value of '{key}' opens a quote ({opening}) that does not close")
+    })?;
+    Ok((&text[1..close], &text[close + 1..]))
 }
 
 /// A boolean option's value as LLVM's options read one: `true`, `TRUE`,
@@ -69,36 +124,46 @@ pub fn boolean(value: &str) -> Option<bool> {
 mod tests {
     use super::*;
 
-    fn pairs(text: &str) -> Result<Vec<(String, String)>, String> {
-        items("p", text)
+    fn pairs(text: &str) -> Result<Vec<(String, Option<String>)>, String> {
+        items("p", text).map(|items| items.into_iter().map(|i| (i.key, i.value)).collect())
+    }
+
+    fn given(key: &str, value: &str) -> (String, Option<String>) {
+        (key.to_string(), Some(value.to_string()))
     }
 
     #[test]
     fn items_split_on_spaces_and_quotes_keep_them() {
         let got = pairs(r#"  ranks=2,3  cost-model="a b/c d.toml" target='x y' empty= "#).unwrap();
         let want = [
-            ("ranks", "2,3"),
-            ("cost-model", "a b/c d.toml"),
-            ("target", "x y"),
-            ("empty", ""),
+            given("ranks", "2,3"),
+            given("cost-model", "a b/c d.toml"),
+            given("target", "x y"),
+            given("empty", ""),
         ];
-        assert_eq!(
-            got,
-            want.map(|(k, v)| (k.to_string(), v.to_string())).to_vec()
-        );
+        assert_eq!(got, want.to_vec());
         assert_eq!(pairs("").unwrap(), Vec::new());
-        assert_eq!(pairs(r#"k="it's""#).unwrap()[0].1, "it's");
+        assert_eq!(pairs(r#"k="it's""#).unwrap()[0].1.as_deref(), Some("it's"));
+        // Braces as MLIR writes them, nested ones kept; a bare flag.
+        assert_eq!(
+            pairs("m={a {b} c} remarks").unwrap(),
+            [given("m", "a {b} c"), ("remarks".to_string(), None)]
+        );
     }
 
     #[test]
     fn malformed_items_are_named() {
         assert_eq!(
-            pairs("ranks").unwrap_err(),
-            "p: expected key=value, not 'ranks'"
+            items("p", "ranks").unwrap()[0].text("p").unwrap_err(),
+            "p: expected ranks=value, not 'ranks' alone"
         );
         assert_eq!(
             pairs(r#"k="open"#).unwrap_err(),
             "p: the value of 'k' opens a quote (\") that does not close"
+        );
+        assert_eq!(
+            pairs("k={a {b}").unwrap_err(),
+            "p: the value of 'k' opens a quote ({) that does not close"
         );
         assert_eq!(
             pairs(r#"k="a"b"#).unwrap_err(),
@@ -118,5 +183,7 @@ mod tests {
         for text in ["yes", "2", "", "tRue"] {
             assert_eq!(boolean(text), None, "{text}");
         }
+        assert_eq!(items("p", "f").unwrap()[0].flag(), Some(true));
+        assert_eq!(items("p", "f=0").unwrap()[0].flag(), Some(false));
     }
 }

@@ -341,7 +341,7 @@ impl CostFile {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut tables: Vec<Table> = Vec::new();
         for (index, raw) in text.lines().enumerate() {
-            let content = raw.split('#').next().unwrap_or("").trim();
+            let content = toml_trim(raw.split('#').next().unwrap_or(""));
             if !content.is_empty() {
                 read_line(&mut tables, content, index + 1).map_err(|message| CostFileError {
                     line: index + 1,
@@ -371,15 +371,28 @@ impl CostFile {
     }
 }
 
-/// Text of the file as a message quotes it: control characters escaped
-/// (a NUL or an escape sequence is not sent to the terminal) and at most
-/// 80 characters of it.
-fn quoted(text: &str) -> String {
+/// `text` without TOML's whitespace (spaces and tabs; not every Unicode
+/// space, which TOML does not count as one) at either end.
+fn toml_trim(text: &str) -> &str {
+    text.trim_matches([' ', '\t'])
+}
+
+/// Text of the file as a message quotes it: control characters and the
+/// invisible ones (a byte-order mark, zero-width and direction marks, a
+/// no-break space) escaped, so that a NUL or an escape sequence is not
+/// sent to the terminal and what is wrong shows, and at most 80
+/// characters of it.
+pub(crate) fn quoted(text: &str) -> String {
     const SHOWN: usize = 80;
+    let invisible = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{a0}' | '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}'
+                | '\u{2060}'..='\u{2064}' | '\u{feff}')
+    };
     let escaped: String = text
         .chars()
-        .flat_map(|c| match c.is_control() {
-            true => c.escape_default().collect::<Vec<_>>(),
+        .flat_map(|c| match invisible(c) {
+            true => c.escape_unicode().collect::<Vec<_>>(),
             false => vec![c],
         })
         .collect();
@@ -394,7 +407,7 @@ fn read_line(tables: &mut Vec<Table>, content: &str, line: usize) -> Result<(), 
     if let Some(name) = content.strip_prefix('[') {
         let name = name
             .strip_suffix(']')
-            .map(str::trim)
+            .map(toml_trim)
             .filter(|n| is_bare_name(n))
             .ok_or_else(|| {
                 format!(
@@ -404,7 +417,7 @@ fn read_line(tables: &mut Vec<Table>, content: &str, line: usize) -> Result<(), 
                 )
             })?;
         if tables.iter().any(|t| t.name == name) {
-            return Err(format!("table [{name}] is given twice"));
+            return Err(format!("table [{}] is given twice", quoted(name)));
         }
         tables.push(Table {
             name: name.to_string(),
@@ -416,7 +429,7 @@ fn read_line(tables: &mut Vec<Table>, content: &str, line: usize) -> Result<(), 
     let (key, value) = content
         .split_once('=')
         .ok_or_else(|| format!("expected `key = number`, got `{}`", quoted(content)))?;
-    let (key, value) = (key.trim(), value.trim());
+    let (key, value) = (toml_trim(key), toml_trim(value));
     let Some(table) = tables.last_mut() else {
         return Err(format!(
             "`{}` comes before any `[target]` table",
@@ -940,6 +953,18 @@ mod tests {
         );
         let keys = "alpha = 1e-6\nbeta = 1e-9\ngamma = 0\noverhead = 1e-5\n";
         assert!(CostFile::parse(&format!("\u{feff}[sim]\n{keys}")).is_ok());
+        // The re-check's invisible characters show; a no-break space is not
+        // TOML's whitespace.
+        assert_eq!(
+            err(&format!("[sim]\n{keys}\u{feff}")),
+            "line 6: expected `key = number`, got `\\u{feff}`"
+        );
+        assert_eq!(
+            err("[sim]\nalpha\u{a0}= 1e-7"),
+            "line 2: unknown key `alpha\\u{a0}` in [sim] (the keys: alpha, alpha_peer, beta, \
+             beta_shared, gamma, overhead, cores, beta_memory, cache, tie, delta, beta_local)"
+        );
+        assert!(CostFile::parse(&format!("[sim]\t\n{keys}")).is_ok());
     }
 
     /// The tester's files that were read as something else (uat-algo

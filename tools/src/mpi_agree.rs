@@ -99,25 +99,35 @@ fn items(options: &Options) -> Vec<Item> {
 }
 
 /// The launch record a process sends: its options, one a line, then a
-/// line with a digest of the source's bytes.
+/// line with a digest of the source's bytes, and one of the cost model's
+/// when it was given one (a file of the same name may hold another model
+/// on another machine, and the model decides what `mode = "auto"` runs).
 fn record(options: &Options) -> String {
-    use std::hash::{Hash, Hasher};
     let mut text: String = items(options)
         .iter()
         .map(|(name, shown)| format!("{name}\t{shown}\n"))
         .collect();
-    // A fixed-key hash (the same in every process of one pld-run build);
-    // standard input reaches process 0 only, so it is not compared.
-    let digest = match options.input.as_str() {
+    // Standard input reaches process 0 only, so it is not compared.
+    let source = match options.input.as_str() {
         "-" => None,
-        path => std::fs::read(path).ok().map(|bytes| {
-            let mut hasher = std::collections::hash_map::DefaultHasher::new();
-            bytes.hash(&mut hasher);
-            hasher.finish()
-        }),
+        path => digest(path),
     };
-    text.push_str(&format!("source\t{digest:?}\n"));
+    text.push_str(&format!("source\t{source:?}\n"));
+    if let Some(model) = &options.cost_model {
+        text.push_str(&format!("model\t{:?}\n", digest(model)));
+    }
     text
+}
+
+/// A digest of the file's bytes, with a fixed-key hash (the same in every
+/// process of one pld-run build); `None` when it cannot be read.
+fn digest(path: &str) -> Option<u64> {
+    use std::hash::{Hash, Hasher};
+    std::fs::read(path).ok().map(|bytes| {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        bytes.hash(&mut hasher);
+        hasher.finish()
+    })
 }
 
 /// How `theirs` (process `rank`'s record) differs from process 0's
@@ -142,7 +152,8 @@ fn difference(rank: usize, first: &str, theirs: &str, source: &str) -> Option<St
     };
     let mut names: Vec<&str> = Vec::new();
     for (name, _) in zero.iter().chain(&other) {
-        if name != "source" && !names.contains(&name.as_str()) {
+        let digest = name == "source" || name == "model";
+        if !digest && !names.contains(&name.as_str()) {
             names.push(name);
         }
     }
@@ -163,7 +174,14 @@ fn difference(rank: usize, first: &str, theirs: &str, source: &str) -> Option<St
             parts.join(", ")
         ),
         true => {
-            format!("process {rank} read a different {source} than process 0 (the bytes differ)")
+            let read = match shown(&zero, "source") == shown(&other, "source") {
+                true => {
+                    let model = shown(&zero, "--pld-cost-model").join(" ");
+                    format!("cost model ({model})")
+                }
+                false => source.to_string(),
+            };
+            format!("process {rank} read a different {read} than process 0 (the bytes differ)")
         }
     })
 }
@@ -324,6 +342,20 @@ mod tests {
         assert_eq!(
             difference(1, &a, &source, "k.mlir").unwrap(),
             "process 1 read a different k.mlir than process 0 (the bytes differ)"
+        );
+        // The same option naming files of different contents (the
+        // re-check tester's two working directories): the model differs.
+        let modelled = Options {
+            cost_model: Some("m.toml".into()),
+            ..base.clone()
+        };
+        let m = record(&modelled);
+        assert!(m.contains("\nmodel\t"), "{m}");
+        let other = m.replace("model\tNone", "model\tSome(2)");
+        assert_eq!(
+            difference(1, &m, &other, "k.mlir").unwrap(),
+            "process 1 read a different cost model (--pld-cost-model m.toml) than process 0 \
+             (the bytes differ)"
         );
     }
 

@@ -126,7 +126,8 @@ impl SelectAllReduceModes {
                     .map_err(|e| format!("{path}:{}: {}", e.line, e.message))?;
                 parsed.target(&target).ok_or_else(|| {
                     format!(
-                        "{path}: no table [{target}] (the cost model's targets: {})",
+                        "{path}: no table [{}] (the cost model's targets: {})",
+                        crate::cost::quoted(&target),
                         names(&parsed)
                     )
                 })?
@@ -161,15 +162,21 @@ impl SelectAllReduceModes {
             defaults.remarks,
             defaults.world_size,
         );
-        for (key, value) in ir::pass_options::items("pld-select-allreduce-modes", text)? {
-            match key.as_str() {
-                "cost-model" => file = Some(value),
-                "target" => target = Some(value),
+        const PASS: &str = "pld-select-allreduce-modes";
+        for item in ir::pass_options::items(PASS, text)? {
+            let key = item.key.as_str();
+            // A flag may stand alone; an unknown option is that before it
+            // is one without a value.
+            let valued = ["cost-model", "target", "world-size"].contains(&key);
+            let value = if valued { item.text(PASS)? } else { "" };
+            match key {
+                "cost-model" => file = Some(value.to_string()),
+                "target" => target = Some(value.to_string()),
                 "remarks" => {
-                    remarks = ir::pass_options::boolean(&value).ok_or_else(|| {
+                    remarks = item.flag().ok_or_else(|| {
                         format!(
-                            "pld-select-allreduce-modes: remarks is true or false (or 1 or 0), \
-                             not '{value}'"
+                            "{PASS}: remarks is true or false (or 1 or 0), not '{}'",
+                            item.value.as_deref().unwrap_or_default()
                         )
                     })?
                 }
@@ -221,7 +228,11 @@ fn read_model(path: &str) -> Result<String, String> {
 }
 
 fn names(file: &CostFile) -> String {
-    let names: Vec<&str> = file.tables.iter().map(|(n, _)| n.as_str()).collect();
+    let names: Vec<String> = file
+        .tables
+        .iter()
+        .map(|(n, _)| crate::cost::quoted(n))
+        .collect();
     names.join(", ")
 }
 

@@ -87,9 +87,15 @@ impl ExploreProtocol {
     /// any order, separated by spaces).
     pub fn parse(text: &str) -> Result<Self, String> {
         let mut pass = ExploreProtocol::default();
-        for (key, value) in pld_ir::pass_options::items("pld-explore-protocol", text)? {
-            let key = key.as_str();
-            let value = value.as_str();
+        const PASS: &str = "pld-explore-protocol";
+        const KEYS: [&str; 4] = ["ranks", "schedules", "seed", "time-limit"];
+        for item in pld_ir::pass_options::items(PASS, text)? {
+            let key = item.key.as_str();
+            // An unknown option is that before it is one without a value.
+            let value = match KEYS.contains(&key) {
+                true => item.text(PASS)?,
+                false => "",
+            };
             let number = |v: &str| {
                 v.parse::<u64>()
                     .map_err(|_| format!("pld-explore-protocol: {key} takes a number, not '{v}'"))
@@ -115,12 +121,14 @@ impl ExploreProtocol {
                 }
                 "seed" => pass.seed = number(value)?,
                 "time-limit" => {
-                    let seconds = number(value)?;
-                    if seconds == 0 {
-                        return Err(
-                            "pld-explore-protocol: time-limit is at least 1 (seconds)".into()
-                        );
-                    }
+                    let seconds = value.parse::<u64>().ok().filter(|s| *s >= 1);
+                    let Some(seconds) = seconds else {
+                        return Err(format!(
+                            "pld-explore-protocol: time-limit is a whole number of seconds from \
+                             1 to {}, not '{value}'",
+                            u64::MAX
+                        ));
+                    };
                     pass.time_limit = Some(Duration::from_secs(seconds));
                 }
                 other => {

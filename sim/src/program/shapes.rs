@@ -177,6 +177,12 @@ fn check_signal(
                 "one row per rank, [{rows}, L], with a lane for each block it launches (L >= 1)"
             ),
         ),
+        // A composite ring of one rank has no steps: no signal serves it
+        // (the lowering asks for NR > 1).
+        SignalFit::Exactly if ranks < 2 && rail != Rail::Builtin => (
+            false,
+            "2 ranks or more: a ring of one rank has no steps".to_string(),
+        ),
         SignalFit::Exactly => (r == rows && c == cols, format!("exactly {needed}")),
         SignalFit::AtLeast => (r >= rows && c >= cols, format!("at least {needed}")),
     };

@@ -79,7 +79,7 @@
 // RUN: timeout 300 pld-opt %S/../../../../examples/barrier.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=2 schedules=10000000 time-limit=1})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIMIT
 // LIMIT: barrier.mlir:0:0: warning: pld-explore-protocol: time-limit=1 ran out after {{[1-9][0-9]*}} of 10000000 schedules; the rest were not explored
 // RUN: not pld-opt %t/flag.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{time-limit=0})' 2>&1 | FileCheck %s --check-prefix=LIMIT0
-// LIMIT0: pld-explore-protocol: time-limit is at least 1 (seconds)
+// LIMIT0: pld-explore-protocol: time-limit is a whole number of seconds from 1 to 18446744073709551615, not '0'
 // Other pld passes still take no options:
 // RUN: not pld-opt %t/deadlock.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-verify{x=1})' 2>&1 | FileCheck %s --check-prefix=NONE
 // NONE: pass 'pld-verify' takes no options

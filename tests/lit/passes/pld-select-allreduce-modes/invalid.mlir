@@ -34,6 +34,8 @@
 // RUN: rm -rf "%t.dir" && mkdir -p "%t.dir/with space" && cp %S/Inputs/latency.toml "%t.dir/with space/m.toml"
 // RUN: pld-opt %S/select.mlir --pass-pipeline='builtin.module(pld-select-allreduce-modes{cost-model="%t.dir/with space/m.toml" remarks=1})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=QUOTED
 // QUOTED: remark: mode = "auto" chose "two_shot" for 1048576 bytes on 4 ranks
+// Braced, as MLIR's own options take a value, and a flag alone:
+// RUN: pld-opt %S/select.mlir --pass-pipeline='builtin.module(pld-select-allreduce-modes{cost-model={%t.dir/with space/m.toml} remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=QUOTED
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes{cost-model="%t.dir/with space/m.toml})' 2>&1 | FileCheck %s --check-prefix=OPEN
 // OPEN: error: {{.*}}pld-select-allreduce-modes: the value of 'cost-model' opens a quote (") that does not close
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes{world-size=4 world-size=5})' 2>&1 | FileCheck %s --check-prefix=TWICE

@@ -18,6 +18,10 @@
 // AUTO2: auto.mlir:2:8: error: the signal of pld.tensor_allreduce (s) is [6, 4]; on 2 ranks it needs exactly [2, 2] (mode "ring" was chosen by mode = "auto")
 // RUN: not pld-run %t/auto.mlir --ranks 5 2>&1 | FileCheck %s --check-prefix=AUTO5
 // AUTO5: auto.mlir:2:8: error: the signal of pld.tensor_allreduce (s) is [6, 4]; on 5 ranks it needs exactly [8, 5] (mode "ring" was chosen by mode = "auto")
+// A ring on one rank has no steps: no signal serves it (the advice was
+// `exactly [0, 1]`, a shape nothing accepts).
+// RUN: not pld-run %t/auto.mlir --ranks 1 2>&1 | FileCheck %s --check-prefix=AUTO1
+// AUTO1: auto.mlir:2:8: error: the signal of pld.tensor_allreduce (s) is [6, 4]; on 1 rank it needs 2 ranks or more: a ring of one rank has no steps (mode "ring" was chosen by mode = "auto")
 // RUN: pld-run %t/auto.mlir --ranks 4 --check | FileCheck %s --check-prefix=AUTO4
 // AUTO4: #  0 pld.tensor_allreduce 4 256 64 f32 sum - {{.*}} 0{{$}}
 // What it asks for runs:

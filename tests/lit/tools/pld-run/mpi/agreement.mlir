@@ -43,6 +43,13 @@
 // RUN: timeout 120 %mpirun -np 1 pld-run %t/sum.mlir --ranks 2 --transport mpi --cache-dir %t/cache0 : -np 1 pld-run %t/sum.mlir --ranks 2 --transport mpi --no-cache | FileCheck %s --check-prefix=CACHE
 // RUN: sh -c 'timeout 120 %mpirun -np 1 sh -c "cd %t/a && pld-run k.mlir --ranks 2 --transport mpi" : -np 1 sh -c "cd %t/b && pld-run k.mlir --ranks 2 --transport mpi" > /dev/null 2> %t/s.err; test $? -eq 1'
 // RUN: FileCheck %s --check-prefix=SOURCE < %t/s.err
+// The same --pld-cost-model naming files that differ (each process in a
+// directory of its own): the model decides what mode = "auto" runs.
+// RUN: printf '[sim]\nalpha = 1e-6\nbeta = 1e-9\ngamma = 0\noverhead = 1e-5\n' > %t/a/m.toml
+// RUN: printf '[sim]\nalpha = 1e-9\nbeta = 1e-6\ngamma = 0\noverhead = 1e-5\n' > %t/b/m.toml
+// RUN: sh -c 'timeout 120 %mpirun -np 1 sh -c "cd %t/a && pld-run %t/sum.mlir --ranks 2 --transport mpi --pld-cost-model m.toml" : -np 1 sh -c "cd %t/b && pld-run %t/sum.mlir --ranks 2 --transport mpi --pld-cost-model m.toml" > /dev/null 2> %t/m.err; test $? -eq 1'
+// RUN: FileCheck %s --check-prefix=MODEL < %t/m.err
+// MODEL: pld-run: error: process 1 read a different cost model (--pld-cost-model m.toml) than process 0 (the bytes differ)
 //
 // Errors of the command line come first and are said once: without
 // mpirun the hint is the user's own command; a --ranks out of range is
