@@ -165,10 +165,16 @@ fn check_signal(
         _ => (-1, -1),
     };
     // Shown with as many dimensions as the signal was written with, when
-    // that can hold it (a HOST barrier's signal is one-dimensional).
-    let needed = match signal.shape.len() == 1 && cols == 1 {
+    // that can hold it (a HOST barrier's signal is one-dimensional), and
+    // on the HOST rail with the lanes it has when they are more (a
+    // builtin's lanes serve its blocks: fewer would be refused next).
+    let shown_cols = match (fit, rail) {
+        (SignalFit::AtLeast, Rail::Builtin) => cols.max(c),
+        _ => cols,
+    };
+    let needed = match signal.shape.len() == 1 && shown_cols == 1 {
         true => format!("[{rows}]"),
-        false => format!("[{rows}, {cols}]"),
+        false => format!("[{rows}, {shown_cols}]"),
     };
     let (fits, needs) = match fit {
         SignalFit::RowPerRank => (
@@ -241,6 +247,10 @@ mod tests {
     use pld_dialect::enums::ReduceOp;
 
     fn ring(rows: usize, ranks: usize) -> KernelInfo {
+        allreduce(AllReduceMode::Ring, rows, ranks)
+    }
+
+    fn allreduce(mode: AllReduceMode, rows: usize, cols: usize) -> KernelInfo {
         let param = |name: &str, shape: Vec<usize>, dtype| Param {
             name: name.into(),
             distributed: true,
@@ -249,7 +259,7 @@ mod tests {
         };
         let collective = Collective {
             kind: CollectiveKind::AllReduce,
-            mode: AllReduceMode::Ring,
+            mode,
             auto: false,
             rail: Rail::Composite,
             valid_shape: None,
@@ -263,7 +273,7 @@ mod tests {
             name: "k".into(),
             params: vec![
                 param("data", vec![1, 64], Dtype::F32),
-                param("sig", vec![rows, ranks], Dtype::I32),
+                param("sig", vec![rows, cols], Dtype::I32),
             ],
             collectives: vec![collective],
             signals: vec![1],
@@ -282,5 +292,26 @@ mod tests {
         assert!(wrong.contains("exactly [7, 4]"), "{wrong}");
         // Sized for 4 ranks, run on 2.
         assert!(check(&ring(6, 4), 2, Rail::Composite).is_err());
+        // A composite ring of one rank has no steps.
+        let one = check(&ring(0, 1), 1, Rail::Composite).unwrap_err();
+        assert!(one.contains("needs 2 ranks or more"), "{one}");
+    }
+
+    /// The advice keeps a HOST signal's lanes (the re-check's [4, 2] with
+    /// core_num = 2 on 5 ranks was told [5, 1], refused next for lanes).
+    #[test]
+    fn host_advice_keeps_the_lanes() {
+        let mesh = allreduce(AllReduceMode::Mesh, 4, 2);
+        let wrong = check(&mesh, 5, Rail::Builtin).unwrap_err();
+        assert!(
+            wrong.ends_with("on 5 ranks it needs at least [5, 2]"),
+            "{wrong}"
+        );
+        let narrow = allreduce(AllReduceMode::Mesh, 4, 1);
+        let wrong = check(&narrow, 5, Rail::Builtin).unwrap_err();
+        assert!(
+            wrong.ends_with("on 5 ranks it needs at least [5, 1]"),
+            "{wrong}"
+        );
     }
 }

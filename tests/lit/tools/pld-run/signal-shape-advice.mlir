@@ -24,6 +24,13 @@
 // AUTO1: auto.mlir:2:8: error: the signal of pld.tensor_allreduce (s) is [6, 4]; on 1 rank it needs 2 ranks or more: a ring of one rank has no steps (mode "ring" was chosen by mode = "auto")
 // RUN: pld-run %t/auto.mlir --ranks 4 --check | FileCheck %s --check-prefix=AUTO4
 // AUTO4: #  0 pld.tensor_allreduce 4 256 64 f32 sum - {{.*}} 0{{$}}
+// A HOST allreduce's lanes serve its blocks (core_num = 2): the advice
+// keeps them ([5, 1] was refused next for lanes), and it runs.
+// RUN: not pld-run %t/lanes.mlir --ranks 5 2>&1 | FileCheck %s --check-prefix=LANES
+// LANES: lanes.mlir:8:8: error: the signal of pld.tensor_allreduce (s) is [4, 2]; on 5 ranks it needs at least [5, 2]{{$}}
+// RUN: sed 's/4x2xi32/5x2xi32/g; s/constant 32 : i64/constant 40 : i64/' %t/lanes.mlir > %t/lanes5.mlir
+// RUN: pld-run %t/lanes5.mlir --ranks 5 --check | FileCheck %s --check-prefix=LANES5
+// LANES5: #  0 pld.tensor_allreduce 5 256 64 f32 sum - {{.*}} 0{{$}}
 // What it asks for runs:
 // RUN: sed 's/tensor<3xi32/tensor<5xi32/g' %t/barrier.mlir > %t/barrier5.mlir
 // RUN: pld-run %t/barrier5.mlir --ranks 5 | FileCheck %s --check-prefix=RUNS
@@ -67,5 +74,17 @@ func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
 //--- auto.mlir
 func.func @k(%d: tensor<1x64xf32, #pld.dist>, %s: tensor<6x4xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
   %r = "pld.tensor_allreduce"(%d, %s) {op = #pld.reduce_op<"sum">, mode = "auto"} : (tensor<1x64xf32, #pld.dist>, tensor<6x4xi32, #pld.dist>) -> tensor<1x64xf32, #pld.dist>
+  return
+}
+
+//--- lanes.mlir
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %b = arith.constant 256 : i64
+  %sb = arith.constant 32 : i64
+  %db = "pld.tensor_alloc_window_buffer"(%b) {name = "d"} : (i64) -> !pld.ptr
+  %d = "pld.tensor_window"(%db) : (!pld.ptr) -> tensor<1x64xf32, #pld.dist>
+  %ss = "pld.tensor_alloc_window_buffer"(%sb) {name = "s"} : (i64) -> !pld.ptr
+  %s = "pld.tensor_window"(%ss) : (!pld.ptr) -> tensor<4x2xi32, #pld.dist>
+  %r = "pld.tensor_allreduce"(%d, %s) {op = #pld.reduce_op<"sum">, core_num = 2 : i64} : (tensor<1x64xf32, #pld.dist>, tensor<4x2xi32, #pld.dist>) -> tensor<1x64xf32, #pld.dist>
   return
 }
