@@ -1,9 +1,9 @@
 //! The options of a pld pass as MLIR writes them in a pipeline:
 //! `pass{key=value key2="a value with spaces" key3={braced} flag=1 flag2}`.
-//! MLIR hands a pass
-//! the text between the braces; these split it the way its own option
-//! parser would, so that a path with a space can be quoted and a boolean
-//! is written as LLVM's command-line options take one.
+//! MLIR hands a pass the text between the braces; these split it the way
+//! its own option parser would, so that a path with a space can be quoted
+//! or braced, and a boolean is written as LLVM's command-line options take
+//! one (or left bare).
 
 /// One option as written: `key=value`, or a bare `key` (a boolean flag,
 /// as MLIR's options take one: `remarks` means `remarks=true`).
@@ -157,22 +157,23 @@ mod tests {
             items("p", "ranks").unwrap()[0].text("p").unwrap_err(),
             "p: expected ranks=value, not 'ranks' alone"
         );
-        assert_eq!(
-            pairs(r#"k="open"#).unwrap_err(),
-            "p: the value of 'k' opens a quote (\") that does not close"
-        );
-        assert_eq!(
-            pairs("k={a {b}").unwrap_err(),
-            "p: the value of 'k' opens a quote ({) that does not close"
-        );
-        assert_eq!(
-            pairs(r#"k="a"b"#).unwrap_err(),
-            "p: expected a space after the quoted value of 'k', not 'b'"
-        );
-        assert_eq!(
-            pairs("k=1 k=2").unwrap_err(),
-            "p: option 'k' is given more than once"
-        );
+        for (text, message) in [
+            (
+                r#"k="open"#,
+                "the value of 'k' opens a quote (\") that does not close",
+            ),
+            (
+                "k={a {b}",
+                "the value of 'k' opens a quote ({) that does not close",
+            ),
+            (
+                r#"k="a"b"#,
+                "expected a space after the quoted value of 'k', not 'b'",
+            ),
+            ("k=1 k=2", "option 'k' is given more than once"),
+        ] {
+            assert_eq!(pairs(text).unwrap_err(), format!("p: {message}"), "{text}");
+        }
     }
 
     #[test]
