@@ -163,11 +163,12 @@ impl SelectAllReduceModes {
             defaults.world_size,
         );
         const PASS: &str = "pld-select-allreduce-modes";
+        const KEYS: [&str; 4] = ["cost-model", "target", "remarks", "world-size"];
         for item in ir::pass_options::items(PASS, text)? {
             let key = item.key.as_str();
             // A flag may stand alone; an unknown option is that before it
             // is one without a value.
-            let valued = ["cost-model", "target", "world-size"].contains(&key);
+            let valued = KEYS.contains(&key) && key != "remarks";
             let value = if valued { item.text(PASS)? } else { "" };
             match key {
                 "cost-model" => file = Some(value.to_string()),
@@ -187,7 +188,8 @@ impl SelectAllReduceModes {
                 }
                 other => {
                     return Err(format!(
-                        "pld-select-allreduce-modes has no option '{other}' (its options: cost-model, target, remarks, world-size)"
+                        "{PASS} has no option '{other}' (its options: {})",
+                        KEYS.join(", ")
                     ))
                 }
             }

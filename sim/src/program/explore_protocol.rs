@@ -133,8 +133,8 @@ impl ExploreProtocol {
                 }
                 other => {
                     return Err(format!(
-                        "pld-explore-protocol has no option '{other}' (its options: ranks, \
-                         schedules, seed, time-limit)"
+                        "{PASS} has no option '{other}' (its options: {})",
+                        KEYS.join(", ")
                     ))
                 }
             }

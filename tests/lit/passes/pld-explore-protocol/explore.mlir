@@ -80,6 +80,9 @@
 // LIMIT: barrier.mlir:0:0: warning: pld-explore-protocol: time-limit=1 ran out after {{[1-9][0-9]*}} of 10000000 schedules; the rest were not explored
 // RUN: not pld-opt %t/flag.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{time-limit=0})' 2>&1 | FileCheck %s --check-prefix=LIMIT0
 // LIMIT0: pld-explore-protocol: time-limit is a whole number of seconds from 1 to 18446744073709551615, not '0'
+// An option that takes a value, given alone:
+// RUN: not pld-opt %t/flag.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks})' 2>&1 | FileCheck %s --check-prefix=ALONE
+// ALONE: pld-explore-protocol: expected ranks=value, not 'ranks' alone
 // Other pld passes still take no options:
 // RUN: not pld-opt %t/deadlock.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-verify{x=1})' 2>&1 | FileCheck %s --check-prefix=NONE
 // NONE: pass 'pld-verify' takes no options

@@ -27,6 +27,13 @@
 // TARGET: pld-opt: error: {{.*}}latency.toml: no table [a5] (the cost model's targets: sim)
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-target=a5 2>&1 | FileCheck %s --check-prefix=BUILTIN
 // BUILTIN: pld-opt: error: pld-select-allreduce-modes: no built-in cost model for target 'a5' (only 'sim'); give a file with cost-model=FILE (pld-opt and pld-run: --pld-cost-model=FILE)
+// An integer past TOML's 64 bits, and a file that is not UTF-8, by line:
+// RUN: printf '[sim]\nalpha = 0\nbeta = 0\ngamma = 0\noverhead = 0\ncores = 9223372036854775808\n' > %t.int.toml
+// RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%t.int.toml 2>&1 | FileCheck %s --check-prefix=INT
+// INT: pld-opt: error: {{.*}}.int.toml:6: `cores` = 9223372036854775808 is too large (a TOML integer is at most 9223372036854775807; write a larger number as a float, such as 1e19)
+// RUN: printf '[sim]\nalpha = 0\377\n' > %t.latin.toml
+// RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%t.latin.toml 2>&1 | FileCheck %s --check-prefix=UTF8
+// UTF8: pld-opt: error: pld-select-allreduce-modes: cannot read cost model '{{.*}}.latin.toml': line 2 is not UTF-8 text (a cost model is TOML, which is)
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes{remarks=maybe})' 2>&1 | FileCheck %s --check-prefix=REMARKS
 // REMARKS: error: {{.*}}pld-select-allreduce-modes: remarks is true or false (or 1 or 0), not 'maybe'
 // Options as MLIR writes them: a quoted path keeps its space, and a
