@@ -5,7 +5,6 @@ use crate::runtime::mpi::Win;
 use crate::runtime::report::CellLeak;
 use crate::runtime::transport::Transport;
 use pld_runtime_sys::{PldCommContext, PLD_COMM_BUFFER_ALIGNMENT, PLD_COMM_MAX_RANK_NUM};
-use std::alloc::{alloc_zeroed, dealloc, Layout};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::Arc;
@@ -51,9 +50,8 @@ pub struct Window {
 
 /// Where a window's bytes are.
 enum Memory {
-    /// This process's allocation the window is carved from (an alignment
-    /// more than `len`), freed with the window.
-    Owned { block: NonNull<u8>, layout: Layout },
+    /// A slot of the domain's [`Region`] (freed with the domain).
+    Slot,
     /// Rank `rank`'s part of an MPI window. `mapped`: in this process's
     /// memory at `base` (the rank's own part, or any part of a shared
     /// window); otherwise `base` is an address reserved for the rank that
@@ -94,36 +92,6 @@ unsafe impl Send for Window {}
 unsafe impl Sync for Window {}
 
 impl Window {
-    fn new(bytes: usize) -> Result<Self, SimError> {
-        // Page-aligned (huge-page aligned from 2 MiB on), so every 32-byte
-        // aligned buffer offset inside is 32-byte aligned in memory too.
-        // The block is allocated with the allocator's own alignment and
-        // an alignment's worth to spare, so that zeroing it is the
-        // allocator's (`calloc`: fresh pages from the kernel, not written
-        // until used) rather than a memset of the whole window up front; a
-        // 64 MiB window costs memory only where the run writes (in 2 MiB
-        // pages).
-        let len = bytes.max(1);
-        let align = if len >= HUGE { HUGE } else { PAGE };
-        let layout = len
-            .checked_add(align)
-            .and_then(|size| Layout::from_size_align(size, 16).ok())
-            .ok_or(SimError::WindowSize(bytes))?;
-        // SAFETY: the layout has a non-zero size.
-        let block =
-            NonNull::new(unsafe { alloc_zeroed(layout) }).ok_or(SimError::WindowSize(bytes))?;
-        let skip = block.as_ptr().align_offset(align);
-        // SAFETY: `skip < align`, so the window's `len` bytes after it lie
-        // inside the block.
-        let base = unsafe { NonNull::new_unchecked(block.as_ptr().add(skip)) };
-        advise_huge_pages(base.as_ptr(), len);
-        Ok(Window {
-            base,
-            len,
-            memory: Memory::Owned { block, layout },
-        })
-    }
-
     /// Rank `rank`'s part of `win`, at `base` in this process (mapped) or
     /// at a reserved address (not mapped).
     fn of_mpi(win: &Arc<Win>, rank: usize, base: *mut u8, len: usize, mapped: bool) -> Self {
@@ -147,7 +115,7 @@ impl Window {
                 rank,
                 mapped: false,
             } => Some((win, *rank)),
-            Memory::Mpi { mapped: true, .. } | Memory::Owned { .. } => None,
+            Memory::Mpi { mapped: true, .. } | Memory::Slot => None,
         }
     }
 
@@ -219,27 +187,19 @@ impl Window {
     }
 }
 
-impl Drop for Window {
-    fn drop(&mut self) {
-        match &self.memory {
-            // SAFETY: allocated with this layout in `new`.
-            Memory::Owned { block, layout } => unsafe { dealloc(block.as_ptr(), *layout) },
-            // The MPI window is freed when its last part goes.
-            Memory::Mpi { .. } => {}
-        }
-    }
-}
-
 /// The windows and `CommContext`s of one group of ranks (docs/passes/convert-pld-to-pto.md: the
 /// windows have a symmetric layout, so a buffer is at the same offset in
 /// every rank's window).
 pub struct CommDomain {
     windows: Vec<Window>,
+    /// When window `r` is at `base + r * stride` for every rank (threads,
+    /// and MPI peers at reserved addresses): an address is located by a
+    /// division. The device calls locate their cells and blocks on every
+    /// call, and at P = 64 the binary search below, whose lines the tiles
+    /// keep pushing out of the cache, was most of a signal call's cost.
+    uniform: Option<Uniform>,
     /// Every window's bytes `[base, end)` and rank, lowest base first: an
-    /// address is located by a binary search over this one array (the
-    /// device calls locate their cells and blocks on every call; a scan of
-    /// the windows was O(P) per call, and at P = 64 a search through
-    /// `windows` still took a third of the ranks' time).
+    /// address is located by a binary search over this one array otherwise.
     spans: Vec<(usize, usize, usize)>,
     /// Never resized after `new`, so the addresses handed to kernels stay
     /// valid.
@@ -259,9 +219,52 @@ pub struct CommDomain {
     /// may be a window over its memory; every process frees them in this
     /// order).
     _shared: Option<Arc<Win>>,
-    /// Under MPI with peers on other nodes: the addresses reserved for
-    /// their windows (dropped after the windows).
-    _reserved: Option<Reserved>,
+    /// With threads, the windows' memory; under MPI with peers on other
+    /// nodes, the addresses reserved for their windows (dropped after the
+    /// windows).
+    _region: Option<Region>,
+}
+
+/// Windows in rank order at one stride: window `r` is `[base + r * stride,
+/// + len)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Uniform {
+    base: usize,
+    stride: usize,
+    len: usize,
+    ranks: usize,
+}
+
+impl Uniform {
+    /// Whether `windows` lie so (all of one length, at least that apart).
+    fn of(windows: &[Window]) -> Option<Uniform> {
+        let first = windows.first()?;
+        let base = first.base() as usize;
+        let len = first.len();
+        let stride = match windows.get(1) {
+            Some(second) => (second.base() as usize).checked_sub(base)?,
+            None => len.max(1),
+        };
+        let regular = windows.iter().enumerate().all(|(rank, w)| {
+            w.len() == len
+                && Some(w.base() as usize)
+                    == rank.checked_mul(stride).and_then(|o| base.checked_add(o))
+        });
+        (regular && stride >= len && stride > 0).then_some(Uniform {
+            base,
+            stride,
+            len,
+            ranks: windows.len(),
+        })
+    }
+
+    /// The window with the highest base at or below `address`: its
+    /// `[base, end)` and rank.
+    fn at_or_below(self, address: usize) -> Option<(usize, usize, usize)> {
+        let rank = (address.checked_sub(self.base)? / self.stride).min(self.ranks - 1);
+        let start = self.base + rank * self.stride;
+        Some((start, start + self.len, rank))
+    }
 }
 
 /// The windows of an MPI domain, and what must outlive them.
@@ -269,7 +272,7 @@ struct MpiParts {
     windows: Vec<Window>,
     rma: Option<Arc<Win>>,
     shared: Option<Arc<Win>>,
-    reserved: Option<Reserved>,
+    reserved: Option<Region>,
 }
 
 impl CommDomain {
@@ -279,10 +282,22 @@ impl CommDomain {
         if ranks == 0 || ranks > MAX_RANKS {
             return Err(SimError::RankCount(ranks));
         }
+        let len = window_bytes.max(1);
+        let region = Region::new(ranks, len, Access::ReadWrite)?;
         let windows = (0..ranks)
-            .map(|_| Window::new(window_bytes))
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(Self::assemble(windows, window_bytes, 0..ranks, None, None))
+            .map(|rank| Window {
+                base: NonNull::new(region.slot(rank)).unwrap_or(NonNull::dangling()),
+                len,
+                memory: Memory::Slot,
+            })
+            .collect();
+        Ok(Self::assemble(
+            windows,
+            window_bytes,
+            0..ranks,
+            None,
+            Some(region),
+        ))
     }
 
     /// The domain of `ranks` ranks over `transport`: [`CommDomain::new`]
@@ -333,7 +348,7 @@ impl CommDomain {
                     .into(),
             ));
         }
-        let reserved = Reserved::new(ranks, len)?;
+        let reserved = Region::new(ranks, len, Access::None)?;
         let windows = (0..ranks)
             .map(|r| match r == me {
                 true => Window::of_mpi(&win, r, win.base(), len, true),
@@ -360,7 +375,7 @@ impl CommDomain {
             false => None,
         };
         let reserved = match &rma {
-            Some(_) => Some(Reserved::new(ranks, len)?),
+            Some(_) => Some(Region::new(ranks, len, Access::None)?),
             None => None,
         };
         let mut windows = Vec::new();
@@ -390,7 +405,7 @@ impl CommDomain {
         window_bytes: usize,
         local: std::ops::Range<usize>,
         rma: Option<Arc<Win>>,
-        reserved: Option<Reserved>,
+        region: Option<Region>,
     ) -> Self {
         let ranks = windows.len();
         let contexts = (0..ranks)
@@ -418,6 +433,7 @@ impl CommDomain {
             .collect();
         spans.sort_unstable();
         CommDomain {
+            uniform: Uniform::of(&windows),
             windows,
             spans,
             contexts,
@@ -425,7 +441,7 @@ impl CommDomain {
             rma,
             cells_through_mpi: false,
             _shared: None,
-            _reserved: reserved,
+            _region: region,
         }
     }
 
@@ -444,11 +460,14 @@ impl CommDomain {
     /// reached: every cell's under `mpi-rma` and under `mpi` across nodes;
     /// none on one node (CPU atomics).
     pub fn signal_win(&self, window: usize) -> Option<&Win> {
-        let remote = self
-            .windows
-            .get(window)
-            .is_some_and(|w| w.remote().is_some());
-        self.rma().filter(|_| self.cells_through_mpi || remote)
+        // (Asked first: with threads no window's line is read.)
+        let rma = self.rma()?;
+        let remote = || {
+            self.windows
+                .get(window)
+                .is_some_and(|w| w.remote().is_some())
+        };
+        (self.cells_through_mpi || remote()).then_some(rma)
     }
 
     pub fn ranks(&self) -> usize {
@@ -479,6 +498,14 @@ impl CommDomain {
     /// The span of the window with the highest base at or below `address`
     /// (windows do not overlap, so only it can hold `address`).
     fn at_or_below(&self, address: usize) -> Option<(usize, usize, usize)> {
+        match self.uniform {
+            Some(uniform) => uniform.at_or_below(address),
+            None => self.searched(address),
+        }
+    }
+
+    /// [`Self::at_or_below`] by a binary search over the spans.
+    fn searched(&self, address: usize) -> Option<(usize, usize, usize)> {
         let above = self.spans.partition_point(|&(base, _, _)| base <= address);
         Some(self.spans[above.checked_sub(1)?])
     }
@@ -520,42 +547,87 @@ impl CommDomain {
     }
 }
 
-/// Addresses reserved for the windows of `mpi-rma`'s peers: distinct
-/// addresses a kernel's peer arithmetic (`windowsIn[peer] + offset`) can
-/// compute and the device functions can place, mapped with no access, so
-/// a kernel that dereferences one directly faults (and takes the job down,
-/// naming its rank) instead of reading bytes that are not the peer's.
-struct Reserved {
+/// One anonymous mapping with a slot of a window's size for each rank,
+/// slot `r` at `base + r * stride`:
+///
+/// * [`Access::ReadWrite`]: the windows of a threads domain (zero until
+///   written: the kernel maps fresh pages only where the run writes; every
+///   slot page-aligned, huge-page aligned and advised as transparent huge
+///   pages from 2 MiB on, and followed by a gap of that alignment, so that
+///   an offset past a window's end lands in no window; huge pages since a kernel streams through its window in
+///   tiles and with 4 KiB pages every 16 KiB tile copy crosses four TLB
+///   entries). One mapping rather than a block per window, so that an
+///   address names its window by a division ([`Uniform`]).
+/// * [`Access::None`]: addresses reserved for the windows of MPI peers that
+///   are not mapped here: distinct addresses a kernel's peer arithmetic
+///   (`windowsIn[peer] + offset`) can compute and the device functions can
+///   place, with no access, so that a kernel dereferencing one directly
+///   faults (and takes the job down, naming its rank) instead of reading
+///   bytes that are not the peer's.
+struct Region {
+    /// What `mmap` returned, and its length.
+    mapping: *mut u8,
+    mapped: usize,
+    /// Slot 0 (`mapping` rounded up to the slots' alignment).
     base: *mut u8,
     stride: usize,
-    len: usize,
 }
 
-impl Reserved {
-    fn new(ranks: usize, window: usize) -> Result<Self, SimError> {
-        let stride = window.div_ceil(PAGE) * PAGE;
-        let len = stride
+/// What a [`Region`]'s slots may be used for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Access {
+    ReadWrite,
+    None,
+}
+
+impl Region {
+    fn new(ranks: usize, window: usize, access: Access) -> Result<Self, SimError> {
+        let huge = access == Access::ReadWrite && window >= HUGE;
+        let align = if huge { HUGE } else { PAGE };
+        let too_large = SimError::WindowSize(window);
+        // A gap of `align` after each window: a store past a window's end
+        // lands in no window (an error the copy reports), not in the next
+        // rank's.
+        let stride = window
+            .max(1)
+            .checked_next_multiple_of(align)
+            .and_then(|bytes| bytes.checked_add(align))
+            .ok_or(too_large.clone())?;
+        let mapped = stride
             .checked_mul(ranks)
-            .ok_or(SimError::WindowSize(window))?;
-        // SAFETY: a fresh anonymous mapping with no access, chosen by the
-        // kernel; nothing else refers to it.
-        let base = unsafe {
+            .and_then(|bytes| bytes.checked_add(align - PAGE))
+            .ok_or(too_large.clone())?;
+        let (protection, flags) = match access {
+            Access::ReadWrite => (libc::PROT_READ | libc::PROT_WRITE, 0),
+            Access::None => (libc::PROT_NONE, libc::MAP_NORESERVE),
+        };
+        // SAFETY: a fresh anonymous mapping chosen by the kernel; nothing
+        // else refers to it.
+        let mapping = unsafe {
             libc::mmap(
                 std::ptr::null_mut(),
-                len,
-                libc::PROT_NONE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                mapped,
+                protection,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | flags,
                 -1,
                 0,
             )
         };
-        if base == libc::MAP_FAILED {
-            return Err(SimError::WindowSize(window));
+        if mapping == libc::MAP_FAILED {
+            return Err(too_large);
         }
-        Ok(Reserved {
-            base: base.cast(),
+        let mapping = mapping.cast::<u8>();
+        // `align - PAGE` spare bytes: the rounded base leaves `stride *
+        // ranks` inside the page-aligned mapping.
+        let base = mapping.wrapping_add(mapping.align_offset(align));
+        if huge {
+            advise_huge_pages(base, stride * ranks);
+        }
+        Ok(Region {
+            mapping,
+            mapped,
+            base,
             stride,
-            len,
         })
     }
 
@@ -564,17 +636,18 @@ impl Reserved {
     }
 }
 
-impl Drop for Reserved {
+impl Drop for Region {
     fn drop(&mut self) {
-        // SAFETY: the mapping made in `new`, unmapped once.
-        unsafe { libc::munmap(self.base.cast(), self.len) };
+        // SAFETY: the mapping made in `new`, unmapped once (after the
+        // windows in it: see `CommDomain`'s fields).
+        unsafe { libc::munmap(self.mapping.cast(), self.mapped) };
     }
 }
 
-// SAFETY: the reservation is never accessed, only compared against.
-unsafe impl Send for Reserved {}
-unsafe impl Sync for Reserved {}
-
+// SAFETY: the region's memory is the windows' (see `Window`), or reserved
+// addresses that are never accessed, only compared against.
+unsafe impl Send for Region {}
+unsafe impl Sync for Region {}
 /// Rounds a buffer size up to the comm buffer alignment (32 bytes).
 pub fn aligned(bytes: usize) -> usize {
     let a = PLD_COMM_BUFFER_ALIGNMENT as usize;
@@ -584,6 +657,89 @@ pub fn aligned(bytes: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The window and offset of `address` by both ways of locating it.
+    fn both_ways(domain: &CommDomain, address: usize, bytes: usize) -> [Option<(usize, usize)>; 2] {
+        let inside = |(base, end, rank): (usize, usize, usize)| {
+            let fits = address.checked_add(bytes).is_some_and(|last| last <= end);
+            fits.then_some((rank, address - base))
+        };
+        [
+            domain.locate(address, bytes),
+            domain.searched(address).and_then(inside),
+        ]
+    }
+
+    #[test]
+    fn windows_of_a_threads_domain_are_located_by_a_division() {
+        // Small windows (page-aligned slots, a gap after each), one alone
+        // (its stride its length) and large ones (2 MiB-aligned slots).
+        for (ranks, bytes, stride) in [(5, 3000, 8192), (1, 10, 10), (3, (3 << 20) + 5, 6 << 20)] {
+            let domain = CommDomain::new(ranks, bytes).unwrap();
+            let uniform = domain.uniform.expect("one mapping at one stride");
+            assert_eq!(
+                (uniform.stride, uniform.len, uniform.ranks),
+                (stride, bytes, ranks)
+            );
+            let base = domain.window(0).base() as usize;
+            if bytes >= HUGE {
+                assert_eq!(base % HUGE, 0);
+            }
+            for rank in 0..ranks {
+                let start = domain.window(rank).base() as usize;
+                assert_eq!(start, base + rank * stride);
+                assert_eq!(domain.locate(start, 4), Some((rank, 0)));
+                assert_eq!(domain.locate(start + bytes - 4, 4), Some((rank, bytes - 4)));
+                // Past the end: the gap, or the next window's first byte.
+                assert_eq!(domain.locate(start + bytes - 3, 4), None);
+                assert_eq!(domain.locate(start + bytes, 1), None);
+                assert_eq!(domain.below(start + stride - 1), Some((rank, start, bytes)));
+                // The gap after a window: in no window, not in the next one.
+                if stride > PAGE {
+                    assert_eq!(domain.locate(start + stride - PAGE, 4), None);
+                }
+            }
+            assert_eq!(domain.locate(base - 4, 4), None);
+            assert_eq!(domain.below(base - 1), None);
+            assert_eq!(domain.locate(base + ranks * stride, 4), None);
+            assert_eq!(domain.locate(usize::MAX - 2, 4), None);
+            // The division agrees with the search everywhere near a window.
+            for rank in 0..ranks {
+                let start = base + rank * stride;
+                for address in
+                    (start.saturating_sub(8)..start + 8).chain(start + bytes - 8..start + bytes + 8)
+                {
+                    let [divided, searched] = both_ways(&domain, address, 4);
+                    assert_eq!(divided, searched, "address {address:#x}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn windows_that_are_not_at_one_stride_are_searched() {
+        let memory = vec![0u8; 4 * 4096];
+        let at = |page: usize| {
+            NonNull::new(memory.as_ptr().wrapping_add(page * 4096).cast_mut()).unwrap()
+        };
+        let window = |page, len| Window {
+            base: at(page),
+            len,
+            memory: Memory::Slot,
+        };
+        // Out of rank order, and one of another length.
+        assert_eq!(Uniform::of(&[window(2, 100), window(0, 100)]), None);
+        assert_eq!(
+            Uniform::of(&[window(0, 100), window(1, 100), window(3, 100)]),
+            None
+        );
+        assert_eq!(Uniform::of(&[window(0, 100), window(1, 200)]), None);
+        // Overlapping windows are not one stride apart either.
+        assert_eq!(Uniform::of(&[window(0, 8192), window(1, 8192)]), None);
+        let regular = Uniform::of(&[window(0, 100), window(2, 100)]).unwrap();
+        assert_eq!((regular.stride, regular.len), (8192, 100));
+        assert_eq!(Uniform::of(&[]), None);
+    }
 
     #[test]
     fn contexts_hold_every_window() {

@@ -56,7 +56,9 @@ enum Status {
         cell: SignalCell,
         expected: i32,
         cmp: WaitCmp,
-        since: Instant,
+        /// When the first deadlock scan saw the wait (a wait takes no
+        /// clock read of its own: most end long before a scan).
+        since: Option<Instant>,
         /// The waiting op (`crate::runtime::sites`), or -1.
         site: i64,
     },
@@ -142,6 +144,9 @@ pub(crate) struct State<'d> {
     buffers: Vec<(usize, usize)>,
     /// Per window: the threads sleeping in a wait on one of its cells.
     sleepers: Vec<Sleepers>,
+    /// How many threads sleep in a wait, on any window: a notify reads
+    /// this one line, not its window's, when none does (the usual case).
+    asleep: AtomicUsize,
     /// Busy-wait rounds before a wait yields: [`SPINS`] when every rank
     /// is pinned to a core, fewer when the ranks fit the cores unpinned,
     /// none when they outnumber the cores.
@@ -175,10 +180,6 @@ pub type WindowNamer<'d> = &'d (dyn Fn(usize, usize) -> Option<String> + Sync);
 /// (measured: far slower per barrier when the machine is loaded), so a
 /// waiter keeps yielding for about a millisecond before it sleeps.
 const YIELDS: u32 = 1000;
-
-/// Switches to the other fibers of its worker a waiting fiber makes before
-/// it records itself as blocked (a lock and a clock read).
-const FIBER_SWITCHES: u32 = 64;
 
 /// How long a kernel may go on calling into the simulator after Ctrl-C
 /// before its rank is parked for good ([`State::after_stop`]): well past
@@ -824,35 +825,25 @@ impl State<'_> {
                 return;
             }
         }
-        // A fiber hands its worker to the other ranks of the worker a few
-        // times first: a barrier's peers on the same worker get there in
-        // as many switches.
-        // (Plain yields: the others come back to this fiber whatever its
-        // cell, so that it reaches the blocked status the deadlock check
-        // needs.)
-        for _ in 0..FIBER_SWITCHES {
-            if !crate::runtime::fiber::yield_now() {
-                break;
-            }
-            if holds() {
-                return;
-            }
-        }
+        // The blocked status first (a lock, no clock read): a fiber then
+        // hands its worker to the others of it, which do not come back to
+        // it before its cell holds, and the deadlock check must see it.
+        // (Under MPI the process says what its rank ran now; with threads
+        // the check names what the blocked ranks run when it declares.)
         let thread = current_thread();
-        self.note_blocked_in(rank);
-        self.set_status(
-            rank,
-            thread,
-            Status::Blocked {
-                cell,
-                expected,
-                cmp,
-                since: Instant::now(),
-                site,
-            },
-        );
+        if self.board.is_some() {
+            self.note_blocked_in(rank);
+        }
+        let blocked = Status::Blocked {
+            cell,
+            expected,
+            cmp,
+            since: None,
+            site,
+        };
+        self.set_status(rank, thread, blocked);
         let mut rounds = 0u32;
-        let mut last_check = Instant::now();
+        let mut last_check: Option<Instant> = None;
         let mut idle = None;
         while !holds() {
             rounds += 1;
@@ -876,12 +867,24 @@ impl State<'_> {
             // The clock is read every few rounds only: a fiber's round is a
             // switch of a few nanoseconds, a clock read costs more.
             let due = rounds.is_multiple_of(64) || self.board.is_some();
-            if due && last_check.elapsed() >= Duration::from_millis(2) {
-                last_check = Instant::now();
+            if due && self.check_due(&mut last_check) {
                 self.declare_deadlock_if_stuck();
             }
         }
         self.set_status(rank, thread, Status::Running);
+    }
+
+    /// Whether a waiter's deadlock check is due: at its first due round
+    /// (which starts the deadline of the waits the check sees for the
+    /// first time), then every 2 ms.
+    fn check_due(&self, last_check: &mut Option<Instant>) -> bool {
+        let now = Instant::now();
+        let due =
+            last_check.is_none_or(|last| now.duration_since(last) >= Duration::from_millis(2));
+        if due {
+            *last_check = Some(now);
+        }
+        due
     }
 
     /// A round of a waiting fiber that yielded: when no rank of its worker
@@ -920,11 +923,13 @@ impl State<'_> {
         let me = std::thread::current();
         let id = me.id();
         sleepers.threads.lock().unwrap().push(me);
+        self.asleep.fetch_add(1, Ordering::SeqCst);
         sleepers.count.fetch_add(1, Ordering::SeqCst);
         if !cell.holds(cmp, expected) && !self.stopped() {
             std::thread::park_timeout(Duration::from_millis(1));
         }
         sleepers.count.fetch_sub(1, Ordering::SeqCst);
+        self.asleep.fetch_sub(1, Ordering::SeqCst);
         let mut threads = sleepers.threads.lock().unwrap();
         if let Some(i) = threads.iter().position(|t| t.id() == id) {
             threads.swap_remove(i);
@@ -932,7 +937,8 @@ impl State<'_> {
     }
 
     /// Wakes the threads sleeping on `window` (a notify changed one of its
-    /// cells). Cheap when nobody sleeps there: one atomic load.
+    /// cells). Cheap when nobody sleeps: one atomic load of a line every
+    /// notify reads (a thread asleep on another window adds a second).
     ///
     /// `seq_cst`: the change was a sequentially consistent atomic of this
     /// process (a mapped cell's notify): it is ordered before the read of
@@ -946,7 +952,7 @@ impl State<'_> {
         if !seq_cst {
             std::sync::atomic::fence(Ordering::SeqCst);
         }
-        if sleepers.count.load(Ordering::SeqCst) == 0 {
+        if self.asleep.load(Ordering::SeqCst) == 0 || sleepers.count.load(Ordering::SeqCst) == 0 {
             return;
         }
         for thread in sleepers.threads.lock().unwrap().iter() {
@@ -966,12 +972,22 @@ impl State<'_> {
         // notifies a waiter and then finishes must not be seen finished
         // while the waiter's cell is seen before the notify. (No thread
         // holds two of these locks otherwise, so this cannot deadlock.)
-        let ranks: Vec<_> = self
+        let mut ranks: Vec<_> = self
             .slots
             .iter()
             .map(|s| s.threads.lock().unwrap())
             .collect();
         let now = Instant::now();
+        // A wait seen for the first time starts its deadline now.
+        for thread in ranks.iter_mut().flat_map(|threads| threads.iter_mut()) {
+            if let Status::Blocked {
+                since: since @ None,
+                ..
+            } = &mut thread.status
+            {
+                *since = Some(now);
+            }
+        }
         let mut blocked = Vec::new();
         let mut finished = Vec::new();
         for (rank, threads) in ranks.iter().enumerate() {
@@ -991,8 +1007,8 @@ impl State<'_> {
                         site,
                     } => {
                         let actual = cell.load();
-                        if now.duration_since(since) < self.deadline || cmp.holds(actual, expected)
-                        {
+                        let waited = since.map_or(Duration::ZERO, |since| now - since);
+                        if waited < self.deadline || cmp.holds(actual, expected) {
                             return;
                         }
                         let located = match cell {
@@ -1019,6 +1035,8 @@ impl State<'_> {
         }
         drop(ranks);
         for b in &mut blocked {
+            // Blocked, the rank still runs what it blocked in.
+            self.note_blocked_in(b.rank);
             self.name_blocked(b);
         }
         let mut verdict = self.deadlock.lock().unwrap();
@@ -1398,6 +1416,7 @@ impl<'d> Run<'d> {
             stop: stop_in_scope(),
             buffers: self.buffers.clone(),
             sleepers: (0..ranks).map(|_| Sleepers::default()).collect(),
+            asleep: AtomicUsize::new(0),
             spins: placement.spins,
             trace: self
                 .trace

@@ -59,7 +59,8 @@ pub(crate) fn check_side(
              count?"
         ));
     }
-    // A range inside a window (the common case, found by a binary search).
+    // A range inside a window (the common case: `locate` divides by the
+    // windows' stride with threads, else searches).
     if let Some((owner, _)) = state.domain.locate(start, end - start) {
         return Ok(Some(owner));
     }
