@@ -75,7 +75,7 @@ fn advise_huge_pages(base: *mut u8, len: usize) {
         return;
     }
     // SAFETY: madvise only changes how the kernel backs the range, which is
-    // mapped memory of this window (an advice the kernel does not take is
+    // mapped memory of the windows (an advice the kernel does not take is
     // harmless, so its result is ignored).
     unsafe {
         libc::madvise(base.cast(), len & !(PAGE - 1), libc::MADV_HUGEPAGE);
@@ -192,11 +192,11 @@ impl Window {
 /// every rank's window).
 pub struct CommDomain {
     windows: Vec<Window>,
-    /// When window `r` is at `base + r * stride` for every rank (threads,
-    /// and MPI peers at reserved addresses): an address is located by a
+    /// When window `r` is at `base + r * stride` for every rank (a threads
+    /// domain's windows, one [`Region`]): an address is located by a
     /// division. The device calls locate their cells and blocks on every
     /// call, and at P = 64 the binary search below, whose lines the tiles
-    /// keep pushing out of the cache, was most of a signal call's cost.
+    /// keep pushing out of the cache, was most of a wait's cost.
     uniform: Option<Uniform>,
     /// Every window's bytes `[base, end)` and rank, lowest base first: an
     /// address is located by a binary search over this one array otherwise.
@@ -550,14 +550,13 @@ impl CommDomain {
 /// One anonymous mapping with a slot of a window's size for each rank,
 /// slot `r` at `base + r * stride`:
 ///
-/// * [`Access::ReadWrite`]: the windows of a threads domain (zero until
-///   written: the kernel maps fresh pages only where the run writes; every
-///   slot page-aligned, huge-page aligned and advised as transparent huge
-///   pages from 2 MiB on, and followed by a gap of that alignment, so that
-///   an offset past a window's end lands in no window; huge pages since a kernel streams through its window in
-///   tiles and with 4 KiB pages every 16 KiB tile copy crosses four TLB
-///   entries). One mapping rather than a block per window, so that an
-///   address names its window by a division ([`Uniform`]).
+/// * [`Access::ReadWrite`]: the windows of a threads domain, zero until
+///   written (the kernel maps fresh pages only where the run writes). Every
+///   slot is page-aligned, or huge-page aligned and advised as transparent
+///   huge pages from 2 MiB on (see [`HUGE`]), and followed by a gap of that
+///   alignment, so that an offset past a window's end lands in no window.
+///   One mapping rather than a block per window, so that an address names
+///   its window by a division ([`Uniform`]).
 /// * [`Access::None`]: addresses reserved for the windows of MPI peers that
 ///   are not mapped here: distinct addresses a kernel's peer arithmetic
 ///   (`windowsIn[peer] + offset`) can compute and the device functions can
