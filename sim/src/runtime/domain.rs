@@ -261,7 +261,13 @@ impl Uniform {
     /// The window with the highest base at or below `address`: its
     /// `[base, end)` and rank.
     fn at_or_below(self, address: usize) -> Option<(usize, usize, usize)> {
-        let rank = (address.checked_sub(self.base)? / self.stride).min(self.ranks - 1);
+        let offset = address.checked_sub(self.base)?;
+        // (A threads domain's stride is a power of two: a shift.)
+        let slot = match self.stride.is_power_of_two() {
+            true => offset >> self.stride.trailing_zeros(),
+            false => offset / self.stride,
+        };
+        let rank = slot.min(self.ranks - 1);
         let start = self.base + rank * self.stride;
         Some((start, start + self.len, rank))
     }
@@ -547,16 +553,18 @@ impl CommDomain {
     }
 }
 
-/// One anonymous mapping with a slot of a window's size for each rank,
-/// slot `r` at `base + r * stride`:
+/// Address space with a slot for each rank's window, slot `r` at `base + r
+/// * stride`, the stride at least [`REACH`] and twice the window (a power
+/// of two), the space between the windows reserved with no access: an
+/// offset that runs past a window's end by up to that much lands in no
+/// window (an error the copy reports, or a fault of a kernel's own access)
+/// rather than in another rank's, and an address names its window by a
+/// shift ([`Uniform`]).
 ///
-/// * [`Access::ReadWrite`]: the windows of a threads domain, zero until
-///   written (the kernel maps fresh pages only where the run writes). Every
-///   slot is page-aligned, or huge-page aligned and advised as transparent
-///   huge pages from 2 MiB on (see [`HUGE`]), and followed by a gap of that
-///   alignment, so that an offset past a window's end lands in no window.
-///   One mapping rather than a block per window, so that an address names
-///   its window by a division ([`Uniform`]).
+/// * [`Access::ReadWrite`]: the windows of a threads domain, mapped into
+///   their slots, zero until written (the kernel maps fresh pages only
+///   where the run writes); page-aligned, huge-page aligned and advised as
+///   transparent huge pages from 2 MiB on (see [`HUGE`]).
 /// * [`Access::None`]: addresses reserved for the windows of MPI peers that
 ///   are not mapped here: distinct addresses a kernel's peer arithmetic
 ///   (`windowsIn[peer] + offset`) can compute and the device functions can
@@ -564,13 +572,19 @@ impl CommDomain {
 ///   faults (and takes the job down, naming its rank) instead of reading
 ///   bytes that are not the peer's.
 struct Region {
-    /// What `mmap` returned, and its length.
+    /// The whole reservation, and its length (the windows' mappings lie
+    /// inside it and go with it).
     mapping: *mut u8,
     mapped: usize,
-    /// Slot 0 (`mapping` rounded up to the slots' alignment).
+    /// Slot 0 (`mapping` rounded up to the windows' alignment).
     base: *mut u8,
     stride: usize,
 }
+
+/// How far past a window's end an offset can run and still land in no
+/// window (at least: twice the window's size from 2 GiB on). 4 GiB of
+/// address space per rank, reserved, not memory.
+const REACH: usize = 4 << 30;
 
 /// What a [`Region`]'s slots may be used for.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -584,30 +598,27 @@ impl Region {
         let huge = access == Access::ReadWrite && window >= HUGE;
         let align = if huge { HUGE } else { PAGE };
         let too_large = SimError::WindowSize(window);
-        // A gap of `align` after each window: a store past a window's end
-        // lands in no window (an error the copy reports), not in the next
-        // rank's.
-        let stride = window
+        let len = window
             .max(1)
             .checked_next_multiple_of(align)
-            .and_then(|bytes| bytes.checked_add(align))
             .ok_or(too_large.clone())?;
+        let stride = len
+            .checked_mul(2)
+            .and_then(usize::checked_next_power_of_two)
+            .ok_or(too_large.clone())?
+            .max(REACH);
         let mapped = stride
             .checked_mul(ranks)
             .and_then(|bytes| bytes.checked_add(align - PAGE))
             .ok_or(too_large.clone())?;
-        let (protection, flags) = match access {
-            Access::ReadWrite => (libc::PROT_READ | libc::PROT_WRITE, 0),
-            Access::None => (libc::PROT_NONE, libc::MAP_NORESERVE),
-        };
-        // SAFETY: a fresh anonymous mapping chosen by the kernel; nothing
-        // else refers to it.
+        // SAFETY: a fresh anonymous mapping with no access, chosen by the
+        // kernel; nothing else refers to it.
         let mapping = unsafe {
             libc::mmap(
                 std::ptr::null_mut(),
                 mapped,
-                protection,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | flags,
+                libc::PROT_NONE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
                 -1,
                 0,
             )
@@ -617,17 +628,47 @@ impl Region {
         }
         let mapping = mapping.cast::<u8>();
         // `align - PAGE` spare bytes: the rounded base leaves `stride *
-        // ranks` inside the page-aligned mapping.
+        // ranks` inside the page-aligned reservation.
         let base = mapping.wrapping_add(mapping.align_offset(align));
-        if huge {
-            advise_huge_pages(base, stride * ranks);
-        }
-        Ok(Region {
+        let region = Region {
             mapping,
             mapped,
             base,
             stride,
-        })
+        };
+        if access == Access::ReadWrite {
+            for rank in 0..ranks {
+                region
+                    .map_window(rank, len)
+                    .map_err(|()| too_large.clone())?;
+            }
+        }
+        Ok(region)
+    }
+
+    /// Maps `len` bytes of fresh zero memory at slot `rank` (counted
+    /// against the machine's memory as an allocation is, so that a window
+    /// the machine cannot hold is refused here).
+    fn map_window(&self, rank: usize, len: usize) -> Result<(), ()> {
+        let at = self.slot(rank);
+        // SAFETY: `[at, at + len)` lies inside this region's reservation
+        // (`len <= stride`), which nothing else uses: MAP_FIXED replaces
+        // only our own no-access pages.
+        let mapped = unsafe {
+            libc::mmap(
+                at.cast(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+                -1,
+                0,
+            )
+        };
+        if mapped != at.cast() {
+            return Err(());
+        }
+        advise_huge_pages(at, len);
+        Ok(())
     }
 
     fn slot(&self, rank: usize) -> *mut u8 {
@@ -671,9 +712,16 @@ mod tests {
 
     #[test]
     fn windows_of_a_threads_domain_are_located_by_a_division() {
-        // Small windows (page-aligned slots, a gap after each), one alone
-        // (its stride its length) and large ones (2 MiB-aligned slots).
-        for (ranks, bytes, stride) in [(5, 3000, 8192), (1, 10, 10), (3, (3 << 20) + 5, 6 << 20)] {
+        // Small windows (page-aligned), one alone (its stride its length)
+        // and large ones (2 MiB-aligned), each REACH apart; windows larger
+        // than half of REACH twice their size apart.
+        let cases = [
+            (5, 3000, REACH),
+            (1, 10, 10),
+            (3, (3 << 20) + 5, REACH),
+            (2, (2 << 30) + 1, 8 << 30),
+        ];
+        for (ranks, bytes, stride) in cases {
             let domain = CommDomain::new(ranks, bytes).unwrap();
             let uniform = domain.uniform.expect("one mapping at one stride");
             assert_eq!(
@@ -693,9 +741,16 @@ mod tests {
                 assert_eq!(domain.locate(start + bytes - 3, 4), None);
                 assert_eq!(domain.locate(start + bytes, 1), None);
                 assert_eq!(domain.below(start + stride - 1), Some((rank, start, bytes)));
-                // The gap after a window: in no window, not in the next one.
-                if stride > PAGE {
-                    assert_eq!(domain.locate(start + stride - PAGE, 4), None);
+                // The gap after a window: in no window, not in the next
+                // one, up to the stride (a page past a window rounded to a
+                // page, 2 MiB past one rounded to 2 MiB, and so on).
+                if ranks > 1 {
+                    for past in [PAGE, 2 * PAGE, HUGE, 4 * HUGE, stride - PAGE] {
+                        let rounded = bytes.next_multiple_of(PAGE);
+                        if rounded + past < stride {
+                            assert_eq!(domain.locate(start + rounded + past, 4), None);
+                        }
+                    }
                 }
             }
             assert_eq!(domain.locate(base - 4, 4), None);

@@ -7,6 +7,10 @@
 // RUN: not pld-run %t/remote-store.mlir --ranks 2 --explore 3 2>&1 | FileCheck %s --check-prefix=STORE
 // RUN: not pld-run %t/remote-load.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=LOAD
 // RUN: not pld-run %t/plain-far.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=PLAIN
+// Past its own window by whole windows' worth of bytes, where a window laid
+// out after it could begin: still in no window (with windows a page apart
+// this store landed in the next rank's window, unreported).
+// RUN: not pld-run %t/own-far.mlir --ranks 3 2>&1 | FileCheck %s --check-prefix=OWN
 // In bounds, a plain (not distributed) parameter is still read.
 // RUN: python3 %S/Inputs/npy.py write %t/src.npy f4 1,8 3f800000,40000000,40400000,40800000,0,0,0,0
 // RUN: pld-run %t/plain.mlir --ranks 2 --input src=%t/src.npy --output-dir %t/out 2>&1 | FileCheck %s --check-prefix=FINE
@@ -21,6 +25,9 @@
 // LOAD-DAG: pld-run: error: rank 0: {{.*}}remote-load.mlir:11:8: pto.tload: a load of bytes {{[0-9]+}}..{{[0-9]+}} relative to rank {{[01]}}'s window lies past its end (288 bytes), in no window, tile or buffer of the run
 // LOAD-DAG: pld-run: error: rank 1: {{.*}}remote-load.mlir:11:8: pto.tload: a load of bytes {{[0-9]+}}..{{[0-9]+}} relative to rank {{[01]}}'s window lies past its end (288 bytes), in no window, tile or buffer of the run
 // PLAIN: pld-run: error: rank {{[01]}}: {{.*}}plain-far.mlir:5:8: pto.tload: a load {{.*}} in no window, tile or buffer of the run
+// OWN-DAG: error: rank 0: {{.*}}own-far.mlir:19:5: pto.tstore: a store of bytes 8192..8448 relative to rank 0's window lies past its end (288 bytes), in no window, tile or buffer of the run
+// OWN-DAG: error: rank 1: {{.*}}own-far.mlir:19:5: pto.tstore: a store of bytes 16384..16640 relative to rank 1's window lies past its end (288 bytes), in no window, tile or buffer of the run
+// OWN-DAG: error: rank 2: {{.*}}own-far.mlir:22:5: pto.comm_tnotify: notify on the signal cell at 0x{{[0-9a-f]+}}, which is outside every window
 // FINE: @plain on 2 ranks: finished
 // COPIED: <f4 (1, 4): 3f800000 x 1, 40000000 x 1, 40400000 x 1, 40800000 x 1
 
@@ -72,5 +79,32 @@ func.func @plain_far(%dst: tensor<1x4xf32, #pld.dist>, %src: tensor<1x8xf32>) at
   %far = arith.constant 4096 : index
   %t = "pld.tile_load"(%src, %c0, %far) {operandSegmentSizes = array<i32: 1, 2, 0>} : (tensor<1x8xf32>, index, index) -> tensor<1x4xf32, #pld.tile>
   "pld.tile_store"(%t, %dst, %c0, %c0) : (tensor<1x4xf32, #pld.tile>, tensor<1x4xf32, #pld.dist>, index, index) -> ()
+  return
+}
+
+//--- own-far.mlir
+// Ranks 0 and 1 store past their own %data by 8 and 16 KiB; rank 2 notifies
+// row 2048 of its own %sig (computed, as the verifier refuses a constant
+// out of bounds), 8 KiB past its window.
+func.func @own_far(%data: tensor<1x64xf32, #pld.dist>, %sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (tensor<2x1xi32, #pld.dist>) -> !pld.ctx
+  %me32 = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %me = arith.index_cast %me32 : i32 to index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c1024 = arith.constant 1024 : index
+  %c2048 = arith.constant 2048 : index
+  %one = arith.constant 1 : i32
+  %storing = arith.cmpi ult, %me, %c2 : index
+  scf.if %storing {
+    %col = arith.muli %me, %c2048 : index
+    %far = arith.addi %col, %c2048 : index
+    %t = "pld.tile_load"(%data, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (tensor<1x64xf32, #pld.dist>, index, index) -> tensor<1x64xf32, #pld.tile>
+    "pld.tile_store"(%t, %data, %c0, %far) : (tensor<1x64xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  } else {
+    %row = arith.muli %me, %c1024 : index
+    "pld.system_notify"(%sig, %me32, %row, %c0, %one) {op = #pld.notify_op<"atomic_add">} : (tensor<2x1xi32, #pld.dist>, i32, index, index, i32) -> ()
+  }
   return
 }
