@@ -29,10 +29,13 @@ extern "C" {
 void pld_sim_at(int64_t site);
 
 /* A scalar load (`write` 0) or store (1) of `bytes` bytes at `address`
- * by the op numbered `site` (pto.load_scalar, pto.store_scalar). Not a
- * scheduling point; under the protocol explorer an access inside a window
- * is checked like a copy. */
-void pld_sim_scalar(const void *address, int64_t bytes, int32_t write, int64_t site);
+ * by the op numbered `site` (pto.load_scalar, pto.store_scalar): returns
+ * the address to access, `address` itself when the bytes lie inside a
+ * window, a tile of the core or a buffer the run gave the kernel (as a
+ * copy's side must), else a scratch cell of the simulator's after an error
+ * of the run at the op. Under the protocol explorer a scheduling point,
+ * and an access inside a window is checked like a copy. */
+void *pld_sim_scalar(void *address, int64_t bytes, int32_t write, int64_t site);
 
 /* Applies `op` with `value` to the i32 signal cell at `cell` (any rank's
  * window). */

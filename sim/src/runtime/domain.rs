@@ -555,7 +555,8 @@ impl CommDomain {
 
 /// Address space with a slot for each rank's window, slot `r` at `base + r
 /// * stride`, the stride at least [`REACH`] and twice the window (a power
-/// of two), the space between the windows reserved with no access: an
+/// of two; only twice the window where the process may not reserve that
+/// much), the space between the windows reserved with no access: an
 /// offset that runs past a window's end by up to that much lands in no
 /// window (an error the copy reports, or a fault of a kernel's own access)
 /// rather than in another rank's, and an address names its window by a
@@ -582,9 +583,27 @@ struct Region {
 }
 
 /// How far past a window's end an offset can run and still land in no
-/// window (at least: twice the window's size from 2 GiB on). 4 GiB of
-/// address space per rank, reserved, not memory.
+/// window (at least: twice the window's size from 2 GiB on, and only that
+/// where the process may not reserve this much). 4 GiB of address space
+/// per rank, reserved, not memory.
 const REACH: usize = 4 << 30;
+
+/// `bytes` of address space with no access, chosen by the kernel.
+fn reserve(bytes: usize) -> Option<*mut u8> {
+    // SAFETY: a fresh anonymous mapping with no access; nothing else
+    // refers to it.
+    let mapping = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            bytes,
+            libc::PROT_NONE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+            -1,
+            0,
+        )
+    };
+    (mapping != libc::MAP_FAILED).then_some(mapping.cast::<u8>())
+}
 
 /// What a [`Region`]'s slots may be used for.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -602,31 +621,19 @@ impl Region {
             .max(1)
             .checked_next_multiple_of(align)
             .ok_or(too_large.clone())?;
-        let stride = len
+        let twice = len
             .checked_mul(2)
             .and_then(usize::checked_next_power_of_two)
-            .ok_or(too_large.clone())?
-            .max(REACH);
-        let mapped = stride
-            .checked_mul(ranks)
-            .and_then(|bytes| bytes.checked_add(align - PAGE))
             .ok_or(too_large.clone())?;
-        // SAFETY: a fresh anonymous mapping with no access, chosen by the
-        // kernel; nothing else refers to it.
-        let mapping = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                mapped,
-                libc::PROT_NONE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
-                -1,
-                0,
-            )
-        };
-        if mapping == libc::MAP_FAILED {
-            return Err(too_large);
-        }
-        let mapping = mapping.cast::<u8>();
+        // The wide stride first; where the process's address space is
+        // limited (`ulimit -v`), windows twice their size apart.
+        let (mapping, mapped, stride) = [twice.max(REACH), twice]
+            .into_iter()
+            .find_map(|stride| {
+                let mapped = stride.checked_mul(ranks)?.checked_add(align - PAGE)?;
+                Some((reserve(mapped)?, mapped, stride))
+            })
+            .ok_or(too_large.clone())?;
         // `align - PAGE` spare bytes: the rounded base leaves `stride *
         // ranks` inside the page-aligned reservation.
         let base = mapping.wrapping_add(mapping.align_offset(align));

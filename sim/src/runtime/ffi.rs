@@ -85,34 +85,65 @@ pub extern "C" fn pld_sim_at(site: i64) {
     crate::runtime::run::set_site(site);
 }
 
-/// `pld_sim_scalar`: a scalar access; checked in explore mode when it is in
-/// a window (no scheduling point: the access is part of the running
-/// agent's step).
+/// `pld_sim_scalar`: a scalar access of `bytes` at `address`; returns the
+/// address the kernel accesses: `address` when the bytes lie where a
+/// copy's side may (a window, a tile of the core, a buffer the run gave the
+/// kernel), else the thread's scratch cell, after an error of the run at
+/// the op (the access is not made: an offset past a window would read
+/// other memory, or fault). In explore mode a scheduling point too: a rank
+/// may poll a flag with scalar reads, and the rank that sets it must get a
+/// turn; an access inside a window is checked like a copy.
 #[no_mangle]
-pub extern "C" fn pld_sim_scalar(address: *const u8, bytes: i64, write: i32, site: i64) {
-    with_current(|state, _| {
-        if state.explore().is_none() {
-            return;
+pub extern "C" fn pld_sim_scalar(address: *mut u8, bytes: i64, write: i32, site: i64) -> *mut u8 {
+    let allowed = with_current(|state, rank| {
+        if let Some((explore, agent)) = state.turn() {
+            explore.scalar(agent, site, write != 0);
+            announce_scalar(state, (explore, agent), (address, bytes, write), site);
         }
-        // A scheduling point too: a rank may poll a flag with scalar reads,
-        // and the rank that sets it must get a turn.
-        let Some((explore, agent)) = state.turn() else {
-            return;
+        let start = address as usize;
+        let bytes = usize::try_from(bytes).unwrap_or(0).clamp(1, SCRATCH_BYTES);
+        let what = match write {
+            0 => "a scalar load",
+            _ => "a scalar store",
         };
-        explore.scalar(agent, site, write != 0);
-        let bytes = usize::try_from(bytes).unwrap_or(0);
-        if let Some((window, offset)) = state.domain.locate(address as usize, bytes.max(1)) {
-            let access = WindowAccess {
-                window,
-                offset,
-                strides: [1, 1],
-                shape: [1, 1],
-                elem: bytes,
-                write: (write != 0).then_some(false),
-            };
-            explore.accessed(agent, access, site);
-        }
+        let range = start.checked_add(bytes).map(|end| (start, end));
+        crate::runtime::transfer::check_side(state, (rank, site), what, range).is_ok()
     });
+    match allowed {
+        Some(false) => SCRATCH.with(|s| s.get().cast()),
+        _ => address,
+    }
+}
+
+/// The bytes of the thread's scratch cell (the widest scalar).
+const SCRATCH_BYTES: usize = 16;
+
+thread_local! {
+    /// Where a refused scalar access goes instead (its value is of no use:
+    /// the run has an error).
+    static SCRATCH: std::cell::UnsafeCell<[u64; SCRATCH_BYTES / 8]> =
+        const { std::cell::UnsafeCell::new([0; SCRATCH_BYTES / 8]) };
+}
+
+/// Tells the explorer of a scalar access inside a window.
+fn announce_scalar(
+    state: &State<'_>,
+    (explore, agent): (&dyn crate::runtime::explorer::Explorer, usize),
+    (address, bytes, write): (*mut u8, i64, i32),
+    site: i64,
+) {
+    let bytes = usize::try_from(bytes).unwrap_or(0);
+    if let Some((window, offset)) = state.domain.locate(address as usize, bytes.max(1)) {
+        let access = WindowAccess {
+            window,
+            offset,
+            strides: [1, 1],
+            shape: [1, 1],
+            elem: bytes,
+            write: (write != 0).then_some(false),
+        };
+        explore.accessed(agent, access, site);
+    }
 }
 
 /// `pto.comm.tnotify`: applies `op` (0 AtomicAdd, 1 Set) with `value`.

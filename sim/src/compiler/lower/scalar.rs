@@ -28,7 +28,7 @@ where
             pto::LoadScalar::NAME => {
                 let ty = op.result(0).expect("a result").r#type();
                 let address = self.offset(b, operand(0), operand(1), ty);
-                self.announce_scalar(b, op, name, address, ty, false);
+                let address = self.announce_scalar(b, op, name, address, ty, false);
                 Some(b.value(llvm::load(
                     self.context,
                     address,
@@ -40,7 +40,7 @@ where
             pto::StoreScalar::NAME => {
                 let value = operand(0);
                 let address = self.offset(b, operand(1), operand(2), value.r#type());
-                self.announce_scalar(b, op, name, address, value.r#type(), true);
+                let address = self.announce_scalar(b, op, name, address, value.r#type(), true);
                 b.insert(llvm::store(
                     self.context,
                     value,
@@ -66,9 +66,11 @@ where
     }
 
     /// Tells the simulator of a scalar access of `ty` at `address`
-    /// (`pld_sim_scalar`), which explore mode checks like a copy when it is
-    /// in a window. Loads of `i64` are CommContext slots (no window holds
-    /// them: data tensors are f16, f32, i32 or i8) and are not announced.
+    /// (`pld_sim_scalar`), which checks it as a copy's side and returns the
+    /// address to access (a scratch cell instead, when it refused it), and
+    /// which explore mode checks like a copy when it is in a window. Loads
+    /// of `i64` are CommContext slots (no window holds them: data tensors
+    /// are f16, f32, i32 or i8) and are not announced.
     fn announce_scalar(
         &self,
         b: &pld_ir::build::Builder<'c, 'a>,
@@ -77,17 +79,23 @@ where
         address: Value<'c, 'a>,
         ty: melior::ir::Type<'c>,
         write: bool,
-    ) {
+    ) -> Value<'c, 'a> {
         if ty == ir::i64_type(self.context) {
-            return;
+            return address;
         }
         let Some(bytes) = pld_ir::types::byte_width(ty) else {
-            return;
+            return address;
         };
         let site =
             crate::runtime::sites::register(name, crate::compiler::locate::location_of(op, name));
         let (bytes, site) = (self.i64(b, bytes), self.i64(b, site));
         let write = b.i32(i64::from(write));
-        self.call(b, "pld_sim_scalar", &[address, bytes, write, site], &[]);
+        let pointer = address.r#type();
+        ir::result(self.call(
+            b,
+            "pld_sim_scalar",
+            &[address, bytes, write, site],
+            &[pointer],
+        ))
     }
 }

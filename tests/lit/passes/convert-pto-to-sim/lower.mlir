@@ -38,7 +38,7 @@
 // CHECK-DAG: func.func private @pld_sim_copy(!llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i64, i64, i32, i32)
 // CHECK-DAG: func.func private @pld_sim_tile_alloc(i64, i64) -> !llvm.ptr
 // CHECK-DAG: func.func private @pld_sim_at(i64)
-// CHECK-DAG: func.func private @pld_sim_scalar(!llvm.ptr, i64, i32, i64)
+// CHECK-DAG: func.func private @pld_sim_scalar(!llvm.ptr, i64, i32, i64) -> !llvm.ptr
 func.func @kernel(%p: !pto.ptr<f32>, %s: !pto.ptr<i32>) attributes {pto.kernel_kind = #pto.kernel_kind<"vector">} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -56,6 +56,34 @@ func.func @kernel(%p: !pto.ptr<f32>, %s: !pto.ptr<i32>) attributes {pto.kernel_k
   return
 }
 func.func @host() {
+  return
+}
+
+// -----
+
+// Scalar accesses: an f32 load and an i32 store go through the address
+// pld_sim_scalar returns (the checked one, or a scratch cell after an
+// error), announced with their width, 0 (load) or 1 (store) and the site;
+// a CommContext slot (i64) is read directly.
+// CHECK-LABEL: func.func @scalars
+// CHECK: %[[SLOT:.*]] = llvm.getelementptr %arg2
+// CHECK-NEXT: llvm.load %[[SLOT]] : !llvm.ptr -> i64
+// CHECK: %[[AT:.*]] = llvm.getelementptr %arg0
+// CHECK: %[[FOUR:.*]] = arith.constant 4 : i64
+// CHECK: %[[LOAD:.*]] = arith.constant 0 : i32
+// CHECK: %[[CHECKED:.*]] = call @pld_sim_scalar(%[[AT]], %[[FOUR]], %[[LOAD]], %{{.*}}) : (!llvm.ptr, i64, i32, i64) -> !llvm.ptr
+// CHECK: llvm.load %[[CHECKED]] : !llvm.ptr -> f32
+// CHECK: %[[TO:.*]] = llvm.getelementptr %arg1
+// CHECK: %[[STORE:.*]] = arith.constant 1 : i32
+// CHECK: %[[CHECKED2:.*]] = call @pld_sim_scalar(%[[TO]], %{{.*}}, %[[STORE]], %{{.*}}) : (!llvm.ptr, i64, i32, i64) -> !llvm.ptr
+// CHECK: llvm.store %{{.*}}, %[[CHECKED2]] : i32, !llvm.ptr
+func.func @scalars(%p: !pto.ptr<f32>, %s: !pto.ptr<i32>, %ctx: !pto.ptr<i64>) attributes {pto.kernel_kind = #pto.kernel_kind<"vector">} {
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %one = arith.constant 1 : i32
+  %slot = "pto.load_scalar"(%ctx, %c2) : (!pto.ptr<i64>, index) -> i64
+  %x = "pto.load_scalar"(%p, %c3) : (!pto.ptr<f32>, index) -> f32
+  "pto.store_scalar"(%one, %s, %c2) : (i32, !pto.ptr<i32>, index) -> ()
   return
 }
 

@@ -11,6 +11,9 @@
 // out after it could begin: still in no window (with windows a page apart
 // this store landed in the next rank's window, unreported).
 // RUN: not pld-run %t/own-far.mlir --ranks 3 2>&1 | FileCheck %s --check-prefix=OWN
+// A scalar read past its window is refused too, and not made (it faulted,
+// and before that read memory no kernel owns).
+// RUN: not pld-run %t/scalar-far.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=SCALAR
 // In bounds, a plain (not distributed) parameter is still read.
 // RUN: python3 %S/Inputs/npy.py write %t/src.npy f4 1,8 3f800000,40000000,40400000,40800000,0,0,0,0
 // RUN: pld-run %t/plain.mlir --ranks 2 --input src=%t/src.npy --output-dir %t/out 2>&1 | FileCheck %s --check-prefix=FINE
@@ -28,6 +31,8 @@
 // OWN-DAG: error: rank 0: {{.*}}own-far.mlir:19:5: pto.tstore: a store of bytes 8192..8448 relative to rank 0's window lies past its end (288 bytes), in no window, tile or buffer of the run
 // OWN-DAG: error: rank 1: {{.*}}own-far.mlir:19:5: pto.tstore: a store of bytes 16384..16640 relative to rank 1's window lies past its end (288 bytes), in no window, tile or buffer of the run
 // OWN-DAG: error: rank 2: {{.*}}own-far.mlir:22:5: pto.comm_tnotify: notify on the signal cell at 0x{{[0-9a-f]+}}, which is outside every window
+// SCALAR-DAG: error: rank 0: {{.*}}scalar-far.mlir:11:8: pto.load_scalar: a scalar load of bytes 8192..8196 relative to rank 0's window lies past its end (288 bytes), in no window, tile or buffer of the run
+// SCALAR-DAG: error: rank 1: {{.*}}scalar-far.mlir:11:8: pto.load_scalar: a scalar load of bytes 16384..16388 relative to rank 1's window lies past its end (288 bytes), in no window, tile or buffer of the run
 // FINE: @plain on 2 ranks: finished
 // COPIED: <f4 (1, 4): 3f800000 x 1, 40000000 x 1, 40400000 x 1, 40800000 x 1
 
@@ -106,5 +111,22 @@ func.func @own_far(%data: tensor<1x64xf32, #pld.dist>, %sig: tensor<2x1xi32, #pl
     %row = arith.muli %me, %c1024 : index
     "pld.system_notify"(%sig, %me32, %row, %c0, %one) {op = #pld.notify_op<"atomic_add">} : (tensor<2x1xi32, #pld.dist>, i32, index, index, i32) -> ()
   }
+  return
+}
+
+//--- scalar-far.mlir
+// Rank r reads the element 2048 (r + 1) columns into its own %data and
+// adds it to its own signal cell (so that the read is used).
+func.func @scalar_far(%data: tensor<1x64xf32, #pld.dist>, %sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (tensor<2x1xi32, #pld.dist>) -> !pld.ctx
+  %me32 = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %me = arith.index_cast %me32 : i32 to index
+  %c0 = arith.constant 0 : index
+  %c2048 = arith.constant 2048 : index
+  %col = arith.muli %me, %c2048 : index
+  %far = arith.addi %col, %c2048 : index
+  %e = "pld.tensor_read"(%data, %c0, %far) : (tensor<1x64xf32, #pld.dist>, index, index) -> f32
+  %i = arith.fptosi %e : f32 to i32
+  "pld.system_notify"(%sig, %me32, %c0, %c0, %i) {op = #pld.notify_op<"atomic_add">} : (tensor<2x1xi32, #pld.dist>, i32, index, index, i32) -> ()
   return
 }
