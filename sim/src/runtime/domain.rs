@@ -194,7 +194,7 @@ pub struct CommDomain {
     windows: Vec<Window>,
     /// When window `r` is at `base + r * stride` for every rank (a threads
     /// domain's windows, one [`Region`]): an address is located by a
-    /// division. The device calls locate their cells and blocks on every
+    /// multiplication. The device calls locate their cells and blocks on every
     /// call, and at P = 64 the binary search below, whose lines the tiles
     /// keep pushing out of the cache, was most of a wait's cost.
     uniform: Option<Uniform>,
@@ -233,6 +233,9 @@ struct Uniform {
     stride: usize,
     len: usize,
     ranks: usize,
+    /// `u64::MAX / stride`: an offset's slot by a multiplication (a
+    /// division costs tens of cycles, on every device call).
+    reciprocal: u64,
 }
 
 impl Uniform {
@@ -255,6 +258,7 @@ impl Uniform {
             stride,
             len,
             ranks: windows.len(),
+            reciprocal: u64::MAX / stride as u64,
         })
     }
 
@@ -262,11 +266,12 @@ impl Uniform {
     /// `[base, end)` and rank.
     fn at_or_below(self, address: usize) -> Option<(usize, usize, usize)> {
         let offset = address.checked_sub(self.base)?;
-        // (A threads domain's stride is a power of two: a shift.)
-        let slot = match self.stride.is_power_of_two() {
-            true => offset >> self.stride.trailing_zeros(),
-            false => offset / self.stride,
-        };
+        // `offset / stride` or one less (the reciprocal is rounded down; the
+        // error stays below one for any offset under 2^62), then corrected.
+        let mut slot = ((offset as u128 * self.reciprocal as u128) >> 64) as usize;
+        if offset - slot * self.stride >= self.stride {
+            slot += 1;
+        }
         let rank = slot.min(self.ranks - 1);
         let start = self.base + rank * self.stride;
         Some((start, start + self.len, rank))
@@ -555,12 +560,11 @@ impl CommDomain {
 
 /// Address space with a slot for each rank's window, slot `r` at `base + r
 /// * stride`, the stride at least [`REACH`] and twice the window (a power
-/// of two; only twice the window where the process may not reserve that
-/// much), the space between the windows reserved with no access: an
-/// offset that runs past a window's end by up to that much lands in no
-/// window (an error the copy reports, or a fault of a kernel's own access)
-/// rather than in another rank's, and an address names its window by a
-/// shift ([`Uniform`]).
+/// of two) plus the windows' alignment, the space between the windows
+/// reserved with no access: an offset that runs past a window's end by up
+/// to that much lands in no window (an error the copy reports) rather than
+/// in another rank's, and an address names its window by a multiplication
+/// ([`Uniform`]).
 ///
 /// * [`Access::ReadWrite`]: the windows of a threads domain, mapped into
 ///   their slots, zero until written (the kernel maps fresh pages only
@@ -582,11 +586,10 @@ struct Region {
     stride: usize,
 }
 
-/// How far past a window's end an offset can run and still land in no
-/// window (at least: twice the window's size from 2 GiB on, and only that
-/// where the process may not reserve this much). 4 GiB of address space
-/// per rank, reserved, not memory.
-const REACH: usize = 4 << 30;
+/// How far apart windows are at least (from one window's start to the
+/// next's, less the alignment): an offset up to this far past a small
+/// window's end lands in no window. Address space, not memory.
+const REACH: usize = 64 << 20;
 
 /// `bytes` of address space with no access, chosen by the kernel.
 fn reserve(bytes: usize) -> Option<*mut u8> {
@@ -625,15 +628,22 @@ impl Region {
             .checked_mul(2)
             .and_then(usize::checked_next_power_of_two)
             .ok_or(too_large.clone())?;
-        // The wide stride first; where the process's address space is
-        // limited (`ulimit -v`), windows twice their size apart.
-        let (mapping, mapped, stride) = [twice.max(REACH), twice]
-            .into_iter()
-            .find_map(|stride| {
-                let mapped = stride.checked_mul(ranks)?.checked_add(align - PAGE)?;
-                Some((reserve(mapped)?, mapped, stride))
-            })
+        // One alignment more than a power of two: the windows' bases differ
+        // in their low bits, so that the same offset of each window (a
+        // barrier's cells) falls in different cache and TLB sets (with a
+        // power-of-two stride every rank's cell is in one set, and the
+        // 64-rank ring at 1 MiB per rank ran 1.4x slower). Not much wider:
+        // with 4 GiB between windows the ring at 8 MiB ran 10-15 % slower
+        // (64 MiB measured as twice the window).
+        let stride = twice
+            .max(REACH)
+            .checked_add(align)
             .ok_or(too_large.clone())?;
+        let mapped = stride
+            .checked_mul(ranks)
+            .and_then(|bytes| bytes.checked_add(align - PAGE))
+            .ok_or(too_large.clone())?;
+        let mapping = reserve(mapped).ok_or(too_large.clone())?;
         // `align - PAGE` spare bytes: the rounded base leaves `stride *
         // ranks` inside the page-aligned reservation.
         let base = mapping.wrapping_add(mapping.align_offset(align));
@@ -720,13 +730,13 @@ mod tests {
     #[test]
     fn windows_of_a_threads_domain_are_located_by_a_division() {
         // Small windows (page-aligned), one alone (its stride its length)
-        // and large ones (2 MiB-aligned), each REACH apart; windows larger
-        // than half of REACH twice their size apart.
+        // and large ones (2 MiB-aligned), REACH and an alignment apart, or
+        // twice their rounded size (a power of two) when that is more.
         let cases = [
-            (5, 3000, REACH),
+            (5, 3000, REACH + PAGE),
             (1, 10, 10),
-            (3, (3 << 20) + 5, REACH),
-            (2, (2 << 30) + 1, 8 << 30),
+            (3, (3 << 20) + 5, REACH + HUGE),
+            (2, (2 << 30) + 1, (8 << 30) + HUGE),
         ];
         for (ranks, bytes, stride) in cases {
             let domain = CommDomain::new(ranks, bytes).unwrap();
@@ -772,6 +782,30 @@ mod tests {
                 {
                     let [divided, searched] = both_ways(&domain, address, 4);
                     assert_eq!(divided, searched, "address {address:#x}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_reciprocal_finds_the_slot_a_division_would() {
+        for stride in [4097usize, 12345, (4 << 30) + PAGE, (8 << 30) + HUGE] {
+            let uniform = Uniform {
+                base: 1 << 20,
+                stride,
+                len: 4096,
+                ranks: 64,
+                reciprocal: u64::MAX / stride as u64,
+            };
+            for k in 0..64 {
+                for offset in [k * stride, (k * stride).saturating_sub(1), k * stride + 1] {
+                    let rank = (offset / stride).min(63);
+                    let start = uniform.base + rank * stride;
+                    assert_eq!(
+                        uniform.at_or_below(uniform.base + offset),
+                        Some((start, start + 4096, rank)),
+                        "stride {stride}, offset {offset}"
+                    );
                 }
             }
         }
