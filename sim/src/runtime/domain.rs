@@ -728,7 +728,7 @@ mod tests {
     }
 
     #[test]
-    fn windows_of_a_threads_domain_are_located_by_a_division() {
+    fn windows_of_a_threads_domain_are_located_by_their_stride() {
         // Small windows (page-aligned), one alone (its stride its length)
         // and large ones (2 MiB-aligned), REACH and an alignment apart, or
         // twice their rounded size (a power of two) when that is more.
@@ -774,7 +774,7 @@ mod tests {
             assert_eq!(domain.below(base - 1), None);
             assert_eq!(domain.locate(base + ranks * stride, 4), None);
             assert_eq!(domain.locate(usize::MAX - 2, 4), None);
-            // The division agrees with the search everywhere near a window.
+            // The stride agrees with the search everywhere near a window.
             for rank in 0..ranks {
                 let start = base + rank * stride;
                 for address in

@@ -59,7 +59,7 @@ pub(crate) fn check_side(
              count?"
         ));
     }
-    // A range inside a window (the common case: `locate` divides by the
+    // A range inside a window (the common case: `locate` finds it by the
     // windows' stride with threads, else searches).
     if let Some((owner, _)) = state.domain.locate(start, end - start) {
         return Ok(Some(owner));
