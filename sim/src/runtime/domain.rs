@@ -653,20 +653,17 @@ impl Region {
             base,
             stride,
         };
-        if access == Access::ReadWrite {
-            for rank in 0..ranks {
-                region
-                    .map_window(rank, len)
-                    .map_err(|()| too_large.clone())?;
-            }
+        let windows = access == Access::ReadWrite;
+        if windows && !(0..ranks).all(|rank| region.map_window(rank, len)) {
+            return Err(too_large);
         }
         Ok(region)
     }
 
     /// Maps `len` bytes of fresh zero memory at slot `rank` (counted
     /// against the machine's memory as an allocation is, so that a window
-    /// the machine cannot hold is refused here).
-    fn map_window(&self, rank: usize, len: usize) -> Result<(), ()> {
+    /// the machine cannot hold is refused here). `false` when it is.
+    fn map_window(&self, rank: usize, len: usize) -> bool {
         let at = self.slot(rank);
         // SAFETY: `[at, at + len)` lies inside this region's reservation
         // (`len <= stride`), which nothing else uses: MAP_FIXED replaces
@@ -682,10 +679,10 @@ impl Region {
             )
         };
         if mapped != at.cast() {
-            return Err(());
+            return false;
         }
         advise_huge_pages(at, len);
-        Ok(())
+        true
     }
 
     fn slot(&self, rank: usize) -> *mut u8 {

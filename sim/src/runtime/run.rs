@@ -210,6 +210,18 @@ const SPINS: u32 = 1000;
 /// share its core with the thread it waits for, so it spins only briefly.
 const UNPINNED_SPINS: u32 = 100;
 
+/// Whether a waiter's deadlock check is due: at its first due round
+/// (which starts the deadline of the waits the check sees for the first
+/// time), then every 2 ms.
+fn check_due(last_check: &mut Option<Instant>) -> bool {
+    let now = Instant::now();
+    let due = last_check.is_none_or(|last| now.duration_since(last) >= Duration::from_millis(2));
+    if due {
+        *last_check = Some(now);
+    }
+    due
+}
+
 /// The threads asleep in a wait on cells of one window.
 #[derive(Default)]
 struct Sleepers {
@@ -867,24 +879,11 @@ impl State<'_> {
             // The clock is read every few rounds only: a fiber's round is a
             // switch of a few nanoseconds, a clock read costs more.
             let due = rounds.is_multiple_of(64) || self.board.is_some();
-            if due && self.check_due(&mut last_check) {
+            if due && check_due(&mut last_check) {
                 self.declare_deadlock_if_stuck();
             }
         }
         self.set_status(rank, thread, Status::Running);
-    }
-
-    /// Whether a waiter's deadlock check is due: at its first due round
-    /// (which starts the deadline of the waits the check sees for the
-    /// first time), then every 2 ms.
-    fn check_due(&self, last_check: &mut Option<Instant>) -> bool {
-        let now = Instant::now();
-        let due =
-            last_check.is_none_or(|last| now.duration_since(last) >= Duration::from_millis(2));
-        if due {
-            *last_check = Some(now);
-        }
-        due
     }
 
     /// A round of a waiting fiber that yielded: when no rank of its worker
