@@ -788,6 +788,30 @@ fn exploring_finds_the_race_pld_run_finds() {
 }
 
 #[test]
+fn a_schedule_count_far_past_the_time_limit_costs_no_memory() {
+    // The seeds were listed up front, 16 bytes each: 10^12 schedules
+    // aborted the host ("memory allocation of 16000000000000 bytes
+    // failed"), 10^8 took 1.7 GB before the first schedule ran.
+    let (context, sink) = host_context();
+    let program = program(&context, &sink, "examples/ring_allreduce.mlir", 4);
+    let options = api::pldRunOptionsCreate();
+    let o = || api::PldRunOptions { ptr: options.ptr };
+    api::pldRunOptionsSetExplore(o(), 7, 1_000_000_000_000);
+    api::pldRunOptionsSetTimeLimit(o(), 0.5);
+    let result = run_plain(&program, options.ptr);
+    assert!(!result.ptr.is_null(), "{:?}", messages(&sink));
+    let ran = api::pldRunResultGetNumSchedules(result_of(&result));
+    assert!(ran > 0 && ran < 1_000_000_000_000, "{ran}");
+    let kinds: Vec<FindingKind> = findings(&result).into_iter().map(|f| f.0).collect();
+    assert_eq!(kinds, [FindingKind::TimeLimit]);
+    let message = host::text(api::pldRunResultGetFindingMessage(result_of(&result), 0));
+    assert!(message.contains("of 1000000000000"), "{message}");
+    api::pldRunResultDestroy(result);
+    api::pldRunOptionsDestroy(options);
+    api::pldProgramDestroy(program);
+}
+
+#[test]
 fn what_is_wrong_reaches_the_hosts_diagnostic_handler() {
     let (context, sink) = host_context();
     // A collective the verifier refuses: at its op, through the handler.

@@ -115,20 +115,18 @@ pub fn run(
             ));
         }
     }
-    let schedules: Vec<Option<u64>> = match options.explore {
-        Some((first, count)) if count > 0 => (0..count as u64)
-            .map(|i| Some(first.wrapping_add(i)))
-            .collect(),
-        _ => vec![None],
+    let schedules = match options.explore {
+        Some((first, count)) if count > 0 => Seeds::Explore { first, count },
+        _ => Seeds::Plain,
     };
     let stop = Stop::default();
     let limit = options.time_limit.map(|limit| (limit, timer(&stop, limit)));
     let (mut report, finals) = stop.enter(|| match &loaded.mode {
         Mode::Kernel { program, kernel } => {
             let kernel = &program.kernels[*kernel];
-            run_kernel(program, kernel, loaded.ranks, options, &start, &schedules)
+            run_kernel(program, kernel, loaded.ranks, options, &start, schedules)
         }
-        Mode::Whole(run) => run_whole(run, loaded.ranks, options, &start, &schedules),
+        Mode::Whole(run) => run_whole(run, loaded.ranks, options, &start, schedules),
     })?;
     // (A limit that passed just after the last schedule ended stopped
     // nothing.)
@@ -139,6 +137,33 @@ pub fn run(
             .push(over_time(limit, report.schedules, schedules.len()));
     }
     Ok((report, finals))
+}
+
+/// The schedules of a run: one plain run, or `count` explored schedules
+/// from seed `first` on (made one at a time: a count may be far more than
+/// a time limit lets run).
+#[derive(Clone, Copy)]
+enum Seeds {
+    Plain,
+    Explore { first: u64, count: usize },
+}
+
+impl Seeds {
+    fn len(self) -> usize {
+        match self {
+            Seeds::Plain => 1,
+            Seeds::Explore { count, .. } => count,
+        }
+    }
+
+    /// Each schedule's seed (`None` for the plain run).
+    fn iter(self) -> impl Iterator<Item = Option<u64>> {
+        let first = match self {
+            Seeds::Plain => None,
+            Seeds::Explore { first, .. } => Some(first),
+        };
+        (0..self.len() as u64).map(move |i| first.map(|f| f.wrapping_add(i)))
+    }
 }
 
 /// Requests `stop` once `limit` has passed, unless the returned sender is
@@ -293,7 +318,7 @@ fn run_kernel(
     ranks: usize,
     options: &Options,
     start: &[Vec<Option<&[u8]>>],
-    schedules: &[Option<u64>],
+    schedules: Seeds,
 ) -> Result<(Report, Finals), String> {
     // `[rank][param]`, as the simulator and the golden take them.
     let inputs: Vec<Vec<Vec<u8>>> = (0..ranks)
@@ -311,7 +336,7 @@ fn run_kernel(
         ..Report::default()
     };
     let mut last = Vec::new();
-    for &seed in schedules {
+    for seed in schedules.iter() {
         if stopped() {
             break;
         }
@@ -468,7 +493,7 @@ fn run_whole(
     ranks: usize,
     options: &Options,
     start: &[Vec<Option<&[u8]>>],
-    schedules: &[Option<u64>],
+    schedules: Seeds,
 ) -> Result<(Report, Finals), String> {
     // (The closure runs on the devices' threads: it holds only the
     // buffers, not the program.)
@@ -487,7 +512,7 @@ fn run_whole(
         ..Report::default()
     };
     let mut last = Vec::new();
-    for &seed in schedules {
+    for seed in schedules.iter() {
         if stopped() {
             break;
         }

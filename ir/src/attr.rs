@@ -227,6 +227,34 @@ pub fn callee(call: melior::ir::OperationRef) -> Option<String> {
     flat_symbol(call.attribute("callee").ok()?)
 }
 
+/// The lists of an upstream `shard` dialect axis array, read from its
+/// printed form (`#shard<axisarray[[0], [], [1, 2]]>`: the grid axes that
+/// split each tensor axis); `None` when it is not one.
+pub fn shard_axis_array(attribute: Attribute) -> Option<Vec<Vec<usize>>> {
+    let text = attribute.to_string();
+    let inner = text
+        .strip_prefix("#shard<axisarray")?
+        .strip_suffix('>')?
+        .trim()
+        .strip_prefix('[')?
+        .strip_suffix(']')?;
+    let mut lists = Vec::new();
+    for part in inner.split(']').map(str::trim) {
+        let part = part.trim_start_matches(',').trim();
+        let Some(list) = part.strip_prefix('[') else {
+            continue;
+        };
+        let axes = list
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| s.parse::<usize>().ok())
+            .collect::<Option<Vec<_>>>()?;
+        lists.push(axes);
+    }
+    Some(lists)
+}
+
 /// The symbol named by a `@sym` attribute.
 pub fn flat_symbol(attribute: Attribute) -> Option<String> {
     let raw = attribute.to_raw();

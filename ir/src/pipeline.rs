@@ -285,7 +285,7 @@ impl<'c> Planned<'c> {
         if self.step.pass == "shard-partition" {
             if let Some((op, message)) = crate::guard::shard_partition_crash(module.as_operation())
             {
-                crate::diag::error(op, message);
+                crate::diag::error(op, &message);
                 return Err(PassFailed);
             }
         }

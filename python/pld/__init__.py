@@ -88,6 +88,13 @@ for _name in __all__:
 
 __version__: str = _pld.__version__
 
+
+def __dir__() -> list[str]:
+    """What ``dir(pld)`` lists: the API (``__all__``) and the version, none
+    of the helpers the package imports under private names."""
+    return sorted([*__all__, "__version__"])
+
+
 #: The most ranks a run may have.
 MAX_RANKS: int = _pld.MAX_RANKS
 
@@ -130,12 +137,17 @@ def _text(source: Source, name: str | None) -> tuple[str, str]:
     return _pld.source_text(data, name), name
 
 
-def _integer(value: int, keyword: str) -> int:
+def _whole(value: int, keyword: str) -> int:
     """``value`` checked to be an integer (an int or a numpy integer; not a
     bool, a float or a string)."""
     if isinstance(value, bool) or not isinstance(value, _numbers.Integral):
         raise TypeError(f"{keyword} is an int, not {type(value).__name__}")
-    value = int(value)
+    return int(value)
+
+
+def _integer(value: int, keyword: str) -> int:
+    """``value`` checked to be an integer the extension takes (64 bits)."""
+    value = _whole(value, keyword)
     if value >= 2**64:
         # (What the extension takes is 64 bits wide.)
         raise ValueError(f"{keyword} is at most 2**64 - 1, not {value}")
@@ -143,7 +155,9 @@ def _integer(value: int, keyword: str) -> int:
 
 
 def _ranks(ranks: int) -> int:
-    ranks = _integer(ranks, "ranks")
+    # (Its own range, not the 64-bit one: `ranks=2**70` was told "at most
+    # 2**64 - 1".)
+    ranks = _whole(ranks, "ranks")
     if not 1 <= ranks <= MAX_RANKS:
         raise ValueError(f"ranks must be 1 to {MAX_RANKS}, not {ranks}")
     return ranks

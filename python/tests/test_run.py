@@ -310,12 +310,35 @@ def test_bad_arguments_are_python_errors(example) -> None:
     source = example("ring_allreduce.mlir")
     with pytest.raises(ValueError):
         pld.run(source, ranks=0)
+    with pytest.raises(ValueError, match=r"^ranks must be 1 to 64, not 1180591620717411303424$"):
+        pld.run(source, ranks=2**70)
     with pytest.raises(ValueError):
         pld.run(source, deadline=0)
     with pytest.raises(TypeError):
         pld.run(source, inputs=[1, 2])  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         pld.run(12)  # type: ignore[arg-type]
+
+
+BIG = """func.func @k(%data: tensor<3x1000000000000xf32, #pld.dist>, %sig: tensor<6x4xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%data, %sig) {mode = "ring", op = #pld.reduce_op<"sum">} : (tensor<3x1000000000000xf32, #pld.dist>, tensor<6x4xi32, #pld.dist>) -> tensor<3x1000000000000xf32, #pld.dist>
+  return
+}
+"""
+
+
+def test_a_refused_kernel_is_a_located_error_as_pld_run_prints_it(tmp_path: Path) -> None:
+    """A kernel the simulator refuses when it loads it (a buffer past 16 GiB)
+    is an error at its function, as pld-run prints it (it was
+    ``big.mlir: big.mlir:1:1: @k: ...``, without diagnostics)."""
+    path = tmp_path / "big.mlir"
+    path.write_text(BIG)
+    with pytest.raises(pld.Error) as raised:
+        pld.run(path, ranks=4)
+    message = "@k: parameter #0 is larger than the simulator's 16 GiB per buffer"
+    assert str(raised.value).startswith(f"{path}:1:1: error: {message}\n"), str(raised.value)
+    found = [(d.file, d.line, d.column, d.message) for d in raised.value.diagnostics]
+    assert found == [(str(path), 1, 1, message)]
 
 
 def test_bytecode_runs_and_translates_as_its_text(example) -> None:

@@ -84,7 +84,7 @@ fn is_diagnostic(line: &str) -> bool {
 
 /// A refusal of loading `buffer_name`, naming the file unless it names it
 /// already (a refusal at an op starts with its `file:line:col`).
-pub(crate) fn in_file(buffer_name: &str, message: String) -> String {
+pub fn in_file(buffer_name: &str, message: String) -> String {
     if message.starts_with(&format!("{buffer_name}:")) {
         message
     } else {

@@ -483,12 +483,14 @@ fn run_series(
     let mut kernel_timed = Duration::ZERO;
     let mut kernel_times = Vec::with_capacity(iters.min(1 << 16));
     let mut runs = 0;
-    let mut finished;
     let total = options.warmup.saturating_add(iters);
     if total > 1 {
         crate::watch::done(format!("0 of {total} runs finished"));
     }
-    loop {
+    // Each run's `finished` is dropped before the next run starts, so that
+    // its windows go back to the program for the next to reuse
+    // (`pld_sim::runtime::domain::Spare`).
+    let finished = loop {
         crate::watch::phase(format!(
             "running @{} on {}{}",
             kernel.name,
@@ -496,7 +498,7 @@ fn run_series(
             crate::watch::of_total(runs, total)
         ));
         let run_started = Instant::now();
-        finished = program.run_traced(
+        let finished = program.run_traced(
             &kernel.name,
             options.ranks,
             options.deadline,
@@ -523,10 +525,10 @@ fn run_series(
         });
         let interrupted = finished.as_ref().is_ok_and(|f| f.outcome.interrupted);
         if failed || runs >= total || crate::mpi_run::stopped(interrupted) {
-            break;
+            break finished;
         }
         crate::watch::done(format!("{runs} of {total} runs finished"));
-    }
+    };
     let timed_runs = runs.saturating_sub(options.warmup).max(1) as u32;
     let (elapsed, kernel_time) = if runs > options.warmup {
         (timed / timed_runs, kernel_timed / timed_runs)

@@ -175,10 +175,12 @@ fn say(text: String) {
 /// The message of a run over `--time-limit`.
 fn over_time(limit: Duration) -> String {
     let a = account();
-    let mut text = format!(
-        "pld-run: error: --time-limit ({:.1}s) reached",
-        limit.as_secs_f64()
-    );
+    // Tenths of a second, or what a shorter limit is (`1ns`, not `0.0s`).
+    let shown = match limit >= Duration::from_millis(100) {
+        true => format!("{:.1}s", limit.as_secs_f64()),
+        false => format!("{limit:?}"),
+    };
+    let mut text = format!("pld-run: error: --time-limit ({shown}) reached");
     match &a.schedule {
         Some(Running { seed, label, .. }) => {
             text += &format!(" during schedule {seed} of {label} (--replay {seed})");

@@ -290,7 +290,10 @@ fn retype_signature<'c>(context: &'c Context, function: OperationRef<'c, '_>, in
         .collect();
     // The signature as written (tensor shapes and layouts), for tools that
     // run converted kernels: the simulator's explorer sizes buffers by it.
-    if let Ok(original) = function.attribute("function_type") {
+    // A function converted before keeps it (its type is pointers by now:
+    // converting its output again changes nothing).
+    let kept = function.attribute(SIGNATURE).is_ok();
+    if let (false, Ok(original)) = (kept, function.attribute("function_type")) {
         ir::set_attribute(function, SIGNATURE, original);
     }
     ir::retype_function(context, function, &converted, &[]);

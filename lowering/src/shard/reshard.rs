@@ -214,38 +214,13 @@ fn bounds(offsets: &[i64], shards: usize, size: usize, axis: usize) -> Result<Ve
     Ok(offsets.iter().map(|o| *o as usize).collect())
 }
 
-/// The `split_axes` of a `shard.sharding`, read from its printed form
-/// (`#shard<axisarray[[0], [], [1, 2]]>`).
+/// The `split_axes` of a `shard.sharding`.
 fn split_axes(sharding: OperationRef) -> Result<Vec<Vec<usize>>, Refusal> {
-    let text = sharding
+    let attribute = sharding
         .attribute("split_axes")
-        .map(|a| a.to_string())
         .map_err(|_| "has a sharding without split_axes")?;
-    let inner = text
-        .strip_prefix("#shard<axisarray")
-        .and_then(|t| t.strip_suffix('>'))
-        .map(str::trim)
-        .and_then(|t| t.strip_prefix('['))
-        .and_then(|t| t.strip_suffix(']'))
-        .ok_or_else(|| format!("has a sharding with split_axes {text}"))?;
-    let mut lists = Vec::new();
-    for part in inner.split(']').map(str::trim) {
-        let part = part.trim_start_matches(',').trim();
-        let Some(list) = part.strip_prefix('[') else {
-            continue;
-        };
-        let axes = list
-            .split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(|s| {
-                s.parse::<usize>()
-                    .map_err(|_| format!("has a sharding with split_axes {text}"))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        lists.push(axes);
-    }
-    Ok(lists)
+    pld_ir::attr::shard_axis_array(attribute)
+        .ok_or_else(|| format!("has a sharding with split_axes {attribute}"))
 }
 
 /// The all_to_all_v of one reshard: who sends whom which part.

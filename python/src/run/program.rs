@@ -57,15 +57,9 @@ pub fn run(request: &Request, inputs: &Inputs) -> Result<Report, Failure> {
 
 /// The program lowered, compiled and planned, as `pld-run` loads it.
 pub fn load(request: &Request) -> Result<ProgramRun, Failure> {
-    ProgramRun::load_source(request.loaded(), request.entry.as_deref(), request.ranks).map_err(
-        |e| {
-            // Refusals at an op already start with its location.
-            match e.starts_with(&format!("{}:", request.name)) {
-                true => request.refuse(e),
-                false => request.refuse(format!("{}: {e}", request.name)),
-            }
-        },
-    )
+    // Refusals at an op already start with its location.
+    ProgramRun::load_source(request.loaded(), request.entry.as_deref(), request.ranks)
+        .map_err(|e| request.refuse(pld_tools::run::in_file(&request.name, e)))
 }
 
 /// The program's window buffers as the caller fills them, by name.

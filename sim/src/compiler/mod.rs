@@ -6,7 +6,7 @@
 
 pub mod cache;
 pub mod convert_pto_to_sim;
-mod diag;
+pub(crate) mod diag;
 pub mod jit;
 pub mod locate;
 pub mod lower;

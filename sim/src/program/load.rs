@@ -10,7 +10,7 @@
 
 use super::model::{index_of, location, tensor_param, Collective, KernelInfo, Param, Rail};
 use crate::compiler::{Compiled, Source};
-use crate::runtime::domain::{aligned, CommDomain};
+use crate::runtime::domain::{aligned, CommDomain, Spare};
 use crate::runtime::run::{Outcome, Run};
 use melior::ir::{
     block::BlockLike, operation::OperationLike, r#type::FunctionType, OperationRef, RegionLike,
@@ -38,6 +38,12 @@ pub struct Program {
     /// zero when it came from the cache of this thread, short when its
     /// object came from the disk cache).
     pub compile_time: Duration,
+    /// The windows of its last finished run, for its next run of the same
+    /// shape (an `--iters` series, the schedules of `--explore`).
+    spare: Spare,
+    /// The name of its source (what locations of a module converted
+    /// without them name: its own lines).
+    pub source_name: String,
 }
 
 /// The buffers of every rank after a run.
@@ -82,6 +88,12 @@ impl Finished {
 }
 
 impl Program {
+    /// The windows its last run left for its next (a program's runs of
+    /// HOST and CHIP programs keep theirs here too).
+    pub(crate) fn spare(&self) -> &Spare {
+        &self.spare
+    }
+
     /// Reads the kernels of a pld module (its device functions, with their
     /// tensor parameters) and compiles them through `pld-to-pto`.
     pub fn load(text: &str) -> Result<Self, String> {
@@ -98,7 +110,7 @@ impl Program {
     pub fn load_source(source: Source) -> Result<Self, String> {
         let Source { text, name, .. } = source;
         if is_converted(text) {
-            return Self::load_converted(text, name);
+            return Self::converted(source);
         }
         // Lowering first: its diagnostics point at the source.
         let started = std::time::Instant::now();
@@ -117,6 +129,8 @@ impl Program {
             compiled,
             lower_time,
             compile_time: started.elapsed(),
+            spare: Spare::default(),
+            source_name: name.to_string(),
         })
     }
 
@@ -125,10 +139,25 @@ impl Program {
     /// are named `argN`; the kernels have no collectives to check, but
     /// their signals are known from the signal ops.
     pub fn load_converted(text: &str, source_name: &str) -> Result<Self, String> {
+        Self::converted(Source::new(text, source_name))
+    }
+
+    /// `load_converted` of `source`: verified first (docs/dialect.md 6), as
+    /// a module before `pld-to-pto` is, its findings quoting its file.
+    fn converted(source: Source) -> Result<Self, String> {
+        let Source { text, name, file } = source;
+        let source_name = name;
         let context = pld_dialect::context();
-        let _quiet = pld_ir::diag::Sink::attach(&context);
-        let module = pld_ir::parse::parse(&context, text, source_name)
-            .ok_or_else(|| format!("{source_name} does not parse"))?;
+        let sink = pld_ir::diag::Sink::attach(&context);
+        let failed = |what: &str| {
+            let diagnostics = crate::compiler::diag::render_source(&sink, name, file);
+            format!("{what} failed:{diagnostics}")
+        };
+        let module =
+            pld_ir::parse::parse(&context, text, source_name).ok_or_else(|| failed("parse"))?;
+        if !pld_dialect::verify::verify_and_emit(module.as_operation()) {
+            return Err(failed("verify"));
+        }
         let kernels = crate::program::converted::describe(&module)?;
         let started = std::time::Instant::now();
         let compiled = Compiled::cached_named(text, source_name)?;
@@ -142,6 +171,8 @@ impl Program {
             compiled,
             lower_time: Duration::ZERO,
             compile_time: started.elapsed(),
+            spare: Spare::default(),
+            source_name: name.to_string(),
         })
     }
 
@@ -208,8 +239,8 @@ impl Program {
             }
         }
         let transport = crate::runtime::transport::current();
-        let domain =
-            CommDomain::over(transport, ranks, window_bytes.max(32)).map_err(|e| e.to_string())?;
+        let domain = CommDomain::over(transport, ranks, window_bytes.max(32), Some(&self.spare))
+            .map_err(|e| e.to_string())?;
         let locals = write_inputs(&domain, params, &offsets, &init)?;
         // The timeline names window bytes by parameter and element.
         let names = |_window: usize, offset: usize| {

@@ -314,7 +314,8 @@ fn outstanding(
             site,
             format!(
                 "AsyncEvent::{op} on event {handle}, which is not an outstanding asynchronous \
-                 copy of rank {rank} (waited for already, or never submitted)"
+                 copy of rank {rank} (waited for, or tested complete, already; or never \
+                 submitted)"
             ),
         );
     }

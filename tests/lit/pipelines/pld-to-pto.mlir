@@ -4,6 +4,13 @@
 // RUN: pld-opt %s --pass-pipeline='builtin.module(pld-to-pto)' | FileCheck %s
 // RUN: pld-opt %s --pass-pipeline='builtin.module(pld-to-pto)' | pld-opt | FileCheck %s
 // RUN: pld-opt %s --pass-pipeline='builtin.module(pld-incore-pipeline)' | FileCheck %s --check-prefix=INCORE
+// Its own output goes through unchanged (the second run rewrote
+// pld.signature to the pointer types, and pld-run then refused the module):
+// RUN: pld-opt %s --pass-pipeline='builtin.module(pld-to-pto)' -o %t.once
+// RUN: pld-opt %t.once --pass-pipeline='builtin.module(pld-to-pto)' | diff %t.once -
+// RUN: pld-opt %S/../../../examples/ring_allreduce.mlir --pass-pipeline='builtin.module(pld-to-pto,pld-to-pto)' -o %t.twice
+// RUN: pld-run %t.twice --ranks 4 | FileCheck %s --check-prefix=TWICE
+// TWICE: @ring_allreduce on 4 ranks: finished
 // Every op left is func, arith, scf or pto:
 // RUN: pld-opt %s --pass-pipeline='builtin.module(pld-to-pto)' | grep -oE '("[a-z_]+\.[a-z_]+"|= [a-z_]+\.[a-z_]+|^ *[a-z_]+\.[a-z_]+ )' | grep -oE '[a-z_]+\.' | sort -u | FileCheck %s --check-prefix=DIALECTS
 // The whole chain to PTOAS text:

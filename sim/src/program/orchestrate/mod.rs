@@ -193,8 +193,11 @@ impl ProgramRun {
 
     fn plan_checked(&mut self, world: usize, entry: Option<&str>) -> Result<(), String> {
         let context = pld_dialect::context();
-        let module = pld_ir::parse::parse(&context, &self.program.lowered, "<lowered>")
-            .ok_or("the lowered module does not parse")?;
+        // (Ops without a location of their own, in a module converted
+        // without its source's, are on lines of the program's source.)
+        let module =
+            pld_ir::parse::parse(&context, &self.program.lowered, &self.program.source_name)
+                .ok_or("the lowered module does not parse")?;
         let hosts: Vec<String> = pld_ir::functions(module.as_operation())
             .into_iter()
             .filter(|f| pld_dialect::query::function_kind(*f) == Ok(Some(FuncKind::Host)))
@@ -415,8 +418,13 @@ impl ProgramRun {
     ) -> Result<ProgramOutcome, String> {
         let (bases, total) = self.layout();
         let transport = crate::runtime::transport::current();
-        let memory = CommDomain::over(transport, self.plan.world, total.max(64))
-            .map_err(|e| e.to_string())?;
+        let memory = CommDomain::over(
+            transport,
+            self.plan.world,
+            total.max(64),
+            Some(self.program.spare()),
+        )
+        .map_err(|e| e.to_string())?;
         let contexts = self.contexts(&memory, &bases);
         self.fill(&memory, &bases, init)?;
         let (kernels, variants) = self.entries()?;
@@ -732,11 +740,54 @@ impl ProgramRun {
     /// are matched with the other members' by where they come from (the
     /// collective's or the kernel call's source location) and how many
     /// tasks from there the device ran before on that domain: domains over
-    /// other devices interleave their own tasks.
+    /// other devices interleave their own tasks. When that leaves a call
+    /// without some member, and matching each device's k-th collective on
+    /// a domain with the others' k-th completes every call with one kind of
+    /// collective, the calls are those: a module converted without its
+    /// source's locations has one dispatch per device, each on a line of
+    /// its own.
     fn calls(&self) -> Vec<Call> {
+        let complete = |calls: &[Call]| calls.iter().all(|c| c.tasks.iter().all(Option::is_some));
+        let mut placed = HashMap::new();
+        let by_place = self.grouped(|device, domain, location, _| {
+            let count = placed.entry((device, domain, location)).or_insert(0);
+            *count += 1;
+            Some((domain, location, *count))
+        });
+        if complete(&by_place) {
+            return by_place;
+        }
+        let mut ordered = HashMap::new();
+        let by_order = self.grouped(|device, domain, _, task| {
+            self.collective_kind(task)?;
+            let count = ordered.entry((device, domain)).or_insert(0);
+            *count += 1;
+            Some((domain, "", *count))
+        });
+        let one_kind = |call: &Call| {
+            let kinds: Vec<_> = (call.tasks.iter().enumerate())
+                .filter_map(|(rank, t)| {
+                    let device = self.plan.domains[call.domain].devices[rank];
+                    self.collective_kind(&self.plan.tasks[device][(*t)?])
+                })
+                .collect();
+            kinds.windows(2).all(|w| w[0] == w[1])
+        };
+        match complete(&by_order) && by_order.iter().all(one_kind) {
+            true => by_order,
+            false => by_place,
+        }
+    }
+
+    /// The tasks in program order grouped into calls by `key` (`(device,
+    /// domain, location, task)` to the call's key; `None` leaves the task
+    /// out).
+    fn grouped<'p>(
+        &'p self,
+        mut key: impl FnMut(usize, usize, &'p str, &'p Task) -> Option<(usize, &'p str, usize)>,
+    ) -> Vec<Call> {
         let mut calls: Vec<Call> = Vec::new();
         let mut found: HashMap<(usize, &str, usize), usize> = HashMap::new();
-        let mut seen: HashMap<(usize, usize, &str), usize> = HashMap::new();
         for &(device, index) in &self.plan.order {
             let task = &self.plan.tasks[device][index];
             let (domain, location) = match task {
@@ -746,25 +797,31 @@ impl ProgramRun {
                     k.location.as_str(),
                 ),
             };
-            let count = seen.entry((device, domain, location)).or_insert(0);
-            let occurrence = *count;
-            *count += 1;
+            let Some(id) = key(device, domain, location, task) else {
+                continue;
+            };
             let members = &self.plan.domains[domain].devices;
-            let call = *found
-                .entry((domain, location, occurrence))
-                .or_insert_with(|| {
-                    calls.push(Call {
-                        domain,
-                        first: (device, index),
-                        tasks: vec![None; members.len()],
-                    });
-                    calls.len() - 1
+            let call = *found.entry(id).or_insert_with(|| {
+                calls.push(Call {
+                    domain,
+                    first: (device, index),
+                    tasks: vec![None; members.len()],
                 });
+                calls.len() - 1
+            });
             if let Some(rank) = self.plan.domains[domain].rank_of(device) {
                 calls[call].tasks[rank] = Some(index);
             }
         }
         calls
+    }
+
+    /// The kind of collective a task carries out, if any.
+    fn collective_kind(&self, task: &Task) -> Option<CollectiveKind> {
+        match task {
+            Task::Builtin(b) => Some(b.collective.kind),
+            Task::Kernel(k) => Some(self.program.kernel(&k.kernel)?.collectives.first()?.kind),
+        }
     }
 
     /// The collective calls with their checks.

@@ -9,6 +9,9 @@
 // duration holds; huge counts are long runs, never an allocation or a
 // panic (the time limit ends them).
 // RUN: sh -c 'pld-run %s --ranks 2 --time-limit 1e300 > /dev/null 2>&1; test $? -eq 2'
+// A limit below a tenth of a second is shown as it is (it said "0.0s"):
+// RUN: not pld-run %s --ranks 2 --time-limit 1e-9 2>&1 | FileCheck %s --check-prefix=TINY
+// TINY: pld-run: error: --time-limit (1ns) reached
 // RUN: sh -c 'pld-run %s --ranks 2 --explore 18446744073709551615 --time-limit 1 > /dev/null 2>&1; test $? -eq 3'
 // RUN: sh -c 'pld-run %s --ranks 2 --warmup 18446744073709551615 --time-limit 1 > /dev/null 2>&1; test $? -eq 3'
 // CHECK: pld-run: error: --time-limit (5.0s) reached while running @forever on 2 ranks, which had not finished (a rank in a loop that does not end is never blocked, so no deadlock is reported)

@@ -1,0 +1,32 @@
+// A module already converted by pld-to-pto (PTO ops, `pto.kernel_kind`) is
+// verified before it runs, as a pld source is (docs/dialect.md 6, rules P2
+// to P4): before, pld-run ran it unverified, so an SDMA session without a
+// scratch tile ran with exit 0, a put into a shorter destination copied
+// part of its row with exit 0, and a URMA put without its peer operand
+// failed at run time on "the queue to peer -1".
+//
+// RUN: rm -rf %t && split-file %s %t
+// RUN: not pld-run %t/sdma.pto.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=SDMA
+// RUN: not pld-run %t/sdma.pto.mlir --ranks 2 --explore 2 2>&1 | FileCheck %s --check-prefix=SDMA
+// SDMA: sdma.pto.mlir:5:16: error: 'pto.comm_build_async_session' op engine sdma needs a scratch operand (a UB tile_buf of loc vec)
+// SDMA-NEXT: %session = "pto.comm_build_async_session"
+// SDMA-NEXT: ^
+//
+// RUN: sed -e 's/%%session, %%peer32) {operandSegmentSizes = array<i32: 1, 1, 1, 1>} : (!row, !row, !pto.async_session, i32)/%%session) {operandSegmentSizes = array<i32: 1, 1, 1, 0>} : (!row, !row, !pto.async_session)/' %S/../../../explore/async-put-waited.pto.mlir > %t/no-peer.pto.mlir
+// RUN: not pld-run %t/no-peer.pto.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=PEER
+// PEER: no-peer.pto.mlir:56:12: error: 'pto.comm_tput_async' op a transfer on a URMA session needs a peer operand (its PER_PEER queue)
+// PEER-NOT: peer -1
+//
+// The shipped module itself still runs:
+// RUN: pld-run %S/../../../explore/async-put-waited.pto.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=FINE
+// FINE: @exchange on 2 ranks: finished
+
+//--- sdma.pto.mlir
+// An SDMA session needs a UB scratch tile (rule P3).
+module {
+  func.func @k(%data: !pto.ptr<f32>, %ctx: !pto.ptr<i64>) attributes {pld.kind = #pld.func_kind<"incore">, pld.signature = (tensor<1x64xf32, #pld.dist>, !pld.ctx) -> (), pto.kernel_kind = #pto.kernel_kind<"vector">} {
+    %ws = arith.constant 0 : i64
+    %session = "pto.comm_build_async_session"(%ws) {engine = #pto.dma_engine<"sdma">, operandSegmentSizes = array<i32: 0, 1>} : (i64) -> !pto.async_session
+    return
+  }
+}
