@@ -12,6 +12,13 @@ use melior::ir::{operation::OperationLike, r#type::RankedTensorType, OperationRe
 /// * a `shard.sharding` with `sharded_dims_offsets` that a `shard.shard`
 ///   uses (resharding such a tensor dereferences a null value in
 ///   `partitionTriviallyShardableOperation`);
+/// * a reshard (a `shard.shard ... annotate_for_users` of a value another
+///   `shard.shard` annotates) that takes more than one of the steps the
+///   pass knows (one grid axis added to or removed from the end of one
+///   tensor axis's list, or the one grid axis of a tensor axis moved to
+///   one split over none): it crashes (`[[0, 1]]` to `[[]]`, `[[0]]` to `[[1]]`), or
+///   partitions the first step alone and returns a tensor of the wrong
+///   shape (`[[0], [1]]` to `[[]]` gathers one axis);
 /// * a `shard.shard` whose sharding splits a static tensor axis evenly
 ///   over more devices than divide it (the pass cuts every shard to the
 ///   rounded-down size, then fails on a `tensor.cast` the source never
@@ -48,6 +55,9 @@ where
     }
     let grids = crate::collect(root, |n| n == "shard.grid");
     if let Some(found) = shards.iter().find_map(|s| undivided_split(*s, &grids)) {
+        return Some(found);
+    }
+    if let Some(found) = shards.iter().find_map(|s| reshard_in_steps(*s)) {
         return Some(found);
     }
     let annotated: Vec<OperationRef> = shards
@@ -111,4 +121,106 @@ fn unannotated_tensor_operand(op: OperationRef) -> bool {
         RankedTensorType::try_from(crate::type_of(value)).is_ok()
             && crate::defining_op(value).is_none_or(|d| crate::op_name(&d) != "shard.shard")
     })
+}
+
+/// Whether `shard` is a reshard upstream `shard-partition` does not make in
+/// its single step (see [`shard_partition_crash`]).
+pub fn is_reshard_in_steps(shard: OperationRef) -> bool {
+    reshard_in_steps(shard).is_some()
+}
+
+/// A reshard `to` of a value sharded `from` that upstream `shard-partition`
+/// does not make in its single step, and the error for it.
+fn reshard_in_steps<'c, 'a>(shard: OperationRef<'c, 'a>) -> Option<(OperationRef<'c, 'a>, String)> {
+    shard.attribute("annotate_for_users").ok()?;
+    let before = crate::operand(shard, 0).and_then(crate::defining_op)?;
+    if crate::op_name(&before) != "shard.shard" || before.attribute("annotate_for_users").is_ok() {
+        return None;
+    }
+    let lists = |op: OperationRef| {
+        let sharding = crate::operand(op, 1).and_then(crate::defining_op)?;
+        attr::shard_axis_array(sharding.attribute("split_axes").ok()?)
+    };
+    let (from, to) = (lists(before)?, lists(shard)?);
+    if one_step(&from, &to) {
+        return None;
+    }
+    let shown = |l: &[Vec<usize>]| format!("{l:?}");
+    Some((
+        shard,
+        format!(
+            "reshards split_axes = {} to {} in more than one step, which upstream \
+             shard-partition (LLVM 22) does not do (it crashes, or makes the first step \
+             alone and returns a tensor of the wrong shape); reshard one step at a time (a \
+             grid axis added to or removed from the end of one tensor axis's list, or the one \
+             grid axis of a tensor axis moved to one split over none), or, for a function argument, leave \
+             shard-partition out: convert-shard-to-pld reshards it itself",
+            shown(&from),
+            shown(&to)
+        ),
+    ))
+}
+
+/// Whether `to` is `from`, or one step from it: one tensor axis's list
+/// with one grid axis more or less at its end, or the one grid axis of one
+/// tensor axis moved to a tensor axis split over none.
+fn one_step(from: &[Vec<usize>], to: &[Vec<usize>]) -> bool {
+    let len = from.len().max(to.len());
+    let at = |l: &[Vec<usize>], i: usize| l.get(i).cloned().unwrap_or_default();
+    let changed: Vec<(Vec<usize>, Vec<usize>)> = (0..len)
+        .map(|i| (at(from, i), at(to, i)))
+        .filter(|(f, t)| f != t)
+        .collect();
+    // `longer` is `shorter` with the grid axis `a` at its end.
+    let extends = |longer: &[usize], shorter: &[usize]| match longer.split_last() {
+        Some((a, rest)) if rest == shorter => Some(*a),
+        _ => None,
+    };
+    match changed.as_slice() {
+        [] => true,
+        [(f, t)] => extends(t, f).is_some() || extends(f, t).is_some(),
+        // A move: only a tensor axis's one grid axis to a tensor axis
+        // split over none (`[[0, 1]]` to `[[0], [1]]` returned the slice of
+        // `[[0, 1], [1]]`).
+        [(f1, t1), (f2, t2)] => {
+            let moved = |(f1, t1): (&[usize], &[usize]), (f2, t2): (&[usize], &[usize])| {
+                f1.len() == 1 && t1.is_empty() && f2.is_empty() && t2 == f1
+            };
+            moved((f1, t1), (f2, t2)) || moved((f2, t2), (f1, t1))
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_step;
+
+    #[test]
+    fn a_reshard_is_one_step_only_as_upstream_partitions_it() {
+        let steps = |from: &[&[usize]], to: &[&[usize]]| {
+            let list = |l: &[&[usize]]| l.iter().map(|a| a.to_vec()).collect::<Vec<_>>();
+            one_step(&list(from), &list(to))
+        };
+        // Measured with mlir-opt 22: partitioned right.
+        assert!(steps(&[&[0, 1]], &[&[0, 1], &[]]));
+        assert!(steps(&[&[0, 1]], &[&[0]]));
+        assert!(steps(&[&[0]], &[&[0, 1]]));
+        assert!(steps(&[&[1]], &[&[]]));
+        assert!(steps(&[&[]], &[&[1]]));
+        assert!(steps(&[&[0], &[1]], &[&[0]]));
+        assert!(steps(&[&[0]], &[&[], &[0]]));
+        assert!(steps(&[&[], &[0]], &[&[0]]));
+        // Crashed (status 139).
+        assert!(!steps(&[&[0, 1]], &[&[]]));
+        assert!(!steps(&[&[]], &[&[0, 1]]));
+        assert!(!steps(&[&[0]], &[&[1]]));
+        assert!(!steps(&[&[0, 1]], &[&[1]]));
+        assert!(!steps(&[&[0, 1]], &[&[1, 0]]));
+        // Made the first step alone: a tensor of the wrong shape.
+        assert!(!steps(&[&[0], &[1]], &[&[]]));
+        assert!(!steps(&[&[0, 1]], &[&[0], &[1]]));
+        assert!(!steps(&[&[1], &[0]], &[&[], &[0, 1]]));
+        assert!(!steps(&[&[0]], &[&[], &[1]]));
+    }
 }

@@ -31,9 +31,28 @@ use melior::ir::{operation::OperationLike, OperationRef};
 /// `sharding-propagation` and `shard-partition` to partition before
 /// `convert-shard-to-pld`: any `shard.shard`, unless a sharding uses
 /// `sharded_dims_offsets` (on which `shard-partition` crashes;
-/// `convert-shard-to-pld` reshards such arguments itself, see [`reshard`]).
+/// `convert-shard-to-pld` reshards such arguments itself, see [`reshard`]),
+/// or every function that has one only reshards its arguments (shardings,
+/// `shard.shard`s and its return) and one of those reshards takes more
+/// than the one step `shard-partition` makes (it crashes on some, and
+/// returns the first step of others): `convert-shard-to-pld` reshards an
+/// argument in one collective, or refuses the reshard at its op.
 pub fn needs_partition(module: OperationRef) -> bool {
     let shards = pld_ir::collect(module, |n| n == "shard.shard");
+    let only_reshards = shards.iter().all(|shard| {
+        pld_ir::enclosing_function(*shard).is_some_and(|f| {
+            pld_ir::collect(f, |n| {
+                !matches!(n, "shard.sharding" | "shard.shard" | "func.return")
+            })
+            .is_empty()
+        })
+    });
+    let in_steps = shards
+        .iter()
+        .any(|s| pld_ir::guard::is_reshard_in_steps(*s));
+    if only_reshards && in_steps {
+        return false;
+    }
     let uneven = shards.iter().any(|shard| {
         pld_ir::operand(*shard, 1)
             .and_then(pld_ir::defining_op)

@@ -198,7 +198,7 @@ fn bounds(offsets: &[i64], shards: usize, size: usize, axis: usize) -> Result<Ve
     if offsets.is_empty() {
         if !size.is_multiple_of(shards) {
             return Err(format!(
-                "splits axis {axis} ({size} elements) into {shards} equal shards, which it does not divide; give sharded_dims_offsets"
+                "splits axis {axis} ({size} elements) evenly over {shards} devices, which does not divide it; give the sharding sharded_dims_offsets"
             ));
         }
         return Ok((0..=shards).map(|i| i * size / shards).collect());

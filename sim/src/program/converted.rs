@@ -4,7 +4,7 @@
 //! the PTO signal ops (the pointers a `pto.comm_twait` or `pto.comm_ttest`
 //! watches, or an adding `pto.comm_tnotify` adds to).
 
-use crate::program::model::{tensor_param, KernelInfo};
+use crate::program::model::{location, tensor_param, KernelInfo, Param};
 use melior::ir::{
     operation::{OperationLike, OperationResult},
     r#type::FunctionType,
@@ -28,6 +28,16 @@ pub(crate) fn describe(module: &melior::ir::Module) -> Result<Vec<KernelInfo>, S
             continue;
         }
         let name = pld_ir::symbol_name(function).unwrap_or_default();
+        // (Compiling it said only "could not convert to LLVM IR".)
+        if let Some(op) = pld_ir::collect(function, |n| n.starts_with("pld.")).first() {
+            return Err(format!(
+                "{}: '{}' op in @{name}, a kernel converted by pld-to-pto (pto.kernel_kind): \
+                 the simulator runs a converted kernel's PTO, arith, scf and func ops; run \
+                 pld-to-pto on the module that holds it",
+                location(*op),
+                op_name(op)
+            ));
+        }
         let signature = function
             .attribute(pld_backend::convert::SIGNATURE)
             .ok()
@@ -59,6 +69,7 @@ pub(crate) fn describe(module: &melior::ir::Module) -> Result<Vec<KernelInfo>, S
                 &format!("arg{}", params.len()),
             )?);
         }
+        check_arguments(function, &name, &signature, &params)?;
         let mut signals = Vec::new();
         let mut cells = Vec::new();
         for op in pld_ir::collect(function, |n| {
@@ -91,6 +102,82 @@ pub(crate) fn describe(module: &melior::ir::Module) -> Result<Vec<KernelInfo>, S
         });
     }
     Ok(kernels)
+}
+
+/// Refuses a kernel whose `pld.signature` is not the one it was converted
+/// from, or whose arguments are not what the simulator passes it (each
+/// parameter's pointer, then a context pointer per distributed one: the
+/// layout `pld-materialize-dist-tensor-ctx` and `convert-pld-to-pto` give a
+/// kernel). A signature edited by hand could otherwise hand the kernel a
+/// context where it reads none, or none where it reads one (a crash in the
+/// kernel's own loads of its context).
+fn check_arguments(
+    function: OperationRef,
+    name: &str,
+    signature: &FunctionType,
+    params: &[Param],
+) -> Result<(), String> {
+    let refuse = |what: String| format!("{}: @{name}: {what}", location(function));
+    let function_type = function
+        .attribute("function_type")
+        .ok()
+        .and_then(pld_ir::attr::type_value)
+        .and_then(|t| FunctionType::try_from(t).ok())
+        .ok_or_else(|| refuse("has no function type".into()))?;
+    let types = |ty: &FunctionType| -> Vec<String> {
+        (0..ty.input_count())
+            .filter_map(|i| ty.input(i).ok())
+            .map(|t| t.to_string())
+            .collect()
+    };
+    let taken = types(&function_type);
+    let written = types(signature);
+    // Each entry of the signature as convert-pld-to-pto converts it.
+    let converted: Vec<String> = written
+        .iter()
+        .zip(0..signature.input_count())
+        .map(|(text, i)| match text.as_str() {
+            "!pld.ctx" => "!pto.ptr<i64>".to_string(),
+            _ => signature
+                .input(i)
+                .ok()
+                .and_then(|t| pld_dialect::types::tensor_info(t).ok().flatten())
+                .filter(|info| info.kind != pld_dialect::types::TensorKind::Tile)
+                .map_or_else(
+                    || text.clone(),
+                    |info| format!("!pto.ptr<{}>", info.element),
+                ),
+        })
+        .collect();
+    if converted != taken {
+        return Err(refuse(format!(
+            "its pld.signature ({}) is not the one it was converted from: it converts to ({}), \
+             but the function takes ({})",
+            written.join(", "),
+            converted.join(", "),
+            taken.join(", ")
+        )));
+    }
+    let passed: Vec<String> = params
+        .iter()
+        .map(|p| format!("!pto.ptr<{}>", p.dtype.name()))
+        .chain(
+            params
+                .iter()
+                .filter(|p| p.distributed)
+                .map(|_| "!pto.ptr<i64>".into()),
+        )
+        .collect();
+    if passed != taken {
+        return Err(refuse(format!(
+            "takes ({}), but the simulator passes a kernel of pld.signature ({}) its \
+             tensors' pointers and then a context per distributed tensor: ({})",
+            taken.join(", "),
+            written.join(", "),
+            passed.join(", ")
+        )));
+    }
+    Ok(())
 }
 
 /// The entry-block argument a view or pointer derives from, through

@@ -1,14 +1,11 @@
-// Upstream shard-partition (LLVM 22) crashes on two kinds of input, and
-// builds invalid IR for a third; pld's drivers refuse them with an error at
-// the op instead (exit status 1).
+// Upstream shard-partition (LLVM 22) crashes on two kinds of input; pld's
+// drivers refuse them with an error at the op instead (exit status 1).
+// (Two more, undivided splits and reshards in several steps, are in
+// partition-steps.mlir.)
 //
 // RUN: split-file --leading-lines %s %t
 // RUN: not pld-opt %t/uneven.mlir --pass-pipeline='builtin.module(func.func(shard-partition))' 2>&1 | FileCheck %s --check-prefix=UNEVEN
 // RUN: not pld-opt %t/unannotated.mlir --pass-pipeline='builtin.module(func.func(shard-partition))' 2>&1 | FileCheck %s --check-prefix=UNANNOTATED
-// RUN: not pld-opt %t/undivided.mlir --pass-pipeline='builtin.module(func.func(sharding-propagation,shard-partition))' 2>&1 | FileCheck %s --check-prefix=UNDIVIDED
-// RUN: not pld-run %t/undivided.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=UNDIVIDED
-// (Before, both said: 'tensor.cast' op operand type 'tensor<6x4xf32>' and
-// result type 'tensor<7x4xf32>' are cast incompatible.)
 // RUN: sh -c 'pld-opt %t/uneven.mlir --pass-pipeline="builtin.module(func.func(shard-partition))" > /dev/null 2>&1; test $? -eq 1'
 //
 // With sharding-propagation first, the second is partitioned.
@@ -18,10 +15,8 @@
 // it so (without shard-partition).
 // RUN: pld-run %t/uneven.mlir --ranks 4 --check | FileCheck %s --check-prefix=RESHARD
 
-// UNEVEN: uneven.mlir:[[# @LINE + 12]]:13: error: 'shard.sharding' op has sharded_dims_offsets, on which upstream shard-partition (LLVM 22) crashes; leave shard-partition out: convert-shard-to-pld reshards an unevenly sharded function argument itself
-// UNANNOTATED: unannotated.mlir:[[# @LINE + 30]]:8: error: 'linalg.matmul' op has a tensor operand that no shard.shard annotates, on which upstream shard-partition (LLVM 22) crashes; run sharding-propagation before it
-// UNDIVIDED: undivided.mlir:[[# @LINE + 39]]:8: error: 'shard.shard' op splits axis 0 (7 elements) evenly over 2 devices, which does not divide it; upstream shard-partition (LLVM 22) builds invalid IR for it: give the sharding sharded_dims_offsets (and leave shard-partition out: convert-shard-to-pld reshards an unevenly sharded function argument itself)
-// UNDIVIDED-NOT: tensor.cast
+// UNEVEN: uneven.mlir:[[# @LINE + 10]]:13: error: 'shard.sharding' op has sharded_dims_offsets, on which upstream shard-partition (LLVM 22) crashes; leave shard-partition out: convert-shard-to-pld reshards an unevenly sharded function argument itself
+// UNANNOTATED: unannotated.mlir:[[# @LINE + 28]]:8: error: 'linalg.matmul' op has a tensor operand that no shard.shard annotates, on which upstream shard-partition (LLVM 22) crashes; run sharding-propagation before it
 // PROPAGATED: shard.all_reduce
 // RESHARD: @uneven on 4 devices: 1 collective call
 // RESHARD: pld.tensor_all_to_all_v at {{.*}}: ok on 4 ranks
@@ -52,14 +47,4 @@ func.func @matmul(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>) -> tensor<8x8xf32>
   %m = linalg.matmul ins(%a1, %b1 : tensor<8x16xf32>, tensor<16x8xf32>) outs(%zero : tensor<8x8xf32>) -> tensor<8x8xf32>
   %m0 = shard.shard %m to %replicated : tensor<8x8xf32>
   return %m0 : tensor<8x8xf32>
-}
-
-//--- undivided.mlir
-shard.grid @grid(shape = 2)
-func.func @rows(%x: tensor<7x4xf32>) -> tensor<7x4xf32> {
-  %by_rows = shard.sharding @grid split_axes = [[0]] : !shard.sharding
-  %whole = shard.sharding @grid split_axes = [[]] : !shard.sharding
-  %a = shard.shard %x to %by_rows : tensor<7x4xf32>
-  %b = shard.shard %a to %whole annotate_for_users : tensor<7x4xf32>
-  return %b : tensor<7x4xf32>
 }

@@ -17,6 +17,30 @@
 // PEER: no-peer.pto.mlir:56:12: error: 'pto.comm_tput_async' op a transfer on a URMA session needs a peer operand (its PER_PEER queue)
 // PEER-NOT: peer -1
 //
+// Its pld.signature must be the one it was converted from, and give the
+// arguments the simulator passes (each tensor's pointer, then a context
+// per distributed tensor): a signal declared plain got no context, and the
+// kernel's own loads of it crashed pld-run (status 139); an f32 signal, a
+// missing or an extra entry ran (status 0).
+// RUN: pld-opt %S/../../../../examples/barrier.mlir --pass-pipeline='builtin.module(pld-to-pto)' -o %t/barrier.pto.mlir
+// RUN: sed -e 's/pld.signature = (tensor<4x1xi32, #pld.dist>, !pld.ctx)/pld.signature = (tensor<4x1xi32>, !pld.ctx)/' %t/barrier.pto.mlir > %t/plain.pto.mlir
+// RUN: not pld-run %t/plain.pto.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=PLAIN
+// PLAIN: plain.pto.mlir:2:3: error: @barrier: takes (!pto.ptr<i32>, !pto.ptr<i64>), but the simulator passes a kernel of pld.signature (tensor<4x1xi32>, !pld.ctx) its tensors' pointers and then a context per distributed tensor: (!pto.ptr<i32>)
+// RUN: sed -e 's/pld.signature = (tensor<4x1xi32, #pld.dist>, !pld.ctx)/pld.signature = (tensor<4x1xf32, #pld.dist>, !pld.ctx)/' %t/barrier.pto.mlir > %t/f32.pto.mlir
+// RUN: not pld-run %t/f32.pto.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=F32
+// F32: f32.pto.mlir:2:3: error: @barrier: its pld.signature (tensor<4x1xf32, #pld.dist>, !pld.ctx) is not the one it was converted from: it converts to (!pto.ptr<f32>, !pto.ptr<i64>), but the function takes (!pto.ptr<i32>, !pto.ptr<i64>)
+// RUN: sed -e 's/pld.signature = (tensor<4x1xi32, #pld.dist>, !pld.ctx)/pld.signature = (tensor<4x1xi32, #pld.dist>)/' %t/barrier.pto.mlir > %t/short.pto.mlir
+// RUN: not pld-run %t/short.pto.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=SHORT
+// SHORT: short.pto.mlir:2:3: error: @barrier: its pld.signature (tensor<4x1xi32, #pld.dist>) is not the one it was converted from
+//
+// A pld op left in a converted kernel is refused at the op (it failed to
+// compile, "could not convert to LLVM IR", with no location):
+// RUN: sed -e 's/^    return$/    "pld.system_fence"() : () -> ()\n    return/' %t/barrier.pto.mlir > %t/mixed.pto.mlir
+// RUN: not pld-run %t/mixed.pto.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=MIXED
+// MIXED: mixed.pto.mlir:91:5: error: 'pld.system_fence' op in @barrier, a kernel converted by pld-to-pto (pto.kernel_kind): the simulator runs a converted kernel's PTO, arith, scf and func ops; run pld-to-pto on the module that holds it
+// RUN: pld-run %t/barrier.pto.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=BARRIER
+// BARRIER: @barrier on 2 ranks: finished
+//
 // The shipped module itself still runs:
 // RUN: pld-run %S/../../../explore/async-put-waited.pto.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=FINE
 // FINE: @exchange on 2 ranks: finished
