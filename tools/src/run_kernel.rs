@@ -520,15 +520,16 @@ fn run_series(
             kernel_timed += kernel_time;
             kernel_times.push(kernel_time);
         }
-        let failed = finished.as_ref().map_or(true, |f| {
-            f.outcome.deadlock.is_some() || !f.outcome.errors.is_empty()
-        });
+        let failed = failed(&finished);
         let interrupted = finished.as_ref().is_ok_and(|f| f.outcome.interrupted);
         if failed || runs >= total || crate::mpi_run::stopped(interrupted) {
             break finished;
         }
         crate::watch::done(format!("{runs} of {total} runs finished"));
     };
+    if failed(&finished) {
+        crate::watch::series_stopped(runs, total);
+    }
     let timed_runs = runs.saturating_sub(options.warmup).max(1) as u32;
     let (elapsed, kernel_time) = if runs > options.warmup {
         (timed / timed_runs, kernel_timed / timed_runs)
@@ -546,6 +547,14 @@ fn run_series(
         timed_runs,
     };
     (finished, series)
+}
+
+/// Whether a run of a series failed (a deadlock, an error of the run, or
+/// no run at all): the series stops there.
+fn failed(finished: &Result<Finished, String>) -> bool {
+    finished.as_ref().map_or(true, |f| {
+        f.outcome.deadlock.is_some() || !f.outcome.errors.is_empty()
+    })
 }
 
 /// Prints the credits left in the kernel's signals, each cell named as the

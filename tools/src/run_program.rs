@@ -353,6 +353,9 @@ fn run_series(
         // outcome's (merged) interruption, not this process's own Ctrl-C.
         let interrupted = result.as_ref().is_ok_and(|f| f.outcome.interrupted);
         if failed || runs >= total || crate::mpi_run::stopped(interrupted) {
+            if failed {
+                crate::watch::series_stopped(runs, total);
+            }
             break;
         }
         crate::watch::done(format!("{runs} of {total} runs finished"));

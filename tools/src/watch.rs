@@ -172,6 +172,16 @@ fn say(text: String) {
     }
 }
 
+/// Says which run of a series of several (`--warmup`, `--iters`) failed:
+/// the report that follows is that run's.
+pub(crate) fn series_stopped(runs: usize, total: usize) {
+    if total > 1 {
+        say(format!(
+            "pld-run: run {runs} of {total} failed; the series stopped there"
+        ));
+    }
+}
+
 /// The message of a run over `--time-limit`.
 fn over_time(limit: Duration) -> String {
     let a = account();

@@ -62,11 +62,11 @@ impl PldPass for ConvertPtoToSim {
             if !kernel {
                 ir::erase(current);
             } else if let Err(refusal) = lower::lower_kernel(context, current) {
-                // As `'pto.tload' is not simulated ...`: the op's name is
-                // part of the sentence.
+                // As MLIR words an op's error: `'pto.tload' op is not
+                // simulated ...`.
                 pld_ir::diag::emit_error(
                     refusal.op.location(),
-                    &format!("'{}' {}", ir::op_name(&refusal.op), refusal.message),
+                    &format!("'{}' op {}", ir::op_name(&refusal.op), refusal.message),
                 );
                 return Err(PassFailed);
             }

@@ -45,7 +45,9 @@ where
                         let other = cmp.as_deref().unwrap_or("an unreadable cmp");
                         return refuse(
                             op,
-                            format!("the simulator waits with eq or ge, not {other}"),
+                            format!(
+                                "compares with {other}; the simulator waits with eq or ge only"
+                            ),
                         );
                     }
                 };

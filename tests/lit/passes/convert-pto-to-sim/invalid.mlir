@@ -12,7 +12,7 @@ func.func @padded(%p: !pto.ptr<f32>, %pad: f32) attributes {pto.kernel_kind = #p
   %v = "pto.make_tensor_view"(%p, %c1, %c64, %c64, %c1) {layout = #pto.layout<"nd">, operandSegmentSizes = array<i32: 1, 2, 2>} : (!pto.ptr<f32>, index, index, index, index) -> !pto.tensor_view<tensor<?x?xf32>>
   %pv = "pto.partition_view"(%v, %c0, %c0, %c1, %c64) {operandSegmentSizes = array<i32: 1, 2, 2>} : (!pto.tensor_view<tensor<?x?xf32>>, index, index, index, index) -> !part
   %t = "pto.alloc_tile"() {operandSegmentSizes = array<i32: 0, 0, 0>} : () -> !tile
-  // expected-error@+1 {{'pto.tload' is not simulated with these operands}}
+  // expected-error@+1 {{'pto.tload' op is not simulated with these operands}}
   "pto.tload"(%pv, %t, %pad) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (!part, !tile, f32) -> ()
   return
 }
@@ -27,7 +27,7 @@ func.func @wait_gt(%s: !pto.ptr<i32>) attributes {pto.kernel_kind = #pto.kernel_
   %one = arith.constant 1 : i32
   %sv = "pto.make_tensor_view"(%s, %c1, %c1, %c1, %c1) {layout = #pto.layout<"nd">, operandSegmentSizes = array<i32: 1, 2, 2>} : (!pto.ptr<i32>, index, index, index, index) -> !pto.tensor_view<tensor<?x?xi32>>
   %sp = "pto.partition_view"(%sv, %c0, %c0, %c1, %c1) {operandSegmentSizes = array<i32: 1, 2, 2>} : (!pto.tensor_view<tensor<?x?xi32>>, index, index, index, index) -> !sigpart
-  // expected-error@+1 {{'pto.comm_twait' the simulator waits with eq or ge, not gt}}
+  // expected-error@+1 {{'pto.comm_twait' op compares with gt; the simulator waits with eq or ge only}}
   "pto.comm_twait"(%sp, %one) {cmp = #pto.wait_cmp<"gt">} : (!sigpart, i32) -> ()
   return
 }

@@ -15,6 +15,10 @@
 // MEAN: mean ok
 // Zero timed runs is a malformed command line (clap's status 2), not one run.
 // RUN: not pld-run %s --ranks 2 --iters 0 2>&1 | FileCheck %s --check-prefix=ZERO
+// A run that fails ends the series, and pld-run says which run it was:
+// RUN: not pld-run %S/../../../explore/wait-one-credit-too-many.mlir --ranks 2 --deadline 0.2 --warmup 1 --iters 3 2>&1 | FileCheck %s --check-prefix=FAILED
+// FAILED: pld-run: run 1 of 4 failed; the series stopped there
+// FAILED: pld-run: deadlock: every live rank has waited
 // RUN: sh -c 'pld-run %s --ranks 2 --iters 0 > /dev/null 2>&1; test $? -eq 2'
 // ZERO: error: invalid value '0' for '--iters <N>'
 // CHECK: @sum on 2 ranks: finished in {{.*}} (the mean of 4 runs after 2 warm-up runs)
