@@ -174,7 +174,7 @@ func.func @padded(%p: !pto.ptr<f32>, %pad: f32) attributes {pto.kernel_kind = #p
 "#;
     let error = Compiled::from_text(source).err().expect("refused");
     assert!(
-        error.ends_with("'pto.tload' is not simulated with these operands"),
+        error.ends_with("'pto.tload' op is not simulated with these operands"),
         "{error}"
     );
     assert!(error.contains(":11:"), "names the line: {error}");
