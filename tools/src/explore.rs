@@ -316,7 +316,9 @@ pub fn program_verdict(
     let finished =
         run.execute_explored(options.deadline, false, options.check, Some(schedule), init)?;
     let mut verdict = Verdict::of(&finished.outcome, &namer, source);
-    if finished.outcome.deadlock.is_some() {
+    if let Some(report) = &finished.outcome.deadlock {
+        // As a plain run names them: `rank 1 waits on flags at [0, 0], ...`.
+        verdict.annotate_deadlock(&crate::run_program::waiting_lines(run, report));
         return Ok(verdict);
     }
     for (buffer, leak) in &finished.leaks {

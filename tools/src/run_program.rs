@@ -382,22 +382,29 @@ fn run_series(
 /// buffer holding it, its [row, col] in the buffer's view, and the
 /// collectives whose signal the buffer is.
 fn report_waiting(run: &ProgramRun, deadlock: &pld_sim::DeadlockReport) {
+    for line in waiting_lines(run, deadlock) {
+        pld_ir::say!("{line}");
+    }
+}
+
+/// The lines of [`report_waiting`] (an explored schedule's deadlock
+/// carries them too).
+pub fn waiting_lines(run: &ProgramRun, deadlock: &pld_sim::DeadlockReport) -> Vec<String> {
+    let mut lines = Vec::new();
     for blocked in deadlock.blocked.iter().filter(|b| b.window.is_some()) {
         let Some((number, index)) = run.cell_at(blocked.offset) else {
             continue;
         };
         let buffer = &run.buffers[number];
-        pld_ir::say!(
-            "{}",
-            report::waiting(
-                blocked,
-                &shown_name(run, buffer),
-                &buffer.view.shape,
-                index,
-                &run.signal_users(number)
-            )
-        );
+        lines.push(report::waiting(
+            blocked,
+            &shown_name(run, buffer),
+            &buffer.view.shape,
+            index,
+            &run.signal_users(number),
+        ));
     }
+    lines
 }
 
 /// `--output-dir`: every buffer of every device as

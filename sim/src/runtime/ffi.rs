@@ -195,6 +195,9 @@ pub extern "C" fn pld_sim_wait(cell: *const i32, expected: i32, cmp: i32) {
             state.counters(rank).waits.fetch_add(1, Ordering::Relaxed);
             match (state.explore(), mapped(cell)) {
                 (Some(explore), Some(atomic)) => {
+                    // What the rank runs, for the report of a deadlock the
+                    // explorer finds here (its tasks end before it reports).
+                    state.note_blocked_in(rank);
                     let agent = crate::runtime::run::current_agent();
                     let outside = state.outside_signals(place.1);
                     explore.wait(agent, atomic, place, expected, cmp, site, outside);

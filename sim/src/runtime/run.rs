@@ -751,7 +751,7 @@ impl State<'_> {
 
     /// Records what `rank` runs as it blocks, when that is a program's
     /// task (nothing in a kernel's run: the run's name is the kernel).
-    fn note_blocked_in(&self, rank: usize) {
+    pub(crate) fn note_blocked_in(&self, rank: usize) {
         let slot = &self.slots[rank];
         let kernel = slot.kernel.lock().unwrap().clone();
         let call = slot.call.lock().unwrap().clone();
@@ -1594,6 +1594,13 @@ impl State<'_> {
             (findings, steps, schedule_digest) = (verdict.findings, verdict.steps, verdict.digest);
             if verdict.deadlock.is_some() {
                 deadlock = verdict.deadlock;
+                // Named by what each rank ran at its last wait, as a
+                // plain run names them (a program's task, not its entry).
+                for b in deadlock.iter_mut().flat_map(|d| d.blocked.iter_mut()) {
+                    if let Some(within) = &*self.slots[b.rank].blocked_in.lock().unwrap() {
+                        within.name(b);
+                    }
+                }
             }
         }
         Outcome {
