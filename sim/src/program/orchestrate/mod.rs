@@ -747,7 +747,16 @@ impl ProgramRun {
     /// source's locations has one dispatch per device, each on a line of
     /// its own.
     fn calls(&self) -> Vec<Call> {
-        let complete = |calls: &[Call]| calls.iter().all(|c| c.tasks.iter().all(Option::is_some));
+        // Every collective call has all its members (other tasks may run
+        // on some devices of a domain only).
+        let complete = |calls: &[Call]| {
+            calls.iter().all(|c| {
+                let (device, index) = c.first;
+                self.collective_kind(&self.plan.tasks[device][index])
+                    .is_none()
+                    || c.tasks.iter().all(Option::is_some)
+            })
+        };
         let mut placed = HashMap::new();
         let by_place = self.grouped(|device, domain, location, _| {
             let count = placed.entry((device, domain, location)).or_insert(0);
