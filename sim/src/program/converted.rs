@@ -8,7 +8,7 @@ use crate::program::model::{location, tensor_param, KernelInfo, Param};
 use melior::ir::{
     operation::{OperationLike, OperationResult},
     r#type::FunctionType,
-    OperationRef, RegionLike, Value,
+    OperationRef, RegionLike, Type, Value,
 };
 use pld_dialect::ops::pto;
 use pld_ir::op_name;
@@ -124,31 +124,21 @@ fn check_arguments(
         .and_then(pld_ir::attr::type_value)
         .and_then(|t| FunctionType::try_from(t).ok())
         .ok_or_else(|| refuse("has no function type".into()))?;
-    let types = |ty: &FunctionType| -> Vec<String> {
-        (0..ty.input_count())
-            .filter_map(|i| ty.input(i).ok())
-            .map(|t| t.to_string())
-            .collect()
-    };
-    let taken = types(&function_type);
-    let written = types(signature);
+    let shown = |types: &[Type]| -> Vec<String> { types.iter().map(Type::to_string).collect() };
+    let taken = shown(&inputs(&function_type));
+    let written = inputs(signature);
     // Each entry of the signature as convert-pld-to-pto converts it.
     let converted: Vec<String> = written
         .iter()
-        .zip(0..signature.input_count())
-        .map(|(text, i)| match text.as_str() {
-            "!pld.ctx" => "!pto.ptr<i64>".to_string(),
-            _ => signature
-                .input(i)
-                .ok()
-                .and_then(|t| pld_dialect::types::tensor_info(t).ok().flatten())
-                .filter(|info| info.kind != pld_dialect::types::TensorKind::Tile)
-                .map_or_else(
-                    || text.clone(),
-                    |info| format!("!pto.ptr<{}>", info.element),
-                ),
+        .map(|input| match pld_dialect::types::tensor_info(*input) {
+            _ if input.to_string() == "!pld.ctx" => "!pto.ptr<i64>".to_string(),
+            Ok(Some(info)) if info.kind != pld_dialect::types::TensorKind::Tile => {
+                format!("!pto.ptr<{}>", info.element)
+            }
+            _ => input.to_string(),
         })
         .collect();
+    let written = shown(&written);
     if converted != taken {
         return Err(refuse(format!(
             "its pld.signature ({}) is not the one it was converted from: it converts to ({}), \
@@ -178,6 +168,13 @@ fn check_arguments(
         )));
     }
     Ok(())
+}
+
+/// The input types of a function type.
+fn inputs<'c>(ty: &FunctionType<'c>) -> Vec<Type<'c>> {
+    (0..ty.input_count())
+        .filter_map(|i| ty.input(i).ok())
+        .collect()
 }
 
 /// The entry-block argument a view or pointer derives from, through

@@ -146,21 +146,19 @@ impl Program {
     /// a module before `pld-to-pto` is, its findings quoting its file.
     fn converted(source: Source) -> Result<Self, String> {
         let Source { text, name, file } = source;
-        let source_name = name;
         let context = pld_dialect::context();
         let sink = pld_ir::diag::Sink::attach(&context);
         let failed = |what: &str| {
             let diagnostics = crate::compiler::diag::render_source(&sink, name, file);
             format!("{what} failed:{diagnostics}")
         };
-        let module =
-            pld_ir::parse::parse(&context, text, source_name).ok_or_else(|| failed("parse"))?;
+        let module = pld_ir::parse::parse(&context, text, name).ok_or_else(|| failed("parse"))?;
         if !pld_dialect::verify::verify_and_emit(module.as_operation()) {
             return Err(failed("verify"));
         }
         let kernels = crate::program::converted::describe(&module)?;
         let started = std::time::Instant::now();
-        let compiled = Compiled::cached_named(text, source_name)?;
+        let compiled = Compiled::cached_named(text, name)?;
         Ok(Program {
             kernels,
             lowered: text.to_string(),
