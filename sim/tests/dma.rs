@@ -64,6 +64,7 @@ fn submit(
             1,
             1,
             n,
+            n,
             4,
             engine,
             direction,
@@ -91,14 +92,82 @@ fn a_put_lands_at_its_wait_not_at_its_submit() {
         assert_eq!(f32_at(&env, 1, 16), 0.0, "nothing lands at the submit");
         // What the source holds when the copy lands is what arrives.
         set_f32(&env, 0, 0, 42.0);
-        assert_eq!(pld_sim_dma_wait(event), 1);
+        assert_eq!(pld_sim_dma_wait(event, URMA), 1);
         assert_eq!(f32_at(&env, 1, 16), 42.0);
         assert_eq!(f32_at(&env, 1, 23), 8.0);
-        assert_eq!(pld_sim_dma_wait(event), 0, "a second wait has no event");
+        assert_eq!(
+            pld_sim_dma_wait(event, URMA),
+            0,
+            "a second wait has no event"
+        );
     });
     assert_eq!(outcome.errors.len(), 1, "{outcome:?}");
     assert!(outcome.errors[0].contains("not an outstanding asynchronous copy of rank 0"));
     assert_eq!(outcome.counters[0].remote_bytes_written, 32);
+}
+
+#[test]
+fn a_copy_moves_its_source_and_refuses_a_shorter_destination() {
+    let outcome = run(2, |env| {
+        if env.rank != 0 {
+            return;
+        }
+        for i in 0..8 {
+            set_f32(&env, 0, i, 1.0 + i as f32);
+            set_f32(&env, 1, 16 + i, -1.0);
+        }
+        // SAFETY: both blocks lie in the windows.
+        let into = |dst_elems: i64| unsafe {
+            pld_sim_dma_submit(
+                at(&env, 1, 64),
+                4,
+                1,
+                at(&env, 0, 0),
+                4,
+                1,
+                1,
+                4,
+                dst_elems,
+                4,
+                URMA,
+                PUT,
+                1,
+            )
+        };
+        // Four of a destination of eight: the rest stays.
+        let event = into(8);
+        assert_eq!(pld_sim_dma_wait(event, URMA), 1);
+        assert_eq!(f32_at(&env, 1, 19), 4.0);
+        assert_eq!(f32_at(&env, 1, 20), -1.0, "past the source: untouched");
+        // Four into a destination of three: refused, nothing moves.
+        set_f32(&env, 0, 0, 9.0);
+        assert_eq!(into(3), 0);
+        assert_eq!(f32_at(&env, 1, 16), 1.0);
+    });
+    assert_eq!(outcome.errors.len(), 1, "{outcome:?}");
+    assert!(
+        outcome.errors[0].contains("dst has 3 elements, fewer than the 4 of src"),
+        "{outcome:?}"
+    );
+}
+
+#[test]
+fn a_wait_polls_its_sessions_engine() {
+    let outcome = run(2, |env| {
+        if env.rank != 0 {
+            return;
+        }
+        let event = submit(&env, (1, 16), (0, 0), 8, URMA, PUT, 1);
+        assert_eq!(pld_sim_dma_wait(event, SDMA), 1);
+        let event = submit(&env, (1, 16), (0, 0), 8, SDMA, PUT, NO_PEER);
+        assert_eq!(pld_sim_dma_test(event, -1), 0);
+        assert_eq!(pld_sim_dma_wait(event, SDMA), 1);
+    });
+    assert_eq!(outcome.errors.len(), 2, "{outcome:?}");
+    assert!(outcome.errors[0].contains("the event of a copy on URMA waited with a session on SDMA"));
+    assert!(outcome.errors[1].contains(
+        "the event of a copy on SDMA waited with a session BuildAsyncSession did not build"
+    ));
 }
 
 #[test]
@@ -109,11 +178,11 @@ fn a_test_finds_the_copy_in_flight_first_and_a_get_reads_the_peer() {
         }
         set_f32(&env, 0, 4, 7.0);
         let event = submit(&env, (1, 0), (0, 4), 1, URMA, GET, 0);
-        assert_eq!(pld_sim_dma_test(event), 0, "in flight");
+        assert_eq!(pld_sim_dma_test(event, URMA), 0, "in flight");
         assert_eq!(f32_at(&env, 1, 0), 0.0);
-        assert_eq!(pld_sim_dma_test(event), 1);
+        assert_eq!(pld_sim_dma_test(event, URMA), 1);
         assert_eq!(f32_at(&env, 1, 0), 7.0);
-        assert_eq!(pld_sim_dma_wait(0), 1, "handle 0 is complete");
+        assert_eq!(pld_sim_dma_wait(0, URMA), 1, "handle 0 is complete");
     });
     assert!(outcome.ok(), "{outcome:?}");
     assert_eq!(outcome.counters[1].remote_bytes_read, 4);
@@ -132,12 +201,16 @@ fn a_queue_lands_in_submit_order_and_queues_are_independent() {
         let first = submit(&env, (1, 8), (0, 0), 1, URMA, PUT, 1);
         let second = submit(&env, (1, 8), (0, 1), 1, URMA, PUT, 1);
         let other = submit(&env, (2, 8), (0, 0), 1, URMA, PUT, 2);
-        assert_eq!(pld_sim_dma_wait(second), 1);
+        assert_eq!(pld_sim_dma_wait(second, URMA), 1);
         assert_eq!(f32_at(&env, 1, 8), 2.0);
         assert_eq!(f32_at(&env, 2, 8), 0.0, "another queue has not moved");
-        assert_eq!(pld_sim_dma_wait(first), 1, "landed, still outstanding");
+        assert_eq!(
+            pld_sim_dma_wait(first, URMA),
+            1,
+            "landed, still outstanding"
+        );
         assert_eq!(f32_at(&env, 1, 8), 2.0);
-        assert_eq!(pld_sim_dma_wait(other), 1);
+        assert_eq!(pld_sim_dma_wait(other, URMA), 1);
         assert_eq!(f32_at(&env, 2, 8), 1.0);
     });
     assert!(outcome.ok(), "{outcome:?}");
@@ -154,7 +227,7 @@ fn a_urma_copy_must_go_to_its_peers_memory() {
         assert_eq!(submit(&env, (0, 0), (0, 8), 4, URMA, GET, 1), 0);
         // SDMA has no per-peer queue.
         let sdma = submit(&env, (2, 0), (0, 0), 4, SDMA, PUT, NO_PEER);
-        assert_eq!(pld_sim_dma_wait(sdma), 1);
+        assert_eq!(pld_sim_dma_wait(sdma, SDMA), 1);
     });
     let errors = outcome.errors.join("\n");
     assert_eq!(outcome.errors.len(), 3, "{errors}");
@@ -210,7 +283,7 @@ fn exchange(env: &RankEnv, waits: bool, reuse: bool) {
         };
     }
     if waits {
-        assert_eq!(pld_sim_dma_wait(event), 1);
+        assert_eq!(pld_sim_dma_wait(event, URMA), 1);
     }
     pld_sim_fence();
     let signal = |rank: usize| at(env, rank, 1024).cast::<i32>();
@@ -233,7 +306,7 @@ fn exchange(env: &RankEnv, waits: bool, reuse: bool) {
         )
     };
     if !waits {
-        pld_sim_dma_wait(event);
+        pld_sim_dma_wait(event, URMA);
     }
     pld_sim_notify(signal(me), -1, ADD);
 }
@@ -361,7 +434,7 @@ fn two_blocks_on_one_per_peer_queue_are_a_finding_one_block_per_queue_is_not() {
                     PUT,
                     peer as i32,
                 );
-                assert_eq!(pld_sim_dma_wait(event), 1);
+                assert_eq!(pld_sim_dma_wait(event, URMA), 1);
             });
         });
         let found = outcome.findings.iter().any(|f| {

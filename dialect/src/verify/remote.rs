@@ -79,6 +79,12 @@ pub fn remote_load(cx: &mut OpCx, tail_padded: bool) {
     block_layout(cx, &target, &tile);
 }
 
+/// Whether `extent` elements from `offset` end within `size` (an offset
+/// near `i64::MAX` does not wrap around).
+fn ends_within(offset: i64, extent: i64, size: i64) -> bool {
+    offset.checked_add(extent).is_some_and(|end| end <= size)
+}
+
 /// The window each dimension reads stays inside the target, fits the tile
 /// and yields the tile's declared valid extent. Returns whether it does.
 fn window_extents(
@@ -101,12 +107,18 @@ fn window_extents(
         let (Some(offset), Some(extent)) = (offsets[k], window[k]) else {
             continue;
         };
+        if offset < 0 {
+            cx.error(format!(
+                "reads before the start of dimension {k} (offset {offset})"
+            ));
+            return false;
+        }
         let mut size = target.dim(k);
         if tail_padded && k + 1 == rank {
-            size = size.map(|s| s + FP16_TAIL_PADDING);
+            size = size.map(|s| s.saturating_add(FP16_TAIL_PADDING));
         }
         if let Some(size) = size {
-            if offset + extent > size {
+            if !ends_within(offset, extent, size) {
                 cx.error(format!(
                     "reads past the end of dimension {k} (offset {offset} + extent {extent} > size {size})"
                 ));
@@ -227,8 +239,15 @@ pub fn remote_store(cx: &mut OpCx, source: TensorKind) {
     let offsets: Vec<Option<i64>> = cx.group("offsets").into_iter().map(constant_int).collect();
     let extents = src.effective_valid();
     for (j, k) in [(src_rank - 2, rank - 2), (src_rank - 1, rank - 1)] {
+        if offsets[k].is_some_and(|offset| offset < 0) {
+            cx.error(format!(
+                "the pushed region has a negative offset in dimension {k} ({})",
+                offsets[k].unwrap_or_default()
+            ));
+            return;
+        }
         if let (Some(offset), Some(extent), Some(size)) = (offsets[k], extents[j], target.dim(k)) {
-            if offset + extent > size {
+            if !ends_within(offset, extent, size) {
                 cx.error(format!(
                     "the pushed region does not fit dimension {k} (offset {offset} + extent {extent} > size {size})"
                 ));

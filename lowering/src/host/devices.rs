@@ -1,6 +1,7 @@
 //! Which devices a `pld.dispatch` reaches (docs/passes/pld-materialize-comm-domain-scopes.md step 3).
 
 use melior::ir::Value;
+use pld_dialect::ops::builtin::RING_MAX_RANKS;
 use pld_dialect::ops::window::WorldSize;
 use pld_ir::constant_int;
 use pld_ir::op_name;
@@ -72,6 +73,12 @@ pub fn of_device(value: Value) -> Result<Devices, String> {
         if device < 0 {
             return Err(format!("device index must be non-negative, got {device}"));
         }
+        if device >= RING_MAX_RANKS {
+            return Err(format!(
+                "device index {device} is past the {RING_MAX_RANKS} devices a pld comm domain \
+                 holds (the CommContext's capacity)"
+            ));
+        }
         return Ok(Devices::Subset([device].into()));
     }
     let loop_op = argument_site(value)
@@ -98,6 +105,10 @@ pub fn of_device(value: Value) -> Result<Devices, String> {
         return Ok(Devices::All);
     }
     match constant_int(upper) {
+        Some(n) if n > RING_MAX_RANKS => Err(format!(
+            "a device loop runs to {n}, past the {RING_MAX_RANKS} devices a pld comm domain holds \
+             (the CommContext's capacity)"
+        )),
         Some(n) if n > 0 => Ok(Devices::Subset((0..n).collect())),
         Some(n) => Err(format!(
             "a device loop must reach at least one device, but it runs to {n}"

@@ -100,26 +100,32 @@ void pld_sim_fill_pad(void *data, int64_t rows, int64_t cols, int64_t valid_rows
 /* `peer` of a DMA that names no per-peer queue. */
 #define PLD_DMA_NO_PEER (-1)
 
-/* Submits a copy of a rows x cols block (strides in elements, as
- * pld_sim_copy) on `engine` (PLD_DMA_*), a put (the destination is the
- * peer's) or a get (the source is). A URMA copy goes on the calling rank's
- * queue to `peer` (PER_PEER mode: one writer per queue), whose window must
- * hold the remote side; an SDMA copy names no peer. Returns the event's
- * handle, never 0 for a submitted copy; 0 when nothing was submitted (an
- * error of the run, recorded, such as a side leaving its window). */
+/* Submits a copy of the source's rows x cols block (strides in elements,
+ * as pld_sim_copy) into the destination, whose view has `dst_elems`
+ * elements, at least rows x cols (TPUT_ASYNC / TGET_ASYNC move all of the
+ * source), on `engine` (PLD_DMA_*), a put (the destination is the peer's)
+ * or a get (the source is). A URMA copy goes on the calling rank's queue to
+ * `peer` (PER_PEER mode: one writer per queue), whose window must hold the
+ * remote side; an SDMA copy names no peer. Returns the event's handle,
+ * never 0 for a submitted copy; 0 when nothing was submitted (an error of
+ * the run, recorded, such as a side leaving its window or a destination
+ * shorter than the source). */
 int64_t pld_sim_dma_submit(void *dst, int64_t dst_row_stride, int64_t dst_col_stride,
                            const void *src, int64_t src_row_stride, int64_t src_col_stride,
-                           int64_t rows, int64_t cols, int32_t elem_bytes, int32_t engine,
-                           int32_t direction, int32_t peer);
+                           int64_t rows, int64_t cols, int64_t dst_elems, int32_t elem_bytes,
+                           int32_t engine, int32_t direction, int32_t peer);
 
-/* Blocks until the copy of `event` is complete (AsyncEvent::Wait): 1, or 0
+/* Blocks until the copy of `event` is complete (AsyncEvent::Wait with a
+ * session on `engine`, PLD_DMA_*, or -1 for a session not built): 1, or 0
  * for an event that is not outstanding (an error of the run). Handle 0 is
- * complete at once. */
-int32_t pld_sim_dma_wait(int64_t event);
+ * complete at once. A session on another engine than the copy's is an
+ * error of the run (the device polls the session's engine). */
+int32_t pld_sim_dma_wait(int64_t event, int32_t engine);
 
-/* Whether the copy of `event` is complete now (AsyncEvent::Test): 1 or 0;
- * once it said 1 the event is done, as after a wait. */
-int32_t pld_sim_dma_test(int64_t event);
+/* Whether the copy of `event` is complete now (AsyncEvent::Test with a
+ * session on `engine`): 1 or 0; once it said 1 the event is done, as after
+ * a wait. */
+int32_t pld_sim_dma_test(int64_t event, int32_t engine);
 
 
 /* ---- Builtin-kernel runtime support (pld_runtime.h) ----------------------

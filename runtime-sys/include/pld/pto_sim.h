@@ -974,18 +974,21 @@ inline bool SessionServes(const AsyncSession &session, DmaEngine engine, const c
   return false;
 }
 
+/* The simulator's number of an engine (PLD_DMA_*). */
+inline int32_t EngineCode(DmaEngine engine) { return engine == DmaEngine::URMA ? PLD_DMA_URMA : PLD_DMA_SDMA; }
+
 }  // namespace detail
 
 inline bool AsyncEvent::Wait(const AsyncSession &session) const {
   if (handle == 0) return true;
   if (!detail::SessionServes(session, engine, "Wait")) return false;
-  return pld_sim_dma_wait(static_cast<int64_t>(handle)) != 0;
+  return pld_sim_dma_wait(static_cast<int64_t>(handle), detail::EngineCode(engine)) != 0;
 }
 
 inline bool AsyncEvent::Test(const AsyncSession &session) const {
   if (handle == 0) return true;
   if (!detail::SessionServes(session, engine, "Test")) return false;
-  return pld_sim_dma_test(static_cast<int64_t>(handle)) != 0;
+  return pld_sim_dma_test(static_cast<int64_t>(handle), detail::EngineCode(engine)) != 0;
 }
 
 /* SDMA session: a UB scratch tile and the engine's workspace. */
@@ -1083,9 +1086,9 @@ inline AsyncEvent SubmitAsync(GlobalDstData &dst, GlobalSrcData &src, const Asyn
   }
   if (bytes == 0) return AsyncEvent(0, engine);
   const bool urma = engine == DmaEngine::URMA;
-  const int64_t handle = pld_sim_dma_submit(dst.data(), n, 1, src.data(), n, 1, 1, n, static_cast<int32_t>(sizeof(T)),
-                                            urma ? PLD_DMA_URMA : PLD_DMA_SDMA, direction,
-                                            urma ? static_cast<int32_t>(peer) : PLD_DMA_NO_PEER);
+  const int64_t handle = pld_sim_dma_submit(dst.data(), n, 1, src.data(), n, 1, 1, n, dst.Numel(),
+                                            static_cast<int32_t>(sizeof(T)), urma ? PLD_DMA_URMA : PLD_DMA_SDMA,
+                                            direction, urma ? static_cast<int32_t>(peer) : PLD_DMA_NO_PEER);
   return AsyncEvent(static_cast<uint64_t>(handle), engine);
 }
 

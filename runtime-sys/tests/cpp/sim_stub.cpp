@@ -293,8 +293,12 @@ int64_t g_next_dma = 0;
 
 int64_t pld_sim_dma_submit(void *dst, int64_t dst_row_stride, int64_t dst_col_stride, const void *src,
                            int64_t src_row_stride, int64_t src_col_stride, int64_t rows, int64_t cols,
-                           int32_t elem_bytes, int32_t engine, int32_t direction, int32_t peer) {
+                           int64_t dst_elems, int32_t elem_bytes, int32_t engine, int32_t direction, int32_t peer) {
   (void)direction;
+  if (dst_elems < rows * cols) {
+    RecordError("an asynchronous copy into a destination shorter than its source");
+    return 0;
+  }
   if (engine == PLD_DMA_URMA && (g_world == nullptr || peer < 0 || peer >= static_cast<int32_t>(g_world->ranks.size()))) {
     RecordError("a URMA copy on the queue of a peer that is not a rank");
     return 0;
@@ -332,8 +336,14 @@ int32_t CompleteDma(int64_t event, bool test) {
 }
 }  // namespace
 
-int32_t pld_sim_dma_wait(int64_t event) { return CompleteDma(event, false); }
-int32_t pld_sim_dma_test(int64_t event) { return CompleteDma(event, true); }
+int32_t pld_sim_dma_wait(int64_t event, int32_t engine) {
+  (void)engine;
+  return CompleteDma(event, false);
+}
+int32_t pld_sim_dma_test(int64_t event, int32_t engine) {
+  (void)engine;
+  return CompleteDma(event, true);
+}
 
 void pld_sim_fill_pad(void *data, int64_t rows, int64_t cols, int64_t valid_rows, int64_t valid_cols,
                       int32_t elem_bytes) {

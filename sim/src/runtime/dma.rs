@@ -135,9 +135,12 @@ impl Table {
     }
 }
 
-/// The arguments of `pld_sim_dma_submit` past the copy's block.
+/// The arguments of `pld_sim_dma_submit` past the copy's block (the
+/// source's: what moves).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Route {
+    /// The destination view's elements: at least the source's.
+    pub dst_elems: i64,
     pub engine: i32,
     pub direction: i32,
     pub peer: i32,
@@ -179,6 +182,19 @@ pub(crate) fn submit(
         );
         return 0;
     };
+    let moved = copy.shape[0].saturating_mul(copy.shape[1]);
+    if route.dst_elems < moved {
+        state.error_at(
+            rank,
+            site,
+            format!(
+                "dst has {} elements, fewer than the {moved} of src (an asynchronous copy moves \
+                 all of src); nothing was copied",
+                route.dst_elems
+            ),
+        );
+        return 0;
+    }
     let Some(sides) = copy.sides(state, rank, site) else {
         return 0;
     };
@@ -297,7 +313,7 @@ pub(crate) fn deliver_due(state: &State<'_>, explore: &dyn Explorer) {
 fn outstanding(
     state: &State<'_>,
     rank: usize,
-    handle: u64,
+    (handle, session): (u64, i32),
     (op, site): (&str, i64),
 ) -> Option<bool> {
     let found = {
@@ -306,8 +322,18 @@ fn outstanding(
             .position(handle)
             .map(|at| &table.pending[at])
             .filter(|p| p.owner.0 == rank)
-            .map(|p| p.delivered)
+            .map(|p| (p.delivered, p.queue.engine))
     };
+    if let Some((_, engine)) = found {
+        if let Some(message) = session_mismatch(engine, session) {
+            state.error_at(
+                rank,
+                site,
+                format!("AsyncEvent::{op} on event {handle}: {message}"),
+            );
+        }
+    }
+    let found = found.map(|(delivered, _)| delivered);
     if found.is_none() {
         state.error_at(
             rank,
@@ -320,6 +346,26 @@ fn outstanding(
         );
     }
     found
+}
+
+/// Why a wait or test with `session` (the engine's number, or -1 for a
+/// session not built) cannot complete a copy on `engine`: on the device,
+/// `AsyncEvent::Wait` and `Test` poll the engine of the session they are
+/// given, not the event's.
+fn session_mismatch(engine: Engine, session: i32) -> Option<String> {
+    match Engine::from_abi(session) {
+        Some(given) if given == engine => None,
+        Some(given) => Some(format!(
+            "the event of a copy on {} waited with a session on {} (the wait polls its \
+             session's engine)",
+            engine.name(),
+            given.name()
+        )),
+        None => Some(format!(
+            "the event of a copy on {} waited with a session BuildAsyncSession did not build",
+            engine.name()
+        )),
+    }
 }
 
 /// The copy of `handle` is complete for the calling thread: its event is
@@ -339,13 +385,14 @@ fn complete(state: &State<'_>, handle: u64, turn: Option<(&dyn Explorer, usize)>
 
 /// `pld_sim_dma_wait` on `rank`'s thread: whether the event was
 /// outstanding (its copy has landed now).
-pub(crate) fn wait(state: &State<'_>, rank: usize, handle: u64, site: i64) -> bool {
+pub(crate) fn wait(state: &State<'_>, rank: usize, event: (u64, i32), site: i64) -> bool {
     let begin = state.stamp();
     let turn = state.turn();
+    let handle = event.0;
     if handle == 0 {
         return true;
     }
-    if outstanding(state, rank, handle, ("Wait", site)).is_none() {
+    if outstanding(state, rank, event, ("Wait", site)).is_none() {
         return false;
     }
     complete(state, handle, turn, site);
@@ -357,12 +404,13 @@ pub(crate) fn wait(state: &State<'_>, rank: usize, handle: u64, site: i64) -> bo
 
 /// `pld_sim_dma_test` on `rank`'s thread: whether the copy is complete
 /// now (then its event is done).
-pub(crate) fn test(state: &State<'_>, rank: usize, handle: u64, site: i64) -> bool {
+pub(crate) fn test(state: &State<'_>, rank: usize, event: (u64, i32), site: i64) -> bool {
     let turn = state.turn();
+    let handle = event.0;
     if handle == 0 {
         return true;
     }
-    let Some(delivered) = outstanding(state, rank, handle, ("Test", site)) else {
+    let Some(delivered) = outstanding(state, rank, event, ("Test", site)) else {
         return false;
     };
     let complete_now = delivered

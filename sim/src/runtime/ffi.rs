@@ -343,6 +343,7 @@ pub unsafe extern "C" fn pld_sim_dma_submit(
     src_col_stride: i64,
     rows: i64,
     cols: i64,
+    dst_elems: i64,
     elem_bytes: i32,
     engine: i32,
     direction: i32,
@@ -358,6 +359,7 @@ pub unsafe extern "C" fn pld_sim_dma_submit(
         accumulate: 0,
     };
     let route = crate::runtime::dma::Route {
+        dst_elems,
         engine,
         direction,
         peer,
@@ -371,23 +373,24 @@ pub unsafe extern "C" fn pld_sim_dma_submit(
     handle.map_or(0, |h| i64::try_from(h).unwrap_or(0))
 }
 
-/// `AsyncEvent::Wait` (`pto.comm.wait_async_event`): 1 once the copy of
-/// `event` is complete, 0 for an event that is not outstanding.
+/// `AsyncEvent::Wait` (`pto.comm.wait_async_event`) with a session on
+/// `engine`: 1 once the copy of `event` is complete, 0 for an event that
+/// is not outstanding.
 #[no_mangle]
-pub extern "C" fn pld_sim_dma_wait(event: i64) -> i32 {
+pub extern "C" fn pld_sim_dma_wait(event: i64, engine: i32) -> i32 {
     let site = crate::runtime::run::take_site();
     let handle = u64::try_from(event).unwrap_or(u64::MAX);
-    with_current(|state, rank| crate::runtime::dma::wait(state, rank, handle, site))
+    with_current(|state, rank| crate::runtime::dma::wait(state, rank, (handle, engine), site))
         .map_or(0, i32::from)
 }
 
-/// `AsyncEvent::Test` (`pto.comm.test_async_event`): 1 when the copy of
-/// `event` is complete now.
+/// `AsyncEvent::Test` (`pto.comm.test_async_event`) with a session on
+/// `engine`: 1 when the copy of `event` is complete now.
 #[no_mangle]
-pub extern "C" fn pld_sim_dma_test(event: i64) -> i32 {
+pub extern "C" fn pld_sim_dma_test(event: i64, engine: i32) -> i32 {
     let site = crate::runtime::run::take_site();
     let handle = u64::try_from(event).unwrap_or(u64::MAX);
-    with_current(|state, rank| crate::runtime::dma::test(state, rank, handle, site))
+    with_current(|state, rank| crate::runtime::dma::test(state, rank, (handle, engine), site))
         .map_or(0, i32::from)
 }
 

@@ -399,6 +399,16 @@ pub(crate) fn name_current_kernel(kernel: Option<String>) {
     with_current(|state, rank| *state.slots[rank].kernel.lock().unwrap() = kernel);
 }
 
+/// A program's task (a kernel or a builtin) returned on the calling rank
+/// thread. On the device each task is a kernel launch of its own, with its
+/// own UB and DMA events: the task's asynchronous copies still outstanding
+/// are reported as never waited for, and its tiles are freed, before the
+/// next task of the device starts.
+pub(crate) fn end_task() {
+    with_current(|state, rank| crate::runtime::dma::orphans(state, rank, current_thread()));
+    crate::runtime::tiles::release();
+}
+
 /// The calling thread's index among its rank's threads.
 pub(crate) fn current_thread() -> usize {
     CURRENT.with(|c| c.get()).map_or(0, |(_, _, thread)| thread)

@@ -122,7 +122,12 @@ where
                 };
                 let event = super::rewriter::operand(op, 0);
                 let i32_type = b.i32_type();
-                let done = ir::result(self.call(b, function, &[event], &[i32_type]));
+                // The session's engine: the wait polls it (AsyncEvent::Wait).
+                let session = super::rewriter::operand(op, 1);
+                let engine = b.value(melior::dialect::arith::trunci(
+                    session, i32_type, b.location,
+                ));
+                let done = ir::result(self.call(b, function, &[event, engine], &[i32_type]));
                 let zero = b.i32(0);
                 b.not_equal(done, zero)
             }
@@ -170,8 +175,9 @@ where
     }
 
     /// `pto.comm_tput_async` / `pto.comm_tget_async`: `pld_sim_dma_submit`
-    /// of the block from src to dst on the session's engine, with the
-    /// `peer` operand's queue (or none); the event is the handle.
+    /// of src's block into dst (whose element count the runtime checks) on
+    /// the session's engine, with the `peer` operand's queue (or none); the
+    /// event is the handle.
     fn submit_async(
         &mut self,
         op: melior::ir::OperationRef<'c, 'a>,
@@ -181,8 +187,11 @@ where
         let operand = |i| super::rewriter::operand(op, i);
         let dst = self.part(op, operand(0))?;
         let src = self.part(op, operand(1))?;
-        let [rows, cols, drs, dcs] = self.block(b, &dst);
-        let [_, _, srs, scs] = self.block(b, &src);
+        // TPUT_ASYNC / TGET_ASYNC move all of src (P3: flat 1-D views),
+        // into a dst that must hold at least as many elements.
+        let [dst_rows, dst_cols, drs, dcs] = self.block(b, &dst);
+        let [rows, cols, srs, scs] = self.block(b, &src);
+        let dst_elems = b.mul(dst_rows, dst_cols);
         let bytes = b.i32(pld_ir::types::byte_width(dst.element).unwrap_or(1));
         let i32_type = b.i32_type();
         let engine = b.value(melior::dialect::arith::trunci(
@@ -212,6 +221,7 @@ where
                 scs,
                 rows,
                 cols,
+                dst_elems,
                 bytes,
                 engine,
                 direction,

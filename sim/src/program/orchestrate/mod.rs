@@ -989,6 +989,7 @@ impl Devices<'_> {
                 mine.push(None);
                 continue;
             }
+            crate::runtime::run::end_task();
             let time = begin.elapsed();
             crate::runtime::run::with_current(|state, rank| {
                 state.record(rank, "task", Some(begin), || match task {

@@ -95,6 +95,50 @@ func.func @h(%n: index) attributes {pld.kind = #pld.func_kind<"host">} {
 func.func @chip(%d: !data) attributes {pld.kind = #pld.func_kind<"chip">} {
   return
 }
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // A bound far past what a comm domain holds once made the pass list
+  // every device (an allocation of 8 TB, abort).
+  %many = arith.constant 1000000000000 : index
+  %bytes = arith.constant 256 : i64
+  %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "data_buf"} : (i64) -> !pld.ptr
+  %data = "pld.tensor_window"(%buf) : (!pld.ptr) -> !data
+  scf.for %r = %c0 to %many step %c1 {
+    // expected-error@+1 {{a device loop runs to 1000000000000, past the 64 devices a pld comm domain holds (the CommContext's capacity)}}
+    "pld.dispatch"(%r) ({
+      func.call @chip(%data) : (!data) -> ()
+      gpu.yield
+    }) : (index) -> ()
+  }
+  return
+}
+
+// -----
+
+!data = tensor<64xf32, #pld.dist>
+func.func @chip(%d: !data) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c64 = arith.constant 64 : index
+  %bytes = arith.constant 256 : i64
+  %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "data_buf"} : (i64) -> !pld.ptr
+  %data = "pld.tensor_window"(%buf) : (!pld.ptr) -> !data
+  // expected-error@+1 {{device index 64 is past the 64 devices a pld comm domain holds}}
+  "pld.dispatch"(%c64) ({
+    func.call @chip(%data) : (!data) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  return
+}
+
+// -----
+
+!data = tensor<64xf32, #pld.dist>
+func.func @chip(%d: !data) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
 func.func @h(%device: index) attributes {pld.kind = #pld.func_kind<"host">} {
   %bytes = arith.constant 256 : i64
   %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "data_buf"} : (i64) -> !pld.ptr

@@ -581,6 +581,48 @@ func.func @tile_remote_store_pushed_region_does_not_fit_dimension(%s: tensor<1x6
 
 // -----
 
+// Constant offsets below 0, or so large that offset + extent wraps in 64
+// bits, passed R11 and R20 before (a store at [-1, -1] ran and overwrote
+// the element before the target in its window, exit 0).
+func.func @tile_remote_store_negative_offset(%s: tensor<1x64xf32, #pld.tile>, %t: tensor<4x64xf32, #pld.dist>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %m1 = arith.constant -1 : index
+  // expected-error@+1 {{the pushed region has a negative offset in dimension 0 (-1)}}
+  "pld.tile_remote_store"(%s, %t, %p, %m1, %m1) : (tensor<1x64xf32, #pld.tile>, tensor<4x64xf32, #pld.dist>, i32, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @tile_remote_store_offset_that_wraps(%s: tensor<1x64xf32, #pld.tile>, %t: tensor<4x64xf32, #pld.dist>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %big = arith.constant 9223372036854775800 : index
+  // expected-error@+1 {{the pushed region does not fit dimension 1 (offset 9223372036854775800 + extent 64 > size 64)}}
+  "pld.tile_remote_store"(%s, %t, %p, %c0, %big) : (tensor<1x64xf32, #pld.tile>, tensor<4x64xf32, #pld.dist>, i32, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @tile_remote_load_negative_offset(%t: tensor<1x64xf32, #pld.dist>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %m1 = arith.constant -1 : index
+  // expected-error@+1 {{reads before the start of dimension 1 (offset -1)}}
+  %r = "pld.tile_remote_load"(%t, %p, %c0, %m1) {operandSegmentSizes = array<i32: 1, 1, 2, 0>} : (tensor<1x64xf32, #pld.dist>, i32, index, index) -> tensor<1x64xf32, #pld.tile>
+  return
+}
+
+// -----
+
+func.func @tile_remote_load_offset_that_wraps(%t: tensor<1x64xf32, #pld.dist>, %p: i32) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %big = arith.constant 9223372036854775807 : index
+  // expected-error@+1 {{reads past the end of dimension 1 (offset 9223372036854775807 + extent 64 > size 64)}}
+  %r = "pld.tile_remote_load"(%t, %p, %c0, %big) {operandSegmentSizes = array<i32: 1, 1, 2, 0>} : (tensor<1x64xf32, #pld.dist>, i32, index, index) -> tensor<1x64xf32, #pld.tile>
+  return
+}
+
+// -----
+
 func.func @tile_remote_store_atomic_add_supports_fp32_bf16_fp16(%s: tensor<1x64xi64, #pld.tile>, %t: tensor<1x64xi64, #pld.dist>, %p: i32, %i: index) attributes {pld.kind = #pld.func_kind<"incore">} {
   // expected-error@+1 {{atomic add supports f32, bf16, f16, i32, i16 and i8, got i64}}
   "pld.tile_remote_store"(%s, %t, %p, %i, %i) {atomic = #pld.atomic_type<"add">} : (tensor<1x64xi64, #pld.tile>, tensor<1x64xi64, #pld.dist>, i32, index, index) -> ()
