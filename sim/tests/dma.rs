@@ -225,12 +225,14 @@ fn a_urma_copy_must_go_to_its_peers_memory() {
         assert_eq!(submit(&env, (2, 0), (0, 0), 4, URMA, PUT, 1), 0);
         assert_eq!(submit(&env, (1, 0), (0, 0), 4, URMA, PUT, 3), 0);
         assert_eq!(submit(&env, (0, 0), (0, 8), 4, URMA, GET, 1), 0);
+        assert_eq!(submit(&env, (1, 0), (0, 0), 4, URMA, PUT, NO_PEER), 0);
         // SDMA has no per-peer queue.
         let sdma = submit(&env, (2, 0), (0, 0), 4, SDMA, PUT, NO_PEER);
         assert_eq!(pld_sim_dma_wait(sdma, SDMA), 1);
     });
     let errors = outcome.errors.join("\n");
-    assert_eq!(outcome.errors.len(), 3, "{errors}");
+    assert_eq!(outcome.errors.len(), 4, "{errors}");
+    assert!(errors.contains("a URMA TPUT_ASYNC names no peer: the op has no peer operand"));
     assert!(errors.contains(
         "a URMA TPUT_ASYNC on the queue to rank 1 has its destination in rank 2's window"
     ));

@@ -62,6 +62,11 @@ pub fn build_async_session(op: OperationRef) -> Vec<String> {
         (Some("urma"), Some(_)) => {
             vec!["engine urma takes no scratch operand (only SDMA stages through UB)".into()]
         }
+        (Some("urma"), None) if declared_a2a3(op) => vec![
+            "engine urma exists on A5 only (NPU_ARCH 3510), and this module declares \
+             pld.target = \"a2a3\": use engine sdma, or pld.target = \"a5\""
+                .into(),
+        ],
         (Some("sdma"), Some(tile)) => {
             let text = tile.r#type().to_string();
             match TileBuf::parse(&text) {
@@ -73,6 +78,22 @@ pub fn build_async_session(op: OperationRef) -> Vec<String> {
         }
         _ => Vec::new(),
     }
+}
+
+/// Whether a module around `op` says `pld.target = "a2a3"` (a converted
+/// module without the attribute may come from anywhere: its URMA ops are
+/// taken as written).
+fn declared_a2a3(op: OperationRef) -> bool {
+    let mut current = op.parent_operation();
+    while let Some(candidate) = current {
+        if pld_ir::op_name(&candidate) == "builtin.module"
+            && candidate.attribute(crate::target::TARGET_ATTR).is_ok()
+        {
+            return crate::target::target_of(candidate) == Ok(crate::target::Target::A2A3);
+        }
+        current = candidate.parent_operation();
+    }
+    false
 }
 
 /// The engine (`sdma`, `urma`) of a `pto.comm_build_async_session`.
@@ -116,17 +137,71 @@ pub fn async_transfer(op: OperationRef) -> Vec<String> {
             }
         }
     }
-    let urma = view
-        .one("session")
-        .and_then(pld_ir::defining_op)
-        .filter(|d| pld_ir::op_name(d) == crate::ops::pto::CommBuildAsyncSession::NAME)
-        .and_then(session_engine_of)
-        .is_some_and(|e| e == "urma");
+    let mut builders = Vec::new();
+    if let Some(session) = view.one("session") {
+        session_builders(session, &mut builders, &mut Default::default());
+    }
+    let urma = builders
+        .into_iter()
+        .filter_map(session_engine_of)
+        .any(|e| e == "urma");
     if urma && view.one("peer").is_none() {
         problems
             .push("a transfer on a URMA session needs a peer operand (its PER_PEER queue)".into());
     }
     problems
+}
+
+/// The `pto.comm_build_async_session` ops `value` may come from: through
+/// the results of `scf.if` (what either branch yields) and the iteration
+/// arguments and results of `scf.for` (its initial value and what the body
+/// yields). `seen` holds the values visited (a loop's argument reaches
+/// itself through its yield).
+fn session_builders<'c, 'a>(
+    value: melior::ir::Value<'c, 'a>,
+    found: &mut Vec<OperationRef<'c, 'a>>,
+    seen: &mut std::collections::HashSet<usize>,
+) where
+    'c: 'a,
+{
+    use melior::ir::ValueLike;
+    if !seen.insert(value.to_raw().ptr as usize) {
+        return;
+    }
+    let mut follow = |v: Option<melior::ir::Value<'c, 'a>>| {
+        if let Some(v) = v {
+            session_builders(v, found, seen);
+        }
+    };
+    if let Some(op) = pld_ir::defining_op(value) {
+        let index = pld_ir::result_number(value);
+        let yielded =
+            |region| pld_ir::region_terminator(op, region).and_then(|t| pld_ir::operand(t, index));
+        match pld_ir::op_name(&op).as_str() {
+            crate::ops::pto::CommBuildAsyncSession::NAME => found.push(op),
+            "scf.if" => {
+                follow(yielded(0));
+                follow(yielded(1));
+            }
+            "scf.for" => {
+                follow(pld_ir::operand(op, 3 + index));
+                follow(yielded(0));
+            }
+            _ => {}
+        }
+        return;
+    }
+    // An iteration argument of an scf.for body (argument 0 is the index).
+    let Some(site) = pld_ir::argument_site(value) else {
+        return;
+    };
+    if pld_ir::op_name(&site.parent) == "scf.for" && site.number > 0 {
+        let loop_op = site.parent;
+        follow(pld_ir::operand(loop_op, 2 + site.number));
+        follow(
+            pld_ir::region_terminator(loop_op, 0).and_then(|t| pld_ir::operand(t, site.number - 1)),
+        );
+    }
 }
 
 /// The length (`None`: dynamic) and element type of a flat 1-D partition

@@ -257,6 +257,12 @@ fn queue_peer(
     }
     let ranks = state.domain.ranks();
     let op = direction.op();
+    if peer == pld_runtime_sys::PLD_DMA_NO_PEER {
+        return Err(format!(
+            "a URMA {op} names no peer: the op has no peer operand, and a transfer on a URMA \
+             session needs one (its PER_PEER queue)"
+        ));
+    }
     let Some(peer) = usize::try_from(peer).ok().filter(|&p| p < ranks) else {
         return Err(format!(
             "a URMA {op} on the queue to peer {peer}, which is not a rank of the domain ({ranks} \

@@ -86,3 +86,50 @@ func.func @wrong_engine(%ws: i64) {
   %u = "pto.comm_build_async_session"(%ws) {engine = #pto.dma_engine<"rdma">, operandSegmentSizes = array<i32: 0, 1>} : (i64) -> !pto.async_session
   return
 }
+
+// -----
+
+// P4 follows the session through scf.if and scf.for (before, only a
+// session straight from its builder was checked, and the run failed on
+// "peer -1").
+!row = !pto.partition_tensor_view<tensor<1x64xf32>>
+func.func @urma_through_if(%ws: i64, %a: !row, %c: i1) {
+  %u = "pto.comm_build_async_session"(%ws) {engine = #pto.dma_engine<"urma">, operandSegmentSizes = array<i32: 0, 1>} : (i64) -> !pto.async_session
+  %s = scf.if %c -> (!pto.async_session) {
+    scf.yield %u : !pto.async_session
+  } else {
+    scf.yield %u : !pto.async_session
+  }
+  // expected-error@+1 {{'pto.comm_tput_async' op a transfer on a URMA session needs a peer operand}}
+  %e = "pto.comm_tput_async"(%a, %a, %s) {operandSegmentSizes = array<i32: 1, 1, 1, 0>} : (!row, !row, !pto.async_session) -> !pto.async_event
+  return
+}
+
+// -----
+
+!row = !pto.partition_tensor_view<tensor<1x64xf32>>
+func.func @urma_through_for(%ws: i64, %a: !row, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %u = "pto.comm_build_async_session"(%ws) {engine = #pto.dma_engine<"urma">, operandSegmentSizes = array<i32: 0, 1>} : (i64) -> !pto.async_session
+  %s = scf.for %i = %c0 to %n step %c1 iter_args(%x = %u) -> (!pto.async_session) {
+    // expected-error@+1 {{'pto.comm_tput_async' op a transfer on a URMA session needs a peer operand}}
+    %e = "pto.comm_tput_async"(%a, %a, %x) {operandSegmentSizes = array<i32: 1, 1, 1, 0>} : (!row, !row, !pto.async_session) -> !pto.async_event
+    scf.yield %x : !pto.async_session
+  }
+  // expected-error@+1 {{'pto.comm_tput_async' op a transfer on a URMA session needs a peer operand}}
+  %f = "pto.comm_tput_async"(%a, %a, %s) {operandSegmentSizes = array<i32: 1, 1, 1, 0>} : (!row, !row, !pto.async_session) -> !pto.async_event
+  return
+}
+
+// -----
+
+// URMA exists on A5 only: a module that declares a2a3 cannot build a URMA
+// session (a module without pld.target is taken as written).
+module attributes {pld.target = "a2a3"} {
+  func.func @urma_on_a2a3(%ws: i64) {
+    // expected-error@+1 {{'pto.comm_build_async_session' op engine urma exists on A5 only (NPU_ARCH 3510), and this module declares pld.target = "a2a3": use engine sdma, or pld.target = "a5"}}
+    %u = "pto.comm_build_async_session"(%ws) {engine = #pto.dma_engine<"urma">, operandSegmentSizes = array<i32: 0, 1>} : (i64) -> !pto.async_session
+    return
+  }
+}
