@@ -84,8 +84,12 @@ pub fn check(kind: CollectiveKind, mode: AllReduceMode, cx: &mut OpCx) {
         (CollectiveKind::Broadcast | CollectiveKind::Reduce, _) => {
             if let Some(root) = cx.view.attribute("root").and_then(pld_ir::attr::integer) {
                 let negative = collective::negative_root(cx, &root);
-                if let (false, Integer::OutOfRange(_)) = (negative, &root) {
-                    cx.error(format!("root = {root} is too large to be a rank"));
+                let rank = matches!(root, Integer::InRange(i) if i < RING_MAX_RANKS);
+                if !negative && !rank {
+                    cx.error(format!(
+                        "root = {root} is not a rank: a pld comm domain holds at most \
+                         {RING_MAX_RANKS} ranks"
+                    ));
                 }
             }
         }
@@ -110,11 +114,11 @@ fn mesh_lanes(cx: &mut OpCx, signal: &crate::types::TensorInfo) {
         .attribute("core_num")
         .and_then(pld_ir::attr::integer);
     let core_num = match core_num {
-        Some(Integer::InRange(n)) if n > 0 => n,
-        Some(Integer::InRange(n)) => {
+        Some(Integer::InRange(n)) if n > 0 && n <= MAX_CORE_NUM => n,
+        Some(Integer::InRange(n)) if n <= 0 => {
             return cx.error(format!("core_num must be a positive integer, got {n}"))
         }
-        Some(large @ Integer::OutOfRange(_)) => {
+        Some(large) => {
             return cx.error(format!(
                 "core_num must be at most {MAX_CORE_NUM} (the launch width a builtin entry \
                  takes), got {large}"

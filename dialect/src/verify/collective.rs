@@ -4,6 +4,7 @@ use super::{signal::enum_member, OpCx};
 use crate::collective::CollectiveKind;
 use crate::enums::{FuncKind, ReduceOp};
 use crate::launch::MAX_CORE_NUM;
+use crate::ops::builtin::RING_MAX_RANKS;
 use crate::ops::collective::AUTO_MODE_RECORD;
 use crate::types::{Layout, TensorInfo};
 use pld_ir::{attr::Integer, constant_int};
@@ -63,8 +64,8 @@ fn core_num_attribute(cx: &mut OpCx) {
         Some(Integer::InRange(n)) if n <= 0 => {
             cx.error(format!("core_num must be positive, got {n}"))
         }
-        Some(Integer::InRange(_)) => {}
-        Some(large @ Integer::OutOfRange(_)) => cx.error(format!(
+        Some(Integer::InRange(n)) if n <= MAX_CORE_NUM => {}
+        Some(large) => cx.error(format!(
             "core_num must be at most {MAX_CORE_NUM} (the launch width a builtin entry \
              takes), got {large}"
         )),
@@ -122,13 +123,13 @@ fn root(cx: &mut OpCx) {
     let ranks = cx.signal("signal").and_then(|signal| signal.dim(0));
     match (&root, ranks) {
         (Integer::InRange(index), Some(ranks)) if *index < ranks => {}
-        (Integer::InRange(_), None) => {}
+        (Integer::InRange(index), None) if *index < RING_MAX_RANKS => {}
         (_, Some(ranks)) => cx.error(format!(
             "root = {root} is not a rank: the signal has {ranks} rows, one per rank"
         )),
-        (Integer::OutOfRange(_), None) => {
-            cx.error(format!("root = {root} is too large to be a rank"))
-        }
+        (_, None) => cx.error(format!(
+            "root = {root} is not a rank: a pld comm domain holds at most {RING_MAX_RANKS} ranks"
+        )),
     }
 }
 
