@@ -44,6 +44,8 @@ const TICK: Duration = Duration::from_millis(50);
 struct Account {
     /// What runs now ("filling the inputs", "run 3 of 10 of @k").
     phase: String,
+    /// When the phase started.
+    since: Option<Instant>,
     /// What finished, one clause ("2 of 10 runs finished").
     done: String,
     /// The schedule that runs now.
@@ -62,6 +64,7 @@ struct Running {
 
 static ACCOUNT: Mutex<Account> = Mutex::new(Account {
     phase: String::new(),
+    since: None,
     done: String::new(),
     schedule: None,
 });
@@ -74,7 +77,9 @@ fn account() -> std::sync::MutexGuard<'static, Account> {
 
 /// The phase that starts now.
 pub fn phase(what: impl Into<String>) {
-    account().phase = what.into();
+    let mut a = account();
+    a.phase = what.into();
+    a.since = Some(Instant::now());
 }
 
 /// What has been done so far (replaces the previous account).
@@ -150,7 +155,7 @@ pub fn start(limit: Duration, quiet: Duration) {
                 // the job with the first status, 3); process 0 says why,
                 // and the others give it time to, before their exit makes
                 // mpirun end it.
-                say(over_time(limit));
+                say(over_time(limit, quiet));
                 if !crate::mpi_run::reports() {
                     std::thread::sleep(MPI_STRAGGLE);
                 }
@@ -182,8 +187,8 @@ pub(crate) fn series_stopped(runs: usize, total: usize) {
     }
 }
 
-/// The message of a run over `--time-limit`.
-fn over_time(limit: Duration) -> String {
+/// The message of a run over `--time-limit`; `quiet` is `--deadline`.
+fn over_time(limit: Duration, quiet: Duration) -> String {
     let a = account();
     // Tenths of a second, or what a shorter limit is (`1ns`, not `0.0s`).
     let shown = match limit >= Duration::from_millis(100) {
@@ -196,11 +201,17 @@ fn over_time(limit: Duration) -> String {
             text += &format!(" during schedule {seed} of {label} (--replay {seed})");
         }
         None if a.phase.starts_with("running") => {
+            let running = a.since.map_or(Duration::ZERO, |since| since.elapsed());
             text += &format!(
-                " while {}, which had not finished (a rank in a loop that does not end is \
-                 never blocked, so no deadlock is reported)",
-                a.phase
+                " while {} (for {:.1}s), which had not finished",
+                a.phase,
+                running.as_secs_f64()
             );
+            // Blocked that long, every rank would have been a deadlock.
+            if running >= quiet {
+                text += " (it ran past --deadline without a deadlock: some rank was not \
+                         blocked in a wait, such as a rank in a loop that does not end)";
+            }
         }
         None if !a.phase.is_empty() => text += &format!(" while {}", a.phase),
         None => {}

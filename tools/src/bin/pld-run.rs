@@ -23,8 +23,8 @@ use std::time::Duration;
                   --deadline, 130 after Ctrl-C."
 )]
 struct Cli {
-    /// Input file (pld source; converted PTO keeps no shapes and is refused),
-    /// or - for standard input.
+    /// Input file (a pld module, text or bytecode, or one already converted
+    /// by pld-to-pto), or - for standard input.
     #[arg(default_value = "-")]
     input: String,
     /// The kernel to run (default: the only one; ignored when the program
