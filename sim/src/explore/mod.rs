@@ -65,6 +65,7 @@ impl Explorer for Explore {
     }
 
     fn rank_finished(&self, rank: usize) {
+        self.scheduler.progressed();
         self.scheduler.finish(rank);
     }
 
@@ -77,6 +78,7 @@ impl Explorer for Explore {
     }
 
     fn block_exited(&self, agent: usize, rank: usize) {
+        self.scheduler.progressed();
         self.checker().join(agent, rank);
         self.scheduler.finish(agent);
     }
@@ -95,10 +97,16 @@ impl Explorer for Explore {
     }
 
     fn scalar(&self, agent: usize, site: i64, write: bool) {
+        if write {
+            self.scheduler.progressed();
+        }
         self.scheduler.scalar_read(agent, site, write);
     }
 
     fn accessed(&self, agent: usize, access: WindowAccess, site: i64) {
+        if access.write.is_some() {
+            self.scheduler.progressed();
+        }
         self.checker().copy_side(
             agent,
             access.window,
@@ -112,6 +120,7 @@ impl Explorer for Explore {
     }
 
     fn notified(&self, agent: usize, cell: Place, op: NotifyOp, site: i64, outside: bool) {
+        self.scheduler.progressed();
         let mut checker = self.checker();
         if outside {
             checker.outside_signals(agent, cell, site);
@@ -135,7 +144,10 @@ impl Explorer for Explore {
             checker.outside_signals(agent, cell, site);
         }
         match waited {
-            Waited::Held => checker.acquire(agent, cell),
+            Waited::Held => {
+                self.scheduler.progressed();
+                checker.acquire(agent, cell)
+            }
             Waited::Stuck => checker.stuck(agent, cell, site),
             // After the schedule ended nothing is checked: the ranks run on
             // past waits that did not hold.
@@ -145,6 +157,7 @@ impl Explorer for Explore {
 
     fn tested(&self, agent: usize, cell: Place, holds: bool) {
         if holds {
+            self.scheduler.progressed();
             self.checker().acquire(agent, cell);
         } else {
             self.scheduler.polled(agent);
@@ -156,6 +169,7 @@ impl Explorer for Explore {
     }
 
     fn dma_submitted(&self, agent: usize, dma: &DmaSubmit) {
+        self.scheduler.progressed();
         self.checker().copy_submitted(agent, dma);
         self.scheduler.copy_submitted(dma.handle);
     }
@@ -173,6 +187,7 @@ impl Explorer for Explore {
     }
 
     fn dma_completed(&self, agent: usize, handle: u64, site: i64) {
+        self.scheduler.progressed();
         self.checker().copy_completed(agent, handle, site);
     }
 

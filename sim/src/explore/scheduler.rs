@@ -232,6 +232,9 @@ struct Inner {
     policy: Policy,
     /// Decisions taken so far.
     steps: u64,
+    /// [`Scheduler::progress`] as the last decision saw it, and the step
+    /// at which it last changed.
+    progress: (u64, u64),
     /// Set when the schedule is over (deadlock, step limit): from then on
     /// every agent runs freely, as in a plain run, to its end.
     free: bool,
@@ -246,9 +249,12 @@ struct Inner {
     digest: u64,
 }
 
-/// Decisions after which a schedule is declared not to make progress (a
-/// wait that spins on `pto.comm.ttest` forever, say).
-pub const MAX_STEPS: u64 = 2_000_000;
+/// Decisions in a row without progress (no agent wrote, notified, got past
+/// a wait or a test, moved a copy or ended) after which a schedule is
+/// declared not to make progress: a rank that polls with `pto.comm.ttest`
+/// forever, say. A long schedule that progresses is never cut (a ring
+/// allreduce on 64 ranks takes tens of millions of decisions).
+pub const NO_PROGRESS_STEPS: u64 = 1_000_000;
 
 /// Decisions taken by every schedule of the process so far.
 static DECISIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
@@ -278,6 +284,10 @@ const POLL_REPEATS: u32 = 16;
 /// The explore-mode scheduler of one run.
 pub struct Scheduler {
     inner: Mutex<Inner>,
+    /// Progress the agents made (writes, notifies, waits and tests that
+    /// held, copies submitted and completed, agents that ended): counted
+    /// outside the lock, by the agent that has the turn.
+    progress: std::sync::atomic::AtomicU64,
 }
 
 // SAFETY: the cell pointers in `Status` point into the run's windows, which
@@ -297,6 +307,7 @@ impl Scheduler {
             rng,
             policy,
             steps: 0,
+            progress: (0, 0),
             free: false,
             lowest: u64::MAX / 2,
             deadlock: None,
@@ -310,6 +321,7 @@ impl Scheduler {
         }
         Scheduler {
             inner: Mutex::new(inner),
+            progress: std::sync::atomic::AtomicU64::new(0),
         }
     }
 
@@ -403,6 +415,12 @@ impl Scheduler {
             let lowest = inner.lowest;
             inner.agents[me].priority = lowest;
         }
+    }
+
+    /// The agent with the turn made progress (see [`Scheduler::progress`]).
+    pub fn progressed(&self) {
+        self.progress
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// A `pto.comm.ttest` that failed: the agent polls, so others go first.
@@ -600,7 +618,11 @@ impl Scheduler {
         }
         inner.steps += 1;
         DECISIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        if inner.steps > MAX_STEPS {
+        let progress = self.progress.load(std::sync::atomic::Ordering::Relaxed);
+        if progress != inner.progress.0 {
+            inner.progress = (progress, inner.steps);
+        }
+        if inner.steps - inner.progress.1 > NO_PROGRESS_STEPS {
             inner.livelock = true;
             inner.release_all();
             return;

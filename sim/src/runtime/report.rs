@@ -215,8 +215,9 @@ pub enum Finding {
     /// A notify or wait on a cell outside every signal (and Set-written
     /// data cell) of the kernel: an index past the signal's extent.
     OutsideSignals { op: Actor, cell: Bytes },
-    /// The schedule made no progress in the explorer's limit of decisions
-    /// (`explore::scheduler::MAX_STEPS`).
+    /// The schedule took the explorer's limit of decisions in a row
+    /// without progress (`explore::scheduler::NO_PROGRESS_STEPS`); `steps`
+    /// is how many it took in all.
     NoProgress { steps: u64 },
     /// Two agents used one URMA queue (PER_PEER mode: one writer per
     /// queue) with no signal ordering them: `rank`'s queue to `peer`.
@@ -290,8 +291,10 @@ impl Finding {
                 bytes_text(cell, namer)
             ),
             Finding::NoProgress { steps } => format!(
-                "no progress: the schedule took {steps} steps without finishing (a rank polling \
-                 with pto.comm.ttest forever?)"
+                "no progress: after {steps} steps the schedule had taken {} in a row in which no \
+                 rank wrote, notified, got past a wait or a test, moved a copy or ended (a rank \
+                 polling with pto.comm.ttest forever?)",
+                crate::explore::scheduler::NO_PROGRESS_STEPS
             ),
             Finding::SharedQueue {
                 first,
