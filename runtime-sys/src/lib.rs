@@ -16,6 +16,24 @@ include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
 /// functions, which the simulator's kernel lowering declares from.
 pub const PLD_SIM_H: &str = include_str!("../include/pld/pld_sim.h");
 
+/// The runtime headers a rendered builtin package's kernels and entries
+/// include (`#include "pld/comm_context.h"`, `"pld/pld_runtime.h"`, and
+/// through it `"pld/pld_sim.h"`), as (path under the including file's
+/// directory, text): `pld-translate --emit=kernels` writes them next to
+/// the files that include them, so that a package builds without an
+/// include path of pld's.
+pub const PACKAGE_HEADERS: [(&str, &str); 3] = [
+    (
+        "pld/comm_context.h",
+        include_str!("../include/pld/comm_context.h"),
+    ),
+    (
+        "pld/pld_runtime.h",
+        include_str!("../include/pld/pld_runtime.h"),
+    ),
+    ("pld/pld_sim.h", PLD_SIM_H),
+];
+
 /// The ABI numbers as the compiler uses them (byte offsets and sizes, as
 /// `i64` for building index constants), checked against the C struct.
 pub mod abi {

@@ -40,6 +40,11 @@ config.substitutions.append(
 config.substitutions.append(
     ("%pto_irdl", os.path.join(workspace, "dialect", "irdl", "pto.irdl.mlir"))
 )
+# pld's runtime headers (runtime-sys/include): the CPU stand-in for pto-isa
+# (pto-sim/) and the headers it includes.
+config.substitutions.append(
+    ("%runtime_include", os.path.join(workspace, "runtime-sys", "include"))
+)
 # The mlir-opt pass plugin (tests/lit/plugin/). tests/lit.rs passes the one
 # this `cargo test` built (which it leaves in deps/); by hand, the one next
 # to the tools.

@@ -143,6 +143,9 @@ pub fn write(dir: &std::path::Path, builds: &[ChipBuild]) -> std::io::Result<()>
             }
             std::fs::write(path, text)?;
         }
+        // The kernels include pld's runtime headers from their directory.
+        let kernels = dir.join(format!("next_levels/{}/kernels/aiv", build.function));
+        super::write_runtime_headers(&kernels)?;
     }
     Ok(())
 }

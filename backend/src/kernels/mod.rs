@@ -230,15 +230,35 @@ pub fn manifest(packages: &[Package], target: &Target) -> String {
     out
 }
 
-/// Writes every package and `kernels.json` under `dir`.
+/// Writes `text` at `path`, making its directory.
+fn write_file(path: &Path, text: &str) -> std::io::Result<()> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::write(path, text)
+}
+
+/// Writes pld's runtime headers (`pld/comm_context.h`, ...) into `dir`,
+/// the directory of files that include them.
+pub(crate) fn write_runtime_headers(dir: &Path) -> std::io::Result<()> {
+    for (name, text) in pld_runtime_sys::PACKAGE_HEADERS {
+        write_file(&dir.join(name), text)?;
+    }
+    Ok(())
+}
+
+/// Writes every package and `kernels.json` under `dir`: with each
+/// package's kernel and entry, the runtime headers they include.
 pub fn write(dir: &Path, packages: &[Package], target: &Target) -> std::io::Result<()> {
     for package in packages {
-        for (_, path, text) in &package.files {
+        for (file, path, text) in &package.files {
             let path = dir.join(path);
-            if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent)?;
+            write_file(&path, text)?;
+            if matches!(file, File::Kernel | File::Entry) {
+                if let Some(parent) = path.parent() {
+                    write_runtime_headers(parent)?;
+                }
             }
-            std::fs::write(path, text)?;
         }
     }
     std::fs::create_dir_all(dir)?;

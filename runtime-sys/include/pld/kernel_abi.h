@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#include "pld/comm_context.h"
+#include "comm_context.h" /* this directory */
 
 #define PLD_KERNEL_TENSOR_SLOTS 5
 #define PLD_KERNEL_COMM_CTX_SLOT 5

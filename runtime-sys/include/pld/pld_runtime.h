@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pld/comm_context.h"
+#include "comm_context.h" /* this directory */
 
 #ifndef __gm__
 #define __gm__
@@ -187,7 +187,7 @@ static __aicore__ inline int32_t get_sub_block_id(__gm__ int64_t *args) {
 #include <thread>
 #include <vector>
 
-#include "pld/pld_sim.h"
+#include "pld_sim.h" /* this directory */
 
 /* Runtime error codes (simpler's PTO2_ERROR_* numbering). */
 #ifndef PTO2_ERROR_INVALID_ARGS

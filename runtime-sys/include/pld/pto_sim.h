@@ -42,7 +42,7 @@
 #include <chrono>
 #include <cmath>
 
-#include "pld/pld_sim.h"
+#include "pld_sim.h" /* this directory */
 
 /* ---- Qualifiers and attributes the device compiler knows ------------------ */
 

@@ -11,6 +11,16 @@
 // RUN: FileCheck %s --check-prefix=CONFIG --input-file=%t/next_levels/builtin.tensor.allreduce__sum__fp32/kernel_config.py
 // RUN: FileCheck %s --check-prefix=JSON --input-file=%t/kernels.json
 // RUN: ls %t/next_levels | FileCheck %s --check-prefix=ONE
+// A package builds without an include path of pld's: the runtime headers
+// its kernel and entry include are written next to them (before, only
+// pld_collective.h was, and `#include "pld/comm_context.h"` was not
+// found). Compiled here against the simulator's CPU stand-in for pto-isa
+// alone (its headers need pld/pto_sim.h and pld/pld_sim.h, copied apart).
+// RUN: rm -rf %t.isa && mkdir -p %t.isa/pld && cp %runtime_include/pld/pto_sim.h %runtime_include/pld/pld_sim.h %t.isa/pld/
+// RUN: cd %t/next_levels/builtin.tensor.allreduce__sum__fp32 && clang++ -fsyntax-only -std=c++17 -isystem %runtime_include/pto-sim -isystem %t.isa kernels/aiv/builtin_tensor_allreduce__sum__fp32_kernel.cpp
+// RUN: cd %t/next_levels/builtin.tensor.allreduce__sum__fp32 && clang++ -fsyntax-only -std=c++17 -isystem %t.isa orchestration/builtin_tensor_allreduce__sum__fp32.cpp
+// RUN: ls %t/next_levels/builtin.tensor.allreduce__sum__fp32/kernels/aiv/pld %t/next_levels/builtin.tensor.allreduce__sum__fp32/orchestration/pld | FileCheck %s --check-prefix=HEADERS
+// HEADERS-COUNT-2: comm_context.h{{[[:space:]]+}}pld_runtime.h{{[[:space:]]+}}pld_sim.h
 //
 // This file: every other builtin, each variant once however many
 // dispatches name it.
