@@ -43,11 +43,24 @@ pub fn window(cx: &mut OpCx) {
         ));
     }
     // A view bound to a window buffer must name the allocation it views.
-    let allocation = cx
+    let buffer = cx
         .one("buffer")
         .and_then(|b| OperationResult::try_from(b).ok())
-        .and_then(|r| AllocWindowBuffer::cast(r.owner()))
-        .and_then(|a| a.name());
+        .and_then(|r| AllocWindowBuffer::cast(r.owner()));
+    // W7: a static view fits a buffer of constant size.
+    let size = buffer.and_then(|a| a.size()).and_then(constant_int);
+    let viewed = view
+        .static_numel()
+        .zip(pld_ir::types::byte_width(view.element))
+        .and_then(|(n, width)| n.checked_mul(width));
+    if let (Some(size), Some(viewed), Some(name)) = (size, viewed, buffer.and_then(|a| a.name())) {
+        if size > 0 && viewed > size {
+            cx.error(format!(
+                "views {viewed} bytes of '{name}', which has {size}"
+            ));
+        }
+    }
+    let allocation = buffer.and_then(|a| a.name());
     if let (Some(bound), Some(allocation)) = (&view.window, allocation) {
         if *bound != allocation {
             cx.error(format!(

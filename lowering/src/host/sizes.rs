@@ -38,6 +38,14 @@ pub struct Size {
 /// The size `value` computes.
 pub fn expression(value: Value) -> Result<Size, String> {
     let expr = build(value, 0)?;
+    // A constant count (one that grows with world_size is checked by the
+    // run that knows it).
+    if !expr.symbolic && expr.on_one <= 0 {
+        return Err(format!(
+            "it is {} bytes, and a window size must be positive",
+            expr.on_one
+        ));
+    }
     Ok(Size {
         text: expr.text,
         on_one: expr.on_one,

@@ -396,3 +396,26 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
   %r = "pld.tensor_allreduce"(%a) {op = #pld.reduce_op<"sum">} : (!big) -> !big
   return
 }
+
+// -----
+
+// A size computed from constants to 0 or less (0 - 5): recorded as
+// logical_bytes = -5 before.
+!data = tensor<8xf32, #pld.dist>
+func.func @chip(%d: !data) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %five = arith.constant 5 : i64
+  %zero = arith.constant 0 : i64
+  %bytes = arith.subi %zero, %five : i64
+  // expected-error@+1 {{size of "A": it is -5 bytes, and a window size must be positive}}
+  %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "A"} : (i64) -> !pld.ptr
+  %data = "pld.tensor_window"(%buf) : (!pld.ptr) -> !data
+  "pld.dispatch"(%c0) ({
+    func.call @chip(%data) : (!data) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  return
+}

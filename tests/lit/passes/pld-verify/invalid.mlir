@@ -177,6 +177,18 @@ func.func @host_tensor_alloc_window_buffer_window_size_positive_0_bytes() attrib
 
 // -----
 
+// W7: pld-run refused a view larger than its buffer; the compiler let it
+// through to pld-to-pto and --emit=kernels.
+func.func @host_tensor_window_larger_than_its_buffer() attributes {pld.kind = #pld.func_kind<"host">} {
+  %b = arith.constant 5 : i64
+  %p = "pld.tensor_alloc_window_buffer"(%b) {name = "A"} : (i64) -> !pld.ptr
+  // expected-error@+1 {{views 32 bytes of 'A', which has 5}}
+  %v = "pld.tensor_window"(%p) : (!pld.ptr) -> tensor<8xf32, #pld.dist>
+  return
+}
+
+// -----
+
 func.func @host_tensor_window_result_distributed_tensor_dist_encoding_plain(%p: !pld.ptr) attributes {pld.kind = #pld.func_kind<"host">} {
   // expected-error@+1 {{result must be a distributed tensor (#pld.dist encoding), got a plain tensor}}
   %v = "pld.tensor_window"(%p) : (!pld.ptr) -> tensor<4xf32>
