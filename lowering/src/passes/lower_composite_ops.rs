@@ -148,6 +148,7 @@ where
     let info = operand_tensor(target)?;
     // 7.1.1: a packed ND target, one core, a known mode.
     packed_nd(&info)?;
+    credits_fit(&info)?;
     if allreduce.core_num() != Some(1) {
         return Err(
             "core_num > 1 is supported only in a HOST orchestrator, whose builtin \
@@ -204,6 +205,7 @@ where
         return Err("a target with a valid_shape is not supported by pld.tensor_reduce yet".into());
     }
     packed_nd(&info)?;
+    credits_fit(&info)?;
     let signal_info = operand_tensor(signal)?;
     check_mesh_signal(&signal_info)?;
     let root = b.index(reduce.root().unwrap_or(0));
@@ -218,6 +220,27 @@ where
     };
     mesh::lower(b, &request);
     Ok(target)
+}
+
+/// A signal cell is an i32: the credits one call gives a cell (a barrier
+/// per chunk of the target, and one more) must fit it, or the counts and
+/// the epilogue wrap. Only a static target is checked (a dynamic one is
+/// counted at run time).
+fn credits_fit(info: &TensorInfo) -> Result<(), String> {
+    let Some(elements) = info.static_numel() else {
+        return Ok(());
+    };
+    let width = pld_ir::types::byte_width(info.element).unwrap_or(4).max(1);
+    let chunk = crate::composite::geometry::chunk_elems(width);
+    let chunks = elements / chunk + i64::from(elements % chunk != 0);
+    if chunks >= i64::from(i32::MAX) {
+        return Err(format!(
+            "has {elements} elements, {chunks} chunks of {chunk}: a call would give a signal \
+             cell more credits (a barrier per chunk) than an i32 counts ({})",
+            i32::MAX
+        ));
+    }
+    Ok(())
 }
 
 /// 7.1.1: the target is viewed as one row, so it must be ND and packed.

@@ -234,3 +234,13 @@ func.func @reduce_partial(%d: !data, %s: !sig) attributes {pld.kind = #pld.func_
   %r = "pld.tensor_reduce"(%d, %s) {op = #pld.reduce_op<"sum">, root = 0 : i64} : (!data, !sig) -> !data
   return
 }
+
+// -----
+
+// 2^31 chunks of 16 KiB: the credits of one call do not fit an i32 cell
+// (the epilogue was emitted as +2147483647 before, the counts wrapped).
+func.func @credits_past_i32(%d: tensor<2048x4294967296xf32, #pld.dist>, %s: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{has 8796093022208 elements, 2147483648 chunks of 4096: a call would give a signal cell more credits (a barrier per chunk) than an i32 counts (2147483647)}}
+  %r = "pld.tensor_allreduce"(%d, %s) {op = #pld.reduce_op<"sum">} : (tensor<2048x4294967296xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>) -> tensor<2048x4294967296xf32, #pld.dist>
+  return
+}
