@@ -137,9 +137,17 @@ fn with_session<T>(
 ) -> Result<T, String> {
     let registry = pld_sim::registry();
     let steps = match options.pipeline.as_deref() {
-        Some(text) => {
-            pipeline::parse(text, &registry).map_err(|e| format!("invalid pass pipeline: {e}"))?
-        }
+        Some(text) => pipeline::parse(text, &registry).map_err(|e| {
+            // mlir-opt would run `func.func(...)` on a lone function.
+            let note =
+                if options.no_implicit_module && !text.trim_start().starts_with("builtin.module") {
+                    " (also under --no-implicit-module: pld-opt runs pipelines on a module only; \
+                 put the function in a `module { ... }`)"
+                } else {
+                    ""
+                };
+            format!("invalid pass pipeline: {e}{note}")
+        })?,
         None => Vec::new(),
     };
     let context = pld_dialect::context();

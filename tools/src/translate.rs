@@ -45,8 +45,12 @@ pub fn run(options: &Options) -> i32 {
         for diagnostic in &diagnostics {
             pld_ir::diag::write_stderr(&diagnostic.render_in(&buffer_name, Some(&text)));
         }
-        failed |= output.is_none() || diagnostics.iter().any(|d| d.severity == Severity::Error);
-        outputs.extend(output);
+        let chunk_failed =
+            output.is_none() || diagnostics.iter().any(|d| d.severity == Severity::Error);
+        failed |= chunk_failed;
+        // As pld-opt (and mlir-opt): a chunk that failed prints nothing
+        // between its separators, so outputs still match chunks.
+        outputs.push(output.filter(|_| !chunk_failed).unwrap_or_default());
     }
     // A failed run leaves an output file alone rather than replace it with
     // a partial translation; on the terminal the good chunks still show.

@@ -2,6 +2,13 @@
 // cause and a non-zero exit.
 //
 // RUN: not pld-translate --emit=pto --split-input-file %s 2>&1 | FileCheck %s
+// Each chunk that failed keeps its place between the separators, as in
+// pld-opt and mlir-opt (every chunk here fails: eleven chunks, ten
+// separators, nothing else; before, failed chunks were dropped, so outputs
+// could not be matched to chunks):
+// RUN: not pld-translate --emit=pto --split-input-file %s 2>/dev/null | FileCheck %s --check-prefix=PLACES
+// PLACES-COUNT-10: {{^// -----$}}
+// PLACES-NOT: {{.}}
 // RUN: not pld-translate %s 2>&1 | FileCheck %s --check-prefix=NO-EMIT
 // RUN: not pld-translate --emit=cpp %s 2>&1 | FileCheck %s --check-prefix=BAD-EMIT
 // RUN: not pld-translate --emit=pto %t.missing 2>&1 | FileCheck %s --check-prefix=MISSING
