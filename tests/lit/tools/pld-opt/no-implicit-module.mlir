@@ -17,7 +17,7 @@
 // IMPLICIT-NEXT: func.func @alone
 //
 // RUN: not pld-opt %s --split-input-file --no-implicit-module --pass-pipeline='builtin.module(cse)' 2>&1 | FileCheck %s --check-prefix=PIPELINE
-// PIPELINE: no-implicit-module.mlir:[[@LINE+6]]:1: error: can't run 'builtin.module' pass manager on 'func.func' op
+// PIPELINE: no-implicit-module.mlir:[[@LINE+10]]:1: error: can't run 'builtin.module' pass manager on 'func.func' op
 //
 // A pipeline anchored on the lone function itself (mlir-opt runs it; pld-opt
 // does not, and says how to get it run):
