@@ -31,9 +31,9 @@ pub(crate) fn assign(
 ) -> Result<Vec<Generator>, Refusal> {
     let mut given: Vec<Option<&str>> = vec![None; generators.len()];
     for pair in pairs {
-        let (name, value) = pair
-            .split_once('=')
-            .ok_or_else(|| format!("--input takes {what}=GENERATOR, not '{pair}'"))?;
+        let (name, value) = pair.split_once('=').ok_or_else(|| {
+            Refusal::Usage(format!("--input takes {what}=GENERATOR, not '{pair}'"))
+        })?;
         let index = resolve(name)?;
         if let Some(first) = given[index].replace(pair) {
             return Err(Refusal::Usage(format!(

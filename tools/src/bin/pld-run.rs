@@ -163,7 +163,11 @@ fn explore_options(options: &Options, seed: bool) -> Result<(), String> {
         unused.push("--output-dir");
     }
     if options.stats {
-        unused.push("--stats");
+        unused.push(if options.per_rank {
+            "--per-rank"
+        } else {
+            "--stats"
+        });
     }
     match unused.is_empty() {
         true => Ok(()),
@@ -278,7 +282,7 @@ fn options(cli: Cli) -> Options {
         cost_target,
     };
     if let Err(message) = explore_options(&options, seed.is_some()) {
-        refuse(&message, 1);
+        refuse(&message, pld_tools::options::USAGE);
     }
     // After the options above: their errors come first, as they did.
     Options {

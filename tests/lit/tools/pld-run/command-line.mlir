@@ -15,6 +15,10 @@
 // LIMIT: pld-run: error: --time-limit takes a positive number of seconds (at most about 1.8e19), not -1.0
 // RUN: not pld-run %s --deadline -0.5 2>&1 | FileCheck %s --check-prefix=DEADLINE
 // DEADLINE: pld-run: error: --deadline takes a positive number of seconds (at most about 1.8e19), not -0.5
+// An --input without `=` is malformed too (it was status 1):
+// RUN: not pld-run %s --ranks 2 --input s 2>&1 | FileCheck %s --check-prefix=PAIR
+// RUN: sh -c 'pld-run %s --ranks 2 --input s > /dev/null 2>&1; test $? -eq 2'
+// PAIR: pld-run: error: --input takes PARAM=GENERATOR, not 's'
 // RUN: not pld-run %s --bogus 2>&1 | FileCheck %s --check-prefix=USAGE
 // USAGE: error: unexpected argument '--bogus' found
 // USAGE: Usage: pld-run [OPTIONS] [INPUT]

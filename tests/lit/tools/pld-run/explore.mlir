@@ -38,8 +38,12 @@
 // RUN: not pld-run %S/../../../explore/missing-fence.pto.mlir --ranks 2 --explore 3 | FileCheck %s --check-prefix=FENCE
 // FENCE: schedule 0 (--replay 0): missing fence: rank {{[01]}}'s `pto.comm_tnotify` at {{.*}}missing-fence.pto.mlir:81:5 follows rank {{[01]}}'s `pto.tstore` at {{.*}}missing-fence.pto.mlir:55:5, which wrote bytes [0, 256) of rank {{[01]}}'s window (arg0 [0, 0]..[0, 63]), with no fence (`pld.system_fence`, `pto.fence_barrier_all`) in between
 //
-// Options that do not go with --explore, and a converted kernel that lost
-// its tensor types, are errors with status 1.
+// Options that do not go with --explore are a malformed command line
+// (status 2, as --explore with --replay; they had status 1), named as
+// given (--per-rank was called --stats).
+// RUN: sh -c 'pld-run %S/../../../../examples/barrier.mlir --explore 3 --trace %t.json > /dev/null 2>&1; test $? -eq 2'
+// RUN: not pld-run %S/../../../../examples/barrier.mlir --explore 3 --per-rank 2>&1 | FileCheck %s --check-prefix=PER-RANK
+// PER-RANK: pld-run: error: --per-rank does not apply to --explore and --replay
 // RUN: not pld-run %S/../../../../examples/barrier.mlir --explore 3 --trace %t.json 2>&1 | FileCheck %s --check-prefix=TRACE
 // TRACE: pld-run: error: --trace does not apply to --explore and --replay (schedules run one thread at a time: they are not timed, traced or saved)
 // RUN: not pld-run %S/../../../../examples/barrier.mlir --explore 3 --iters 2 --stats 2>&1 | FileCheck %s --check-prefix=BOTH
