@@ -1620,7 +1620,7 @@ impl State<'_> {
             schedule_digest,
             interrupted,
             deadlock,
-            errors: self.errors.into_inner().unwrap(),
+            errors: in_rank_order(self.errors.into_inner().unwrap()),
             fatals: self.fatals.into_inner().unwrap(),
             remote_writes: self
                 .remote_writes
@@ -1631,6 +1631,20 @@ impl State<'_> {
             kernel_time,
         }
     }
+}
+
+/// The run's errors by rank (each `rank N: ...`, [`State::error`]), in
+/// the order each rank had them: the threads record them as they come,
+/// so that a report reads the same from one run to the next.
+fn in_rank_order(mut errors: Vec<String>) -> Vec<String> {
+    let rank = |e: &String| -> usize {
+        e.strip_prefix("rank ")
+            .and_then(|rest| rest.split(':').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(usize::MAX)
+    };
+    errors.sort_by_key(rank);
+    errors
 }
 
 impl State<'_> {
@@ -1741,6 +1755,28 @@ fn chrome_trace(ranks: &[Mutex<Vec<Event>>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn errors_are_reported_by_rank_each_rank_in_its_order() {
+        let errors = [
+            "rank 2: b",
+            "rank 10: c",
+            "rank 0: x",
+            "rank 2: a",
+            "rank 1: y",
+        ];
+        let sorted = in_rank_order(errors.iter().map(|e| e.to_string()).collect());
+        assert_eq!(
+            sorted,
+            [
+                "rank 0: x",
+                "rank 1: y",
+                "rank 2: b",
+                "rank 2: a",
+                "rank 10: c"
+            ]
+        );
+    }
 
     /// A fatal error, and a device error without an op of its own (a
     /// builtin kernel's), are led by the call a program's task named; the
