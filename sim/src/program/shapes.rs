@@ -64,7 +64,12 @@ fn check_collective(
     rail: Rail,
 ) -> Result<(), String> {
     check_signal(kernel, collective, ranks, rail)?;
-    let op = collective.op();
+    // A builtin call may be the user's own or lowered from a HOST
+    // collective (at that op's place): named by its collective.
+    let op = match rail {
+        Rail::Builtin => format!("the {}", collective.kind.spec_name()),
+        _ => collective.op().to_string(),
+    };
     if let Some(root) = collective.root.filter(|r| *r < 0 || *r as usize >= ranks) {
         return Err(format!(
             "{op} has root = {root}, which is not {}",

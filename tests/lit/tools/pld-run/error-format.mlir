@@ -24,7 +24,7 @@
 // KERNEL: {{^}}{{.*}}ring_allreduce.mlir:16:10: error: the signal of pld.tensor_allreduce (signal) is [6, 4]; on 2 ranks it needs exactly [2, 2]
 // KERNEL-NEXT: {{^}}  %sum = "pld.tensor_allreduce"(%data, %signal)
 // KERNEL-NEXT: {{^}}         ^
-// PROGRAM: {{^}}{{.*}}program.mlir:{{[0-9]+}}:8: error: pld.tensor_broadcast has root = 6, which is not one of the 4 ranks
+// PROGRAM: {{^}}{{.*}}program.mlir:{{[0-9]+}}:8: error: the broadcast has root = 6, which is not one of the 4 ranks
 // PROGRAM-NEXT: {{^}}  %x = "pld.tensor_broadcast"
 // PROGRAM-NEXT: {{^}}       ^
 // PARSE: {{^}}{{.*}}broken.mlir:1:14: error: expected non-function type
