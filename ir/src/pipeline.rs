@@ -496,7 +496,15 @@ fn check_pass_name(
     if known {
         return Ok(());
     }
+    if registry.pipeline(pass).is_some() {
+        // A named pipeline is not a pass of its own: its passes are.
+        return Err(PipelineError(format!(
+            "'{pass}' is a pipeline, not a pass: name one of its passes (--dump-pass-pipeline \
+             lists them)"
+        )));
+    }
     let hint = suggestion(pass, registry)
+        .filter(|name| *name != pass)
         .map(|name| format!(" (did you mean '{name}'?)"))
         .unwrap_or_default();
     Err(PipelineError(format!("no pass named '{pass}'{hint}")))

@@ -76,13 +76,16 @@ fn tile_buf(text: &str) -> Result<String, String> {
     }
     let mut out = format!("!pto.tile_buf<{}, {shape}", tile.loc);
     if let Some(valid) = &tile.valid {
-        if valid.len() != tile.dims.len() {
-            return Err(format!("tile valid shape does not match {shape}"));
-        }
         let spelled: Vec<String> = valid
             .iter()
             .map(|v| v.map_or("?".to_string(), |n| n.to_string()))
             .collect();
+        if valid.len() != tile.dims.len() {
+            return Err(format!(
+                "tile valid shape {} does not match {shape}",
+                spelled.join("x")
+            ));
+        }
         if spelled.iter().zip(&tile.dims).any(|(v, p)| v != p) {
             write!(out, ", valid={}", spelled.join("x")).expect("string write");
         }

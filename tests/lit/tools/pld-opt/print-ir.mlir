@@ -54,6 +54,10 @@
 //
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(cse)' --mlir-print-ir-after=no-such-pass 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // UNKNOWN: pld-opt: error: {{.*}}for the --mlir-print-ir-after option: no pass named 'no-such-pass'
+// A named pipeline is not a pass (it said "no pass named 'pld-incore-pipeline'
+// (did you mean 'pld-incore-pipeline'?)"):
+// RUN: not pld-opt %s --pass-pipeline='builtin.module(cse)' --mlir-print-ir-after=pld-incore-pipeline 2>&1 | FileCheck %s --check-prefix=PIPELINE
+// PIPELINE: pld-opt: error: {{.*}}for the --mlir-print-ir-after option: 'pld-incore-pipeline' is a pipeline, not a pass: name one of its passes (--dump-pass-pipeline lists them)
 
 func.func @twice(%x: i32) -> i32 {
   %a = arith.addi %x, %x : i32
