@@ -13,6 +13,8 @@ import lit.formats
 config.name = "pld"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir"]
+# Inputs/ directories hold the files tests read, not tests.
+config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(
     os.environ.get("PLD_LIT_OUTPUT", os.path.join(config.test_source_root, "Output"))

@@ -56,6 +56,9 @@ pub fn write_output_bytes(path: Option<&str>, bytes: &[u8]) -> Result<(), String
             .and_then(|()| stdout.flush())
             .map_err(|e| format!("cannot write to standard output: {e}"));
     };
+    if path.is_empty() {
+        return Err("cannot write '': -o names no file (use -o - for standard output)".into());
+    }
     let target = std::path::Path::new(path);
     let written = match std::fs::metadata(target) {
         Ok(meta) if !meta.is_file() => std::fs::OpenOptions::new()

@@ -202,11 +202,7 @@ fn over_time(limit: Duration, quiet: Duration) -> String {
         }
         None if a.phase.starts_with("running") => {
             let running = a.since.map_or(Duration::ZERO, |since| since.elapsed());
-            text += &format!(
-                " while {} (for {:.1}s), which had not finished",
-                a.phase,
-                running.as_secs_f64()
-            );
+            text += &format!(" while {}, which had not finished", a.phase);
             // Blocked that long, every rank would have been a deadlock.
             if running >= quiet {
                 text += " (it ran past --deadline without a deadlock: some rank was not \

@@ -25,10 +25,17 @@ pub(super) fn named(message: &str, dump: &str) -> String {
         return message.to_string();
     };
     let message = message.strip_prefix("op ").unwrap_or(message);
-    let attribute = got_kind(message).and_then(|kind| attribute_of_kind(rest, kind));
-    match attribute {
-        Some(name) => format!("'{op}' op attribute '{name}': {message}"),
-        None => format!("'{op}' op {message}"),
+    let attributes = got_kind(message)
+        .map(|kind| attributes_of_kind(rest, kind))
+        .unwrap_or_default();
+    match attributes.as_slice() {
+        [] => format!("'{op}' op {message}"),
+        [name] => format!("'{op}' op attribute '{name}': {message}"),
+        // Several of that kind: one of them is the wrong one.
+        names => {
+            let quoted: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
+            format!("'{op}' op attribute {}: {message}", quoted.join(" or "))
+        }
     }
 }
 
@@ -48,16 +55,17 @@ fn got_kind(message: &str) -> Option<&str> {
     got.strip_suffix('\'')
 }
 
-/// The one attribute of the generic op text `rest` (after the op's name)
-/// whose value is of `kind`; `None` when none or several are.
-fn attribute_of_kind<'d>(rest: &'d str, kind: &str) -> Option<&'d str> {
-    let dictionary = attribute_dictionary(rest)?;
-    let mut matching = entries(dictionary)
+/// The attributes of the generic op text `rest` (after the op's name)
+/// whose value is of `kind`.
+fn attributes_of_kind<'d>(rest: &'d str, kind: &str) -> Vec<&'d str> {
+    let Some(dictionary) = attribute_dictionary(rest) else {
+        return Vec::new();
+    };
+    entries(dictionary)
         .into_iter()
         .filter(|(_, value)| kind_of(value) == Some(kind))
-        .map(|(name, _)| name);
-    let first = matching.next()?;
-    matching.next().is_none().then_some(first)
+        .map(|(name, _)| name)
+        .collect()
 }
 
 /// The inside of the attribute dictionary of a generic op: after the
@@ -208,12 +216,13 @@ mod tests {
             "'pld.tensor_reduce' op attribute 'op': expected base attribute 'pld.reduce_op' \
              but got 'pld.func_kind'"
         );
-        // Two attributes of the kind: the op is named, not a guess.
+        // Two attributes of the kind: both are named, one of them is it.
         let message = "expected base attribute 'builtin.integer' but got 'builtin.string'";
         let dump = r#""pld.x"() {a = "1", b = "2"} : () -> ()"#;
         assert_eq!(
             named(message, dump),
-            "'pld.x' op expected base attribute 'builtin.integer' but got 'builtin.string'"
+            "'pld.x' op attribute 'a' or 'b': expected base attribute 'builtin.integer' but \
+             got 'builtin.string'"
         );
         // After regions and properties too.
         let dump = r#""pld.y"() <{p = [1, 2]}> ({ "pld.z"() {a = 1.0 : f32} : () -> () }) {a = "s", b = 1 : i64} : () -> ()"#;

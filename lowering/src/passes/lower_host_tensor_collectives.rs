@@ -49,6 +49,7 @@ use pld_dialect::{
     types::{operand_tensor, TensorInfo},
 };
 use pld_ir as ir;
+use pld_ir::attr::Integer;
 use pld_ir::op_name;
 use pld_ir::pass::{external, Anchor, PassFailed, PassIdentity, PldPass, Report};
 
@@ -73,8 +74,15 @@ impl PldPass for LowerHostTensorCollectives {
         let top = module;
         let aiv_cores = match top.attribute(AIV_CORE_COUNT_ATTR) {
             Err(_) => None,
-            Ok(attribute) => match pld_ir::attr::int(attribute) {
-                Some(cores) if cores > 0 => Some(cores),
+            Ok(attribute) => match pld_ir::attr::integer(attribute) {
+                Some(Integer::InRange(cores)) if cores > 0 => Some(cores),
+                Some(large @ Integer::OutOfRange(_)) if !large.is_negative() => {
+                    report.error(
+                        top,
+                        &format!("{AIV_CORE_COUNT_ATTR} = {large} is too large"),
+                    );
+                    return report.finish();
+                }
                 _ => {
                     report.error(
                         top,

@@ -131,6 +131,10 @@ impl std::fmt::Display for Uses {
     /// `lowered module <use>, code <use>` (`no lowering needed, code
     /// <use>` for a converted input).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The cache off for both: its reason once.
+        if matches!(self.lowered, Use::Off(_)) && self.lowered == self.code {
+            return write!(f, "lowered module and code {}", self.code);
+        }
         match &self.lowered {
             Use::NotNeeded => f.write_str("no lowering needed")?,
             lowered @ (Use::Off(_) | Use::Read | Use::Made | Use::NotCached(_)) => {
@@ -289,6 +293,9 @@ impl Cache {
     /// directory, no file can be made in it.
     pub fn writer(&self, kind: Kind, key: &[u8]) -> Result<Writer<'_>, String> {
         let dir = &self.dir;
+        if std::fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+            return Err(format!("'{}' is not a directory", dir.display()));
+        }
         if let Err(e) = std::fs::create_dir_all(dir) {
             return Err(format!(
                 "cannot make the directory '{}': {e}",
@@ -553,7 +560,8 @@ mod tests {
             dir: file.clone(),
             max_bytes: MAX_BYTES,
         };
-        assert!(a_file.writer(Kind::Object, &key).is_err());
+        let reason = a_file.writer(Kind::Object, &key).err().unwrap();
+        assert!(reason.ends_with("afile' is not a directory"), "{reason}");
         // The entry's name is a directory.
         let (dir_dir, cache) = scratch("unwritable-dir", MAX_BYTES);
         std::fs::create_dir_all(path_of(&cache.dir, Kind::Object, &key)).unwrap();

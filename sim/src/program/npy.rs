@@ -43,7 +43,7 @@ pub fn decode(bytes: &[u8], dtype: Dtype, shape: &[usize]) -> Result<Vec<u8>, St
     let fields = header_fields(&header).map_err(|e| format!("has a malformed .npy header: {e}"))?;
     if fields.descr != descr(dtype) {
         return Err(format!(
-            "holds '{}' elements; the parameter needs {} ('{}')",
+            "holds '{}' elements, not the {} ('{}') of what it fills",
             fields.descr,
             dtype.name(),
             descr(dtype)
@@ -54,7 +54,7 @@ pub fn decode(bytes: &[u8], dtype: Dtype, shape: &[usize]) -> Result<Vec<u8>, St
     let scalar_for_one = fields.shape.is_empty() && shape == [1];
     if fields.shape != shape && !scalar_for_one {
         return Err(format!(
-            "has shape {:?}; the parameter is {shape:?}",
+            "has shape {:?}, not the {shape:?} of what it fills",
             fields.shape
         ));
     }
@@ -402,7 +402,7 @@ mod tests {
         assert_eq!(decode(&scalar, Dtype::F32, &[1]).unwrap(), bytes);
         assert!(decode(&scalar, Dtype::F32, &[1, 1])
             .unwrap_err()
-            .contains("has shape []; the parameter is [1, 1]"));
+            .contains("has shape [], not the [1, 1] of what it fills"));
         assert!(decode(&scalar, Dtype::F32, &[2])
             .unwrap_err()
             .contains("has shape []"));

@@ -99,8 +99,26 @@ struct Pending {
 /// The outstanding copies of a run, in the order they were submitted.
 #[derive(Default)]
 pub(crate) struct Table {
-    next: u64,
+    /// Copies each rank submitted so far.
+    submitted: std::collections::HashMap<usize, u64>,
     pending: Vec<Pending>,
+}
+
+/// Bits of a handle that number a rank's copies; the rank (plus one)
+/// above them. A rank's events are numbered 1, 2, ... in the order it
+/// submits them, whatever the other ranks do (the same in every schedule
+/// and under MPI), and a handle is never 0.
+const SEQUENCE_BITS: u32 = 40;
+
+/// The handle of `rank`'s copy number `sequence` (from 1).
+fn handle_of(rank: usize, sequence: u64) -> u64 {
+    ((rank as u64 + 1) << SEQUENCE_BITS) | sequence
+}
+
+/// How a message names the event of `handle`: its number among its
+/// rank's copies.
+fn event_number(handle: u64) -> u64 {
+    handle & ((1 << SEQUENCE_BITS) - 1)
 }
 
 impl Table {
@@ -208,8 +226,9 @@ pub(crate) fn submit(
     let bytes = copy.count(state, rank, sides);
     let handle = {
         let mut table = state.dmas().lock().unwrap();
-        table.next += 1;
-        let handle = table.next;
+        let sequence = table.submitted.entry(rank).or_insert(0);
+        *sequence += 1;
+        let handle = handle_of(rank, *sequence);
         table.pending.push(Pending {
             handle,
             queue: Queue { rank, engine, peer },
@@ -335,7 +354,10 @@ fn outstanding(
             state.error_at(
                 rank,
                 site,
-                format!("AsyncEvent::{op} on event {handle}: {message}"),
+                format!(
+                    "AsyncEvent::{op} on event {}: {message}",
+                    event_number(handle)
+                ),
             );
         }
     }
@@ -345,9 +367,10 @@ fn outstanding(
             rank,
             site,
             format!(
-                "AsyncEvent::{op} on event {handle}, which is not an outstanding asynchronous \
+                "AsyncEvent::{op} on event {}, which is not an outstanding asynchronous \
                  copy of rank {rank} (waited for, or tested complete, already; or never \
-                 submitted)"
+                 submitted)",
+                event_number(handle)
             ),
         );
     }

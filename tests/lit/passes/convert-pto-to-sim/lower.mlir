@@ -104,15 +104,20 @@ func.func @scalars(%p: !pto.ptr<f32>, %s: !pto.ptr<i32>, %ctx: !pto.ptr<i64>) at
 // CHECK: %[[NONE:.*]] = arith.constant -1 : i64
 // CHECK: %[[SESSION:.*]] = arith.select %[[VALID]], %[[URMA]], %[[NONE]] : i64
 // CHECK: call @pld_sim_at(
+// The source's block moves; the destination's element count goes along
+// for the runtime's check (dst at least as long as src).
+// CHECK: %[[DST_ELEMS:.*]] = arith.muli
 // CHECK: %[[ENGINE:.*]] = arith.trunci %[[SESSION]] : i64 to i32
 // CHECK: %[[PUT:.*]] = arith.constant 0 : i32
-// CHECK: %[[EVENT:.*]] = call @pld_sim_dma_submit(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ENGINE]], %[[PUT]], %arg2) : (!llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i64, i64, i32, i32, i32, i32) -> i64
+// CHECK: %[[EVENT:.*]] = call @pld_sim_dma_submit(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[DST_ELEMS]], %{{.*}}, %[[ENGINE]], %[[PUT]], %arg2) : (!llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i64, i64, i64, i32, i32, i32, i32) -> i64
 // CHECK: scf.for {{.*}} iter_args(%[[CARRIED:.*]] = %[[EVENT]]) -> (i64)
-// CHECK: call @pld_sim_dma_test(%[[CARRIED]]) : (i64) -> i32
-// CHECK: call @pld_sim_dma_wait(%{{.*}}) : (i64) -> i32
-// CHECK-DAG: func.func private @pld_sim_dma_submit(!llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i64, i64, i32, i32, i32, i32) -> i64
-// CHECK-DAG: func.func private @pld_sim_dma_wait(i64) -> i32
-// CHECK-DAG: func.func private @pld_sim_dma_test(i64) -> i32
+// A wait or test polls its session's engine (the session's i64).
+// CHECK: %[[TEST_ENGINE:.*]] = arith.trunci %[[SESSION]] : i64 to i32
+// CHECK: call @pld_sim_dma_test(%[[CARRIED]], %[[TEST_ENGINE]]) : (i64, i32) -> i32
+// CHECK: call @pld_sim_dma_wait(%{{.*}}, %{{.*}}) : (i64, i32) -> i32
+// CHECK-DAG: func.func private @pld_sim_dma_submit(!llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i64, i64, i64, i32, i32, i32, i32) -> i64
+// CHECK-DAG: func.func private @pld_sim_dma_wait(i64, i32) -> i32
+// CHECK-DAG: func.func private @pld_sim_dma_test(i64, i32) -> i32
 func.func @async(%p: !pto.ptr<f32>, %ws: i64, %peer: i32) attributes {pto.kernel_kind = #pto.kernel_kind<"vector">} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -419,13 +419,14 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
   %sig_p = "pld.tensor_alloc_window_buffer"(%sig_bytes) {name = "sig_buf"} : (i64) -> !pld.ptr
   %sig = "pld.tensor_window"(%sig_p) : (!pld.ptr) -> !sig
   scf.for %r = %c0 to %c65 step %c1 {
+    // No comm domain holds 65 devices (the ring's own limit, 64, is the
+    // same).
+    // expected-error@+1 {{a device loop runs to 65, past the 64 devices a pld comm domain holds (the CommContext's capacity)}}
     "pld.dispatch"(%r) ({
       func.call @chip(%data, %sig) : (!data, !sig) -> ()
       gpu.yield
     }) : (index) -> ()
   }
-  // Ring: at most 64 devices.
-  // expected-error@+1 {{mode = "ring" supports 64 or fewer participating devices, got 65}}
   %x = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">, mode = "ring"} : (!data, !sig) -> !data
   return
 }
@@ -868,6 +869,13 @@ func.func @h(%n: index) attributes {pld.kind = #pld.func_kind<"host">} {
 
 module attributes {pld.aiv_core_count = "many"} {
   // expected-error@-1 {{pld.aiv_core_count must be a positive integer, got "many"}}
+}
+
+// -----
+
+// Past i64 it is too large, not "not positive".
+module attributes {pld.aiv_core_count = 18446744073709551615 : ui64} {
+  // expected-error@-1 {{pld.aiv_core_count = 18446744073709551615 is too large}}
 }
 
 // -----

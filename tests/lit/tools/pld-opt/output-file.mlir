@@ -22,6 +22,10 @@
 // The error is that of the call that failed: here making the temporary
 // file beside /proc/version (no file can be made in /proc).
 // RUN: not pld-opt %s -o /proc/version 2>&1 | FileCheck %s --check-prefix=PROC
+// An empty -o names no file (it said it could not rename a temporary
+// file over it):
+// RUN: not pld-opt %s -o '' 2>&1 | FileCheck %s --check-prefix=EMPTY
+// EMPTY: pld-opt: error: cannot write '': -o names no file (use -o - for standard output)
 //
 // GOOD: func.func private @f()
 // KEPT: keep

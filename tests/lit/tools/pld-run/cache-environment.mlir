@@ -6,7 +6,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: env PLD_NO_CACHE=1 pld-run %s --ranks 2 --stats --cache-dir %t/off | FileCheck %s --check-prefix=NO-CACHE
 // RUN: env PLD_NO_CACHE=Yes pld-run %s --ranks 2 --stats --cache-dir %t/off | FileCheck %s --check-prefix=NO-CACHE
-// NO-CACHE: compile cache: lowered module made (cache off: PLD_NO_CACHE), code made (cache off: PLD_NO_CACHE)
+// NO-CACHE: compile cache: lowered module and code made (cache off: PLD_NO_CACHE)
 // RUN: test ! -e %t/off
 // RUN: env PLD_NO_CACHE=false PLD_CACHE_DIR=%t/on pld-run %s --ranks 2 --stats | FileCheck %s --check-prefix=ON
 // RUN: env PLD_NO_CACHE=NO PLD_CACHE_DIR=%t/on2 pld-run %s --ranks 2 --stats | FileCheck %s --check-prefix=ON
@@ -40,7 +40,7 @@
 // Neither HOME nor XDG_CACHE_HOME nor PLD_CACHE_DIR: the cache is off, and
 // --stats says why.
 // RUN: env -u PLD_CACHE_DIR -u XDG_CACHE_HOME -u HOME pld-run %s --ranks 2 --stats | FileCheck %s --check-prefix=NO-DIR
-// NO-DIR: compile cache: lowered module made (cache off: neither PLD_CACHE_DIR, an absolute XDG_CACHE_HOME nor HOME is set), code made (cache off: neither
+// NO-DIR: compile cache: lowered module and code made (cache off: neither PLD_CACHE_DIR, an absolute XDG_CACHE_HOME nor HOME is set){{$}}
 // A relative XDG_CACHE_HOME is no place either (the message said it was
 // unset):
 // RUN: env -u PLD_CACHE_DIR -u HOME XDG_CACHE_HOME=rel pld-run %s --ranks 2 --stats | FileCheck %s --check-prefix=NO-DIR

@@ -15,7 +15,7 @@
 // WARM: rank 0: ok
 // WARM-NEXT: rank 1: ok
 // WARM: compile cache: lowered module read from the cache, code read from the cache
-// OFF: compile cache: lowered module made (cache off: --no-cache), code made (cache off: --no-cache)
+// OFF: compile cache: lowered module and code made (cache off: --no-cache)
 //
 // Two entries, the lowered module and the object; cut the object short
 // and change a byte of the lowered module: both are made again.
@@ -45,7 +45,7 @@
 // RUN: env PLD_CACHE_DIR=%t.env pld-run %s --ranks 2 > /dev/null
 // RUN: ls %t.env | FileCheck %s --check-prefix=FILES
 // RUN: env PLD_NO_CACHE=1 pld-run %s --ranks 2 --stats | FileCheck %s --check-prefix=ENV-OFF
-// ENV-OFF: compile cache: lowered module made (cache off: PLD_NO_CACHE), code made (cache off: PLD_NO_CACHE)
+// ENV-OFF: compile cache: lowered module and code made (cache off: PLD_NO_CACHE)
 //
 // A race found by code from the cache names its ops as before.
 // RUN: rm -rf %t.race

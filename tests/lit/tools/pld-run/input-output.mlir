@@ -26,11 +26,11 @@
 // RUN: not pld-run k.mlir --ranks 2 --input data=shape/data.npy 2>&1 | FileCheck %s --check-prefix=SHAPE
 // SHAPE: pld-run: error: 'shape/data.npy' has a malformed .npy header: no 'shape' key (a header holds 'descr', 'fortran_order' and 'shape')
 // RUN: not pld-run k.mlir --ranks 2 --input data=descr/data.npy 2>&1 | FileCheck %s --check-prefix=DESCR
-// DESCR: pld-run: error: 'descr/data.npy' holds '<i4' elements; the parameter needs f32 ('<f4')
+// DESCR: pld-run: error: 'descr/data.npy' holds '<i4' elements, not the f32 ('<f4') of what it fills
 // RUN: not pld-run k.mlir --ranks 2 --input data=fortran/data.npy 2>&1 | FileCheck %s --check-prefix=FORTRAN
 // FORTRAN: pld-run: error: 'fortran/data.npy' is Fortran-ordered ('fortran_order': True); pld reads C-ordered arrays (save np.ascontiguousarray(a))
 // RUN: not pld-run k.mlir --ranks 2 --input data=extent/data.npy 2>&1 | FileCheck %s --check-prefix=EXTENT
-// EXTENT: pld-run: error: 'extent/data.npy' has shape [4, 2]; the parameter is [2, 4]
+// EXTENT: pld-run: error: 'extent/data.npy' has shape [4, 2], not the [2, 4] of what it fills
 // RUN: not pld-run k.mlir --ranks 2 --input data=size/data.npy 2>&1 | FileCheck %s --check-prefix=SIZE
 // SIZE: pld-run: error: 'size/data.npy' holds 28 bytes of data after its header; 8 elements of f32 need 32
 //
