@@ -589,9 +589,14 @@ mod tests {
             uses(Use::NotNeeded, Use::Read),
             "no lowering needed, code read from the cache"
         );
+        // The cache off for both: its reason once.
         assert_eq!(
             uses(Use::Off(Off::Environment), Use::Off(Off::Environment)),
-            "lowered module made (cache off: PLD_NO_CACHE), code made (cache off: PLD_NO_CACHE)"
+            "lowered module and code made (cache off: PLD_NO_CACHE)"
+        );
+        assert_eq!(
+            uses(Use::Off(Off::Environment), Use::Read),
+            "lowered module made (cache off: PLD_NO_CACHE), code read from the cache"
         );
         let failed = Uses {
             lowered: Use::NotCached("why".into()),

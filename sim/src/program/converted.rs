@@ -38,6 +38,21 @@ pub(crate) fn describe(module: &melior::ir::Module) -> Result<Vec<KernelInfo>, S
                 op_name(op)
             ));
         }
+        // As PTOAS (pld-translate --emit=pto): a converted kernel holds
+        // func, arith, scf and pto ops only (a cast that makes an event
+        // failed to compile, in the words of a call it never wrote).
+        let foreign = |n: &str| {
+            let dialect = n.split('.').next().unwrap_or_default();
+            !matches!(dialect, "func" | "arith" | "scf" | "pto")
+        };
+        if let Some(op) = pld_ir::collect(function, foreign).first() {
+            return Err(format!(
+                "{}: '{}' op has no PTO form: a converted kernel holds func, arith, scf and pto \
+                 ops only",
+                location(*op),
+                op_name(op)
+            ));
+        }
         let signature = function
             .attribute(pld_backend::convert::SIGNATURE)
             .ok()

@@ -38,6 +38,12 @@
 // RUN: sed -e 's/^    return$/    "pld.system_fence"() : () -> ()\n    return/' %t/barrier.pto.mlir > %t/mixed.pto.mlir
 // RUN: not pld-run %t/mixed.pto.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=MIXED
 // MIXED: mixed.pto.mlir:91:5: error: 'pld.system_fence' op in @barrier, a kernel converted by pld-to-pto (pto.kernel_kind): the simulator runs a converted kernel's PTO, arith, scf and func ops; run pld-to-pto on the module that holds it
+// An op of another dialect in a converted kernel is refused at the op, as
+// pld-translate refuses it (an unrealized cast that made an event failed to
+// compile, in the words of a func.call nobody wrote):
+// RUN: sed -e 's/^    return$/    %%fz = arith.constant 1.0 : f32\n    %%fa = math.absf %%fz : f32\n    return/' %t/barrier.pto.mlir > %t/foreign.pto.mlir
+// RUN: not pld-run %t/foreign.pto.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=FOREIGN
+// FOREIGN: foreign.pto.mlir:92:11: error: 'math.absf' op has no PTO form: a converted kernel holds func, arith, scf and pto ops only
 // RUN: pld-run %t/barrier.pto.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=BARRIER
 // BARRIER: @barrier on 2 ranks: finished
 //
