@@ -812,6 +812,34 @@ fn a_schedule_count_far_past_the_time_limit_costs_no_memory() {
 }
 
 #[test]
+fn a_run_larger_than_the_memory_is_refused_not_aborted() {
+    // 4 GiB per rank on 64 ranks: the inputs' allocation ended the host
+    // ("memory allocation of ... failed", status 134) where the memory or
+    // the process's address-space limit was short; now a diagnostic and
+    // a null result, before anything is allocated.
+    let (context, sink) = host_context();
+    let text = r#"func.func @k(%data: tensor<1x1073741824xf32, #pld.dist>, %sig: tensor<64x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (tensor<1x1073741824xf32, #pld.dist>, tensor<64x1xi32, #pld.dist>) -> tensor<1x1073741824xf32, #pld.dist>
+  return
+}
+"#;
+    let program = program_of(&context, &sink, "wide.mlir", text, 64);
+    let options = api::pldRunOptionsCreate();
+    let result = run_plain(&program, options.ptr);
+    assert!(result.ptr.is_null());
+    let said = messages(&sink);
+    assert!(
+        said.iter().any(|m| m.contains(
+            "@k on 64 ranks (4.0 GiB of parameters per rank, as inputs, windows, results and \
+             goldens) needs 1024.0 GiB of memory; the machine has"
+        )),
+        "{said:?}"
+    );
+    api::pldRunOptionsDestroy(options);
+    api::pldProgramDestroy(program);
+}
+
+#[test]
 fn what_is_wrong_reaches_the_hosts_diagnostic_handler() {
     let (context, sink) = host_context();
     // A collective the verifier refuses: at its op, through the handler.

@@ -6,6 +6,7 @@
 use crate::program::{Loaded, Mode};
 use crate::report::{Call, Counters, Finding, FindingKind, Report};
 use pld_dialect::collective::Role;
+use pld_sim::program::memory;
 use pld_sim::program::orchestrate::{ProgramOutcome, ProgramRun};
 use pld_sim::program::{golden, index_of, Finished, KernelInfo, Program};
 use pld_sim::runtime::interrupt::Stop;
@@ -320,6 +321,18 @@ fn run_kernel(
     start: &[Vec<Option<&[u8]>>],
     schedules: Seeds,
 ) -> Result<(Report, Finals), String> {
+    // Inputs, windows, the buffers read back and, with the check, the
+    // goldens: refused up front rather than ending the host on a failed
+    // allocation.
+    let per_rank: usize = kernel.params.iter().map(|p| p.bytes()).sum();
+    memory::check(per_rank.saturating_mul(ranks).saturating_mul(4), || {
+        format!(
+            "@{} on {ranks} ranks ({} of parameters per rank, as inputs, windows, results and \
+             goldens)",
+            kernel.name,
+            memory::bytes_text(per_rank)
+        )
+    })?;
     // `[rank][param]`, as the simulator and the golden take them.
     let inputs: Vec<Vec<Vec<u8>>> = (0..ranks)
         .map(|rank| {
@@ -495,6 +508,15 @@ fn run_whole(
     start: &[Vec<Option<&[u8]>>],
     schedules: Seeds,
 ) -> Result<(Report, Finals), String> {
+    let per_device: usize = run.buffers.iter().map(|b| b.view.bytes()).sum();
+    memory::check(per_device.saturating_mul(ranks).saturating_mul(4), || {
+        format!(
+            "@{} on {ranks} devices ({} of window buffers per device, as inputs, windows, \
+             results and snapshots)",
+            run.entry,
+            memory::bytes_text(per_device)
+        )
+    })?;
     // (The closure runs on the devices' threads: it holds only the
     // buffers, not the program.)
     let buffers = &run.buffers;

@@ -160,30 +160,10 @@ fn repeated(param: &Param, period: &[f64]) -> Result<Vec<u8>, std::collections::
     Ok(bytes)
 }
 
-/// What the machine can still give: `MemAvailable` plus `SwapFree` of
-/// `/proc/meminfo`, when it can be read.
-pub(crate) fn available_memory() -> Option<usize> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let field = |name: &str| -> Option<usize> {
-        let line = text.lines().find(|l| l.starts_with(name))?;
-        let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-        Some(kib.saturating_mul(1024))
-    };
-    Some(field("MemAvailable:")?.saturating_add(field("SwapFree:").unwrap_or(0)))
-}
-
 /// Refuses, before anything is allocated, a run whose buffers need more
-/// memory than the machine has: `need` bytes, `what` says for what.
+/// memory than the process can have: `need` bytes, `what` says for what.
 pub(crate) fn check_memory(need: usize, what: impl FnOnce() -> String) -> Result<(), String> {
-    match available_memory() {
-        Some(available) if need > available => Err(format!(
-            "{} needs {} of memory; the machine has {} available",
-            what(),
-            crate::report::bytes(need),
-            crate::report::bytes(available)
-        )),
-        _ => Ok(()),
-    }
+    pld_sim::program::memory::check(need, what)
 }
 
 /// Every parameter filled on every rank, `[rank][param]`, the ranks (and

@@ -233,12 +233,7 @@ pub(crate) fn function_location(text: &str, buffer_name: &str, name: &str) -> St
 /// `512.0 MiB`, `1.5 KiB`, `12 B`: an amount of memory as progress lines
 /// state it.
 pub(crate) fn bytes(n: usize) -> String {
-    match n {
-        0..1024 => format!("{n} B"),
-        1024..1048576 => format!("{:.1} KiB", n as f64 / 1024.0),
-        1048576..1073741824 => format!("{:.1} MiB", n as f64 / 1048576.0),
-        _ => format!("{:.1} GiB", n as f64 / 1073741824.0),
-    }
+    pld_sim::program::memory::bytes_text(n)
 }
 
 /// The rows of the `--stats` table: one per rank (`--per-rank`), or one,

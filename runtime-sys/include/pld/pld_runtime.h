@@ -184,6 +184,7 @@ static __aicore__ inline int32_t get_sub_block_id(__gm__ int64_t *args) {
 #include <cstdarg>
 #include <cstdio>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -384,19 +385,29 @@ namespace pld_rt {
 class StartGate {
  public:
   explicit StartGate(int n) : remaining_(n) {}
-  void arrive_and_wait() {
+  /* Whether the launch goes ahead: false once it was called off. */
+  bool arrive_and_wait() {
     std::unique_lock<std::mutex> lock(mu_);
     if (--remaining_ == 0) {
       cv_.notify_all();
-      return;
+      return !off_;
     }
-    cv_.wait(lock, [this] { return remaining_ == 0; });
+    cv_.wait(lock, [this] { return remaining_ <= 0 || off_; });
+    return !off_;
+  }
+  /* Calls the launch off (not every block could start): the blocks
+   * waiting return without running. */
+  void call_off() {
+    std::lock_guard<std::mutex> lock(mu_);
+    off_ = true;
+    cv_.notify_all();
   }
 
  private:
   std::mutex mu_;
   std::condition_variable cv_;
   int remaining_;
+  bool off_ = false;
 };
 
 /* One launch, as its blocks see it. */
@@ -488,13 +499,26 @@ inline TaskOutputTensors rt_submit_aiv_task(int32_t func_id, const CoreTaskArgs 
   pld_rt::StartGate gate(blocks);
   std::vector<std::thread> threads;
   threads.reserve(static_cast<size_t>(blocks));
-  for (int b = 0; b < blocks; ++b) {
-    threads.emplace_back([&, b] {
-      pld_sim_block_enter(rank, b, blocks);
-      gate.arrive_and_wait();
-      kernel(args[static_cast<size_t>(b)].data());
-      pld_sim_block_exit();
-    });
+  int started = 0;
+  try {
+    for (; started < blocks; ++started) {
+      const int b = started;
+      threads.emplace_back([&, b] {
+        pld_sim_block_enter(rank, b, blocks);
+        if (gate.arrive_and_wait()) kernel(args[static_cast<size_t>(b)].data());
+        pld_sim_block_exit();
+      });
+    }
+  } catch (const std::system_error &e) {
+    /* The machine has no thread left for the next block (a launch of
+     * thousands of blocks per rank): nothing runs, the call fails. */
+    gate.call_off();
+    for (std::thread &t : threads) t.join();
+    rt_report_fatal(PTO2_ERROR_INVALID_ARGS,
+                    "cannot start block %d of %d: %s (the simulator runs each block of a launch on a "
+                    "thread of its own; launch fewer blocks, core_num)",
+                    started, blocks, e.what());
+    return out;
   }
   for (std::thread &t : threads) t.join();
   out.submitted = true;

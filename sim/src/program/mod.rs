@@ -13,6 +13,7 @@ pub(crate) mod converted;
 pub mod explore_protocol;
 pub mod golden;
 pub(crate) mod load;
+pub mod memory;
 pub mod model;
 pub mod npy;
 pub mod orchestrate;

@@ -116,9 +116,20 @@ fn outside_windows(state: &State<'_>, what: &str, start: usize, end: usize) -> O
     Some(outside_everything(state, what, start, end))
 }
 
+/// The address the sim lowering gives an access whose offset does not fit
+/// 64 bits (`compiler::lower`'s checked addresses): above every user-space
+/// mapping, so in no window, tile or buffer.
+pub(crate) const UNREACHABLE: usize = 1 << 62;
+
 /// Why `[start, end)` is refused: named relative to the window below it,
 /// when there is one.
 fn outside_everything(state: &State<'_>, what: &str, start: usize, end: usize) -> String {
+    if start >= UNREACHABLE {
+        return format!(
+            "{what} at an offset that does not fit 64 bits (offset x stride x element size \
+             wraps around), in no window, tile or buffer of the run"
+        );
+    }
     match state.domain.below(start) {
         Some((owner, base, len)) => format!(
             "{what} of bytes {}..{} relative to rank {owner}'s window lies past its end ({len} \

@@ -15,6 +15,12 @@ use pld_dialect::pto_types::TileBuf;
 use pld_ir::{self as ir, build::Builder};
 use std::collections::HashMap;
 
+/// The address [`Rewriter::checked_address`] gives an access whose offset
+/// does not fit 64 bits: above every user-space mapping (and not one a
+/// short length wraps around from), so the device call finds it in no
+/// window, tile or buffer, and says why.
+const UNREACHABLE: i64 = crate::runtime::transfer::UNREACHABLE as i64;
+
 /// Why a kernel cannot be simulated: the op and the reason.
 pub struct Refusal<'c, 'a> {
     pub op: OperationRef<'c, 'a>,
@@ -150,6 +156,68 @@ where
             self.pointer,
             b.location,
         ))
+    }
+
+    /// The address `sum(offset_i * stride_i)` elements of `element` past
+    /// `base`, for memory a device call checks (a view of a window, a
+    /// scalar access): computed in 128 bits, and when a term or the byte
+    /// offset does not fit 64 (an offset of 2^62 elements wrapped to byte
+    /// 0 and reached the window's start) an address in no window, tile or
+    /// buffer ([`UNREACHABLE`]), which the call refuses at its op.
+    pub(super) fn checked_address(
+        &self,
+        b: &Builder<'c, 'a>,
+        base: Value<'c, 'a>,
+        terms: &[(Value<'c, 'a>, Value<'c, 'a>)],
+        element: Type<'c>,
+    ) -> Value<'c, 'a> {
+        let wide = melior::ir::r#type::IntegerType::new(self.context, 128).into();
+        let i64_type = ir::i64_type(self.context);
+        let to_wide = |v: Value<'c, 'a>| {
+            let v = self.to_i64(b, v);
+            b.value(melior::dialect::arith::extsi(v, wide, b.location))
+        };
+        // Whether a 128-bit value is a 64-bit one sign-extended.
+        let fits = |v: Value<'c, 'a>| {
+            let narrow = b.value(melior::dialect::arith::trunci(v, i64_type, b.location));
+            let back = b.value(melior::dialect::arith::extsi(narrow, wide, b.location));
+            b.equal(back, v)
+        };
+        let mut sum = b.value(ir::constant(self.context, wide, 0, b.location));
+        let mut ok = b.value(ir::constant(
+            self.context,
+            melior::ir::r#type::IntegerType::new(self.context, 1).into(),
+            1,
+            b.location,
+        ));
+        for (offset, stride) in terms {
+            let term = b.mul(to_wide(*offset), to_wide(*stride));
+            ok = b.value(melior::dialect::arith::andi(ok, fits(term), b.location));
+            sum = b.add(sum, term);
+        }
+        let size = pld_ir::types::byte_width(element).unwrap_or(1);
+        let size = b.value(ir::constant(self.context, wide, size, b.location));
+        let bytes = b.mul(sum, size);
+        ok = b.value(melior::dialect::arith::andi(ok, fits(bytes), b.location));
+        let bytes = b.value(melior::dialect::arith::trunci(bytes, i64_type, b.location));
+        let byte = melior::ir::r#type::IntegerType::new(self.context, 8).into();
+        let address = b.value(llvm::get_element_ptr_dynamic(
+            self.context,
+            base,
+            &[bytes],
+            byte,
+            self.pointer,
+            b.location,
+        ));
+        let nowhere = self.i64(b, UNREACHABLE);
+        let nowhere = b.value(
+            melior::ir::operation::OperationBuilder::new("llvm.inttoptr", b.location)
+                .add_operands(&[nowhere])
+                .add_results(&[self.pointer])
+                .build()
+                .expect("llvm.inttoptr of an i64"),
+        );
+        b.select(ok, address, nowhere)
     }
 
     pub(super) fn call(

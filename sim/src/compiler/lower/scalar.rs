@@ -27,7 +27,13 @@ where
             }
             pto::LoadScalar::NAME => {
                 let ty = op.result(0).expect("a result").r#type();
-                let address = self.offset(b, operand(0), operand(1), ty);
+                // (An i64 is a CommContext slot, read as it is: below.)
+                let address = if ty == ir::i64_type(self.context) {
+                    self.offset(b, operand(0), operand(1), ty)
+                } else {
+                    let one = self.i64(b, 1);
+                    self.checked_address(b, operand(0), &[(operand(1), one)], ty)
+                };
                 let address = self.announce_scalar(b, op, name, address, ty, false);
                 Some(b.value(llvm::load(
                     self.context,
@@ -39,7 +45,9 @@ where
             }
             pto::StoreScalar::NAME => {
                 let value = operand(0);
-                let address = self.offset(b, operand(1), operand(2), value.r#type());
+                let one = self.i64(b, 1);
+                let address =
+                    self.checked_address(b, operand(1), &[(operand(2), one)], value.r#type());
                 let address = self.announce_scalar(b, op, name, address, value.r#type(), true);
                 b.insert(llvm::store(
                     self.context,

@@ -34,12 +34,12 @@ where
                 };
                 let view = pld_dialect::ops::OpView::new(op).expect("a registered op");
                 let offsets = view.group("offsets").unwrap_or_default();
-                let mut linear = b.index(0);
-                for (offset, stride) in offsets.iter().zip(&strides) {
-                    let term = b.mul(*offset, *stride);
-                    linear = b.add(linear, term);
-                }
-                let address = self.offset(b, base, linear, element);
+                let terms: Vec<_> = offsets
+                    .iter()
+                    .copied()
+                    .zip(strides.iter().copied())
+                    .collect();
+                let address = self.checked_address(b, base, &terms, element);
                 let sizes = view.group("sizes").unwrap_or_default();
                 self.partitions.insert(
                     key(result),

@@ -15,6 +15,14 @@
 // and before that read memory no kernel owns).
 // RUN: not pld-run %t/scalar-far.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=SCALAR
 // In bounds, a plain (not distributed) parameter is still read.
+// An offset so large that its bytes do not fit 64 bits (2^62 elements of
+// 4 bytes) wrapped around to byte 0 of the window, and the load and the
+// scalar read went through with exit 0:
+// RUN: not pld-run %t/wrapped.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=WRAPPED
+// RUN: not pld-run %t/wrapped.mlir --ranks 2 --explore 2 2>&1 | FileCheck %s --check-prefix=WRAPPED
+// WRAPPED-DAG: rank 0: {{.*}}wrapped.mlir:9:8: pto.tload: a load at an offset that does not fit 64 bits (offset x stride x element size wraps around), in no window, tile or buffer of the run
+// WRAPPED-DAG: rank 1: {{.*}}wrapped.mlir:9:8: pto.tload: a load at an offset
+// WRAPPED-DAG: rank 0: {{.*}}wrapped.mlir:11:8: pto.load_scalar: a scalar load at an offset that does not fit 64 bits
 // RUN: python3 %S/Inputs/npy.py write %t/src.npy f4 1,8 3f800000,40000000,40400000,40800000,0,0,0,0
 // RUN: pld-run %t/plain.mlir --ranks 2 --input src=%t/src.npy --output-dir %t/out 2>&1 | FileCheck %s --check-prefix=FINE
 // RUN: python3 %S/Inputs/npy.py show %t/out/dst.rank1.npy | FileCheck %s --check-prefix=COPIED
@@ -128,5 +136,20 @@ func.func @scalar_far(%data: tensor<1x64xf32, #pld.dist>, %sig: tensor<2x1xi32, 
   %e = "pld.tensor_read"(%data, %c0, %far) : (tensor<1x64xf32, #pld.dist>, index, index) -> f32
   %i = arith.fptosi %e : f32 to i32
   "pld.system_notify"(%sig, %me32, %c0, %c0, %i) {op = #pld.notify_op<"atomic_add">} : (tensor<2x1xi32, #pld.dist>, i32, index, index, i32) -> ()
+  return
+}
+
+//--- wrapped.mlir
+func.func @k(%data: tensor<1x64xf32, #pld.dist>, %local: tensor<1x64xf32>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %ctx = "pld.system_get_comm_ctx"(%data) : (tensor<1x64xf32, #pld.dist>) -> !pld.ctx
+  %me = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %mei = arith.index_cast %me : i32 to index
+  %c0 = arith.constant 0 : index
+  %big = arith.constant 4611686018427387904 : index
+  %o = arith.addi %mei, %big : index
+  %peer = arith.constant 0 : i32
+  %r = "pld.tile_remote_load"(%data, %peer, %c0, %o) {operandSegmentSizes = array<i32: 1, 1, 2, 0>} : (tensor<1x64xf32, #pld.dist>, i32, index, index) -> tensor<1x8xf32, #pld.tile>
+  "pld.tile_store"(%r, %local, %c0, %c0) : (tensor<1x8xf32, #pld.tile>, tensor<1x64xf32>, index, index) -> ()
+  %v = "pld.tensor_read"(%data, %c0, %o) : (tensor<1x64xf32, #pld.dist>, index, index) -> f32
   return
 }
