@@ -143,6 +143,15 @@ pub fn speaks_first() -> bool {
     pld_sim::runtime::mpi::launcher_rank().is_none_or(|r| r == 0)
 }
 
+/// Ends a process that leaves the reason of its failure to process 0
+/// ([`speaks_first`]) with `status`, after letting process 0 say it:
+/// mpirun ends the job at the first failed process, which could be before
+/// process 0 has printed a word.
+pub fn exit_silently(status: i32) -> ! {
+    std::thread::sleep(SILENT_FAILURE_GRACE);
+    std::process::exit(status)
+}
+
 /// Whether this process fills `rank`'s inputs (or device `rank`'s
 /// buffers): every rank's with threads; under MPI its own (each process
 /// checks its own rank, from the inputs the others send it).

@@ -60,6 +60,8 @@ struct Running {
     /// The process's scheduling decisions when it started: none taken yet
     /// means its run has not begun (its buffers are being filled).
     decisions: u64,
+    /// The process's schedules cut for no progress when it started.
+    cut: u64,
 }
 
 static ACCOUNT: Mutex<Account> = Mutex::new(Account {
@@ -94,6 +96,7 @@ pub fn schedule_started(seed: u64, label: &str) {
         label: label.to_string(),
         since: Instant::now(),
         decisions: pld_sim::explore::scheduler::decisions(),
+        cut: pld_sim::explore::scheduler::cut_schedules(),
     });
 }
 
@@ -232,11 +235,23 @@ fn watch_schedule(heartbeat: &mut Instant, decisions: (u64, Instant), quiet: Dur
     let begun = decisions.0 > running.decisions;
     let stalled = decisions.1.max(*since).elapsed();
     if begun && stalled >= quiet {
+        // Cut for no progress, a rank polls on by scalar reads (which
+        // cannot be made to hold, as a failed test or wait is).
+        let why = match pld_sim::explore::scheduler::cut_schedules() > running.cut {
+            true => format!(
+                "no progress: {} decisions in a row in which no rank wrote, notified, got past \
+                 a wait or a test, moved a copy or ended, and a rank still polls (a flag read \
+                 with pld.tensor_read that no rank sets?), which no schedule ends",
+                pld_sim::explore::scheduler::NO_PROGRESS_STEPS
+            ),
+            false => format!(
+                "no device call for {:.1}s: a simulated thread loops without notifying, \
+                 waiting or copying, which explore mode cannot schedule around",
+                stalled.as_secs_f64()
+            ),
+        };
         pld_ir::say!(
-            "pld-run: error: schedule {seed} of {label} (--replay {seed}): no device call for \
-             {:.1}s: a simulated thread loops without notifying, waiting or copying, which \
-             explore mode cannot schedule around; stopped{}",
-            stalled.as_secs_f64(),
+            "pld-run: error: schedule {seed} of {label} (--replay {seed}): {why}; stopped{}",
             if a.done.is_empty() {
                 String::new()
             } else {

@@ -267,6 +267,17 @@ pub fn decisions() -> u64 {
     DECISIONS.load(std::sync::atomic::Ordering::Relaxed)
 }
 
+/// Schedules of this process cut for making no progress.
+static CUT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Schedules of this process cut so far for making no progress
+/// ([`NO_PROGRESS_STEPS`]): a tool that sees the running schedule cut and
+/// its decisions stand still knows that a rank polls on (with scalar
+/// reads of a flag no rank sets) past the cut.
+pub fn cut_schedules() -> u64 {
+    CUT.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// One step of FNV-1a over the eight bytes of `value`.
@@ -623,6 +634,7 @@ impl Scheduler {
             inner.progress = (progress, inner.steps);
         }
         if inner.steps - inner.progress.1 > NO_PROGRESS_STEPS {
+            CUT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             inner.livelock = true;
             inner.release_all();
             return;

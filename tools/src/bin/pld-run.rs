@@ -183,9 +183,10 @@ fn explore_options(options: &Options, seed: bool) -> Result<(), String> {
 /// Ends the process with `status` and an error about its command line,
 /// said once under mpirun (by the launcher's process 0).
 fn refuse(message: &str, status: i32) -> ! {
-    if pld_tools::mpi_run::speaks_first() {
-        pld_ir::say!("pld-run: error: {message}");
+    if !pld_tools::mpi_run::speaks_first() {
+        pld_tools::mpi_run::exit_silently(status);
     }
+    pld_ir::say!("pld-run: error: {message}");
     std::process::exit(status)
 }
 
@@ -299,7 +300,9 @@ fn main() {
     let cli = match parsed.map_err(pld_tools::args::with_full_usage::<Cli>) {
         Ok(cli) => cli,
         // Under mpirun every process has the same command line: one says it.
-        Err(e) if !pld_tools::mpi_run::speaks_first() => std::process::exit(e.exit_code()),
+        Err(e) if !pld_tools::mpi_run::speaks_first() => {
+            pld_tools::mpi_run::exit_silently(e.exit_code())
+        }
         Err(e) => e.exit(),
     };
     let options = options(cli);

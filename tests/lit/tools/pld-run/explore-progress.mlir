@@ -14,6 +14,33 @@
 // POLL: schedule 0 (--replay 0): no progress: after 1000001 steps the schedule had taken 1000000 in a row in which no rank wrote, notified, got past a wait or a test, moved a copy or ended (a rank polling with pto.comm.ttest forever?)
 // POLL: @poll on 2 ranks: 1 schedule explored (seeds 0 to 0) in {{.*}}: 1 finding (first seen with seed 0)
 
+// A rank that polls a flag by scalar reads (pld.tensor_read) is cut the
+// same way, but no read can be made to hold: the rank polls on, and once
+// no decision is taken for --deadline the schedule is named for what it
+// is (it said "no device call", and the reads are device calls):
+// RUN: sh -c 'pld-run %t/readpoll.mlir --ranks 2 --explore 1 --input sig=zeros --deadline 0.5 > %t/readpoll.out 2>&1; test $? -eq 3'
+// RUN: FileCheck %s --check-prefix=READPOLL --input-file=%t/readpoll.out
+// READPOLL: pld-run: error: schedule 0 of @spin on 2 ranks (--replay 0): no progress: 1000000 decisions in a row in which no rank wrote, notified, got past a wait or a test, moved a copy or ended, and a rank still polls (a flag read with pld.tensor_read that no rank sets?), which no schedule ends; stopped
+
+//--- readpoll.mlir
+func.func @spin(%sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (tensor<2x1xi32, #pld.dist>) -> !pld.ctx
+  %me32 = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %c0 = arith.constant 0 : index
+  %z = arith.constant 0 : i32
+  %is0 = arith.cmpi eq, %me32, %z : i32
+  scf.if %is0 {
+    scf.while : () -> () {
+      %v = "pld.tensor_read"(%sig, %c0, %c0) : (tensor<2x1xi32, #pld.dist>, index, index) -> i32
+      %again = arith.cmpi eq, %v, %z : i32
+      scf.condition(%again)
+    } do {
+      scf.yield
+    }
+  }
+  return
+}
+
 //--- barriers.mlir
 !sig = tensor<2x1xi32, #pld.dist>
 func.func @many(%sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
