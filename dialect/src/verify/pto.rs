@@ -153,7 +153,7 @@ pub fn async_transfer(op: OperationRef) -> Vec<String> {
 }
 
 /// The `pto.comm_build_async_session` ops `value` may come from: through
-/// the results of `scf.if` (what either branch yields) and the iteration
+/// `arith.select`, the results of `scf.if` (what either branch yields) and the iteration
 /// arguments and results of `scf.for` (its initial value and what the body
 /// yields). `seen` holds the values visited (a loop's argument reaches
 /// itself through its yield).
@@ -182,6 +182,10 @@ fn session_builders<'c, 'a>(
             "scf.if" => {
                 follow(yielded(0));
                 follow(yielded(1));
+            }
+            "arith.select" => {
+                follow(pld_ir::operand(op, 1));
+                follow(pld_ir::operand(op, 2));
             }
             "scf.for" => {
                 follow(pld_ir::operand(op, 3 + index));

@@ -113,7 +113,8 @@ where
     // Tile buffers and global pointers (the tensors a loop carries, see
     // convert-pld-to-pto) carried by loops and branches are pointers too;
     // async sessions and events, i64.
-    for op in ir::collect(function, |n| n.starts_with("scf.")) {
+    // (arith.select chooses among them too.)
+    for op in ir::collect(function, |n| n.starts_with("scf.") || n == "arith.select") {
         let mut values: Vec<Value> = op.results().map(Into::into).collect();
         for region in 0..op.region_count() {
             values.extend(ir::entry_arguments(op, region));

@@ -124,6 +124,19 @@ func.func @urma_through_for(%ws: i64, %a: !row, %n: index) {
 
 // -----
 
+!row = !pto.partition_tensor_view<tensor<1x64xf32>>
+!tile = !pto.tile_buf<"vec", tensor<1x256xi8>, {valid = array<i64: 1, 256>}>
+func.func @urma_through_select(%ws: i64, %p: !pto.ptr<i8>, %t: !tile, %a: !row, %c: i1) {
+  %u = "pto.comm_build_async_session"(%ws) {engine = #pto.dma_engine<"urma">, operandSegmentSizes = array<i32: 0, 1>} : (i64) -> !pto.async_session
+  %d = "pto.comm_build_async_session"(%t, %p) {engine = #pto.dma_engine<"sdma">, operandSegmentSizes = array<i32: 1, 1>} : (!tile, !pto.ptr<i8>) -> !pto.async_session
+  %s = arith.select %c, %u, %d : !pto.async_session
+  // expected-error@+1 {{'pto.comm_tput_async' op a transfer on a URMA session needs a peer operand}}
+  %e = "pto.comm_tput_async"(%a, %a, %s) {operandSegmentSizes = array<i32: 1, 1, 1, 0>} : (!row, !row, !pto.async_session) -> !pto.async_event
+  return
+}
+
+// -----
+
 // URMA exists on A5 only: a module that declares a2a3 cannot build a URMA
 // session (a module without pld.target is taken as written).
 module attributes {pld.target = "a2a3"} {

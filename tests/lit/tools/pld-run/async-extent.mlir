@@ -19,3 +19,9 @@
 // RUN: not pld-run %S/Inputs/async-other-session.pto.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=SESSION
 // SESSION-DAG: pld-run: error: rank 0: {{.*}}async-other-session.pto.mlir:49:13: pto.comm_wait_async_event: AsyncEvent::Wait on event {{[0-9]+}}: the event of a copy on URMA waited with a session on SDMA (the wait polls its session's engine)
 // SESSION-DAG: pld-run: error: rank 1: {{.*}}async-other-session.pto.mlir:49:13: pto.comm_wait_async_event: AsyncEvent::Wait on event
+//
+// Sessions and events chosen by arith.select are the simulator's i64 like
+// those carried by scf ops (pld-run refused the select: "failed to verify
+// that all of {true_value, false_value, result} have same type"):
+// RUN: pld-run %S/Inputs/async-select-event.pto.mlir --ranks 2 | FileCheck %s --check-prefix=SELECT
+// SELECT: @xchg on 2 ranks: finished
