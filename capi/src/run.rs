@@ -509,12 +509,17 @@ fn run_whole(
     schedules: Seeds,
 ) -> Result<(Report, Finals), String> {
     let per_device: usize = run.buffers.iter().map(|b| b.view.bytes()).sum();
-    memory::check(per_device.saturating_mul(ranks).saturating_mul(4), || {
+    let need = per_device
+        .saturating_mul(3)
+        .saturating_add(run.window_bytes())
+        .saturating_mul(ranks);
+    memory::check(need, || {
         format!(
-            "@{} on {ranks} devices ({} of window buffers per device, as inputs, windows, \
-             results and snapshots)",
+            "@{} on {ranks} devices ({} of window buffers per device, as inputs, results and \
+             snapshots, and a window of {} per device)",
             run.entry,
-            memory::bytes_text(per_device)
+            memory::bytes_text(per_device),
+            memory::bytes_text(run.window_bytes())
         )
     })?;
     // (The closure runs on the devices' threads: it holds only the

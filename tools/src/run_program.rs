@@ -247,16 +247,22 @@ fn program_inputs(
     // Inputs and windows, and with --check the snapshots around the calls
     // (under MPI a process holds its own device's, and with --check every
     // device's operands before each call).
-    let copies = if options.check { 3 } else { 2 };
+    let copies = if options.check { 2 } else { 1 };
     let held = crate::mpi_run::held(options.ranks);
-    let need = per_device.saturating_mul(held).saturating_mul(copies);
+    // The windows are as large as their allocations, not their views.
+    let need = per_device
+        .saturating_mul(copies)
+        .saturating_add(run.window_bytes())
+        .saturating_mul(held);
     crate::inputs::check_memory(need, || {
         format!(
-            "{at}@{} on {} ({} of window buffers per device, as inputs, windows{})",
+            "{at}@{} on {} ({} of window buffers per device, as inputs{}, and a window of {} \
+             per device)",
             run.entry,
             devices(options.ranks),
             report::bytes(per_device),
-            if options.check { " and snapshots" } else { "" }
+            if options.check { " and snapshots" } else { "" },
+            report::bytes(run.window_bytes())
         )
     })?;
     let _filling = progress.phase(format!(

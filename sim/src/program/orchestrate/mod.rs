@@ -614,6 +614,13 @@ impl ProgramRun {
             .collect()
     }
 
+    /// The bytes of one device's window: every comm domain's, each at its
+    /// own page-aligned base (what a run maps per device, whatever its
+    /// views use of it).
+    pub fn window_bytes(&self) -> usize {
+        self.layout().1
+    }
+
     /// Where every comm domain starts in a device's window (each at its
     /// own page-aligned base), and the window's size.
     fn layout(&self) -> (Vec<usize>, usize) {
