@@ -108,6 +108,17 @@ impl Limit {
         self.seconds
             .is_some_and(|(limit, since)| since.elapsed() >= limit)
     }
+
+    /// How long to wait for the worker before looking again: a [`TICK`],
+    /// or less when the limit comes sooner (a limit shorter than a tick
+    /// stops the run when it passes, as `pld-run --time-limit` does, not
+    /// at the first tick).
+    fn next_look(&self) -> Duration {
+        match self.seconds {
+            Some((limit, since)) => TICK.min(limit.saturating_sub(since.elapsed())),
+            None => TICK,
+        }
+    }
 }
 
 /// Runs `job` on a worker thread and waits for it without the GIL,
@@ -191,7 +202,8 @@ where
     loop {
         // The receiver goes into the detached closure and comes back (it
         // is Send, not Sync).
-        let (received, back) = py.detach(move || (from_worker.recv_timeout(TICK), from_worker));
+        let look = limit.next_look();
+        let (received, back) = py.detach(move || (from_worker.recv_timeout(look), from_worker));
         from_worker = back;
         match received {
             // An answer that raises drops `to_worker` on return: the job's
