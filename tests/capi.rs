@@ -812,6 +812,30 @@ fn a_schedule_count_far_past_the_time_limit_costs_no_memory() {
 }
 
 #[test]
+fn seeds_past_what_a_result_can_give_are_refused() {
+    // pldRunResultGetFindingSeed gives an int64_t: a seed from 2^63 on
+    // came back as -1, "outside explore mode"; a range past 2^64 - 1 ran.
+    let (context, sink) = host_context();
+    let program = program(&context, &sink, "examples/barrier.mlir", 2);
+    for (first, count) in [(1u64 << 63, 1), (u64::MAX - 2, 6)] {
+        let options = api::pldRunOptionsCreate();
+        api::pldRunOptionsSetExplore(api::PldRunOptions { ptr: options.ptr }, first, count);
+        let result = run_plain(&program, options.ptr);
+        assert!(result.ptr.is_null());
+        let said = messages(&sink);
+        assert!(
+            said.iter().any(|m| m.contains(&format!(
+                "pldRunOptionsSetExplore: {count} schedules from seed {first} run past seed \
+                 9223372036854775807"
+            ))),
+            "{said:?}"
+        );
+        api::pldRunOptionsDestroy(options);
+    }
+    api::pldProgramDestroy(program);
+}
+
+#[test]
 fn a_run_larger_than_the_memory_is_refused_not_aborted() {
     // 4 GiB per rank on 64 ranks: the inputs' allocation ended the host
     // ("memory allocation of ... failed", status 134) where the memory or

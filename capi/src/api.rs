@@ -440,7 +440,22 @@ pub extern "C" fn pldRunOptionsSetExplore(
     numSchedules: isize,
 ) {
     const SETTER: &str = "pldRunOptionsSetExplore";
+    // The results give seeds as int64_t (pldRunResultGetFindingSeed).
+    let past_the_last = |n: usize| {
+        let last = u64::try_from(n.saturating_sub(1))
+            .ok()
+            .and_then(|k| firstSeed.checked_add(k));
+        n > 0 && last.is_none_or(|last| last > i64::MAX as u64)
+    };
     set_option(options, |o| match usize::try_from(numSchedules) {
+        Ok(n) if past_the_last(n) => {
+            let why = format!(
+                "{SETTER}: {n} schedules from seed {firstSeed} run past seed {}, the last one \
+                 pldRunResultGetFindingSeed (an int64_t) can give",
+                i64::MAX
+            );
+            o.refused.insert(SETTER, why);
+        }
         Ok(n) => {
             o.explore = Some((firstSeed, n)).filter(|_| n > 0);
             o.refused.remove(SETTER);

@@ -241,8 +241,10 @@ PLD_CAPI_EXPORTED void pldRunOptionsSetDeadline(PldRunOptions options,
 /// (seeds firstSeed, firstSeed + 1, ...), as `pld-run --explore`, each on
 /// fresh copies of the inputs; the findings of all schedules are reported,
 /// each once, with the first seed that found it. 0 schedules: a plain run.
-/// A negative count is refused: the next pldProgramRun with these options
-/// fails with an error diagnostic naming it (until a valid count is set).
+/// A negative count, and seeds past 2^63 - 1 (the last one
+/// pldRunResultGetFindingSeed can give), are refused: the next
+/// pldProgramRun with these options fails with an error diagnostic naming
+/// it (until a valid count is set).
 PLD_CAPI_EXPORTED void pldRunOptionsSetExplore(PldRunOptions options,
                                                uint64_t firstSeed,
                                                intptr_t numSchedules);

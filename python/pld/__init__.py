@@ -354,6 +354,10 @@ def explore(source: Source, *, ranks: int = 2, schedules: int = 20, seed: int = 
         raise ValueError(f"schedules must be at least 1, not {count}")
     if not 0 <= first < 2**64:
         raise ValueError(f"a seed is an integer from 0 to 2**64 - 1, not {first}")
+    if first + count - 1 >= 2**64:
+        # As pld-run --seed with --explore: the seeds do not wrap around.
+        raise ValueError(f"seed {first} with {count} schedules runs past the last seed, "
+                         f"{2**64 - 1}")
     raw = _pld.explore(text, name, _ranks(ranks), _inputs(inputs), bool(check),
                        _function(kernel, "kernel"), _function(entry, "entry"),
                        _seconds(deadline), _time_limit(time_limit), first, count)

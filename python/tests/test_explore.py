@@ -54,6 +54,11 @@ def test_explore_refusals(example, root: Path) -> None:
         pld.explore(example("barrier.mlir"), schedules=0)
     with pytest.raises(ValueError):
         pld.explore(example("barrier.mlir"), replay=3, seed=4)
+    # The seeds do not wrap around past the last one (it ran 2**64 - 3 to
+    # 2**64 + 2 where pld-run refuses).
+    with pytest.raises(ValueError, match=r"^seed 18446744073709551613 with 6 schedules runs "
+                       r"past the last seed, 18446744073709551615$"):
+        pld.explore(example("barrier.mlir"), seed=2**64 - 3, schedules=6)
 
 
 def test_explore_threads_is_read_as_pld_run_reads_it(root, monkeypatch) -> None:
