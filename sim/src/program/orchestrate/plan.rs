@@ -234,7 +234,15 @@ struct Interpreter<'c, 'a> {
     depth: usize,
     /// The most dispatches the plan may hold.
     limit: usize,
+    /// Iterations of the orchestrators' `scf.for` loops so far: at most
+    /// [`ITERATIONS_PER_DISPATCH`] times `limit`.
+    iterations: usize,
 }
+
+/// How many loop iterations of the orchestrators a run may interpret per
+/// dispatch it may hold: a loop that dispatches nothing (or calls a CHIP
+/// orchestrator with no task) still ends.
+const ITERATIONS_PER_DISPATCH: usize = 16;
 
 /// Interprets the HOST orchestrator `entry` of `module` (lowered by
 /// `pld-to-pto`) for `world` devices.
@@ -259,6 +267,7 @@ pub fn plan(module: &Module, entry: &str, world: usize) -> Result<Plan, Refusal>
         })?;
     let mut interpreter = Interpreter {
         limit,
+        iterations: 0,
         functions,
         values: HashMap::new(),
         plan: Plan {
@@ -541,6 +550,20 @@ where
         let arguments = pld_ir::entry_arguments(op, 0);
         let mut i = lower;
         while i < upper {
+            self.iterations += 1;
+            if self.iterations > self.limit.saturating_mul(ITERATIONS_PER_DISPATCH) {
+                return refuse(
+                    op,
+                    format!(
+                        "goes past {} iterations of the orchestrators' loops in one run ({} \
+                         times the limit of {} dispatches; PLD_MAX_DISPATCHES sets it): is a \
+                         loop bound larger than meant?",
+                        self.limit.saturating_mul(ITERATIONS_PER_DISPATCH),
+                        ITERATIONS_PER_DISPATCH,
+                        self.limit
+                    ),
+                );
+            }
             if let Some(induction) = arguments.first() {
                 self.set(*induction, Val::Int(i));
             }
@@ -945,6 +968,18 @@ where
             .or_else(|_| refuse(op, "has no device"))?;
         let device = self.int(op, device)?;
         let device = self.device(op, device)?;
+        // A dispatch whose CHIP orchestrator submits nothing counts too.
+        if self.plan.round_trips.iter().sum::<u64>() > self.limit as u64 {
+            return refuse(
+                op,
+                format!(
+                    "goes past the limit of {} dispatches in one run (pld.dispatch round trips \
+                     over {}; PLD_MAX_DISPATCHES sets it): is a loop bound larger than meant?",
+                    self.limit,
+                    devices(self.plan.world)
+                ),
+            );
+        }
         self.plan.round_trips[device] += 1;
         match op.region(0).ok().and_then(|r| r.first_block()) {
             Some(block) => self.block(block, Place::Device(device)).map(|_| ()),

@@ -11,6 +11,13 @@
 // RUN: env PLD_MAX_DISPATCHES=0 not pld-run %t/many.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: env PLD_MAX_DISPATCHES=lots not pld-run %t/many.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: pld-run: error: PLD_MAX_DISPATCHES={{0|lots}}: say how many kernel and builtin dispatches one run of a HOST program may plan (a whole number from 1 to 1000000000; unset: 1000000)
+// A loop that dispatches to a CHIP orchestrator submitting nothing, and one
+// that dispatches nothing, end too (they were interpreted until
+// --time-limit: a bound of 10^12 took hours):
+// RUN: env PLD_MAX_DISPATCHES=10 not pld-run %t/empty.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=EMPTY
+// EMPTY: empty.mlir:9:5: error: 'pld.dispatch' goes past the limit of 10 dispatches in one run (pld.dispatch round trips over 2 devices; PLD_MAX_DISPATCHES sets it): is a loop bound larger than meant?
+// RUN: env PLD_MAX_DISPATCHES=10 not pld-run %t/idle.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=IDLE
+// IDLE: idle.mlir:10:3: error: 'scf.for' goes past 160 iterations of the orchestrators' loops in one run (16 times the limit of 10 dispatches; PLD_MAX_DISPATCHES sets it): is a loop bound larger than meant?
 // Five rounds on two devices are ten dispatches: within a limit of 10.
 // RUN: env PLD_MAX_DISPATCHES=10 pld-run %t/five.mlir --ranks 2 | FileCheck %s --check-prefix=FITS
 // FITS: @main on 2 devices: 0 collective calls, finished in
@@ -69,6 +76,39 @@ func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
         gpu.yield
       }) : (index) -> ()
     }
+  }
+  return
+}
+
+//--- empty.mlir
+func.func @chip() attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %many = arith.constant 1000000000000 : index
+  scf.for %i = %c0 to %many step %c1 {
+    "pld.dispatch"(%c0) ({
+      func.call @chip() : () -> ()
+      gpu.yield
+    }) : (index) -> ()
+  }
+  return
+}
+
+//--- idle.mlir
+!sig = tensor<2x1xi32, #pld.dist>
+func.func @chip() attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %many = arith.constant 1000000000000 : index
+  "pld.dispatch"(%c0) ({ func.call @chip() : () -> () gpu.yield }) : (index) -> ()
+  scf.for %i = %c0 to %many step %c1 {
+    %x = arith.addi %i, %c1 : index
   }
   return
 }
