@@ -166,7 +166,7 @@ fn a_wait_polls_its_sessions_engine() {
     assert_eq!(outcome.errors.len(), 2, "{outcome:?}");
     assert!(outcome.errors[0].contains("the event of a copy on URMA waited with a session on SDMA"));
     assert!(outcome.errors[1].contains(
-        "the event of a copy on SDMA waited with a session BuildAsyncSession did not build"
+        "the event of a copy on SDMA tested with a session BuildAsyncSession did not build"
     ));
 }
 

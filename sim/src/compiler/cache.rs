@@ -131,8 +131,8 @@ impl std::fmt::Display for Uses {
     /// `lowered module <use>, code <use>` (`no lowering needed, code
     /// <use>` for a converted input).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // The cache off for both: its reason once.
-        if matches!(self.lowered, Use::Off(_)) && self.lowered == self.code {
+        // The cache off, or unwritable, for both: its reason once.
+        if matches!(self.lowered, Use::Off(_) | Use::NotCached(_)) && self.lowered == self.code {
             return write!(f, "lowered module and code {}", self.code);
         }
         match &self.lowered {
@@ -597,6 +597,10 @@ mod tests {
         assert_eq!(
             uses(Use::Off(Off::Environment), Use::Read),
             "lowered module made (cache off: PLD_NO_CACHE), code read from the cache"
+        );
+        assert_eq!(
+            uses(Use::NotCached("why".into()), Use::NotCached("why".into())),
+            "lowered module and code made, not cached: why"
         );
         let failed = Uses {
             lowered: Use::NotCached("why".into()),

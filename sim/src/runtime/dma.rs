@@ -350,7 +350,7 @@ fn outstanding(
             .map(|p| (p.delivered, p.queue.engine))
     };
     if let Some((_, engine)) = found {
-        if let Some(message) = session_mismatch(engine, session) {
+        if let Some(message) = session_mismatch(engine, session, op) {
             state.error_at(
                 rank,
                 site,
@@ -381,17 +381,21 @@ fn outstanding(
 /// session not built) cannot complete a copy on `engine`: on the device,
 /// `AsyncEvent::Wait` and `Test` poll the engine of the session they are
 /// given, not the event's.
-fn session_mismatch(engine: Engine, session: i32) -> Option<String> {
+fn session_mismatch(engine: Engine, session: i32, op: &str) -> Option<String> {
+    let (done, doing) = match op {
+        "Test" => ("tested", "test"),
+        _ => ("waited", "wait"),
+    };
     match Engine::from_abi(session) {
         Some(given) if given == engine => None,
         Some(given) => Some(format!(
-            "the event of a copy on {} waited with a session on {} (the wait polls its \
+            "the event of a copy on {} {done} with a session on {} (the {doing} polls its \
              session's engine)",
             engine.name(),
             given.name()
         )),
         None => Some(format!(
-            "the event of a copy on {} waited with a session BuildAsyncSession did not build",
+            "the event of a copy on {} {done} with a session BuildAsyncSession did not build",
             engine.name()
         )),
     }

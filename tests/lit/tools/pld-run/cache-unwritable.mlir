@@ -8,18 +8,18 @@
 // RUN: pld-run %s --ranks 2 --check --stats --cache-dir %t/afile/sub > %t/sub.out 2> %t/sub.err
 // RUN: FileCheck %s --check-prefix=SUB --input-file=%t/sub.out
 // SUB: rank 1: ok
-// SUB: compile cache: lowered module made, not cached: cannot make the directory '{{.*}}afile/sub': {{.*}}, code made, not cached: cannot make the directory '{{.*}}afile/sub': {{.*}}
+// SUB: compile cache: lowered module and code made, not cached: cannot make the directory '{{.*}}afile/sub': {{.*}}
 // RUN: FileCheck %s --check-prefix=WARN-SUB --input-file=%t/sub.err
 // WARN-SUB: pld-run: warning: the compile cache cannot keep what this run made: cannot make the directory '{{.*}}afile/sub': {{.*}}
 // RUN: sh -c 'test "$(wc -l < %t/sub.err)" -eq 1'
 // RUN: grep -qx precious %t/afile
 // RUN: pld-run %s --ranks 2 --check --stats --cache-dir /dev/null > %t/null.out 2> %t/null.err
 // RUN: FileCheck %s --check-prefix=NULL --input-file=%t/null.out
-// NULL: compile cache: lowered module made, not cached: '/dev/null' is not a directory, code made, not cached
+// NULL: compile cache: lowered module and code made, not cached: '/dev/null' is not a directory{{$}}
 // RUN: sh -c 'test "$(wc -l < %t/null.err)" -eq 1'
 // RUN: pld-run %s --ranks 2 --check --stats --cache-dir /proc/self/nope > %t/proc.out 2> %t/proc.err
 // RUN: FileCheck %s --check-prefix=PROC --input-file=%t/proc.out
-// PROC: compile cache: lowered module made, not cached: cannot make the directory '/proc/self/nope': {{.*}}, code made, not cached
+// PROC: compile cache: lowered module and code made, not cached: cannot make the directory '/proc/self/nope': {{.*}}
 // RUN: FileCheck %s --check-prefix=WARN-PROC --input-file=%t/proc.err
 // WARN-PROC: pld-run: warning: the compile cache cannot keep what this run made: cannot make the directory '/proc/self/nope'
 // RUN: sh -c 'test "$(wc -l < %t/proc.err)" -eq 1'
@@ -47,7 +47,7 @@
 // RUN: mkdir -p %t/ro %t/home && chmod 555 %t/ro && chmod 777 %t/home && chmod 755 %t
 // RUN: sh -c 'if [ "$(id -u)" = 0 ]; then setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=%t/home TMPDIR=%t/home pld-run %s --ranks 2 --stats --cache-dir %t/ro; else pld-run %s --ranks 2 --stats --cache-dir %t/ro; fi' > %t/ro.out 2> %t/ro.err
 // RUN: FileCheck %s --check-prefix=RO --input-file=%t/ro.out
-// RO: compile cache: lowered module made, not cached: cannot write a file in '{{.*}}ro': Permission denied {{.*}}, code made, not cached: cannot write a file in
+// RO: compile cache: lowered module and code made, not cached: cannot write a file in '{{.*}}ro': Permission denied
 // RUN: FileCheck %s --check-prefix=WARN-RO --input-file=%t/ro.err
 // WARN-RO: pld-run: warning: the compile cache cannot keep what this run made: cannot write a file in '{{.*}}ro': Permission denied
 // RUN: sh -c 'test "$(wc -l < %t/ro.err)" -eq 1'
