@@ -68,12 +68,26 @@ func.func @host() {
 // CHECK-LABEL: func.func @scalars
 // CHECK: %[[SLOT:.*]] = llvm.getelementptr %arg2
 // CHECK-NEXT: llvm.load %[[SLOT]] : !llvm.ptr -> i64
-// CHECK: %[[AT:.*]] = llvm.getelementptr %arg0
+// The address is computed in 128 bits; a byte offset that does not fit
+// 64 bits gives an address in no window (2^62), which the call refuses.
+// CHECK: %[[WIDE:.*]] = arith.muli %{{.*}}, %{{.*}} : i128
+// CHECK: %[[NARROW:.*]] = arith.trunci %[[WIDE]] : i128 to i64
+// CHECK: %[[BACK:.*]] = arith.extsi %[[NARROW]] : i64 to i128
+// CHECK: %[[FITS:.*]] = arith.cmpi eq, %[[BACK]], %[[WIDE]] : i128
+// CHECK: arith.andi %{{.*}}, %[[FITS]] : i1
+// CHECK: %[[BYTES:.*]] = arith.muli %{{.*}}, %{{.*}} : i128
+// CHECK: %[[BYTES_FIT:.*]] = arith.cmpi eq, %{{.*}}, %[[BYTES]] : i128
+// CHECK: %[[OK:.*]] = arith.andi %{{.*}}, %[[BYTES_FIT]] : i1
+// CHECK: %[[GEP:.*]] = llvm.getelementptr %arg0[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK: %[[NOWHERE_AT:.*]] = arith.constant 4611686018427387904 : i64
+// CHECK: %[[NOWHERE:.*]] = llvm.inttoptr %[[NOWHERE_AT]] : i64 to !llvm.ptr
+// CHECK: %[[AT:.*]] = arith.select %[[OK]], %[[GEP]], %[[NOWHERE]] : !llvm.ptr
 // CHECK: %[[FOUR:.*]] = arith.constant 4 : i64
 // CHECK: %[[LOAD:.*]] = arith.constant 0 : i32
 // CHECK: %[[CHECKED:.*]] = call @pld_sim_scalar(%[[AT]], %[[FOUR]], %[[LOAD]], %{{.*}}) : (!llvm.ptr, i64, i32, i64) -> !llvm.ptr
 // CHECK: llvm.load %[[CHECKED]] : !llvm.ptr -> f32
-// CHECK: %[[TO:.*]] = llvm.getelementptr %arg1
+// CHECK: %[[GEP2:.*]] = llvm.getelementptr %arg1
+// CHECK: %[[TO:.*]] = arith.select %{{.*}}, %[[GEP2]], %{{.*}} : !llvm.ptr
 // CHECK: %[[STORE:.*]] = arith.constant 1 : i32
 // CHECK: %[[CHECKED2:.*]] = call @pld_sim_scalar(%[[TO]], %{{.*}}, %[[STORE]], %{{.*}}) : (!llvm.ptr, i64, i32, i64) -> !llvm.ptr
 // CHECK: llvm.store %{{.*}}, %[[CHECKED2]] : i32, !llvm.ptr
