@@ -820,19 +820,23 @@ fn seeds_past_what_a_result_can_give_are_refused() {
     for (first, count) in [(1u64 << 63, 1), (u64::MAX - 2, 6)] {
         let options = api::pldRunOptionsCreate();
         api::pldRunOptionsSetExplore(api::PldRunOptions { ptr: options.ptr }, first, count);
-        let result = run_plain(&program, options.ptr);
-        assert!(result.ptr.is_null());
-        let said = messages(&sink);
-        assert!(
-            said.iter().any(|m| m.contains(&format!(
-                "pldRunOptionsSetExplore: {count} schedules from seed {first} run past seed \
-                 9223372036854775807"
-            ))),
-            "{said:?}"
+        let words = format!(
+            "pldRunOptionsSetExplore: {count} schedules from seed {first} run past seed \
+             9223372036854775807"
         );
+        refused_saying(&program, options.ptr, &sink, &words);
         api::pldRunOptionsDestroy(options);
     }
     api::pldProgramDestroy(program);
+}
+
+/// Runs `program` with `options`: no result, and a diagnostic holding
+/// `words`.
+fn refused_saying(program: &PldProgram, options: *mut std::ffi::c_void, sink: &Sink, words: &str) {
+    let result = run_plain(program, options);
+    assert!(result.ptr.is_null());
+    let said = messages(sink);
+    assert!(said.iter().any(|m| m.contains(words)), "{said:?}");
 }
 
 #[test]
@@ -849,16 +853,9 @@ fn a_run_larger_than_the_memory_is_refused_not_aborted() {
 "#;
     let program = program_of(&context, &sink, "wide.mlir", text, 64);
     let options = api::pldRunOptionsCreate();
-    let result = run_plain(&program, options.ptr);
-    assert!(result.ptr.is_null());
-    let said = messages(&sink);
-    assert!(
-        said.iter().any(|m| m.contains(
-            "@k on 64 ranks (4.0 GiB of parameters per rank, as inputs, windows, results and \
-             goldens) needs 1024.0 GiB of memory; the machine has"
-        )),
-        "{said:?}"
-    );
+    let words = "@k on 64 ranks (4.0 GiB of parameters per rank, as inputs, windows, results \
+                 and goldens) needs 1024.0 GiB of memory; the machine has";
+    refused_saying(&program, options.ptr, &sink, words);
     api::pldRunOptionsDestroy(options);
     api::pldProgramDestroy(program);
 }
