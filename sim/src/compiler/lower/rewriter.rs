@@ -4,10 +4,10 @@
 
 use crate::runtime::tiles::TILE_HEADER;
 use melior::{
-    dialect::{func, llvm},
+    dialect::{arith, func, llvm},
     ir::{
-        attribute::FlatSymbolRefAttribute, operation::OperationLike, OperationRef, Type, Value,
-        ValueLike,
+        attribute::FlatSymbolRefAttribute, operation::OperationLike, r#type::IntegerType,
+        OperationRef, Type, Value, ValueLike,
     },
     Context,
 };
@@ -171,53 +171,57 @@ where
         terms: &[(Value<'c, 'a>, Value<'c, 'a>)],
         element: Type<'c>,
     ) -> Value<'c, 'a> {
-        let wide = melior::ir::r#type::IntegerType::new(self.context, 128).into();
-        let i64_type = ir::i64_type(self.context);
+        let wide = IntegerType::new(self.context, 128).into();
         let to_wide = |v: Value<'c, 'a>| {
             let v = self.to_i64(b, v);
-            b.value(melior::dialect::arith::extsi(v, wide, b.location))
-        };
-        // Whether a 128-bit value is a 64-bit one sign-extended.
-        let fits = |v: Value<'c, 'a>| {
-            let narrow = b.value(melior::dialect::arith::trunci(v, i64_type, b.location));
-            let back = b.value(melior::dialect::arith::extsi(narrow, wide, b.location));
-            b.equal(back, v)
+            b.value(arith::extsi(v, wide, b.location))
         };
         let mut sum = b.value(ir::constant(self.context, wide, 0, b.location));
         let mut ok = b.value(ir::constant(
             self.context,
-            melior::ir::r#type::IntegerType::new(self.context, 1).into(),
+            IntegerType::new(self.context, 1).into(),
             1,
             b.location,
         ));
         for (offset, stride) in terms {
             let term = b.mul(to_wide(*offset), to_wide(*stride));
-            ok = b.value(melior::dialect::arith::andi(ok, fits(term), b.location));
+            ok = b.value(arith::andi(ok, self.fits_64(b, term), b.location));
             sum = b.add(sum, term);
         }
         let size = pld_ir::types::byte_width(element).unwrap_or(1);
         let size = b.value(ir::constant(self.context, wide, size, b.location));
         let bytes = b.mul(sum, size);
-        ok = b.value(melior::dialect::arith::andi(ok, fits(bytes), b.location));
-        let bytes = b.value(melior::dialect::arith::trunci(bytes, i64_type, b.location));
-        let byte = melior::ir::r#type::IntegerType::new(self.context, 8).into();
+        ok = b.value(arith::andi(ok, self.fits_64(b, bytes), b.location));
+        let i64_type = ir::i64_type(self.context);
+        let bytes = b.value(arith::trunci(bytes, i64_type, b.location));
         let address = b.value(llvm::get_element_ptr_dynamic(
             self.context,
             base,
             &[bytes],
-            byte,
+            IntegerType::new(self.context, 8).into(),
             self.pointer,
             b.location,
         ));
-        let nowhere = self.i64(b, UNREACHABLE);
-        let nowhere = b.value(
+        b.select(ok, address, self.nowhere(b))
+    }
+
+    /// Whether the 128-bit `value` is a 64-bit one sign-extended.
+    fn fits_64(&self, b: &Builder<'c, 'a>, value: Value<'c, 'a>) -> Value<'c, 'a> {
+        let narrow = b.value(arith::trunci(value, ir::i64_type(self.context), b.location));
+        let back = b.value(arith::extsi(narrow, value.r#type(), b.location));
+        b.equal(back, value)
+    }
+
+    /// The pointer [`UNREACHABLE`].
+    fn nowhere(&self, b: &Builder<'c, 'a>) -> Value<'c, 'a> {
+        let address = self.i64(b, UNREACHABLE);
+        b.value(
             melior::ir::operation::OperationBuilder::new("llvm.inttoptr", b.location)
-                .add_operands(&[nowhere])
+                .add_operands(&[address])
                 .add_results(&[self.pointer])
                 .build()
                 .expect("llvm.inttoptr of an i64"),
-        );
-        b.select(ok, address, nowhere)
+        )
     }
 
     pub(super) fn call(
