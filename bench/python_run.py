@@ -76,10 +76,28 @@ def measure(name: str, cli, python, runs: int) -> float:
     return b / a
 
 
+def count(least: int, most: int):
+    """An argparse type: a whole number from `least` to `most`."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if not least <= value <= most:
+            raise argparse.ArgumentTypeError(f"must be {least} to {most}, not {value}")
+        return value
+
+    return parse
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ranks", type=int, default=4)
-    parser.add_argument("--runs", type=int, default=5)
+    summary = " ".join(__doc__.split("\n\n")[0].split())
+    parser = argparse.ArgumentParser(description=summary)
+    parser.add_argument("--ranks", type=count(1, 64), default=4,
+                        help="simulated ranks (default 4)")
+    parser.add_argument("--runs", type=count(1, 1000), default=5,
+                        help="timed runs of each way (default 5; one untimed run first)")
     args = parser.parse_args()
     binary = pld_run_binary()
     print(f"pld-run: {binary}")

@@ -354,12 +354,21 @@ pub fn calibrate(tools: &Tools, config: Config, out: &Path) -> Result {
         display_path(out),
         config.iters
     );
+    writable(out)?;
     let measured = measure(tools, config)?;
     let machine = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut best: Option<(f64, [f64; N], Variant)> = None;
     for cores in [Some(machine), None] {
         for cache in CACHES {
             let variant = Variant { cores, cache };
+            // Each fit asks pld-opt for every measured call's terms: tens
+            // of seconds on a loaded machine, so it says what it does.
+            println!(
+                "  fitting cores = {}, cache = {}: {} predictions through pld-opt ...",
+                cores.map_or("none".into(), |c| c.to_string()),
+                cache.map_or("none".into(), size),
+                measured.len()
+            );
             let samples = samples(tools, &measured, variant)?;
             let p = fit(&samples);
             let (rms, worst) = residual(&samples, &p);
@@ -392,6 +401,31 @@ pub fn calibrate(tools: &Tools, config: Config, out: &Path) -> Result {
         fmt(started.elapsed().as_secs_f64())
     );
     Ok(())
+}
+
+/// Whether the model can be written to `out`, asked before the minutes of
+/// measuring: a file next to it is made and removed (an existing `out`
+/// is left as it is until the model replaces it).
+fn writable(out: &Path) -> Result {
+    let refused = |e: std::io::Error| format!("cannot write the model to {}: {e}", out.display());
+    if out.is_dir() {
+        return Err(format!(
+            "cannot write the model to {}: a directory",
+            out.display()
+        ));
+    }
+    if let Ok(metadata) = std::fs::metadata(out) {
+        if metadata.permissions().readonly() {
+            return Err(format!(
+                "cannot write the model to {}: read-only",
+                out.display()
+            ));
+        }
+    }
+    let mut probe = out.as_os_str().to_owned();
+    probe.push(format!(".probe{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(refused)?;
+    std::fs::remove_file(&probe).map_err(refused)
 }
 
 /// Writes the model. It gives no `tie`: the compiler's default (1 %)

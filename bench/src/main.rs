@@ -27,7 +27,47 @@ struct Benchmark {
     name: &'static str,
     /// One-line description, shown by `pld-bench list`.
     description: &'static str,
+    /// The options it reads, as its header shows them.
+    reads: &'static [Setting],
     run: fn(Config) -> Result,
+}
+
+/// An option a benchmark reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Setting {
+    /// `--runs`: every one (`None`), or the best of at most this many.
+    Runs(Option<usize>),
+    Warmup,
+    Iters,
+    Quick,
+    Transport,
+}
+
+impl Setting {
+    /// The option's flag.
+    fn flag(self) -> &'static str {
+        match self {
+            Setting::Runs(_) => "--runs",
+            Setting::Warmup => "--warmup",
+            Setting::Iters => "--iters",
+            Setting::Quick => "--quick",
+            Setting::Transport => "--transport",
+        }
+    }
+
+    /// What the option makes the benchmark do, for its header (nothing for
+    /// `--quick` when not given).
+    fn describe(self, config: &Config) -> Option<String> {
+        let runs = |n: usize| format!("{n} run{}", if n == 1 { "" } else { "s" });
+        match self {
+            Setting::Runs(None) => Some(runs(config.runs)),
+            Setting::Runs(Some(most)) => Some(format!("best of {}", runs(config.runs.min(most)))),
+            Setting::Warmup => Some(format!("{} warm-up", config.warmup)),
+            Setting::Iters => Some(format!("{} iterations per point", config.iters)),
+            Setting::Quick => config.quick.then(|| "the quick sweep".to_string()),
+            Setting::Transport => Some(format!("--transport {}", config.transport)),
+        }
+    }
 }
 
 /// Every benchmark, in the order `pld-bench all` runs them.
@@ -35,60 +75,70 @@ const BENCHMARKS: &[Benchmark] = &[
     Benchmark {
         name: "cold-start",
         description: "pld-opt start-up on a small file vs. mlir-opt --irdl-file on the same file",
+        reads: &[Setting::Runs(None), Setting::Warmup],
         run: cold_start::run,
     },
     Benchmark {
         name: "allreduce",
         description:
             "64 MiB FP32 allreduce, ring, mesh and two-shot, P = 2, 4, 8 on the simulator vs. OpenMPI, the ideal in-process ring and one-shot, and the same schedules written in C (tiled)",
+        reads: &[Setting::Runs(Some(5)), Setting::Transport],
         run: allreduce::run,
     },
     Benchmark {
         name: "scaling",
         description:
             "the ring allreduce, 32 MiB FP32 per rank, on P = 2, 16, 32, 64 simulated ranks: busbw x P / cores relative to P = 2 vs. the ideal in-process ring's and the tiled ring's (its schedule in C)",
+        reads: &[Setting::Runs(Some(3))],
         run: scaling::run,
     },
     Benchmark {
         name: "algorithms",
         description:
             "allreduce mesh, two_shot and ring, 4 KiB to 256 MiB, P = 2, 4, 8 on the simulator: measured times, the cost model's predictions and the auto choice",
+        reads: &[Setting::Iters, Setting::Warmup, Setting::Quick],
         run: algorithms::run,
     },
     Benchmark {
         name: "calibrate",
         description:
-            "measure the cost model's alpha, beta, gamma and overhead on the simulator and write the [sim] table to $PLD_COST_MODEL (default pld-cost-model.toml)",
+            "measure the simulator and fit the cost model's [sim] table (docs/algorithms.md), written to $PLD_COST_MODEL (default pld-cost-model.toml)",
+        reads: &[Setting::Iters],
         run: calibrate::run,
     },
     Benchmark {
         name: "compile-scaling",
         description:
             "pld-to-pto on 100 to 3000 InCore allreduce kernels vs. mlir-opt parsing and printing the output",
+        reads: &[Setting::Runs(Some(3))],
         run: compile_scaling::run,
     },
     Benchmark {
         name: "plugin",
         description:
             "pld-to-pto through stock mlir-opt with libPldPlugin.so vs. pld-opt, on 100 and 1000 InCore allreduce kernels",
+        reads: &[Setting::Runs(Some(3))],
         run: plugin::run,
     },
     Benchmark {
         name: "explore",
         description:
             "one protocol-explorer schedule vs. a plain run of the same kernel (composite and builtin allreduce, P = 2, 4, 8)",
+        reads: &[Setting::Runs(Some(5))],
         run: explore::run,
     },
     Benchmark {
         name: "fill-check",
         description:
             "pld-run filling and checking a 64 MiB FP32 allreduce on 4 and 8 ranks vs. writing and comparing the same bytes",
+        reads: &[Setting::Runs(Some(5))],
         run: fill_check::run,
     },
     Benchmark {
         name: "shard-mpi",
         description:
             "one shard all_reduce program through convert-shard-to-mpi (MPICH, 8 processes) and convert-shard-to-pld (pld-run, 8 devices): same bytes, times side by side",
+        reads: &[Setting::Runs(Some(5))],
         run: shard_mpi::run,
     },
 ];
@@ -121,7 +171,8 @@ Environment:
 enum Action {
     Help,
     List,
-    Run(Vec<&'static Benchmark>),
+    /// The benchmarks, and the flags the command line gave.
+    Run(Vec<&'static Benchmark>, Vec<&'static str>),
 }
 
 fn find(name: &str) -> Option<&'static Benchmark> {
@@ -133,6 +184,7 @@ fn find(name: &str) -> Option<&'static Benchmark> {
 fn parse_args(args: impl IntoIterator<Item = String>) -> Result<(Action, Config)> {
     let mut config = Config::default();
     let mut command = None;
+    let mut given = Vec::new();
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         let (flag, inline_value) = match arg.split_once('=') {
@@ -141,17 +193,22 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<(Action, Config)
         };
         match flag {
             "-h" | "--help" => return Ok((Action::Help, config)),
-            "--quick" => config.quick = true,
+            "--quick" => {
+                config.quick = true;
+                given.push("--quick");
+            }
             "--runs" | "--warmup" | "--iters" => {
                 let value = inline_value
                     .or_else(|| args.next())
                     .ok_or_else(|| format!("{flag} needs a value"))?;
-                let n = value
-                    .parse()
-                    .map_err(|_| format!("{flag}: expected a whole number, got `{value}`"))?;
-                if (flag == "--runs" || flag == "--iters") && n == 0 {
-                    return Err(format!("{flag} must be at least 1"));
-                }
+                let n = count(flag, &value)?;
+                given.push(
+                    FLAGS
+                        .iter()
+                        .find(|f| **f == flag)
+                        .copied()
+                        .unwrap_or("--runs"),
+                );
                 if flag == "--runs" {
                     config.runs = n;
                 } else if flag == "--iters" {
@@ -164,6 +221,7 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<(Action, Config)
                 let value = inline_value
                     .or_else(|| args.next())
                     .ok_or_else(|| format!("{flag} needs a value"))?;
+                given.push("--transport");
                 config.transport = ["threads", "mpi", "mpi-rma"]
                     .into_iter()
                     .find(|t| *t == value)
@@ -186,18 +244,86 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<(Action, Config)
                 .iter()
                 .filter(|b| b.name != "calibrate")
                 .collect(),
+            given,
         ),
-        Some(name) => Action::Run(vec![find(name).ok_or_else(|| {
-            format!("unknown benchmark `{name}` (run `pld-bench list` to see them)")
-        })?]),
+        Some(name) => Action::Run(
+            vec![find(name).ok_or_else(|| {
+                format!("unknown benchmark `{name}` (run `pld-bench list` to see them)")
+            })?],
+            given,
+        ),
     };
     Ok((action, config))
+}
+
+/// The flags that take a count.
+const FLAGS: [&str; 3] = ["--runs", "--warmup", "--iters"];
+
+/// The most runs, warm-up runs or iterations one measurement takes: more
+/// would never finish (and a vector of that many times is refused by the
+/// allocator).
+const MAX_COUNT: usize = 1_000_000;
+
+/// The value of `--runs`, `--warmup` or `--iters`: a whole number up to
+/// [`MAX_COUNT`], at least 1 but for `--warmup`.
+fn count(flag: &str, value: &str) -> Result<usize> {
+    let least = usize::from(flag != "--warmup");
+    let n: u128 = value
+        .parse()
+        .map_err(|_| format!("{flag}: expected a whole number, got `{value}`"))?;
+    match usize::try_from(n) {
+        Ok(n) if (least..=MAX_COUNT).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "{flag} must be {least} to {MAX_COUNT}, not {value}"
+        )),
+    }
+}
+
+/// Makes a closed standard output (`pld-bench list | head -1`) end the
+/// process quietly with SIGPIPE's status (141), as it ends a C tool,
+/// instead of a panic in `println!`.
+fn quiet_on_closed_stdout() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        previous(info);
+    }));
 }
 
 fn list() {
     let width = BENCHMARKS.iter().map(|b| b.name.len()).max().unwrap_or(0);
     for benchmark in BENCHMARKS {
         println!("{:<width$}  {}", benchmark.name, benchmark.description);
+    }
+}
+
+/// Says which flags of the command line none of `benchmarks` reads (the
+/// run goes on: they change nothing).
+#[allow(clippy::disallowed_macros)]
+fn unread(benchmarks: &[&Benchmark], given: &[&str]) {
+    for flag in given {
+        if !benchmarks
+            .iter()
+            .any(|b| b.reads.iter().any(|s| s.flag() == *flag))
+        {
+            let readers: Vec<&str> = BENCHMARKS
+                .iter()
+                .filter(|b| b.reads.iter().any(|s| s.flag() == *flag))
+                .map(|b| b.name)
+                .collect();
+            eprintln!(
+                "pld-bench: note: {flag} changes nothing here; it is read by {}",
+                readers.join(", ")
+            );
+        }
     }
 }
 
@@ -210,9 +336,16 @@ fn run_all(benchmarks: &[&Benchmark], config: Config) -> bool {
         if i > 0 {
             println!();
         }
+        let settings: Vec<String> = benchmark
+            .reads
+            .iter()
+            .filter_map(|s| s.describe(&config))
+            .collect();
         println!(
-            "== {} ({} runs + {} warm-up): {}",
-            benchmark.name, config.runs, config.warmup, benchmark.description
+            "== {} ({}): {}",
+            benchmark.name,
+            settings.join(", "),
+            benchmark.description
         );
         if let Err(message) = (benchmark.run)(config) {
             eprintln!("pld-bench: {}: {message}", benchmark.name);
@@ -227,6 +360,7 @@ fn run_all(benchmarks: &[&Benchmark], config: Config) -> bool {
 
 #[allow(clippy::disallowed_macros)]
 fn main() -> ExitCode {
+    quiet_on_closed_stdout();
     let (action, config) = match parse_args(std::env::args().skip(1)) {
         Ok(parsed) => parsed,
         Err(message) => {
@@ -237,7 +371,8 @@ fn main() -> ExitCode {
     match action {
         Action::Help => println!("{USAGE}"),
         Action::List => list(),
-        Action::Run(benchmarks) => {
+        Action::Run(benchmarks, given) => {
+            unread(&benchmarks, &given);
             if !run_all(&benchmarks, config) {
                 return ExitCode::FAILURE;
             }
@@ -259,7 +394,7 @@ mod tests {
         match action {
             Action::Help => "help".into(),
             Action::List => "list".into(),
-            Action::Run(benchmarks) => {
+            Action::Run(benchmarks, _) => {
                 let names: Vec<_> = benchmarks.iter().map(|b| b.name).collect();
                 format!("run {}", names.join(","))
             }
@@ -319,6 +454,10 @@ mod tests {
         assert!(parse(&["all", "--runs"]).is_err());
         assert!(parse(&["all", "--runs", "0"]).is_err());
         assert!(parse(&["all", "--runs=x"]).is_err());
+        assert!(parse(&["all", "--runs", "4294967296"]).is_err());
+        assert!(parse(&["all", "--iters", "99999999999999999999999"]).is_err());
+        assert!(parse(&["all", "--warmup", "0"]).is_ok());
+        assert!(parse(&["all", "--warmup", "1000001"]).is_err());
         assert!(parse(&["all", "--frobnicate"]).is_err());
         assert!(parse(&["allreduce", "--transport", "tcp"]).is_err());
     }

@@ -445,8 +445,11 @@ fn read_line(tables: &mut Vec<Table>, content: &str, line: usize) -> Result<(), 
     }
     // From here on `key` is one of KEYS; `value` may still be long.
     let shown = quoted(value);
-    let number = toml_number(value)
-        .ok_or_else(|| format!("`{key}` must be a non-negative number, got `{shown}`"))?;
+    let number = toml_number(value).ok_or_else(|| match key {
+        // Negative, or not a number: `cores` says what it takes.
+        "cores" => cores_refused(&shown),
+        _ => format!("`{key}` must be a non-negative number, got `{shown}`"),
+    })?;
     if !number.is_finite() && !value.contains(['.', 'e', 'E']) {
         return Err(format!(
             "`{key}` = {shown} is too large (a TOML integer is at most {}; write a larger \
@@ -518,20 +521,28 @@ fn is_bare_name(name: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
+fn cores_refused(value: &str) -> String {
+    format!(
+        "`cores` must be a whole number of at least 1 (ranks that run at once; leave it out when \
+         every rank has its own core), got `{value}`"
+    )
+}
+
 /// `cores` counts ranks that run at once and `cache` bytes: whole numbers,
 /// and at least one core; `tie` is a fraction below 1.
 fn check_whole(key: &str, number: f64, value: &str) -> Result<(), String> {
     match key {
-        "cores" if number < 1.0 || number.fract() != 0.0 => Err(format!(
-            "`cores` must be a whole number of at least 1 (ranks that run at once; leave it out \
-             when every rank has its own core), got `{value}`"
-        )),
+        "cores" if number < 1.0 || number.fract() != 0.0 => Err(cores_refused(value)),
         "cache" if number.fract() != 0.0 => Err(format!(
             "`cache` must be a whole number of bytes, got `{value}`"
         )),
         "tie" if number >= 1.0 => Err(format!(
             "`tie` must be a fraction below 1 (0.1: predictions within 10 % of the fastest are a \
-             tie), got `{value}`"
+             tie), got `{value}`{}",
+            match value.starts_with("0.") {
+                true => ", which a 64-bit float reads as 1",
+                false => "",
+            }
         )),
         _ => Ok(()),
     }
@@ -973,7 +984,7 @@ mod tests {
     fn malformed_files_are_refused_at_their_line() {
         let keys = "alpha = 1e-6\nbeta = 1e-9\ngamma = 0\noverhead = 1e-5\n";
         let err = |t: &str| CostFile::parse(t).unwrap_err().to_string();
-        for cores in ["0", "2.5", "0.5"] {
+        for cores in ["0", "2.5", "0.5", "-2"] {
             let message = err(&format!("[sim]\n{keys}cores = {cores}"));
             assert!(
                 message.starts_with("line 6: `cores` must be a whole number of at least 1"),
@@ -986,6 +997,8 @@ mod tests {
         );
         assert!(err(&format!("[sim]\n{keys}tie = 1"))
             .starts_with("line 6: `tie` must be a fraction below 1"));
+        assert!(err(&format!("[sim]\n{keys}tie = 0.9999999999999999999"))
+            .ends_with("got `0.9999999999999999999`, which a 64-bit float reads as 1"));
         for header in ["[sim]]", "[[sim]]", "[\"sim\"]", "[sim.x]", "[]", "[si m]"] {
             let message = err(&format!("{header}\n{keys}"));
             assert!(

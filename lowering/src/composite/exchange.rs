@@ -112,6 +112,11 @@ pub fn reduce_scatter<'c, 'a>(
 where
     'c: 'a,
 {
+    if info.valid_shape.is_some() {
+        return Err(
+            "a target with a valid_shape is not supported by pld.tensor_reduce_scatter yet".into(),
+        );
+    }
     let size = row_width(info, "target")?;
     let comm = comm::setup(b, signal);
     let tile = b.parse_type(&format!("tensor<1x{size}x{}, #pld.tile>", info.dtype()));

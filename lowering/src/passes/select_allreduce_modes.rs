@@ -183,7 +183,19 @@ impl SelectAllReduceModes {
                 }
                 "world-size" => {
                     world_size = Some(value.parse().map_err(|_| {
-                        format!("pld-select-allreduce-modes: world-size is a number of ranks, not '{value}'")
+                        // Digits past i64 are a number, out of range.
+                        match value
+                            .strip_prefix('-')
+                            .unwrap_or(value)
+                            .bytes()
+                            .all(|b| b.is_ascii_digit())
+                            && !value.is_empty()
+                        {
+                            true => format!("{PASS}: world-size must be 1 to 64, got {value}"),
+                            false => {
+                                format!("{PASS}: world-size is a number of ranks, not '{value}'")
+                            }
+                        }
                     })?)
                 }
                 other => {

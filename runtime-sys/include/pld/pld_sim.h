@@ -53,6 +53,16 @@ int32_t pld_sim_test(const int32_t *cell, int32_t expected, int32_t cmp);
  * (pto.fence.barrier_all). */
 void pld_sim_fence(void);
 
+/* Stands for a partition view at `address` that leaves its tensor view
+ * (the op numbered `site`, a pto.partition_view whose offset + size in
+ * dimension `dim` passes the tensor view's `extent` there): returns an
+ * address in no window, tile or buffer, which the access through the view
+ * reports at its op in these terms. Making such a view is no error; using
+ * it is. Under the protocol explorer it returns `address`: the explorer
+ * checks and reports such accesses itself. */
+void *pld_sim_view_outside(void *address, int64_t site, int64_t dim, int64_t offset,
+                           int64_t size, int64_t extent);
+
 /* Element kinds for accumulating copies (pld_sim_copy's `accumulate`). */
 #define PLD_COPY_ASSIGN 0
 #define PLD_COPY_ADD_F32 1

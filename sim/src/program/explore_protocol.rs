@@ -188,18 +188,20 @@ impl PldPass for ExploreProtocol {
         };
         let mut failed = false;
         let mut budget = Budget::new(self.time_limit);
+        let mut reports = Reports::new();
         for kernel in &program.kernels {
             let function = pld_ir::functions(module)
                 .into_iter()
                 .find(|f| pld_ir::symbol_name(*f).as_deref() == Some(kernel.name.as_str()));
             let location = function.map_or(module.location(), |f| f.location());
             let least = function.map_or(1, ranks_at_least);
-            failed |=
-                self.explore_kernel(context, &program, (kernel, least), location, &mut budget);
+            let (at, state) = (location, (&mut budget, &mut reports));
+            failed |= self.explore_kernel(context, &program, (kernel, least), at, state);
         }
         if let Some(warning) = budget.shortfall() {
-            pld_ir::diag::emit_warning(module.location(), &warning);
+            reports.push((module.location(), Severity::Warning, warning));
         }
+        emit_in_source_order(reports);
         if failed {
             Err(PassFailed)
         } else {
@@ -310,13 +312,13 @@ fn shell_word(word: &str) -> String {
 
 impl ExploreProtocol {
     /// Explores one kernel; `true` when something was reported.
-    fn explore_kernel(
+    fn explore_kernel<'c>(
         &self,
-        context: &Context,
+        context: &'c Context,
         program: &Program,
         (kernel, least): (&KernelInfo, usize),
-        at: Location,
-        budget: &mut Budget,
+        at: Location<'c>,
+        (budget, out): (&mut Budget, &mut Reports<'c>),
     ) -> bool {
         let fitting: Vec<usize> = self
             .ranks
@@ -325,20 +327,21 @@ impl ExploreProtocol {
             .filter(|&r| self.ranks_given || (admits(kernel, r) && r >= least))
             .collect();
         if fitting.is_empty() {
-            pld_ir::diag::emit_error(at, &self.none_fits(kernel, least));
+            out.push((at, Severity::Error, self.none_fits(kernel, least)));
             return true;
         }
         // Given counts run as given, but a root beyond them is no rank:
         // `pld-run` refuses such a run, replays included.
         if let Some(small) = fitting.iter().find(|&&r| r < least) {
-            pld_ir::diag::emit_error(
+            out.push((
                 at,
-                &format!(
+                Severity::Error,
+                format!(
                     "pld-explore-protocol: ranks={small} is fewer than the {least} ranks the root \
                      of @{} needs",
                     kernel.name
                 ),
-            );
+            ));
             return true;
         }
         let mut seen = HashSet::new();
@@ -360,7 +363,11 @@ impl ExploreProtocol {
                 ) {
                     Ok(finished) => finished,
                     Err(message) => {
-                        pld_ir::diag::emit_error(at, &format!("pld-explore-protocol: {message}"));
+                        out.push((
+                            at,
+                            Severity::Error,
+                            format!("pld-explore-protocol: {message}"),
+                        ));
                         return true;
                     }
                 };
@@ -372,15 +379,40 @@ impl ExploreProtocol {
                 for (key, location, message) in findings(context, kernel, &finished) {
                     if seen.insert(key) {
                         reported = true;
-                        pld_ir::diag::emit_error(
-                            location.unwrap_or(at),
-                            &format!("protocol explorer, {hint}: {message}"),
-                        );
+                        let message = format!("protocol explorer, {hint}: {message}");
+                        out.push((location.unwrap_or(at), Severity::Error, message));
                     }
                 }
             }
         }
         reported
+    }
+}
+
+/// The errors the pass found (and its time limit's warning), with where
+/// to report them.
+type Reports<'c> = Vec<(Location<'c>, Severity, String)>;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Severity {
+    Error,
+    Warning,
+}
+
+/// Emits the errors in source order (unknown locations last, the order of
+/// finding kept at one place), the order pld-opt prints diagnostics in: so
+/// mlir-opt with the plugin, which prints them as they come, prints the
+/// same.
+fn emit_in_source_order(mut reports: Reports) {
+    reports.sort_by_key(|(location, _, _)| {
+        let position = pld_ir::diag::position(*location);
+        (position.is_none(), position.map(|p| (p.line, p.column)))
+    });
+    for (location, severity, message) in reports {
+        match severity {
+            Severity::Error => pld_ir::diag::emit_error(location, &message),
+            Severity::Warning => pld_ir::diag::emit_warning(location, &message),
+        }
     }
 }
 

@@ -28,11 +28,10 @@ fn cell_in_windows(
         .locate(address, 4)
         .filter(|_| address.is_multiple_of(4));
     let Some(place) = place else {
-        state.error_at(
-            rank,
-            site,
-            format!("{what} on the signal cell at {address:#x}, which is outside every window"),
-        );
+        let message = crate::runtime::outside::describe(what, site, address).unwrap_or_else(|| {
+            format!("{what} on the signal cell at {address:#x}, which is outside every window")
+        });
+        state.error_at(rank, site, message);
         return None;
     };
     let reached = match state.domain.signal_win(place.0) {
@@ -83,6 +82,26 @@ pub(crate) fn op_args(site: i64) -> String {
 #[no_mangle]
 pub extern "C" fn pld_sim_at(site: i64) {
     crate::runtime::run::set_site(site);
+}
+
+/// `pld_sim_view_outside`: the address that stands for a partition view
+/// leaving its tensor view (`crate::runtime::outside`); under the protocol
+/// explorer the view's own `address`, whose accesses the explorer checks
+/// against the parameters' shapes and reports as its findings, as it
+/// schedules them (the same schedules for the same seeds).
+#[no_mangle]
+pub extern "C" fn pld_sim_view_outside(
+    address: *mut u8,
+    site: i64,
+    dim: i64,
+    offset: i64,
+    size: i64,
+    extent: i64,
+) -> *mut u8 {
+    if with_current(|state, _| state.explored()) == Some(true) {
+        return address;
+    }
+    crate::runtime::outside::record(site, dim, offset, size, extent) as *mut u8
 }
 
 /// `pld_sim_scalar`: a scalar access of `bytes` at `address`; returns the
@@ -534,6 +553,7 @@ pub unsafe extern "C" fn pld_sim_log(line: *const std::ffi::c_char) {
 pub const DEVICE_FUNCTIONS: &[(&str, *mut ())] = &[
     ("pld_sim_at", pld_sim_at as *mut ()),
     ("pld_sim_scalar", pld_sim_scalar as *mut ()),
+    ("pld_sim_view_outside", pld_sim_view_outside as *mut ()),
     ("pld_sim_notify", pld_sim_notify as *mut ()),
     ("pld_sim_wait", pld_sim_wait as *mut ()),
     ("pld_sim_test", pld_sim_test as *mut ()),

@@ -590,6 +590,12 @@ impl State<'_> {
 
     /// A device call begins: in explore mode, waits for the calling
     /// agent's turn and returns the explorer and the agent.
+    /// Whether the run is under the protocol explorer (no scheduling
+    /// step, unlike [`State::turn`]).
+    pub(crate) fn explored(&self) -> bool {
+        self.explore.is_some()
+    }
+
     pub fn turn(&self) -> Option<(&dyn Explorer, usize)> {
         let explore = self.explore.as_deref()?;
         let agent = current_agent();

@@ -67,7 +67,7 @@ pub(crate) fn check_side(
     if let Some(leaving) = leaves_a_window(state, what, start, end) {
         return refuse(leaving);
     }
-    match outside_windows(state, what, start, end) {
+    match outside_windows(state, what, site, start, end) {
         Some(refused) => refuse(refused),
         None => Ok(None),
     }
@@ -99,7 +99,13 @@ fn leaves_a_window(state: &State<'_>, what: &str, start: usize, end: usize) -> O
 /// gave its kernel or a builtin's tile (a C++ object on the running core's
 /// stack); anything else is memory no kernel owns (an offset past its
 /// tensor) and is not touched.
-fn outside_windows(state: &State<'_>, what: &str, start: usize, end: usize) -> Option<String> {
+fn outside_windows(
+    state: &State<'_>,
+    what: &str,
+    site: i64,
+    start: usize,
+    end: usize,
+) -> Option<String> {
     if let Some((base, size)) = crate::runtime::tiles::overlapping(start, end) {
         return (start < base || end > base + size).then(|| {
             format!(
@@ -113,7 +119,7 @@ fn outside_windows(state: &State<'_>, what: &str, start: usize, end: usize) -> O
     if state.holds_buffer(start, end) || crate::runtime::stack::holds(start, end) {
         return None;
     }
-    Some(outside_everything(state, what, start, end))
+    Some(outside_everything(state, what, site, start, end))
 }
 
 /// The address the sim lowering gives an access whose offset does not fit
@@ -123,7 +129,16 @@ pub(crate) const UNREACHABLE: usize = 1 << 62;
 
 /// Why `[start, end)` is refused: named relative to the window below it,
 /// when there is one.
-fn outside_everything(state: &State<'_>, what: &str, start: usize, end: usize) -> String {
+fn outside_everything(
+    state: &State<'_>,
+    what: &str,
+    site: i64,
+    start: usize,
+    end: usize,
+) -> String {
+    if let Some(view) = crate::runtime::outside::describe(what, site, start) {
+        return view;
+    }
     if start >= UNREACHABLE {
         return format!(
             "{what} at an offset that does not fit 64 bits (offset x stride x element size \

@@ -34,8 +34,8 @@ struct Cli {
     /// The HOST orchestrator to run (default: the only one).
     #[arg(long)]
     entry: Option<String>,
-    /// Number of simulated ranks.
-    #[arg(long, default_value_t = 2, allow_negative_numbers = true)]
+    /// Number of simulated ranks, 1 to 64.
+    #[arg(long, default_value_t = 2, allow_negative_numbers = true, value_parser = rank_count)]
     ranks: usize,
     /// How a parameter is filled: PARAM=GENERATOR (repeatable).
     #[arg(long = "input", value_name = "PARAM=GENERATOR")]
@@ -182,6 +182,17 @@ fn explore_options(options: &Options, seed: bool) -> Result<(), String> {
 
 /// Ends the process with `status` and an error about its command line,
 /// said once under mpirun (by the launcher's process 0).
+/// `--ranks`: a count the simulator runs (a malformed command line
+/// otherwise, as `--iters 0` is).
+fn rank_count(text: &str) -> Result<usize, String> {
+    let most = pld_sim::MAX_RANKS;
+    match text.parse::<i128>() {
+        Ok(n) if (1..=most as i128).contains(&n) => Ok(n as usize),
+        Ok(_) => Err(format!("ranks must be 1 to {most}")),
+        Err(_) => Err(format!("not a number of ranks (1 to {most})")),
+    }
+}
+
 fn refuse(message: &str, status: i32) -> ! {
     if !pld_tools::mpi_run::speaks_first() {
         pld_tools::mpi_run::exit_silently(status);

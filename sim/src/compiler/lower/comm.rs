@@ -86,11 +86,12 @@ where
                 } else {
                     0
                 };
+                let (body, dst_at, src_at) = self.slab(b, (op, name), &dst, &src);
                 self.copy(
-                    b,
-                    dst.address,
+                    &body,
+                    dst_at,
                     [drs, dcs],
-                    src.address,
+                    src_at,
                     [srs, scs],
                     rows,
                     cols,
@@ -103,6 +104,50 @@ where
             _ => return super::rewriter::refuse(op, "is not simulated with these operands"),
         };
         Ok(Step::Replace(replacement))
+    }
+
+    /// Where a transfer between `dst` and `src` (one shape: TPUT and TGET's
+    /// views agree) copies its block of their last two dimensions: the
+    /// builder and the two addresses. A partition of more dimensions is
+    /// moved one such slab at a time, in a loop over its leading ones,
+    /// each walked with its own stride in either view (a 3-D whole tensor
+    /// moved only its first slab before); the op's site is named again
+    /// before each slab's copy, a device call of its own.
+    fn slab(
+        &self,
+        b: &pld_ir::build::Builder<'c, 'a>,
+        (op, name): (melior::ir::OperationRef<'c, 'a>, &str),
+        dst: &super::rewriter::Part<'c, 'a>,
+        src: &super::rewriter::Part<'c, 'a>,
+    ) -> (pld_ir::build::Builder<'c, 'a>, Value<'c, 'a>, Value<'c, 'a>) {
+        let lead = dst.sizes.len().saturating_sub(2);
+        if lead == 0 || src.strides.len() != dst.sizes.len() {
+            return (*b, dst.address, src.address);
+        }
+        let sizes: Vec<Value> = dst.sizes[..lead]
+            .iter()
+            .map(|size| self.to_i64(b, *size))
+            .collect();
+        let count = sizes.iter().fold(self.i64(b, 1), |n, size| b.mul(n, *size));
+        let upper = b.index_cast(count, b.index_type());
+        let slabs = b.for_loop(b.index(0), upper, b.index(1), &[]);
+        let body = slabs.body;
+        let mut rest = self.to_i64(&body, slabs.induction);
+        let (mut dst_offset, mut src_offset) = (self.i64(&body, 0), self.i64(&body, 0));
+        for dim in (0..lead).rev() {
+            let index = body.rem(rest, sizes[dim]);
+            rest = body.div(rest, sizes[dim]);
+            let dst_term = body.mul(index, self.to_i64(&body, dst.strides[dim]));
+            let src_term = body.mul(index, self.to_i64(&body, src.strides[dim]));
+            dst_offset = body.add(dst_offset, dst_term);
+            src_offset = body.add(src_offset, src_term);
+        }
+        let dst_at = self.offset(&body, dst.address, dst_offset, dst.element);
+        let src_at = self.offset(&body, src.address, src_offset, src.element);
+        let location = crate::compiler::locate::location_of(op, name);
+        let site = self.i64(&body, crate::runtime::sites::register(name, location));
+        self.call(&body, "pld_sim_at", &[site], &[]);
+        (body, dst_at, src_at)
     }
 
     /// Lowers one op of the asynchronous DMA family.

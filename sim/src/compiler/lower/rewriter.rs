@@ -64,6 +64,16 @@ pub(super) fn element_type<'c>(context: &'c Context, ty: Type<'c>) -> Option<Typ
     Type::parse(context, pld_dialect::pto_types::element(&ty.to_string())?)
 }
 
+/// A tensor view, folded: the address of its first element, its element
+/// type, shape and strides (in elements).
+#[derive(Clone)]
+pub(super) struct TensorView<'c, 'a> {
+    pub(super) base: Value<'c, 'a>,
+    pub(super) element: Type<'c>,
+    pub(super) shape: Vec<Value<'c, 'a>>,
+    pub(super) strides: Vec<Value<'c, 'a>>,
+}
+
 /// A partition view, folded: the address of its first element, its sizes
 /// and its strides (in elements).
 #[derive(Clone)]
@@ -109,8 +119,8 @@ pub(super) fn tile_shape<'c>(context: &'c Context, ty: Type<'c>) -> Option<TileS
 pub(super) struct Rewriter<'c, 'a> {
     pub(super) context: &'c Context,
     pub(super) pointer: Type<'c>,
-    /// Tensor view -> (base address, element type, strides).
-    pub(super) views: HashMap<usize, (Value<'c, 'a>, Type<'c>, Vec<Value<'c, 'a>>)>,
+    /// Tensor view -> its base address, element type, shape and strides.
+    pub(super) views: HashMap<usize, TensorView<'c, 'a>>,
     /// Partition view -> its first element, sizes and strides.
     pub(super) partitions: HashMap<usize, Part<'c, 'a>>,
     /// Tile buffers already rewritten (their new values are plain

@@ -244,3 +244,16 @@ func.func @credits_past_i32(%d: tensor<2048x4294967296xf32, #pld.dist>, %s: tens
   %r = "pld.tensor_allreduce"(%d, %s) {op = #pld.reduce_op<"sum">} : (tensor<2048x4294967296xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>) -> tensor<2048x4294967296xf32, #pld.dist>
   return
 }
+
+// -----
+
+// A reduce_scatter takes a fully valid target too: with a valid_shape it
+// failed on a pld.tile_remote_load it made ("result tile valid extent of
+// dimension 1 is 7, but the load yields 5").
+!data = tensor<2x7xf32, #pld.dist_with<{valid_shape = array<i64: 2, 5>}>>
+!sig = tensor<2x1xi32, #pld.dist>
+func.func @reduce_scatter_partial(%d: !data, %s: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{a target with a valid_shape is not supported by pld.tensor_reduce_scatter yet}}
+  %r = "pld.tensor_reduce_scatter"(%d, %s) {op = #pld.reduce_op<"sum">} : (!data, !sig) -> !data
+  return
+}

@@ -5,7 +5,15 @@
 //
 // RUN: not pld-run %s --ranks -1 2>&1 | FileCheck %s --check-prefix=RANKS
 // RUN: sh -c 'pld-run %s --ranks -1 > /dev/null 2>&1; test $? -eq 2'
-// RANKS: error: invalid value '-1' for '--ranks <RANKS>': invalid digit found in string
+// RANKS: error: invalid value '-1' for '--ranks <RANKS>': ranks must be 1 to 64
+// A count the simulator does not run is a malformed command line too (it
+// was status 1, as a bad input is).
+// RUN: sh -c 'pld-run %s --ranks 0 > /dev/null 2>&1; test $? -eq 2'
+// RUN: not pld-run %s --ranks 65 2>&1 | FileCheck %s --check-prefix=RANKS65
+// RUN: sh -c 'pld-run %s --ranks 65 > /dev/null 2>&1; test $? -eq 2'
+// RANKS65: error: invalid value '65' for '--ranks <RANKS>': ranks must be 1 to 64
+// RUN: not pld-run %s --ranks two 2>&1 | FileCheck %s --check-prefix=RANKSWORD
+// RANKSWORD: error: invalid value 'two' for '--ranks <RANKS>': not a number of ranks (1 to 64)
 // RUN: not pld-run %s --warmup -1 2>&1 | FileCheck %s --check-prefix=WARMUP
 // WARMUP: error: invalid value '-1' for '--warmup <N>': invalid digit found in string
 // RUN: not pld-run %s --explore -3 2>&1 | FileCheck %s --check-prefix=EXPLORE

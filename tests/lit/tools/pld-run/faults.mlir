@@ -37,13 +37,13 @@
 // GOLDEN: pld-run: error: @leaky has 0 collectives; --check needs exactly one
 // DEADLINE: pld-run: error: --deadline takes a positive number of seconds (at most about 1.8e19), not 0.0
 // On three ranks the hand-made barrier's rank 2 computes peer -1: its
-// notify and wait point outside every window, and are reported instead of
-// performed.
+// notify names row 2 and its wait row -1 of a two-row signal, and both are
+// reported instead of performed.
 // Each device call's error is led by the op's location and name.
-// SHAPE-DAG: pld-run: error: rank 2: {{.*}}leak.mlir:12:3: pto.comm_tnotify: notify on the signal cell at {{.*}}, which is outside every window
-// SHAPE-DAG: pld-run: error: rank 2: {{.*}}leak.mlir:13:3: pto.comm_twait: wait on the signal cell at {{.*}}, which is outside every window
-// OUTSIDE-DAG: pld-run: error: rank 0: {{.*}}outside.mlir:10:3: pto.tstore: a store of bytes -32..32 relative to rank 0's window leaves it (256 bytes)
-// OUTSIDE-DAG: pld-run: error: rank 1: {{.*}}outside.mlir:10:3: pto.tstore: a store of bytes -28..36 relative to rank 1's window leaves it (256 bytes)
+// SHAPE-DAG: pld-run: error: rank 2: {{.*}}leak.mlir:12:3: pto.comm_tnotify: notify through a pto.partition_view that leaves its pto.make_tensor_view (elements 2..3 of dimension 0, which holds 2): an offset past the end of its tensor?
+// SHAPE-DAG: pld-run: error: rank 2: {{.*}}leak.mlir:13:3: pto.comm_twait: wait through a pto.partition_view that leaves its pto.make_tensor_view (elements -1..0 of dimension 0, which holds 2): an offset before the start of its tensor?
+// OUTSIDE-DAG: pld-run: error: rank 0: {{.*}}outside.mlir:10:3: pto.tstore: a store through a pto.partition_view that leaves its pto.make_tensor_view (elements -8..8 of dimension 1, which holds 64): an offset before the start of its tensor?
+// OUTSIDE-DAG: pld-run: error: rank 1: {{.*}}outside.mlir:10:3: pto.tstore: a store through a pto.partition_view that leaves its pto.make_tensor_view (elements -7..9 of dimension 1, which holds 64): an offset before the start of its tensor?
 // TILE: pld-run: error: rank {{[01]}}: {{.*}}overrun.mlir:10:8: pto.tload: a store of bytes 16..{{[0-9]+}} relative to a 80-byte tile leaves it (a valid shape larger than the tile?)
 
 //--- deadlock.mlir

@@ -77,8 +77,8 @@
 // CACHE: @sum on 2 ranks (2 MPI processes under --transport mpi): finished in
 // TRANSPORT: pld-run: error: process 1 was started with different options than process 0: --transport mpi-rma (process 0: --transport mpi)
 // HINT: pld-run: error: --transport mpi and mpi-rma run one rank per MPI process: start pld-run with mpirun (mpirun -np 2 pld-run {{.*}}sum.mlir --ranks 2 --transport mpi-rma --input 'data=a b')
-// RANGE: pld-run: error: --ranks must be 1 to 64, not 65
-// RANGE-NOT: pld-run:
+// RANGE: error: invalid value '65' for '--ranks <RANKS>': ranks must be 1 to 64
+// RANGE-NOT: invalid value
 // ONCE: pld-run: error: --deadline takes a positive number of seconds
 // ONCE-NOT: pld-run:
 // ONCE-CLAP: error: unexpected argument '--no-such-option'

@@ -27,6 +27,13 @@
 // RUN: not %mpirun -np 2 pld-run %t/base/leak.mlir --ranks 2 --transport mpi 2>&1 | FileCheck %s --check-prefix=LEAK
 // LEAK-DAG: pld-run: credit leak in %sig (arg0) at [1, 0]: rank 0's cell holds 1 (should be back to 0)
 // LEAK-DAG: pld-run: credit leak in %sig (arg0) at [0, 0]: rank 1's cell holds 1 (should be back to 0)
+// A store past the end of its tensor is refused at its op whichever
+// window the address lands in (the partition leaves its tensor view).
+// RUN: not pld-run %t/adjacent.mlir --ranks 3 2>&1 | FileCheck %s --check-prefix=ADJACENT
+// RUN: not %mpirun -np 3 pld-run %t/adjacent.mlir --ranks 3 --transport mpi 2>&1 | FileCheck %s --check-prefix=ADJACENT
+// RUN: not %mpirun -np 3 pld-run %t/adjacent.mlir --ranks 3 --transport mpi-rma 2>&1 | FileCheck %s --check-prefix=ADJACENT
+// ADJACENT: pld-run: error: rank 0: {{.*}}adjacent.mlir:16:5: pto.tstore: a store through a pto.partition_view that leaves its pto.make_tensor_view (elements 16..20 of dimension 0, which holds 4): an offset past the end of its tensor?
+// ADJACENT-NOT: error
 // A clean run says so once, from process 0.
 // RUN: %mpirun -np 2 pld-run %t/barrier.mlir --ranks 2 --transport mpi-rma --check | FileCheck %s --check-prefix=CLEAN
 
@@ -54,5 +61,26 @@ func.func @b(%s: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_ki
 //--- program.mlir
 func.func @main(%d: tensor<64xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"host">} {
   %s = "pld.tensor_allreduce"(%d) {op = #pld.reduce_op<"sum">} : (tensor<64xf32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return
+}
+
+//--- adjacent.mlir
+// Rank 0 stores its tile 16 rows (4096 bytes) past rank 1's 4-row %data:
+// under --transport mpi the node's windows lie a page apart, and the store
+// landed in rank 2's window, unreported, with exit 0.
+func.func @adjacent(%data: tensor<4x64xf32, #pld.dist>, %sig: tensor<3x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (tensor<3x1xi32, #pld.dist>) -> !pld.ctx
+  %me = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %c0i = arith.constant 0 : i32
+  %c1i = arith.constant 1 : i32
+  %c0 = arith.constant 0 : index
+  %mi = arith.index_cast %me : i32 to index
+  %far = arith.constant 16 : index
+  %row = arith.addi %far, %mi : index
+  %first = arith.cmpi eq, %me, %c0i : i32
+  scf.if %first {
+    %t = "pld.tile_load"(%data, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (tensor<4x64xf32, #pld.dist>, index, index) -> tensor<4x64xf32, #pld.tile>
+    "pld.tile_remote_store"(%t, %data, %c1i, %row, %c0) : (tensor<4x64xf32, #pld.tile>, tensor<4x64xf32, #pld.dist>, i32, index, index) -> ()
+  }
   return
 }

@@ -1,0 +1,115 @@
+//! Partition views that leave their tensor view.
+//!
+//! The sim lowering checks each `pto.partition_view` against the shape of
+//! its `pto.make_tensor_view` (offset + size within the extent, in every
+//! dimension). A partition that leaves it gets, instead of its address, an
+//! address from [`pld_sim_view_outside`]: one of a range above every
+//! user-space mapping, which names what was wrong. The access through it
+//! (a copy, a signal, an asynchronous copy) then finds it in no window,
+//! tile or buffer and reports it at its op with these words, whatever the
+//! windows' layout: an offset past the end of a tensor that happens to land
+//! in another rank's window (adjacent windows under `--transport mpi`, or
+//! an offset of exactly the threads' window stride) is refused too, not
+//! written there. The view itself is no error: it may be made and never
+//! used.
+
+use std::sync::Mutex;
+
+/// Where the addresses of views outside their tensor begin: above
+/// [`crate::runtime::transfer::UNREACHABLE`], below 2^63.
+pub(crate) const OUTSIDE_VIEWS: usize = 3 << 61;
+
+/// Address bits per recorded view: an access's start anywhere in its slot
+/// (a view's first element plus less than 2^44 bytes) names it.
+const SLOT_BITS: u32 = 44;
+
+/// How many views are remembered (the oldest is overwritten).
+const SLOTS: usize = 4096;
+
+// Every slot lies above the overflowing offsets' address and below 2^63.
+const _: () = assert!(
+    OUTSIDE_VIEWS > crate::runtime::transfer::UNREACHABLE
+        && OUTSIDE_VIEWS + (SLOTS << SLOT_BITS) <= 1 << 63
+);
+
+/// A partition view that leaves its tensor view, in its first dimension
+/// that does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct OutsideView {
+    /// The `pto.partition_view`'s site (`crate::runtime::sites`).
+    site: i64,
+    dim: i64,
+    offset: i64,
+    size: i64,
+    extent: i64,
+}
+
+/// The views recorded, and the next slot to fill.
+static VIEWS: Mutex<(Vec<OutsideView>, usize)> = Mutex::new((Vec::new(), 0));
+
+/// Records a view outside its tensor; returns the address that stands
+/// for it.
+pub(crate) fn record(site: i64, dim: i64, offset: i64, size: i64, extent: i64) -> usize {
+    let mut views = VIEWS.lock().unwrap_or_else(|e| e.into_inner());
+    let view = OutsideView {
+        site,
+        dim,
+        offset,
+        size,
+        extent,
+    };
+    let slot = views.1 % SLOTS;
+    views.1 = views.1.wrapping_add(1);
+    match views.0.get_mut(slot) {
+        Some(old) => *old = view,
+        None => views.0.push(view),
+    }
+    OUTSIDE_VIEWS + (slot << SLOT_BITS)
+}
+
+/// Why an access of `what` by the op numbered `site` starting at `start`
+/// is refused, when `start` stands for a view outside its tensor. The
+/// partition view is named by its location when that is not the op's own
+/// (in a kernel pld-to-pto made, both carry the pld op's).
+pub(crate) fn describe(what: &str, site: i64, start: usize) -> Option<String> {
+    let slot = start.checked_sub(OUTSIDE_VIEWS)? >> SLOT_BITS;
+    let view = *VIEWS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .0
+        .get(slot)?;
+    let location = |site| crate::runtime::sites::get(site).map(|s| s.location);
+    let place = match location(view.site) {
+        Some(at) if location(site).as_ref() != Some(&at) => format!(" at {at}"),
+        _ => String::new(),
+    };
+    let end = i128::from(view.offset) + i128::from(view.size);
+    let side = match view.offset < 0 {
+        true => "before the start",
+        false => "past the end",
+    };
+    Some(format!(
+        "{what} through a pto.partition_view{place} that leaves its pto.make_tensor_view \
+         (elements {}..{end} of dimension {}, which holds {}): an offset {side} of its tensor?",
+        view.offset, view.dim, view.extent
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_access_anywhere_in_its_slot_names_the_view() {
+        let address = record(-1, 1, 60, 8, 64);
+        assert!((OUTSIDE_VIEWS..1 << 63).contains(&address));
+        for start in [address, address + 4096, address + (1 << SLOT_BITS) - 1] {
+            let text = describe("a store", -1, start).expect("a recorded view");
+            assert!(
+                text.contains("(elements 60..68 of dimension 1, which holds 64)"),
+                "{text}"
+            );
+        }
+        assert_eq!(describe("a store", -1, OUTSIDE_VIEWS - 1), None);
+    }
+}
