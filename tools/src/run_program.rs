@@ -71,6 +71,11 @@ pub fn drive(options: &Options, source: Source) -> Result<i32, Refusal> {
         ProgramRun::planned(program, options.entry.as_deref(), options.ranks).map_err(in_file)?;
     drop(planned);
     crate::report::cache_warning(&run.program.cache);
+    if options.output_dir.is_some() {
+        for buffer in &run.buffers {
+            crate::files::check_file_name("the buffer", &buffer.name).map_err(in_file)?;
+        }
+    }
     let fill_started = Instant::now();
     crate::watch::phase("filling the inputs");
     let at = report::function_location(source.file, buffer_name, &run.entry);

@@ -107,7 +107,7 @@ fn translate(
 /// launch-spec setter of the entries.
 fn run_kernels(options: &Options) -> i32 {
     let dir = match options.output.as_deref() {
-        Some(dir) if dir != "-" => std::path::PathBuf::from(dir),
+        Some(dir) if dir != "-" && !dir.is_empty() => std::path::PathBuf::from(dir),
         _ => {
             pld_ir::say!(
                 "pld-translate: error: --emit=kernels writes a directory of files; name it with -o DIR"

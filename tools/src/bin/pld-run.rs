@@ -77,7 +77,8 @@ struct Cli {
     )]
     warmup: usize,
     /// Write every parameter of every rank as DIR/<param>.rank<r>.npy.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR",
+          value_parser = clap::builder::NonEmptyStringValueParser::new())]
     output_dir: Option<String>,
     /// Write a timeline of every rank (Chrome trace JSON, for Perfetto).
     #[arg(long, value_name = "FILE")]

@@ -21,6 +21,17 @@
 // RUN: not pld-run %t/plan.mlir --ranks 2 --time-limit 3 2>&1 | FileCheck %s --check-prefix=PLAN
 // PLAN: pld-run: planning the HOST orchestrator for 2 devices...
 // PLAN-NEXT: pld-run: error: --time-limit (3.0s) reached while planning the HOST orchestrator for 2 devices
+// --output-dir '' is a malformed command line (it wrote every buffer into
+// the file system's root), and a buffer whose name would leave the
+// directory (name = "../up": two levels above it) is refused before the run.
+// RUN: not pld-run %t/k.mlir --ranks 2 --output-dir '' 2>&1 | FileCheck %s --check-prefix=EMPTY
+// RUN: sh -c 'pld-run %t/k.mlir --ranks 2 --output-dir "" > /dev/null 2>&1; test $? -eq 2'
+// EMPTY: error: a value is required for '--output-dir <DIR>' but none was supplied
+// RUN: sed 's|name = "data_buf"|name = "../up"|' %S/../../../../examples/allreduce.mlir > %t/escape.mlir
+// RUN: mkdir -p %t/out/deep && not pld-run %t/escape.mlir --ranks 2 --output-dir %t/out/deep 2>&1 | FileCheck %s --check-prefix=ESCAPE
+// RUN: not ls %t/up.rank0.npy
+// RUN: not ls %t/out/up.rank0.npy
+// ESCAPE: pld-run: error: {{.*}}escape.mlir: --output-dir writes the buffer "../up" to DIR/../up.rank<r>.npy, which is no file inside the directory (a name without '/' or control characters, not '.' or '..'); rename it, or leave out --output-dir
 
 //--- k.mlir
 func.func @k(%data: tensor<1x64xf32, #pld.dist>, %sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
@@ -57,3 +68,4 @@ func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
   }
   return
 }
+

@@ -4,6 +4,11 @@
 // RUN: rm -rf %t && not pld-translate --emit=kernels %s -o %t 2>&1 | FileCheck %s
 // RUN: not ls %t
 // RUN: not pld-translate --emit=kernels %s 2>&1 | FileCheck %s --check-prefix=NO-DIR
+// An empty -o names no directory either (the package went into the
+// current directory).
+// RUN: rm -rf %t.cwd && mkdir %t.cwd
+// RUN: not sh -c 'cd %t.cwd && pld-translate --emit=kernels %s -o ""' 2>&1 | FileCheck %s --check-prefix=NO-DIR
+// RUN: rmdir %t.cwd
 // RUN: not pld-translate --emit=kernels --split-input-file %s -o %t 2>&1 | FileCheck %s --check-prefix=SPLIT
 
 // NO-DIR: pld-translate: error: --emit=kernels writes a directory of files; name it with -o DIR
