@@ -222,7 +222,9 @@ pub fn signal_users(kernel: &KernelInfo, param: &Param) -> Vec<String> {
 pub fn drive(options: &Options, source: Source) -> Result<i32, Refusal> {
     let buffer_name = source.name;
     let progress = Progress::start();
+    let compiling = progress.phase(format!("lowering and compiling {buffer_name}"));
     let program = Program::load_source(source).map_err(|e| crate::run::in_file(buffer_name, e))?;
+    drop(compiling);
     crate::report::cache_warning(&program.cache);
     let kernel = choose_kernel(&program, options, buffer_name)?;
     let on_ranks = format!(

@@ -60,7 +60,9 @@ pub fn drive(options: &Options, source: Source) -> Result<i32, Refusal> {
     let started = Instant::now();
     let progress = Progress::start();
     let in_file = |e| crate::run::in_file(buffer_name, e);
+    let compiling = progress.phase(format!("lowering and compiling {buffer_name}"));
     let program = pld_sim::program::Program::load_source(source).map_err(in_file)?;
+    drop(compiling);
     let planning = format!(
         "planning the HOST orchestrator for {}",
         devices(options.ranks)
