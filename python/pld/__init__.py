@@ -279,14 +279,28 @@ def translate(source: Source, emit: str = "pto", *, name: str | None = None,
             raise ValueError("emit='pto' returns the text; output_dir is for emit='kernels'")
         return _pld.translate_pto(text, name)
     if emit == "kernels":
-        if output_dir is None:
+        if output_dir is None or _os.fspath(output_dir) == "":
             raise ValueError("emit='kernels' writes a directory of files; name it with output_dir")
         directory = _Path(output_dir)
+        before = _stamps(directory)
         _pld.translate_kernels(text, name, directory)
-        return sorted(p for p in directory.rglob("*") if p.is_file())
+        # The files this call wrote, not what the directory held before.
+        return sorted(p for p, stamp in _stamps(directory).items() if before.get(p) != stamp)
     if not isinstance(emit, str):
         raise TypeError(f"emit is 'pto' or 'kernels' (a str), not {type(emit).__name__}")
     raise ValueError(f"emit is 'pto' or 'kernels', not {emit!r}")
+
+
+def _stamps(directory: _Path) -> dict[_Path, tuple[int, int, int]]:
+    """Every file under ``directory`` with its inode, size and change
+    time (nanoseconds), to tell the files a call writes."""
+    stamps = {}
+    if directory.is_dir():
+        for path in directory.rglob("*"):
+            if path.is_file():
+                stat = path.stat()
+                stamps[path] = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
+    return stamps
 
 
 def run(source: Source, *, ranks: int = 2, inputs: Inputs | None = None,

@@ -145,6 +145,20 @@ def test_translate_kernels_writes_what_pld_translate_writes(tool, root: Path,
             (tmp_path / "tool" / relative).read_bytes()
 
 
+def test_translate_kernels_lists_only_the_files_it_wrote(tmp_path: Path, root: Path) -> None:
+    # A directory that holds other files already: they are not "written"
+    # (every file under the directory was listed).
+    lowered = pld.opt(root / "examples" / "allreduce.mlir", "builtin.module(pld-to-pto)")
+    (tmp_path / "mine.txt").write_text("mine")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "f").write_text("f")
+    written = pld.translate(lowered, "kernels", output_dir=tmp_path)
+    assert written, "the allreduce example dispatches a builtin kernel"
+    assert tmp_path / "mine.txt" not in written
+    assert tmp_path / "sub" / "f" not in written
+    assert any(p.name == "kernels.json" for p in written)
+
+
 def test_translate_errors(example, tmp_path: Path) -> None:
     # Not lowered: the HOST allreduce names no builtin kernel yet.
     with pytest.raises(pld.Error) as raised:
@@ -156,5 +170,7 @@ def test_translate_errors(example, tmp_path: Path) -> None:
     assert raised.value.diagnostics[0].line == 2
     with pytest.raises(ValueError):
         pld.translate(example("allreduce.mlir"), "kernels")
+    with pytest.raises(ValueError):  # '' walked the whole current directory
+        pld.translate(example("allreduce.mlir"), "kernels", output_dir="")
     with pytest.raises(ValueError):
         pld.translate(example("allreduce.mlir"), "c++")  # type: ignore[call-overload]
