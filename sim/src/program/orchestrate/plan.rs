@@ -234,9 +234,28 @@ struct Interpreter<'c, 'a> {
     depth: usize,
     /// The most dispatches the plan may hold.
     limit: usize,
+    /// Whether `limit` is the memory's, below PLD_MAX_DISPATCHES.
+    memory_limited: bool,
     /// Iterations of the orchestrators' `scf.for` loops so far: at most
     /// [`ITERATIONS_PER_DISPATCH`] times `limit`.
     iterations: usize,
+}
+
+/// What one planned dispatch may take in memory, as the plan's limit
+/// counts it (a task with its operands, its place in the order, and the
+/// interpreter's values around it: under a kilobyte).
+const DISPATCH_BYTES: usize = 1024;
+
+/// The most dispatches a plan may hold: PLD_MAX_DISPATCHES's `limit`, or
+/// fewer when half the `available` memory holds fewer (a limit set far
+/// above what the machine holds grew the plan until an allocation aborted
+/// the process); and whether the memory's is the smaller.
+fn dispatch_limit(limit: usize, available: Option<usize>) -> (usize, bool) {
+    let room = available.map(|bytes| (bytes / 2 / DISPATCH_BYTES).max(1));
+    match room {
+        Some(room) if room < limit => (room, true),
+        _ => (limit, false),
+    }
 }
 
 /// How many loop iterations of the orchestrators a run may interpret per
@@ -265,8 +284,10 @@ pub fn plan(module: &Module, entry: &str, world: usize) -> Result<Plan, Refusal>
             location: String::new(),
             message,
         })?;
+    let (limit, memory_limited) = dispatch_limit(limit, crate::program::memory::available());
     let mut interpreter = Interpreter {
         limit,
+        memory_limited,
         iterations: 0,
         functions,
         values: HashMap::new(),
@@ -314,12 +335,19 @@ where
     /// out of memory.
     fn issue(&mut self, op: OperationRef<'c, 'a>, device: usize, task: Task) -> Step {
         if self.plan.order.len() >= self.limit {
+            let why = match self.memory_limited {
+                true => format!(
+                    "as many as half the free memory plans, about {} bytes each; \
+                     PLD_MAX_DISPATCHES asks for more",
+                    DISPATCH_BYTES
+                ),
+                false => "PLD_MAX_DISPATCHES sets it".to_string(),
+            };
             return refuse(
                 op,
                 format!(
                     "goes past the limit of {} dispatches in one run (kernel calls and \
-                     builtins over {}; PLD_MAX_DISPATCHES sets it): is a loop bound larger \
-                     than meant?",
+                     builtins over {}; {why}): is a loop bound larger than meant?",
                     self.limit,
                     devices(self.plan.world)
                 ),
@@ -1380,4 +1408,22 @@ fn entry_scalars(builtin: Builtin, collective: &Collective, core_num: i64) -> Ve
             Scalar::Root => BuiltinScalar::Value(collective.root.unwrap_or(0)),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_dispatch_limit_is_the_smaller_of_the_setting_and_half_the_memory() {
+        let gib = 1 << 30;
+        // 8 GiB free: 4 Mi dispatches of 1 KiB fit in half of it.
+        assert_eq!(dispatch_limit(1_000_000, Some(8 * gib)), (1_000_000, false));
+        assert_eq!(
+            dispatch_limit(1_000_000_000, Some(8 * gib)),
+            (4 << 20, true)
+        );
+        assert_eq!(dispatch_limit(1_000_000_000, None), (1_000_000_000, false));
+        assert_eq!(dispatch_limit(10, Some(0)), (1, true));
+    }
 }
