@@ -8,13 +8,30 @@ pub fn read_input(path: &str) -> std::io::Result<String> {
     Ok(String::from_utf8_lossy(&read_bytes(path)?).into_owned())
 }
 
-/// The bytes of `path`, or of standard input for `-`.
+/// The most bytes an input module may have: a source that goes on past
+/// it (`/dev/zero`, a stream that never ends) is refused rather than read
+/// until the memory runs out.
+pub const MAX_INPUT_BYTES: u64 = 2 << 30;
+
+/// The bytes of `path`, or of standard input for `-`, at most
+/// [`MAX_INPUT_BYTES`].
 pub fn read_bytes(path: &str) -> std::io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
     if path == "-" {
-        std::io::stdin().read_to_end(&mut bytes)?;
-    } else {
-        bytes = std::fs::read(path)?;
+        return read_at_most(std::io::stdin(), MAX_INPUT_BYTES);
+    }
+    read_at_most(std::fs::File::open(path)?, MAX_INPUT_BYTES)
+}
+
+/// Everything `reader` gives, refused past `limit` bytes.
+fn read_at_most(reader: impl Read, limit: u64) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    reader.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(std::io::Error::other(format!(
+            "more than {}; an input module is at most that (is it a device such as /dev/zero, \
+             or a stream that does not end?)",
+            pld_sim::program::memory::bytes_text(usize::try_from(limit).unwrap_or(usize::MAX))
+        )));
     }
     Ok(bytes)
 }
@@ -209,4 +226,21 @@ pub fn quiet_on_closed_stdout() {
         }
         previous(info);
     }));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_input_past_the_limit_is_refused_and_one_at_it_is_read() {
+        let limit = 10;
+        assert_eq!(read_at_most(&[7u8; 10][..], limit).unwrap(), vec![7u8; 10]);
+        let endless = std::io::repeat(0);
+        let message = read_at_most(endless, limit).unwrap_err().to_string();
+        assert!(
+            message.starts_with("more than 10 B; an input module is at most that"),
+            "{message}"
+        );
+    }
 }
