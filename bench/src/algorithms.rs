@@ -206,6 +206,12 @@ impl Tools {
         let output = command
             .output()
             .map_err(|e| format!("cannot run pld-opt: {e}"))?;
+        if !output.status.success() {
+            return Err(format!(
+                "pld-opt failed: {}",
+                String::from_utf8_lossy(&output.stderr).trim_end()
+            ));
+        }
         let stdout = String::from_utf8_lossy(&output.stdout);
         let record = stdout
             .split("pld.auto_mode = {")
@@ -497,6 +503,11 @@ pub fn run(config: Config) -> Result {
         crate::calibrate::calibrate(&tools, config, &model)?;
         tools.model = Some(model);
     }
+    // A model pld-opt refuses is said now, not after a first point's runs.
+    let probe = tools.write("model-probe.mlir", &auto_kernel("mesh", 1024, 2))?;
+    tools
+        .predict(&probe)
+        .map_err(|e| format!("the cost model is refused: {e}"))?;
     println!("  {}", tools.describe());
     println!(
         "  InCore f32 sum; kernel time: the minimum of --iters {} timed runs in one pld-run process \

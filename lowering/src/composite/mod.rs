@@ -53,12 +53,16 @@ pub fn check_mesh_signal(signal: &TensorInfo) -> Result<(), String> {
             signal.rank()
         ));
     }
-    match signal.dim(1) {
-        Some(1) | None => Ok(()),
-        Some(_) => Err(
+    match (signal.dim(0), signal.dim(1)) {
+        (_, Some(1) | None) => Ok(()),
+        // [2NR - 2, NR]: the ring's shape.
+        (Some(rows), Some(cols)) if rows == 2 * cols - 2 => Err(
             "signal dim 1 must be 1 (one cell per rank); a signal shaped for \
-                        mode = \"ring\" cannot be shared with a mesh collective"
+             mode = \"ring\" cannot be shared with a mesh collective"
                 .into(),
         ),
+        (_, Some(cols)) => Err(format!(
+            "signal dim 1 must be 1 (one cell per rank), got {cols}"
+        )),
     }
 }

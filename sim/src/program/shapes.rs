@@ -184,9 +184,13 @@ fn check_signal(
     let (fits, needs) = match fit {
         SignalFit::RowPerRank => (
             r == rows && c >= cols,
-            format!(
-                "one row per rank, [{rows}, L], with a lane for each block it launches (L >= 1)"
-            ),
+            match rail {
+                Rail::Builtin => format!(
+                    "one row per rank, [{rows}, L], with a lane for each block it launches \
+                     (L >= 1)"
+                ),
+                Rail::Composite => format!("one row per rank, [{rows}, L] (L >= 1)"),
+            },
         ),
         // A composite ring of one rank has no steps: no signal serves it
         // (the lowering asks for NR > 1).

@@ -63,6 +63,18 @@ func.func @k(%data: !data, %sig: !ring) attributes {pld.kind = #pld.func_kind<"i
 
 // -----
 
+// A [4, 2] signal is no ring's shape ([2NR - 2, NR]): the message does not
+// say it is.
+!data = tensor<1x64xf32, #pld.dist>
+!wide = tensor<4x2xi32, #pld.dist>
+func.func @k(%data: !data, %sig: !wide) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{signal dim 1 must be 1 (one cell per rank), got 2}}
+  %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (!data, !wide) -> !data
+  return
+}
+
+// -----
+
 !data = tensor<1x64xf32, #pld.dist>
 !sig = tensor<4xi32, #pld.dist>
 func.func @k(%sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {

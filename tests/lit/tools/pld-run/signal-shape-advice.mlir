@@ -27,6 +27,9 @@
 // A HOST allreduce's lanes serve its blocks (core_num = 2): the advice
 // keeps them ([5, 1] was refused next for lanes), and it runs.
 // RUN: not pld-run %t/lanes.mlir --ranks 5 2>&1 | FileCheck %s --check-prefix=LANES
+// An InCore all_to_all_v launches no blocks: its advice says rows only.
+// RUN: not pld-run %t/a2av.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=A2AV
+// A2AV: a2av.mlir:2:8: error: the signal of pld.tensor_all_to_all_v (sig) is [4, 1]; on 2 ranks it needs one row per rank, [2, L] (L >= 1){{$}}
 // LANES: lanes.mlir:8:8: error: the signal of pld.tensor_allreduce (s) is [4, 2]; on 5 ranks it needs at least [5, 2]{{$}}
 // RUN: sed 's/4x2xi32/5x2xi32/g; s/constant 32 : i64/constant 40 : i64/' %t/lanes.mlir > %t/lanes5.mlir
 // RUN: pld-run %t/lanes5.mlir --ranks 5 --check | FileCheck %s --check-prefix=LANES5
@@ -86,5 +89,11 @@ func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
   %ss = "pld.tensor_alloc_window_buffer"(%sb) {name = "s"} : (i64) -> !pld.ptr
   %s = "pld.tensor_window"(%ss) : (!pld.ptr) -> tensor<4x2xi32, #pld.dist>
   %r = "pld.tensor_allreduce"(%d, %s) {op = #pld.reduce_op<"sum">, core_num = 2 : i64} : (tensor<1x64xf32, #pld.dist>, tensor<4x2xi32, #pld.dist>) -> tensor<1x64xf32, #pld.dist>
+  return
+}
+
+//--- a2av.mlir
+func.func @k(%inp: tensor<8x5xf32>, %data: tensor<8x5xf32, #pld.dist>, %sig: tensor<4x1xi32, #pld.dist>, %sc: tensor<4xi32>, %rc: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_all_to_all_v"(%inp, %data, %sig, %sc, %rc) : (tensor<8x5xf32>, tensor<8x5xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>, tensor<4xi32>, tensor<4x1xi32, #pld.dist>) -> tensor<8x5xf32, #pld.dist>
   return
 }
