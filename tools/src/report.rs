@@ -33,11 +33,16 @@ pub fn wrong_elements(check: &RankCheck, shape: &[usize]) -> String {
             )
         })
         .collect();
-    format!(
-        "{} wrong elements; first: {}",
-        check.wrong,
-        first.join("; ")
-    )
+    match first.is_empty() {
+        // The check counted them but kept none to show (a count that is
+        // not a value of the result's elements).
+        true => format!("{} wrong elements", check.wrong),
+        false => format!(
+            "{} wrong elements; first: {}",
+            check.wrong,
+            first.join("; ")
+        ),
+    }
 }
 
 /// `A at file:line:col and B at file:line:col`: the collectives whose
@@ -427,6 +432,22 @@ pub(crate) fn cache_warning(cache: &pld_sim::compiler::cache::Uses) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A check that counted wrong elements but kept none to show says the
+    /// count alone (it said `2 wrong elements; first: ` with nothing after).
+    #[test]
+    fn a_count_without_elements_lists_none() {
+        let check = RankCheck {
+            rank: 0,
+            worst: 1.0,
+            at: 0,
+            ok: false,
+            wrong: 2,
+            first_wrong: Vec::new(),
+            expected: std::sync::Arc::new(Vec::new()),
+        };
+        assert_eq!(wrong_elements(&check, &[4]), "2 wrong elements");
+    }
 
     /// A name wider than the collective column widens it: every line's
     /// columns end where the header's do.

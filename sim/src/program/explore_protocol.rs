@@ -447,11 +447,11 @@ impl Budget {
     fn shortfall(&self) -> Option<String> {
         let (limit, _) = self.limit.filter(|_| self.out)?;
         Some(format!(
-            "pld-explore-protocol: time-limit={} ran out after {} of {} schedules; the rest \
-             were not explored",
+            "pld-explore-protocol: time-limit={} ran out after {} of {}; the rest were not \
+             explored",
             limit.as_secs(),
             self.ran,
-            self.planned
+            pld_ir::diag::count(self.planned, "schedule")
         ))
     }
 }

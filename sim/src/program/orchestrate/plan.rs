@@ -1092,8 +1092,8 @@ where
             None => refuse(
                 op,
                 format!(
-                    "dispatches to device {device}, but the program runs on {} devices",
-                    self.plan.world
+                    "dispatches to device {device}, but the program runs on {}",
+                    devices(self.plan.world)
                 ),
             ),
         }
