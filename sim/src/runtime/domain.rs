@@ -21,6 +21,13 @@ pub enum SimError {
     RankCount(usize),
     /// A window size the allocator cannot serve.
     WindowSize(usize),
+    /// The address space the windows are laid out in (one window every
+    /// `stride` bytes) cannot be reserved: `ulimit -v` counts it.
+    AddressSpace {
+        window: usize,
+        ranks: usize,
+        bytes: usize,
+    },
     /// An MPI transport could not set the windows up (MPI's words).
     Mpi(String),
 }
@@ -32,6 +39,17 @@ impl std::fmt::Display for SimError {
                 write!(f, "a comm domain has 1 to {MAX_RANKS} ranks, not {n}")
             }
             SimError::WindowSize(n) => write!(f, "cannot allocate a window of {n} bytes"),
+            SimError::AddressSpace {
+                window,
+                ranks,
+                bytes,
+            } => write!(
+                f,
+                "cannot reserve {} of address space for {ranks} windows of {window} bytes (the \
+                 windows lie at least 64 MiB apart, with no access between them; the \
+                 process's address-space limit, ulimit -v, counts that space)",
+                crate::program::memory::bytes_text(*bytes)
+            ),
             SimError::Mpi(message) => write!(f, "{message}"),
         }
     }
@@ -709,7 +727,11 @@ impl Region {
             .checked_mul(ranks)
             .and_then(|bytes| bytes.checked_add(align - PAGE))
             .ok_or(too_large.clone())?;
-        let mapping = reserve(mapped).ok_or(too_large.clone())?;
+        let mapping = reserve(mapped).ok_or(SimError::AddressSpace {
+            window,
+            ranks,
+            bytes: mapped,
+        })?;
         // `align - PAGE` spare bytes: the rounded base leaves `stride *
         // ranks` inside the page-aligned reservation.
         let base = mapping.wrapping_add(mapping.align_offset(align));
