@@ -1,5 +1,7 @@
-//! Build script of pld-sim: compiles the MPI shim (`csrc/mpi_shim.c`, the
-//! simulator's only MPI calls, wrapped by `src/runtime/mpi.rs`) against
+//! Build script of pld-sim: compiles the tools' out-of-memory handler
+//! (`csrc/oom.cpp`, wrapped by `src/runtime/oom.rs`) and the MPI shim
+//! (`csrc/mpi_shim.c`, the simulator's only MPI calls, wrapped by
+//! `src/runtime/mpi.rs`) against
 //! Open MPI's headers and links `libmpi`, both found through pkg-config
 //! (`ompi-c`, from Debian's `libopenmpi-dev`). Linking costs a process that
 //! never uses `--transport mpi` nothing: MPI is initialised only for it.
@@ -26,6 +28,12 @@ fn pkg_config(flag: &str) -> Vec<String> {
 }
 
 fn main() {
+    println!("cargo:rerun-if-changed=csrc/oom.cpp");
+    cc::Build::new()
+        .cpp(true)
+        .file("csrc/oom.cpp")
+        .warnings_into_errors(true)
+        .compile("pld_oom");
     println!("cargo:rerun-if-changed=csrc/mpi_shim.c");
     let mut build = cc::Build::new();
     build.file("csrc/mpi_shim.c").warnings_into_errors(true);

@@ -21,6 +21,7 @@ pub(crate) mod fiber;
 pub mod half;
 pub mod interrupt;
 pub mod mpi;
+pub mod oom;
 pub(crate) mod outside;
 pub(crate) mod pool;
 pub(crate) mod report;

@@ -142,6 +142,7 @@ fn list_passes() {
 fn main() {
     pld_ir::diag::name_program("pld-opt");
     pld_tools::files::quiet_on_closed_stdout();
+    pld_sim::runtime::oom::exit_on_out_of_memory("pld-opt");
     let cli = pld_tools::args::parse_or_exit_1::<Cli>(std::env::args());
     if cli.list_passes {
         list_passes();

@@ -308,6 +308,7 @@ fn main() {
     pld_ir::diag::name_program("pld-run");
     pld_sim::runtime::interrupt::install();
     pld_tools::files::quiet_on_closed_stdout();
+    pld_sim::runtime::oom::exit_on_out_of_memory("pld-run");
     let parsed = Cli::try_parse_from(pld_tools::args::llvm_style(std::env::args()));
     let cli = match parsed.map_err(pld_tools::args::with_full_usage::<Cli>) {
         Ok(cli) => cli,
