@@ -88,6 +88,15 @@ pub(crate) fn describe(what: &str, site: i64, start: usize) -> Option<String> {
         true => "before the start",
         false => "past the end",
     };
+    // dim -1: a scalar access through a parameter's pointer, counted in
+    // elements of the whole tensor.
+    if view.dim < 0 {
+        return Some(format!(
+            "{what} of element {} of a parameter whose tensor holds {}: an offset {side} of \
+             its tensor?",
+            view.offset, view.extent
+        ));
+    }
     Some(format!(
         "{what} through a pto.partition_view{place} that leaves its pto.make_tensor_view \
          (elements {}..{end} of dimension {}, which holds {}): an offset {side} of its tensor?",

@@ -54,6 +54,30 @@ fn makes_device_call(name: &str) -> bool {
     .contains(&name)
 }
 
+/// The elements of each parameter's tensor, by the `pld.signature` of
+/// the converted kernel (parameter i is input i); parameters of a dynamic
+/// or non-tensor type are left out.
+fn parameter_elements(function: OperationRef, arguments: &[Value]) -> HashMap<usize, i64> {
+    let Some(signature) = function
+        .attribute(pld_backend::convert::SIGNATURE)
+        .ok()
+        .and_then(pld_ir::attr::type_value)
+        .and_then(|t| melior::ir::r#type::FunctionType::try_from(t).ok())
+    else {
+        return HashMap::new();
+    };
+    let mut elements = HashMap::new();
+    for (i, argument) in arguments.iter().enumerate() {
+        let info = signature.input(i).ok().map(pld_dialect::types::tensor_info);
+        if let Some(Ok(Some(info))) = info {
+            if let Some(count) = info.static_numel() {
+                elements.insert(rewriter::key(*argument), count);
+            }
+        }
+    }
+    elements
+}
+
 pub(crate) fn lower_kernel<'c, 'a>(
     context: &'c Context,
     function: OperationRef<'c, 'a>,
@@ -64,6 +88,7 @@ where
     let pointer = llvm::r#type::pointer(context, 0);
     // The signature: every `!pto.ptr<T>` parameter is an LLVM pointer.
     let arguments = ir::entry_arguments(function, 0);
+    let parameter_elements = parameter_elements(function, &arguments);
     let mut inputs = Vec::new();
     for argument in &arguments {
         let ty = argument.r#type();
@@ -102,6 +127,7 @@ where
         partitions: HashMap::new(),
         tiles: HashMap::new(),
         dead: Vec::new(),
+        parameter_elements,
     };
     for op in ir::collect(function, |n| n.starts_with("pto.")) {
         rewriter.rewrite(op)?;

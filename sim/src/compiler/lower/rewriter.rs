@@ -128,6 +128,10 @@ pub(super) struct Rewriter<'c, 'a> {
     pub(super) tiles: HashMap<usize, TileShape<'c>>,
     /// View ops, erased once nothing uses them.
     pub(super) dead: Vec<OperationRef<'c, 'a>>,
+    /// Kernel parameter -> the elements of the tensor its `pld.signature`
+    /// gives it (static shapes only): what a scalar access through the
+    /// parameter's own pointer may reach.
+    pub(super) parameter_elements: HashMap<usize, i64>,
 }
 
 /// The value of a PTO enum attribute of `op` (`#pto.<mnemonic><"value">`).

@@ -32,7 +32,8 @@ where
                     self.offset(b, operand(0), operand(1), ty)
                 } else {
                     let one = self.i64(b, 1);
-                    self.checked_address(b, operand(0), &[(operand(1), one)], ty)
+                    let address = self.checked_address(b, operand(0), &[(operand(1), one)], ty);
+                    self.inside_parameter(b, (op, name), address, operand(0), operand(1))
                 };
                 let address = self.announce_scalar(b, op, name, address, ty, false);
                 Some(b.value(llvm::load(
@@ -48,6 +49,7 @@ where
                 let one = self.i64(b, 1);
                 let address =
                     self.checked_address(b, operand(1), &[(operand(2), one)], value.r#type());
+                let address = self.inside_parameter(b, (op, name), address, operand(1), operand(2));
                 let address = self.announce_scalar(b, op, name, address, value.r#type(), true);
                 b.insert(llvm::store(
                     self.context,
@@ -71,6 +73,34 @@ where
             _ => return super::rewriter::refuse(op, "is not simulated with these operands"),
         };
         Ok(Step::Replace(replacement))
+    }
+
+    /// `address`, or a stand-in refused at the access, when `pointer` is a
+    /// kernel parameter's own and the element `offset` lies outside its
+    /// tensor (a `pld.tensor_read` past its tensor read the next
+    /// parameter of the window, or another rank's window, unreported).
+    /// Only the flat extent is known here: an index past one dimension that
+    /// stays inside the tensor is not caught.
+    fn inside_parameter(
+        &self,
+        b: &pld_ir::build::Builder<'c, 'a>,
+        (op, name): (melior::ir::OperationRef<'c, 'a>, &str),
+        address: Value<'c, 'a>,
+        pointer: Value<'c, 'a>,
+        offset: Value<'c, 'a>,
+    ) -> Value<'c, 'a> {
+        let Some(&elements) = self.parameter_elements.get(&super::rewriter::key(pointer)) else {
+            return address;
+        };
+        let offset = self.to_i64(b, offset);
+        let (zero, extent) = (self.i64(b, 0), self.i64(b, elements));
+        let below = b.less_than(offset, zero);
+        let past = b.less_than(b.sub(extent, self.i64(b, 1)), offset);
+        let outside = b.value(melior::dialect::arith::ori(below, past, b.location));
+        let numbers = [self.i64(b, -1), offset, self.i64(b, 1), extent];
+        let site =
+            crate::runtime::sites::register(name, crate::compiler::locate::location_of(op, name));
+        self.stand_in(b, address, outside, numbers, site)
     }
 
     /// Tells the simulator of a scalar access of `ty` at `address`

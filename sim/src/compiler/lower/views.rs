@@ -114,9 +114,23 @@ where
                 Some(any) => b.value(arith::ori(any, leaves, b.location)),
             });
         }
-        let (Some(outside), Some([dim, offset, size, extent])) = (outside, first) else {
+        let (Some(outside), Some(numbers)) = (outside, first) else {
             return address;
         };
+        self.stand_in(b, address, outside, numbers, site)
+    }
+
+    /// `address`, or when `outside` holds the address
+    /// `pld_sim_view_outside` gives for `[dim, offset, size, extent]` (an
+    /// `scf.if`, so that the call is made only then).
+    pub(super) fn stand_in(
+        &self,
+        b: &Builder<'c, 'a>,
+        address: Value<'c, 'a>,
+        outside: Value<'c, 'a>,
+        [dim, offset, size, extent]: [Value<'c, 'a>; 4],
+        site: i64,
+    ) -> Value<'c, 'a> {
         let guard = b.if_then_else(outside, &[self.pointer]);
         let then = &guard.then_body;
         let site = self.i64(then, site);

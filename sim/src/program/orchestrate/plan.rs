@@ -692,7 +692,7 @@ where
         let kind = function_kind(function).ok().flatten();
         match (kind, place) {
             (Some(k), Place::Device(device)) if k.is_device() => {
-                let args = arguments
+                let args: Vec<Arg> = arguments
                     .into_iter()
                     .map(|v| match v {
                         Val::Tensor(t) => Ok(Arg::Tensor(t)),
@@ -702,6 +702,7 @@ where
                         Val::Strided { what, .. } => refuse(op, format!("passes {what} to @{callee}; the simulator passes kernels dense row-major tensors only")),
                     })
                     .collect::<Step<_>>()?;
+                self.held_by(op, &args, device, &callee)?;
                 self.issue(op, device, Task::Kernel(KernelTask {
                     kernel: callee,
                     args,
@@ -1097,6 +1098,34 @@ where
                 ),
             ),
         }
+    }
+
+    /// Refuses a kernel call on `device` that is given a tensor (or a
+    /// comm context) of a domain `device` is not a member of: the device
+    /// holds no part of that window, and its kernel ran on addresses of no
+    /// window (a segfault, or loads and stores nobody saw).
+    fn held_by(&self, op: OperationRef<'c, 'a>, args: &[Arg], device: usize, callee: &str) -> Step {
+        for arg in args {
+            let (domain, what) = match arg {
+                Arg::Tensor(t) => (t.domain, format!("a view of '{}'", t.buffer)),
+                Arg::Context(d) => (*d, "the comm context".to_string()),
+                Arg::Int(_) => continue,
+            };
+            let plan = &self.plan.domains[domain];
+            if plan.rank_of(device).is_none() {
+                let members: Vec<String> = plan.devices.iter().map(usize::to_string).collect();
+                return refuse(
+                    op,
+                    format!(
+                        "passes {what} of comm domain '{}' (devices {}) to @{callee} on device \
+                         {device}, which is not a member: it holds no part of that window",
+                        plan.name,
+                        members.join(", ")
+                    ),
+                );
+            }
+        }
+        Ok(())
     }
 
     /// The comm domain of a builtin's tensors, which must all be in one

@@ -26,6 +26,13 @@
 // made (it faulted, and before that read memory no kernel owns).
 // RUN: not pld-run %t/converted-far.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=FAR
 // RUN: not pld-run %t/scalar-far.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=SCALAR
+// A pld.tensor_read one element past its tensor, still inside the window
+// (the signal after it), is refused too (it read the signal's cell, exit
+// 0): a scalar access through a parameter's own pointer is checked against
+// the parameter's tensor. One through other pointer arithmetic is checked
+// against the window, as a copy is.
+// RUN: not pld-run %t/scalar-near.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=NEAR
+// RUN: not pld-run %t/converted-scalar.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=CSCALAR
 // An offset so large that its bytes do not fit 64 bits (2^62 elements of
 // 4 bytes) wrapped around to byte 0 of the window, and the load and the
 // scalar read went through with exit 0:
@@ -35,7 +42,7 @@
 // WRAPPED-EXPLORE-DAG: rank 0: {{.*}}wrapped.mlir:11:8: pto.load_scalar: a scalar load at an offset that does not fit 64 bits
 // WRAPPED-DAG: rank 0: {{.*}}wrapped.mlir:9:8: pto.tload: a load through a pto.partition_view that leaves its pto.make_tensor_view (elements 4611686018427387904..4611686018427387912 of dimension 1, which holds 64): an offset past the end of its tensor?
 // WRAPPED-DAG: rank 1: {{.*}}wrapped.mlir:9:8: pto.tload: a load through a pto.partition_view
-// WRAPPED-DAG: rank 0: {{.*}}wrapped.mlir:11:8: pto.load_scalar: a scalar load at an offset that does not fit 64 bits (offset x stride x element size wraps around), in no window, tile or buffer of the run
+// WRAPPED-DAG: rank 0: {{.*}}wrapped.mlir:11:8: pto.load_scalar: a scalar load of element 4611686018427387904 of a parameter whose tensor holds 64: an offset past the end of its tensor?
 // In bounds, a plain (not distributed) parameter is still read.
 // RUN: python3 %S/Inputs/npy.py write %t/src.npy f4 1,8 3f800000,40000000,40400000,40800000,0,0,0,0
 // RUN: pld-run %t/plain.mlir --ranks 2 --input src=%t/src.npy --output-dir %t/out 2>&1 | FileCheck %s --check-prefix=FINE
@@ -54,8 +61,12 @@
 // The window holds %data (256 bytes) and %sig (8 bytes, 32 with alignment).
 // FAR-DAG: error: rank 0: {{.*}}converted-far.mlir:16:3: pto.tstore: a store of bytes 8192..8448 relative to rank 0's window lies past its end (288 bytes), in no window, tile or buffer of the run (an offset past the end of its tensor?)
 // FAR-DAG: error: rank 1: {{.*}}converted-far.mlir:16:3: pto.tstore: a store of bytes 8192..8448 relative to rank 1's window lies past its end (288 bytes), in no window, tile or buffer of the run
-// SCALAR-DAG: error: rank 0: {{.*}}scalar-far.mlir:11:8: pto.load_scalar: a scalar load of bytes 8192..8196 relative to rank 0's window lies past its end (288 bytes), in no window, tile or buffer of the run
-// SCALAR-DAG: error: rank 1: {{.*}}scalar-far.mlir:11:8: pto.load_scalar: a scalar load of bytes 8192..8196 relative to rank 1's window lies past its end (288 bytes), in no window, tile or buffer of the run
+// SCALAR-DAG: error: rank 0: {{.*}}scalar-far.mlir:11:8: pto.load_scalar: a scalar load of element 2048 of a parameter whose tensor holds 64: an offset past the end of its tensor?
+// SCALAR-DAG: error: rank 1: {{.*}}scalar-far.mlir:11:8: pto.load_scalar: a scalar load of element 2048 of a parameter whose tensor holds 64
+// NEAR-DAG: error: rank 0: {{.*}}scalar-near.mlir:9:8: pto.load_scalar: a scalar load of element 64 of a parameter whose tensor holds 64: an offset past the end of its tensor?
+// NEAR-DAG: error: rank 1: {{.*}}scalar-near.mlir:9:8: pto.load_scalar: a scalar load of element 64 of a parameter whose tensor holds 64
+// CSCALAR-DAG: error: rank 0: {{.*}}converted-scalar.mlir:7:8: pto.load_scalar: a scalar load of bytes 8192..8196 relative to rank 0's window lies past its end (288 bytes), in no window, tile or buffer of the run
+// CSCALAR-DAG: error: rank 1: {{.*}}converted-scalar.mlir:7:8: pto.load_scalar: a scalar load of bytes 8192..8196 relative to rank 1's window lies past its end (288 bytes), in no window, tile or buffer of the run
 // FINE: @plain on 2 ranks: finished
 // COPIED: <f4 (1, 4): 3f800000 x 1, 40000000 x 1, 40400000 x 1, 40800000 x 1
 
@@ -203,5 +214,32 @@ func.func @far_base(%arg0: !pto.ptr<f32>, %arg1: !pto.ptr<i32>, %arg2: !pto.ptr<
   %far_view = "pto.make_tensor_view"(%base, %c1, %c64, %c64, %c1) {layout = #pto.layout<"nd">, operandSegmentSizes = array<i32: 1, 2, 2>} : (!pto.ptr<f32>, index, index, index, index) -> !pto.tensor_view<tensor<?x?xf32>>
   %far_part = "pto.partition_view"(%far_view, %c0, %c0, %c1, %c64) {operandSegmentSizes = array<i32: 1, 2, 2>} : (!pto.tensor_view<tensor<?x?xf32>>, index, index, index, index) -> !pto.partition_tensor_view<tensor<1x64xf32>>
   "pto.tstore"(%tile, %far_part) {operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (!pto.tile_buf<"vec", tensor<1x64xf32>, {pad = 1 : i64, valid = array<i64: -1, -1>}>, !pto.partition_tensor_view<tensor<1x64xf32>>) -> ()
+  return
+}
+
+//--- scalar-near.mlir
+func.func @scalar_near(%data: tensor<1x64xf32, #pld.dist>, %sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (tensor<2x1xi32, #pld.dist>) -> !pld.ctx
+  %me32 = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %me = arith.index_cast %me32 : i32 to index
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %col = arith.muli %me, %c0 : index
+  %next = arith.addi %col, %c64 : index
+  %e = "pld.tensor_read"(%data, %c0, %next) : (tensor<1x64xf32, #pld.dist>, index, index) -> f32
+  %i = arith.fptosi %e : f32 to i32
+  "pld.system_notify"(%sig, %me32, %c0, %c0, %i) {op = #pld.notify_op<"atomic_add">} : (tensor<2x1xi32, #pld.dist>, i32, index, index, i32) -> ()
+  return
+}
+
+//--- converted-scalar.mlir
+// A converted kernel reads an element 2048 floats past its window's start
+// through a pointer of its own arithmetic, and stores it at element 0.
+func.func @scalar_arith(%arg0: !pto.ptr<f32>, %arg1: !pto.ptr<i32>, %arg2: !pto.ptr<i64>, %arg3: !pto.ptr<i64>) attributes {pld.kind = #pld.func_kind<"incore">, pld.signature = (tensor<1x64xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>, !pld.ctx, !pld.ctx) -> (), pto.kernel_kind = #pto.kernel_kind<"vector">} {
+  %c0 = arith.constant 0 : index
+  %far = arith.constant 2048 : index
+  %p = "pto.addptr"(%arg0, %far) : (!pto.ptr<f32>, index) -> !pto.ptr<f32>
+  %e = "pto.load_scalar"(%p, %c0) : (!pto.ptr<f32>, index) -> f32
+  "pto.store_scalar"(%e, %arg0, %c0) : (f32, !pto.ptr<f32>, index) -> ()
   return
 }

@@ -27,6 +27,12 @@
 // RUN: not cmp -s %t.wrong/data.rank0.npy %t.wrong/data.rank0.golden.npy
 // RUN: not pld-run %t/cores.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=CORES
 // RUN: sh -c 'pld-run %t/cores.mlir --ranks 4 > /dev/null 2>&1; test $? -eq 1'
+// A kernel given a view of a hand-written domain on a device that is not
+// its member is refused at the call, before the run (the device's kernel
+// ran on addresses of no window: a segfault, status 139).
+// RUN: not pld-run %t/outsider.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=OUTSIDER
+// RUN: not pld-run %t/outsider.mlir --ranks 4 --explore 2 2>&1 | FileCheck %s --check-prefix=OUTSIDER
+// OUTSIDER: outsider.mlir:8:3: error: 'func.call' passes a view of 'pair_buf' of comm domain 'pair' (devices 0, 1) to @k on device 2, which is not a member: it holds no part of that window
 
 // Rank 0 skips the barrier; ranks 1 and 2 wait for its credit in row 0 of
 // their 'flags'.
@@ -208,5 +214,39 @@ func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
     }) : (index) -> ()
   }
   %d = "pld.tensor_all_to_all_v"(%send, %recv, %sig, %sc, %rc, %core) : (!rows, !rows, !sig, tensor<4xi32, #pld.dist>, tensor<4x1xi32, #pld.dist>, index) -> !rows
+  return
+}
+
+//--- outsider.mlir
+!row = tensor<1x64xf32, #pld.dist>
+!s2 = tensor<2x1xi32, #pld.dist>
+func.func @k(%x: !row, %s: !s2) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%x, %s) {op = #pld.reduce_op<"sum">} : (!row, !s2) -> !row
+  return
+}
+func.func @step(%x: !row, %s: !s2) attributes {pld.kind = #pld.func_kind<"chip">} {
+  func.call @k(%x, %s) : (!row, !s2) -> ()
+  return
+}
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  "pld.comm_domain"() ({
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %b = arith.constant 256 : i64
+    %b8 = arith.constant 8 : i64
+    %buf = "pld.tensor_alloc_window_buffer"(%b) {name = "pair_buf"} : (i64) -> !pld.ptr
+    %sbuf = "pld.tensor_alloc_window_buffer"(%b8) {name = "pair_sig"} : (i64) -> !pld.ptr
+    %x = "pld.tensor_window"(%buf) : (!pld.ptr) -> !row
+    %s = "pld.tensor_window"(%sbuf) : (!pld.ptr) -> !s2
+    "pld.dispatch"(%c0) ({
+      func.call @step(%x, %s) : (!row, !s2) -> ()
+      gpu.yield
+    }) : (index) -> ()
+    "pld.dispatch"(%c2) ({
+      func.call @step(%x, %s) : (!row, !s2) -> ()
+      gpu.yield
+    }) : (index) -> ()
+    gpu.yield
+  }) {name = "pair", devices = array<i64: 0, 1>, slots = ["pair_buf", "pair_sig"]} : () -> ()
   return
 }
