@@ -855,12 +855,20 @@ where
         });
         self.open.push(self.plan.domains.len() - 1);
         let body = op.region(0).ok().and_then(|r| r.first_block());
-        let result = match body {
-            Some(block) => self.block(block, place).map(|_| ()),
-            None => Ok(()),
+        let yielded = match body {
+            Some(block) => self.block(block, place),
+            None => Ok(Vec::new()),
         };
         self.open.pop();
-        result
+        // What the scope yields (a view of its window, `gpu.yield %data`)
+        // is its results' value after it: a HOST orchestrator may return
+        // it, or use it.
+        for (index, value) in yielded?.into_iter().enumerate() {
+            if let Ok(result) = op.result(index) {
+                self.set(result.into(), value);
+            }
+        }
+        Ok(())
     }
 
     /// The innermost open domain whose slots name `name`, and the slot:

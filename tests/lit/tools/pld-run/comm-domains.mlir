@@ -23,6 +23,15 @@
 // the allocation, naming the scopes (status 1, nothing runs):
 // RUN: not pld-run %t/unlisted.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=UNLISTED
 // RUN: sh -c 'pld-run %t/unlisted.mlir --ranks 2 > /dev/null 2>&1; test $? -eq 1'
+// A scope's result (the view it yields) is the view after it: a HOST
+// orchestrator returns it (docs/passes/pld-host-pipeline.md's example), or
+// dispatches it; both were refused as "'func.return' uses a value the
+// simulator did not compute".
+// RUN: pld-run %t/returns.mlir --ranks 4 --check | FileCheck %s --check-prefix=RETURNS
+// RETURNS: pld.tensor_allreduce 4 256 64 f32 max - {{.*}} 0{{$}}
+// RUN: pld-run %t/yielded.mlir --ranks 2 --input x_buf=ones --output-dir %t/yielded-out
+// RUN: python3 %S/Inputs/npy.py show %t/yielded-out/x_buf.rank1.npy | FileCheck %s --check-prefix=YIELDED
+// YIELDED: <f4 (1, 64): 40000000 x 64
 
 // NESTED: @main on 4 devices: 2 collective calls
 // NESTED-NEXT: pld.tensor_allreduce at {{.*}}nested.mlir:29:8: f32 x 64 (sum), {{.*}}: ok on 4 ranks
@@ -168,5 +177,63 @@ func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
     }) {name = "inner", devices = array<i64: 0>, slots = []} : () -> ()
     gpu.yield
   }) {name = "outer", devices = array<i64>, slots = []} : () -> ()
+  return
+}
+
+//--- returns.mlir
+func.func @step(%x: tensor<64xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @main() -> tensor<64xf32, #pld.dist> attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %bytes = arith.constant 256 : i64
+  %ws = "pld.system_world_size"() : () -> i64
+  %n = arith.index_cast %ws : i64 to index
+  %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "data_buf"} : (i64) -> !pld.ptr
+  %data = "pld.tensor_window"(%buf) : (!pld.ptr) -> tensor<64xf32, #pld.dist>
+  scf.for %r = %c0 to %n step %c1 {
+    "pld.dispatch"(%r) ({
+      func.call @step(%data) : (tensor<64xf32, #pld.dist>) -> ()
+      gpu.yield
+    }) : (index) -> ()
+  }
+  %sum = "pld.tensor_allreduce"(%data) {op = #pld.reduce_op<"sum">} : (tensor<64xf32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  %max = "pld.tensor_allreduce"(%sum) {op = #pld.reduce_op<"max">, core_num = 4 : i64} : (tensor<64xf32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return %max : tensor<64xf32, #pld.dist>
+}
+
+//--- yielded.mlir
+// A view yielded out of a hand-written comm domain, then dispatched.
+!row = tensor<1x64xf32, #pld.dist>
+!tile = tensor<1x64xf32, #pld.tile>
+func.func @double(%x: !row) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %t = "pld.tile_load"(%x, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (!row, index, index) -> !tile
+  %s = "pld.tile_add"(%t, %t) : (!tile, !tile) -> !tile
+  "pld.tile_store"(%s, %x, %c0, %c0) : (!tile, !row, index, index) -> ()
+  return
+}
+func.func @step(%x: !row) attributes {pld.kind = #pld.func_kind<"chip">} {
+  func.call @double(%x) : (!row) -> ()
+  return
+}
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b = arith.constant 256 : i64
+  %x = "pld.comm_domain"() ({
+    %xb = "pld.tensor_alloc_window_buffer"(%b) {name = "x_buf"} : (i64) -> !pld.ptr
+    %xv = "pld.tensor_window"(%xb) : (!pld.ptr) -> !row
+    gpu.yield %xv : !row
+  }) {name = "pair", devices = array<i64: 0, 1>, slots = ["x_buf"]} : () -> !row
+  "pld.dispatch"(%c0) ({
+    func.call @step(%x) : (!row) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  "pld.dispatch"(%c1) ({
+    func.call @step(%x) : (!row) -> ()
+    gpu.yield
+  }) : (index) -> ()
   return
 }
