@@ -69,6 +69,14 @@ impl Explorer for Explore {
         self.scheduler.finish(rank);
     }
 
+    fn call_label(&self, rank: usize, label: Option<String>) {
+        let mut checker = self.checker();
+        if checker.calls.len() <= rank {
+            checker.calls.resize(rank + 1, None);
+        }
+        checker.calls[rank] = label;
+    }
+
     fn launched(&self, rank: usize, blocks: usize) -> usize {
         self.scheduler.fork(rank, blocks)
     }
@@ -290,6 +298,9 @@ pub struct Checker {
     queues: HashMap<(usize, usize), Access>,
     findings: Vec<Finding>,
     keys: HashSet<String>,
+    /// Per rank: the program call it runs, when told
+    /// ([`Explorer::call_label`]).
+    calls: Vec<Option<String>>,
 }
 
 /// How much of a copy's strided block the checker tracks as separate
@@ -311,6 +322,7 @@ impl Checker {
             queues: HashMap::new(),
             findings: Vec::new(),
             keys: HashSet::new(),
+            calls: Vec::new(),
         }
     }
 
@@ -340,10 +352,14 @@ impl Checker {
     }
 
     fn actor(&self, agent: usize, site: i64) -> Actor {
+        let rank = self.ranks[agent];
         Actor {
-            rank: self.ranks[agent],
+            rank,
             site: sites::get(site),
             kernel: self.kernel.clone(),
+            // A call without a site is a builtin kernel's: named by the
+            // program call it serves, when there is one.
+            call: self.calls.get(rank).cloned().flatten(),
             asynchronous: false,
         }
     }

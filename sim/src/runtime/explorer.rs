@@ -76,6 +76,12 @@ pub trait Explorer: Send + Sync {
     /// Block agent `agent` of rank `rank` exits (its rank joins it).
     fn block_exited(&self, agent: usize, rank: usize);
 
+    /// Rank `rank` runs the call `label` from now on (a program's builtin
+    /// or kernel task: `pld.tensor_allreduce at k.mlir:9:3`), `None` once it
+    /// is over: the accesses of a builtin kernel, which have no site, are
+    /// named by it.
+    fn call_label(&self, rank: usize, label: Option<String>);
+
     /// A device call of `agent` begins: waits for its turn. `false` once
     /// the schedule is over (a deadlock, no progress): the ranks then run
     /// on past waits that did not hold, and nothing they do is checked.

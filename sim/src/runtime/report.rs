@@ -143,6 +143,9 @@ pub struct Actor {
     /// site; `kernel` names it then).
     pub site: Option<Site>,
     pub kernel: String,
+    /// For a builtin kernel's access in a program: the call it serves
+    /// (`pld.tensor_allreduce at k.mlir:9:3`).
+    pub call: Option<String>,
     /// The access is an asynchronous copy's (`TPUT_ASYNC`, `TGET_ASYNC`),
     /// made at some moment between its submit and its wait.
     pub asynchronous: bool,
@@ -152,7 +155,10 @@ impl Actor {
     fn op(&self) -> String {
         let op = match &self.site {
             Some(site) => format!("`{}` at {}", site.op, site.location),
-            None => format!("call in {}", self.kernel),
+            None => match &self.call {
+                Some(call) => format!("builtin kernel of {call}"),
+                None => format!("call in {}", self.kernel),
+            },
         };
         if self.asynchronous {
             format!("asynchronous copy by {op} (in flight until a wait on its event)")

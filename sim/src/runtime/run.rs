@@ -561,6 +561,9 @@ impl State<'_> {
 
     /// Names the call `rank` runs from now on (`None`: no call).
     pub fn label_call(&self, rank: usize, call: Option<(String, String)>) {
+        if let Some(explore) = self.explore.as_deref() {
+            explore.call_label(rank, call.as_ref().map(|(op, at)| format!("{op} at {at}")));
+        }
         *self.slots[rank].call.lock().unwrap() = call;
     }
 
