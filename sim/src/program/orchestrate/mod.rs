@@ -29,6 +29,7 @@ use crate::runtime::report::CellLeak;
 use crate::runtime::run::{Outcome, Run};
 use melior::ir::operation::OperationLike;
 use pld_dialect::collective::{CollectiveKind, CoreNum, Role};
+use pld_dialect::enums::AllReduceMode;
 use pld_dialect::enums::FuncKind;
 use pld_dialect::enums::ReduceOp;
 use pld_runtime_sys::PldCommContext;
@@ -290,6 +291,7 @@ impl ProgramRun {
                 _ => None,
             })
         });
+        ring_divides(task, ranks)?;
         let Some(requested) = requested else {
             return Ok(());
         };
@@ -1150,6 +1152,35 @@ struct Snapshot {
     before: Vec<Vec<u8>>,
     after: Vec<Vec<u8>>,
     time: Duration,
+}
+
+/// A HOST ring allreduce's target holds a positive multiple of the ranks'
+/// elements (each rank owns one segment): its entry refuses anything else
+/// with a fatal error on every rank (`the data is not a positive multiple
+/// of nranks elements`), after the run began. A dynamic signal leaves the
+/// rank count to the run, so the pipeline cannot check it.
+fn ring_divides(task: &BuiltinTask, ranks: usize) -> Result<(), String> {
+    let collective = &task.collective;
+    if collective.kind != CollectiveKind::AllReduce || collective.mode != AllReduceMode::Ring {
+        return Ok(());
+    }
+    let Some(target) = collective
+        .at(Role::Target)
+        .and_then(|i| task.tensors.get(i))
+    else {
+        return Ok(());
+    };
+    let elements: usize = target.shape.iter().product();
+    if elements == 0 || elements % ranks != 0 {
+        return Err(format!(
+            "{} with mode = \"ring\" needs a target of a positive multiple of the ranks' \
+             elements (a segment per rank): '{}' holds {elements} on {}",
+            collective.op(),
+            target.buffer,
+            pld_ir::diag::count(ranks, "rank")
+        ));
+    }
+    Ok(())
 }
 
 /// No two operands of a builtin share bytes: the kernels read one while

@@ -27,6 +27,14 @@
 // RUN: not cmp -s %t.wrong/data.rank0.npy %t.wrong/data.rank0.golden.npy
 // RUN: not pld-run %t/cores.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=CORES
 // RUN: sh -c 'pld-run %t/cores.mlir --ranks 4 > /dev/null 2>&1; test $? -eq 1'
+// A HOST ring whose target (60 elements) the rank count (7) does not
+// divide is refused at the collective before the run (its entry stopped
+// every rank with a fatal error after the run began, 14 times).
+// RUN: not pld-run %t/ring.mlir --ranks 7 2>&1 | FileCheck %s --check-prefix=RING
+// RING: ring.mlir:18:8: error: pld.tensor_allreduce with mode = "ring" needs a target of a positive multiple of the ranks' elements (a segment per rank): 'x_buf' holds 60 on 7 ranks
+// RING-NOT: fatal
+// RUN: pld-run %t/ring.mlir --ranks 6 --check | FileCheck %s --check-prefix=RING6
+// RING6: pld.tensor_allreduce 6 240 60 f32 sum - {{.*}} 0{{$}}
 // A kernel given a view of a hand-written domain on a device that is not
 // its member is refused at the call, before the run (the device's kernel
 // ran on addresses of no window: a segfault, status 139).
@@ -248,5 +256,27 @@ func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
     }) : (index) -> ()
     gpu.yield
   }) {name = "pair", devices = array<i64: 0, 1>, slots = ["pair_buf", "pair_sig"]} : () -> ()
+  return
+}
+
+//--- ring.mlir
+// A HOST ring allreduce over every device, its signal view
+// [2 * ws - 1, ws] carved out of a buffer sized for up to 8 devices.
+!row = tensor<1x60xf32, #pld.dist>
+!rsig = tensor<?x?xi32, #pld.dist>
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %b = arith.constant 240 : i64
+  %bs = arith.constant 480 : i64
+  %one = arith.constant 1 : index
+  %two = arith.constant 2 : index
+  %ws = "pld.system_world_size"() : () -> i64
+  %n = arith.index_cast %ws : i64 to index
+  %n2 = arith.muli %n, %two : index
+  %rows = arith.subi %n2, %one : index
+  %xb = "pld.tensor_alloc_window_buffer"(%b) {name = "x_buf"} : (i64) -> !pld.ptr
+  %sb = "pld.tensor_alloc_window_buffer"(%bs) {name = "ring_sig"} : (i64) -> !pld.ptr
+  %x = "pld.tensor_window"(%xb) : (!pld.ptr) -> !row
+  %s = "pld.tensor_window"(%sb, %rows, %n) : (!pld.ptr, index, index) -> !rsig
+  %r = "pld.tensor_allreduce"(%x, %s) {op = #pld.reduce_op<"sum">, mode = "ring"} : (!row, !rsig) -> !row
   return
 }
