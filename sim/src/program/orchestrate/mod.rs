@@ -1171,7 +1171,7 @@ fn ring_divides(task: &BuiltinTask, ranks: usize) -> Result<(), String> {
         return Ok(());
     };
     let elements: usize = target.shape.iter().product();
-    if elements == 0 || elements % ranks != 0 {
+    if elements == 0 || !elements.is_multiple_of(ranks) {
         return Err(format!(
             "{} with mode = \"ring\" needs a target of a positive multiple of the ranks' \
              elements (a segment per rank): '{}' holds {elements} on {}",
