@@ -265,6 +265,7 @@ impl ProgramRun {
                     ) else {
                         continue;
                     };
+                    self.one_domain_per_collective(info, &tensors_of(k))?;
                     (info.clone(), first.domain, &k.location, Rail::Composite)
                 }
             };
@@ -276,6 +277,46 @@ impl ProgramRun {
                     .and_then(|()| check_distinct(b))
                     .map_err(|m| format!("{location}: {m}"))?;
             }
+        }
+        Ok(())
+    }
+
+    /// Every collective of a kernel call takes views of one comm domain
+    /// (its comm context is its signal's domain): a target in another
+    /// domain was addressed through the wrong windows (loads at address 0,
+    /// then a deadlock). `tensors` are the call's tensor arguments, the
+    /// kernel's parameters in order.
+    fn one_domain_per_collective(
+        &self,
+        info: &KernelInfo,
+        tensors: &[&TensorRef],
+    ) -> Result<(), String> {
+        if tensors.len() != info.params.len() {
+            return Ok(());
+        }
+        for collective in &info.collectives {
+            let operands: Vec<(&str, usize)> = collective
+                .operands
+                .iter()
+                .flatten()
+                .map(|&p| (info.params[p].name.as_str(), tensors[p].domain))
+                .collect();
+            let Some(&(_, first)) = operands.first() else {
+                continue;
+            };
+            if operands.iter().all(|(_, d)| *d == first) {
+                continue;
+            }
+            let named: Vec<String> = operands
+                .iter()
+                .map(|(name, d)| format!("%{name} of '{}'", self.plan.domains[*d].name))
+                .collect();
+            return Err(format!(
+                "{}: {} takes views of different comm domains ({}); a collective runs in one",
+                collective.location,
+                collective.op(),
+                named.join(", ")
+            ));
         }
         Ok(())
     }

@@ -35,6 +35,11 @@
 // RING-NOT: fatal
 // RUN: pld-run %t/ring.mlir --ranks 6 --check | FileCheck %s --check-prefix=RING6
 // RING6: pld.tensor_allreduce 6 240 60 f32 sum - {{.*}} 0{{$}}
+// A kernel collective whose target and signal are views of two comm
+// domains is refused at the collective (the target was addressed through
+// the signal's domain's windows: loads at address 0x0, then a deadlock).
+// RUN: not pld-run %t/mixed.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=MIXED
+// MIXED: mixed.mlir:6:8: error: pld.tensor_allreduce takes views of different comm domains (%x of 'comm_d{{[0-9]}}', %s of 'comm_d{{[0-9]}}'); a collective runs in one
 // A kernel given a view of a hand-written domain on a device that is not
 // its member is refused at the call, before the run (the device's kernel
 // ran on addresses of no window: a segfault, status 139).
@@ -278,5 +283,48 @@ func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
   %x = "pld.tensor_window"(%xb) : (!pld.ptr) -> !row
   %s = "pld.tensor_window"(%sb, %rows, %n) : (!pld.ptr, index, index) -> !rsig
   %r = "pld.tensor_allreduce"(%x, %s) {op = #pld.reduce_op<"sum">, mode = "ring"} : (!row, !rsig) -> !row
+  return
+}
+
+//--- mixed.mlir
+// The target is dispatched to devices 0 and 1 only, the signal to every
+// device: pld-run makes them two comm domains.
+!row = tensor<1x64xf32, #pld.dist>
+!sig = tensor<4x1xi32, #pld.dist>
+func.func @k(%x: !row, %s: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%x, %s) {op = #pld.reduce_op<"sum">} : (!row, !sig) -> !row
+  return
+}
+func.func @pair_step(%x: !row, %s: !sig) attributes {pld.kind = #pld.func_kind<"chip">} {
+  func.call @k(%x, %s) : (!row, !sig) -> ()
+  return
+}
+func.func @all_step(%s: !sig) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %b = arith.constant 256 : i64
+  %b16 = arith.constant 16 : i64
+  %ws = "pld.system_world_size"() : () -> i64
+  %n = arith.index_cast %ws : i64 to index
+  %xb = "pld.tensor_alloc_window_buffer"(%b) {name = "pair_x"} : (i64) -> !pld.ptr
+  %sb = "pld.tensor_alloc_window_buffer"(%b16) {name = "all_sig"} : (i64) -> !pld.ptr
+  %x = "pld.tensor_window"(%xb) : (!pld.ptr) -> !row
+  %s = "pld.tensor_window"(%sb) : (!pld.ptr) -> !sig
+  scf.for %d = %c0 to %n step %c1 {
+    "pld.dispatch"(%d) ({
+      func.call @all_step(%s) : (!sig) -> ()
+      gpu.yield
+    }) : (index) -> ()
+  }
+  scf.for %d = %c0 to %c2 step %c1 {
+    "pld.dispatch"(%d) ({
+      func.call @pair_step(%x, %s) : (!row, !sig) -> ()
+      gpu.yield
+    }) : (index) -> ()
+  }
   return
 }
