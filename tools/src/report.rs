@@ -391,7 +391,16 @@ pub(crate) fn log_lines(logs: &[Vec<String>]) -> String {
     }
     lines
         .iter()
-        .map(|(line, devices)| format!("  log ({}): {line}\n", device_ranges(devices)))
+        .map(|(line, logged)| {
+            // A line logged again (a call in a loop) names its device once.
+            let mut devices = logged.clone();
+            devices.dedup();
+            let again = match logged.len() > devices.len() {
+                true => format!(", {} times in all", logged.len()),
+                false => String::new(),
+            };
+            format!("  log ({}{again}): {line}\n", device_ranges(&devices))
+        })
         .collect()
 }
 
@@ -607,5 +616,12 @@ mod tests {
             "  log (device 1): c\n"
         );
         assert_eq!(log_lines(&[vec![], vec![]]), "");
+        // A call in a loop logs its line once per iteration: the devices
+        // are named once (it said "devices 0, 0, 0-1, 1, ...").
+        let thrice = vec![line("d"), line("d"), line("d")];
+        assert_eq!(
+            log_lines(&[thrice.clone(), thrice]),
+            "  log (devices 0-1, 6 times in all): d\n"
+        );
     }
 }

@@ -63,8 +63,9 @@ struct Cli {
         allow_negative_numbers = true
     )]
     time_limit: f64,
-    /// Timed runs of one kernel (compiled once, fresh buffers every run);
-    /// the reported time is their mean, the results those of the last.
+    /// Timed runs of the kernel or whole program (compiled once, fresh
+    /// buffers every run); the reported time is their mean, the results
+    /// those of the last.
     #[arg(long, default_value_t = 1, value_name = "N", allow_negative_numbers = true,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     iters: usize,

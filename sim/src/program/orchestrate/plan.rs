@@ -758,7 +758,8 @@ where
                             return refuse(
                                 op,
                                 format!(
-                                    "lists device {d}, but the program runs on {world} devices"
+                                    "lists device {d}, but the program runs on {}",
+                                    self::devices(world)
                                 ),
                             )
                         }
