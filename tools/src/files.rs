@@ -48,21 +48,16 @@ pub fn check_output_dir(dir: &str) -> Result<(), String> {
     }
 }
 
-/// `pld-run --output-dir`: a buffer's name must name a file inside the
-/// directory (`<name>.rank<r>.npy`): not empty, `.` or `..`, without `/`
-/// or a control character. Checked before the run: a program's
-/// `name = "../../x"` wrote two levels above the directory.
+/// `pld-run --output-dir`: a buffer's name must make a file inside the
+/// directory (`<name>.rank<r>.npy`): without `/` or a control character.
+/// Checked before the run: a program's `name = "../../x"` wrote two levels
+/// above the directory.
 pub fn check_file_name(what: &str, name: &str) -> Result<(), String> {
-    if name.is_empty()
-        || name == "."
-        || name == ".."
-        || name.contains('/')
-        || name.contains(char::is_control)
-    {
+    if name.contains('/') || name.contains(char::is_control) {
         return Err(format!(
             "--output-dir writes {what} {name:?} to DIR/{}.rank<r>.npy, which is no file \
-             inside the directory (a name without '/' or control characters, not '.' or '..'); \
-             rename it, or leave out --output-dir",
+             inside the directory (a name without '/' or control characters); rename it, or \
+             leave out --output-dir",
             name.escape_debug()
         ));
     }
