@@ -168,10 +168,10 @@ pub fn read_named_input_text(path: &str) -> Result<(String, String), String> {
         "-" => "<stdin>".to_string(),
         _ => path.to_string(),
     };
-    let bytes = read_bytes(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+    let bytes = read_bytes(path).map_err(|e| format!("cannot read '{buffer_name}': {e}"))?;
     let text = as_text(&buffer_name, &bytes).map_err(|shown| {
         format!(
-            "cannot read the bytecode of '{path}':\n{}",
+            "cannot read the bytecode of '{buffer_name}':\n{}",
             shown.trim_end()
         )
     })?;
@@ -188,7 +188,7 @@ pub fn read_named_input_bytes(tool: &str, path: &str) -> Option<(String, Vec<u8>
     match read_bytes(path) {
         Ok(bytes) => Some((buffer_name, bytes)),
         Err(e) => {
-            pld_ir::say!("{tool}: error: cannot read '{path}': {e}");
+            pld_ir::say!("{tool}: error: cannot read '{buffer_name}': {e}");
             None
         }
     }

@@ -190,15 +190,18 @@ pub(crate) fn series_stopped(runs: usize, total: usize) {
     }
 }
 
+/// Tenths of a second, or what a shorter time is (`1ns`, not `0.0s`).
+fn shown(time: Duration) -> String {
+    match time >= Duration::from_millis(100) {
+        true => format!("{:.1}s", time.as_secs_f64()),
+        false => format!("{time:?}"),
+    }
+}
+
 /// The message of a run over `--time-limit`; `quiet` is `--deadline`.
 fn over_time(limit: Duration, quiet: Duration) -> String {
     let a = account();
-    // Tenths of a second, or what a shorter limit is (`1ns`, not `0.0s`).
-    let shown = match limit >= Duration::from_millis(100) {
-        true => format!("{:.1}s", limit.as_secs_f64()),
-        false => format!("{limit:?}"),
-    };
-    let mut text = format!("pld-run: error: --time-limit ({shown}) reached");
+    let mut text = format!("pld-run: error: --time-limit ({}) reached", shown(limit));
     match &a.schedule {
         Some(Running { seed, label, .. }) => {
             text += &format!(" during schedule {seed} of {label} (--replay {seed})");
@@ -245,9 +248,9 @@ fn watch_schedule(heartbeat: &mut Instant, decisions: (u64, Instant), quiet: Dur
                 pld_sim::explore::scheduler::NO_PROGRESS_STEPS
             ),
             false => format!(
-                "no device call for {:.1}s: a simulated thread loops without notifying, \
-                 waiting or copying, which explore mode cannot schedule around",
-                stalled.as_secs_f64()
+                "no device call for {}: a simulated thread loops without notifying, waiting \
+                 or copying, which explore mode cannot schedule around",
+                shown(stalled)
             ),
         };
         pld_ir::say!(
