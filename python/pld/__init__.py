@@ -28,7 +28,7 @@ from typing import Union as _Union
 from typing import overload as _overload
 
 from . import _pld
-from ._errors import Diagnostic, Error, TimeLimitError
+from ._errors import Diagnostic, Error, InputError, InputTypeError, TimeLimitError
 from ._inputs import DTYPES, GENERATORS
 from ._results import (
     BlockedRank,
@@ -61,6 +61,8 @@ __all__ = [
     "ExploreResult",
     "Finding",
     "GENERATORS",
+    "InputError",
+    "InputTypeError",
     "Inputs",
     "Leak",
     "MAX_RANKS",

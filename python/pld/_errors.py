@@ -49,3 +49,15 @@ class TimeLimitError(Error, TimeoutError):
     """A run (or an exploration) that went over its ``time_limit`` and was
     stopped, as ``pld-run --time-limit`` stops one: its waits returned and
     no further call or schedule started. Its results are not returned."""
+
+
+class InputError(Error, ValueError):
+    """An ``inputs`` entry that does not fit what it fills (a shape, the
+    number of per-rank arrays, an unknown name, a generator that does not
+    exist): a :class:`ValueError` as well as a :class:`pld.Error`."""
+
+
+class InputTypeError(Error, TypeError):
+    """An ``inputs`` entry of a dtype that does not convert to the
+    buffer's without loss, or that is no array: a :class:`TypeError` as
+    well as a :class:`pld.Error`."""

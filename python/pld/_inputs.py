@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ._errors import Error
+from ._errors import InputError, InputTypeError
 
 #: numpy's dtype of each element type pld simulates.
 DTYPES: dict[str, type[np.generic]] = {
@@ -42,8 +42,8 @@ def _resolve(described: Mapping[str, Any], key: object) -> int:
             return index
     names = ", ".join(slot["shown"] for slot in described["slots"]) or "none"
     if described["kind"] == "kernel":
-        raise Error(f"@{described['name']} has no parameter '{name}'; its parameters are {names}")
-    raise Error(f"the program has no window buffer '{name}' (its buffers: {names})")
+        raise InputError(f"@{described['name']} has no parameter '{name}'; its parameters are {names}")
+    raise InputError(f"the program has no window buffer '{name}' (its buffers: {names})")
 
 
 def _flat(array: np.ndarray, dtype: type[np.generic]) -> np.ndarray:
@@ -58,7 +58,7 @@ def _array(value: object, dtype: type[np.generic], what: str, key: str) -> np.nd
     if isinstance(value, np.ndarray):
         if not np.can_cast(value.dtype, dtype, casting="safe"):
             name = np.dtype(dtype).name
-            raise Error(
+            raise InputTypeError(
                 f"input '{key}' is {value.dtype}, but the {what} holds {name}: convert it "
                 f"first (array.astype(np.{name})) if its values fit"
             )
@@ -66,7 +66,8 @@ def _array(value: object, dtype: type[np.generic], what: str, key: str) -> np.nd
     try:
         return np.asarray(value, dtype=dtype)
     except (TypeError, ValueError, OverflowError) as e:
-        raise Error(f"input '{key}' is not an array of {np.dtype(dtype).name}: {e}") from None
+        raise InputTypeError(
+            f"input '{key}' is not an array of {np.dtype(dtype).name}: {e}") from None
 
 
 def _entry(described: Mapping[str, Any], slot: Mapping[str, Any], key: str, value: object,
@@ -76,13 +77,13 @@ def _entry(described: Mapping[str, Any], slot: Mapping[str, Any], key: str, valu
     dtype = DTYPES[slot["dtype"]]
     if isinstance(value, str):
         if value not in GENERATORS:
-            raise Error(
+            raise InputError(
                 f"input '{key}' = '{value}' is no generator ({', '.join(GENERATORS)}); "
                 "give an array"
             )
         return value
     if value is None:
-        raise Error(
+        raise InputError(
             f"input '{key}' is None: give an array, a list of one per rank or a generator's "
             f"name ({', '.join(GENERATORS)}), or leave '{key}' out for pld-run's fill"
         )
@@ -91,13 +92,13 @@ def _entry(described: Mapping[str, Any], slot: Mapping[str, Any], key: str, valu
     if arrays:
         odd = next((v for v in value if v is not None and not isinstance(v, np.ndarray)), None)
         if odd is not None:
-            raise Error(
+            raise InputError(
                 f"input '{key}' mixes arrays with a {type(odd).__name__}: a list gives one array "
                 "per rank (None for a device that does not hold the buffer)"
             )
     if arrays and all(v is None or isinstance(v, np.ndarray) for v in value):
         if len(value) != ranks:
-            raise Error(f"input '{key}' gives {len(value)} arrays for {ranks} ranks")
+            raise InputError(f"input '{key}' gives {len(value)} arrays for {ranks} ranks")
         per_rank: list[np.ndarray | None] = []
         for rank, item in enumerate(value):
             held = devices is None or rank in devices
@@ -105,7 +106,7 @@ def _entry(described: Mapping[str, Any], slot: Mapping[str, Any], key: str, valu
                 # A device outside the buffer's comm domain: nothing to fill
                 # (an array for it is refused, as the C API refuses it).
                 if item is not None:
-                    raise Error(
+                    raise InputError(
                         f"input '{key}' names rank {rank} of '{slot['key']}', which is not in "
                         "that buffer's comm domain (None stands for such a device)"
                     )
@@ -113,13 +114,13 @@ def _entry(described: Mapping[str, Any], slot: Mapping[str, Any], key: str, valu
                 continue
             if item is None:
                 on = ", ".join(str(d) for d in devices or range(ranks))
-                raise Error(
+                raise InputError(
                     f"input '{key}' gives no array for rank {rank}, which holds the {what} "
                     f"(held on devices {on}; None stands only for a device that does not hold it)"
                 )
             array = _array(item, dtype, what, key)
             if array.shape != shape:
-                raise Error(
+                raise InputError(
                     f"input '{key}' for rank {rank} has shape {array.shape}; the {what} has "
                     f"shape {shape}"
                 )
@@ -131,13 +132,13 @@ def _entry(described: Mapping[str, Any], slot: Mapping[str, Any], key: str, valu
     if array.shape == (ranks, *shape):
         if devices is not None and set(devices) != set(range(ranks)):
             on = ", ".join(str(d) for d in devices)
-            raise Error(
+            raise InputError(
                 f"input '{key}' has one row per rank, but the {what} is held on devices {on} "
                 "only, so the other rows would be ignored: give a list of one array per rank "
                 "with None for a device that does not hold it"
             )
         return [_flat(array[rank], dtype) for rank in range(ranks)]
-    raise Error(
+    raise InputError(
         f"input '{key}' has shape {array.shape}; the {what} has shape {shape} (the same on "
         f"every rank) or give {(ranks, *shape)} (one per rank)"
     )
@@ -161,7 +162,7 @@ def normalize(described: Mapping[str, Any], inputs: Mapping[str, object] | None,
     for key, value in inputs.items():
         index = _resolve(described, key)
         if given[index] is not None:
-            raise Error(
+            raise InputError(
                 f"inputs fill the {_what(described, slots[index])} twice, with '{given[index]}' "
                 f"and with '{key}'; keep one of them"
             )

@@ -308,6 +308,24 @@ def test_refusals_are_errors(example, arguments: dict, message: str) -> None:
         pld.run(example("ring_allreduce.mlir"), **arguments)
 
 
+@pytest.mark.parametrize("inputs,kind", [
+    ({"data": np.zeros((1, 4096), np.float32)}, ValueError),
+    ({"data": [np.zeros((1, 4097), np.float32)] * 3}, ValueError),
+    ({"nope": "zeros"}, ValueError),
+    ({"data": "random"}, ValueError),
+    ({"data": np.zeros((1, 4097), np.float64)}, TypeError),
+    ({"data": [["a"]]}, TypeError),
+])
+def test_input_refusals_are_value_and_type_errors(example, inputs: dict, kind: type) -> None:
+    # What an input entry gets wrong is the Python error of its kind, and a
+    # pld.Error still (it was a pld.Error only).
+    with pytest.raises(kind) as raised:
+        pld.run(example("ring_allreduce.mlir"), ranks=4, inputs=inputs)
+    assert isinstance(raised.value, pld.Error)
+    expected = pld.InputError if kind is ValueError else pld.InputTypeError
+    assert isinstance(raised.value, expected)
+
+
 def test_bad_arguments_are_python_errors(example) -> None:
     source = example("ring_allreduce.mlir")
     with pytest.raises(ValueError):
