@@ -5,9 +5,11 @@
 //! `arith`, `scf` and `llvm`, which MLIR lowers to LLVM IR.
 //!
 //! Views (`pto.make_tensor_view`, `pto.partition_view`) have no run-time
-//! form: each is replaced by the address of its first element (plus, for a
-//! tensor view, its strides, which partitions need), computed where the
-//! view was made, so it dominates every use.
+//! form of their own: each is replaced by the address of its first element
+//! (plus, for a tensor view, its shape and strides, which partitions need),
+//! computed where the view was made, so it dominates every use; a
+//! partition outside its tensor view by a stand-in address its accesses
+//! refuse (`views.rs`).
 //!
 //! A tile buffer becomes a pointer to a block the simulator allocates for
 //! the running kernel: its valid rows and columns (two i64), then its

@@ -1,7 +1,10 @@
-//! Views have no run-time form: `pto.make_tensor_view` and
+//! Views have no run-time form of their own: `pto.make_tensor_view` and
 //! `pto.partition_view` fold into the address of their first element, with
-//! the sizes and strides later ops need. The view ops are erased last, once
-//! nothing uses them.
+//! the shape, sizes and strides later ops need. A partition is checked
+//! against its tensor view's shape where it is made: one that leaves it
+//! gets the stand-in address of `pld_sim_view_outside` instead, which its
+//! accesses refuse (`crate::runtime::outside`). The view ops are erased
+//! last, once nothing uses them.
 
 use super::rewriter::{element_type, key, refuse, Lowered, Op, Part, Rewriter, Step, TensorView};
 use melior::{
