@@ -11,7 +11,10 @@
 //! in another rank's window (adjacent windows under `--transport mpi`, or
 //! an offset of exactly the threads' window stride) is refused too, not
 //! written there. The view itself is no error: it may be made and never
-//! used.
+//! used. A scalar access through a kernel parameter's own pointer outside
+//! the parameter's elements is recorded the same way, as dimension -1
+//! (`compiler::lower::scalar`). Under the explorer the kernel's own
+//! address is used instead (`ffi::pld_sim_view_outside`).
 
 use std::sync::Mutex;
 
