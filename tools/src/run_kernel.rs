@@ -223,7 +223,26 @@ pub fn drive(options: &Options, source: Source) -> Result<i32, Refusal> {
     let buffer_name = source.name;
     let progress = Progress::start();
     let compiling = progress.phase(format!("lowering and compiling {buffer_name}"));
-    let program = Program::load_source(source).map_err(|e| crate::run::in_file(buffer_name, e))?;
+    // The kernel is chosen before the module's code is compiled (a module
+    // of 100 kernels took 10 s to say that one must be chosen); that
+    // refusal is worded as it is without a place in the file.
+    let mut refused = None;
+    let choose = |kernels: &[KernelInfo]| {
+        chosen(kernels, options, buffer_name)
+            .map(drop)
+            .map_err(|message| {
+                refused = Some(message);
+                String::new()
+            })
+    };
+    let program = match Program::load_source_checked(source, choose) {
+        Ok(program) => program,
+        Err(message) => {
+            return Err(refused
+                .unwrap_or_else(|| crate::run::in_file(buffer_name, message))
+                .into())
+        }
+    };
     drop(compiling);
     crate::report::cache_warning(&program.cache);
     let kernel = choose_kernel(&program, options, buffer_name)?;
@@ -354,13 +373,18 @@ pub fn choose_kernel<'p>(
     options: &Options,
     buffer_name: &str,
 ) -> Result<&'p KernelInfo, String> {
+    chosen(&program.kernels, options, buffer_name)
+}
+
+/// The kernel of `kernels` that `--kernel` names, or the only one.
+fn chosen<'k>(
+    kernels: &'k [KernelInfo],
+    options: &Options,
+    buffer_name: &str,
+) -> Result<&'k KernelInfo, String> {
     match &options.kernel {
-        Some(name) => program.kernel(name).ok_or_else(|| {
-            let kernels: Vec<String> = program
-                .kernels
-                .iter()
-                .map(|k| format!("@{}", k.name))
-                .collect();
+        Some(name) => kernels.iter().find(|k| k.name == *name).ok_or_else(|| {
+            let kernels: Vec<String> = kernels.iter().map(|k| format!("@{}", k.name)).collect();
             format!(
                 "{buffer_name} has no device kernel @{name} (--kernel names an InCore, AIV or AIC \
                  function; this module has {}; a HOST orchestrator runs whole, without --kernel)",
@@ -371,7 +395,7 @@ pub fn choose_kernel<'p>(
                 }
             )
         }),
-        None => match program.kernels.as_slice() {
+        None => match kernels {
             [only] => Ok(only),
             [] => Err(format!(
                 "{buffer_name}:1:1: the module has nothing to run: no device kernel (a func.func \

@@ -108,6 +108,17 @@ impl Program {
 
     /// `load` of `source`, its diagnostics quoting the lines of its file.
     pub fn load_source(source: Source) -> Result<Self, String> {
+        Self::load_source_checked(source, |_| Ok(()))
+    }
+
+    /// [`Program::load_source`] that asks `check` about the module's
+    /// kernels once it is lowered and described, before their code is
+    /// compiled (the long part for a module of many kernels): a refusal
+    /// (a kernel to choose) comes at once.
+    pub fn load_source_checked(
+        source: Source,
+        check: impl FnOnce(&[KernelInfo]) -> Result<(), String>,
+    ) -> Result<Self, String> {
         let Source { text, name, .. } = source;
         if is_converted(text) {
             return Self::converted(source);
@@ -117,6 +128,7 @@ impl Program {
         let (lowered, lowered_from) = crate::compiler::to_pto_cached(source)?;
         let lower_time = started.elapsed();
         let kernels = describe(text, name)?;
+        check(&kernels)?;
         let started = std::time::Instant::now();
         let compiled = Compiled::cached(&lowered)?;
         Ok(Program {
