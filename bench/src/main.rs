@@ -202,20 +202,13 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<(Action, Config)
                     .or_else(|| args.next())
                     .ok_or_else(|| format!("{flag} needs a value"))?;
                 let n = count(flag, &value)?;
-                given.push(
-                    FLAGS
-                        .iter()
-                        .find(|f| **f == flag)
-                        .copied()
-                        .unwrap_or("--runs"),
-                );
-                if flag == "--runs" {
-                    config.runs = n;
-                } else if flag == "--iters" {
-                    config.iters = n;
-                } else {
-                    config.warmup = n;
-                }
+                let (flag, setting) = match flag {
+                    "--runs" => ("--runs", &mut config.runs),
+                    "--iters" => ("--iters", &mut config.iters),
+                    _ => ("--warmup", &mut config.warmup),
+                };
+                *setting = n;
+                given.push(flag);
             }
             "--transport" => {
                 let value = inline_value
@@ -255,9 +248,6 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<(Action, Config)
     };
     Ok((action, config))
 }
-
-/// The flags that take a count.
-const FLAGS: [&str; 3] = ["--runs", "--warmup", "--iters"];
 
 /// The most runs, warm-up runs or iterations one measurement takes: more
 /// would never finish (and a vector of that many times is refused by the

@@ -824,6 +824,28 @@ mod tests {
         ]
     }
 
+    /// A layout no address space holds (64 windows of 16 TiB, twice that
+    /// apart: 2^51 bytes) is refused as a reservation, naming its size,
+    /// not as "a window of N bytes" the machine cannot allocate.
+    #[test]
+    fn a_reservation_the_address_space_cannot_hold_says_so() {
+        let Err(error) = Region::new(64, 1 << 44, Access::None) else {
+            panic!("2^51 bytes of address space were reserved");
+        };
+        assert!(
+            matches!(error, SimError::AddressSpace { ranks: 64, .. }),
+            "{error:?}"
+        );
+        let text = error.to_string();
+        assert!(
+            text.starts_with(
+                "cannot reserve 2097152.0 GiB of address space for 64 windows of \
+                 17592186044416 bytes"
+            ),
+            "{text}"
+        );
+    }
+
     #[test]
     fn windows_of_a_threads_domain_are_located_by_their_stride() {
         // Small windows (page-aligned), one alone (its stride its length)

@@ -62,6 +62,9 @@
 // ZERO: pld-opt: error: pld-select-allreduce-modes: world-size must be 1 to 64, got 0
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes{world-size=many})' 2>&1 | FileCheck %s --check-prefix=WORDS
 // WORDS: world-size is a number of ranks, not 'many'
+// Digits past 64 bits are a number out of range, not "not a number":
+// RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes{world-size=99999999999999999999})' 2>&1 | FileCheck %s --check-prefix=HUGE
+// HUGE: world-size must be 1 to 64, got 99999999999999999999
 
 func.func @sum() attributes {pld.kind = #pld.func_kind<"host">} {
   %bytes = arith.constant 4096 : i64
