@@ -58,8 +58,9 @@ void pld_sim_fence(void);
  * dimension `dim` passes the tensor view's `extent` there): returns an
  * address in no window, tile or buffer, which the access through the view
  * reports at its op in these terms. Making such a view is no error; using
- * it is. Under the protocol explorer it returns `address`: the explorer
- * checks and reports such accesses itself. */
+ * it is, under the protocol explorer too, where a notify, wait or test
+ * through it goes to `address` (the explorer checks signal cells against
+ * their signal's shape itself). */
 void *pld_sim_view_outside(void *address, int64_t site, int64_t dim, int64_t offset,
                            int64_t size, int64_t extent);
 

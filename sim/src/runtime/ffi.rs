@@ -22,6 +22,12 @@ fn cell_in_windows(
     cell: *const i32,
     what: &str,
 ) -> Option<(SignalCell, (usize, usize))> {
+    // The explorer checks a cell against its signal's shape itself, at the
+    // address the kernel computed (a finding, the same as ever).
+    let cell = match state.explored() {
+        true => crate::runtime::outside::kernel_address(cell as usize) as *const i32,
+        false => cell,
+    };
     let address = cell as usize;
     let place = state
         .domain
@@ -85,10 +91,13 @@ pub extern "C" fn pld_sim_at(site: i64) {
 }
 
 /// `pld_sim_view_outside`: the address that stands for a partition view
-/// leaving its tensor view (`crate::runtime::outside`); under the protocol
-/// explorer the view's own `address`, whose accesses the explorer checks
-/// against the parameters' shapes and reports as its findings, as it
-/// schedules them (the same schedules for the same seeds).
+/// leaving its tensor view (`crate::runtime::outside`), in every run: under
+/// the protocol explorer too, where a copy or scalar access through it is
+/// then refused at its op as a finding of the schedule (the kernel's own
+/// address could lie inside the window, on the signal after the tensor,
+/// and go unseen); a signal cell there goes back to the kernel's address
+/// ([`cell_in_windows`]). A correct kernel never gets here, so its
+/// schedules are unchanged.
 #[no_mangle]
 pub extern "C" fn pld_sim_view_outside(
     address: *mut u8,
@@ -98,10 +107,7 @@ pub extern "C" fn pld_sim_view_outside(
     size: i64,
     extent: i64,
 ) -> *mut u8 {
-    if with_current(|state, _| state.explored()) == Some(true) {
-        return address;
-    }
-    crate::runtime::outside::record(site, dim, offset, size, extent) as *mut u8
+    crate::runtime::outside::record(address as usize, (site, dim), offset, size, extent) as *mut u8
 }
 
 /// `pld_sim_scalar`: a scalar access of `bytes` at `address`; returns the

@@ -13,8 +13,10 @@
 //! written there. The view itself is no error: it may be made and never
 //! used. A scalar access through a kernel parameter's own pointer outside
 //! the parameter's elements is recorded the same way, as dimension -1
-//! (`compiler::lower::scalar`). Under the explorer the kernel's own
-//! address is used instead (`ffi::pld_sim_view_outside`).
+//! (`compiler::lower::scalar`). Under the protocol explorer the same,
+//! but for signal cells: the explorer checks a cell against its signal's
+//! shape itself (a finding of its own), so a notify, wait or test through
+//! such a view goes to the kernel's own address there ([`kernel_address`]).
 
 use std::sync::Mutex;
 
@@ -39,6 +41,8 @@ const _: () = assert!(
 /// that does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct OutsideView {
+    /// The address the kernel computed for the view's first element.
+    address: usize,
     /// The `pto.partition_view`'s site (`crate::runtime::sites`).
     site: i64,
     dim: i64,
@@ -50,11 +54,18 @@ struct OutsideView {
 /// The views recorded, and the next slot to fill.
 static VIEWS: Mutex<(Vec<OutsideView>, usize)> = Mutex::new((Vec::new(), 0));
 
-/// Records a view outside its tensor; returns the address that stands
-/// for it.
-pub(crate) fn record(site: i64, dim: i64, offset: i64, size: i64, extent: i64) -> usize {
+/// Records a view outside its tensor, whose first element the kernel
+/// put at `address`; returns the address that stands for it.
+pub(crate) fn record(
+    address: usize,
+    (site, dim): (i64, i64),
+    offset: i64,
+    size: i64,
+    extent: i64,
+) -> usize {
     let mut views = VIEWS.lock().unwrap_or_else(|e| e.into_inner());
     let view = OutsideView {
+        address,
         site,
         dim,
         offset,
@@ -70,17 +81,30 @@ pub(crate) fn record(site: i64, dim: i64, offset: i64, size: i64, extent: i64) -
     OUTSIDE_VIEWS + (slot << SLOT_BITS)
 }
 
+/// The recorded view `start` lies in (an address [`record`] gave, plus
+/// less than a slot), and how far into its slot.
+fn view_at(start: usize) -> Option<(OutsideView, usize)> {
+    let delta = start.checked_sub(OUTSIDE_VIEWS)?;
+    let views = VIEWS.lock().unwrap_or_else(|e| e.into_inner());
+    let view = *views.0.get(delta >> SLOT_BITS)?;
+    Some((view, delta & ((1 << SLOT_BITS) - 1)))
+}
+
+/// The address the kernel computed for `start` when `start` stands for a
+/// view outside its tensor (else `start` itself).
+pub(crate) fn kernel_address(start: usize) -> usize {
+    match view_at(start) {
+        Some((view, into)) => view.address.wrapping_add(into),
+        None => start,
+    }
+}
+
 /// Why an access of `what` by the op numbered `site` starting at `start`
 /// is refused, when `start` stands for a view outside its tensor. The
 /// partition view is named by its location when that is not the op's own
 /// (in a kernel pld-to-pto made, both carry the pld op's).
 pub(crate) fn describe(what: &str, site: i64, start: usize) -> Option<String> {
-    let slot = start.checked_sub(OUTSIDE_VIEWS)? >> SLOT_BITS;
-    let view = *VIEWS
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .0
-        .get(slot)?;
+    let (view, _) = view_at(start)?;
     let location = |site| crate::runtime::sites::get(site).map(|s| s.location);
     let place = match location(view.site) {
         Some(at) if location(site).as_ref() != Some(&at) => format!(" at {at}"),
@@ -113,15 +137,17 @@ mod tests {
 
     #[test]
     fn an_access_anywhere_in_its_slot_names_the_view() {
-        let address = record(-1, 1, 60, 8, 64);
+        let address = record(0x5000, (-1, 1), 60, 8, 64);
         assert!((OUTSIDE_VIEWS..1 << 63).contains(&address));
-        for start in [address, address + 4096, address + (1 << SLOT_BITS) - 1] {
-            let text = describe("a store", -1, start).expect("a recorded view");
+        for into in [0, 4096, (1 << SLOT_BITS) - 1] {
+            let text = describe("a store", -1, address + into).expect("a recorded view");
             assert!(
                 text.contains("(elements 60..68 of dimension 1, which holds 64)"),
                 "{text}"
             );
+            assert_eq!(kernel_address(address + into), 0x5000 + into);
         }
         assert_eq!(describe("a store", -1, OUTSIDE_VIEWS - 1), None);
+        assert_eq!(kernel_address(OUTSIDE_VIEWS - 1), OUTSIDE_VIEWS - 1);
     }
 }

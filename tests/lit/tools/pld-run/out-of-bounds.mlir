@@ -6,12 +6,17 @@
 // through one that leaves it is refused with the numbers of the view.
 // RUN: rm -rf %t && split-file %s %t
 // RUN: not pld-run %t/remote-store.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=STORE
-// Under the explorer the access goes to the view's own address, as it
-// always has (the explorer checks accesses itself, and a seed keeps its
-// schedule): the window it leaves refuses it.
+// Under the explorer too, in the view's words; and a store just past its
+// tensor that stays inside the window (onto the signal after it) is
+// refused there as well (the explorer kept the kernel's address and saw
+// nothing wrong: "no race ..." with exit 0).
 // RUN: not pld-run %t/remote-store.mlir --ranks 2 --explore 3 2>&1 | FileCheck %s --check-prefix=STORE-EXPLORE
-// STORE-EXPLORE-DAG: error: rank 0: {{.*}}remote-store.mlir:12:3: pto.tstore: a store of bytes {{[0-9]+}}..{{[0-9]+}} relative to rank {{[01]}}'s window lies past its end (288 bytes), in no window, tile or buffer of the run
-// STORE-EXPLORE-DAG: error: rank 1: {{.*}}remote-store.mlir:12:3: pto.tstore: a store of bytes {{[0-9]+}}..{{[0-9]+}} relative to rank {{[01]}}'s window lies past its end (288 bytes), in no window, tile or buffer of the run
+// STORE-EXPLORE-DAG: error: rank 0: {{.*}}remote-store.mlir:12:3: pto.tstore: a store through a pto.partition_view that leaves its pto.make_tensor_view (elements 1024..1088 of dimension 1, which holds 64)
+// STORE-EXPLORE-DAG: error: rank 1: {{.*}}remote-store.mlir:12:3: pto.tstore: a store through a pto.partition_view that leaves its pto.make_tensor_view (elements 1025..1089 of dimension 1, which holds 64)
+// RUN: not pld-run %t/near-store.mlir --ranks 2 --explore 3 2>&1 | FileCheck %s --check-prefix=NEAR-EXPLORE
+// NEAR-EXPLORE-DAG: schedule 0 (--replay 0): error: rank 0: {{.*}}near-store.mlir:12:3: pto.tstore: a store through a pto.partition_view that leaves its pto.make_tensor_view (elements 60..68 of dimension 1, which holds 64)
+// NEAR-EXPLORE-DAG: schedule 0 (--replay 0): error: rank 1: {{.*}}near-store.mlir:12:3: pto.tstore: a store through a pto.partition_view that leaves its pto.make_tensor_view (elements 61..69 of dimension 1, which holds 64)
+// NEAR-EXPLORE: 3 schedules explored {{.*}}: 2 findings (first seen with seed 0)
 // RUN: not pld-run %t/remote-load.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=LOAD
 // RUN: not pld-run %t/plain-far.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=PLAIN
 // Past its own window by whole windows' worth of bytes, where a window laid
@@ -32,14 +37,13 @@
 // the parameter's tensor. One through other pointer arithmetic is checked
 // against the window, as a copy is.
 // RUN: not pld-run %t/scalar-near.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=NEAR
+// RUN: not pld-run %t/scalar-near.mlir --ranks 2 --explore 2 2>&1 | FileCheck %s --check-prefix=NEAR
 // RUN: not pld-run %t/converted-scalar.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=CSCALAR
 // An offset so large that its bytes do not fit 64 bits (2^62 elements of
 // 4 bytes) wrapped around to byte 0 of the window, and the load and the
 // scalar read went through with exit 0:
 // RUN: not pld-run %t/wrapped.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=WRAPPED
-// RUN: not pld-run %t/wrapped.mlir --ranks 2 --explore 2 2>&1 | FileCheck %s --check-prefix=WRAPPED-EXPLORE
-// WRAPPED-EXPLORE-DAG: rank 0: {{.*}}wrapped.mlir:9:8: pto.tload: a load at an offset that does not fit 64 bits (offset x stride x element size wraps around), in no window, tile or buffer of the run
-// WRAPPED-EXPLORE-DAG: rank 0: {{.*}}wrapped.mlir:11:8: pto.load_scalar: a scalar load at an offset that does not fit 64 bits
+// RUN: not pld-run %t/wrapped.mlir --ranks 2 --explore 2 2>&1 | FileCheck %s --check-prefix=WRAPPED
 // WRAPPED-DAG: rank 0: {{.*}}wrapped.mlir:9:8: pto.tload: a load through a pto.partition_view that leaves its pto.make_tensor_view (elements 4611686018427387904..4611686018427387912 of dimension 1, which holds 64): an offset past the end of its tensor?
 // WRAPPED-DAG: rank 1: {{.*}}wrapped.mlir:9:8: pto.tload: a load through a pto.partition_view
 // WRAPPED-DAG: rank 0: {{.*}}wrapped.mlir:11:8: pto.load_scalar: a scalar load of element 4611686018427387904 of a parameter whose tensor holds 64: an offset past the end of its tensor?
@@ -83,6 +87,22 @@ func.func @remote_store(%data: tensor<1x64xf32, #pld.dist>, %sig: tensor<2x1xi32
   %peer32 = arith.index_cast %peer : index to i32
   %t = "pld.tile_load"(%data, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (tensor<1x64xf32, #pld.dist>, index, index) -> tensor<1x64xf32, #pld.tile>
   "pld.tile_remote_store"(%t, %data, %peer32, %c0, %col) : (tensor<1x64xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, i32, index, index) -> ()
+  return
+}
+
+//--- near-store.mlir
+func.func @near_store(%data: tensor<1x64xf32, #pld.dist>, %sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (tensor<2x1xi32, #pld.dist>) -> !pld.ctx
+  %me32 = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %me = arith.index_cast %me32 : i32 to index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c60 = arith.constant 60 : index
+  %col = arith.addi %c60, %me : index
+  %peer = arith.subi %c1, %me : index
+  %peer32 = arith.index_cast %peer : index to i32
+  %t = "pld.tile_load"(%data, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (tensor<1x64xf32, #pld.dist>, index, index) -> tensor<1x8xf32, #pld.tile>
+  "pld.tile_remote_store"(%t, %data, %peer32, %c0, %col) : (tensor<1x8xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, i32, index, index) -> ()
   return
 }
 
