@@ -25,7 +25,9 @@ pub fn read_bytes(path: &str) -> std::io::Result<Vec<u8>> {
 /// Everything `reader` gives, refused past `limit` bytes.
 fn read_at_most(reader: impl Read, limit: u64) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    reader.take(limit + 1).read_to_end(&mut bytes)?;
+    // A file larger than the memory is an error of the read (std's
+    // try_reserve), not the end of the tool.
+    pld_sim::runtime::oom::fallible(|| reader.take(limit + 1).read_to_end(&mut bytes))?;
     if bytes.len() as u64 > limit {
         return Err(std::io::Error::other(format!(
             "more than {}; an input module is at most that (is it a device such as /dev/zero, \

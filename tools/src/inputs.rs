@@ -93,8 +93,7 @@ pub fn fill(
     Ok(match generator {
         Generator::Zeros => {
             let mut zeros = Vec::new();
-            zeros
-                .try_reserve_exact(param.bytes())
+            pld_sim::runtime::oom::fallible(|| zeros.try_reserve_exact(param.bytes()))
                 .map_err(out_of_memory)?;
             zeros.resize(param.bytes(), 0);
             zeros
@@ -132,9 +131,11 @@ fn read_npy_file(path: &str, data: usize) -> Result<Vec<u8>, String> {
     let limit = data.saturating_add(NPY_HEADER_BYTES);
     let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
     let mut bytes = Vec::new();
-    file.take((limit as u64).saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(|e| e.to_string())?;
+    pld_sim::runtime::oom::fallible(|| {
+        file.take((limit as u64).saturating_add(1))
+            .read_to_end(&mut bytes)
+    })
+    .map_err(|e| e.to_string())?;
     if bytes.len() > limit {
         return Err(format!(
             "it holds more than the {limit} bytes a .npy file of the parameter's {data} bytes \
@@ -152,7 +153,7 @@ fn repeated(param: &Param, period: &[f64]) -> Result<Vec<u8>, std::collections::
     let total = param.bytes();
     let mut bytes = param.dtype.encode_all(period.iter().copied());
     bytes.truncate(total);
-    bytes.try_reserve_exact(total - bytes.len())?;
+    pld_sim::runtime::oom::fallible(|| bytes.try_reserve_exact(total - bytes.len()))?;
     while !bytes.is_empty() && bytes.len() < total {
         let more = bytes.len().min(total - bytes.len());
         bytes.extend_from_within(..more);

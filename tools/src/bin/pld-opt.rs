@@ -139,6 +139,11 @@ fn list_passes() {
     println!("Upstream MLIR passes (see `mlir-opt --help`) are accepted too.");
 }
 
+/// A failed allocation ends the tool with an error and status 1, not an
+/// abort (`pld_sim::runtime::oom`).
+#[global_allocator]
+static ALLOCATOR: pld_sim::runtime::oom::ExitOnFailure = pld_sim::runtime::oom::ExitOnFailure;
+
 fn main() {
     pld_ir::diag::name_program("pld-opt");
     pld_tools::files::quiet_on_closed_stdout();
