@@ -301,7 +301,8 @@ fn measure(
     // for a best-of.
     let runs = config.runs.clamp(1, 5);
     println!(
-        "  best of {runs} runs each; anchors: OpenMPI MPI_Allreduce ({}), ideal in-process ring and one-shot, and the tiled schedules (C, pthreads)",
+        "  best of {} each; anchors: OpenMPI MPI_Allreduce ({}), ideal in-process ring and one-shot, and the tiled schedules (C, pthreads)",
+        crate::harness::runs(runs),
         match &anchors.mpi {
             Ok(path) => display_path(path),
             Err(e) => format!("unavailable: {e}"),

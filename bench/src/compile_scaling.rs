@@ -74,7 +74,7 @@ pub fn run(config: Config) -> Result {
 
 fn measure(config: Config, pld_opt: &Path, mlir_opt: &Path, irdl: &Path, dir: &Path) -> Result {
     let runs = config.runs.clamp(1, 3);
-    println!("  best of {runs} runs each");
+    println!("  best of {} each", crate::harness::runs(runs));
     println!();
     println!(
         "  {:>7}  {:>12}  {:>10}",

@@ -252,6 +252,14 @@ pub fn parse_duration(text: &str) -> Option<Duration> {
 }
 
 /// `d` with three significant-ish digits in a unit that suits it.
+/// "1 run", "5 runs".
+pub fn runs(n: usize) -> String {
+    match n {
+        1 => "1 run".to_string(),
+        _ => format!("{n} runs"),
+    }
+}
+
 pub fn format_duration(d: Duration) -> String {
     let secs = d.as_secs_f64();
     if secs >= 1.0 {

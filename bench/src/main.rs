@@ -13,6 +13,7 @@ mod compile_scaling;
 mod explore;
 mod fill_check;
 mod harness;
+mod interrupt;
 mod plugin;
 mod scaling;
 mod shard_mpi;
@@ -58,7 +59,7 @@ impl Setting {
     /// What the option makes the benchmark do, for its header (nothing for
     /// `--quick` when not given).
     fn describe(self, config: &Config) -> Option<String> {
-        let runs = |n: usize| format!("{n} run{}", if n == 1 { "" } else { "s" });
+        let runs = harness::runs;
         match self {
             Setting::Runs(None) => Some(runs(config.runs)),
             Setting::Runs(Some(most)) => Some(format!("best of {}", runs(config.runs.min(most)))),
@@ -358,6 +359,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    interrupt::install();
     match action {
         Action::Help => println!("{USAGE}"),
         Action::List => list(),

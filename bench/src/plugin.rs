@@ -98,7 +98,10 @@ pub fn run(config: Config) -> Result {
 
 fn measure(config: Config, tools: &Tools, dir: &Path) -> Result {
     let runs = config.runs.clamp(1, 3);
-    println!("  best of {runs} runs each, the commands alternating; anchor: pld-opt");
+    println!(
+        "  best of {} each, the commands alternating; anchor: pld-opt",
+        crate::harness::runs(runs)
+    );
     println!();
     println!(
         "  {:>7}  {:>10}  {:>15}  {:>6}  {:>24}  {:>6}",

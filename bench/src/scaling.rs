@@ -71,9 +71,10 @@ fn measure(
     let runs = config.runs.clamp(1, 3);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
-        "  32 MiB of f32 per rank, Sum, ring; best of {runs} runs each; {cores} cores; \
+        "  32 MiB of f32 per rank, Sum, ring; best of {} each; {cores} cores; \
          anchors: the ideal in-process ring (C, pthreads) on as many threads, and the tiled \
-         ring (the same schedule in C, no simulator)"
+         ring (the same schedule in C, no simulator)",
+        crate::harness::runs(runs)
     );
     println!(
         "  per core = busbw x P / cores (GB/s); rel = per core / per core at P = {}; goal: \
