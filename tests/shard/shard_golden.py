@@ -157,6 +157,21 @@ def tensor_type(text):
     return dims, m.group(2)
 
 
+def wrap(x, w):
+    """x at w bits, sign-interpreted."""
+    x &= (1 << w) - 1
+    return x - (1 << w) if x >> (w - 1) else x
+
+
+def unsigned(x, w):
+    return x & ((1 << w) - 1)
+
+
+def toward_zero(a, b):
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
 def ints(props, name):
     m = re.search(name + r" = array<i\d+(?:: ([-\d, ]+))?>", props)
     return [int(v) for v in m.group(1).split(",")] if m and m.group(1) else []
@@ -336,32 +351,125 @@ class Interpreter:
         sizes = [self.grid.shape[a] for a in axes]
         self.set(op, [sizes if op.count > 1 else sizes[0]] * self.grid.n)
 
+    # Integer arith as MLIR defines it: two's complement at the type's
+    # width (index: 64 bits), values kept as Python ints sign-interpreted.
+    def widths(self, op):
+        """Bit widths of the operands' and the result's types."""
+        def bits(t):
+            t = t.strip()
+            return 64 if t == "index" else int(t[1:])
+        ins, _, out = op.types.rpartition("->")
+        ins = [bits(t) for t in ins.strip().strip("()").split(",") if t.strip()]
+        return ins, bits(out)
+
     def arith_constant(self, op):
-        self.set(op, [scalar(op.props, "value")] * self.grid.n)
+        m = re.search(r"value = (-?\d+|true|false)", op.props)
+        text = m.group(1)
+        value = {"true": 1, "false": 0}.get(text, None)
+        value = int(text) if value is None else value
+        self.set(op, [wrap(value, self.widths(op)[1])] * self.grid.n)
 
     def binary(self, op, f):
-        self.set(op, [f(self.value(d, op.operands[0]), self.value(d, op.operands[1])) for d in range(self.grid.n)])
+        w = self.widths(op)[1]
+        self.set(op, [wrap(f(self.value(d, op.operands[0]), self.value(d, op.operands[1]), w), w) for d in range(self.grid.n)])
 
     def arith_addi(self, op):
-        self.binary(op, lambda a, b: a + b)
+        self.binary(op, lambda a, b, w: a + b)
 
     def arith_subi(self, op):
-        self.binary(op, lambda a, b: a - b)
+        self.binary(op, lambda a, b, w: a - b)
 
     def arith_muli(self, op):
-        self.binary(op, lambda a, b: a * b)
+        self.binary(op, lambda a, b, w: a * b)
 
     def arith_divsi(self, op):
-        self.binary(op, lambda a, b: int(a / b))
+        self.binary(op, lambda a, b, w: toward_zero(a, b))
 
     def arith_remsi(self, op):
-        self.binary(op, lambda a, b: int(math.fmod(a, b)))
+        self.binary(op, lambda a, b, w: a - b * toward_zero(a, b))
+
+    def arith_floordivsi(self, op):
+        self.binary(op, lambda a, b, w: a // b)
+
+    def arith_ceildivsi(self, op):
+        self.binary(op, lambda a, b, w: -((-a) // b))
+
+    def arith_divui(self, op):
+        self.binary(op, lambda a, b, w: unsigned(a, w) // unsigned(b, w))
+
+    def arith_remui(self, op):
+        self.binary(op, lambda a, b, w: unsigned(a, w) % unsigned(b, w))
+
+    def arith_ceildivui(self, op):
+        self.binary(op, lambda a, b, w: -((-unsigned(a, w)) // unsigned(b, w)))
+
+    def arith_maxsi(self, op):
+        self.binary(op, lambda a, b, w: max(a, b))
+
+    def arith_minsi(self, op):
+        self.binary(op, lambda a, b, w: min(a, b))
+
+    def arith_maxui(self, op):
+        self.binary(op, lambda a, b, w: a if unsigned(a, w) >= unsigned(b, w) else b)
+
+    def arith_minui(self, op):
+        self.binary(op, lambda a, b, w: a if unsigned(a, w) <= unsigned(b, w) else b)
+
+    def arith_shli(self, op):
+        self.binary(op, lambda a, b, w: a << b)
+
+    def arith_shrsi(self, op):
+        self.binary(op, lambda a, b, w: a >> b)
+
+    def arith_shrui(self, op):
+        self.binary(op, lambda a, b, w: unsigned(a, w) >> b)
+
+    def arith_andi(self, op):
+        self.binary(op, lambda a, b, w: a & b)
+
+    def arith_ori(self, op):
+        self.binary(op, lambda a, b, w: a | b)
+
+    def arith_xori(self, op):
+        self.binary(op, lambda a, b, w: a ^ b)
+
+    def arith_cmpi(self, op):
+        predicate = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"][scalar(op.props, "predicate")]
+        w = self.widths(op)[0][0]
+        def holds(a, b):
+            if predicate[0] == "u":
+                a, b = unsigned(a, w), unsigned(b, w)
+            compare = {"eq": a == b, "ne": a != b, "lt": a < b, "le": a <= b, "gt": a > b, "ge": a >= b}
+            return compare[predicate.lstrip("su")]
+        self.set(op, [wrap(int(holds(self.value(d, op.operands[0]), self.value(d, op.operands[1]))), 1) for d in range(self.grid.n)])
+
+    def arith_select(self, op):
+        c, t, f = op.operands[:3]
+        self.set(op, [self.value(d, t) if self.value(d, c) != 0 else self.value(d, f) for d in range(self.grid.n)])
+
+    def cast(self, op, zero_extend):
+        (w_in, *_), w_out = self.widths(op)
+        def one(v):
+            return wrap(unsigned(v, w_in) if zero_extend else v, w_out)
+        self.set(op, [one(self.value(d, op.operands[0])) for d in range(self.grid.n)])
 
     def arith_index_cast(self, op):
-        self.set(op, [self.value(d, op.operands[0]) for d in range(self.grid.n)])
+        self.cast(op, False)
+
+    def arith_extsi(self, op):
+        self.cast(op, False)
+
+    def arith_trunci(self, op):
+        self.cast(op, False)
+
+    def arith_index_castui(self, op):
+        self.cast(op, True)
+
+    def arith_extui(self, op):
+        self.cast(op, True)
 
     def tensor_cast(self, op):
-        self.arith_index_cast(op)
+        self.set(op, [self.value(d, op.operands[0]) for d in range(self.grid.n)])
 
     def tensor_extract_slice(self, op):
         static, sizes = ints(op.props, "static_offsets"), ints(op.props, "static_sizes")

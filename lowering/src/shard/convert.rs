@@ -1,5 +1,6 @@
 //! Converting one shard function into a [`Program`], op by op.
 
+use super::arith;
 use super::builder::{loc, Builder};
 use super::collectives;
 use super::grid::Grid;
@@ -192,8 +193,11 @@ fn unsupported(name: &str) -> Refusal {
             .into();
     }
     "is not converted by convert-shard-to-pld: a shard function may hold the shard \
-     collectives, integer arithmetic on device indices, tensor.cast and tensor.extract_slice; \
-     other per-device computation belongs in a pld kernel"
+     collectives, integer arithmetic on device indices (arith.constant, addi, subi, muli, \
+     divsi, divui, remsi, remui, floordivsi, ceildivsi, ceildivui, maxsi, maxui, minsi, \
+     minui, shli, shrsi, shrui, andi, ori, xori, cmpi, select, index_cast, index_castui, \
+     extsi, extui, trunci), tensor.cast and tensor.extract_slice; other per-device \
+     computation belongs in a pld kernel"
         .into()
 }
 
@@ -235,43 +239,61 @@ fn process_index(b: &mut Builder, op: OperationRef, name: &str) -> Result<(), Re
     Ok(())
 }
 
-/// Integer `arith` ops on device-dependent integers, evaluated per device.
+/// Integer `arith` ops on device-dependent integers, evaluated per device
+/// at their type's width ([`super::arith`]).
 fn integer(b: &mut Builder, op: OperationRef, name: &str) -> Result<(), Refusal> {
     let result = pld_ir::result_at(op, 0).ok_or("has no result")?;
-    if name == "arith.constant" {
-        let value = op
-            .attribute("value")
-            .ok()
-            .and_then(pld_ir::attr::int)
-            .ok_or("is not an integer constant")?;
-        b.set_int(result, PerDevice::constant(b.devices, value));
-        return Ok(());
-    }
-    let operand = |i: usize| -> Result<PerDevice, Refusal> {
-        b.int_of(pld_ir::operand(op, i).ok_or("lacks an operand")?)
-    };
-    let lhs = operand(0)?;
+    let width = |value| pld_ir::types::bit_width(pld_ir::type_of(value)).unwrap_or(64);
+    let operand = |i: usize| pld_ir::operand(op, i).ok_or("lacks an operand");
+    let value_of = |b: &Builder, i: usize| -> Result<PerDevice, Refusal> { b.int_of(operand(i)?) };
+    let to = width(result);
     let value = match name {
-        "arith.index_cast" | "arith.index_castui" | "arith.extsi" | "arith.extui"
-        | "arith.trunci" => Some(lhs),
-        _ => {
-            let rhs = operand(1)?;
-            let f: fn(i64, i64) -> Option<i64> = match name {
-                "arith.addi" => i64::checked_add,
-                "arith.subi" => i64::checked_sub,
-                "arith.muli" => i64::checked_mul,
-                "arith.divsi" | "arith.divui" => i64::checked_div,
-                "arith.remsi" | "arith.remui" => i64::checked_rem,
-                "arith.floordivsi" => |a, b| (b != 0).then(|| a.div_euclid(b)),
-                "arith.ceildivsi" => |a, b| (b != 0).then(|| -(-a).div_euclid(b)),
-                "arith.maxsi" | "arith.maxui" => |a, b| Some(a.max(b)),
-                "arith.minsi" | "arith.minui" => |a, b| Some(a.min(b)),
-                _ => return Err(unsupported(name)),
-            };
-            lhs.zip(&rhs, f)
+        "arith.constant" => {
+            let value = op
+                .attribute("value")
+                .ok()
+                .and_then(pld_ir::attr::int)
+                .ok_or("is not an integer constant")?;
+            Some(PerDevice::constant(
+                b.devices,
+                arith::wrap(value.into(), to),
+            ))
         }
+        "arith.select" => {
+            let (condition, then, other) = (value_of(b, 0)?, value_of(b, 1)?, value_of(b, 2)?);
+            let chosen = |d: usize| match condition.0[d] {
+                0 => other.0[d],
+                _ => then.0[d],
+            };
+            Some(PerDevice::from_fn(b.devices, chosen))
+        }
+        "arith.cmpi" => {
+            let predicate = op
+                .attribute("predicate")
+                .ok()
+                .and_then(pld_ir::attr::int)
+                .and_then(arith::Predicate::from_number)
+                .ok_or("has a predicate this pass does not know")?;
+            let from = width(operand(0)?);
+            value_of(b, 0)?.zip(&value_of(b, 1)?, |x, y| Some(predicate.apply(x, y, from)))
+        }
+        _ => match (arith::Cast::from_name(name), arith::IntOp::from_name(name)) {
+            (Some(cast), _) => {
+                let from = width(operand(0)?);
+                let lhs = value_of(b, 0)?;
+                Some(PerDevice(
+                    lhs.0.iter().map(|v| cast.apply(*v, from, to)).collect(),
+                ))
+            }
+            (None, Some(int_op)) => {
+                value_of(b, 0)?.zip(&value_of(b, 1)?, |x, y| int_op.apply(x, y, to))
+            }
+            (None, None) => return Err(unsupported(name)),
+        },
     };
-    let value = value.ok_or("divides by zero or overflows on some device")?;
+    let value = value.ok_or(
+        "divides by zero, divides the type's minimum by -1 or shifts by the width or more on some device",
+    )?;
     b.set_int(result, value);
     Ok(())
 }

@@ -12,6 +12,7 @@
 //! a `tensor.extract_slice`; [`kernel`] and [`program`]
 //! write the result as MLIR text, which the pass parses into the module.
 
+pub mod arith;
 pub mod builder;
 pub mod collectives;
 pub mod convert;

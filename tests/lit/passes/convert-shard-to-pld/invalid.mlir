@@ -142,7 +142,7 @@ func.func @dynamic_shape(%x: tensor<?xf32>) -> tensor<?xf32> {
 shard.grid @grid(shape = 4)
 func.func @compute(%x: tensor<8xf32>) -> tensor<8xf32> {
   %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8xf32> -> tensor<8xf32>
-  // expected-error @+1 {{'arith.addf' op is not converted by convert-shard-to-pld: a shard function may hold the shard collectives, integer arithmetic on device indices, tensor.cast and tensor.extract_slice; other per-device computation belongs in a pld kernel}}
+  // expected-error @+1 {{'arith.addf' op is not converted by convert-shard-to-pld: a shard function may hold the shard collectives, integer arithmetic on device indices (arith.constant, addi, subi, muli, divsi, divui, remsi, remui, floordivsi, ceildivsi, ceildivui, maxsi, maxui, minsi, minui, shli, shrsi, shrui, andi, ori, xori, cmpi, select, index_cast, index_castui, extsi, extui, trunci), tensor.cast and tensor.extract_slice; other per-device computation belongs in a pld kernel}}
   %s = arith.addf %r, %r : tensor<8xf32>
   return %s : tensor<8xf32>
 }
@@ -300,7 +300,7 @@ func.func @too_many_runs(%x: tensor<80x3x80x3x3x3xf32>) -> tensor<79x2x79x2x2x2x
 // linalg ops of a per-device computation, from their first.
 shard.grid @grid(shape = 4)
 func.func @linalg_only(%x: tensor<2x16xf32>) -> tensor<2x16xf32> {
-  // expected-error @+1 {{'tensor.empty' op is not converted by convert-shard-to-pld: a shard function may hold the shard collectives, integer arithmetic on device indices, tensor.cast and tensor.extract_slice; other per-device computation belongs in a pld kernel}}
+  // expected-error @+1 {{'tensor.empty' op is not converted by convert-shard-to-pld: a shard function may hold the shard collectives, integer arithmetic on device indices (arith.constant, addi, subi, muli, divsi, divui, remsi, remui, floordivsi, ceildivsi, ceildivui, maxsi, maxui, minsi, minui, shli, shrsi, shrui, andi, ori, xori, cmpi, select, index_cast, index_castui, extsi, extui, trunci), tensor.cast and tensor.extract_slice; other per-device computation belongs in a pld kernel}}
   %y = tensor.empty() : tensor<2x16xf32>
   %z = linalg.add ins(%x, %x : tensor<2x16xf32>, tensor<2x16xf32>) outs(%y : tensor<2x16xf32>) -> tensor<2x16xf32>
   return %z : tensor<2x16xf32>
@@ -349,4 +349,51 @@ func.func @host() attributes {pld.kind = #pld.func_kind<"host">} {
   // expected-error @+1 {{'func.call' op calls @shard, a shard function that convert-shard-to-pld turns into a HOST orchestrator without arguments or results; inline it into its caller first}}
   %r = func.call @shard(%x) : (tensor<8xf32>) -> tensor<8xf32>
   return
+}
+
+// -----
+
+// Integer arith with no value on some device: a division by zero (device
+// 2), the minimum of i8 divided by -1 (device 0 of the second function),
+// a shift by the width.
+shard.grid @grid(shape = 4)
+func.func @divide_by_zero(%x: tensor<8xf32>) -> tensor<1xf32> {
+  %d = shard.process_linear_index on @grid : index
+  %c2 = arith.constant 2 : index
+  %z = arith.subi %d, %c2 : index
+  // expected-error @+1 {{'arith.divsi' op divides by zero, divides the type's minimum by -1 or shifts by the width or more on some device}}
+  %q = arith.divsi %c2, %z : index
+  %s = tensor.extract_slice %x[%q] [1] [1] : tensor<8xf32> to tensor<1xf32>
+  return %s : tensor<1xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 4)
+func.func @minimum_by_minus_one(%x: tensor<8xf32>) -> tensor<1xf32> {
+  %d = shard.process_linear_index on @grid : index
+  %d8 = arith.index_cast %d : index to i8
+  %min = arith.constant -128 : i8
+  %m = arith.subi %d8, %min : i8
+  %c1 = arith.constant -1 : i8
+  // expected-error @+1 {{'arith.floordivsi' op divides by zero, divides the type's minimum by -1}}
+  %q = arith.floordivsi %m, %c1 : i8
+  %i = arith.index_cast %q : i8 to index
+  %s = tensor.extract_slice %x[%i] [1] [1] : tensor<8xf32> to tensor<1xf32>
+  return %s : tensor<1xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 4)
+func.func @shift_by_width(%x: tensor<8xf32>) -> tensor<1xf32> {
+  %d = shard.process_linear_index on @grid : index
+  %d32 = arith.index_cast %d : index to i32
+  %c29 = arith.constant 29 : i32
+  %n = arith.addi %d32, %c29 : i32
+  // expected-error @+1 {{'arith.shrui' op divides by zero, divides the type's minimum by -1 or shifts by the width or more on some device}}
+  %q = arith.shrui %d32, %n : i32
+  %i = arith.index_cast %q : i32 to index
+  %s = tensor.extract_slice %x[%i] [1] [1] : tensor<8xf32> to tensor<1xf32>
+  return %s : tensor<1xf32>
 }
