@@ -1,17 +1,29 @@
 //! The collectives an orchestrator still holds as written: neither the
 //! builtin kernels (`--emit=kernels`) nor the PTO text (`--emit=pto`) of a
 //! module exists before its HOST and CHIP rails have lowered them, so both
-//! refuse such a module at each of them instead of writing nothing.
+//! refuse such a module at each of them instead of writing nothing; so
+//! does a function of upstream `shard` IR that convert-shard-to-pld has
+//! not converted.
 
 use melior::ir::OperationRef;
 use pld_dialect::collective::CollectiveKind;
 use pld_dialect::{enums::FuncKind, query::function_kind};
+
+/// Why a function of upstream `shard` IR blocks translation.
+const SHARD: &str = "is upstream shard IR, which names no builtin kernel and has no PTO form; \
+                     convert it first (the shard-to-pto pipeline, or convert-shard-to-pld then \
+                     pld-to-pto)";
 
 /// Each collective of a HOST or CHIP orchestrator in `root` that its rail
 /// has not lowered yet, with why it blocks translation.
 pub fn collectives<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<(OperationRef<'c, 'a>, String)> {
     let mut found = Vec::new();
     for function in pld_ir::functions(root) {
+        // A function of upstream shard IR (the first shard op of each).
+        if let Some(op) = pld_ir::collect(function, |n| n.starts_with("shard.")).first() {
+            found.push((*op, SHARD.to_string()));
+            continue;
+        }
         let pipeline = match function_kind(function) {
             Ok(Some(FuncKind::Host)) => ("HOST", "pld-host-pipeline"),
             Ok(Some(FuncKind::Chip)) => ("CHIP", "pld-chip-pipeline"),
