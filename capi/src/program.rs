@@ -91,13 +91,14 @@ impl Loaded {
             },
         );
         // A shard module runs as the pld program pld-run makes of it.
-        let converted = match pld_sim::compiler::shard_program_for(&text, &source, ranks)? {
-            Some(program) => Some((
-                pld_ir::parse::parse(context, &program, &source).ok_or(Refusal::Reported)?,
-                program,
-            )),
-            None => None,
-        };
+        let converted =
+            match pld_sim::compiler::shard_program_for(&text, &source, ranks, Some(entry))? {
+                Some(program) => Some((
+                    pld_ir::parse::parse(context, &program, &source).ok_or(Refusal::Reported)?,
+                    program,
+                )),
+                None => None,
+            };
         let (module, text) = match &converted {
             Some((converted, program)) => (converted, program.clone()),
             None => (module, text),

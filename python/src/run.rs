@@ -80,8 +80,13 @@ impl Request {
     /// The request with a shard source converted into the pld program
     /// that runs in its place, as `pld-run` converts it.
     pub fn with_shard_converted(&self) -> Result<Request, Failure> {
-        let converted = pld_sim::compiler::shard_program_for(&self.source, &self.name, self.ranks)
-            .map_err(|e| self.refuse(e))?;
+        let converted = pld_sim::compiler::shard_program_for(
+            &self.source,
+            &self.name,
+            self.ranks,
+            self.entry.as_deref(),
+        )
+        .map_err(|e| self.refuse(e))?;
         Ok(Request {
             converted,
             ..self.clone()

@@ -107,8 +107,13 @@ fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Refusa
     }
     // A shard program runs as the pld program convert-shard-to-pld makes
     // of it (its locations still point into `text`).
-    let converted = pld_sim::compiler::shard_program_for(text, buffer_name, options.ranks)
-        .map_err(Refusal::Error)?;
+    let converted = pld_sim::compiler::shard_program_for(
+        text,
+        buffer_name,
+        options.ranks,
+        options.entry.as_deref(),
+    )
+    .map_err(Refusal::Error)?;
     // Diagnostics quote the user's file, the converted program's too.
     let source = match &converted {
         Some(program) => Source::converted(program, buffer_name, text),

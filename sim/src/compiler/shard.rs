@@ -14,6 +14,9 @@ pub struct ShardProgram {
     /// The devices of its grids, when they all have the same number: the
     /// rank count it runs on.
     pub devices: Option<usize>,
+    /// Each function that runs on a grid, with that grid's devices (the
+    /// rank count it runs on, when the grids differ).
+    pub functions: Vec<(String, usize)>,
 }
 
 /// The pld program of a shard module, `None` when `text` holds no
@@ -41,6 +44,7 @@ pub fn shard_to_pld(text: &str, source_name: &str) -> Result<Option<ShardProgram
         })
         .collect();
     let devices = counts[0].filter(|n| counts.iter().all(|c| *c == Some(*n)));
+    let functions = function_grids(module.as_operation(), &grids);
     let pipeline = if pld_lowering::shard::needs_partition(module.as_operation()) {
         "builtin.module(func.func(sharding-propagation,shard-partition),convert-shard-to-pld)"
     } else {
@@ -59,26 +63,65 @@ pub fn shard_to_pld(text: &str, source_name: &str) -> Result<Option<ShardProgram
             ..Default::default()
         },
     );
-    Ok(Some(ShardProgram { text, devices }))
+    Ok(Some(ShardProgram {
+        text,
+        devices,
+        functions,
+    }))
+}
+
+/// Each function of `module` with the devices of the grid its first op
+/// on a grid names.
+fn function_grids(
+    module: melior::ir::OperationRef,
+    grids: &[melior::ir::OperationRef],
+) -> Vec<(String, usize)> {
+    use pld_lowering::shard::source;
+    let devices_of = |name: &str| {
+        grids.iter().find_map(|g| {
+            let grid = source::grid(*g).ok()?;
+            (grid.name == name).then(|| grid.devices())
+        })
+    };
+    pld_ir::functions(module)
+        .into_iter()
+        .filter_map(|function| {
+            let on_grid = pld_ir::collect(function, |n| n.starts_with("shard."))
+                .into_iter()
+                .find_map(source::grid_name)?;
+            Some((pld_ir::symbol_name(function)?, devices_of(&on_grid)?))
+        })
+        .collect()
 }
 
 /// The pld program that runs in place of the shard module `text` on
 /// `ranks` ranks (`None` when it holds no `shard.grid`): what `pld-run`,
 /// `pld.run` and `pldProgramCreate` run. A program whose grids all have
-/// another number of devices than `ranks` is refused.
+/// another number of devices than `ranks` is refused, and so is an
+/// `entry` (a function's name, with or without its `@`) whose grid has.
 pub fn shard_program_for(
     text: &str,
     source_name: &str,
     ranks: usize,
+    entry: Option<&str>,
 ) -> Result<Option<String>, String> {
     let Some(converted) = shard_to_pld(text, source_name)? else {
         return Ok(None);
     };
-    match converted.devices {
-        Some(devices) if devices != ranks => Err(format!(
-            "{source_name}: the shard program runs on a grid of {devices} devices; run it on \
-             {devices} ranks, not {ranks}"
-        )),
+    let entry = entry.map(|e| e.strip_prefix('@').unwrap_or(e));
+    let entry_grid = converted
+        .functions
+        .iter()
+        .find(|(name, _)| Some(name.as_str()) == entry);
+    let refused = |devices: usize, what: &str| {
+        Err(format!(
+            "{source_name}: {what} runs on a grid of {devices} devices; run it on {devices} \
+             ranks, not {ranks}"
+        ))
+    };
+    match (entry_grid, converted.devices) {
+        (Some((name, devices)), _) if *devices != ranks => refused(*devices, &format!("@{name}")),
+        (None, Some(devices)) if devices != ranks => refused(devices, "the shard program"),
         _ => Ok(Some(converted.text)),
     }
 }

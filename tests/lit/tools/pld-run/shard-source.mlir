@@ -55,3 +55,25 @@ shard.grid @g(shape = 2)
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
+
+//--- two-grids.mlir
+// A module of two grids of different sizes: the rank count is checked
+// against the grid of the function --entry names (it ran @quad on 8 ranks
+// and @pair on 3 with exit 0, and @quad on 2 failed in pld's words, "lists
+// device 2").
+// RUN: not pld-run %t/two-grids.mlir --entry quad --ranks 8 2>&1 | FileCheck %s --check-prefix=QUAD8
+// RUN: not pld-run %t/two-grids.mlir --entry @pair --ranks 3 2>&1 | FileCheck %s --check-prefix=PAIR3
+// RUN: pld-run %t/two-grids.mlir --entry quad --ranks 4 | FileCheck %s --check-prefix=QUAD4
+// QUAD8: pld-run: error: {{.*}}two-grids.mlir: @quad runs on a grid of 4 devices; run it on 4 ranks, not 8
+// PAIR3: pld-run: error: {{.*}}two-grids.mlir: @pair runs on a grid of 2 devices; run it on 2 ranks, not 3
+// QUAD4: @quad on 4 devices: 2 collective calls
+shard.grid @pairs(shape = 2)
+shard.grid @quads(shape = 2x2)
+func.func @pair(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = shard.all_reduce %x on @pairs grid_axes = [0] : tensor<4xf32> -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+func.func @quad(%x: tensor<4xf32>) -> tensor<8xf32> {
+  %r = shard.all_gather %x on @quads grid_axes = [1] gather_axis = 0 : tensor<4xf32> -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
