@@ -11,6 +11,7 @@
 //! of the pld op it names. The module is not changed.
 
 use crate::explore::{Finding, Schedule};
+use crate::program::explore_watch::Watch;
 use crate::program::load::{Finished, Program};
 use crate::program::model::{index_of, KernelInfo};
 use crate::runtime::domain::MAX_RANKS;
@@ -189,15 +190,17 @@ impl PldPass for ExploreProtocol {
         let mut failed = false;
         let mut budget = Budget::new(self.time_limit);
         let mut reports = Reports::new();
-        for kernel in &program.kernels {
-            let function = pld_ir::functions(module)
-                .into_iter()
-                .find(|f| pld_ir::symbol_name(*f).as_deref() == Some(kernel.name.as_str()));
-            let location = function.map_or(module.location(), |f| f.location());
-            let least = function.map_or(1, ranks_at_least);
-            let (at, state) = (location, (&mut budget, &mut reports));
-            failed |= self.explore_kernel(context, &program, (kernel, least), at, state);
-        }
+        Watch::around(|watch| {
+            for kernel in &program.kernels {
+                let function = pld_ir::functions(module)
+                    .into_iter()
+                    .find(|f| pld_ir::symbol_name(*f).as_deref() == Some(kernel.name.as_str()));
+                let location = function.map_or(module.location(), |f| f.location());
+                let least = function.map_or(1, ranks_at_least);
+                let (at, state) = (location, (&mut budget, &mut reports, watch));
+                failed |= self.explore_kernel(context, &program, (kernel, least), at, state);
+            }
+        });
         if let Some(warning) = budget.shortfall() {
             reports.push((module.location(), Severity::Warning, warning));
         }
@@ -318,7 +321,7 @@ impl ExploreProtocol {
         program: &Program,
         (kernel, least): (&KernelInfo, usize),
         at: Location<'c>,
-        (budget, out): (&mut Budget, &mut Reports<'c>),
+        (budget, out, watch): (&mut Budget, &mut Reports<'c>, &Watch),
     ) -> bool {
         let fitting: Vec<usize> = self
             .ranks
@@ -353,14 +356,22 @@ impl ExploreProtocol {
                     return reported;
                 }
                 let seed = self.seed.wrapping_add(i as u64);
-                let finished = match program.run_explored(
+                let hint = format!(
+                    "{}, schedule seed {seed} ({})",
+                    pld_ir::diag::count(ranks, "rank"),
+                    replay_command(at, kernel, ranks, seed)
+                );
+                watch.begin(format!("{}: error: protocol explorer, {hint}", place(at)));
+                let run = program.run_explored(
                     &kernel.name,
                     ranks,
                     Duration::from_secs(10),
                     false,
                     Some(Schedule { seed }),
                     |rank, param| input(kernel, rank, param),
-                ) {
+                );
+                watch.end();
+                let finished = match run {
                     Ok(finished) => finished,
                     Err(message) => {
                         out.push((
@@ -371,11 +382,6 @@ impl ExploreProtocol {
                         return true;
                     }
                 };
-                let hint = format!(
-                    "{}, schedule seed {seed} ({})",
-                    pld_ir::diag::count(ranks, "rank"),
-                    replay_command(at, kernel, ranks, seed)
-                );
                 for (key, location, message) in findings(context, kernel, &finished) {
                     if seen.insert(key) {
                         reported = true;
@@ -454,6 +460,15 @@ impl Budget {
             pld_ir::diag::count(self.planned, "schedule")
         ))
     }
+}
+
+/// `file:line:col` of a location, as a diagnostic starts (`<module>` when
+/// it has none).
+fn place(at: Location) -> String {
+    pld_ir::diag::position(at).map_or_else(
+        || "<module>".to_string(),
+        |p| format!("{}:{}:{}", p.file, p.line, p.column),
+    )
 }
 
 /// `file:line:col` as a location.
