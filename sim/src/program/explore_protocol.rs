@@ -230,6 +230,28 @@ fn admits(kernel: &KernelInfo, ranks: usize) -> bool {
         })
 }
 
+/// For a rank count given with `ranks=` that the kernel's signals are not
+/// shaped for (by [`admits`]' conventions): what its findings may be
+/// worth, and that `pld-run` may refuse their replay (it checks the
+/// collectives' shapes in the source); nothing for a count that fits.
+fn misfit_note(kernel: &KernelInfo, ranks: usize) -> String {
+    if admits(kernel, ranks) {
+        return String::new();
+    }
+    let shapes: Vec<String> = kernel
+        .signals
+        .iter()
+        .map(|&s| format!("{:?}", kernel.params[s].shape))
+        .collect();
+    format!(
+        " [the signals, {}, are not shaped for {} by the composite rail's conventions: what \
+         is found may come of that, and pld-run refuses the replay if a collective's signal \
+         does not fit]",
+        shapes.join(", "),
+        pld_ir::diag::count(ranks, "rank")
+    )
+}
+
 /// The fewest ranks a converted kernel's roots need (a broadcast or reduce
 /// to root r: r + 1), as `pld-lower-composite-ops` noted it; 1 when it
 /// names none.
@@ -357,9 +379,10 @@ impl ExploreProtocol {
                 }
                 let seed = self.seed.wrapping_add(i as u64);
                 let hint = format!(
-                    "{}, schedule seed {seed} ({})",
+                    "{}, schedule seed {seed} ({}){}",
                     pld_ir::diag::count(ranks, "rank"),
-                    replay_command(at, kernel, ranks, seed)
+                    replay_command(at, kernel, ranks, seed),
+                    misfit_note(kernel, ranks)
                 );
                 watch.begin(format!("{}: error: protocol explorer, {hint}", place(at)));
                 let run = program.run_explored(

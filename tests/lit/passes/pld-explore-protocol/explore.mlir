@@ -4,6 +4,12 @@
 // through unchanged.
 //
 // RUN: rm -rf %t && split-file %s %t
+// A rank count given with ranks= that the signals are not shaped for
+// runs as given, and its findings say so (the pass printed a credit leak
+// whose replay pld-run refused, with no word why).
+// RUN: not pld-opt %S/../../../../examples/ring_allreduce.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=2 schedules=1})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MISFIT
+// MISFIT: error: protocol explorer, 2 ranks, schedule seed 0 (pld-run {{.*}}ring_allreduce.mlir --kernel ring_allreduce --ranks 2 --replay 0 --input arg0=rank --input arg1=zeros) [the signals, [6, 4], are not shaped for 2 ranks by the composite rail's conventions: what is found may come of that, and pld-run refuses the replay if a collective's signal does not fit]: credit leak:
+//
 // A remote load that no wait orders after the peer's store: a race, at the
 // load, naming the store. The finding carries the pld-run command that
 // replays its schedule (the file, the kernel, the rank count, the seed and
