@@ -216,7 +216,9 @@ pub(crate) fn submit(
     let Some(sides) = copy.sides(state, rank, site) else {
         return 0;
     };
-    let peer = match queue_peer(state, engine, direction, route.peer, sides) {
+    let peer = local_side(rank, direction, sides)
+        .and_then(|()| queue_peer(state, engine, direction, route.peer, sides));
+    let peer = match peer {
         Ok(peer) => peer,
         Err(message) => {
             state.error_at(rank, site, message);
@@ -260,6 +262,26 @@ pub(crate) fn submit(
         )
     });
     handle
+}
+
+/// The local side of a copy (a put's source, a get's destination) must be
+/// the rank's own: its window, a tile or a buffer, not a peer's window
+/// (the remote side is checked by [`queue_peer`]).
+fn local_side(rank: usize, direction: Direction, sides: Sides) -> Result<(), String> {
+    let (local, side) = match direction {
+        Direction::Put => (sides.reads, "source"),
+        Direction::Get => (sides.writes, "destination"),
+    };
+    match local {
+        Some(window) if window != rank => Err(format!(
+            "a {} has its {side} in rank {window}'s window: the {side} of a {} \
+             is local (this rank's window, a tile or a buffer), and only the other side may be \
+             a peer's",
+            direction.op(),
+            direction.op()
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The peer whose queue a copy goes on (URMA), checked against the memory

@@ -27,3 +27,15 @@
 // The explorer reports them the same way:
 // RUN: not pld-run %t.wrong-queue.pto.mlir --ranks 2 --explore 2 | FileCheck %s --check-prefix=EXPLORE
 // EXPLORE: schedule 0 (--replay 0): error: rank {{[01]}}: {{.*}}wrong-queue.pto.mlir:56:12: pto.comm_tput_async: a URMA TPUT_ASYNC
+//
+// The local side of a copy in a peer's window: a put whose source, or a
+// get whose destination, is the peer's row (both ran with exit 0, the put
+// copying the peer's row onto itself).
+// RUN: sed -e 's/"pto.comm_tput_async"(%%slot, %%staging,/"pto.comm_tput_async"(%%slot, %%slot,/' %S/../../../explore/async-put-waited.pto.mlir > %t.remote-source.pto.mlir
+// RUN: not pld-run %t.remote-source.pto.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=SOURCE
+// SOURCE-DAG: pld-run: error: rank 0: {{.*}}remote-source.pto.mlir:56:12: pto.comm_tput_async: a TPUT_ASYNC has its source in rank 1's window: the source of a TPUT_ASYNC is local (this rank's window, a tile or a buffer), and only the other side may be a peer's
+// SOURCE-DAG: pld-run: error: rank 1: {{.*}}remote-source.pto.mlir:56:12: pto.comm_tput_async: a TPUT_ASYNC has its source in rank 0's window
+// RUN: sed -e 's/"pto.comm_tput_async"(%%slot/"pto.comm_tget_async"(%%slot/' %S/../../../explore/async-put-waited.pto.mlir > %t.remote-destination.pto.mlir
+// RUN: not pld-run %t.remote-destination.pto.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=DESTINATION
+// DESTINATION-DAG: pld-run: error: rank 0: {{.*}}remote-destination.pto.mlir:56:12: pto.comm_tget_async: a TGET_ASYNC has its destination in rank 1's window: the destination of a TGET_ASYNC is local
+// DESTINATION-DAG: pld-run: error: rank 1: {{.*}}remote-destination.pto.mlir:56:12: pto.comm_tget_async: a TGET_ASYNC has its destination in rank 0's window
