@@ -430,3 +430,71 @@ fn broken_templates_are_caught() {
     let leak = broken_allreduce("broken.leak.builtin.tensor.allreduce__sum__fp32", None);
     assert!(leak.contains("credit leak"), "{leak}");
 }
+
+/// A kernel launched with more blocks than its signal has lanes refuses
+/// the call (once per rank) instead of leaving the share of the blocks
+/// past the lanes unsent: all_to_all_v with S = 2 and B = 4 gave rank 1
+/// nothing, exit 0, when launched without its entry (which checks S >= B
+/// first), and indexed_all_to_all_v, which has no entry, with S = 1 and
+/// B = 2 left rows out.
+#[test]
+fn a_kernel_with_fewer_lanes_than_blocks_refuses_its_call() {
+    let ranks = 2;
+    let a = a2av_layout(Dt::F32, ranks, 2);
+    let indexed = vec![
+        TensorArg::new(0, &[8, 16], 4),
+        TensorArg::new(512, &[8, 16], 4),
+        TensorArg::new(1024, &[2, 1], 4),
+        TensorArg::new(1056, &[2], 4),
+        TensorArg::new(1088, &[2, 1], 4),
+        TensorArg::new(1120, &[8], 4),
+    ];
+    let cases: [(&str, Vec<TensorArg>, Vec<Scalar>, i32, usize); 2] = [
+        (
+            "builtin.tensor.all_to_all_v__fp32",
+            a2av_tensors(&a, Dt::F32, ranks),
+            vec![Scalar::Context],
+            4,
+            a.size,
+        ),
+        (
+            "builtin.tensor.indexed_all_to_all_v__fp32",
+            indexed,
+            vec![Scalar::Context, Scalar::Context, Scalar::Context],
+            2,
+            1184,
+        ),
+    ];
+    for (variant, tensors, scalars, blocks, size) in cases {
+        let domain = CommDomain::new(ranks, size).unwrap();
+        let run = BuiltinRun {
+            variant,
+            tensors: &tensors,
+            scalars: &scalars,
+            calls: 1,
+            aiv_limit: AIV_CORES,
+            deadline: DEADLINE,
+            record_remote_writes: false,
+            launch: Some(blocks),
+        }
+        .execute(&domain, None, None)
+        .unwrap();
+        let o = &run.outcome;
+        assert!(
+            o.deadlock.is_none() && o.errors.is_empty(),
+            "{variant}: {o:?}"
+        );
+        assert_eq!(o.fatals.len(), ranks, "{variant}: {:?}", o.fatals);
+        for f in &o.fatals {
+            assert_eq!(f.code, 5, "{variant}: {f}");
+            assert!(
+                f.message
+                    .contains("the signal has fewer lanes (S) than the blocks launched"),
+                "{variant}: {f}"
+            );
+        }
+        for rank in 0..ranks {
+            assert_eq!(o.counters[rank].notifies, 0, "{variant}: rank {rank}");
+        }
+    }
+}
