@@ -125,7 +125,8 @@ fn root(cx: &mut OpCx) {
         (Integer::InRange(index), Some(ranks)) if *index < ranks => {}
         (Integer::InRange(index), None) if *index < RING_MAX_RANKS => {}
         (_, Some(ranks)) => cx.error(format!(
-            "root = {root} is not a rank: the signal has {ranks} rows, one per rank"
+            "root = {root} is not a rank: the signal has {}, one per rank",
+            pld_ir::diag::count(ranks, "row")
         )),
         (_, None) => cx.error(format!(
             "root = {root} is not a rank: a pld comm domain holds at most {RING_MAX_RANKS} ranks"

@@ -186,8 +186,7 @@ fn check_signal(
             r == rows && c >= cols,
             match rail {
                 Rail::Builtin => format!(
-                    "one row per rank, [{rows}, L], with a lane for each block it launches \
-                     (L >= 1)"
+                    "one row per rank, [{rows}, L], with a lane (L) for each block it launches"
                 ),
                 Rail::Composite => format!("one row per rank, [{rows}, L] (L >= 1)"),
             },

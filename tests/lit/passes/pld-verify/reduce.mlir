@@ -71,3 +71,12 @@ func.func @builtin_reduce_f16_or_f32(%x: tensor<64xi8, #pld.dist>, %s: tensor<4x
   "pld.builtin_reduce"(%x, %s, %d) {op = #pld.reduce_op<"sum">, root = 0 : i64, dtype = i8, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (tensor<64xi8, #pld.dist>, tensor<4xi32, #pld.dist>, index) -> ()
   return
 }
+
+// -----
+
+// One row: "1 row", not "1 rows".
+func.func @one_row(%v: tensor<8xf32, #pld.dist>, %sig: tensor<1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{root = 2 is not a rank: the signal has 1 row, one per rank}}
+  %r = "pld.tensor_reduce"(%v, %sig) {op = #pld.reduce_op<"sum">, root = 2 : i64} : (tensor<8xf32, #pld.dist>, tensor<1xi32, #pld.dist>) -> tensor<8xf32, #pld.dist>
+  return
+}
