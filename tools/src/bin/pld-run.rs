@@ -82,7 +82,8 @@ struct Cli {
           value_parser = clap::builder::NonEmptyStringValueParser::new())]
     output_dir: Option<String>,
     /// Write a timeline of every rank (Chrome trace JSON, for Perfetto).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE",
+          value_parser = clap::builder::NonEmptyStringValueParser::new())]
     trace: Option<String>,
     /// Run K schedules of the protocol explorer: one simulated thread at a
     /// time in a seeded order, checking happens-before on window memory
@@ -99,7 +100,8 @@ struct Cli {
     /// Under --explore or --replay: write a line per schedule to FILE (its
     /// seed, steps, a digest of its scheduling decisions and its findings),
     /// to compare the schedules of two builds.
-    #[arg(long = "schedule-log", value_name = "FILE")]
+    #[arg(long = "schedule-log", value_name = "FILE",
+          value_parser = clap::builder::NonEmptyStringValueParser::new())]
     schedule_log: Option<String>,
     /// Lower and compile even when the compile cache holds the result
     /// (and store nothing there).

@@ -27,6 +27,10 @@
 // RUN: not pld-run %t/k.mlir --ranks 2 --output-dir '' 2>&1 | FileCheck %s --check-prefix=EMPTY
 // RUN: sh -c 'pld-run %t/k.mlir --ranks 2 --output-dir "" > /dev/null 2>&1; test $? -eq 2'
 // EMPTY: error: a value is required for '--output-dir <DIR>' but none was supplied
+// So are an empty --schedule-log and --trace (status 1, "cannot write the
+// schedule log : No such file or directory", before).
+// RUN: sh -c 'pld-run %t/k.mlir --ranks 2 --explore 2 --schedule-log "" > /dev/null 2>&1; test $? -eq 2'
+// RUN: sh -c 'pld-run %t/k.mlir --ranks 2 --trace "" > /dev/null 2>&1; test $? -eq 2'
 // RUN: sed 's|name = "data_buf"|name = "../up"|' %S/../../../../examples/allreduce.mlir > %t/escape.mlir
 // RUN: mkdir -p %t/out/deep && not pld-run %t/escape.mlir --ranks 2 --output-dir %t/out/deep 2>&1 | FileCheck %s --check-prefix=ESCAPE
 // RUN: not ls %t/up.rank0.npy
