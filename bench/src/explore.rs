@@ -241,8 +241,12 @@ fn table(config: Config, binary: &Path, host: PathBuf) -> Result {
     ];
     let samples = config.runs.clamp(1, 5);
     println!(
-        "  4096 FP32 (sum); median of {samples} pld-run processes per mode, each {REPETITIONS} \
-         runs or {SCHEDULES} schedules; times per run / schedule"
+        "  4096 FP32 (sum); median of {} per mode, each {REPETITIONS} runs or {SCHEDULES} \
+         schedules; times per run / schedule",
+        match samples {
+            1 => "1 pld-run process".to_string(),
+            n => format!("{n} pld-run processes"),
+        }
     );
     println!(
         "  anchors: the plain run of the same kernel, and the explorer handing the turn from \

@@ -252,9 +252,15 @@ impl Tally {
         let what = match seeds {
             Seeds::Replay(seed) => format!("schedule {seed} replayed in {elapsed:.1?}"),
             Seeds::Explore { first, .. } => format!(
-                "{schedules} schedule{} explored (seeds {first} to {}) in {elapsed:.1?} ({})",
-                if schedules == 1 { "" } else { "s" },
-                first.wrapping_add(schedules as u64 - 1),
+                "{} explored ({}) in {elapsed:.1?} ({})",
+                pld_ir::diag::count(schedules, "schedule"),
+                match schedules {
+                    1 => format!("seed {first}"),
+                    _ => format!(
+                        "seeds {first} to {}",
+                        first.wrapping_add(schedules as u64 - 1)
+                    ),
+                },
                 rate(schedules, elapsed)
             ),
         };
