@@ -449,7 +449,9 @@ fn a_kernel_with_fewer_lanes_than_blocks_refuses_its_call() {
         TensorArg::new(1088, &[2, 1], 4),
         TensorArg::new(1120, &[8], 4),
     ];
-    let cases: [(&str, Vec<TensorArg>, Vec<Scalar>, i32, usize); 2] = [
+    // (variant, tensors, scalars, blocks, window bytes)
+    type Case = (&'static str, Vec<TensorArg>, Vec<Scalar>, i32, usize);
+    let cases: [Case; 2] = [
         (
             "builtin.tensor.all_to_all_v__fp32",
             a2av_tensors(&a, Dt::F32, ranks),
