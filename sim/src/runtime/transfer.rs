@@ -52,11 +52,12 @@ pub(crate) fn check_side(
     }
     // No window, tile or buffer lives in the first 64 KiB: an address there
     // is an offset computed from an empty CommContext slot (a peer at or
-    // past the rank count).
+    // past the rank count), or from a field before the slots (a negative
+    // peer).
     if start < 1 << 16 {
         return refuse(format!(
             "{what} at address {start:#x}, outside every window: a peer at or beyond the rank \
-             count?"
+             count, or below 0?"
         ));
     }
     // A range inside a window (the common case: `locate` finds it by the
