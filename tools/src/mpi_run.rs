@@ -19,6 +19,15 @@ pub fn start(options: &Options) -> Result<(), String> {
             options.ranks
         ));
     }
+    // Refused first, launched or not: the launch advice would only lead
+    // here.
+    if options.transport.is_mpi() && options.explore.is_some() {
+        return Err(format!(
+            "--explore and --replay schedule every rank's threads in one address space; they do \
+             not run under --transport {} (run them without --transport)",
+            options.transport.name()
+        ));
+    }
     if options.transport.is_mpi() && !pld_sim::runtime::mpi::launched() {
         return Err(format!(
             "--transport mpi and mpi-rma run one rank per MPI process: start pld-run with \
@@ -45,12 +54,6 @@ pub fn start(options: &Options) -> Result<(), String> {
             "--ranks {} but mpirun started {} processes: under --transport {name} each process \
              is one rank (mpirun -np {} ... --ranks {})",
             options.ranks, world.size, options.ranks, options.ranks
-        ));
-    }
-    if options.explore.is_some() {
-        return Err(format!(
-            "--explore and --replay schedule every rank's threads in one address space; they do \
-             not run under --transport {name} (run them without --transport)"
         ));
     }
     if pld_sim::runtime::env::SHOW_NODES.read()? && world.rank == 0 {

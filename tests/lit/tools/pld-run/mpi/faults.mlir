@@ -16,6 +16,9 @@
 // RUN: not %mpirun -np 2 pld-run %t/barrier.mlir --ranks 2 --transport mpi --explore 3 2>&1 | FileCheck %s --check-prefix=EXPLORE
 // RUN: not %mpirun -np 2 pld-run %t/barrier.mlir --ranks 3 --transport mpi-rma 2>&1 | FileCheck %s --check-prefix=RANKS
 // RUN: not pld-run %t/barrier.mlir --ranks 2 --transport mpi 2>&1 | FileCheck %s --check-prefix=LAUNCH
+// Without mpirun, --explore under an MPI transport is refused as under
+// mpirun (it was told to start with mpirun, which then refused it).
+// RUN: not pld-run %t/barrier.mlir --ranks 2 --transport mpi --explore 3 2>&1 | FileCheck %s --check-prefix=EXPLORE
 // A rank that dies (killed while its peers wait) takes the job down, named
 // by mpirun, instead of leaving it hanging.
 // RUN: %S/Inputs/kill_rank.sh 3 mpi-rma 1 %t/base/deadlock.mlir %t/killed.out | FileCheck %s --check-prefix=KILLED
