@@ -177,8 +177,13 @@ where
     let operands = roles
         .iter()
         .map(|role| {
-            view.one(role.group())
-                .ok_or_else(|| format!("has no {} operand", role.group()))
+            view.one(role.group()).ok_or_else(|| match role {
+                Role::Signal => "has no signal operand (an allreduce written without one gets \
+                                 it from pld-synthesize-allreduce-signals, which the pipelines \
+                                 run before this pass)"
+                    .to_string(),
+                _ => format!("has no {} operand", role.group()),
+            })
         })
         .collect::<Result<Vec<_>, String>>()?;
     let info = |role: Role| {
