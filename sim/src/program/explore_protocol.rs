@@ -98,8 +98,15 @@ impl ExploreProtocol {
                 false => "",
             };
             let number = |v: &str| {
-                v.parse::<u64>()
-                    .map_err(|_| format!("pld-explore-protocol: {key} takes a number, not '{v}'"))
+                v.parse::<u64>().map_err(|_| {
+                    match !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) {
+                        true => format!(
+                            "pld-explore-protocol: {key} takes a number up to {}, not '{v}'",
+                            u64::MAX
+                        ),
+                        false => format!("pld-explore-protocol: {key} takes a number, not '{v}'"),
+                    }
+                })
             };
             match key {
                 "ranks" => {
@@ -606,6 +613,9 @@ mod tests {
         assert!(ExploreProtocol::parse("schedules=x")
             .unwrap_err()
             .contains("a number"));
+        assert!(ExploreProtocol::parse("seed=18446744073709551616")
+            .unwrap_err()
+            .ends_with("takes a number up to 18446744073709551615, not '18446744073709551616'"));
         assert!(ExploreProtocol::parse("seed=18446744073709551615").is_err());
         assert!(ExploreProtocol::parse("seed=18446744073709551615 schedules=1").is_ok());
         assert!(ExploreProtocol::parse("seed=1 seed=2")
