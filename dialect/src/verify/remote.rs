@@ -113,14 +113,22 @@ fn window_extents(
             ));
             return false;
         }
-        let mut size = target.dim(k);
-        if tail_padded && k + 1 == rank {
-            size = size.map(|s| s.saturating_add(FP16_TAIL_PADDING));
-        }
-        if let Some(size) = size {
+        let written = target.dim(k);
+        let padded = tail_padded && k + 1 == rank;
+        let size = match padded {
+            true => written.map(|s| s.saturating_add(FP16_TAIL_PADDING)),
+            false => written,
+        };
+        if let (Some(size), Some(written)) = (size, written) {
             if !ends_within(offset, extent, size) {
+                let widened = match padded {
+                    true => format!(
+                        ", its {written} elements and the {FP16_TAIL_PADDING} of the tail padding"
+                    ),
+                    false => String::new(),
+                };
                 cx.error(format!(
-                    "reads past the end of dimension {k} (offset {offset} + extent {extent} > size {size})"
+                    "reads past the end of dimension {k} (offset {offset} + extent {extent} > size {size}{widened})"
                 ));
                 return false;
             }

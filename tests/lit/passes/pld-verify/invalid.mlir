@@ -526,7 +526,7 @@ func.func @tile_remote_load_with_physical_tail_padding_reads_past_end_dimension_
   %c1 = arith.constant 1 : index
   %c48 = arith.constant 48 : index
   // The tail variant may read 15 elements past the end, not more.
-  // expected-error@+1 {{reads past the end of dimension 1 (offset 0 + extent 48 > size 32)}}
+  // expected-error@+1 {{reads past the end of dimension 1 (offset 0 + extent 48 > size 32, its 17 elements and the 15 of the tail padding)}}
   %r = "pld.tile_remote_load_with_physical_tail_padding"(%t, %p, %c0, %c0, %c1, %c48) {operandSegmentSizes = array<i32: 1, 1, 2, 2>} : (tensor<1x17xf16, #pld.dist>, i32, index, index, index, index) -> tensor<1x48xf16, #pld.tile_with<{valid_shape = array<i64: 1, 48>}>>
   return
 }
