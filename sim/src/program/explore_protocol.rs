@@ -536,20 +536,32 @@ fn findings<'c>(
         out.push((format!("error {error}"), None, format!("error: {error}")));
     }
     if let Some(deadlock) = &outcome.deadlock {
+        // One error per waiting op, naming every rank blocked there.
+        let mut by_site: Vec<(Option<String>, Vec<String>)> = Vec::new();
         for blocked in &deadlock.blocked {
-            let site = blocked.site.as_ref();
+            let site = blocked.site.as_ref().map(|s| s.location.clone());
+            let wait = format!(
+                "rank {} waits for the i32 cell at byte {} of rank {}'s window {} {}, which \
+                 holds {}",
+                blocked.rank,
+                blocked.offset,
+                blocked.window.map_or("?".into(), |w| w.to_string()),
+                blocked.cmp,
+                blocked.expected,
+                blocked.actual
+            );
+            match by_site.iter_mut().find(|(s, _)| *s == site) {
+                Some((_, waits)) => waits.push(wait),
+                None => by_site.push((site, vec![wait])),
+            }
+        }
+        for (site, waits) in by_site {
             out.push((
-                format!("deadlock {:?}", site.map(|s| s.to_string())),
-                site.and_then(|s| location(context, &s.location)),
+                format!("deadlock {site:?}"),
+                site.as_deref().and_then(|s| location(context, s)),
                 format!(
-                    "deadlock: rank {} waits for the i32 cell at byte {} of rank {}'s window {} {}, \
-                     which holds {}, and no thread of any rank can run",
-                    blocked.rank,
-                    blocked.offset,
-                    blocked.window.map_or("?".into(), |w| w.to_string()),
-                    blocked.cmp,
-                    blocked.expected,
-                    blocked.actual
+                    "deadlock: {}, and no thread of any rank can run",
+                    waits.join("; ")
                 ),
             ));
         }
