@@ -355,7 +355,10 @@ def explore(source: Source, *, ranks: int = 2, schedules: int = 20, seed: int = 
     missing fence, Set and AtomicAdd mixed on a cell, a deadlock, a leaked
     credit, under ``check`` a wrong result) is kept once with the first seed
     that showed it. The other arguments are :func:`run`'s; ``time_limit``
-    bounds the whole exploration (:class:`TimeLimitError` past it).
+    bounds the whole exploration: past it, :class:`TimeLimitError` is
+    raised with what the schedules that ended found as its ``result``
+    (an :class:`ExploreResult` with ``stopped`` set; ``None`` when the
+    exploration did not come back in time).
     """
     _integer(schedules, "schedules")
     _integer(seed, "seed")
@@ -374,7 +377,12 @@ def explore(source: Source, *, ranks: int = 2, schedules: int = 20, seed: int = 
         # As pld-run --seed with --explore: the seeds do not wrap around.
         raise ValueError(f"seed {first} with {count} schedules runs past the last seed, "
                          f"{2**64 - 1}")
-    raw = _pld.explore(text, name, _ranks(ranks), _inputs(inputs), bool(check),
-                       _function(kernel, "kernel"), _function(entry, "entry"),
-                       _seconds(deadline), _time_limit(time_limit), first, count)
+    try:
+        raw = _pld.explore(text, name, _ranks(ranks), _inputs(inputs), bool(check),
+                           _function(kernel, "kernel"), _function(entry, "entry"),
+                           _seconds(deadline), _time_limit(time_limit), first, count)
+    except TimeLimitError as stopped:
+        partial = getattr(stopped, "partial", None)
+        stopped.result = None if partial is None else _explore_result(partial)
+        raise
     return _explore_result(raw)

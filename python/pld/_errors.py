@@ -48,7 +48,12 @@ class Error(Exception):
 class TimeLimitError(Error, TimeoutError):
     """A run (or an exploration) that went over its ``time_limit`` and was
     stopped, as ``pld-run --time-limit`` stops one: its waits returned and
-    no further call or schedule started. Its results are not returned."""
+    no further call or schedule started. A run's results are not returned;
+    an exploration's findings so far are its ``result`` (an
+    ``ExploreResult`` with ``stopped`` set, or ``None``)."""
+
+    #: What ``pld.explore`` found before the limit (``None`` for a run).
+    result: object = None
 
 
 class InputError(Error, ValueError):

@@ -5,7 +5,9 @@ with what it found to fill (a kernel's parameters, or a program's window
 buffers), and copies the bytes this returns. An array is taken as it is
 when its dtype converts to the buffer's without loss (numpy's "safe"
 casting: ``float16`` into an ``f32`` buffer, ``int8`` into ``i32``), and
-refused otherwise, so no value is silently rounded or wrapped.
+refused otherwise, so no value is silently rounded or wrapped. Python
+numbers (nested lists) are read as numpy reads them and kept when the
+buffer holds their values (floats round to the nearest, as literals do).
 """
 
 from __future__ import annotations
@@ -63,11 +65,50 @@ def _array(value: object, dtype: type[np.generic], what: str, key: str) -> np.nd
                 f"first (array.astype(np.{name})) if its values fit"
             )
         return value
+    return _from_python(value, dtype, what, key)
+
+
+def _from_python(value: object, dtype: type[np.generic], what: str, key: str) -> np.ndarray:
+    """Python numbers (a nested list, a scalar) in the buffer's dtype.
+    Floats round to the nearest value of a float buffer, as a literal
+    would; a value the buffer cannot hold (past its range, an integer a
+    float buffer cannot hold exactly, a float or an out-of-range integer
+    for an integer buffer) is refused rather than made inf, rounded or
+    wrapped."""
+    name = np.dtype(dtype).name
     try:
-        return np.asarray(value, dtype=dtype)
+        natural = np.asarray(value)
     except (TypeError, ValueError, OverflowError) as e:
+        raise InputTypeError(f"input '{key}' is not an array of {name}: {e}") from None
+    if natural.dtype == object:
+        # numpy keeps integers past 64 bits as Python objects.
+        flat = natural.reshape(-1)
+        huge = next((v for v in flat if isinstance(v, int) and not -2**63 <= v < 2**64), None)
+        if huge is not None and all(isinstance(v, (int, float)) for v in flat):
+            raise InputError(
+                f"input '{key}' holds {huge!r}, which the {what} ({name}) cannot hold: it "
+                "would be rounded, wrapped or made infinite")
+    if natural.dtype.kind not in "biuf":
         raise InputTypeError(
-            f"input '{key}' is not an array of {np.dtype(dtype).name}: {e}") from None
+            f"input '{key}' is not an array of {name}: its values are {natural.dtype}")
+    into_float = np.dtype(dtype).kind == "f"
+    if not into_float and natural.dtype.kind == "f":
+        raise InputTypeError(
+            f"input '{key}' holds floats, but the {what} holds {name}: give integers")
+    with np.errstate(over="ignore", invalid="ignore"):
+        converted = natural.astype(dtype)
+        if natural.dtype.kind == "f":
+            lost = np.isfinite(natural) & ~np.isfinite(converted)
+        elif into_float:
+            lost = ~np.isfinite(converted) | (converted.astype(np.float64) != natural)
+        else:
+            lost = converted.astype(np.int64) != natural
+    if np.any(lost):
+        first = natural[lost].reshape(-1)[0]
+        raise InputError(
+            f"input '{key}' holds {first.item()!r}, which the {what} ({name}) cannot hold: it "
+            "would be rounded, wrapped or made infinite")
+    return converted
 
 
 def _entry(described: Mapping[str, Any], slot: Mapping[str, Any], key: str, value: object,

@@ -254,6 +254,9 @@ class ExploreResult:
     steps: int
     findings: list[ExploreFinding] = field(default_factory=list)
     deadlock: bool = False
+    #: The exploration was stopped by its ``time_limit`` after
+    #: ``schedules`` schedules (the result of a :class:`TimeLimitError`).
+    stopped: bool = False
 
     @property
     def ok(self) -> bool:
@@ -354,4 +357,5 @@ def explore_result(raw: dict[str, Any]) -> ExploreResult:
         steps=raw["steps"],
         findings=[ExploreFinding(s, k, t) for (s, k, t) in raw["findings"]],
         deadlock=raw["deadlock"],
+        stopped=raw.get("stopped", False),
     )

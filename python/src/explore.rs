@@ -33,6 +33,8 @@ pub struct Explored {
     pub findings: Vec<(u64, String, String)>,
     /// Some schedule deadlocked.
     pub deadlock: bool,
+    /// The sweep was stopped by the call's time limit.
+    pub stopped: bool,
 }
 
 /// Explores the request's kernel or program.
@@ -92,8 +94,9 @@ fn explore_kernel(exploration: &Exploration, inputs: &Inputs) -> Result<Explored
 }
 
 /// Runs every schedule of the kernel or program `name`, keeping each new
-/// finding with its seed. Ctrl-C ends the sweep (the schedule it cut short
-/// counts for nothing).
+/// finding with its seed. Ctrl-C ends the sweep with `KeyboardInterrupt`;
+/// the call's time limit ends it with what the schedules before found
+/// (the schedule either cut short counts for nothing).
 fn sweep(
     exploration: &Exploration,
     kind: Kind,
@@ -107,13 +110,18 @@ fn sweep(
         steps: 0,
         findings: Vec::new(),
         deadlock: false,
+        stopped: false,
     };
     let mut seen = HashSet::new();
     for i in 0..exploration.count {
         let seed = exploration.first.wrapping_add(i as u64);
         let judged = verdict(Schedule { seed });
-        if pld_sim::runtime::interrupt::requested() {
+        if pld_sim::runtime::interrupt::pressed() {
             return Err(Failure::Interrupted);
+        }
+        if pld_sim::runtime::interrupt::requested() {
+            explored.stopped = true;
+            return Ok(explored);
         }
         let judged = judged.map_err(|e| exploration.request.refuse(e))?;
         explored.schedules += 1;
@@ -138,6 +146,7 @@ impl Explored {
         d.set_item("steps", self.steps)?;
         d.set_item("findings", self.findings)?;
         d.set_item("deadlock", self.deadlock)?;
+        d.set_item("stopped", self.stopped)?;
         Ok(d)
     }
 }

@@ -89,6 +89,8 @@ fn run_source<'py>(
         time_limit,
         move |asker| guarded(|| run::run(&request, asker)),
         |py, described| inputs::answer(py, &described, &inputs, ranks),
+        // A stopped run's results are not returned.
+        |_, _, _| {},
     )?;
     report.into_python(py)
 }
@@ -135,6 +137,12 @@ fn explore_source<'py>(
         time_limit,
         move |asker| guarded(|| explore::explore(&exploration, asker)),
         |py, described| inputs::answer(py, &described, &inputs, ranks),
+        // The schedules explored before the time limit, on the error.
+        |py, partial: explore::Explored, raised| {
+            if let Ok(found) = partial.into_python(py) {
+                let _ = raised.value(py).setattr("partial", found);
+            }
+        },
     )?;
     explored.into_python(py)
 }

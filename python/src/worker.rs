@@ -123,12 +123,16 @@ impl Limit {
 
 /// Runs `job` on a worker thread and waits for it without the GIL,
 /// answering its questions with `answer` (GIL held) and looking at
-/// Python's signals, and at `limit` (`time_limit=`), every [`TICK`].
+/// Python's signals, and at `limit` (`time_limit=`), every [`TICK`]. A job
+/// stopped by its time limit that still comes back with a result (an
+/// exploration's findings so far) hands it to `keep` with the
+/// `TimeLimitError` about to be raised.
 pub fn converse<'py, Q, A, R>(
     py: Python<'py>,
     limit: Option<Duration>,
     job: impl FnOnce(&Asker<Q, A>) -> Result<R, Failure> + Send + 'static,
     answer: impl FnMut(Python<'py>, Q) -> PyResult<A>,
+    keep: impl FnOnce(Python<'py>, R, &PyErr),
 ) -> PyResult<R>
 where
     Q: Send + 'static,
@@ -141,7 +145,13 @@ where
     };
     let (from_worker, to_worker, counted) =
         spawn(limit.stop.clone(), job).map_err(|f| f.into_pyerr(py))?;
-    wait(py, (from_worker, to_worker), &counted, &limit, answer)
+    wait(
+        py,
+        (from_worker, to_worker),
+        &counted,
+        &limit,
+        (answer, keep),
+    )
 }
 
 /// Starts the worker: what it sends, and where its answers go.
@@ -193,7 +203,10 @@ fn wait<'py, Q, A, R>(
     (mut from_worker, to_worker): (Receiver<Message<Q, R>>, Sender<A>),
     counted: &AtomicBool,
     limit: &Limit,
-    mut answer: impl FnMut(Python<'py>, Q) -> PyResult<A>,
+    (mut answer, keep): (
+        impl FnMut(Python<'py>, Q) -> PyResult<A>,
+        impl FnOnce(Python<'py>, R, &PyErr),
+    ),
 ) -> PyResult<R>
 where
     Q: Send + 'static,
@@ -213,23 +226,25 @@ where
             }
             Ok(Message::Done(result)) => return result.map_err(|f| f.into_pyerr(py)),
             Err(RecvTimeoutError::Timeout) => {
-                let raised = match py.check_signals() {
+                let (raised, timed_out) = match py.check_signals() {
                     Err(raised) => {
                         interrupt::request();
-                        raised
+                        (raised, false)
                     }
                     Ok(()) if limit.over() => {
                         limit.stop.request();
                         let seconds = limit.seconds.map(|(s, _)| s).unwrap_or_default();
-                        Failure::TimeLimit(seconds).into_pyerr(py)
+                        (Failure::TimeLimit(seconds).into_pyerr(py), true)
                     }
                     Ok(()) => continue,
                 };
                 drop(to_worker);
-                if !py.detach(move || wait_for_done(&from_worker)) {
+                match py.detach(move || wait_for_done(&from_worker)) {
                     // Left behind (its ranks park once they see the
                     // stop): the next call may lower the flag.
-                    uncount(counted);
+                    None => uncount(counted),
+                    Some(Some(partial)) if timed_out => keep(py, partial, &raised),
+                    Some(_) => {}
                 }
                 return Err(raised);
             }
@@ -241,15 +256,17 @@ where
     }
 }
 
-/// Waits up to [`GRACE`] for the worker's end: whether it ended.
-fn wait_for_done<Q, R>(from_worker: &Receiver<Message<Q, R>>) -> bool {
+/// Waits up to [`GRACE`] for the worker's end: `None` when it has not
+/// ended by then, else what it came back with, if a result.
+fn wait_for_done<Q, R>(from_worker: &Receiver<Message<Q, R>>) -> Option<Option<R>> {
     let until = Instant::now() + GRACE;
     while let Some(left) = until.checked_duration_since(Instant::now()) {
         match from_worker.recv_timeout(left) {
-            Ok(Message::Done(_)) | Err(RecvTimeoutError::Disconnected) => return true,
-            Err(RecvTimeoutError::Timeout) => return false,
+            Ok(Message::Done(result)) => return Some(result.ok()),
+            Err(RecvTimeoutError::Disconnected) => return Some(None),
+            Err(RecvTimeoutError::Timeout) => return None,
             Ok(Message::Question(_)) => continue,
         }
     }
-    false
+    None
 }

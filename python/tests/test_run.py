@@ -315,6 +315,11 @@ def test_refusals_are_errors(example, arguments: dict, message: str) -> None:
     ({"data": "random"}, ValueError),
     ({"data": np.zeros((1, 4097), np.float64)}, TypeError),
     ({"data": [["a"]]}, TypeError),
+    # Python numbers the f32 buffer cannot hold (they became inf, or were
+    # rounded, with the run "ok").
+    ({"data": [[1e300] * 4097]}, ValueError),
+    ({"data": [[2**30 + 1] * 4097]}, ValueError),
+    ({"data": [[2**80] * 4097]}, ValueError),
 ])
 def test_input_refusals_are_value_and_type_errors(example, inputs: dict, kind: type) -> None:
     # What an input entry gets wrong is the Python error of its kind, and a
@@ -467,3 +472,14 @@ def test_text_as_deep_as_the_tools_take_runs_and_deeper_text_is_an_error() -> No
     for call in (lambda: pld.opt(deep), lambda: pld.run(deep, ranks=2)):
         with pytest.raises(pld.Error, match=r"<source>:1:6025: error: nesting deeper than 1000"):
             call()
+
+
+def test_python_numbers_the_buffer_holds_are_taken(example) -> None:
+    """Floats round to the nearest f32 as literals do; integers an f32
+    holds exactly are kept."""
+    values = [[0.1 * i for i in range(4097)]]
+    result = pld.run(example("ring_allreduce.mlir"), ranks=4, inputs={"data": values})
+    expected = np.float32(4) * np.asarray(values, np.float32)
+    np.testing.assert_allclose(result.outputs[0]["data"], expected, rtol=1e-6)
+    result = pld.run(example("ring_allreduce.mlir"), ranks=4, inputs={"data": [[2**24] * 4097]})
+    assert np.all(result.outputs[0]["data"] == np.float32(4 * 2**24))

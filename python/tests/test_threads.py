@@ -192,8 +192,23 @@ def test_a_limit_shorter_than_the_run_always_stops_it(example) -> None:
 
 
 def test_a_time_limit_stops_an_exploration(root) -> None:
-    with pytest.raises(pld.TimeLimitError):
+    """The error carries what the schedules before the limit found (they
+    were thrown away): here the deadlock every schedule finds."""
+    with pytest.raises(pld.TimeLimitError) as stopped:
         pld.explore(DEADLOCK, ranks=3, schedules=10**9, time_limit=1)
+    result = stopped.value.result
+    assert result is not None and result.stopped
+    assert 0 < result.schedules < 10**9
+    assert result.deadlock and result.findings, result
+
+
+def test_a_time_limit_keeps_an_explorations_race(root) -> None:
+    source = root / "tests" / "explore" / "remote-load-without-wait.mlir"
+    with pytest.raises(pld.TimeLimitError) as stopped:
+        pld.explore(source, ranks=2, schedules=10**9, time_limit=1)
+    result = stopped.value.result
+    assert result is not None and result.stopped
+    assert any("race" in f.text for f in result.findings), result
 
 
 @pytest.mark.parametrize("limit, error, words", [

@@ -247,6 +247,10 @@ fn integer(b: &mut Builder, op: OperationRef, name: &str) -> Result<(), Refusal>
     let operand = |i: usize| pld_ir::operand(op, i).ok_or("lacks an operand");
     let value_of = |b: &Builder, i: usize| -> Result<PerDevice, Refusal> { b.int_of(operand(i)?) };
     let to = width(result);
+    let widths = pld_ir::operands(op).into_iter().map(width).chain([to]);
+    if widths.max().unwrap_or(0) > 64 {
+        return Err("works on integers wider than 64 bits; device indices fit 64".into());
+    }
     let value = match name {
         "arith.constant" => {
             let value = op

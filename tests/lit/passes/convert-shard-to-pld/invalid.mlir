@@ -397,3 +397,16 @@ func.func @shift_by_width(%x: tensor<8xf32>) -> tensor<1xf32> {
   %s = tensor.extract_slice %x[%i] [1] [1] : tensor<8xf32> to tensor<1xf32>
   return %s : tensor<1xf32>
 }
+
+// -----
+
+// Integers wider than 64 bits: device indices fit 64.
+shard.grid @grid(shape = 4)
+func.func @wide(%x: tensor<8xf32>) -> tensor<1xf32> {
+  %d = shard.process_linear_index on @grid : index
+  // expected-error @+1 {{'arith.index_cast' op works on integers wider than 64 bits; device indices fit 64}}
+  %w = arith.index_cast %d : index to i128
+  %i = arith.index_cast %w : i128 to index
+  %s = tensor.extract_slice %x[%i] [1] [1] : tensor<8xf32> to tensor<1xf32>
+  return %s : tensor<1xf32>
+}
