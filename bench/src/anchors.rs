@@ -114,7 +114,8 @@ fn best(output: std::process::Output, what: &str) -> Result<Duration> {
     let stdout = String::from_utf8_lossy(&output.stdout);
     if !output.status.success() {
         return Err(format!(
-            "{what} failed: {stdout}{}",
+            "{what} failed ({}): {stdout}{}",
+            output.status,
             String::from_utf8_lossy(&output.stderr)
         ));
     }

@@ -1,12 +1,15 @@
-//! Ctrl-C. The children a benchmark runs (pld-run, mpirun, the anchors)
-//! share its process group and stop on their own; what would be left is
-//! the benchmark's scratch directories (`$TMPDIR/pld-bench-*-<pid>`,
-//! compiled anchors and generated programs). [`install`] makes SIGINT and
-//! SIGTERM only raise a flag; a watcher thread then removes those
-//! directories, says so, and ends the process with 128 + the signal.
+//! Ctrl-C. [`install`] makes SIGINT and SIGTERM only raise a flag; a
+//! watcher thread then passes the signal on to the children still running
+//! (pld-run, mpirun, the anchors: a Ctrl-C at the terminal reaches them
+//! anyway, a `kill` of pld-bench alone does not), waits a moment for them,
+//! removes the benchmark's scratch directories (`$TMPDIR/pld-bench-*-<pid>`,
+//! compiled anchors and generated programs), says so, and ends the process
+//! with 128 + the signal. The benchmark's own thread, which sees its child
+//! fail, waits for that instead of reporting the failure ([`stopping`]).
 //!
-//! The only FFI of this crate is here: `signal(2)` from the C library the
-//! binary links anyway (the harness stays free of dependencies).
+//! The only FFI of this crate is here: `signal(2)` and `kill(2)` from the
+//! C library the binary links anyway (the harness stays free of
+//! dependencies).
 
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::Duration;
@@ -19,6 +22,17 @@ const SIGTERM: i32 = 15;
 
 extern "C" {
     fn signal(signum: i32, handler: extern "C" fn(i32)) -> usize;
+    fn kill(pid: i32, signum: i32) -> i32;
+}
+
+/// Whether a signal came: the caller should not report what it broke, as
+/// the process is about to end ([`watch`]); it waits here for that.
+pub fn stopping() {
+    if RECEIVED.load(Ordering::Relaxed) != 0 {
+        loop {
+            std::thread::park();
+        }
+    }
 }
 
 /// Async-signal-safe: one atomic store.
@@ -47,6 +61,7 @@ fn watch() {
     loop {
         let signum = RECEIVED.load(Ordering::Relaxed);
         if signum != 0 {
+            stop_children(signum);
             let removed = remove_scratch(&std::env::temp_dir());
             let what = match signum {
                 SIGINT => "interrupted",
@@ -61,6 +76,47 @@ fn watch() {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// Passes `signum` on to this process's children, and waits up to two
+/// seconds for them to end.
+fn stop_children(signum: i32) {
+    for child in children() {
+        // SAFETY: kill(2) with a pid read from /proc as our child's; at
+        // worst the pid is gone (ESRCH) or reused, and an error is ignored.
+        unsafe {
+            kill(child, signum);
+        }
+    }
+    let until = std::time::Instant::now() + Duration::from_secs(2);
+    while !children().is_empty() && std::time::Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The processes whose parent is this one (from `/proc/<pid>/stat`; a
+/// zombie, which has ended, is not counted).
+fn children() -> Vec<i32> {
+    let me = std::process::id().to_string();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+                return false;
+            };
+            // After the command's ")": the state, then the parent's pid.
+            let mut fields = stat
+                .rsplit_once(')')
+                .map_or("", |(_, r)| r)
+                .split_whitespace();
+            let state = fields.next();
+            state != Some("Z") && fields.next() == Some(me.as_str())
+        })
+        .collect()
 }
 
 fn plural(n: usize) -> &'static str {
@@ -91,6 +147,23 @@ fn remove_scratch(tmp: &std::path::Path) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_running_child_is_found_and_stopped() {
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let pid = child.id() as i32;
+        assert!(children().contains(&pid));
+        // SAFETY: our own child, not yet waited for.
+        unsafe {
+            kill(pid, SIGTERM);
+        }
+        let status = child.wait().unwrap();
+        assert!(!status.success());
+        assert!(!children().contains(&pid));
+    }
 
     #[test]
     fn only_this_process_scratch_is_removed() {

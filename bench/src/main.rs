@@ -339,6 +339,8 @@ fn run_all(benchmarks: &[&Benchmark], config: Config) -> bool {
             benchmark.description
         );
         if let Err(message) = (benchmark.run)(config) {
+            // A child stopped by Ctrl-C is no failure to report.
+            interrupt::stopping();
             eprintln!("pld-bench: {}: {message}", benchmark.name);
             failed.push(benchmark.name);
         }
