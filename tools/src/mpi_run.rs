@@ -19,15 +19,6 @@ pub fn start(options: &Options) -> Result<(), String> {
             options.ranks
         ));
     }
-    // Refused first, launched or not: the launch advice would only lead
-    // here.
-    if options.transport.is_mpi() && options.explore.is_some() {
-        return Err(format!(
-            "--explore and --replay schedule every rank's threads in one address space; they do \
-             not run under --transport {} (run them without --transport)",
-            options.transport.name()
-        ));
-    }
     if options.transport.is_mpi() && !pld_sim::runtime::mpi::launched() {
         return Err(format!(
             "--transport mpi and mpi-rma run one rank per MPI process: start pld-run with \
@@ -51,9 +42,15 @@ pub fn start(options: &Options) -> Result<(), String> {
     }
     if options.ranks != world.size {
         return Err(format!(
-            "--ranks {} but mpirun started {} processes: under --transport {name} each process \
-             is one rank (mpirun -np {} ... --ranks {})",
-            options.ranks, world.size, options.ranks, options.ranks
+            "--ranks {} but mpirun started {}: under --transport {name} each process is one \
+             rank (mpirun -np {} ... --ranks {})",
+            options.ranks,
+            match world.size {
+                1 => "1 process".to_string(),
+                n => format!("{n} processes"),
+            },
+            options.ranks,
+            options.ranks
         ));
     }
     if pld_sim::runtime::env::SHOW_NODES.read()? && world.rank == 0 {

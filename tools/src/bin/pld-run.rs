@@ -145,6 +145,13 @@ fn explore_options(options: &Options, seed: bool) -> Result<(), String> {
     if seed && matches!(seeds, Seeds::Replay(_)) {
         return Err("--replay names its schedule; --seed is for --explore".into());
     }
+    if options.transport.is_mpi() {
+        return Err(format!(
+            "--explore and --replay schedule every rank's threads in one address space; they do \
+             not run under --transport {} (run them without --transport)",
+            options.transport.name()
+        ));
+    }
     if let Seeds::Explore { first, count } = seeds {
         let last = u64::try_from(count - 1)
             .ok()

@@ -19,6 +19,8 @@
 // Without mpirun, --explore under an MPI transport is refused as under
 // mpirun (it was told to start with mpirun, which then refused it).
 // RUN: not pld-run %t/barrier.mlir --ranks 2 --transport mpi --explore 3 2>&1 | FileCheck %s --check-prefix=EXPLORE
+// It is a malformed command line (status 2), as other option conflicts.
+// RUN: sh -c 'pld-run %t/barrier.mlir --ranks 2 --transport mpi --explore 3 > /dev/null 2>&1; test $? -eq 2'
 // A rank that dies (killed while its peers wait) takes the job down, named
 // by mpirun, instead of leaving it hanging.
 // RUN: %S/Inputs/kill_rank.sh 3 mpi-rma 1 %t/base/deadlock.mlir %t/killed.out | FileCheck %s --check-prefix=KILLED
