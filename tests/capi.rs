@@ -782,6 +782,16 @@ fn exploring_finds_the_race_pld_run_finds() {
         )]
     );
     assert_eq!(api::pldRunResultGetFindingSeed(result_of(&result), 0), 0);
+    // Its ops named as the user wrote them, as pld-run names them (the C
+    // API said only `pto.tload` and `pto.tstore`).
+    let message = host::text(api::pldRunResultGetFindingMessage(result_of(&result), 0));
+    for op in [
+        format!("`pld.tile_remote_load` (pto.tload) at {path}:20:8"),
+        format!("`pld.tile_store` (pto.tstore) at {path}:17:3"),
+    ] {
+        assert!(message.contains(&op), "{message}");
+        assert!(printed.contains(&op), "{printed}");
+    }
     api::pldRunResultDestroy(result);
     api::pldRunOptionsDestroy(options);
     api::pldProgramDestroy(program);

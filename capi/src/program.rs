@@ -7,6 +7,7 @@ use melior::ir::{operation::OperationLike, Module};
 use melior::Context;
 use pld_sim::program::orchestrate::ProgramRun;
 use pld_sim::program::{Dtype, KernelInfo, Program};
+use std::collections::HashMap;
 
 /// What runs: one kernel, or a whole program from its HOST orchestrator.
 pub enum Mode {
@@ -44,6 +45,22 @@ pub struct Loaded {
     pub entry: String,
     pub ranks: usize,
     pub buffers: Vec<Buffer>,
+    /// The pld op at each `file:line:col` of the module, to name the ops
+    /// of a finding as the user wrote them (the simulator sees the PTO
+    /// ops they became).
+    pub pld_ops: HashMap<String, String>,
+}
+
+/// The pld op at each `file:line:col` of `root`.
+fn pld_ops(root: melior::ir::OperationRef) -> HashMap<String, String> {
+    pld_ir::collect(root, |n| n.starts_with("pld."))
+        .into_iter()
+        .filter_map(|op| {
+            let at = pld_ir::diag::position(op.location())?;
+            let place = format!("{}:{}:{}", at.file, at.line, at.column);
+            Some((place, pld_ir::op_name(&op)))
+        })
+        .collect()
 }
 
 /// Why a module could not be loaded.
@@ -116,10 +133,11 @@ impl Loaded {
         } else {
             hosts.iter().any(|h| h == entry)
         };
+        let ops = pld_ops(root);
         if whole {
             let named = Some(entry).filter(|e| !e.is_empty());
             let run = ProgramRun::load(&text, &source, named, ranks)?;
-            Ok(Loaded::whole(run, ranks))
+            Ok(Loaded::whole(run, ranks, ops))
         } else {
             let program = Program::load_named(&text, &source)?;
             let kernel = choose_kernel(&program, entry, &source)?;
@@ -134,11 +152,12 @@ impl Loaded {
                 buffers: kernel_buffers(info),
                 mode: Mode::Kernel { program, kernel },
                 ranks,
+                pld_ops: ops,
             })
         }
     }
 
-    fn whole(run: ProgramRun, ranks: usize) -> Loaded {
+    fn whole(run: ProgramRun, ranks: usize, pld_ops: HashMap<String, String>) -> Loaded {
         let buffers = run
             .buffers
             .iter()
@@ -155,6 +174,7 @@ impl Loaded {
             buffers,
             mode: Mode::Whole(Box::new(run)),
             ranks,
+            pld_ops,
         }
     }
 

@@ -178,7 +178,13 @@ impl Finding {
     }
 
     /// An explorer finding, naming window bytes with `namer`.
-    pub fn explored(finding: &pld_sim::Finding, namer: pld_sim::explore::Namer) -> Finding {
+    /// A finding of the explorer, its ops named as the user wrote them
+    /// where `pld_op` knows the pld op at their place.
+    pub fn explored(
+        finding: &pld_sim::Finding,
+        namer: pld_sim::explore::Namer,
+        pld_op: &dyn Fn(&str) -> Option<String>,
+    ) -> Finding {
         use pld_sim::Finding as F;
         let (actors, bytes) = match finding {
             F::Race {
@@ -201,7 +207,7 @@ impl Finding {
         };
         Finding {
             kind: FindingKind::of(finding),
-            message: finding.describe(namer),
+            message: finding.describe_in_source(namer, pld_op),
             ranks: actors.iter().map(|a| a.rank).collect(),
             cell: bytes
                 .and_then(|b| namer(b.window, &b.range))

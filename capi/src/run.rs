@@ -125,9 +125,13 @@ pub fn run(
     let (mut report, finals) = stop.enter(|| match &loaded.mode {
         Mode::Kernel { program, kernel } => {
             let kernel = &program.kernels[*kernel];
-            run_kernel(program, kernel, loaded.ranks, options, &start, schedules)
+            let on = (loaded.ranks, &loaded.pld_ops);
+            run_kernel(program, kernel, on, options, &start, schedules)
         }
-        Mode::Whole(run) => run_whole(run, loaded.ranks, options, &start, schedules),
+        Mode::Whole(run) => {
+            let on = (loaded.ranks, &loaded.pld_ops);
+            run_whole(run, on, options, &start, schedules)
+        }
     })?;
     // (A limit that passed just after the last schedule ended stopped
     // nothing.)
@@ -316,7 +320,7 @@ fn leak(cell: String, rank: usize, value: i32, users: Vec<String>) -> Finding {
 fn run_kernel(
     program: &Program,
     kernel: &KernelInfo,
-    ranks: usize,
+    (ranks, pld_ops): (usize, &PldOps),
     options: &Options,
     start: &[Vec<Option<&[u8]>>],
     schedules: Seeds,
@@ -367,7 +371,7 @@ fn run_kernel(
             calls = calls.into_iter().map(Call::unfinished).collect();
             report.stopped = true;
         }
-        let findings = kernel_findings(kernel, &finished);
+        let findings = kernel_findings(kernel, &finished, pld_ops);
         let counters = finished
             .outcome
             .counters
@@ -455,9 +459,12 @@ fn span(name: &str, shape: &[usize], first: usize, last: usize) -> String {
     }
 }
 
+/// The pld op at each `file:line:col` of the module (`Loaded::pld_ops`).
+type PldOps = std::collections::HashMap<String, String>;
+
 /// The errors, deadlocked ranks, leaked credits and explorer findings of
 /// one run of a kernel.
-fn kernel_findings(kernel: &KernelInfo, finished: &Finished) -> Vec<Finding> {
+fn kernel_findings(kernel: &KernelInfo, finished: &Finished, pld_ops: &PldOps) -> Vec<Finding> {
     let outcome = &finished.outcome;
     let mut findings = faults(outcome);
     let cell_at = |offset: usize| {
@@ -496,14 +503,14 @@ fn kernel_findings(kernel: &KernelInfo, finished: &Finished) -> Vec<Finding> {
         outcome
             .findings
             .iter()
-            .map(|f| Finding::explored(f, &namer)),
+            .map(|f| Finding::explored(f, &namer, &|at| pld_ops.get(at).cloned())),
     );
     findings
 }
 
 fn run_whole(
     run: &ProgramRun,
-    ranks: usize,
+    (ranks, pld_ops): (usize, &PldOps),
     options: &Options,
     start: &[Vec<Option<&[u8]>>],
     schedules: Seeds,
@@ -555,7 +562,7 @@ fn run_whole(
             calls = calls.into_iter().map(Call::unfinished).collect();
             report.stopped = true;
         }
-        let findings = whole_findings(run, &finished);
+        let findings = whole_findings(run, &finished, pld_ops);
         let counters = finished
             .outcome
             .counters
@@ -597,7 +604,7 @@ fn whole_calls(finished: &ProgramOutcome, world: usize, check: bool) -> Vec<Call
 
 /// The errors, deadlocked devices, leaked credits and explorer findings of
 /// one run of a program.
-fn whole_findings(run: &ProgramRun, finished: &ProgramOutcome) -> Vec<Finding> {
+fn whole_findings(run: &ProgramRun, finished: &ProgramOutcome, pld_ops: &PldOps) -> Vec<Finding> {
     let outcome = &finished.outcome;
     let mut findings = faults(outcome);
     let buffer_cell = |buffer: usize, element: usize| {
@@ -635,7 +642,7 @@ fn whole_findings(run: &ProgramRun, finished: &ProgramOutcome) -> Vec<Finding> {
         outcome
             .findings
             .iter()
-            .map(|f| Finding::explored(f, &namer)),
+            .map(|f| Finding::explored(f, &namer, &|at| pld_ops.get(at).cloned())),
     );
     findings
 }

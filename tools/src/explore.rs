@@ -84,19 +84,14 @@ impl Verdict {
 /// A finding, with the source line of each op it names under it (from
 /// `source`, the input).
 fn describe(finding: &Finding, namer: pld_sim::explore::Namer, source: &str) -> String {
-    let mut text = finding.describe(namer);
+    // Name the pld op the user wrote there, not the PTO op it became.
+    let pld_op = |location: &str| {
+        let (line, col) = line_col(location)?;
+        pld_op_at(source, line, col)
+    };
+    let mut text = finding.describe_in_source(namer, &pld_op);
     for site in finding.sites() {
-        let mut parts = site.location.rsplitn(3, ':');
-        let (Some(col), Some(line)) = (parts.next(), parts.next()) else {
-            continue;
-        };
-        if let (Ok(line), Ok(col)) = (line.parse::<usize>(), col.parse::<usize>()) {
-            // Name the pld op the user wrote there, not the PTO op it became.
-            if let Some(pld) = pld_op_at(source, line, col) {
-                let pto = format!("`{}` at {}", site.op, site.location);
-                let both = format!("`{pld}` ({}) at {}", site.op, site.location);
-                text = text.replace(&pto, &both);
-            }
+        if let Some((line, col)) = line_col(&site.location) {
             let excerpt = pld_ir::diag::excerpt(source, line, col);
             if !excerpt.is_empty() {
                 text.push_str(&format!("\n  {}:\n", site.location));
@@ -108,6 +103,14 @@ fn describe(finding: &Finding, namer: pld_sim::explore::Namer, source: &str) -> 
         }
     }
     text
+}
+
+/// The line and column of `file:line:col`.
+fn line_col(location: &str) -> Option<(usize, usize)> {
+    let mut parts = location.rsplitn(3, ':');
+    let col = parts.next()?.parse().ok()?;
+    let line = parts.next()?.parse().ok()?;
+    Some((line, col))
 }
 
 /// The pld op written at `line:col` of `source` (`"pld.tile_store"(...)`

@@ -369,6 +369,29 @@ impl Finding {
     }
 }
 
+impl Finding {
+    /// [`Finding::describe`], each op named as the user wrote it where
+    /// `pld_op` knows the pld op at a site's `file:line:col` (the PTO op it
+    /// became in parentheses): `` `pld.tile_remote_load` (pto.tload) at
+    /// k.mlir:17:8 `` for `` `pto.tload` at k.mlir:17:8 ``. What `pld-run`,
+    /// the C API and the Python package report.
+    pub fn describe_in_source(
+        &self,
+        namer: Namer,
+        pld_op: &dyn Fn(&str) -> Option<String>,
+    ) -> String {
+        let mut text = self.describe(namer);
+        for site in self.sites() {
+            if let Some(pld) = pld_op(&site.location) {
+                let pto = format!("`{}` at {}", site.op, site.location);
+                let both = format!("`{pld}` ({}) at {}", site.op, site.location);
+                text = text.replace(&pto, &both);
+            }
+        }
+        text
+    }
+}
+
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.describe(&|_, _| None))
