@@ -39,6 +39,13 @@ pub fn collectives<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<(OperationRef<'c, 
             found.push((op, message));
         }
     }
+    // A shard module whose functions hold no shard op: its grid.
+    if found.is_empty() {
+        let grids = pld_ir::collect(root, |n| n == "shard.grid");
+        if let Some(grid) = grids.first() {
+            found.push((*grid, SHARD.to_string()));
+        }
+    }
     found
 }
 

@@ -28,10 +28,16 @@ extern "C" {
 /// Whether a signal came: the caller should not report what it broke, as
 /// the process is about to end ([`watch`]); it waits here for that.
 pub fn stopping() {
-    if RECEIVED.load(Ordering::Relaxed) != 0 {
-        loop {
-            std::thread::park();
+    // A signal sent to the whole process group (a terminal's Ctrl-C) may
+    // end the child before this process's handler has run: a moment's
+    // grace before the failure counts as one.
+    for _ in 0..10 {
+        if RECEIVED.load(Ordering::Relaxed) != 0 {
+            loop {
+                std::thread::park();
+            }
         }
+        std::thread::sleep(Duration::from_millis(20));
     }
 }
 

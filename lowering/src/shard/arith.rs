@@ -5,7 +5,8 @@
 //! (`divui`, `remui`, `ceildivui`, `maxui`, `minui`, `shrui`, `extui`,
 //! `index_castui`, the `u` predicates of `cmpi`) read the same bits as
 //! unsigned; a division by zero, a signed division of the minimum by -1
-//! and a shift by the width or more (poison in MLIR) have no value.
+//! (its remainder is 0) and a shift by the width or more (poison in
+//! MLIR) have no value.
 
 /// A binary integer op.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,6 +70,9 @@ impl IntOp {
             IntOp::Sub => wide(i128::from(a) - i128::from(b)),
             IntOp::Mul => wide(i128::from(a) * i128::from(b)),
             IntOp::DivS => signed_division(a, b, width).map(|(q, _)| q),
+            // The minimum by -1 overflows its quotient only: the
+            // remainder is 0 (as MLIR folds it).
+            IntOp::RemS if b == -1 => Some(0),
             IntOp::RemS => signed_division(a, b, width).map(|(_, r)| r),
             IntOp::FloorDivS => signed_division(a, b, width)
                 .map(|(q, r)| q - i64::from(r != 0 && (r < 0) != (b < 0))),
@@ -229,6 +233,7 @@ mod tests {
         );
         assert_eq!(IntOp::RemS.apply(-7, 3, 64), Some(-1));
         assert_eq!(IntOp::DivS.apply(-128, -1, 8), None);
+        assert_eq!(IntOp::RemS.apply(-128, -1, 8), Some(0));
         assert_eq!(IntOp::DivS.apply(i64::MIN, -1, 64), None);
         assert_eq!(IntOp::FloorDivS.apply(5, 0, 64), None);
     }

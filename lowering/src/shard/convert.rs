@@ -253,10 +253,10 @@ fn integer(b: &mut Builder, op: OperationRef, name: &str) -> Result<(), Refusal>
     }
     let value = match name {
         "arith.constant" => {
-            let value = op
-                .attribute("value")
-                .ok()
+            let value = op.attribute("value").ok();
+            let value = value
                 .and_then(pld_ir::attr::int)
+                .or_else(|| value.and_then(pld_ir::attr::bool_value).map(i64::from))
                 .ok_or("is not an integer constant")?;
             Some(PerDevice::constant(
                 b.devices,

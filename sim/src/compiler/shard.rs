@@ -109,10 +109,16 @@ pub fn shard_program_for(
         return Ok(None);
     };
     let entry = entry.map(|e| e.strip_prefix('@').unwrap_or(e));
-    let entry_grid = converted
-        .functions
-        .iter()
-        .find(|(name, _)| Some(name.as_str()) == entry);
+    // The function named, or without a name (and grids of different
+    // sizes) the only one that runs on a grid.
+    let entry_grid = match (entry, converted.devices) {
+        (Some(entry), _) => converted.functions.iter().find(|(name, _)| name == entry),
+        (None, Some(_)) => None,
+        (None, None) => match converted.functions.as_slice() {
+            [only] => Some(only),
+            _ => None,
+        },
+    };
     let refused = |devices: usize, what: &str| {
         Err(format!(
             "{source_name}: {what} runs on a grid of {devices} devices; run it on {devices} \

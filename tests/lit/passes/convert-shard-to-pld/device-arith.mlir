@@ -3,8 +3,9 @@
 // say with a negative divisor too (floordivsi(-1, -3) is 0, ceildivsi
 // (1, -3) is 0), the unsigned ops read the bits as unsigned (d - 2 at
 // d = 0 is the largest index for maxui, minui, divui, remui, cmpi ult), i8
-// and i32 products wrap, and shifts, bitwise ops, cmpi, select and the
-// zero-extending casts are evaluated per device. Before, floordivsi and
+// and i32 products wrap, and shifts, bitwise ops, cmpi, select, i1
+// constants and the zero-extending casts are evaluated per device (the
+// minimum remsi -1 is 0, as MLIR folds it). Before, floordivsi and
 // ceildivsi were wrong for a negative divisor, the u ops compared and
 // divided as signed, narrow types did not wrap (exit 0 with wrong slices)
 // and shifts, bitwise ops, cmpi and select were refused. The golden
@@ -13,13 +14,13 @@
 // RUN: split-file %s %t
 // RUN: python3 %S/../../../shard/shard_golden.py %t/arith.mlir --ranks 4 --work %t/run | FileCheck %s
 // CHECK: @arith on 4 devices: 0 collective calls
-// CHECK-COUNT-12: golden: result{{[0-9]+}} ok on 4 devices (1 elements each)
+// CHECK-COUNT-14: golden: result{{[0-9]+}} ok on 4 devices (1 elements each)
 // CHECK-NOT: WRONG
 
 //--- arith.mlir
 shard.grid @g(shape = 4)
 
-func.func @arith(%x: tensor<64xf32>) -> (tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) {
+func.func @arith(%x: tensor<64xf32>) -> (tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) {
   %d = shard.process_linear_index on @g : index
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -92,6 +93,16 @@ func.func @arith(%x: tensor<64xf32>) -> (tensor<1xf32>, tensor<1xf32>, tensor<1x
   %w31 = arith.addi %w3, %c1i : i32
   %cu = arith.ceildivui %w31, %c4i : i32
   %o11 = arith.index_castui %cu : i32 to index
+  // An i1 constant: extui of true is 1; the i8 minimum remsi -1 is 0.
+  %true = arith.constant true
+  %one = arith.extui %true : i1 to i64
+  %onei = arith.index_cast %one : i64 to index
+  %o12 = arith.addi %onei, %d : index
+  %m8 = arith.constant -128 : i8
+  %n1 = arith.constant -1 : i8
+  %r8 = arith.remsi %m8, %n1 : i8
+  %r8i = arith.index_cast %r8 : i8 to index
+  %o13 = arith.addi %r8i, %d : index
   %s0 = tensor.extract_slice %x[%o0] [1] [1] : tensor<64xf32> to tensor<1xf32>
   %s1 = tensor.extract_slice %x[%o1] [1] [1] : tensor<64xf32> to tensor<1xf32>
   %s2 = tensor.extract_slice %x[%o2] [1] [1] : tensor<64xf32> to tensor<1xf32>
@@ -104,5 +115,7 @@ func.func @arith(%x: tensor<64xf32>) -> (tensor<1xf32>, tensor<1xf32>, tensor<1x
   %s9 = tensor.extract_slice %x[%o9] [1] [1] : tensor<64xf32> to tensor<1xf32>
   %s10 = tensor.extract_slice %x[%o10] [1] [1] : tensor<64xf32> to tensor<1xf32>
   %s11 = tensor.extract_slice %x[%o11] [1] [1] : tensor<64xf32> to tensor<1xf32>
-  return %s0, %s1, %s2, %s3, %s4x, %s5, %s6x, %s7, %s8, %s9, %s10, %s11 : tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>
+  %s12 = tensor.extract_slice %x[%o12] [1] [1] : tensor<64xf32> to tensor<1xf32>
+  %s13 = tensor.extract_slice %x[%o13] [1] [1] : tensor<64xf32> to tensor<1xf32>
+  return %s0, %s1, %s2, %s3, %s4x, %s5, %s6x, %s7, %s8, %s9, %s10, %s11, %s12, %s13 : tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>
 }

@@ -77,3 +77,15 @@ func.func @quad(%x: tensor<4xf32>) -> tensor<8xf32> {
   %r = shard.all_gather %x on @quads grid_axes = [1] gather_axis = 0 : tensor<4xf32> -> tensor<8xf32>
   return %r : tensor<8xf32>
 }
+
+//--- one-function.mlir
+// Two grids, one function: its grid is the one checked, without --entry
+// (it ran on 8 ranks with exit 0).
+// RUN: not pld-run %t/one-function.mlir --ranks 8 2>&1 | FileCheck %s --check-prefix=ONE8
+// ONE8: pld-run: error: {{.*}}one-function.mlir: @quad runs on a grid of 4 devices; run it on 4 ranks, not 8
+shard.grid @pairs(shape = 2)
+shard.grid @quads(shape = 2x2)
+func.func @quad(%x: tensor<4xf32>) -> tensor<8xf32> {
+  %r = shard.all_gather %x on @quads grid_axes = [1] gather_axis = 0 : tensor<4xf32> -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}

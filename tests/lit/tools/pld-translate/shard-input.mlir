@@ -17,3 +17,6 @@ func.func @reduce(%x: tensor<4x6xf32>) -> tensor<4x6xf32> {
   %s = shard.all_reduce %x on @g grid_axes = [0] : tensor<4x6xf32> -> tensor<4x6xf32>
   return %s : tensor<4x6xf32>
 }
+// A shard module whose function holds no shard op is refused at its grid.
+// RUN: rm -rf %t.none && not pld-translate --emit=kernels %S/Inputs/shard-no-op.mlir -o %t.none 2>&1 | FileCheck %s --check-prefix=NONE
+// NONE: shard-no-op.mlir:1:1: error: 'shard.grid' op is upstream shard IR, which names no builtin kernel and has no PTO form; convert it first
