@@ -299,7 +299,8 @@ impl Finding {
             Finding::NoProgress { steps } => format!(
                 "no progress: after {steps} steps the schedule had taken {} in a row in which no \
                  rank wrote, notified, got past a wait or a test, moved a copy or ended (a rank \
-                 polling with pto.comm.ttest forever?)",
+                 polling a flag with pto.comm_ttest or scalar reads forever? A loop of that many \
+                 reads with nothing else between counts too)",
                 crate::explore::scheduler::NO_PROGRESS_STEPS
             ),
             Finding::SharedQueue {

@@ -11,7 +11,7 @@
 // RUN: pld-run %t/barriers.mlir --ranks 2 --explore 1 | FileCheck %s --check-prefix=LONG
 // LONG: @many on 2 ranks: 1 schedule explored (seed 0) in {{.*}}, 2400002 steps: no race, missing fence, mixed notify, shared queue, leak or deadlock
 // RUN: not pld-run %t/poll.pto.mlir --ranks 2 --explore 1 | FileCheck %s --check-prefix=POLL
-// POLL: schedule 0 (--replay 0): no progress: after 1000001 steps the schedule had taken 1000000 in a row in which no rank wrote, notified, got past a wait or a test, moved a copy or ended (a rank polling with pto.comm.ttest forever?)
+// POLL: schedule 0 (--replay 0): no progress: after 1000001 steps the schedule had taken 1000000 in a row in which no rank wrote, notified, got past a wait or a test, moved a copy or ended (a rank polling a flag with pto.comm_ttest or scalar reads forever? A loop of that many reads with nothing else between counts too)
 // POLL: @poll on 2 ranks: 1 schedule explored (seed 0) in {{.*}}: 1 finding (first seen with seed 0)
 
 // A rank that polls a flag by scalar reads (pld.tensor_read) is cut the
