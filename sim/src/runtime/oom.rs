@@ -104,6 +104,14 @@ unsafe impl GlobalAlloc for ExitOnFailure {
     }
 }
 
+/// `pld_alloc_failed`: the tools' malloc (`tools/csrc/malloc.c`) on a
+/// NULL from glibc: ends the process with the tool's error, unless the
+/// allocation is a fallible one ([`fallible`]), which gets its NULL.
+#[no_mangle]
+pub extern "C" fn pld_alloc_failed() {
+    failed();
+}
+
 /// Runs `f`, whose failed allocations come back to it as errors
 /// (`try_reserve`) instead of ending the process.
 pub fn fallible<T>(f: impl FnOnce() -> T) -> T {
