@@ -290,16 +290,26 @@ fn integer(b: &mut Builder, op: OperationRef, name: &str) -> Result<(), Refusal>
                 ))
             }
             (None, Some(int_op)) => {
-                value_of(b, 0)?.zip(&value_of(b, 1)?, |x, y| int_op.apply(x, y, to))
+                let applied =
+                    value_of(b, 0)?.try_zip(&value_of(b, 1)?, |x, y| int_op.apply(x, y, to));
+                Some(applied.map_err(|device| no_value(int_op, device))?)
             }
             (None, None) => return Err(unsupported(name)),
         },
     };
-    let value = value.ok_or(
-        "divides by zero, divides the type's minimum by -1 or shifts by the width or more on some device",
-    )?;
+    let value = value.ok_or("has no value on some device")?;
     b.set_int(result, value);
     Ok(())
+}
+
+/// Why `op` has no value on `device`, in MLIR's terms.
+fn no_value(op: arith::IntOp, device: usize) -> Refusal {
+    use arith::IntOp::*;
+    let why = match op {
+        ShL | ShRS | ShRU => "shifts by the width or more",
+        _ => "divides by zero, or divides the type's minimum by -1",
+    };
+    format!("{why} on device {device}, where it has no value")
 }
 
 /// `tensor.cast` between equal static types: the same slot.

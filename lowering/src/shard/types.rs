@@ -88,6 +88,21 @@ impl PerDevice {
             .map(PerDevice)
     }
 
+    /// `f` of each device's pair, or the first device where it has none.
+    pub fn try_zip(
+        &self,
+        other: &PerDevice,
+        f: impl Fn(i64, i64) -> Option<i64>,
+    ) -> Result<PerDevice, usize> {
+        self.0
+            .iter()
+            .zip(&other.0)
+            .enumerate()
+            .map(|(device, (a, b))| f(*a, *b).ok_or(device))
+            .collect::<Result<Vec<_>, _>>()
+            .map(PerDevice)
+    }
+
     /// `(a, b)` when the value is `a * device + b` on every device.
     pub fn as_affine(&self) -> Option<(i64, i64)> {
         let b = *self.0.first()?;
