@@ -245,6 +245,22 @@ fn every_pass_is_created_and_a_wrong_name_is_explained() {
         "{why}"
     );
     why.clear();
+    // A pipeline's name says how to build the pipeline.
+    let pass = pld::passes::pldCreatePass(
+        host::string_ref("pld-to-pto"),
+        host::string_ref(""),
+        Some(host::collect),
+        host::data(&mut why),
+    );
+    assert!(pass.ptr.is_null());
+    assert!(
+        why.ends_with(
+            "; 'pld-to-pto' is a pipeline: parse 'builtin.module(pld-to-pto)' with \
+             mlirParsePassPipeline after pldRegisterPasses"
+        ),
+        "{why}"
+    );
+    why.clear();
     let pass = pld::passes::pldCreatePass(
         host::string_ref("pld-explore-protocol"),
         host::string_ref("schedules=0"),

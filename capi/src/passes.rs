@@ -23,8 +23,16 @@ pub(crate) fn create(argument: &str, options: &str) -> Result<MlirPass, String> 
     let registry = registry();
     let entry = registry.pass(argument).ok_or_else(|| {
         let names: Vec<&str> = registry.passes().iter().map(|p| p.argument).collect();
+        // A pipeline's name is no pass: mlirParsePassPipeline builds it.
+        let pipeline = match registry.pipeline(argument) {
+            Some(_) => format!(
+                "; '{argument}' is a pipeline: parse 'builtin.module({argument})' with \
+                 mlirParsePassPipeline after pldRegisterPasses"
+            ),
+            None => String::new(),
+        };
         format!(
-            "no pld pass is called '{argument}' (the passes: {})",
+            "no pld pass is called '{argument}' (the passes: {}){pipeline}",
             names.join(", ")
         )
     })?;

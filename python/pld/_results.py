@@ -224,11 +224,15 @@ class RunResult:
 
     def stacked(self, name: str) -> np.ndarray:
         """The output ``name`` of every rank, stacked: ``(ranks, *shape)``."""
-        try:
-            return np.stack([outputs[name] for outputs in self.outputs])
-        except KeyError:
-            names = ", ".join(self.outputs[0]) if self.outputs else "none"
-            raise KeyError(f"no output '{name}' on every rank (outputs: {names})") from None
+        missing = [rank for rank, outputs in enumerate(self.outputs) if name not in outputs]
+        if missing or not self.outputs:
+            names = sorted({n for outputs in self.outputs for n in outputs})
+            if any(name in outputs for outputs in self.outputs):
+                raise KeyError(f"output '{name}' is not on every rank (not on rank "
+                               f"{', '.join(map(str, missing))}: a buffer of some devices only); "
+                               f"read outputs[rank]['{name}'] on the others")
+            raise KeyError(f"no output '{name}' (outputs: {', '.join(names) or 'none'})")
+        return np.stack([outputs[name] for outputs in self.outputs])
 
 
 @dataclass(frozen=True)

@@ -165,3 +165,15 @@ def test_the_dispatch_limit_holds_in_python(
     monkeypatch.setenv("PLD_MAX_DISPATCHES", "none")
     with pytest.raises(pld.Error, match="PLD_MAX_DISPATCHES=none: say how many"):
         pld.run(many, ranks=2)
+
+
+def test_stacked_says_which_ranks_lack_an_output() -> None:
+    """pair_buf is on devices 1 and 3 only: stacked() names the ranks that
+    lack it (it said "no output 'pair_buf'" while listing pair_buf)."""
+    result = pld.run(PAIR13, ranks=4)
+    with pytest.raises(KeyError, match=re.escape(
+            "output 'pair_buf' is not on every rank (not on rank 0, 2: a buffer of some devices "
+            "only)")):
+        result.stacked("pair_buf")
+    with pytest.raises(KeyError, match=re.escape("no output 'nope' (outputs: ")):
+        result.stacked("nope")

@@ -270,7 +270,7 @@ pub(crate) fn tensor_param(
 fn parameter(kernel: &str, i: usize, input: melior::ir::Type, name: &str) -> Result<Param, String> {
     let Ok(Some(info)) = pld_dialect::types::tensor_info(input) else {
         return Err(format!(
-            "@{kernel}: parameter #{i} has type {input}; pld-run passes tensors only"
+            "@{kernel}: parameter #{i} has type {input}; the simulator passes a kernel tensors only"
         ));
     };
     let shape: Option<Vec<usize>> = info.shape.iter().map(|d| d.map(|d| d as usize)).collect();

@@ -35,7 +35,15 @@ fn cell_in_windows(
         .filter(|_| address.is_multiple_of(4));
     let Some(place) = place else {
         let message = crate::runtime::outside::describe(what, site, address).unwrap_or_else(|| {
-            format!("{what} on the signal cell at {address:#x}, which is outside every window")
+            // As a copy's: an address in the first 64 KiB came from an
+            // empty CommContext slot, or a field before the slots.
+            let peer = match address < 1 << 16 {
+                true => ": a peer at or beyond the rank count, or below 0?",
+                false => "",
+            };
+            format!(
+                "{what} on the signal cell at {address:#x}, which is outside every window{peer}"
+            )
         });
         state.error_at(rank, site, message);
         return None;
