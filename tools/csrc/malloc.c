@@ -1,6 +1,6 @@
 /* The pld tools' malloc: glibc's, but a failed allocation ends the tool
- * with its out-of-memory error and status 1 (pld_sim's
- * runtime::oom::pld_alloc_failed) rather than returning NULL. MLIR builds
+ * with its out-of-memory error and status 1 (pld_alloc_failed, which each
+ * binary defines: pld_sim::tool_allocation!) rather than returning NULL. MLIR builds
  * an operation in memory from malloc without looking at the result, so
  * under a small `ulimit -v` a NULL there was a segfault (status 139).
  * Linked into the tools' binaries only (build.rs: rustc-link-arg-bins), so

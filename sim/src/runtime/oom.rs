@@ -104,12 +104,33 @@ unsafe impl GlobalAlloc for ExitOnFailure {
     }
 }
 
-/// `pld_alloc_failed`: the tools' malloc (`tools/csrc/malloc.c`) on a
-/// NULL from glibc: ends the process with the tool's error, unless the
-/// allocation is a fallible one ([`fallible`]), which gets its NULL.
-#[no_mangle]
-pub extern "C" fn pld_alloc_failed() {
+/// What the tools' malloc (`tools/csrc/malloc.c`) does on a NULL from
+/// glibc, through the `pld_alloc_failed` each tool's binary defines
+/// ([`crate::tool_allocation`]): ends the process with the tool's error,
+/// unless the allocation is a fallible one ([`fallible`]), which gets its
+/// NULL.
+pub fn alloc_failed() {
     failed();
+}
+
+/// In a tool's binary: its global allocator ([`ExitOnFailure`]) and the
+/// `pld_alloc_failed` its malloc calls (`tools/csrc/malloc.c`). Only the
+/// binaries define them, so that the libraries (the C API, the Python
+/// package) export nothing of it and leave their host's allocator be.
+#[macro_export]
+macro_rules! tool_allocation {
+    () => {
+        /// A failed allocation ends the tool with an error and status 1,
+        /// not an abort or a crash (`pld_sim::runtime::oom`).
+        #[global_allocator]
+        static ALLOCATOR: $crate::runtime::oom::ExitOnFailure = $crate::runtime::oom::ExitOnFailure;
+
+        /// Called by the tools' malloc on a NULL from glibc.
+        #[no_mangle]
+        pub extern "C" fn pld_alloc_failed() {
+            $crate::runtime::oom::alloc_failed();
+        }
+    };
 }
 
 /// Runs `f`, whose failed allocations come back to it as errors

@@ -139,10 +139,7 @@ fn list_passes() {
     println!("Upstream MLIR passes (see `mlir-opt --help`) are accepted too.");
 }
 
-/// A failed allocation ends the tool with an error and status 1, not an
-/// abort (`pld_sim::runtime::oom`).
-#[global_allocator]
-static ALLOCATOR: pld_sim::runtime::oom::ExitOnFailure = pld_sim::runtime::oom::ExitOnFailure;
+pld_sim::tool_allocation!();
 
 fn main() {
     pld_ir::diag::name_program("pld-opt");

@@ -39,10 +39,7 @@ struct Cli {
     split_input_file: bool,
 }
 
-/// A failed allocation ends the tool with an error and status 1, not an
-/// abort (`pld_sim::runtime::oom`).
-#[global_allocator]
-static ALLOCATOR: pld_sim::runtime::oom::ExitOnFailure = pld_sim::runtime::oom::ExitOnFailure;
+pld_sim::tool_allocation!();
 
 fn main() {
     pld_ir::diag::name_program("pld-translate");
