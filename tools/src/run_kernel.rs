@@ -684,6 +684,14 @@ fn check_results(
             println!("    {}", report::wrong_elements(check, &shape));
         }
     }
+    if let (Some(write), true) = (kernel.other_writes.first(), checks.iter().any(|c| !c.ok)) {
+        println!(
+            "  note: @{} also writes the target of its {} ({write}): the difference may be the \
+             kernel's own, not the collective's",
+            kernel.name,
+            kernel.collectives[0].op()
+        );
+    }
     // The golden next to the result, the bytes it was compared with.
     if let (Some(dir), Some(target)) = (&options.output_dir, kernel.collectives[0].at(Role::Target))
     {

@@ -501,7 +501,10 @@ fn print_calls(run: &ProgramRun, calls: &[CallReport], status: &mut i32) {
                     )
                 } else {
                     *status = 1;
-                    format!("WRONG on ranks {wrong:?} (worst error {worst:.3e})")
+                    let own = call.also_written.as_ref().map_or(String::new(), |write| {
+                        format!("; the kernel also writes the target ({write}): the difference may be its own")
+                    });
+                    format!("WRONG on ranks {wrong:?} (worst error {worst:.3e}){own}")
                 }
             }
             Err(why) => {

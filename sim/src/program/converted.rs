@@ -114,6 +114,7 @@ pub(crate) fn describe(module: &melior::ir::Module) -> Result<Vec<KernelInfo>, S
             collectives: Vec::new(),
             signals,
             cells,
+            other_writes: Vec::new(),
         });
     }
     Ok(kernels)

@@ -784,6 +784,7 @@ mod tests {
             }],
             signals: vec![1],
             cells: vec![1],
+            other_writes: Vec::new(),
         }
     }
 
@@ -827,6 +828,7 @@ mod tests {
             }],
             signals: vec![2],
             cells: vec![2, 4],
+            other_writes: Vec::new(),
         }
     }
 

@@ -476,12 +476,14 @@ fn describe(text: &str, source_name: &str) -> Result<Vec<KernelInfo>, String> {
         let params = params_of(text, &name, function)?;
         let collectives = collectives_of(function);
         let (signals, cells) = signals_of(function, &collectives);
+        let other_writes = other_writes(function, &collectives);
         kernels.push(KernelInfo {
             name,
             params,
             collectives,
             signals,
             cells,
+            other_writes,
         });
     }
     Ok(kernels)
@@ -517,6 +519,42 @@ fn params_of(text: &str, name: &str, function: OperationRef) -> Result<Vec<Param
 }
 
 /// The collectives of a kernel, with their targets as parameter numbers.
+/// The ops of `function` besides its collectives that may write a
+/// collective's target (a store, put, get or call given it, through views
+/// too), as `op at file:line:col` ([`KernelInfo::other_writes`]).
+fn other_writes(function: OperationRef, collectives: &[Collective]) -> Vec<String> {
+    let targets: Vec<usize> = collectives
+        .iter()
+        .filter_map(|c| c.at(c.kind.facts().alias))
+        .collect();
+    const WRITES: [&str; 8] = [
+        "pld.tile_store",
+        "pld.tile_remote_store",
+        "pld.tensor_remote_store",
+        "pld.tensor_put",
+        "pld.tile_put",
+        "pld.tensor_get",
+        "pld.tile_get",
+        "func.call",
+    ];
+    let touches_a_target = |op: &OperationRef| {
+        pld_ir::operands(*op)
+            .into_iter()
+            .filter_map(parameter_of)
+            .any(|param| targets.contains(&param))
+    };
+    pld_ir::collect(function, |n| WRITES.contains(&n))
+        .into_iter()
+        .filter(touches_a_target)
+        .map(|op| {
+            let at = pld_ir::diag::position(op.location()).map_or(String::new(), |p| {
+                format!(" at {}:{}:{}", p.file, p.line, p.column)
+            });
+            format!("{}{at}", op_name(&op))
+        })
+        .collect()
+}
+
 fn collectives_of(function: OperationRef) -> Vec<Collective> {
     let mut collectives = Vec::new();
     for op in pld_ir::collect(function, |n| CollectiveKind::from_op_name(n).is_some()) {

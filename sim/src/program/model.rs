@@ -174,6 +174,12 @@ pub struct KernelInfo {
     /// and the data cells written with Set (an all_to_all_v's
     /// `recv_counts`). The explorer reports a notify or wait outside them.
     pub cells: Vec<usize>,
+    /// The ops besides its collectives that may write a collective's
+    /// target (a store, put, get or call given it), as `op at
+    /// file:line:col`: with one, the target after the kernel is not the
+    /// collective's result alone, and a `--check` that finds it wrong says
+    /// so.
+    pub other_writes: Vec<String>,
 }
 
 impl KernelInfo {

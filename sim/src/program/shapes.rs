@@ -286,6 +286,7 @@ mod tests {
             collectives: vec![collective],
             signals: vec![1],
             cells: vec![1],
+            other_writes: Vec::new(),
         }
     }
 

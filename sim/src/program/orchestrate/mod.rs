@@ -95,6 +95,9 @@ pub struct CallReport {
     pub time: Duration,
     /// The check per rank, or why there is none.
     pub check: Result<Vec<RankCheck>, Unchecked>,
+    /// For a collective inside a kernel: the first other op of the kernel
+    /// that may write its target (`KernelInfo::other_writes`).
+    pub also_written: Option<String>,
     /// The window buffer holding its result, and the devices of its comm
     /// domain in rank order (for writing the golden next to the result).
     pub target: Option<(String, Vec<usize>)>,
@@ -1287,6 +1290,8 @@ fn builtin_collective(task: &BuiltinTask) -> (KernelInfo, CallReport) {
         collectives: vec![collective.clone()],
         signals: signal,
         cells,
+        // A builtin's only write is its collective.
+        other_writes: Vec::new(),
     };
     let report = call_report(collective, &info, &task.location);
     (info, report)
@@ -1306,6 +1311,7 @@ fn call_report(collective: &Collective, info: &KernelInfo, location: &str) -> Ca
         root: collective.root,
         time: Duration::ZERO,
         check: Err(Unchecked::NotAsked),
+        also_written: info.other_writes.first().cloned(),
         target: None,
         ranks: 0,
     }
