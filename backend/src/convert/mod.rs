@@ -185,10 +185,21 @@ where
     // pointer of the parameter they derive from.
     carry_pointers(context, function, &globals)?;
     // Views were only read through `Globals`; they go last, users first.
+    // A view still used here is used by an op that is not pld's (a call,
+    // a cast, tensor.extract): the view has no PTO value to give it, and
+    // erasing it would leave that op reading a freed value.
     for op in ir::collect(function, |n| n == TensorView::NAME)
         .into_iter()
         .rev()
     {
+        if let Some(user) = op.results().flat_map(|r| ir::users(r.into())).next() {
+            return Err((
+                user,
+                "uses the result of a pld.tensor_view, which has no PTO form outside the pld \
+                 ops of a kernel: pass the parameter itself, or read the view with pld ops"
+                    .to_string(),
+            ));
+        }
         ir::erase(op);
     }
 
