@@ -192,7 +192,11 @@ where
         .into_iter()
         .rev()
     {
-        if let Some(user) = op.results().flat_map(|r| ir::users(r.into())).next() {
+        let foreign = op
+            .results()
+            .flat_map(|r| ir::users(r.into()))
+            .find(|user| !op_name(user).starts_with("pld."));
+        if let Some(user) = foreign {
             return Err((
                 user,
                 "uses the result of a pld.tensor_view, which has no PTO form outside the pld \

@@ -6,7 +6,11 @@
 //! any rule is broken. `pld-opt` also runs it after parsing and after every
 //! pass of a pipeline.
 
-use melior::{ir::OperationRef, pass::Pass, Context};
+use melior::{
+    ir::{operation::OperationLike, OperationRef},
+    pass::Pass,
+    Context,
+};
 use pld_ir::pass::{external, Anchor, PassFailed, PassIdentity, PldPass};
 
 #[derive(Clone, Default)]
@@ -21,12 +25,38 @@ impl PldPass for Verify {
     const ANCHOR: Anchor = Anchor::Module;
 
     fn run(&self, _context: &Context, op: OperationRef) -> Result<(), PassFailed> {
-        if pld_dialect::verify::verify_and_emit(op) {
+        let nested = nested_pld_modules(op);
+        for module in &nested {
+            pld_ir::diag::emit_error(
+                module.location(),
+                "'builtin.module' op holds pld code inside another module; pld's passes lower \
+                 the functions of the outermost module only (its function passes would skip \
+                 these): move them there",
+            );
+        }
+        if pld_dialect::verify::verify_and_emit(op) && nested.is_empty() {
             Ok(())
         } else {
             Err(PassFailed)
         }
     }
+}
+
+/// The modules nested in `root` that hold pld code (a pld op or a function
+/// with a `pld.kind`): the pipelines, which start with this pass, lower
+/// the functions of the outermost module only, and left these half
+/// lowered with exit 0. (The verifier itself, which `pld-opt` runs after
+/// parsing, accepts them: a nested module is valid IR.)
+fn nested_pld_modules<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    pld_ir::collect(root, |n| n == "builtin.module")
+        .into_iter()
+        .filter(|module| *module != root)
+        .filter(|module| {
+            pld_ir::all_ops(*module).iter().any(|op| {
+                pld_ir::op_name(op).starts_with("pld.") || op.attribute("pld.kind").is_ok()
+            })
+        })
+        .collect()
 }
 
 static IDENTITY: PassIdentity = PassIdentity;
