@@ -119,7 +119,14 @@ fn replace_whole(target: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
         .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
     let temporary = target.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
     let shown = temporary.display();
+    // The file keeps its permissions, as mlir-opt's output does (a new
+    // file gets the umask's).
+    let kept = std::fs::metadata(target).ok().map(|m| m.permissions());
     let written = std::fs::write(&temporary, bytes)
+        .and_then(|()| match kept {
+            Some(permissions) => std::fs::set_permissions(&temporary, permissions),
+            None => Ok(()),
+        })
         .map_err(|e| format!("cannot write the temporary file '{shown}' to rename over it: {e}"))
         .and_then(|()| {
             std::fs::rename(&temporary, target)

@@ -7,6 +7,12 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: pld-opt %s -o %t/good.mlir
 // RUN: FileCheck %s --check-prefix=GOOD --input-file=%t/good.mlir
+// An existing file keeps its permissions (it became 644, as the temporary
+// file it is replaced by was made).
+// RUN: touch %t/private.mlir && chmod 600 %t/private.mlir
+// RUN: pld-opt %s -o %t/private.mlir
+// RUN: stat -c %%a %t/private.mlir | FileCheck %s --check-prefix=MODE
+// MODE: {{^}}600{{$}}
 // RUN: echo keep > %t/kept.mlir
 // RUN: not pld-opt %S/parse-error.mlir -o %t/kept.mlir 2> /dev/null
 // RUN: FileCheck %s --check-prefix=KEPT --input-file=%t/kept.mlir
