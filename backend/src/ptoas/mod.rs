@@ -130,17 +130,19 @@ fn classify(function: OperationRef) -> Function {
     if op_name(&function) != "func.func" {
         return Function::Skipped("not a function");
     }
-    if function.attribute("pto.kernel_kind").is_ok() {
-        return Function::Kernel;
-    }
-    if pld_dialect::query::builtin_template(function).is_some() {
-        return Function::Skipped("builtin kernel, rendered from its template");
-    }
     let bodyless = function
         .region(0)
         .ok()
         .and_then(|r| r.first_block())
         .is_none();
+    // A converted kernel's declaration (an AIV helper defined elsewhere)
+    // has no code to emit.
+    if function.attribute("pto.kernel_kind").is_ok() && !bodyless {
+        return Function::Kernel;
+    }
+    if pld_dialect::query::builtin_template(function).is_some() {
+        return Function::Skipped("builtin kernel, rendered from its template");
+    }
     match function_kind(function) {
         Ok(Some(FuncKind::Host)) => Function::Skipped("HOST orchestrator, not PTO code"),
         Ok(Some(FuncKind::Chip)) => Function::Skipped("CHIP orchestrator, not PTO code"),

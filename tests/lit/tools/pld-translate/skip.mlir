@@ -10,6 +10,9 @@
 
 // CHECK: // skipped @orchestrate: HOST orchestrator, not PTO code
 // CHECK-NEXT: // skipped @extern: declaration
+// A converted kernel's declaration is one too (it failed: "a kernel needs
+// a body").
+// CHECK-NEXT: // skipped @declared_kernel: declaration
 // CHECK-NEXT: module {
 // CHECK-NEXT:   func.func @kernel(%arg0: !pto.ptr<f32>) attributes {pto.entry, pto.kernel_kind = #pto.kernel_kind<vector>} {
 // CHECK-NEXT:     call @"my-helper"(%arg0) : (!pto.ptr<f32>) -> ()
@@ -25,6 +28,7 @@ func.func @orchestrate() attributes {pld.kind = #pld.func_kind<"host">} {
   return
 }
 func.func private @extern(index)
+func.func private @declared_kernel(!pto.ptr<f32>) attributes {pld.kind = #pld.func_kind<"aiv">, pto.kernel_kind = #pto.kernel_kind<"vector">}
 func.func @kernel(%p: !pto.ptr<f32>) attributes {pld.kind = #pld.func_kind<"incore">, pto.kernel_kind = #pto.kernel_kind<"vector">} {
   func.call @"my-helper"(%p) : (!pto.ptr<f32>) -> ()
   return
