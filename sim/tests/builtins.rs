@@ -15,13 +15,57 @@ mod common {
 use common::builtins::*;
 use pld_dialect::enums::ReduceOp;
 use pld_dialect::launch::all_to_all_v_blocks;
-use pld_sim::program::builtins::{BuiltinRun, Scalar, TensorArg};
+use pld_sim::program::builtins::{BuiltinRun, Hook, Scalar, TensorArg};
 use pld_sim::{CommDomain, RankEnv};
 use std::time::Duration;
 
 const NUMELS: [usize; 7] = [1, 17, 255, 256, 257, 4127, 65537];
 const RANKS: [usize; 5] = [1, 2, 3, 4, 8];
 const CORES: [usize; 3] = [1, 2, 4];
+
+/// Runs one call of `variant` on every rank of `domain` (its kernel itself
+/// with `launch` blocks, or its entry) and checks that each rank refused
+/// it: a fatal invalid-argument error naming `reason`, no deadlock, no
+/// other error, no notify.
+fn assert_refused(
+    domain: &CommDomain,
+    (variant, tensors, scalars, launch): (&str, &[TensorArg], &[Scalar], Option<i32>),
+    before: Option<Hook<'_>>,
+    reason: &str,
+) {
+    let run = BuiltinRun {
+        variant,
+        tensors,
+        scalars,
+        calls: 1,
+        aiv_limit: AIV_CORES,
+        deadline: DEADLINE,
+        record_remote_writes: false,
+        launch,
+    }
+    .execute(domain, before, None)
+    .unwrap();
+    let o = &run.outcome;
+    assert!(
+        o.deadlock.is_none() && o.errors.is_empty(),
+        "{variant}: {o:?}"
+    );
+    assert_eq!(
+        o.fatals.len(),
+        domain.ranks(),
+        "{variant}: {:?} {:?} {:?}",
+        o.fatals,
+        run.calls,
+        o.counters
+    );
+    for f in &o.fatals {
+        assert_eq!(f.code, 5, "{variant}: {f}");
+        assert!(f.message.contains(reason), "{variant}: {f}");
+    }
+    for rank in 0..domain.ranks() {
+        assert_eq!(o.counters[rank].notifies, 0, "{variant}: rank {rank}");
+    }
+}
 
 fn mesh_matrix(dt: Dt, ops: &[ReduceOp]) {
     let mut cases = Vec::new();
@@ -265,37 +309,9 @@ fn a_kernel_that_refuses_its_call_says_why() {
     for (variant, tensors, scalars, reason) in refusals {
         let domain = CommDomain::new(2, 64).unwrap();
         let before = |env: RankEnv<'_>, _call: usize| write(env.domain, env.rank, 0, &[0x5a; 28]);
-        let run = BuiltinRun {
-            variant,
-            tensors: &tensors,
-            scalars: &scalars,
-            calls: 1,
-            aiv_limit: AIV_CORES,
-            deadline: DEADLINE,
-            record_remote_writes: false,
-            launch: None,
-        }
-        .execute(&domain, Some(&before), None)
-        .unwrap();
-        let o = &run.outcome;
-        assert!(
-            o.deadlock.is_none() && o.errors.is_empty(),
-            "{variant}: {o:?}"
-        );
-        assert_eq!(
-            o.fatals.len(),
-            2,
-            "{variant}: {:?} {:?} {:?}",
-            o.fatals,
-            run.calls,
-            o.counters
-        );
-        for f in &o.fatals {
-            assert_eq!(f.code, 5, "{variant}: {f}");
-            assert!(f.message.contains(reason), "{variant}: {f}");
-        }
+        let call = (variant, tensors.as_slice(), scalars.as_slice(), None);
+        assert_refused(&domain, call, Some(&before), reason);
         for rank in 0..2 {
-            assert_eq!(o.counters[rank].notifies, 0, "{variant}: rank {rank}");
             assert_eq!(
                 read(&domain, rank, 0, 28),
                 [0x5a; 28],
@@ -469,34 +485,13 @@ fn a_kernel_with_fewer_lanes_than_blocks_refuses_its_call() {
     ];
     for (variant, tensors, scalars, blocks, size) in cases {
         let domain = CommDomain::new(ranks, size).unwrap();
-        let run = BuiltinRun {
+        let call = (
             variant,
-            tensors: &tensors,
-            scalars: &scalars,
-            calls: 1,
-            aiv_limit: AIV_CORES,
-            deadline: DEADLINE,
-            record_remote_writes: false,
-            launch: Some(blocks),
-        }
-        .execute(&domain, None, None)
-        .unwrap();
-        let o = &run.outcome;
-        assert!(
-            o.deadlock.is_none() && o.errors.is_empty(),
-            "{variant}: {o:?}"
+            tensors.as_slice(),
+            scalars.as_slice(),
+            Some(blocks),
         );
-        assert_eq!(o.fatals.len(), ranks, "{variant}: {:?}", o.fatals);
-        for f in &o.fatals {
-            assert_eq!(f.code, 5, "{variant}: {f}");
-            assert!(
-                f.message
-                    .contains("the signal has fewer lanes (S) than the blocks launched"),
-                "{variant}: {f}"
-            );
-        }
-        for rank in 0..ranks {
-            assert_eq!(o.counters[rank].notifies, 0, "{variant}: rank {rank}");
-        }
+        let reason = "the signal has fewer lanes (S) than the blocks launched";
+        assert_refused(&domain, call, None, reason);
     }
 }

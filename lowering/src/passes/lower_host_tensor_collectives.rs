@@ -130,13 +130,8 @@ where
     let facts = kind.facts();
     let view = OpView::new(op).ok_or("malformed collective")?;
     let operand = |role: Role| {
-        view.one(role.group()).ok_or_else(|| match role {
-            Role::Signal => "has no signal operand (an allreduce written without one gets \
-                                 it from pld-synthesize-allreduce-signals, which the pipelines \
-                                 run before this pass)"
-                .to_string(),
-            _ => format!("has no {} operand", role.group()),
-        })
+        view.one(role.group())
+            .ok_or_else(|| roles::missing_operand(role))
     };
     let devices = scope_devices(kind, op, &operand)?;
     let world = devices.as_ref().map(|d| d.len() as i64);

@@ -177,13 +177,8 @@ where
     let operands = roles
         .iter()
         .map(|role| {
-            view.one(role.group()).ok_or_else(|| match role {
-                Role::Signal => "has no signal operand (an allreduce written without one gets \
-                                 it from pld-synthesize-allreduce-signals, which the pipelines \
-                                 run before this pass)"
-                    .to_string(),
-                _ => format!("has no {} operand", role.group()),
-            })
+            view.one(role.group())
+                .ok_or_else(|| crate::host::roles::missing_operand(*role))
         })
         .collect::<Result<Vec<_>, String>>()?;
     let info = |role: Role| {
