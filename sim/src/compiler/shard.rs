@@ -108,7 +108,9 @@ pub fn shard_program_for(
     let Some(converted) = shard_to_pld(text, source_name)? else {
         return Ok(None);
     };
-    let entry = entry.map(|e| e.strip_prefix('@').unwrap_or(e));
+    let entry = entry
+        .map(|e| e.strip_prefix('@').unwrap_or(e))
+        .filter(|e| !e.is_empty());
     // The function named, or without a name (and grids of different
     // sizes) the only one that runs on a grid.
     let entry_grid = match (entry, converted.devices) {
