@@ -27,11 +27,13 @@ struct Cli {
     /// by pld-to-pto), or - for standard input.
     #[arg(default_value = "-")]
     input: String,
-    /// The kernel to run (default: the only one; ignored when the program
-    /// has a HOST orchestrator, which runs whole, unless this is given).
+    /// The kernel to run, with or without its @ (default: the only one;
+    /// ignored when the program has a HOST orchestrator, which runs whole,
+    /// unless this is given).
     #[arg(long)]
     kernel: Option<String>,
-    /// The HOST orchestrator to run (default: the only one).
+    /// The HOST orchestrator to run, with or without its @ (default: the
+    /// only one).
     #[arg(long)]
     entry: Option<String>,
     /// Number of simulated ranks, 1 to 64.
@@ -271,10 +273,13 @@ fn options(cli: Cli) -> Options {
         cost_model,
         cost_target,
     } = cli;
+    // A function named as the IR spells it, `@k`, or as `k`.
+    let bare =
+        |name: Option<String>| name.map(|n| n.strip_prefix('@').map_or(n.clone(), str::to_string));
     let options = Options {
         input,
-        kernel,
-        entry,
+        kernel: bare(kernel),
+        entry: bare(entry),
         ranks,
         inputs,
         check,

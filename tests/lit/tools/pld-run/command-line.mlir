@@ -4,6 +4,12 @@
 // (docs/tools/pld-run.md, "Exit status").
 //
 // RUN: not pld-run %s --ranks -1 2>&1 | FileCheck %s --check-prefix=RANKS
+// --kernel and --entry take a name with or without its @ (with it, pld-run
+// looked for "@@name").
+// RUN: pld-run %S/../../../../examples/ring_allreduce.mlir --ranks 4 --kernel @ring_allreduce | FileCheck %s --check-prefix=AT-KERNEL
+// RUN: pld-run %S/../../../../examples/two_domains.mlir --ranks 4 --entry @main | FileCheck %s --check-prefix=AT-ENTRY
+// AT-KERNEL: @ring_allreduce on 4 ranks: finished in
+// AT-ENTRY: @main on 4 devices: 3 collective calls
 // RUN: sh -c 'pld-run %s --ranks -1 > /dev/null 2>&1; test $? -eq 2'
 // RANKS: error: invalid value '-1' for '--ranks <RANKS>': ranks must be 1 to 64
 // A count the simulator does not run is a malformed command line too (it
