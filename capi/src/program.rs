@@ -56,9 +56,10 @@ fn pld_ops(root: melior::ir::OperationRef) -> HashMap<String, String> {
     pld_ir::collect(root, |n| n.starts_with("pld."))
         .into_iter()
         .filter_map(|op| {
-            let at = pld_ir::diag::position(op.location())?;
-            let place = format!("{}:{}:{}", at.file, at.line, at.column);
-            Some((place, pld_ir::op_name(&op)))
+            Some((
+                pld_sim::compiler::locate::position(op)?,
+                pld_ir::op_name(&op),
+            ))
         })
         .collect()
 }

@@ -252,54 +252,53 @@ fn integer(b: &mut Builder, op: OperationRef, name: &str) -> Result<(), Refusal>
         return Err("works on integers wider than 64 bits; device indices fit 64".into());
     }
     let value = match name {
-        "arith.constant" => {
-            let value = op.attribute("value").ok();
-            let value = value
-                .and_then(pld_ir::attr::int)
-                .or_else(|| value.and_then(pld_ir::attr::bool_value).map(i64::from))
-                .ok_or("is not an integer constant")?;
-            Some(PerDevice::constant(
-                b.devices,
-                arith::wrap(value.into(), to),
-            ))
-        }
+        "arith.constant" => PerDevice::constant(b.devices, arith::wrap(constant(op)?.into(), to)),
         "arith.select" => {
             let (condition, then, other) = (value_of(b, 0)?, value_of(b, 1)?, value_of(b, 2)?);
             let chosen = |d: usize| match condition.0[d] {
                 0 => other.0[d],
                 _ => then.0[d],
             };
-            Some(PerDevice::from_fn(b.devices, chosen))
+            PerDevice::from_fn(b.devices, chosen)
         }
         "arith.cmpi" => {
-            let predicate = op
-                .attribute("predicate")
-                .ok()
-                .and_then(pld_ir::attr::int)
-                .and_then(arith::Predicate::from_number)
-                .ok_or("has a predicate this pass does not know")?;
-            let from = width(operand(0)?);
-            value_of(b, 0)?.zip(&value_of(b, 1)?, |x, y| Some(predicate.apply(x, y, from)))
+            let (predicate, from) = (predicate(op)?, width(operand(0)?));
+            let compared =
+                value_of(b, 0)?.try_zip(&value_of(b, 1)?, |x, y| Some(predicate.apply(x, y, from)));
+            compared.map_err(|_| "has malformed operands")?
         }
         _ => match (arith::Cast::from_name(name), arith::IntOp::from_name(name)) {
             (Some(cast), _) => {
                 let from = width(operand(0)?);
                 let lhs = value_of(b, 0)?;
-                Some(PerDevice(
-                    lhs.0.iter().map(|v| cast.apply(*v, from, to)).collect(),
-                ))
+                PerDevice(lhs.0.iter().map(|v| cast.apply(*v, from, to)).collect())
             }
-            (None, Some(int_op)) => {
-                let applied =
-                    value_of(b, 0)?.try_zip(&value_of(b, 1)?, |x, y| int_op.apply(x, y, to));
-                Some(applied.map_err(|device| no_value(int_op, device))?)
-            }
+            (None, Some(int_op)) => value_of(b, 0)?
+                .try_zip(&value_of(b, 1)?, |x, y| int_op.apply(x, y, to))
+                .map_err(|device| no_value(int_op, device))?,
             (None, None) => return Err(unsupported(name)),
         },
     };
-    let value = value.ok_or("has no value on some device")?;
     b.set_int(result, value);
     Ok(())
+}
+
+/// An `arith.constant`'s integer (`true` is 1).
+fn constant(op: OperationRef) -> Result<i64, Refusal> {
+    let value = op.attribute("value").ok();
+    value
+        .and_then(pld_ir::attr::int)
+        .or_else(|| value.and_then(pld_ir::attr::bool_value).map(i64::from))
+        .ok_or_else(|| "is not an integer constant".into())
+}
+
+/// An `arith.cmpi`'s predicate.
+fn predicate(op: OperationRef) -> Result<arith::Predicate, Refusal> {
+    op.attribute("predicate")
+        .ok()
+        .and_then(pld_ir::attr::int)
+        .and_then(arith::Predicate::from_number)
+        .ok_or_else(|| "has a predicate this pass does not know".into())
 }
 
 /// Why `op` has no value on `device`, in MLIR's terms.

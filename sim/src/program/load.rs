@@ -546,11 +546,9 @@ fn other_writes(function: OperationRef, collectives: &[Collective]) -> Vec<Strin
     pld_ir::collect(function, |n| WRITES.contains(&n))
         .into_iter()
         .filter(touches_a_target)
-        .map(|op| {
-            let at = pld_ir::diag::position(op.location()).map_or(String::new(), |p| {
-                format!(" at {}:{}:{}", p.file, p.line, p.column)
-            });
-            format!("{}{at}", op_name(&op))
+        .map(|op| match crate::compiler::locate::position(op) {
+            Some(at) => format!("{} at {at}", op_name(&op)),
+            None => op_name(&op),
         })
         .collect()
 }
