@@ -74,6 +74,9 @@
 // RUN: pld-opt %t/flag.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=1 schedules=3})' -o /dev/null
 // RUN: not pld-opt %t/flag.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{schedules=0})' 2>&1 | FileCheck %s --check-prefix=ZERO
 // ZERO: pld-explore-protocol: schedules is at least 1
+// A value past u64 says so (it was "takes a number").
+// RUN: not pld-opt %t/flag.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{schedules=99999999999999999999})' 2>&1 | FileCheck %s --check-prefix=HUGE
+// HUGE: pld-explore-protocol: schedules takes a number up to 18446744073709551615, not '99999999999999999999'
 // As pld-run --explore refuses them: seeds past the last u64, and an option
 // given twice (which value would win?).
 // RUN: not pld-opt %t/flag.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=1 schedules=2 seed=18446744073709551615})' 2>&1 | FileCheck %s --check-prefix=SEED
