@@ -201,3 +201,22 @@ where
 pub fn type_of<'c>(value: Value<'c, '_>) -> Type<'c> {
     value.r#type()
 }
+
+/// Whether `op` runs before `other` in program order: `op`, or the op
+/// holding it, comes first in the block of `other` (`false` when `op` is
+/// `other` or not in the same region tree, or when `op` sits in a region of
+/// `other`).
+pub fn runs_before(op: OperationRef, other: OperationRef) -> bool {
+    let block = |o: &OperationRef| o.block().map(|b| b.to_raw().ptr);
+    let mut ancestor = Some(op);
+    while let Some(a) = ancestor {
+        if block(&a) == block(&other) {
+            // SAFETY: both ops are live and in the same block, which the
+            // call requires.
+            return a != other
+                && unsafe { mlir_sys::mlirOperationIsBeforeInBlock(a.to_raw(), other.to_raw()) };
+        }
+        ancestor = a.parent_operation();
+    }
+    false
+}
