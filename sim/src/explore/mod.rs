@@ -70,11 +70,7 @@ impl Explorer for Explore {
     }
 
     fn call_label(&self, rank: usize, label: Option<String>) {
-        let mut checker = self.checker();
-        if checker.calls.len() <= rank {
-            checker.calls.resize(rank + 1, None);
-        }
-        checker.calls[rank] = label;
+        self.checker().label_call(rank, label);
     }
 
     fn launched(&self, rank: usize, blocks: usize) -> usize {
@@ -299,8 +295,11 @@ pub struct Checker {
     findings: Vec<Finding>,
     keys: HashSet<String>,
     /// Per rank: the program call it runs, when told
-    /// ([`Explorer::call_label`]).
-    calls: Vec<Option<String>>,
+    /// ([`Explorer::call_label`]), as its number in `labels`.
+    calls: Vec<Option<u32>>,
+    /// Every program call a rank ran (`pld.tensor_allreduce at f:l:c`),
+    /// once each: accesses keep the number of theirs.
+    labels: Vec<String>,
 }
 
 /// How much of a copy's strided block the checker tracks as separate
@@ -323,7 +322,28 @@ impl Checker {
             findings: Vec::new(),
             keys: HashSet::new(),
             calls: Vec::new(),
+            labels: Vec::new(),
         }
+    }
+
+    /// Rank `rank` runs program call `label` from now on (`None`: none).
+    fn label_call(&mut self, rank: usize, label: Option<String>) {
+        let number = label.map(|label| match self.labels.iter().position(|l| *l == label) {
+            Some(i) => i as u32,
+            None => {
+                self.labels.push(label);
+                self.labels.len() as u32 - 1
+            }
+        });
+        if self.calls.len() <= rank {
+            self.calls.resize(rank + 1, None);
+        }
+        self.calls[rank] = number;
+    }
+
+    /// The program call agent `agent`'s rank runs now, if any.
+    fn call_of(&self, agent: usize) -> Option<u32> {
+        self.calls.get(self.ranks[agent]).copied().flatten()
     }
 
     /// Agent `agent` of rank `rank` starts; a block inherits what its
@@ -359,15 +379,21 @@ impl Checker {
             kernel: self.kernel.clone(),
             // A call without a site is a builtin kernel's: named by the
             // program call it serves, when there is one.
-            call: self.calls.get(rank).cloned().flatten(),
+            call: self.label(self.call_of(agent)),
             asynchronous: false,
         }
     }
 
-    /// Who made `access`: its agent's op, or the asynchronous copy.
+    fn label(&self, call: Option<u32>) -> Option<String> {
+        call.and_then(|c| self.labels.get(c as usize).cloned())
+    }
+
+    /// Who made `access`: its agent's op (and the call its rank ran then),
+    /// or the asynchronous copy.
     fn actor_of(&self, access: &Access) -> Actor {
         Actor {
             asynchronous: access.is_copy(),
+            call: self.label(access.call),
             ..self.actor(access.agent, access.site)
         }
     }
@@ -381,6 +407,7 @@ impl Checker {
                 epoch: self.clocks[agent].get(component),
             },
             site,
+            call: self.call_of(agent),
         }
     }
 
@@ -441,8 +468,8 @@ impl Checker {
         };
         if let Some((set, add)) = mixed {
             self.report(Finding::MixedNotify {
-                set: self.actor(set.agent, set.site),
-                add: self.actor(add.agent, add.site),
+                set: self.actor_of(&set),
+                add: self.actor_of(&add),
                 cell: Bytes {
                     window: cell.0,
                     range: cell.1..cell.1 + 4,
@@ -576,6 +603,7 @@ impl Checker {
             rank: self.ranks[agent],
             stamp: Stamp::Copy { number },
             site: dma.site,
+            call: self.call_of(agent),
         };
         let clock = self.clocks[agent].clone();
         for a in &dma.accesses {
@@ -611,7 +639,7 @@ impl Checker {
         if let Some(last) = self.queues.get(&queue).copied() {
             if !last.ordered_before(agent, &self.clocks[agent]) {
                 self.report(Finding::SharedQueue {
-                    first: self.actor(last.agent, last.site),
+                    first: self.actor_of(&last),
                     second: self.actor(agent, site),
                     rank: queue.0,
                     peer: queue.1,

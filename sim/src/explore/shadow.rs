@@ -16,6 +16,9 @@ pub struct Access {
     pub stamp: Stamp,
     /// The device-call site (`crate::runtime::sites`).
     pub site: i64,
+    /// For an access without a site (a builtin kernel's): the program call
+    /// its rank ran then, as its number among the checker's call labels.
+    pub call: Option<u32>,
 }
 
 /// What orders an access before others.
@@ -238,6 +241,7 @@ mod tests {
                 epoch,
             },
             site: -1,
+            call: None,
         }
     }
 

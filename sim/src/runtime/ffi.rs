@@ -230,7 +230,11 @@ pub extern "C" fn pld_sim_wait(cell: *const i32, expected: i32, cmp: i32) {
                 (Some(explore), Some(atomic)) => {
                     // What the rank runs, for the report of a deadlock the
                     // explorer finds here (its tasks end before it reports).
-                    state.note_blocked_in(rank);
+                    // Not once the schedule ended: the ranks then run on
+                    // past the waits that did not hold, into later tasks.
+                    if !explore.is_free() {
+                        state.note_blocked_in(rank);
+                    }
                     let agent = crate::runtime::run::current_agent();
                     let outside = state.outside_signals(place.1);
                     explore.wait(agent, atomic, place, expected, cmp, site, outside);

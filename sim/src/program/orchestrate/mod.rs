@@ -98,6 +98,11 @@ pub struct CallReport {
     /// For a collective inside a kernel: the first other op of the kernel
     /// that may write its target (`KernelInfo::other_writes`).
     pub also_written: Option<String>,
+    /// Another device's task that ran while a member read its operands or
+    /// ran its task of this call (`"device 1's @push (at f:l:c) ran while
+    /// device 0 was in it"`): it may have written the call's operands after
+    /// they were read for the golden. Known with threads only.
+    pub overlapped_by: Option<String>,
     /// The window buffer holding its result, and the devices of its comm
     /// domain in rank order (for writing the golden next to the result).
     pub target: Option<(String, Vec<usize>)>,
@@ -935,15 +940,54 @@ impl ProgramRun {
                 .and_then(|c| c.at(Role::Target))
                 .and_then(|t| tensors.get(t))
                 .map(|t| (t.buffer.clone(), members.clone()));
+            let overlapped_by = self.overlapped_by(&call, snapshots);
             reports.push(CallReport {
                 time,
                 check,
                 target,
                 ranks: members.len(),
+                overlapped_by,
                 ..report
             });
         }
         reports
+    }
+
+    /// The first task of another device, not of `call`, that ran while a
+    /// member of `call` read its operands or ran its task of it, as
+    /// `device d's @kernel (at loc)` or `device d's op (at loc)`.
+    fn overlapped_by(&self, call: &Call, snapshots: &[Vec<Option<Snapshot>>]) -> Option<String> {
+        let members = &self.plan.domains[call.domain].devices;
+        let of_call = |device: usize, index: usize| {
+            let rank = members.iter().position(|&m| m == device);
+            rank.is_some_and(|r| call.tasks[r] == Some(index))
+        };
+        let spans = members
+            .iter()
+            .zip(&call.tasks)
+            .filter_map(|(&m, task)| Some((m, snapshots.get(m)?.get((*task)?)?.as_ref()?.span?)));
+        for (member, (begin, end)) in spans {
+            for (device, tasks) in snapshots.iter().enumerate() {
+                let running = tasks.iter().enumerate().find(|(index, s)| {
+                    let span = s.as_ref().and_then(|s| s.span);
+                    device != member
+                        && !of_call(device, *index)
+                        && span.is_some_and(|(from, to)| from < end && begin < to)
+                });
+                if let Some((index, _)) = running {
+                    let what = match &self.plan.tasks[device][index] {
+                        Task::Kernel(k) => format!("@{} (at {})", k.kernel, k.location),
+                        Task::Builtin(b) => {
+                            format!("{} (at {})", b.collective.kind.op_name(), b.location)
+                        }
+                    };
+                    return Some(format!(
+                        "device {device}'s {what} ran while device {member} was in it"
+                    ));
+                }
+            }
+        }
+        None
     }
 
     /// The collective inside a kernel task, as the golden check sees it
@@ -1028,6 +1072,7 @@ impl Devices<'_> {
                 Task::Kernel(k) => tensors_of(k),
                 Task::Builtin(b) => b.tensors.iter().collect(),
             };
+            let start = Instant::now();
             let before: Vec<Vec<u8>> = if self.check {
                 operands.iter().map(|t| read(t)).collect()
             } else {
@@ -1066,6 +1111,7 @@ impl Devices<'_> {
                 before,
                 after,
                 time,
+                span: Some((start, Instant::now())),
             }));
         }
         mine
@@ -1196,6 +1242,9 @@ struct Snapshot {
     before: Vec<Vec<u8>>,
     after: Vec<Vec<u8>>,
     time: Duration,
+    /// When the task began and ended, by this process's clock (`None` for
+    /// another process's device).
+    span: Option<(Instant, Instant)>,
 }
 
 /// A HOST ring allreduce's target holds a positive multiple of the ranks'
@@ -1312,6 +1361,7 @@ fn call_report(collective: &Collective, info: &KernelInfo, location: &str) -> Ca
         time: Duration::ZERO,
         check: Err(Unchecked::NotAsked),
         also_written: info.other_writes.first().cloned(),
+        overlapped_by: None,
         target: None,
         ranks: 0,
     }

@@ -1355,6 +1355,7 @@ fn builtin_call(op: OperationRef, kind: CollectiveKind, mode: AllReduceMode) -> 
         reduce: kind.reduce_op(given),
         root: kind.facts().root.then(|| root.unwrap_or(0)),
         operands: (0..kind.facts().operands.len()).map(Some).collect(),
+        shapes: Vec::new(),
         in_loop: None,
         location: location(op),
     }

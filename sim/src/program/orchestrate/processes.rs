@@ -59,6 +59,7 @@ fn decode(rows: Vec<Vec<u8>>) -> Option<Vec<Option<Snapshot>>> {
             before,
             after: Vec::new(),
             time,
+            span: None,
         }));
     }
     Some(snapshots)
@@ -90,6 +91,7 @@ mod tests {
             before: vec![vec![1, 2], vec![]],
             after: vec![vec![9]],
             time: Duration::from_micros(5),
+            span: None,
         };
         let rows = vec![
             (5_000u64).to_le_bytes().to_vec(),
