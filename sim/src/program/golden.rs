@@ -103,6 +103,7 @@ pub fn check_ranks(
     wanted: &(dyn Fn(usize) -> bool + Sync),
 ) -> Result<Vec<RankCheck>, String> {
     let collective = the_collective(kernel)?;
+    let kernel = &*kernel.as_seen_by(collective);
     let target = collective
         .at(Role::Target)
         .ok_or("the collective's target is not a parameter of the kernel")?;
@@ -779,6 +780,7 @@ mod tests {
                 reduce,
                 root: (kind == CollectiveKind::Broadcast).then_some(0),
                 operands: vec![Some(0), Some(1)],
+                shapes: Vec::new(),
                 in_loop: None,
                 location: "k.mlir:1:1".into(),
             }],
@@ -823,6 +825,7 @@ mod tests {
                 reduce: None,
                 root: None,
                 operands: (0..6).map(Some).collect(),
+                shapes: Vec::new(),
                 in_loop: None,
                 location: "k.mlir:1:1".into(),
             }],

@@ -567,6 +567,10 @@ fn collectives_of(function: OperationRef) -> Vec<Collective> {
             .roles()
             .map(|role| view.one(role.group()).and_then(parameter_of))
             .collect();
+        let shapes = kind
+            .roles()
+            .map(|role| view.one(role.group()).and_then(static_shape))
+            .collect();
         let given = op.attribute("op").ok().and_then(ReduceOp::from_attribute);
         let mode = op
             .attribute("mode")
@@ -595,6 +599,7 @@ fn collectives_of(function: OperationRef) -> Vec<Collective> {
             reduce: kind.reduce_op(given),
             root,
             operands,
+            shapes,
             in_loop,
             location: location(op),
         });
@@ -603,6 +608,16 @@ fn collectives_of(function: OperationRef) -> Vec<Collective> {
 }
 
 /// The `valid_shape` of a collective's target type, if it has one.
+/// The extents of a tensor value's type, when all are static.
+fn static_shape(value: melior::ir::Value) -> Option<Vec<usize>> {
+    use melior::ir::ValueLike;
+    let info = pld_dialect::types::tensor_info(value.r#type()).ok()??;
+    info.shape
+        .iter()
+        .map(|d| d.and_then(|d| usize::try_from(d).ok()))
+        .collect()
+}
+
 fn target_valid_shape(view: &pld_dialect::ops::OpView) -> Option<Vec<usize>> {
     use melior::ir::ValueLike;
     let target = view.one(Role::Target.group())?;

@@ -141,6 +141,10 @@ pub struct Collective {
     /// The parameter (kernel) or tensor (builtin) of each operand, in the
     /// order of `kind.facts().operands`; `None` where it is not one.
     pub operands: Vec<Option<usize>>,
+    /// The shape each operand has at the op, in the same order, where it
+    /// is a `pld.tensor_view` of its parameter with another shape (the same
+    /// elements, row-major); empty or `None`: the parameter's own.
+    pub shapes: Vec<Option<Vec<usize>>>,
     /// The loop (`scf.for`, `scf.while`) it runs in, if any: the golden of
     /// one call does not describe it.
     pub in_loop: Option<String>,
@@ -183,6 +187,31 @@ pub struct KernelInfo {
 }
 
 impl KernelInfo {
+    /// The kernel with each parameter `collective` takes through a view
+    /// given the view's shape: the collective's extents, rows and golden
+    /// are those of the shape it works on (the bytes are the same).
+    pub fn as_seen_by(&self, collective: &Collective) -> std::borrow::Cow<'_, KernelInfo> {
+        let reshaped: Vec<(usize, &Vec<usize>)> = collective
+            .operands
+            .iter()
+            .zip(&collective.shapes)
+            .filter_map(|(param, shape)| Some(((*param)?, shape.as_ref()?)))
+            .filter(|(param, shape)| {
+                self.params.get(*param).is_some_and(|p| {
+                    p.shape != **shape && p.elements() == shape.iter().product::<usize>()
+                })
+            })
+            .collect();
+        if reshaped.is_empty() {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        let mut seen = self.clone();
+        for (param, shape) in reshaped {
+            seen.params[param].shape = shape.clone();
+        }
+        std::borrow::Cow::Owned(seen)
+    }
+
     /// The distributed parameter whose window range holds byte `offset`
     /// (`offsets` as [`Finished::offsets`](super::Finished::offsets) gives
     /// them), and the element there: `(parameter, element)`.

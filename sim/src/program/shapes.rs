@@ -63,6 +63,7 @@ fn check_collective(
     ranks: usize,
     rail: Rail,
 ) -> Result<(), String> {
+    let kernel = &*kernel.as_seen_by(collective);
     check_signal(kernel, collective, ranks, rail)?;
     // A builtin call may be the user's own or lowered from a HOST
     // collective (at that op's place): named by its collective.
@@ -90,6 +91,7 @@ pub(crate) fn check_operands(
     collective: &Collective,
     ranks: usize,
 ) -> Result<(), String> {
+    let kernel = &*kernel.as_seen_by(collective);
     let op = collective.op();
     for role in [Role::SendCounts, Role::RecvCounts] {
         if let Some(counts) = param(kernel, collective.at(role)) {
@@ -274,6 +276,7 @@ mod tests {
             reduce: Some(ReduceOp::Sum),
             root: None,
             operands: vec![Some(0), Some(1)],
+            shapes: Vec::new(),
             in_loop: None,
             location: String::new(),
         };
