@@ -108,6 +108,7 @@ pub fn reduce_scatter<'c, 'a>(
     target: Value<'c, 'a>,
     info: &TensorInfo,
     signal: Value<'c, 'a>,
+    ub: i64,
 ) -> Result<(), String>
 where
     'c: 'a,
@@ -118,6 +119,17 @@ where
         );
     }
     let size = row_width(info, "target")?;
+    // Its own row and a peer's, whole, in UB at once.
+    let bytes = size.saturating_mul(element_bytes(info)).saturating_mul(2);
+    if bytes > ub {
+        return Err(format!(
+            "reduces a whole row of its target in UB on the InCore rail: two tiles of {size} x \
+             {} take {bytes} bytes, more than the {ub} bytes of UB; rows of at most {} elements \
+             fit (the HOST rail takes any row)",
+            info.dtype(),
+            ub / 2 / element_bytes(info).max(1)
+        ));
+    }
     let comm = comm::setup(b, signal);
     let tile = b.parse_type(&format!("tensor<1x{size}x{}, #pld.tile>", info.dtype()));
     super::mesh::reduce_box(b, &comm, target, &[comm.me, comm.zero], tile, ReduceOp::Sum);

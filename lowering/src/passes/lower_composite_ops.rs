@@ -108,7 +108,8 @@ where
         CollectiveKind::ReduceScatter => {
             let (target, signal) = operands2(&view, "target", "signal")?;
             check_mesh_signal(&operand_tensor(signal)?)?;
-            exchange::reduce_scatter(&b, target, &operand_tensor(target)?, signal)?;
+            let ub = pld_dialect::target::target_of(op)?.ub_bytes();
+            exchange::reduce_scatter(&b, target, &operand_tensor(target)?, signal, ub)?;
             target
         }
         CollectiveKind::Reduce => reduce(&b, op)?,

@@ -269,3 +269,26 @@ func.func @reduce_scatter_partial(%d: !data, %s: !sig) attributes {pld.kind = #p
   %r = "pld.tensor_reduce_scatter"(%d, %s) {op = #pld.reduce_op<"sum">} : (!data, !sig) -> !data
   return
 }
+
+// -----
+
+// A reduce_scatter holds its own row and a peer's in UB at once: a row past
+// half the UB is refused at the op (it ran into a UB overflow on every rank,
+// or an error at a pld.tile_load the user never wrote). 24576 f32 fit.
+!big = tensor<2x24577xf32, #pld.dist>
+!sig = tensor<2x1xi32, #pld.dist>
+func.func @reduce_scatter_wide(%d: !big, %s: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{'pld.tensor_reduce_scatter' op reduces a whole row of its target in UB on the InCore rail: two tiles of 24577 x f32 take 196616 bytes, more than the 196608 bytes of UB; rows of at most 24576 elements fit (the HOST rail takes any row)}}
+  %r = "pld.tensor_reduce_scatter"(%d, %s) {op = #pld.reduce_op<"sum">} : (!big, !sig) -> !big
+  return
+}
+
+// -----
+
+// A5's UB is 256 KiB: the same row fits there.
+module attributes {pld.target = "a5"} {
+  func.func @reduce_scatter_a5(%d: tensor<2x24577xf32, #pld.dist>, %s: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+    %r = "pld.tensor_reduce_scatter"(%d, %s) {op = #pld.reduce_op<"sum">} : (tensor<2x24577xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>) -> tensor<2x24577xf32, #pld.dist>
+    return
+  }
+}
