@@ -191,8 +191,20 @@ pub fn run(request: &Request, inputs: &Inputs) -> Result<Report, Failure> {
 /// Every slot's bytes on every rank that holds it (`[rank][slot]`, empty
 /// where the rank does not: a program's buffer outside its comm domain,
 /// as `pld-run` fills it), the ranks in parallel.
+/// A run too large for the process is refused first, as `pld-run` and the
+/// C API refuse it, rather than ending the host on a failed allocation.
 pub fn fill_ranks(slots: &[Slot], fills: &[Fill], ranks: usize) -> Result<Buffers, String> {
-    let bytes = ranks * slots.iter().map(|s| s.param().bytes()).sum::<usize>();
+    use pld_sim::program::memory;
+    let per_rank: usize = slots.iter().map(|s| s.param().bytes()).sum();
+    let bytes = per_rank.saturating_mul(ranks);
+    // Inputs, windows, the results read back and the goldens.
+    memory::check(bytes.saturating_mul(4), || {
+        format!(
+            "the run on {} ({} of buffers per rank, as inputs, windows, results and goldens)",
+            pld_ir::diag::count(ranks, "rank"),
+            memory::bytes_text(per_rank)
+        )
+    })?;
     pld_sim::program::parallel::map(ranks, bytes, |rank| {
         slots
             .iter()

@@ -366,6 +366,23 @@ def test_a_refused_kernel_is_a_located_error_as_pld_run_prints_it(tmp_path: Path
     assert found == [(str(path), 1, 1, message)]
 
 
+HUGE = """func.func @k(%data: tensor<32768x32768xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%data) {op = #pld.reduce_op<"sum">} : (tensor<32768x32768xf32, #pld.dist>) -> tensor<32768x32768xf32, #pld.dist>
+  return
+}
+"""
+
+
+def test_a_run_larger_than_memory_is_refused_before_it_allocates() -> None:
+    """4 GiB per rank on 64 ranks, as inputs, windows, results and goldens:
+    refused up front as pld-run and the C API refuse it (the host was
+    OOM-killed filling the inputs, or failed seconds later under ulimit)."""
+    with pytest.raises(pld.Error) as raised:
+        pld.run(HUGE, ranks=64)
+    message = str(raised.value)
+    assert "the run on 64 ranks (4.0 GiB of buffers per rank, as inputs, windows, results and goldens) needs 1024.0 GiB of memory; the machine has" in message, message
+
+
 def test_bytecode_runs_and_translates_as_its_text(example) -> None:
     text = example("ring_allreduce.mlir")
     bytecode = pld.opt(text, emit_bytecode=True)

@@ -75,6 +75,15 @@ impl PldPass for ConvertPldToPto {
             if builtin_template(*function).is_some() {
                 continue;
             }
+            if Type::parse(context, "!pto.ptr<i32>").is_none() {
+                report.error(
+                    *function,
+                    "convert-pld-to-pto needs the pto dialect, which this context has not \
+                     loaded: with mlir-opt, give --irdl-file=<prefix>/share/pld/pld-and-pto.irdl.mlir \
+                     (pld.irdl.mlir holds the pld dialect alone)",
+                );
+                break;
+            }
             match convert(context, *function) {
                 Err((op, message)) => report.error(op, &message),
                 Ok(()) => {
