@@ -18,6 +18,7 @@ mod plugin;
 mod scaling;
 mod shard_mpi;
 
+use std::io::Write as _;
 use std::process::ExitCode;
 
 use harness::{Config, Result};
@@ -282,8 +283,20 @@ fn quiet_on_closed_stdout() {
             .map(String::as_str)
             .or_else(|| payload.downcast_ref::<&str>().copied())
             .unwrap_or("");
-        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
-            std::process::exit(141);
+        if let Some(reason) = message.strip_prefix("failed printing to stdout: ") {
+            if reason.contains("Broken pipe") {
+                std::process::exit(141);
+            }
+            // A full disk, /dev/full: an error as the other tools say it.
+            let _ = writeln!(
+                std::io::stderr(),
+                "pld-bench: error: cannot write the standard output: {reason}"
+            );
+            std::process::exit(1);
+        }
+        if message.starts_with("failed printing to stderr") {
+            // Nothing is left to say it on.
+            std::process::exit(1);
         }
         previous(info);
     }));
@@ -354,7 +367,20 @@ fn run_all(benchmarks: &[&Benchmark], config: Config) -> bool {
 #[allow(clippy::disallowed_macros)]
 fn main() -> ExitCode {
     quiet_on_closed_stdout();
-    let (action, config) = match parse_args(std::env::args().skip(1)) {
+    let mut args = Vec::new();
+    for arg in std::env::args_os().skip(1) {
+        match arg.into_string() {
+            Ok(arg) => args.push(arg),
+            Err(raw) => {
+                eprintln!(
+                    "pld-bench: argument '{}' is not UTF-8 text\n\n{USAGE}",
+                    raw.to_string_lossy()
+                );
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let (action, config) = match parse_args(args.into_iter()) {
         Ok(parsed) => parsed,
         Err(message) => {
             eprintln!("pld-bench: {message}\n\n{USAGE}");

@@ -5,6 +5,28 @@
 
 use clap::error::{ContextKind, ContextValue};
 
+/// The command line as text: an argument that is not UTF-8 (a path with
+/// such a byte) ends the process with `status` and a message naming it,
+/// where `std::env::args` would panic. The tools take paths, names and
+/// pipelines as text.
+pub fn text(tool: &str, status: i32) -> Vec<String> {
+    let mut args = Vec::new();
+    for (index, arg) in std::env::args_os().enumerate() {
+        match arg.into_string() {
+            Ok(arg) => args.push(arg),
+            Err(raw) => {
+                pld_ir::say!(
+                    "{tool}: error: argument {index} ('{}') is not UTF-8 text; {tool} takes \
+                     paths and names as text (rename the file, or pass it on standard input)",
+                    raw.to_string_lossy()
+                );
+                std::process::exit(status)
+            }
+        }
+    }
+    args
+}
+
 /// The command line parsed into `C`, as `mlir-opt` and `mlir-translate`
 /// end on a malformed one: the parser's message and exit status 1 (clap's
 /// own status is 2). `--help` and `--version` print and exit 0.

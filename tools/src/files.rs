@@ -221,9 +221,9 @@ pub fn quiet_on_closed_stdout() {
                 pld_sim::runtime::interrupt::end_process(141);
             }
             // A full disk, /dev/full: an error as other tools say it.
-            let tool = std::env::args()
+            let tool = std::env::args_os()
                 .next()
-                .and_then(|a| a.rsplit('/').next().map(str::to_string))
+                .and_then(|a| a.to_string_lossy().rsplit('/').next().map(str::to_string))
                 .unwrap_or_else(|| "pld".into());
             pld_ir::say!("{tool}: error: cannot write the standard output: {reason}");
             pld_sim::runtime::interrupt::end_process(1);

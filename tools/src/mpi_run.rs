@@ -113,7 +113,8 @@ fn command_line() -> String {
             && a.bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,@%+{}".contains(&b))
     };
-    std::env::args()
+    std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
         .enumerate()
         .map(|(i, a)| match (i, plain(&a)) {
             (0, _) => "pld-run".to_string(),

@@ -145,7 +145,7 @@ fn main() {
     pld_ir::diag::name_program("pld-opt");
     pld_tools::files::quiet_on_closed_stdout();
     pld_sim::runtime::oom::exit_on_out_of_memory("pld-opt");
-    let cli = pld_tools::args::parse_or_exit_1::<Cli>(std::env::args());
+    let cli = pld_tools::args::parse_or_exit_1::<Cli>(pld_tools::args::text("pld-opt", 1));
     if cli.list_passes {
         list_passes();
         return;

@@ -326,7 +326,9 @@ fn main() {
     pld_sim::runtime::interrupt::install();
     pld_tools::files::quiet_on_closed_stdout();
     pld_sim::runtime::oom::exit_on_out_of_memory("pld-run");
-    let parsed = Cli::try_parse_from(pld_tools::args::llvm_style(std::env::args()));
+    let parsed = Cli::try_parse_from(pld_tools::args::llvm_style(pld_tools::args::text(
+        "pld-run", 2,
+    )));
     let cli = match parsed.map_err(pld_tools::args::with_full_usage::<Cli>) {
         Ok(cli) => cli,
         // Under mpirun every process has the same command line: one says it.

@@ -45,7 +45,7 @@ fn main() {
     pld_ir::diag::name_program("pld-translate");
     pld_tools::files::quiet_on_closed_stdout();
     pld_sim::runtime::oom::exit_on_out_of_memory("pld-translate");
-    let cli = pld_tools::args::parse_or_exit_1::<Cli>(std::env::args());
+    let cli = pld_tools::args::parse_or_exit_1::<Cli>(pld_tools::args::text("pld-translate", 1));
     let options = Options {
         input: cli.input,
         output: cli.output,
