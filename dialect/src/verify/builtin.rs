@@ -82,7 +82,7 @@ pub fn check(kind: CollectiveKind, mode: AllReduceMode, cx: &mut OpCx) {
         }
         (CollectiveKind::AllReduce, AllReduceMode::Ring) => ring(cx, &signal),
         (CollectiveKind::Broadcast | CollectiveKind::Reduce, _) => {
-            if let Some(root) = cx.view.attribute("root").and_then(pld_ir::attr::integer) {
+            if let Some(root) = collective::root_attribute(cx) {
                 let negative = collective::negative_root(cx, &root);
                 let rank = matches!(root, Integer::InRange(i) if i < RING_MAX_RANKS);
                 if !negative && !rank {

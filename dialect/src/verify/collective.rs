@@ -113,7 +113,7 @@ fn target_dtype(cx: &mut OpCx, kind: CollectiveKind) -> bool {
 /// `root` of a broadcast or reduce: a rank index, bounded by the signal's
 /// rows (one per rank) when they are static.
 fn root(cx: &mut OpCx) {
-    let Some(root) = cx.view.attribute("root").and_then(pld_ir::attr::integer) else {
+    let Some(root) = root_attribute(cx) else {
         return;
     };
     if negative_root(cx, &root) {
@@ -413,6 +413,19 @@ pub fn all_to_all_v(cx: &mut OpCx, indexed: bool) {
 }
 
 /// Reports a negative `root` (in range or not); whether it was negative.
+/// The `root` attribute's value; an attribute that is not an integer (a
+/// boolean `true`, a string) is an error here, not a root of 0.
+pub(super) fn root_attribute(cx: &mut OpCx) -> Option<Integer> {
+    let attribute = cx.view.attribute("root")?;
+    let value = pld_ir::attr::integer(attribute);
+    if value.is_none() {
+        cx.error(format!(
+            "root must be a rank index (an integer such as `1 : i64`), got {attribute}"
+        ));
+    }
+    value
+}
+
 pub(super) fn negative_root(cx: &mut OpCx, root: &Integer) -> bool {
     let negative = root.is_negative();
     if negative {

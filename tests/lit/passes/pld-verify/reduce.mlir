@@ -80,3 +80,21 @@ func.func @one_row(%v: tensor<8xf32, #pld.dist>, %sig: tensor<1xi32, #pld.dist>)
   %r = "pld.tensor_reduce"(%v, %sig) {op = #pld.reduce_op<"sum">, root = 2 : i64} : (tensor<8xf32, #pld.dist>, tensor<1xi32, #pld.dist>) -> tensor<8xf32, #pld.dist>
   return
 }
+
+// -----
+
+// A boolean root (an integer attribute of type i1) is an error, not root
+// 0 (it ran silently as root 0; a string is the IRDL's error).
+func.func @root_boolean(%v: tensor<8xf32, #pld.dist>, %sig: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{root must be a rank index (an integer such as `1 : i64`), got true}}
+  %r = "pld.tensor_reduce"(%v, %sig) {op = #pld.reduce_op<"sum">, root = true} : (tensor<8xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<8xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @builtin_root_boolean(%x: tensor<64xf32, #pld.dist>, %s: tensor<4xi32, #pld.dist>, %d: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{root must be a rank index (an integer such as `1 : i64`), got true}}
+  "pld.builtin_broadcast"(%x, %s, %d) {root = true, dtype = f32, arg_directions = [#pld.direction<"inout">, #pld.direction<"inout">]} : (tensor<64xf32, #pld.dist>, tensor<4xi32, #pld.dist>, index) -> ()
+  return
+}
