@@ -50,11 +50,46 @@ pub fn check_output_dir(dir: &str) -> Result<(), String> {
     }
 }
 
+/// `pld-run --trace FILE`: refuses, before the run, a path that is a
+/// directory or whose directory does not exist (the trace is written
+/// after the run, which would be lost).
+pub fn check_trace(path: &str) -> Result<(), String> {
+    let file = std::path::Path::new(path);
+    if file.is_dir() {
+        return Err(format!(
+            "--trace '{path}' is a directory; give the file to write the trace to"
+        ));
+    }
+    let parent = file
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    if !parent.is_dir() {
+        return Err(format!(
+            "--trace '{path}': '{}' is not a directory; the trace's directory must exist",
+            parent.display()
+        ));
+    }
+    Ok(())
+}
+
+/// Writes the `--trace` file.
+pub fn write_trace(path: &str, trace: &str) -> Result<(), String> {
+    std::fs::write(path, trace).map_err(|e| format!("cannot write the --trace file '{path}': {e}"))
+}
+
 /// `pld-run --output-dir`: a buffer's name must make a file inside the
 /// directory (`<name>.rank<r>.npy`): without `/` or a control character.
 /// Checked before the run: a program's `name = "../../x"` wrote two levels
 /// above the directory.
 pub fn check_file_name(what: &str, name: &str) -> Result<(), String> {
+    // A file name is at most 255 bytes on Linux's file systems.
+    if format!("{name}.rank64.npy").len() > 255 {
+        return Err(format!(
+            "--output-dir writes {what} {name:?} to DIR/<name>.rank<r>.npy, a file name longer \
+             than the 255 bytes a file system takes; rename it, or leave out --output-dir"
+        ));
+    }
     if name.contains('/') || name.contains(char::is_control) {
         return Err(format!(
             "--output-dir writes {what} {name:?} to DIR/{}.rank<r>.npy, which is no file \

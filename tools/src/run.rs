@@ -105,6 +105,9 @@ fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Refusa
     if let Some(dir) = &options.output_dir {
         crate::files::check_output_dir(dir)?;
     }
+    if let Some(path) = &options.trace {
+        crate::files::check_trace(path)?;
+    }
     // A shard program runs as the pld program convert-shard-to-pld makes
     // of it (its locations still point into `text`).
     let converted = pld_sim::compiler::shard_program_for(

@@ -293,7 +293,7 @@ pub fn drive(options: &Options, source: Source) -> Result<i32, Refusal> {
     }
     crate::watch::phase("checking the results");
     if let (Some(path), Some(trace)) = (&options.trace, &finished.outcome.trace) {
-        std::fs::write(path, trace).map_err(|e| format!("cannot write '{path}': {e}"))?;
+        crate::files::write_trace(path, trace)?;
     }
     let Some(mut status) = report_problems(kernel, &finished) else {
         // The counters say how far the ranks got; there is nothing to check.

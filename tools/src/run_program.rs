@@ -114,7 +114,7 @@ pub fn drive(options: &Options, source: Source) -> Result<i32, Refusal> {
         return Ok(0);
     }
     if let (Some(path), Some(trace)) = (&options.trace, &finished.outcome.trace) {
-        std::fs::write(path, trace).map_err(|e| format!("cannot write '{path}': {e}"))?;
+        crate::files::write_trace(path, trace)?;
     }
     let Some(mut status) = report_problems(&run, finished) else {
         return Ok(DEADLOCK);

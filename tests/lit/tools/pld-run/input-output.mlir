@@ -49,8 +49,18 @@
 // RUN: FileCheck %s --check-prefix=TWICE-PROGRAM < twice-program.out
 // TWICE-PROGRAM: pld-run: error: --input fills buffer 'data_buf' twice, with 'data_buf=ones' and with 'data_buf=rank'; keep one of them
 
+// --trace naming a directory, or a file in a directory that does not exist:
+// refused before the run (it ran the whole run, then said only "cannot
+// write '...': Is a directory", the report lost).
+// RUN: not pld-run k.mlir --ranks 2 --trace %t 2>&1 | FileCheck %s --check-prefix=TRACEDIR
+// TRACEDIR: pld-run: error: --trace '{{.*}}' is a directory; give the file to write the trace to
+// TRACEDIR-NOT: finished
+// RUN: not pld-run k.mlir --ranks 2 --trace %t/missing/t.json 2>&1 | FileCheck %s --check-prefix=TRACEPARENT
+// TRACEPARENT: pld-run: error: --trace '{{.*}}missing/t.json': '{{.*}}missing' is not a directory; the trace's directory must exist
+
 //--- k.mlir
 func.func @k(%data: tensor<2x4xf32, #pld.dist>, %sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
   %s2 = "pld.tensor_barrier"(%sig) : (tensor<2x1xi32, #pld.dist>) -> tensor<2x1xi32, #pld.dist>
   return
 }
+
