@@ -5,6 +5,7 @@
 use crate::files::{read_named_input, write_output};
 use crate::split;
 use pld_ir::diag::{Captured, Severity, Sink};
+use std::path::Path;
 
 /// The formats `pld-translate` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,12 +173,85 @@ pub fn kernels_source(
         Some(rendered) if !diagnostics.iter().any(|d| d.severity == Severity::Error) => rendered,
         _ => return Err(KernelsFailed::Diagnostics(diagnostics)),
     };
-    rendered.write(dir).map(|()| diagnostics).map_err(|e| {
-        KernelsFailed::Write(format!(
-            "cannot write the kernels to '{}': {e}",
-            dir.display()
-        ))
-    })
+    write_staged(&rendered, dir)
+        .map(|()| diagnostics)
+        .map_err(KernelsFailed::Write)
+}
+
+/// Writes `rendered` into `dir` through a staging directory beside it:
+/// every file is written there first, then every destination is checked
+/// (no directory where a file goes, no file where a directory goes) before
+/// any is moved into `dir`. A failure names the path at fault and leaves
+/// `dir` as it was.
+fn write_staged(rendered: &pld_backend::kernels::Rendered, dir: &Path) -> Result<(), String> {
+    let parent = dir
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let cannot = |path: &Path, e: &dyn std::fmt::Display| {
+        format!("cannot write the kernels to '{}': {e}", path.display())
+    };
+    std::fs::create_dir_all(parent).map_err(|e| cannot(parent, &e))?;
+    let name = dir
+        .file_name()
+        .map_or("kernels".into(), |n| n.to_string_lossy().into_owned());
+    let staging = parent.join(format!(".{name}.pld-{}", std::process::id()));
+    let written = rendered
+        .write(&staging)
+        .map_err(|e| cannot(dir, &e))
+        .and_then(|()| staged_files(&staging, Path::new("")).map_err(|e| cannot(dir, &e)))
+        .and_then(|files| {
+            files.iter().try_for_each(|f| fits(dir, f))?;
+            files.iter().try_for_each(|f| {
+                let to = dir.join(f);
+                if let Some(up) = to.parent() {
+                    std::fs::create_dir_all(up).map_err(|e| cannot(up, &e))?;
+                }
+                std::fs::rename(staging.join(f), &to).map_err(|e| cannot(&to, &e))
+            })
+        });
+    let _ = std::fs::remove_dir_all(&staging);
+    written
+}
+
+/// The files under `root/relative`, as paths relative to `root`.
+fn staged_files(root: &Path, relative: &Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(root.join(relative))? {
+        let entry = entry?;
+        let path = relative.join(entry.file_name());
+        match entry.file_type()?.is_dir() {
+            true => files.extend(staged_files(root, &path)?),
+            false => files.push(path),
+        }
+    }
+    Ok(files)
+}
+
+/// Whether file `relative` can go into `dir`: nothing but a directory (or
+/// nothing) on the way to it, and no directory where it goes.
+fn fits(dir: &Path, relative: &Path) -> Result<(), String> {
+    let to = dir.join(relative);
+    if to.is_dir() {
+        return Err(format!(
+            "cannot write the kernels: '{}' is a directory, where the file goes",
+            to.display()
+        ));
+    }
+    let mut up = to.parent();
+    while let Some(d) = up {
+        if d.exists() && !d.is_dir() {
+            return Err(format!(
+                "cannot write the kernels: '{}' is a file, where a directory goes",
+                d.display()
+            ));
+        }
+        if d == dir {
+            break;
+        }
+        up = d.parent();
+    }
+    Ok(())
 }
 
 /// The rendered kernels of `text`; `None` when the module does not parse

@@ -1,0 +1,27 @@
+// pld-translate --emit=kernels into a directory that cannot take the
+// package (a directory where kernels.json goes, a file where next_levels
+// goes): the error names the path at fault, and nothing is written (it
+// named the -o directory and left the package's other files behind).
+//
+// RUN: rm -rf %t && mkdir -p %t/json/kernels.json %t/levels && touch %t/levels/next_levels
+// RUN: pld-opt %S/../../../../examples/chip_all_to_all_v.mlir --pass-pipeline='builtin.module(pld-to-pto)' -o %t/lowered.mlir
+// RUN: not pld-translate --emit=kernels %t/lowered.mlir -o %t/json 2>&1 | FileCheck %s --check-prefix=JSON
+// JSON: pld-translate: error: cannot write the kernels: '{{.*}}json/kernels.json' is a directory, where the file goes
+// RUN: find %t/json | sort | FileCheck %s --check-prefix=JSON-LEFT
+// JSON-LEFT: json
+// JSON-LEFT-NEXT: json/kernels.json
+// JSON-LEFT-NOT: json/
+// RUN: not pld-translate --emit=kernels %t/lowered.mlir -o %t/levels 2>&1 | FileCheck %s --check-prefix=LEVELS
+// LEVELS: pld-translate: error: cannot write the kernels: '{{.*}}levels/next_levels' is a file, where a directory goes
+// RUN: find %t/levels | sort | FileCheck %s --check-prefix=LEVELS-LEFT
+// LEVELS-LEFT: levels
+// LEVELS-LEFT-NEXT: levels/next_levels
+// LEVELS-LEFT-NOT: levels/
+// No staging directory is left beside them.
+// RUN: ls -a %t | FileCheck %s --check-prefix=STAGING
+// STAGING-NOT: pld-
+// The same module into a fresh directory goes through.
+// RUN: pld-translate --emit=kernels %t/lowered.mlir -o %t/fresh
+// RUN: ls %t/fresh | FileCheck %s --check-prefix=FRESH
+// FRESH: kernels.json
+// FRESH: next_levels
