@@ -380,7 +380,7 @@ fn main() -> ExitCode {
             }
         }
     }
-    let (action, config) = match parse_args(args.into_iter()) {
+    let (action, config) = match parse_args(args) {
         Ok(parsed) => parsed,
         Err(message) => {
             eprintln!("pld-bench: {message}\n\n{USAGE}");
