@@ -29,8 +29,8 @@ struct Cli {
     input: String,
     /// The kernel to run, with or without its @ (default: the only one;
     /// ignored when the program has a HOST orchestrator, which runs whole,
-    /// unless this is given).
-    #[arg(long)]
+    /// unless this is given; not with --entry).
+    #[arg(long, conflicts_with = "entry")]
     kernel: Option<String>,
     /// The HOST orchestrator to run, with or without its @ (default: the
     /// only one).

@@ -10,6 +10,10 @@
 // RUN: pld-run %S/../../../../examples/two_domains.mlir --ranks 4 --entry @main | FileCheck %s --check-prefix=AT-ENTRY
 // AT-KERNEL: @ring_allreduce on 4 ranks: finished in
 // AT-ENTRY: @main on 4 devices: 3 collective calls
+// Both at once: refused, status 2 (--kernel was ignored, the program run).
+// RUN: sh -c 'pld-run %S/../../../../examples/allreduce.mlir --kernel reduce_kernel --entry main; echo "status $?"' 2>&1 | FileCheck %s --check-prefix=BOTH
+// BOTH: error: the argument '--kernel <KERNEL>' cannot be used with '--entry <ENTRY>'
+// BOTH: status 2
 // RUN: sh -c 'pld-run %s --ranks -1 > /dev/null 2>&1; test $? -eq 2'
 // RANKS: error: invalid value '-1' for '--ranks <RANKS>': ranks must be 1 to 64
 // A count the simulator does not run is a malformed command line too (it
