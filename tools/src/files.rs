@@ -121,10 +121,14 @@ pub fn write_output(path: Option<&str>, text: &str) -> Result<(), String> {
 pub fn write_output_bytes(path: Option<&str>, bytes: &[u8]) -> Result<(), String> {
     let Some(path) = path.filter(|p| *p != "-") else {
         let mut stdout = std::io::stdout().lock();
-        return stdout
-            .write_all(bytes)
-            .and_then(|()| stdout.flush())
-            .map_err(|e| format!("cannot write to standard output: {e}"));
+        return match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+            // A reader that stopped (`| head`): the process ends quietly
+            // with the status of SIGPIPE, as mlir-opt's does.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                pld_sim::runtime::interrupt::end_process(141)
+            }
+            written => written.map_err(|e| format!("cannot write to standard output: {e}")),
+        };
     };
     if path.is_empty() {
         return Err("cannot write '': -o names no file (use -o - for standard output)".into());
