@@ -14,6 +14,7 @@
 //! are the builtin kernels the CHIP rail synthesizes (`builtin_template_dir`),
 //! whose code is their rendered template.
 
+mod carry;
 mod ops;
 mod remote;
 mod system;
@@ -216,6 +217,10 @@ where
         ir::erase(op);
     }
 
+    // Tiles carried by loops get buffers of their own.
+    converter
+        .carry_tiles(function)
+        .map_err(|message| (function, message))?;
     // Tile-typed loop and branch values become tile buffers.
     for op in ir::collect(function, |n| n.starts_with("scf.")) {
         for result in op.results() {

@@ -111,27 +111,6 @@ where
     }
 }
 
-/// The users of `value` that run after `op` (or hold it in a region, as a
-/// loop's yield does): every user that is not a PTO op converted from an
-/// op before `op`, nor an op before `op` (an `scf.for` given the tile), nor
-/// in another branch of an `scf.if` than `op`.
-fn later_users<'c, 'a>(
-    op: OperationRef<'c, 'a>,
-    value: Value<'c, 'a>,
-) -> impl Iterator<Item = OperationRef<'c, 'a>>
-where
-    'c: 'a,
-{
-    pld_ir::users(value).into_iter().filter(move |user| {
-        // (An op converted already is out of its block, not yet freed.)
-        user.block().is_some()
-            && *user != op
-            && !op_name(user).starts_with("pto.")
-            && !pld_ir::runs_before(*user, op)
-            && !other_branch(*user, op)
-    })
-}
-
 /// Whether `a` and `b` lie in different regions of one `scf.if` (one runs
 /// only when the other does not).
 fn other_branch(a: OperationRef, b: OperationRef) -> bool {
@@ -156,34 +135,56 @@ fn other_branch(a: OperationRef, b: OperationRef) -> bool {
 }
 
 /// Whether element-wise `op` may write its result over its left operand
-/// `lhs` (a converted tile buffer): no op after `op` reads `lhs`, and its
-/// buffer holds no other value still wanted. That holds for a tile made
-/// by an op of `op`'s own block, and for the carried tile of an `scf.for`
-/// whose body `op` is in (in a branch of it too), when the loop's initial
-/// tile is itself such a tile at the loop (the accumulator of a
-/// reduction). A tile out of a
-/// branch or any other region may be another value's buffer too.
+/// `lhs` (a converted tile buffer) because nothing reads `lhs` after it:
+///
+/// - a tile made by an op (not a loop or branch) of `op`'s own block,
+///   read before `op` only (by PTO ops, converted from the ops before it)
+///   and not handed to a loop or branch (whose values would share it);
+/// - the carried tile of an `scf.for` whose body `op` is in (in a branch
+///   of it too), read before `op` only, else passed on unchanged by
+///   another branch, or yielded by the loop in its own place: the loop's
+///   carry buffer (`super::carry`), the accumulator of a reduction.
 fn reusable<'c, 'a>(op: OperationRef<'c, 'a>, lhs: Value<'c, 'a>) -> bool
 where
     'c: 'a,
 {
-    if later_users(op, lhs).next().is_some() {
-        return false;
-    }
     let block = |o: OperationRef| o.block().map(|b| b.to_raw().ptr);
+    // (An op converted already is out of its block, not yet freed.)
+    let mut others = pld_ir::users(lhs)
+        .into_iter()
+        .filter(|u| u.block().is_some() && *u != op);
+    let pto = |u: &OperationRef| op_name(u).starts_with("pto.");
     if let Some(maker) = pld_ir::defining_op(lhs) {
-        return !op_name(&maker).starts_with("scf.") && block(maker) == block(op);
+        return !op_name(&maker).starts_with("scf.")
+            && block(maker) == block(op)
+            && others.all(|u| pto(&u));
     }
-    // A carried tile: region argument 1 + i of the loop's body (argument
-    // 0 is the induction variable), started as the loop's operand 3 + i.
     let Some(site) = pld_ir::argument_site(lhs) else {
         return false;
     };
-    let (parent, number) = (site.parent, site.number);
-    if op_name(&parent) != "scf.for" || !site.entry_block || number == 0 || !in_body(op, parent) {
+    let (lp, number) = (site.parent, site.number);
+    if op_name(&lp) != "scf.for" || !site.entry_block || number == 0 || !in_body(op, lp) {
         return false;
     }
-    pld_ir::operand(parent, 2 + number).is_some_and(|init| reusable(parent, init))
+    let loop_yield = pld_ir::region_terminator(lp, 0);
+    others.all(|u| {
+        (pto(&u) && pld_ir::runs_before(u, op))
+            || other_branch(u, op)
+            || (Some(u) == loop_yield && yielded_in_place(u, lhs, number - 1))
+    })
+}
+
+/// Whether the loop's `yield_op` reads the carried tile `arg` nowhere but
+/// in its own place, `position`, and there not as it was (`scf.yield %arg`
+/// after the op wants the tile before it).
+fn yielded_in_place(yield_op: OperationRef, arg: Value, position: usize) -> bool {
+    pld_ir::operands(yield_op)
+        .into_iter()
+        .enumerate()
+        .all(|(p, v)| match p == position {
+            true => v != arg,
+            false => !super::carry::same_buffer(v, arg),
+        })
 }
 
 /// Whether `op` is in the body of `lp`, directly or in branches of
