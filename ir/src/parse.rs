@@ -122,10 +122,14 @@ pub use crate::nesting::{too_deep, Nesting, TooDeep, MAX_NESTING, STACK_BYTES};
 /// `linalg.reduce` (`dimensions = [..]`) sets the attribute it failed to
 /// parse, a null one, and dereferences it (stock `mlir-opt` segfaults the
 /// same way). The position (1-based line and column) of the first such
-/// value that is not an array, on a line naming a linalg op.
+/// value that is not a list of plain integers (`[1, 0]`; `[1.0, 0]`,
+/// `["x"]`, `[1 : i32]` and `array<i64: 1, 0>` crash it too), on a line
+/// naming a linalg op in its custom syntax (the generic form,
+/// `"linalg.transpose"(...) <{permutation = array<i64: 1, 0>}>`, is read by
+/// MLIR's attribute parser, which reports its errors).
 pub fn linalg_array_crash(text: &str) -> Option<(usize, usize)> {
     for (index, line) in text.lines().enumerate() {
-        if !line.contains("linalg.") {
+        if !line.contains("linalg.") || line.contains("\"linalg.") {
             continue;
         }
         for keyword in ["permutation", "dimensions"] {
@@ -135,7 +139,7 @@ pub fn linalg_array_crash(text: &str) -> Option<(usize, usize)> {
                     continue;
                 };
                 let value = value.trim_start();
-                if !value.starts_with('[') && !value.starts_with("array<") {
+                if !integer_list(value) {
                     let column = line.len() - value.len() + 1;
                     return Some((index + 1, column));
                 }
@@ -143,6 +147,23 @@ pub fn linalg_array_crash(text: &str) -> Option<(usize, usize)> {
         }
     }
     None
+}
+
+/// Whether `value` starts with a list of plain integers, `[1, -2]` or `[]`
+/// (a list that goes on past the line is given the benefit of the doubt).
+fn integer_list(value: &str) -> bool {
+    let Some(inner) = value.strip_prefix('[') else {
+        return false;
+    };
+    let Some(end) = inner.find(']') else {
+        return !inner.contains('[');
+    };
+    let items = inner[..end].trim();
+    items.is_empty()
+        || items.split(',').all(|item| {
+            let digits = item.trim().strip_prefix('-').unwrap_or(item.trim());
+            !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+        })
 }
 
 /// [`parse`] of bytes: text in any encoding, or MLIR bytecode. A text
@@ -309,6 +330,27 @@ mod tests {
             "\n  %t = linalg.transpose ins(%a : t) outs(%b : t) permutation = arith.constant 0]";
         assert_eq!(linalg_array_crash(bad), Some((2, 64)));
         assert_eq!(linalg_array_crash("x = {dimensions = 3}"), None);
+        // Arrays of other things crash it as well; lists of integers and the
+        // generic form do not.
+        for value in [
+            "[1.0, 0]",
+            "[\"x\"]",
+            "[[1], 0]",
+            "[1 : i32, 0]",
+            "array<i64: 1, 0>",
+            "[1, 0.5]",
+        ] {
+            let line =
+                format!("%t = linalg.transpose ins(%a : t) outs(%b : t) permutation = {value}");
+            assert_eq!(linalg_array_crash(&line), Some((1, 63)), "{value}");
+        }
+        for value in ["[]", "[0]", "[1, 0, -1]", "[ 2 ,0 ]"] {
+            let line =
+                format!("%t = linalg.broadcast ins(%a : t) outs(%b : t) dimensions = {value}");
+            assert_eq!(linalg_array_crash(&line), None, "{value}");
+        }
+        let generic = "%t = \"linalg.transpose\"(%a, %b) <{permutation = array<i64: 1, 0>}>";
+        assert_eq!(linalg_array_crash(generic), None);
         let context = context();
         let text = "func.func @f(%a: tensor<2x2xf32>, %b: tensor<2x2xf32>) -> tensor<2x2xf32> {\n\
                     %t = linalg.transpose ins(%a : tensor<2x2xf32>) outs(%b : tensor<2x2xf32>) permutation = 0\n\
