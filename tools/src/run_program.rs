@@ -504,12 +504,10 @@ fn print_calls(run: &ProgramRun, calls: &[CallReport], status: &mut i32) {
                     let own = call.also_written.as_ref().map_or(String::new(), |write| {
                         format!("; the kernel also writes the target ({write}): the difference may be its own")
                     });
-                    let late = call.overlapped_by.as_ref().map_or(String::new(), |task| {
-                        format!(
-                            "; {task} and may have written the operands after they were read \
-                             for the golden (a pld.tensor_barrier before the call orders them)"
-                        )
-                    });
+                    let late = call
+                        .overlapped_by
+                        .as_ref()
+                        .map_or(String::new(), |note| format!("; {note}"));
                     format!("WRONG on ranks {wrong:?} (worst error {worst:.3e}){own}{late}")
                 }
             }

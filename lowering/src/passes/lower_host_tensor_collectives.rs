@@ -246,7 +246,9 @@ fn scope_devices<'c, 'a>(
         .ok_or_else(|| {
             format!(
                 "is not inside a pld.comm_domain holding {}; run \
-                 pld-materialize-comm-domain-scopes first",
+                 pld-materialize-comm-domain-scopes first (where the function has scopes, \
+                 written by hand, which the pass keeps, or made for other uses of these \
+                 allocations, one scope around this op must name them all in its slots)",
                 names.join(", ")
             )
         })?;

@@ -99,9 +99,9 @@ pub struct CallReport {
     /// that may write its target (`KernelInfo::other_writes`).
     pub also_written: Option<String>,
     /// Another device's task that ran while a member read its operands or
-    /// ran its task of this call (`"device 1's @push (at f:l:c) ran while
-    /// device 0 was in it"`): it may have written the call's operands after
-    /// they were read for the golden. Known with threads only.
+    /// ran its task of this call, as the WRONG line says it (`device 1's
+    /// @push (at f:l:c), before the call, was still running when device 0
+    /// began it and may have written ...`). Known with threads only.
     pub overlapped_by: Option<String>,
     /// The window buffer holding its result, and the devices of its comm
     /// domain in rank order (for writing the golden next to the result).
@@ -953,41 +953,51 @@ impl ProgramRun {
         reports
     }
 
-    /// The first task of another device, not of `call`, that ran while a
-    /// member of `call` read its operands or ran its task of it, as
-    /// `device d's @kernel (at loc)` or `device d's op (at loc)`.
+    /// A task of another device, not of `call`, that ran while a member of
+    /// `call` read its operands or ran its task of it, said with what
+    /// orders it (see [`Overlap`]): one that comes before the call on its
+    /// device first, then one after it, then one of a device outside the
+    /// call's comm domain. A HOST barrier writes only its signal: never
+    /// named.
     fn overlapped_by(&self, call: &Call, snapshots: &[Vec<Option<Snapshot>>]) -> Option<String> {
         let members = &self.plan.domains[call.domain].devices;
-        let of_call = |device: usize, index: usize| {
-            let rank = members.iter().position(|&m| m == device);
-            rank.is_some_and(|r| call.tasks[r] == Some(index))
+        // Where `device`'s task `index` stands to the call on its device.
+        let order = |device: usize, index: usize| match members.iter().position(|&m| m == device) {
+            Some(rank) => match call.tasks[rank] {
+                Some(own) if index < own => Some(Overlap::Before),
+                Some(own) if index > own => Some(Overlap::After),
+                Some(_) => None,
+                None => Some(Overlap::Outside),
+            },
+            None => Some(Overlap::Outside),
         };
-        let spans = members
+        let spans: Vec<(usize, (Instant, Instant))> = members
             .iter()
             .zip(&call.tasks)
-            .filter_map(|(&m, task)| Some((m, snapshots.get(m)?.get((*task)?)?.as_ref()?.span?)));
-        for (member, (begin, end)) in spans {
-            for (device, tasks) in snapshots.iter().enumerate() {
-                let running = tasks.iter().enumerate().find(|(index, s)| {
-                    let span = s.as_ref().and_then(|s| s.span);
-                    device != member
-                        && !of_call(device, *index)
-                        && span.is_some_and(|(from, to)| from < end && begin < to)
-                });
-                if let Some((index, _)) = running {
-                    let what = match &self.plan.tasks[device][index] {
-                        Task::Kernel(k) => format!("@{} (at {})", k.kernel, k.location),
-                        Task::Builtin(b) => {
-                            format!("{} (at {})", b.collective.kind.op_name(), b.location)
-                        }
-                    };
-                    return Some(format!(
-                        "device {device}'s {what} ran while device {member} was in it"
-                    ));
+            .filter_map(|(&m, task)| Some((m, snapshots.get(m)?.get((*task)?)?.as_ref()?.span?)))
+            .collect();
+        let mut found = Vec::new();
+        for &(member, (begin, end)) in &spans {
+            for (device, tasks) in snapshots.iter().enumerate().filter(|(d, _)| *d != member) {
+                for (index, snapshot) in tasks.iter().enumerate() {
+                    let ran = snapshot
+                        .as_ref()
+                        .and_then(|s| s.span)
+                        .is_some_and(|(from, to)| from < end && begin < to);
+                    let task = &self.plan.tasks[device][index];
+                    let barrier = matches!(task, Task::Builtin(b) if b.collective.kind == CollectiveKind::Barrier);
+                    if let (true, false, Some(overlap)) = (ran, barrier, order(device, index)) {
+                        found.push((overlap, member, device, index));
+                    }
                 }
             }
         }
-        None
+        let (overlap, member, device, index) = found.into_iter().min_by_key(|f| f.0)?;
+        let what = match &self.plan.tasks[device][index] {
+            Task::Kernel(k) => format!("@{} (at {})", k.kernel, k.location),
+            Task::Builtin(b) => format!("{} (at {})", b.collective.kind.op_name(), b.location),
+        };
+        Some(overlap.say(&format!("device {device}'s {what}"), member))
     }
 
     /// The collective inside a kernel task, as the golden check sees it
@@ -1245,6 +1255,39 @@ struct Snapshot {
     /// When the task began and ended, by this process's clock (`None` for
     /// another process's device).
     span: Option<(Instant, Instant)>,
+}
+
+/// How a task that ran alongside a collective call stands to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Overlap {
+    /// It comes before the call on its device (a member's).
+    Before,
+    /// It comes after the call on its device.
+    After,
+    /// Its device is outside the call's comm domain.
+    Outside,
+}
+
+impl Overlap {
+    /// The note on a WRONG call: `task` ran while `member` was in it.
+    fn say(self, task: &str, member: usize) -> String {
+        match self {
+            Overlap::Before => format!(
+                "{task}, before the call, was still running when device {member} began it and \
+                 may have written the operands after --check read them (a pld.tensor_barrier \
+                 before the call orders them)"
+            ),
+            Overlap::After => format!(
+                "{task}, after the call, ran while device {member} was still in it and may have \
+                 written the operands while the call read them (a pld.tensor_barrier after the \
+                 call orders them)"
+            ),
+            Overlap::Outside => format!(
+                "{task} ran while device {member} was in the call and may have written its \
+                 operands (a pld.tensor_barrier between them orders them)"
+            ),
+        }
+    }
 }
 
 /// A HOST ring allreduce's target holds a positive multiple of the ranks'

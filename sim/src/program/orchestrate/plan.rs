@@ -755,13 +755,24 @@ where
                     match usize::try_from(d) {
                         Ok(d) if d < world => devices.push(d),
                         _ => {
+                            // A materialized scope lists its dispatches'
+                            // devices: the dispatch is what the user wrote.
+                            if let Some(dispatch) = dispatch_to(op, d) {
+                                return refuse(
+                                    dispatch,
+                                    format!(
+                                        "dispatches to device {d}, but the program runs on {}",
+                                        self::devices(world)
+                                    ),
+                                );
+                            }
                             return refuse(
                                 op,
                                 format!(
                                     "lists device {d}, but the program runs on {}",
                                     self::devices(world)
                                 ),
-                            )
+                            );
                         }
                     }
                 }
@@ -880,7 +891,10 @@ where
         if self.open.is_empty() {
             return refuse(
                 op,
-                "is outside every pld.comm_domain; run pld-materialize-comm-domain-scopes",
+                "is outside every pld.comm_domain: a function with pld.comm_domain scopes of \
+                 its own keeps them as written (pld-materialize-comm-domain-scopes only adds \
+                 signals and sizes to them); put the allocation inside the scope whose devices \
+                 use it and name it in its slots",
             );
         }
         for &domain in self.open.iter().rev() {
@@ -1447,6 +1461,23 @@ fn entry_scalars(builtin: Builtin, collective: &Collective, core_num: i64) -> Ve
             Scalar::Root => BuiltinScalar::Value(collective.root.unwrap_or(0)),
         })
         .collect()
+}
+
+/// The first `pld.dispatch` inside `scope` to the constant device `device`.
+fn dispatch_to<'c, 'a>(scope: OperationRef<'c, 'a>, device: i64) -> Option<OperationRef<'c, 'a>>
+where
+    'c: 'a,
+{
+    pld_ir::collect(scope, |n| n == "pld.dispatch")
+        .into_iter()
+        .find(|dispatch| {
+            pld_ir::operand(*dispatch, 0)
+                .and_then(pld_ir::defining_op)
+                .filter(|c| op_name(c) == "arith.constant")
+                .and_then(|c| c.attribute("value").ok())
+                .and_then(pld_ir::attr::int)
+                == Some(device)
+        })
 }
 
 #[cfg(test)]

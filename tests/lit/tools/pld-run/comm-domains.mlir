@@ -32,6 +32,12 @@
 // RUN: pld-run %t/yielded.mlir --ranks 2 --input x_buf=ones --output-dir %t/yielded-out
 // RUN: python3 %S/Inputs/npy.py show %t/yielded-out/x_buf.rank1.npy | FileCheck %s --check-prefix=YIELDED
 // YIELDED: <f4 (1, 64): 40000000 x 64
+// A dispatch to a device past --ranks is refused at the dispatch written,
+// not at the scope materialized around it (which the user never wrote; it
+// was reported as "'pld.comm_domain' lists device 5" at the allocation):
+// RUN: not pld-run %t/far.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=FAR
+// FAR: far.mlir:14:3: error: 'pld.dispatch' dispatches to device 5, but the program runs on 4 devices
+// FAR-NOT: comm_domain
 
 // NESTED: @main on 4 devices: 2 collective calls
 // NESTED-NEXT: pld.tensor_allreduce at {{.*}}nested.mlir:29:8: f32 x 64 (sum), {{.*}}: ok on 4 ranks
@@ -233,6 +239,27 @@ func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
   }) : (index) -> ()
   "pld.dispatch"(%c1) ({
     func.call @step(%x) : (!row) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  return
+}
+
+//--- far.mlir
+func.func @step(%x: tensor<64xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c5 = arith.constant 5 : index
+  %bytes = arith.constant 256 : i64
+  %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "data_buf"} : (i64) -> !pld.ptr
+  %data = "pld.tensor_window"(%buf) : (!pld.ptr) -> tensor<64xf32, #pld.dist>
+  "pld.dispatch"(%c0) ({
+    func.call @step(%data) : (tensor<64xf32, #pld.dist>) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  "pld.dispatch"(%c5) ({
+    func.call @step(%data) : (tensor<64xf32, #pld.dist>) -> ()
     gpu.yield
   }) : (index) -> ()
   return
