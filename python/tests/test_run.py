@@ -366,8 +366,8 @@ def test_a_refused_kernel_is_a_located_error_as_pld_run_prints_it(tmp_path: Path
     assert found == [(str(path), 1, 1, message)]
 
 
-HUGE = """func.func @k(%data: tensor<32768x32768xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
-  %r = "pld.tensor_allreduce"(%data) {op = #pld.reduce_op<"sum">} : (tensor<32768x32768xf32, #pld.dist>) -> tensor<32768x32768xf32, #pld.dist>
+HUGE = """func.func @k(%data: tensor<32768x32768xf32, #pld.dist>, %sig: tensor<64x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (tensor<32768x32768xf32, #pld.dist>, tensor<64x1xi32, #pld.dist>) -> tensor<32768x32768xf32, #pld.dist>
   return
 }
 """
