@@ -17,7 +17,10 @@
 
 use super::ops::Converter;
 use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef, Value, ValueLike};
-use pld_dialect::{ops::pto, types::tensor_info};
+use pld_dialect::{
+    ops::pto,
+    types::{tensor_info, TensorInfo},
+};
 use pld_ir::{self as ir, build::Builder, op_name};
 
 impl<'c, 'a> Converter<'_, 'c, 'a>
@@ -122,7 +125,7 @@ where
             if same_buffer(yielded, carry) {
                 continue;
             }
-            let source = match args.iter().any(|a| same_buffer(yielded, *a)) {
+            let source = match args.iter().any(|a| may_be_buffer(yielded, *a)) {
                 true => self.copy(&b, yielded, carry)?,
                 false => yielded,
             };
@@ -148,8 +151,19 @@ where
             .ok()
             .flatten()
             .ok_or("a carried value is not a tile")?;
+        self.copy_as(b, tile, &info)
+    }
+
+    /// A new tile of type `info` holding `tile`'s elements and valid
+    /// extents.
+    pub(super) fn copy_as(
+        &self,
+        b: &Builder<'c, 'a>,
+        tile: Value<'c, 'a>,
+        info: &TensorInfo<'c>,
+    ) -> Result<Value<'c, 'a>, String> {
         let (rows, cols) = self.valid_of(b, tile);
-        let buffer = self.alloc(b, &info, rows, cols)?;
+        let buffer = self.alloc(b, info, rows, cols)?;
         b.insert(self.tmax_copy(b, tile, buffer));
         Ok(buffer)
     }
@@ -182,15 +196,12 @@ fn is_tile(value: Value) -> bool {
         .is_some_and(|info| info.kind == pld_dialect::types::TensorKind::Tile)
 }
 
-/// Whether `lp` is the only reader of `init`: made by an op (not a loop or
-/// branch) of `lp`'s block, taken by `lp` once, and otherwise read only by
-/// PTO ops before `lp` (ops converted already; not ones inside it).
+/// Whether `lp` is the only reader of `init`: a buffer of its own (made by
+/// a `pto.alloc_tile` of `lp`'s block, not chosen by a branch or select
+/// among others), taken by `lp` once, and otherwise read only by PTO ops
+/// before `lp` (ops converted already; not ones inside it).
 fn only_read_by(lp: OperationRef, init: Value) -> bool {
-    let Some(maker) = ir::defining_op(init) else {
-        return false;
-    };
-    let block = |o: OperationRef| o.block().map(|b| b.to_raw().ptr);
-    if op_name(&maker).starts_with("scf.") || block(maker) != block(lp) {
+    if !fresh_in_block_of(init, lp) {
         return false;
     }
     let mut taken = 0;
@@ -222,4 +233,43 @@ pub(super) fn same_buffer(value: Value, arg: Value) -> bool {
             .and_then(|y| ir::operand(y, index))
             .is_some_and(|v| same_buffer(v, arg))
     })
+}
+
+/// Whether `value` is a buffer made by a `pto.alloc_tile` in `op`'s block
+/// (not a loop's or branch's result, nor an `arith.select` among buffers,
+/// which share the buffers they choose from).
+pub(super) fn fresh_in_block_of(value: Value, op: OperationRef) -> bool {
+    let block = |o: OperationRef| o.block().map(|b| b.to_raw().ptr);
+    ir::defining_op(value)
+        .is_some_and(|maker| op_name(&maker) == pto::AllocTile::NAME && block(maker) == block(op))
+}
+
+/// Whether `value` may be the buffer `arg`: `arg` itself, or a result of
+/// an `scf.if`, `scf.index_switch` or `arith.select` one of whose choices
+/// may be (a worklist: branches nest without bound).
+fn may_be_buffer(value: Value, arg: Value) -> bool {
+    let mut work = vec![value];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(v) = work.pop() {
+        if v == arg {
+            return true;
+        }
+        if !seen.insert(v.to_raw().ptr) {
+            continue;
+        }
+        let Some(op) = ir::defining_op(v) else {
+            continue;
+        };
+        match op_name(&op).as_str() {
+            "scf.if" | "scf.index_switch" => {
+                let index = ir::result_number(v);
+                work.extend((0..op.region_count()).filter_map(|r| {
+                    ir::region_terminator(op, r).and_then(|y| ir::operand(y, index))
+                }));
+            }
+            "arith.select" => work.extend(ir::operands(op).into_iter().skip(1)),
+            _ => {}
+        }
+    }
+    false
 }

@@ -221,8 +221,8 @@ where
     converter
         .carry_tiles(function)
         .map_err(|message| (function, message))?;
-    // Tile-typed loop and branch values become tile buffers.
-    for op in ir::collect(function, |n| n.starts_with("scf.")) {
+    // Tile-typed loop, branch and select values become tile buffers.
+    for op in ir::collect(function, |n| n.starts_with("scf.") || n == "arith.select") {
         for result in op.results() {
             retype_tile(context, result.into()).map_err(|m| (op, m))?;
         }

@@ -46,7 +46,7 @@ where
             }
             tile::TileFillPad::NAME => {
                 // Zero the padding in place, then the whole tile is valid.
-                let tile = one("tile")?;
+                let tile = self.changeable(&b, op, one("tile")?)?;
                 b.insert(
                     pto::TFillPadInplace::builder(self.context, b.location)
                         .src(tile)
@@ -60,7 +60,7 @@ where
                 Some(tile)
             }
             tile::TileSetValidShape::NAME => {
-                let tile = one("tile")?;
+                let tile = self.changeable(&b, op, one("tile")?)?;
                 let valid = view.group("valid_shape").unwrap_or_default();
                 let (Some(rows), Some(cols)) = (valid.first(), valid.get(1)) else {
                     return Err("PTO tiles are 2-D".into());
@@ -109,6 +109,33 @@ where
             _ => return Err("has no PTO lowering".into()),
         })
     }
+
+    /// The buffer that `op` (fill-pad, set_validshape: they change their
+    /// tile's buffer) may change: `tile` itself when nothing reads it after
+    /// `op` and no branch or select chose it among other buffers, else a
+    /// copy of it.
+    fn changeable(
+        &self,
+        b: &pld_ir::build::Builder<'c, 'a>,
+        op: OperationRef<'c, 'a>,
+        tile: Value<'c, 'a>,
+    ) -> Result<Value<'c, 'a>, String> {
+        let chosen = pld_ir::defining_op(tile).is_some_and(|maker| {
+            matches!(
+                op_name(&maker).as_str(),
+                "scf.if" | "scf.index_switch" | "arith.select"
+            )
+        });
+        // (An op converted already is out of its block, or a PTO op before
+        // `op`.)
+        let read_later = pld_ir::users(tile)
+            .into_iter()
+            .any(|u| u.block().is_some() && u != op && !op_name(&u).starts_with("pto."));
+        match chosen || read_later {
+            true => self.copy_as(b, tile, &self.result_tile(op)?),
+            false => Ok(tile),
+        }
+    }
 }
 
 /// Whether `a` and `b` lie in different regions of one `scf.if` (one runs
@@ -137,7 +164,8 @@ fn other_branch(a: OperationRef, b: OperationRef) -> bool {
 /// Whether element-wise `op` may write its result over its left operand
 /// `lhs` (a converted tile buffer) because nothing reads `lhs` after it:
 ///
-/// - a tile made by an op (not a loop or branch) of `op`'s own block,
+/// - a tile made by a `pto.alloc_tile` of `op`'s own block (not a loop's,
+///   branch's or `arith.select`'s result, which shares other buffers),
 ///   read before `op` only (by PTO ops, converted from the ops before it)
 ///   and not handed to a loop or branch (whose values would share it);
 /// - the carried tile of an `scf.for` whose body `op` is in (in a branch
@@ -148,16 +176,13 @@ fn reusable<'c, 'a>(op: OperationRef<'c, 'a>, lhs: Value<'c, 'a>) -> bool
 where
     'c: 'a,
 {
-    let block = |o: OperationRef| o.block().map(|b| b.to_raw().ptr);
     // (An op converted already is out of its block, not yet freed.)
     let mut others = pld_ir::users(lhs)
         .into_iter()
         .filter(|u| u.block().is_some() && *u != op);
     let pto = |u: &OperationRef| op_name(u).starts_with("pto.");
-    if let Some(maker) = pld_ir::defining_op(lhs) {
-        return !op_name(&maker).starts_with("scf.")
-            && block(maker) == block(op)
-            && others.all(|u| pto(&u));
+    if pld_ir::defining_op(lhs).is_some() {
+        return super::carry::fresh_in_block_of(lhs, op) && others.all(|u| pto(&u));
     }
     let Some(site) = pld_ir::argument_site(lhs) else {
         return false;

@@ -72,6 +72,52 @@
 // RUN: python3 %S/Inputs/npy.py range %t/while/o.rank0.npy | FileCheck %s --check-prefix=WHILE
 // WHILE: 0.5 0.5
 
+// Tiles chosen by branches and selects, and the ops that change their tile
+// (set_validshape, fill-pad), against values worked out by hand, with
+// t = -1, h = 0.5, o7 filled with 0 and o8 with 7 before the run:
+// - (p, q) <- if true then (q, p) else (p, q), once from (t, h): (0.5, -1);
+//   the branch's results share the carry buffers, and the second copy back
+//   read the first's (o2 gave 0.5);
+// - (p, q) <- if true then (p + h, p) else (p, q), once from (t, t):
+//   (-0.5, -1) (o4 gave -0.5);
+// - arith.select true, h, t: 0.5 (refused: 'arith.select' op failed to
+//   verify that all of {true_value, false_value, result} have same type);
+// - h stored whole after set_validshape(h, 1, 3) is stored: 0.5 in all 64
+//   elements (3 were stored, the rest kept 0);
+// - a 1x3 load of t stored after its fill-pad: -1 in 3 elements, 7 in the
+//   rest (the padding's zeros were stored over them).
+// RUN: python3 %S/Inputs/npy.py fill %t/seven.npy 1,64 7
+// RUN: python3 %S/Inputs/npy.py fill %t/zero.npy 1,64 0
+// RUN: pld-run %t/branches.mlir --ranks 1 --input tin=%t/y.npy --input hin=%t/h.npy --input o7=%t/zero.npy --input o8=%t/seven.npy --output-dir %t/branches > /dev/null
+// RUN: python3 %S/Inputs/npy.py range %t/branches/o1.rank0.npy %t/branches/o2.rank0.npy %t/branches/o3.rank0.npy %t/branches/o4.rank0.npy %t/branches/o5.rank0.npy %t/branches/o6.rank0.npy %t/branches/o7.rank0.npy %t/branches/o8.rank0.npy | FileCheck %s --check-prefix=BRANCHES
+// BRANCHES: 0.5 0.5
+// BRANCHES-NEXT: -1.0 -1.0
+// BRANCHES-NEXT: -0.5 -0.5
+// BRANCHES-NEXT: -1.0 -1.0
+// BRANCHES-NEXT: 0.5 0.5
+// BRANCHES-NEXT: 0.5 0.5
+// BRANCHES-NEXT: 0.0 0.5
+// BRANCHES-NEXT: -1.0 7.0
+// The copies: set_validshape and fill-pad change a copy of a tile read
+// after them.
+// RUN: pld-opt %t/branches.mlir --pass-pipeline='builtin.module(pld-to-pto)' | FileCheck %s --check-prefix=CHANGED
+// CHANGED: %[[T:.*]] = "pto.alloc_tile"
+// CHANGED: "pto.tload"(%{{.*}}, %[[T]])
+// CHANGED: %[[H:.*]] = "pto.alloc_tile"
+// CHANGED: "pto.tload"(%{{.*}}, %[[H]])
+// CHANGED: arith.select %{{.*}}, %[[H]], %[[T]] : !pto.tile_buf
+// CHANGED: %[[HC:.*]] = "pto.alloc_tile"
+// CHANGED-NEXT: "pto.tmax"(%[[H]], %[[H]], %[[HC]])
+// CHANGED-NEXT: "pto.set_validshape"(%[[HC]],
+// CHANGED: "pto.tstore"(%[[HC]],
+// CHANGED: "pto.tstore"(%[[H]],
+// CHANGED: %[[L:.*]] = "pto.alloc_tile"
+// CHANGED: "pto.tload"(%{{.*}}, %[[L]])
+// CHANGED: %[[LC:.*]] = "pto.alloc_tile"
+// CHANGED-NEXT: "pto.tmax"(%[[L]], %[[L]], %[[LC]])
+// CHANGED-NEXT: "pto.tfillpad_inplace"(%[[LC]], %[[LC]])
+// CHANGED: "pto.tstore"(%[[L]],
+
 //--- reuse.mlir
 !p = tensor<1x64xf32, #pld.dist>
 !t = tensor<1x64xf32, #pld.tile>
@@ -163,5 +209,48 @@ func.func @wh(%tin: !p, %hin: !p, %o: !p) attributes {pld.kind = #pld.func_kind<
     scf.yield %n, %m : index, !t
   }
   "pld.tile_store"(%r#1, %o, %c0, %c0) : (!t, !p, index, index) -> ()
+  return
+}
+
+//--- branches.mlir
+!p = tensor<1x64xf32, #pld.dist>
+!t = tensor<1x64xf32, #pld.tile>
+!v = tensor<1x64xf32, #pld.tile_with<{valid_shape = array<i64: 1, 3>}>>
+func.func @branches(%tin: !p, %hin: !p, %o1: !p, %o2: !p, %o3: !p, %o4: !p, %o5: !p, %o6: !p, %o7: !p, %o8: !p) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %yes = arith.constant true
+  %t = "pld.tile_load"(%tin, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (!p, index, index) -> !t
+  %h = "pld.tile_load"(%hin, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (!p, index, index) -> !t
+  %r:2 = scf.for %i = %c0 to %c1 step %c1 iter_args(%p = %t, %q = %h) -> (!t, !t) {
+    %v:2 = scf.if %yes -> (!t, !t) {
+      scf.yield %q, %p : !t, !t
+    } else {
+      scf.yield %p, %q : !t, !t
+    }
+    scf.yield %v#0, %v#1 : !t, !t
+  }
+  "pld.tile_store"(%r#0, %o1, %c0, %c0) : (!t, !p, index, index) -> ()
+  "pld.tile_store"(%r#1, %o2, %c0, %c0) : (!t, !p, index, index) -> ()
+  %w:2 = scf.for %i = %c0 to %c1 step %c1 iter_args(%p = %t, %q = %t) -> (!t, !t) {
+    %v:2 = scf.if %yes -> (!t, !t) {
+      %s = "pld.tile_add"(%p, %h) : (!t, !t) -> !t
+      scf.yield %s, %p : !t, !t
+    } else {
+      scf.yield %p, %q : !t, !t
+    }
+    scf.yield %v#0, %v#1 : !t, !t
+  }
+  "pld.tile_store"(%w#0, %o3, %c0, %c0) : (!t, !p, index, index) -> ()
+  "pld.tile_store"(%w#1, %o4, %c0, %c0) : (!t, !p, index, index) -> ()
+  %s = arith.select %yes, %h, %t : !t
+  "pld.tile_store"(%s, %o5, %c0, %c0) : (!t, !p, index, index) -> ()
+  %n = "pld.tile_set_validshape"(%h, %c1, %c3) : (!t, index, index) -> !v
+  "pld.tile_store"(%n, %o7, %c0, %c0) : (!v, !p, index, index) -> ()
+  "pld.tile_store"(%h, %o6, %c0, %c0) : (!t, !p, index, index) -> ()
+  %l = "pld.tile_load"(%tin, %c0, %c0, %c1, %c3) {operandSegmentSizes = array<i32: 1, 2, 2>} : (!p, index, index, index, index) -> !v
+  %f = "pld.tile_fillpad"(%l) : (!v) -> !t
+  "pld.tile_store"(%l, %o8, %c0, %c0) : (!v, !p, index, index) -> ()
   return
 }
