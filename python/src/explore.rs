@@ -9,7 +9,7 @@ use crate::run::{fill_ranks, kernel, program, Inputs, Kind, Request};
 use pld_sim::program::orchestrate::Buffer;
 use pld_sim::Schedule;
 use pld_tools::explore::{program_verdict, Verdict};
-use pld_tools::run_kernel::{explorable, kernel_verdict};
+use pld_tools::run_kernel::kernel_verdict;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::collections::HashSet;
@@ -76,7 +76,6 @@ fn explore_kernel(exploration: &Exploration, inputs: &Inputs) -> Result<Explored
     let options = request.options();
     let loaded = kernel::load(request)?;
     let chosen = kernel::choose(request, &loaded)?;
-    explorable(&options, chosen).map_err(|e| request.refuse(e))?;
     let described = kernel::describe(chosen);
     let fills = inputs.ask(described.clone())?;
     let initial =

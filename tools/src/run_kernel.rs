@@ -123,25 +123,30 @@ fn explore_kernel(
         kernel.name,
         report::count(options.ranks, "rank")
     );
-    explorable(options, kernel)?;
     crate::explore::explore(&label, seeds, options.schedule_log.as_deref(), |schedule| {
         kernel_verdict(options, program, kernel, inputs, source, schedule)
     })
 }
 
-/// Whether `--check` can go with `--explore` on `kernel`: it needs
-/// exactly one collective, when any is numeric.
-pub fn explorable(options: &Options, kernel: &KernelInfo) -> Result<(), String> {
-    let numeric = kernel.collectives.iter().any(|c| c.kind.facts().numeric);
-    if options.check && (kernel.collectives.is_empty() || numeric) && kernel.collectives.len() != 1
-    {
-        return Err(format!(
-            "@{} has {} collectives; --check needs exactly one",
-            kernel.name,
-            kernel.collectives.len()
-        ));
+/// Whether `--check`, when asked, can compare a run of `kernel` on
+/// `options.ranks` ranks: refused before the run, at the collective
+/// concerned (or at the kernel in `text`), as a program's call is.
+pub fn checkable(
+    options: &Options,
+    kernel: &KernelInfo,
+    text: &str,
+    buffer_name: &str,
+) -> Result<(), String> {
+    if !options.check || only_barriers(kernel) {
+        return Ok(());
     }
-    Ok(())
+    golden::checkable(kernel, options.ranks).map_err(|(collective, why)| match collective {
+        Some(c) => format!("{}: --check cannot compare {}: {why}", c.location, c.op()),
+        None => {
+            let at = report::function_location(text, buffer_name, &kernel.name);
+            format!("{at}--check cannot compare @{}: {why}", kernel.name)
+        }
+    })
 }
 
 /// One explored schedule of `kernel` on fresh copies of `inputs`
@@ -246,6 +251,7 @@ pub fn drive(options: &Options, source: Source) -> Result<i32, Refusal> {
     drop(compiling);
     crate::report::cache_warning(&program.cache);
     let kernel = choose_kernel(&program, options, buffer_name)?;
+    checkable(options, kernel, source.file, buffer_name)?;
     let on_ranks = format!(
         "@{} on {}",
         kernel.name,

@@ -68,6 +68,8 @@ pub fn choose<'p>(request: &Request, program: &'p Program) -> Result<&'p KernelI
     let kernel =
         choose_kernel(program, &request.options(), &request.name).map_err(|e| request.refuse(e))?;
     shapes::check(kernel, request.ranks, Rail::Composite).map_err(|e| request.refuse(e))?;
+    pld_tools::run_kernel::checkable(&request.options(), kernel, &request.source, &request.name)
+        .map_err(|e| request.refuse(e))?;
     Ok(kernel)
 }
 

@@ -102,11 +102,9 @@ pub fn check_ranks(
     outputs: &[Vec<Vec<u8>>],
     wanted: &(dyn Fn(usize) -> bool + Sync),
 ) -> Result<Vec<RankCheck>, String> {
-    let collective = the_collective(kernel)?;
+    let collective = the_collective(kernel).map_err(|(_, why)| why)?;
     let kernel = &*kernel.as_seen_by(collective);
-    let target = collective
-        .at(Role::Target)
-        .ok_or("the collective's target is not a parameter of the kernel")?;
+    let target = collective.at(Role::Target).ok_or(NO_TARGET)?;
     let ranks = inputs.len();
     check_extents(kernel, collective, ranks)?;
     let whole = |row: &Vec<Vec<u8>>| {
@@ -141,29 +139,52 @@ pub fn check_ranks(
     Ok(checks.into_iter().flatten().collect())
 }
 
-/// The kernel's one collective, run once (not in a loop).
-fn the_collective(kernel: &KernelInfo) -> Result<&Collective, String> {
-    if let Some((collective, loop_op)) = kernel
-        .collectives
-        .iter()
+/// The kernel's one collective, run once (not in a loop); or why there is
+/// no such collective, with the one concerned (`None`: the kernel has none).
+fn the_collective(kernel: &KernelInfo) -> Result<&Collective, Uncheckable<'_>> {
+    // A numeric collective first: it is the one --check would compare.
+    let numeric = kernel.collectives.iter().filter(|c| c.kind.facts().numeric);
+    if let Some((collective, loop_op)) = numeric
+        .chain(&kernel.collectives)
         .find_map(|c| Some((c, c.in_loop.as_ref()?)))
     {
-        return Err(format!(
+        let why = format!(
             "the {} of @{} is inside an {loop_op}, so it runs more than once; --check compares \
              the result of one call with the golden",
             collective.op(),
             kernel.name
-        ));
+        );
+        return Err((Some(collective), why));
     }
     let [collective] = kernel.collectives.as_slice() else {
-        return Err(format!(
+        let why = format!(
             "@{} has {} collectives; --check needs exactly one",
             kernel.name,
             kernel.collectives.len()
-        ));
+        );
+        // The second makes one too many.
+        return Err((kernel.collectives.get(1), why));
     };
     Ok(collective)
 }
+
+/// Why `--check` cannot compare a run: the collective concerned (`None`:
+/// the kernel as a whole) and the reason.
+pub type Uncheckable<'k> = (Option<&'k Collective>, String);
+
+/// Whether `--check` can compare a run of `kernel` on `ranks` ranks, known
+/// before it runs (what [`check_ranks`] would refuse after).
+pub fn checkable(kernel: &KernelInfo, ranks: usize) -> Result<(), Uncheckable<'_>> {
+    let collective = the_collective(kernel)?;
+    let seen = &*kernel.as_seen_by(collective);
+    let why = |why: String| (Some(collective), why);
+    if collective.at(Role::Target).is_none() {
+        return Err(why(NO_TARGET.into()));
+    }
+    check_extents(seen, collective, ranks).map_err(why)
+}
+
+const NO_TARGET: &str = "the collective's target is not a parameter of the kernel";
 
 /// A rank's golden: its target as the device holds it, and the elements
 /// that are a fold of every rank's (the others are copies), as sorted,

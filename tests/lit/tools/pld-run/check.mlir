@@ -35,7 +35,7 @@
 // The same traffic as from the source: the same kernel ran.
 // PTO: @ring_allreduce on 4 ranks: finished in
 // PTO: all       216    144
-// PTOCHECK: pld-run: error: @ring_allreduce has 0 collectives; --check needs exactly one
+// PTOCHECK: error: --check cannot compare @ring_allreduce: @ring_allreduce has 0 collectives; --check needs exactly one
 
 // A process per rank, a track for the rank's own thread (and one per AIV
 // block of a builtin's launch, see program-trace.mlir).

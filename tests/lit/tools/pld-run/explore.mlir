@@ -62,7 +62,7 @@
 // RUN: pld-run %S/../../../../examples/barrier.mlir --ranks 2 --explore 2 --seed 18446744073709551614 | FileCheck %s --check-prefix=LAST
 // LAST: 2 schedules explored (seeds 18446744073709551614 to 18446744073709551615)
 // RUN: not pld-run %S/../../../explore/remote-load-without-wait.mlir --ranks 2 --explore 3 --check 2>&1 | FileCheck %s --check-prefix=CHECK0
-// CHECK0: pld-run: error: @exchange has 0 collectives; --check needs exactly one
+// CHECK0: remote-load-without-wait.mlir:6:1: error: --check cannot compare @exchange: @exchange has 0 collectives; --check needs exactly one
 // PLD_EXPLORE_THREADS is read by the rule of every yes-or-no variable;
 // yes runs the same schedules on OS threads.
 // RUN: not env PLD_EXPLORE_THREADS=2 pld-run %S/../../../../examples/barrier.mlir --ranks 2 --explore 2 2>&1 | FileCheck %s --check-prefix=THREADSBAD

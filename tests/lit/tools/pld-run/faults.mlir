@@ -34,7 +34,7 @@
 // LEAK-DAG: pld-run: credit leak in %sig (arg0) at [0, 0]: rank 1's cell holds 1 (should be back to 0)
 // PARAM: pld-run: error: @leaky has no parameter 'nope'
 // NPY: pld-run: error: cannot read '{{.*}}missing.npy'
-// GOLDEN: pld-run: error: @leaky has 0 collectives; --check needs exactly one
+// GOLDEN: leak.mlir:4:1: error: --check cannot compare @leaky: @leaky has 0 collectives; --check needs exactly one
 // DEADLINE: pld-run: error: --deadline takes a positive number of seconds (at most about 1.8e19), not 0.0
 // On three ranks the hand-made barrier's rank 2 computes peer -1: its
 // notify names row 2 and its wait row -1 of a two-row signal, and both are
