@@ -133,6 +133,11 @@ impl Report {
         self.failed = true;
     }
 
+    /// Whether an error was reported.
+    pub fn failed(&self) -> bool {
+        self.failed
+    }
+
     /// The pass's result.
     pub fn finish(self) -> Result<(), PassFailed> {
         if self.failed {

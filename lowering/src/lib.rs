@@ -10,6 +10,7 @@
 pub mod composite;
 pub mod cost;
 pub mod host;
+pub mod order;
 pub mod passes;
 pub mod registry;
 pub mod shard;

@@ -32,7 +32,7 @@ use pld_ir as ir;
 use pld_ir::build::Builder;
 use pld_ir::constant_int;
 use pld_ir::op_name;
-use pld_ir::pass::{external, Anchor, PassFailed, PassIdentity, PldPass};
+use pld_ir::pass::{external, Anchor, PassFailed, PassIdentity, PldPass, Report};
 
 #[derive(Clone, Default)]
 pub struct InsertCommFence;
@@ -47,6 +47,11 @@ impl PldPass for InsertCommFence {
 
     fn run(&self, context: &Context, root: OperationRef) -> Result<(), PassFailed> {
         let functions = ir::functions(root);
+        let mut report = Report::default();
+        for &function in &functions {
+            crate::order::refuse_unlowered(&mut report, function, Self::ARGUMENT);
+        }
+        report.finish()?;
         for function in functions {
             if !function_kind(function)
                 .ok()

@@ -50,6 +50,12 @@ impl PldPass for MaterializeDistTensorCtx {
         let module = root;
         let mut report = Report::default();
         let functions = ir::collect(module, |n| n == "func.func");
+        for &function in &functions {
+            crate::order::refuse_unlowered(&mut report, function, Self::ARGUMENT);
+        }
+        if report.failed() {
+            return report.finish();
+        }
 
         let contexts = signatures(context, &functions);
         // 2. Calls, and 3. get_comm_ctx.
