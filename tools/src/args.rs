@@ -120,3 +120,17 @@ mod tests {
         );
     }
 }
+
+/// A boolean option's value as LLVM's command-line library reads it
+/// (`--verify-each=false`): `true`, `false`, `1` or `0`, the words also in
+/// capitals or with a capital first letter; anything else is an error that
+/// lists those.
+pub fn llvm_bool(value: &str) -> Result<bool, String> {
+    match value {
+        "true" | "TRUE" | "True" | "1" => Ok(true),
+        "false" | "FALSE" | "False" | "0" => Ok(false),
+        _ => Err(format!(
+            "'{value}' is not a boolean value: give true, false, 1 or 0"
+        )),
+    }
+}

@@ -12,7 +12,9 @@ use pld_tools::opt::{run, Options};
     version = concat!(env!("CARGO_PKG_VERSION"), " (MLIR/LLVM 22)"),
     about = "Parse, verify and transform pld/pto MLIR",
     after_help = "Every upstream MLIR pass can appear in --pass-pipeline next to the pld passes \
-                  listed by --list-passes."
+                  listed by --list-passes.",
+    // As in mlir-opt, an option given twice takes its last value.
+    args_override_self = true
 )]
 struct Cli {
     /// Input file, or - for standard input.
@@ -93,7 +95,7 @@ struct Cli {
         require_equals = true,
         default_value = "true",
         default_missing_value = "true",
-        value_parser = clap::builder::BoolishValueParser::new(),
+        value_parser = pld_tools::args::llvm_bool,
         action = clap::ArgAction::Set
     )]
     verify_each: bool,

@@ -21,7 +21,9 @@ enum Format {
     about = "Translate pld/pto MLIR to other formats",
     after_help = "Examples: pld-opt k.mlir --pass-pipeline='builtin.module(pld-to-pto)' | \
                   pld-translate --emit=pto\n          pld-opt k.mlir \
-                  --pass-pipeline='builtin.module(pld-to-pto)' | pld-translate --emit=kernels -o out"
+                  --pass-pipeline='builtin.module(pld-to-pto)' | pld-translate --emit=kernels -o out",
+    // As in mlir-translate, an option given twice takes its last value.
+    args_override_self = true
 )]
 struct Cli {
     /// Input file, or - for standard input.

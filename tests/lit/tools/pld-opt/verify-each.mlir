@@ -16,6 +16,16 @@
 //
 // RUN: not pld-opt %s --verify-each=maybe 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: error: invalid value 'maybe' for '--verify-each[=<bool>]'
+// Only LLVM's words, as mlir-opt takes them: yes and on were taken too.
+// RUN: not pld-opt %s --verify-each=yes 2>&1 | FileCheck %s --check-prefix=YES
+// YES: error: invalid value 'yes' for '--verify-each[=<bool>]': 'yes' is not a boolean value: give true, false, 1 or 0
+// RUN: not pld-opt %s --verify-each=on 2>&1 | FileCheck %s --check-prefix=BADON
+// BADON: 'on' is not a boolean value
+// RUN: not pld-opt %s --split-input-file --pass-pipeline='builtin.module(pld-verify,canonicalize)' --verify-each=False | FileCheck %s
+// An option given twice takes its last value, as in mlir-opt (it was an
+// error: "cannot be used multiple times"):
+// RUN: not pld-opt %s --split-input-file --pass-pipeline='builtin.module(pld-verify,canonicalize)' --verify-each=false --verify-each=true | FileCheck %s
+// RUN: not pld-opt %s --split-input-file --pass-pipeline='builtin.module(pld-verify)' --pass-pipeline='builtin.module(pld-verify,canonicalize)' | FileCheck %s
 //
 // The input is verified even so.
 // RUN: not pld-opt %s --split-input-file --verify-each=false 2>&1 | FileCheck %s --check-prefix=INVALID
