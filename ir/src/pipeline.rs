@@ -556,12 +556,53 @@ pub fn describe(
         .split_once('(')
         .and_then(|(_, rest)| rest.strip_suffix(')'))
         .unwrap_or("");
+    let body = with_pld_options(body, steps, registry);
     let text = format!("builtin.module({body})");
-    let count = top_level_elements(body);
+    let count = top_level_elements(&body);
     Ok(format!(
         "Pass Manager with {count} passes:\n{}\n",
         pretty_pipeline(&text)
     ))
+}
+
+/// `printed` (MLIR's print of the pipeline of `steps`, in their order)
+/// with the options of each pld pass as written, `name{options}`: MLIR
+/// prints a pass made through the C API by its name alone. (The options as
+/// written, not every option with its default as MLIR prints its own
+/// passes: a default `ranks` of pld-explore-protocol is not the same as the
+/// same counts given.)
+fn with_pld_options(printed: &str, steps: &[Step], registry: &Registry) -> String {
+    let mut out = String::with_capacity(printed.len());
+    let mut rest = printed;
+    for step in steps {
+        let Some(at) = element_at(rest, &step.pass) else {
+            continue;
+        };
+        let end = at + step.pass.len();
+        out.push_str(&rest[..end]);
+        rest = &rest[end..];
+        let options = step.options.as_deref().map(str::trim).unwrap_or("");
+        if registry.pass(&step.pass).is_some() && !options.is_empty() {
+            out.push('{');
+            out.push_str(options);
+            out.push('}');
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Where the pipeline element named `pass` first starts in `text`: the name
+/// after `(`, `,`, a space or the start, and before `,`, `)`, `{`, a space
+/// or the end (not a part of a longer name).
+fn element_at(text: &str, pass: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    text.match_indices(pass).map(|(i, _)| i).find(|&i| {
+        let before = i.checked_sub(1).map(|j| bytes[j]);
+        let after = bytes.get(i + pass.len()).copied();
+        matches!(before, None | Some(b'(' | b',' | b' ' | b'\n'))
+            && matches!(after, None | Some(b',' | b')' | b'{' | b' ' | b'\n'))
+    })
 }
 
 /// Number of comma-separated elements at the top level of `body`.

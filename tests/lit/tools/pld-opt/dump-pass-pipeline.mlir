@@ -24,6 +24,16 @@
 // NAMED-NEXT:     pld-materialize-comm-domain-scopes
 // NAMED-NEXT:   ),
 
+// A pld pass's options are printed as written (MLIR printed its name alone,
+// so the dump did not say what would run):
+// RUN: pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes{ world-size=4 },pld-explore-protocol{ranks=2 schedules=3},cse)' --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=OPTIONS
+// OPTIONS: Pass Manager with 3 passes:
+// OPTIONS-NEXT: builtin.module(
+// OPTIONS-NEXT:   pld-select-allreduce-modes{world-size=4},
+// OPTIONS-NEXT:   pld-explore-protocol{ranks=2 schedules=3},
+// OPTIONS-NEXT:   cse
+// OPTIONS-NEXT: )
+
 func.func @f() {
   return
 }
