@@ -92,6 +92,20 @@ pub fn llvm_style(args: impl IntoIterator<Item = String>) -> Vec<String> {
     out
 }
 
+/// A boolean option's value as LLVM's command-line library reads it
+/// (`--verify-each=false`): `true`, `false`, `1` or `0`, the words also in
+/// capitals or with a capital first letter; anything else is an error that
+/// lists those.
+pub fn llvm_bool(value: &str) -> Result<bool, String> {
+    match value {
+        "true" | "TRUE" | "True" | "1" => Ok(true),
+        "false" | "FALSE" | "False" | "0" => Ok(false),
+        _ => Err(format!(
+            "'{value}' is not a boolean value: give true, false, 1 or 0"
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::llvm_style;
@@ -118,19 +132,5 @@ mod tests {
             convert(&["pld-opt", "-o", "-", "-", "--x", "-o=f", "-1", "--", "-weird"]),
             ["pld-opt", "-o", "-", "-", "--x", "-o=f", "-1", "--", "-weird"]
         );
-    }
-}
-
-/// A boolean option's value as LLVM's command-line library reads it
-/// (`--verify-each=false`): `true`, `false`, `1` or `0`, the words also in
-/// capitals or with a capital first letter; anything else is an error that
-/// lists those.
-pub fn llvm_bool(value: &str) -> Result<bool, String> {
-    match value {
-        "true" | "TRUE" | "True" | "1" => Ok(true),
-        "false" | "FALSE" | "False" | "0" => Ok(false),
-        _ => Err(format!(
-            "'{value}' is not a boolean value: give true, false, 1 or 0"
-        )),
     }
 }
