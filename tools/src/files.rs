@@ -22,12 +22,19 @@ pub fn read_bytes(path: &str) -> std::io::Result<Vec<u8>> {
     read_at_most(std::fs::File::open(path)?, MAX_INPUT_BYTES)
 }
 
-/// Everything `reader` gives, refused past `limit` bytes.
-fn read_at_most(reader: impl Read, limit: u64) -> std::io::Result<Vec<u8>> {
+/// Everything `reader` gives, refused past `limit` bytes, or at once when
+/// its first block is neither MLIR text nor bytecode (`/dev/zero` was read
+/// to the limit first, 2 GiB).
+fn read_at_most(mut reader: impl Read, limit: u64) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
+    (&mut reader)
+        .take(FIRST_BLOCK.min(limit + 1))
+        .read_to_end(&mut bytes)?;
+    not_mlir(&bytes).map_or(Ok(()), |why| Err(std::io::Error::other(why)))?;
     // A file larger than the memory is an error of the read (std's
     // try_reserve), not the end of the tool.
-    pld_sim::runtime::oom::fallible(|| reader.take(limit + 1).read_to_end(&mut bytes))?;
+    let left = (limit + 1).saturating_sub(bytes.len() as u64);
+    pld_sim::runtime::oom::fallible(|| reader.take(left).read_to_end(&mut bytes))?;
     if bytes.len() as u64 > limit {
         return Err(std::io::Error::other(format!(
             "more than {}; an input module is at most that (is it a device such as /dev/zero, \
@@ -36,6 +43,22 @@ fn read_at_most(reader: impl Read, limit: u64) -> std::io::Result<Vec<u8>> {
         )));
     }
     Ok(bytes)
+}
+
+/// How much of an input [`not_mlir`] looks at.
+const FIRST_BLOCK: u64 = 64 << 10;
+
+/// Why `first` (an input's first bytes) cannot begin an MLIR module: MLIR
+/// text has no NUL byte, and bytecode begins with `ML\xefR`.
+fn not_mlir(first: &[u8]) -> Option<String> {
+    if first.starts_with(b"ML\xefR") {
+        return None;
+    }
+    let at = first.iter().position(|&b| b == 0)?;
+    Some(format!(
+        "not MLIR: a NUL byte at offset {at} (MLIR text has none, and MLIR bytecode begins with \
+         ML\\xefR)"
+    ))
 }
 
 /// `pld-run --output-dir`: refuses a path that exists and is not a
@@ -279,11 +302,35 @@ mod tests {
     fn an_input_past_the_limit_is_refused_and_one_at_it_is_read() {
         let limit = 10;
         assert_eq!(read_at_most(&[7u8; 10][..], limit).unwrap(), vec![7u8; 10]);
-        let endless = std::io::repeat(0);
+        let endless = std::io::repeat(b' ');
         let message = read_at_most(endless, limit).unwrap_err().to_string();
         assert!(
             message.starts_with("more than 10 B; an input module is at most that"),
             "{message}"
+        );
+    }
+
+    #[test]
+    fn a_nul_byte_in_the_first_block_is_refused_at_once_but_bytecode_is_read() {
+        let endless = std::io::repeat(0);
+        let message = read_at_most(endless, MAX_INPUT_BYTES)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.starts_with("not MLIR: a NUL byte at offset 0"),
+            "{message}"
+        );
+        let text = b"module {}\0";
+        assert!(read_at_most(&text[..], 100)
+            .unwrap_err()
+            .to_string()
+            .contains("offset 9"));
+        let bytecode = b"ML\xefR\0\0\x05";
+        assert_eq!(read_at_most(&bytecode[..], 100).unwrap(), bytecode.to_vec());
+        let beyond = [vec![b' '; FIRST_BLOCK as usize], vec![0]].concat();
+        assert_eq!(
+            read_at_most(&beyond[..], 1 << 20).unwrap().len(),
+            beyond.len()
         );
     }
 }
