@@ -342,7 +342,7 @@ mod tests {
         ] {
             let line =
                 format!("%t = linalg.transpose ins(%a : t) outs(%b : t) permutation = {value}");
-            assert_eq!(linalg_array_crash(&line), Some((1, 63)), "{value}");
+            assert_eq!(linalg_array_crash(&line), Some((1, 62)), "{value}");
         }
         for value in ["[]", "[0]", "[1, 0, -1]", "[ 2 ,0 ]"] {
             let line =

@@ -11,6 +11,7 @@ use pld_ir::{attr::Integer, constant_int};
 
 /// The rules of collective `kind` (docs/dialect.md 4.5-4.8).
 pub fn check(kind: CollectiveKind, cx: &mut OpCx) {
+    distinct_operands(kind, cx);
     match kind {
         CollectiveKind::AllReduce => allreduce(cx),
         CollectiveKind::Barrier => barrier(cx),
@@ -21,6 +22,23 @@ pub fn check(kind: CollectiveKind, cx: &mut OpCx) {
         CollectiveKind::AllToAll => all_to_all(cx),
         CollectiveKind::AllToAllV => all_to_all_v(cx, false),
         CollectiveKind::IndexedAllToAllV => all_to_all_v(cx, true),
+    }
+}
+
+/// C9: every tensor operand is a tensor of its own: a signal that is also
+/// the target takes the credits into the data (the HOST rail refused it;
+/// InCore kernels ran into leaks, wrong results or a deadlock).
+fn distinct_operands(kind: CollectiveKind, cx: &mut OpCx) {
+    let named: Vec<(&str, _)> = kind
+        .facts()
+        .operands
+        .iter()
+        .filter_map(|o| Some((o.role.group(), cx.one(o.role.group())?)))
+        .collect();
+    for (i, (a, value)) in named.iter().enumerate() {
+        if let Some((b, _)) = named[i + 1..].iter().find(|(_, other)| other == value) {
+            cx.error(format!("{a} and {b} must be different values"));
+        }
     }
 }
 
@@ -159,11 +177,6 @@ fn reduce_scatter(cx: &mut OpCx) {
 /// distinct 2-D tensors of one dtype and row width; the signal is `[NR]` or
 /// `[NR, 1]` with NR equal to the target's rows.
 fn exchange(cx: &mut OpCx, input_rows_one: bool) {
-    if let (Some(input), Some(target)) = (cx.one("input"), cx.one("target")) {
-        if input == target {
-            cx.error("input and target must be different values");
-        }
-    }
     let Some(input) = cx.global("input") else {
         return;
     };
@@ -320,11 +333,6 @@ pub fn all_to_all_v(cx: &mut OpCx, indexed: bool) {
             "requires pld.target = \"a5\" (its URMA transport exists only on A5), but the \
              module targets \"{target}\""
         ));
-    }
-    if let (Some(input), Some(target)) = (cx.one("input"), cx.one("target")) {
-        if input == target {
-            cx.error("input and target must be different values");
-        }
     }
     if let Some(n) = cx.one("core_num").and_then(constant_int) {
         if n <= 0 {

@@ -118,6 +118,48 @@ impl<'c> Checker<'c> {
         }
     }
 
+    /// D13: a call stays within the levels: a HOST orchestrator runs a
+    /// CHIP orchestrator through `pld.dispatch` and device code only
+    /// through one; device code calls no orchestrator.
+    fn check_call(&mut self, call: OperationRef<'c, '_>) {
+        let kind_of =
+            |name: Option<String>| name.and_then(|n| self.functions.get(&n).copied().flatten());
+        let caller_name = enclosing_function(call).and_then(symbol_name);
+        let caller = kind_of(caller_name.clone());
+        let callee_name = pld_ir::attr::callee(call);
+        let (Some(caller), Some(callee)) = (caller, kind_of(callee_name.clone())) else {
+            return;
+        };
+        let in_dispatch = call
+            .parent_operation()
+            .is_some_and(|p| op_name(&p) == crate::ops::host::Dispatch::NAME);
+        let callee_name = callee_name.unwrap_or_default();
+        let why = match (caller, callee) {
+            (FuncKind::Host, FuncKind::Chip) if !in_dispatch => format!(
+                "calls CHIP orchestrator @{callee_name} outside a pld.dispatch; a HOST \
+                 orchestrator runs it on a device with pld.dispatch"
+            ),
+            // A dispatch's own rule (D2) names a kernel dispatched.
+            (FuncKind::Host, device) if device.is_device() && !in_dispatch => format!(
+                "calls {} @{callee_name} from a HOST orchestrator; device code runs in a task \
+                 of a CHIP orchestrator: call the kernel from one, and pld.dispatch that",
+                device.describe()
+            ),
+            (caller, FuncKind::Host | FuncKind::Chip) if caller.is_device() => format!(
+                "calls {} @{callee_name} from {} @{}; device code calls no orchestrator",
+                callee.describe(),
+                caller.describe(),
+                caller_name.unwrap_or_default()
+            ),
+            (FuncKind::Chip, FuncKind::Host) => format!(
+                "calls HOST orchestrator @{callee_name} from a CHIP orchestrator; the HOST runs \
+                 CHIP orchestrators, not the other way round"
+            ),
+            _ => return,
+        };
+        self.error(call.location(), format!("'func.call' op {why}"));
+    }
+
     fn declare_function(&mut self, func: OperationRef<'c, '_>) {
         if let Some(name) = symbol_name(func) {
             self.functions
@@ -169,6 +211,10 @@ impl<'c> Checker<'c> {
         }
         if name == "builtin.module" {
             self.check_target(op);
+            return;
+        }
+        if name == "func.call" {
+            self.check_call(op);
             return;
         }
         for (i, result) in op.results().enumerate() {

@@ -120,7 +120,17 @@ pub fn tensor_view(cx: &mut OpCx) {
             cx.error("source shape reinterpret requires a packed source");
         }
     }
-    if let (Some(a), Some(b)) = (source.static_numel(), view.static_numel()) {
+    // A `?` whose size operand is a constant counts as that size.
+    let sizes = cx.group("dynamic_sizes");
+    let mut constant = sizes.iter().map(|v| pld_ir::constant_int(*v));
+    let view_numel = view.shape.iter().try_fold(1i64, |acc, d| {
+        let d = match d {
+            Some(d) => *d,
+            None => constant.next().flatten()?,
+        };
+        acc.checked_mul(d)
+    });
+    if let (Some(a), Some(b)) = (source.static_numel(), view_numel) {
         if a != b {
             cx.error(format!(
                 "the view must keep the element count ({a}), got {b}"

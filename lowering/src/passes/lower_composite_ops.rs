@@ -101,15 +101,19 @@ where
         CollectiveKind::Broadcast => {
             let root = Broadcast::cast(op).and_then(|b| b.root()).unwrap_or(0);
             let (target, signal) = operands2(&view, "target", "signal")?;
+            let target_info = operand_tensor(target)?;
+            whole_rows(kind, &[("target", &target_info)])?;
             check_mesh_signal(&operand_tensor(signal)?)?;
-            exchange::broadcast(&b, target, &operand_tensor(target)?, signal, root)?;
+            exchange::broadcast(&b, target, &target_info, signal, root)?;
             target
         }
         CollectiveKind::ReduceScatter => {
             let (target, signal) = operands2(&view, "target", "signal")?;
+            let target_info = operand_tensor(target)?;
+            whole_rows(kind, &[("target", &target_info)])?;
             check_mesh_signal(&operand_tensor(signal)?)?;
             let ub = pld_dialect::target::target_of(op)?.ub_bytes();
-            exchange::reduce_scatter(&b, target, &operand_tensor(target)?, signal, ub)?;
+            exchange::reduce_scatter(&b, target, &target_info, signal, ub)?;
             target
         }
         CollectiveKind::Reduce => reduce(&b, op)?,
@@ -118,6 +122,8 @@ where
             let signal = view.one("signal").ok_or("malformed collective")?;
             check_mesh_signal(&operand_tensor(signal)?)?;
             let input_info = operand_tensor(input)?;
+            let target_info = operand_tensor(target)?;
+            whole_rows(kind, &[("input", &input_info), ("target", &target_info)])?;
             if kind == CollectiveKind::AllGather {
                 exchange::allgather(&b, input, &input_info, target, signal)?;
             } else {
@@ -246,12 +252,35 @@ fn credits_fit(info: &TensorInfo) -> Result<(), String> {
 
 /// 7.1.1: the target is viewed as one row, so it must be ND and packed.
 fn packed_nd(info: &TensorInfo) -> Result<(), String> {
+    packed_nd_as("target", info)
+}
+
+/// [`packed_nd`] of operand `role`.
+fn packed_nd_as(role: &str, info: &TensorInfo) -> Result<(), String> {
     if info.layout.is_some_and(|l| l != Layout::Nd) {
-        return Err("target view only supports ND layout".into());
+        return Err(format!("{role} view only supports ND layout"));
     }
     if let (Some(strides), Some(packed)) = (&info.strides, info.packed_strides()) {
         if *strides != packed {
-            return Err("target shape reinterpret requires a packed source".into());
+            return Err(format!("{role} shape reinterpret requires a packed source"));
+        }
+    }
+    Ok(())
+}
+
+/// The data operands of a broadcast, reduce_scatter, allgather or
+/// all_to_all: their expansions copy whole packed rows, so each must be ND,
+/// packed and fully valid (a strided operand ran past its buffer, a `dn`
+/// one was read as row-major, and a partial valid_shape was ignored).
+fn whole_rows(kind: CollectiveKind, operands: &[(&str, &TensorInfo)]) -> Result<(), String> {
+    for (role, info) in operands {
+        packed_nd_as(role, info)?;
+        if info.valid_shape.is_some() {
+            let article = if role.starts_with('i') { "an" } else { "a" };
+            return Err(format!(
+                "{article} {role} with a valid_shape is not supported by {} yet",
+                kind.op_name()
+            ));
         }
     }
     Ok(())

@@ -28,6 +28,22 @@ pub mod types;
 
 use melior::ir::{operation::OperationLike, OperationRef};
 
+/// The shard dialect's collectives (what a partitioned function holds).
+const COLLECTIVES: [&str; 12] = [
+    "all_gather",
+    "all_reduce",
+    "all_slice",
+    "all_to_all",
+    "broadcast",
+    "gather",
+    "recv",
+    "reduce",
+    "reduce_scatter",
+    "scatter",
+    "send",
+    "shift",
+];
+
 /// Whether `module` still holds sharding annotations for upstream
 /// `sharding-propagation` and `shard-partition` to partition before
 /// `convert-shard-to-pld`: any `shard.shard`, unless a sharding uses
@@ -52,6 +68,21 @@ pub fn needs_partition(module: OperationRef) -> bool {
         .iter()
         .any(|s| pld_ir::guard::is_reshard_in_steps(*s));
     if only_reshards && in_steps {
+        return false;
+    }
+    // A function that already holds shard collectives is partitioned:
+    // sharding-propagation stops at them ("sharding interface is not
+    // implemented"), and the conversion reshards its arguments itself.
+    let partitioned = shards.iter().any(|shard| {
+        pld_ir::enclosing_function(*shard).is_some_and(|f| {
+            !pld_ir::collect(f, |n| {
+                n.strip_prefix("shard.")
+                    .is_some_and(|op| COLLECTIVES.contains(&op))
+            })
+            .is_empty()
+        })
+    });
+    if partitioned {
         return false;
     }
     let uneven = shards.iter().any(|shard| {

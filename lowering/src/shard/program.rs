@@ -77,7 +77,15 @@ impl Call {
     /// The op's attributes, as written in generic syntax.
     fn attributes(self) -> String {
         match self {
-            Call::AllReduce(op) => format!(" {{op = #{}<\"{op}\">}}", ReduceOp::ATTR),
+            // Two-shot: every device gets the same bytes, as the shard
+            // dialect's all_reduce promises (the mesh folds each device's
+            // copy in its own order: f32 sums differed in the last bits).
+            Call::AllReduce(op) => {
+                format!(
+                    " {{mode = \"two_shot\", op = #{}<\"{op}\">}}",
+                    ReduceOp::ATTR
+                )
+            }
             Call::ReduceScatter => format!(" {{op = #{}<\"{}\">}}", ReduceOp::ATTR, ReduceOp::Sum),
             Call::Broadcast { root } => format!(" {{root = {root} : i64}}"),
             Call::AllGather | Call::AllToAll | Call::AllToAllV => String::new(),

@@ -73,7 +73,35 @@ pub fn shard(b: &mut Builder, op: OperationRef) -> Result<(), Refusal> {
     }
     let source = pld_ir::operand(op, 0).ok_or("has no source")?;
     let number = argument_number(source)?;
+    read_elsewhere(op, source, number)?;
     reshard(b, op, *user, source, number)
+}
+
+/// Refuses an uneven reshard (`sharded_dims_offsets`) of argument `number`
+/// that the function also reads elsewhere: the argument's buffer then holds
+/// the largest shard, not the tensor the other op reads (an all_reduce of
+/// it failed on the element count of a pld.tensor_view it never wrote).
+fn read_elsewhere(op: OperationRef, source: Value, number: usize) -> Result<(), Refusal> {
+    let uneven = pld_ir::operand(op, 1)
+        .and_then(pld_ir::defining_op)
+        .and_then(|s| s.attribute("static_sharded_dims_offsets").ok())
+        .and_then(pld_ir::attr::i64_array)
+        .is_some_and(|offsets| !offsets.is_empty());
+    let Some(other) = pld_ir::users(source).into_iter().find(|u| *u != op) else {
+        return Ok(());
+    };
+    if !uneven {
+        return Ok(());
+    }
+    let at = pld_ir::loc::position(other.location())
+        .map(|p| format!(" at {}:{}:{}", p.file, p.line, p.column))
+        .unwrap_or_default();
+    Err(format!(
+        "reshards argument #{number} unevenly (sharded_dims_offsets), which '{}'{at} also \
+         reads; convert-shard-to-pld converts an unevenly sharded argument only where its \
+         reshard is its one use",
+        pld_ir::op_name(&other)
+    ))
 }
 
 fn partition_first() -> Refusal {

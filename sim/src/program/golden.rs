@@ -149,7 +149,7 @@ fn the_collective(kernel: &KernelInfo) -> Result<&Collective, Uncheckable<'_>> {
         .find_map(|c| Some((c, c.in_loop.as_ref()?)))
     {
         let why = format!(
-            "the {} of @{} is inside an {loop_op}, so it runs more than once; --check compares \
+            "the {} of @{} is inside an {loop_op}, so it may run more than once; --check compares \
              the result of one call with the golden",
             collective.op(),
             kernel.name

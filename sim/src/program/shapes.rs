@@ -190,7 +190,7 @@ fn check_signal(
                 Rail::Builtin => format!(
                     "one row per rank, [{rows}, L], with a lane (L) for each block it launches"
                 ),
-                Rail::Composite => format!("one row per rank, [{rows}, L] (L >= 1)"),
+                Rail::Composite => format!("one row per rank, {needed}"),
             },
         ),
         // A composite ring of one rank has no steps: no signal serves it

@@ -28,12 +28,12 @@
 // CHECK-NEXT: func.call @reduce__all_reduce0_pack_chip(%[[ARG:[0-9]+]], %[[G0:[0-9]+]])
 // CHECK: "pld.dispatch"(%c4) ({
 // CHECK-NEXT: func.call @reduce__all_reduce0_pack_chip(%[[ARG]], %[[G1:[0-9]+]])
-// CHECK: "pld.tensor_allreduce"(%[[G0]], %{{.*}}) {op = #pld.reduce_op<"sum">} : (tensor<1x32xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>)
-// CHECK-NEXT: "pld.tensor_allreduce"(%[[G1]], %{{.*}}) {op = #pld.reduce_op<"sum">}
-// CHECK-COUNT-4: "pld.tensor_allreduce"({{.*}}) {op = #pld.reduce_op<"max">} : (tensor<1x32xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>)
-// CHECK: "pld.tensor_allreduce"({{.*}}) {op = #pld.reduce_op<"min">} : (tensor<1x32xf32, #pld.dist>, tensor<8x1xi32, #pld.dist>)
-// CHECK-COUNT-2: "pld.tensor_allreduce"({{.*}}) {op = #pld.reduce_op<"prod">}
-// CHECK-COUNT-2: "pld.tensor_allreduce"({{.*}}) {op = #pld.reduce_op<"sum">} : (tensor<1x48xf16, #pld.dist>, tensor<4x1xi32, #pld.dist>)
+// CHECK: "pld.tensor_allreduce"(%[[G0]], %{{.*}}) {mode = "two_shot", op = #pld.reduce_op<"sum">} : (tensor<1x32xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>)
+// CHECK-NEXT: "pld.tensor_allreduce"(%[[G1]], %{{.*}}) {mode = "two_shot", op = #pld.reduce_op<"sum">}
+// CHECK-COUNT-4: "pld.tensor_allreduce"({{.*}}) {mode = "two_shot", op = #pld.reduce_op<"max">} : (tensor<1x32xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>)
+// CHECK: "pld.tensor_allreduce"({{.*}}) {mode = "two_shot", op = #pld.reduce_op<"min">} : (tensor<1x32xf32, #pld.dist>, tensor<8x1xi32, #pld.dist>)
+// CHECK-COUNT-2: "pld.tensor_allreduce"({{.*}}) {mode = "two_shot", op = #pld.reduce_op<"prod">}
+// CHECK-COUNT-2: "pld.tensor_allreduce"({{.*}}) {mode = "two_shot", op = #pld.reduce_op<"sum">} : (tensor<1x48xf16, #pld.dist>, tensor<4x1xi32, #pld.dist>)
 // CHECK: func.call @reduce__copy_result5_chip
 // CHECK-NOT: pld.tensor_allreduce
 // CHECK: return

@@ -195,6 +195,22 @@ func.func @bad_offsets(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
 
 // -----
 
+// An argument resharded unevenly and also read by an all_reduce: its
+// buffer holds the longest shard (5 rows), and the all_reduce failed on a
+// pld.tensor_view element count the user never wrote.
+shard.grid @g(shape = 4)
+func.func @reused(%rows: tensor<14x16xf32>) -> (tensor<14x16xf32>, tensor<14x16xf32>) {
+  %uneven = shard.sharding @g split_axes = [[0]] sharded_dims_offsets = [0, 2, 5, 9, 14] : !shard.sharding
+  %whole = shard.sharding @g split_axes = [[]] : !shard.sharding
+  // expected-error-re @+1 {{'shard.shard' op reshards argument #0 unevenly (sharded_dims_offsets), which 'shard.all_reduce' at {{.*}}invalid.mlir:{{[0-9]+}}:8 also reads; convert-shard-to-pld converts an unevenly sharded argument only where its reshard is its one use}}
+  %a = shard.shard %rows to %uneven : tensor<14x16xf32>
+  %b = shard.shard %a to %whole annotate_for_users : tensor<14x16xf32>
+  %s = shard.all_reduce %rows on @g grid_axes = [0] : tensor<14x16xf32> -> tensor<14x16xf32>
+  return %b, %s : tensor<14x16xf32>, tensor<14x16xf32>
+}
+
+// -----
+
 shard.grid @grid(shape = 4)
 func.func @shard(%x: tensor<8xf32>) -> tensor<8xf32> {
   %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8xf32> -> tensor<8xf32>

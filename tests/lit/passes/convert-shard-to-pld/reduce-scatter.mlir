@@ -19,8 +19,8 @@
 // CHECK: {name = "reduce_scatter2_buf_g3"}
 // CHECK-NEXT: -> tensor<1x128xf32, #pld.dist>
 // CHECK-COUNT-4: "pld.tensor_reduce_scatter"({{.*}}) {op = #pld.reduce_op<"sum">} : (tensor<4x32xf32, #pld.dist>, tensor<4xi32, #pld.dist>)
-// CHECK-COUNT-4: "pld.tensor_allreduce"({{.*}}) {op = #pld.reduce_op<"max">} : (tensor<1x128xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>)
-// CHECK-COUNT-4: "pld.tensor_allreduce"({{.*}}) {op = #pld.reduce_op<"min">}
+// CHECK-COUNT-4: "pld.tensor_allreduce"({{.*}}) {mode = "two_shot", op = #pld.reduce_op<"max">} : (tensor<1x128xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>)
+// CHECK-COUNT-4: "pld.tensor_allreduce"({{.*}}) {mode = "two_shot", op = #pld.reduce_op<"min">}
 
 // Axis 1: chunk s (columns [4s, 4s+4) of [8, 16]) becomes row s, i.e. rows
 // [8s, 8s+8) of the [32, 4] view.

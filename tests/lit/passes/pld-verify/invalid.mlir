@@ -1698,6 +1698,17 @@ func.func @tensor_view_view_keep_element_count_64_32(%t: tensor<4x16xf32, #pld.d
 
 // -----
 
+// A dynamic size given by a constant counts: 100 of 128 passed, and the
+// PTO conversion then blamed "static tensor shapes at kernel boundaries".
+func.func @tensor_view_constant_dynamic_size(%t: tensor<128xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c100 = arith.constant 100 : index
+  // expected-error@+1 {{the view must keep the element count (128), got 100}}
+  %v = "pld.tensor_view"(%t, %c100) {operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128xf32, #pld.dist>, index) -> tensor<1x?xf32, #pld.dist>
+  return
+}
+
+// -----
+
 func.func @tensor_view_view_distributed_tensor_like_source_plain(%t: tensor<4x16xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
   // expected-error@+1 {{the view must be a distributed tensor like its source, got a plain tensor}}
   %v = "pld.tensor_view"(%t) {operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<4x16xf32, #pld.dist>) -> tensor<1x64xf32>

@@ -10,7 +10,7 @@
 // CHECK: @k on 2 ranks: finished
 // CHECK-NOT: leak
 // FOUR: @k on 4 ranks: finished
-// CHECK-LOOP: loop-carried.mlir:[[#@LINE+10]]:11: error: --check cannot compare pld.tensor_allreduce: the pld.tensor_allreduce of @k is inside an scf.for, so it runs more than once
+// CHECK-LOOP: loop-carried.mlir:[[#@LINE+10]]:11: error: --check cannot compare pld.tensor_allreduce: the pld.tensor_allreduce of @k is inside an scf.for, so it may run more than once
 
 !data = tensor<1x64xf32, #pld.dist>
 !sig = tensor<4x1xi32, #pld.dist>

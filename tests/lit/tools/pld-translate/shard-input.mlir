@@ -10,7 +10,7 @@
 // RUN: FileCheck %s --check-prefix=JSON --input-file=%t.ok/kernels.json
 // CHECK: shard-input.mlir:[[# @LINE + 6]]:8: error: 'shard.all_reduce' op is upstream shard IR, which names no builtin kernel and has no PTO form; convert it first (the shard-to-pto pipeline, or convert-shard-to-pld then pld-to-pto)
 // CHECK-NOT: error:
-// JSON: builtin.tensor.allreduce__sum__fp32
+// JSON: builtin.tensor.allreduce_two_shot__sum__fp32
 
 shard.grid @g(shape = 4)
 func.func @reduce(%x: tensor<4x6xf32>) -> tensor<4x6xf32> {
