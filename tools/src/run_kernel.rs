@@ -690,6 +690,15 @@ fn check_results(
             println!("    {}", report::wrong_elements(check, &shape));
         }
     }
+    let collective = &kernel.collectives[0];
+    if let (Some(branch), true) = (&collective.in_branch, checks.iter().any(|c| !c.ok)) {
+        println!(
+            "  note: the {} of @{} is inside an {branch}: where the branch was not taken it \
+             did not run, and its target kept what it held",
+            collective.op(),
+            kernel.name
+        );
+    }
     if let (Some(write), true) = (kernel.other_writes.first(), checks.iter().any(|c| !c.ok)) {
         println!(
             "  note: @{} also writes the target of its {} ({write}): the difference may be the \

@@ -588,6 +588,10 @@ fn collectives_of(function: OperationRef) -> Vec<Collective> {
             .into_iter()
             .map(|a| op_name(&a))
             .find(|n| n == "scf.for" || n == "scf.while");
+        let in_branch = pld_ir::ancestors(op)
+            .into_iter()
+            .map(|a| op_name(&a))
+            .find(|n| n == "scf.if" || n == "scf.index_switch");
         collectives.push(Collective {
             kind,
             mode,
@@ -601,6 +605,7 @@ fn collectives_of(function: OperationRef) -> Vec<Collective> {
             operands,
             shapes,
             in_loop,
+            in_branch,
             location: location(op),
         });
     }

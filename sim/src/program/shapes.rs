@@ -278,6 +278,7 @@ mod tests {
             operands: vec![Some(0), Some(1)],
             shapes: Vec::new(),
             in_loop: None,
+            in_branch: None,
             location: String::new(),
         };
         KernelInfo {

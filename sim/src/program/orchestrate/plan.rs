@@ -1371,6 +1371,7 @@ fn builtin_call(op: OperationRef, kind: CollectiveKind, mode: AllReduceMode) -> 
         operands: (0..kind.facts().operands.len()).map(Some).collect(),
         shapes: Vec::new(),
         in_loop: None,
+        in_branch: None,
         location: location(op),
     }
 }
