@@ -87,6 +87,24 @@ pub struct ArgumentSite<'c, 'a> {
     pub number: usize,
 }
 
+/// The block `value` is defined in (its defining op's, or the one it is
+/// an argument of), as the pointer `BlockRef::to_raw().ptr` compares with.
+pub fn defining_block(value: Value) -> Option<*mut std::ffi::c_void> {
+    if let Some(maker) = defining_op(value) {
+        return maker.block().map(|b| b.to_raw().ptr);
+    }
+    // SAFETY: the value is checked to be a block argument before its owner
+    // is read; the block lives as long as the IR.
+    unsafe {
+        let raw = value.to_raw();
+        if !mlir_sys::mlirValueIsABlockArgument(raw) {
+            return None;
+        }
+        let block = mlir_sys::mlirBlockArgumentGetOwner(raw);
+        (!block.ptr.is_null()).then_some(block.ptr)
+    }
+}
+
 /// Where a block argument lives, if `value` is one.
 pub fn argument_site<'c, 'a>(value: Value<'c, 'a>) -> Option<ArgumentSite<'c, 'a>>
 where

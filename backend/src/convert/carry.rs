@@ -55,12 +55,13 @@ where
         self.copy_back(yield_op, &ends, &args)
     }
 
-    /// An `scf.while`: its "before" arguments are the carry buffers, started
-    /// by its operands. The "after" region ends an iteration with its yield,
-    /// into the "before" arguments, which it cannot name: where the
-    /// condition passes a carried tile on unchanged, the "after" argument
-    /// it becomes is the same buffer, and the yield's tile is copied into
-    /// that.
+    /// An `scf.while`: each carried tile's carry buffer is the loop's
+    /// operand that starts it (owned by the loop, see [`Self::own_initial`]),
+    /// which the "after" region sees. The condition may pass carried tiles
+    /// on in other slots and new tiles in theirs: at the yield every value
+    /// that may be one of the after arguments is first copied into a new
+    /// tile, then each into its carry buffer (a parallel assignment), except
+    /// one that is already its own slot's buffer.
     fn carry_while(&self, lp: OperationRef<'c, 'a>) -> Result<(), String> {
         let before = ir::entry_arguments(lp, 0);
         let after = ir::entry_arguments(lp, 1);
@@ -69,18 +70,36 @@ where
         else {
             return Ok(());
         };
+        // Condition operand 0 is the flag; operand 1 + j becomes after
+        // argument j.
         let passed = ir::operands(condition);
-        let mut ends = Vec::new();
+        let carried_in = |value: Value<'c, 'a>| {
+            let j = after.iter().position(|a| *a == value)?;
+            let forwarded = passed.get(1 + j)?;
+            before.iter().position(|b| b == forwarded)
+        };
+        let mut operands = ir::operands(yield_op);
+        let b = Builder::before(self.context, yield_op);
+        let mut staged = Vec::new();
         for (k, arg) in before.iter().enumerate().filter(|(_, a)| is_tile(**a)) {
             self.own_initial(lp, k, *arg)?;
-            // Condition operand 0 is the flag; operand 1 + j becomes after
-            // argument j.
-            let forwarded = passed.iter().skip(1).position(|v| v == arg);
-            if let Some(j) = forwarded.filter(|&j| j < after.len()) {
-                ends.push((k, after[j]));
+            let (Some(carry), Some(&yielded)) = (ir::operand(lp, k), operands.get(k)) else {
+                continue;
+            };
+            if carried_in(yielded) != Some(k) {
+                let source = match after.iter().any(|a| may_be_buffer(yielded, *a)) {
+                    true => self.copy(&b, yielded, *arg)?,
+                    false => yielded,
+                };
+                staged.push((carry, source));
             }
+            operands[k] = carry;
         }
-        self.copy_back(yield_op, &ends, &after)
+        for (carry, source) in staged {
+            self.copy_into(&b, source, carry);
+        }
+        ir::set_operands(yield_op, &operands);
+        Ok(())
     }
 
     /// Copies the loop's operand `index` (an initial tile) into a new

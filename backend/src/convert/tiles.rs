@@ -131,11 +131,31 @@ where
         let read_later = pld_ir::users(tile)
             .into_iter()
             .any(|u| u.block().is_some() && u != op && !op_name(&u).starts_with("pto."));
-        match chosen || read_later {
+        // Made before a loop that holds `op`: the next iteration reads it
+        // again.
+        let again = loop_between(op, tile);
+        match chosen || read_later || again {
             true => self.copy_as(b, tile, &self.result_tile(op)?),
             false => Ok(tile),
         }
     }
+}
+
+/// Whether an `scf.for` or `scf.while` holds `op` but not `value`'s
+/// definition (its block), so that every iteration reads the same `value`.
+fn loop_between(op: OperationRef, value: Value) -> bool {
+    let home = pld_ir::defining_block(value);
+    let mut inner = op;
+    while let Some(outer) = inner.parent_operation() {
+        if inner.block().map(|b| b.to_raw().ptr) == home {
+            return false;
+        }
+        if matches!(op_name(&outer).as_str(), "scf.for" | "scf.while") {
+            return true;
+        }
+        inner = outer;
+    }
+    false
 }
 
 /// Whether `a` and `b` lie in different regions of one `scf.if` (one runs

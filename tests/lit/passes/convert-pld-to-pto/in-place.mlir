@@ -98,6 +98,21 @@
 // BRANCHES-NEXT: 0.5 0.5
 // BRANCHES-NEXT: 0.0 0.5
 // BRANCHES-NEXT: -1.0 7.0
+// Loops that move tiles between slots, with t = -1, h = 0.5, o1 and o2
+// filled with 0:
+// - an scf.while whose condition passes a new tile and moves a carried
+//   one to another slot, (p, q) <- (p + q, p) once more in the condition:
+//   2t + h = -1.5 and t + h = -0.5 (the copy back of the new tile
+//   overwrote p's buffer, which slot 1 then yielded);
+// - set_validshape, in a loop, of a tile made before it: the next
+//   iteration adds the whole tile, h + 2t = -1.5 in all 64 elements (from
+//   the second iteration the tile was 1x2, and o1 got 2 elements).
+// RUN: pld-run %t/moves.mlir --ranks 1 --input tin=%t/y.npy --input hin=%t/h.npy --input o1=%t/zero.npy --input o2=%t/zero.npy --input o3=%t/zero.npy --input o4=%t/zero.npy --output-dir %t/moves > /dev/null
+// RUN: python3 %S/Inputs/npy.py range %t/moves/o1.rank0.npy %t/moves/o2.rank0.npy %t/moves/o3.rank0.npy %t/moves/o4.rank0.npy | FileCheck %s --check-prefix=MOVES
+// MOVES: -1.5 -1.5
+// MOVES-NEXT: -0.5 -0.5
+// MOVES-NEXT: -1.5 -1.5
+// MOVES-NEXT: -1.0 0.0
 // The copies: set_validshape and fill-pad change a copy of a tile read
 // after them.
 // RUN: pld-opt %t/branches.mlir --pass-pipeline='builtin.module(pld-to-pto)' | FileCheck %s --check-prefix=CHANGED
@@ -252,5 +267,36 @@ func.func @branches(%tin: !p, %hin: !p, %o1: !p, %o2: !p, %o3: !p, %o4: !p, %o5:
   %l = "pld.tile_load"(%tin, %c0, %c0, %c1, %c3) {operandSegmentSizes = array<i32: 1, 2, 2>} : (!p, index, index, index, index) -> !v
   %f = "pld.tile_fillpad"(%l) : (!v) -> !t
   "pld.tile_store"(%l, %o8, %c0, %c0) : (!v, !p, index, index) -> ()
+  return
+}
+
+//--- moves.mlir
+!p = tensor<1x64xf32, #pld.dist>
+!t = tensor<1x64xf32, #pld.tile>
+!v = tensor<1x64xf32, #pld.tile_with<{valid_shape = array<i64: 1, 2>}>>
+func.func @moves(%tin: !p, %hin: !p, %o1: !p, %o2: !p, %o3: !p, %o4: !p) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %t = "pld.tile_load"(%tin, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (!p, index, index) -> !t
+  %h = "pld.tile_load"(%hin, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (!p, index, index) -> !t
+  %r:3 = scf.while (%k = %c0, %p = %t, %q = %h) : (index, !t, !t) -> (index, !t, !t) {
+    %s = "pld.tile_add"(%p, %q) : (!t, !t) -> !t
+    %go = arith.cmpi ult, %k, %c1 : index
+    scf.condition(%go) %k, %s, %p : index, !t, !t
+  } do {
+  ^bb0(%k1: index, %p1: !t, %q1: !t):
+    %k2 = arith.addi %k1, %c1 : index
+    scf.yield %k2, %p1, %q1 : index, !t, !t
+  }
+  "pld.tile_store"(%r#1, %o1, %c0, %c0) : (!t, !p, index, index) -> ()
+  "pld.tile_store"(%r#2, %o2, %c0, %c0) : (!t, !p, index, index) -> ()
+  %a = scf.for %i = %c0 to %c2 step %c1 iter_args(%acc = %h) -> (!t) {
+    %sum = "pld.tile_add"(%t, %acc) : (!t, !t) -> !t
+    %n = "pld.tile_set_validshape"(%t, %c1, %c2) : (!t, index, index) -> !v
+    "pld.tile_store"(%n, %o4, %c0, %c0) : (!v, !p, index, index) -> ()
+    scf.yield %sum : !t
+  }
+  "pld.tile_store"(%a, %o3, %c0, %c0) : (!t, !p, index, index) -> ()
   return
 }
