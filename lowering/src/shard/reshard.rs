@@ -135,7 +135,14 @@ fn reshard(
     let from = split(b, op, &ty)?.ok_or(
         "shards its argument replicated; convert-shard-to-pld reshards a split argument (a replicated one needs no communication)",
     )?;
-    let to = split(b, user, &ty)?;
+    // The target sharding is the pair's second op's: say so (the error is
+    // reported at the first).
+    let to = split(b, user, &ty).map_err(|why| {
+        let at = pld_ir::loc::position(user.location())
+            .map(|p| format!(" at {}:{}:{}", p.file, p.line, p.column))
+            .unwrap_or_default();
+        format!("the shard.shard{at}, the target of this reshard, {why}")
+    })?;
     if let Some(to) = &to {
         if to.axis != from.axis || to.grid_axes != from.grid_axes {
             return Err(format!(

@@ -195,6 +195,22 @@ func.func @bad_offsets(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
 
 // -----
 
+// The target sharding of a reshard (the second shard.shard's) that does
+// not divide the axis: the error is reported at the first op of the pair
+// and names the second (it read as if the first's uneven sharding were
+// the even one).
+shard.grid @g(shape = 4)
+func.func @target_undivided(%x: tensor<14x3xf32>) -> tensor<14x3xf32> {
+  %s1 = shard.sharding @g split_axes = [[0]] sharded_dims_offsets = [0, 2, 5, 9, 14] : !shard.sharding
+  %s2 = shard.sharding @g split_axes = [[0]] : !shard.sharding
+  // expected-error-re @+1 {{'shard.shard' op the shard.shard at {{.*}}invalid.mlir:{{[0-9]+}}:8, the target of this reshard, splits axis 0 (14 elements) evenly over 4 devices, which does not divide it}}
+  %a = shard.shard %x to %s1 : tensor<14x3xf32>
+  %b = shard.shard %a to %s2 annotate_for_users : tensor<14x3xf32>
+  return %b : tensor<14x3xf32>
+}
+
+// -----
+
 // An argument resharded unevenly and also read by an all_reduce: its
 // buffer holds the longest shard (5 rows), and the all_reduce failed on a
 // pld.tensor_view element count the user never wrote.
