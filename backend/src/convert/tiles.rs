@@ -120,12 +120,7 @@ where
         op: OperationRef<'c, 'a>,
         tile: Value<'c, 'a>,
     ) -> Result<Value<'c, 'a>, String> {
-        let chosen = pld_ir::defining_op(tile).is_some_and(|maker| {
-            matches!(
-                op_name(&maker).as_str(),
-                "scf.if" | "scf.index_switch" | "arith.select"
-            )
-        });
+        let chosen = shares_buffer(tile);
         // (An op converted already is out of its block, or a PTO op before
         // `op`.)
         let read_later = pld_ir::users(tile)
@@ -138,6 +133,33 @@ where
             true => self.copy_as(b, tile, &self.result_tile(op)?),
             false => Ok(tile),
         }
+    }
+}
+
+/// Whether `value` may be the buffer of a value visible elsewhere: an
+/// `arith.select`'s result, or an `scf.if` / `scf.index_switch` result
+/// that some branch yields from outside itself (a tile each branch makes
+/// for it is the result's own, as the composite rail's ragged tails are).
+fn shares_buffer(value: Value) -> bool {
+    let Some(maker) = pld_ir::defining_op(value) else {
+        return false;
+    };
+    match op_name(&maker).as_str() {
+        "arith.select" => true,
+        "scf.if" | "scf.index_switch" => {
+            let index = pld_ir::result_number(value);
+            (0..maker.region_count()).any(|r| {
+                let Some(yielded) =
+                    pld_ir::region_terminator(maker, r).and_then(|y| pld_ir::operand(y, index))
+                else {
+                    return false;
+                };
+                let inside = pld_ir::defining_op(yielded)
+                    .is_some_and(|d| pld_ir::ancestors(d).contains(&maker));
+                !inside || shares_buffer(yielded)
+            })
+        }
+        _ => false,
     }
 }
 
