@@ -128,7 +128,8 @@ fn explore_kernel(
     })
 }
 
-/// Whether `--check`, when asked, can compare a run of `kernel` on
+/// Whether pld-run can run `kernel` (not one that calls another kernel's
+/// collective) and `--check`, when asked, compare a run of it on
 /// `options.ranks` ranks: refused before the run, at the collective
 /// concerned (or at the kernel in `text`), as a program's call is.
 pub fn checkable(
@@ -137,6 +138,17 @@ pub fn checkable(
     text: &str,
     buffer_name: &str,
 ) -> Result<(), String> {
+    if let Some(called) = &kernel.called_collective {
+        // Its signals would not be zeroed nor its result checked: the
+        // run deadlocked on a ramp-filled signal.
+        let at = report::function_location(text, buffer_name, &kernel.name);
+        return Err(format!(
+            "{at}@{} calls {called}: pld-run runs the collectives of the kernel it is given \
+             (it zeroes their signals and checks their results); give that kernel with \
+             --kernel, or write the collective in @{} itself",
+            kernel.name, kernel.name
+        ));
+    }
     if !options.check || only_barriers(kernel) {
         return Ok(());
     }

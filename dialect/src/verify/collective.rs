@@ -12,6 +12,7 @@ use pld_ir::{attr::Integer, constant_int};
 /// The rules of collective `kind` (docs/dialect.md 4.5-4.8).
 pub fn check(kind: CollectiveKind, cx: &mut OpCx) {
     distinct_operands(kind, cx);
+    packed_operands(kind, cx);
     match kind {
         CollectiveKind::AllReduce => allreduce(cx),
         CollectiveKind::Barrier => barrier(cx),
@@ -38,6 +39,30 @@ fn distinct_operands(kind: CollectiveKind, cx: &mut OpCx) {
     for (i, (a, value)) in named.iter().enumerate() {
         if let Some((b, _)) = named[i + 1..].iter().find(|(_, other)| other == value) {
             cx.error(format!("{a} and {b} must be different values"));
+        }
+    }
+}
+
+/// C36: signals and counts are packed ND and fully valid on every rail (a
+/// strided signal's cells landed in the next parameter), and so is every
+/// operand of a collective in a HOST or CHIP function, whose builtin
+/// kernels read packed rows (a strided HOST window was read as packed, and
+/// --check agreed). all_to_all_v checks its payload itself (rule 8).
+fn packed_operands(kind: CollectiveKind, cx: &mut OpCx) {
+    use crate::collective::Role;
+    let managed = matches!(cx.kind, FuncKind::Host | FuncKind::Chip);
+    let own_rule = matches!(
+        kind,
+        CollectiveKind::AllToAllV | CollectiveKind::IndexedAllToAllV
+    );
+    for operand in kind.facts().operands {
+        let data = matches!(operand.role, Role::Input | Role::Target);
+        if data && (!managed || own_rule) {
+            continue;
+        }
+        let role = operand.role.group();
+        if let Some(info) = cx.tensor(role) {
+            packed_payload(cx, role, &info);
         }
     }
 }

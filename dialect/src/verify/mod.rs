@@ -130,9 +130,10 @@ impl<'c> Checker<'c> {
         let (Some(caller), Some(callee)) = (caller, kind_of(callee_name.clone())) else {
             return;
         };
-        let in_dispatch = call
-            .parent_operation()
-            .is_some_and(|p| op_name(&p) == crate::ops::host::Dispatch::NAME);
+        // (In a branch or loop inside the dispatch too.)
+        let in_dispatch = pld_ir::ancestors(call)
+            .iter()
+            .any(|p| op_name(p) == crate::ops::host::Dispatch::NAME);
         let callee_name = callee_name.unwrap_or_default();
         let why = match (caller, callee) {
             (FuncKind::Host, FuncKind::Chip) if !in_dispatch => format!(

@@ -115,6 +115,7 @@ pub(crate) fn describe(module: &melior::ir::Module) -> Result<Vec<KernelInfo>, S
             signals,
             cells,
             other_writes: Vec::new(),
+            called_collective: None,
         });
     }
     Ok(kernels)

@@ -809,6 +809,7 @@ mod tests {
             signals: vec![1],
             cells: vec![1],
             other_writes: Vec::new(),
+            called_collective: None,
         }
     }
 
@@ -855,6 +856,7 @@ mod tests {
             signals: vec![2],
             cells: vec![2, 4],
             other_writes: Vec::new(),
+            called_collective: None,
         }
     }
 

@@ -477,6 +477,7 @@ fn describe(text: &str, source_name: &str) -> Result<Vec<KernelInfo>, String> {
         let collectives = collectives_of(function);
         let (signals, cells) = signals_of(function, &collectives);
         let other_writes = other_writes(function, &collectives);
+        let called_collective = called_collective(module.as_operation(), function);
         kernels.push(KernelInfo {
             name,
             params,
@@ -484,9 +485,39 @@ fn describe(text: &str, source_name: &str) -> Result<Vec<KernelInfo>, String> {
             signals,
             cells,
             other_writes,
+            called_collective,
         });
     }
     Ok(kernels)
+}
+
+/// The first collective in a function `function` calls, directly or
+/// through other calls (each function looked at once).
+fn called_collective(module: OperationRef, function: OperationRef) -> Option<String> {
+    let mut seen = std::collections::HashSet::new();
+    let mut work = vec![function];
+    while let Some(caller) = work.pop() {
+        for call in pld_ir::collect(caller, |n| n == "func.call") {
+            let Some(name) = pld_ir::attr::callee(call) else {
+                continue;
+            };
+            if !seen.insert(name.clone()) {
+                continue;
+            }
+            let Some(callee) = pld_ir::functions(module)
+                .into_iter()
+                .find(|f| pld_ir::symbol_name(*f).as_deref() == Some(name.as_str()))
+            else {
+                continue;
+            };
+            let found = pld_ir::collect(callee, |n| CollectiveKind::from_op_name(n).is_some());
+            if let Some(op) = found.first() {
+                return Some(format!("@{name}'s {} at {}", op_name(op), location(*op)));
+            }
+            work.push(callee);
+        }
+    }
+    None
 }
 
 /// The tensor parameters of kernel `@name` (`function`), named as `text`
@@ -587,7 +618,17 @@ fn collectives_of(function: OperationRef) -> Vec<Collective> {
         let in_loop = pld_ir::ancestors(op)
             .into_iter()
             .map(|a| op_name(&a))
-            .find(|n| n == "scf.for" || n == "scf.while");
+            .find(|n| {
+                matches!(
+                    n.as_str(),
+                    "scf.for"
+                        | "scf.while"
+                        | "scf.parallel"
+                        | "scf.forall"
+                        | "affine.for"
+                        | "affine.parallel"
+                )
+            });
         let in_branch = pld_ir::ancestors(op)
             .into_iter()
             .map(|a| op_name(&a))

@@ -187,6 +187,10 @@ pub struct KernelInfo {
     /// collective's result alone, and a `--check` that finds it wrong says
     /// so.
     pub other_writes: Vec<String>,
+    /// A collective in a function the kernel calls (`@f's pld.tensor_x at
+    /// file:line:col`): pld-run runs the collectives of the kernel it is
+    /// given, and refuses one that calls another's.
+    pub called_collective: Option<String>,
 }
 
 impl KernelInfo {

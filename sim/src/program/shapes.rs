@@ -291,6 +291,7 @@ mod tests {
             signals: vec![1],
             cells: vec![1],
             other_writes: Vec::new(),
+            called_collective: None,
         }
     }
 

@@ -273,6 +273,17 @@ impl ProgramRun {
                     ) else {
                         continue;
                     };
+                    if let Some(called) = &info.called_collective {
+                        // Its signals are not found (they were filled as
+                        // data) nor its call checked: the run deadlocked.
+                        return Err(format!(
+                            "{}: the task @{} calls {called}: pld-run runs the collectives of \
+                             the kernels a CHIP orchestrator calls; call the kernel that \
+                             holds it from the CHIP orchestrator, or write the collective in @{} \
+                             itself",
+                            k.location, k.kernel, k.kernel
+                        ));
+                    }
                     self.one_domain_per_collective(info, &tensors_of(k))?;
                     (info.clone(), first.domain, &k.location, Rail::Composite)
                 }
@@ -1384,6 +1395,7 @@ fn builtin_collective(task: &BuiltinTask) -> (KernelInfo, CallReport) {
         cells,
         // A builtin's only write is its collective.
         other_writes: Vec::new(),
+        called_collective: None,
     };
     let report = call_report(collective, &info, &task.location);
     (info, report)
