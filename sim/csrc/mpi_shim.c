@@ -43,7 +43,15 @@ int pld_mpi_init(int per_node, int *rank, int *size, int *node_size, int *leader
   MPI_Comm shared = MPI_COMM_NULL;
   rc = MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, *rank, MPI_INFO_NULL, &shared);
   if (rc != MPI_SUCCESS) return rc;
-  if (per_node > 0) {
+  /* The split is collective over the node: every process splits, or none
+     does (processes given different counts are refused after this call,
+     which then returns on all of them; a split on some waited forever). */
+  int lo = 0, hi = 0;
+  rc = MPI_Allreduce(&per_node, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (rc != MPI_SUCCESS) return rc;
+  rc = MPI_Allreduce(&per_node, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (rc != MPI_SUCCESS) return rc;
+  if (per_node > 0 && lo == hi) {
     rc = MPI_Comm_split(shared, *rank / per_node, *rank, &node_comm);
     MPI_Comm_free(&shared);
     if (rc != MPI_SUCCESS) return rc;

@@ -136,6 +136,27 @@ static HOSTS: OnceLock<Vec<String>> = OnceLock::new();
 /// consecutive ranks (docs/tools/pld-run.md, "Running across machines").
 pub const RANKS_PER_NODE: &str = "PLD_MPI_RANKS_PER_NODE";
 
+/// Every process has this process's `PLD_MPI_RANKS_PER_NODE` (`per_node`,
+/// 0 when unset): processes that count the nodes differently waited for
+/// each other's node windows without end. Collective; the same refusal on
+/// every process.
+fn alike_per_node(per_node: i32, size: usize) -> Result<(), String> {
+    let all = allgather_i64(i64::from(per_node), size)?;
+    let shown = |k: i64| match k {
+        0 => format!("{RANKS_PER_NODE} unset"),
+        k => format!("{RANKS_PER_NODE}={k}"),
+    };
+    match all.iter().position(|k| *k != all[0]) {
+        None => Ok(()),
+        Some(p) => Err(format!(
+            "process {p} was started with {} but process 0 with {}: every process must count \
+             the nodes alike",
+            shown(all[p]),
+            shown(all[0])
+        )),
+    }
+}
+
 /// `PLD_MPI_RANKS_PER_NODE` as a count (0 when unset).
 fn ranks_per_node() -> Result<i32, String> {
     match std::env::var(RANKS_PER_NODE) {
@@ -241,6 +262,7 @@ pub fn world() -> Result<World, String> {
                     pld_mpi_init(per_node, &mut rank, &mut size, &mut node, &mut leader)
                 })?;
             }
+            alike_per_node(per_node, size as usize)?;
             let leaders = allgather_i64(i64::from(leader), size as usize)?;
             let _ = LEADERS.set(leaders.iter().map(|&l| l as usize).collect());
             let hosts = allgather_sized(host_name().as_bytes(), size as usize)?;

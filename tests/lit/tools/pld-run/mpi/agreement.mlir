@@ -38,6 +38,12 @@
 // RUN: FileCheck %s --check-prefix=TRANSPORT < %t/t.err
 // RUN: sh -c 'timeout 120 %mpirun -np 1 pld-run %t/sum.mlir --ranks 2 --transport mpi : -np 1 pld-run %t/sum.mlir --ranks 2 --transport mpi --time-limit 30 > /dev/null 2> %t/l.err; test $? -eq 1'
 // RUN: FileCheck %s --check-prefix=LIMIT < %t/l.err
+// The node count of PLD_MPI_RANKS_PER_NODE, which decides which ranks share
+// memory, is compared too (processes counting differently hung):
+// RUN: sh -c 'timeout 120 %mpirun -np 1 pld-run %t/sum.mlir --ranks 2 --transport mpi : -np 1 -x PLD_MPI_RANKS_PER_NODE=1 pld-run %t/sum.mlir --ranks 2 --transport mpi > /dev/null 2> %t/n.err; test $? -eq 1'
+// RUN: FileCheck %s --check-prefix=NODES < %t/n.err
+// NODES: pld-run: error: process 1 was started with PLD_MPI_RANKS_PER_NODE=1 but process 0 with PLD_MPI_RANKS_PER_NODE unset: every process must count the nodes alike
+// NODES-NOT: pld-run:
 // The compile cache is each process's own (it changes nothing a run
 // computes): different cache options run together.
 // RUN: timeout 120 %mpirun -np 1 pld-run %t/sum.mlir --ranks 2 --transport mpi --cache-dir %t/cache0 : -np 1 pld-run %t/sum.mlir --ranks 2 --transport mpi --no-cache | FileCheck %s --check-prefix=CACHE
