@@ -112,8 +112,8 @@ where
 
     /// The buffer that `op` (fill-pad, set_validshape: they change their
     /// tile's buffer) may change: `tile` itself when nothing reads it after
-    /// `op` and no branch or select chose it among other buffers, else a
-    /// copy of it.
+    /// `op`, it shares no other value's buffer ([`shares_buffer`]) and no
+    /// loop around `op` reads it again ([`loop_between`]); else a copy.
     fn changeable(
         &self,
         b: &pld_ir::build::Builder<'c, 'a>,
