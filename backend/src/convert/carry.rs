@@ -51,17 +51,24 @@ where
         for &i in &carried {
             self.own_initial(lp, 2 + i, args[i])?;
         }
-        let ends: Vec<(usize, Value)> = carried.iter().map(|&i| (i - 1, args[i])).collect();
-        self.copy_back(yield_op, &ends, &args)
+        let ends: Vec<End> = carried
+            .iter()
+            .map(|&i| End {
+                position: i - 1,
+                carry: args[i],
+                like: args[i],
+            })
+            .collect();
+        self.copy_back(yield_op, &ends, &args, |end, yielded| {
+            same_buffer(yielded, end.carry)
+        })
     }
 
     /// An `scf.while`: each carried tile's carry buffer is the loop's
     /// operand that starts it (owned by the loop, see [`Self::own_initial`]),
     /// which the "after" region sees. The condition may pass carried tiles
-    /// on in other slots and new tiles in theirs: at the yield every value
-    /// that may be one of the after arguments is first copied into a new
-    /// tile, then each into its carry buffer (a parallel assignment), except
-    /// one that is already its own slot's buffer.
+    /// on in other slots and new tiles in theirs; an after argument it
+    /// passes a carried tile on as is that tile's buffer.
     fn carry_while(&self, lp: OperationRef<'c, 'a>) -> Result<(), String> {
         let before = ir::entry_arguments(lp, 0);
         let after = ir::entry_arguments(lp, 1);
@@ -78,28 +85,20 @@ where
             let forwarded = passed.get(1 + j)?;
             before.iter().position(|b| b == forwarded)
         };
-        let mut operands = ir::operands(yield_op);
-        let b = Builder::before(self.context, yield_op);
-        let mut staged = Vec::new();
+        let mut ends = Vec::new();
         for (k, arg) in before.iter().enumerate().filter(|(_, a)| is_tile(**a)) {
             self.own_initial(lp, k, *arg)?;
-            let (Some(carry), Some(&yielded)) = (ir::operand(lp, k), operands.get(k)) else {
-                continue;
-            };
-            if carried_in(yielded) != Some(k) {
-                let source = match after.iter().any(|a| may_be_buffer(yielded, *a)) {
-                    true => self.copy(&b, yielded, *arg)?,
-                    false => yielded,
-                };
-                staged.push((carry, source));
+            if let Some(carry) = ir::operand(lp, k) {
+                ends.push(End {
+                    position: k,
+                    carry,
+                    like: *arg,
+                });
             }
-            operands[k] = carry;
         }
-        for (carry, source) in staged {
-            self.copy_into(&b, source, carry);
-        }
-        ir::set_operands(yield_op, &operands);
-        Ok(())
+        self.copy_back(yield_op, &ends, &after, |end, yielded| {
+            carried_in(yielded) == Some(end.position)
+        })
     }
 
     /// Copies the loop's operand `index` (an initial tile) into a new
@@ -124,35 +123,37 @@ where
         Ok(())
     }
 
-    /// Makes `yield_op` yield, at each of `ends` (an operand position and
-    /// the carry buffer it ends in), the carry buffer, copying what it
-    /// yielded there into it. A yielded tile that is one of `args` (which
-    /// the copies may overwrite) is read into a new tile first.
+    /// Makes `yield_op` yield, at each of `ends`, the carry buffer, copying
+    /// what it yielded there into it unless `in_place` says it already is
+    /// that buffer. The copies are a parallel assignment: a yielded tile
+    /// that may be one of `args` (which the copies may overwrite) is read
+    /// into a new tile first.
     fn copy_back(
         &self,
         yield_op: OperationRef<'c, 'a>,
-        ends: &[(usize, Value<'c, 'a>)],
+        ends: &[End<'c, 'a>],
         args: &[Value<'c, 'a>],
+        in_place: impl Fn(&End<'c, 'a>, Value<'c, 'a>) -> bool,
     ) -> Result<(), String> {
         let mut operands = ir::operands(yield_op);
         let b = Builder::before(self.context, yield_op);
         let mut staged = Vec::new();
-        for &(position, carry) in ends {
-            let Some(&yielded) = operands.get(position) else {
+        for end in ends {
+            let Some(&yielded) = operands.get(end.position) else {
                 continue;
             };
-            if same_buffer(yielded, carry) {
+            if in_place(end, yielded) {
                 continue;
             }
             let source = match args.iter().any(|a| may_be_buffer(yielded, *a)) {
-                true => self.copy(&b, yielded, carry)?,
+                true => self.copy(&b, yielded, end.like)?,
                 false => yielded,
             };
-            staged.push((position, carry, source));
+            staged.push((end, source));
         }
-        for (position, carry, source) in staged {
-            self.copy_into(&b, source, carry);
-            operands[position] = carry;
+        for (end, source) in staged {
+            self.copy_into(&b, source, end.carry);
+            operands[end.position] = end.carry;
         }
         ir::set_operands(yield_op, &operands);
         Ok(())
@@ -206,6 +207,15 @@ where
         self.set_valid(b, dst, rows, cols);
         b.insert(self.tmax_copy(b, src, dst));
     }
+}
+
+/// One carried tile's end of an iteration: the yield's operand
+/// `position` ends in the buffer `carry`; `like` is a value of the tile's
+/// type (the carry may be a converted buffer already).
+struct End<'c, 'a> {
+    position: usize,
+    carry: Value<'c, 'a>,
+    like: Value<'c, 'a>,
 }
 
 fn is_tile(value: Value) -> bool {

@@ -51,10 +51,16 @@ fn distinct_operands(kind: CollectiveKind, cx: &mut OpCx) {
 fn packed_operands(kind: CollectiveKind, cx: &mut OpCx) {
     use crate::collective::Role;
     let managed = matches!(cx.kind, FuncKind::Host | FuncKind::Chip);
-    let own_rule = matches!(
-        kind,
-        CollectiveKind::AllToAllV | CollectiveKind::IndexedAllToAllV
-    );
+    let own_rule = match kind {
+        CollectiveKind::AllToAllV | CollectiveKind::IndexedAllToAllV => true,
+        CollectiveKind::AllReduce
+        | CollectiveKind::Barrier
+        | CollectiveKind::Broadcast
+        | CollectiveKind::Reduce
+        | CollectiveKind::ReduceScatter
+        | CollectiveKind::AllGather
+        | CollectiveKind::AllToAll => false,
+    };
     for operand in kind.facts().operands {
         let data = matches!(operand.role, Role::Input | Role::Target);
         if data && (!managed || own_rule) {
