@@ -122,3 +122,34 @@ pub fn function_type<'c>(function: OperationRef<'c, '_>) -> Option<FunctionType<
     let ty = crate::attr::type_value(function.attribute("function_type").ok()?)?;
     FunctionType::try_from(ty).ok()
 }
+
+/// Whether `op`, or an op enclosing it inside its function, is in a block
+/// that its region's branches (`cf.br`, `cf.cond_br`, ...) can reach again
+/// from itself: a loop written as unstructured control flow.
+pub fn in_branch_cycle(op: OperationRef) -> bool {
+    std::iter::once(op)
+        .chain(ancestors(op))
+        .filter_map(|o| o.block())
+        .any(|block| {
+            let start = block.to_raw().ptr;
+            let mut seen = std::collections::HashSet::new();
+            let mut pending = vec![block];
+            while let Some(current) = pending.pop() {
+                let Some(terminator) = melior::ir::block::BlockLike::terminator(&current) else {
+                    continue;
+                };
+                for index in 0..terminator.successor_count() {
+                    let Ok(next) = terminator.successor(index) else {
+                        continue;
+                    };
+                    if next.to_raw().ptr == start {
+                        return true;
+                    }
+                    if seen.insert(next.to_raw().ptr) {
+                        pending.push(next);
+                    }
+                }
+            }
+            false
+        })
+}

@@ -248,9 +248,30 @@ fn plan<'c>(
     let plan =
         pipeline::plan_instrumented(context, steps, registry, &instrumentation).map_err(invalid)?;
     if options.dump_pass_pipeline {
-        pld_ir::diag::write_stderr(&pipeline::describe(context, steps, registry).map_err(invalid)?);
+        let shown = with_tool_defaults(steps);
+        pld_ir::diag::write_stderr(
+            &pipeline::describe(context, &shown, registry).map_err(invalid)?,
+        );
     }
     Ok(plan)
+}
+
+/// `steps` with the options `--pld-cost-model`, `--pld-cost-target`,
+/// `--pld-remark-allreduce-mode` and `--pld-world-size` give
+/// pld-select-allreduce-modes written out, as the dump shows them.
+fn with_tool_defaults(steps: &[Step]) -> Vec<Step> {
+    use pld_ir::pass::PldPass;
+    use pld_lowering::passes::select_allreduce_modes::{self as select, SelectAllReduceModes};
+    steps
+        .iter()
+        .map(|step| match step.pass == SelectAllReduceModes::ARGUMENT {
+            true => Step {
+                options: select::options_with_defaults(step.options.as_deref()),
+                ..step.clone()
+            },
+            false => step.clone(),
+        })
+        .collect()
 }
 
 fn has_error(diagnostics: &[Captured]) -> bool {

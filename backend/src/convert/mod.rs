@@ -24,8 +24,8 @@ mod views;
 
 use melior::{
     ir::{
-        operation::OperationLike, r#type::FunctionType, Attribute, OperationRef, Type, Value,
-        ValueLike,
+        operation::OperationLike, r#type::FunctionType, Attribute, OperationRef, Type, TypeLike,
+        Value, ValueLike,
     },
     pass::Pass,
     Context,
@@ -85,6 +85,10 @@ impl PldPass for ConvertPldToPto {
                 );
                 break;
             }
+            if let Err((call, message)) = helper_calls(*function, &functions) {
+                report.error(call, &message);
+                continue;
+            }
             match convert(context, *function) {
                 Err((op, message)) => report.error(op, &message),
                 Ok(()) => {
@@ -102,6 +106,52 @@ impl PldPass for ConvertPldToPto {
 }
 
 type Failure<'c, 'a> = (OperationRef<'c, 'a>, String);
+
+/// A kernel's calls of functions without `pld.kind` pass and get scalars
+/// only: this pass converts the signatures of kernels, so a helper's tensor
+/// parameter would keep its type while the kernel's value became a pointer.
+fn helper_calls<'c, 'a>(
+    kernel: OperationRef<'c, 'a>,
+    functions: &[OperationRef<'c, 'a>],
+) -> Result<(), Failure<'c, 'a>> {
+    for call in ir::collect(kernel, |n| n == "func.call") {
+        let Some(name) = pld_ir::attr::callee(call) else {
+            continue;
+        };
+        let Some(callee) = functions
+            .iter()
+            .find(|f| ir::symbol_name(**f).as_deref() == Some(name.as_str()))
+        else {
+            continue;
+        };
+        if !matches!(function_kind(*callee), Ok(None)) {
+            continue; // a kernel (converted too) or an orchestrator (D13)
+        }
+        let Some(ty) = ir::function_type(*callee) else {
+            continue;
+        };
+        let types = (0..ty.input_count())
+            .filter_map(|i| ty.input(i).ok())
+            .chain((0..ty.result_count()).filter_map(|i| ty.result(i).ok()));
+        if let Some(wrong) = types.into_iter().find(|t| !is_scalar(*t)) {
+            return Err((
+                call,
+                format!(
+                    "calls @{name}, a function without pld.kind, whose \
+                     signature has {wrong}: convert-pld-to-pto converts the signatures of \
+                     kernels only, so a kernel's helper takes and returns scalars (index, \
+                     integers, floats); give @{name} pld.kind = #pld.func_kind<\"incore\"> \
+                     to have it converted as a kernel"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn is_scalar(ty: Type) -> bool {
+    ty.is_index() || ty.is_integer() || ty.is_float()
+}
 
 /// Orchestrators keep calling converted kernels with tensors and contexts:
 /// each argument whose type the kernel's conversion changed is passed
@@ -176,6 +226,7 @@ where
         .filter_map(|i| ty.input(i).ok())
         .collect();
 
+    unstructured_carries(function)?;
     let (parameters, context_of) = parameters(context, function, &inputs)?;
     let globals = Globals { parameters };
 
@@ -237,6 +288,39 @@ where
 
     if let Some(left) = ir::collect(function, |n| n.starts_with("pld.")).first() {
         return Err((*left, "convert-pld-to-pto left this op unconverted".into()));
+    }
+    Ok(())
+}
+
+/// Tensors and tiles are carried through `scf` ops and `arith.select`
+/// only: a loop of another dialect (`affine.for`) or a branch passing one
+/// to a block (`cf.br`) is refused at that op, naming the value's type.
+fn unstructured_carries<'c, 'a>(function: OperationRef<'c, 'a>) -> Result<(), Failure<'c, 'a>> {
+    let pld_typed = |value: &Value| matches!(tensor_info(value.r#type()), Ok(Some(_)));
+    for op in ir::collect(function, |n| {
+        !n.starts_with("scf.") && !n.starts_with("pld.")
+    }) {
+        let mut carried: Vec<Value> = Vec::new();
+        if op.region_count() > 0 {
+            carried.extend(op.results().map(Value::from));
+            for region in 0..op.region_count() {
+                carried.extend(ir::entry_arguments(op, region));
+            }
+        }
+        if op.successor_count() > 0 {
+            carried.extend(ir::operands(op));
+        }
+        if let Some(value) = carried.iter().find(|v| pld_typed(v)) {
+            return Err((
+                op,
+                format!(
+                    "carries a {} value: convert-pld-to-pto carries tensors and tiles through \
+                     scf ops (scf.for, scf.while, scf.if, scf.index_switch) and arith.select \
+                     only; write this control flow with scf",
+                    value.r#type()
+                ),
+            ));
+        }
     }
     Ok(())
 }

@@ -59,6 +59,7 @@ pub fn verify<'c>(root: OperationRef<'c, '_>) -> Vec<Finding<'c>> {
     let mut checker = Checker {
         findings: Vec::new(),
         functions: HashMap::new(),
+        helper_calls: HashMap::new(),
         infos: Default::default(),
     };
     // G8 (the module's backend, docs/dialect.md 2.6) is checked with the
@@ -89,6 +90,10 @@ pub(crate) struct Checker<'c> {
     findings: Vec<Finding<'c>>,
     /// The `pld.kind` of every function, by name.
     functions: HashMap<String, Option<FuncKind>>,
+    /// The calls in each function without a `pld.kind`, by name: each
+    /// callee and whether the call is inside a `pld.dispatch` (D13 checks
+    /// calls through such helpers).
+    helper_calls: HashMap<String, Vec<(String, bool)>>,
     /// `tensor_info` of every type met so far in this run, by type (the
     /// module is not changed while it is verified): reading a type's pld
     /// encoding prints and parses attributes, far slower than a lookup.
@@ -120,52 +125,84 @@ impl<'c> Checker<'c> {
 
     /// D13: a call stays within the levels: a HOST orchestrator runs a
     /// CHIP orchestrator through `pld.dispatch` and device code only
-    /// through one; device code calls no orchestrator.
+    /// through one; device code calls no orchestrator. A call of a function
+    /// without `pld.kind` is checked through it: what that helper calls,
+    /// directly or through other helpers, is called from the caller's level.
     fn check_call(&mut self, call: OperationRef<'c, '_>) {
-        let kind_of =
-            |name: Option<String>| name.and_then(|n| self.functions.get(&n).copied().flatten());
         let caller_name = enclosing_function(call).and_then(symbol_name);
-        let caller = kind_of(caller_name.clone());
-        let callee_name = pld_ir::attr::callee(call);
-        let (Some(caller), Some(callee)) = (caller, kind_of(callee_name.clone())) else {
+        let Some(caller) = caller_name.as_ref().and_then(|n| self.kind(n)) else {
             return;
         };
-        // (In a branch or loop inside the dispatch too.)
-        let in_dispatch = pld_ir::ancestors(call)
-            .iter()
-            .any(|p| op_name(p) == crate::ops::host::Dispatch::NAME);
-        let callee_name = callee_name.unwrap_or_default();
-        let why = match (caller, callee) {
-            (FuncKind::Host, FuncKind::Chip) if !in_dispatch => format!(
-                "calls CHIP orchestrator @{callee_name} outside a pld.dispatch; a HOST \
-                 orchestrator runs it on a device with pld.dispatch"
-            ),
-            // A dispatch's own rule (D2) names a kernel dispatched.
-            (FuncKind::Host, device) if device.is_device() && !in_dispatch => format!(
-                "calls {} @{callee_name} from a HOST orchestrator; device code runs in a task \
-                 of a CHIP orchestrator: call the kernel from one, and pld.dispatch that",
-                device.describe()
-            ),
-            (caller, FuncKind::Host | FuncKind::Chip) if caller.is_device() => format!(
-                "calls {} @{callee_name} from {} @{}; device code calls no orchestrator",
-                callee.describe(),
-                caller.describe(),
-                caller_name.unwrap_or_default()
-            ),
-            (FuncKind::Chip, FuncKind::Host) => format!(
-                "calls HOST orchestrator @{callee_name} from a CHIP orchestrator; the HOST runs \
-                 CHIP orchestrators, not the other way round"
-            ),
-            _ => return,
+        let Some(callee_name) = pld_ir::attr::callee(call) else {
+            return;
         };
-        self.error(call.location(), format!("'func.call' op {why}"));
+        let in_dispatch = in_dispatch(call);
+        let why = match self.kind(&callee_name) {
+            Some(callee) => level_rule(
+                (caller, caller_name.unwrap_or_default()),
+                (callee, format!("@{callee_name}")),
+                in_dispatch,
+            ),
+            None => self.through_helpers(&callee_name).into_iter().find_map(
+                |(callee, path, inner_dispatch)| {
+                    level_rule(
+                        (caller, caller_name.clone().unwrap_or_default()),
+                        (callee, path),
+                        in_dispatch || inner_dispatch,
+                    )
+                },
+            ),
+        };
+        if let Some(why) = why {
+            self.error(call.location(), format!("'func.call' op {why}"));
+        }
+    }
+
+    fn kind(&self, function: &str) -> Option<FuncKind> {
+        self.functions.get(function).copied().flatten()
+    }
+
+    /// The functions with a `pld.kind` that `helper` (a function without
+    /// one) calls, directly or through other helpers: each with the path
+    /// as a message names it (`@k through @helper`) and whether the call is
+    /// inside a `pld.dispatch` of a helper.
+    fn through_helpers(&self, helper: &str) -> Vec<(FuncKind, String, bool)> {
+        let mut reached = Vec::new();
+        let mut seen = std::collections::HashSet::from([helper.to_string()]);
+        let mut pending = vec![(helper.to_string(), vec![helper.to_string()])];
+        while let Some((name, path)) = pending.pop() {
+            for (callee, dispatched) in self.helper_calls.get(&name).into_iter().flatten() {
+                match self.kind(callee) {
+                    Some(kind) => {
+                        let through: Vec<String> = path.iter().map(|h| format!("@{h}")).collect();
+                        let text = format!("@{callee} through {}", through.join(" and "));
+                        reached.push((kind, text, *dispatched));
+                    }
+                    None if seen.insert(callee.clone()) => {
+                        let mut longer = path.clone();
+                        longer.push(callee.clone());
+                        pending.push((callee.clone(), longer));
+                    }
+                    None => {}
+                }
+            }
+        }
+        reached
     }
 
     fn declare_function(&mut self, func: OperationRef<'c, '_>) {
-        if let Some(name) = symbol_name(func) {
-            self.functions
-                .insert(name, function_kind(func).ok().flatten());
+        let Some(name) = symbol_name(func) else {
+            return;
+        };
+        let kind = function_kind(func);
+        if matches!(kind, Ok(None)) {
+            let calls = pld_ir::collect(func, |n| n == "func.call")
+                .into_iter()
+                .filter_map(|call| Some((pld_ir::attr::callee(call)?, in_dispatch(call))))
+                .collect();
+            self.helper_calls.insert(name.clone(), calls);
         }
+        self.functions.insert(name, kind.ok().flatten());
     }
 
     fn check_function(&mut self, func: OperationRef<'c, '_>) {
@@ -449,4 +486,44 @@ impl<'c, 'a> OpCx<'_, 'c, 'a> {
             ));
         }
     }
+}
+
+/// D13's rule for a call from `caller` (its kind and name) of `callee` (its
+/// kind and name as the message gives it: `@k`, or `@k through @helper`):
+/// why the call leaves the levels, or `None`.
+fn level_rule(
+    (caller, caller_name): (FuncKind, String),
+    (callee, callee_name): (FuncKind, String),
+    in_dispatch: bool,
+) -> Option<String> {
+    Some(match (caller, callee) {
+        (FuncKind::Host, FuncKind::Chip) if !in_dispatch => format!(
+            "calls CHIP orchestrator {callee_name} outside a pld.dispatch; a HOST \
+             orchestrator runs it on a device with pld.dispatch"
+        ),
+        // A dispatch's own rule (D2) names a kernel dispatched.
+        (FuncKind::Host, device) if device.is_device() && !in_dispatch => format!(
+            "calls {} {callee_name} from a HOST orchestrator; device code runs in a task \
+             of a CHIP orchestrator: call the kernel from one, and pld.dispatch that",
+            device.describe()
+        ),
+        (caller, FuncKind::Host | FuncKind::Chip) if caller.is_device() => format!(
+            "calls {} {callee_name} from {} @{caller_name}; device code calls no orchestrator",
+            callee.describe(),
+            caller.describe(),
+        ),
+        (FuncKind::Chip, FuncKind::Host) => format!(
+            "calls HOST orchestrator {callee_name} from a CHIP orchestrator; the HOST runs \
+             CHIP orchestrators, not the other way round"
+        ),
+        _ => return None,
+    })
+}
+
+/// Whether `op` is inside a `pld.dispatch` (in a branch or loop inside it
+/// too).
+fn in_dispatch(op: OperationRef) -> bool {
+    pld_ir::ancestors(op)
+        .iter()
+        .any(|p| op_name(p) == crate::ops::host::Dispatch::NAME)
 }

@@ -258,6 +258,27 @@ fn builtin_hint(allocation: OperationRef) -> String {
     }
 }
 
+/// A `func.call` outside any `pld.dispatch` of `function` that passes a
+/// view of `allocation`: a HOST subroutine or helper, where this pass does
+/// not look for dispatches.
+fn passed_to_call<'c, 'a>(
+    function: OperationRef<'c, 'a>,
+    allocation: OperationRef<'c, 'a>,
+) -> Option<OperationRef<'c, 'a>> {
+    ir::collect(function, |n| n == Window::NAME)
+        .into_iter()
+        .filter(|window| {
+            allocation_of(ir::result(*window)).is_some_and(|a| key(a) == key(allocation))
+        })
+        .flat_map(|window| ir::users(ir::result(window)))
+        .find(|user| {
+            op_name(user) == "func.call"
+                && !ir::ancestors(*user)
+                    .iter()
+                    .any(|p| op_name(p) == Dispatch::NAME)
+        })
+}
+
 /// Every allocation must be viewed and reach a device; allocations with
 /// the same devices form one domain. `errors` are those found so far.
 fn group<'c, 'a>(
@@ -285,6 +306,21 @@ fn group<'c, 'a>(
             continue;
         }
         let Some(devices) = coverage.get(&key(allocation)) else {
+            if let Some(call) = passed_to_call(function, allocation) {
+                let callee = pld_ir::attr::callee(call).unwrap_or_default();
+                errors.push((
+                    call,
+                    format!(
+                        "passes the view of allocation \"{name}\" to @{callee}, and no \
+                         dispatch or HOST collective of @{} uses it: \
+                         pld-materialize-comm-domain-scopes finds an allocation's devices in \
+                         the HOST orchestrator that allocates it, so write the pld.dispatch \
+                         (or the collective) there, not in a function it calls",
+                        ir::symbol_name(function).unwrap_or_default()
+                    ),
+                ));
+                continue;
+            }
             let message = format!(
                 "allocation \"{name}\" is not consumed by any CHIP orchestrator dispatch \
                  or HOST collective{}",

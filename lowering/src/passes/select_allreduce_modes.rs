@@ -100,6 +100,36 @@ pub fn defaults_key() -> String {
     .map_or_else(|error| error, |pass| format!("{pass:?}"))
 }
 
+/// The process-wide defaults ([`set_defaults`]) written as this pass's
+/// options (`cost-model="m.toml" target="a5" remarks=true world-size=8`,
+/// those set and not in `given`), then `given`, the options an instance was
+/// written with: what `--dump-pass-pipeline` shows, so that the pipeline it
+/// prints runs the same without the flags.
+pub fn options_with_defaults(given: Option<&str>) -> Option<String> {
+    let given = given.map(str::trim).filter(|g| !g.is_empty());
+    let keys: Vec<String> = match given {
+        None => Vec::new(),
+        Some(text) => match ir::pass_options::items(SelectAllReduceModes::ARGUMENT, text) {
+            Ok(items) => items.into_iter().map(|i| i.key).collect(),
+            Err(_) => return Some(text.to_string()), // refused when the pass is made
+        },
+    };
+    let defaults = DEFAULTS.get().cloned().unwrap_or_default();
+    let written = [
+        ("cost-model", defaults.file.map(|f| format!("\"{f}\""))),
+        ("target", defaults.target.map(|t| format!("\"{t}\""))),
+        ("remarks", defaults.remarks.then(|| "true".to_string())),
+        ("world-size", defaults.world_size.map(|n| n.to_string())),
+    ];
+    let mut options: Vec<String> = written
+        .into_iter()
+        .filter(|(key, _)| !keys.iter().any(|k| k == key))
+        .filter_map(|(key, value)| Some(format!("{key}={}", value?)))
+        .collect();
+    options.extend(given.map(String::from));
+    (!options.is_empty()).then(|| options.join(" "))
+}
+
 impl SelectAllReduceModes {
     /// The pass for a model file (`None`: the simulator's defaults), a
     /// target table and the remark switch.

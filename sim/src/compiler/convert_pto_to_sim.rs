@@ -6,10 +6,11 @@
 //! lowered by [`crate::compiler::lower`]: PTO pointers become LLVM
 //! pointers, views fold into addresses, tiles become blocks the simulator
 //! allocates, and the communication ops become calls of the device
-//! functions. Every other function is removed (orchestrators are the
-//! simulator's to run, not compiled code), and the device functions are
-//! declared from `pld_sim.h`. What is left is `func`, `arith`, `scf` and
-//! `llvm`, ready for MLIR's LLVM lowering.
+//! functions. The functions without `pto.kernel_kind` that kernels call
+//! (helpers of scalar code) are kept as they are; every other function is
+//! removed (orchestrators are the simulator's to run, not compiled code),
+//! and the device functions are declared from `pld_sim.h`. What is left is
+//! `func`, `arith`, `scf` and `llvm`, ready for MLIR's LLVM lowering.
 
 use crate::compiler::lower::{self, declarations};
 use melior::{
@@ -21,6 +22,7 @@ use pld_ir::{
     self as ir,
     pass::{external, Anchor, PassFailed, PassIdentity, PldPass},
 };
+use std::collections::{HashMap, HashSet};
 
 #[derive(Clone, Default)]
 pub struct ConvertPtoToSim;
@@ -49,16 +51,23 @@ impl PldPass for ConvertPtoToSim {
             );
             return Err(PassFailed);
         }
+        let helpers = match helpers_of_kernels(module) {
+            Ok(helpers) => helpers,
+            Err((op, message)) => {
+                pld_ir::diag::emit_error(op.location(), &message);
+                return Err(PassFailed);
+            }
+        };
         let mut op = body.first_operation();
         while let Some(current) = op {
             op = current.next_in_block();
             let kernel = ir::op_name(&current) == "func.func"
                 && current.attribute("pto.kernel_kind").is_ok()
-                && current
-                    .region(0)
-                    .ok()
-                    .and_then(|r| r.first_block())
-                    .is_some();
+                && has_body(current);
+            let helper = ir::symbol_name(current).is_some_and(|name| helpers.contains(&name));
+            if helper {
+                continue;
+            }
             if !kernel {
                 ir::erase(current);
             } else if let Err(refusal) = lower::lower_kernel(context, current) {
@@ -95,6 +104,89 @@ pub fn unconverted_kernel<'c, 'a>(module: OperationRef<'c, 'a>) -> Option<Operat
             && f.attribute("builtin_template_dir").is_err()
             && f.region(0).ok().and_then(|r| r.first_block()).is_some()
     })
+}
+
+fn has_body(function: OperationRef) -> bool {
+    function
+        .region(0)
+        .ok()
+        .and_then(|r| r.first_block())
+        .is_some()
+}
+
+/// The dialects of the ops a kernel's helper (a function without
+/// `pto.kernel_kind` that a kernel calls) may hold: scalar code, which
+/// MLIR's LLVM lowering compiles as it is.
+const HELPER_DIALECTS: [&str; 6] = ["func", "arith", "math", "scf", "cf", "index"];
+
+/// The names of the functions without `pto.kernel_kind` that the kernels
+/// call, directly or through each other: they are compiled with the
+/// kernels. A helper must have a body of scalar code ([`HELPER_DIALECTS`]);
+/// the first call or op that breaks that is the error.
+fn helpers_of_kernels<'c, 'a>(
+    module: OperationRef<'c, 'a>,
+) -> Result<HashSet<String>, (OperationRef<'c, 'a>, String)> {
+    let functions: HashMap<String, OperationRef> = ir::functions(module)
+        .into_iter()
+        .filter_map(|f| Some((ir::symbol_name(f)?, f)))
+        .collect();
+    let mut pending: Vec<OperationRef> = functions
+        .values()
+        .copied()
+        .filter(|f| f.attribute("pto.kernel_kind").is_ok() && has_body(*f))
+        .collect();
+    let mut helpers = HashSet::new();
+    while let Some(caller) = pending.pop() {
+        for call in ir::collect(caller, |n| n == "func.call") {
+            let Some(name) = pld_ir::attr::callee(call) else {
+                continue;
+            };
+            let Some(callee) = functions.get(&name).copied() else {
+                continue;
+            };
+            if callee.attribute("pto.kernel_kind").is_ok() && has_body(callee) {
+                continue;
+            }
+            if !has_body(callee) {
+                return Err((
+                    call,
+                    format!(
+                        "'func.call' op calls @{name}, which is only declared: the simulator \
+                         compiles what a kernel calls, and needs @{name}'s body"
+                    ),
+                ));
+            }
+            if helpers.insert(name.clone()) {
+                check_helper(callee, &name)?;
+                pending.push(callee);
+            }
+        }
+    }
+    Ok(helpers)
+}
+
+/// A helper's ops are scalar code.
+fn check_helper<'c, 'a>(
+    helper: OperationRef<'c, 'a>,
+    name: &str,
+) -> Result<(), (OperationRef<'c, 'a>, String)> {
+    let foreign = ir::collect(helper, |n| {
+        !HELPER_DIALECTS.contains(&n.split('.').next().unwrap_or_default())
+    });
+    match foreign.first() {
+        None => Ok(()),
+        Some(op) => Err((
+            *op,
+            format!(
+                "'{}' op is in @{name}, which a kernel calls and which is not a converted \
+                 kernel: the simulator compiles such helpers when they hold scalar code only \
+                 ({} ops); give @{name} a pld.kind (#pld.func_kind<\"incore\">) so that \
+                 convert-pld-to-pto converts it as a kernel",
+                ir::op_name(op),
+                HELPER_DIALECTS.join(", ")
+            ),
+        )),
+    }
 }
 
 static IDENTITY: PassIdentity = PassIdentity;

@@ -120,7 +120,7 @@ impl Compiled {
         run_pipeline(
             &context,
             &mut module,
-            "builtin.module(convert-scf-to-cf,convert-to-llvm,reconcile-unrealized-casts)",
+            "builtin.module(lower-affine,convert-scf-to-cf,convert-to-llvm,reconcile-unrealized-casts)",
         )
         .map_err(|e| {
             format!(

@@ -628,6 +628,10 @@ fn collectives_of(function: OperationRef) -> Vec<Collective> {
                         | "affine.for"
                         | "affine.parallel"
                 )
+            })
+            .or_else(|| {
+                pld_ir::in_branch_cycle(op)
+                    .then(|| "unstructured loop (a branch back to its block)".to_string())
             });
         let in_branch = pld_ir::ancestors(op)
             .into_iter()

@@ -419,3 +419,29 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
   }) : (index) -> ()
   return
 }
+
+// -----
+
+// A view passed to a HOST subroutine that dispatches: the pass finds an
+// allocation's devices in the HOST orchestrator that allocates it (it said
+// only that "sig" is not consumed by any dispatch).
+!s = tensor<4x1xi32, #pld.dist>
+func.func @chip(%s: !s) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @sub(%s: !s) attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  "pld.dispatch"(%c0) ({
+    func.call @chip(%s) : (!s) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  return
+}
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %b = arith.constant 32 : i64
+  %p = "pld.tensor_alloc_window_buffer"(%b) {name = "sig"} : (i64) -> !pld.ptr
+  %s = "pld.tensor_window"(%p) : (!pld.ptr) -> !s
+  // expected-error@+1 {{'func.call' op passes the view of allocation "sig" to @sub, and no dispatch or HOST collective of @main uses it: pld-materialize-comm-domain-scopes finds an allocation's devices in the HOST orchestrator that allocates it, so write the pld.dispatch (or the collective) there, not in a function it calls}}
+  func.call @sub(%s) : (!s) -> ()
+  return
+}

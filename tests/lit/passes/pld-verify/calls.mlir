@@ -58,6 +58,60 @@ func.func @step() attributes {pld.kind = #pld.func_kind<"chip">} {
 
 // -----
 
+// Through functions without pld.kind: what a helper calls, directly or
+// through another helper, is called from its caller's level. These passed
+// and failed later at an allocation, or on an "operand type mismatch".
+!s = tensor<4x1xi32, #pld.dist>
+func.func @kern(%s: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
+  return
+}
+func.func @helper(%s: !s) {
+  func.call @kern(%s) : (!s) -> ()
+  return
+}
+func.func @outer(%s: !s) {
+  func.call @helper(%s) : (!s) -> ()
+  return
+}
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %b = arith.constant 32 : i64
+  %p = "pld.tensor_alloc_window_buffer"(%b) {name = "sig"} : (i64) -> !pld.ptr
+  %s = "pld.tensor_window"(%p) : (!pld.ptr) -> !s
+  // expected-error@+1 {{'func.call' op calls InCore kernel @kern through @helper from a HOST orchestrator; device code runs in a task of a CHIP orchestrator}}
+  func.call @helper(%s) : (!s) -> ()
+  // expected-error@+1 {{'func.call' op calls InCore kernel @kern through @outer and @helper from a HOST orchestrator}}
+  func.call @outer(%s) : (!s) -> ()
+  return
+}
+
+// -----
+
+!s = tensor<4x1xi32, #pld.dist>
+func.func @chip2(%s: !s) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @helper(%s: !s) {
+  func.call @chip2(%s) : (!s) -> ()
+  // A helper calling itself is followed once.
+  func.call @helper(%s) : (!s) -> ()
+  return
+}
+func.func @kern(%s: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{'func.call' op calls CHIP orchestrator @chip2 through @helper from InCore kernel @kern; device code calls no orchestrator}}
+  func.call @helper(%s) : (!s) -> ()
+  return
+}
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %b = arith.constant 32 : i64
+  %p = "pld.tensor_alloc_window_buffer"(%b) {name = "sig"} : (i64) -> !pld.ptr
+  %s = "pld.tensor_window"(%p) : (!pld.ptr) -> !s
+  // expected-error@+1 {{'func.call' op calls CHIP orchestrator @chip2 through @helper outside a pld.dispatch}}
+  func.call @helper(%s) : (!s) -> ()
+  return
+}
+
+// -----
+
 // What stays within the levels passes: a dispatched CHIP orchestrator, a
 // kernel called by a CHIP orchestrator or by another kernel, a helper
 // without pld.kind.

@@ -34,6 +34,20 @@
 // OPTIONS-NEXT:   cse
 // OPTIONS-NEXT: )
 
+// The cost-model flags are written out as pld-select-allreduce-modes'
+// options, an option written in the pipeline winning over its flag, so
+// that the dump pasted back runs the same without the flags (it printed a
+// bare pld-select-allreduce-modes, and the model was lost):
+// RUN: pld-opt %s --pld-cost-model=%S/../../passes/pld-select-allreduce-modes/Inputs/latency.toml --pld-cost-target=sim --pld-remark-allreduce-mode --pld-world-size=8 --pass-pipeline='builtin.module(pld-select-allreduce-modes{world-size=4},pld-host-pipeline)' --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=FLAGS
+// FLAGS: Pass Manager with 7 passes:
+// FLAGS-NEXT: builtin.module(
+// FLAGS-NEXT:   pld-select-allreduce-modes{cost-model="{{.*}}latency.toml" target="sim" remarks=true world-size=4},
+// FLAGS-NEXT:   pld-verify,
+// FLAGS-NEXT:   pld-select-allreduce-modes{cost-model="{{.*}}latency.toml" target="sim" remarks=true world-size=8},
+// The printed options parse and read the model:
+// RUN: pld-opt %S/../../passes/pld-select-allreduce-modes/select.mlir --pass-pipeline='builtin.module(pld-select-allreduce-modes{cost-model="%S/../../passes/pld-select-allreduce-modes/Inputs/latency.toml" target="sim" remarks=true world-size=8})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PASTED
+// PASTED: remark: mode = "auto" chose "two_shot" for 1048576 bytes on 4 ranks (cost model 'sim'): two_shot 40.0 us
+
 func.func @f() {
   return
 }

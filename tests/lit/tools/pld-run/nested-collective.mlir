@@ -17,6 +17,13 @@
 // RUN: not pld-run %t/parallel.mlir --ranks 2 --check 2>&1 | FileCheck %s --check-prefix=PARALLEL
 // PARALLEL: error: --check cannot compare pld.tensor_allreduce: the pld.tensor_allreduce of @k is inside an scf.parallel, so it may run more than once
 
+// A loop of cf branches too (it ran, and was WRONG without a note); a
+// collective in a branch of cf.cond_br that does not loop is checked.
+// RUN: not pld-run %t/cfloop.mlir --ranks 2 --check 2>&1 | FileCheck %s --check-prefix=CFLOOP
+// CFLOOP: cfloop.mlir:12:8: error: --check cannot compare pld.tensor_allreduce: the pld.tensor_allreduce of @k is inside an unstructured loop (a branch back to its block), so it may run more than once
+// RUN: pld-run %t/cfbranch.mlir --ranks 2 --check | FileCheck %s --check-prefix=CFBRANCH
+// CFBRANCH: rank 1: ok
+
 //--- program.mlir
 !s = tensor<4x1xi32, #pld.dist>
 !d = tensor<1x64xf32, #pld.dist>
@@ -62,5 +69,35 @@ func.func @k(%data: !t, %sig: !s) attributes {pld.kind = #pld.func_kind<"incore"
     %a = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (!t, !s) -> !t
     scf.reduce
   }
+  return
+}
+//--- cfloop.mlir
+!t = tensor<1x64xf32, #pld.dist>
+!s = tensor<4x1xi32, #pld.dist>
+func.func @k(%data: !t, %sig: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  cf.br ^head(%c0 : index)
+^head(%i: index):
+  %more = arith.cmpi slt, %i, %c2 : index
+  cf.cond_br %more, ^body, ^done
+^body:
+  %a = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (!t, !s) -> !t
+  %n = arith.addi %i, %c1 : index
+  cf.br ^head(%n : index)
+^done:
+  return
+}
+//--- cfbranch.mlir
+!t = tensor<1x64xf32, #pld.dist>
+!s = tensor<4x1xi32, #pld.dist>
+func.func @k(%data: !t, %sig: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %yes = arith.constant true
+  cf.cond_br %yes, ^run, ^done
+^run:
+  %a = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (!t, !s) -> !t
+  cf.br ^done
+^done:
   return
 }
