@@ -112,9 +112,19 @@ impl Board {
     }
 
     /// Reads the board: `Err(())` when the stop flag is up; the deadlock
-    /// when every rank has waited or finished, at least one waits, and the
-    /// board has not changed for `deadline` (the flag is then raised).
-    pub fn check(&self, deadline: Duration, kernel: &str) -> Result<Option<DeadlockReport>, ()> {
+    /// when every rank has waited or finished, at least one waits, the
+    /// board has not changed for `deadline`, no waiting rank's cell holds
+    /// what it waits for (`holds(window, offset, ge, expected)`, read now)
+    /// and the board is still the same after those reads (the flag is then
+    /// raised). An entry can be stale: a process kept off the CPU for the
+    /// deadline has not seen its cell change, and one whose wait just ended
+    /// publishes that it runs before it consumes the cell.
+    pub fn check(
+        &self,
+        deadline: Duration,
+        kernel: &str,
+        holds: impl Fn(usize, usize, bool, i32) -> bool,
+    ) -> Result<Option<DeadlockReport>, ()> {
         let board = self.read();
         if board[self.ranks * ENTRY] != 0 {
             return Err(());
@@ -135,6 +145,15 @@ impl Board {
                 *seen = Some((board, Instant::now()));
                 return Ok(None);
             }
+        }
+        let stale = (0..self.ranks)
+            .map(|r| &board[r * ENTRY..(r + 1) * ENTRY])
+            .any(|e| {
+                e[0] == WAITING && holds(e[1] as usize, e[2] as usize, e[3] != 0, e[4] as i32)
+            });
+        if stale || self.read() != board {
+            *seen = None;
+            return Ok(None);
         }
         let _ = self.win.store_i64(0, self.ranks * ENTRY * 8, &[1]);
         Ok(Some(report(&board, self.ranks, deadline, kernel)))

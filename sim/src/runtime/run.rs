@@ -1078,7 +1078,11 @@ impl State<'_> {
             let threads = self.slots[rank].threads.lock().unwrap();
             board.publish(published(&threads, self.domain));
         }
-        match board.check(self.deadline, &self.kernel) {
+        let holds = |window: usize, offset: usize, ge: bool, expected: i32| {
+            let cmp = if ge { WaitCmp::Ge } else { WaitCmp::Eq };
+            signal_cell(self.domain, window, offset).is_some_and(|c| c.holds(cmp, expected))
+        };
+        match board.check(self.deadline, &self.kernel, holds) {
             Ok(None) => return,
             Ok(Some(report)) => {
                 let mut verdict = self.deadlock.lock().unwrap();
@@ -1087,6 +1091,25 @@ impl State<'_> {
             Err(()) => {}
         }
         self.stopped.store(true, Ordering::Release);
+    }
+}
+
+/// The signal cell at byte `offset` of rank `window`'s window, as a wait
+/// reaches it (through MPI when the domain reads cells so, else mapped).
+fn signal_cell(domain: &CommDomain, window: usize, offset: usize) -> Option<SignalCell> {
+    if window >= domain.ranks() {
+        return None;
+    }
+    match domain.signal_win(window) {
+        Some(win) => Some(SignalCell::Rma {
+            win,
+            rank: window,
+            offset,
+        }),
+        None => domain
+            .window(window)
+            .cell(offset)
+            .map(|c| SignalCell::Mapped(c as *const _)),
     }
 }
 
