@@ -109,25 +109,49 @@ fn record(options: &Options) -> String {
         .collect();
     // Standard input reaches process 0 only, so it is not compared.
     let source = match options.input.as_str() {
-        "-" => None,
+        "-" => "standard input".to_string(),
         path => digest(path),
     };
-    text.push_str(&format!("source\t{source:?}\n"));
+    text.push_str(&format!("source\t{source}\n"));
     if let Some(model) = &options.cost_model {
-        text.push_str(&format!("model\t{:?}\n", digest(model)));
+        text.push_str(&format!("model\t{}\n", digest(model)));
     }
     text
 }
 
+/// What a record says of a file that cannot be read, before the reason.
+const UNREADABLE: &str = "unreadable: ";
+
 /// A digest of the file's bytes, with a fixed-key hash (the same in every
-/// process of one pld-run build); `None` when it cannot be read.
-fn digest(path: &str) -> Option<u64> {
+/// process of one pld-run build), in hex; [`UNREADABLE`] and the reason
+/// when it cannot be read.
+fn digest(path: &str) -> String {
     use std::hash::{Hash, Hasher};
-    std::fs::read(path).ok().map(|bytes| {
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        bytes.hash(&mut hasher);
-        hasher.finish()
-    })
+    match std::fs::read(path) {
+        Ok(bytes) => {
+            let mut hasher = std::collections::hash_map::DefaultHasher::new();
+            bytes.hash(&mut hasher);
+            format!("{:016x}", hasher.finish())
+        }
+        Err(e) => format!("{UNREADABLE}{e}"),
+    }
+}
+
+/// How process `rank` and process 0 differ on a file both were to read
+/// (`what`, as a message names it), from the digests their records give.
+fn file_difference(rank: usize, what: &str, zero: &str, theirs: &str) -> String {
+    match (
+        zero.strip_prefix(UNREADABLE),
+        theirs.strip_prefix(UNREADABLE),
+    ) {
+        (_, Some(why)) => format!("process {rank} cannot read {what}: {why}"),
+        (Some(why), None) => {
+            format!("process 0 cannot read {what}: {why} (process {rank} can)")
+        }
+        (None, None) => {
+            format!("process {rank} read a different {what} than process 0 (the bytes differ)")
+        }
+    }
 }
 
 /// How `theirs` (process `rank`'s record) differs from process 0's
@@ -174,14 +198,15 @@ fn difference(rank: usize, first: &str, theirs: &str, source: &str) -> Option<St
             parts.join(", ")
         ),
         true => {
-            let read = match shown(&zero, "source") == shown(&other, "source") {
+            let (name, what) = match shown(&zero, "source") == shown(&other, "source") {
                 true => {
                     let model = shown(&zero, "--pld-cost-model").join(" ");
-                    format!("cost model ({model})")
+                    ("model", format!("cost model ({model})"))
                 }
-                false => source.to_string(),
+                false => ("source", source.to_string()),
             };
-            format!("process {rank} read a different {read} than process 0 (the bytes differ)")
+            let digest = |items: &[(String, String)]| shown(items, name).concat();
+            file_difference(rank, &what, &digest(&zero), &digest(&other))
         }
     })
 }
@@ -338,10 +363,24 @@ mod tests {
             ..base.clone()
         };
         assert_eq!(difference(1, &a, &record(&cached), "k.mlir"), None);
-        let source = a.replace("source\tNone", "source\tSome(1)");
+        // (k.mlir does not exist here: both records say so.)
+        let unreadable = "source\tunreadable: No such file or directory (os error 2)";
+        assert!(a.contains(unreadable), "{a}");
+        let read = a.replace(unreadable, "source\t00000000000000aa");
+        let other = a.replace(unreadable, "source\t00000000000000bb");
         assert_eq!(
-            difference(1, &a, &source, "k.mlir").unwrap(),
+            difference(1, &read, &other, "k.mlir").unwrap(),
             "process 1 read a different k.mlir than process 0 (the bytes differ)"
+        );
+        // A file missing on one process is said so (it was "a different
+        // k.mlir").
+        assert_eq!(
+            difference(1, &read, &a, "k.mlir").unwrap(),
+            "process 1 cannot read k.mlir: No such file or directory (os error 2)"
+        );
+        assert_eq!(
+            difference(2, &a, &read, "k.mlir").unwrap(),
+            "process 0 cannot read k.mlir: No such file or directory (os error 2) (process 2 can)"
         );
         // The same option naming files of different contents (the
         // re-check tester's two working directories): the model differs.
@@ -351,7 +390,9 @@ mod tests {
         };
         let m = record(&modelled);
         assert!(m.contains("\nmodel\t"), "{m}");
-        let other = m.replace("model\tNone", "model\tSome(2)");
+        let unreadable = "model\tunreadable: No such file or directory (os error 2)";
+        let m = m.replace(unreadable, "model\t0000000000000001");
+        let other = m.replace("model\t0000000000000001", "model\t0000000000000002");
         assert_eq!(
             difference(1, &m, &other, "k.mlir").unwrap(),
             "process 1 read a different cost model (--pld-cost-model m.toml) than process 0 \

@@ -13,13 +13,36 @@ pub fn run(options: &Options) -> i32 {
         return 1;
     }
     if let Err(message) = crate::mpi_run::start(options) {
-        // Said once under mpirun, MPI started or not.
-        if crate::mpi_run::reports() && crate::mpi_run::speaks_first() {
-            pld_ir::say!("pld-run: error: {message}");
-        }
-        return crate::mpi_run::finish(1);
+        return start_failed(&message);
     }
     crate::mpi_run::finish(run_input(options))
+}
+
+/// A process of an MPI job that failed before the run (`message`: its
+/// environment or the files it reads, which may be its own): it starts MPI
+/// as every process does and joins the agreement before the run with its
+/// failure, so that process 0 prints it, named by the process. Returns the
+/// exit status.
+pub fn failed_before_run(options: &Options, message: &str) -> i32 {
+    if let Err(start) = crate::mpi_run::start(options) {
+        return start_failed(&start);
+    }
+    crate::mpi_agree::failed(&format!("pld-run: error: {message}"));
+    crate::mpi_run::finish(1)
+}
+
+/// `mpi_run::start` failed with `message`. Once MPI runs, through the
+/// agreement before the run (a process's own failure reaches process 0,
+/// which prints every failure once); before, said by the process that
+/// speaks first.
+fn start_failed(message: &str) -> i32 {
+    let shown = format!("pld-run: error: {message}");
+    if pld_sim::runtime::mpi::initialised().is_some() {
+        crate::mpi_agree::failed(&shown);
+    } else if crate::mpi_run::reports() && crate::mpi_run::speaks_first() {
+        pld_ir::say!("{shown}");
+    }
+    crate::mpi_run::finish(1)
 }
 
 /// Reads, runs and reports the input.

@@ -144,6 +144,9 @@ fn alike_per_node(per_node: i32, size: usize) -> Result<(), String> {
     let all = allgather_i64(i64::from(per_node), size)?;
     let shown = |k: i64| match k {
         0 => format!("{RANKS_PER_NODE} unset"),
+        k if k == i64::from(NOT_A_COUNT) => {
+            format!("{RANKS_PER_NODE} set to something other than a positive integer")
+        }
         k => format!("{RANKS_PER_NODE}={k}"),
     };
     match all.iter().position(|k| *k != all[0]) {
@@ -157,11 +160,22 @@ fn alike_per_node(per_node: i32, size: usize) -> Result<(), String> {
     }
 }
 
-/// `PLD_MPI_RANKS_PER_NODE` as a count (0 when unset).
+/// What a process whose `PLD_MPI_RANKS_PER_NODE` is malformed takes part
+/// in MPI's start with.
+const NOT_A_COUNT: i32 = -1;
+
+/// `PLD_MPI_RANKS_PER_NODE` as a count (0 when unset), digits only, as
+/// the other numeric variables are read.
 fn ranks_per_node() -> Result<i32, String> {
     match std::env::var(RANKS_PER_NODE) {
         Err(_) => Ok(0),
-        Ok(text) => text.trim().parse::<i32>().ok().filter(|k| *k > 0).ok_or_else(|| {
+        Ok(text) => text
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| text.parse::<i32>().ok())
+            .flatten()
+            .filter(|k| *k > 0)
+            .ok_or_else(|| {
             format!("{RANKS_PER_NODE}={text}: the processes per pretended node must be a positive integer")
         }),
     }
@@ -252,17 +266,21 @@ pub fn world() -> Result<World, String> {
                         .into(),
                 );
             }
-            let per_node = ranks_per_node()?;
+            // A malformed count still joins MPI's start (as -1, which no
+            // process splits by), so that every process hears of it.
+            let per_node = ranks_per_node();
+            let given = *per_node.as_ref().unwrap_or(&NOT_A_COUNT);
             let (mut rank, mut size, mut node, mut leader) = (0, 0, 0, 0);
             {
                 let _guard = lock();
                 // SAFETY: called once per process (the OnceLock), with four
                 // valid out-pointers.
                 check("MPI_Init_thread", unsafe {
-                    pld_mpi_init(per_node, &mut rank, &mut size, &mut node, &mut leader)
+                    pld_mpi_init(given, &mut rank, &mut size, &mut node, &mut leader)
                 })?;
             }
-            alike_per_node(per_node, size as usize)?;
+            alike_per_node(given, size as usize)?;
+            per_node?;
             let leaders = allgather_i64(i64::from(leader), size as usize)?;
             let _ = LEADERS.set(leaders.iter().map(|&l| l as usize).collect());
             let hosts = allgather_sized(host_name().as_bytes(), size as usize)?;

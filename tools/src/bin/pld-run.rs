@@ -339,18 +339,20 @@ fn main() {
     };
     let options = options(cli);
     // Every yes-or-no variable, including those this run would not read.
-    if let Err(e) = pld_sim::runtime::env::check_all() {
-        refuse(&e, 1);
-    }
-    if let Err(e) = cache::configure(options.cache.clone()) {
-        refuse(&e, 1);
-    }
     let model = Defaults {
         file: options.cost_model.clone(),
         target: options.cost_target.clone(),
         ..Defaults::default()
     };
-    if let Err(e) = select_allreduce_modes::set_defaults(model) {
+    let configured = pld_sim::runtime::env::check_all()
+        .and_then(|()| cache::configure(options.cache.clone()))
+        .and_then(|()| select_allreduce_modes::set_defaults(model));
+    if let Err(e) = configured {
+        // One process of an MPI job: the others hear of it as MPI starts
+        // (its environment or files may be its own).
+        if options.transport.is_mpi() && pld_sim::runtime::mpi::launched() {
+            std::process::exit(pld_tools::run::failed_before_run(&options, &e));
+        }
         refuse(&e, 1);
     }
     // Ctrl-C, --time-limit and explored schedules without device calls

@@ -56,6 +56,31 @@
 // RUN: sh -c 'timeout 120 %mpirun -np 1 sh -c "cd %t/a && pld-run %t/sum.mlir --ranks 2 --transport mpi --pld-cost-model m.toml" : -np 1 sh -c "cd %t/b && pld-run %t/sum.mlir --ranks 2 --transport mpi --pld-cost-model m.toml" > /dev/null 2> %t/m.err; test $? -eq 1'
 // RUN: FileCheck %s --check-prefix=MODEL < %t/m.err
 // MODEL: pld-run: error: process 1 read a different cost model (--pld-cost-model m.toml) than process 0 (the bytes differ)
+// A file one process cannot read is said so (it was "a different k.mlir"):
+// RUN: mkdir -p %t/empty
+// RUN: sh -c 'timeout 120 %mpirun -np 1 sh -c "cd %t/a && pld-run k.mlir --ranks 2 --transport mpi" : -np 1 sh -c "cd %t/empty && pld-run k.mlir --ranks 2 --transport mpi" > /dev/null 2> %t/missing.err; test $? -eq 1'
+// RUN: FileCheck %s --check-prefix=MISSING < %t/missing.err
+// MISSING: pld-run: error: process 1 cannot read k.mlir: No such file or directory (os error 2)
+// MISSING-NOT: pld-run:
+// RUN: sh -c 'timeout 120 %mpirun -np 1 sh -c "cd %t/a && pld-run %t/sum.mlir --ranks 2 --transport mpi --pld-cost-model m.toml" : -np 1 sh -c "cd %t/empty && pld-run %t/sum.mlir --ranks 2 --transport mpi --pld-cost-model m.toml" > /dev/null 2> %t/nomodel.err; test $? -eq 1'
+// RUN: FileCheck %s --check-prefix=NOMODEL < %t/nomodel.err
+// NOMODEL: pld-run: error: process 1 cannot read cost model (--pld-cost-model m.toml): No such file or directory (os error 2)
+// NOMODEL-NOT: pld-run:
+// A process's own environment that pld-run refuses: the process still
+// starts MPI and its error reaches process 0, which prints it (the job
+// ended with mpirun's words only, or hung in MPI's start):
+// RUN: sh -c 'timeout 120 %mpirun -np 1 pld-run %t/sum.mlir --ranks 2 --transport mpi : -np 1 -x PLD_NO_CACHE=maybe pld-run %t/sum.mlir --ranks 2 --transport mpi > /dev/null 2> %t/env.err; test $? -eq 1'
+// RUN: FileCheck %s --check-prefix=ENV < %t/env.err
+// ENV: pld-run: process 1: error: PLD_NO_CACHE=maybe: say 1, true, yes or on to turn the compile cache off
+// ENV-NOT: pld-run:
+// RUN: sh -c 'timeout 120 %mpirun -np 1 pld-run %t/sum.mlir --ranks 2 --transport mpi-rma : -np 1 -x PLD_MPI_SHOW_NODES=maybe pld-run %t/sum.mlir --ranks 2 --transport mpi-rma > /dev/null 2> %t/show.err; test $? -eq 1'
+// RUN: FileCheck %s --check-prefix=SHOW < %t/show.err
+// SHOW: pld-run: process 1: error: PLD_MPI_SHOW_NODES=maybe: say 1, true, yes or on to show the nodes
+// A malformed node count on one process (a leading space too):
+// RUN: sh -c 'timeout 120 %mpirun -np 1 pld-run %t/sum.mlir --ranks 2 --transport mpi : -np 1 -x "PLD_MPI_RANKS_PER_NODE= 2" pld-run %t/sum.mlir --ranks 2 --transport mpi > /dev/null 2> %t/count.err; test $? -eq 1'
+// RUN: FileCheck %s --check-prefix=COUNT < %t/count.err
+// COUNT: pld-run: error: process 1 was started with PLD_MPI_RANKS_PER_NODE set to something other than a positive integer but process 0 with PLD_MPI_RANKS_PER_NODE unset: every process must count the nodes alike
+// COUNT-NOT: pld-run:
 //
 // Errors of the command line come first and are said once: without
 // mpirun the hint is the user's own command; a --ranks out of range is
