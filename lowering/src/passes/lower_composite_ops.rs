@@ -102,7 +102,7 @@ where
             let root = Broadcast::cast(op).and_then(|b| b.root()).unwrap_or(0);
             let (target, signal) = operands2(&view, "target", "signal")?;
             let target_info = operand_tensor(target)?;
-            whole_rows(kind, &[("target", &target_info)])?;
+            whole_rows(kind, &[("target", target, &target_info)])?;
             check_mesh_signal(&operand_tensor(signal)?)?;
             exchange::broadcast(&b, target, &target_info, signal, root)?;
             target
@@ -110,7 +110,7 @@ where
         CollectiveKind::ReduceScatter => {
             let (target, signal) = operands2(&view, "target", "signal")?;
             let target_info = operand_tensor(target)?;
-            whole_rows(kind, &[("target", &target_info)])?;
+            whole_rows(kind, &[("target", target, &target_info)])?;
             check_mesh_signal(&operand_tensor(signal)?)?;
             let ub = pld_dialect::target::target_of(op)?.ub_bytes();
             exchange::reduce_scatter(&b, target, &target_info, signal, ub)?;
@@ -123,7 +123,13 @@ where
             check_mesh_signal(&operand_tensor(signal)?)?;
             let input_info = operand_tensor(input)?;
             let target_info = operand_tensor(target)?;
-            whole_rows(kind, &[("input", &input_info), ("target", &target_info)])?;
+            whole_rows(
+                kind,
+                &[
+                    ("input", input, &input_info),
+                    ("target", target, &target_info),
+                ],
+            )?;
             if kind == CollectiveKind::AllGather {
                 exchange::allgather(&b, input, &input_info, target, signal)?;
             } else {
@@ -272,18 +278,45 @@ fn packed_nd_as(role: &str, info: &TensorInfo) -> Result<(), String> {
 /// all_to_all: their expansions copy whole packed rows, so each must be ND,
 /// packed and fully valid (a strided operand ran past its buffer, a `dn`
 /// one was read as row-major, and a partial valid_shape was ignored).
-fn whole_rows(kind: CollectiveKind, operands: &[(&str, &TensorInfo)]) -> Result<(), String> {
-    for (role, info) in operands {
+fn whole_rows(
+    kind: CollectiveKind,
+    operands: &[(&str, melior::ir::Value, &TensorInfo)],
+) -> Result<(), String> {
+    for (role, value, info) in operands {
         packed_nd_as(role, info)?;
+        let article = if role.starts_with('i') { "an" } else { "a" };
         if info.valid_shape.is_some() {
-            let article = if role.starts_with('i') { "an" } else { "a" };
             return Err(format!(
                 "{article} {role} with a valid_shape is not supported by {} yet",
                 kind.op_name()
             ));
         }
+        if view_narrows(*value, info) {
+            return Err(format!(
+                "{article} {role} that is a pld.tensor_view with valid_shape operands other \
+                 than its full shape is not supported by {} yet (its whole rows would be moved)",
+                kind.op_name()
+            ));
+        }
     }
     Ok(())
+}
+
+/// Whether `value` is a `pld.tensor_view` whose valid_shape operands may
+/// be smaller than its type's shape (any that is not a constant equal to
+/// the extent): a valid region its type does not show.
+fn view_narrows(value: melior::ir::Value, info: &TensorInfo) -> bool {
+    let Some(view) = ir::defining_op(value)
+        .filter(|op| op_name(op) == pld_dialect::ops::tile::TensorView::NAME)
+        .and_then(OpView::new)
+    else {
+        return false;
+    };
+    let valid = view.group("valid_shape").unwrap_or_default();
+    valid
+        .iter()
+        .zip(info.shape.iter().chain(std::iter::repeat(&None)))
+        .any(|(v, extent)| ir::constant_int(*v).is_none() || ir::constant_int(*v) != *extent)
 }
 
 /// 7.1.4: one barrier round and its epilogue.

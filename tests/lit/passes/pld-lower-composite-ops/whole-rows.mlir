@@ -72,6 +72,47 @@ func.func @k(%inp: !i, %data: !t, %sig: !s) attributes {pld.kind = #pld.func_kin
 
 // -----
 
+// A valid region given by a pld.tensor_view's valid_shape operands (its type
+// fully valid) was ignored the same way: whole rows moved, "ok".
+!t = tensor<3x16xf32, #pld.dist>
+!s = tensor<3x1xi32, #pld.dist>
+func.func @k(%data: !t, %sig: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c2 = arith.constant 2 : index
+  %c10 = arith.constant 10 : index
+  %v = "pld.tensor_view"(%data, %c2, %c10) {operandSegmentSizes = array<i32: 1, 0, 2>} : (!t, index, index) -> !t
+  // expected-error@+1 {{'pld.tensor_broadcast' op a target that is a pld.tensor_view with valid_shape operands other than its full shape is not supported by pld.tensor_broadcast yet (its whole rows would be moved)}}
+  %a = "pld.tensor_broadcast"(%v, %sig) {root = 1 : i64} : (!t, !s) -> !t
+  return
+}
+
+// -----
+
+!i = tensor<1x16xf32, #pld.dist>
+!t = tensor<3x16xf32, #pld.dist>
+!s = tensor<3x1xi32, #pld.dist>
+func.func @k(%inp: !i, %data: !t, %sig: !s, %n: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c1 = arith.constant 1 : index
+  %w = "pld.tensor_view"(%inp, %c1, %n) {operandSegmentSizes = array<i32: 1, 0, 2>} : (!i, index, index) -> !i
+  // expected-error@+1 {{'pld.tensor_allgather' op an input that is a pld.tensor_view with valid_shape operands other than its full shape}}
+  %g = "pld.tensor_allgather"(%w, %data, %sig) : (!i, !t, !s) -> !t
+  return
+}
+
+// -----
+
+// Its full shape as constants passes.
+!t = tensor<3x16xf32, #pld.dist>
+!s = tensor<3x1xi32, #pld.dist>
+func.func @k(%data: !t, %sig: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c3 = arith.constant 3 : index
+  %c16 = arith.constant 16 : index
+  %f = "pld.tensor_view"(%data, %c3, %c16) {operandSegmentSizes = array<i32: 1, 0, 2>} : (!t, index, index) -> !t
+  %b = "pld.tensor_broadcast"(%f, %sig) {root = 1 : i64} : (!t, !s) -> !t
+  return
+}
+
+// -----
+
 // Packed strides written out are the packed layout, and pass.
 !i = tensor<3x16xf32, #pld.view<{strides = array<i64: 16, 1>}>>
 !t = tensor<3x16xf32, #pld.dist_with<{layout = "nd"}>>
