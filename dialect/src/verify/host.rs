@@ -14,8 +14,17 @@ pub fn dispatch(cx: &mut OpCx) {
     };
     let calls = dispatch.calls();
     if calls.len() != 1 {
+        // Calls nested in a branch or loop of the body are not the one.
+        let nested = pld_ir::collect(cx.view.op, |n| n == "func.call").len() - calls.len();
+        let note = match nested {
+            0 => String::new(),
+            n => format!(
+                " directly in its body ({n} inside an op nested in it: the call must be \
+                 directly in the body, so put the branch or loop in the CHIP orchestrator)"
+            ),
+        };
         cx.error(format!(
-            "body must hold exactly one func.call of a CHIP orchestrator, found {}",
+            "body must hold exactly one func.call of a CHIP orchestrator, found {}{note}",
             calls.len()
         ));
         return;

@@ -1545,6 +1545,24 @@ func.func @host_dispatch_body_hold_exactly_one_func_call(%d: tensor<64xf32, #pld
 
 // -----
 
+// A call inside a branch of the body is not the dispatch's call (it said
+// only "found 0").
+func.func @chip(%d: tensor<64xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @host_dispatch_call_in_a_branch(%d: tensor<64xf32, #pld.dist>, %r: index, %yes: i1) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{body must hold exactly one func.call of a CHIP orchestrator, found 0 directly in its body (1 inside an op nested in it: the call must be directly in the body, so put the branch or loop in the CHIP orchestrator)}}
+  "pld.dispatch"(%r) ({
+    scf.if %yes {
+      func.call @chip(%d) : (tensor<64xf32, #pld.dist>) -> ()
+    }
+    gpu.yield
+  }) : (index) -> ()
+  return
+}
+
+// -----
+
 func.func @kernel(%d: tensor<64xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
   return
 }
