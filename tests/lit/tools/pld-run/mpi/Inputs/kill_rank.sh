@@ -10,16 +10,7 @@ p=$1 transport=$2 rank=$3 kernel=$4 out=$5
 mpirun --allow-run-as-root --oversubscribe -np "$p" \
   pld-run "$kernel" --ranks "$p" --deadline 60 --transport "$transport" > "$out" 2>&1 &
 job=$!
-target=
-for _ in $(seq 1 600); do
-  for pid in $(pgrep -P "$job"); do
-    if tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$rank"; then
-      target=$pid
-    fi
-  done
-  [ -n "$target" ] && break
-  sleep 0.1
-done
+target=$("$(dirname "$0")/rank_pid.sh" "$job" "$rank")
 # Let it get into its run (compiling takes a moment).
 sleep 3
 kill -9 "$target"

@@ -11,16 +11,7 @@ transport=$1 kernel=$2 out=$3
 mpirun --allow-run-as-root --oversubscribe -np 2 \
   pld-run "$kernel" --ranks 2 --input data=zeros --deadline 0.2 --transport "$transport" > "$out" 2>&1 &
 job=$!
-target=
-for _ in $(seq 1 600); do
-  for pid in $(pgrep -P "$job"); do
-    if tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=1"; then
-      target=$pid
-    fi
-  done
-  [ -n "$target" ] && break
-  sleep 0.1
-done
+target=$("$(dirname "$0")/rank_pid.sh" "$job" 1)
 # Past compiling, into its wait (rank 0 works on for about 2 s).
 sleep 1.2
 kill -STOP "$target"
