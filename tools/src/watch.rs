@@ -148,7 +148,7 @@ pub fn start(limit: Duration, quiet: Duration) {
             if interrupt::requested() {
                 let at = *interrupted_at.get_or_insert_with(Instant::now);
                 if at.elapsed() >= GRACE {
-                    say(interrupted_message());
+                    say_interrupted(interrupted_message());
                     interrupt::end_process(interrupt::STATUS);
                 }
                 continue;
@@ -171,6 +171,21 @@ pub fn start(limit: Duration, quiet: Duration) {
             watch_schedule(&mut heartbeat, decisions, quiet);
         }
     });
+}
+
+/// Prints `text`, an interrupt's message, on standard error: under MPI a
+/// process other than 0 names itself (`pld-run: process 1: interrupted
+/// ...`), since process 0, which reports the job, may not have been
+/// interrupted and may never get to say it (a rank that does not end holds
+/// it, and mpirun ends the job once this process exits).
+fn say_interrupted(text: String) {
+    match pld_sim::runtime::mpi::initialised() {
+        Some(world) if world.rank != 0 => {
+            let named = format!("pld-run: process {}: ", world.rank);
+            pld_ir::say!("{}", text.replacen("pld-run: ", &named, 1));
+        }
+        _ => say(text),
+    }
 }
 
 /// Prints `text` on standard error, from process 0 only under MPI.

@@ -23,7 +23,7 @@
 // RUN: sh -c 'pld-run %t/barrier.mlir --ranks 2 --transport mpi --explore 3 > /dev/null 2>&1; test $? -eq 2'
 // A rank that dies (killed while its peers wait) takes the job down, named
 // by mpirun, instead of leaving it hanging.
-// RUN: %S/Inputs/kill_rank.sh 3 mpi-rma 1 %t/base/deadlock.mlir %t/killed.out | FileCheck %s --check-prefix=KILLED
+// RUN: %S/Inputs/signal_rank.sh KILL 3 mpi-rma 1 %t/base/deadlock.mlir %t/killed.out | FileCheck %s --check-prefix=KILLED
 // KILLED: mpirun exited with status {{[1-9][0-9]*}}
 // KILLED: process rank 1 with PID {{[0-9]+}} on node {{.*}} exited on signal 9 (Killed)
 // Credits left behind are found in every rank's window, through MPI under

@@ -21,3 +21,13 @@
 // RUN: sh -c 'timeout -k 10 --preserve-status -s INT 4 %mpirun -np 2 pld-run %t/waits.mlir --ranks 2 --deadline 100 --transport mpi-rma > /dev/null 2>&1; test $? -eq 1'
 // RUN: sleep 2
 // RUN: sh -c '! pgrep -f "^pld-run %t/spin.mlir" && ! pgrep -f "^pld-run %t/waits.mlir"'
+//
+// SIGINT to one process other than 0 (a rank spinning, a rank waiting):
+// it says so itself, named, since process 0 may never get to (status 130,
+// nothing said, before).
+// RUN: %S/Inputs/signal_rank.sh INT 2 mpi 1 %t/spin.mlir %t/rank1.out | FileCheck %s --check-prefix=RANK1
+// RUN: %S/Inputs/signal_rank.sh INT 2 mpi-rma 1 %t/waits.mlir %t/rank1-waits.out | FileCheck %s --check-prefix=RANK1-WAITS
+// RANK1: mpirun exited with status 130
+// RANK1: pld-run: process 1: interrupted while running @spin on 2 ranks
+// RANK1-WAITS: mpirun exited with status 130
+// RANK1-WAITS: pld-run: process 1: interrupted while running @barrier on 2 ranks

@@ -6,7 +6,7 @@
 // the signal or the kill ends the job). SIGINT to mpirun ends the job with
 // status 1 (Open MPI 4.1's) and no process left behind; a killed process
 // takes the job down, named by mpirun, instead of leaving it hanging
-// (kill_rank.sh gives a deadline of 60 s: a hang would end with status 3).
+// (signal_rank.sh gives a deadline of 60 s: a hang would end with status 3).
 // `timeout -k` kills a hanging mpirun: the test then fails with 137.
 //
 // RUN: rm -rf %t && mkdir -p %t && split-file %S/../program-faults.mlir %t
@@ -14,7 +14,7 @@
 // RUN: sh -c 'timeout -k 10 --preserve-status -s INT 5 %mpirun -np 3 pld-run %t/deadlock.mlir --ranks 3 --deadline 100 --transport mpi-rma > /dev/null 2>&1; test $? -eq 1'
 // RUN: sleep 2
 // RUN: sh -c '! pgrep -f "^pld-run %t/deadlock.mlir"'
-// RUN: %S/Inputs/kill_rank.sh 3 mpi 1 %t/deadlock.mlir %t/killed.out | FileCheck %s --check-prefix=KILLED
+// RUN: %S/Inputs/signal_rank.sh KILL 3 mpi 1 %t/deadlock.mlir %t/killed.out | FileCheck %s --check-prefix=KILLED
 // RUN: sleep 1
 // RUN: sh -c '! pgrep -f "^pld-run %t/deadlock.mlir"'
 // KILLED: mpirun exited with status {{[1-9][0-9]*}}
