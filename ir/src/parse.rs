@@ -128,7 +128,10 @@ pub use crate::nesting::{too_deep, Nesting, TooDeep, MAX_NESTING, STACK_BYTES};
 /// `"linalg.transpose"(...) <{permutation = array<i64: 1, 0>}>`, is read by
 /// MLIR's attribute parser, which reports its errors).
 pub fn linalg_array_crash(text: &str) -> Option<(usize, usize)> {
-    for (index, line) in text.lines().enumerate() {
+    let mut start = 0;
+    for (index, line) in text.split_inclusive('\n').enumerate() {
+        let line_start = start;
+        start += line.len();
         if !line.contains("linalg.") || line.contains("\"linalg.") {
             continue;
         }
@@ -139,8 +142,9 @@ pub fn linalg_array_crash(text: &str) -> Option<(usize, usize)> {
                     continue;
                 };
                 let value = value.trim_start();
-                if !integer_list(value) {
-                    let column = line.len() - value.len() + 1;
+                let column = line.len() - value.len() + 1;
+                // The list may go on over the next lines.
+                if !integer_list(&text[line_start + column - 1..]) {
                     return Some((index + 1, column));
                 }
             }
@@ -149,16 +153,22 @@ pub fn linalg_array_crash(text: &str) -> Option<(usize, usize)> {
     None
 }
 
-/// Whether `value` starts with a list of plain integers, `[1, -2]` or `[]`
-/// (a list that goes on past the line is given the benefit of the doubt).
+/// Whether `value` starts with a list of plain integers, `[1, -2]` or `[]`,
+/// which may span lines and hold `//` comments; a list without its `]` is
+/// not one.
 fn integer_list(value: &str) -> bool {
     let Some(inner) = value.strip_prefix('[') else {
         return false;
     };
     let Some(end) = inner.find(']') else {
-        return !inner.contains('[');
+        return false;
     };
-    let items = inner[..end].trim();
+    let items: String = inner[..end]
+        .lines()
+        .map(|l| l.split_once("//").map_or(l, |(code, _)| code))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let items = items.trim();
     items.is_empty()
         || items.split(',').all(|item| {
             let digits = item.trim().strip_prefix('-').unwrap_or(item.trim());
@@ -349,6 +359,13 @@ mod tests {
                 format!("%t = linalg.broadcast ins(%a : t) outs(%b : t) dimensions = {value}");
             assert_eq!(linalg_array_crash(&line), None, "{value}");
         }
+        // A list cut short crashed it too (mutation testing); one that
+        // spans lines, comments and all, does not.
+        let cut = "%t = linalg.transpose ins(%a : t) outs(%b : t) permutation = [1, \n  return";
+        assert_eq!(linalg_array_crash(cut), Some((1, 62)));
+        let spanning =
+            "%t = linalg.transpose ins(%a : t) outs(%b : t) permutation = [1, // one\n 0]\n";
+        assert_eq!(linalg_array_crash(spanning), None);
         let generic = "%t = \"linalg.transpose\"(%a, %b) <{permutation = array<i64: 1, 0>}>";
         assert_eq!(linalg_array_crash(generic), None);
         let context = context();
