@@ -241,6 +241,10 @@ struct Interpreter<'c, 'a> {
     iterations: usize,
 }
 
+/// How many calls deep orchestrators are interpreted (the entry counts as
+/// the first): deeper recursion is refused rather than run out of stack.
+const MAX_CALL_DEPTH: usize = 64;
+
 /// What one planned dispatch may take in memory, as the plan's limit
 /// counts it (a task with its operands, its place in the order, and the
 /// interpreter's values around it: under a kilobyte).
@@ -368,8 +372,14 @@ where
         place: Place,
     ) -> Step<Vec<Val>> {
         self.depth += 1;
-        if self.depth > 64 {
-            return refuse(function, "calls itself more than 64 deep");
+        if self.depth > MAX_CALL_DEPTH {
+            return refuse(
+                function,
+                format!(
+                    "is called more than {MAX_CALL_DEPTH} calls deep (in calls from calls, or in \
+                     recursion): the simulator interprets orchestrators at most that deep"
+                ),
+            );
         }
         let parameters = pld_ir::entry_arguments(function, 0);
         if parameters.len() != arguments.len() {
@@ -720,7 +730,13 @@ where
             ),
             _ => {
                 let saved = std::mem::replace(&mut self.caller, callee.clone());
-                let returned = self.call(function, &arguments, place)?;
+                // A frame of its own: a function sees only its arguments,
+                // and a recursive call must not overwrite its caller's
+                // values (it did, and recursion computed wrong counts).
+                let frame = std::mem::take(&mut self.values);
+                let returned = self.call(function, &arguments, place);
+                self.values = frame;
+                let returned = returned?;
                 self.caller = saved;
                 for (index, value) in returned.into_iter().enumerate() {
                     if let Ok(result) = op.result(index) {
