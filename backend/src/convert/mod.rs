@@ -134,6 +134,13 @@ fn helper_calls<'c, 'a>(
             .filter_map(|i| ty.input(i).ok())
             .chain((0..ty.result_count()).filter_map(|i| ty.result(i).ok()));
         if let Some(wrong) = types.into_iter().find(|t| !is_scalar(*t)) {
+            let results = match ty.result_count() > 0 {
+                true => {
+                    " (a kernel returns nothing: give its results back through a tensor \
+                          parameter)"
+                }
+                false => "",
+            };
             return Err((
                 call,
                 format!(
@@ -141,7 +148,7 @@ fn helper_calls<'c, 'a>(
                      signature has {wrong}: convert-pld-to-pto converts the signatures of \
                      kernels only, so a kernel's helper takes and returns scalars (index, \
                      integers, floats); give @{name} pld.kind = #pld.func_kind<\"incore\"> \
-                     to have it converted as a kernel"
+                     to have it converted as a kernel{results}"
                 ),
             ));
         }
@@ -311,15 +318,23 @@ fn unstructured_carries<'c, 'a>(function: OperationRef<'c, 'a>) -> Result<(), Fa
             carried.extend(ir::operands(op));
         }
         if let Some(value) = carried.iter().find(|v| pld_typed(v)) {
-            return Err((
-                op,
-                format!(
-                    "carries a {} value: convert-pld-to-pto carries tensors and tiles through \
-                     scf ops (scf.for, scf.while, scf.if, scf.index_switch) and arith.select \
-                     only; write this control flow with scf",
-                    value.r#type()
-                ),
-            ));
+            let tile = matches!(
+                tensor_info(value.r#type()),
+                Ok(Some(info)) if info.kind == TensorKind::Tile
+            );
+            let advice = match tile {
+                true => {
+                    "convert-pld-to-pto carries tiles through scf ops (scf.for, scf.while, \
+                     scf.if, scf.index_switch) and arith.select only; write this control flow \
+                     with scf"
+                }
+                false => {
+                    "convert-pld-to-pto gives a kernel's tensors (its parameters and views of \
+                     them) their pointers through scf ops only, the same tensor on every path; \
+                     use the tensor itself where it is needed instead of passing it on"
+                }
+            };
+            return Err((op, format!("carries a {} value: {advice}", value.r#type())));
         }
     }
     Ok(())

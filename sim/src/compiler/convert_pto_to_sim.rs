@@ -51,7 +51,7 @@ impl PldPass for ConvertPtoToSim {
             );
             return Err(PassFailed);
         }
-        let helpers = match helpers_of_kernels(module) {
+        let helpers = match helpers_of_kernels(module).and_then(|h| no_recursion(module, h)) {
             Ok(helpers) => helpers,
             Err((op, message)) => {
                 pld_ir::diag::emit_error(op.location(), &message);
@@ -116,8 +116,8 @@ fn has_body(function: OperationRef) -> bool {
 
 /// The dialects of the ops a kernel's helper (a function without
 /// `pto.kernel_kind` that a kernel calls) may hold: scalar code, which
-/// MLIR's LLVM lowering compiles as it is.
-const HELPER_DIALECTS: [&str; 6] = ["func", "arith", "math", "scf", "cf", "index"];
+/// MLIR's LLVM lowering compiles as it is (after `lower-affine`).
+const HELPER_DIALECTS: [&str; 7] = ["func", "arith", "math", "scf", "cf", "index", "affine"];
 
 /// The names of the functions without `pto.kernel_kind` that the kernels
 /// call, directly or through each other: they are compiled with the
@@ -165,6 +165,64 @@ fn helpers_of_kernels<'c, 'a>(
     Ok(helpers)
 }
 
+/// `helpers` when no kernel or helper calls itself, directly or through
+/// others; else the call that closes the first cycle. A kernel's calls run
+/// on its rank's stack, where deep recursion ended the process with a
+/// stack overflow (status 134); a device kernel's stack is small too.
+fn no_recursion<'c, 'a>(
+    module: OperationRef<'c, 'a>,
+    helpers: HashSet<String>,
+) -> Result<HashSet<String>, (OperationRef<'c, 'a>, String)> {
+    let compiled = |f: &OperationRef| {
+        ir::symbol_name(*f).is_some_and(|n| helpers.contains(&n))
+            || (f.attribute("pto.kernel_kind").is_ok() && has_body(*f))
+    };
+    let functions: HashMap<String, OperationRef> = ir::functions(module)
+        .into_iter()
+        .filter(compiled)
+        .filter_map(|f| Some((ir::symbol_name(f)?, f)))
+        .collect();
+    let calls = |f: OperationRef<'c, 'a>| -> Vec<(OperationRef<'c, 'a>, String)> {
+        ir::collect(f, |n| n == "func.call")
+            .into_iter()
+            .filter_map(|c| Some((c, pld_ir::attr::callee(c)?)))
+            .filter(|(_, callee)| functions.contains_key(callee))
+            .collect()
+    };
+    let mut done: HashSet<String> = HashSet::new();
+    let mut names: Vec<&String> = functions.keys().collect();
+    names.sort();
+    for root in names {
+        // Depth first; `path` holds the functions being called.
+        let mut path: Vec<(String, Vec<(OperationRef, String)>)> =
+            vec![(root.clone(), calls(functions[root]))];
+        while let Some((_, pending)) = path.last_mut() {
+            let Some((call, callee)) = pending.pop() else {
+                done.insert(path.pop().expect("not empty").0);
+                continue;
+            };
+            if let Some(at) = path.iter().position(|(name, _)| *name == callee) {
+                let cycle: Vec<String> = path[at..].iter().map(|(n, _)| format!("@{n}")).collect();
+                return Err((
+                    call,
+                    format!(
+                        "'func.call' op calls @{callee} again from within it ({} -> @{callee}): \
+                         the simulator compiles no recursion among a kernel's calls, which run \
+                         on the rank's stack (as on a device, where it is small); write it as \
+                         a loop",
+                        cycle.join(" -> ")
+                    ),
+                ));
+            }
+            if !done.contains(&callee) {
+                let next = calls(functions[&callee]);
+                path.push((callee, next));
+            }
+        }
+    }
+    Ok(helpers)
+}
+
 /// A helper's ops are scalar code.
 fn check_helper<'c, 'a>(
     helper: OperationRef<'c, 'a>,
@@ -173,6 +231,11 @@ fn check_helper<'c, 'a>(
     let foreign = ir::collect(helper, |n| {
         !HELPER_DIALECTS.contains(&n.split('.').next().unwrap_or_default())
     });
+    let returns = ir::function_type(helper).is_some_and(|t| t.result_count() > 0);
+    let results = match returns {
+        true => " (a kernel returns nothing: give its results back through a tensor parameter)",
+        false => "",
+    };
     match foreign.first() {
         None => Ok(()),
         Some(op) => Err((
@@ -181,7 +244,7 @@ fn check_helper<'c, 'a>(
                 "'{}' op is in @{name}, which a kernel calls and which is not a converted \
                  kernel: the simulator compiles such helpers when they hold scalar code only \
                  ({} ops); give @{name} a pld.kind (#pld.func_kind<\"incore\">) so that \
-                 convert-pld-to-pto converts it as a kernel",
+                 convert-pld-to-pto converts it as a kernel{results}",
                 ir::op_name(op),
                 HELPER_DIALECTS.join(", ")
             ),

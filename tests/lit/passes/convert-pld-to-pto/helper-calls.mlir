@@ -12,7 +12,7 @@ func.func @look(%d: tensor<1x64xf32, #pld.dist>) -> index {
   return %c : index
 }
 func.func @kernel(%d: tensor<1x64xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error @+1 {{'func.call' op calls @look, a function without pld.kind, whose signature has tensor<1x64xf32, #pld.dist>: convert-pld-to-pto converts the signatures of kernels only, so a kernel's helper takes and returns scalars (index, integers, floats); give @look pld.kind = #pld.func_kind<"incore"> to have it converted as a kernel}}
+  // expected-error @+1 {{'func.call' op calls @look, a function without pld.kind, whose signature has tensor<1x64xf32, #pld.dist>: convert-pld-to-pto converts the signatures of kernels only, so a kernel's helper takes and returns scalars (index, integers, floats); give @look pld.kind = #pld.func_kind<"incore"> to have it converted as a kernel (a kernel returns nothing: give its results back through a tensor parameter)}}
   %z = func.call @look(%d) : (tensor<1x64xf32, #pld.dist>) -> index
   return
 }

@@ -13,9 +13,13 @@
 // NUMBERS: -8.0 -8.0
 //
 // RUN: not pld-run %t/carried.mlir --ranks 1 2>&1 | FileCheck %s --check-prefix=CARRIED
-// CARRIED: carried.mlir:6:10: error: 'affine.for' op carries a tensor<1x64xf32, #pld.tile> value: convert-pld-to-pto carries tensors and tiles through scf ops (scf.for, scf.while, scf.if, scf.index_switch) and arith.select only; write this control flow with scf
+// CARRIED: carried.mlir:6:10: error: 'affine.for' op carries a tensor<1x64xf32, #pld.tile> value: convert-pld-to-pto carries tiles through scf ops (scf.for, scf.while, scf.if, scf.index_switch) and arith.select only; write this control flow with scf
 // RUN: not pld-opt %t/branch.mlir --pass-pipeline='builtin.module(pld-to-pto)' 2>&1 | FileCheck %s --check-prefix=BRANCH
 // BRANCH: branch.mlir:6:3: error: 'cf.br' op carries a tensor<1x64xf32, #pld.tile> value
+// A kernel's tensor passed to a block is told apart (arith.select of two
+// tensors, which the tile advice named, is refused too):
+// RUN: not pld-opt %t/tensor.mlir --pass-pipeline='builtin.module(pld-to-pto)' 2>&1 | FileCheck %s --check-prefix=TENSOR
+// TENSOR: tensor.mlir:3:3: error: 'cf.cond_br' op carries a tensor<1x64xf32, #pld.dist> value: convert-pld-to-pto gives a kernel's tensors (its parameters and views of them) their pointers through scf ops only, the same tensor on every path; use the tensor itself where it is needed instead of passing it on
 
 //--- loop.mlir
 !p = tensor<1x64xf32, #pld.dist>
@@ -53,5 +57,13 @@ func.func @k(%x: !p, %y: !p) attributes {pld.kind = #pld.func_kind<"incore">} {
   cf.br ^next(%t : !t)
 ^next(%u: !t):
   "pld.tile_store"(%u, %x, %c0, %c0) : (!t, !p, index, index) -> ()
+  return
+}
+
+//--- tensor.mlir
+!p = tensor<1x64xf32, #pld.dist>
+func.func @k(%x: !p, %y: !p, %c: i1) attributes {pld.kind = #pld.func_kind<"incore">} {
+  cf.cond_br %c, ^use(%x : !p), ^use(%y : !p)
+^use(%u: !p):
   return
 }

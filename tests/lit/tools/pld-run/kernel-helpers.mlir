@@ -18,7 +18,11 @@
 // RUN: not pld-run %t/declared.mlir --ranks 1 2>&1 | FileCheck %s --check-prefix=DECLARED
 // DECLARED: declared.mlir:7:8: error: 'func.call' op calls @count, which is only declared: the simulator compiles what a kernel calls, and needs @count's body
 // RUN: not pld-run %t/tiles.mlir --ranks 1 2>&1 | FileCheck %s --check-prefix=TILES
-// TILES: tiles.mlir:4:8: error: 'tensor.empty' op is in @scratch, which a kernel calls and which is not a converted kernel: the simulator compiles such helpers when they hold scalar code only (func, arith, math, scf, cf, index ops); give @scratch a pld.kind (#pld.func_kind<"incore">) so that convert-pld-to-pto converts it as a kernel
+// TILES: tiles.mlir:4:8: error: 'tensor.empty' op is in @scratch, which a kernel calls and which is not a converted kernel: the simulator compiles such helpers when they hold scalar code only (func, arith, math, scf, cf, index, affine ops); give @scratch a pld.kind (#pld.func_kind<"incore">) so that convert-pld-to-pto converts it as a kernel (a kernel returns nothing: give its results back through a tensor parameter)
+// Recursion among a kernel's calls is refused at the call that closes the
+// cycle (a deep one overflowed the rank's stack: status 134):
+// RUN: not pld-run %t/recursive.mlir --ranks 1 2>&1 | FileCheck %s --check-prefix=RECURSIVE
+// RECURSIVE: recursive.mlir:17:8: error: 'func.call' op calls @down again from within it (@down -> @odd -> @down): the simulator compiles no recursion among a kernel's calls, which run on the rank's stack (as on a device, where it is small); write it as a loop
 
 //--- scalar.mlir
 !p = tensor<1x64xf32, #pld.dist>
@@ -69,5 +73,31 @@ func.func @scratch(%n: index) -> index {
 func.func @k(%x: !p) attributes {pld.kind = #pld.func_kind<"incore">} {
   %c2 = arith.constant 2 : index
   %n = func.call @scratch(%c2) : (index) -> index
+  return
+}
+
+//--- recursive.mlir
+!p = tensor<1x64xf32, #pld.dist>
+func.func @down(%n: index) -> index {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %stop = arith.cmpi eq, %n, %c0 : index
+  %r = scf.if %stop -> index {
+    scf.yield %c0 : index
+  } else {
+    %m = func.call @odd(%n) : (index) -> index
+    scf.yield %m : index
+  }
+  return %r : index
+}
+func.func @odd(%n: index) -> index {
+  %c1 = arith.constant 1 : index
+  %m = arith.subi %n, %c1 : index
+  %r = func.call @down(%m) : (index) -> index
+  return %r : index
+}
+func.func @k(%x: !p) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c9 = arith.constant 9 : index
+  %n = func.call @down(%c9) : (index) -> index
   return
 }
