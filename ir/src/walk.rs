@@ -153,3 +153,42 @@ pub fn in_branch_cycle(op: OperationRef) -> bool {
             false
         })
 }
+
+/// Whether `op`, or an op enclosing it inside its function, is in a block
+/// that its region's branches can go around: a path of `cf` branches from
+/// the region's entry to a block that leaves the region (its terminator
+/// has no successors) avoids it. A block every path runs is not one.
+pub fn in_skippable_block(op: OperationRef) -> bool {
+    std::iter::once(op)
+        .chain(ancestors(op))
+        .filter_map(|o| o.block())
+        .any(|block| {
+            let avoided = block.to_raw().ptr;
+            let region = melior::ir::block::BlockLike::parent_region(&block);
+            let Some(entry) = region.and_then(|r| melior::ir::RegionLike::first_block(&r)) else {
+                return false;
+            };
+            if entry.to_raw().ptr == avoided {
+                return false;
+            }
+            let mut seen = std::collections::HashSet::from([entry.to_raw().ptr]);
+            let mut pending = vec![entry];
+            while let Some(current) = pending.pop() {
+                let Some(terminator) = melior::ir::block::BlockLike::terminator(&current) else {
+                    continue;
+                };
+                if terminator.successor_count() == 0 {
+                    return true;
+                }
+                for index in 0..terminator.successor_count() {
+                    let Ok(next) = terminator.successor(index) else {
+                        continue;
+                    };
+                    if next.to_raw().ptr != avoided && seen.insert(next.to_raw().ptr) {
+                        pending.push(next);
+                    }
+                }
+            }
+            false
+        })
+}

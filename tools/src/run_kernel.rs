@@ -705,7 +705,7 @@ fn check_results(
     let collective = &kernel.collectives[0];
     if let (Some(branch), true) = (&collective.in_branch, checks.iter().any(|c| !c.ok)) {
         println!(
-            "  note: the {} of @{} is inside an {branch}: where the branch was not taken it \
+            "  note: the {} of @{} is inside {branch}: where the branch was not taken it \
              did not run, and its target kept what it held",
             collective.op(),
             kernel.name

@@ -636,7 +636,11 @@ fn collectives_of(function: OperationRef) -> Vec<Collective> {
         let in_branch = pld_ir::ancestors(op)
             .into_iter()
             .map(|a| op_name(&a))
-            .find(|n| n == "scf.if" || n == "scf.index_switch");
+            .find(|n| matches!(n.as_str(), "scf.if" | "scf.index_switch" | "affine.if"))
+            .map(|n| format!("an {n}"))
+            .or_else(|| {
+                pld_ir::in_skippable_block(op).then(|| "a block cf branches can skip".to_string())
+            });
         collectives.push(Collective {
             kind,
             mode,

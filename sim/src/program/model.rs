@@ -148,8 +148,9 @@ pub struct Collective {
     /// The loop (`scf.for`, `scf.while`) it runs in, if any: the golden of
     /// one call does not describe it.
     pub in_loop: Option<String>,
-    /// The branch op (`scf.if`, `scf.index_switch`) it runs in, if any: where
-    /// the branch is not taken the call does not run.
+    /// The branch it runs in, if any, as a note names it (`an scf.if`, `an
+    /// scf.index_switch`, `an affine.if`, `a block cf branches can skip`):
+    /// where the branch is not taken the call does not run.
     pub in_branch: Option<String>,
     /// Where the source writes it (`file:line:col`).
     pub location: String,

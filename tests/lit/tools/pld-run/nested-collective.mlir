@@ -23,6 +23,11 @@
 // CFLOOP: cfloop.mlir:12:8: error: --check cannot compare pld.tensor_allreduce: the pld.tensor_allreduce of @k is inside an unstructured loop (a branch back to its block), so it may run more than once
 // RUN: pld-run %t/cfbranch.mlir --ranks 2 --check | FileCheck %s --check-prefix=CFBRANCH
 // CFBRANCH: rank 1: ok
+// Not taken, it gets the note an scf.if gets (it was a plain WRONG):
+// RUN: sed 's/arith.constant true/arith.constant false/' %t/cfbranch.mlir > %t/cfskip.mlir
+// RUN: not pld-run %t/cfskip.mlir --ranks 2 --check | FileCheck %s --check-prefix=CFSKIP
+// CFSKIP: rank 0: WRONG
+// CFSKIP: note: the pld.tensor_allreduce of @k is inside a block cf branches can skip: where the branch was not taken it did not run, and its target kept what it held
 
 //--- program.mlir
 !s = tensor<4x1xi32, #pld.dist>
