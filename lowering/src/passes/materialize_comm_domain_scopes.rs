@@ -38,7 +38,7 @@ use melior::{
     pass::Pass,
     Context,
 };
-use pld_dialect::collective::Role;
+use pld_dialect::collective::{CollectiveKind, Role};
 use pld_dialect::ops::{
     builtin::BUILTINS,
     collective::AllToAllV,
@@ -265,18 +265,58 @@ fn passed_to_call<'c, 'a>(
     function: OperationRef<'c, 'a>,
     allocation: OperationRef<'c, 'a>,
 ) -> Option<OperationRef<'c, 'a>> {
+    passed_to_calls(function, allocation).into_iter().next()
+}
+
+/// Every such call (see [`passed_to_call`]).
+fn passed_to_calls<'c, 'a>(
+    function: OperationRef<'c, 'a>,
+    allocation: OperationRef<'c, 'a>,
+) -> Vec<OperationRef<'c, 'a>> {
     ir::collect(function, |n| n == Window::NAME)
         .into_iter()
         .filter(|window| {
             allocation_of(ir::result(*window)).is_some_and(|a| key(a) == key(allocation))
         })
         .flat_map(|window| ir::users(ir::result(window)))
-        .find(|user| {
+        .filter(|user| {
             op_name(user) == "func.call"
                 && !ir::ancestors(*user)
                     .iter()
                     .any(|p| op_name(p) == Dispatch::NAME)
         })
+        .collect()
+}
+
+/// Whether the function `call` calls dispatches or runs a HOST collective,
+/// itself or through the functions it calls: the devices it gives a view
+/// passed to it are not seen here.
+fn call_dispatches(function: OperationRef, call: OperationRef) -> bool {
+    let Some(module) = function.parent_operation() else {
+        return false;
+    };
+    let mut pending: Vec<String> = pld_ir::attr::callee(call).into_iter().collect();
+    let mut seen = HashSet::new();
+    while let Some(name) = pending.pop() {
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        let Some(callee) = ir::find_function(module, &name) else {
+            continue;
+        };
+        let dispatching = ir::collect(callee, |n| {
+            n == Dispatch::NAME || CollectiveKind::from_op_name(n).is_some()
+        });
+        if !dispatching.is_empty() {
+            return true;
+        }
+        pending.extend(
+            ir::collect(callee, |n| n == "func.call")
+                .into_iter()
+                .filter_map(pld_ir::attr::callee),
+        );
+    }
+    false
 }
 
 /// Every allocation must be viewed and reach a device; allocations with
@@ -302,6 +342,24 @@ fn group<'c, 'a>(
             errors.push((
                 allocation,
                 format!("allocation \"{name}\" has no pld.tensor_window materialisation (dead allocation)"),
+            ));
+            continue;
+        }
+        let dispatching = passed_to_calls(function, allocation)
+            .into_iter()
+            .find(|call| call_dispatches(function, *call));
+        if let (Some(_), Some(call)) = (coverage.get(&key(allocation)), dispatching) {
+            let callee = pld_ir::attr::callee(call).unwrap_or_default();
+            errors.push((
+                call,
+                format!(
+                    "passes the view of allocation \"{name}\" to @{callee}, which dispatches \
+                     or runs a HOST collective: pld-materialize-comm-domain-scopes finds an \
+                     allocation's devices in the HOST orchestrator that allocates it, so the \
+                     devices @{callee} gives it would be lost; write the pld.dispatch (or the \
+                     collective) in @{}",
+                    ir::symbol_name(function).unwrap_or_default()
+                ),
             ));
             continue;
         }

@@ -445,3 +445,33 @@ func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
   func.call @sub(%s) : (!s) -> ()
   return
 }
+
+// -----
+
+// The same when @main dispatches the view too: the devices @sub gives it
+// were lost without a word (device 1 here; the scope listed device 0 only).
+!s = tensor<4x1xi32, #pld.dist>
+func.func @chip(%s: !s) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @sub(%s: !s) attributes {pld.kind = #pld.func_kind<"host">} {
+  %c1 = arith.constant 1 : index
+  "pld.dispatch"(%c1) ({
+    func.call @chip(%s) : (!s) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  return
+}
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %b = arith.constant 32 : i64
+  %p = "pld.tensor_alloc_window_buffer"(%b) {name = "sig"} : (i64) -> !pld.ptr
+  %s = "pld.tensor_window"(%p) : (!pld.ptr) -> !s
+  "pld.dispatch"(%c0) ({
+    func.call @chip(%s) : (!s) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  // expected-error@+1 {{'func.call' op passes the view of allocation "sig" to @sub, which dispatches or runs a HOST collective: pld-materialize-comm-domain-scopes finds an allocation's devices in the HOST orchestrator that allocates it, so the devices @sub gives it would be lost; write the pld.dispatch (or the collective) in @main}}
+  func.call @sub(%s) : (!s) -> ()
+  return
+}
