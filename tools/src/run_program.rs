@@ -239,10 +239,19 @@ fn program_inputs(
             .position(|b| b.name == name)
             .ok_or_else(|| {
                 let names: Vec<&str> = run.buffers.iter().map(|b| b.name.as_str()).collect();
-                format!(
-                    "the program has no window buffer '{name}' (its buffers: {})",
-                    names.join(", ")
-                )
+                match names.is_empty() {
+                    // Its buffers are those its tasks use.
+                    true => format!(
+                        "the program has no window buffer '{name}' that a task uses: on {} it \
+                         runs no kernel and no builtin (its dispatches call none, or their \
+                         loops run no iteration), so it has no buffer to fill",
+                        pld_sim::program::orchestrate::plan::devices(options.ranks)
+                    ),
+                    false => format!(
+                        "the program has no window buffer '{name}' (its buffers: {})",
+                        names.join(", ")
+                    ),
+                }
             })
     };
     let generators = assign(&options.inputs, generators, "BUFFER", resolve, |index| {

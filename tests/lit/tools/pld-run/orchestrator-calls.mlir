@@ -14,6 +14,11 @@
 // of a chain of different functions):
 // RUN: sed 's/%%total = func.call @sum(%%ws)/%%deep = arith.constant 70 : i64\n  %%total = func.call @sum(%%deep)/' %s > %t/deep.mlir
 // RUN: not pld-run %t/deep.mlir --ranks 3 2>&1 | FileCheck %s --check-prefix=DEEP
+// With no round at all no task runs, and an --input has nothing to fill
+// (it said "the program has no window buffer 'x' (its buffers: )"):
+// RUN: sed 's/%%total = func.call @sum(%%ws) : (i64) -> i64/%%total = arith.constant 0 : i64/' %s > %t/none.mlir
+// RUN: not pld-run %t/none.mlir --ranks 3 --input x=ones 2>&1 | FileCheck %s --check-prefix=NONE
+// NONE: pld-run: error: the program has no window buffer 'x' that a task uses: on 3 devices it runs no kernel and no builtin (its dispatches call none, or their loops run no iteration), so it has no buffer to fill
 // DEEP: error: 'func.func' is called more than 64 calls deep (in calls from calls, or in recursion): the simulator interprets orchestrators at most that deep
 
 !T = tensor<2x64xf32, #pld.dist>
