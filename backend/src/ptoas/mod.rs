@@ -154,8 +154,10 @@ fn classify(function: OperationRef) -> Function {
             kind.describe()
         )),
         _ => Function::Unconverted(format!(
-            "@{} has no pto.kernel_kind: only kernels converted by convert-pld-to-pto have a \
-             PTO form",
+            "@{0} has no pto.kernel_kind: only kernels converted by convert-pld-to-pto have a \
+             PTO form; a helper a kernel calls (which the simulator compiles with it) is \
+             inlined into its callers first: make @{0} private and add inline and symbol-dce \
+             after pld-to-pto (--pass-pipeline='builtin.module(pld-to-pto,inline,symbol-dce)')",
             symbol(function)
         )),
     }

@@ -42,7 +42,7 @@ func.func @context(%c: !pld.ctx) attributes {pto.kernel_kind = #pto.kernel_kind<
 // -----
 
 // A plain function with neither kind.
-// CHECK: errors.mlir:[[@LINE+1]]:1: error: 'func.func' op @helper has no pto.kernel_kind: only kernels converted by convert-pld-to-pto have a PTO form
+// CHECK: errors.mlir:[[@LINE+1]]:1: error: 'func.func' op @helper has no pto.kernel_kind: only kernels converted by convert-pld-to-pto have a PTO form; a helper a kernel calls (which the simulator compiles with it) is inlined into its callers first: make @helper private and add inline and symbol-dce after pld-to-pto (--pass-pipeline='builtin.module(pld-to-pto,inline,symbol-dce)')
 func.func @helper() {
   return
 }
