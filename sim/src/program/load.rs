@@ -473,7 +473,13 @@ fn describe(text: &str, source_name: &str) -> Result<Vec<KernelInfo>, String> {
             .ok()
             .and_then(pld_ir::attr::string)
             .unwrap_or_default();
-        let params = params_of(text, &name, function)?;
+        let params = match params_of(text, &name, function) {
+            Ok(params) => params,
+            // A kernel that other kernels call with what they pass it (an
+            // index, say) is compiled with them, not run by itself.
+            Err(_) if called(module.as_operation(), &name) => continue,
+            Err(e) => return Err(e),
+        };
         let collectives = collectives_of(function);
         let (signals, cells) = signals_of(function, &collectives);
         let other_writes = other_writes(function, &collectives);
@@ -489,6 +495,13 @@ fn describe(text: &str, source_name: &str) -> Result<Vec<KernelInfo>, String> {
         });
     }
     Ok(kernels)
+}
+
+/// Whether a `func.call` of `module` calls `@name`.
+fn called(module: OperationRef, name: &str) -> bool {
+    pld_ir::collect(module, |n| n == "func.call")
+        .into_iter()
+        .any(|call| pld_ir::attr::callee(call).as_deref() == Some(name))
 }
 
 /// The first collective in a function `function` calls, directly or

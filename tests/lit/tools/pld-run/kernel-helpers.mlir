@@ -24,6 +24,15 @@
 // RUN: not pld-run %t/recursive.mlir --ranks 1 2>&1 | FileCheck %s --check-prefix=RECURSIVE
 // RECURSIVE: recursive.mlir:17:8: error: 'func.call' op calls @down again from within it (@down -> @odd -> @down): the simulator compiles no recursion among a kernel's calls, which run on the rank's stack (as on a device, where it is small); write it as a loop
 
+// A kernel that another kernel calls with an index is compiled with it and
+// not run by itself (pld-run refused the module: "@sub: parameter #2 has
+// type index; the simulator passes a kernel tensors only"). Every row of
+// dst gets a row of src (ones):
+// RUN: pld-run %t/subkernel.mlir --ranks 1 --input src=ones --input dst=zeros --output-dir %t/sub | FileCheck %s --check-prefix=SUB
+// SUB: @k on 1 rank: finished
+// RUN: python3 %S/../../passes/convert-pld-to-pto/Inputs/npy.py range %t/sub/dst.rank0.npy | FileCheck %s --check-prefix=SUB-NUMBERS
+// SUB-NUMBERS: 1.0 1.0
+
 //--- scalar.mlir
 !p = tensor<1x64xf32, #pld.dist>
 !t = tensor<1x64xf32, #pld.tile>
@@ -99,5 +108,25 @@ func.func @odd(%n: index) -> index {
 func.func @k(%x: !p) attributes {pld.kind = #pld.func_kind<"incore">} {
   %c9 = arith.constant 9 : index
   %n = func.call @down(%c9) : (index) -> index
+  return
+}
+
+//--- subkernel.mlir
+!p = tensor<4x64xf32, #pld.dist>
+func.func @sub(%src: !p, %dst: !p, %row: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %j = arith.subi %c3, %row : index
+  %t = "pld.tile_load"(%src, %j, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (!p, index, index) -> tensor<1x64xf32, #pld.tile>
+  "pld.tile_store"(%t, %dst, %row, %c0) : (tensor<1x64xf32, #pld.tile>, !p, index, index) -> ()
+  return
+}
+func.func @k(%src: !p, %dst: !p) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    func.call @sub(%src, %dst, %i) : (!p, !p, index) -> ()
+  }
   return
 }
