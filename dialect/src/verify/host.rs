@@ -16,9 +16,23 @@ pub fn dispatch(cx: &mut OpCx) {
     if calls.len() != 1 {
         // Calls nested in a branch or loop of the body are not the one.
         let nested = pld_ir::collect(cx.view.op, |n| n == "func.call").len() - calls.len();
-        let note = match nested {
-            0 => String::new(),
-            n => format!(
+        let others = calls
+            .iter()
+            .filter_map(|c| pld_ir::attr::callee(*c))
+            .filter(|callee| cx.function_kind(callee) != Some(Some(FuncKind::Chip)))
+            .map(|callee| format!("@{callee}"))
+            .collect::<Vec<_>>();
+        let note = match (nested, others.as_slice()) {
+            (0, []) => String::new(),
+            (0, others) if calls.len() > 1 => format!(
+                " calls (of which {} {} not a CHIP orchestrator: every call in the body \
+                 counts, so compute what the dispatch needs before it, or in the CHIP \
+                 orchestrator)",
+                others.join(", "),
+                if others.len() == 1 { "is" } else { "are" }
+            ),
+            (0, _) => String::new(),
+            (n, _) => format!(
                 " directly in its body ({n} inside an op nested in it: the call must be \
                  directly in the body, so put the branch or loop in the CHIP orchestrator)"
             ),

@@ -1545,6 +1545,25 @@ func.func @host_dispatch_body_hold_exactly_one_func_call(%d: tensor<64xf32, #pld
 
 // -----
 
+// A scalar helper's call in the body counts too, and is named:
+func.func @chip(%d: tensor<64xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @pick(%r: index) -> index {
+  return %r : index
+}
+func.func @host_dispatch_helper_call(%d: tensor<64xf32, #pld.dist>, %r: index) attributes {pld.kind = #pld.func_kind<"host">} {
+  // expected-error@+1 {{body must hold exactly one func.call of a CHIP orchestrator, found 2 calls (of which @pick is not a CHIP orchestrator: every call in the body counts, so compute what the dispatch needs before it, or in the CHIP orchestrator)}}
+  "pld.dispatch"(%r) ({
+    %i = func.call @pick(%r) : (index) -> index
+    func.call @chip(%d) : (tensor<64xf32, #pld.dist>) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  return
+}
+
+// -----
+
 // A call inside a branch of the body is not the dispatch's call (it said
 // only "found 0").
 func.func @chip(%d: tensor<64xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"chip">} {
