@@ -533,7 +533,7 @@ fn mutate_npy(bytes: &[u8], rng: &mut Rng) -> Vec<u8> {
                 let i = rng.below(bytes.len());
                 bytes[i] = rng.next() as u8;
             }
-            1 if bytes.len() > 10 => {
+            1 if bytes.len() > 11 => {
                 // The version and the header length.
                 let i = 6 + rng.below(6);
                 bytes[i] = [0, 1, 2, 3, 0xff, rng.next() as u8][rng.below(6)];
