@@ -3,10 +3,13 @@
 //!
 //! * the status board, a small MPI window of its own on process 0 where
 //!   every rank publishes whether it runs, waits (on which cell, for what,
-//!   seeing what, at which op) or finished; a waiting rank reads it every
+//!   seeing what, at which op) or finished, and a beat its process counts
+//!   up whenever it looks at its waits again; a waiting rank reads it every
 //!   few milliseconds and declares the deadlock when every rank has waited
-//!   (or finished) with the board unchanged for the run's deadline, then
-//!   raises the board's stop flag, which ends every other rank's wait;
+//!   (or finished) with the states unchanged for the run's deadline, every
+//!   waiting rank's process has beaten since, and no waiting cell holds
+//!   when read, then raises the board's stop flag, which ends every other
+//!   rank's wait;
 //! * [`gather`]: after the kernels, every rank's share of the outcome
 //!   (counters, errors, fatal errors, logs, remote writes, its timeline)
 //!   to every process (`MPI_Allgatherv`), merged as one run's.
@@ -18,8 +21,12 @@ use crate::runtime::sites::Site;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// The i64 fields of one rank's entry.
-const ENTRY: usize = 8;
+/// The i64 fields of one rank's state.
+const FIELDS: usize = 8;
+/// A rank's entry: its state, then its beat, which its process counts up
+/// each time it looks at its waits again while it waits.
+const ENTRY: usize = FIELDS + 1;
+const BEAT: usize = FIELDS;
 const RUNNING: i64 = 0;
 const WAITING: i64 = 1;
 const DONE: i64 = 2;
@@ -42,7 +49,7 @@ pub(crate) enum Published {
 }
 
 impl Published {
-    fn encode(self) -> [i64; ENTRY] {
+    fn encode(self) -> [i64; FIELDS] {
         match self {
             Published::Running => [RUNNING, 0, 0, 0, 0, 0, 0, 0],
             Published::Done => [DONE, 0, 0, 0, 0, 0, 0, 0],
@@ -78,6 +85,8 @@ pub(crate) struct Board {
     me: usize,
     /// What this process published last (published again only on change).
     last: Mutex<Option<[i64; ENTRY]>>,
+    /// This process's beat.
+    beat: std::sync::atomic::AtomicI64,
     /// The board as last read, and since when it has looked so.
     seen: Mutex<Option<(Vec<i64>, Instant)>>,
 }
@@ -91,13 +100,23 @@ impl Board {
             ranks,
             me,
             last: Mutex::new(None),
+            beat: std::sync::atomic::AtomicI64::new(0),
             seen: Mutex::new(None),
         })
     }
 
-    /// Publishes this process's rank's state (when it changed).
-    pub fn publish(&self, state: Published) {
-        let entry = state.encode();
+    /// Publishes this process's rank's state (when it changed), and with
+    /// `beat` a new beat: the process has looked at its waits again
+    /// ([`Board::check`] trusts a waiting entry only after that).
+    pub fn publish(&self, state: Published, beat: bool) {
+        use std::sync::atomic::Ordering;
+        let count = match beat {
+            true => self.beat.fetch_add(1, Ordering::AcqRel) + 1,
+            false => self.beat.load(Ordering::Acquire),
+        };
+        let mut entry = [0i64; ENTRY];
+        entry[..FIELDS].copy_from_slice(&state.encode());
+        entry[BEAT] = count;
         let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
         if *last != Some(entry) {
             *last = Some(entry);
@@ -113,12 +132,14 @@ impl Board {
 
     /// Reads the board: `Err(())` when the stop flag is up; the deadlock
     /// when every rank has waited or finished, at least one waits, the
-    /// board has not changed for `deadline`, no waiting rank's cell holds
-    /// what it waits for (`holds(window, offset, ge, expected)`, read now)
-    /// and the board is still the same after those reads (the flag is then
-    /// raised). An entry can be stale: a process kept off the CPU for the
-    /// deadline has not seen its cell change, and one whose wait just ended
-    /// publishes that it runs before it consumes the cell.
+    /// states have not changed for `deadline`, every waiting rank's process
+    /// has beaten since they stopped changing (it looked at all its waits
+    /// again, and none held), no waiting rank's cell holds what it waits
+    /// for (`holds(window, offset, ge, expected)`, read now), and the states
+    /// are still the same after those reads (the flag is then raised). An
+    /// entry can be stale: a process kept off the CPU for the deadline has
+    /// not seen its cells change, and one whose wait just ended publishes
+    /// that it runs before it consumes the cell.
     pub fn check(
         &self,
         deadline: Duration,
@@ -136,8 +157,11 @@ impl Board {
             return Ok(None);
         }
         match &*seen {
-            Some((last, since)) if *last == board => {
-                if since.elapsed() < deadline {
+            Some((first, since)) if same_states(first, &board, self.ranks) => {
+                let beaten = (0..self.ranks).all(|r| {
+                    board[r * ENTRY] != WAITING || board[r * ENTRY + BEAT] > first[r * ENTRY + BEAT]
+                });
+                if since.elapsed() < deadline || !beaten {
                     return Ok(None);
                 }
             }
@@ -151,13 +175,19 @@ impl Board {
             .any(|e| {
                 e[0] == WAITING && holds(e[1] as usize, e[2] as usize, e[3] != 0, e[4] as i32)
             });
-        if stale || self.read() != board {
+        if stale || !same_states(&self.read(), &board, self.ranks) {
             *seen = None;
             return Ok(None);
         }
         let _ = self.win.store_i64(0, self.ranks * ENTRY * 8, &[1]);
         Ok(Some(report(&board, self.ranks, deadline, kernel)))
     }
+}
+
+/// Whether two reads of the board show every rank in the same state
+/// (their beats aside).
+fn same_states(a: &[i64], b: &[i64], ranks: usize) -> bool {
+    (0..ranks).all(|r| a[r * ENTRY..r * ENTRY + FIELDS] == b[r * ENTRY..r * ENTRY + FIELDS])
 }
 
 /// The deadlock a board shows.
@@ -573,8 +603,8 @@ mod tests {
             site: -1,
         };
         let mut board = vec![0i64; 2 * ENTRY + 1];
-        board[..ENTRY].copy_from_slice(&Published::Done.encode());
-        board[ENTRY..2 * ENTRY].copy_from_slice(&waiting.encode());
+        board[..FIELDS].copy_from_slice(&Published::Done.encode());
+        board[ENTRY..ENTRY + FIELDS].copy_from_slice(&waiting.encode());
         let report = report(&board, 2, Duration::from_secs(1), "@k");
         assert_eq!(report.finished, vec![0]);
         let b = &report.blocked[0];

@@ -108,6 +108,10 @@ struct Slot {
     threads: Mutex<Vec<Thread>>,
     /// Block threads bound right now.
     bound: AtomicUsize,
+    /// Blocks of the launch in progress that have not bound yet: while
+    /// some have not, the rank counts as running (a block that is being
+    /// started will run; its peers' waits on it are no deadlock).
+    starting: AtomicUsize,
     /// In explore mode: the agent id of block 0 of the launch in progress.
     launch_base: AtomicUsize,
     counters: AtomicCounters,
@@ -447,7 +451,16 @@ pub(crate) fn bind_block(
     let explore = unsafe { state.as_ref() }.and_then(|s| s.explore.as_deref());
     let thread = {
         let mut threads = slot.threads.lock().unwrap();
-        if slot.bound.fetch_add(1, Ordering::AcqRel) == 0 {
+        let width = usize::try_from(blocks).unwrap_or(1).max(1);
+        let first = slot.bound.fetch_add(1, Ordering::AcqRel) == 0;
+        // A launch begins with its first block: the others are still to
+        // bind (a block that left early does not begin another).
+        match slot.starting.load(Ordering::Acquire) {
+            0 if first => slot.starting.store(width - 1, Ordering::Release),
+            0 => {}
+            n => slot.starting.store(n - 1, Ordering::Release),
+        }
+        if first {
             if let Some(own) = threads.first_mut() {
                 own.status = Status::Parked;
             }
@@ -794,7 +807,8 @@ impl State<'_> {
             t.status = status;
         }
         if let Some(board) = &self.board {
-            board.publish(published(&threads, self.domain));
+            let starting = self.slots[rank].starting.load(Ordering::Acquire) > 0;
+            board.publish(published(&threads, starting, false, self.domain), false);
         }
     }
 
@@ -1013,6 +1027,9 @@ impl State<'_> {
                 finished.push(rank);
                 continue;
             }
+            if self.slots[rank].starting.load(Ordering::Acquire) > 0 {
+                return; // a block of its launch is still to start
+            }
             for thread in threads.iter() {
                 match thread.status {
                     Status::Running => return,
@@ -1076,7 +1093,8 @@ impl State<'_> {
     fn check_board(&self, board: &Board) {
         for rank in self.domain.local() {
             let threads = self.slots[rank].threads.lock().unwrap();
-            board.publish(published(&threads, self.domain));
+            let starting = self.slots[rank].starting.load(Ordering::Acquire) > 0;
+            board.publish(published(&threads, starting, true, self.domain), true);
         }
         let holds = |window: usize, offset: usize, ge: bool, expected: i32| {
             let cmp = if ge { WaitCmp::Ge } else { WaitCmp::Eq };
@@ -1114,11 +1132,16 @@ fn signal_cell(domain: &CommDomain, window: usize, offset: usize) -> Option<Sign
 }
 
 /// A rank's state for the status board: done once its own thread is,
-/// running while any thread of it runs, else waiting as its first blocked
-/// thread does.
-fn published(threads: &[Thread], domain: &CommDomain) -> Published {
+/// running while any thread of it runs or a block of its launch is still
+/// `starting`, and with `look` while any of its waits holds now (its
+/// thread will go on: the cells are read); else waiting as its first
+/// blocked thread does.
+fn published(threads: &[Thread], starting: bool, look: bool, domain: &CommDomain) -> Published {
     if matches!(threads.first().map(|t| t.status), Some(Status::Done)) {
         return Published::Done;
+    }
+    if starting {
+        return Published::Running;
     }
     let mut waiting = None;
     for thread in threads {
@@ -1132,6 +1155,10 @@ fn published(threads: &[Thread], domain: &CommDomain) -> Published {
                 site,
                 ..
             } => {
+                // A wait that holds now ends once its thread runs.
+                if look && cell.holds(cmp, expected) {
+                    return Published::Running;
+                }
                 let (window, offset) = match cell {
                     SignalCell::Mapped(c) => domain.locate(c as usize, 4).unwrap_or((0, 0)),
                     SignalCell::Rma { rank, offset, .. } => (rank, offset),
@@ -1443,6 +1470,7 @@ impl<'d> Run<'d> {
                         status: Status::Running,
                     }]),
                     bound: AtomicUsize::new(0),
+                    starting: AtomicUsize::new(0),
                     launch_base: AtomicUsize::new(0),
                     counters: AtomicCounters::default(),
                     log: Mutex::new(Vec::new()),
