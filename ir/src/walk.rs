@@ -5,7 +5,7 @@ use crate::attr;
 use melior::ir::{
     operation::{OperationLike, OperationResult, WalkOrder, WalkResult},
     r#type::FunctionType,
-    OperationRef, Value,
+    BlockRef, OperationRef, Value,
 };
 
 /// Name of an op as a `String` (empty if it is not valid UTF-8).
@@ -127,31 +127,10 @@ pub fn function_type<'c>(function: OperationRef<'c, '_>) -> Option<FunctionType<
 /// that its region's branches (`cf.br`, `cf.cond_br`, ...) can reach again
 /// from itself: a loop written as unstructured control flow.
 pub fn in_branch_cycle(op: OperationRef) -> bool {
-    std::iter::once(op)
-        .chain(ancestors(op))
-        .filter_map(|o| o.block())
-        .any(|block| {
-            let start = block.to_raw().ptr;
-            let mut seen = std::collections::HashSet::new();
-            let mut pending = vec![block];
-            while let Some(current) = pending.pop() {
-                let Some(terminator) = melior::ir::block::BlockLike::terminator(&current) else {
-                    continue;
-                };
-                for index in 0..terminator.successor_count() {
-                    let Ok(next) = terminator.successor(index) else {
-                        continue;
-                    };
-                    if next.to_raw().ptr == start {
-                        return true;
-                    }
-                    if seen.insert(next.to_raw().ptr) {
-                        pending.push(next);
-                    }
-                }
-            }
-            false
-        })
+    enclosing_blocks(op).any(|block| {
+        let start = block.to_raw().ptr;
+        reaches(successors(block), None, |b| b.to_raw().ptr == start)
+    })
 }
 
 /// Whether `op`, or an op enclosing it inside its function, is in a block
@@ -159,36 +138,59 @@ pub fn in_branch_cycle(op: OperationRef) -> bool {
 /// the region's entry to a block that leaves the region (its terminator
 /// has no successors) avoids it. A block every path runs is not one.
 pub fn in_skippable_block(op: OperationRef) -> bool {
+    use melior::ir::{block::BlockLike, RegionLike};
+    enclosing_blocks(op).any(|block| {
+        let avoided = block.to_raw().ptr;
+        let Some(entry) = block.parent_region().and_then(|r| r.first_block()) else {
+            return false;
+        };
+        let leaves = |b: BlockRef| b.terminator().is_some_and(|t| t.successor_count() == 0);
+        entry.to_raw().ptr != avoided && reaches(vec![entry], Some(avoided), leaves)
+    })
+}
+
+/// The blocks of `op` and of the ops enclosing it inside its function,
+/// innermost first.
+fn enclosing_blocks<'c, 'a>(op: OperationRef<'c, 'a>) -> impl Iterator<Item = BlockRef<'c, 'a>>
+where
+    'c: 'a,
+{
     std::iter::once(op)
         .chain(ancestors(op))
         .filter_map(|o| o.block())
-        .any(|block| {
-            let avoided = block.to_raw().ptr;
-            let region = melior::ir::block::BlockLike::parent_region(&block);
-            let Some(entry) = region.and_then(|r| melior::ir::RegionLike::first_block(&r)) else {
-                return false;
-            };
-            if entry.to_raw().ptr == avoided {
-                return false;
+}
+
+/// The blocks `block`'s terminator branches to.
+fn successors<'c, 'a>(block: BlockRef<'c, 'a>) -> Vec<BlockRef<'c, 'a>> {
+    use melior::ir::block::BlockLike;
+    block.terminator().map_or_else(Vec::new, |t| {
+        (0..t.successor_count())
+            .filter_map(|i| t.successor(i).ok())
+            .collect()
+    })
+}
+
+/// Whether a block for which `found` holds is reached from `starts`
+/// (themselves included) along branches, never entering `avoided`.
+fn reaches<'c, 'a>(
+    starts: Vec<BlockRef<'c, 'a>>,
+    avoided: Option<*mut std::ffi::c_void>,
+    found: impl Fn(BlockRef<'c, 'a>) -> bool,
+) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    let mut pending: Vec<BlockRef> = starts
+        .into_iter()
+        .filter(|b| Some(b.to_raw().ptr) != avoided && seen.insert(b.to_raw().ptr))
+        .collect();
+    while let Some(current) = pending.pop() {
+        if found(current) {
+            return true;
+        }
+        for next in successors(current) {
+            if Some(next.to_raw().ptr) != avoided && seen.insert(next.to_raw().ptr) {
+                pending.push(next);
             }
-            let mut seen = std::collections::HashSet::from([entry.to_raw().ptr]);
-            let mut pending = vec![entry];
-            while let Some(current) = pending.pop() {
-                let Some(terminator) = melior::ir::block::BlockLike::terminator(&current) else {
-                    continue;
-                };
-                if terminator.successor_count() == 0 {
-                    return true;
-                }
-                for index in 0..terminator.successor_count() {
-                    let Ok(next) = terminator.successor(index) else {
-                        continue;
-                    };
-                    if next.to_raw().ptr != avoided && seen.insert(next.to_raw().ptr) {
-                        pending.push(next);
-                    }
-                }
-            }
-            false
-        })
+        }
+    }
+    false
 }
