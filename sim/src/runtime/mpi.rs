@@ -149,14 +149,21 @@ fn alike_per_node(per_node: i32, size: usize) -> Result<(), String> {
         }
         k => format!("{RANKS_PER_NODE}={k}"),
     };
-    match all.iter().position(|k| *k != all[0]) {
-        None => Ok(()),
-        Some(p) => Err(format!(
-            "process {p} was started with {} but process 0 with {}: every process must count \
-             the nodes alike",
-            shown(all[p]),
-            shown(all[0])
-        )),
+    // One line for each process that differs, as for the options.
+    let differing: Vec<String> = (1..all.len())
+        .filter(|p| all[*p] != all[0])
+        .map(|p| {
+            format!(
+                "process {p} was started with {} but process 0 with {}: every process must \
+                 count the nodes alike",
+                shown(all[p]),
+                shown(all[0])
+            )
+        })
+        .collect();
+    match differing.is_empty() {
+        true => Ok(()),
+        false => Err(differing.join("\npld-run: error: ")),
     }
 }
 
@@ -176,8 +183,12 @@ fn ranks_per_node() -> Result<i32, String> {
             .flatten()
             .filter(|k| *k > 0)
             .ok_or_else(|| {
-            format!("{RANKS_PER_NODE}={text}: the processes per pretended node must be a positive integer")
-        }),
+                format!(
+                    "{RANKS_PER_NODE}={text}: the processes per pretended node must be a positive \
+                 integer (at most {})",
+                    i32::MAX
+                )
+            }),
     }
 }
 static LOCK: Mutex<()> = Mutex::new(());

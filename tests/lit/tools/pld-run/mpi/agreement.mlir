@@ -81,6 +81,12 @@
 // RUN: FileCheck %s --check-prefix=COUNT < %t/count.err
 // COUNT: pld-run: error: process 1 was started with PLD_MPI_RANKS_PER_NODE set to something other than a positive integer but process 0 with PLD_MPI_RANKS_PER_NODE unset: every process must count the nodes alike
 // COUNT-NOT: pld-run:
+// Every process that counts differently is named, one line each (only the
+// first was):
+// RUN: sh -c 'timeout 120 %mpirun -np 1 -x PLD_MPI_RANKS_PER_NODE=2 pld-run %t/sum.mlir --ranks 3 --transport mpi : -np 2 -x PLD_MPI_RANKS_PER_NODE=3 pld-run %t/sum.mlir --ranks 3 --transport mpi > /dev/null 2> %t/counts.err; test $? -eq 1'
+// RUN: FileCheck %s --check-prefix=COUNTS < %t/counts.err
+// COUNTS: pld-run: error: process 1 was started with PLD_MPI_RANKS_PER_NODE=3 but process 0 with PLD_MPI_RANKS_PER_NODE=2: every process must count the nodes alike
+// COUNTS-NEXT: pld-run: error: process 2 was started with PLD_MPI_RANKS_PER_NODE=3 but process 0 with PLD_MPI_RANKS_PER_NODE=2: every process must count the nodes alike
 //
 // Errors of the command line come first and are said once: without
 // mpirun the hint is the user's own command; a --ranks out of range is
