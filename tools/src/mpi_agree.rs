@@ -227,10 +227,39 @@ pub fn same_launch(options: &Options) -> Result<(), String> {
         .skip(1)
         .filter_map(|(rank, theirs)| difference(rank, &records[0], theirs, &options.input))
         .collect();
+    let differences = zero_once(differences);
     match differences.is_empty() {
         true => Ok(()),
         false => Err(differences.join("\npld-run: error: ")),
     }
+}
+
+/// `differences` with the lines that say process 0 cannot read a file
+/// merged into one naming every process that can (`(processes 1, 2 can)`;
+/// there was one line for each).
+fn zero_once(differences: Vec<String>) -> Vec<String> {
+    let mut merged: Vec<(String, Vec<String>)> = Vec::new();
+    for line in differences {
+        let split = line
+            .strip_suffix(" can)")
+            .and_then(|l| l.rsplit_once(" (process "))
+            .filter(|(head, _)| head.starts_with("process 0 cannot read "));
+        match split {
+            Some((head, who)) => match merged.iter_mut().find(|m| m.0 == head) {
+                Some(m) => m.1.push(who.to_string()),
+                None => merged.push((head.to_string(), vec![who.to_string()])),
+            },
+            None => merged.push((line, Vec::new())),
+        }
+    }
+    merged
+        .into_iter()
+        .map(|(head, who)| match who.as_slice() {
+            [] => head,
+            [one] => format!("{head} (process {one} can)"),
+            many => format!("{head} (processes {} can)", many.join(", ")),
+        })
+        .collect()
 }
 
 /// Collective under MPI, once, right before the run: this process is
@@ -398,6 +427,25 @@ mod tests {
             "process 1 read a different cost model (--pld-cost-model m.toml) than process 0 \
              (the bytes differ)"
         );
+    }
+
+    #[test]
+    fn process_zero_unable_to_read_a_file_is_said_once() {
+        let why = "process 0 cannot read m.toml: No such file or directory (os error 2)";
+        let lines = vec![
+            format!("{why} (process 1 can)"),
+            "process 2 was started with different options than process 0: --check".to_string(),
+            format!("{why} (process 3 can)"),
+        ];
+        assert_eq!(
+            zero_once(lines),
+            [
+                format!("{why} (processes 1, 3 can)"),
+                "process 2 was started with different options than process 0: --check".into(),
+            ]
+        );
+        let one = vec![format!("{why} (process 2 can)")];
+        assert_eq!(zero_once(one.clone()), one);
     }
 
     #[test]
