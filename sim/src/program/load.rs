@@ -475,9 +475,10 @@ fn describe(text: &str, source_name: &str) -> Result<Vec<KernelInfo>, String> {
             .unwrap_or_default();
         let params = match params_of(text, &name, function) {
             Ok(params) => params,
-            // A kernel that other kernels call with what they pass it (an
-            // index, say) is compiled with them, not run by itself.
-            Err(_) if called(module.as_operation(), &name) => continue,
+            // A kernel that only other kernels call, with what they pass
+            // it (an index, say), is compiled with them, not run by itself
+            // (one a CHIP orchestrator runs as a task needs its tensors).
+            Err(_) if called_by_kernels_only(module.as_operation(), &name) => continue,
             Err(e) => return Err(e),
         };
         let collectives = collectives_of(function);
@@ -497,11 +498,18 @@ fn describe(text: &str, source_name: &str) -> Result<Vec<KernelInfo>, String> {
     Ok(kernels)
 }
 
-/// Whether a `func.call` of `module` calls `@name`.
-fn called(module: OperationRef, name: &str) -> bool {
-    pld_ir::collect(module, |n| n == "func.call")
-        .into_iter()
-        .any(|call| pld_ir::attr::callee(call).as_deref() == Some(name))
+/// Whether `@name` is called, and only from device kernels.
+fn called_by_kernels_only(module: OperationRef, name: &str) -> bool {
+    let callers: Vec<Option<pld_dialect::enums::FuncKind>> =
+        pld_ir::collect(module, |n| n == "func.call")
+            .into_iter()
+            .filter(|call| pld_ir::attr::callee(*call).as_deref() == Some(name))
+            .map(|call| {
+                pld_ir::enclosing_function(call)
+                    .and_then(|f| pld_dialect::query::function_kind(f).ok().flatten())
+            })
+            .collect();
+    !callers.is_empty() && callers.iter().all(|k| k.is_some_and(|k| k.is_device()))
 }
 
 /// The first collective in a function `function` calls, directly or

@@ -32,6 +32,11 @@
 // SUB: @k on 1 rank: finished
 // RUN: python3 %S/../../passes/convert-pld-to-pto/Inputs/npy.py range %t/sub/dst.rank0.npy | FileCheck %s --check-prefix=SUB-NUMBERS
 // SUB-NUMBERS: 1.0 1.0
+// One that a CHIP orchestrator also runs as a task is still refused (its
+// signal, unknown, was filled as data: a deadlock):
+// RUN: sed 's|^func.func @k(|func.func @chip(%%a: !p, %%b: !p) attributes {pld.kind = #pld.func_kind<"chip">} {\n  %%c1 = arith.constant 1 : index\n  func.call @sub(%%a, %%b, %%c1) : (!p, !p, index) -> ()\n  return\n}\nfunc.func @k(|' %t/subkernel.mlir > %t/subtask.mlir
+// RUN: not pld-run %t/subtask.mlir --ranks 1 --kernel k 2>&1 | FileCheck %s --check-prefix=SUBTASK
+// SUBTASK: error: @sub: parameter #2 has type index; the simulator passes a kernel tensors only
 
 //--- scalar.mlir
 !p = tensor<1x64xf32, #pld.dist>
