@@ -303,7 +303,6 @@ where
 /// only: a loop of another dialect (`affine.for`) or a branch passing one
 /// to a block (`cf.br`) is refused at that op, naming the value's type.
 fn unstructured_carries<'c, 'a>(function: OperationRef<'c, 'a>) -> Result<(), Failure<'c, 'a>> {
-    let pld_typed = |value: &Value| matches!(tensor_info(value.r#type()), Ok(Some(_)));
     for op in ir::collect(function, |n| {
         !n.starts_with("scf.") && !n.starts_with("pld.")
     }) {
@@ -317,11 +316,11 @@ fn unstructured_carries<'c, 'a>(function: OperationRef<'c, 'a>) -> Result<(), Fa
         if op.successor_count() > 0 {
             carried.extend(ir::operands(op));
         }
-        if let Some(value) = carried.iter().find(|v| pld_typed(v)) {
-            let tile = matches!(
-                tensor_info(value.r#type()),
-                Ok(Some(info)) if info.kind == TensorKind::Tile
-            );
+        let pld_typed = carried.iter().find_map(|v| match tensor_info(v.r#type()) {
+            Ok(Some(info)) => Some((v.r#type(), info.kind == TensorKind::Tile)),
+            _ => None,
+        });
+        if let Some((ty, tile)) = pld_typed {
             let advice = match tile {
                 true => {
                     "convert-pld-to-pto carries tiles through scf ops (scf.for, scf.while, \
@@ -334,7 +333,7 @@ fn unstructured_carries<'c, 'a>(function: OperationRef<'c, 'a>) -> Result<(), Fa
                      use the tensor itself where it is needed instead of passing it on"
                 }
             };
-            return Err((op, format!("carries a {} value: {advice}", value.r#type())));
+            return Err((op, format!("carries a {ty} value: {advice}")));
         }
     }
     Ok(())

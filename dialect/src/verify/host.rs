@@ -23,8 +23,7 @@ pub fn dispatch(cx: &mut OpCx) {
             .map(|callee| format!("@{callee}"))
             .collect::<Vec<_>>();
         let note = match (nested, others.as_slice()) {
-            (0, []) => String::new(),
-            (0, others) if calls.len() > 1 => format!(
+            (0, others) if calls.len() > 1 && !others.is_empty() => format!(
                 " calls (of which {} {} not a CHIP orchestrator: every call in the body \
                  counts, so compute what the dispatch needs before it, or in the CHIP \
                  orchestrator)",

@@ -316,7 +316,10 @@ fn view_narrows(value: melior::ir::Value, info: &TensorInfo) -> bool {
     valid
         .iter()
         .zip(info.shape.iter().chain(std::iter::repeat(&None)))
-        .any(|(v, extent)| ir::constant_int(*v).is_none() || ir::constant_int(*v) != *extent)
+        .any(|(v, extent)| match (ir::constant_int(*v), extent) {
+            (Some(size), Some(extent)) => size != *extent,
+            _ => true,
+        })
 }
 
 /// 7.1.4: one barrier round and its epilogue.

@@ -258,17 +258,9 @@ fn builtin_hint(allocation: OperationRef) -> String {
     }
 }
 
-/// A `func.call` outside any `pld.dispatch` of `function` that passes a
-/// view of `allocation`: a HOST subroutine or helper, where this pass does
+/// The `func.call`s outside any `pld.dispatch` of `function` that pass a
+/// view of `allocation`: HOST subroutines or helpers, where this pass does
 /// not look for dispatches.
-fn passed_to_call<'c, 'a>(
-    function: OperationRef<'c, 'a>,
-    allocation: OperationRef<'c, 'a>,
-) -> Option<OperationRef<'c, 'a>> {
-    passed_to_calls(function, allocation).into_iter().next()
-}
-
-/// Every such call (see [`passed_to_call`]).
 fn passed_to_calls<'c, 'a>(
     function: OperationRef<'c, 'a>,
     allocation: OperationRef<'c, 'a>,
@@ -345,8 +337,10 @@ fn group<'c, 'a>(
             ));
             continue;
         }
-        let dispatching = passed_to_calls(function, allocation)
-            .into_iter()
+        let calls = passed_to_calls(function, allocation);
+        let dispatching = calls
+            .iter()
+            .copied()
             .find(|call| call_dispatches(function, *call));
         if let (Some(_), Some(call)) = (coverage.get(&key(allocation)), dispatching) {
             let callee = pld_ir::attr::callee(call).unwrap_or_default();
@@ -364,7 +358,7 @@ fn group<'c, 'a>(
             continue;
         }
         let Some(devices) = coverage.get(&key(allocation)) else {
-            if let Some(call) = passed_to_call(function, allocation) {
+            if let Some(&call) = calls.first() {
                 let callee = pld_ir::attr::callee(call).unwrap_or_default();
                 errors.push((
                     call,
