@@ -40,6 +40,15 @@ pub const HEARTBEAT: Duration = Duration::from_secs(2);
 /// How often the watchdog looks.
 const TICK: Duration = Duration::from_millis(50);
 
+/// A one-sided MPI transfer this long on average is slow: between the
+/// processes of one machine one takes a few microseconds (about 9 us in a
+/// debug build on the 2-vCPU VM), on a machine whose cores other work keeps
+/// busy hundreds.
+const SLOW_TRANSFER: Duration = Duration::from_micros(100);
+
+/// How often the watchdog looks at the MPI transfers.
+const MPI_WATCH: Duration = Duration::from_secs(5);
+
 /// What the watchdog knows.
 struct Account {
     /// What runs now ("filling the inputs", "run 3 of 10 of @k").
@@ -143,6 +152,8 @@ pub fn start(limit: Duration, quiet: Duration) {
         let mut interrupted_at = None;
         let mut heartbeat = Instant::now();
         let mut decisions = (pld_sim::explore::scheduler::decisions(), Instant::now());
+        let mut transfers = (pld_sim::runtime::mpi::transfers_so_far(), Instant::now());
+        let mut slow_said = false;
         loop {
             std::thread::sleep(TICK);
             if interrupt::requested() {
@@ -169,8 +180,61 @@ pub fn start(limit: Duration, quiet: Duration) {
                 decisions = (now, Instant::now());
             }
             watch_schedule(&mut heartbeat, decisions, quiet);
+            watch_transfers(&mut transfers, &mut slow_said);
         }
     });
+}
+
+/// This process's one-sided MPI transfers over a stretch of time, when
+/// they took most of it and each far longer than between the processes of
+/// one machine: `spent 4.1s of 5.0s in 6012 one-sided MPI transfers of at
+/// most 4 KiB, 682us each on average ...` (larger ones take longer by their
+/// bytes and are not counted).
+fn slow_transfers(
+    before: &pld_sim::runtime::mpi::Transfers,
+    now: &pld_sim::runtime::mpi::Transfers,
+    stretch: Duration,
+) -> Option<String> {
+    let count = now.count - before.count;
+    let busy = now.busy - before.busy;
+    let mean = busy.checked_div(u32::try_from(count).ok()?)?;
+    if busy < stretch / 2 || mean < SLOW_TRANSFER {
+        return None;
+    }
+    let longest = now.longest.map_or(String::new(), |(t, took)| {
+        format!(
+            "; the longest, {} into process {}'s window, took {took:.1?}",
+            t.calls, t.target
+        )
+    });
+    Some(format!(
+        "spent {} of {} in {count} one-sided MPI transfers of at most {} KiB, {mean:.0?} each \
+         on average where a few microseconds is usual{longest}",
+        shown(busy),
+        shown(stretch),
+        pld_sim::runtime::mpi::SMALL_TRANSFER / 1024,
+    ))
+}
+
+/// Why the MPI library is slow, and where the docs say more.
+const SLOW_MPI: &str = "Open MPI's one-sided transfers progress slowly when other work keeps \
+                        the machine's cores busy (docs/tools/pld-run.md, \"MPI on a busy \
+                        machine\")";
+
+/// Under MPI, process 0 says once that its one-sided transfers took most
+/// of the last [`MPI_WATCH`]; `last` is what they were when it last looked.
+fn watch_transfers(last: &mut (pld_sim::runtime::mpi::Transfers, Instant), said: &mut bool) {
+    if *said || last.1.elapsed() < MPI_WATCH {
+        return;
+    }
+    let now = pld_sim::runtime::mpi::transfers_so_far();
+    if let Some(slow) = slow_transfers(&last.0, &now, last.1.elapsed()) {
+        if pld_sim::runtime::mpi::initialised().is_some() && crate::mpi_run::reports() {
+            pld_ir::say!("pld-run: warning: process 0 {slow}: {SLOW_MPI}; the run goes on");
+            *said = true;
+        }
+    }
+    *last = (now, Instant::now());
 }
 
 /// Prints `text`, an interrupt's message, on standard error: under MPI a
@@ -224,8 +288,14 @@ fn over_time(limit: Duration, quiet: Duration) -> String {
         None if a.phase.starts_with("running") => {
             let running = a.since.map_or(Duration::ZERO, |since| since.elapsed());
             text += &format!(" while {}, which had not finished", a.phase);
-            // Blocked that long, every rank would have been a deadlock.
-            if running >= quiet {
+            let mpi_slow = pld_sim::runtime::mpi::initialised().and_then(|_| {
+                let none = pld_sim::runtime::mpi::Transfers::default();
+                slow_transfers(&none, &pld_sim::runtime::mpi::transfers_so_far(), limit)
+            });
+            if let Some(slow) = mpi_slow {
+                text += &format!(" (process 0 {slow}: {SLOW_MPI})");
+            } else if running >= quiet {
+                // Blocked that long, every rank would have been a deadlock.
                 text += " (it ran past --deadline without a deadlock: some rank was not \
                          blocked in a wait, such as a rank in a loop that does not end)";
             }
@@ -297,5 +367,63 @@ fn watch_schedule(heartbeat: &mut Instant, decisions: (u64, Instant), quiet: Dur
                 String::new()
             }
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::slow_transfers;
+    use pld_sim::runtime::mpi::{Transfer, Transfers};
+    use std::time::{Duration, Instant};
+
+    fn tally(count: u64, busy_ms: u64) -> Transfers {
+        let longest = Transfer {
+            calls: "MPI_Fetch_and_op and MPI_Win_flush_local",
+            target: 2,
+            bytes: 4,
+            since: Instant::now(),
+        };
+        Transfers {
+            current: None,
+            count,
+            busy: Duration::from_millis(busy_ms),
+            longest: Some((longest, Duration::from_millis(38))),
+        }
+    }
+
+    const FIVE: Duration = Duration::from_secs(5);
+
+    #[test]
+    fn transfers_taking_most_of_the_time_at_hundreds_of_microseconds_are_slow() {
+        // 4.8 s in 5356 transfers: 896 us each (a loaded VM measured so).
+        let said = slow_transfers(&tally(100, 10), &tally(5456, 4810), FIVE).unwrap();
+        assert!(
+            said.starts_with("spent 4.8s of 5.0s in 5356 one-sided MPI transfers of at most 4 KiB, 896µs each on average"),
+            "{said}"
+        );
+        assert!(
+            said.ends_with(
+                "the longest, MPI_Fetch_and_op and MPI_Win_flush_local into process 2's window, took 38.0ms"
+            ),
+            "{said}"
+        );
+    }
+
+    #[test]
+    fn fast_transfers_or_a_mostly_idle_stretch_are_not() {
+        // An idle machine: 96868 transfers in 0.84 s of 20 s, 8.7 us each.
+        assert_eq!(
+            slow_transfers(&tally(0, 0), &tally(96868, 838), FIVE * 4),
+            None
+        );
+        // Slow ones that took a fifth of the time: a few, not the run's pace.
+        assert_eq!(slow_transfers(&tally(0, 0), &tally(1000, 1000), FIVE), None);
+        // As many as half of the time, but microseconds each.
+        assert_eq!(
+            slow_transfers(&tally(0, 0), &tally(400_000, 3000), FIVE),
+            None
+        );
+        // No transfer at all.
+        assert_eq!(slow_transfers(&tally(7, 70), &tally(7, 70), FIVE), None);
     }
 }

@@ -12,6 +12,7 @@
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicI32, AtomicPtr, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::time::{Duration, Instant};
 
 extern "C" {
     fn pld_mpi_launched() -> i32;
@@ -204,6 +205,89 @@ static DOZERS_CELL: AtomicPtr<AtomicI32> = AtomicPtr::new(std::ptr::null_mut());
 
 fn lock() -> MutexGuard<'static, ()> {
     LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A one-sided transfer of this process: what `pld-run`'s watchdog names
+/// when the MPI library is slow to complete them (Open MPI's one-sided
+/// transfers progress slowly when other work keeps the cores busy, and the
+/// run then looks like one that does not end).
+#[derive(Clone, Copy, Debug)]
+pub struct Transfer {
+    /// The MPI calls, as `MPI_Put and MPI_Win_flush`.
+    pub calls: &'static str,
+    /// The process whose window they target.
+    pub target: usize,
+    /// The bytes they move.
+    pub bytes: usize,
+    /// When they began.
+    pub since: Instant,
+}
+
+/// The largest transfer [`Transfers`] counts: a signal's cells, a board
+/// (the time of larger ones grows with their bytes).
+pub const SMALL_TRANSFER: usize = 4096;
+
+/// This process's one-sided transfers so far.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Transfers {
+    /// The one in progress.
+    pub current: Option<Transfer>,
+    /// How many of at most [`SMALL_TRANSFER`] bytes finished.
+    pub count: u64,
+    /// Their time, summed.
+    pub busy: Duration,
+    /// The longest of them, and how long it took.
+    pub longest: Option<(Transfer, Duration)>,
+}
+
+static TRANSFERS: Mutex<Transfers> = Mutex::new(Transfers {
+    current: None,
+    count: 0,
+    busy: Duration::ZERO,
+    longest: None,
+});
+
+fn transfers() -> MutexGuard<'static, Transfers> {
+    TRANSFERS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// This process's one-sided transfers: the one in progress and the
+/// finished ones' count and time.
+pub fn transfers_so_far() -> Transfers {
+    *transfers()
+}
+
+/// The MPI lock, held for a one-sided transfer that [`transfers_so_far`]
+/// shows in progress until it is dropped.
+struct Transferring {
+    _lock: MutexGuard<'static, ()>,
+}
+
+impl Drop for Transferring {
+    fn drop(&mut self) {
+        let mut all = transfers();
+        if let Some(done) = all.current.take().filter(|t| t.bytes <= SMALL_TRANSFER) {
+            let took = done.since.elapsed();
+            all.count += 1;
+            all.busy += took;
+            if all.longest.is_none_or(|(_, longest)| took > longest) {
+                all.longest = Some((done, took));
+            }
+        }
+    }
+}
+
+/// Takes the MPI lock for `calls` moving `bytes` to or from `target`'s
+/// window.
+fn transferring(calls: &'static str, target: usize, bytes: usize) -> Transferring {
+    let guard = lock();
+    transfers().current = Some(Transfer {
+        calls,
+        target,
+        bytes,
+        since: Instant::now(),
+    });
+    Transferring { _lock: guard }
 }
 
 /// MPI's words for an error code.
@@ -594,7 +678,7 @@ impl Win {
 
     /// `out.len()` bytes of `rank`'s window from byte `offset`.
     pub fn get(&self, rank: usize, offset: usize, out: &mut [u8]) -> Result<(), String> {
-        let _guard = lock();
+        let _guard = transferring("MPI_Get and MPI_Win_flush", rank, out.len());
         // SAFETY: `out` is valid for its length; MPI checks the target
         // range against the window (an error, not a fault).
         check("MPI_Get", unsafe {
@@ -611,7 +695,7 @@ impl Win {
     /// `data` into `rank`'s window at byte `offset`, complete there on
     /// return.
     pub fn put(&self, rank: usize, offset: usize, data: &[u8]) -> Result<(), String> {
-        let _guard = lock();
+        let _guard = transferring("MPI_Put and MPI_Win_flush", rank, data.len());
         // SAFETY: `data` is valid for its length; MPI checks the target
         // range.
         check("MPI_Put", unsafe {
@@ -628,7 +712,7 @@ impl Win {
         value: i32,
         replace: bool,
     ) -> Result<(), String> {
-        let _guard = lock();
+        let _guard = transferring("MPI_Accumulate and MPI_Win_flush", rank, 4);
         // SAFETY: plain values; MPI checks the target.
         check("MPI_Accumulate", unsafe {
             pld_mpi_update_i32(self.handle, value, i32::from(replace), rank as i32, offset)
@@ -648,7 +732,7 @@ impl Win {
     ) -> Result<(), String> {
         let count = i32::try_from(data.len() / ty.bytes()).map_err(|_| "a row too long for MPI")?;
         let stride = i32::try_from(stride).map_err(|_| "a stride too large for MPI")?;
-        let _guard = lock();
+        let _guard = transferring("MPI_Accumulate and MPI_Win_flush", rank, data.len());
         // SAFETY: `data` holds `count` values of `ty`; MPI checks the
         // (strided) target range against the window.
         check("MPI_Accumulate", unsafe {
@@ -675,7 +759,7 @@ impl Win {
         value: u32,
     ) -> Result<u32, String> {
         let mut seen = 0;
-        let _guard = lock();
+        let _guard = transferring("MPI_Compare_and_swap and MPI_Win_flush", rank, 4);
         // SAFETY: plain values and a valid out-pointer; MPI checks the
         // target.
         check("MPI_Compare_and_swap", unsafe {
@@ -694,7 +778,7 @@ impl Win {
     /// The i32 cell at byte `offset` of `rank`'s window, read atomically.
     pub fn read_i32(&self, rank: usize, offset: usize) -> Result<i32, String> {
         let mut value = 0;
-        let _guard = lock();
+        let _guard = transferring("MPI_Fetch_and_op and MPI_Win_flush_local", rank, 4);
         // SAFETY: a valid out-pointer; MPI checks the target.
         check("MPI_Fetch_and_op", unsafe {
             pld_mpi_read_i32(self.handle, rank as i32, offset, &mut value)
@@ -704,7 +788,7 @@ impl Win {
 
     /// `values` into `rank`'s window at byte `offset`, each atomically.
     pub fn store_i64(&self, rank: usize, offset: usize, values: &[i64]) -> Result<(), String> {
-        let _guard = lock();
+        let _guard = transferring("MPI_Accumulate and MPI_Win_flush", rank, values.len() * 8);
         // SAFETY: `values` is valid for its length; MPI checks the target.
         check("MPI_Accumulate", unsafe {
             pld_mpi_store_i64(
@@ -720,7 +804,7 @@ impl Win {
     /// `out.len()` i64 values of `rank`'s window from byte `offset`, each
     /// read atomically.
     pub fn load_i64(&self, rank: usize, offset: usize, out: &mut [i64]) -> Result<(), String> {
-        let _guard = lock();
+        let _guard = transferring("MPI_Get_accumulate and MPI_Win_flush", rank, out.len() * 8);
         // SAFETY: `out` is valid for its length; MPI checks the target.
         check("MPI_Get_accumulate", unsafe {
             pld_mpi_load_i64(
