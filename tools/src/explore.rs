@@ -4,6 +4,7 @@
 
 use crate::options::{Options, Seeds, DEADLOCK};
 use crate::report::{count, index_of};
+use crate::run_program;
 use pld_sim::program::orchestrate::{Buffer, ProgramRun, Unchecked};
 use pld_sim::{Finding, Outcome, Schedule};
 use std::collections::HashSet;
@@ -268,9 +269,10 @@ impl Tally {
             ),
         };
         if self.found == 0 {
+            let steps = pld_ir::diag::count(mean, "step");
             let steps = match schedules {
-                1 => format!("{mean} steps"),
-                _ => format!("{mean} steps each on average"),
+                1 => steps,
+                _ => format!("{steps} each on average"),
             };
             println!(
                 "{label}: {what}, {steps}: no race, missing fence, mixed notify, shared queue, \
@@ -352,12 +354,21 @@ pub fn program_verdict(
             );
         }
         if let Ok(checks) = &call.check {
+            // As a plain run says it: where, the wrong elements, and what
+            // may explain them.
+            let (place, notes) = (
+                run_program::call_place(call),
+                run_program::wrong_notes(call),
+            );
+            let shape = run_program::result_shape(run, call);
             for check in checks.iter().filter(|c| !c.ok) {
                 verdict.push(
                     format!("wrong {} {}", call.location, check.rank),
                     format!(
-                        "wrong result of {} at {} on rank {}: {} wrong elements",
-                        call.kind, call.location, check.rank, check.wrong
+                        "wrong result of {} {place} on rank {}: {}{notes}",
+                        call.kind,
+                        check.rank,
+                        crate::report::wrong_elements(check, &shape)
                     ),
                 );
             }

@@ -208,13 +208,21 @@ pub fn kernel_verdict(
     }
     let numeric = kernel.collectives.iter().any(|c| c.kind.facts().numeric);
     if options.check && numeric {
+        // As a plain run says it: the wrong elements, and what may explain
+        // them.
+        let shape = target_shape(kernel);
+        let notes: String = wrong_notes(kernel)
+            .iter()
+            .map(|note| format!("\n  note: {note}"))
+            .collect();
         for check in golden::check(kernel, inputs, &finished.buffers())? {
             if !check.ok {
                 verdict.push(
                     format!("wrong {}", check.rank),
                     format!(
-                        "wrong result on rank {}: {} wrong elements",
-                        check.rank, check.wrong
+                        "wrong result on rank {}: {}{notes}",
+                        check.rank,
+                        report::wrong_elements(&check, &shape)
                     ),
                 );
             }
@@ -685,10 +693,7 @@ fn check_results(
     let Some(checks) = checks else {
         return Ok(None);
     };
-    let shape = kernel.collectives[0]
-        .at(Role::Target)
-        .map(|t| kernel.params[t].shape.clone())
-        .unwrap_or_default();
+    let shape = target_shape(kernel);
     for check in &checks {
         println!(
             "  rank {}: {} (worst error {:.3e} at element {})",
@@ -702,22 +707,10 @@ fn check_results(
             println!("    {}", report::wrong_elements(check, &shape));
         }
     }
-    let collective = &kernel.collectives[0];
-    if let (Some(branch), true) = (&collective.in_branch, checks.iter().any(|c| !c.ok)) {
-        println!(
-            "  note: the {} of @{} is inside {branch}: where the branch was not taken it \
-             did not run, and its target kept what it held",
-            collective.op(),
-            kernel.name
-        );
-    }
-    if let (Some(write), true) = (kernel.other_writes.first(), checks.iter().any(|c| !c.ok)) {
-        println!(
-            "  note: @{} also writes the target of its {} ({write}): the difference may be the \
-             kernel's own, not the collective's",
-            kernel.name,
-            kernel.collectives[0].op()
-        );
+    if checks.iter().any(|c| !c.ok) {
+        for note in wrong_notes(kernel) {
+            println!("  note: {note}");
+        }
     }
     // The golden next to the result, the bytes it was compared with.
     if let (Some(dir), Some(target)) = (&options.output_dir, kernel.collectives[0].at(Role::Target))
@@ -733,6 +726,38 @@ fn check_results(
         }
     }
     Ok(Some(checks.iter().map(|c| c.wrong).sum::<usize>()))
+}
+
+/// The shape of the kernel's collective's target, as its wrong elements
+/// are indexed.
+fn target_shape(kernel: &KernelInfo) -> Vec<usize> {
+    kernel.collectives[0]
+        .at(Role::Target)
+        .map(|t| kernel.params[t].shape.clone())
+        .unwrap_or_default()
+}
+
+/// What may explain a wrong result other than the collective: it sits in a
+/// branch that may not have run, or the kernel writes its target too.
+fn wrong_notes(kernel: &KernelInfo) -> Vec<String> {
+    let collective = &kernel.collectives[0];
+    let branch = collective.in_branch.as_ref().map(|branch| {
+        format!(
+            "the {} of @{} is inside {branch}: where the branch was not taken it did not run, \
+             and its target kept what it held",
+            collective.op(),
+            kernel.name
+        )
+    });
+    let own = kernel.other_writes.first().map(|write| {
+        format!(
+            "@{} also writes the target of its {} ({write}): the difference may be the \
+             kernel's own, not the collective's",
+            kernel.name,
+            collective.op()
+        )
+    });
+    branch.into_iter().chain(own).collect()
 }
 
 /// Whether the kernel's collectives are all barriers (nothing numeric to

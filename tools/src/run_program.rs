@@ -495,10 +495,7 @@ fn print_calls(run: &ProgramRun, calls: &[CallReport], status: &mut i32) {
         } else {
             what_it_moves(call)
         };
-        let place = match &call.kernel {
-            Some(kernel) => format!("in @{kernel} (called at {})", call.location),
-            None => format!("at {}", call.location),
-        };
+        let place = call_place(call);
         let verdict = match &call.check {
             Ok(checks) => {
                 let wrong: Vec<usize> = checks.iter().filter(|c| !c.ok).map(|c| c.rank).collect();
@@ -510,14 +507,8 @@ fn print_calls(run: &ProgramRun, calls: &[CallReport], status: &mut i32) {
                     )
                 } else {
                     *status = 1;
-                    let own = call.also_written.as_ref().map_or(String::new(), |write| {
-                        format!("; the kernel also writes the target ({write}): the difference may be its own")
-                    });
-                    let late = call
-                        .overlapped_by
-                        .as_ref()
-                        .map_or(String::new(), |note| format!("; {note}"));
-                    format!("WRONG on ranks {wrong:?} (worst error {worst:.3e}){own}{late}")
+                    let notes = wrong_notes(call);
+                    format!("WRONG on ranks {wrong:?} (worst error {worst:.3e}){notes}")
                 }
             }
             Err(why) => {
@@ -540,12 +531,7 @@ fn print_calls(run: &ProgramRun, calls: &[CallReport], status: &mut i32) {
         );
         // The wrong elements of each wrong rank, by index in the result.
         if let Ok(checks) = &call.check {
-            let shape = call
-                .target
-                .as_ref()
-                .and_then(|(name, _)| run.buffers.iter().find(|b| &b.name == name))
-                .map(|b| b.view.shape.clone())
-                .unwrap_or_else(|| vec![call.elements]);
+            let shape = result_shape(run, call);
             for check in checks.iter().filter(|c| !c.ok) {
                 println!(
                     "    rank {}: {}",
@@ -555,6 +541,38 @@ fn print_calls(run: &ProgramRun, calls: &[CallReport], status: &mut i32) {
             }
         }
     }
+}
+
+/// Where a call is: `in @k (called at f.mlir:25:3)` for a collective in a
+/// kernel a task runs, `at f.mlir:12:5` for one the HOST dispatches.
+pub(crate) fn call_place(call: &CallReport) -> String {
+    match &call.kernel {
+        Some(kernel) => format!("in @{kernel} (called at {})", call.location),
+        None => format!("at {}", call.location),
+    }
+}
+
+/// What may explain a wrong call other than the collective: the kernel's
+/// own write of the target, a peer's task that overlapped the snapshot
+/// (`; ...` clauses, or nothing).
+pub(crate) fn wrong_notes(call: &CallReport) -> String {
+    let own = call.also_written.as_ref().map_or(String::new(), |write| {
+        format!("; the kernel also writes the target ({write}): the difference may be its own")
+    });
+    let late = call
+        .overlapped_by
+        .as_ref()
+        .map_or(String::new(), |note| format!("; {note}"));
+    format!("{own}{late}")
+}
+
+/// The shape of a call's result, as its wrong elements are indexed.
+pub(crate) fn result_shape(run: &ProgramRun, call: &CallReport) -> Vec<usize> {
+    call.target
+        .as_ref()
+        .and_then(|(name, _)| run.buffers.iter().find(|b| &b.name == name))
+        .map(|b| b.view.shape.clone())
+        .unwrap_or_else(|| vec![call.elements])
 }
 
 /// The `--stats` table: round trips and traffic counters per device (or

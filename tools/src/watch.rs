@@ -333,9 +333,11 @@ fn watch_schedule(heartbeat: &mut Instant, decisions: (u64, Instant), quiet: Dur
                 pld_sim::explore::scheduler::NO_PROGRESS_STEPS
             ),
             false => format!(
-                "no device call for {}: a simulated thread loops without notifying, waiting \
-                 or copying, which explore mode cannot schedule around",
-                shown(stalled)
+                "no device call for {} (--deadline {}): a simulated thread loops without \
+                 notifying, waiting or copying, or computes longer than that between two, \
+                 which explore mode cannot schedule around",
+                shown(stalled),
+                shown(quiet)
             ),
         };
         pld_ir::say!(

@@ -12,7 +12,7 @@
 // RUN: FileCheck %s --check-prefix=LIMIT --input-file=%t.limit
 //
 // CHECK: pld-run: explored 0 of 5 schedules of @spin on 2 ranks; schedule 0 running for {{[0-9]+}}s...
-// CHECK: pld-run: error: schedule 0 of @spin on 2 ranks (--replay 0): no device call for {{[0-9.]+}}s: a simulated thread loops without notifying, waiting or copying, which explore mode cannot schedule around; stopped; explored 0 of 5 schedules of @spin on 2 ranks
+// CHECK: pld-run: error: schedule 0 of @spin on 2 ranks (--replay 0): no device call for {{[0-9.]+}}s (--deadline 3.0s): a simulated thread loops without notifying, waiting or copying, or computes longer than that between two, which explore mode cannot schedule around; stopped; explored 0 of 5 schedules of @spin on 2 ranks
 // LIMIT: pld-run: error: --time-limit (10.0s) reached {{during schedule [0-9]+ of @ring_allreduce on 4 ranks \(--replay [0-9]+\)|while exploring @ring_allreduce}}; explored {{[0-9]+}} of 100000000 schedules of @ring_allreduce on 4 ranks, all clean
 
 func.func @spin(%data: tensor<1x64xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {

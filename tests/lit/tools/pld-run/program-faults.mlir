@@ -16,6 +16,12 @@
 // The same kernel run alone names its parameter the same way:
 // RUN: not pld-run %t/leak.mlir --kernel stray --ranks 2 2>&1 | FileCheck %s --check-prefix=KERNEL-LEAK
 // RUN: not pld-run %t/wrong.mlir --ranks 2 --check 2>&1 | FileCheck %s --check-prefix=WRONG
+// Under --explore a wrong result says what a plain run says: where the call
+// is, the first wrong elements and the note on the kernel's own store (it
+// said only "at wrong.mlir:13:3 on rank 0: 8 wrong elements"); so does
+// the kernel explored alone.
+// RUN: not pld-run %t/wrong.mlir --ranks 2 --check --explore 2 2>&1 | FileCheck %s --check-prefix=XWRONG
+// RUN: not pld-run %t/wrong.mlir --kernel corrupt --ranks 2 --check --explore 1 2>&1 | FileCheck %s --check-prefix=XKWRONG
 // The golden of the wrong program is what the kernel computes without its
 // corrupting store:
 // RUN: sed '/pld.tile_store/d' %t/wrong.mlir > %t/right.mlir
@@ -73,6 +79,11 @@
 // sum of the magnitudes: 2 * 2.5 / 2^23 = 6.0e-7 at [2, 8], 2 * 8.5 / 2^23
 // = 2.0e-6 at [2, 9].
 // WRONG: pld.tensor_allreduce in @corrupt (called at {{.*}}wrong.mlir:13:3): f32 x 64 (sum), {{.*}}: WRONG on ranks [0, 1]
+// XWRONG: schedule 0 (--replay 0): wrong result of pld.tensor_allreduce in @corrupt (called at {{.*}}wrong.mlir:13:3) on rank 0: 8 wrong elements; first: [2, 8] expected -1.5 ± 6.0e-7, got 0; [2, 9] expected 1.5 ± 2.0e-6, got 0; {{.*}}; the kernel also writes the target (pld.tile_store at {{.*}}wrong.mlir:9:3): the difference may be its own
+// XWRONG-NEXT: schedule 0 (--replay 0): wrong result of pld.tensor_allreduce in @corrupt (called at {{.*}}wrong.mlir:13:3) on rank 1: 8 wrong elements; first: [2, 8]
+// XKWRONG: schedule 0 (--replay 0): wrong result on rank 0: 8 wrong elements; first: [2, 8] expected -1.5 ± 6.0e-7, got 0;
+// XKWRONG-NEXT: note: @corrupt also writes the target of its pld.tensor_allreduce (pld.tile_store at {{.*}}wrong.mlir:9:3): the difference may be the kernel's own, not the collective's
+// XKWRONG-NEXT: schedule 0 (--replay 0): wrong result on rank 1: 8 wrong elements; first: [2, 8]
 // WRONG-NEXT: rank 0: 8 wrong elements; first: [2, 8] expected -1.5 ± 6.0e-7, got 0; [2, 9] expected 1.5 ± 2.0e-6, got 0; [2, 10] expected {{[-0-9.]+ ± [0-9.e-]+}}, got 0; [2, 11] expected {{[-0-9.]+ ± [0-9.e-]+}}, got 0; [2, 12] expected {{[-0-9.]+ ± [0-9.e-]+}}, got 0{{$}}
 // WRONG-NEXT: rank 1: 8 wrong elements; first: [2, 8] expected -1.5 ± 6.0e-7, got 0; [2, 9] expected 1.5 ± 2.0e-6, got 0;
 // WRONG: {{^ +# +0 pld.tensor_allreduce +2 +256 +64 +f32 +sum +- +[0-9.]+ +[0-9.]+ +[0-9.]+ +16$}}
