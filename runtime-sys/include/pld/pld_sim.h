@@ -49,6 +49,16 @@ void pld_sim_wait(const int32_t *cell, int32_t expected, int32_t cmp);
 /* Whether the cell compares `cmp` to `expected` now (1 or 0). */
 int32_t pld_sim_test(const int32_t *cell, int32_t expected, int32_t cmp);
 
+/* An integer op of the kernel's own scalar code (the op numbered `site`)
+ * whose result MLIR leaves undefined for its operands, `what`: 0 a
+ * division or remainder by zero (arith.divsi, arith.remui, index.divs,
+ * ...), 1 a signed division of its type's minimum by -1, 2 a shift
+ * (arith.shli, index.shrs, ...) by its type's width or more. An error of
+ * the run at the op; the kernel goes on dividing by 1 or shifting by 0
+ * (LLVM may otherwise assume the case away, and with it a later bounds
+ * check, or the CPU faults). */
+void pld_sim_undefined(int64_t site, int32_t what);
+
 /* Orders this rank's earlier global-memory writes before its later ones
  * (pto.fence.barrier_all). */
 void pld_sim_fence(void);

@@ -65,12 +65,16 @@ impl PldPass for ConvertPtoToSim {
                 && current.attribute("pto.kernel_kind").is_ok()
                 && has_body(current);
             let helper = ir::symbol_name(current).is_some_and(|name| helpers.contains(&name));
-            if helper {
-                continue;
-            }
-            if !kernel {
-                ir::erase(current);
-            } else if let Err(refusal) = lower::lower_kernel(context, current) {
+            let lowered = match (helper, kernel) {
+                (true, _) => lower::guard_undefined(context, current),
+                (false, true) => lower::lower_kernel(context, current)
+                    .and_then(|()| lower::guard_undefined(context, current)),
+                (false, false) => {
+                    ir::erase(current);
+                    Ok(())
+                }
+            };
+            if let Err(refusal) = lowered {
                 // As MLIR words an op's error: `'pto.tload' op is not
                 // simulated ...`.
                 pld_ir::diag::emit_error(

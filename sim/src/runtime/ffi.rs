@@ -118,6 +118,20 @@ pub extern "C" fn pld_sim_view_outside(
     crate::runtime::outside::record(address as usize, (site, dim), offset, size, extent) as *mut u8
 }
 
+/// `pld_sim_undefined`: the kernel's integer op at `site` divides by zero
+/// (`what` 0), divides the minimum of its signed type by -1 (1) or shifts
+/// by its type's width or more (2); an error of the run at the op (the
+/// kernel goes on with a harmless operand).
+#[no_mangle]
+pub extern "C" fn pld_sim_undefined(site: i64, what: i32) {
+    let message = match what {
+        0 => "divides by zero",
+        1 => "overflows: the minimum of its signed type divided by -1",
+        _ => "shifts by the width of its type or more (or by a negative amount)",
+    };
+    with_current(|state, rank| state.error_at(rank, site, message.to_string()));
+}
+
 /// `pld_sim_scalar`: a scalar access of `bytes` at `address`; returns the
 /// address the kernel accesses: `address` when the bytes lie where a
 /// copy's side may (a window, a tile of the core, a buffer the run gave the
@@ -572,6 +586,7 @@ pub const DEVICE_FUNCTIONS: &[(&str, *mut ())] = &[
     ("pld_sim_at", pld_sim_at as *mut ()),
     ("pld_sim_scalar", pld_sim_scalar as *mut ()),
     ("pld_sim_view_outside", pld_sim_view_outside as *mut ()),
+    ("pld_sim_undefined", pld_sim_undefined as *mut ()),
     ("pld_sim_notify", pld_sim_notify as *mut ()),
     ("pld_sim_wait", pld_sim_wait as *mut ()),
     ("pld_sim_test", pld_sim_test as *mut ()),

@@ -31,6 +31,8 @@ use std::collections::HashMap;
 
 mod comm;
 pub mod declarations;
+mod undefined;
+pub use undefined::guard_undefined;
 mod rewriter;
 mod scalar;
 mod tiles;

@@ -40,3 +40,18 @@ func.func @wait_gt(%s: !pto.ptr<i32>) attributes {pto.kernel_kind = #pto.kernel_
 func.func @unconverted(%d: tensor<1x8xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
   return
 }
+
+// -----
+
+// A division on vectors: the simulator checks a scalar's divisor only
+// (undefined.mlir), so a kernel's helper dividing lanes is refused.
+func.func @lanes(%v: vector<4xi32>) -> vector<4xi32> {
+  // expected-error@+1 {{'arith.divsi' op on vector<4xi32> is not simulated: the simulator checks a scalar's divisor or shift amount, which MLIR leaves undefined when it is out of range (use scalars)}}
+  %q = arith.divsi %v, %v : vector<4xi32>
+  return %q : vector<4xi32>
+}
+
+func.func @vk(%v: vector<4xi32>) attributes {pto.kernel_kind = #pto.kernel_kind<"vector">} {
+  %q = func.call @lanes(%v) : (vector<4xi32>) -> vector<4xi32>
+  return
+}

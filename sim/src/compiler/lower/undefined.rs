@@ -1,0 +1,208 @@
+//! Integer ops of the kernel's own scalar code whose result MLIR leaves
+//! undefined, guarded: a division or remainder by 0, a signed division of
+//! its type's minimum by -1, and a shift by the type's width or more. LLVM
+//! may assume these away, and with them a later bounds check (a load then
+//! lands anywhere), or the CPU faults. Before each such op the lowering
+//! checks its operands: on a bad one it calls `pld_sim_undefined` (an
+//! error of the run at the op) and the op goes on with a harmless operand
+//! instead (divides by 1, shifts by 0). A signed remainder of the minimum
+//! by -1 is 0, as by 1, and no error.
+
+use melior::{
+    dialect::arith,
+    ir::{
+        r#type::{IntegerType, TypeLike},
+        OperationRef, Type, Value, ValueLike,
+    },
+    Context,
+};
+use pld_ir::{self as ir, build::Builder};
+
+/// An op whose operands may leave its result undefined.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Risky {
+    /// An unsigned division or remainder: a divisor of 0.
+    Unsigned,
+    /// A signed quotient: a divisor of 0, or the minimum by -1.
+    SignedQuotient,
+    /// A signed remainder: a divisor of 0 (the minimum by -1 is 0).
+    SignedRemainder,
+    /// A shift: by the type's width or more (or a negative amount, which
+    /// is that as unsigned).
+    Shift,
+}
+
+/// What `pld_sim_undefined` is told (its `what`, as `pld_sim.h` numbers it).
+#[derive(Clone, Copy)]
+enum Undefined {
+    DivisionByZero = 0,
+    Overflow = 1,
+    ShiftTooFar = 2,
+}
+
+fn risky(name: &str) -> Option<Risky> {
+    match name {
+        "arith.divui" | "arith.remui" | "arith.ceildivui" | "index.divu" | "index.remu"
+        | "index.ceildivu" => Some(Risky::Unsigned),
+        "arith.divsi" | "arith.ceildivsi" | "arith.floordivsi" | "index.divs"
+        | "index.ceildivs" | "index.floordivs" => Some(Risky::SignedQuotient),
+        "arith.remsi" | "index.rems" => Some(Risky::SignedRemainder),
+        "arith.shli" | "arith.shrsi" | "arith.shrui" | "index.shl" | "index.shrs"
+        | "index.shru" => Some(Risky::Shift),
+        _ => None,
+    }
+}
+
+/// Guards every such op in `function` (a kernel or a helper it calls); the
+/// first on other than a scalar (a vector, whose lanes it does not check)
+/// is refused.
+pub fn guard_undefined<'c, 'a>(
+    context: &'c Context,
+    function: OperationRef<'c, 'a>,
+) -> Result<(), super::Refusal<'c, 'a>>
+where
+    'c: 'a,
+{
+    for op in ir::collect(function, |name| risky(name).is_some()) {
+        guard(context, op)?;
+    }
+    Ok(())
+}
+
+/// The width of a scalar integer type (`index` is 64 bits in the
+/// simulator); `None` for anything else.
+fn scalar_width(ty: Type) -> Option<u32> {
+    if ty.is_index() {
+        return Some(64);
+    }
+    IntegerType::try_from(ty).ok().map(|t| t.width())
+}
+
+fn guard<'c, 'a>(context: &'c Context, op: OperationRef<'c, 'a>) -> super::Lowered<'c, 'a>
+where
+    'c: 'a,
+{
+    let name = ir::op_name(&op);
+    let (Some(kind), Some(lhs), Some(rhs)) = (risky(&name), ir::operand(op, 0), ir::operand(op, 1))
+    else {
+        return Ok(());
+    };
+    let ty = rhs.r#type();
+    let Some(width) = scalar_width(ty) else {
+        return super::rewriter::refuse(
+            op,
+            format!(
+                "on {ty} is not simulated: the simulator checks a scalar's divisor or shift \
+                 amount, which MLIR leaves undefined when it is out of range (use scalars)"
+            ),
+        );
+    };
+    let b = Builder::before(context, op);
+    let constant = |value: i64| b.value(ir::constant(context, ty, value, b.location));
+    let or = |x, y| b.value(arith::ori(x, y, b.location));
+    let (replace, harmless) = match kind {
+        Risky::Shift => {
+            // Unsigned, so that a negative amount is too far as well.
+            let too_far = b.value(arith::cmpi(
+                context,
+                arith::CmpiPredicate::Uge,
+                rhs,
+                constant(i64::from(width)),
+                b.location,
+            ));
+            let what = [(too_far, Undefined::ShiftTooFar)];
+            report(context, &b, (op, &name), too_far, &what);
+            (too_far, 0)
+        }
+        _ => {
+            let zero = b.equal(rhs, constant(0));
+            let overflow = (kind != Risky::Unsigned)
+                .then(|| minimum_by_minus_one(&b, (lhs, rhs), width))
+                .flatten();
+            let bad = overflow.map_or(zero, |overflow| or(zero, overflow));
+            match (kind, overflow) {
+                (Risky::SignedQuotient, Some(overflow)) => {
+                    let what = [
+                        (zero, Undefined::DivisionByZero),
+                        (overflow, Undefined::Overflow),
+                    ];
+                    report(context, &b, (op, &name), bad, &what);
+                }
+                _ => {
+                    let what = [(zero, Undefined::DivisionByZero)];
+                    report(context, &b, (op, &name), zero, &what);
+                }
+            }
+            (bad, 1)
+        }
+    };
+    let operand = b.select(replace, constant(harmless), rhs);
+    ir::set_operands(op, &[lhs, operand]);
+    Ok(())
+}
+
+/// `lhs == MIN && rhs == -1` for a signed type of `width` bits that has a
+/// minimum other than -1 and fits a constant here (not i1, not i65 and
+/// wider).
+fn minimum_by_minus_one<'c, 'a>(
+    b: &Builder<'c, 'a>,
+    (lhs, rhs): (Value<'c, 'a>, Value<'c, 'a>),
+    width: u32,
+) -> Option<Value<'c, 'a>>
+where
+    'c: 'a,
+{
+    if !(2..=64).contains(&width) {
+        return None;
+    }
+    let ty = rhs.r#type();
+    let constant = |value: i64| b.value(ir::constant(b.context, ty, value, b.location));
+    let both = [
+        b.equal(lhs, constant(i64::MIN >> (64 - width))),
+        b.equal(rhs, constant(-1)),
+    ];
+    Some(b.value(arith::andi(both[0], both[1], b.location)))
+}
+
+/// When `any` holds (one of the conditions of `what`), calls
+/// `pld_sim_undefined` with the op's site and the first `what` whose
+/// condition holds.
+fn report<'c, 'a>(
+    context: &'c Context,
+    b: &Builder<'c, 'a>,
+    (op, name): (OperationRef<'c, 'a>, &str),
+    any: Value<'c, 'a>,
+    what: &[(Value<'c, 'a>, Undefined)],
+) where
+    'c: 'a,
+{
+    let site =
+        crate::runtime::sites::register(name, crate::compiler::locate::location_of(op, name));
+    let branch = b.if_then_else(any, &[]);
+    let then = &branch.then_body;
+    let site = then.value(ir::constant(
+        context,
+        ir::i64_type(context),
+        site,
+        then.location,
+    ));
+    // The first that holds: later conditions are tried in reverse.
+    let code = what
+        .iter()
+        .rev()
+        .fold(None, |later, (condition, kind)| {
+            let code = then.i32(*kind as i64);
+            Some(match later {
+                None => code,
+                Some(later) => then.select(*condition, code, later),
+            })
+        })
+        .expect("at least one condition");
+    then.insert(melior::dialect::func::call(
+        context,
+        melior::ir::attribute::FlatSymbolRefAttribute::new(context, "pld_sim_undefined"),
+        &[site, code],
+        &[],
+        then.location,
+    ));
+}

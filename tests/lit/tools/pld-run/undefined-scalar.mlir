@@ -1,0 +1,79 @@
+// A kernel's scalar op whose result MLIR leaves undefined is an error of
+// the run at the op, on each rank that makes it, status 1; the kernel goes
+// on dividing by 1 or shifting by 0. A remainder by zero used as a tile's
+// row crashed pld-run (status 139: LLVM dropped the bounds check after
+// it), a division by zero in a helper killed it with SIGFPE (136), and a
+// quotient of the minimum by -1 or a shift by 40 went unsaid (status 0).
+// The IR: tests/lit/passes/convert-pto-to-sim/undefined.mlir.
+//
+// RUN: split-file %s %t
+// RUN: not pld-run %t/zero.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=ZERO
+// RUN: not pld-run %t/ops.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=OPS
+// RUN: not pld-run %t/helper.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=HELPER
+// The explorer reports it per schedule:
+// RUN: not pld-run %t/zero.mlir --ranks 2 --explore 1 | FileCheck %s --check-prefix=EXPLORE
+
+//--- zero.mlir
+func.func @k(%sig: tensor<2x1xi32, #pld.dist>, %src: tensor<4x64xf32>, %out: tensor<4x64xf32>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (tensor<2x1xi32, #pld.dist>) -> !pld.ctx
+  %me = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %z = arith.constant 0 : i32
+  %q = arith.remsi %me, %z : i32
+  %i = arith.index_cast %q : i32 to index
+  %t = "pld.tile_load"(%src, %i, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (tensor<4x64xf32>, index, index) -> tensor<1x64xf32, #pld.tile>
+  "pld.tile_store"(%t, %out, %c0, %c0) : (tensor<1x64xf32, #pld.tile>, tensor<4x64xf32>, index, index) -> ()
+  return
+}
+// ZERO: pld-run: error: rank 0: {{.*}}zero.mlir:6:8: arith.remsi: divides by zero
+// ZERO-NEXT: pld-run: error: rank 1: {{.*}}zero.mlir:6:8: arith.remsi: divides by zero
+// ZERO-NOT: error
+// EXPLORE: schedule 0 (--replay 0): error: rank 0: {{.*}}zero.mlir:6:8: arith.remsi: divides by zero
+
+//--- ops.mlir
+// On rank 0 %minme is the minimum of i32: the quotients by -1 overflow,
+// the remainder is 0 (no error: it reads row 0); the shift by 40 is too
+// far on both ranks.
+func.func @k(%sig: tensor<2x1xi32, #pld.dist>, %src: tensor<4x64xf32>, %out: tensor<4x64xf32>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (tensor<2x1xi32, #pld.dist>) -> !pld.ctx
+  %me = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %min = arith.constant -2147483648 : i32
+  %m1 = arith.constant -1 : i32
+  %c40 = arith.constant 40 : i32
+  %minme = arith.addi %min, %me : i32
+  %a = arith.divsi %minme, %m1 : i32
+  %b = arith.remsi %minme, %m1 : i32
+  %c = arith.shli %me, %c40 : i32
+  %d = arith.floordivsi %minme, %m1 : i32
+  %i = arith.index_cast %b : i32 to index
+  %t = "pld.tile_load"(%src, %i, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (tensor<4x64xf32>, index, index) -> tensor<1x64xf32, #pld.tile>
+  "pld.tile_store"(%t, %out, %c0, %c0) : (tensor<1x64xf32, #pld.tile>, tensor<4x64xf32>, index, index) -> ()
+  return
+}
+// OPS: pld-run: error: rank 0: {{.*}}ops.mlir:12:8: arith.divsi: overflows: the minimum of its signed type divided by -1
+// OPS-NEXT: pld-run: error: rank 0: {{.*}}ops.mlir:14:8: arith.shli: shifts by the width of its type or more (or by a negative amount)
+// OPS-NEXT: pld-run: error: rank 0: {{.*}}ops.mlir:15:8: arith.floordivsi: overflows: the minimum of its signed type divided by -1
+// OPS-NEXT: pld-run: error: rank 1: {{.*}}ops.mlir:14:8: arith.shli: shifts by the width of its type or more (or by a negative amount)
+// OPS-NOT: error
+
+//--- helper.mlir
+func.func @half(%x: index, %y: index) -> index {
+  %q = arith.divui %x, %y : index
+  return %q : index
+}
+func.func @k(%sig: tensor<2x1xi32, #pld.dist>, %src: tensor<4x64xf32>, %out: tensor<4x64xf32>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (tensor<2x1xi32, #pld.dist>) -> !pld.ctx
+  %me = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %mi = arith.index_cast %me : i32 to index
+  %i = func.call @half(%c2, %mi) : (index, index) -> index
+  %j = arith.remui %i, %c2 : index
+  %t = "pld.tile_load"(%src, %j, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (tensor<4x64xf32>, index, index) -> tensor<1x64xf32, #pld.tile>
+  "pld.tile_store"(%t, %out, %c0, %c0) : (tensor<1x64xf32, #pld.tile>, tensor<4x64xf32>, index, index) -> ()
+  return
+}
+// Rank 0 divides by its rank, 0; rank 1 by 1.
+// HELPER: pld-run: error: rank 0: {{.*}}helper.mlir:2:8: arith.divui: divides by zero
+// HELPER-NOT: error
