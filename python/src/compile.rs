@@ -78,7 +78,12 @@ fn opt_bytes(source: &[u8], name: &str, options: &Options) -> Result<Vec<u8>, Fa
 /// bytecode read by MLIR and printed back with its locations.
 #[pyfunction]
 pub fn source_text(py: Python<'_>, source: Vec<u8>, name: String) -> PyResult<String> {
-    py.detach(move || guarded(|| pld_tools::files::as_text(&name, &source).map_err(Failure::plain)))
+    // Bytecode MLIR cannot read fails with its rendered diagnostics.
+    let read = move || {
+        pld_tools::files::as_text(&name, &source)
+            .map_err(|shown| Failure::message(shown.trim_end().to_string()))
+    };
+    py.detach(move || guarded(read))
         .map_err(|f| f.into_pyerr(py))
 }
 

@@ -393,6 +393,19 @@ def test_bytecode_runs_and_translates_as_its_text(example) -> None:
     assert pld.translate(pld.opt(converted, emit_bytecode=True)) == pld.translate(converted)
 
 
+def test_damaged_bytecode_fails_with_its_diagnostics_everywhere(example) -> None:
+    # run and translate raised pld.Error with the message but no
+    # diagnostics, where opt had them.
+    cut = pld.opt(example("allreduce.mlir"), emit_bytecode=True)[:200]
+    for call in (pld.opt, lambda s: pld.run(s, ranks=4), pld.translate):
+        with pytest.raises(pld.Error) as raised:
+            call(cut)
+        diagnostics = raised.value.diagnostics
+        assert len(diagnostics) == 1, (call, str(raised.value))
+        assert diagnostics[0].severity == "error"
+        assert "bytecode" in diagnostics[0].notes[0].message, diagnostics[0].notes
+
+
 @pytest.mark.parametrize("keyword, value", [
     ("ranks", "4"), ("ranks", 4.0), ("ranks", True),
     ("deadline", "1"), ("deadline", True), ("deadline", None),
