@@ -856,6 +856,17 @@ fn seeds_past_what_a_result_can_give_are_refused() {
     api::pldProgramDestroy(program);
 }
 
+#[test]
+fn a_null_program_runs_nothing() {
+    // With no program there is no context to report on: a null result (and
+    // a line on standard error, which it lacked).
+    let none = PldProgram {
+        ptr: std::ptr::null_mut(),
+    };
+    let result = run_plain(&none, std::ptr::null_mut());
+    assert!(result.ptr.is_null());
+}
+
 /// Runs `program` with `options`: no result, and a diagnostic holding
 /// `words`.
 fn refused_saying(program: &PldProgram, options: *mut std::ffi::c_void, sink: &Sink, words: &str) {

@@ -325,6 +325,7 @@ pub extern "C" fn pldProgramRun(
     outputs: *const PldOutputBuffer,
 ) -> PldRunResult {
     let Some(handle) = raw::handle::<Program>(program.ptr) else {
+        raw::refused_null(true, "pldProgramRun", "PldProgram");
         return null_result();
     };
     raw::guard(Some(handle.context), null_result(), || {

@@ -67,7 +67,7 @@ typedef struct PldOutputBuffer {
 /// Per-rank counters of a run.
 typedef struct PldCounters {
   uint64_t notifies;           ///< Signal notifies the rank sent.
-  uint64_t waits;              ///< Signal waits it completed.
+  uint64_t waits;              ///< Signal waits it began (one a deadlock stopped too).
   uint64_t remoteBytesRead;    ///< Bytes it read from other ranks' windows.
   uint64_t remoteBytesWritten; ///< Bytes it wrote into other ranks' windows.
   uint64_t roundTrips;         ///< L3 -> L2 round trips (whole programs).
@@ -204,7 +204,8 @@ PLD_CAPI_EXPORTED bool pldProgramIsBufferOnRank(PldProgram program,
 /// when the run cannot start (a buffer or rank out of range, a size that is
 /// not the buffer's, two inputs for one buffer and rank, a negative count or
 /// a null array with a positive count, options one of whose setters refused
-/// its value). A run that
+/// its value); for a null program, a line on standard error instead. A run
+/// that
 /// deadlocks, leaks credits, races or computes wrong numbers is not an error:
 /// its result says so (pldRunResultIsOk).
 PLD_CAPI_EXPORTED PldRunResult pldProgramRun(PldProgram program,
