@@ -669,6 +669,33 @@ fn deadlocks_and_leaks_name_ranks_cells_and_locations() {
 }
 
 #[test]
+fn a_fault_names_its_rank_and_op() {
+    // On three ranks the leaky barrier's rank 2 computes peer -1: its
+    // notify and wait name row -1 of the two-row signal. The findings had
+    // the message only (no rank, no location).
+    let (context, sink) = host_context();
+    let faulty = program_of(&context, &sink, "leak.mlir", LEAK, 3);
+    let result = run_plain(&faulty, std::ptr::null_mut());
+    assert!(!result.ptr.is_null(), "{:?}", messages(&sink));
+    let errors: Vec<_> = findings(&result)
+        .into_iter()
+        .filter(|f| f.0 == FindingKind::Error)
+        .collect();
+    assert!(!errors.is_empty());
+    for (_, ranks, _, locations) in &errors {
+        assert_eq!(ranks, &[2]);
+        assert_eq!(locations.len(), 1);
+        let line = locations[0].strip_prefix("leak.mlir:").unwrap_or_default();
+        assert!(
+            ["9:", "10:"].iter().any(|l| line.starts_with(l)),
+            "{locations:?}"
+        );
+    }
+    api::pldRunResultDestroy(result);
+    api::pldProgramDestroy(faulty);
+}
+
+#[test]
 fn a_time_limit_stops_its_run_and_no_other() {
     let (context, sink) = host_context();
     let deadlocking = program_of(&context, &sink, "deadlock.mlir", DEADLOCK, 3);

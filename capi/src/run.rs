@@ -245,19 +245,24 @@ fn record(
     report.counters = counters;
 }
 
-/// The errors and fatal errors of a run.
+/// The errors and fatal errors of a run, each with the rank and the op's
+/// location it names.
 fn faults(outcome: &pld_sim::Outcome) -> Vec<Finding> {
-    let mut findings: Vec<Finding> = outcome
+    let fatals = outcome.fatals.iter().map(ToString::to_string);
+    outcome
         .errors
         .iter()
-        .map(|e| Finding::message(FindingKind::Error, e.clone()))
-        .collect();
-    for fatal in &outcome.fatals {
-        let mut finding = Finding::message(FindingKind::Error, fatal.to_string());
-        finding.ranks = vec![fatal.rank];
-        findings.push(finding);
-    }
-    findings
+        .cloned()
+        .chain(fatals)
+        .map(|message| {
+            let (rank, location) = pld_sim::error_place(&message);
+            let located = location.map(str::to_string);
+            let mut finding = Finding::message(FindingKind::Error, message);
+            finding.ranks = rank.into_iter().collect();
+            finding.locations = located.into_iter().collect();
+            finding
+        })
+        .collect()
 }
 
 /// One finding per rank of a deadlock; `cell(offset)` names a waited-on

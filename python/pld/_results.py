@@ -173,9 +173,13 @@ class WrongResult:
 @dataclass(frozen=True)
 class RunError:
     """A fault the simulator caught in a rank (an address outside every
-    window, a violated constraint, a kernel that panicked)."""
+    window, a violated constraint, a kernel that panicked): ``message`` as
+    pld-run prints it, ``rank`` and the op's ``location``
+    (``file:line:col``) where it names them (``None`` otherwise)."""
 
     message: str
+    rank: int | None = None
+    location: str | None = None
 
     def __str__(self) -> str:
         return self.message
@@ -202,12 +206,15 @@ class RunResult:
     leaks: list[Leak]
     errors: list[str]
     stats: Stats
+    #: Each error's (rank, location), where it names them.
+    error_places: list[tuple[int | None, str | None]] = field(default_factory=list)
 
     @property
     def findings(self) -> list[Finding]:
         """Everything that went wrong: errors, the deadlock, leaked
         credits, wrong results (empty for a clean run)."""
-        found: list[Finding] = [RunError(e) for e in self.errors]
+        places = self.error_places or [(None, None)] * len(self.errors)
+        found: list[Finding] = [RunError(e, r, at) for e, (r, at) in zip(self.errors, places)]
         if self.deadlock is not None:
             found.append(self.deadlock)
         found.extend(self.leaks)
@@ -344,6 +351,7 @@ def run_result(raw: dict[str, Any]) -> RunResult:
         deadlock=_deadlock(raw["deadlock"]),
         leaks=[Leak(b, _index(i), r, v, m) for (b, i, r, v, m) in raw["leaks"]],
         errors=list(raw["errors"]),
+        error_places=[(r, at) for (r, at) in raw["error_places"]],
         stats=Stats(
             per_rank=[Counters(*c) for c in raw["counters"]],
             round_trips=None if raw["round_trips"] is None else list(raw["round_trips"]),

@@ -164,6 +164,13 @@ impl Report {
             .collect();
         d.set_item("leaks", leaks)?;
         d.set_item("errors", &self.errors)?;
+        // Each error's rank and op location, where it names them.
+        let places: Vec<_> = self
+            .errors
+            .iter()
+            .map(|e| pld_sim::error_place(e))
+            .collect();
+        d.set_item("error_places", places)?;
         let counters: Vec<_> = self
             .counters
             .iter()

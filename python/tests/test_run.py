@@ -273,6 +273,10 @@ def test_device_faults_are_errors_of_the_result() -> None:
     assert any("leaves its pto.make_tensor_view (elements -1..0 of dimension 0" in e
                for e in result.errors)
     assert isinstance(result.findings[0], pld.RunError)
+    # Each names its rank and op apart from the text (they were None).
+    for fault in (f for f in result.findings if isinstance(f, pld.RunError)):
+        assert fault.rank == 2, fault
+        assert fault.location is not None and fault.location.split(":")[-2] in ("9", "10"), fault
 
 
 # --- errors ------------------------------------------------------------------

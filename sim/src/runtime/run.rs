@@ -1697,14 +1697,39 @@ impl State<'_> {
 /// the order each rank had them: the threads record them as they come,
 /// so that a report reads the same from one run to the next.
 fn in_rank_order(mut errors: Vec<String>) -> Vec<String> {
-    let rank = |e: &String| -> usize {
-        e.strip_prefix("rank ")
-            .and_then(|rest| rest.split(':').next())
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(usize::MAX)
-    };
-    errors.sort_by_key(rank);
+    errors.sort_by_key(|e| error_place(e).0.unwrap_or(usize::MAX));
     errors
+}
+
+/// The rank and the op's location an error of the run names, as
+/// [`State::error`], [`State::error_at`] and [`Fatal`] write them
+/// (`rank 1: k.mlir:5:3: pto.comm_tnotify: ...`), when it names them: for a
+/// host that wants them apart from the text (the C API's findings,
+/// Python's `RunError`).
+pub fn error_place(error: &str) -> (Option<usize>, Option<&str>) {
+    let Some((rank, rest)) = error
+        .strip_prefix("rank ")
+        .and_then(|rest| rest.split_once(": "))
+    else {
+        return (None, None);
+    };
+    let Ok(rank) = rank.parse() else {
+        return (None, None);
+    };
+    let location = rest
+        .split_once(": ")
+        .map(|(place, _)| place)
+        .filter(|place| is_location(place));
+    (Some(rank), location)
+}
+
+/// Whether `place` is `file:line:col`.
+fn is_location(place: &str) -> bool {
+    let mut parts = place.rsplitn(3, ':');
+    let number = |part: Option<&str>| {
+        part.is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+    };
+    number(parts.next()) && number(parts.next()) && parts.next().is_some_and(|f| !f.is_empty())
 }
 
 impl State<'_> {
@@ -1815,6 +1840,27 @@ fn chrome_trace(ranks: &[Mutex<Vec<Event>>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_errors_rank_and_location_are_read_back() {
+        let at = "rank 12: k.mlir:5:3: pto.comm_tnotify: notify on a cell outside every window";
+        assert_eq!(error_place(at), (Some(12), Some("k.mlir:5:3")));
+        // A builtin's device call names no op; a fatal error names its call.
+        let plain = "rank 0: a copy of 64 bytes outside every window";
+        assert_eq!(error_place(plain), (Some(0), None));
+        let fatal = Fatal {
+            rank: 3,
+            code: 5,
+            message: "bad".into(),
+            call: "dir/f.mlir:14:15: pld.tensor_all_to_all_v".into(),
+        };
+        assert_eq!(
+            error_place(&fatal.to_string()),
+            (Some(3), Some("dir/f.mlir:14:15"))
+        );
+        assert_eq!(error_place("no rank here: x.mlir:1:2: y"), (None, None));
+        assert_eq!(error_place("rank 1: x.mlir:1: y"), (Some(1), None));
+    }
 
     #[test]
     fn errors_are_reported_by_rank_each_rank_in_its_order() {
