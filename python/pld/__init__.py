@@ -208,8 +208,8 @@ def _time_limit(limit: float | None) -> float | None:
     if limit == float("inf"):
         return None
     if not 0 < limit <= _MOST_SECONDS:
-        raise ValueError(f"time_limit takes a positive number of seconds (at most about 1.8e19) "
-                         f"or None, not {limit}")
+        raise ValueError(f"time_limit takes a positive number of seconds (at most about 1.8e19), "
+                         f"or None or infinity for no limit, not {limit}")
     return limit
 
 
@@ -324,7 +324,8 @@ def run(source: Source, *, ranks: int = 2, inputs: Inputs | None = None,
     every collective's result with a golden (``--check``); ``deadline`` is
     how long every live rank may wait before the run is a deadlock;
     ``time_limit`` how long the whole call may take (``--time-limit``;
-    ``None``, the default, for no limit). The numeric keywords take ints
+    ``None``, the default, or infinity for no limit; 0 is refused, where
+    the C API's ``pldRunOptionsSetTimeLimit`` reads it as no limit). The numeric keywords take ints
     (``deadline`` and ``time_limit`` an int or a float), never a string or
     a bool: anything else raises ``TypeError``.
 

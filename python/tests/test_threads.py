@@ -212,14 +212,14 @@ def test_a_time_limit_keeps_an_explorations_race(root) -> None:
 
 
 @pytest.mark.parametrize("limit, error, words", [
-    (0, ValueError, "time_limit takes a positive number of seconds (at most about 1.8e19) or "
-     "None, not 0.0"),
-    (-1.5, ValueError, "time_limit takes a positive number of seconds (at most about 1.8e19) or "
-     "None, not -1.5"),
+    (0, ValueError, "time_limit takes a positive number of seconds (at most about 1.8e19), or "
+     "None or infinity for no limit, not 0.0"),
+    (-1.5, ValueError, "time_limit takes a positive number of seconds (at most about 1.8e19), or "
+     "None or infinity for no limit, not -1.5"),
     (float("nan"), ValueError, "time_limit takes a positive number of seconds (at most about "
-     "1.8e19) or None, not nan"),
-    (1e300, ValueError, "time_limit takes a positive number of seconds (at most about 1.8e19) or "
-     "None, not 1e+300"),
+     "1.8e19), or None or infinity for no limit, not nan"),
+    (1e300, ValueError, "time_limit takes a positive number of seconds (at most about 1.8e19), or "
+     "None or infinity for no limit, not 1e+300"),
     ("1", TypeError, "time_limit is a number of seconds (an int or a float) or None, not str"),
     (True, TypeError, "time_limit is a number of seconds (an int or a float) or None, not bool"),
 ])
