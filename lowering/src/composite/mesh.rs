@@ -301,8 +301,14 @@ where
             .result(view_type)
             .build(),
     );
+    // A single-column box of several rows is a column-major tile (spec:
+    // an [M, 1] tile is col_major; the loads' verifier requires it).
+    let encoding = match (valid_rows, valid_cols) {
+        (2.., 1) => r#"#pld.tile_with<{blayout = "col_major"}>"#,
+        _ => "#pld.tile",
+    };
     let tile = b.parse_type(&format!(
-        "tensor<{valid_rows}x{valid_cols}x{dtype}, #pld.tile>"
+        "tensor<{valid_rows}x{valid_cols}x{dtype}, {encoding}>"
     ));
     reduce_box(
         b,

@@ -131,6 +131,24 @@ func.func @partial(%data: tensor<2x4x16xf32, #pld.dist_with<{valid_shape = array
   return
 }
 
+// A one-column box of several rows is a column-major tile, as the spec
+// has an [M, 1] tile (the remote load's verifier refused a row-major one);
+// a one-element box stays row-major.
+// CHECK-LABEL: func.func @column
+// CHECK: "pld.tile_load"(%{{.*}}, %c0, %c0) {{.*}} -> tensor<3x1xf32, #pld.tile_with<{blayout = "col_major"}>>
+// CHECK: "pld.tile_remote_load"(%{{.*}}, %{{.*}}, %c0, %c0) {{.*}} -> tensor<3x1xf32, #pld.tile_with<{blayout = "col_major"}>>
+// CHECK: "pld.tile_store"(%{{.*}}, %{{.*}}, %c0, %c0) : (tensor<3x1xf32, #pld.tile_with<{blayout = "col_major"}>>
+// CHECK-LABEL: func.func @element
+// CHECK: "pld.tile_remote_load"(%{{.*}}, %{{.*}}, %c0, %c0) {{.*}} -> tensor<1x1xf32, #pld.tile>
+func.func @column(%data: tensor<4x40xf32, #pld.dist_with<{valid_shape = array<i64: 3, 1>}>>, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (tensor<4x40xf32, #pld.dist_with<{valid_shape = array<i64: 3, 1>}>>, !sig) -> tensor<4x40xf32, #pld.dist_with<{valid_shape = array<i64: 3, 1>}>>
+  return
+}
+func.func @element(%data: tensor<4x40xf32, #pld.dist_with<{valid_shape = array<i64: 1, 1>}>>, %sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">} : (tensor<4x40xf32, #pld.dist_with<{valid_shape = array<i64: 1, 1>}>>, !sig) -> tensor<4x40xf32, #pld.dist_with<{valid_shape = array<i64: 1, 1>}>>
+  return
+}
+
 // A valid_shape equal to the shape is no partial region (spec 7.1.1): a
 // 128x128 FP32 target (four chunks) takes the fully-valid chunked path
 // instead of being rejected as an oversized partial box.
