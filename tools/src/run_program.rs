@@ -239,6 +239,21 @@ fn program_inputs(
             .position(|b| b.name == name)
             .ok_or_else(|| {
                 let names: Vec<&str> = run.buffers.iter().map(|b| b.name.as_str()).collect();
+                let allocated = run
+                    .plan
+                    .domains
+                    .iter()
+                    .any(|d| d.slots.iter().any(|s| s.name == name));
+                if allocated && !names.is_empty() {
+                    // Allocated, and dispatched perhaps, but no kernel or
+                    // builtin of the run takes it.
+                    return format!(
+                        "the window buffer '{name}' is allocated, but no task of the run reads \
+                         or writes it (no kernel or builtin takes it), so it has nothing to \
+                         fill; --input names the buffers the tasks use ({})",
+                        names.join(", ")
+                    );
+                }
                 match names.is_empty() {
                     // Its buffers are those its tasks use.
                     true => format!(
