@@ -152,6 +152,14 @@ pub fn checkable(
     if !options.check || only_barriers(kernel) {
         return Ok(());
     }
+    // The checks before a run first: an operand too small for the ranks is
+    // said as such, with or without --check (--check named it as a golden
+    // it cannot compute).
+    pld_sim::program::shapes::check(
+        kernel,
+        options.ranks,
+        pld_sim::program::shapes::Rail::Composite,
+    )?;
     golden::checkable(kernel, options.ranks).map_err(|(collective, why)| match collective {
         Some(c) => format!("{}: --check cannot compare {}: {why}", c.location, c.op()),
         None => {

@@ -11,6 +11,14 @@
 // REDUCE: reduce.mlir:7:8: error: the signal of pld.tensor_reduce (s) is [3]; on 5 ranks it needs at least [5]{{$}}
 // RUN: not pld-run %t/allgather.mlir --ranks 5 2>&1 | FileCheck %s --check-prefix=ALLGATHER
 // ALLGATHER: allgather.mlir:11:8: error: the signal of pld.tensor_allgather (s) is [3, 1]; on 5 ranks it needs at least [5, 1]{{$}}
+// RUN: not pld-run %t/allgather.mlir --ranks 5 --check 2>&1 | FileCheck %s --check-prefix=ALLGATHER
+// One kernel says the same with --check as without (it said "--check
+// cannot compare pld.tensor_allgather: no golden: the target ... on 5
+// ranks it needs 5 rows", the golden's view of the same fault):
+// RUN: not pld-run %t/kernel.mlir --ranks 5 2>&1 | FileCheck %s --check-prefix=KERNEL
+// RUN: not pld-run %t/kernel.mlir --ranks 5 --check 2>&1 | FileCheck %s --check-prefix=KERNEL
+// KERNEL: kernel.mlir:2:8: error: the signal of pld.tensor_allgather (s) is [3, 1]; on 5 ranks it needs at least [5, 1]{{$}}
+// KERNEL-NOT: no golden
 // mode = "auto" is checked as the schedule it chooses: a ring-shaped
 // signal [6, 4] makes it the ring on 4 ranks, and on 2 or 5 ranks the ring
 // is refused before the run (it ran, wrongly, before), saying who chose it.
@@ -95,5 +103,11 @@ func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
 //--- a2av.mlir
 func.func @k(%inp: tensor<8x5xf32>, %data: tensor<8x5xf32, #pld.dist>, %sig: tensor<4x1xi32, #pld.dist>, %sc: tensor<4xi32>, %rc: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
   %r = "pld.tensor_all_to_all_v"(%inp, %data, %sig, %sc, %rc) : (tensor<8x5xf32>, tensor<8x5xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>, tensor<4xi32>, tensor<4x1xi32, #pld.dist>) -> tensor<8x5xf32, #pld.dist>
+  return
+}
+
+//--- kernel.mlir
+func.func @k(%i: tensor<1x7xf32>, %t: tensor<3x7xf32, #pld.dist>, %s: tensor<3x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allgather"(%i, %t, %s) : (tensor<1x7xf32>, tensor<3x7xf32, #pld.dist>, tensor<3x1xi32, #pld.dist>) -> tensor<3x7xf32, #pld.dist>
   return
 }
