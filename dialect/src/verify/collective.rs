@@ -28,7 +28,10 @@ pub fn check(kind: CollectiveKind, cx: &mut OpCx) {
 
 /// C9: every tensor operand is a tensor of its own: a signal that is also
 /// the target takes the credits into the data (the HOST rail refused it;
-/// InCore kernels ran into leaks, wrong results or a deadlock).
+/// InCore kernels ran into leaks, wrong results or a deadlock). A
+/// `pld.tensor_view` is its source's elements seen in another shape, so an
+/// operand and a view of it are one tensor too (an all_to_all from a view
+/// of its own target ran and gave wrong rows).
 fn distinct_operands(kind: CollectiveKind, cx: &mut OpCx) {
     let named: Vec<(&str, _)> = kind
         .facts()
@@ -37,10 +40,37 @@ fn distinct_operands(kind: CollectiveKind, cx: &mut OpCx) {
         .filter_map(|o| Some((o.role.group(), cx.one(o.role.group())?)))
         .collect();
     for (i, (a, value)) in named.iter().enumerate() {
-        if let Some((b, _)) = named[i + 1..].iter().find(|(_, other)| other == value) {
-            cx.error(format!("{a} and {b} must be different values"));
-        }
+        let Some((b, other)) = named[i + 1..]
+            .iter()
+            .find(|(_, other)| viewed(*other) == viewed(*value))
+        else {
+            continue;
+        };
+        let how = match (other == value, viewed(*value) == *value) {
+            (true, _) => String::new(),
+            (false, true) => format!(" ({b} is a pld.tensor_view of {a}: the same elements)"),
+            (false, false) if viewed(*other) == *other => {
+                format!(" ({a} is a pld.tensor_view of {b}: the same elements)")
+            }
+            (false, false) => {
+                format!(" ({a} and {b} are pld.tensor_views of one tensor: the same elements)")
+            }
+        };
+        cx.error(format!("{a} and {b} must be different values{how}"));
     }
+}
+
+/// The tensor `value` is a `pld.tensor_view` of, through chains of views
+/// (`value` itself when it is none).
+fn viewed<'c: 'a, 'a>(value: melior::ir::Value<'c, 'a>) -> melior::ir::Value<'c, 'a> {
+    let mut value = value;
+    while let Some(source) = pld_ir::defining_op(value)
+        .filter(|op| pld_ir::op_name(op) == "pld.tensor_view")
+        .and_then(|op| pld_ir::operand(op, 0))
+    {
+        value = source;
+    }
+    value
 }
 
 /// C36: signals and counts are packed ND and fully valid on every rail (a

@@ -30,3 +30,42 @@ func.func @k(%t: !t, %sig: !s) attributes {pld.kind = #pld.func_kind<"incore">} 
   %a = "pld.tensor_all_to_all"(%t, %t, %sig) : (!t, !t, !s) -> !t
   return
 }
+
+// -----
+
+// A pld.tensor_view is its source's elements in another shape: an operand
+// and a view of it are one tensor (an all_to_all from a view of its own
+// target passed, ran and gave wrong rows); so are two views of one tensor.
+!t = tensor<3x8xf32, #pld.dist>
+!s = tensor<3x1xi32, #pld.dist>
+func.func @k(%x: !t, %sig: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %v = "pld.tensor_view"(%x) {operandSegmentSizes = array<i32: 1, 0, 0>} : (!t) -> !t
+  // expected-error@+1 {{'pld.tensor_all_to_all' op input and target must be different values (input is a pld.tensor_view of target: the same elements)}}
+  %r = "pld.tensor_all_to_all"(%v, %x, %sig) : (!t, !t, !s) -> !t
+  return
+}
+
+// -----
+
+!t = tensor<3x8xf32, #pld.dist>
+!f = tensor<1x24xf32, #pld.dist>
+!s = tensor<3x1xi32, #pld.dist>
+func.func @k(%x: !t, %sig: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %a = "pld.tensor_view"(%x) {operandSegmentSizes = array<i32: 1, 0, 0>} : (!t) -> !f
+  %b = "pld.tensor_view"(%a) {operandSegmentSizes = array<i32: 1, 0, 0>} : (!f) -> !t
+  // expected-error@+1 {{'pld.tensor_all_to_all' op input and target must be different values (target is a pld.tensor_view of input: the same elements)}}
+  %r = "pld.tensor_all_to_all"(%x, %b, %sig) : (!t, !t, !s) -> !t
+  return
+}
+
+// -----
+
+!t = tensor<3x8xf32, #pld.dist>
+!s = tensor<3x1xi32, #pld.dist>
+func.func @k(%x: !t, %sig: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %a = "pld.tensor_view"(%x) {operandSegmentSizes = array<i32: 1, 0, 0>} : (!t) -> !t
+  %b = "pld.tensor_view"(%x) {operandSegmentSizes = array<i32: 1, 0, 0>} : (!t) -> !t
+  // expected-error@+1 {{'pld.tensor_all_to_all' op input and target must be different values (input and target are pld.tensor_views of one tensor: the same elements)}}
+  %r = "pld.tensor_all_to_all"(%a, %b, %sig) : (!t, !t, !s) -> !t
+  return
+}
