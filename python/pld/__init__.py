@@ -125,6 +125,11 @@ def _read(source: Source, name: str | None) -> tuple[bytes, str]:
         path = _os.fspath(source)
         return _Path(path).read_bytes(), name or path
     if isinstance(source, str):
+        if "\n" not in source and _os.path.isfile(source):
+            # One line naming a file is no MLIR: say what was meant (it
+            # failed as "expected operation name in quotes").
+            raise ValueError(f"source is MLIR text when a str; '{source}' names a file: pass "
+                             f"pathlib.Path('{source}') to read it")
         return source.encode(), name or "<source>"
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source), name or "<source>"

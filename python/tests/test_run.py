@@ -397,6 +397,14 @@ def test_bytecode_runs_and_translates_as_its_text(example) -> None:
     assert pld.translate(pld.opt(converted, emit_bytecode=True)) == pld.translate(converted)
 
 
+def test_a_file_name_given_as_text_says_to_pass_a_path(root) -> None:
+    # It failed as MLIR text: "expected operation name in quotes".
+    name = str(root / "examples" / "allreduce.mlir")
+    for call in (pld.opt, lambda s: pld.run(s, ranks=2), pld.translate):
+        with pytest.raises(ValueError, match=r"pass pathlib\.Path\("):
+            call(name)
+
+
 def test_damaged_bytecode_fails_with_its_diagnostics_everywhere(example) -> None:
     # run and translate raised pld.Error with the message but no
     # diagnostics, where opt had them.

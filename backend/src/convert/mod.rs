@@ -234,6 +234,7 @@ where
         .collect();
 
     unstructured_carries(function)?;
+    foreign_parameter_uses(function, &inputs)?;
     let (parameters, context_of) = parameters(context, function, &inputs)?;
     let globals = Globals { parameters };
 
@@ -342,6 +343,61 @@ fn unstructured_carries<'c, 'a>(function: OperationRef<'c, 'a>) -> Result<(), Fa
 /// The kernel's tensor parameters described, and each distributed one's
 /// CommContext argument (the contexts follow the parameters, in order).
 #[allow(clippy::type_complexity)]
+/// The ops other than pld's that may take a tensor parameter as it is:
+/// the loops, branches and yields that carry it (the rebind idiom, which
+/// the conversion follows) and calls (refused or bridged by their own
+/// rules).
+const CARRIERS: [&str; 11] = [
+    "scf.for",
+    "scf.yield",
+    "scf.if",
+    "scf.while",
+    "scf.condition",
+    "cf.br",
+    "cf.cond_br",
+    "func.call",
+    "affine.for",
+    "affine.yield",
+    "affine.if",
+];
+
+/// Refuses an op that is not pld's and uses a tensor parameter directly
+/// (`tensor.dim %x`, `tensor.extract`, `tensor.cast`): the parameter
+/// becomes a `!pto.ptr<T>`, and the op then failed MLIR's verifier on a
+/// type the user never wrote.
+fn foreign_parameter_uses<'c, 'a>(
+    function: OperationRef<'c, 'a>,
+    inputs: &[Type<'c>],
+) -> Result<(), Failure<'c, 'a>>
+where
+    'c: 'a,
+{
+    for (i, argument) in ir::entry_arguments(function, 0).into_iter().enumerate() {
+        let tensor = inputs
+            .get(i)
+            .is_some_and(|t| matches!(tensor_info(*t), Ok(Some(_))));
+        if !tensor {
+            continue;
+        }
+        let foreign = ir::users(argument).into_iter().find(|user| {
+            let name = op_name(user);
+            !name.starts_with("pld.") && !CARRIERS.contains(&name.as_str())
+        });
+        if let Some(user) = foreign {
+            return Err((
+                user,
+                format!(
+                    "uses the tensor parameter #{i} ({}) directly, which convert-pld-to-pto \
+                     turns into a pointer (!pto.ptr): read it with pld ops \
+                     (pld.tensor_read, pld.tile_load) instead",
+                    argument.r#type()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn parameters<'c, 'a>(
     context: &'c Context,
     function: OperationRef<'c, 'a>,

@@ -75,7 +75,9 @@ impl PldPass for MaterializeCommDomainScopes {
             match plan(function) {
                 Ok(domains) if domains.is_empty() => {}
                 Ok(domains) => {
-                    if let Err((op, message)) = wrap(context, function, &domains) {
+                    let wrapped = readable_depth(function, domains.len())
+                        .and_then(|()| wrap(context, function, &domains));
+                    if let Err((op, message)) = wrapped {
                         report.error(op, &message);
                     }
                 }
@@ -630,6 +632,54 @@ fn affine_map<'c>(context: &'c Context, expr: &str) -> Attribute<'c> {
 }
 
 /// Wraps the body of `function` in the domains, the first outermost.
+/// Refuses to wrap `function` in `scopes` nested scopes when the printed
+/// module would nest deeper than pld's tools read back
+/// ([`pld_ir::nesting::MAX_NESTING`]): the pass succeeded and wrote a
+/// module no pld tool could read (a shard program of 30 allreduces over
+/// different grid axes of 64 devices made 505 domains). A scope nests its
+/// body two levels deeper in the printed text (`({`), as does every region
+/// the body already has; the module, the function and a line's types take a
+/// few more.
+fn readable_depth<'c, 'a>(
+    function: OperationRef<'c, 'a>,
+    scopes: usize,
+) -> Result<(), (OperationRef<'c, 'a>, String)> {
+    const MARGIN: usize = 8;
+    let depth = 2 * (scopes + region_depth(function)) + MARGIN;
+    if depth <= pld_ir::nesting::MAX_NESTING {
+        return Ok(());
+    }
+    Err((
+        function,
+        format!(
+            "@{} would need {scopes} nested pld.comm_domain scopes, one per distinct set of \
+             devices its window buffers are used on, which nest its body about {depth} levels \
+             deep in the printed module; pld's tools read at most {} (docs/tools/pld-opt.md): \
+             use fewer distinct device sets (for a shard program, fewer distinct groups of \
+             grid axes)",
+            ir::symbol_name(function).unwrap_or_default(),
+            pld_ir::nesting::MAX_NESTING
+        ),
+    ))
+}
+
+/// How many regions deep the deepest op of `op`'s regions is.
+fn region_depth(op: OperationRef) -> usize {
+    let mut deepest = 0;
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            let mut inner = b.first_operation();
+            while let Some(nested) = inner {
+                deepest = deepest.max(1 + region_depth(nested));
+                inner = nested.next_in_block();
+            }
+            block = b.next_in_region();
+        }
+    }
+    deepest
+}
+
 fn wrap<'c, 'a>(
     context: &'c Context,
     function: OperationRef<'c, 'a>,

@@ -51,6 +51,21 @@ impl PldPass for ConvertPtoToSim {
             );
             return Err(PassFailed);
         }
+        if let Some(taken) = device_function_name(module) {
+            // The declarations added below would redefine it (MLIR said so
+            // at a line of the declarations' own text).
+            let name = ir::symbol_name(taken).unwrap_or_default();
+            pld_ir::diag::emit_error(
+                taken.location(),
+                &format!(
+                    "'{}' op @{name} has the name of one of the simulator's device functions \
+                     (runtime-sys/include/pld/pld_sim.h), which convert-pto-to-sim declares: \
+                     rename it",
+                    ir::op_name(&taken)
+                ),
+            );
+            return Err(PassFailed);
+        }
         let helpers = match helpers_of_kernels(module).and_then(|h| no_recursion(module, h)) {
             Ok(helpers) => helpers,
             Err((op, message)) => {
@@ -108,6 +123,24 @@ pub fn unconverted_kernel<'c, 'a>(module: OperationRef<'c, 'a>) -> Option<Operat
             && f.attribute("builtin_template_dir").is_err()
             && f.region(0).ok().and_then(|r| r.first_block()).is_some()
     })
+}
+
+/// The first op of `module`'s body whose symbol is the name of a device
+/// function (`pld_sim_fence`, ...).
+fn device_function_name<'c, 'a>(module: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let names: HashSet<String> = declarations::device_functions()
+        .into_iter()
+        .map(|f| f.name)
+        .collect();
+    let body = module.region(0).ok()?.first_block()?;
+    let mut op = body.first_operation();
+    while let Some(current) = op {
+        if ir::symbol_name(current).is_some_and(|name| names.contains(&name)) {
+            return Some(current);
+        }
+        op = current.next_in_block();
+    }
+    None
 }
 
 fn has_body(function: OperationRef) -> bool {

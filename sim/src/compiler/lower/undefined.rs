@@ -99,7 +99,7 @@ where
     };
     let b = Builder::before(context, op);
     let constant = |value: i64| b.value(ir::constant(context, ty, value, b.location));
-    let or = |x, y| b.value(arith::ori(x, y, b.location));
+    let site = (op, name.as_str());
     let (replace, harmless) = match kind {
         Risky::Shift => {
             // Unsigned, so that a negative amount is too far as well.
@@ -111,34 +111,51 @@ where
                 b.location,
             ));
             let what = [(too_far, Undefined::ShiftTooFar)];
-            report(context, &b, (op, &name), too_far, &what);
+            report(context, &b, site, too_far, &what);
             (too_far, 0)
         }
-        _ => {
-            let zero = b.equal(rhs, constant(0));
-            let overflow = (kind != Risky::Unsigned)
-                .then(|| minimum_by_minus_one(&b, (lhs, rhs), width))
-                .flatten();
-            let bad = overflow.map_or(zero, |overflow| or(zero, overflow));
-            match (kind, overflow) {
-                (Risky::SignedQuotient, Some(overflow)) => {
-                    let what = [
-                        (zero, Undefined::DivisionByZero),
-                        (overflow, Undefined::Overflow),
-                    ];
-                    report(context, &b, (op, &name), bad, &what);
-                }
-                _ => {
-                    let what = [(zero, Undefined::DivisionByZero)];
-                    report(context, &b, (op, &name), zero, &what);
-                }
-            }
-            (bad, 1)
-        }
+        _ => (divisor_guard(context, &b, site, kind, (lhs, rhs), width), 1),
     };
     let operand = b.select(replace, constant(harmless), rhs);
     ir::set_operands(op, &[lhs, operand]);
     Ok(())
+}
+
+/// Checks a division's divisor: reports a divisor of 0 (and for a signed
+/// quotient the minimum by -1); returns when the op must divide by 1
+/// instead (either case, and a signed remainder's minimum by -1).
+fn divisor_guard<'c, 'a>(
+    context: &'c Context,
+    b: &Builder<'c, 'a>,
+    site: (OperationRef<'c, 'a>, &str),
+    kind: Risky,
+    (lhs, rhs): (Value<'c, 'a>, Value<'c, 'a>),
+    width: u32,
+) -> Value<'c, 'a>
+where
+    'c: 'a,
+{
+    let zero = b.equal(
+        rhs,
+        b.value(ir::constant(context, rhs.r#type(), 0, b.location)),
+    );
+    let overflow = (kind != Risky::Unsigned)
+        .then(|| minimum_by_minus_one(b, (lhs, rhs), width))
+        .flatten();
+    let bad = overflow.map_or(zero, |overflow| {
+        b.value(arith::ori(zero, overflow, b.location))
+    });
+    match (kind, overflow) {
+        (Risky::SignedQuotient, Some(overflow)) => {
+            let what = [
+                (zero, Undefined::DivisionByZero),
+                (overflow, Undefined::Overflow),
+            ];
+            report(context, b, site, bad, &what);
+        }
+        _ => report(context, b, site, zero, &[(zero, Undefined::DivisionByZero)]),
+    }
+    bad
 }
 
 /// `lhs == MIN && rhs == -1` for a signed type of `width` bits that has a

@@ -55,3 +55,13 @@ func.func @vk(%v: vector<4xi32>) attributes {pto.kernel_kind = #pto.kernel_kind<
   %q = func.call @lanes(%v) : (vector<4xi32>) -> vector<4xi32>
   return
 }
+
+// -----
+
+// A function named as a device function collides with the declarations the
+// pass adds: said at the function (MLIR said "redefinition of symbol" at a
+// line of the declarations' text, past the end of the file).
+// expected-error@+1 {{'func.func' op @pld_sim_fence has the name of one of the simulator's device functions (runtime-sys/include/pld/pld_sim.h), which convert-pto-to-sim declares: rename it}}
+func.func @pld_sim_fence() attributes {pto.kernel_kind = #pto.kernel_kind<"vector">} {
+  return
+}
