@@ -398,17 +398,18 @@ where
     Ok(())
 }
 
+/// Each tensor parameter's global view, and each distributed one's
+/// CommContext parameter, by parameter number.
+type Parameters<'c, 'a> = (
+    HashMap<usize, views::Global<'c, 'a>>,
+    HashMap<usize, Value<'c, 'a>>,
+);
+
 fn parameters<'c, 'a>(
     context: &'c Context,
     function: OperationRef<'c, 'a>,
     inputs: &[Type<'c>],
-) -> Result<
-    (
-        HashMap<usize, views::Global<'c, 'a>>,
-        HashMap<usize, Value<'c, 'a>>,
-    ),
-    Failure<'c, 'a>,
->
+) -> Result<Parameters<'c, 'a>, Failure<'c, 'a>>
 where
     'c: 'a,
 {
