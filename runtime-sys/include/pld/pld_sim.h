@@ -53,7 +53,8 @@ int32_t pld_sim_test(const int32_t *cell, int32_t expected, int32_t cmp);
  * whose result MLIR leaves undefined for its operands, `what`: 0 a
  * division or remainder by zero (arith.divsi, arith.remui, index.divs,
  * ...), 1 a signed division of its type's minimum by -1, 2 a shift
- * (arith.shli, index.shrs, ...) by its type's width or more. An error of
+ * (arith.shli, index.shrs, ...) by its type's width or more, 3 a cf.assert
+ * whose condition does not hold (the site names its message). An error of
  * the run at the op; the kernel goes on dividing by 1 or shifting by 0
  * (LLVM may otherwise assume the case away, and with it a later bounds
  * check, or the CPU faults). */

@@ -96,7 +96,14 @@ impl Compiled {
             return Err(format!("the module does not parse: {}", render(&sink)));
         };
         let (converted, sites) = crate::runtime::sites::numbered(|| {
-            run_pipeline(&context, &mut module, "builtin.module(convert-pto-to-sim)")
+            // Affine maps first, so that the divisions they become are
+            // guarded as the kernel's own (a semi-affine `mod` by a zero
+            // symbol faulted).
+            run_pipeline(
+                &context,
+                &mut module,
+                "builtin.module(lower-affine,convert-pto-to-sim)",
+            )
         });
         converted.map_err(|e| e.unwrap_or_else(|| render(&sink)))?;
         if !module.as_operation().verify() {

@@ -120,14 +120,15 @@ pub extern "C" fn pld_sim_view_outside(
 
 /// `pld_sim_undefined`: the kernel's integer op at `site` divides by zero
 /// (`what` 0), divides the minimum of its signed type by -1 (1) or shifts
-/// by its type's width or more (2); an error of the run at the op (the
-/// kernel goes on with a harmless operand).
+/// by its type's width or more (2), or its `cf.assert` fails (3); an error
+/// of the run at the op (the kernel goes on with a harmless operand).
 #[no_mangle]
 pub extern "C" fn pld_sim_undefined(site: i64, what: i32) {
     let message = match what {
         0 => "divides by zero",
         1 => "overflows: the minimum of its signed type divided by -1",
-        _ => "shifts by the width of its type or more (or by a negative amount)",
+        2 => "shifts by the width of its type or more (or by a negative amount)",
+        _ => "fails",
     };
     with_current(|state, rank| state.error_at(rank, site, message.to_string()));
 }

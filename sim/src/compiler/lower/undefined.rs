@@ -6,13 +6,14 @@
 //! checks its operands: on a bad one it calls `pld_sim_undefined` (an
 //! error of the run at the op) and the op goes on with a harmless operand
 //! instead (divides by 1, shifts by 0). A signed remainder of the minimum
-//! by -1 is 0, as by 1, and no error.
+//! by -1 is 0, as by 1, and no error. A `cf.assert` that fails is an
+//! error of the run too (`what` 3), naming its message.
 
 use melior::{
     dialect::arith,
     ir::{
         r#type::{IntegerType, TypeLike},
-        OperationRef, Type, Value, ValueLike,
+        operation::OperationLike, OperationRef, Type, Value, ValueLike,
     },
     Context,
 };
@@ -38,6 +39,7 @@ enum Undefined {
     DivisionByZero = 0,
     Overflow = 1,
     ShiftTooFar = 2,
+    AssertionFails = 3,
 }
 
 fn risky(name: &str) -> Option<Risky> {
@@ -66,7 +68,34 @@ where
     for op in ir::collect(function, |name| risky(name).is_some()) {
         guard(context, op)?;
     }
+    for op in ir::collect(function, |name| name == "cf.assert") {
+        assertion(context, op);
+    }
     Ok(())
+}
+
+/// A `cf.assert` that fails is an error of the run at the op, naming its
+/// message; the kernel goes on (MLIR's lowering aborted the process with
+/// no word).
+fn assertion<'c, 'a>(context: &'c Context, op: OperationRef<'c, 'a>)
+where
+    'c: 'a,
+{
+    let Some(condition) = ir::operand(op, 0) else {
+        return;
+    };
+    let message = op
+        .attribute("msg")
+        .ok()
+        .and_then(pld_ir::attr::string)
+        .unwrap_or_default();
+    let b = Builder::before(context, op);
+    let holds = b.value(ir::constant(context, condition.r#type(), -1, b.location));
+    let fails = b.value(arith::xori(condition, holds, b.location));
+    let name = format!("cf.assert {message:?}");
+    let what = [(fails, Undefined::AssertionFails)];
+    report(context, &b, (op, &name), fails, &what);
+    ir::erase(op);
 }
 
 /// The width of a scalar integer type (`index` is 64 bits in the
@@ -117,8 +146,43 @@ where
         _ => (divisor_guard(context, &b, site, kind, (lhs, rhs), width), 1),
     };
     let operand = b.select(replace, constant(harmless), rhs);
-    ir::set_operands(op, &[lhs, operand]);
+    match arith_form(&name) {
+        // MLIR's lowering of index.ceildivs and index.floordivs overflows
+        // inside for defined results (ceil(MIN / 2) came out positive,
+        // MAX / -1 faulted): the arith op on index computes them right.
+        Some(arith_name) => {
+            let replacement = b.value(
+                melior::ir::operation::OperationBuilder::new(arith_name, b.location)
+                    .add_operands(&[lhs, operand])
+                    .add_results(&[ty])
+                    .build()
+                    .expect("an arith op on index builds"),
+            );
+            if let Some(result) = ir::result_at(op, 0) {
+                ir::replace_all_uses(result, replacement);
+            }
+            ir::erase(op);
+        }
+        None => ir::set_operands(op, &[lhs, operand]),
+    }
     Ok(())
+}
+
+/// The `arith` op an `index` op is computed as.
+fn arith_form(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "index.divs" => "arith.divsi",
+        "index.divu" => "arith.divui",
+        "index.rems" => "arith.remsi",
+        "index.remu" => "arith.remui",
+        "index.ceildivs" => "arith.ceildivsi",
+        "index.ceildivu" => "arith.ceildivui",
+        "index.floordivs" => "arith.floordivsi",
+        "index.shl" => "arith.shli",
+        "index.shrs" => "arith.shrsi",
+        "index.shru" => "arith.shrui",
+        _ => return None,
+    })
 }
 
 /// Checks a division's divisor: reports a divisor of 0 (and for a signed

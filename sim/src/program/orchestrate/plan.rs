@@ -476,62 +476,44 @@ where
         }
     }
 
-    /// The integer ops of `arith`; `Ok(None)` for any other op.
+    /// The integer ops of `arith`, as MLIR defines them at their type's
+    /// width (`pld_lowering::shard::arith`: an `i32` wraps at 32 bits, the
+    /// unsigned ops read the bits as unsigned, `true` is -1); `Ok(None)`
+    /// for any other op. What has no value in MLIR (a division by zero, the
+    /// minimum divided by -1, a shift by the width or more) is refused at
+    /// the op.
     fn arith(&mut self, op: OperationRef<'c, 'a>, name: &str) -> Step<Option<i64>> {
-        let operand = |i: usize| -> Step<i64> {
-            let value = pld_ir::operand(op, i)
+        use pld_lowering::shard::arith::{wrap, Cast, IntOp, Predicate};
+        let value = |i: usize| {
+            pld_ir::operand(op, i)
                 .ok_or(())
-                .or_else(|_| refuse(op, "lacks an operand"))?;
-            self.int(op, value)
+                .or_else(|_| refuse(op, "lacks an operand"))
         };
-        let div = |a: i64, b: i64| -> Step<i64> {
-            if b == 0 {
-                refuse(op, "divides by zero")
-            } else {
-                Ok(a.wrapping_div(b))
-            }
-        };
+        let operand = |i: usize| -> Step<i64> { self.int(op, value(i)?) };
+        let width = |i: usize| -> Step<u32> { Ok(integer_width(value(i)?.r#type())) };
+        let result_width = pld_ir::result_at(op, 0).map_or(64, |r| integer_width(r.r#type()));
+        if let Some(int_op) = IntOp::from_name(name) {
+            let (a, b, w) = (operand(0)?, operand(1)?, width(0)?);
+            return match int_op.apply(a, b, w) {
+                Some(v) => Ok(Some(v)),
+                None => refuse(op, undefined(int_op)),
+            };
+        }
+        if let Some(cast) = Cast::from_name(name) {
+            return Ok(Some(cast.apply(operand(0)?, width(0)?, result_width)));
+        }
         Ok(Some(match name {
             "arith.constant" => match op.attribute("value").ok().and_then(pld_ir::attr::int) {
-                Some(v) => v,
+                Some(v) => wrap(v.into(), result_width),
                 None => match op
                     .attribute("value")
                     .ok()
                     .and_then(pld_ir::attr::bool_value)
                 {
-                    Some(b) => i64::from(b),
+                    Some(b) => -i64::from(b),
                     None => return refuse(op, "is not an integer constant"),
                 },
             },
-            "arith.index_cast" | "arith.index_castui" | "arith.extsi" | "arith.extui"
-            | "arith.trunci" => operand(0)?,
-            "arith.addi" => operand(0)?.wrapping_add(operand(1)?),
-            "arith.subi" => operand(0)?.wrapping_sub(operand(1)?),
-            "arith.muli" => operand(0)?.wrapping_mul(operand(1)?),
-            "arith.divsi" | "arith.divui" => div(operand(0)?, operand(1)?)?,
-            "arith.remsi" | "arith.remui" => {
-                let (a, b) = (operand(0)?, operand(1)?);
-                if b == 0 {
-                    return refuse(op, "divides by zero");
-                }
-                a.wrapping_rem(b)
-            }
-            "arith.ceildivsi" => {
-                let (a, b) = (operand(0)?, operand(1)?);
-                if b == 0 {
-                    return refuse(op, "divides by zero");
-                }
-                -(-a).div_euclid(b)
-            }
-            "arith.floordivsi" => {
-                let (a, b) = (operand(0)?, operand(1)?);
-                if b == 0 {
-                    return refuse(op, "divides by zero");
-                }
-                a.div_euclid(b)
-            }
-            "arith.maxsi" | "arith.maxui" => operand(0)?.max(operand(1)?),
-            "arith.minsi" | "arith.minui" => operand(0)?.min(operand(1)?),
             "arith.select" => {
                 if operand(0)? != 0 {
                     operand(1)?
@@ -544,19 +526,11 @@ where
                     .attribute("predicate")
                     .ok()
                     .and_then(pld_ir::attr::int)
-                    .unwrap_or(-1);
-                let (a, b) = (operand(0)?, operand(1)?);
-                // arith.cmpi predicates: eq ne slt sle sgt sge ult ule ugt uge.
-                let holds = match predicate {
-                    0 => a == b,
-                    1 => a != b,
-                    2 | 6 => a < b,
-                    3 | 7 => a <= b,
-                    4 | 8 => a > b,
-                    5 | 9 => a >= b,
-                    _ => return refuse(op, "has an unknown predicate"),
+                    .and_then(Predicate::from_number);
+                let Some(predicate) = predicate else {
+                    return refuse(op, "has an unknown predicate");
                 };
-                i64::from(holds)
+                predicate.apply(operand(0)?, operand(1)?, width(0)?)
             }
             _ => return Ok(None),
         }))
@@ -1512,5 +1486,38 @@ mod tests {
         );
         assert_eq!(dispatch_limit(1_000_000_000, None), (1_000_000_000, false));
         assert_eq!(dispatch_limit(10, Some(0)), (1, true));
+    }
+}
+
+/// The bits of an integer type (`index` is 64 in the simulator; anything
+/// else is read as 64).
+fn integer_width(ty: melior::ir::Type) -> u32 {
+    melior::ir::r#type::IntegerType::try_from(ty).map_or(64, |t| t.width())
+}
+
+/// Why MLIR gives `op` no value for its operands.
+fn undefined(op: pld_lowering::shard::arith::IntOp) -> &'static str {
+    use pld_lowering::shard::arith::IntOp;
+    match op {
+        IntOp::ShL | IntOp::ShRS | IntOp::ShRU => {
+            "shifts by the width of its type or more (or by a negative amount)"
+        }
+        IntOp::DivS | IntOp::FloorDivS | IntOp::CeilDivS => {
+            "divides by zero, or divides the minimum of its signed type by -1 (an overflow)"
+        }
+        IntOp::Add
+        | IntOp::Sub
+        | IntOp::Mul
+        | IntOp::DivU
+        | IntOp::RemS
+        | IntOp::RemU
+        | IntOp::CeilDivU
+        | IntOp::MaxS
+        | IntOp::MaxU
+        | IntOp::MinS
+        | IntOp::MinU
+        | IntOp::And
+        | IntOp::Or
+        | IntOp::Xor => "divides by zero",
     }
 }

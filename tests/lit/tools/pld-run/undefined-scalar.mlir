@@ -10,6 +10,20 @@
 // RUN: not pld-run %t/zero.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: not pld-run %t/ops.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=OPS
 // RUN: not pld-run %t/helper.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=HELPER
+// index.ceildivs and index.floordivs are computed as arith's ops: MLIR's
+// own lowering overflowed inside for defined results (MAX / -1 faulted,
+// 136; ceil(MIN / 2) came out positive, exit 0). Each result is asserted
+// (a failing cf.assert is an error of the run, naming its message: it
+// aborted the process, 134, saying nothing):
+// RUN: pld-run %t/index.mlir --ranks 2 | FileCheck %s --check-prefix=INDEX
+// INDEX: @k on 2 ranks: finished
+// RUN: not pld-run %t/assert.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=ASSERT
+// ASSERT: pld-run: error: rank 1: {{.*}}assert.mlir:6:3: cf.assert "rank 0 only": fails
+// ASSERT-NOT: rank 0
+// A semi-affine mod by a zero symbol is guarded too (lower-affine runs
+// first; it faulted, 136):
+// RUN: not pld-run %t/affine.mlir --ranks 1 2>&1 | FileCheck %s --check-prefix=AFFINE
+// AFFINE: pld-run: error: rank 0: {{.*}}affine.mlir:7:8: arith.remsi: divides by zero
 // The explorer reports it per schedule:
 // RUN: not pld-run %t/zero.mlir --ranks 2 --explore 1 | FileCheck %s --check-prefix=EXPLORE
 
@@ -77,3 +91,57 @@ func.func @k(%sig: tensor<2x1xi32, #pld.dist>, %src: tensor<4x64xf32>, %out: ten
 // Rank 0 divides by its rank, 0; rank 1 by 1.
 // HELPER: pld-run: error: rank 0: {{.*}}helper.mlir:2:8: arith.divui: divides by zero
 // HELPER-NOT: error
+
+//--- index.mlir
+func.func @k(%sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (tensor<2x1xi32, #pld.dist>) -> !pld.ctx
+  %me32 = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %me = arith.index_cast %me32 : i32 to index
+  %min = arith.constant -9223372036854775808 : index
+  %max = arith.constant 9223372036854775807 : index
+  %half = arith.constant -4611686018427387904 : index
+  %two = arith.constant 2 : index
+  %m1 = arith.constant -1 : index
+  %one = arith.constant 1 : index
+  // ceil((MIN + me) / 2) = MIN / 2 + me for me = 0, 1.
+  %a = arith.addi %min, %me : index
+  %qa = index.ceildivs %a, %two
+  %ea = arith.addi %half, %me : index
+  %oka = arith.cmpi eq, %qa, %ea : index
+  cf.assert %oka, "ceildivs of the minimum by 2"
+  // floor((MIN + 1 + me) / -1) = MAX - me.
+  %b0 = arith.addi %min, %one : index
+  %b = arith.addi %b0, %me : index
+  %qb = index.floordivs %b, %m1
+  %eb = arith.subi %max, %me : index
+  %okb = arith.cmpi eq, %qb, %eb : index
+  cf.assert %okb, "floordivs by -1"
+  // ceil((MAX - me) / -1) = me - MAX.
+  %c = arith.subi %max, %me : index
+  %qc = index.ceildivs %c, %m1
+  %ec = arith.subi %me, %max : index
+  %okc = arith.cmpi eq, %qc, %ec : index
+  cf.assert %okc, "ceildivs of the maximum by -1"
+  return
+}
+
+//--- assert.mlir
+func.func @k(%sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (tensor<2x1xi32, #pld.dist>) -> !pld.ctx
+  %me = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %c0 = arith.constant 0 : i32
+  %zero = arith.cmpi eq, %me, %c0 : i32
+  cf.assert %zero, "rank 0 only"
+  return
+}
+
+//--- affine.mlir
+func.func @k(%sig: tensor<1x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (tensor<1x1xi32, #pld.dist>) -> !pld.ctx
+  %me32 = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %me = arith.index_cast %me32 : i32 to index
+  %c7 = arith.constant 7 : index
+  // s1 is the rank, 0 on one rank.
+  %r = affine.apply affine_map<()[s0, s1] -> (s0 mod s1)>()[%c7, %me]
+  return
+}
