@@ -96,13 +96,15 @@ impl Compiled {
             return Err(format!("the module does not parse: {}", render(&sink)));
         };
         let (converted, sites) = crate::runtime::sites::numbered(|| {
-            // Affine maps first, so that the divisions they become are
-            // guarded as the kernel's own (a semi-affine `mod` by a zero
-            // symbol faulted).
+            // Affine maps and integer powers first, so that the divisions
+            // they become are guarded as the kernel's own (a semi-affine
+            // `mod` by a zero symbol faulted); math ops of libm's are calls
+            // of it, after (convert-math-to-libm; `math.erf` and
+            // `math.cbrt` failed as "could not convert to LLVM IR").
             run_pipeline(
                 &context,
                 &mut module,
-                "builtin.module(lower-affine,convert-pto-to-sim)",
+                "builtin.module(lower-affine,convert-math-to-funcs,convert-pto-to-sim)",
             )
         });
         converted.map_err(|e| e.unwrap_or_else(|| render(&sink)))?;
@@ -127,7 +129,7 @@ impl Compiled {
         run_pipeline(
             &context,
             &mut module,
-            "builtin.module(lower-affine,convert-scf-to-cf,convert-to-llvm,reconcile-unrealized-casts)",
+            "builtin.module(lower-affine,convert-math-to-libm,convert-scf-to-cf,convert-to-llvm,reconcile-unrealized-casts)",
         )
         .map_err(|e| {
             format!(

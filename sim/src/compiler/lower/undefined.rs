@@ -12,8 +12,9 @@
 use melior::{
     dialect::arith,
     ir::{
+        operation::OperationLike,
         r#type::{IntegerType, TypeLike},
-        operation::OperationLike, OperationRef, Type, Value, ValueLike,
+        OperationRef, Type, Value, ValueLike,
     },
     Context,
 };

@@ -24,6 +24,15 @@
 // first; it faulted, 136):
 // RUN: not pld-run %t/affine.mlir --ranks 1 2>&1 | FileCheck %s --check-prefix=AFFINE
 // AFFINE: pld-run: error: rank 0: {{.*}}affine.mlir:7:8: arith.remsi: divides by zero
+// math ops the JIT lowers through calls of their own (math.ipowi, whose
+// divisions are guarded too) or of libm (math.erf, math.cbrt) run: they
+// failed as "compiling to machine code failed: could not convert to LLVM
+// IR", with no op named. 0 to the power -1 divides by zero:
+// RUN: pld-run %t/math.mlir --ranks 1 | FileCheck %s --check-prefix=MATH
+// MATH: @k on 1 rank: finished
+// RUN: sed 's/^  %%b = arith.constant 5 : i32$/  %%b = arith.constant -1 : i32/; s/^  %%two = arith.constant 2 : i32$/  %%two = arith.constant 0 : i32/' %t/math.mlir > %t/math0.mlir
+// RUN: not pld-run %t/math0.mlir --ranks 1 2>&1 | FileCheck %s --check-prefix=MATH0
+// MATH0: pld-run: error: rank 0: {{.*}}: arith.divsi: divides by zero
 // The explorer reports it per schedule:
 // RUN: not pld-run %t/zero.mlir --ranks 2 --explore 1 | FileCheck %s --check-prefix=EXPLORE
 
@@ -143,5 +152,31 @@ func.func @k(%sig: tensor<1x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_
   %c7 = arith.constant 7 : index
   // s1 is the rank, 0 on one rank.
   %r = affine.apply affine_map<()[s0, s1] -> (s0 mod s1)>()[%c7, %me]
+  return
+}
+
+//--- math.mlir
+func.func @k(%sig: tensor<1x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (tensor<1x1xi32, #pld.dist>) -> !pld.ctx
+  %me = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %two = arith.constant 2 : i32
+  %b = arith.constant 5 : i32
+  %a = arith.addi %two, %me : i32
+  %p = math.ipowi %a, %b : i32
+  %c32 = arith.constant 32 : i32
+  %okp = arith.cmpi eq, %p, %c32 : i32
+  cf.assert %okp, "2 to the 5th is 32"
+  %c27 = arith.constant 27 : i32
+  %i27 = arith.addi %c27, %me : i32
+  %f27 = arith.sitofp %i27 : i32 to f32
+  %root = math.cbrt %f27 : f32
+  %three = arith.constant 3.0 : f32
+  %okr = arith.cmpf oeq, %root, %three : f32
+  cf.assert %okr, "the cube root of 27 is 3"
+  %fme = arith.sitofp %me : i32 to f32
+  %e = math.erf %fme : f32
+  %zero = arith.constant 0.0 : f32
+  %oke = arith.cmpf oeq, %e, %zero : f32
+  cf.assert %oke, "erf(0) is 0"
   return
 }
