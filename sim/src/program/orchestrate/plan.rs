@@ -1471,24 +1471,6 @@ where
         })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_dispatch_limit_is_the_smaller_of_the_setting_and_half_the_memory() {
-        let gib = 1 << 30;
-        // 8 GiB free: 4 Mi dispatches of 1 KiB fit in half of it.
-        assert_eq!(dispatch_limit(1_000_000, Some(8 * gib)), (1_000_000, false));
-        assert_eq!(
-            dispatch_limit(1_000_000_000, Some(8 * gib)),
-            (4 << 20, true)
-        );
-        assert_eq!(dispatch_limit(1_000_000_000, None), (1_000_000_000, false));
-        assert_eq!(dispatch_limit(10, Some(0)), (1, true));
-    }
-}
-
 /// The bits of an integer type (`index` is 64 in the simulator; anything
 /// else is read as 64).
 fn integer_width(ty: melior::ir::Type) -> u32 {
@@ -1519,5 +1501,23 @@ fn undefined(op: pld_lowering::shard::arith::IntOp) -> &'static str {
         | IntOp::And
         | IntOp::Or
         | IntOp::Xor => "divides by zero",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_dispatch_limit_is_the_smaller_of_the_setting_and_half_the_memory() {
+        let gib = 1 << 30;
+        // 8 GiB free: 4 Mi dispatches of 1 KiB fit in half of it.
+        assert_eq!(dispatch_limit(1_000_000, Some(8 * gib)), (1_000_000, false));
+        assert_eq!(
+            dispatch_limit(1_000_000_000, Some(8 * gib)),
+            (4 << 20, true)
+        );
+        assert_eq!(dispatch_limit(1_000_000_000, None), (1_000_000_000, false));
+        assert_eq!(dispatch_limit(10, Some(0)), (1, true));
     }
 }
