@@ -156,7 +156,7 @@ pub(crate) struct State<'d> {
     /// none when they outnumber the cores.
     spins: u32,
     deadlock: Mutex<Option<DeadlockReport>>,
-    errors: Mutex<Vec<String>>,
+    errors: Mutex<Errors>,
     fatals: Mutex<Vec<Fatal>>,
     /// Remote writes, when recorded.
     remote_writes: Option<Mutex<Vec<RemoteWrite>>>,
@@ -1492,7 +1492,7 @@ impl<'d> Run<'d> {
                 .then(|| (0..ranks).map(|_| Mutex::new(Vec::new())).collect()),
             start: Instant::now(),
             deadlock: Mutex::new(None),
-            errors: Mutex::new(Vec::new()),
+            errors: Mutex::new(Errors::default()),
             fatals: Mutex::new(Vec::new()),
             remote_writes: self.remote_writes.then(|| Mutex::new(Vec::new())),
             explore: self.explorer.as_ref().map(|f| f.explorer(ranks, name)),
@@ -1680,7 +1680,7 @@ impl State<'_> {
             schedule_digest,
             interrupted,
             deadlock,
-            errors: in_rank_order(self.errors.into_inner().unwrap()),
+            errors: in_rank_order(self.errors.into_inner().unwrap().into_lines()),
             fatals: self.fatals.into_inner().unwrap(),
             remote_writes: self
                 .remote_writes
@@ -1690,6 +1690,57 @@ impl State<'_> {
             counters,
             kernel_time,
         }
+    }
+}
+
+/// The different errors a run lists; past them, only how many more came.
+const MAX_ERRORS: usize = 1000;
+
+/// The run's errors, each said once with how often it came: a division by
+/// zero in a loop of five million iterations made ten million lines and
+/// grew the memory without bound.
+#[derive(Default)]
+struct Errors {
+    said: Vec<String>,
+    /// How often each of `said` came again.
+    repeats: Vec<u64>,
+    index: std::collections::HashMap<String, usize>,
+    /// Errors past [`MAX_ERRORS`] different ones.
+    more: u64,
+}
+
+impl Errors {
+    fn push(&mut self, error: String) {
+        if let Some(&i) = self.index.get(&error) {
+            self.repeats[i] += 1;
+        } else if self.said.len() >= MAX_ERRORS {
+            self.more += 1;
+        } else {
+            self.index.insert(error.clone(), self.said.len());
+            self.said.push(error);
+            self.repeats.push(0);
+        }
+    }
+
+    /// One line per different error (`... (5000000 times)` when it came
+    /// again), and how many more there were.
+    fn into_lines(self) -> Vec<String> {
+        let mut lines: Vec<String> = self
+            .said
+            .into_iter()
+            .zip(self.repeats)
+            .map(|(error, again)| match again {
+                0 => error,
+                _ => format!("{error} ({} times)", again + 1),
+            })
+            .collect();
+        if self.more > 0 {
+            lines.push(format!(
+                "{} more errors, not listed: the first {MAX_ERRORS} different ones are",
+                self.more
+            ));
+        }
+        lines
     }
 }
 
@@ -1742,7 +1793,7 @@ impl State<'_> {
         let share = crate::runtime::board::Share {
             rank: me,
             counters: self.slots[me].counters.snapshot(),
-            errors: std::mem::take(&mut *self.errors.lock().unwrap()),
+            errors: std::mem::take(&mut *self.errors.lock().unwrap()).into_lines(),
             fatals: std::mem::take(&mut *self.fatals.lock().unwrap()),
             logs: std::mem::take(&mut *self.slots[me].log.lock().unwrap()),
             remote_writes: self
@@ -1779,7 +1830,9 @@ impl State<'_> {
             (slot.counters.remote_bytes_read).store(c.remote_bytes_read, Ordering::Relaxed);
             (slot.counters.remote_bytes_written).store(c.remote_bytes_written, Ordering::Relaxed);
             *slot.log.lock().unwrap() = share.logs;
-            self.errors.lock().unwrap().extend(share.errors);
+            let mut errors = self.errors.lock().unwrap();
+            share.errors.into_iter().for_each(|e| errors.push(e));
+            drop(errors);
             self.fatals.lock().unwrap().extend(share.fatals);
             if let Some(writes) = &self.remote_writes {
                 writes.lock().unwrap().extend(share.remote_writes);
@@ -1840,6 +1893,29 @@ fn chrome_trace(ranks: &[Mutex<Vec<Event>>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_error_that_comes_again_is_said_once_with_its_count() {
+        let mut errors = Errors::default();
+        for _ in 0..3 {
+            errors.push("rank 0: k.mlir:3:8: arith.remui: divides by zero".into());
+        }
+        errors.push("rank 1: other".into());
+        for i in 0..MAX_ERRORS + 5 {
+            errors.push(format!("rank 2: error {i}"));
+        }
+        let lines = errors.into_lines();
+        assert_eq!(
+            lines[0],
+            "rank 0: k.mlir:3:8: arith.remui: divides by zero (3 times)"
+        );
+        assert_eq!(lines[1], "rank 1: other");
+        assert_eq!(lines.len(), MAX_ERRORS + 1);
+        assert_eq!(
+            lines[MAX_ERRORS],
+            "7 more errors, not listed: the first 1000 different ones are"
+        );
+    }
 
     #[test]
     fn an_errors_rank_and_location_are_read_back() {
