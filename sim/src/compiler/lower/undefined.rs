@@ -7,7 +7,9 @@
 //! error of the run at the op) and the op goes on with a harmless operand
 //! instead (divides by 1, shifts by 0). A signed remainder of the minimum
 //! by -1 is 0, as by 1, and no error. A `cf.assert` that fails is an
-//! error of the run too (`what` 3), naming its message.
+//! error of the run too (`what` 3), naming its message. The overflow
+//! flags of `arith` ops (`nsw`, `nuw`: poison on overflow) are dropped, so
+//! an overflowing offset wraps and its bounds check stays.
 
 use melior::{
     dialect::arith,
@@ -71,6 +73,20 @@ where
     }
     for op in ir::collect(function, |name| name == "cf.assert") {
         assertion(context, op);
+    }
+    // `overflow<nsw>` / `<nuw>` make an overflow poison, which let LLVM
+    // drop the bounds check of the offset computed so (a product past i32
+    // read as row 4294967295): the simulator computes it wrapped. (The
+    // flags are a property: set to none, not removed.)
+    let none = melior::ir::Attribute::parse(context, "#arith.overflow<none>")
+        .expect("#arith.overflow<none> parses");
+    for op in ir::collect(function, |name| name.starts_with("arith.")) {
+        if op
+            .attribute("overflowFlags")
+            .is_ok_and(|flags| flags != none)
+        {
+            ir::set_attribute(op, "overflowFlags", none);
+        }
     }
     Ok(())
 }

@@ -47,7 +47,7 @@ func.func @k(%a: i32, %b: i32, %n: index, %p: !pto.ptr<i32>) attributes {pto.ker
   // CHECK-NEXT: arith.shli %[[R]], %[[AMOUNT]] : i32
   %s = arith.shli %r, %b : i32
   // A signed remainder: the minimum by -1 divides by 1, but only 0 is
-  // said.
+  // said; an index op is computed as its arith counterpart on index.
   // CHECK: %[[ZERO3:.+]] = arith.cmpi eq, %[[N]], %{{.+}} : index
   // CHECK: arith.constant -9223372036854775808 : index
   // CHECK: %[[OVF3:.+]] = arith.andi
@@ -55,7 +55,7 @@ func.func @k(%a: i32, %b: i32, %n: index, %p: !pto.ptr<i32>) attributes {pto.ker
   // CHECK-NEXT: scf.if %[[ZERO3]] {
   // CHECK: func.call @pld_sim_undefined
   // CHECK: %[[DIV3:.+]] = arith.select %[[BAD3]], %{{.+}}, %[[N]] : index
-  // CHECK-NEXT: index.rems %[[N]], %[[DIV3]]
+  // CHECK-NEXT: arith.remsi %[[N]], %[[DIV3]] : index
   %c = index.rems %n, %n
   "pto.store_scalar"(%s, %p, %c) : (i32, !pto.ptr<i32>, index) -> ()
   %h = func.call @half(%n) : (index) -> index
@@ -69,4 +69,19 @@ func.func @k(%a: i32, %b: i32, %n: index, %p: !pto.ptr<i32>) attributes {pto.ker
 func.func @half(%x: index) -> index {
   %q = arith.divui %x, %x : index
   return %q : index
+}
+
+// Overflow flags (poison on overflow) are dropped: an overflowing offset
+// wraps and its bounds check stays (with nsw, LLVM dropped the check of a
+// row computed so).
+// CHECK-LABEL: func.func @flags(
+// CHECK: arith.muli %{{[a-z0-9]+}}, %{{[a-z0-9]+}} : i32
+// CHECK-NOT: overflow<
+// CHECK: return
+func.func @flags(%a: i32, %b: i32, %p: !pto.ptr<i32>) attributes {pto.kernel_kind = #pto.kernel_kind<"vector">} {
+  %m = arith.muli %a, %b overflow<nsw> : i32
+  %s = arith.addi %m, %a overflow<nsw, nuw> : i32
+  %c0 = arith.constant 0 : index
+  "pto.store_scalar"(%s, %p, %c0) : (i32, !pto.ptr<i32>, index) -> ()
+  return
 }
