@@ -29,9 +29,11 @@ pub fn check(kind: CollectiveKind, cx: &mut OpCx) {
 /// C9: every tensor operand is a tensor of its own: a signal that is also
 /// the target takes the credits into the data (the HOST rail refused it;
 /// InCore kernels ran into leaks, wrong results or a deadlock). A
-/// `pld.tensor_view` is its source's elements seen in another shape, so an
-/// operand and a view of it are one tensor too (an all_to_all from a view
-/// of its own target ran and gave wrong rows).
+/// `pld.tensor_view` is its source's elements seen in another shape, and a
+/// collective's result is the storage of the operand it aliases (its
+/// target; a barrier's signal), so an operand and a view or result of it
+/// are one tensor too (an all_to_all from a view of its own target, or
+/// from the result of an earlier collective on it, ran and raced).
 fn distinct_operands(kind: CollectiveKind, cx: &mut OpCx) {
     let named: Vec<(&str, _)> = kind
         .facts()
@@ -42,35 +44,54 @@ fn distinct_operands(kind: CollectiveKind, cx: &mut OpCx) {
     for (i, (a, value)) in named.iter().enumerate() {
         let Some((b, other)) = named[i + 1..]
             .iter()
-            .find(|(_, other)| viewed(*other) == viewed(*value))
+            .find(|(_, other)| storage(*other) == storage(*value))
         else {
             continue;
         };
-        let how = match (other == value, viewed(*value) == *value) {
+        let how = match (other == value, storage(*value) == *value) {
             (true, _) => String::new(),
-            (false, true) => format!(" ({b} is a pld.tensor_view of {a}: the same elements)"),
-            (false, false) if viewed(*other) == *other => {
-                format!(" ({a} is a pld.tensor_view of {b}: the same elements)")
+            (false, true) => format!(" ({b} is {a}'s elements: {})", via(*other)),
+            (false, false) if storage(*other) == *other => {
+                format!(" ({a} is {b}'s elements: {})", via(*value))
             }
-            (false, false) => {
-                format!(" ({a} and {b} are pld.tensor_views of one tensor: the same elements)")
-            }
+            (false, false) => format!(
+                " ({a} and {b} are one tensor's elements, through pld.tensor_views or \
+                 collectives' results)"
+            ),
         };
         cx.error(format!("{a} and {b} must be different values{how}"));
     }
 }
 
-/// The tensor `value` is a `pld.tensor_view` of, through chains of views
-/// (`value` itself when it is none).
-fn viewed<'c: 'a, 'a>(value: melior::ir::Value<'c, 'a>) -> melior::ir::Value<'c, 'a> {
+/// The tensor whose elements `value` is: through `pld.tensor_view`s and
+/// collectives' results (`value` itself when it is neither).
+fn storage<'c: 'a, 'a>(value: melior::ir::Value<'c, 'a>) -> melior::ir::Value<'c, 'a> {
     let mut value = value;
-    while let Some(source) = pld_ir::defining_op(value)
-        .filter(|op| pld_ir::op_name(op) == "pld.tensor_view")
-        .and_then(|op| pld_ir::operand(op, 0))
-    {
+    while let Some(source) = pld_ir::defining_op(value).and_then(aliased) {
         value = source;
     }
     value
+}
+
+/// The operand whose elements `op`'s result is: a view's source, a
+/// collective's alias operand.
+fn aliased<'c: 'a, 'a>(op: melior::ir::OperationRef<'c, 'a>) -> Option<melior::ir::Value<'c, 'a>> {
+    let name = pld_ir::op_name(&op);
+    if name == "pld.tensor_view" {
+        return pld_ir::operand(op, 0);
+    }
+    let kind = CollectiveKind::from_op_name(&name)?;
+    crate::ops::OpView::new(op)?.one(kind.facts().alias.group())
+}
+
+/// How a value is another's elements, by the op that makes it: `a
+/// pld.tensor_view of it`, `the result of pld.tensor_reduce_scatter`.
+fn via(value: melior::ir::Value) -> String {
+    match pld_ir::defining_op(value).map(|op| pld_ir::op_name(&op)) {
+        Some(name) if name == "pld.tensor_view" => "a pld.tensor_view of it".to_string(),
+        Some(name) => format!("the result of {name}"),
+        None => "it".to_string(),
+    }
 }
 
 /// C36: signals and counts are packed ND and fully valid on every rail (a

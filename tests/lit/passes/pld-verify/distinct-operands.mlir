@@ -40,7 +40,7 @@ func.func @k(%t: !t, %sig: !s) attributes {pld.kind = #pld.func_kind<"incore">} 
 !s = tensor<3x1xi32, #pld.dist>
 func.func @k(%x: !t, %sig: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
   %v = "pld.tensor_view"(%x) {operandSegmentSizes = array<i32: 1, 0, 0>} : (!t) -> !t
-  // expected-error@+1 {{'pld.tensor_all_to_all' op input and target must be different values (input is a pld.tensor_view of target: the same elements)}}
+  // expected-error@+1 {{'pld.tensor_all_to_all' op input and target must be different values (input is target's elements: a pld.tensor_view of it)}}
   %r = "pld.tensor_all_to_all"(%v, %x, %sig) : (!t, !t, !s) -> !t
   return
 }
@@ -53,7 +53,7 @@ func.func @k(%x: !t, %sig: !s) attributes {pld.kind = #pld.func_kind<"incore">} 
 func.func @k(%x: !t, %sig: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
   %a = "pld.tensor_view"(%x) {operandSegmentSizes = array<i32: 1, 0, 0>} : (!t) -> !f
   %b = "pld.tensor_view"(%a) {operandSegmentSizes = array<i32: 1, 0, 0>} : (!f) -> !t
-  // expected-error@+1 {{'pld.tensor_all_to_all' op input and target must be different values (target is a pld.tensor_view of input: the same elements)}}
+  // expected-error@+1 {{'pld.tensor_all_to_all' op input and target must be different values (target is input's elements: a pld.tensor_view of it)}}
   %r = "pld.tensor_all_to_all"(%x, %b, %sig) : (!t, !t, !s) -> !t
   return
 }
@@ -65,7 +65,20 @@ func.func @k(%x: !t, %sig: !s) attributes {pld.kind = #pld.func_kind<"incore">} 
 func.func @k(%x: !t, %sig: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
   %a = "pld.tensor_view"(%x) {operandSegmentSizes = array<i32: 1, 0, 0>} : (!t) -> !t
   %b = "pld.tensor_view"(%x) {operandSegmentSizes = array<i32: 1, 0, 0>} : (!t) -> !t
-  // expected-error@+1 {{'pld.tensor_all_to_all' op input and target must be different values (input and target are pld.tensor_views of one tensor: the same elements)}}
+  // expected-error@+1 {{'pld.tensor_all_to_all' op input and target must be different values (input and target are one tensor's elements, through pld.tensor_views or collectives' results)}}
   %r = "pld.tensor_all_to_all"(%a, %b, %sig) : (!t, !t, !s) -> !t
+  return
+}
+
+// -----
+
+// A collective's result is its target's storage: an all_to_all from the
+// result of a reduce_scatter into that target passed and raced with itself.
+!t = tensor<4x16xf32, #pld.dist>
+!s = tensor<4x1xi32, #pld.dist>
+func.func @k(%out: !t, %sig: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_reduce_scatter"(%out, %sig) {op = #pld.reduce_op<"sum">} : (!t, !s) -> !t
+  // expected-error@+1 {{'pld.tensor_all_to_all' op input and target must be different values (input is target's elements: the result of pld.tensor_reduce_scatter)}}
+  %c = "pld.tensor_all_to_all"(%r, %out, %sig) : (!t, !t, !s) -> !t
   return
 }
