@@ -1693,8 +1693,12 @@ impl State<'_> {
     }
 }
 
-/// The different errors a run lists; past them, only how many more came.
-const MAX_ERRORS: usize = 1000;
+/// The different errors a run lists; past them, only how many more came
+/// (an error is a line of at most a few hundred bytes). The protocol
+/// explorer groups a run's errors by kind, so a kernel with a fault at
+/// every cell of 64 ranks (some ten thousand different errors) keeps them
+/// all.
+const MAX_ERRORS: usize = 100_000;
 
 /// The run's errors, each said once with how often it came: a division by
 /// zero in a loop of five million iterations made ten million lines and
@@ -1913,7 +1917,7 @@ mod tests {
         assert_eq!(lines.len(), MAX_ERRORS + 1);
         assert_eq!(
             lines[MAX_ERRORS],
-            "7 more errors, not listed: the first 1000 different ones are"
+            "7 more errors, not listed: the first 100000 different ones are"
         );
     }
 
