@@ -152,14 +152,6 @@ pub fn checkable(
     if !options.check || only_barriers(kernel) {
         return Ok(());
     }
-    // The checks before a run first: an operand too small for the ranks is
-    // said as such, with or without --check (--check named it as a golden
-    // it cannot compute).
-    pld_sim::program::shapes::check(
-        kernel,
-        options.ranks,
-        pld_sim::program::shapes::Rail::Composite,
-    )?;
     golden::checkable(kernel, options.ranks).map_err(|(collective, why)| match collective {
         Some(c) => format!("{}: --check cannot compare {}: {why}", c.location, c.op()),
         None => {
@@ -279,6 +271,14 @@ pub fn drive(options: &Options, source: Source) -> Result<i32, Refusal> {
     drop(compiling);
     crate::report::cache_warning(&program.cache);
     let kernel = choose_kernel(&program, options, buffer_name)?;
+    // The checks before a run first (as the Python package makes them): an
+    // operand too small for the ranks is said as such, with or without
+    // --check (--check named it as a golden it cannot compute).
+    pld_sim::program::shapes::check(
+        kernel,
+        options.ranks,
+        pld_sim::program::shapes::Rail::Composite,
+    )?;
     checkable(options, kernel, source.file, buffer_name)?;
     let on_ranks = format!(
         "@{} on {}",
@@ -468,11 +468,6 @@ fn kernel_inputs(
             }
         })
         .collect();
-    pld_sim::program::shapes::check(
-        kernel,
-        options.ranks,
-        pld_sim::program::shapes::Rail::Composite,
-    )?;
     let generators = assign(
         &options.inputs,
         generators,
