@@ -239,9 +239,8 @@ where
     bad
 }
 
-/// `lhs == MIN && rhs == -1` for a signed type of `width` bits that has a
-/// minimum other than -1 and fits a constant here (not i1, not i65 and
-/// wider).
+/// `lhs == MIN && rhs == -1` for a signed type of `width` bits that fits
+/// a constant here (not i65 and wider). In i1 both are -1 (true).
 fn minimum_by_minus_one<'c, 'a>(
     b: &Builder<'c, 'a>,
     (lhs, rhs): (Value<'c, 'a>, Value<'c, 'a>),
@@ -250,7 +249,7 @@ fn minimum_by_minus_one<'c, 'a>(
 where
     'c: 'a,
 {
-    if !(2..=64).contains(&width) {
+    if !(1..=64).contains(&width) {
         return None;
     }
     let ty = rhs.r#type();

@@ -10,6 +10,8 @@
 // RUN: not pld-run %t/zero.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: not pld-run %t/ops.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=OPS
 // RUN: not pld-run %t/helper.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=HELPER
+// In i1 the minimum is -1 (true): -1 / -1 overflows too (it went unsaid):
+// RUN: not pld-run %t/bool.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=BOOL
 // index.ceildivs and index.floordivs are computed as arith's ops: MLIR's
 // own lowering overflowed inside for defined results (MAX / -1 faulted,
 // 136; ceil(MIN / 2) came out positive, exit 0). Each result is asserted
@@ -105,6 +107,21 @@ func.func @k(%sig: tensor<2x1xi32, #pld.dist>, %src: tensor<4x64xf32>, %out: ten
 // Rank 0 divides by its rank, 0; rank 1 by 1.
 // HELPER: pld-run: error: rank 0: {{.*}}helper.mlir:2:8: arith.divui: divides by zero
 // HELPER-NOT: error
+
+//--- bool.mlir
+// Rank 1's %b is true, -1 in i1: its quotient by -1 overflows, its
+// remainder is 0 (no error); rank 0's are 0.
+func.func @k(%sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (tensor<2x1xi32, #pld.dist>) -> !pld.ctx
+  %me = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %b = arith.trunci %me : i32 to i1
+  %m1 = arith.constant true
+  %q = arith.divsi %b, %m1 : i1
+  %r = arith.remsi %b, %m1 : i1
+  return
+}
+// BOOL: pld-run: error: rank 1: {{.*}}bool.mlir:8:8: arith.divsi: overflows: the minimum of its signed type divided by -1
+// BOOL-NOT: error
 
 //--- index.mlir
 func.func @k(%sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
