@@ -110,6 +110,30 @@ fn value_of<'t>(pass: &str, key: &str, text: &'t str) -> Result<(&'t str, &'t st
     Ok((&text[1..close], &text[close + 1..]))
 }
 
+/// `value` written so that [`items`] reads it back whole inside a
+/// pipeline's braces: quoted with `"`, with `'` when it holds a `"`, or
+/// braced when it holds both. `None` when no writing carries it: a brace
+/// without its pair (a pipeline's options end at the brace that closes
+/// them, quoted or not, in MLIR's parser as in pld's).
+pub fn quoted(value: &str) -> Option<String> {
+    let mut depth = 0usize;
+    for c in value.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.checked_sub(1)?,
+            _ => {}
+        }
+    }
+    if depth != 0 {
+        return None;
+    }
+    Some(match (value.contains('"'), value.contains('\'')) {
+        (false, _) => format!("\"{value}\""),
+        (true, false) => format!("'{value}'"),
+        (true, true) => format!("{{{value}}}"),
+    })
+}
+
 /// A boolean option's value as LLVM's options read one: `true`, `TRUE`,
 /// `True`, `1`, `false`, `FALSE`, `False`, `0`.
 pub fn boolean(value: &str) -> Option<bool> {
@@ -173,6 +197,17 @@ mod tests {
             ("k=1 k=2", "option 'k' is given more than once"),
         ] {
             assert_eq!(pairs(text).unwrap_err(), format!("p: {message}"), "{text}");
+        }
+    }
+
+    #[test]
+    fn quoted_values_read_back_whole() {
+        for value in ["a b.toml", r#"a"b"#, r#"a'b"c"#, "a{b}c", r#"{x"'}"#, ""] {
+            let text = format!("k={} f", quoted(value).unwrap());
+            assert_eq!(pairs(&text).unwrap()[0], given("k", value), "{value}");
+        }
+        for value in ["a}b", "a{b", "}{"] {
+            assert_eq!(quoted(value), None, "{value}");
         }
     }
 

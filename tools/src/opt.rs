@@ -252,6 +252,12 @@ fn plan<'c>(
         pld_ir::diag::write_stderr(
             &pipeline::describe(context, &shown, registry).map_err(invalid)?,
         );
+        if shown.as_slice() != steps {
+            use pld_lowering::passes::select_allreduce_modes as select;
+            if let Some(note) = select::unwritable_defaults() {
+                pld_ir::say!("pld-opt: warning: {note}");
+            }
+        }
     }
     Ok(plan)
 }

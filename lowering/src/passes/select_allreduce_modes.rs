@@ -115,9 +115,12 @@ pub fn options_with_defaults(given: Option<&str>) -> Option<String> {
         },
     };
     let defaults = DEFAULTS.get().cloned().unwrap_or_default();
+    // A value no quoting carries is written quoted all the same
+    // (`unwritable_defaults` says so).
+    let quoted = |v: String| ir::pass_options::quoted(&v).unwrap_or_else(|| format!("\"{v}\""));
     let written = [
-        ("cost-model", defaults.file.map(|f| format!("\"{f}\""))),
-        ("target", defaults.target.map(|t| format!("\"{t}\""))),
+        ("cost-model", defaults.file.map(quoted)),
+        ("target", defaults.target.map(quoted)),
         ("remarks", defaults.remarks.then(|| "true".to_string())),
         ("world-size", defaults.world_size.map(|n| n.to_string())),
     ];
@@ -128,6 +131,33 @@ pub fn options_with_defaults(given: Option<&str>) -> Option<String> {
         .collect();
     options.extend(given.map(String::from));
     (!options.is_empty()).then(|| options.join(" "))
+}
+
+/// The process-wide defaults ([`set_defaults`]) that a pipeline's text
+/// cannot carry (a brace without its pair), as a note: the pipeline
+/// `--dump-pass-pipeline` prints with them does not read back.
+pub fn unwritable_defaults() -> Option<String> {
+    let defaults = DEFAULTS.get().cloned().unwrap_or_default();
+    let flags = [
+        ("--pld-cost-model", defaults.file),
+        ("--pld-cost-target", defaults.target),
+    ];
+    let unwritable: Vec<String> = flags
+        .into_iter()
+        .filter_map(|(flag, value)| {
+            let value = value?;
+            ir::pass_options::quoted(&value)
+                .is_none()
+                .then(|| format!("{flag} '{value}'"))
+        })
+        .collect();
+    (!unwritable.is_empty()).then(|| {
+        format!(
+            "the pipeline above does not read back: {} holds a brace without its pair, \
+             which ends a pass's options in a pipeline's text",
+            unwritable.join(" and ")
+        )
+    })
 }
 
 impl SelectAllReduceModes {

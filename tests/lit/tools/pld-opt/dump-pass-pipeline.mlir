@@ -48,6 +48,27 @@
 // RUN: pld-opt %S/../../passes/pld-select-allreduce-modes/select.mlir --pass-pipeline='builtin.module(pld-select-allreduce-modes{cost-model="%S/../../passes/pld-select-allreduce-modes/Inputs/latency.toml" target="sim" remarks=true world-size=8})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PASTED
 // PASTED: remark: mode = "auto" chose "two_shot" for 1048576 bytes on 4 ranks (cost model 'sim'): two_shot 40.0 us
 
+// A path holding a quote is written in the other quote, or braced when it
+// holds both (--pld-cost-model with a `"` failed: "expected a space after
+// the quoted value"); the dump pastes back:
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: cp %S/../../passes/pld-select-allreduce-modes/Inputs/latency.toml '%t/a"b.toml'
+// RUN: cp %S/../../passes/pld-select-allreduce-modes/Inputs/latency.toml %t/"a'b\"c.toml"
+// RUN: cp %S/../../passes/pld-select-allreduce-modes/Inputs/latency.toml '%t/a}b.toml'
+// RUN: pld-opt %s --pld-cost-model='%t/a"b.toml' --pld-remark-allreduce-mode --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --dump-pass-pipeline 2>%t/one.txt >/dev/null
+// RUN: FileCheck %s --check-prefix=QUOTE1 < %t/one.txt
+// QUOTE1: pld-select-allreduce-modes{cost-model='{{.*}}a"b.toml' remarks=true}
+// RUN: sh %S/Inputs/paste-back.sh %t/one.txt %S/../../passes/pld-select-allreduce-modes/select.mlir 2>&1 | FileCheck %s --check-prefix=PASTED
+// RUN: pld-opt %s --pld-cost-model=%t/"a'b\"c.toml" --pld-remark-allreduce-mode --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --dump-pass-pipeline 2>%t/both.txt >/dev/null
+// RUN: FileCheck %s --check-prefix=QUOTE2 < %t/both.txt
+// QUOTE2: pld-select-allreduce-modes{cost-model={{[{]}}{{.*}}a'b"c.toml} remarks=true}
+// RUN: sh %S/Inputs/paste-back.sh %t/both.txt %S/../../passes/pld-select-allreduce-modes/select.mlir 2>&1 | FileCheck %s --check-prefix=PASTED
+// A brace without its pair cannot be written in a pipeline at all: the
+// dump says so (the flag itself works):
+// RUN: pld-opt %s --pld-cost-model='%t/a}b.toml' --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=BRACE
+// BRACE: pld-select-allreduce-modes{cost-model="{{.*}}a}b.toml"}
+// BRACE: pld-opt: warning: the pipeline above does not read back: --pld-cost-model '{{.*}}a}b.toml' holds a brace without its pair, which ends a pass's options in a pipeline's text
+
 func.func @f() {
   return
 }
