@@ -31,7 +31,8 @@ pub fn text(tool: &str, status: i32) -> Vec<String> {
 /// end on a malformed one: the parser's message and exit status 1 (clap's
 /// own status is 2). `--help` and `--version` print and exit 0.
 pub fn parse_or_exit_1<C: clap::Parser>(args: impl IntoIterator<Item = String>) -> C {
-    C::try_parse_from(llvm_style(args)).unwrap_or_else(|error| {
+    let args = llvm_booleans(&C::command(), llvm_style(args));
+    args.and_then(C::try_parse_from).unwrap_or_else(|error| {
         if !error.use_stderr() {
             // A closed stdout leaves nothing to report the failure on.
             let _ = error.print();
@@ -92,6 +93,49 @@ pub fn llvm_style(args: impl IntoIterator<Item = String>) -> Vec<String> {
     out
 }
 
+/// `args` with every flag of `command` given a value as LLVM's options
+/// take one (`--mlir-timing=true`, `--mlir-print-debuginfo=0`) written as
+/// clap reads it: the bare flag when true, nothing when false (dropping the
+/// flag given before: the last one wins). A value that
+/// is not a boolean ([`llvm_bool`]) is an error naming the flag.
+pub fn llvm_booleans(
+    command: &clap::Command,
+    args: Vec<String>,
+) -> Result<Vec<String>, clap::Error> {
+    let is_flag = |name: &str| {
+        command.get_arguments().any(|arg| {
+            arg.get_long() == Some(name) && matches!(arg.get_action(), clap::ArgAction::SetTrue)
+        })
+    };
+    let mut out = Vec::with_capacity(args.len());
+    let mut rest_positional = false;
+    for arg in args {
+        rest_positional |= arg == "--";
+        let flag = (!rest_positional)
+            .then(|| arg.strip_prefix("--")?.split_once('='))
+            .flatten()
+            .filter(|(name, _)| is_flag(name));
+        let Some((name, value)) = flag else {
+            out.push(arg);
+            continue;
+        };
+        match llvm_bool(value) {
+            Ok(true) => out.push(format!("--{name}")),
+            // The last one given wins, as in LLVM's options.
+            Ok(false) => out.retain(|given| *given != format!("--{name}")),
+            Err(e) => {
+                let message = format!(
+                    "invalid value '{value}' for '--{name}[=<bool>]': {e}\n\n\
+                     For more information, try '--help'.\n"
+                );
+                let error = clap::Error::raw(clap::error::ErrorKind::InvalidValue, message);
+                return Err(error.with_cmd(command));
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// A boolean option's value as LLVM's command-line library reads it
 /// (`--verify-each=false`): `true`, `false`, `1` or `0`, the words also in
 /// capitals or with a capital first letter; anything else is an error that
@@ -112,6 +156,34 @@ mod tests {
 
     fn convert(args: &[&str]) -> Vec<String> {
         llvm_style(args.iter().map(|s| s.to_string()))
+    }
+
+    #[test]
+    fn flags_take_llvm_booleans() {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[arg(long = "flag")]
+            flag: bool,
+            #[arg(long = "name")]
+            name: Option<String>,
+        }
+        use clap::CommandFactory;
+        let given = |args: &[&str]| {
+            let args = args.iter().map(|s| s.to_string()).collect();
+            super::llvm_booleans(&Cli::command(), args)
+        };
+        let ok = |args: &[&str]| given(args).unwrap();
+        assert_eq!(ok(&["t", "--flag=True", "x"]), ["t", "--flag", "x"]);
+        assert_eq!(ok(&["t", "--flag=0", "x"]), ["t", "x"]);
+        assert_eq!(ok(&["t", "--flag", "x", "--flag=false"]), ["t", "x"]);
+        // Options with values and everything after `--` are left alone.
+        assert_eq!(ok(&["t", "--name=0"]), ["t", "--name=0"]);
+        assert_eq!(ok(&["t", "--", "--flag=0"]), ["t", "--", "--flag=0"]);
+        let error = given(&["t", "--flag=yes"]).unwrap_err().to_string();
+        assert!(
+            error.contains("invalid value 'yes' for '--flag[=<bool>]'"),
+            "{error}"
+        );
     }
 
     #[test]
