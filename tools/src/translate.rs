@@ -191,7 +191,21 @@ fn write_staged(rendered: &pld_backend::kernels::Rendered, dir: &Path) -> Result
     let cannot = |path: &Path, e: &dyn std::fmt::Display| {
         format!("cannot write the kernels to '{}': {e}", path.display())
     };
-    std::fs::create_dir_all(parent).map_err(|e| cannot(parent, &e))?;
+    std::fs::create_dir_all(parent).map_err(|e| {
+        let file = parent.ancestors().find(|d| d.exists() && !d.is_dir());
+        match file {
+            Some(file) => format!(
+                "cannot write the kernels to '{}': '{}' is a file, where a directory goes",
+                dir.display(),
+                file.display()
+            ),
+            None => format!(
+                "cannot write the kernels to '{}': cannot make its directory '{}': {e}",
+                dir.display(),
+                parent.display()
+            ),
+        }
+    })?;
     let name = dir
         .file_name()
         .map_or("kernels".into(), |n| n.to_string_lossy().into_owned());

@@ -21,6 +21,12 @@
 // RUN: ls -a %t | FileCheck %s --check-prefix=STAGING
 // STAGING-NOT: pld-
 // The same module into a fresh directory goes through.
+// A DIR whose directory cannot be made names DIR and what is at fault (it
+// named only the parent, as if that were the output):
+// RUN: not pld-translate --emit=kernels %t/lowered.mlir -o %t/levels/next_levels/a/b 2>&1 | FileCheck %s --check-prefix=PARENT
+// PARENT: pld-translate: error: cannot write the kernels to '{{.*}}levels/next_levels/a/b': '{{.*}}levels/next_levels' is a file, where a directory goes
+// RUN: not pld-translate --emit=kernels %t/lowered.mlir -o /proc/no-such-dir/x 2>&1 | FileCheck %s --check-prefix=PROC
+// PROC: pld-translate: error: cannot write the kernels to '/proc/no-such-dir/x': cannot make its directory '/proc/no-such-dir': No such file or directory
 // RUN: pld-translate --emit=kernels %t/lowered.mlir -o %t/fresh
 // RUN: ls %t/fresh | FileCheck %s --check-prefix=FRESH
 // FRESH: kernels.json
