@@ -128,7 +128,7 @@ fn run_kernels(options: &Options) -> i32 {
     };
     let show = |diagnostics: &[Captured]| {
         for diagnostic in diagnostics {
-            pld_ir::diag::write_stderr(&diagnostic.render(&buffer_name));
+            pld_ir::diag::write_stderr(&diagnostic.render_in(&buffer_name, Some(&text)));
         }
     };
     match kernels_source(&text, &buffer_name, &dir) {
