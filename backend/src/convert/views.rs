@@ -36,6 +36,13 @@ pub fn describe<'c, 'a>(
         .iter()
         .map(|d| d.ok_or("PTO conversion needs static tensor shapes at kernel boundaries"))
         .collect::<Result<_, _>>()?;
+    if pld_ir::types::bit_width(info.element).is_none() {
+        return Err(format!(
+            "parameter #{parameter} has element type {}; PTO tensors need integer or \
+             floating-point elements",
+            info.element
+        ));
+    }
     if !types::byte_sized(info.element) {
         return Err(format!(
             "parameter #{parameter} has element type {}; PTO tensors need byte-sized elements",

@@ -10,6 +10,21 @@ func.func @sub_byte(%d: !bits, %ctx: !pld.ctx) attributes {pld.kind = #pld.func_
 
 // -----
 
+// Whole bytes, but not a scalar (it said "need byte-sized elements"):
+// expected-error@+1 {{parameter #0 has element type complex<f32>; PTO tensors need integer or floating-point elements}}
+func.func @complex(%d: tensor<1x64xcomplex<f32>, #pld.dist>, %ctx: !pld.ctx) attributes {pld.kind = #pld.func_kind<"incore">} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{parameter #0 has element type vector<4xf32>; PTO tensors need integer or floating-point elements}}
+func.func @vector(%d: tensor<1x64xvector<4xf32>>, %ctx: !pld.ctx) attributes {pld.kind = #pld.func_kind<"incore">} {
+  return
+}
+
+// -----
+
 !data = tensor<1x64xf32, #pld.dist>
 // expected-error@+1 {{1 distributed parameters but 0 CommContext parameters: run pld-materialize-dist-tensor-ctx before PTO codegen}}
 func.func @no_ctx(%d: !data) attributes {pld.kind = #pld.func_kind<"incore">} {
