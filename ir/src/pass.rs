@@ -38,10 +38,17 @@ impl Anchor {
 }
 
 /// Why a module pass (`what`: `pass 'pld-verify'`, or a named pipeline
-/// holding one, `pipeline 'pld-to-pto'`) cannot go under `op`; said alike
-/// by pld-opt's pipelines and MLIR's global registry.
+/// holding one, `pipeline 'pld-to-pto'`) cannot go under `op` (a nested
+/// `builtin.module` included: pld's module passes see the whole program);
+/// said alike by pld-opt's pipelines and MLIR's global registry.
 pub fn module_only(what: &str, op: &str) -> String {
-    format!("{what} runs on builtin.module and cannot be nested under '{op}'")
+    match op {
+        "builtin.module" => format!(
+            "{what} runs on the outermost builtin.module only and cannot be nested under \
+             another 'builtin.module' (write it outside the inner builtin.module(...))"
+        ),
+        _ => format!("{what} runs on builtin.module and cannot be nested under '{op}'"),
+    }
 }
 
 impl fmt::Display for Anchor {

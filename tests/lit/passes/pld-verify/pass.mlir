@@ -6,6 +6,10 @@
 // RUN: pld-opt %s --split-input-file --pass-pipeline='builtin.module(pld-verify, pld-verify)' | FileCheck %s
 // RUN: not pld-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(pld-verify))' 2>&1 | FileCheck %s --check-prefix=NESTED
 // NESTED: pass 'pld-verify' runs on builtin.module and cannot be nested under 'func.func'
+// Under a nested builtin.module too, said without contradiction (it said
+// "runs on builtin.module and cannot be nested under 'builtin.module'"):
+// RUN: not pld-opt %s --split-input-file --pass-pipeline='builtin.module(builtin.module(pld-verify))' 2>&1 | FileCheck %s --check-prefix=INNER
+// INNER: pass 'pld-verify' runs on the outermost builtin.module only and cannot be nested under another 'builtin.module' (write it outside the inner builtin.module(...))
 
 // CHECK-LABEL: func.func @barrier_kernel
 // CHECK: "pld.tensor_barrier"(%arg0)
