@@ -1,7 +1,8 @@
 //! Guards against known crashes of upstream MLIR 22 passes that pld's
 //! drivers can run: each finds the op the pass would crash on, so the
 //! driver reports an error there instead
-//! (`tests/lit/passes/convert-shard-to-pld/partition-guard.mlir`).
+//! (`tests/lit/passes/convert-shard-to-pld/partition-guard.mlir`,
+//! `partition-steps.mlir`, `partition-malformed.mlir`).
 
 use crate::attr;
 use melior::ir::{operation::OperationLike, r#type::RankedTensorType, OperationRef};
@@ -9,6 +10,10 @@ use melior::ir::{operation::OperationLike, r#type::RankedTensorType, OperationRe
 /// An op upstream `shard-partition` (LLVM 22.1) would crash on, or build
 /// invalid IR for, and why:
 ///
+/// * a `shard.shard` whose sharding names a grid axis its grid lacks, or
+///   splits more axes than its tensor has ([`malformed_sharding`]);
+/// * a `shard.sharding` with `halo_sizes` that a `shard.shard` uses (the
+///   pass crashes resharding it, halos of 0 too);
 /// * a `shard.sharding` with `sharded_dims_offsets` that a `shard.shard`
 ///   uses (resharding such a tensor dereferences a null value in
 ///   `partitionTriviallyShardableOperation`);
@@ -34,6 +39,28 @@ where
     'c: 'a,
 {
     let shards = crate::collect(root, |n| n == "shard.shard");
+    let grids = crate::collect(root, |n| n == "shard.grid");
+    if let Some(found) = shards.iter().find_map(|s| malformed_sharding(*s, &grids)) {
+        return Some(found);
+    }
+    let halo = shards
+        .iter()
+        .filter_map(|shard| crate::operand(*shard, 1).and_then(crate::defining_op))
+        .find(|sharding| {
+            sharding
+                .attribute("static_halo_sizes")
+                .ok()
+                .and_then(attr::i64_array)
+                .is_some_and(|sizes| !sizes.is_empty())
+        });
+    if let Some(sharding) = halo {
+        return Some((
+            sharding,
+            "has halo_sizes, which pld does not take: upstream shard-partition (LLVM 22) \
+             crashes on resharding such a tensor, and no pld collective moves halos"
+                .into(),
+        ));
+    }
     let uneven = shards
         .iter()
         .filter_map(|shard| crate::operand(*shard, 1).and_then(crate::defining_op))
@@ -53,7 +80,6 @@ where
                 .into(),
         ));
     }
-    let grids = crate::collect(root, |n| n == "shard.grid");
     if let Some(found) = shards.iter().find_map(|s| undivided_split(*s, &grids)) {
         return Some(found);
     }
@@ -113,6 +139,60 @@ fn undivided_split<'c, 'a>(
             )
         })
     })
+}
+
+/// A `shard.shard` whose sharding upstream's verifier lets through but
+/// `shard-partition` cannot read, and the error for it, in the sharding's
+/// terms: more `split_axes` lists than its tensor has axes (upstream made
+/// an out-of-bounds gather or an `all_gather` of a 0-d tensor), or a grid
+/// axis its grid does not have (it built a shard of 0 rows).
+fn malformed_sharding<'c, 'a>(
+    shard: OperationRef<'c, 'a>,
+    grids: &[OperationRef<'c, 'a>],
+) -> Option<(OperationRef<'c, 'a>, String)> {
+    let sharding = crate::operand(shard, 1).and_then(crate::defining_op)?;
+    let lists = attr::shard_axis_array(sharding.attribute("split_axes").ok()?)?;
+    let tensor = RankedTensorType::try_from(crate::type_of(crate::operand(shard, 0)?)).ok()?;
+    let rank = crate::types::tensor_shape(tensor).len();
+    // Trailing empty lists split nothing.
+    let used = lists
+        .iter()
+        .rposition(|l| !l.is_empty())
+        .map_or(0, |i| i + 1);
+    if used > rank {
+        return Some((
+            shard,
+            format!(
+                "has a sharding that splits tensor axis {} (split_axes = {lists:?}), but its \
+                 tensor {} has {}; upstream shard-partition (LLVM 22) cannot partition it",
+                used - 1,
+                crate::type_of(crate::operand(shard, 0)?),
+                axes(rank),
+            ),
+        ));
+    }
+    let grid_name = attr::flat_symbol(sharding.attribute("grid").ok()?)?;
+    let grid = grids
+        .iter()
+        .find(|g| crate::symbol_name(**g).as_deref() == Some(grid_name.as_str()))?;
+    let grid_rank = attr::i64_array(grid.attribute("shape").ok()?)?.len();
+    let axis = lists.iter().flatten().find(|a| **a >= grid_rank)?;
+    Some((
+        shard,
+        format!(
+            "has a sharding that splits over grid axis {axis} (split_axes = {lists:?}), but \
+             grid @{grid_name} has {}; upstream shard-partition (LLVM 22) cannot partition it",
+            axes(grid_rank)
+        ),
+    ))
+}
+
+/// `n` axes, `1 axis`.
+fn axes(n: usize) -> String {
+    match n {
+        1 => "1 axis".to_string(),
+        n => format!("{n} axes"),
+    }
 }
 
 /// Whether `op` has a ranked tensor operand not defined by a `shard.shard`.

@@ -1,0 +1,72 @@
+// Shardings upstream's verifier lets through but shard-partition (LLVM 22)
+// crashes on or misreads are refused at the op, in the sharding's terms,
+// exit status 1: a sharding with halo_sizes (pld-run and pld-opt crashed,
+// status 139, with no message, also for halos of 0 and for a halo target),
+// split_axes naming a grid axis the grid lacks (it said 'tensor.cast' op
+// ... cast incompatible) or more tensor axes than the tensor has (an
+// out-of-bounds gather, or an all_gather of a 0-d tensor).
+//
+// RUN: split-file %s %t
+// RUN: not pld-run %t/halo.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=HALO
+// RUN: not pld-opt %t/halo.mlir --pass-pipeline='builtin.module(func.func(sharding-propagation,shard-partition),shard-to-pto)' 2>&1 | FileCheck %s --check-prefix=HALO
+// RUN: sed 's/halo_sizes = \[2, 1\]/halo_sizes = [0, 0]/' %t/halo.mlir > %t/halo0.mlir
+// RUN: not pld-run %t/halo0.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=HALO
+// RUN: not pld-run %t/halo-target.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=TARGET
+// RUN: not pld-run %t/grid-axis.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=GRID
+// RUN: not pld-run %t/tensor-axis.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=AXIS
+// RUN: not pld-opt %t/scalar.mlir --pass-pipeline='builtin.module(func.func(shard-partition))' 2>&1 | FileCheck %s --check-prefix=SCALAR
+
+//--- halo.mlir
+shard.grid @line(shape = 2)
+func.func @f(%x: tensor<6x3xf32>) -> tensor<6x3xf32> {
+  %rows = shard.sharding @line split_axes = [[0]] halo_sizes = [2, 1] : !shard.sharding
+  %a = shard.shard %x to %rows : tensor<6x3xf32>
+  %whole = shard.sharding @line split_axes = [[]] : !shard.sharding
+  %b = shard.shard %a to %whole annotate_for_users : tensor<6x3xf32>
+  return %b : tensor<6x3xf32>
+}
+// HALO: halo{{0?}}.mlir:3:11: error: 'shard.sharding' op has halo_sizes, which pld does not take: upstream shard-partition (LLVM 22) crashes on resharding such a tensor, and no pld collective moves halos
+
+//--- halo-target.mlir
+shard.grid @line(shape = 2)
+func.func @f(%x: tensor<6x3xf32>) -> tensor<6x3xf32> {
+  %rows = shard.sharding @line split_axes = [[0]] : !shard.sharding
+  %halo = shard.sharding @line split_axes = [[0]] halo_sizes = [1, 1] : !shard.sharding
+  %a = shard.shard %x to %rows : tensor<6x3xf32>
+  %b = shard.shard %a to %halo annotate_for_users : tensor<6x3xf32>
+  return %b : tensor<6x3xf32>
+}
+// TARGET: halo-target.mlir:4:11: error: 'shard.sharding' op has halo_sizes
+
+//--- grid-axis.mlir
+shard.grid @square(shape = 2x2)
+func.func @f(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %bad = shard.sharding @square split_axes = [[2]] : !shard.sharding
+  %a = shard.shard %x to %bad : tensor<4x4xf32>
+  %whole = shard.sharding @square split_axes = [[]] : !shard.sharding
+  %b = shard.shard %a to %whole annotate_for_users : tensor<4x4xf32>
+  return %b : tensor<4x4xf32>
+}
+// GRID: grid-axis.mlir:4:8: error: 'shard.shard' op has a sharding that splits over grid axis 2 (split_axes = {{\[\[2\]\]}}), but grid @square has 2 axes; upstream shard-partition (LLVM 22) cannot partition it
+
+//--- tensor-axis.mlir
+shard.grid @square(shape = 2x2)
+func.func @f(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %bad = shard.sharding @square split_axes = [[], [], [1], []] : !shard.sharding
+  %a = shard.shard %x to %bad : tensor<4x4xf32>
+  %whole = shard.sharding @square split_axes = [[]] : !shard.sharding
+  %b = shard.shard %a to %whole annotate_for_users : tensor<4x4xf32>
+  return %b : tensor<4x4xf32>
+}
+// AXIS: tensor-axis.mlir:4:8: error: 'shard.shard' op has a sharding that splits tensor axis 2 (split_axes = {{\[\[\], \[\], \[1\], \[\]\]}}), but its tensor tensor<4x4xf32> has 2 axes
+
+//--- scalar.mlir
+shard.grid @line(shape = 2)
+func.func @f(%x: tensor<f32>) -> tensor<f32> {
+  %split = shard.sharding @line split_axes = [[0]] : !shard.sharding
+  %a = shard.shard %x to %split : tensor<f32>
+  %whole = shard.sharding @line split_axes = [[]] : !shard.sharding
+  %b = shard.shard %a to %whole annotate_for_users : tensor<f32>
+  return %b : tensor<f32>
+}
+// SCALAR: scalar.mlir:4:8: error: 'shard.shard' op has a sharding that splits tensor axis 0 (split_axes = {{\[\[0\]\]}}), but its tensor tensor<f32> has 0 axes
