@@ -275,25 +275,32 @@ fn program_inputs(
     let columns: Vec<(Param, Generator)> =
         run.buffers.iter().map(as_param).zip(generators).collect();
     let per_device: usize = run.buffers.iter().map(|b| b.view.bytes()).sum();
-    // Inputs and windows, and with --check the snapshots around the calls
-    // (under MPI a process holds its own device's, and with --check every
-    // device's operands before each call).
-    let copies = if options.check { 2 } else { 1 };
+    // The inputs and the windows of the devices this process holds (under
+    // MPI its own), the windows as large as their allocations; what the
+    // report reads of every device after the run; with --check every
+    // task's operands before and after it, and the goldens.
     let held = crate::mpi_run::held(options.ranks);
-    // The windows are as large as their allocations, not their views.
+    let check = if options.check { run.check_bytes() } else { 0 };
     let need = per_device
-        .saturating_mul(copies)
         .saturating_add(run.window_bytes())
-        .saturating_mul(held);
+        .saturating_mul(held)
+        .saturating_add(run.final_read_bytes())
+        .saturating_add(check);
     crate::inputs::check_memory(need, || {
         format!(
-            "{at}@{} on {} ({} of window buffers per device, as inputs{}, and a window of {} \
-             per device)",
+            "{at}@{} on {} ({} of window buffers per device, as inputs and as read after the \
+             run, and a window of {} per device{})",
             run.entry,
             devices(options.ranks),
             report::bytes(per_device),
-            if options.check { " and snapshots" } else { "" },
-            report::bytes(run.window_bytes())
+            report::bytes(run.window_bytes()),
+            match options.check {
+                true => format!(
+                    "; --check keeps every task's operands before and after it: {}",
+                    report::bytes(check)
+                ),
+                false => String::new(),
+            }
         )
     })?;
     let _filling = progress.phase(format!(
@@ -395,6 +402,9 @@ fn run_series(
             }
             break;
         }
+        // This run's outcome (its copies of every window) goes before the
+        // next run.
+        drop(result);
         crate::watch::done(format!("{runs} of {total} runs finished"));
     }
     drop(running);

@@ -654,6 +654,43 @@ impl ProgramRun {
         Ok((kernels, variants))
     }
 
+    /// The bytes the report reads after a run ([`Self::final_bytes`]):
+    /// every buffer's view on every device of its domain (process 0 reads
+    /// them all, under MPI too).
+    pub fn final_read_bytes(&self) -> usize {
+        self.buffers
+            .iter()
+            .map(|b| {
+                let devices = (0..self.plan.world)
+                    .filter(|d| self.plan.domains[b.domain].rank_of(*d).is_some())
+                    .count();
+                b.view.bytes().saturating_mul(devices)
+            })
+            .fold(0, usize::saturating_add)
+    }
+
+    /// The bytes `--check` holds besides the run's: every task's tensor
+    /// operands before and after it on every device (the snapshots, which
+    /// process 0 compares after the run), and room for one call's goldens
+    /// (four times the largest operand: the folds in several orders).
+    pub fn check_bytes(&self) -> usize {
+        let operands = self
+            .plan
+            .tasks
+            .iter()
+            .flatten()
+            .flat_map(|task| match task {
+                Task::Kernel(k) => tensors_of(k),
+                Task::Builtin(b) => b.tensors.iter().collect(),
+            });
+        let (total, largest) = operands.fold((0usize, 0usize), |(total, largest), t| {
+            (total.saturating_add(t.bytes()), largest.max(t.bytes()))
+        });
+        total
+            .saturating_mul(2)
+            .saturating_add(largest.saturating_mul(4))
+    }
+
     /// Every buffer's bytes on every device after a run:
     /// `[buffer][device]`, empty for a device outside the buffer's domain.
     fn final_bytes(&self, memory: &CommDomain, bases: &[usize]) -> Vec<Vec<Vec<u8>>> {

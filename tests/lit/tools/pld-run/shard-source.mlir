@@ -15,7 +15,7 @@
 // RUN: not pld-run %t/local.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=LOCAL
 // RUN: pld-run %t/forward.mlir --ranks 2 --output-dir %t/out | FileCheck %s --check-prefix=FORWARD
 //
-// BIG: {{^}}{{.*}}big.mlir:[[# @LINE + 15]]:1: error: @f on 64 devices (12.0 GiB of window buffers per device, as inputs, and a window of 12.0 GiB per device) needs 1536.0 GiB of memory; the machine has {{.*}} available
+// BIG: {{^}}{{.*}}big.mlir:[[# @LINE + 15]]:1: error: @f on 64 devices (12.0 GiB of window buffers per device, as inputs and as read after the run, and a window of 12.0 GiB per device) needs 2304.0 GiB of memory; the machine has {{.*}} available
 // BIG-NEXT: {{^}}func.func @f(%x: tensor<1073741824xf32>) -> tensor<1073741824xf32> {
 // BIG-NEXT: {{^}}^
 // ZERO: {{^}}{{.*}}zero.mlir:[[# @LINE + 20]]:8: error: 'shard.all_reduce' op works on tensor<0x4xf32>, which has no elements; convert-shard-to-pld needs tensors of at least one element (a pld window buffer is never empty)
