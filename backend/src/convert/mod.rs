@@ -234,8 +234,10 @@ where
         .collect();
 
     unstructured_carries(function)?;
-    foreign_parameter_uses(function, &inputs)?;
+    // The parameters first: a dynamic shape is refused as such, not at the
+    // tensor.dim pld-lower-composite-ops reads it with.
     let (parameters, context_of) = parameters(context, function, &inputs)?;
+    foreign_parameter_uses(function, &inputs)?;
     let globals = Globals { parameters };
 
     // The ops, in program order.
@@ -340,9 +342,6 @@ fn unstructured_carries<'c, 'a>(function: OperationRef<'c, 'a>) -> Result<(), Fa
     Ok(())
 }
 
-/// The kernel's tensor parameters described, and each distributed one's
-/// CommContext argument (the contexts follow the parameters, in order).
-#[allow(clippy::type_complexity)]
 /// The ops other than pld's that may take a tensor parameter as it is:
 /// the loops, branches and yields that carry it (the rebind idiom, which
 /// the conversion follows) and calls (refused or bridged by their own
@@ -430,7 +429,9 @@ where
                 distributed.push(i);
             }
             if let Some(argument) = arguments.get(i) {
-                parameters.insert(i, describe(*argument, i, &info).map_err(fail)?);
+                let name = format!("parameter #{i}");
+                let described = describe(*argument, i, &info, (&name, *input));
+                parameters.insert(i, described.map_err(fail)?);
             }
         }
     }

@@ -25,17 +25,25 @@ pub struct Global<'c, 'a> {
     pub element: Type<'c>,
 }
 
-/// The shape, strides and layout of a tensor type.
+/// The shape, strides and layout of a tensor type; `shown` names the
+/// tensor and its type for an error (`parameter #0`, `tensor<?xf32>`).
 pub fn describe<'c, 'a>(
     pointer: Value<'c, 'a>,
     parameter: usize,
     info: &pld_dialect::types::TensorInfo<'c>,
+    shown: (&str, Type<'c>),
 ) -> Result<Global<'c, 'a>, String> {
     let shape: Vec<i64> = info
         .shape
         .iter()
-        .map(|d| d.ok_or("PTO conversion needs static tensor shapes at kernel boundaries"))
-        .collect::<Result<_, _>>()?;
+        .map(|d| d.ok_or(()))
+        .collect::<Result<_, _>>()
+        .map_err(|()| {
+            format!(
+                "PTO conversion needs static tensor shapes at kernel boundaries: {} is {}",
+                shown.0, shown.1
+            )
+        })?;
     if pld_ir::types::bit_width(info.element).is_none() {
         return Err(format!(
             "parameter #{parameter} has element type {}; PTO tensors need integer or \
@@ -159,7 +167,8 @@ where
             .flatten()
             .ok_or("expected a tensor operand")?;
         // A view reinterprets the packed source in its own packed shape.
-        let mut view = describe(source.pointer, source.parameter, &info)?;
+        let shown = ("the pld.tensor_view", value.r#type());
+        let mut view = describe(source.pointer, source.parameter, &info, shown)?;
         view.layout = Layout::Nd;
         view.strides = packed(&view.shape);
         Ok(view)

@@ -55,8 +55,21 @@ func.func @local_only(%d: !data, %peer: i32) attributes {pld.kind = #pld.func_ki
 // -----
 
 !data = tensor<?xf32, #pld.dist>
-// expected-error@+1 {{PTO conversion needs static tensor shapes at kernel boundaries}}
+// expected-error@+1 {{PTO conversion needs static tensor shapes at kernel boundaries: parameter #0 is tensor<?xf32, #pld.dist>}}
 func.func @dynamic(%d: !data, %ctx: !pld.ctx) attributes {pld.kind = #pld.func_kind<"incore">} {
+  return
+}
+
+// -----
+
+// A dynamic shape is said as such, also where pld-lower-composite-ops read
+// it with a tensor.dim (it said the tensor.dim used the parameter
+// directly, an op the user never wrote):
+!rows = tensor<?x64xf32, #pld.dist>
+// expected-error@+1 {{PTO conversion needs static tensor shapes at kernel boundaries: parameter #0 is tensor<?x64xf32, #pld.dist>}}
+func.func @dim(%d: !rows, %ctx: !pld.ctx) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %d, %c0 : !rows
   return
 }
 
