@@ -467,12 +467,27 @@ where
             }
             Dispatch::NAME => self.dispatch(op, place),
             _ if CollectiveKind::from_builtin_op(name).is_some() => self.builtin(op, place),
-            _ => refuse(
-                op,
-                "is not run by the simulator's orchestration (it interprets arith, scf.for, scf.while, scf.if, \
-                 func.call, pld.comm_domain, window allocation, tensor.extract_slice of \
-                 windows, pld.dispatch and the pld.builtin_* dispatches)",
-            ),
+            _ => {
+                // What to write instead, where an interpreted op does it.
+                let instead = match name {
+                    "scf.index_switch" => "; write its cases as nested scf.if",
+                    "scf.execute_region" => "; write its body in place",
+                    "cf.br" | "cf.cond_br" | "cf.switch" => {
+                        "; write the branches as scf.if or scf.for"
+                    }
+                    "affine.for" | "affine.if" => "; write it as scf.for or scf.if",
+                    _ => "",
+                };
+                refuse(
+                    op,
+                    format!(
+                        "is not run by the simulator's orchestration (it interprets arith, \
+                         scf.for, scf.while, scf.if, func.call, pld.comm_domain, window \
+                         allocation, tensor.extract_slice of windows, pld.dispatch and the \
+                         pld.builtin_* dispatches){instead}"
+                    ),
+                )
+            }
         }
     }
 
