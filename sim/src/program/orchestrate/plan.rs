@@ -207,8 +207,18 @@ type Step<T = ()> = Result<T, Refusal>;
 fn refuse<T>(op: OperationRef, message: impl Into<String>) -> Step<T> {
     Err(Refusal {
         location: location(op),
-        message: format!("'{}' {}", op_name(&op), message.into()),
+        message: format!("{} {}", shown_op(&op_name(&op)), message.into()),
     })
+}
+
+/// An op as a refusal names it: a builtin dispatch by the collective the
+/// user wrote, at whose location it is (`'pld.tensor_allreduce' (as
+/// pld.builtin_allreduce)`), any other op by its own name.
+fn shown_op(name: &str) -> String {
+    match CollectiveKind::from_builtin_op(name) {
+        Some((kind, _)) => format!("'{}' (as {name})", kind.op_name()),
+        None => format!("'{name}'"),
+    }
 }
 
 fn key(value: Value) -> usize {

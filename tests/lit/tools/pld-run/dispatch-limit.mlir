@@ -18,6 +18,11 @@
 // EMPTY: empty.mlir:9:5: error: 'pld.dispatch' goes past the limit of 10 dispatches in one run (pld.dispatch round trips over 2 devices; PLD_MAX_DISPATCHES sets it): is a loop bound larger than meant?
 // RUN: env PLD_MAX_DISPATCHES=10 not pld-run %t/idle.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=IDLE
 // IDLE: idle.mlir:10:3: error: 'scf.for' goes past 160 iterations of the orchestrators' loops in one run (16 times the limit of 10 dispatches; PLD_MAX_DISPATCHES sets it): is a loop bound larger than meant?
+// A HOST collective's dispatches are named by the op written, at whose
+// line the caret is (it said 'pld.builtin_allreduce', an op of the
+// lowering):
+// RUN: env PLD_MAX_DISPATCHES=10 not pld-run %t/builtin.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=BUILTIN
+// BUILTIN: builtin.mlir:11:10: error: 'pld.tensor_allreduce' (as pld.builtin_allreduce) goes past the limit of 10 dispatches in one run
 // Five rounds on two devices are ten dispatches: within a limit of 10.
 // RUN: env PLD_MAX_DISPATCHES=10 pld-run %t/five.mlir --ranks 2 | FileCheck %s --check-prefix=FITS
 // FITS: @main on 2 devices: 0 collective calls, finished in
@@ -109,6 +114,22 @@ func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
   "pld.dispatch"(%c0) ({ func.call @chip() : () -> () gpu.yield }) : (index) -> ()
   scf.for %i = %c0 to %many step %c1 {
     %x = arith.addi %i, %c1 : index
+  }
+  return
+}
+
+//--- builtin.mlir
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 100 : index
+  %bytes = arith.constant 256 : i64
+  %b = "pld.tensor_alloc_window_buffer"(%bytes) {name = "x"} : (i64) -> !pld.ptr
+  %sb = "pld.tensor_alloc_window_buffer"(%bytes) {name = "s"} : (i64) -> !pld.ptr
+  %x = "pld.tensor_window"(%b) : (!pld.ptr) -> tensor<1x64xf32, #pld.dist>
+  %s = "pld.tensor_window"(%sb) : (!pld.ptr) -> tensor<2x1xi32, #pld.dist>
+  scf.for %i = %c0 to %n step %c1 {
+    %r = "pld.tensor_allreduce"(%x, %s) {op = #pld.reduce_op<"sum">} : (tensor<1x64xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>) -> tensor<1x64xf32, #pld.dist>
   }
   return
 }
