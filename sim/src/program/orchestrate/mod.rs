@@ -1195,7 +1195,11 @@ impl Devices<'_> {
         }
         let mut arguments: Vec<*mut ()> =
             values.iter_mut().map(|v| (v as *mut u64).cast()).collect();
-        crate::runtime::run::name_current_kernel(Some(format!("@{}", k.kernel)));
+        // Named with its call and dispatch: one kernel may run from several.
+        crate::runtime::run::name_current_kernel(Some(format!(
+            "@{} (called at {} in @{}, dispatched at {})",
+            k.kernel, k.location, k.caller, k.dispatch
+        )));
         // SAFETY: one pointer per kernel parameter, each to a 64-bit value:
         // an address inside this device's window (the plan checked every
         // view fits its buffer), a CommContext that outlives the run, or a

@@ -144,7 +144,9 @@ pub struct KernelTask {
     pub args: Vec<Arg>,
     /// The CHIP orchestrator that called it.
     pub caller: String,
+    /// Where it was called, and the `pld.dispatch` that ran its caller.
     pub location: String,
+    pub dispatch: String,
 }
 
 /// One piece of a device's work, in program order.
@@ -239,8 +241,10 @@ struct Interpreter<'c, 'a> {
     plan: Plan,
     /// The domain being materialised, innermost last.
     open: Vec<usize>,
-    /// The CHIP orchestrator being interpreted, for the tasks it records.
+    /// The CHIP orchestrator being interpreted, and the location of the
+    /// `pld.dispatch` that runs it, for the tasks it records.
     caller: String,
+    dispatch: String,
     depth: usize,
     /// The most dispatches the plan may hold.
     limit: usize,
@@ -314,6 +318,7 @@ pub fn plan(module: &Module, entry: &str, world: usize) -> Result<Plan, Refusal>
         },
         open: Vec::new(),
         caller: String::new(),
+        dispatch: String::new(),
         depth: 0,
     };
     interpreter.call(host, &[], Place::Host)?;
@@ -717,6 +722,7 @@ where
                     args,
                     caller: self.caller.clone(),
                     location: location(op),
+                    dispatch: self.dispatch.clone(),
                 }))
             }
             (Some(k), Place::Host) if k.is_device() => refuse(
@@ -1048,6 +1054,7 @@ where
             );
         }
         self.plan.round_trips[device] += 1;
+        self.dispatch = location(op);
         match op.region(0).ok().and_then(|r| r.first_block()) {
             Some(block) => self.block(block, Place::Device(device)).map(|_| ()),
             None => Ok(()),

@@ -6,11 +6,11 @@
 //
 // RUN: not pld-run %s --ranks 2 --explore 2 2>&1 | FileCheck %s --check-prefix=EXPLORE
 // EXPLORE: schedule 0 (--replay 0): deadlock: no thread of any rank can run
-// EXPLORE-NEXT: rank 1 in @lopsided: waits for the i32 cell at rank 1's window
+// EXPLORE-NEXT: rank 1 in @lopsided (called at {{.*}}program-explore-deadlock.mlir:30:3 in @chip, dispatched at {{.*}}program-explore-deadlock.mlir:41:5): waits for the i32 cell at rank 1's window
 // EXPLORE-NEXT: finished: rank 0
 // EXPLORE-NEXT: rank 1 waits on credits at [0, 0], the signal of pld.tensor_barrier in @lopsided at {{.*}}program-explore-deadlock.mlir:[[# @LINE + 14]]:10
 // RUN: not pld-run %s --ranks 2 --deadline 0.2 2>&1 | FileCheck %s --check-prefix=PLAIN
-// PLAIN: rank 1 in @lopsided: waits for the i32 cell at rank 1's window
+// PLAIN: rank 1 in @lopsided (called at {{.*}}program-explore-deadlock.mlir:30:3 in @chip, dispatched at {{.*}}program-explore-deadlock.mlir:41:5): waits for the i32 cell at rank 1's window
 // PLAIN: rank 1 waits on credits at [0, 0], the signal of pld.tensor_barrier in @lopsided at
 
 !s = tensor<2x1xi32, #pld.dist>

@@ -56,10 +56,11 @@
 // Rank 0 skips the barrier; ranks 1 and 2 wait for its credit in row 0 of
 // their 'flags'.
 // DEADLOCK: pld-run: deadlock: every live rank has waited for more than 200.0ms
-// Each blocked device is named by the kernel that waits (not the HOST
+// Each blocked device is named by the kernel that waits, with its call and
+// the pld.dispatch that ran it (one kernel may run from several; not the HOST
 // orchestrator), the waiting op and its location, as for one kernel.
-// DEADLOCK-NEXT: rank 1 in @divergent: waits for the i32 cell at rank 1's window, byte 0 (i32 cell 0 of the window) >= 1, which holds 0 (pto.comm_twait at {{.*}}deadlock.mlir:10:10)
-// DEADLOCK-NEXT: rank 2 in @divergent: waits for the i32 cell at rank 2's window, byte 0 (i32 cell 0 of the window) >= 1, which holds 0 (pto.comm_twait at {{.*}}deadlock.mlir:10:10)
+// DEADLOCK-NEXT: rank 1 in @divergent (called at {{.*}}deadlock.mlir:15:3 in @step, dispatched at {{.*}}deadlock.mlir:27:5): waits for the i32 cell at rank 1's window, byte 0 (i32 cell 0 of the window) >= 1, which holds 0 (pto.comm_twait at {{.*}}deadlock.mlir:10:10)
+// DEADLOCK-NEXT: rank 2 in @divergent (called at {{.*}}deadlock.mlir:15:3 in @step, dispatched at {{.*}}deadlock.mlir:27:5): waits for the i32 cell at rank 2's window, byte 0 (i32 cell 0 of the window) >= 1, which holds 0 (pto.comm_twait at {{.*}}deadlock.mlir:10:10)
 // DEADLOCK-NEXT: finished: rank 0
 // DEADLOCK-NEXT: rank 1 waits on flags at [0, 0], the signal of pld.tensor_barrier in @divergent at {{.*}}deadlock.mlir:10:10
 // DEADLOCK-NEXT: rank 2 waits on flags at [0, 0], the signal of pld.tensor_barrier in @divergent at {{.*}}deadlock.mlir:10:10

@@ -18,7 +18,7 @@
 // task, whose name the report took).
 // RUN: not pld-run %t/stuck.mlir --ranks 2 --replay 1 2>&1 | FileCheck %s --check-prefix=STUCK
 // STUCK: deadlock: no thread of any rank can run
-// STUCK-NEXT: rank 0 in @stuck: waits for the i32 cell at rank 0's window, byte 0
+// STUCK-NEXT: rank 0 in @stuck (called at {{.*}}stuck.mlir:11:3 in @chip, dispatched at {{.*}}stuck.mlir:22:3): waits for the i32 cell at rank 0's window, byte 0
 // STUCK-NEXT: rank 1 block 0 of 2 in builtin.tensor.allreduce__sum__fp32: waits
 //
 // A race whose earlier access is a HOST collective's builtin kernel names

@@ -21,8 +21,8 @@
 // Each device is named by the kernel it waits in (which only its own
 // process knew), the waiting op and its location.
 // DEADLOCK: pld-run: deadlock: every live rank has waited for more than 200.0ms
-// DEADLOCK-NEXT: rank 1 in @divergent: waits for the i32 cell at rank 1's window, byte 0 (i32 cell 0 of the window) >= 1, which holds 0 (pto.comm_twait at {{.*}}deadlock.mlir:10:10)
-// DEADLOCK-NEXT: rank 2 in @divergent: waits for the i32 cell at rank 2's window, byte 0 (i32 cell 0 of the window) >= 1, which holds 0 (pto.comm_twait at {{.*}}deadlock.mlir:10:10)
+// DEADLOCK-NEXT: rank 1 in @divergent (called at {{.*}}deadlock.mlir:15:3 in @step, dispatched at {{.*}}deadlock.mlir:27:5): waits for the i32 cell at rank 1's window, byte 0 (i32 cell 0 of the window) >= 1, which holds 0 (pto.comm_twait at {{.*}}deadlock.mlir:10:10)
+// DEADLOCK-NEXT: rank 2 in @divergent (called at {{.*}}deadlock.mlir:15:3 in @step, dispatched at {{.*}}deadlock.mlir:27:5): waits for the i32 cell at rank 2's window, byte 0 (i32 cell 0 of the window) >= 1, which holds 0 (pto.comm_twait at {{.*}}deadlock.mlir:10:10)
 //
 // RUN: not pld-run %t/leak.mlir --ranks 2 2> %t/t-leak.err
 // RUN: not %mpirun -np 2 pld-run %t/leak.mlir --ranks 2 --transport mpi-rma 2> %t/r-leak.err
