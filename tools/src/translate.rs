@@ -168,11 +168,23 @@ pub fn kernels_source(
     let context = pld_dialect::context();
     let sink = Sink::attach(&context);
     let rendered = kernel_packages(&context, buffer_name, text);
-    let diagnostics = sink.take();
+    let mut diagnostics = sink.take();
     let rendered = match rendered {
         Some(rendered) if !diagnostics.iter().any(|d| d.severity == Severity::Error) => rendered,
         _ => return Err(KernelsFailed::Diagnostics(diagnostics)),
     };
+    if rendered.packages.is_empty() && rendered.chip.is_empty() {
+        // An empty input (a pld-opt that failed before a pipe) parses as
+        // an empty module.
+        diagnostics.push(Captured {
+            severity: Severity::Warning,
+            position: None,
+            message: "the module has no lowered collective (no pld.builtin_* dispatch, no CHIP \
+                      orchestrator's collective): the package is empty"
+                .into(),
+            notes: Vec::new(),
+        });
+    }
     write_staged(&rendered, dir)
         .map(|()| diagnostics)
         .map_err(KernelsFailed::Write)
