@@ -29,7 +29,8 @@ impl PldPass for Verify {
         for module in &nested {
             pld_ir::diag::emit_error(
                 module.location(),
-                "'builtin.module' op holds pld code inside another module; pld's passes lower \
+                "'builtin.module' op holds pld code (pld ops, functions with a pld.kind, or a \
+                 shard program converted to them) inside another module; pld's passes lower \
                  the functions of the outermost module only (its function passes would skip \
                  these): move them there",
             );
@@ -42,13 +43,15 @@ impl PldPass for Verify {
     }
 }
 
-/// The modules nested in `root` that hold pld code (a pld op or a function
-/// with a `pld.kind`): the pipelines, which start with this pass, lower
-/// the functions of the outermost module only, and left these half
-/// lowered with exit 0. (The verifier itself, which `pld-opt` runs after
-/// parsing, accepts them: a nested module is valid IR.)
+/// The outermost modules nested in `root` that hold pld code (a pld op or
+/// a function with a `pld.kind`): the pipelines, which start with this
+/// pass, lower the functions of the outermost module only, and left these
+/// half lowered with exit 0. (The verifier itself, which `pld-opt` runs
+/// after parsing, accepts them: a nested module is valid IR.) A module
+/// inside one of them is not named again (500 nested modules said the
+/// same error 499 times).
 fn nested_pld_modules<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    pld_ir::collect(root, |n| n == "builtin.module")
+    let holding: Vec<OperationRef> = pld_ir::collect(root, |n| n == "builtin.module")
         .into_iter()
         .filter(|module| *module != root)
         .filter(|module| {
@@ -56,7 +59,27 @@ fn nested_pld_modules<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<OperationRef<'c
                 pld_ir::op_name(op).starts_with("pld.") || op.attribute("pld.kind").is_ok()
             })
         })
-        .collect()
+        .collect();
+    // `collect` lists an op before the ops inside it.
+    let mut outermost: Vec<OperationRef> = Vec::new();
+    for module in holding {
+        if !outermost.iter().any(|outer| encloses(*outer, module)) {
+            outermost.push(module);
+        }
+    }
+    outermost
+}
+
+/// Whether `inner` is inside `outer`.
+fn encloses(outer: OperationRef, inner: OperationRef) -> bool {
+    let mut parent = inner.parent_operation();
+    while let Some(op) = parent {
+        if op == outer {
+            return true;
+        }
+        parent = op.parent_operation();
+    }
+    false
 }
 
 static IDENTITY: PassIdentity = PassIdentity;

@@ -6,7 +6,14 @@
 // RUN: pld-opt %s -o /dev/null
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-incore-pipeline)' -o /dev/null 2>&1 | FileCheck %s
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-verify)' -o /dev/null 2>&1 | FileCheck %s
-// CHECK: nested-module.mlir:[[# @LINE + 3]]:1: error: 'builtin.module' op holds pld code inside another module; pld's passes lower the functions of the outermost module only (its function passes would skip these): move them there
+// CHECK: nested-module.mlir:[[# @LINE + 10]]:1: error: 'builtin.module' op holds pld code (pld ops, functions with a pld.kind, or a shard program converted to them) inside another module; pld's passes lower the functions of the outermost module only (its function passes would skip these): move them there
+// CHECK-NOT: error
+// Only the outermost such module is named (each module around the code
+// was named, one error each: 499 for 500 levels):
+// RUN: sed -e 's/^module @inner {$/module @inner { module @deeper { module @deepest {/' -e '$ s/^}$/} } }/' %s > %t.mlir
+// RUN: not pld-opt %t.mlir --pass-pipeline='builtin.module(pld-verify)' -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEEP
+// DEEP-COUNT-1: error: 'builtin.module' op holds pld code
+// DEEP-NOT: error
 
 module {
 module @inner {
