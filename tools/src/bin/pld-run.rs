@@ -13,8 +13,10 @@ use std::time::Duration;
     name = "pld-run",
     version = concat!(env!("CARGO_PKG_VERSION"), " (MLIR/LLVM 22)"),
     about = "Run a pld program (its HOST orchestrator) or one InCore kernel on N simulated ranks",
-    after_help = "Parameters are named arg0, arg1, ... in source order, or by their names in the \
-                  source (%data or data). Generators: zeros, ones, \
+    after_help = "A kernel's parameters are named arg0, arg1, ... in source order, or by their \
+                  names in the source (%data or data); a program's window buffers by their \
+                  allocation's name; a shard program's arguments arg0, arg1, ... and results \
+                  result0, result1 and so on. Generators: zeros, ones, \
                   ramp (depends on rank and index), rank, or a .npy file per rank ('{rank}' in \
                   the path is replaced). The kernel's signals start at zero, other tensors as a \
                   ramp.\n\nExit status: 0 when everything checked holds, 1 on an \
