@@ -183,6 +183,21 @@ pub fn call(op: OperationRef, converted: &HashSet<String>) -> Refusal {
     )
 }
 
+/// Why this pass will refuse `op`, an op written in a function with
+/// sharding annotations, whatever upstream `sharding-propagation` and
+/// `shard-partition` make of it first (they keep such an op, per device);
+/// `None` when it may be converted. For pld-run to say so before upstream
+/// fails on it in its own words (`'arith.addf' op sharding interface is not
+/// implemented.`, twice).
+pub fn refused_before_partition(op: OperationRef) -> Option<Refusal> {
+    let name = op_name(&op);
+    let converted = name.starts_with("shard.")
+        || name.starts_with("func.")
+        || matches!(name.as_str(), "tensor.cast" | "tensor.extract_slice")
+        || (name.starts_with("arith.") && integer_results(op));
+    (!converted).then(|| unsupported(&name))
+}
+
 /// Why an op is not converted.
 fn unsupported(name: &str) -> Refusal {
     if name.starts_with("shard.") {

@@ -5,6 +5,7 @@
 //! `convert-shard-to-pld`.
 
 use super::diag::render_source;
+use melior::ir::OperationRef;
 use pld_ir::diag::Sink;
 
 /// A shard module converted into a pld program.
@@ -46,6 +47,10 @@ pub fn shard_to_pld(text: &str, source_name: &str) -> Result<Option<ShardProgram
     let devices = counts[0].filter(|n| counts.iter().all(|c| *c == Some(*n)));
     let functions = function_grids(module.as_operation(), &grids);
     let pipeline = if pld_lowering::shard::needs_partition(module.as_operation()) {
+        if let Some((op, why)) = refused_by_conversion(module.as_operation()) {
+            pld_ir::diag::error(op, &why);
+            return Err(failed("convert-shard-to-pld"));
+        }
         "builtin.module(func.func(sharding-propagation,shard-partition),convert-shard-to-pld)"
     } else {
         "builtin.module(convert-shard-to-pld)"
@@ -132,4 +137,23 @@ pub fn shard_program_for(
         (None, Some(devices)) if devices != ranks => refused(devices, "the shard program"),
         _ => Ok(Some(converted.text)),
     }
+}
+
+/// The first op of a function with sharding annotations that
+/// convert-shard-to-pld refuses whatever upstream partitioning makes of it,
+/// and why.
+fn refused_by_conversion<'c, 'a>(
+    root: OperationRef<'c, 'a>,
+) -> Option<(OperationRef<'c, 'a>, String)>
+where
+    'c: 'a,
+{
+    let annotated = pld_ir::collect(root, |n| n == "func.func")
+        .into_iter()
+        .filter(|f| !pld_ir::collect(*f, |n| n == "shard.shard").is_empty());
+    annotated
+        .flat_map(|f| pld_ir::collect(f, |_| true))
+        .find_map(|op| {
+            pld_lowering::shard::convert::refused_before_partition(op).map(|why| (op, why))
+        })
 }

@@ -15,6 +15,11 @@
 // RUN: not pld-run %t/grid-axis.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=GRID
 // RUN: not pld-run %t/tensor-axis.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=AXIS
 // RUN: not pld-opt %t/scalar.mlir --pass-pipeline='builtin.module(func.func(shard-partition))' 2>&1 | FileCheck %s --check-prefix=SCALAR
+// pld-run refuses an op of an annotated function that convert-shard-to-pld
+// does not convert before upstream's sharding-propagation fails on it in
+// its own words ("'arith.addf' op sharding interface is not implemented.",
+// twice):
+// RUN: not pld-run %t/elementwise.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=ELEMENTWISE
 
 //--- halo.mlir
 shard.grid @line(shape = 2)
@@ -70,3 +75,15 @@ func.func @f(%x: tensor<f32>) -> tensor<f32> {
   return %b : tensor<f32>
 }
 // SCALAR: scalar.mlir:4:8: error: 'shard.shard' op has a sharding that splits tensor axis 0 (split_axes = {{\[\[0\]\]}}), but its tensor tensor<f32> has 0 axes
+
+//--- elementwise.mlir
+shard.grid @line(shape = 2)
+func.func @f(%x: tensor<6x3xf32>) -> tensor<6x3xf32> {
+  %rows = shard.sharding @line split_axes = [[0]] : !shard.sharding
+  %a = shard.shard %x to %rows : tensor<6x3xf32>
+  %b = shard.shard %a to %rows annotate_for_users : tensor<6x3xf32>
+  %y = arith.addf %b, %b : tensor<6x3xf32>
+  return %y : tensor<6x3xf32>
+}
+// ELEMENTWISE: elementwise.mlir:6:8: error: 'arith.addf' op is not converted by convert-shard-to-pld: {{.*}}; other per-device computation belongs in a pld kernel
+// ELEMENTWISE-NOT: sharding interface
