@@ -45,6 +45,9 @@ def _resolve(described: Mapping[str, Any], key: object) -> int:
     names = ", ".join(slot["shown"] for slot in described["slots"]) or "none"
     if described["kind"] == "kernel":
         raise InputError(f"@{described['name']} has no parameter '{name}'; its parameters are {names}")
+    if name in described.get("refusals", {}):
+        # Allocated, but no task takes it: said as pld-run says it.
+        raise InputError(described["refusals"][name])
     raise InputError(f"the program has no window buffer '{name}' (its buffers: {names})")
 
 

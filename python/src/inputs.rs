@@ -53,6 +53,9 @@ pub struct Described {
     pub kind: Kind,
     pub name: String,
     pub slots: Vec<Slot>,
+    /// Names that are no slot, with why (a program's window buffer that
+    /// it allocates but no task takes), as pld-run says it.
+    pub refusals: Vec<(String, String)>,
 }
 
 /// How one slot is filled.
@@ -158,5 +161,10 @@ pub fn describe<'py>(py: Python<'py>, described: &Described) -> PyResult<Bound<'
         slots.append(s)?;
     }
     d.set_item("slots", slots)?;
+    let refusals = PyDict::new(py);
+    for (name, why) in &described.refusals {
+        refusals.set_item(name, why)?;
+    }
+    d.set_item("refusals", refusals)?;
     Ok(d)
 }

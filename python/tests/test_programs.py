@@ -177,3 +177,13 @@ def test_stacked_says_which_ranks_lack_an_output() -> None:
         result.stacked("pair_buf")
     with pytest.raises(KeyError, match=re.escape("no output 'nope' (outputs: ")):
         result.stacked("nope")
+
+
+def test_an_allocated_buffer_no_task_takes_is_said_as_pld_run_says_it(tool, root: Path) -> None:
+    source = root / "tests/lit/tools/pld-run/unused-buffer.mlir"
+    done = tool("pld-run", source, "--ranks", 2, "--input", "w=ones")
+    assert done.returncode == 1
+    with pytest.raises(pld.InputError) as refused:
+        pld.run(source, ranks=2, inputs={"w": np.ones((1, 8), np.float32)})
+    # It said "the program has no window buffer 'w' (its buffers: ...)".
+    assert "pld-run: error: " + str(refused.value) == done.stderr.strip()

@@ -237,37 +237,7 @@ fn program_inputs(
         run.buffers
             .iter()
             .position(|b| b.name == name)
-            .ok_or_else(|| {
-                let names: Vec<&str> = run.buffers.iter().map(|b| b.name.as_str()).collect();
-                let allocated = run
-                    .plan
-                    .domains
-                    .iter()
-                    .any(|d| d.slots.iter().any(|s| s.name == name));
-                if allocated && !names.is_empty() {
-                    // Allocated, and dispatched perhaps, but no kernel or
-                    // builtin of the run takes it.
-                    return format!(
-                        "the window buffer '{name}' is allocated, but no task of the run reads \
-                         or writes it (no kernel or builtin takes it), so it has nothing to \
-                         fill; --input names the buffers the tasks use ({})",
-                        names.join(", ")
-                    );
-                }
-                match names.is_empty() {
-                    // Its buffers are those its tasks use.
-                    true => format!(
-                        "the program has no window buffer '{name}' that a task uses: on {} it \
-                         runs no kernel and no builtin (its dispatches call none, or their \
-                         loops run no iteration), so it has no buffer to fill",
-                        pld_sim::program::orchestrate::plan::devices(options.ranks)
-                    ),
-                    false => format!(
-                        "the program has no window buffer '{name}' (its buffers: {})",
-                        names.join(", ")
-                    ),
-                }
-            })
+            .ok_or_else(|| unknown_buffer(run, name, options.ranks))
     };
     let generators = assign(&options.inputs, generators, "BUFFER", resolve, |index| {
         format!("buffer '{}'", run.buffers[index].name)
@@ -322,6 +292,48 @@ fn program_inputs(
         }
     }
     Ok(inputs)
+}
+
+/// Why `--input` cannot fill `name`, which is not a buffer a task of the
+/// run takes: allocated but taken by no task, or no buffer at all (with the
+/// buffers it can fill).
+pub fn unknown_buffer(run: &ProgramRun, name: &str, ranks: usize) -> String {
+    let names: Vec<&str> = run.buffers.iter().map(|b| b.name.as_str()).collect();
+    if unused_buffers(run).iter().any(|n| n == name) && !names.is_empty() {
+        // Allocated, and dispatched perhaps, but no kernel or builtin of
+        // the run takes it.
+        return format!(
+            "the window buffer '{name}' is allocated, but no task of the run reads or writes \
+             it (no kernel or builtin takes it), so it has nothing to fill; --input names the \
+             buffers the tasks use ({})",
+            names.join(", ")
+        );
+    }
+    match names.is_empty() {
+        // Its buffers are those its tasks use.
+        true => format!(
+            "the program has no window buffer '{name}' that a task uses: on {} it runs no \
+             kernel and no builtin (its dispatches call none, or their loops run no \
+             iteration), so it has no buffer to fill",
+            pld_sim::program::orchestrate::plan::devices(ranks)
+        ),
+        false => format!(
+            "the program has no window buffer '{name}' (its buffers: {})",
+            names.join(", ")
+        ),
+    }
+}
+
+/// The window buffers the program allocates that no task of the run takes.
+pub fn unused_buffers(run: &ProgramRun) -> Vec<String> {
+    let slots = run.plan.domains.iter().flat_map(|d| d.slots.iter());
+    let mut unused: Vec<String> = slots
+        .map(|s| s.name.clone())
+        .filter(|n| !run.buffers.iter().any(|b| &b.name == n))
+        .collect();
+    unused.sort();
+    unused.dedup();
+    unused
 }
 
 /// How a series of runs of the program went: the last run (the one

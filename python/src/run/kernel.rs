@@ -100,6 +100,7 @@ pub fn describe(kernel: &KernelInfo) -> Described {
         kind: Kind::Kernel,
         name: kernel.name.clone(),
         slots,
+        refusals: Vec::new(),
     }
 }
 

@@ -82,10 +82,18 @@ pub fn describe(run: &ProgramRun) -> Described {
             ),
         })
         .collect();
+    let refusals = pld_tools::run_program::unused_buffers(run)
+        .into_iter()
+        .map(|name| {
+            let why = pld_tools::run_program::unknown_buffer(run, &name, run.plan.world);
+            (name, why)
+        })
+        .collect();
     Described {
         kind: Kind::Program,
         name: run.entry.clone(),
         slots,
+        refusals,
     }
 }
 
