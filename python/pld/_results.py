@@ -230,7 +230,10 @@ class RunResult:
         return not self.findings
 
     def stacked(self, name: str) -> np.ndarray:
-        """The output ``name`` of every rank, stacked: ``(ranks, *shape)``."""
+        """The output ``name`` of every rank, stacked: ``(ranks, *shape)``;
+        a kernel's parameter also as ``inputs=`` names it (``%data``,
+        ``arg0``, ``0``)."""
+        name = self._key(name)
         missing = [rank for rank, outputs in enumerate(self.outputs) if name not in outputs]
         if missing or not self.outputs:
             names = sorted({n for outputs in self.outputs for n in outputs})
@@ -240,6 +243,19 @@ class RunResult:
                                f"read outputs[rank]['{name}'] on the others")
             raise KeyError(f"no output '{name}' (outputs: {', '.join(names) or 'none'})")
         return np.stack([outputs[name] for outputs in self.outputs])
+
+    def _key(self, name: str) -> str:
+        """``name`` as the outputs are keyed: a kernel's parameter by its
+        name, also written ``%data``, ``arg0`` or ``0`` (its position)."""
+        keys = list(self.outputs[0]) if self.outputs else []
+        if name in keys or self.kind != "kernel":
+            return name
+        if name.startswith("%") and name[1:] in keys:
+            return name[1:]
+        number = name[3:] if name.startswith("arg") else name
+        if number.isdigit() and int(number) < len(keys):
+            return keys[int(number)]
+        return name
 
 
 @dataclass(frozen=True)
