@@ -17,12 +17,17 @@ use pld_ir::{defining_op, operand};
 pub const ALIGNMENT: i64 = 32;
 
 /// An affine expression text over `s0`, whether it involves `s0`, and its
-/// value on one device (`s0` = 1).
+/// value on one device (`s0` = 1) and on the most (`s0` = 64; `None` when
+/// that overflows).
 struct Expr {
     text: String,
     symbolic: bool,
     on_one: i64,
+    on_most: Option<i64>,
 }
+
+/// The most devices a program runs on (the HOST ring's limit).
+const MOST_DEVICES: i64 = 64;
 
 /// A window size: the affine expression (over `s0` = world_size) that
 /// computes it, and its byte count on one device. MLIR folds the
@@ -43,6 +48,15 @@ pub fn expression(value: Value) -> Result<Size, String> {
     if !expr.symbolic && expr.on_one <= 0 {
         return Err(format!(
             "it is {} bytes, and a window size must be positive",
+            expr.on_one
+        ));
+    }
+    // Linear in world_size: not positive on 1 device nor on 64, it is
+    // positive on none.
+    if let Some(most) = expr.on_most.filter(|m| *m <= 0 && expr.on_one <= 0) {
+        return Err(format!(
+            "it is {} bytes on 1 device and {most} on {MOST_DEVICES}, not positive for any \
+             world size, and a window size must be positive",
             expr.on_one
         ));
     }
@@ -86,6 +100,7 @@ fn build(value: Value, depth: usize) -> Result<Expr, String> {
             text: c.to_string(),
             symbolic: false,
             on_one: c,
+            on_most: Some(c),
         });
     }
     let owner = defining_op(value).ok_or_else(|| format!("window size {UNSUPPORTED}"))?;
@@ -95,6 +110,7 @@ fn build(value: Value, depth: usize) -> Result<Expr, String> {
             text: "s0".into(),
             symbolic: true,
             on_one: 1,
+            on_most: Some(MOST_DEVICES),
         });
     }
     let (symbol, fold): (_, fn(i64, i64) -> Option<i64>) = match name.as_str() {
@@ -115,6 +131,7 @@ fn build(value: Value, depth: usize) -> Result<Expr, String> {
         text: format!("({} {symbol} {})", lhs.text, rhs.text),
         symbolic: lhs.symbolic || rhs.symbolic,
         on_one: fold(lhs.on_one, rhs.on_one).ok_or(OVERFLOW)?,
+        on_most: lhs.on_most.zip(rhs.on_most).and_then(|(l, r)| fold(l, r)),
     })
 }
 

@@ -422,6 +422,31 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
 
 // -----
 
+// A size of world_size that is 0 or less for every world size (16 - 16 *
+// world_size): recorded as logical_bytes = -(s0 * 16) + 16 before, refused
+// only by a run. (One positive for some world sizes is the run's to check.)
+!data = tensor<8xf32, #pld.dist>
+func.func @chip(%d: !data) attributes {pld.kind = #pld.func_kind<"chip">} {
+  return
+}
+func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %sixteen = arith.constant 16 : i64
+  %ws = "pld.system_world_size"() : () -> i64
+  %scaled = arith.muli %ws, %sixteen : i64
+  %bytes = arith.subi %sixteen, %scaled : i64
+  // expected-error@+1 {{size of "A": it is 0 bytes on 1 device and -1008 on 64, not positive for any world size, and a window size must be positive}}
+  %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "A"} : (i64) -> !pld.ptr
+  %data = "pld.tensor_window"(%buf) : (!pld.ptr) -> !data
+  "pld.dispatch"(%c0) ({
+    func.call @chip(%data) : (!data) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  return
+}
+
+// -----
+
 // A view passed to a HOST subroutine that dispatches: the pass finds an
 // allocation's devices in the HOST orchestrator that allocates it (it said
 // only that "sig" is not consumed by any dispatch).
