@@ -153,29 +153,10 @@ static __aicore__ inline int32_t get_sub_block_id(__gm__ int64_t *args) {
       ->sub_block_id;
 }
 
-/* Cache and fence builtins for kernels compiled against the real pto-isa
- * headers in CPU mode, whose cpu_stub.hpp does not define all of them in
- * every version (our pto_sim.h defines them itself). */
-#if defined(__CPU_SIM) && !defined(PLD_PTO_SIM_H)
-#ifndef dcci
-#define dcci(...) ((void)0)
-#endif
-#ifndef dsb
-#define dsb(...) ((void)0)
-#endif
-#ifndef SINGLE_CACHE_LINE
-#define SINGLE_CACHE_LINE 0
-#endif
-#ifndef ENTIRE_DATA_CACHE
-#define ENTIRE_DATA_CACHE 0
-#endif
-#ifndef CACHELINE_OUT
-#define CACHELINE_OUT 0
-#endif
-#ifndef DSB_DDR
-#define DSB_DDR 0
-#endif
-#endif
+/* The cache and fence builtins (dcci, dsb, cache_line_t::..., DSB_DDR)
+ * come from the device's headers, pto-isa's cpu_stub.hpp under __CPU_SIM,
+ * or pto_sim.h: none is defined here, so that a check against the real
+ * headers sees every call's arguments. */
 
 /* ---- Orchestration side (simulation) ---------------------------------- */
 
