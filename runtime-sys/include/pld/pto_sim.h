@@ -5,9 +5,9 @@
  * Names, namespaces, template parameters and signatures follow the real
  * pto-isa API (pto-interface.md section 3) for what the kernels use, down
  * to its const-ness and its qualified cache constants; forms no kernel
- * uses may be missing (the run-time AtomicType argument of TPUT) or laxer
- * (TPUT's pong tile is taken, not checked), so the real check is
- * runtime-sys/tests/cpp/check_builtins.py --pto-isa. The kernels include it through
+ * uses may be laxer (TPUT's pong tile is taken, not checked), so the real
+ * check is runtime-sys/tests/cpp/check_builtins.py --pto-isa. The kernels
+ * include it through
  * the shims under include/pto-sim/pto/ at the real header paths
  * (<pto/pto-inst.hpp>, <pto/comm/comm_types.hpp>,
  * <pto/comm/pto_comm_inst.hpp>).
@@ -904,6 +904,15 @@ inline RecordEvent TPUT(GlobalDstData &dstGlobalData, GlobalSrcData &srcGlobalDa
   }
   detail::CopyView(dstGlobalData, srcGlobalData, kind, "TPUT");
   return {};
+}
+
+/* The run-time form, TPUT(dst, src, staging, atomicType). */
+template <typename GlobalDstData, typename GlobalSrcData, typename TileData>
+inline RecordEvent TPUT(GlobalDstData &dstGlobalData, GlobalSrcData &srcGlobalData, TileData &stagingTileData,
+                        AtomicType atomicType) {
+  if (atomicType == AtomicType::AtomicAdd)
+    return TPUT<AtomicType::AtomicAdd>(dstGlobalData, srcGlobalData, stagingTileData);
+  return TPUT<AtomicType::AtomicNone>(dstGlobalData, srcGlobalData, stagingTileData);
 }
 
 /* Remote read: dst (local GM) <- src (any rank's GM). */

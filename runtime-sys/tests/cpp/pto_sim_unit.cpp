@@ -117,6 +117,9 @@ int RunPtoSimUnitTests() {
     Gm to(gm + 50, Gm::Shape(1, 5), Gm::Stride(5));
     pto::comm::TPUT(to, from, stage);
     EXPECT(gm[50] == 0 && gm[54] == 4 && gm[55] == 55, "TPUT");
+    // The run-time form of the atomic: TPUT(dst, src, staging, atomicType).
+    pto::comm::TPUT(to, from, stage, pto::AtomicType::AtomicAdd);
+    EXPECT(gm[50] == 0 && gm[54] == 8 && gm[55] == 55, "TPUT with a run-time AtomicAdd");
   }
   {  // TPUT_ASYNC / TGET_ASYNC: the copy lands at the event's wait, not before.
     rank.ctx.workSpace = reinterpret_cast<uint64_t>(&rank.ctx);
