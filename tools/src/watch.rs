@@ -292,12 +292,18 @@ fn over_time(limit: Duration, quiet: Duration) -> String {
                 let none = pld_sim::runtime::mpi::Transfers::default();
                 slow_transfers(&none, &pld_sim::runtime::mpi::transfers_so_far(), limit)
             });
+            let ranks = pld_sim::rank_states();
             if let Some(slow) = mpi_slow {
                 text += &format!(" (process 0 {slow}: {SLOW_MPI})");
             } else if running >= quiet {
                 // Blocked that long, every rank would have been a deadlock.
                 text += " (it ran past --deadline without a deadlock: some rank was not \
                          blocked in a wait, such as a rank in a loop that does not end)";
+            }
+            if !ranks.0.is_empty() {
+                // Which rank held the run up (a loop, a stopped process).
+                let note = ranks.1.map_or(String::new(), |note| format!(" ({note})"));
+                text += &format!("; at the limit {}{note}", ranks.0.join(", "));
             }
         }
         None if !a.phase.is_empty() => text += &format!(" while {}", a.phase),

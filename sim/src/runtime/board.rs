@@ -15,7 +15,7 @@
 //!   to every process (`MPI_Allgatherv`), merged as one run's.
 
 use crate::runtime::mpi::Win;
-use crate::runtime::report::{BlockedRank, DeadlockReport, Within};
+use crate::runtime::report::{BlockedRank, DeadlockReport, RankSeen, Within};
 use crate::runtime::run::{Counters, Event, Fatal, RemoteWrite};
 use crate::runtime::sites::Site;
 use std::sync::Mutex;
@@ -89,6 +89,8 @@ pub(crate) struct Board {
     beat: std::sync::atomic::AtomicI64,
     /// The board as last read, and since when it has looked so.
     seen: Mutex<Option<(Vec<i64>, Instant)>>,
+    /// The board as last read, and when (for [`Board::last_read`]).
+    latest: Mutex<Option<(Vec<i64>, Instant)>>,
 }
 
 impl Board {
@@ -102,6 +104,7 @@ impl Board {
             last: Mutex::new(None),
             beat: std::sync::atomic::AtomicI64::new(0),
             seen: Mutex::new(None),
+            latest: Mutex::new(None),
         })
     }
 
@@ -127,7 +130,29 @@ impl Board {
     fn read(&self) -> Vec<i64> {
         let mut board = vec![0i64; self.ranks * ENTRY + 1];
         let _ = self.win.load_i64(0, 0, &mut board);
+        *self.latest.lock().unwrap_or_else(|e| e.into_inner()) =
+            Some((board.clone(), Instant::now()));
         board
+    }
+
+    /// Every rank's state as this process last read the board (a waiting
+    /// rank reads it every few milliseconds), and how long ago; `None`
+    /// before a first read. No MPI call: a thread stuck in one (holding
+    /// the process's MPI lock) cannot hold this up.
+    pub fn last_read(&self) -> Option<(Vec<RankSeen>, Duration)> {
+        let latest = self.latest.lock().unwrap_or_else(|e| e.into_inner());
+        let (board, when) = latest.as_ref()?;
+        let seen = (0..self.ranks)
+            .map(|rank| {
+                let e = &board[rank * ENTRY..(rank + 1) * ENTRY];
+                match e[0] {
+                    DONE => RankSeen::Finished,
+                    WAITING => RankSeen::Waits(crate::runtime::sites::get(e[6])),
+                    _ => RankSeen::Runs,
+                }
+            })
+            .collect();
+        Some((seen, when.elapsed()))
     }
 
     /// Reads the board: `Err(())` when the stop flag is up; the deadlock

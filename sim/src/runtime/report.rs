@@ -6,6 +6,31 @@ use std::fmt;
 use std::ops::Range;
 use std::time::Duration;
 
+/// Where a rank of a run that has not ended is (for `--time-limit`'s
+/// message): running code, in a wait (at its op when the lowering named
+/// it), or finished.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RankSeen {
+    Runs,
+    Waits(Option<Site>),
+    Finished,
+}
+
+impl RankSeen {
+    /// `rank 1 runs, in no wait (in @k)`, `rank 0 waits (pto.comm_twait at
+    /// k.mlir:8:10)`, `rank 2 finished`; `kernel`: what a program's rank
+    /// runs.
+    pub fn said(&self, rank: usize, kernel: Option<&str>) -> String {
+        let within = kernel.map_or(String::new(), |k| format!(" in {k}"));
+        match self {
+            RankSeen::Runs => format!("rank {rank} runs{within}, in no wait"),
+            RankSeen::Waits(Some(site)) => format!("rank {rank} waits{within} ({site})"),
+            RankSeen::Waits(None) => format!("rank {rank} waits{within}"),
+            RankSeen::Finished => format!("rank {rank} finished"),
+        }
+    }
+}
+
 /// A rank stuck in a wait when the run was declared deadlocked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BlockedRank {

@@ -8,7 +8,7 @@ use crate::runtime::domain::CommDomain;
 use crate::runtime::explorer::{Explorer, ExplorerFactory};
 use crate::runtime::fiber::Yielded;
 use crate::runtime::pool::Task;
-use crate::runtime::report::{BlockedRank, DeadlockReport, Finding, Within};
+use crate::runtime::report::{BlockedRank, DeadlockReport, Finding, RankSeen, Within};
 use crate::runtime::signal::Compare;
 use crate::runtime::sites::Site;
 use crate::runtime::transport::Cell as SignalCell;
@@ -126,6 +126,85 @@ struct Slot {
     /// What the rank ran when it last blocked in a wait, in a program
     /// (what a deadlock report names).
     blocked_in: Mutex<Option<Within>>,
+}
+
+impl Slot {
+    /// Where this rank is now (no cell is read: under MPI that is an MPI
+    /// call), and what a program's rank runs.
+    fn seen(&self) -> (RankSeen, Option<String>) {
+        let threads = self.threads.lock().unwrap_or_else(|e| e.into_inner());
+        let starting = self.starting.load(Ordering::Acquire) > 0;
+        let waits = threads.iter().find_map(|t| match t.status {
+            Status::Blocked { site, .. } => Some(site),
+            _ => None,
+        });
+        let seen = match (threads.first().map(|t| t.status), waits) {
+            (Some(Status::Done), _) => RankSeen::Finished,
+            _ if starting || threads.iter().any(|t| matches!(t.status, Status::Running)) => {
+                RankSeen::Runs
+            }
+            (_, Some(site)) => RankSeen::Waits(crate::runtime::sites::get(site)),
+            (_, None) => RankSeen::Runs,
+        };
+        let kernel = self
+            .kernel
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        (seen, kernel)
+    }
+}
+
+/// Where every rank of this process's runs is now, said for a run that
+/// has not ended (`--time-limit`): its own ranks as they are, and under
+/// MPI the others as the status board last showed them, which the note
+/// says (`ranks 1, 2 as the status board showed 1.2ms ago`). Empty outside
+/// a run.
+pub fn rank_states() -> (Vec<String>, Option<String>) {
+    let live = LIVE_SLOTS.lock().unwrap_or_else(|e| e.into_inner());
+    let slots: Vec<&Slot> = live
+        .iter()
+        // SAFETY: a slot is in LIVE_SLOTS from the start of its run's
+        // execution until its run's threads have ended, and is taken out
+        // under this lock (held here) before its state is dropped.
+        .map(|&handle| unsafe { &*(handle as *const Slot) })
+        .collect();
+    // The first run's (pld-run has one at a time; the Python package may
+    // have several).
+    let owner = slots.first().map(|slot| slot.owner.load(Ordering::Acquire));
+    // SAFETY: as above, the slot's state outlives its place in the list;
+    // `owner` is null until the state has its final address.
+    let Some(state) = owner.and_then(|owner| unsafe { owner.as_ref() }) else {
+        return (Vec::new(), None);
+    };
+    // The ranks this process runs (the others' slots stay unused).
+    let local = state.domain.local();
+    let mut said: Vec<(usize, String)> = slots
+        .iter()
+        .filter(|slot| Some(slot.owner.load(Ordering::Acquire)) == owner)
+        .filter(|slot| local.contains(&slot.rank))
+        .map(|slot| {
+            let (seen, kernel) = slot.seen();
+            (slot.rank, seen.said(slot.rank, kernel.as_deref()))
+        })
+        .collect();
+    let mut note = None;
+    if let Some((board, ago)) = state.board.as_ref().and_then(Board::last_read) {
+        let mut others = Vec::new();
+        for (rank, seen) in board.into_iter().enumerate() {
+            if !local.contains(&rank) {
+                said.push((rank, seen.said(rank, None)));
+                others.push(rank.to_string());
+            }
+        }
+        let ranks = if others.len() == 1 { "rank" } else { "ranks" };
+        note = Some(format!(
+            "{ranks} {} as the status board showed {ago:.1?} ago",
+            others.join(", ")
+        ));
+    }
+    said.sort_by_key(|(rank, _)| *rank);
+    (said.into_iter().map(|(_, text)| text).collect(), note)
 }
 
 /// The state the rank threads share during one run.

@@ -7,7 +7,7 @@
 // that long would have been a deadlock; before, it always blamed "a rank in
 // a loop that does not end", also in a long healthy series).
 // RUN: not pld-run %s --ranks 2 --time-limit 1 --deadline 100 2>&1 | FileCheck %s --check-prefix=SHORT
-// SHORT: pld-run: error: --time-limit (1.0s) reached while running @forever on 2 ranks, which had not finished{{$}}
+// SHORT: pld-run: error: --time-limit (1.0s) reached while running @forever on 2 ranks, which had not finished; at the limit rank 0 {{.*}}, rank 1 {{[^(]*}}{{( \(.*\))?$}}
 // RUN: sh -c 'pld-run %s --ranks 2 --time-limit 1 > /dev/null 2>&1; test $? -eq 3'
 // RUN: not pld-run %s --ranks 2 --time-limit 0 2>&1 | FileCheck %s --check-prefix=ZERO
 // A malformed command line: status 2, also for a value past what a
@@ -19,7 +19,7 @@
 // TINY: pld-run: error: --time-limit (1ns) reached
 // RUN: sh -c 'pld-run %s --ranks 2 --explore 18446744073709551615 --time-limit 1 > /dev/null 2>&1; test $? -eq 3'
 // RUN: sh -c 'pld-run %s --ranks 2 --warmup 18446744073709551615 --time-limit 1 > /dev/null 2>&1; test $? -eq 3'
-// CHECK: pld-run: error: --time-limit (3.0s) reached while running @forever on 2 ranks, which had not finished (it ran past --deadline without a deadlock: some rank was not blocked in a wait, such as a rank in a loop that does not end)
+// CHECK: pld-run: error: --time-limit (3.0s) reached while running @forever on 2 ranks, which had not finished (it ran past --deadline without a deadlock: some rank was not blocked in a wait, such as a rank in a loop that does not end); at the limit rank 0 {{.*}}, rank 1
 // ZERO: pld-run: error: --time-limit takes a positive number of seconds (at most about 1.8e19), not 0.0
 
 !sig = tensor<2x1xi32, #pld.dist>

@@ -7,6 +7,10 @@
 // The deadlocking and leaking kernels are those of the thread tests
 // (../faults.mlir).
 // RUN: split-file %s %t
+// A run ended by --time-limit names each rank, the other processes' as
+// the status board last showed them:
+// RUN: not %mpirun -np 3 pld-run %S/../time-limit-ranks.mlir --ranks 3 --time-limit 3 --deadline 0.5 --transport mpi 2>&1 | FileCheck %s --check-prefix=LIMIT
+// LIMIT: --time-limit (3.0s) reached while running @loner on 3 ranks, which had not finished {{.*}}; at the limit rank 0 waits (pto.comm_twait at {{.*}}time-limit-ranks.mlir:{{[0-9]+}}:8), rank 1 runs, in no wait, rank 2 waits (pto.comm_twait at {{.*}}time-limit-ranks.mlir:{{[0-9]+}}:8) (ranks 1, 2 as the status board showed {{.*}} ago)
 // RUN: split-file %S/../faults.mlir %t/base
 // RUN: not pld-run %t/base/deadlock.mlir --ranks 3 --deadline 0.3 2>&1 | FileCheck %s --check-prefix=DEADLOCK
 // RUN: not %mpirun -np 3 pld-run %t/base/deadlock.mlir --ranks 3 --deadline 0.3 --transport mpi 2>&1 | FileCheck %s --check-prefix=DEADLOCK
