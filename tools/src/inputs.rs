@@ -107,13 +107,16 @@ pub fn fill(
         Generator::Rank => repeated(param, &[rank as f64]).map_err(out_of_memory)?,
         Generator::File(pattern) => {
             let path = pattern.replace("{rank}", &rank.to_string());
+            // Which input it is, for a pattern given to several.
+            let whose = format!("for '{}' on rank {rank}", param.name);
             let bytes = read_npy_file(&path, param.bytes()).map_err(|e| {
                 format!(
-                    "cannot read '{path}': {e} (a generator is zeros, ones, rank, ramp or the \
-                     path of a .npy file per rank, with {{rank}} for the rank)"
+                    "cannot read '{path}' ({whose}): {e} (a generator is zeros, ones, rank, ramp \
+                     or the path of a .npy file per rank, with {{rank}} for the rank)"
                 )
             })?;
-            npy::decode(&bytes, param.dtype, &param.shape).map_err(|e| format!("'{path}' {e}"))?
+            npy::decode(&bytes, param.dtype, &param.shape)
+                .map_err(|e| format!("'{path}' ({whose}) {e}"))?
         }
     })
 }

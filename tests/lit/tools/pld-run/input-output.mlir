@@ -18,21 +18,21 @@
 // RUN: sed "s/(2, 4)/(4, 2)/" good/data.rank0.npy > extent/data.npy
 // RUN: head -c -4 good/data.rank0.npy > size/data.npy
 // RUN: not pld-run k.mlir --ranks 2 --input data=magic/data.npy 2>&1 | FileCheck %s --check-prefix=MAGIC
-// MAGIC: pld-run: error: 'magic/data.npy' is not a .npy file: it starts with "\x93NUMPX", not the magic string "\x93NUMPY"
+// MAGIC: pld-run: error: 'magic/data.npy' (for 'data' on rank {{[0-9]}}) is not a .npy file: it starts with "\x93NUMPX", not the magic string "\x93NUMPY"
 // RUN: not pld-run k.mlir --ranks 2 --input data=version/data.npy 2>&1 | FileCheck %s --check-prefix=VERSION
-// VERSION: pld-run: error: 'version/data.npy' has .npy format version 7.0; pld reads versions 1.0, 2.0 and 3.0
+// VERSION: pld-run: error: 'version/data.npy' (for 'data' on rank {{[0-9]}}) has .npy format version 7.0; pld reads versions 1.0, 2.0 and 3.0
 // RUN: not pld-run k.mlir --ranks 2 --input data=dict/data.npy 2>&1 | FileCheck %s --check-prefix=DICT
-// DICT: pld-run: error: 'dict/data.npy' has a malformed .npy header: expected ':' after 'descr' at character 11 of `{'descr'  '<f4', 'fortran_order': False, 'shape': (2, 4), }`, found `'<f4', 'fortran_order': False, 'shape':{{ }}`
+// DICT: pld-run: error: 'dict/data.npy' (for 'data' on rank {{[0-9]}}) has a malformed .npy header: expected ':' after 'descr' at character 11 of `{'descr'  '<f4', 'fortran_order': False, 'shape': (2, 4), }`, found `'<f4', 'fortran_order': False, 'shape':{{ }}`
 // RUN: not pld-run k.mlir --ranks 2 --input data=shape/data.npy 2>&1 | FileCheck %s --check-prefix=SHAPE
-// SHAPE: pld-run: error: 'shape/data.npy' has a malformed .npy header: no 'shape' key (a header holds 'descr', 'fortran_order' and 'shape')
+// SHAPE: pld-run: error: 'shape/data.npy' (for 'data' on rank {{[0-9]}}) has a malformed .npy header: no 'shape' key (a header holds 'descr', 'fortran_order' and 'shape')
 // RUN: not pld-run k.mlir --ranks 2 --input data=descr/data.npy 2>&1 | FileCheck %s --check-prefix=DESCR
-// DESCR: pld-run: error: 'descr/data.npy' holds '<i4' elements, not the f32 ('<f4') of what it fills
+// DESCR: pld-run: error: 'descr/data.npy' (for 'data' on rank {{[0-9]}}) holds '<i4' elements, not the f32 ('<f4') of what it fills
 // RUN: not pld-run k.mlir --ranks 2 --input data=fortran/data.npy 2>&1 | FileCheck %s --check-prefix=FORTRAN
-// FORTRAN: pld-run: error: 'fortran/data.npy' is Fortran-ordered ('fortran_order': True); pld reads C-ordered arrays (save np.ascontiguousarray(a))
+// FORTRAN: pld-run: error: 'fortran/data.npy' (for 'data' on rank {{[0-9]}}) is Fortran-ordered ('fortran_order': True); pld reads C-ordered arrays (save np.ascontiguousarray(a))
 // RUN: not pld-run k.mlir --ranks 2 --input data=extent/data.npy 2>&1 | FileCheck %s --check-prefix=EXTENT
-// EXTENT: pld-run: error: 'extent/data.npy' has shape [4, 2], not the [2, 4] of what it fills
+// EXTENT: pld-run: error: 'extent/data.npy' (for 'data' on rank {{[0-9]}}) has shape [4, 2], not the [2, 4] of what it fills
 // RUN: not pld-run k.mlir --ranks 2 --input data=size/data.npy 2>&1 | FileCheck %s --check-prefix=SIZE
-// SIZE: pld-run: error: 'size/data.npy' holds 28 bytes of data after its header; 8 elements of f32 need 32
+// SIZE: pld-run: error: 'size/data.npy' (for 'data' on rank {{[0-9]}}) holds 28 bytes of data after its header; 8 elements of f32 need 32
 //
 // --output-dir naming an existing file: refused before the run.
 // RUN: touch afile

@@ -16,7 +16,7 @@
 // FULL-NEXT: status 1
 //
 // RUN: not pld-run %t/k.mlir --ranks 2 --input data=/dev/zero 2>&1 | FileCheck %s --check-prefix=ZERO
-// ZERO: pld-run: error: cannot read '/dev/zero': it holds more than the 65792 bytes a .npy file of the parameter's 256 bytes can take
+// ZERO: pld-run: error: cannot read '/dev/zero' (for '{{[a-z]+}}' on rank 0): it holds more than the 65792 bytes a .npy file of the parameter's 256 bytes can take
 //
 // RUN: not pld-run %t/plan.mlir --ranks 2 --time-limit 3 2>&1 | FileCheck %s --check-prefix=PLAN
 // PLAN: pld-run: planning the HOST orchestrator for 2 devices...

@@ -12,7 +12,7 @@
 
 // CHECK: pld.tensor_allreduce at {{.*}}scalar-npy.mlir:{{[0-9]+}}:8: f32 x 1 (sum), {{.*}}: ok on 2 ranks
 // OUT: {'descr': '<f4', 'fortran_order': False, 'shape': (1,), } 3.75
-// SHAPE: pld-run: error: '{{.*}}x.rank0.npy' has shape [], not the [1, 1] of what it fills
+// SHAPE: pld-run: error: '{{.*}}x.rank0.npy' (for 'all_reduce0_buf' on rank 0) has shape [], not the [1, 1] of what it fills
 
 shard.grid @g(shape = 2)
 func.func @f(%x: tensor<f32>) -> tensor<f32> {

@@ -99,9 +99,9 @@
 // No process of these jobs is left.
 // RUN: sh -c 'pgrep -a -x pld-run | grep -F "%t/"; test $? -eq 1'
 //
-// RANK1: pld-run: process 1: error: cannot read '{{.*}}only0/data.rank1.npy': No such file or directory
+// RANK1: pld-run: process 1: error: cannot read '{{.*}}only0/data.rank1.npy' (for 'data' on rank 1): No such file or directory
 // RANK1-NOT: pld-run:
-// RANK0: pld-run: error: cannot read '{{.*}}only1/data.rank0.npy': No such file or directory
+// RANK0: pld-run: error: cannot read '{{.*}}only1/data.rank0.npy' (for 'data' on rank 0): No such file or directory
 // RANK0-NOT: pld-run:
 // PROGRAM: pld-run: process 1: error: cannot read '{{.*}}flat/data.rank1.npy'
 // PROGRAM-NEXT: pld-run: process 2: error: cannot read '{{.*}}flat/data.rank2.npy'
