@@ -43,17 +43,8 @@ where
     if let Some(found) = shards.iter().find_map(|s| malformed_sharding(*s, &grids)) {
         return Some(found);
     }
-    let halo = shards
-        .iter()
-        .filter_map(|shard| crate::operand(*shard, 1).and_then(crate::defining_op))
-        .find(|sharding| {
-            sharding
-                .attribute("static_halo_sizes")
-                .ok()
-                .and_then(attr::i64_array)
-                .is_some_and(|sizes| !sizes.is_empty())
-        });
-    if let Some(sharding) = halo {
+    let with = |attribute: &str| sharding_with(&shards, attribute);
+    if let Some(sharding) = with("static_halo_sizes") {
         return Some((
             sharding,
             "has halo_sizes, which pld does not take: upstream shard-partition (LLVM 22) \
@@ -61,17 +52,7 @@ where
                 .into(),
         ));
     }
-    let uneven = shards
-        .iter()
-        .filter_map(|shard| crate::operand(*shard, 1).and_then(crate::defining_op))
-        .find(|sharding| {
-            sharding
-                .attribute("static_sharded_dims_offsets")
-                .ok()
-                .and_then(attr::i64_array)
-                .is_some_and(|offsets| !offsets.is_empty())
-        });
-    if let Some(sharding) = uneven {
+    if let Some(sharding) = with("static_sharded_dims_offsets") {
         return Some((
             sharding,
             "has sharded_dims_offsets, on which upstream shard-partition (LLVM 22) crashes; \
@@ -139,6 +120,24 @@ fn undivided_split<'c, 'a>(
             )
         })
     })
+}
+
+/// The first `shard.sharding` a `shard.shard` of `shards` uses whose i64
+/// array `attribute` is not empty (`static_halo_sizes`).
+fn sharding_with<'c, 'a>(
+    shards: &[OperationRef<'c, 'a>],
+    attribute: &str,
+) -> Option<OperationRef<'c, 'a>> {
+    shards
+        .iter()
+        .filter_map(|shard| crate::operand(*shard, 1).and_then(crate::defining_op))
+        .find(|sharding| {
+            sharding
+                .attribute(attribute)
+                .ok()
+                .and_then(attr::i64_array)
+                .is_some_and(|values| !values.is_empty())
+        })
 }
 
 /// A `shard.shard` whose sharding upstream's verifier lets through but
