@@ -31,7 +31,10 @@ use melior::ir::{operation::OperationLike, r#type::RankedTensorType, OperationRe
 /// * in a function with sharding annotations, an op (not of the shard
 ///   dialect) with a tensor operand that no `shard.shard` annotates, as
 ///   `sharding-propagation` leaves none (a `tensor.empty` feeding a
-///   `linalg.matmul`, a `func.call` of an argument: the pass segfaults).
+///   `linalg.matmul`, a `func.call` of an argument: the pass segfaults),
+///   or with a tensor result that nothing uses (an unused `tensor.empty`
+///   or `tensor.splat`, which propagation leaves unannotated: it segfaults
+///   too).
 pub fn shard_partition_crash<'c, 'a>(
     root: OperationRef<'c, 'a>,
 ) -> Option<(OperationRef<'c, 'a>, String)>
@@ -74,14 +77,18 @@ where
     annotated
         .into_iter()
         .flat_map(|f| crate::collect(f, |n| !n.starts_with("shard.") && n != "func.return"))
-        .find(|op| unannotated_tensor_operand(*op))
-        .map(|op| {
-            (
-                op,
+        .find_map(|op| {
+            let why = if unannotated_tensor_operand(op) {
                 "has a tensor operand that no shard.shard annotates, on which upstream \
                  shard-partition (LLVM 22) crashes; run sharding-propagation before it"
-                    .into(),
-            )
+            } else if unannotated_tensor_result(op) {
+                "has a tensor result that nothing uses, which sharding-propagation leaves \
+                 unannotated, and on which upstream shard-partition (LLVM 22) crashes; remove \
+                 the op, or use its result"
+            } else {
+                return None;
+            };
+            Some((op, why.to_string()))
         })
 }
 
@@ -199,6 +206,17 @@ fn unannotated_tensor_operand(op: OperationRef) -> bool {
     crate::operands(op).into_iter().any(|value| {
         RankedTensorType::try_from(crate::type_of(value)).is_ok()
             && crate::defining_op(value).is_none_or(|d| crate::op_name(&d) != "shard.shard")
+    })
+}
+
+/// Whether `op` has a ranked tensor result that nothing uses (a used one
+/// that no `shard.shard` annotates is its user's unannotated operand).
+fn unannotated_tensor_result(op: OperationRef) -> bool {
+    (0..op.result_count()).any(|i| {
+        crate::result_at(op, i).is_some_and(|value| {
+            RankedTensorType::try_from(crate::type_of(value)).is_ok()
+                && crate::users(value).is_empty()
+        })
     })
 }
 

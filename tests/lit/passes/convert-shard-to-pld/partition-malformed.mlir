@@ -20,6 +20,9 @@
 // its own words ("'arith.addf' op sharding interface is not implemented.",
 // twice):
 // RUN: not pld-run %t/elementwise.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=ELEMENTWISE
+// An op whose tensor result nothing uses is left unannotated by
+// sharding-propagation, and shard-partition segfaulted on it (pld-opt 139):
+// RUN: not pld-opt %t/unused.mlir --pass-pipeline='builtin.module(func.func(sharding-propagation,shard-partition),convert-shard-to-pld)' 2>&1 | FileCheck %s --check-prefix=UNUSED
 
 //--- halo.mlir
 shard.grid @line(shape = 2)
@@ -87,3 +90,15 @@ func.func @f(%x: tensor<6x3xf32>) -> tensor<6x3xf32> {
 }
 // ELEMENTWISE: elementwise.mlir:6:8: error: 'arith.addf' op is not converted by convert-shard-to-pld: {{.*}}; other per-device computation belongs in a pld kernel
 // ELEMENTWISE-NOT: sharding interface
+
+//--- unused.mlir
+shard.grid @line(shape = 2)
+func.func @f(%x: tensor<6x3xf32>) -> tensor<6x3xf32> {
+  %rows = shard.sharding @line split_axes = [[0]] : !shard.sharding
+  %whole = shard.sharding @line split_axes = [[]] : !shard.sharding
+  %a = shard.shard %x to %rows : tensor<6x3xf32>
+  %b = shard.shard %a to %whole annotate_for_users : tensor<6x3xf32>
+  %spare = tensor.empty() : tensor<6x3xf32>
+  return %b : tensor<6x3xf32>
+}
+// UNUSED: unused.mlir:7:12: error: 'tensor.empty' op has a tensor result that nothing uses, which sharding-propagation leaves unannotated, and on which upstream shard-partition (LLVM 22) crashes; remove the op, or use its result
