@@ -11,6 +11,9 @@ use std::time::Duration;
 /// it), or finished.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RankSeen {
+    /// Its kernel has not begun: the ranks that share its worker thread
+    /// (as fibers) ahead of it have not let it run.
+    NotStarted,
     Runs,
     Waits(Option<Site>),
     Finished,
@@ -23,6 +26,7 @@ impl RankSeen {
     pub fn said(&self, rank: usize, kernel: Option<&str>) -> String {
         let within = kernel.map_or(String::new(), |k| format!(" in {k}"));
         match self {
+            RankSeen::NotStarted => format!("rank {rank} has not started"),
             RankSeen::Runs => format!("rank {rank} runs{within}, in no wait"),
             RankSeen::Waits(Some(site)) => format!("rank {rank} waits{within} ({site})"),
             RankSeen::Waits(None) => format!("rank {rank} waits{within}"),

@@ -108,6 +108,9 @@ struct Slot {
     threads: Mutex<Vec<Thread>>,
     /// Block threads bound right now.
     bound: AtomicUsize,
+    /// Whether the rank's kernel has begun (a rank waits for its fiber's
+    /// worker behind the ranks before it).
+    started: AtomicBool,
     /// Blocks of the launch in progress that have not bound yet: while
     /// some have not, the rank counts as running (a block that is being
     /// started will run; its peers' waits on it are no deadlock).
@@ -139,6 +142,7 @@ impl Slot {
             _ => None,
         });
         let seen = match (threads.first().map(|t| t.status), waits) {
+            _ if !self.started.load(Ordering::Acquire) => RankSeen::NotStarted,
             (Some(Status::Done), _) => RankSeen::Finished,
             _ if starting || threads.iter().any(|t| matches!(t.status, Status::Running)) => {
                 RankSeen::Runs
@@ -189,19 +193,28 @@ pub fn rank_states() -> (Vec<String>, Option<String>) {
         })
         .collect();
     let mut note = None;
-    if let Some((board, ago)) = state.board.as_ref().and_then(Board::last_read) {
-        let mut others = Vec::new();
-        for (rank, seen) in board.into_iter().enumerate() {
-            if !local.contains(&rank) {
-                said.push((rank, seen.said(rank, None)));
-                others.push(rank.to_string());
+    if let Some(board) = &state.board {
+        let others: Vec<usize> = (0..state.domain.ranks())
+            .filter(|r| !local.contains(r))
+            .collect();
+        let listed = others.iter().map(usize::to_string).collect::<Vec<_>>();
+        let ranks = match others.len() {
+            1 => format!("rank {}", listed.join(", ")),
+            _ => format!("ranks {}", listed.join(", ")),
+        };
+        note = Some(match board.last_read() {
+            Some((board, ago)) => {
+                for rank in others {
+                    said.push((rank, board[rank].said(rank, None)));
+                }
+                format!("{ranks} as the status board showed {ago:.1?} ago")
             }
-        }
-        let ranks = if others.len() == 1 { "rank" } else { "ranks" };
-        note = Some(format!(
-            "{ranks} {} as the status board showed {ago:.1?} ago",
-            others.join(", ")
-        ));
+            // Only a waiting rank reads the board.
+            None => format!(
+                "{ranks} not known here: this process's rank never waited, so it never read \
+                 the status board"
+            ),
+        });
     }
     said.sort_by_key(|(rank, _)| *rank);
     (said.into_iter().map(|(_, text)| text).collect(), note)
@@ -1549,6 +1562,7 @@ impl<'d> Run<'d> {
                         status: Status::Running,
                     }]),
                     bound: AtomicUsize::new(0),
+                    started: AtomicBool::new(false),
                     starting: AtomicUsize::new(0),
                     launch_base: AtomicUsize::new(0),
                     counters: AtomicCounters::default(),
@@ -1697,6 +1711,7 @@ impl State<'_> {
         // state goes away.
         let erased = std::ptr::from_ref(self).cast::<State<'static>>();
         CURRENT.with(|c| c.set(Some((erased, rank, 0))));
+        self.slots[rank].started.store(true, Ordering::Release);
         if let Some(explore) = &self.explore {
             AGENT.with(|a| a.set(rank));
             explore.rank_started(rank);
