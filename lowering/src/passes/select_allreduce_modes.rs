@@ -115,9 +115,15 @@ pub fn options_with_defaults(given: Option<&str>) -> Option<String> {
         },
     };
     let defaults = DEFAULTS.get().cloned().unwrap_or_default();
-    // A value no quoting carries is written quoted all the same
-    // (`unwritable_defaults` says so).
-    let quoted = |v: String| ir::pass_options::quoted(&v).unwrap_or_else(|| format!("\"{v}\""));
+    // A value no pipeline carries (a brace without its pair) is written in
+    // a quote it does not hold, which the options read back
+    // (`unwritable_defaults` says that the pipeline does not).
+    let quoted = |v: String| {
+        ir::pass_options::quoted(&v).unwrap_or_else(|| match v.contains('"') {
+            true => format!("'{v}'"),
+            false => format!("\"{v}\""),
+        })
+    };
     let written = [
         ("cost-model", defaults.file.map(quoted)),
         ("target", defaults.target.map(quoted)),

@@ -67,6 +67,12 @@
 // dump says so (the flag itself works):
 // RUN: pld-opt %s --pld-cost-model='%t/a}b.toml' --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=BRACE
 // BRACE: pld-select-allreduce-modes{cost-model="{{.*}}a}b.toml"}
+// One that also holds a `"` is written in the other quote, so that pld-opt
+// goes on (it failed: "expected a space after the quoted value"):
+// RUN: cp %S/../../passes/pld-select-allreduce-modes/Inputs/latency.toml %t/"d\"{x.toml"
+// RUN: pld-opt %s --pld-cost-model=%t/"d\"{x.toml" --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --dump-pass-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=BOTH
+// BOTH: pld-select-allreduce-modes{cost-model='{{.*}}d"{x.toml'}
+// BOTH: pld-opt: warning: the pipeline above does not read back
 // BRACE: pld-opt: warning: the pipeline above does not read back: --pld-cost-model '{{.*}}a}b.toml' holds a brace without its pair, which ends a pass's options in a pipeline's text
 
 func.func @f() {
