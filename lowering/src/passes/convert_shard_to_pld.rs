@@ -34,14 +34,30 @@ impl PldPass for ConvertShardToPld {
 
     fn run(&self, context: &Context, module: OperationRef) -> Result<(), PassFailed> {
         let mut report = Report::default();
+        // Shard code in a nested module: the pipelines lower the outermost
+        // module's functions only (as pld-verify says of pld code).
+        for grid in ir::collect(module, |n| n == "shard.grid") {
+            if grid.parent_operation() != Some(module) {
+                report.error(
+                    grid,
+                    "is inside a nested module; convert-shard-to-pld converts the shard \
+                     programs of the outermost module only: move the grid and its functions there",
+                );
+            }
+        }
+        if report.failed() {
+            return report.finish();
+        }
         let grids = grids(module);
         let mut taken: HashSet<String> = ir::collect(module, |_| true)
             .into_iter()
             .filter_map(ir::symbol_name)
             .collect();
+        // A function without shard ops is the program's only in a module
+        // that defines a grid itself (a nested module's helper is not).
         let functions: Vec<OperationRef> = ir::functions(module)
             .into_iter()
-            .filter(|f| convert::is_shard_function(*f, !grids.is_empty()))
+            .filter(|f| convert::is_shard_function(*f, in_grid_module(*f)))
             .collect();
         let converted: HashSet<String> = functions
             .iter()
@@ -70,6 +86,23 @@ impl PldPass for ConvertShardToPld {
         }
         result
     }
+}
+
+/// Whether the module that holds `function` defines a `shard.grid` (at its
+/// top level).
+fn in_grid_module(function: OperationRef) -> bool {
+    let Some(module) = function.parent_operation() else {
+        return false;
+    };
+    let first = module.region(0).ok().and_then(|r| r.first_block());
+    let mut op = first.and_then(|b| b.first_operation());
+    while let Some(current) = op {
+        if ir::op_name(&current) == "shard.grid" {
+            return true;
+        }
+        op = current.next_in_block();
+    }
+    false
 }
 
 /// Every `shard.grid` of the module, by name, with the grid it defines or
