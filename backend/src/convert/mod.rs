@@ -419,6 +419,12 @@ where
     let mut parameters = HashMap::new();
     let mut distributed = Vec::new();
     for (i, input) in inputs.iter().enumerate() {
+        if input.is_tensor() && !input.is_ranked_tensor() {
+            return Err(fail(format!(
+                "PTO conversion needs static tensor shapes at kernel boundaries: parameter #{i} \
+                 is {input}, of no rank"
+            )));
+        }
         if let Ok(Some(info)) = tensor_info(*input) {
             if info.kind == TensorKind::Tile {
                 return Err(fail(format!(

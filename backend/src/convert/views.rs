@@ -44,7 +44,9 @@ pub fn describe<'c, 'a>(
                 shown.0, shown.1
             )
         })?;
-    if pld_ir::types::bit_width(info.element).is_none() {
+    if pld_ir::types::bit_width(info.element).is_none()
+        || melior::ir::TypeLike::is_index(&info.element)
+    {
         return Err(format!(
             "parameter #{parameter} has element type {}; PTO tensors need integer or \
              floating-point elements",

@@ -25,6 +25,22 @@ func.func @vector(%d: tensor<1x64xvector<4xf32>>, %ctx: !pld.ctx) attributes {pl
 
 // -----
 
+// index elements have no PTO element type (they became !pto.ptr<index>):
+// expected-error@+1 {{parameter #0 has element type index; PTO tensors need integer or floating-point elements}}
+func.func @index(%d: tensor<8xindex>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  return
+}
+
+// -----
+
+// An unranked parameter was left as it was (pld-translate failed later):
+// expected-error@+1 {{PTO conversion needs static tensor shapes at kernel boundaries: parameter #0 is tensor<*xf32>, of no rank}}
+func.func @unranked(%d: tensor<*xf32>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  return
+}
+
+// -----
+
 !data = tensor<1x64xf32, #pld.dist>
 // expected-error@+1 {{1 distributed parameters but 0 CommContext parameters: run pld-materialize-dist-tensor-ctx before PTO codegen}}
 func.func @no_ctx(%d: !data) attributes {pld.kind = #pld.func_kind<"incore">} {
