@@ -208,7 +208,7 @@ fn unsupported(name: &str) -> Refusal {
             .into();
     }
     "is not converted by convert-shard-to-pld: a shard function may hold the shard \
-     collectives, integer arithmetic on device indices (arith.constant, addi, subi, muli, \
+     collectives, integer arithmetic on device indices (arith.constant of an integer, addi, subi, muli, \
      divsi, divui, remsi, remui, floordivsi, ceildivsi, ceildivui, maxsi, maxui, minsi, \
      minui, shli, shrsi, shrui, andi, ori, xori, cmpi, select, index_cast, index_castui, \
      extsi, extui, trunci), tensor.cast and tensor.extract_slice; other per-device \

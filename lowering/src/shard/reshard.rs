@@ -171,6 +171,47 @@ fn reshard(
     plan.emit(b, op, arg, number, result)
 }
 
+/// Refuses a split of tensor axis `axis` over `grid_axes` that the tensor
+/// (of `rank` axes) or the grid does not have, or that names a grid axis
+/// twice (which upstream's verifier refuses first); `lists` is the
+/// sharding's `split_axes`, as the message shows it.
+fn fits(
+    b: &Builder,
+    (axis, grid_axes): (usize, &[usize]),
+    rank: usize,
+    lists: &[Vec<usize>],
+) -> Result<(), Refusal> {
+    let axes = |n: usize| {
+        if n == 1 {
+            "1 axis".to_string()
+        } else {
+            format!("{n} axes")
+        }
+    };
+    if axis >= rank {
+        return Err(format!(
+            "has a sharding that splits tensor axis {axis} (split_axes = {lists:?}), but its \
+             tensor has {}",
+            axes(rank)
+        ));
+    }
+    if let Some(a) = grid_axes.iter().find(|a| **a >= b.grid.shape.len()) {
+        return Err(format!(
+            "has a sharding that splits over grid axis {a} (split_axes = {lists:?}), but grid \
+             @{} has {}",
+            b.grid.name,
+            axes(b.grid.shape.len())
+        ));
+    }
+    let twice = (0..grid_axes.len()).find(|i| grid_axes[..*i].contains(&grid_axes[*i]));
+    if let Some(a) = twice.map(|i| grid_axes[i]) {
+        return Err(format!(
+            "has a sharding that names grid axis {a} twice (split_axes = {lists:?})"
+        ));
+    }
+    Ok(())
+}
+
 /// The split a `shard.shard` op's sharding makes of `ty`, `None` when it
 /// replicates.
 fn split(b: &Builder, op: OperationRef, ty: &TensorType) -> Result<Option<Split>, Refusal> {
@@ -211,13 +252,7 @@ fn split(b: &Builder, op: OperationRef, ty: &TensorType) -> Result<Option<Split>
         }
         return Err("has a sharding that splits more than one tensor axis".into());
     };
-    let distinct = grid_axes
-        .iter()
-        .enumerate()
-        .all(|(i, a)| !grid_axes[..i].contains(a));
-    if *axis >= ty.shape.len() || !distinct || grid_axes.iter().any(|a| *a >= b.grid.shape.len()) {
-        return Err("has a sharding whose split axes do not fit the tensor and the grid".into());
-    }
+    fits(b, (*axis, grid_axes), ty.shape.len(), &lists)?;
     let shards: usize = grid_axes.iter().map(|a| b.grid.shape[*a]).product();
     let bounds = bounds(&offsets, shards, ty.shape[*axis], *axis)?;
     Ok(Some(Split {

@@ -142,7 +142,7 @@ func.func @dynamic_shape(%x: tensor<?xf32>) -> tensor<?xf32> {
 shard.grid @grid(shape = 4)
 func.func @compute(%x: tensor<8xf32>) -> tensor<8xf32> {
   %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8xf32> -> tensor<8xf32>
-  // expected-error @+1 {{'arith.addf' op is not converted by convert-shard-to-pld: a shard function may hold the shard collectives, integer arithmetic on device indices (arith.constant, addi, subi, muli, divsi, divui, remsi, remui, floordivsi, ceildivsi, ceildivui, maxsi, maxui, minsi, minui, shli, shrsi, shrui, andi, ori, xori, cmpi, select, index_cast, index_castui, extsi, extui, trunci), tensor.cast and tensor.extract_slice; other per-device computation belongs in a pld kernel}}
+  // expected-error @+1 {{'arith.addf' op is not converted by convert-shard-to-pld: a shard function may hold the shard collectives, integer arithmetic on device indices (arith.constant of an integer, addi, subi, muli, divsi, divui, remsi, remui, floordivsi, ceildivsi, ceildivui, maxsi, maxui, minsi, minui, shli, shrsi, shrui, andi, ori, xori, cmpi, select, index_cast, index_castui, extsi, extui, trunci), tensor.cast and tensor.extract_slice; other per-device computation belongs in a pld kernel}}
   %s = arith.addf %r, %r : tensor<8xf32>
   return %s : tensor<8xf32>
 }
@@ -207,6 +207,33 @@ func.func @target_undivided(%x: tensor<14x3xf32>) -> tensor<14x3xf32> {
   %a = shard.shard %x to %s1 : tensor<14x3xf32>
   %b = shard.shard %a to %s2 annotate_for_users : tensor<14x3xf32>
   return %b : tensor<14x3xf32>
+}
+
+// -----
+
+// A target sharding naming a grid axis the grid lacks, or a tensor axis the
+// tensor lacks, is said so (each said only that the split axes "do not fit
+// the tensor and the grid").
+shard.grid @g(shape = 4)
+func.func @target_grid_axis(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %s1 = shard.sharding @g split_axes = [[0]] : !shard.sharding
+  %s2 = shard.sharding @g split_axes = [[5]] : !shard.sharding
+  // expected-error-re @+1 {{'shard.shard' op the shard.shard at {{.*}}invalid.mlir:{{[0-9]+}}:8, the target of this reshard, has a sharding that splits over grid axis 5 (split_axes = {{\[\[5\]\]}}), but grid @g has 1 axis}}
+  %a = shard.shard %x to %s1 : tensor<8x4xf32>
+  %b = shard.shard %a to %s2 annotate_for_users : tensor<8x4xf32>
+  return %b : tensor<8x4xf32>
+}
+
+// -----
+
+shard.grid @g(shape = 4)
+func.func @target_tensor_axis(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %s1 = shard.sharding @g split_axes = [[0]] : !shard.sharding
+  %s2 = shard.sharding @g split_axes = [[], [], [0]] : !shard.sharding
+  // expected-error-re @+1 {{'shard.shard' op the shard.shard at {{.*}}invalid.mlir:{{[0-9]+}}:8, the target of this reshard, has a sharding that splits tensor axis 2 (split_axes = {{.*}}), but its tensor has 2 axes}}
+  %a = shard.shard %x to %s1 : tensor<8x4xf32>
+  %b = shard.shard %a to %s2 annotate_for_users : tensor<8x4xf32>
+  return %b : tensor<8x4xf32>
 }
 
 // -----
@@ -332,7 +359,7 @@ func.func @too_many_runs(%x: tensor<80x3x80x3x3x3xf32>) -> tensor<79x2x79x2x2x2x
 // linalg ops of a per-device computation, from their first.
 shard.grid @grid(shape = 4)
 func.func @linalg_only(%x: tensor<2x16xf32>) -> tensor<2x16xf32> {
-  // expected-error @+1 {{'tensor.empty' op is not converted by convert-shard-to-pld: a shard function may hold the shard collectives, integer arithmetic on device indices (arith.constant, addi, subi, muli, divsi, divui, remsi, remui, floordivsi, ceildivsi, ceildivui, maxsi, maxui, minsi, minui, shli, shrsi, shrui, andi, ori, xori, cmpi, select, index_cast, index_castui, extsi, extui, trunci), tensor.cast and tensor.extract_slice; other per-device computation belongs in a pld kernel}}
+  // expected-error @+1 {{'tensor.empty' op is not converted by convert-shard-to-pld: a shard function may hold the shard collectives, integer arithmetic on device indices (arith.constant of an integer, addi, subi, muli, divsi, divui, remsi, remui, floordivsi, ceildivsi, ceildivui, maxsi, maxui, minsi, minui, shli, shrsi, shrui, andi, ori, xori, cmpi, select, index_cast, index_castui, extsi, extui, trunci), tensor.cast and tensor.extract_slice; other per-device computation belongs in a pld kernel}}
   %y = tensor.empty() : tensor<2x16xf32>
   %z = linalg.add ins(%x, %x : tensor<2x16xf32>, tensor<2x16xf32>) outs(%y : tensor<2x16xf32>) -> tensor<2x16xf32>
   return %z : tensor<2x16xf32>
