@@ -833,12 +833,18 @@ where
                     op_name(&op)
                 ),
             })?;
-            usize::try_from(bytes).or_else(|_| {
-                refuse(
-                    op,
-                    format!("slot {slot} has {bytes} bytes on {world} devices"),
-                )
-            })
+            // Said of the buffer: the domain may be one the user never
+            // wrote (pld-materialize-comm-domain-scopes made it).
+            usize::try_from(bytes)
+                .ok()
+                .filter(|bytes| *bytes > 0)
+                .ok_or_else(|| Refusal {
+                    location: location(op),
+                    message: format!(
+                        "the window buffer '{slot}' is {bytes} bytes on {world} devices (its \
+                         size, {map} of world_size s0); a window size must be positive"
+                    ),
+                })
         };
         let mut offset = 0usize;
         let mut planned = Vec::new();
