@@ -229,7 +229,7 @@ class RunResult:
         """No finding (checked calls right, where checked)."""
         return not self.findings
 
-    def stacked(self, name: str) -> np.ndarray:
+    def stacked(self, name: str | int) -> np.ndarray:
         """The output ``name`` of every rank, stacked: ``(ranks, *shape)``;
         a kernel's parameter also as ``inputs=`` names it (``%data``,
         ``arg0``, ``0``)."""
@@ -244,16 +244,18 @@ class RunResult:
             raise KeyError(f"no output '{name}' (outputs: {', '.join(names) or 'none'})")
         return np.stack([outputs[name] for outputs in self.outputs])
 
-    def _key(self, name: str) -> str:
+    def _key(self, name: str | int) -> str:
         """``name`` as the outputs are keyed: a kernel's parameter by its
-        name, also written ``%data``, ``arg0`` or ``0`` (its position)."""
+        name, also written ``%data``, ``arg0`` or ``0`` (its position, also
+        as an int), a name written in the source first."""
+        name = str(name)
         keys = list(self.outputs[0]) if self.outputs else []
         if name in keys or self.kind != "kernel":
             return name
         if name.startswith("%") and name[1:] in keys:
             return name[1:]
         number = name[3:] if name.startswith("arg") else name
-        if number.isdigit() and int(number) < len(keys):
+        if number.isdigit() and str(int(number)) == number and int(number) < len(keys):
             return keys[int(number)]
         return name
 

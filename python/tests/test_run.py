@@ -61,10 +61,11 @@ def test_inputs_stacked_per_rank_and_broadcast(example) -> None:
     result = pld.run(source, ranks=RANKS, inputs={"0": same.astype(np.float16)})
     np.testing.assert_array_equal(result.outputs[0]["data"], same * RANKS)
     # stacked() names a parameter as inputs= does (it took "data" only).
-    for name in ("%data", "arg0", "0"):
+    for name in ("%data", "arg0", "0", 0):
         np.testing.assert_array_equal(result.stacked(name), result.stacked("data"))
-    with pytest.raises(KeyError, match="no output 'arg9'"):
-        result.stacked("arg9")
+    for name in ("arg9", "arg00"):
+        with pytest.raises(KeyError, match=f"no output '{name}'"):
+            result.stacked(name)
 
 
 def test_allgather_and_all_to_all(example) -> None:
