@@ -101,11 +101,7 @@ fn undivided_split<'c, 'a>(
 ) -> Option<(OperationRef<'c, 'a>, String)> {
     let sharding = crate::operand(shard, 1).and_then(crate::defining_op)?;
     let lists = attr::shard_axis_array(sharding.attribute("split_axes").ok()?)?;
-    let grid_name = attr::flat_symbol(sharding.attribute("grid").ok()?)?;
-    let grid = grids
-        .iter()
-        .find(|g| crate::symbol_name(**g).as_deref() == Some(grid_name.as_str()))?;
-    let grid_shape = attr::i64_array(grid.attribute("shape").ok()?)?;
+    let (_, grid_shape) = grid_of(sharding, grids)?;
     let tensor = RankedTensorType::try_from(crate::type_of(crate::operand(shard, 0)?)).ok()?;
     let shape = crate::types::tensor_shape(tensor);
     lists.iter().enumerate().find_map(|(axis, grid_axes)| {
@@ -177,11 +173,8 @@ fn malformed_sharding<'c, 'a>(
             ),
         ));
     }
-    let grid_name = attr::flat_symbol(sharding.attribute("grid").ok()?)?;
-    let grid = grids
-        .iter()
-        .find(|g| crate::symbol_name(**g).as_deref() == Some(grid_name.as_str()))?;
-    let grid_rank = attr::i64_array(grid.attribute("shape").ok()?)?.len();
+    let (grid_name, grid_shape) = grid_of(sharding, grids)?;
+    let grid_rank = grid_shape.len();
     let axis = lists.iter().flatten().find(|a| **a >= grid_rank)?;
     Some((
         shard,
@@ -191,6 +184,16 @@ fn malformed_sharding<'c, 'a>(
             axes(grid_rank)
         ),
     ))
+}
+
+/// The name and shape of the grid of `grids` that `sharding` names.
+fn grid_of(sharding: OperationRef, grids: &[OperationRef]) -> Option<(String, Vec<i64>)> {
+    let name = attr::flat_symbol(sharding.attribute("grid").ok()?)?;
+    let grid = grids
+        .iter()
+        .find(|g| crate::symbol_name(**g).as_deref() == Some(name.as_str()))?;
+    let shape = attr::i64_array(grid.attribute("shape").ok()?)?;
+    Some((name, shape))
 }
 
 /// `n` axes, `1 axis`.
