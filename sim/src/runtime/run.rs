@@ -192,32 +192,37 @@ pub fn rank_states() -> (Vec<String>, Option<String>) {
             (slot.rank, seen.said(slot.rank, kernel.as_deref()))
         })
         .collect();
-    let mut note = None;
-    if let Some(board) = &state.board {
-        let others: Vec<usize> = (0..state.domain.ranks())
-            .filter(|r| !local.contains(r))
-            .collect();
-        let listed = others.iter().map(usize::to_string).collect::<Vec<_>>();
-        let ranks = match others.len() {
-            1 => format!("rank {}", listed.join(", ")),
-            _ => format!("ranks {}", listed.join(", ")),
-        };
-        note = Some(match board.last_read() {
-            Some((board, ago)) => {
-                for rank in others {
-                    said.push((rank, board[rank].said(rank, None)));
-                }
-                format!("{ranks} as the status board showed {ago:.1?} ago")
-            }
-            // Only a waiting rank reads the board.
-            None => format!(
-                "{ranks} not known here: this process's rank never waited, so it never read \
-                 the status board"
-            ),
-        });
-    }
+    let note = state
+        .board
+        .as_ref()
+        .map(|board| other_processes(board, state.domain, &mut said));
     said.sort_by_key(|(rank, _)| *rank);
     (said.into_iter().map(|(_, text)| text).collect(), note)
+}
+
+/// Under MPI: the other processes' ranks as this process last read the
+/// status board, added to `said`, and the note that says so.
+fn other_processes(board: &Board, domain: &CommDomain, said: &mut Vec<(usize, String)>) -> String {
+    let local = domain.local();
+    let others: Vec<usize> = (0..domain.ranks()).filter(|r| !local.contains(r)).collect();
+    let listed = others.iter().map(usize::to_string).collect::<Vec<_>>();
+    let ranks = match others.len() {
+        1 => format!("rank {}", listed.join(", ")),
+        _ => format!("ranks {}", listed.join(", ")),
+    };
+    match board.last_read() {
+        Some((board, ago)) => {
+            for rank in others {
+                said.push((rank, board[rank].said(rank, None)));
+            }
+            format!("{ranks} as the status board showed {ago:.1?} ago")
+        }
+        // Only a waiting rank reads the board.
+        None => format!(
+            "{ranks} not known here: this process's rank never waited, so it never read the \
+             status board"
+        ),
+    }
 }
 
 /// The state the rank threads share during one run.
