@@ -5,10 +5,9 @@
  * Names, namespaces, template parameters and signatures follow the real
  * pto-isa API (pto-interface.md section 3) for what the kernels use, down
  * to its const-ness and its qualified cache constants; forms no kernel
- * uses may be laxer (TPUT's pong tile is taken, not checked), so the real
- * check is runtime-sys/tests/cpp/check_builtins.py --pto-isa. The kernels
- * include it through
- * the shims under include/pto-sim/pto/ at the real header paths
+ * uses may be laxer, so the real check is
+ * runtime-sys/tests/cpp/check_builtins.py --pto-isa. The kernels include
+ * it through the shims under include/pto-sim/pto/ at the real header paths
  * (<pto/pto-inst.hpp>, <pto/comm/comm_types.hpp>,
  * <pto/comm/pto_comm_inst.hpp>).
  *
@@ -906,6 +905,16 @@ inline RecordEvent TPUT(GlobalDstData &dstGlobalData, GlobalSrcData &srcGlobalDa
   return {};
 }
 
+/* Ping-pong: two staging tiles of one type (the device overlaps loads and
+ * stores through them); both must be usable, and the copy is the same. */
+template <AtomicType atomicType = AtomicType::AtomicNone, typename GlobalDstData, typename GlobalSrcData,
+          typename TileData, typename... WaitEvents>
+inline RecordEvent TPUT(GlobalDstData &dstGlobalData, GlobalSrcData &srcGlobalData, TileData &pingTile,
+                        TileData &pongTile, WaitEvents &...events) {
+  if (!::pto::detail::CheckTileUsable(pongTile, "TPUT")) return {};
+  return TPUT<atomicType>(dstGlobalData, srcGlobalData, pingTile, events...);
+}
+
 /* The run-time form, TPUT(dst, src, staging, atomicType). */
 template <typename GlobalDstData, typename GlobalSrcData, typename TileData>
 inline RecordEvent TPUT(GlobalDstData &dstGlobalData, GlobalSrcData &srcGlobalData, TileData &stagingTileData,
@@ -925,6 +934,14 @@ inline RecordEvent TGET(GlobalDstData &dstGlobalData, GlobalSrcData &srcGlobalDa
   if (!::pto::detail::CheckTileUsable(stagingTileData, "TGET")) return {};
   detail::CopyView(dstGlobalData, srcGlobalData, PLD_COPY_ASSIGN, "TGET");
   return {};
+}
+
+/* Ping-pong, as TPUT's. */
+template <typename GlobalDstData, typename GlobalSrcData, typename TileData, typename... WaitEvents>
+inline RecordEvent TGET(GlobalDstData &dstGlobalData, GlobalSrcData &srcGlobalData, TileData &pingTile,
+                        TileData &pongTile, WaitEvents &...events) {
+  if (!::pto::detail::CheckTileUsable(pongTile, "TGET")) return {};
+  return TGET(dstGlobalData, srcGlobalData, pingTile, events...);
 }
 
 /* ---- Asynchronous DMA: TPUT_ASYNC / TGET_ASYNC (pto-interface 7) ---------

@@ -120,6 +120,16 @@ int RunPtoSimUnitTests() {
     // The run-time form of the atomic: TPUT(dst, src, staging, atomicType).
     pto::comm::TPUT(to, from, stage, pto::AtomicType::AtomicAdd);
     EXPECT(gm[50] == 0 && gm[54] == 8 && gm[55] == 55, "TPUT with a run-time AtomicAdd");
+    // Ping-pong: the pong tile is checked too (one with no UB address is
+    // reported), and the copy is the same.
+    Vec8 pong(1, 8);
+    pto::TASSIGN(pong, 64);
+    pto::comm::TPUT(to, from, stage, pong);
+    EXPECT(gm[54] == 4, "TPUT ping-pong");
+    Vec8 unplaced(1, 8);
+    const size_t before = Fatals(rank);
+    pto::comm::TGET(to, from, stage, unplaced);
+    EXPECT(Fatals(rank) == before + 1, "TGET with an unplaced pong tile reported");
   }
   {  // TPUT_ASYNC / TGET_ASYNC: the copy lands at the event's wait, not before.
     rank.ctx.workSpace = reinterpret_cast<uint64_t>(&rank.ctx);
