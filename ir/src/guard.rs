@@ -156,33 +156,42 @@ fn malformed_sharding<'c, 'a>(
     let lists = attr::shard_axis_array(sharding.attribute("split_axes").ok()?)?;
     let tensor = RankedTensorType::try_from(crate::type_of(crate::operand(shard, 0)?)).ok()?;
     let rank = crate::types::tensor_shape(tensor).len();
-    // Trailing empty lists split nothing.
+    let (grid_name, grid_shape) = grid_of(sharding, grids)?;
+    let shown = crate::type_of(crate::operand(shard, 0)?).to_string();
+    let why = split_axes_misfit(&lists, (rank, Some(&shown)), (&grid_name, grid_shape.len()))?;
+    Some((
+        shard,
+        format!("{why}; upstream shard-partition (LLVM 22) cannot partition it"),
+    ))
+}
+
+/// Why a sharding's `split_axes` (`lists`) do not fit its tensor of `rank`
+/// axes (with its type, where shown) or its grid (`@name` of so many axes),
+/// in the sharding's terms; `None` when they fit. Trailing empty lists
+/// split nothing.
+pub fn split_axes_misfit(
+    lists: &[Vec<usize>],
+    (rank, tensor): (usize, Option<&str>),
+    (grid, grid_rank): (&str, usize),
+) -> Option<String> {
     let used = lists
         .iter()
         .rposition(|l| !l.is_empty())
         .map_or(0, |i| i + 1);
     if used > rank {
-        return Some((
-            shard,
-            format!(
-                "has a sharding that splits tensor axis {} (split_axes = {lists:?}), but its \
-                 tensor {} has {}; upstream shard-partition (LLVM 22) cannot partition it",
-                used - 1,
-                crate::type_of(crate::operand(shard, 0)?),
-                axes(rank),
-            ),
+        let tensor = tensor.map_or(String::new(), |t| format!(" {t}"));
+        return Some(format!(
+            "has a sharding that splits tensor axis {} (split_axes = {lists:?}), but its \
+             tensor{tensor} has {}",
+            used - 1,
+            axes(rank),
         ));
     }
-    let (grid_name, grid_shape) = grid_of(sharding, grids)?;
-    let grid_rank = grid_shape.len();
     let axis = lists.iter().flatten().find(|a| **a >= grid_rank)?;
-    Some((
-        shard,
-        format!(
-            "has a sharding that splits over grid axis {axis} (split_axes = {lists:?}), but \
-             grid @{grid_name} has {}; upstream shard-partition (LLVM 22) cannot partition it",
-            axes(grid_rank)
-        ),
+    Some(format!(
+        "has a sharding that splits over grid axis {axis} (split_axes = {lists:?}), but grid \
+         @{grid} has {}",
+        axes(grid_rank)
     ))
 }
 

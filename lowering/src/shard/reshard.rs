@@ -171,37 +171,19 @@ fn reshard(
     plan.emit(b, op, arg, number, result)
 }
 
-/// Refuses a split of tensor axis `axis` over `grid_axes` that the tensor
-/// (of `rank` axes) or the grid does not have, or that names a grid axis
-/// twice (which upstream's verifier refuses first); `lists` is the
-/// sharding's `split_axes`, as the message shows it.
+/// Refuses a split over `grid_axes` that the tensor (of `rank` axes) or
+/// the grid does not have ([`pld_ir::guard::split_axes_misfit`]), or that
+/// names a grid axis twice (which upstream's verifier refuses first);
+/// `lists` is the sharding's `split_axes`.
 fn fits(
     b: &Builder,
-    (axis, grid_axes): (usize, &[usize]),
+    grid_axes: &[usize],
     rank: usize,
     lists: &[Vec<usize>],
 ) -> Result<(), Refusal> {
-    let axes = |n: usize| {
-        if n == 1 {
-            "1 axis".to_string()
-        } else {
-            format!("{n} axes")
-        }
-    };
-    if axis >= rank {
-        return Err(format!(
-            "has a sharding that splits tensor axis {axis} (split_axes = {lists:?}), but its \
-             tensor has {}",
-            axes(rank)
-        ));
-    }
-    if let Some(a) = grid_axes.iter().find(|a| **a >= b.grid.shape.len()) {
-        return Err(format!(
-            "has a sharding that splits over grid axis {a} (split_axes = {lists:?}), but grid \
-             @{} has {}",
-            b.grid.name,
-            axes(b.grid.shape.len())
-        ));
+    let grid = (b.grid.name.as_str(), b.grid.shape.len());
+    if let Some(why) = pld_ir::guard::split_axes_misfit(lists, (rank, None), grid) {
+        return Err(why);
     }
     let twice = (0..grid_axes.len()).find(|i| grid_axes[..*i].contains(&grid_axes[*i]));
     if let Some(a) = twice.map(|i| grid_axes[i]) {
@@ -252,7 +234,7 @@ fn split(b: &Builder, op: OperationRef, ty: &TensorType) -> Result<Option<Split>
         }
         return Err("has a sharding that splits more than one tensor axis".into());
     };
-    fits(b, (*axis, grid_axes), ty.shape.len(), &lists)?;
+    fits(b, grid_axes, ty.shape.len(), &lists)?;
     let shards: usize = grid_axes.iter().map(|a| b.grid.shape[*a]).product();
     let bounds = bounds(&offsets, shards, ty.shape[*axis], *axis)?;
     Ok(Some(Split {
