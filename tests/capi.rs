@@ -924,6 +924,46 @@ fn a_run_larger_than_the_memory_is_refused_not_aborted() {
     api::pldProgramDestroy(program);
 }
 
+/// A HOST loop of 100 allreduces over an 8 GiB window buffer.
+const BIG_LOOP: &str = r#"func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %bytes = arith.constant 8589934592 : i64
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c100 = arith.constant 100 : index
+  %sbytes = arith.constant 8 : i64
+  %b = "pld.tensor_alloc_window_buffer"(%bytes) {name = "x"} : (i64) -> !pld.ptr
+  %sb = "pld.tensor_alloc_window_buffer"(%sbytes) {name = "s"} : (i64) -> !pld.ptr
+  %x = "pld.tensor_window"(%b) : (!pld.ptr) -> tensor<1x2147483648xf32, #pld.dist>
+  %s = "pld.tensor_window"(%sb) : (!pld.ptr) -> tensor<2x1xi32, #pld.dist>
+  scf.for %i = %c0 to %c100 step %c1 {
+    %r = "pld.tensor_allreduce"(%x, %s) {op = #pld.reduce_op<"sum">} : (tensor<1x2147483648xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>) -> tensor<1x2147483648xf32, #pld.dist>
+  }
+  return
+}
+"#;
+
+#[test]
+fn a_programs_memory_is_estimated_as_pld_run_estimates_it() {
+    // The C API counted 3 copies of the window buffers and one window,
+    // and none of the check's snapshots of every task's operands (a
+    // checked loop of calls passed its estimate and failed an allocation
+    // later); now pld-run's own estimate, in pld-run's words.
+    let (context, sink) = host_context();
+    let program = program_of(&context, &sink, "loop.mlir", BIG_LOOP, 2);
+    let options = api::pldRunOptionsCreate();
+    let plain = "@main on 2 devices (8.0 GiB of window buffers per device, as inputs and as \
+                 read after the run, and a window of 8.0 GiB per device) needs 48.0 GiB of memory";
+    let checked = "@main on 2 devices (8.0 GiB of window buffers per device, as inputs and as \
+                   read after the run, and a window of 8.0 GiB per device; checking keeps every \
+                   task's operands before and after it: 3248.0 GiB) needs 3296.0 GiB of memory";
+    // Check is on by default.
+    refused_saying(&program, options.ptr, &sink, checked);
+    api::pldRunOptionsSetCheck(api::PldRunOptions { ptr: options.ptr }, false);
+    refused_saying(&program, options.ptr, &sink, plain);
+    api::pldRunOptionsDestroy(options);
+    api::pldProgramDestroy(program);
+}
+
 #[test]
 fn what_is_wrong_reaches_the_hosts_diagnostic_handler() {
     let (context, sink) = host_context();

@@ -520,20 +520,8 @@ fn run_whole(
     start: &[Vec<Option<&[u8]>>],
     schedules: Seeds,
 ) -> Result<(Report, Finals), String> {
-    let per_device: usize = run.buffers.iter().map(|b| b.view.bytes()).sum();
-    let need = per_device
-        .saturating_mul(3)
-        .saturating_add(run.window_bytes())
-        .saturating_mul(ranks);
-    memory::check(need, || {
-        format!(
-            "@{} on {ranks} devices ({} of window buffers per device, as inputs, results and \
-             snapshots, and a window of {} per device)",
-            run.entry,
-            memory::bytes_text(per_device),
-            memory::bytes_text(run.window_bytes())
-        )
-    })?;
+    // Refused before anything is allocated, as pld-run refuses it.
+    run.check_memory(ranks, options.check)?;
     // (The closure runs on the devices' threads: it holds only the
     // buffers, not the program.)
     let buffers = &run.buffers;

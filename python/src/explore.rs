@@ -5,7 +5,7 @@
 //! the first seed that showed it.
 
 use crate::error::Failure;
-use crate::run::{fill_ranks, kernel, program, Inputs, Kind, Request};
+use crate::run::{check_kernel_memory, fill_ranks, kernel, program, Inputs, Kind, Request};
 use pld_sim::program::orchestrate::Buffer;
 use pld_sim::Schedule;
 use pld_tools::explore::{program_verdict, Verdict};
@@ -58,6 +58,8 @@ fn explore_program(exploration: &Exploration, inputs: &Inputs) -> Result<Explore
     let run = program::load(request)?;
     let described = program::describe(&run);
     let fills = inputs.ask(described.clone())?;
+    run.check_memory(request.ranks, request.check)
+        .map_err(|e| request.refuse(e))?;
     let initial =
         fill_ranks(&described.slots, &fills, request.ranks).map_err(|e| request.refuse(e))?;
     let buffers = &run.buffers;
@@ -78,6 +80,7 @@ fn explore_kernel(exploration: &Exploration, inputs: &Inputs) -> Result<Explored
     let chosen = kernel::choose(request, &loaded)?;
     let described = kernel::describe(chosen);
     let fills = inputs.ask(described.clone())?;
+    check_kernel_memory(&described.slots, request.ranks).map_err(|e| request.refuse(e))?;
     let initial =
         fill_ranks(&described.slots, &fills, request.ranks).map_err(|e| request.refuse(e))?;
     sweep(exploration, Kind::Kernel, &chosen.name, |schedule| {

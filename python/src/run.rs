@@ -188,23 +188,30 @@ pub fn run(request: &Request, inputs: &Inputs) -> Result<Report, Failure> {
     }
 }
 
-/// Every slot's bytes on every rank that holds it (`[rank][slot]`, empty
-/// where the rank does not: a program's buffer outside its comm domain,
-/// as `pld-run` fills it), the ranks in parallel.
-/// A run too large for the process is refused first, as `pld-run` and the
-/// C API refuse it, rather than ending the host on a failed allocation.
-pub fn fill_ranks(slots: &[Slot], fills: &[Fill], ranks: usize) -> Result<Buffers, String> {
+/// Refuses, before anything is allocated, a kernel run the process
+/// cannot hold, as `pld-run` and the C API refuse it (a program's run is
+/// refused by `ProgramRun::check_memory`), rather than ending the host on
+/// a failed allocation: the inputs, windows, results read back and the
+/// goldens, four copies of every rank's parameters.
+pub fn check_kernel_memory(slots: &[Slot], ranks: usize) -> Result<(), String> {
     use pld_sim::program::memory;
     let per_rank: usize = slots.iter().map(|s| s.param().bytes()).sum();
-    let bytes = per_rank.saturating_mul(ranks);
-    // Inputs, windows, the results read back and the goldens.
-    memory::check(bytes.saturating_mul(4), || {
+    memory::check(per_rank.saturating_mul(ranks).saturating_mul(4), || {
         format!(
             "the run on {} ({} of buffers per rank, as inputs, windows, results and goldens)",
             pld_ir::diag::count(ranks, "rank"),
             memory::bytes_text(per_rank)
         )
-    })?;
+    })
+}
+
+/// Every slot's bytes on every rank that holds it (`[rank][slot]`, empty
+/// where the rank does not: a program's buffer outside its comm domain,
+/// as `pld-run` fills it), the ranks in parallel. The run's memory is
+/// checked before ([`check_kernel_memory`], `ProgramRun::check_memory`).
+pub fn fill_ranks(slots: &[Slot], fills: &[Fill], ranks: usize) -> Result<Buffers, String> {
+    let per_rank: usize = slots.iter().map(|s| s.param().bytes()).sum();
+    let bytes = per_rank.saturating_mul(ranks);
     pld_sim::program::parallel::map(ranks, bytes, |rank| {
         slots
             .iter()

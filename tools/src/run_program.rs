@@ -244,35 +244,12 @@ fn program_inputs(
     })?;
     let columns: Vec<(Param, Generator)> =
         run.buffers.iter().map(as_param).zip(generators).collect();
-    let per_device: usize = run.buffers.iter().map(|b| b.view.bytes()).sum();
-    // The inputs and the windows of the devices this process holds (under
-    // MPI its own), the windows as large as their allocations; what the
-    // report reads of every device after the run; with --check every
-    // task's operands before and after it, and the goldens.
+    // Refused before anything is allocated (under MPI for this process's
+    // own device).
     let held = crate::mpi_run::held(options.ranks);
-    let check = if options.check { run.check_bytes() } else { 0 };
-    let need = per_device
-        .saturating_add(run.window_bytes())
-        .saturating_mul(held)
-        .saturating_add(run.final_read_bytes())
-        .saturating_add(check);
-    crate::inputs::check_memory(need, || {
-        format!(
-            "{at}@{} on {} ({} of window buffers per device, as inputs and as read after the \
-             run, and a window of {} per device{})",
-            run.entry,
-            devices(options.ranks),
-            report::bytes(per_device),
-            report::bytes(run.window_bytes()),
-            match options.check {
-                true => format!(
-                    "; --check keeps every task's operands before and after it: {}",
-                    report::bytes(check)
-                ),
-                false => String::new(),
-            }
-        )
-    })?;
+    run.check_memory(held, options.check)
+        .map_err(|e| format!("{at}{e}"))?;
+    let per_device: usize = run.buffers.iter().map(|b| b.view.bytes()).sum();
     let _filling = progress.phase(format!(
         "filling the buffers of @{} on {} ({})",
         run.entry,

@@ -1,7 +1,7 @@
 //! One kernel on N ranks, as `pld-run` runs it (`pld_tools::run_kernel`
 //! names the kernel, its parameters, cells and signal users).
 
-use super::{fill_ranks, Buffers, Inputs, Kind, Request};
+use super::{check_kernel_memory, fill_ranks, Buffers, Inputs, Kind, Request};
 use crate::error::Failure;
 use crate::inputs::{Described, Slot};
 use crate::report::{unravel, Blocked, Call, Deadlock, Leak, Output, Report};
@@ -19,6 +19,7 @@ pub fn run(request: &Request, inputs: &Inputs) -> Result<Report, Failure> {
     let kernel = choose(request, &program)?;
     let described = describe(kernel);
     let fills = inputs.ask(described.clone())?;
+    check_kernel_memory(&described.slots, request.ranks).map_err(|e| request.refuse(e))?;
     let fill_started = Instant::now();
     let initial =
         fill_ranks(&described.slots, &fills, request.ranks).map_err(|e| request.refuse(e))?;

@@ -14,6 +14,8 @@ pub fn run(request: &Request, inputs: &Inputs) -> Result<Report, Failure> {
     let run = load(request)?;
     let described = describe(&run);
     let fills = inputs.ask(described.clone())?;
+    run.check_memory(request.ranks, request.check)
+        .map_err(|e| request.refuse(e))?;
     let fill_started = Instant::now();
     let initial =
         fill_ranks(&described.slots, &fills, request.ranks).map_err(|e| request.refuse(e))?;

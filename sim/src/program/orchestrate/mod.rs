@@ -23,6 +23,7 @@ use crate::compiler::Source;
 use crate::program::builtins::{self, TensorDesc};
 use crate::program::golden::{self, RankCheck};
 use crate::program::load::Program;
+use crate::program::memory;
 use crate::program::model::{index_of, Collective, KernelInfo, Param};
 use crate::runtime::domain::CommDomain;
 use crate::runtime::report::CellLeak;
@@ -657,7 +658,7 @@ impl ProgramRun {
     /// The bytes the report reads after a run ([`Self::final_bytes`]):
     /// every buffer's view on every device of its domain (process 0 reads
     /// them all, under MPI too).
-    pub fn final_read_bytes(&self) -> usize {
+    fn final_read_bytes(&self) -> usize {
         self.buffers
             .iter()
             .map(|b| {
@@ -674,7 +675,7 @@ impl ProgramRun {
     /// process 0 compares after the run), and room for one call's goldens
     /// (six times the largest operand: its folds in several orders and the
     /// copies compared; measured: 5.4 at 64 MiB, 4 calls on 2 devices).
-    pub fn check_bytes(&self) -> usize {
+    fn check_bytes(&self) -> usize {
         let operands = self
             .plan
             .tasks
@@ -690,6 +691,40 @@ impl ProgramRun {
         total
             .saturating_mul(2)
             .saturating_add(largest.saturating_mul(6))
+    }
+
+    /// Refuses a run of the program that the process cannot hold, before
+    /// anything is allocated, as pld-run, the C API and the Python package
+    /// all refuse it: the inputs and windows of the `held` devices this
+    /// process runs (under MPI its own one), what the report reads of
+    /// every device after the run and, with `check`, every task's
+    /// snapshots and one call's goldens ([`Self::check_bytes`]). The
+    /// message starts with `@entry on N devices (...)`.
+    pub fn check_memory(&self, held: usize, check: bool) -> Result<(), String> {
+        let per_device: usize = self.buffers.iter().map(|b| b.view.bytes()).sum();
+        let snapshots = if check { self.check_bytes() } else { 0 };
+        let need = per_device
+            .saturating_add(self.window_bytes())
+            .saturating_mul(held)
+            .saturating_add(self.final_read_bytes())
+            .saturating_add(snapshots);
+        memory::check(need, || {
+            format!(
+                "@{} on {} ({} of window buffers per device, as inputs and as read after the \
+                 run, and a window of {} per device{})",
+                self.entry,
+                plan::devices(self.plan.world),
+                memory::bytes_text(per_device),
+                memory::bytes_text(self.window_bytes()),
+                match check {
+                    true => format!(
+                        "; checking keeps every task's operands before and after it: {}",
+                        memory::bytes_text(snapshots)
+                    ),
+                    false => String::new(),
+                }
+            )
+        })
     }
 
     /// Every buffer's bytes on every device after a run:

@@ -18,7 +18,7 @@
 // RUN: not pld-run %t/loop.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=LOOP
 // RUN: not pld-run %t/loop.mlir --ranks 2 --check 2>&1 | FileCheck %s --check-prefix=LOOP-CHECK
 // LOOP: loop.mlir:1:1: error: @main on 2 devices (8.0 GiB of window buffers per device, as inputs and as read after the run, and a window of 8.0 GiB per device) needs 48.0 GiB of memory
-// LOOP-CHECK: loop.mlir:1:1: error: @main on 2 devices (8.0 GiB of window buffers per device, as inputs and as read after the run, and a window of 8.0 GiB per device; --check keeps every task's operands before and after it: 3248.0 GiB) needs 3296.0 GiB of memory
+// LOOP-CHECK: loop.mlir:1:1: error: @main on 2 devices (8.0 GiB of window buffers per device, as inputs and as read after the run, and a window of 8.0 GiB per device; checking keeps every task's operands before and after it: 3248.0 GiB) needs 3296.0 GiB of memory
 // NEED: wide.mlir:1:1: error: @k on 64 ranks (4.0 GiB of parameters per rank, as inputs, windows) needs 512.0 GiB of memory; the machine has {{[0-9.]+}} GiB available
 // NEED-NEXT: func.func @k(
 // ALLOC: gib.mlir:1:1: error: @k on 2 ranks (1.0 GiB of parameters per rank, as inputs, windows) needs 4.0 GiB of memory; the machine has {{[0-9.]+}} {{[GM]}}iB available
