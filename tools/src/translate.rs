@@ -207,9 +207,10 @@ fn write_staged(rendered: &pld_backend::kernels::Rendered, dir: &Path) -> Result
         let file = parent.ancestors().find(|d| d.exists() && !d.is_dir());
         match file {
             Some(file) => format!(
-                "cannot write the kernels to '{}': '{}' is a file, where a directory goes",
+                "cannot write the kernels to '{}': '{}' is {}, where a directory goes",
                 dir.display(),
-                file.display()
+                file.display(),
+                not_a_directory(file)
             ),
             None => format!(
                 "cannot write the kernels to '{}': cannot make its directory '{}': {e}",
@@ -222,9 +223,18 @@ fn write_staged(rendered: &pld_backend::kernels::Rendered, dir: &Path) -> Result
         .file_name()
         .map_or("kernels".into(), |n| n.to_string_lossy().into_owned());
     let staging = parent.join(format!(".{name}.pld-{}", std::process::id()));
+    // Staged beside `dir`, in `parent`: a directory that takes no new
+    // entry (`/proc`) is named as the place at fault.
+    let stage = |e: &dyn std::fmt::Display| {
+        format!(
+            "cannot write the kernels to '{}': cannot stage them in '{}': {e}",
+            dir.display(),
+            parent.display()
+        )
+    };
     let written = rendered
         .write(&staging)
-        .map_err(|e| cannot(dir, &e))
+        .map_err(|e| stage(&e))
         .and_then(|()| staged_files(&staging, Path::new("")).map_err(|e| cannot(dir, &e)))
         .and_then(|files| {
             files.iter().try_for_each(|f| fits(dir, f))?;
@@ -268,8 +278,9 @@ fn fits(dir: &Path, relative: &Path) -> Result<(), String> {
     while let Some(d) = up {
         if d.exists() && !d.is_dir() {
             return Err(format!(
-                "cannot write the kernels: '{}' is a file, where a directory goes",
-                d.display()
+                "cannot write the kernels: '{}' is {}, where a directory goes",
+                d.display(),
+                not_a_directory(d)
             ));
         }
         if d == dir {
@@ -278,6 +289,17 @@ fn fits(dir: &Path, relative: &Path) -> Result<(), String> {
         up = d.parent();
     }
     Ok(())
+}
+
+/// What `path`, which exists and is no directory, is, as an error says
+/// it: `a file`, `a device` (`/dev/null`), or `not a directory`.
+fn not_a_directory(path: &Path) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    match std::fs::metadata(path).map(|m| m.file_type()) {
+        Ok(t) if t.is_file() => "a file",
+        Ok(t) if t.is_char_device() || t.is_block_device() => "a device",
+        _ => "not a directory",
+    }
 }
 
 /// The rendered kernels of `text`; `None` when the module does not parse

@@ -27,6 +27,13 @@
 // PARENT: pld-translate: error: cannot write the kernels to '{{.*}}levels/next_levels/a/b': '{{.*}}levels/next_levels' is a file, where a directory goes
 // RUN: not pld-translate --emit=kernels %t/lowered.mlir -o /proc/no-such-dir/x 2>&1 | FileCheck %s --check-prefix=PROC
 // PROC: pld-translate: error: cannot write the kernels to '/proc/no-such-dir/x': cannot make its directory '/proc/no-such-dir': No such file or directory
+// A device where DIR goes is called a device (it was "a file"); a DIR
+// whose parent takes no new entry names the parent where the package is
+// staged (it said only "No such file or directory" of /proc/self):
+// RUN: not pld-translate --emit=kernels %t/lowered.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEVICE
+// DEVICE: pld-translate: error: cannot write the kernels: '/dev/null' is a device, where a directory goes
+// RUN: not pld-translate --emit=kernels %t/lowered.mlir -o /proc/self 2>&1 | FileCheck %s --check-prefix=STAGE
+// STAGE: pld-translate: error: cannot write the kernels to '/proc/self': cannot stage them in '/proc': No such file or directory
 // RUN: pld-translate --emit=kernels %t/lowered.mlir -o %t/fresh
 // RUN: ls %t/fresh | FileCheck %s --check-prefix=FRESH
 // FRESH: kernels.json
