@@ -27,6 +27,8 @@ from typing import Literal as _Literal
 from typing import Union as _Union
 from typing import overload as _overload
 
+from numpy import bool_ as _np_bool
+
 from . import _pld
 from ._errors import Diagnostic, Error, InputError, InputTypeError, TimeLimitError
 from ._inputs import DTYPES, GENERATORS
@@ -178,6 +180,24 @@ def _function(name: str | None, keyword: str) -> str | None:
     if not isinstance(name, str):
         raise TypeError(f"{keyword} is a function's name (a str), not {type(name).__name__}")
     return name[1:] if name.startswith("@") else name
+
+
+def _functions(kernel: str | None, entry: str | None) -> tuple[str | None, str | None]:
+    """``kernel=`` and ``entry=``, of which at most one is given (as
+    pld-run refuses ``--kernel`` with ``--entry``: one runs a device kernel
+    alone, the other a program from its HOST orchestrator)."""
+    if kernel is not None and entry is not None:
+        raise ValueError("kernel= runs one device kernel alone and entry= a whole program from "
+                         "its HOST orchestrator: give one of them, not both")
+    return _function(kernel, "kernel"), _function(entry, "entry")
+
+
+def _flag(value: bool, keyword: str) -> bool:
+    """A yes-or-no keyword: a bool (or numpy's), never a string or a number
+    (``check="no"`` read as true)."""
+    if not isinstance(value, (bool, _np_bool)):
+        raise TypeError(f"{keyword} is a bool, not {type(value).__name__}")
+    return bool(value)
 
 
 def _inputs(inputs: Inputs | None) -> Inputs | None:
@@ -344,9 +364,8 @@ def run(source: Source, *, ranks: int = 2, inputs: Inputs | None = None,
     ``KeyboardInterrupt`` after Ctrl-C.
     """
     text, name = _text(source, name)
-    raw = _pld.run(text, name, _ranks(ranks), _inputs(inputs), bool(check),
-                   _function(kernel, "kernel"), _function(entry, "entry"), _seconds(deadline),
-                   _time_limit(time_limit))
+    raw = _pld.run(text, name, _ranks(ranks), _inputs(inputs), _flag(check, "check"),
+                   *_functions(kernel, entry), _seconds(deadline), _time_limit(time_limit))
     return _run_result(raw)
 
 
@@ -384,9 +403,9 @@ def explore(source: Source, *, ranks: int = 2, schedules: int = 20, seed: int = 
         raise ValueError(f"seed {first} with {count} schedules runs past the last seed, "
                          f"{2**64 - 1}")
     try:
-        raw = _pld.explore(text, name, _ranks(ranks), _inputs(inputs), bool(check),
-                           _function(kernel, "kernel"), _function(entry, "entry"),
-                           _seconds(deadline), _time_limit(time_limit), first, count)
+        raw = _pld.explore(text, name, _ranks(ranks), _inputs(inputs), _flag(check, "check"),
+                           *_functions(kernel, entry), _seconds(deadline),
+                           _time_limit(time_limit), first, count)
     except TimeLimitError as stopped:
         partial = getattr(stopped, "partial", None)
         stopped.result = None if partial is None else _explore_result(partial)

@@ -4,6 +4,7 @@
 //! they print what the tools print.
 
 use crate::error::{guarded, Failure};
+use crate::worker::{converse, Asker};
 use pld_ir::print::PrintOptions;
 use pld_tools::opt::{process_source, Options};
 use pld_tools::translate::{kernels_source, pto_source, KernelsFailed};
@@ -43,10 +44,12 @@ pub fn opt<'py>(
         },
         ..Options::default()
     };
+    // On a worker thread, as pld.run runs: Ctrl-C raises KeyboardInterrupt
+    // and stops a long pass (pld-explore-protocol), which it could not
+    // while the calling thread sat in the pipeline.
     let source = source.to_vec();
-    let output = py
-        .detach(move || guarded(|| opt_bytes(&source, &name, &options)))
-        .map_err(|f| f.into_pyerr(py))?;
+    let job = move |_: &Asker<(), ()>| guarded(|| opt_bytes(&source, &name, &options));
+    let output = converse(py, None, job, |_, ()| Ok(()), |_, _, _| {})?;
     Ok(PyBytes::new(py, &output))
 }
 

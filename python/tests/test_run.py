@@ -478,6 +478,21 @@ def test_every_numeric_keyword_of_explore_checks_its_type(example, keyword: str,
         pld.explore(example("ring_allreduce.mlir"), **{keyword: value})
 
 
+@pytest.mark.parametrize("call", [pld.run, pld.explore])
+@pytest.mark.parametrize("value", ["no", 1, None])
+def test_check_is_a_bool(example, call, value: object) -> None:
+    """check="no" ran with the check on (any truthy value did)."""
+    with pytest.raises(TypeError, match="^check is a bool, not "):
+        call(example("ring_allreduce.mlir"), check=value)
+
+
+@pytest.mark.parametrize("call", [pld.run, pld.explore])
+def test_kernel_with_entry_is_refused_as_pld_run_refuses_it(example, call) -> None:
+    """The program ran whole and kernel= was dropped without a word."""
+    with pytest.raises(ValueError, match="give one of them, not both"):
+        call(example("allreduce.mlir"), ranks=4, entry="main", kernel="reduce_kernel")
+
+
 def test_numpy_integers_and_ints_for_a_deadline_are_numbers(example) -> None:
     result = pld.run(example("ring_allreduce.mlir"), ranks=np.int64(4), deadline=2)
     assert result.ok and result.ranks == 4

@@ -7,6 +7,7 @@ import os
 import re
 import signal
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -42,6 +43,24 @@ def test_ctrl_c_raises_keyboard_interrupt_and_the_next_run_is_whole(example) -> 
         timer.cancel()
     result = pld.run(example("ring_allreduce.mlir"), ranks=4, check=True)
     assert result.ok, result.findings
+
+
+def test_ctrl_c_stops_a_long_pass_of_pld_opt(example) -> None:
+    """pld-explore-protocol with 10^8 schedules: Ctrl-C went unanswered
+    until the pass ended (embed23 M2); now KeyboardInterrupt within the
+    grace, and the next call works."""
+    pipeline = ("builtin.module(pld-to-pto, "
+                "pld-explore-protocol{ranks=2 schedules=100000000})")
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    started = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            pld.opt(example("barrier.mlir"), pipeline)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - started < 30
+    assert "pld.tensor_barrier" in pld.opt(example("barrier.mlir"))
 
 
 # A loop around a barrier that never ends (step -1): its ranks call into

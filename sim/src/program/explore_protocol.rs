@@ -11,10 +11,11 @@
 //! of the pld op it names. The module is not changed.
 
 use crate::explore::{Finding, Schedule};
-use crate::program::explore_watch::Watch;
+use crate::program::explore_watch::{Watch, QUIET};
 use crate::program::load::{Finished, Program};
 use crate::program::model::{index_of, KernelInfo};
 use crate::runtime::domain::MAX_RANKS;
+use crate::runtime::interrupt;
 use melior::{
     ir::{operation::OperationLike, Location, OperationRef},
     pass::Pass,
@@ -22,6 +23,8 @@ use melior::{
 };
 use pld_ir::pass::{external, Anchor, PassFailed, PassIdentity, PldPass};
 use std::collections::HashSet;
+use std::sync::mpsc::{channel, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The pass and its options.
@@ -184,33 +187,53 @@ impl PldPass for ExploreProtocol {
                 ..Default::default()
             },
         );
-        let program = match Program::load_converted(&text, "<module>") {
-            Ok(program) => program,
-            Err(message) => {
-                pld_ir::diag::emit_error(
-                    module.location(),
-                    &format!("pld-explore-protocol: {message}"),
-                );
-                return Err(PassFailed);
-            }
-        };
-        let mut failed = false;
-        let mut budget = Budget::new(self.time_limit);
-        let mut reports = Reports::new();
-        Watch::around(|watch| {
-            for kernel in &program.kernels {
-                let function = pld_ir::functions(module)
-                    .into_iter()
-                    .find(|f| pld_ir::symbol_name(*f).as_deref() == Some(kernel.name.as_str()));
-                let location = function.map_or(module.location(), |f| f.location());
-                let least = function.map_or(1, ranks_at_least);
-                let (at, state) = (location, (&mut budget, &mut reports, watch));
-                failed |= self.explore_kernel(context, &program, (kernel, least), at, state);
-            }
+        // The kernels' places are read here, where the MLIR objects live;
+        // the schedules run on a thread of their own (below).
+        let functions: Vec<OperationRef> = pld_ir::functions(module)
+            .into_iter()
+            .filter(|f| pld_ir::symbol_name(*f).is_some())
+            .collect();
+        let kernels: Vec<KernelPlace> = functions
+            .iter()
+            .map(|f| KernelPlace {
+                name: pld_ir::symbol_name(*f).unwrap_or_default(),
+                file: replay_file(f.location()),
+                least: ranks_at_least(*f),
+            })
+            .collect();
+        let shared = Arc::new(Shared {
+            reports: Mutex::new(Vec::new()),
+            watch: Watch::new(QUIET),
+            kernel: Mutex::new(None),
         });
-        if let Some(warning) = budget.shortfall() {
-            reports.push((module.location(), Severity::Warning, warning));
+        let (outcome, stalled) = explore_aside(self.clone(), text, kernels, shared.clone());
+        let mut reports =
+            std::mem::take(&mut *shared.reports.lock().unwrap_or_else(|e| e.into_inner()));
+        let failed = match outcome {
+            Some(Ok(explored)) => {
+                if let Some(warning) = explored.shortfall {
+                    reports.push((Where::Module, Severity::Warning, warning));
+                }
+                explored.failed
+            }
+            Some(Err(message)) => {
+                reports.push((Where::Module, Severity::Error, message));
+                true
+            }
+            None => true,
+        };
+        if let Some(finding) = stalled {
+            reports.push((finding.0, Severity::Error, finding.1));
         }
+        let at = |place: Where| match place {
+            Where::Kernel(i) => functions[i].location(),
+            Where::Site(text) => location(context, &text).unwrap_or(module.location()),
+            Where::Module => module.location(),
+        };
+        let reports = reports
+            .into_iter()
+            .map(|(place, severity, message)| (at(place), severity, message))
+            .collect();
         emit_in_source_order(reports);
         if failed {
             Err(PassFailed)
@@ -219,6 +242,112 @@ impl PldPass for ExploreProtocol {
         }
     }
 }
+
+/// A kernel function of the module as the exploring thread needs it: its
+/// name, the file its replay command names, and the fewest ranks its
+/// roots need.
+struct KernelPlace {
+    name: String,
+    file: String,
+    least: usize,
+}
+
+/// Where a report goes: a kernel function (by its index in the module's
+/// functions), an op's `file:line:col`, or the module.
+enum Where {
+    Kernel(usize),
+    Site(String),
+    Module,
+}
+
+/// The reports made so far and the watch of the running schedule, shared
+/// by the pass and its exploring thread.
+struct Shared {
+    reports: Mutex<Vec<(Where, Severity, String)>>,
+    watch: Watch,
+    /// The kernel being explored (its index among the module's functions).
+    kernel: Mutex<Option<usize>>,
+}
+
+impl Shared {
+    fn report(&self, at: Where, severity: Severity, message: String) {
+        let mut reports = self.reports.lock().unwrap_or_else(|e| e.into_inner());
+        reports.push((at, severity, message));
+    }
+
+    /// Where the running kernel's errors go.
+    fn running_kernel(&self) -> Where {
+        let kernel = *self.kernel.lock().unwrap_or_else(|e| e.into_inner());
+        kernel.map_or(Where::Module, Where::Kernel)
+    }
+}
+
+/// What the exploring thread came back with.
+struct Explored {
+    failed: bool,
+    /// The time limit's warning.
+    shortfall: Option<String>,
+}
+
+/// Explores on a thread of its own and waits for it, asking the watch
+/// every [`PERIOD`]: `(what it came back with, a schedule that stalled)`.
+/// A stalled schedule's ranks cannot be stopped, so its thread is left
+/// behind (the pass ended the process then, its host's too when a library
+/// ran it) and the pass reports the schedule; a thread that panicked is an
+/// internal error. The thread has the tools' stack.
+#[allow(clippy::type_complexity)]
+fn explore_aside(
+    pass: ExploreProtocol,
+    text: String,
+    kernels: Vec<KernelPlace>,
+    shared: Arc<Shared>,
+) -> (Option<Result<Explored, String>>, Option<(Where, String)>) {
+    let (done, result) = channel();
+    // The thread's own stop, requested when the caller's is (the Python
+    // package's time limit) and when the thread is left behind: a rank
+    // that polls on is parked then (`pld_sim`'s ABANDON), using no CPU.
+    let (outer, stop) = (interrupt::current(), interrupt::Stop::default());
+    let (aside, inner) = (shared.clone(), stop.clone());
+    let job = move || {
+        let work = || inner.enter(|| pass.explore_all(&text, &kernels, &aside));
+        let explored =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).unwrap_or_else(|_| {
+                Err("pld-explore-protocol: internal error: the exploring thread panicked".into())
+            });
+        let _ = done.send(explored);
+    };
+    let spawned = std::thread::Builder::new()
+        .name("pld-explore".into())
+        .stack_size(pld_ir::nesting::STACK_BYTES)
+        .spawn(job);
+    if let Err(e) = spawned {
+        let message = format!("pld-explore-protocol: cannot start a thread: {e}");
+        return (Some(Err(message)), None);
+    }
+    loop {
+        match result.recv_timeout(PERIOD) {
+            Ok(explored) => return (Some(explored), None),
+            Err(RecvTimeoutError::Disconnected) => return (None, None),
+            Err(RecvTimeoutError::Timeout) => {
+                if outer.as_ref().is_some_and(interrupt::Stop::own) {
+                    stop.request();
+                }
+                if let Some(finding) = shared.watch.stalled() {
+                    stop.request();
+                    let said = format!(
+                        "{finding}; its ranks cannot be stopped: the pass stops exploring and \
+                         leaves them running until the process ends"
+                    );
+                    let at = shared.running_kernel();
+                    return (None, Some((at, said)));
+                }
+            }
+        }
+    }
+}
+
+/// How often the waiting pass asks the watch.
+const PERIOD: Duration = Duration::from_millis(100);
 
 /// Whether the kernel's signals are shaped for `ranks` ranks, by the
 /// conventions of the composite rail (collectives spec 5.1): a mesh signal
@@ -308,16 +437,21 @@ fn input(kernel: &KernelInfo, rank: usize, param: usize) -> Vec<u8> {
     }
 }
 
-/// The `pld-run` command that reruns one schedule with the inputs this
-/// pass gave it: the file the kernel was read from (`-`, standard input,
-/// when it has none), the kernel, the rank count, the seed, and each
-/// parameter's fill by its number (`argN` names the same parameter in the
-/// pld source and in the converted module).
-fn replay_command(at: Location, kernel: &KernelInfo, ranks: usize, seed: u64) -> String {
-    let file = pld_ir::diag::position(at)
+/// The file a replay command names for a kernel at `at`: the file it was
+/// read from, `-` (standard input) when it has none.
+fn replay_file(at: Location) -> String {
+    pld_ir::diag::position(at)
         .map(|p| p.file)
         .filter(|f| !f.is_empty() && f != "-" && f != "<stdin>")
-        .map_or_else(|| "-".to_string(), |f| shell_word(&f));
+        .map_or_else(|| "-".to_string(), |f| shell_word(&f))
+}
+
+/// The `pld-run` command that reruns one schedule with the inputs this
+/// pass gave it: the file the kernel was read from ([`replay_file`]), the
+/// kernel, the rank count, the seed, and each parameter's fill by its
+/// number (`argN` names the same parameter in the pld source and in the
+/// converted module).
+fn replay_command(file: &str, kernel: &KernelInfo, ranks: usize, seed: u64) -> String {
     let mut command = format!(
         "pld-run {file} --kernel {} --ranks {ranks} --replay {seed}",
         shell_word(&kernel.name)
@@ -343,15 +477,41 @@ fn shell_word(word: &str) -> String {
 }
 
 impl ExploreProtocol {
-    /// Explores one kernel; `true` when something was reported.
-    fn explore_kernel<'c>(
+    /// Loads the converted module's kernels and explores each, on the
+    /// exploring thread; the reports go to `shared` as they are made.
+    fn explore_all(
         &self,
-        context: &'c Context,
+        text: &str,
+        kernels: &[KernelPlace],
+        shared: &Shared,
+    ) -> Result<Explored, String> {
+        let program = Program::load_converted(text, "<module>")
+            .map_err(|message| format!("pld-explore-protocol: {message}"))?;
+        let mut budget = Budget::new(self.time_limit);
+        let mut failed = false;
+        for kernel in &program.kernels {
+            let index = kernels.iter().position(|k| k.name == kernel.name);
+            *shared.kernel.lock().unwrap_or_else(|e| e.into_inner()) = index;
+            let place = index.map(|i| &kernels[i]);
+            failed |= self.explore_kernel(&program, kernel, place, (&mut budget, shared));
+        }
+        Ok(Explored {
+            failed,
+            shortfall: budget.shortfall(),
+        })
+    }
+
+    /// Explores one kernel; `true` when something was reported.
+    fn explore_kernel(
+        &self,
         program: &Program,
-        (kernel, least): (&KernelInfo, usize),
-        at: Location<'c>,
-        (budget, out, watch): (&mut Budget, &mut Reports<'c>, &Watch),
+        kernel: &KernelInfo,
+        place: Option<&KernelPlace>,
+        (budget, shared): (&mut Budget, &Shared),
     ) -> bool {
+        let at = || shared.running_kernel();
+        let least = place.map_or(1, |p| p.least);
+        let file = place.map_or("-", |p| p.file.as_str());
         let fitting: Vec<usize> = self
             .ranks
             .iter()
@@ -359,21 +519,18 @@ impl ExploreProtocol {
             .filter(|&r| self.ranks_given || (admits(kernel, r) && r >= least))
             .collect();
         if fitting.is_empty() {
-            out.push((at, Severity::Error, self.none_fits(kernel, least)));
+            shared.report(at(), Severity::Error, self.none_fits(kernel, least));
             return true;
         }
         // Given counts run as given, but a root beyond them is no rank:
         // `pld-run` refuses such a run, replays included.
         if let Some(small) = fitting.iter().find(|&&r| r < least) {
-            out.push((
-                at,
-                Severity::Error,
-                format!(
-                    "pld-explore-protocol: ranks={small} is fewer than the {least} ranks the root \
-                     of @{} needs",
-                    kernel.name
-                ),
-            ));
+            let message = format!(
+                "pld-explore-protocol: ranks={small} is fewer than the {least} ranks the root of \
+                 @{} needs",
+                kernel.name
+            );
+            shared.report(at(), Severity::Error, message);
             return true;
         }
         let mut seen = HashSet::new();
@@ -391,31 +548,28 @@ impl ExploreProtocol {
                 let hint = format!(
                     "{}, schedule seed {seed} ({}){}",
                     pld_ir::diag::count(ranks, "rank"),
-                    replay_command(at, kernel, ranks, seed),
+                    replay_command(file, kernel, ranks, seed),
                     misfit_note(kernel, ranks)
                 );
-                watch.begin(format!("{}: error: protocol explorer, {hint}", place(at)));
+                shared.watch.begin(format!("protocol explorer, {hint}"));
                 let run = program.run_explored(
                     &kernel.name,
                     ranks,
-                    Duration::from_secs(10),
+                    QUIET,
                     false,
                     Some(Schedule { seed }),
                     |rank, param| input(kernel, rank, param),
                 );
-                watch.end();
+                shared.watch.end();
                 let finished = match run {
                     Ok(finished) => finished,
                     Err(message) => {
-                        out.push((
-                            at,
-                            Severity::Error,
-                            format!("pld-explore-protocol: {message}"),
-                        ));
+                        let message = format!("pld-explore-protocol: {message}");
+                        shared.report(at(), Severity::Error, message);
                         return true;
                     }
                 };
-                for (key, location, message) in findings(context, kernel, &finished) {
+                for (key, site, message) in findings(kernel, &finished) {
                     if !seen.insert(key) {
                         continue;
                     }
@@ -425,7 +579,7 @@ impl ExploreProtocol {
                         continue;
                     }
                     let message = format!("protocol explorer, {hint}: {message}");
-                    out.push((location.unwrap_or(at), Severity::Error, message));
+                    shared.report(site.map_or_else(at, Where::Site), Severity::Error, message);
                 }
             }
         }
@@ -435,7 +589,7 @@ impl ExploreProtocol {
                  {MAX_FINDINGS} are); the replay commands above show every finding of their run",
                 unshown, kernel.name
             );
-            out.push((at, Severity::Error, more));
+            shared.report(at(), Severity::Error, more);
         }
         reported
     }
@@ -486,8 +640,12 @@ impl Budget {
         }
     }
 
-    /// Whether the next schedule may start (counting it if so).
+    /// Whether the next schedule may start (counting it if so): not past
+    /// the time limit, nor after Ctrl-C or the caller's stop.
     fn start(&mut self) -> bool {
+        if interrupt::requested() {
+            return false;
+        }
         self.out |= self
             .limit
             .is_some_and(|(limit, since)| since.elapsed() >= limit);
@@ -508,15 +666,6 @@ impl Budget {
     }
 }
 
-/// `file:line:col` of a location, as a diagnostic starts (`<module>` when
-/// it has none).
-fn place(at: Location) -> String {
-    pld_ir::diag::position(at).map_or_else(
-        || "<module>".to_string(),
-        |p| format!("{}:{}:{}", p.file, p.line, p.column),
-    )
-}
-
 /// `file:line:col` as a location.
 fn location<'c>(context: &'c Context, text: &str) -> Option<Location<'c>> {
     let mut parts = text.rsplitn(3, ':');
@@ -525,21 +674,14 @@ fn location<'c>(context: &'c Context, text: &str) -> Option<Location<'c>> {
     Some(Location::new(context, parts.next()?, line, column))
 }
 
-/// What one schedule found, as (key, where, message).
-fn findings<'c>(
-    context: &'c Context,
-    kernel: &KernelInfo,
-    finished: &Finished,
-) -> Vec<(String, Option<Location<'c>>, String)> {
+/// What one schedule found, as (key, the `file:line:col` of the op it
+/// names, message).
+fn findings(kernel: &KernelInfo, finished: &Finished) -> Vec<(String, Option<String>, String)> {
     let namer =
         |_: usize, range: &std::ops::Range<usize>| kernel.name_bytes(&finished.offsets, range);
     let outcome = &finished.outcome;
     let mut out = Vec::new();
-    let at_site = |f: &Finding| {
-        f.sites()
-            .first()
-            .and_then(|s| location(context, &s.location))
-    };
+    let at_site = |f: &Finding| f.sites().first().map(|s| s.location.clone());
     for finding in &outcome.findings {
         out.push((finding.key(), at_site(finding), finding.describe(&namer)));
     }
@@ -578,7 +720,7 @@ fn findings<'c>(
         for (site, waits) in by_site {
             out.push((
                 format!("deadlock {site:?}"),
-                site.as_deref().and_then(|s| location(context, s)),
+                site,
                 format!(
                     "deadlock: {}, and no thread of any rank can run",
                     waits.join("; ")

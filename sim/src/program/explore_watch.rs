@@ -1,56 +1,52 @@
-//! The `pld-explore-protocol` pass's watchdog: a schedule whose ranks take
-//! no scheduling decision for [`QUIET`] cannot end. Either a rank polls a
-//! flag no rank sets with scalar reads, past the cut the explorer makes
-//! after [`NO_PROGRESS_STEPS`] decisions without progress (a read cannot
-//! be made to hold, as a failed wait or test is), or a rank loops without
-//! any device call, where the simulator never gets control back. Neither
-//! rank can be stopped, so the watchdog reports the schedule as a finding
-//! at the kernel, with its replay command, and ends the process with
-//! status 1 (the pass hung with no output before); `pld-run --explore`
-//! ends its process the same way.
+//! Watching explored schedules for one that cannot end. A schedule whose
+//! ranks take no scheduling decision for a while cannot end: either a
+//! rank polls a flag no rank sets with scalar reads, past the cut the
+//! explorer makes after [`NO_PROGRESS_STEPS`] decisions without progress
+//! (a read cannot be made to hold, as a failed wait or test is), or a rank
+//! loops without any device call, where the simulator never gets control
+//! back. Neither rank can be stopped, so whoever runs schedules for a
+//! caller (the `pld-explore-protocol` pass, `pld.explore`) runs them on a
+//! thread of its own and asks [`Watch::stalled`] while it waits: a stalled
+//! schedule is reported as a finding with its replay command, and its
+//! thread is left behind (it hung the pass, or ended the process that
+//! embedded it, before).
 
 use crate::explore::scheduler::{cut_schedules, decisions, NO_PROGRESS_STEPS};
-use std::sync::{Condvar, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// How long a schedule may go without a decision: the explorer's own
 /// deadlock deadline in the pass.
 pub const QUIET: Duration = Duration::from_secs(10);
 
-/// How often the watchdog looks.
-const PERIOD: Duration = Duration::from_millis(100);
-
-/// The schedule running, as the watchdog sees it.
+/// The schedule running, as the watch sees it.
 struct Running {
-    /// `file:line:col: error: protocol explorer, <ranks, seed, replay>`.
+    /// How its finding starts (`file:line:col: error: protocol explorer,
+    /// <ranks, seed, replay>` in the pass).
     prefix: String,
     /// The process's cut schedules when it began.
     cut: u64,
     since: Instant,
 }
 
-/// Shared between the pass and its watchdog thread.
-#[derive(Default)]
+/// The schedule that runs and the process's decisions as last seen;
+/// shared between the thread that runs schedules and the one that waits.
 pub struct Watch {
     running: Mutex<Option<Running>>,
-    done: Mutex<bool>,
-    wake: Condvar,
+    /// The process's decision count and when it was seen to change.
+    last: Mutex<(u64, Instant)>,
+    quiet: Duration,
 }
 
 impl Watch {
-    /// Runs `work` with a watchdog thread beside it.
-    pub fn around<T>(work: impl FnOnce(&Watch) -> T) -> T {
-        let watch = Watch::default();
-        std::thread::scope(|scope| {
-            let spawned = std::thread::Builder::new()
-                .name("explore-watch".into())
-                .spawn_scoped(scope, || watch.watch());
-            let result = work(&watch);
-            *watch.done.lock().unwrap_or_else(|e| e.into_inner()) = true;
-            watch.wake.notify_all();
-            drop(spawned);
-            result
-        })
+    /// A watch that calls a schedule stalled after `quiet` without a
+    /// decision.
+    pub fn new(quiet: Duration) -> Self {
+        Watch {
+            running: Mutex::new(None),
+            last: Mutex::new((decisions(), Instant::now())),
+            quiet,
+        }
     }
 
     /// A schedule begins; `prefix` is how its finding would start.
@@ -67,33 +63,26 @@ impl Watch {
         *self.running.lock().unwrap_or_else(|e| e.into_inner()) = None;
     }
 
-    fn watch(&self) {
-        let mut last = (decisions(), Instant::now());
-        let mut done = self.done.lock().unwrap_or_else(|e| e.into_inner());
-        while !*done {
-            done = match self.wake.wait_timeout(done, PERIOD) {
-                Ok((guard, _)) => guard,
-                Err(poisoned) => poisoned.into_inner().0,
-            };
-            let now = decisions();
-            if now != last.0 {
-                last = (now, Instant::now());
-                continue;
-            }
-            let running = self.running.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(r) = running.as_ref() {
-                let stalled = last.1.max(r.since).elapsed();
-                if !*done && stalled >= QUIET {
-                    stop(r, stalled);
-                }
-            }
+    /// `Some(finding)` when the running schedule has taken no decision for
+    /// the watch's quiet time: its prefix, then why it cannot end. Asked
+    /// every so often by the waiting thread.
+    pub fn stalled(&self) -> Option<String> {
+        let now = decisions();
+        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        if now != last.0 {
+            *last = (now, Instant::now());
+            return None;
         }
+        let running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+        let r = running.as_ref()?;
+        let stalled = last.1.max(r.since).elapsed();
+        (stalled >= self.quiet).then(|| format!("{}: {}", r.prefix, why(r, stalled)))
     }
 }
 
-/// Reports the stalled schedule and ends the process.
-fn stop(running: &Running, stalled: Duration) -> ! {
-    let why = match cut_schedules() > running.cut {
+/// Why a schedule that took no decision for `stalled` cannot end.
+fn why(running: &Running, stalled: Duration) -> String {
+    match cut_schedules() > running.cut {
         true => format!(
             "no progress: {NO_PROGRESS_STEPS} decisions in a row in which no rank wrote, \
              notified, got past a wait or a test, moved a copy or ended, and a rank still polls \
@@ -104,10 +93,5 @@ fn stop(running: &Running, stalled: Duration) -> ! {
              reading a window, which the explorer cannot schedule around",
             stalled.as_secs()
         ),
-    };
-    pld_ir::say!(
-        "{}: {why}; its ranks cannot be stopped, so pld-explore-protocol ends the process",
-        running.prefix
-    );
-    crate::runtime::interrupt::end_process(1)
+    }
 }

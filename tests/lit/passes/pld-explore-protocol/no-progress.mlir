@@ -1,15 +1,18 @@
 // A schedule that cannot end: a rank polls a flag no rank sets with
 // pld.tensor_read (the explorer cuts the schedule after 1,000,000
 // decisions without progress, but a read cannot be made to hold), or
-// loops without any device call. The pass hung with no output; now a
-// watchdog reports the schedule at the kernel, with its replay command,
-// after 10 s without a decision, and ends the process with status 1 (the
-// ranks cannot be stopped). Each case takes those 10 s.
+// loops without any device call. The pass hung with no output; then it
+// ended the process (a Python or C host's too) from a watchdog. Now the
+// schedules run on a thread of their own: after 10 s without a decision
+// the schedule is reported at the kernel, with its replay command, the
+// pass fails and its thread is left behind (the ranks cannot be
+// stopped). Each case takes those 10 s.
 // RUN: split-file %s %t
 // RUN: not pld-opt %t/poll.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=2 schedules=1})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=POLL
 // RUN: not pld-opt %t/spin.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=2 schedules=1})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPIN
-// POLL: poll.mlir:1:1: error: protocol explorer, 2 ranks, schedule seed 0 (pld-run {{.*}}poll.mlir --kernel poll --ranks 2 --replay 0 --input arg0={{[a-z]+}}): no progress: 1000000 decisions in a row in which no rank wrote, notified, got past a wait or a test, moved a copy or ended, and a rank still polls (a flag read with pld.tensor_read that no rank sets?); its ranks cannot be stopped, so pld-explore-protocol ends the process
-// SPIN: spin.mlir:1:1: error: protocol explorer, 2 ranks, schedule seed 0 (pld-run {{.*}}spin.mlir --kernel spin --ranks 2 --replay 0 --input arg0={{[a-z]+}}): no device call for 10 s: a rank loops without notifying, waiting, copying or reading a window, which the explorer cannot schedule around; its ranks cannot be stopped, so pld-explore-protocol ends the process
+// POLL: poll.mlir:1:1: error: protocol explorer, 2 ranks, schedule seed 0 (pld-run {{.*}}poll.mlir --kernel poll --ranks 2 --replay 0 --input arg0={{[a-z]+}}): no progress: 1000000 decisions in a row in which no rank wrote, notified, got past a wait or a test, moved a copy or ended, and a rank still polls (a flag read with pld.tensor_read that no rank sets?); its ranks cannot be stopped: the pass stops exploring and leaves them running until the process ends
+// POLL-NEXT: func.func @poll(
+// SPIN: spin.mlir:1:1: error: protocol explorer, 2 ranks, schedule seed 0 (pld-run {{.*}}spin.mlir --kernel spin --ranks 2 --replay 0 --input arg0={{[a-z]+}}): no device call for 10 s: a rank loops without notifying, waiting, copying or reading a window, which the explorer cannot schedule around; its ranks cannot be stopped: the pass stops exploring and leaves them running until the process ends
 
 //--- poll.mlir
 func.func @poll(%sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
