@@ -60,6 +60,16 @@ int32_t pld_sim_test(const int32_t *cell, int32_t expected, int32_t cmp);
  * check, or the CPU faults). */
 void pld_sim_undefined(int64_t site, int32_t what);
 
+/* Reads the window base of peer `slot` - windowsIn's first slot from the
+ * kernel's CommContext `context` (the pto.load_scalar of an i64 at a slot
+ * not known to be in its header, op numbered `site`): the peer's
+ * windowsIn entry when the peer is a rank of the comm domain (0 to
+ * rankNum - 1); else an error of the run at the op naming the peer, and
+ * 0, the base of no window, which the access then refuses (windowsIn[64]
+ * read windowsOut[0], another rank's window, unreported, and a peer past
+ * the context read whatever memory follows it). */
+int64_t pld_sim_context_slot(const int64_t *context, int64_t slot, int64_t site);
+
 /* Orders this rank's earlier global-memory writes before its later ones
  * (pto.fence.barrier_all). */
 void pld_sim_fence(void);

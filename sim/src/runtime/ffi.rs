@@ -133,6 +133,37 @@ pub extern "C" fn pld_sim_undefined(site: i64, what: i32) {
     with_current(|state, rank| state.error_at(rank, site, message.to_string()));
 }
 
+/// `pld_sim_context_slot`: the i64 at `slot` of the CommContext
+/// `context` where the slot is a peer's windowsIn entry (`pld_sim.h`):
+/// its value for a rank of the comm domain, else an error of the run at
+/// the op and 0, the base of no window.
+///
+/// # Safety
+/// `context` is the kernel's CommContext parameter, a `PldCommContext`
+/// the run made, as the lowering passes it.
+#[no_mangle]
+pub unsafe extern "C" fn pld_sim_context_slot(
+    context: *const pld_runtime_sys::PldCommContext,
+    slot: i64,
+    site: i64,
+) -> i64 {
+    let first = pld_runtime_sys::abi::WINDOWS_IN_OFFSET / 8;
+    // SAFETY: the caller's contract: a live PldCommContext.
+    let context = unsafe { &*context };
+    let ranks = i64::from(context.rankNum);
+    let peer = slot.wrapping_sub(first);
+    if (0..ranks).contains(&peer) {
+        return context.windowsIn[peer as usize] as i64;
+    }
+    let message = format!(
+        "addresses the window of peer {peer}, which is no rank of its comm domain (its ranks are \
+         0 to {})",
+        ranks - 1
+    );
+    with_current(|state, rank| state.error_at(rank, site, message));
+    0
+}
+
 /// `pld_sim_scalar`: a scalar access of `bytes` at `address`; returns the
 /// address the kernel accesses: `address` when the bytes lie where a
 /// copy's side may (a window, a tile of the core, a buffer the run gave the
@@ -588,6 +619,7 @@ pub const DEVICE_FUNCTIONS: &[(&str, *mut ())] = &[
     ("pld_sim_scalar", pld_sim_scalar as *mut ()),
     ("pld_sim_view_outside", pld_sim_view_outside as *mut ()),
     ("pld_sim_undefined", pld_sim_undefined as *mut ()),
+    ("pld_sim_context_slot", pld_sim_context_slot as *mut ()),
     ("pld_sim_notify", pld_sim_notify as *mut ()),
     ("pld_sim_wait", pld_sim_wait as *mut ()),
     ("pld_sim_test", pld_sim_test as *mut ()),

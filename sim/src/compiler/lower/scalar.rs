@@ -27,10 +27,12 @@ where
             }
             pto::LoadScalar::NAME => {
                 let ty = op.result(0).expect("a result").r#type();
-                // (An i64 is a CommContext slot, read as it is: below.)
-                let address = if ty == ir::i64_type(self.context) {
-                    self.offset(b, operand(0), operand(1), ty)
-                } else {
+                // An i64 is a CommContext slot: one of its header, read as
+                // it is, or a peer's window base, checked (below).
+                if ty == ir::i64_type(self.context) {
+                    return Ok(Step::Replace(Some(self.context_slot(b, op, name))));
+                }
+                let address = {
                     let one = self.i64(b, 1);
                     let address = self.checked_address(b, operand(0), &[(operand(1), one)], ty);
                     self.inside_parameter(b, (op, name), address, operand(0), operand(1))
@@ -73,6 +75,34 @@ where
             _ => return super::rewriter::refuse(op, "is not simulated with these operands"),
         };
         Ok(Step::Replace(replacement))
+    }
+
+    /// The CommContext slot `pto.load_scalar` reads: a slot of the header
+    /// (a constant below windowsIn's, the rank pair) as it is; any other,
+    /// a peer's window base, through `pld_sim_context_slot`, which refuses
+    /// a peer that is no rank of the comm domain (peer 64 read
+    /// windowsOut[0], a peer past the context other memory).
+    fn context_slot(
+        &self,
+        b: &pld_ir::build::Builder<'c, 'a>,
+        op: melior::ir::OperationRef<'c, 'a>,
+        name: &str,
+    ) -> Value<'c, 'a> {
+        let (context, slot) = (
+            super::rewriter::operand(op, 0),
+            super::rewriter::operand(op, 1),
+        );
+        let ty = ir::i64_type(self.context);
+        let first = pld_runtime_sys::abi::WINDOWS_IN_OFFSET / 8;
+        if ir::walk::constant_int(slot).is_some_and(|s| (0..first).contains(&s)) {
+            let address = self.offset(b, context, slot, ty);
+            let load = llvm::load(self.context, address, ty, b.location, Default::default());
+            return b.value(load);
+        }
+        let site =
+            crate::runtime::sites::register(name, crate::compiler::locate::location_of(op, name));
+        let (slot, site) = (self.to_i64(b, slot), self.i64(b, site));
+        ir::result(self.call(b, "pld_sim_context_slot", &[context, slot, site], &[ty]))
     }
 
     /// `address`, or a stand-in refused at the access, when `pointer` is a
