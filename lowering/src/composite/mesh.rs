@@ -237,17 +237,20 @@ where
     pld_ir::result(peers.op)
 }
 
-/// The partial-valid path of docs/passes/pld-lower-composite-ops.md: the valid box, collapsed to
-/// `[prod(valid[:-1]), valid[-1]]`, is one tile; every peer's box is added
-/// in, and a second barrier guards the store.
-pub fn lower_partial<'c, 'a>(
-    b: &Builder<'c, 'a>,
-    request: &AllReduceRequest<'c, 'a>,
-) -> Result<(), String>
-where
-    'c: 'a,
-{
-    let info = &request.info;
+/// The physical and the valid 2-D extents of the partial-valid path.
+pub struct PartialBox {
+    pub rows: i64,
+    pub cols: i64,
+    pub valid_rows: i64,
+    pub valid_cols: i64,
+}
+
+/// Whether the partial-valid path can lower a target with a valid_shape,
+/// and its box: representable as one 2-D view of static extents, the
+/// valid box within one mesh chunk. Also asked by
+/// `pld-select-allreduce-modes`, for which the mesh is no candidate
+/// otherwise.
+pub fn partial_box(info: &TensorInfo) -> Result<PartialBox, String> {
     let Some(valid) = &info.valid_shape else {
         return Err("internal: the partial-valid path needs a valid_shape".into());
     };
@@ -284,6 +287,31 @@ where
             geometry::CHUNK_BYTES
         ));
     }
+    Ok(PartialBox {
+        rows,
+        cols,
+        valid_rows,
+        valid_cols,
+    })
+}
+
+/// The partial-valid path of docs/passes/pld-lower-composite-ops.md: the valid box, collapsed to
+/// `[prod(valid[:-1]), valid[-1]]`, is one tile; every peer's box is added
+/// in, and a second barrier guards the store.
+pub fn lower_partial<'c, 'a>(
+    b: &Builder<'c, 'a>,
+    request: &AllReduceRequest<'c, 'a>,
+) -> Result<(), String>
+where
+    'c: 'a,
+{
+    let info = &request.info;
+    let PartialBox {
+        rows,
+        cols,
+        valid_rows,
+        valid_cols,
+    } = partial_box(info)?;
     let dtype = info.dtype();
     let comm = comm::setup(b, request.signal);
     comm.record(super::AUTO_MODE_ATTRIBUTE, request.choice);

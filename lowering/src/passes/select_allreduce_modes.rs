@@ -16,7 +16,7 @@
 //! `pld.auto_mode`, a dictionary with the choice and every candidate's
 //! predicted time; with `remarks=true` a remark says the same.
 
-use crate::composite::{check_mesh_signal, ring};
+use crate::composite::{check_mesh_signal, mesh, ring};
 use crate::cost::{self, CostFile, CostModel, Rail, Shape};
 use crate::host::allreduce::{check_mesh_lanes, check_ring, check_rows};
 use melior::{
@@ -674,7 +674,14 @@ fn moved_elements(rail: Rail, info: &TensorInfo) -> Option<i64> {
 /// whose dim 1 (its rank count) exceeds 1.
 fn incore_fits(mode: AllReduceMode, info: &TensorInfo, signal: &TensorInfo) -> Result<(), String> {
     match mode {
-        AllReduceMode::Mesh => check_mesh_signal(signal),
+        AllReduceMode::Mesh => {
+            check_mesh_signal(signal)?;
+            // A target with a valid_shape takes the partial-valid path.
+            match info.valid_shape {
+                Some(_) => mesh::partial_box(info).map(|_| ()),
+                None => Ok(()),
+            }
+        }
         AllReduceMode::TwoShot => {
             check_mesh_signal(signal)?;
             ring::contiguous_prefix(info)

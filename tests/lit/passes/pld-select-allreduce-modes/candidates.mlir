@@ -23,6 +23,19 @@
 // RUN: python3 %S/../pld-lower-composite-ops/Inputs/allreduce_golden.py check %t/box/out d f4 8,64 4 sum 2,40 | FileCheck %s --check-prefix=BOXNUM
 // BOXNUM: ok: 4 ranks x 512 elements
 //
+// 1b. A valid box larger than one 16 KiB mesh chunk: the mesh's partial
+// path refuses it, so the mesh is no candidate (it was counted, and
+// chosen by a model that preferred it, and the run then failed, algo23);
+// [2, 3000] of 4x3000 is a row-major prefix two-shot carries. With no
+// mode left (3 x 1500 is no prefix), the remark says so.
+// RUN: pld-opt %t/bigbox.mlir --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-remark-allreduce-mode 2>&1 | FileCheck %s --check-prefix=BIGBOX
+// BIGBOX: remark: mode = "auto" chose "two_shot" for {{.*}}; not a candidate: "mesh": partial valid_shape must fit within one 16384-byte mesh chunk using a statically bounded tile (the valid box is 2 x 3000);
+// RUN: pld-run %t/bigbox.mlir --ranks 2 --check | FileCheck %s --check-prefix=BIGNUM
+// BIGNUM: rank 0: ok
+// BIGNUM: rank 1: ok
+// RUN: pld-opt %t/nobox.mlir --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-remark-allreduce-mode 2>&1 | FileCheck %s --check-prefix=NOBOX
+// NOBOX: remark: mode = "auto" kept "mesh" (the default): no schedule can lower the call; not a candidate: "mesh": partial valid_shape must fit within one 16384-byte mesh chunk using a statically bounded tile (the valid box is 3 x 1500); "two_shot": target valid_shape must be a contiguous row-major prefix;
+//
 // 2. A HOST f16 max whose [7, 4] signal has the ring's shape: the ring
 // builtin takes f32 sum only, the mesh's and two-shot's take the call
 // (docs/builtins.md), priced on the 4 ranks the ring's shape says (it
@@ -109,5 +122,17 @@ func.func @k(%d: tensor<1x64xf32, #pld.dist>, %s: tensor<4xi32, #pld.dist>) attr
 //--- lanes.mlir
 func.func @k(%d: tensor<1x64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
   %r = "pld.tensor_allreduce"(%d, %s) {op = #pld.reduce_op<"sum">, mode = "auto", core_num = 2 : i64} : (tensor<1x64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<1x64xf32, #pld.dist>
+  return
+}
+
+//--- bigbox.mlir
+func.func @k(%d: tensor<4x3000xf32, #pld.dist_with<{valid_shape = array<i64: 2, 3000>}>>, %s: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%d, %s) {op = #pld.reduce_op<"sum">, mode = "auto"} : (tensor<4x3000xf32, #pld.dist_with<{valid_shape = array<i64: 2, 3000>}>>, tensor<2x1xi32, #pld.dist>) -> tensor<4x3000xf32, #pld.dist_with<{valid_shape = array<i64: 2, 3000>}>>
+  return
+}
+
+//--- nobox.mlir
+func.func @k(%d: tensor<4x2000xf32, #pld.dist_with<{valid_shape = array<i64: 3, 1500>}>>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%d, %s) {op = #pld.reduce_op<"sum">, mode = "auto"} : (tensor<4x2000xf32, #pld.dist_with<{valid_shape = array<i64: 3, 1500>}>>, tensor<4x1xi32, #pld.dist>) -> tensor<4x2000xf32, #pld.dist_with<{valid_shape = array<i64: 3, 1500>}>>
   return
 }
