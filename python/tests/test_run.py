@@ -393,31 +393,15 @@ def test_a_run_larger_than_memory_is_refused_before_it_allocates() -> None:
     assert "the run on 64 ranks (4.0 GiB of buffers per rank, as inputs, windows, results and goldens) needs 1024.0 GiB of memory; the machine has" in message, message
 
 
-BIG_LOOP = """func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
-  %bytes = arith.constant 8589934592 : i64
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c100 = arith.constant 100 : index
-  %sbytes = arith.constant 8 : i64
-  %b = "pld.tensor_alloc_window_buffer"(%bytes) {name = "x"} : (i64) -> !pld.ptr
-  %sb = "pld.tensor_alloc_window_buffer"(%sbytes) {name = "s"} : (i64) -> !pld.ptr
-  %x = "pld.tensor_window"(%b) : (!pld.ptr) -> tensor<1x2147483648xf32, #pld.dist>
-  %s = "pld.tensor_window"(%sb) : (!pld.ptr) -> tensor<2x1xi32, #pld.dist>
-  scf.for %i = %c0 to %c100 step %c1 {
-    %r = "pld.tensor_allreduce"(%x, %s) {op = #pld.reduce_op<"sum">} : (tensor<1x2147483648xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>) -> tensor<1x2147483648xf32, #pld.dist>
-  }
-  return
-}
-"""
 
 
 @pytest.mark.parametrize("check", [False, True])
-def test_a_programs_memory_is_estimated_as_pld_run_estimates_it(check) -> None:
+def test_a_programs_memory_is_estimated_as_pld_run_estimates_it(root: Path, check) -> None:
     """A loop of 100 allreduces over an 8 GiB buffer on 2 devices: the
     package counted 4 copies of the buffers and no window, and none of the
     check's snapshots of every task's operands; now pld-run's estimate."""
     with pytest.raises(pld.Error) as raised:
-        pld.run(BIG_LOOP, ranks=2, check=check)
+        pld.run((root / "tests/inputs/big-loop.mlir").read_text(), ranks=2, check=check)
     snapshots = "; checking keeps every task's operands before and after it: 3248.0 GiB" if check else ""
     need = "3296.0" if check else "48.0"
     expected = (
