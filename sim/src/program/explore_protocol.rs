@@ -220,7 +220,13 @@ impl PldPass for ExploreProtocol {
                 reports.push((Where::Module, Severity::Error, message));
                 true
             }
-            None => true,
+            None if stalled.is_some() => true,
+            None => {
+                let message = "pld-explore-protocol: internal error: the exploring thread ended \
+                               without a result";
+                reports.push((Where::Module, Severity::Error, message.into()));
+                true
+            }
         };
         if let Some(finding) = stalled {
             reports.push((finding.0, Severity::Error, finding.1));
