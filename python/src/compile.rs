@@ -4,7 +4,7 @@
 //! they print what the tools print.
 
 use crate::error::{guarded, Failure};
-use crate::worker::{converse, Asker};
+use crate::worker::{converse, never, Asker};
 use pld_ir::print::PrintOptions;
 use pld_tools::opt::{process_source, Options};
 use pld_tools::translate::{kernels_source, pto_source, KernelsFailed};
@@ -49,7 +49,7 @@ pub fn opt<'py>(
     // while the calling thread sat in the pipeline.
     let source = source.to_vec();
     let job = move |_: &Asker<(), ()>| guarded(|| opt_bytes(&source, &name, &options));
-    let output = converse(py, None, job, |_, ()| Ok(()), |_, _, _| {})?;
+    let output = converse(py, (None, never()), job, |_, ()| Ok(()), |_, _, _| {})?;
     Ok(PyBytes::new(py, &output))
 }
 

@@ -86,7 +86,7 @@ fn run_source<'py>(
     };
     let report = worker::converse(
         py,
-        time_limit,
+        (time_limit, worker::never()),
         move |asker| guarded(|| run::run(&request, asker)),
         |py, described| inputs::answer(py, &described, &inputs, ranks),
         // A stopped run's results are not returned.
@@ -132,10 +132,14 @@ fn explore_source<'py>(
         first,
         count,
     };
+    // A schedule that cannot end ends the exploration (pld-run ends the
+    // process there).
+    let progress = explore::Progress::new(exploration.request.deadline);
+    let watched = progress.clone();
     let explored = worker::converse(
         py,
-        time_limit,
-        move |asker| guarded(|| explore::explore(&exploration, asker)),
+        (time_limit, Box::new(move || watched.stalled())),
+        move |asker| guarded(|| explore::explore(&exploration, asker, &progress)),
         |py, described| inputs::answer(py, &described, &inputs, ranks),
         // The schedules explored before the time limit, on the error.
         |py, partial: explore::Explored, raised| {

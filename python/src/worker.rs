@@ -19,6 +19,11 @@
 //! alone (the `Stop` the worker entered, which the simulator's runs started
 //! on it take) and raises `pld.TimeLimitError` the same way.
 //!
+//! A job that can get stuck where no stop reaches it (an explored schedule
+//! that cannot end) is also asked after every tick whether to give up
+//! ([`Watching`]): its answer is the call's result, its run is stopped and
+//! the worker is left behind.
+//!
 //! The job can ask the calling thread a question while it runs
 //! ([`Asker::ask`]): the run asks for its inputs once it knows the
 //! parameters, and they are read from numpy arrays with the GIL held.
@@ -96,13 +101,15 @@ impl Drop for Counted {
     }
 }
 
-/// How long a job may take (`time_limit=`), and the stop of its run.
-struct Limit {
+/// How long a job may take (`time_limit=`), the stop of its run, and
+/// whether to give it up.
+struct Limit<R> {
     seconds: Option<(Duration, Instant)>,
     stop: Stop,
+    give_up: Watching<R>,
 }
 
-impl Limit {
+impl<R> Limit<R> {
     /// Whether the job is over its time limit.
     fn over(&self) -> bool {
         self.seconds
@@ -121,15 +128,25 @@ impl Limit {
     }
 }
 
+/// What the waiting thread asks after every tick besides Python's signals
+/// and the time limit: `Some(result)` ends the call with it, the worker
+/// left behind.
+pub type Watching<R> = Box<dyn FnMut() -> Option<R>>;
+
+/// A [`Watching`] that never gives up.
+pub fn never<R>() -> Watching<R> {
+    Box::new(|| None)
+}
+
 /// Runs `job` on a worker thread and waits for it without the GIL,
 /// answering its questions with `answer` (GIL held) and looking at
 /// Python's signals, and at `limit` (`time_limit=`), every [`TICK`]. A job
 /// stopped by its time limit that still comes back with a result (an
 /// exploration's findings so far) hands it to `keep` with the
-/// `TimeLimitError` about to be raised.
+/// `TimeLimitError` about to be raised. `give_up` is asked too.
 pub fn converse<'py, Q, A, R>(
     py: Python<'py>,
-    limit: Option<Duration>,
+    (limit, give_up): (Option<Duration>, Watching<R>),
     job: impl FnOnce(&Asker<Q, A>) -> Result<R, Failure> + Send + 'static,
     answer: impl FnMut(Python<'py>, Q) -> PyResult<A>,
     keep: impl FnOnce(Python<'py>, R, &PyErr),
@@ -142,6 +159,7 @@ where
     let limit = Limit {
         seconds: limit.map(|l| (l, Instant::now())),
         stop: Stop::default(),
+        give_up,
     };
     let (from_worker, to_worker, counted) =
         spawn(limit.stop.clone(), job).map_err(|f| f.into_pyerr(py))?;
@@ -149,7 +167,7 @@ where
         py,
         (from_worker, to_worker),
         &counted,
-        &limit,
+        limit,
         (answer, keep),
     )
 }
@@ -202,7 +220,7 @@ fn wait<'py, Q, A, R>(
     py: Python<'py>,
     (mut from_worker, to_worker): (Receiver<Message<Q, R>>, Sender<A>),
     counted: &AtomicBool,
-    limit: &Limit,
+    mut limit: Limit<R>,
     (mut answer, keep): (
         impl FnMut(Python<'py>, Q) -> PyResult<A>,
         impl FnOnce(Python<'py>, R, &PyErr),
@@ -236,7 +254,16 @@ where
                         let seconds = limit.seconds.map(|(s, _)| s).unwrap_or_default();
                         (Failure::TimeLimit(seconds).into_pyerr(py), true)
                     }
-                    Ok(()) => continue,
+                    Ok(()) => match (limit.give_up)() {
+                        None => continue,
+                        Some(result) => {
+                            // Its ranks cannot be stopped: those that poll
+                            // park once they see the stop.
+                            limit.stop.request();
+                            uncount(counted);
+                            return Ok(result);
+                        }
+                    },
                 };
                 drop(to_worker);
                 match py.detach(move || wait_for_done(&from_worker)) {

@@ -68,3 +68,21 @@ def test_explore_threads_is_read_as_pld_run_reads_it(root, monkeypatch) -> None:
         pld.explore(kernel, ranks=2, schedules=2)
     monkeypatch.setenv("PLD_EXPLORE_THREADS", "yes")
     assert pld.explore(kernel, ranks=2, schedules=2).ok
+
+
+def test_a_schedule_that_cannot_end_ends_the_exploration(root: Path) -> None:
+    """A kernel polling a flag no rank sets: pld.explore never returned
+    (pld-run --explore ends the process with the schedule named); now the
+    stalled schedule is the last finding, once no scheduling decision came
+    for ``deadline``, and the next call runs (embed23 H2)."""
+    poll = root / "tests/inputs/poll-unset-flag.mlir"
+    result = pld.explore(poll, ranks=2, schedules=3, seed=7, deadline=1.0,
+                         inputs={"flag": "zeros"})
+    assert not result.ok and result.schedules == 0 and not result.stopped
+    [finding] = result.findings
+    assert finding.seed == 7 and finding.key == "a schedule that cannot end"
+    assert finding.text.startswith("no progress: 1000000 decisions in a row in which no rank "
+                                   "wrote"), finding.text
+    assert str(finding).startswith("schedule 7 (--replay 7): no progress: "), str(finding)
+    # The package still works; the stalled schedule's ranks stay parked.
+    assert pld.explore(root / "examples" / "barrier.mlir", ranks=2, schedules=2).ok

@@ -66,7 +66,10 @@ impl PldPass for ConvertPtoToSim {
             );
             return Err(PassFailed);
         }
-        let helpers = match helpers_of_kernels(module).and_then(|h| no_recursion(module, h)) {
+        let helpers = match kernels_scalar(module)
+            .and_then(|()| helpers_of_kernels(module))
+            .and_then(|h| no_recursion(module, h))
+        {
             Ok(helpers) => helpers,
             Err((op, message)) => {
                 pld_ir::diag::emit_error(op.location(), &message);
@@ -155,6 +158,35 @@ fn has_body(function: OperationRef) -> bool {
 /// `pto.kernel_kind` that a kernel calls) may hold: scalar code, which
 /// MLIR's LLVM lowering compiles as it is (after `lower-affine`).
 const HELPER_DIALECTS: [&str; 7] = ["func", "arith", "math", "scf", "cf", "index", "affine"];
+
+/// Every kernel holds PTO ops and scalar code only ([`HELPER_DIALECTS`]),
+/// else the first op that does not: a `memref.alloca` of megabytes
+/// overflowed the rank's stack (status 139) and an `llvm.load` of a null
+/// pointer faulted in a loop, where PTOAS and the explorer refuse both.
+fn kernels_scalar<'c, 'a>(module: OperationRef<'c, 'a>) -> Result<(), (OperationRef<'c, 'a>, String)> {
+    let kernels = ir::functions(module)
+        .into_iter()
+        .filter(|f| f.attribute("pto.kernel_kind").is_ok() && has_body(*f));
+    for kernel in kernels {
+        let foreign = ir::collect(kernel, |n| {
+            let dialect = n.split('.').next().unwrap_or_default();
+            dialect != "pto" && !HELPER_DIALECTS.contains(&dialect)
+        });
+        if let Some(op) = foreign.first() {
+            let name = ir::symbol_name(kernel).unwrap_or_default();
+            return Err((
+                *op,
+                format!(
+                    "'{}' op in kernel @{name} has no PTO form: the simulator compiles a \
+                     converted kernel's PTO ops and scalar code ({} ops) only",
+                    ir::op_name(op),
+                    HELPER_DIALECTS.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
 
 /// The names of the functions without `pto.kernel_kind` that the kernels
 /// call, directly or through each other: they are compiled with the

@@ -26,6 +26,9 @@ struct Running {
     prefix: String,
     /// The process's cut schedules when it began.
     cut: u64,
+    /// The process's decisions when it began: none taken since means its
+    /// run has not started (its buffers are being filled).
+    decisions: u64,
     since: Instant,
 }
 
@@ -54,6 +57,7 @@ impl Watch {
         *self.running.lock().unwrap_or_else(|e| e.into_inner()) = Some(Running {
             prefix,
             cut: cut_schedules(),
+            decisions: decisions(),
             since: Instant::now(),
         });
     }
@@ -67,6 +71,13 @@ impl Watch {
     /// the watch's quiet time: its prefix, then why it cannot end. Asked
     /// every so often by the waiting thread.
     pub fn stalled(&self) -> Option<String> {
+        self.stalled_parts()
+            .map(|(prefix, why)| format!("{prefix}: {why}"))
+    }
+
+    /// [`Watch::stalled`] in its two parts: the schedule's prefix, and why
+    /// it cannot end.
+    pub fn stalled_parts(&self) -> Option<(String, String)> {
         let now = decisions();
         let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
         if now != last.0 {
@@ -74,9 +85,9 @@ impl Watch {
             return None;
         }
         let running = self.running.lock().unwrap_or_else(|e| e.into_inner());
-        let r = running.as_ref()?;
+        let r = running.as_ref().filter(|r| now > r.decisions)?;
         let stalled = last.1.max(r.since).elapsed();
-        (stalled >= self.quiet).then(|| format!("{}: {}", r.prefix, why(r, stalled)))
+        (stalled >= self.quiet).then(|| (r.prefix.clone(), why(r, stalled)))
     }
 }
 

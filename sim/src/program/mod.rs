@@ -11,7 +11,7 @@
 pub mod builtins;
 pub(crate) mod converted;
 pub mod explore_protocol;
-pub(crate) mod explore_watch;
+pub mod explore_watch;
 pub mod golden;
 pub(crate) mod load;
 pub mod memory;

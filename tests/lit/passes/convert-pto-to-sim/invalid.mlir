@@ -65,3 +65,25 @@ func.func @vk(%v: vector<4xi32>) attributes {pto.kernel_kind = #pto.kernel_kind<
 func.func @pld_sim_fence() attributes {pto.kernel_kind = #pto.kernel_kind<"vector">} {
   return
 }
+
+// -----
+
+// A kernel holds PTO ops and scalar code only: a stack array of
+// megabytes crashed pld-run (status 139), and a load of a null pointer
+// faulted in a loop until --time-limit (trust23 H2, H3).
+func.func @stack(%p: !pto.ptr<f32>) attributes {pto.kernel_kind = #pto.kernel_kind<"vector">} {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{'memref.alloca' op in kernel @stack has no PTO form: the simulator compiles a converted kernel's PTO ops and scalar code (func, arith, math, scf, cf, index, affine ops) only}}
+  %m = memref.alloca() : memref<3000000xf32>
+  %v = memref.load %m[%c0] : memref<3000000xf32>
+  return
+}
+
+// -----
+
+func.func @null(%p: !pto.ptr<f32>) attributes {pto.kernel_kind = #pto.kernel_kind<"vector">} {
+  // expected-error@+1 {{'llvm.mlir.zero' op in kernel @null has no PTO form}}
+  %z = llvm.mlir.zero : !llvm.ptr
+  %v = llvm.load %z : !llvm.ptr -> i32
+  return
+}
