@@ -21,6 +21,14 @@ const CASES: &[(&str, usize)] = &[
         "tests/explore/async-event-never-waited.pto.mlir --ranks 2",
         8,
     ),
+    (
+        "tests/explore/async-get-destination-read-before-wait.pto.mlir --ranks 2",
+        8,
+    ),
+    (
+        "tests/explore/async-plain-source-reused-before-wait.pto.mlir --ranks 2",
+        8,
+    ),
     ("tests/explore/async-put-waited.pto.mlir --ranks 2", 8),
     ("tests/explore/async-read-before-wait.pto.mlir --ranks 2", 8),
     (

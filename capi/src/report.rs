@@ -210,7 +210,7 @@ impl Finding {
             message: finding.describe_in_source(namer, pld_op),
             ranks: actors.iter().map(|a| a.rank).collect(),
             cell: bytes
-                .and_then(|b| namer(b.window, &b.range))
+                .and_then(|b| b.named(namer))
                 .unwrap_or_default(),
             locations: actors
                 .iter()

@@ -336,10 +336,7 @@ fn the_explorer_finds_a_read_before_the_wait_and_the_waited_exchange_is_clean() 
             conflict: pld_sim::explore::shadow::Conflict::ReadAfterWrite,
             later: later.clone(),
             earlier: earlier.clone(),
-            bytes: pld_sim::explore::Bytes {
-                window: 0,
-                range: 0..4,
-            },
+            bytes: pld_sim::explore::Bytes::window(0, 0..4),
         }
         .to_string();
         assert!(

@@ -7,6 +7,7 @@
 //! waited), next to their clean sibling.
 
 use pld_sim::explore::shadow::Conflict;
+use pld_sim::explore::Memory;
 use pld_sim::program::golden;
 use pld_sim::program::{KernelInfo, Program};
 use pld_sim::{Finding, Schedule};
@@ -421,6 +422,38 @@ const CORPUS: &[Broken] = &[
                         ..
                     }
                 ) && names(&f.sites(), &[store, put])
+            })
+        },
+    },
+    Broken {
+        file: "async-plain-source-reused-before-wait.pto.mlir",
+        ranks: 2,
+        found: |s, line| {
+            let (store, put) = (line("written again") + 1, line("pto.comm_tput_async"));
+            s.findings.iter().any(|f| match f {
+                Finding::Race {
+                    conflict: Conflict::WriteAfterRead,
+                    bytes,
+                    ..
+                } => {
+                    matches!(bytes.memory, Memory::Own(_)) && names(&f.sites(), &[store, put])
+                }
+                _ => false,
+            })
+        },
+    },
+    Broken {
+        file: "async-get-destination-read-before-wait.pto.mlir",
+        ranks: 2,
+        found: |s, line| {
+            let (load, get) = (line("may still write it") + 1, line("pto.comm_tget_async"));
+            s.findings.iter().any(|f| match f {
+                Finding::Race {
+                    conflict: Conflict::ReadAfterWrite,
+                    bytes,
+                    ..
+                } => matches!(bytes.memory, Memory::Own(_)) && names(&f.sites(), &[load, get]),
+                _ => false,
             })
         },
     },

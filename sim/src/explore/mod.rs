@@ -15,9 +15,9 @@ pub mod shadow;
 
 use crate::runtime::domain::CommDomain;
 use crate::runtime::explorer::{
-    DmaSubmit, Explorer, ExplorerFactory, Place, Verdict, WindowAccess,
+    DmaSubmit, Explorer, ExplorerFactory, MemoryAccess, Place, Verdict,
 };
-pub use crate::runtime::report::{Actor, Bytes, Finding, Namer};
+pub use crate::runtime::report::{Actor, Bytes, Finding, Memory, Namer};
 use crate::runtime::report::{BlockedRank, DeadlockReport};
 use crate::runtime::signal::Compare;
 use crate::runtime::sites;
@@ -107,20 +107,11 @@ impl Explorer for Explore {
         self.scheduler.scalar_read(agent, site, write);
     }
 
-    fn accessed(&self, agent: usize, access: WindowAccess, site: i64) {
+    fn accessed(&self, agent: usize, access: MemoryAccess, site: i64) {
         if access.write.is_some() {
             self.scheduler.progressed();
         }
-        self.checker().copy_side(
-            agent,
-            access.window,
-            access.offset,
-            access.strides,
-            access.shape,
-            access.elem,
-            access.write,
-            site,
-        );
+        self.checker().copy_side(agent, access, site);
     }
 
     fn notified(&self, agent: usize, cell: Place, op: NotifyOp, site: i64, outside: bool) {
@@ -283,6 +274,11 @@ pub struct Checker {
     kernel: String,
     cells: HashMap<(usize, usize), CellState>,
     shadows: Vec<Shadow>,
+    /// Per rank, its own memory (tiles, buffers) where an asynchronous
+    /// copy read or wrote: the ranges, and their shadow. Only accesses
+    /// there are tracked (elsewhere only the rank's agents reach it, and
+    /// they are ordered by their launch).
+    own: HashMap<usize, (Ranges, Shadow)>,
     unfenced: Vec<Option<Unfenced>>,
     /// Cells any notify touched, by (window, offset).
     notified: HashSet<(usize, usize)>,
@@ -314,6 +310,7 @@ impl Checker {
             kernel: kernel.to_string(),
             cells: HashMap::new(),
             shadows: (0..windows).map(|_| Shadow::default()).collect(),
+            own: HashMap::new(),
             unfenced: Vec::new(),
             notified: HashSet::new(),
             copies: HashMap::new(),
@@ -432,10 +429,7 @@ impl Checker {
             self.report(Finding::UnfencedNotify {
                 notify: self.actor(agent, site),
                 write: self.actor(agent, write.site),
-                bytes: Bytes {
-                    window: write.window,
-                    range: write.range.0..write.range.1,
-                },
+                bytes: Bytes::window(write.window, write.range.0..write.range.1),
             });
         }
         let clock = &self.clocks[agent];
@@ -470,10 +464,7 @@ impl Checker {
             self.report(Finding::MixedNotify {
                 set: self.actor_of(&set),
                 add: self.actor_of(&add),
-                cell: Bytes {
-                    window: cell.0,
-                    range: cell.1..cell.1 + 4,
-                },
+                cell: Bytes::window(cell.0, cell.1..cell.1 + 4),
             });
         }
         self.clocks[agent].tick(clock::plain(agent));
@@ -491,10 +482,7 @@ impl Checker {
     pub fn outside_signals(&mut self, agent: usize, cell: (usize, usize), site: i64) {
         self.report(Finding::OutsideSignals {
             op: self.actor(agent, site),
-            cell: Bytes {
-                window: cell.0,
-                range: cell.1..cell.1 + 4,
-            },
+            cell: Bytes::window(cell.0, cell.1..cell.1 + 4),
         });
     }
 
@@ -504,30 +492,27 @@ impl Checker {
         if !self.notified.contains(&cell) {
             self.report(Finding::NeverNotified {
                 wait: self.actor(agent, site),
-                cell: Bytes {
-                    window: cell.0,
-                    range: cell.1..cell.1 + 4,
-                },
+                cell: Bytes::window(cell.0, cell.1..cell.1 + 4),
             });
         }
     }
 
-    /// A copy's side in a window: `rows` rows of `cols` elements of
-    /// `elem` bytes from byte `offset`, strides in elements.
-    #[allow(clippy::too_many_arguments)]
-    pub fn copy_side(
-        &mut self,
-        agent: usize,
-        window: usize,
-        offset: usize,
-        [row_stride, col_stride]: [i64; 2],
-        [rows, cols]: [i64; 2],
-        elem: usize,
-        write: Option<bool>,
-        site: i64,
-    ) {
-        let ranges = intervals(offset, [row_stride, col_stride], [rows, cols], elem);
-        let remote = write.is_some() && window != self.ranks[agent];
+    /// A side of a copy, or a scalar access: in a window, or in the
+    /// rank's own memory, which is tracked only where an asynchronous copy
+    /// went (its source must not change, and its destination not be read,
+    /// before its wait).
+    pub fn copy_side(&mut self, agent: usize, access: MemoryAccess, site: i64) {
+        let ranges = intervals(access.offset, access.strides, access.shape, access.elem);
+        let remote = match access.memory {
+            Memory::Window(window) => access.write.is_some() && window != self.ranks[agent],
+            Memory::Own(rank) => {
+                let copied = self.own.get(&rank).map(|(copied, _)| copied);
+                if !copied.is_some_and(|c| ranges.iter().any(|r| c.overlaps(r))) {
+                    return;
+                }
+                false
+            }
+        };
         let component = if remote {
             clock::remote(agent)
         } else {
@@ -535,8 +520,8 @@ impl Checker {
         };
         let me = self.access(agent, component, site);
         let clock = self.clocks[agent].clone();
-        self.shadow_access(me, &clock, window, &ranges, write);
-        if remote {
+        self.shadow_access(me, &clock, access.memory, &ranges, access.write);
+        if let (true, Memory::Window(window)) = (remote, access.memory) {
             let (start, end) = (ranges[0].start, ranges[ranges.len() - 1].end);
             self.unfenced[agent] = Some(Unfenced {
                 site,
@@ -546,24 +531,26 @@ impl Checker {
         }
     }
 
-    /// Records `me`'s access of `ranges` of `window` (a read, or a write
+    /// Records `me`'s access of `ranges` of `memory` (a read, or a write
     /// that may accumulate), made with what `clock` knows, and reports the
     /// accesses it is not ordered with.
     fn shadow_access(
         &mut self,
         me: Access,
         clock: &Clock,
-        window: usize,
+        memory: Memory,
         ranges: &[Range<usize>],
         write: Option<bool>,
     ) {
+        let shadow = match memory {
+            Memory::Window(window) => &mut self.shadows[window],
+            Memory::Own(rank) => &mut self.own.entry(rank).or_default().1,
+        };
         let mut found = Vec::new();
         for range in ranges {
             found.extend(match write {
-                None => self.shadows[window].read(range.clone(), me, clock),
-                Some(accumulate) => {
-                    self.shadows[window].write(range.clone(), me, clock, accumulate)
-                }
+                None => shadow.read(range.clone(), me, clock),
+                Some(accumulate) => shadow.write(range.clone(), me, clock, accumulate),
             });
         }
         for (conflict, earlier, bytes) in found {
@@ -572,7 +559,7 @@ impl Checker {
                 later: self.actor_of(&me),
                 earlier: self.actor_of(&earlier),
                 bytes: Bytes {
-                    window,
+                    memory,
                     range: bytes,
                 },
             });
@@ -608,7 +595,11 @@ impl Checker {
         let clock = self.clocks[agent].clone();
         for a in &dma.accesses {
             let ranges = intervals(a.offset, a.strides, a.shape, a.elem);
-            self.shadow_access(me, &clock, a.window, &ranges, a.write);
+            if let Memory::Own(rank) = a.memory {
+                let (copied, _) = self.own.entry(rank).or_default();
+                ranges.iter().for_each(|r| copied.insert(r.clone()));
+            }
+            self.shadow_access(me, &clock, a.memory, &ranges, a.write);
         }
     }
 
@@ -657,6 +648,32 @@ impl Checker {
 /// The byte intervals a strided block covers: one per row when rows are
 /// contiguous, one per element otherwise (up to [`MAX_INTERVALS`], then
 /// the extent).
+/// Disjoint byte ranges, sorted, merged as they are added.
+#[derive(Default)]
+struct Ranges(Vec<Range<usize>>);
+
+impl Ranges {
+    fn insert(&mut self, mut range: Range<usize>) {
+        if range.is_empty() {
+            return;
+        }
+        // The ranges that touch it are merged into it.
+        let first = self.0.partition_point(|r| r.end < range.start);
+        let last = self.0.partition_point(|r| r.start <= range.end);
+        if first < last {
+            range.start = range.start.min(self.0[first].start);
+            range.end = range.end.max(self.0[last - 1].end);
+        }
+        self.0.splice(first..last, std::iter::once(range));
+    }
+
+    /// Whether `range` shares a byte with them (an empty one shares none).
+    fn overlaps(&self, range: &Range<usize>) -> bool {
+        let i = self.0.partition_point(|r| r.end <= range.start);
+        !range.is_empty() && self.0.get(i).is_some_and(|r| r.start < range.end)
+    }
+}
+
 fn intervals(
     offset: usize,
     [row_stride, col_stride]: [i64; 2],
@@ -691,6 +708,56 @@ mod tests {
     use super::*;
     use crate::runtime::report::Conflict;
 
+    /// A side in `window`.
+    fn side(
+        window: usize,
+        offset: usize,
+        strides: [i64; 2],
+        shape: [i64; 2],
+        elem: usize,
+        write: Option<bool>,
+    ) -> MemoryAccess {
+        MemoryAccess {
+            memory: Memory::Window(window),
+            offset,
+            strides,
+            shape,
+            elem,
+            write,
+        }
+    }
+
+    #[test]
+    fn ranges_merge_what_touches_and_find_what_overlaps() {
+        let mut ranges = Ranges::default();
+        ranges.insert(10..20);
+        ranges.insert(30..40);
+        ranges.insert(0..0);
+        assert_eq!(ranges.0, vec![10..20, 30..40]);
+        // Touching and overlapping ranges merge, across several.
+        ranges.insert(20..30);
+        assert_eq!(ranges.0, vec![10..40]);
+        ranges.insert(50..60);
+        ranges.insert(5..12);
+        assert_eq!(ranges.0, vec![5..40, 50..60]);
+        ranges.insert(1..70);
+        assert_eq!(ranges.0, vec![1..70]);
+        let mut ranges = Ranges::default();
+        ranges.insert(10..20);
+        ranges.insert(40..50);
+        for (probe, overlaps) in [
+            (0..10, false),
+            (9..11, true),
+            (19..25, true),
+            (20..40, false),
+            (45..46, true),
+            (50..60, false),
+            (15..15, false),
+        ] {
+            assert_eq!(ranges.overlaps(&probe), overlaps, "{probe:?}");
+        }
+    }
+
     #[test]
     fn strided_blocks_become_rows_or_elements() {
         assert_eq!(intervals(0, [4, 1], [2, 4], 4), vec![(0..32)]);
@@ -703,12 +770,12 @@ mod tests {
         let mut c = Checker::new(2, "@k");
         c.start(0, 0, None);
         c.start(1, 1, None);
-        c.copy_side(0, 1, 0, [4, 1], [1, 4], 4, Some(false), -1);
+        c.copy_side(0, side(1, 0, [4, 1], [1, 4], 4, Some(false)), -1);
         c.notify(0, (1, 64), NotifyOp::AtomicAdd, -1);
         // The peer acquires the notify and reads the data: the write was
         // never fenced, so the read races too.
         c.acquire(1, (1, 64));
-        c.copy_side(1, 1, 0, [4, 1], [1, 4], 4, None, -1);
+        c.copy_side(1, side(1, 0, [4, 1], [1, 4], 4, None), -1);
         let findings = c.findings();
         assert!(matches!(findings[0], Finding::UnfencedNotify { .. }));
         assert!(matches!(
@@ -725,11 +792,11 @@ mod tests {
         let mut c = Checker::new(2, "@k");
         c.start(0, 0, None);
         c.start(1, 1, None);
-        c.copy_side(0, 1, 0, [4, 1], [1, 4], 4, Some(false), -1);
+        c.copy_side(0, side(1, 0, [4, 1], [1, 4], 4, Some(false)), -1);
         c.fence(0);
         c.notify(0, (1, 64), NotifyOp::AtomicAdd, -1);
         c.acquire(1, (1, 64));
-        c.copy_side(1, 1, 0, [4, 1], [1, 4], 4, None, -1);
+        c.copy_side(1, side(1, 0, [4, 1], [1, 4], 4, None), -1);
         assert!(c.findings().is_empty());
     }
 

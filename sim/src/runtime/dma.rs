@@ -248,7 +248,7 @@ pub(crate) fn submit(
         let dma = DmaSubmit {
             handle,
             queue: peer.filter(|_| engine == Engine::Urma).map(|p| (rank, p)),
-            accesses: copy.accesses(state, sides),
+            accesses: copy.accesses(state, rank, sides),
             site,
         };
         explore.dma_submitted(agent, &dma);

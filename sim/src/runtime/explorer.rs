@@ -7,18 +7,20 @@
 
 use crate::runtime::domain::CommDomain;
 use crate::runtime::report::{DeadlockReport, Finding};
+pub use crate::runtime::report::Memory;
 use pld_dialect::enums::{NotifyOp, WaitCmp};
 use std::sync::atomic::AtomicI32;
 
 /// A cell or byte of a window: whose window, and the byte offset in it.
 pub type Place = (usize, usize);
 
-/// One side of a copy (or a scalar access) in a window, as the checker
-/// sees it: `shape` rows and columns of `elem` bytes from byte `offset` of
-/// `window`, `strides` in elements.
+/// One side of a copy (or a scalar access), as the checker sees it:
+/// `shape` rows and columns of `elem` bytes from byte `offset` of `memory`
+/// (an offset in a window, an address in a rank's own memory), `strides`
+/// in elements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WindowAccess {
-    pub window: usize,
+pub struct MemoryAccess {
+    pub memory: Memory,
     pub offset: usize,
     pub strides: [i64; 2],
     pub shape: [i64; 2],
@@ -29,14 +31,14 @@ pub struct WindowAccess {
 
 /// An asynchronous copy as the explorer sees it at its submit: its event,
 /// the URMA queue it went on (the submitting rank, and the peer), and its
-/// sides in windows. Its read and write happen at some moment before its
+/// sides. Its read and write happen at some moment before its
 /// event's first successful wait or test.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DmaSubmit {
     pub handle: u64,
     /// `(rank, peer)` of a URMA copy's PER_PEER queue; `None` for SDMA.
     pub queue: Option<(usize, usize)>,
-    pub accesses: Vec<WindowAccess>,
+    pub accesses: Vec<MemoryAccess>,
     pub site: i64,
 }
 
@@ -99,9 +101,9 @@ pub trait Explorer: Send + Sync {
     /// scalar reads makes the agent go last).
     fn scalar(&self, agent: usize, site: i64, write: bool);
 
-    /// `agent` reads or writes window bytes (a side of a copy, a scalar
-    /// access) at `site`.
-    fn accessed(&self, agent: usize, access: WindowAccess, site: i64);
+    /// `agent` reads or writes bytes of a window or of its rank's own
+    /// memory (a side of a copy, a scalar access) at `site`.
+    fn accessed(&self, agent: usize, access: MemoryAccess, site: i64);
 
     /// `agent` applied `op` to the cell at `cell`; `outside` when the cell is
     /// outside the kernel's signals.

@@ -5,7 +5,7 @@
 //! run and the call does nothing: these functions must not unwind into
 //! generated code.
 
-use crate::runtime::explorer::WindowAccess;
+use crate::runtime::explorer::{Memory, MemoryAccess};
 use crate::runtime::run::{with_current, State};
 use crate::runtime::signal::Compare;
 use crate::runtime::transfer::{Checked, CopyCall};
@@ -177,7 +177,7 @@ pub extern "C" fn pld_sim_scalar(address: *mut u8, bytes: i64, write: i32, site:
     let allowed = with_current(|state, rank| {
         if let Some((explore, agent)) = state.turn() {
             explore.scalar(agent, site, write != 0);
-            announce_scalar(state, (explore, agent), (address, bytes, write), site);
+            announce_scalar((state, rank), (explore, agent), (address, bytes, write), site);
         }
         let start = address as usize;
         let bytes = usize::try_from(bytes).unwrap_or(0).clamp(1, SCRATCH_BYTES);
@@ -204,25 +204,28 @@ thread_local! {
         const { std::cell::UnsafeCell::new([0; SCRATCH_BYTES / 8]) };
 }
 
-/// Tells the explorer of a scalar access inside a window.
+/// Tells the explorer of a scalar access: inside a window, or in `rank`'s
+/// own memory.
 fn announce_scalar(
-    state: &State<'_>,
+    (state, rank): (&State<'_>, usize),
     (explore, agent): (&dyn crate::runtime::explorer::Explorer, usize),
     (address, bytes, write): (*mut u8, i64, i32),
     site: i64,
 ) {
     let bytes = usize::try_from(bytes).unwrap_or(0);
-    if let Some((window, offset)) = state.domain.locate(address as usize, bytes.max(1)) {
-        let access = WindowAccess {
-            window,
-            offset,
-            strides: [1, 1],
-            shape: [1, 1],
-            elem: bytes,
-            write: (write != 0).then_some(false),
-        };
-        explore.accessed(agent, access, site);
-    }
+    let (memory, offset) = match state.domain.locate(address as usize, bytes.max(1)) {
+        Some((window, offset)) => (Memory::Window(window), offset),
+        None => (Memory::Own(rank), address as usize),
+    };
+    let access = MemoryAccess {
+        memory,
+        offset,
+        strides: [1, 1],
+        shape: [1, 1],
+        elem: bytes,
+        write: (write != 0).then_some(false),
+    };
+    explore.accessed(agent, access, site);
 }
 
 /// `pto.comm.tnotify`: applies `op` (0 AtomicAdd, 1 Set) with `value`.

@@ -214,11 +214,41 @@ impl fmt::Display for Actor {
     }
 }
 
-/// Bytes of a window: whose, and where.
+/// Where bytes lie.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Memory {
+    /// Rank `n`'s window; ranges are offsets from its base.
+    Window(usize),
+    /// Rank `n`'s own memory outside every window (a tile or a buffer the
+    /// run gave its kernel); ranges are addresses. Only the rank's agents
+    /// and its asynchronous copies reach it.
+    Own(usize),
+}
+
+/// Bytes of a window, or of a rank's own memory: whose, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Bytes {
-    pub window: usize,
+    pub memory: Memory,
     pub range: Range<usize>,
+}
+
+impl Bytes {
+    /// Bytes `range` of rank `window`'s window.
+    pub fn window(window: usize, range: Range<usize>) -> Self {
+        Bytes {
+            memory: Memory::Window(window),
+            range,
+        }
+    }
+
+    /// What `namer` calls window bytes (`%data[0, 16]..[0, 32]`); `None`
+    /// for a rank's own memory, which no namer knows.
+    pub fn named(&self, namer: Namer) -> Option<String> {
+        match self.memory {
+            Memory::Window(window) => namer(window, &self.range),
+            Memory::Own(_) => None,
+        }
+    }
 }
 
 /// What explore mode found wrong in one schedule.
@@ -272,13 +302,23 @@ pub enum Finding {
 pub type Namer<'n> = &'n dyn Fn(usize, &Range<usize>) -> Option<String>;
 
 fn bytes_text(bytes: &Bytes, namer: Namer) -> String {
-    let named = namer(bytes.window, &bytes.range)
-        .map(|n| format!(" ({n})"))
-        .unwrap_or_default();
-    format!(
-        "bytes [{}, {}) of rank {}'s window{named}",
-        bytes.range.start, bytes.range.end, bytes.window
-    )
+    match bytes.memory {
+        Memory::Window(window) => {
+            let named = bytes
+                .named(namer)
+                .map(|n| format!(" ({n})"))
+                .unwrap_or_default();
+            format!(
+                "bytes [{}, {}) of rank {window}'s window{named}",
+                bytes.range.start, bytes.range.end
+            )
+        }
+        // (Addresses differ from run to run.)
+        Memory::Own(rank) => format!(
+            "{} bytes of rank {rank}'s own memory (a tile, or a buffer outside its window)",
+            bytes.range.len()
+        ),
+    }
 }
 
 impl Finding {

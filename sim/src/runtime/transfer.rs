@@ -3,7 +3,7 @@
 //! checks of its two sides against the windows, what the explorer is
 //! shown, the counters, and the movement of its bytes.
 
-use crate::runtime::explorer::WindowAccess;
+use crate::runtime::explorer::{Memory, MemoryAccess};
 use crate::runtime::run::State;
 use std::sync::atomic::Ordering;
 
@@ -282,7 +282,7 @@ impl CopyCall {
         let turn = state.turn();
         let sides = self.sides(state, rank, site)?;
         if let Some((explore, agent)) = turn {
-            for access in self.accesses(state, sides) {
+            for access in self.accesses(state, rank, sides) {
                 explore.accessed(agent, access, site);
             }
         }
@@ -349,36 +349,43 @@ impl CopyCall {
         bytes
     }
 
-    /// The sides in windows as the explorer sees them: the read, then the
-    /// write.
-    pub fn accesses(&self, state: &State<'_>, sides: Sides) -> Vec<WindowAccess> {
+    /// Both sides as the explorer sees them, the read, then the write: in
+    /// a window, or (a tile, a buffer) in `rank`'s own memory.
+    pub fn accesses(&self, state: &State<'_>, rank: usize, sides: Sides) -> Vec<MemoryAccess> {
         // A copy of a block onto itself (a broadcast's root getting its own
         // data) cannot change a byte: only its read counts.
         let onto_itself = self.accumulate == 0
             && std::ptr::eq(self.dst.cast_const(), self.src)
             && self.dst_strides == self.src_strides;
-        let writes = if onto_itself { None } else { sides.writes };
-        let candidates = [
-            (self.src as usize, self.src_strides, sides.reads, None),
-            (
-                self.dst as usize,
-                self.dst_strides,
-                writes,
-                Some(self.accumulate != 0),
-            ),
-        ];
-        candidates
+        let read = (self.src as usize, self.src_strides, sides.reads, None);
+        let write = (
+            self.dst as usize,
+            self.dst_strides,
+            sides.writes,
+            Some(self.accumulate != 0),
+        );
+        let sides = match onto_itself {
+            true => vec![read],
+            false => vec![read, write],
+        };
+        sides
             .into_iter()
-            .filter_map(|(address, strides, owner, write)| {
-                let window = owner?;
-                Some(WindowAccess {
-                    window,
-                    offset: address - state.domain.window(window).base() as usize,
+            .map(|(address, strides, owner, write)| {
+                let (memory, offset) = match owner {
+                    Some(window) => (
+                        Memory::Window(window),
+                        address - state.domain.window(window).base() as usize,
+                    ),
+                    None => (Memory::Own(rank), address),
+                };
+                MemoryAccess {
+                    memory,
+                    offset,
                     strides,
                     shape: self.shape,
                     elem: self.elem_bytes as usize,
                     write,
-                })
+                }
             })
             .collect()
     }
