@@ -283,13 +283,34 @@ fn capture(diagnostic: &Received) -> Captured {
         Some(dump) => subject::named(&message, dump),
         None => message,
     };
+    let location = diagnostic.location();
+    let mut shown = crate::loc::shown_positions(location).into_iter();
+    let position = shown.next();
+    // A location that names no file (`loc("bar")`) is said, as MLIR says
+    // it, rather than dropped.
+    let message = match &position {
+        None if location.to_string() != UNKNOWN => format!("{location}: {message}"),
+        _ => message,
+    };
+    // The callers of a call-site location, as MLIR notes them.
+    let callers = shown.map(|position| Captured {
+        severity: Severity::Note,
+        position: Some(position),
+        message: "called from".to_string(),
+        notes: Vec::new(),
+    });
     Captured {
         severity: diagnostic.severity(),
-        position: position(diagnostic.location()),
+        position,
         message,
-        notes: notes.into_iter().filter(|n| !is_op_dump(n)).collect(),
+        notes: callers
+            .chain(notes.into_iter().filter(|n| !is_op_dump(n)))
+            .collect(),
     }
 }
+
+/// How MLIR prints an unknown location.
+const UNKNOWN: &str = "loc(unknown)";
 
 /// Collects every diagnostic emitted in a context.
 ///

@@ -51,6 +51,28 @@ pub fn position(location: Location) -> Option<Position> {
     None
 }
 
+/// Where MLIR's source-manager handler shows a diagnostic at `location`:
+/// its first file position ([`position`], a call site's callee), then, for
+/// a call site, each caller's in turn (its "called from" notes). The first
+/// is where the diagnostic is shown, the rest are notes; empty when no
+/// part of the location names a file.
+pub fn shown_positions(location: Location) -> Vec<Position> {
+    let mut shown: Vec<Position> = position(location).into_iter().collect();
+    let mut at = location;
+    // (MLIR shows at most 10 callers, too.)
+    for _ in 0..CALLERS {
+        if !at.is_call_site() {
+            break;
+        }
+        at = at.call_site_caller();
+        shown.extend(position(at));
+    }
+    shown
+}
+
+/// How many callers of a call-site location a diagnostic shows.
+const CALLERS: usize = 10;
+
 /// The names an op's location carries (`loc("name")`, also inside fused
 /// and call-site locations).
 pub fn location_names(location: Location) -> Vec<String> {

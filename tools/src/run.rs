@@ -76,7 +76,12 @@ fn run_input(options: &Options) -> i32 {
 /// caret; anything else as `pld-run: error: message`.
 pub fn shown_error(message: &str, buffer_name: &str, text: &str) -> String {
     let lines: Vec<&str> = message.lines().collect();
-    if let Some(first) = lines.iter().position(|l| is_diagnostic(l)) {
+    let unlocated = |l: &str| {
+        l.strip_prefix(buffer_name)
+            .and_then(|rest| rest.strip_prefix(": "))
+            .is_some_and(|rest| SEVERITIES.iter().any(|k| rest.starts_with(k)))
+    };
+    if let Some(first) = lines.iter().position(|l| is_diagnostic(l) || unlocated(l)) {
         return lines[first..].join("\n");
     }
     if let Some((line, column, rest)) = located(message, buffer_name) {
@@ -98,12 +103,11 @@ fn is_diagnostic(line: &str) -> bool {
         return false;
     };
     let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    number(l)
-        && number(c)
-        && ["error:", "warning:", "note:", "remark:"]
-            .iter()
-            .any(|k| rest.trim_start().starts_with(k))
+    number(l) && number(c) && SEVERITIES.iter().any(|k| rest.trim_start().starts_with(k))
 }
+
+/// How a diagnostic's severity is written after its place.
+const SEVERITIES: [&str; 4] = ["error:", "warning:", "note:", "remark:"];
 
 /// A refusal of loading `buffer_name`, naming the file unless it names it
 /// already (a refusal at an op starts with its `file:line:col`).

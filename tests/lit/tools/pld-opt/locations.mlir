@@ -1,0 +1,57 @@
+// Diagnostics at name, call-site and fused locations are shown where
+// MLIR's source-manager handler shows them: a name with no file in it is
+// said before the message (it was dropped, leaving the bare file name),
+// a call site at its callee's position with a note at each caller (it
+// lost the callers, and a callee with no file lost the position too)
+// (cli24 M2).
+//
+// RUN: split-file %s %t
+// RUN: cd %t && not pld-opt name.mlir 2>&1 | FileCheck %s --check-prefix=NAME
+// NAME: {{^}}name.mlir: error: loc("bar"): 'pld.tensor_barrier' op signal must be a distributed tensor
+// RUN: cd %t && not pld-run name.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=NAME-TOOL --implicit-check-not="verify failed"
+// NAME-TOOL: {{^}}name.mlir: error: loc("bar"): 'pld.tensor_barrier' op signal must be a distributed tensor
+// RUN: cd %t && not pld-opt named-file.mlir 2>&1 | FileCheck %s --check-prefix=NAMED-FILE
+// NAMED-FILE: {{^}}named-file.mlir:2:8: error: 'pld.tensor_barrier' op signal must be a distributed tensor
+// NAMED-FILE-NEXT: {{^}}  %a = "pld.tensor_barrier"
+// RUN: cd %t && not pld-opt calls.mlir 2>&1 | FileCheck %s --check-prefix=CALLS
+// CALLS: {{^}}inner.mlir:3:5: error: 'pld.tensor_barrier' op signal must be a distributed tensor
+// CALLS-NEXT: {{^}}mid.mlir:8:2: note: called from
+// CALLS-NEXT: {{^}}top.mlir:12:7: note: called from
+// RUN: cd %t && not pld-opt unnamed-callee.mlir 2>&1 | FileCheck %s --check-prefix=UNNAMED
+// UNNAMED: {{^}}unnamed-callee.mlir:1:1: error: 'pld.tensor_barrier' op signal must be a distributed tensor
+// UNNAMED-NOT: called from
+// RUN: cd %t && not pld-opt fused.mlir 2>&1 | FileCheck %s --check-prefix=FUSED
+// FUSED: {{^}}f.mlir:2:3: error: 'pld.tensor_barrier' op signal must be a distributed tensor
+// RUN: cd %t && not pld-opt unknown.mlir 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// UNKNOWN: {{^}}unknown.mlir: error: 'pld.tensor_barrier' op signal must be a distributed tensor
+
+//--- name.mlir
+func.func @k(%t: tensor<4x1xi32>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %a = "pld.tensor_barrier"(%t) : (tensor<4x1xi32>) -> tensor<4x1xi32> loc("bar")
+  return
+}
+//--- named-file.mlir
+func.func @k(%t: tensor<4x1xi32>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %a = "pld.tensor_barrier"(%t) : (tensor<4x1xi32>) -> tensor<4x1xi32> loc("bar"("named-file.mlir":2:8))
+  return
+}
+//--- calls.mlir
+func.func @k(%t: tensor<4x1xi32>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %a = "pld.tensor_barrier"(%t) : (tensor<4x1xi32>) -> tensor<4x1xi32> loc(callsite("inner.mlir":3:5 at callsite("mid.mlir":8:2 at "top.mlir":12:7)))
+  return
+}
+//--- unnamed-callee.mlir
+func.func @k(%t: tensor<4x1xi32>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %a = "pld.tensor_barrier"(%t) : (tensor<4x1xi32>) -> tensor<4x1xi32> loc(callsite("foo" at "unnamed-callee.mlir":1:1))
+  return
+}
+//--- fused.mlir
+func.func @k(%t: tensor<4x1xi32>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %a = "pld.tensor_barrier"(%t) : (tensor<4x1xi32>) -> tensor<4x1xi32> loc(fused["f.mlir":2:3, "g.mlir":4:5])
+  return
+}
+//--- unknown.mlir
+func.func @k(%t: tensor<4x1xi32>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %a = "pld.tensor_barrier"(%t) : (tensor<4x1xi32>) -> tensor<4x1xi32> loc(unknown)
+  return
+}
