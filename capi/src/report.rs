@@ -209,9 +209,7 @@ impl Finding {
             kind: FindingKind::of(finding),
             message: finding.describe_in_source(namer, pld_op),
             ranks: actors.iter().map(|a| a.rank).collect(),
-            cell: bytes
-                .and_then(|b| b.named(namer))
-                .unwrap_or_default(),
+            cell: bytes.and_then(|b| b.named(namer)).unwrap_or_default(),
             locations: actors
                 .iter()
                 .filter_map(|a| a.site.as_ref().map(|s| s.location.clone()))

@@ -6,8 +6,8 @@
 
 use crate::error::Failure;
 use crate::run::{check_kernel_memory, fill_ranks, kernel, program, Inputs, Kind, Request};
-use pld_sim::program::orchestrate::Buffer;
 use pld_sim::program::explore_watch::Watch;
+use pld_sim::program::orchestrate::Buffer;
 use pld_sim::Schedule;
 use pld_tools::explore::{program_verdict, Verdict};
 use pld_tools::run_kernel::kernel_verdict;
@@ -132,9 +132,7 @@ fn explore_program(
         kind: Kind::Program,
         name: &run.entry,
     };
-    sweep.run(|schedule| {
-        program_verdict(&options, &run, &init, &request.source, schedule)
-    })
+    sweep.run(|schedule| program_verdict(&options, &run, &init, &request.source, schedule))
 }
 
 /// Every schedule a run of the kernel on fresh copies of its inputs.

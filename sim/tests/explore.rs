@@ -435,9 +435,7 @@ const CORPUS: &[Broken] = &[
                     conflict: Conflict::WriteAfterRead,
                     bytes,
                     ..
-                } => {
-                    matches!(bytes.memory, Memory::Own(_)) && names(&f.sites(), &[store, put])
-                }
+                } => matches!(bytes.memory, Memory::Own(_)) && names(&f.sites(), &[store, put]),
                 _ => false,
             })
         },

@@ -20,8 +20,12 @@ pub struct Options {
     pub output: Option<String>,
     /// `builtin.module(...)` pipeline.
     pub pipeline: Option<String>,
-    pub split_input_file: bool,
-    pub verify_diagnostics: bool,
+    /// `--split-input-file[=MARKER]`: the marker the input is split at.
+    pub split_input_file: Option<String>,
+    /// `--output-split-marker`: the line between the chunks' outputs.
+    pub output_split_marker: String,
+    /// `--verify-diagnostics[=all|only-expected]`.
+    pub verify_diagnostics: Option<VerifyMode>,
     /// `--mlir-print-ir-before=` / `--mlir-print-ir-before-all`.
     pub print_before: PassSelection,
     /// `--mlir-print-ir-after=` / `--mlir-print-ir-after-all`.
@@ -52,14 +56,25 @@ pub struct Options {
     pub no_implicit_module: bool,
 }
 
+/// What `--verify-diagnostics` checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VerifyMode {
+    /// Every diagnostic: one nothing expects is a failure (`=all`, the
+    /// bare flag).
+    All,
+    /// The expected ones only: the others are not shown (`=only-expected`).
+    OnlyExpected,
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options {
             input: "-".into(),
             output: None,
             pipeline: None,
-            split_input_file: false,
-            verify_diagnostics: false,
+            split_input_file: None,
+            output_split_marker: split::MARKER.to_string(),
+            verify_diagnostics: None,
             print_before: PassSelection::Nothing,
             print_after: PassSelection::Nothing,
             print_after_change: false,
@@ -185,7 +200,7 @@ fn run_chunks(run: &Run, sink: &Sink, bytes: &[u8], timing: &mut Timing) -> i32 
             text: String::new(),
         }]
     } else {
-        split::chunks(&text, options.split_input_file)
+        split::chunks(&text, options.split_input_file.as_deref())
     };
     let shown = (!bytecode_input).then_some(text.as_str());
     let mut outputs: Vec<Vec<u8>> = Vec::new();
@@ -208,7 +223,7 @@ fn run_chunks(run: &Run, sink: &Sink, bytes: &[u8], timing: &mut Timing) -> i32 
     // joined with the separator line, bytecode too (as mlir-opt 22 writes
     // it: such a file is no longer bytecode as a whole).
     let output_started = timing.start();
-    let separator = format!("{}\n", split::MARKER).into_bytes();
+    let separator = format!("{}\n", options.output_split_marker).into_bytes();
     let joined = outputs.join(separator.as_slice());
     let to_file = options.output.as_deref().is_some_and(|path| path != "-");
     if !(failed && to_file) {
@@ -315,7 +330,7 @@ impl<'c> Run<'_, 'c> {
         sink: &Sink,
         timing: &mut Timing,
     ) -> (Option<Vec<u8>>, bool) {
-        if !self.options.verify_diagnostics {
+        let Some(mode) = self.options.verify_diagnostics else {
             let result = self.process(source, timing);
             let diagnostics = sink.take();
             for diagnostic in &diagnostics {
@@ -323,7 +338,7 @@ impl<'c> Run<'_, 'c> {
             }
             let held = result.is_some() && !has_error(&diagnostics);
             return (result, held);
-        }
+        };
         // As in mlir-opt, a malformed annotation is reported and left out,
         // and the chunk runs all the same.
         let (expected, mut problems) = expectations::parse(chunk, self.buffer_name);
@@ -333,6 +348,7 @@ impl<'c> Run<'_, 'c> {
             &expected,
             &diagnostics,
             self.buffer_name,
+            mode == VerifyMode::OnlyExpected,
         ));
         for problem in &problems {
             pld_ir::diag::write_stderr(&problem.render(self.buffer_name, shown));

@@ -1,8 +1,17 @@
-//! `--split-input-file`: one input, several independent chunks separated by
-//! `// -----` lines (MLIR's convention).
+//! `--split-input-file[=MARKER]`: one input, several independent chunks
+//! separated by marker lines (`// -----` unless given: MLIR's convention).
 
-/// The separator line.
+/// The default separator line, in and out.
 pub const MARKER: &str = "// -----";
+
+/// The marker `--split-input-file=<value>` names: MLIR's default for an
+/// empty value (the bare flag).
+pub fn input_marker(value: String) -> String {
+    match value.is_empty() {
+        true => MARKER.to_string(),
+        false => value,
+    }
+}
 
 /// A piece of the input and the line (1-based) it starts on.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,21 +30,22 @@ impl Chunk {
     }
 }
 
-/// Splits `text` at marker lines; without `split`, one chunk.
-pub fn chunks(text: &str, split: bool) -> Vec<Chunk> {
-    if !split {
+/// Splits `text` at the lines that start with `marker` (after blanks);
+/// without a marker, one chunk.
+pub fn chunks(text: &str, marker: Option<&str>) -> Vec<Chunk> {
+    let Some(marker) = marker else {
         return vec![Chunk {
             first_line: 1,
             text: text.to_string(),
         }];
-    }
+    };
     let mut chunks = Vec::new();
     let mut current = Chunk {
         first_line: 1,
         text: String::new(),
     };
     for (index, line) in text.split_inclusive('\n').enumerate() {
-        if line.trim_start().starts_with(MARKER) {
+        if line.trim_start().starts_with(marker) {
             chunks.push(std::mem::replace(
                 &mut current,
                 Chunk {
@@ -57,12 +67,22 @@ mod tests {
 
     #[test]
     fn splits_and_keeps_line_numbers() {
-        let parts = chunks("a\n// -----\nb\nc\n// -----\n", true);
+        let parts = chunks("a\n// -----\nb\nc\n// -----\n", Some(MARKER));
         assert_eq!(parts.len(), 3);
         assert_eq!(parts[1].first_line, 3);
         assert_eq!(parts[1].text, "b\nc\n");
         assert_eq!(parts[1].padded(), "\n\nb\nc\n");
         assert_eq!(parts[2].text, "");
-        assert_eq!(chunks("a\n// -----\n", false).len(), 1);
+        assert_eq!(chunks("a\n// -----\n", None).len(), 1);
+    }
+
+    #[test]
+    fn a_marker_of_ones_own() {
+        let parts = chunks("a\n// -----\nb\n  // ===== x\nc\n", Some("// ====="));
+        assert_eq!(parts.len(), 2);
+        assert_eq!(parts[0].text, "a\n// -----\nb\n");
+        assert_eq!(parts[1].first_line, 5);
+        assert_eq!(input_marker(String::new()), MARKER);
+        assert_eq!(input_marker("false".into()), "false");
     }
 }

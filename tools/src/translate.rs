@@ -25,7 +25,10 @@ pub struct Options {
     /// Output path, `-` or `None` for standard output.
     pub output: Option<String>,
     pub emit: Emit,
-    pub split_input_file: bool,
+    /// `--split-input-file[=MARKER]`: the marker the input is split at.
+    pub split_input_file: Option<String>,
+    /// `--output-split-marker`: the line between the chunks' outputs.
+    pub output_split_marker: String,
 }
 
 /// Runs `pld-translate`; returns the process exit status (0 ok, 1 error).
@@ -40,7 +43,7 @@ pub fn run(options: &Options) -> i32 {
     let sink = Sink::attach(&context);
     let mut outputs = Vec::new();
     let mut failed = false;
-    for chunk in split::chunks(&text, options.split_input_file) {
+    for chunk in split::chunks(&text, options.split_input_file.as_deref()) {
         let output = translate(&context, &buffer_name, &chunk.padded(), options.emit);
         let diagnostics = sink.take();
         for diagnostic in &diagnostics {
@@ -59,7 +62,7 @@ pub fn run(options: &Options) -> i32 {
     if failed && to_file {
         return 1;
     }
-    let joined = outputs.join(&format!("{}\n", split::MARKER));
+    let joined = outputs.join(&format!("{}\n", options.output_split_marker));
     if let Err(e) = write_output(options.output.as_deref(), &joined) {
         pld_ir::say!("pld-translate: error: {e}");
         return 1;
@@ -116,7 +119,7 @@ fn run_kernels(options: &Options) -> i32 {
             return 1;
         }
     };
-    if options.split_input_file {
+    if options.split_input_file.is_some() {
         pld_ir::say!(
             "pld-translate: error: --emit=kernels writes one package directory per module; \
              --split-input-file is not supported with it"

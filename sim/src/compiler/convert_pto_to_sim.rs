@@ -163,7 +163,9 @@ const HELPER_DIALECTS: [&str; 7] = ["func", "arith", "math", "scf", "cf", "index
 /// else the first op that does not: a `memref.alloca` of megabytes
 /// overflowed the rank's stack (status 139) and an `llvm.load` of a null
 /// pointer faulted in a loop, where PTOAS and the explorer refuse both.
-fn kernels_scalar<'c, 'a>(module: OperationRef<'c, 'a>) -> Result<(), (OperationRef<'c, 'a>, String)> {
+fn kernels_scalar<'c, 'a>(
+    module: OperationRef<'c, 'a>,
+) -> Result<(), (OperationRef<'c, 'a>, String)> {
     let kernels = ir::functions(module)
         .into_iter()
         .filter(|f| f.attribute("pto.kernel_kind").is_ok() && has_body(*f));

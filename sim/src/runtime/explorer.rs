@@ -6,8 +6,8 @@
 //! (`crate::explore`) implements it, so the runtime does not depend on it.
 
 use crate::runtime::domain::CommDomain;
-use crate::runtime::report::{DeadlockReport, Finding};
 pub use crate::runtime::report::Memory;
+use crate::runtime::report::{DeadlockReport, Finding};
 use pld_dialect::enums::{NotifyOp, WaitCmp};
 use std::sync::atomic::AtomicI32;
 

@@ -177,7 +177,12 @@ pub extern "C" fn pld_sim_scalar(address: *mut u8, bytes: i64, write: i32, site:
     let allowed = with_current(|state, rank| {
         if let Some((explore, agent)) = state.turn() {
             explore.scalar(agent, site, write != 0);
-            announce_scalar((state, rank), (explore, agent), (address, bytes, write), site);
+            announce_scalar(
+                (state, rank),
+                (explore, agent),
+                (address, bytes, write),
+                site,
+            );
         }
         let start = address as usize;
         let bytes = usize::try_from(bytes).unwrap_or(0).clamp(1, SCRATCH_BYTES);

@@ -1,10 +1,20 @@
 //! `pld-opt`: an mlir-opt-style driver for the pld and pto dialects.
 
-use clap::Parser;
+use clap::{Parser, ValueEnum};
 use pld_ir::pipeline::PassSelection;
 use pld_ir::print::PrintOptions;
 use pld_lowering::passes::select_allreduce_modes::{self, Defaults};
-use pld_tools::opt::{run, Options};
+use pld_tools::opt::{run, Options, VerifyMode};
+use pld_tools::split;
+
+/// `--verify-diagnostics=` values, as mlir-opt spells them.
+#[derive(Clone, Copy, ValueEnum)]
+enum Verify {
+    /// Check all diagnostics (expected, unexpected, near misses).
+    All,
+    /// Check only the expected diagnostics.
+    OnlyExpected,
+}
 
 #[derive(Parser)]
 #[command(
@@ -26,12 +36,30 @@ struct Cli {
     /// Pass pipeline, e.g. 'builtin.module(pld-verify,canonicalize)'.
     #[arg(long = "pass-pipeline", value_name = "PIPELINE")]
     pass_pipeline: Option<String>,
-    /// Process each '// -----' separated chunk independently.
-    #[arg(long = "split-input-file")]
-    split_input_file: bool,
-    /// Check diagnostics against expected-* annotations in the input.
-    #[arg(long = "verify-diagnostics")]
-    verify_diagnostics: bool,
+    /// Split the input into chunks at lines starting with MARKER (default
+    /// '// -----') and process each independently.
+    #[arg(
+        long = "split-input-file",
+        value_name = "MARKER",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = ""
+    )]
+    split_input_file: Option<String>,
+    /// The line written between the chunks' outputs.
+    #[arg(long = "output-split-marker", value_name = "MARKER", default_value = split::MARKER)]
+    output_split_marker: String,
+    /// Check diagnostics against expected-* annotations in the input: all
+    /// of them (the default), or only the expected ones.
+    #[arg(
+        long = "verify-diagnostics",
+        value_name = "MODE",
+        value_enum,
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "all"
+    )]
+    verify_diagnostics: Option<Verify>,
     /// Print IR before specified passes (pass arguments, comma separated).
     #[arg(long = "mlir-print-ir-before", value_name = "pass-arg")]
     print_ir_before: Vec<String>,
@@ -175,8 +203,12 @@ fn main() {
         input: cli.input,
         output: cli.output,
         pipeline: cli.pass_pipeline,
-        split_input_file: cli.split_input_file,
-        verify_diagnostics: cli.verify_diagnostics,
+        split_input_file: cli.split_input_file.map(split::input_marker),
+        output_split_marker: cli.output_split_marker,
+        verify_diagnostics: cli.verify_diagnostics.map(|mode| match mode {
+            Verify::All => VerifyMode::All,
+            Verify::OnlyExpected => VerifyMode::OnlyExpected,
+        }),
         print_before: selection(cli.print_ir_before_all, &cli.print_ir_before),
         print_after: selection(cli.print_ir_after_all, &cli.print_ir_after),
         print_after_change: cli.print_ir_after_change,

@@ -134,18 +134,25 @@ enum Place {
 }
 
 /// Compares `diagnostics` (and their notes) with `expected`: a problem for
-/// each diagnostic nothing expects and each annotation nothing matched,
-/// the diagnostics' in their order, then the annotations' (the located
-/// ones first, as `mlir-opt` reports them).
-pub fn check(expected: &[Expected], diagnostics: &[Captured], buffer_name: &str) -> Vec<Problem> {
+/// each diagnostic nothing expects (unless `only_expected`) and each
+/// annotation nothing matched, the diagnostics' in their order, then the
+/// annotations' (the located ones first, as `mlir-opt` reports them).
+pub fn check(
+    expected: &[Expected],
+    diagnostics: &[Captured],
+    buffer_name: &str,
+    only_expected: bool,
+) -> Vec<Problem> {
     let mut matched = vec![false; expected.len()];
     let mut problems = Vec::new();
     let flat = diagnostics
         .iter()
         .flat_map(|d| std::iter::once(d).chain(d.notes.iter()));
     for diagnostic in flat {
-        if let Some(problem) = match_one(expected, &mut matched, diagnostic, buffer_name) {
-            problems.push(problem);
+        match match_one(expected, &mut matched, diagnostic, buffer_name) {
+            Some((problem, Unmatched::Unexpected)) if only_expected => drop(problem),
+            Some((problem, _)) => problems.push(problem),
+            None => {}
         }
     }
     let unmatched = expected.iter().zip(&matched).filter(|(_, m)| !**m);
@@ -164,6 +171,14 @@ pub fn check(expected: &[Expected], diagnostics: &[Captured], buffer_name: &str)
     problems
 }
 
+/// Why a diagnostic matched no annotation.
+enum Unmatched {
+    /// One at its place has its text but another severity.
+    Severity,
+    /// None expects it.
+    Unexpected,
+}
+
 /// Marks the annotations `diagnostic` satisfies; the problem when none
 /// does.
 fn match_one(
@@ -171,7 +186,7 @@ fn match_one(
     matched: &mut [bool],
     diagnostic: &Captured,
     buffer_name: &str,
-) -> Option<Problem> {
+) -> Option<(Problem, Unmatched)> {
     let place = match &diagnostic.position {
         None => Place::Unknown,
         Some(p) if display_file(&p.file, buffer_name) == buffer_name => Place::Line(p.line),
@@ -194,22 +209,28 @@ fn match_one(
         near_miss = Some(e);
     }
     Some(match near_miss {
-        Some(e) => Problem {
-            at: Some(e.at.clone()),
-            message: format!(
-                "'{}' diagnostic emitted when expecting a '{}'",
-                diagnostic.severity, e.severity
-            ),
-            width: 1,
-        },
-        None => Problem {
-            at: diagnostic.position.as_ref().map(|p| Position {
-                file: display_file(&p.file, buffer_name).to_string(),
-                ..p.clone()
-            }),
-            message: format!("unexpected {}: {}", diagnostic.severity, diagnostic.message),
-            width: 1,
-        },
+        Some(e) => (
+            Problem {
+                at: Some(e.at.clone()),
+                message: format!(
+                    "'{}' diagnostic emitted when expecting a '{}'",
+                    diagnostic.severity, e.severity
+                ),
+                width: 1,
+            },
+            Unmatched::Severity,
+        ),
+        None => (
+            Problem {
+                at: diagnostic.position.as_ref().map(|p| Position {
+                    file: display_file(&p.file, buffer_name).to_string(),
+                    ..p.clone()
+                }),
+                message: format!("unexpected {}: {}", diagnostic.severity, diagnostic.message),
+                width: 1,
+            },
+            Unmatched::Unexpected,
+        ),
     })
 }
 
@@ -245,10 +266,10 @@ mod tests {
     fn matching() {
         let expected = expect("x\n// expected-error@-1 {{bad thing}}\n");
         let error = |line| diagnostic(Severity::Error, "-", line, "a bad thing here");
-        assert!(check(&expected, &[error(10)], "f.mlir").is_empty());
+        assert!(check(&expected, &[error(10)], "f.mlir", false).is_empty());
         // One annotation covers every such diagnostic on its line.
-        assert!(check(&expected, &[error(10), error(10)], "f.mlir").is_empty());
-        let problems = check(&expected, &[error(11)], "f.mlir");
+        assert!(check(&expected, &[error(10), error(10)], "f.mlir", false).is_empty());
+        let problems = check(&expected, &[error(11)], "f.mlir", false);
         assert_eq!(problems.len(), 2, "{problems:?}");
         assert_eq!(problems[0].message, "unexpected error: a bad thing here");
         assert_eq!(problems[0].at.as_ref().unwrap().file, "f.mlir");
@@ -261,7 +282,13 @@ mod tests {
         // In another file: nothing matches it, not even @unknown.
         let unknown = expect("// expected-error@unknown {{bad thing}}\n");
         let elsewhere = diagnostic(Severity::Error, "other.mlir", 10, "a bad thing");
-        assert_eq!(check(&unknown, &[elsewhere], "f.mlir").len(), 2);
+        assert_eq!(check(&unknown, &[elsewhere], "f.mlir", false).len(), 2);
+        // =only-expected: the unexpected one is not a problem, the missing
+        // annotation still is.
+        let problems = check(&expected, &[error(11)], "f.mlir", true);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].message.ends_with("was not produced"));
+        assert!(check(&expected, &[error(10), error(12)], "f.mlir", true).is_empty());
     }
 
     #[test]
@@ -271,6 +298,7 @@ mod tests {
             &expected,
             &[diagnostic(Severity::Error, "f.mlir", 10, "a thing")],
             "f.mlir",
+            false,
         );
         assert_eq!(
             problems[0].message,
