@@ -20,7 +20,7 @@ const SDMA: i32 = 0;
 const URMA: i32 = 1;
 const PUT: i32 = 0;
 const GET: i32 = 1;
-const NO_PEER: i32 = -1;
+const NO_PEER: i64 = pld_runtime_sys::PLD_DMA_NO_PEER;
 const ADD: i32 = 0;
 const GE: i32 = 1;
 const DEADLINE: Duration = Duration::from_secs(5);
@@ -51,7 +51,7 @@ fn submit(
     n: i64,
     engine: i32,
     direction: i32,
-    peer: i32,
+    peer: i64,
 ) -> i64 {
     // SAFETY: both blocks lie in the windows.
     unsafe {
@@ -226,18 +226,43 @@ fn a_urma_copy_must_go_to_its_peers_memory() {
         assert_eq!(submit(&env, (1, 0), (0, 0), 4, URMA, PUT, 3), 0);
         assert_eq!(submit(&env, (0, 0), (0, 8), 4, URMA, GET, 1), 0);
         assert_eq!(submit(&env, (1, 0), (0, 0), 4, URMA, PUT, NO_PEER), 0);
+        // A peer operand of -1 is a peer that is no rank, not a missing
+        // operand (dma24 M3: it was taken for PLD_DMA_NO_PEER).
+        assert_eq!(submit(&env, (1, 0), (0, 0), 4, URMA, PUT, -1), 0);
         // SDMA has no per-peer queue.
         let sdma = submit(&env, (2, 0), (0, 0), 4, SDMA, PUT, NO_PEER);
         assert_eq!(pld_sim_dma_wait(sdma, SDMA), 1);
     });
     let errors = outcome.errors.join("\n");
-    assert_eq!(outcome.errors.len(), 4, "{errors}");
+    assert_eq!(outcome.errors.len(), 5, "{errors}");
     assert!(errors.contains("a URMA TPUT_ASYNC names no peer: the op has no peer operand"));
+    assert!(errors.contains("on the queue to peer -1, which is not a rank of the domain"));
     assert!(errors.contains(
         "a URMA TPUT_ASYNC on the queue to rank 1 has its destination in rank 2's window"
     ));
     assert!(errors.contains("on the queue to peer 3, which is not a rank of the domain (3 ranks)"));
     assert!(errors.contains("TGET_ASYNC on the queue to rank 1 has its source in rank 0's window"));
+}
+
+#[test]
+fn a_copy_of_no_element_moves_nothing_on_either_engine() {
+    // Views of 0 elements at the end of the peer's window, which no byte
+    // of it holds: URMA refused the put ("its destination in memory
+    // outside every window") where SDMA took it (dma24 M2).
+    let end = 4096;
+    let outcome = run(2, |env| {
+        if env.rank != 0 {
+            return;
+        }
+        for engine in [URMA, SDMA] {
+            let peer = if engine == URMA { 1 } else { NO_PEER };
+            let put = submit(&env, (1, end / 4), (0, 0), 0, engine, PUT, peer);
+            assert_eq!(pld_sim_dma_wait(put, engine), 1);
+            let get = submit(&env, (0, 0), (1, end / 4), 0, engine, GET, peer);
+            assert_eq!(pld_sim_dma_wait(get, engine), 1);
+        }
+    });
+    assert!(outcome.ok(), "{outcome:?}");
 }
 
 #[test]
@@ -265,7 +290,7 @@ fn exchange(env: &RankEnv, waits: bool, reuse: bool) {
     for i in 0..4 {
         set_f32(env, me, i, (10 * me + i) as f32);
     }
-    let event = submit(env, (peer, 16), (me, 0), 4, URMA, PUT, peer as i32);
+    let event = submit(env, (peer, 16), (me, 0), 4, URMA, PUT, peer as i64);
     if reuse {
         // Writing the source while the copy may still read it.
         // SAFETY: a block of this rank's window.
@@ -431,7 +456,7 @@ fn two_blocks_on_one_per_peer_queue_are_a_finding_one_block_per_queue_is_not() {
                     1,
                     URMA,
                     PUT,
-                    peer as i32,
+                    peer as i64,
                 );
                 assert_eq!(pld_sim_dma_wait(event, URMA), 1);
             });

@@ -129,8 +129,10 @@ void pld_sim_fill_pad(void *data, int64_t rows, int64_t cols, int64_t valid_rows
 #define PLD_DMA_URMA 1
 #define PLD_DMA_PUT 0
 #define PLD_DMA_GET 1
-/* `peer` of a DMA that names no per-peer queue. */
-#define PLD_DMA_NO_PEER (-1)
+/* `peer` of a DMA that names no per-peer queue: outside the range of the
+ * op's i32 peer operand, so that any value the kernel gives (-1 too) is
+ * told apart from none. */
+#define PLD_DMA_NO_PEER (-9223372036854775807LL - 1)
 
 /* Submits a copy of the source's rows x cols block (strides in elements,
  * as pld_sim_copy) into the destination, whose view has `dst_elems`
@@ -138,14 +140,15 @@ void pld_sim_fill_pad(void *data, int64_t rows, int64_t cols, int64_t valid_rows
  * source), on `engine` (PLD_DMA_*), a put (the destination is the peer's)
  * or a get (the source is). A URMA copy goes on the calling rank's queue to
  * `peer` (PER_PEER mode: one writer per queue), whose window must hold the
- * remote side; an SDMA copy names no peer. Returns the event's handle,
+ * remote side; an SDMA copy names no peer. A copy of no element moves
+ * nothing on either engine, and its event completes as any other. Returns the event's handle,
  * never 0 for a submitted copy; 0 when nothing was submitted (an error of
  * the run, recorded, such as a side leaving its window or a destination
  * shorter than the source). */
 int64_t pld_sim_dma_submit(void *dst, int64_t dst_row_stride, int64_t dst_col_stride,
                            const void *src, int64_t src_row_stride, int64_t src_col_stride,
                            int64_t rows, int64_t cols, int64_t dst_elems, int32_t elem_bytes,
-                           int32_t engine, int32_t direction, int32_t peer);
+                           int32_t engine, int32_t direction, int64_t peer);
 
 /* Blocks until the copy of `event` is complete (AsyncEvent::Wait with a
  * session on `engine`, PLD_DMA_*, or -1 for a session not built): 1, or 0

@@ -1131,7 +1131,7 @@ inline AsyncEvent SubmitAsync(GlobalDstData &dst, GlobalSrcData &src, const Asyn
   const bool urma = engine == DmaEngine::URMA;
   const int64_t handle = pld_sim_dma_submit(dst.data(), n, 1, src.data(), n, 1, 1, n, dst.Numel(),
                                             static_cast<int32_t>(sizeof(T)), urma ? PLD_DMA_URMA : PLD_DMA_SDMA,
-                                            direction, urma ? static_cast<int32_t>(peer) : PLD_DMA_NO_PEER);
+                                            direction, urma ? static_cast<int64_t>(peer) : int64_t{PLD_DMA_NO_PEER});
   return AsyncEvent(static_cast<uint64_t>(handle), engine);
 }
 

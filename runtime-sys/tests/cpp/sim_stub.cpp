@@ -293,7 +293,7 @@ int64_t g_next_dma = 0;
 
 int64_t pld_sim_dma_submit(void *dst, int64_t dst_row_stride, int64_t dst_col_stride, const void *src,
                            int64_t src_row_stride, int64_t src_col_stride, int64_t rows, int64_t cols,
-                           int64_t dst_elems, int32_t elem_bytes, int32_t engine, int32_t direction, int32_t peer) {
+                           int64_t dst_elems, int32_t elem_bytes, int32_t engine, int32_t direction, int64_t peer) {
   (void)direction;
   if (dst_elems < rows * cols) {
     RecordError("an asynchronous copy into a destination shorter than its source");

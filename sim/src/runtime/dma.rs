@@ -161,7 +161,8 @@ pub(crate) struct Route {
     pub dst_elems: i64,
     pub engine: i32,
     pub direction: i32,
-    pub peer: i32,
+    /// The op's peer operand (an i32), or `PLD_DMA_NO_PEER`.
+    pub peer: i64,
 }
 
 /// `pld_sim_dma_submit` on `rank`'s thread: the event's handle, or 0 when
@@ -217,7 +218,7 @@ pub(crate) fn submit(
         return 0;
     };
     let peer = local_side(rank, direction, sides)
-        .and_then(|()| queue_peer(state, engine, direction, route.peer, sides));
+        .and_then(|()| queue_peer(state, engine, direction, (route.peer, moved > 0), sides));
     let peer = match peer {
         Ok(peer) => peer,
         Err(message) => {
@@ -290,7 +291,7 @@ fn queue_peer(
     state: &State<'_>,
     engine: Engine,
     direction: Direction,
-    peer: i32,
+    (peer, moves): (i64, bool),
     sides: Sides,
 ) -> Result<Option<usize>, String> {
     if engine == Engine::Sdma {
@@ -314,7 +315,9 @@ fn queue_peer(
         Direction::Put => (sides.writes, "destination"),
         Direction::Get => (sides.reads, "source"),
     };
-    if remote == Some(peer) {
+    // A copy of no element has no remote side to check (its view may end
+    // at the window's end, or lie anywhere).
+    if remote == Some(peer) || !moves {
         return Ok(Some(peer));
     }
     let actual = remote.map_or("memory outside every window".to_string(), |w| {

@@ -442,7 +442,7 @@ pub unsafe extern "C" fn pld_sim_dma_submit(
     elem_bytes: i32,
     engine: i32,
     direction: i32,
-    peer: i32,
+    peer: i64,
 ) -> i64 {
     let copy = CopyCall {
         dst,

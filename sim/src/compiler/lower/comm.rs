@@ -249,11 +249,12 @@ where
         } else {
             pld_runtime_sys::PLD_DMA_PUT
         }));
-        let peer = match ir::operand(op, 3) {
-            Some(peer) => peer,
-            None => b.i32(i64::from(pld_runtime_sys::PLD_DMA_NO_PEER)),
-        };
         let i64_type = ir::i64_type(self.context);
+        // Widened: the no-peer value is outside the operand's i32 range.
+        let peer = match ir::operand(op, 3) {
+            Some(peer) => b.value(melior::dialect::arith::extsi(peer, i64_type, b.location)),
+            None => self.i64(b, pld_runtime_sys::PLD_DMA_NO_PEER),
+        };
         Ok(ir::result(self.call(
             b,
             "pld_sim_dma_submit",

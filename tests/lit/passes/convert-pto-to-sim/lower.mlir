@@ -122,13 +122,16 @@ func.func @scalars(%p: !pto.ptr<f32>, %s: !pto.ptr<i32>, %ctx: !pto.ptr<i64>) at
 // CHECK: %[[DST_ELEMS:.*]] = arith.muli
 // CHECK: %[[ENGINE:.*]] = arith.trunci %[[SESSION]] : i64 to i32
 // CHECK: %[[PUT:.*]] = arith.constant 0 : i32
-// CHECK: %[[EVENT:.*]] = call @pld_sim_dma_submit(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[DST_ELEMS]], %{{.*}}, %[[ENGINE]], %[[PUT]], %arg2) : (!llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i64, i64, i64, i32, i32, i32, i32) -> i64
+// The peer widened to i64 (the no-peer value is outside the i32 range,
+// so that a peer operand of -1 is told apart from none).
+// CHECK: %[[PEER:.*]] = arith.extsi %arg2 : i32 to i64
+// CHECK: %[[EVENT:.*]] = call @pld_sim_dma_submit(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[DST_ELEMS]], %{{.*}}, %[[ENGINE]], %[[PUT]], %[[PEER]]) : (!llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i64, i64, i64, i32, i32, i32, i64) -> i64
 // CHECK: scf.for {{.*}} iter_args(%[[CARRIED:.*]] = %[[EVENT]]) -> (i64)
 // A wait or test polls its session's engine (the session's i64).
 // CHECK: %[[TEST_ENGINE:.*]] = arith.trunci %[[SESSION]] : i64 to i32
 // CHECK: call @pld_sim_dma_test(%[[CARRIED]], %[[TEST_ENGINE]]) : (i64, i32) -> i32
 // CHECK: call @pld_sim_dma_wait(%{{.*}}, %{{.*}}) : (i64, i32) -> i32
-// CHECK-DAG: func.func private @pld_sim_dma_submit(!llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i64, i64, i64, i32, i32, i32, i32) -> i64
+// CHECK-DAG: func.func private @pld_sim_dma_submit(!llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i64, i64, i64, i32, i32, i32, i64) -> i64
 // CHECK-DAG: func.func private @pld_sim_dma_wait(i64, i32) -> i32
 // CHECK-DAG: func.func private @pld_sim_dma_test(i64, i32) -> i32
 func.func @async(%p: !pto.ptr<f32>, %ws: i64, %peer: i32) attributes {pto.kernel_kind = #pto.kernel_kind<"vector">} {
