@@ -21,6 +21,7 @@ from __future__ import annotations
 # Helpers under private names: `dir(pld)` shows only the API (`__all__`).
 import numbers as _numbers
 import os as _os
+import warnings as _warnings
 from collections.abc import Mapping as _Mapping
 from pathlib import Path as _Path
 from typing import Literal as _Literal
@@ -30,7 +31,14 @@ from typing import overload as _overload
 from numpy import bool_ as _np_bool
 
 from . import _pld
-from ._errors import Diagnostic, Error, InputError, InputTypeError, TimeLimitError
+from ._errors import (
+    Diagnostic,
+    DiagnosticWarning,
+    Error,
+    InputError,
+    InputTypeError,
+    TimeLimitError,
+)
 from ._inputs import DTYPES, GENERATORS
 from ._results import (
     BlockedRank,
@@ -58,6 +66,7 @@ __all__ = [
     "DTYPES",
     "Deadlock",
     "Diagnostic",
+    "DiagnosticWarning",
     "Error",
     "ExploreFinding",
     "ExploreResult",
@@ -268,15 +277,19 @@ def opt(source: Source, pipeline: str | None = None, *, name: str | None = None,
     ``--mlir-use-nameloc-as-prefix``.
 
     Raises :class:`Error` with the diagnostics when the source does not
-    parse or verify, the pipeline is invalid, or a pass fails.
+    parse or verify, the pipeline is invalid, or a pass fails. The
+    warnings and remarks of a run that went through (which ``pld-opt``
+    prints on standard error) are issued as :class:`DiagnosticWarning`\ s.
     """
     if pipeline is not None and not isinstance(pipeline, str):
         raise TypeError(f"pipeline is a pass pipeline (a str, as --pass-pipeline), not "
                         f"{type(pipeline).__name__}")
     data, name = _read(source, name)
     printing = (bool(print_debug_info), bool(print_generic), bool(use_nameloc_as_prefix))
-    output = _pld.opt(data, pipeline, name, bool(verify_each), printing,
-                      bool(allow_unregistered_dialect), bool(emit_bytecode))
+    output, said = _pld.opt(data, pipeline, name, bool(verify_each), printing,
+                            bool(allow_unregistered_dialect), bool(emit_bytecode))
+    for text, diagnostic in said:
+        _warnings.warn(DiagnosticWarning(text, diagnostic), stacklevel=2)
     return output if emit_bytecode else output.decode("utf-8", errors="replace")
 
 

@@ -45,6 +45,18 @@ class Error(Exception):
         return self.message
 
 
+class DiagnosticWarning(UserWarning):
+    """A warning or remark MLIR emitted while ``pld.opt`` ran (a pass's
+    remark, the explorer's warning that its time limit cut the
+    schedules short), issued with :func:`warnings.warn` where ``pld-opt``
+    prints it on standard error. ``str()`` is what ``pld-opt`` prints;
+    ``diagnostic`` is the :class:`Diagnostic`."""
+
+    def __init__(self, message: str, diagnostic: Diagnostic) -> None:
+        super().__init__(message)
+        self.diagnostic = diagnostic
+
+
 class TimeLimitError(Error, TimeoutError):
     """A run (or an exploration) that went over its ``time_limit`` and was
     stopped, as ``pld-run --time-limit`` stops one: its waits returned and

@@ -3,13 +3,13 @@
 //! (`pld_tools::opt::process_source`, `pld_tools::translate`), so that
 //! they print what the tools print.
 
-use crate::error::{guarded, Failure};
+use crate::error::{diagnostic_to_python, guarded, Diagnostic, Failure};
 use crate::worker::{converse, never, Asker};
 use pld_ir::print::PrintOptions;
 use pld_tools::opt::{process_source, Options};
 use pld_tools::translate::{kernels_source, pto_source, KernelsFailed};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyList};
 
 /// What `pld.opt` says instead of MLIR's advice to use
 /// `-allow-unregistered-dialect`.
@@ -17,7 +17,9 @@ const PYTHON_ADVICE: &str =
     " (pld.opt(..., allow_unregistered_dialect=True) reads such ops in the generic form)";
 
 /// `pld-opt` on `source` (text or bytecode) with `pipeline`
-/// (`builtin.module(...)`): the module as text, or as bytecode.
+/// (`builtin.module(...)`): the module as text, or as bytecode, and the
+/// warnings and remarks the tool would print (each as printed, and as a
+/// `pld.Diagnostic`), which `pld.opt` issues as Python warnings.
 #[allow(clippy::too_many_arguments)]
 #[pyfunction]
 #[pyo3(signature = (source, pipeline, name, verify_each, printing, allow_unregistered_dialect, emit_bytecode))]
@@ -30,7 +32,7 @@ pub fn opt<'py>(
     printing: (bool, bool, bool),
     allow_unregistered_dialect: bool,
     emit_bytecode: bool,
-) -> PyResult<Bound<'py, PyBytes>> {
+) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyList>)> {
     let options = Options {
         pipeline,
         verify_each,
@@ -49,19 +51,37 @@ pub fn opt<'py>(
     // while the calling thread sat in the pipeline.
     let source = source.to_vec();
     let job = move |_: &Asker<(), ()>| guarded(|| opt_bytes(&source, &name, &options));
-    let output = converse(py, (None, never()), job, |_, ()| Ok(()), |_, _, _| {})?;
-    Ok(PyBytes::new(py, &output))
+    let (output, said) = converse(py, (None, never()), job, |_, ()| Ok(()), |_, _, _| {})?;
+    let warnings = PyList::empty(py);
+    for (text, diagnostic) in said {
+        warnings.append((text, diagnostic_to_python(py, &diagnostic)?))?;
+    }
+    Ok((PyBytes::new(py, &output), warnings))
 }
 
-fn opt_bytes(source: &[u8], name: &str, options: &Options) -> Result<Vec<u8>, Failure> {
+/// The output, and each warning or remark as printed and as a diagnostic.
+type Optimized = (Vec<u8>, Vec<(String, Diagnostic)>);
+
+fn opt_bytes(source: &[u8], name: &str, options: &Options) -> Result<Optimized, Failure> {
     let processed = process_source(source, name, options).map_err(Failure::plain)?;
-    if processed.held() {
-        if let Some(output) = processed.output {
-            return Ok(output);
-        }
-    }
     let text = String::from_utf8_lossy(source);
     let shown = (!pld_ir::parse::is_bytecode(source)).then_some(text.as_ref());
+    if processed.held() {
+        if let Some(output) = processed.output {
+            let said = processed
+                .diagnostics
+                .iter()
+                .map(|d| {
+                    let rendered = d.render_in(name, shown);
+                    (
+                        rendered.trim_end().to_string(),
+                        Diagnostic::captured(d, name),
+                    )
+                })
+                .collect();
+            return Ok((output, said));
+        }
+    }
     // MLIR's advice names pld-opt's flag; Python's word for it is the
     // keyword.
     let diagnostics: Vec<_> = processed

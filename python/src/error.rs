@@ -178,6 +178,15 @@ fn raise_named(
     Ok(PyErr::from_value(error))
 }
 
+/// `diagnostic` as a `pld.Diagnostic`.
+pub fn diagnostic_to_python<'py>(
+    py: Python<'py>,
+    diagnostic: &Diagnostic,
+) -> PyResult<Bound<'py, PyAny>> {
+    let class = py.import("pld._errors")?.getattr("Diagnostic")?;
+    to_python(&class, diagnostic)
+}
+
 /// A `pld.Diagnostic`.
 fn to_python<'py>(class: &Bound<'py, PyAny>, d: &Diagnostic) -> PyResult<Bound<'py, PyAny>> {
     let notes = PyList::empty(class.py());

@@ -193,3 +193,35 @@ def test_translate_errors(example, tmp_path: Path) -> None:
         pld.translate(example("allreduce.mlir"), "kernels", output_dir="")
     with pytest.raises(ValueError):
         pld.translate(example("allreduce.mlir"), "c++")  # type: ignore[call-overload]
+
+
+AUTO = """func.func @k(%d: tensor<1x1024xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%d, %s) {op = #pld.reduce_op<"sum">, mode = "auto"} : (tensor<1x1024xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<1x1024xf32, #pld.dist>
+  return
+}
+"""
+
+
+def test_warnings_and_remarks_are_python_warnings(tool, tmp_path: Path) -> None:
+    """What pld-opt prints on standard error of a run that went through
+    (a pass's remark, the explorer's time-limit warning) was dropped by
+    pld.opt (embed23 M3): each is a pld.DiagnosticWarning, its text as
+    pld-opt prints it."""
+    path = tmp_path / "auto.mlir"
+    path.write_text(AUTO)
+    pipeline = "builtin.module(pld-select-allreduce-modes{remarks=true})"
+    printed = tool("pld-opt", path, f"--pass-pipeline={pipeline}", "-o", "/dev/null")
+    assert printed.returncode == 0, printed.stderr
+    with pytest.warns(pld.DiagnosticWarning) as caught:
+        output = pld.opt(path, pipeline)
+    assert "pld.auto_mode" in output
+    [warning] = [w.message for w in caught]
+    assert str(warning) == printed.stderr.rstrip("\n")
+    diagnostic = warning.diagnostic
+    assert (diagnostic.severity, diagnostic.file, diagnostic.line) == ("remark", str(path), 2)
+    assert diagnostic.message.startswith('mode = "auto" chose "mesh" for 4096 bytes on 4 ranks')
+    # Without remarks, nothing is said.
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pld.opt(path, "builtin.module(pld-select-allreduce-modes)")
