@@ -217,7 +217,7 @@ impl PldPass for ExploreProtocol {
                 explored.failed
             }
             Some(Err(message)) => {
-                reports.push((Where::Module, Severity::Error, message));
+                reports.push(placed(message));
                 true
             }
             None if stalled.is_some() => true,
@@ -669,6 +669,25 @@ impl Budget {
             self.ran,
             pld_ir::diag::count(self.planned, "schedule")
         ))
+    }
+}
+
+/// An error of the exploring thread at the op it names, when it starts
+/// with one (`pld-explore-protocol: k.mlir:7:8: 'memref.alloca' op ...`,
+/// which was reported at the module's `k.mlir:0:0`), else at the module.
+fn placed(message: String) -> (Where, Severity, String) {
+    let prefix = "pld-explore-protocol: ";
+    let site = message.strip_prefix(prefix).and_then(|rest| {
+        let (place, said) = rest.split_once(": ")?;
+        let mut parts = place.rsplitn(3, ':');
+        let numbers = parts.next()?.parse::<usize>().is_ok()
+            && parts.next()?.parse::<usize>().is_ok()
+            && parts.next().is_some_and(|file| !file.is_empty());
+        numbers.then(|| (place.to_string(), format!("{prefix}{said}")))
+    });
+    match site {
+        Some((place, said)) => (Where::Site(place), Severity::Error, said),
+        None => (Where::Module, Severity::Error, message),
     }
 }
 

@@ -8,6 +8,11 @@
 // RUN: not pld-run %t/alloca.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=ALLOCA
 // ALLOCA: alloca.mlir:4:8: error: 'memref.alloca' op in kernel @k has no PTO form: the simulator compiles a converted kernel's PTO ops and scalar code (func, arith, math, scf, cf, index, affine ops) only
 // RUN: not pld-run %t/alloca.mlir --ranks 2 --explore 1 2>&1 | FileCheck %s --check-prefix=ALLOCA
+// pld-explore-protocol refuses it at the op too (it said it at
+// alloca.mlir:0:0, the place only in its text: trust23 M2).
+// RUN: not pld-opt %t/alloca.mlir --pass-pipeline='builtin.module(pld-to-pto,pld-explore-protocol{ranks=2})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PASS
+// PASS: alloca.mlir:4:8: error: pld-explore-protocol: 'memref.alloca' op has no PTO form
+// PASS-NEXT: {{^}}  %m = memref.alloca()
 // RUN: not pld-run %t/null.mlir --ranks 2 --time-limit 30 2>&1 | FileCheck %s --check-prefix=NULL
 // NULL: null.mlir:2:8: error: 'llvm.mlir.zero' op in kernel @k has no PTO form
 // RUN: not pld-run %t/outside.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=OUTSIDE
