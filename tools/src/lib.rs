@@ -24,6 +24,7 @@ pub mod inputs;
 pub mod mpi_agree;
 pub mod mpi_run;
 pub mod opt;
+pub mod opt_watch;
 pub mod options;
 pub mod report;
 pub mod run;

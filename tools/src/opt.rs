@@ -227,7 +227,12 @@ fn run_chunks(run: &Run, sink: &Sink, bytes: &[u8], timing: &mut Timing) -> i32 
     let joined = outputs.join(separator.as_slice());
     let to_file = options.output.as_deref().is_some_and(|path| path != "-");
     if !(failed && to_file) {
-        if let Err(e) = write_output_bytes(options.output.as_deref(), &joined) {
+        // (A Ctrl-C before is said as the pass it stopped.)
+        crate::opt_watch::writing();
+        crate::opt_watch::step(Some("writing the output".into()));
+        let written = write_output_bytes(options.output.as_deref(), &joined);
+        crate::opt_watch::wrote();
+        if let Err(e) = written {
             pld_ir::say!("pld-opt: error: {e}");
             return 1;
         }
@@ -378,6 +383,8 @@ impl<'c> Run<'_, 'c> {
         }
         for (index, step) in self.plan.iter().enumerate() {
             let started = timing.start();
+            // (Kept after the pass: Ctrl-C may have ended it just now.)
+            crate::opt_watch::step(Some(format!("running pass '{}'", step.step.pass)));
             let ran = step.run(&mut module).is_ok();
             let verified = ran
                 && (!self.options.verify_each

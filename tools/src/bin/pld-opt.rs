@@ -176,6 +176,7 @@ fn main() {
     pld_tools::files::quiet_on_closed_stdout();
     pld_sim::runtime::oom::exit_on_out_of_memory("pld-opt");
     let cli = pld_tools::args::parse_or_exit_1::<Cli>(pld_tools::args::text("pld-opt", 1));
+    pld_tools::opt_watch::start();
     if cli.list_passes {
         list_passes();
         return;
