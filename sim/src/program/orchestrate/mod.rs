@@ -885,27 +885,36 @@ impl ProgramRun {
     /// other devices interleave their own tasks. When that leaves a call
     /// without some member, and matching each device's k-th collective on
     /// a domain with the others' k-th completes every call with one kind of
-    /// collective, the calls are those: a module converted without its
+    /// collective, and no two devices' tasks share the place of a call left
+    /// incomplete, the calls are those: a module converted without its
     /// source's locations has one dispatch per device, each on a line of
     /// its own.
     fn calls(&self) -> Vec<Call> {
         // Every collective call has all its members (other tasks may run
         // on some devices of a domain only).
-        let complete = |calls: &[Call]| {
-            calls.iter().all(|c| {
-                let (device, index) = c.first;
-                self.collective_kind(&self.plan.tasks[device][index])
-                    .is_none()
-                    || c.tasks.iter().all(Option::is_some)
-            })
+        let whole = |c: &Call| {
+            let (device, index) = c.first;
+            self.collective_kind(&self.plan.tasks[device][index])
+                .is_none()
+                || c.tasks.iter().all(Option::is_some)
         };
+        let complete = |calls: &[Call]| calls.iter().all(whole);
         let mut placed = HashMap::new();
         let by_place = self.grouped(|device, domain, location, _| {
             let count = placed.entry((device, domain, location)).or_insert(0);
             *count += 1;
             Some((domain, location, *count))
         });
-        if complete(&by_place) {
+        // Order matches only calls left without members because each
+        // device's tasks come from places of its own: two members at the
+        // place of an incomplete call are a source with locations, whose
+        // different places (two kernels called on the even and the odd
+        // devices) are different calls, said as such.
+        let one_device_each = by_place
+            .iter()
+            .filter(|c| !whole(c))
+            .all(|c| c.tasks.iter().filter(|t| t.is_some()).count() <= 1);
+        if complete(&by_place) || !one_device_each {
             return by_place;
         }
         let mut ordered = HashMap::new();
@@ -1041,10 +1050,13 @@ impl ProgramRun {
     /// `call` read its operands or ran its task of it, said with what
     /// orders it (see [`Overlap`]): one that comes before the call on its
     /// device first, then one after it, then one of a device outside the
-    /// call's comm domain. A HOST barrier writes only its signal: never
-    /// named.
+    /// call's comm domain. A HOST barrier writes only its signal, and a
+    /// task whose views share no byte with the call's cannot have touched
+    /// its operands: never named.
     fn overlapped_by(&self, call: &Call, snapshots: &[Vec<Option<Snapshot>>]) -> Option<String> {
         let members = &self.plan.domains[call.domain].devices;
+        let (first_device, first_index) = call.first;
+        let called = &self.plan.tasks[first_device][first_index];
         // Where `device`'s task `index` stands to the call on its device.
         let order = |device: usize, index: usize| match members.iter().position(|&m| m == device) {
             Some(rank) => match call.tasks[rank] {
@@ -1070,7 +1082,10 @@ impl ProgramRun {
                         .is_some_and(|(from, to)| from < end && begin < to);
                     let task = &self.plan.tasks[device][index];
                     let barrier = matches!(task, Task::Builtin(b) if b.collective.kind == CollectiveKind::Barrier);
-                    if let (true, false, Some(overlap)) = (ran, barrier, order(device, index)) {
+                    let apart = !shares_bytes(task, called);
+                    if let (true, false, false, Some(overlap)) =
+                        (ran, barrier, apart, order(device, index))
+                    {
                         found.push((overlap, member, device, index));
                     }
                 }
@@ -1429,6 +1444,26 @@ fn check_distinct(task: &BuiltinTask) -> Result<(), String> {
 }
 
 /// The tensor arguments of a kernel task, in parameter order.
+/// Whether two tasks' views share a byte of one comm domain's window (the
+/// whole window view of a slice, as a slice's strided rows lie within it).
+fn shares_bytes(a: &Task, b: &Task) -> bool {
+    let views = |task: &Task| -> Vec<TensorRef> {
+        let tensors = match task {
+            Task::Builtin(t) => t.tensors.iter().collect(),
+            Task::Kernel(k) => tensors_of(k),
+        };
+        tensors.into_iter().map(TensorRef::whole).collect()
+    };
+    let span = |t: &TensorRef| (t.domain, t.offset, t.offset + t.bytes());
+    let theirs = views(b);
+    views(a).iter().any(|x| {
+        theirs.iter().any(|y| {
+            let ((dx, sx, ex), (dy, sy, ey)) = (span(x), span(y));
+            dx == dy && sx < ey && sy < ex
+        })
+    })
+}
+
 fn tensors_of(task: &KernelTask) -> Vec<&TensorRef> {
     task.args
         .iter()
@@ -1505,4 +1540,45 @@ fn list(names: &[String]) -> String {
         .map(|n| format!("@{n}"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::model::Dtype;
+
+    fn kernel(views: &[(usize, usize, usize)]) -> Task {
+        let args = views
+            .iter()
+            .map(|&(domain, offset, elements)| {
+                Arg::Tensor(TensorRef {
+                    domain,
+                    offset,
+                    shape: vec![elements],
+                    dtype: Dtype::F32,
+                    buffer: "b".into(),
+                    slice_of: None,
+                })
+            })
+            .collect();
+        Task::Kernel(KernelTask {
+            kernel: "k".into(),
+            args,
+            caller: "chip".into(),
+            location: "k.mlir:1:1".into(),
+            dispatch: String::new(),
+        })
+    }
+
+    #[test]
+    fn tasks_share_bytes_of_one_domain_only() {
+        // 16 f32 from byte 0 and 64: apart; from 60: one element shared.
+        let call = kernel(&[(0, 0, 16)]);
+        assert!(!shares_bytes(&kernel(&[(0, 64, 16)]), &call));
+        assert!(shares_bytes(&kernel(&[(0, 60, 16)]), &call));
+        assert!(shares_bytes(&kernel(&[(0, 64, 4), (0, 8, 1)]), &call));
+        // The same offsets in another domain's window.
+        assert!(!shares_bytes(&kernel(&[(1, 0, 16)]), &call));
+        assert!(!shares_bytes(&kernel(&[]), &call));
+    }
 }
