@@ -264,28 +264,26 @@ pub fn display_file<'a>(file: &'a str, buffer_name: &'a str) -> &'a str {
     }
 }
 
-/// Whether a note only repeats the op (MLIR adds "see current operation"
-/// to verifier errors); such notes are not shown.
-fn is_op_dump(note: &Captured) -> bool {
-    note.message.starts_with(subject::OP_DUMP)
-}
-
 /// A copy of `diagnostic` and its notes (without the op dumps), the op it
 /// is about named when MLIR left it unnamed (IRDL's errors; see
 /// `diag/subject.rs`).
 fn capture(diagnostic: &Received) -> Captured {
-    let notes: Vec<Captured> = diagnostic.notes().iter().map(capture).collect();
+    // The op dumps, read before a note's location is said in its text.
+    let (dumps, notes): (Vec<Received>, Vec<Received>) = diagnostic
+        .notes()
+        .into_iter()
+        .partition(|n| n.message().starts_with(subject::OP_DUMP));
+    let notes: Vec<Captured> = notes.iter().map(capture).collect();
     let message = diagnostic.message();
-    let dump = notes
-        .iter()
-        .find_map(|n| n.message.strip_prefix(subject::OP_DUMP));
+    let dump = dumps
+        .first()
+        .map(|n| n.message()[subject::OP_DUMP.len()..].to_string());
     let message = match dump {
-        Some(dump) => subject::named(&message, dump),
+        Some(dump) => subject::named(&message, &dump),
         None => message,
     };
     let location = diagnostic.location();
-    let mut shown = crate::loc::shown_positions(location).into_iter();
-    let position = shown.next();
+    let position = position(location);
     // A location that names no file (`loc("bar")`) is said, as MLIR says
     // it, rather than dropped.
     let message = match &position {
@@ -293,19 +291,19 @@ fn capture(diagnostic: &Received) -> Captured {
         _ => message,
     };
     // The callers of a call-site location, as MLIR notes them.
-    let callers = shown.map(|position| Captured {
-        severity: Severity::Note,
-        position: Some(position),
-        message: "called from".to_string(),
-        notes: Vec::new(),
-    });
+    let callers = crate::loc::callers(location)
+        .into_iter()
+        .map(|position| Captured {
+            severity: Severity::Note,
+            position: Some(position),
+            message: "called from".to_string(),
+            notes: Vec::new(),
+        });
     Captured {
         severity: diagnostic.severity(),
         position,
         message,
-        notes: callers
-            .chain(notes.into_iter().filter(|n| !is_op_dump(n)))
-            .collect(),
+        notes: callers.chain(notes).collect(),
     }
 }
 

@@ -29,7 +29,8 @@ pub fn file_name(location: Location) -> Option<String> {
 }
 
 /// The first file position a location refers to, looking through names,
-/// call sites and fused locations.
+/// call sites (the callee's, else the caller's, as MLIR shows a
+/// diagnostic) and fused locations.
 pub fn position(location: Location) -> Option<Position> {
     if location.is_file_line_col_range() {
         return Some(Position {
@@ -42,7 +43,8 @@ pub fn position(location: Location) -> Option<Position> {
         return position(location.name_child_location());
     }
     if location.is_call_site() {
-        return position(location.call_site_callee());
+        return position(location.call_site_callee())
+            .or_else(|| position(location.call_site_caller()));
     }
     if location.is_fused() {
         return (0..location.fused_num_locations())
@@ -51,14 +53,16 @@ pub fn position(location: Location) -> Option<Position> {
     None
 }
 
-/// Where MLIR's source-manager handler shows a diagnostic at `location`:
-/// its first file position ([`position`], a call site's callee), then, for
-/// a call site, each caller's in turn (its "called from" notes). The first
-/// is where the diagnostic is shown, the rest are notes; empty when no
-/// part of the location names a file.
-pub fn shown_positions(location: Location) -> Vec<Position> {
-    let mut shown: Vec<Position> = position(location).into_iter().collect();
+/// The callers of the call site `location` is (or names: `loc("bar"(callsite(...)))`),
+/// innermost first, each at its file position: MLIR's source-manager
+/// handler adds a `called from` note at each, after the diagnostic at
+/// [`position`].
+pub fn callers(location: Location) -> Vec<Position> {
     let mut at = location;
+    while at.is_name() {
+        at = at.name_child_location();
+    }
+    let mut shown = Vec::new();
     // (MLIR shows at most 10 callers, too.)
     for _ in 0..CALLERS {
         if !at.is_call_site() {

@@ -75,13 +75,12 @@ fn run_input(options: &Options) -> i32 {
 /// input as `file:line:col: error: message` with the source line and a
 /// caret; anything else as `pld-run: error: message`.
 pub fn shown_error(message: &str, buffer_name: &str, text: &str) -> String {
-    let lines: Vec<&str> = message.lines().collect();
-    let unlocated = |l: &str| {
-        l.strip_prefix(buffer_name)
-            .and_then(|rest| rest.strip_prefix(": "))
-            .is_some_and(|rest| SEVERITIES.iter().any(|k| rest.starts_with(k)))
-    };
-    if let Some(first) = lines.iter().position(|l| is_diagnostic(l) || unlocated(l)) {
+    let lines: Vec<String> = message
+        .lines()
+        .map(|l| as_diagnostic(l, buffer_name))
+        .collect();
+    let diagnostic = |l: &String| is_diagnostic(l) || is_unlocated(l, buffer_name);
+    if let Some(first) = lines.iter().position(diagnostic) {
         return lines[first..].join("\n");
     }
     if let Some((line, column, rest)) = located(message, buffer_name) {
@@ -92,6 +91,34 @@ pub fn shown_error(message: &str, buffer_name: &str, text: &str) -> String {
         );
     }
     format!("pld-run: error: {message}")
+}
+
+/// `line` as a diagnostic line when it is one behind the name of the
+/// file that failed (`k.mlir: other.mlir:3:4: error: ...`, for an op of
+/// another file) or of the simulator's stand-in for it (`<kernel>:
+/// error: ...`, for an op without a location, which is the file's); else
+/// as it is.
+fn as_diagnostic(line: &str, buffer_name: &str) -> String {
+    let rest = line
+        .strip_prefix(buffer_name)
+        .and_then(|r| r.strip_prefix(": "))
+        .unwrap_or(line);
+    let rest = ["<kernel>", "<lowered>"]
+        .iter()
+        .find_map(|stand_in| rest.strip_prefix(stand_in))
+        .map_or_else(|| rest.to_string(), |r| format!("{buffer_name}{r}"));
+    match is_diagnostic(&rest) || is_unlocated(&rest, buffer_name) {
+        true => rest,
+        false => line.to_string(),
+    }
+}
+
+/// `<buffer_name>: error: ...` (or warning, note, remark): a diagnostic
+/// at a location that names no place in the file.
+fn is_unlocated(line: &str, buffer_name: &str) -> bool {
+    line.strip_prefix(buffer_name)
+        .and_then(|rest| rest.strip_prefix(": "))
+        .is_some_and(|rest| SEVERITIES.iter().any(|k| rest.starts_with(k)))
 }
 
 /// `file:line:col: error: ...` (or warning, note, remark).

@@ -14,7 +14,10 @@
 
 use crate::compiler::lower::{self, declarations};
 use melior::{
-    ir::{block::BlockLike, operation::OperationLike, Module, OperationRef, RegionLike},
+    ir::{
+        block::BlockLike, operation::OperationLike, r#type::TypeLike, Module, OperationRef,
+        RegionLike, ValueLike,
+    },
     pass::Pass,
     Context,
 };
@@ -170,24 +173,48 @@ fn kernels_scalar<'c, 'a>(
         .into_iter()
         .filter(|f| f.attribute("pto.kernel_kind").is_ok() && has_body(*f));
     for kernel in kernels {
-        let foreign = ir::collect(kernel, |n| {
-            let dialect = n.split('.').next().unwrap_or_default();
-            dialect != "pto" && !HELPER_DIALECTS.contains(&dialect)
-        });
-        if let Some(op) = foreign.first() {
-            let name = ir::symbol_name(kernel).unwrap_or_default();
+        let name = ir::symbol_name(kernel).unwrap_or_default();
+        for op in ir::collect(kernel, |n| !n.starts_with("pto.")) {
+            let what = match outside_scalar_code(op) {
+                None => continue,
+                Some(Outside::Dialect) => String::new(),
+                Some(Outside::Makes(t)) => format!(" makes a {t}, which"),
+            };
             return Err((
-                *op,
+                op,
                 format!(
-                    "'{}' op in kernel @{name} has no PTO form: the simulator compiles a \
+                    "'{}' op in kernel @{name}{what} has no PTO form: the simulator compiles a \
                      converted kernel's PTO ops and scalar code ({} ops) only",
-                    ir::op_name(op),
+                    ir::op_name(&op),
                     HELPER_DIALECTS.join(", ")
                 ),
             ));
         }
     }
     Ok(())
+}
+
+/// Why an op is not scalar code.
+enum Outside {
+    /// Its dialect is none of [`HELPER_DIALECTS`].
+    Dialect,
+    /// It makes a tensor or a memref (a tensor constant of `arith`'s
+    /// failed "to convert to LLVM IR", without a place).
+    Makes(String),
+}
+
+/// Why `op` is not scalar code, which MLIR's LLVM lowering compiles as it
+/// is; `None` when it is.
+fn outside_scalar_code(op: OperationRef) -> Option<Outside> {
+    let name = ir::op_name(&op);
+    if !HELPER_DIALECTS.contains(&name.split('.').next().unwrap_or_default()) {
+        return Some(Outside::Dialect);
+    }
+    (0..op.result_count())
+        .filter_map(|i| op.result(i).ok())
+        .map(|r| r.r#type())
+        .find(|t| t.is_tensor() || t.is_mem_ref() || t.is_unranked_mem_ref())
+        .map(|t| Outside::Makes(t.to_string()))
 }
 
 /// The names of the functions without `pto.kernel_kind` that the kernels
@@ -299,24 +326,29 @@ fn check_helper<'c, 'a>(
     helper: OperationRef<'c, 'a>,
     name: &str,
 ) -> Result<(), (OperationRef<'c, 'a>, String)> {
-    let foreign = ir::collect(helper, |n| {
-        !HELPER_DIALECTS.contains(&n.split('.').next().unwrap_or_default())
-    });
+    let foreign: Vec<(OperationRef, Outside)> = ir::collect(helper, |_| true)
+        .into_iter()
+        .filter_map(|op| Some((op, outside_scalar_code(op)?)))
+        .collect();
     let returns = ir::function_type(helper).is_some_and(|t| t.result_count() > 0);
     let results = match returns {
         true => " (a kernel returns nothing: give its results back through a tensor parameter)",
         false => "",
     };
-    match foreign.first() {
+    match foreign.into_iter().next() {
         None => Ok(()),
-        Some(op) => Err((
-            *op,
+        Some((op, why)) => Err((
+            op,
             format!(
-                "'{}' op is in @{name}, which a kernel calls and which is not a converted \
+                "'{}' op{} is in @{name}, which a kernel calls and which is not a converted \
                  kernel: the simulator compiles such helpers when they hold scalar code only \
                  ({} ops); give @{name} a pld.kind (#pld.func_kind<\"incore\">) so that \
                  convert-pld-to-pto converts it as a kernel{results}",
-                ir::op_name(op),
+                ir::op_name(&op),
+                match why {
+                    Outside::Dialect => String::new(),
+                    Outside::Makes(t) => format!(" (a {t})"),
+                },
                 HELPER_DIALECTS.join(", ")
             ),
         )),

@@ -2,12 +2,17 @@
 
 use melior::ir::{operation::OperationLike, OperationRef};
 
-/// `file:line:col` of an op, when its location has one.
+/// `file:line:col` of an op, when its location has one: where MLIR shows
+/// a diagnostic at it (a call site's callee, else its caller).
 pub fn position(op: OperationRef) -> Option<String> {
     pld_ir::loc::position(op.location()).map(|p| format!("{}:{}:{}", p.file, p.line, p.column))
 }
 
-/// `file:line:col` of an op, or a stand-in naming it (`a pto.tload`).
-pub(crate) fn location_of(op: OperationRef, name: &str) -> String {
-    position(op).unwrap_or_else(|| format!("a {name}"))
+/// `file:line:col` of an op, or its location as MLIR prints one that
+/// names no file (`loc("bar")`), or `<unknown>` (MLIR's word).
+pub(crate) fn location_of(op: OperationRef) -> String {
+    position(op).unwrap_or_else(|| match op.location().to_string() {
+        unknown if unknown == "loc(unknown)" => "<unknown>".to_string(),
+        printed => printed,
+    })
 }

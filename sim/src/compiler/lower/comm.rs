@@ -144,7 +144,7 @@ where
         }
         let dst_at = self.offset(&body, dst.address, dst_offset, dst.element);
         let src_at = self.offset(&body, src.address, src_offset, src.element);
-        let location = crate::compiler::locate::location_of(op, name);
+        let location = crate::compiler::locate::location_of(op);
         let site = self.i64(&body, crate::runtime::sites::register(name, location));
         self.call(&body, "pld_sim_at", &[site], &[]);
         (body, dst_at, src_at)

@@ -176,10 +176,8 @@ where
         };
         if makes_device_call(&name) {
             // The explorer's reports name the op through its site.
-            let site = crate::runtime::sites::register(
-                &name,
-                crate::compiler::locate::location_of(op, &name),
-            );
+            let site =
+                crate::runtime::sites::register(&name, crate::compiler::locate::location_of(op));
             let site = self.i64(&cx.b, site);
             self.call(&cx.b, "pld_sim_at", &[site], &[]);
         }

@@ -99,8 +99,7 @@ where
             let load = llvm::load(self.context, address, ty, b.location, Default::default());
             return b.value(load);
         }
-        let site =
-            crate::runtime::sites::register(name, crate::compiler::locate::location_of(op, name));
+        let site = crate::runtime::sites::register(name, crate::compiler::locate::location_of(op));
         let (slot, site) = (self.to_i64(b, slot), self.i64(b, site));
         ir::result(self.call(b, "pld_sim_context_slot", &[context, slot, site], &[ty]))
     }
@@ -128,8 +127,7 @@ where
         let past = b.less_than(b.sub(extent, self.i64(b, 1)), offset);
         let outside = b.value(melior::dialect::arith::ori(below, past, b.location));
         let numbers = [self.i64(b, -1), offset, self.i64(b, 1), extent];
-        let site =
-            crate::runtime::sites::register(name, crate::compiler::locate::location_of(op, name));
+        let site = crate::runtime::sites::register(name, crate::compiler::locate::location_of(op));
         self.stand_in(b, address, outside, numbers, site)
     }
 
@@ -154,8 +152,7 @@ where
         let Some(bytes) = pld_ir::types::byte_width(ty) else {
             return address;
         };
-        let site =
-            crate::runtime::sites::register(name, crate::compiler::locate::location_of(op, name));
+        let site = crate::runtime::sites::register(name, crate::compiler::locate::location_of(op));
         let (bytes, site) = (self.i64(b, bytes), self.i64(b, site));
         let write = b.i32(i64::from(write));
         let pointer = address.r#type();

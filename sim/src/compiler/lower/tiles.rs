@@ -63,7 +63,7 @@ where
         let shape = self.tile(op, result)?;
         let view = pld_dialect::ops::OpView::new(op).expect("a registered op");
         let bytes = self.i64(b, TILE_HEADER + shape.rows * shape.cols * shape.bytes);
-        let location = crate::compiler::locate::location_of(op, name);
+        let location = crate::compiler::locate::location_of(op);
         let site = self.i64(b, crate::runtime::sites::register(name, location));
         let tile = ir::result(self.call(b, "pld_sim_tile_alloc", &[site, bytes], &[self.pointer]));
         let extent = |group: &str, k: usize, physical: i64| {

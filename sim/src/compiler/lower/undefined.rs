@@ -273,8 +273,7 @@ fn report<'c, 'a>(
 ) where
     'c: 'a,
 {
-    let site =
-        crate::runtime::sites::register(name, crate::compiler::locate::location_of(op, name));
+    let site = crate::runtime::sites::register(name, crate::compiler::locate::location_of(op));
     let branch = b.if_then_else(any, &[]);
     let then = &branch.then_body;
     let site = then.value(ir::constant(

@@ -51,10 +51,8 @@ where
                     .zip(tensor.strides.iter().copied())
                     .collect();
                 let address = self.checked_address(b, tensor.base, &terms, tensor.element);
-                let site = crate::runtime::sites::register(
-                    name,
-                    crate::compiler::locate::location_of(op, name),
-                );
+                let site =
+                    crate::runtime::sites::register(name, crate::compiler::locate::location_of(op));
                 let bounds = Bounds {
                     offsets: &offsets,
                     sizes: &sizes,

@@ -87,3 +87,26 @@ func.func @null(%p: !pto.ptr<f32>) attributes {pto.kernel_kind = #pto.kernel_kin
   %v = llvm.load %z : !llvm.ptr -> i32
   return
 }
+
+// -----
+
+// A tensor constant is arith's, but no scalar code: it failed "to convert
+// to LLVM IR", without a place (recheck24 M2).
+func.func @constant(%p: !pto.ptr<f32>) attributes {pto.kernel_kind = #pto.kernel_kind<"vector">} {
+  // expected-error@+1 {{'arith.constant' op in kernel @constant makes a tensor<4xf32>, which has no PTO form}}
+  %t = arith.constant dense<1.0> : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @helper() -> f32 {
+  // expected-error@+1 {{'arith.constant' op (a tensor<4xf32>) is in @helper, which a kernel calls}}
+  %t = arith.constant dense<1.0> : tensor<4xf32>
+  %f = arith.constant 1.0 : f32
+  return %f : f32
+}
+func.func @calls(%p: !pto.ptr<f32>) attributes {pto.kernel_kind = #pto.kernel_kind<"vector">} {
+  %f = func.call @helper() : () -> f32
+  return
+}

@@ -10,6 +10,16 @@
 // NAME: {{^}}name.mlir: error: loc("bar"): 'pld.tensor_barrier' op signal must be a distributed tensor
 // RUN: cd %t && not pld-run name.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=NAME-TOOL --implicit-check-not="verify failed"
 // NAME-TOOL: {{^}}name.mlir: error: loc("bar"): 'pld.tensor_barrier' op signal must be a distributed tensor
+// pld-run showed only the note of an error at a call site into another
+// file, and said "pld-run: error: k.mlir: other.mlir:3:4: error: ..." of
+// an op of another file (recheck24 M1, L1):
+// RUN: cd %t && not pld-run calls-run.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=RUNCALLS
+// RUNCALLS: {{^}}callee.mlir:1:2: error: 'memref.alloca' op in kernel @k has no PTO form
+// RUNCALLS-NEXT: {{^}}caller.mlir:7:9: note: called from
+// A run-time error at a name location said "rank 0: a arith.divsi:
+// arith.divsi: divides by zero" (recheck24 M3):
+// RUN: cd %t && not pld-run divide.mlir --ranks 1 2>&1 | FileCheck %s --check-prefix=DIVIDE
+// DIVIDE: pld-run: error: rank 0: loc("bar"): arith.divsi: divides by zero
 // RUN: cd %t && not pld-opt named-file.mlir 2>&1 | FileCheck %s --check-prefix=NAMED-FILE
 // NAMED-FILE: {{^}}named-file.mlir:2:8: error: 'pld.tensor_barrier' op signal must be a distributed tensor
 // NAMED-FILE-NEXT: {{^}}  %a = "pld.tensor_barrier"
@@ -18,8 +28,13 @@
 // CALLS-NEXT: {{^}}mid.mlir:8:2: note: called from
 // CALLS-NEXT: {{^}}top.mlir:12:7: note: called from
 // RUN: cd %t && not pld-opt unnamed-callee.mlir 2>&1 | FileCheck %s --check-prefix=UNNAMED
+// As mlir-opt: the caller is both where the error is and a note.
 // UNNAMED: {{^}}unnamed-callee.mlir:1:1: error: 'pld.tensor_barrier' op signal must be a distributed tensor
-// UNNAMED-NOT: called from
+// UNNAMED: {{^}}unnamed-callee.mlir:1:1: note: called from
+// A name around a call site keeps its callers (as mlir-opt does):
+// RUN: cd %t && not pld-opt named-calls.mlir 2>&1 | FileCheck %s --check-prefix=NAMED-CALLS
+// NAMED-CALLS: {{^}}x.mlir:5:5: error: 'pld.tensor_barrier' op signal
+// NAMED-CALLS-NEXT: {{^}}y.mlir:6:6: note: called from
 // RUN: cd %t && not pld-opt fused.mlir 2>&1 | FileCheck %s --check-prefix=FUSED
 // FUSED: {{^}}f.mlir:2:3: error: 'pld.tensor_barrier' op signal must be a distributed tensor
 // RUN: cd %t && not pld-opt unknown.mlir 2>&1 | FileCheck %s --check-prefix=UNKNOWN
@@ -45,6 +60,11 @@ func.func @k(%t: tensor<4x1xi32>) attributes {pld.kind = #pld.func_kind<"incore"
   %a = "pld.tensor_barrier"(%t) : (tensor<4x1xi32>) -> tensor<4x1xi32> loc(callsite("foo" at "unnamed-callee.mlir":1:1))
   return
 }
+//--- named-calls.mlir
+func.func @k(%t: tensor<4x1xi32>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %a = "pld.tensor_barrier"(%t) : (tensor<4x1xi32>) -> tensor<4x1xi32> loc("bar"(callsite("x.mlir":5:5 at "y.mlir":6:6)))
+  return
+}
 //--- fused.mlir
 func.func @k(%t: tensor<4x1xi32>) attributes {pld.kind = #pld.func_kind<"incore">} {
   %a = "pld.tensor_barrier"(%t) : (tensor<4x1xi32>) -> tensor<4x1xi32> loc(fused["f.mlir":2:3, "g.mlir":4:5])
@@ -53,5 +73,18 @@ func.func @k(%t: tensor<4x1xi32>) attributes {pld.kind = #pld.func_kind<"incore"
 //--- unknown.mlir
 func.func @k(%t: tensor<4x1xi32>) attributes {pld.kind = #pld.func_kind<"incore">} {
   %a = "pld.tensor_barrier"(%t) : (tensor<4x1xi32>) -> tensor<4x1xi32> loc(unknown)
+  return
+}
+//--- calls-run.mlir
+func.func @k(%signal: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %m = memref.alloca() : memref<4xf32> loc(callsite("callee.mlir":1:2 at "caller.mlir":7:9))
+  return
+}
+//--- divide.mlir
+func.func @k(%x: tensor<1x4xi32>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %v = "pld.tensor_read"(%x, %c0, %c0) : (tensor<1x4xi32>, index, index) -> i32
+  %z = arith.subi %v, %v : i32
+  %d = arith.divsi %v, %z : i32 loc("bar")
   return
 }

@@ -15,6 +15,11 @@
 // PASS-NEXT: {{^}}  %m = memref.alloca()
 // RUN: not pld-run %t/null.mlir --ranks 2 --time-limit 30 2>&1 | FileCheck %s --check-prefix=NULL
 // NULL: null.mlir:2:8: error: 'llvm.mlir.zero' op in kernel @k has no PTO form
+// A tensor constant (arith's, but no scalar code) said "compiling to
+// machine code failed: could not convert to LLVM IR", at no place
+// (recheck24 M2).
+// RUN: not pld-run %t/constant.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=CONSTANT
+// CONSTANT: constant.mlir:2:8: error: 'arith.constant' op in kernel @k makes a tensor<4xf32>, which has no PTO form
 // RUN: not pld-run %t/outside.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=OUTSIDE
 // OUTSIDE: outside.mlir:2:8: error: 'memref.alloc' op in kernel @k has no PTO form
 
@@ -52,5 +57,11 @@ func.func @k(%sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_
   scf.if %ok {
     %r = "pld.tensor_barrier"(%sig) : (tensor<2x1xi32, #pld.dist>) -> tensor<2x1xi32, #pld.dist>
   }
+  return
+}
+//--- constant.mlir
+func.func @k(%sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %t = arith.constant dense<1.0> : tensor<4xf32>
+  %r = "pld.tensor_barrier"(%sig) : (tensor<2x1xi32, #pld.dist>) -> tensor<2x1xi32, #pld.dist>
   return
 }
