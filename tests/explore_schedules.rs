@@ -164,5 +164,5 @@ fn a_replayed_seed_takes_its_recorded_schedule() {
         replayed += 1;
     }
     let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(replayed, 12);
+    assert_eq!(replayed, 14);
 }
