@@ -236,24 +236,55 @@ fn scope_devices<'c, 'a>(
         .iter()
         .map(|(_, a)| allocation_name(*a))
         .collect();
-    let scope = ir::ancestors(op)
+    let scopes: Vec<CommDomain> = ir::ancestors(op)
         .into_iter()
         .filter_map(CommDomain::cast)
-        .find(|scope| {
-            let slots = scope.slots().unwrap_or_default();
-            names.iter().all(|n| slots.contains(n))
+        .collect();
+    let holds =
+        |scope: &CommDomain, name: &String| scope.slots().unwrap_or_default().contains(name);
+    // Each in a scope around the op, but no scope holds them all: the
+    // operands are buffers of different comm domains (it said to run
+    // pld-materialize-comm-domain-scopes, which made those scopes).
+    let theirs: Option<Vec<String>> = names
+        .iter()
+        .map(|n| {
+            let scope = scopes.iter().find(|s| holds(s, n))?;
+            let devices = scope.devices().unwrap_or_default();
+            Some(format!("{n} (devices {})", device_list(&devices)))
         })
-        .ok_or_else(|| {
-            format!(
+        .collect();
+    let scope = scopes
+        .iter()
+        .find(|scope| names.iter().all(|n| holds(scope, n)))
+        .ok_or_else(|| match &theirs {
+            Some(theirs) => format!(
+                "takes window buffers of different comm domains, {}: a collective's operands \
+                 are buffers of one comm domain (use them on the same devices)",
+                theirs.join(" and ")
+            ),
+            None => format!(
                 "is not inside a pld.comm_domain holding {}; run \
                  pld-materialize-comm-domain-scopes first (where the function has scopes, \
                  written by hand, which the pass keeps, or made for other uses of these \
                  allocations, one scope around this op must name them all in its slots)",
                 names.join(", ")
-            )
+            ),
         })?;
     let devices = scope.devices().unwrap_or_default();
     Ok((!devices.is_empty()).then_some(devices))
+}
+
+/// `0, 1, 3`, or `0 to 3` for a run of three or more.
+fn device_list(devices: &[i64]) -> String {
+    let run = devices.len() >= 3 && devices.windows(2).all(|w| w[1] == w[0] + 1);
+    match (run, devices.first(), devices.last()) {
+        (true, Some(first), Some(last)) => format!("{first} to {last}"),
+        _ => devices
+            .iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
 }
 
 /// What step 4 checks one collective with.
