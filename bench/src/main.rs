@@ -163,6 +163,7 @@ Options:
                 calibrate; fewer for large calls) [default: 200]
   --quick       A smaller sweep where a benchmark has one (algorithms: 4 KiB, 256 KiB, 16 MiB)
   -h, --help    Print help
+  -V, --version Print the version
 
 Environment:
   PLD_BIN_DIR   Directory of the pld binaries (default: target/release, then target/debug)
@@ -172,6 +173,7 @@ Environment:
 /// What the command line asks for.
 enum Action {
     Help,
+    Version,
     List,
     /// The benchmarks, and the flags the command line gave.
     Run(Vec<&'static Benchmark>, Vec<&'static str>),
@@ -195,6 +197,7 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<(Action, Config)
         };
         match flag {
             "-h" | "--help" => return Ok((Action::Help, config)),
+            "-V" | "--version" => return Ok((Action::Version, config)),
             "--quick" => {
                 config.quick = true;
                 given.push("--quick");
@@ -390,6 +393,8 @@ fn main() -> ExitCode {
     interrupt::install();
     match action {
         Action::Help => println!("{USAGE}"),
+        // As the other tools say it.
+        Action::Version => println!("pld-bench {} (MLIR/LLVM 22)", env!("CARGO_PKG_VERSION")),
         Action::List => list(),
         Action::Run(benchmarks, given) => {
             unread(&benchmarks, &given);
@@ -413,6 +418,7 @@ mod tests {
     fn describe(action: &Action) -> String {
         match action {
             Action::Help => "help".into(),
+            Action::Version => "version".into(),
             Action::List => "list".into(),
             Action::Run(benchmarks, _) => {
                 let names: Vec<_> = benchmarks.iter().map(|b| b.name).collect();
@@ -434,6 +440,8 @@ mod tests {
     fn parses_commands_and_options() {
         assert_eq!(describe(&parse(&["help"]).unwrap().0), "help");
         assert_eq!(describe(&parse(&["-h", "all"]).unwrap().0), "help");
+        assert_eq!(describe(&parse(&["--version"]).unwrap().0), "version");
+        assert_eq!(describe(&parse(&["-V", "all"]).unwrap().0), "version");
         assert_eq!(describe(&parse(&["list"]).unwrap().0), "list");
         let (action, config) = parse(&["--runs", "5", "cold-start", "--warmup=1"]).unwrap();
         assert_eq!(describe(&action), "run cold-start");
