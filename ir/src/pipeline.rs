@@ -406,21 +406,22 @@ pub fn plan<'c>(
     plan_instrumented(context, steps, registry, &Instrumentation::default())
 }
 
-/// [`plan`] with `instrumentation` in every step's pass manager.
-pub fn plan_instrumented<'c>(
-    context: &'c Context,
-    steps: &[Step],
+/// Whether `instrumentation` can be set up: the passes its options name
+/// exist, and a module-scope print has threading off. The error names the
+/// option (it is no error of the pipeline).
+pub fn check_instrumentation(
+    context: &Context,
     registry: &Registry,
     instrumentation: &Instrumentation,
-) -> Result<Vec<Planned<'c>>, PipelineError> {
+) -> Result<(), String> {
     register_all_passes();
     if instrumentation.module_scope && instrumentation.threading && instrumentation.prints() {
         // MLIR aborts the process when asked for this; say it instead.
-        return Err(PipelineError(
+        return Err(
             "IR print for module scope can't be setup on a pass-manager without disabling \
              multi-threading first (add --mlir-disable-threading)"
                 .into(),
-        ));
+        );
     }
     for (option, selection) in [
         ("--mlir-print-ir-before", &instrumentation.print_before),
@@ -429,10 +430,21 @@ pub fn plan_instrumented<'c>(
         if let PassSelection::Passes(passes) = selection {
             for pass in passes {
                 check_pass_name(context, pass, registry)
-                    .map_err(|e| PipelineError(format!("for the {option} option: {e}")))?;
+                    .map_err(|e| format!("for the {option} option: {e}"))?;
             }
         }
     }
+    Ok(())
+}
+
+/// [`plan`] with `instrumentation` in every step's pass manager.
+pub fn plan_instrumented<'c>(
+    context: &'c Context,
+    steps: &[Step],
+    registry: &Registry,
+    instrumentation: &Instrumentation,
+) -> Result<Vec<Planned<'c>>, PipelineError> {
+    check_instrumentation(context, registry, instrumentation).map_err(PipelineError)?;
     steps
         .iter()
         .map(|step| {

@@ -264,6 +264,8 @@ fn plan<'c>(
         verify_each: options.verify_each,
         threading: !options.disable_threading,
     };
+    // (An option naming no pass is no error of the pipeline.)
+    pipeline::check_instrumentation(context, registry, &instrumentation)?;
     let invalid = |e: pipeline::PipelineError| format!("invalid pass pipeline: {e}");
     let plan =
         pipeline::plan_instrumented(context, steps, registry, &instrumentation).map_err(invalid)?;
