@@ -34,7 +34,7 @@ struct Cli {
     #[arg(short = 'o', value_name = "FILE")]
     output: Option<String>,
     /// Pass pipeline, e.g. 'builtin.module(pld-verify,canonicalize)'.
-    #[arg(long = "pass-pipeline", value_name = "PIPELINE")]
+    #[arg(long = "pass-pipeline", short = 'p', value_name = "PIPELINE")]
     pass_pipeline: Option<String>,
     /// Split the input into chunks at lines starting with MARKER (default
     /// '// -----') and process each independently.

@@ -9,8 +9,11 @@
 // RUN: sh -c 'pld-opt %s --pld-world-size=x > /dev/null 2>&1; test $? -eq 1'
 // RUN: sh -c 'pld-opt --help > /dev/null 2>&1; test $? -eq 0'
 // RUN: sh -c 'pld-opt --version > /dev/null 2>&1; test $? -eq 0'
-// The same input with a good command line is fine.
+// The same input with a good command line is fine; -p is mlir-opt's short
+// name of --pass-pipeline (cli24 L5).
 // RUN: pld-opt %s --pld-world-size=4 | FileCheck %s
+// RUN: pld-opt %s -p 'builtin.module(cse)' | FileCheck %s
+// RUN: pld-opt %s -p='builtin.module(cse)' | FileCheck %s
 // UNKNOWN: error: unexpected argument '--bogus' found
 // The usage is the whole one, INPUT optional, also after an input.
 // UNKNOWN: Usage: pld-opt [OPTIONS] [INPUT]
