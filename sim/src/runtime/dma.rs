@@ -509,15 +509,14 @@ pub(crate) fn orphans(state: &State<'_>, rank: usize, thread: usize) {
         match explore {
             Some(explore) => explore.dma_unwaited(p.agent, p.handle),
             None => {
-                let at = crate::runtime::sites::get(p.site).map_or(String::new(), |s| {
-                    format!(" by `{}` at {}", s.op, s.location)
-                });
+                // At the copy's op, as every device error of the run.
                 let whose = if thread == 0 { "kernel" } else { "block" };
-                state.error(
+                state.error_at(
                     rank,
+                    p.site,
                     format!(
-                        "an asynchronous copy ({} {}{at}, {} bytes) was never waited for: its \
-                         event was still outstanding when its {whose} ended",
+                        "an asynchronous copy ({} {}, {} bytes) was never waited for: its event \
+                         was still outstanding when its {whose} ended",
                         p.queue.engine.name(),
                         p.direction.op(),
                         p.copy.bytes()

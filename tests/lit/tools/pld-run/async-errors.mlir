@@ -39,3 +39,8 @@
 // RUN: not pld-run %t.remote-destination.pto.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=DESTINATION
 // DESTINATION-DAG: pld-run: error: rank 0: {{.*}}remote-destination.pto.mlir:56:12: pto.comm_tget_async: a TGET_ASYNC has its destination in rank 1's window: the destination of a TGET_ASYNC is local
 // DESTINATION-DAG: pld-run: error: rank 1: {{.*}}remote-destination.pto.mlir:56:12: pto.comm_tget_async: a TGET_ASYNC has its destination in rank 0's window
+//
+// An event never waited for is said at its copy's op, as every device
+// error (it named the op mid-sentence: dma24 L1).
+// RUN: not pld-run %S/../../../explore/async-event-never-waited.pto.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=UNWAITED
+// UNWAITED: pld-run: error: rank {{[01]}}: {{.*}}async-event-never-waited.pto.mlir:53:12: pto.comm_tput_async: an asynchronous copy (URMA TPUT_ASYNC, 256 bytes) was never waited for: its event was still outstanding when its kernel ended
