@@ -13,6 +13,37 @@ pub fn input_marker(value: String) -> String {
     }
 }
 
+/// `--split-input-file[=MARKER]` and `--output-split-marker`, as
+/// `pld-opt` and `pld-translate` take them (mlir-opt 22's).
+#[derive(clap::Args, Clone, Debug)]
+pub struct SplitFlags {
+    /// Split the input into chunks at lines starting with MARKER (default
+    /// '// -----') and process each independently.
+    #[arg(
+        long = "split-input-file",
+        value_name = "MARKER",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = ""
+    )]
+    split_input_file: Option<String>,
+    /// The line written between the chunks' outputs.
+    #[arg(long = "output-split-marker", value_name = "MARKER", default_value = MARKER)]
+    output_split_marker: String,
+}
+
+impl SplitFlags {
+    /// The marker the input is split at; `None` without splitting.
+    pub fn input(&self) -> Option<String> {
+        self.split_input_file.clone().map(input_marker)
+    }
+
+    /// The line between the outputs.
+    pub fn output(&self) -> String {
+        self.output_split_marker.clone()
+    }
+}
+
 /// A piece of the input and the line (1-based) it starts on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chunk {

@@ -5,7 +5,7 @@ use pld_ir::pipeline::PassSelection;
 use pld_ir::print::PrintOptions;
 use pld_lowering::passes::select_allreduce_modes::{self, Defaults};
 use pld_tools::opt::{run, Options, VerifyMode};
-use pld_tools::split;
+use pld_tools::split::SplitFlags;
 
 /// `--verify-diagnostics=` values, as mlir-opt spells them.
 #[derive(Clone, Copy, ValueEnum)]
@@ -36,19 +36,8 @@ struct Cli {
     /// Pass pipeline, e.g. 'builtin.module(pld-verify,canonicalize)'.
     #[arg(long = "pass-pipeline", short = 'p', value_name = "PIPELINE")]
     pass_pipeline: Option<String>,
-    /// Split the input into chunks at lines starting with MARKER (default
-    /// '// -----') and process each independently.
-    #[arg(
-        long = "split-input-file",
-        value_name = "MARKER",
-        num_args = 0..=1,
-        require_equals = true,
-        default_missing_value = ""
-    )]
-    split_input_file: Option<String>,
-    /// The line written between the chunks' outputs.
-    #[arg(long = "output-split-marker", value_name = "MARKER", default_value = split::MARKER)]
-    output_split_marker: String,
+    #[command(flatten)]
+    split: SplitFlags,
     /// Check diagnostics against expected-* annotations in the input: all
     /// of them (the default), or only the expected ones.
     #[arg(
@@ -204,8 +193,8 @@ fn main() {
         input: cli.input,
         output: cli.output,
         pipeline: cli.pass_pipeline,
-        split_input_file: cli.split_input_file.map(split::input_marker),
-        output_split_marker: cli.output_split_marker,
+        split_input_file: cli.split.input(),
+        output_split_marker: cli.split.output(),
         verify_diagnostics: cli.verify_diagnostics.map(|mode| match mode {
             Verify::All => VerifyMode::All,
             Verify::OnlyExpected => VerifyMode::OnlyExpected,

@@ -1,6 +1,7 @@
 //! `pld-translate`: write pld/pto MLIR in other formats.
 
 use clap::{Parser, ValueEnum};
+use pld_tools::split::SplitFlags;
 use pld_tools::translate::{run, Emit, Options};
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -36,19 +37,8 @@ struct Cli {
     /// What to write.
     #[arg(long = "emit", value_enum)]
     emit: Format,
-    /// Split the input into chunks at lines starting with MARKER (default
-    /// '// -----') and translate each independently.
-    #[arg(
-        long = "split-input-file",
-        value_name = "MARKER",
-        num_args = 0..=1,
-        require_equals = true,
-        default_missing_value = ""
-    )]
-    split_input_file: Option<String>,
-    /// The line written between the chunks' outputs.
-    #[arg(long = "output-split-marker", value_name = "MARKER", default_value = pld_tools::split::MARKER)]
-    output_split_marker: String,
+    #[command(flatten)]
+    split: SplitFlags,
 }
 
 pld_sim::tool_allocation!();
@@ -65,8 +55,8 @@ fn main() {
             Format::Pto => Emit::Pto,
             Format::Kernels => Emit::Kernels,
         },
-        split_input_file: cli.split_input_file.map(pld_tools::split::input_marker),
-        output_split_marker: cli.output_split_marker,
+        split_input_file: cli.split.input(),
+        output_split_marker: cli.split.output(),
     };
     std::process::exit(run(&options));
 }
