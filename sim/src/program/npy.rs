@@ -145,6 +145,17 @@ enum Value {
 }
 
 impl Value {
+    /// The value as Python writes it, for a message: cut after
+    /// [`SHOWN_CHARS`] characters (a header of thousands of nested
+    /// parentheses was echoed whole, a line of 15 KB).
+    fn shown(&self) -> String {
+        let text = self.python();
+        match text.char_indices().nth(SHOWN_CHARS) {
+            Some((cut, _)) => format!("{}... ({} characters)", &text[..cut], text.chars().count()),
+            None => text,
+        }
+    }
+
     /// The value as Python writes it.
     fn python(&self) -> String {
         let join = |items: &[Value]| {
@@ -192,6 +203,9 @@ fn keys(entries: Vec<(String, Value)>) -> Result<[Value; 3], String> {
 
 const KEYS: [&str; 3] = ["descr", "fortran_order", "shape"];
 
+/// How much of a header value a message shows.
+const SHOWN_CHARS: usize = 80;
+
 /// Reads the header's dictionary and its three keys.
 fn header_fields(header: &str) -> Result<Fields, String> {
     let [descr, fortran_order, shape_value] = keys(Literal::new(header).dict()?)?;
@@ -201,7 +215,7 @@ fn header_fields(header: &str) -> Result<Fields, String> {
             return Err(format!(
                 "'descr' is {}, not a type string such as '<f4' (structured dtypes are not \
                  supported)",
-                other.python()
+                other.shown()
             ))
         }
     };
@@ -210,7 +224,7 @@ fn header_fields(header: &str) -> Result<Fields, String> {
         other => {
             return Err(format!(
                 "'fortran_order' is {}, not True or False",
-                other.python()
+                other.shown()
             ))
         }
     };
@@ -224,7 +238,7 @@ fn header_fields(header: &str) -> Result<Fields, String> {
             .collect::<Option<Vec<usize>>>(),
         _ => None,
     }
-    .ok_or_else(|| format!("'shape' is {}, not a tuple of sizes", shape_value.python()))?;
+    .ok_or_else(|| format!("'shape' is {}, not a tuple of sizes", shape_value.shown()))?;
     Ok(Fields {
         descr,
         fortran_order,
@@ -419,6 +433,20 @@ mod tests {
 
     fn error(bytes: &[u8]) -> String {
         decode(bytes, Dtype::F32, &[2]).unwrap_err()
+    }
+
+    /// A value thousands of characters long is cut in the message (it
+    /// was echoed whole: trust23's 15 KB line).
+    #[test]
+    fn a_long_header_value_is_cut() {
+        let shape = format!("{}2{}", "(".repeat(3000), ")".repeat(3000));
+        let header = format!("{{'descr': '<f4', 'fortran_order': False, 'shape': {shape}, }}\n");
+        let message = error(&file(&header, &[0; 8]));
+        assert!(message.len() < 300, "{message}");
+        assert!(
+            message.contains("... (9001 characters), not a tuple of sizes"),
+            "{message}"
+        );
     }
 
     #[test]
