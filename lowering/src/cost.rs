@@ -430,6 +430,13 @@ fn read_line(tables: &mut Vec<Table>, content: &str, line: usize) -> Result<(), 
         .split_once('=')
         .ok_or_else(|| format!("expected `key = number`, got `{}`", quoted(content)))?;
     let (key, value) = (toml_trim(key), toml_trim(value));
+    if key.is_empty() {
+        // (It said "unknown key `` in [sim]", algo23 LOW-2.)
+        return Err(format!(
+            "a key is missing before `=` in `{}` (expected `key = number`)",
+            quoted(content)
+        ));
+    }
     let Some(table) = tables.last_mut() else {
         return Err(format!(
             "`{}` comes before any `[target]` table",
@@ -476,6 +483,9 @@ fn read_line(tables: &mut Vec<Table>, content: &str, line: usize) -> Result<(), 
 /// `1_000`); not `5.`, `.5`, `inf`, `nan` or a leading zero (`05`).
 /// `None` when it is not one, or negative.
 fn toml_number(text: &str) -> Option<f64> {
+    if let Some(value) = radix_integer(text) {
+        return value;
+    }
     // `-0` and `-0.0` are TOML's too, and not negative.
     let negative = text.starts_with('-');
     let text = text.strip_prefix(['+', '-']).unwrap_or(text);
@@ -502,6 +512,29 @@ fn toml_number(text: &str) -> Option<f64> {
         _ => digits_only.parse().ok()?,
     };
     (!negative || value == 0.0).then_some(value)
+}
+
+/// A TOML integer in hexadecimal, octal or binary (`0x10`, `0o17`,
+/// `0b1010`, no sign, `_` between digits): `Some(Some(value))`,
+/// `Some(None)` when malformed, `None` when `text` has no such prefix. One
+/// past TOML's signed 64 bits is infinite here, as a decimal one is.
+fn radix_integer(text: &str) -> Option<Option<f64>> {
+    let (radix, rest) = [("0x", 16), ("0o", 8), ("0b", 2)]
+        .iter()
+        .find_map(|(prefix, radix)| Some((*radix, text.strip_prefix(prefix)?)))?;
+    let well_formed = !rest.is_empty()
+        && !rest.starts_with('_')
+        && !rest.ends_with('_')
+        && !rest.contains("__")
+        && rest.chars().all(|c| c == '_' || c.is_digit(radix));
+    if !well_formed {
+        return Some(None);
+    }
+    let value = match i64::from_str_radix(&rest.replace('_', ""), radix) {
+        Ok(value) => value as f64,
+        Err(_) => f64::INFINITY,
+    };
+    Some(Some(value))
 }
 
 /// Decimal digits, with single `_` between two of them.
@@ -894,6 +927,10 @@ mod tests {
             "line 1: table [sim] has no `overhead`"
         );
         assert!(err("[sim]\nepsilon = 1").contains("unknown key `epsilon` in [sim]"));
+        assert_eq!(
+            err("[sim]\n= 5"),
+            "line 2: a key is missing before `=` in `= 5` (expected `key = number`)"
+        );
         assert!(err("[sim]\nalpha 1").contains("expected `key = number`"));
         assert!(err("[sim]\n[sim]").contains("table [sim] is given twice"));
         assert!(err("[sim]\nalpha = -1").contains("non-negative"));
@@ -916,12 +953,20 @@ mod tests {
             ("-0", 0.0),
             ("-0.0", 0.0),
             ("99999999999999999999", f64::INFINITY),
+            // TOML's other integers (algo23 LOW-1: refused).
+            ("0x10", 16.0),
+            ("0xdead_BEEF", 3735928559.0),
+            ("0o17", 15.0),
+            ("0b1010", 10.0),
+            ("0x7fffffffffffffff", 9223372036854775807.0),
+            ("0x8000000000000000", f64::INFINITY),
         ] {
             assert_eq!(toml_number(text), Some(value), "{text}");
         }
         for text in [
             "5.", ".5e-7", ".5", "inf", "nan", "-1", "05", "1__0", "_1", "1_", "1e", "1e+", "e5",
-            "1.2.3", "0x10", "", "1 2",
+            "1.2.3", "", "1 2", "0x", "0x_1", "0x1__0", "0xg", "+0x10", "-0x10", "0o8", "0b2",
+            "0X10",
         ] {
             assert_eq!(toml_number(text), None, "{text}");
         }
