@@ -65,8 +65,13 @@ impl Setting {
             Setting::Runs(None) => Some(runs(config.runs)),
             Setting::Runs(Some(most)) => Some(format!("best of {}", runs(config.runs.min(most)))),
             Setting::Warmup => Some(format!("{} warm-up", config.warmup)),
-            Setting::Iters => Some(format!("{} iterations per point", config.iters)),
-            Setting::Quick => config.quick.then(|| "the quick sweep".to_string()),
+            Setting::Iters => Some(match config.iters {
+                1 => "1 iteration per point".to_string(),
+                n => format!("{n} iterations per point"),
+            }),
+            Setting::Quick => config
+                .quick
+                .then(|| "the quick sweep: 4 KiB, 256 KiB and 16 MiB only".to_string()),
             Setting::Transport => Some(format!("--transport {}", config.transport)),
         }
     }
