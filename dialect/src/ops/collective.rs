@@ -67,6 +67,20 @@ pub const AUTO_MODE: &str = "auto";
 /// the choice and every candidate's predicted time (docs/algorithms.md).
 pub const AUTO_MODE_RECORD: &str = "pld.auto_mode";
 
+/// The mode `mode = "auto"` chose for `op`, when the op's `mode` is still
+/// that one (a mode edited by hand after the choice is the writer's, and a
+/// refusal of it names no choice).
+pub fn chosen_by_auto(op: melior::ir::OperationRef) -> Option<String> {
+    use melior::ir::operation::OperationLike;
+    let record = pld_ir::attr::dictionary(op.attribute(AUTO_MODE_RECORD).ok()?)?;
+    let chosen = record
+        .into_iter()
+        .find(|(key, _)| key == "chosen")
+        .and_then(|(_, value)| pld_ir::attr::string(value))?;
+    let mode = pld_ir::attr::string(op.attribute("mode").ok()?)?;
+    (chosen == mode).then_some(mode)
+}
+
 impl AllReduce<'_, '_> {
     pub fn reduce_op(&self) -> Option<ReduceOp> {
         enum_attribute(&self.0, "op")

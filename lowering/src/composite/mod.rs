@@ -32,14 +32,7 @@ pub const AUTO_MODE_ATTRIBUTE: &str = pld_dialect::ops::collective::AUTO_MODE_RE
 /// A rail's error on a collective whose `mode` was chosen by
 /// `mode = "auto"` (the op carries the record) says so.
 pub fn name_the_choice(op: melior::ir::OperationRef, message: String) -> String {
-    use melior::ir::operation::OperationLike;
-    let chosen = op
-        .attribute(AUTO_MODE_ATTRIBUTE)
-        .ok()
-        .and(op.attribute("mode").ok())
-        .and_then(|mode| melior::ir::attribute::StringAttribute::try_from(mode).ok())
-        .map(|mode| mode.value().to_string());
-    match chosen {
+    match pld_dialect::ops::collective::chosen_by_auto(op) {
         Some(mode) => format!("{message} (mode \"{mode}\" was chosen by mode = \"auto\")"),
         None => message,
     }

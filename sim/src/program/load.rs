@@ -665,9 +665,7 @@ fn collectives_of(function: OperationRef) -> Vec<Collective> {
         collectives.push(Collective {
             kind,
             mode,
-            auto: op
-                .attribute(pld_dialect::ops::collective::AUTO_MODE_RECORD)
-                .is_ok(),
+            auto: pld_dialect::ops::collective::chosen_by_auto(op).is_some(),
             rail: Rail::Composite,
             valid_shape: target_valid_shape(&view),
             reduce: kind.reduce_op(given),

@@ -126,8 +126,9 @@ pub struct Collective {
     pub kind: CollectiveKind,
     /// The allreduce schedule (mesh for every other collective).
     pub mode: AllReduceMode,
-    /// Whether `mode = "auto"` chose `mode` (the op carries its record):
-    /// a refusal of the schedule says so.
+    /// Whether `mode = "auto"` chose `mode` (the op carries its record,
+    /// whose choice is still the op's mode): a refusal of the schedule
+    /// says so.
     pub auto: bool,
     /// The kernels that run it.
     pub rail: Rail,

@@ -1389,9 +1389,7 @@ fn builtin_call(op: OperationRef, kind: CollectiveKind, mode: AllReduceMode) -> 
     Collective {
         kind,
         mode,
-        auto: op
-            .attribute(pld_dialect::ops::collective::AUTO_MODE_RECORD)
-            .is_ok(),
+        auto: pld_dialect::ops::collective::chosen_by_auto(op).is_some(),
         rail: Rail::Builtin,
         valid_shape: None,
         reduce: kind.reduce_op(given),

@@ -26,6 +26,11 @@
 // AUTO2: auto.mlir:2:8: error: the signal of pld.tensor_allreduce (s) is [6, 4]; on 2 ranks it needs exactly [2, 2] (mode "ring" was chosen by mode = "auto")
 // RUN: not pld-run %t/auto.mlir --ranks 5 2>&1 | FileCheck %s --check-prefix=AUTO5
 // AUTO5: auto.mlir:2:8: error: the signal of pld.tensor_allreduce (s) is [6, 4]; on 5 ranks it needs exactly [8, 5] (mode "ring" was chosen by mode = "auto")
+// A mode edited by hand after the choice (the record says two_shot, the
+// op ring) is the writer's: its refusal names no choice (it said "(mode
+// "ring" was chosen by mode = "auto")", algo23 LOW-4).
+// RUN: not pld-run %t/edited.mlir --ranks 5 2>&1 | FileCheck %s --check-prefix=EDITED
+// EDITED: edited.mlir:2:8: error: the signal of pld.tensor_allreduce (s) is [6, 4]; on 5 ranks it needs exactly [8, 5]{{$}}
 // A ring on one rank has no steps: no signal serves it (the advice was
 // `exactly [0, 1]`, a shape nothing accepts).
 // RUN: not pld-run %t/auto.mlir --ranks 1 2>&1 | FileCheck %s --check-prefix=AUTO1
@@ -82,6 +87,11 @@ func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
   return
 }
 
+//--- edited.mlir
+func.func @k(%d: tensor<1x64xf32, #pld.dist>, %s: tensor<6x4xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%d, %s) {op = #pld.reduce_op<"sum">, mode = "ring", pld.auto_mode = {chosen = "two_shot", two_shot_ns = 1000 : i64, ring_ns = 2000 : i64}} : (tensor<1x64xf32, #pld.dist>, tensor<6x4xi32, #pld.dist>) -> tensor<1x64xf32, #pld.dist>
+  return
+}
 //--- auto.mlir
 func.func @k(%d: tensor<1x64xf32, #pld.dist>, %s: tensor<6x4xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
   %r = "pld.tensor_allreduce"(%d, %s) {op = #pld.reduce_op<"sum">, mode = "auto"} : (tensor<1x64xf32, #pld.dist>, tensor<6x4xi32, #pld.dist>) -> tensor<1x64xf32, #pld.dist>
