@@ -250,7 +250,7 @@ fn scope_devices<'c, 'a>(
         .map(|n| {
             let scope = scopes.iter().find(|s| holds(s, n))?;
             let devices = scope.devices().unwrap_or_default();
-            Some(format!("{n} (devices {})", device_list(&devices)))
+            Some(format!("{n} ({})", device_list(&devices)))
         })
         .collect();
     let scope = scopes
@@ -274,16 +274,17 @@ fn scope_devices<'c, 'a>(
     Ok((!devices.is_empty()).then_some(devices))
 }
 
-/// `0, 1, 3`, or `0 to 3` for a run of three or more.
+/// `devices 0, 1, 3`, `devices 0 to 3` for a run of three or more, or
+/// `every device` for a scope that lists none (it spans them all).
 fn device_list(devices: &[i64]) -> String {
     let run = devices.len() >= 3 && devices.windows(2).all(|w| w[1] == w[0] + 1);
     match (run, devices.first(), devices.last()) {
-        (true, Some(first), Some(last)) => format!("{first} to {last}"),
-        _ => devices
-            .iter()
-            .map(i64::to_string)
-            .collect::<Vec<_>>()
-            .join(", "),
+        (_, None, _) => "every device".to_string(),
+        (true, Some(first), Some(last)) => format!("devices {first} to {last}"),
+        _ => {
+            let each: Vec<String> = devices.iter().map(i64::to_string).collect();
+            format!("devices {}", each.join(", "))
+        }
     }
 }
 

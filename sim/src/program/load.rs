@@ -44,6 +44,10 @@ pub struct Program {
     /// The name of its source (what locations of a module converted
     /// without them name: its own lines).
     pub source_name: String,
+    /// Its source was a module already converted by `pld-to-pto`, whose
+    /// HOST program may have been printed without the locations of its
+    /// own source (one dispatch per device, each on a line of its own).
+    pub converted: bool,
 }
 
 /// The buffers of every rank after a run.
@@ -143,6 +147,7 @@ impl Program {
             compile_time: started.elapsed(),
             spare: Spare::default(),
             source_name: name.to_string(),
+            converted: false,
         })
     }
 
@@ -183,6 +188,7 @@ impl Program {
             compile_time: started.elapsed(),
             spare: Spare::default(),
             source_name: name.to_string(),
+            converted: true,
         })
     }
 

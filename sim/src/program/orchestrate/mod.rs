@@ -905,16 +905,17 @@ impl ProgramRun {
             *count += 1;
             Some((domain, location, *count))
         });
-        // Order matches only calls left without members because each
-        // device's tasks come from places of its own: two members at the
-        // place of an incomplete call are a source with locations, whose
-        // different places (two kernels called on the even and the odd
-        // devices) are different calls, said as such.
+        // Order matches only a converted module's calls left without
+        // members because each device's tasks come from places of their
+        // own: in a source with its locations (and a converted one with
+        // two members at the place of an incomplete call) different places
+        // (two kernels called on the even and the odd devices) are
+        // different calls, said as such.
         let one_device_each = by_place
             .iter()
             .filter(|c| !whole(c))
             .all(|c| c.tasks.iter().filter(|t| t.is_some()).count() <= 1);
-        if complete(&by_place) || !one_device_each {
+        if complete(&by_place) || !self.program.converted || !one_device_each {
             return by_place;
         }
         let mut ordered = HashMap::new();

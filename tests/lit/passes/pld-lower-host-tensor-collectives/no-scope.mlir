@@ -40,3 +40,26 @@ func.func @two() attributes {pld.kind = #pld.func_kind<"host">} {
   }) {name = "outer", devices = array<i64: 0, 1, 2, 3>, slots = ["s"]} : () -> ()
   return
 }
+
+// -----
+
+// A scope that lists no device spans them all (it said "s (devices )",
+// recheck24b M1).
+!a = tensor<64xf32, #pld.dist>
+!s = tensor<4x1xi32, #pld.dist>
+func.func @every() attributes {pld.kind = #pld.func_kind<"host">} {
+  %b = arith.constant 256 : i64
+  "pld.comm_domain"() ({
+    %q = "pld.tensor_alloc_window_buffer"(%b) {name = "s"} : (i64) -> !pld.ptr
+    %s = "pld.tensor_window"(%q) : (!pld.ptr) -> !s
+    "pld.comm_domain"() ({
+      %p = "pld.tensor_alloc_window_buffer"(%b) {name = "a"} : (i64) -> !pld.ptr
+      %a = "pld.tensor_window"(%p) : (!pld.ptr) -> !a
+      // expected-error@+1 {{takes window buffers of different comm domains, a (devices 0, 1) and s (every device): }}
+      %x = "pld.tensor_allreduce"(%a, %s) {op = #pld.reduce_op<"sum">} : (!a, !s) -> !a
+      gpu.yield
+    }) {name = "inner", devices = array<i64: 0, 1>, slots = ["a"]} : () -> ()
+    gpu.yield
+  }) {name = "outer", devices = array<i64>, slots = ["s"]} : () -> ()
+  return
+}
