@@ -296,7 +296,7 @@ fn capture(diagnostic: &Received) -> Captured {
         .map(|position| Captured {
             severity: Severity::Note,
             position: Some(position),
-            message: "called from".to_string(),
+            message: CALLED_FROM.to_string(),
             notes: Vec::new(),
         });
     Captured {
@@ -306,6 +306,10 @@ fn capture(diagnostic: &Received) -> Captured {
         notes: callers.chain(notes).collect(),
     }
 }
+
+/// The note MLIR's handler shows at each caller of a call-site location
+/// (shown only: `--verify-diagnostics` does not see it, as in `mlir-opt`).
+pub const CALLED_FROM: &str = "called from";
 
 /// How MLIR prints an unknown location.
 const UNKNOWN: &str = "loc(unknown)";
