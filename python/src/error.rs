@@ -26,7 +26,12 @@ impl Diagnostic {
         let position = captured.position.as_ref();
         Diagnostic {
             severity: captured.severity.to_string(),
-            file: position.map(|p| pld_ir::diag::display_file(&p.file, buffer_name).to_string()),
+            // One at a location that names no place is the input's, as
+            // pld-opt prints it (`k.mlir: error: loc("bar"): ...`).
+            file: Some(position.map_or(buffer_name, |p| {
+                pld_ir::diag::display_file(&p.file, buffer_name)
+            }))
+            .map(str::to_string),
             line: position.map(|p| p.line),
             column: position.map(|p| p.column),
             message: captured.message.clone(),
@@ -49,15 +54,24 @@ impl Diagnostic {
                     Some((place, *severity, message))
                 })?;
         let mut parts = place.rsplitn(3, ':');
-        let (Some(column), Some(row), Some(file)) = (parts.next(), parts.next(), parts.next())
-        else {
-            return None;
+        let numbers = match (parts.next(), parts.next(), parts.next()) {
+            (Some(column), Some(row), Some(file)) => {
+                Some((file, row.parse().ok()?, column.parse().ok()?))
+            }
+            _ => None,
+        };
+        // `k.mlir: error: ...`: at a location that names no place of the
+        // file (a tool's own `pld-run: error:` is no file's).
+        let (file, line, column) = match numbers {
+            Some((file, row, column)) => (file, Some(row), Some(column)),
+            None if !place.contains(' ') && place.contains(['.', '/']) => (place, None, None),
+            None => return None,
         };
         Some(Diagnostic {
             severity: severity.to_string(),
             file: Some(file.to_string()),
-            line: Some(row.parse().ok()?),
-            column: Some(column.parse().ok()?),
+            line,
+            column,
             message: message.to_string(),
             notes: Vec::new(),
         })

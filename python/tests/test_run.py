@@ -564,3 +564,23 @@ def test_python_numbers_the_buffer_holds_are_taken(example) -> None:
     np.testing.assert_allclose(result.outputs[0]["data"], expected, rtol=1e-6)
     result = pld.run(example("ring_allreduce.mlir"), ranks=4, inputs={"data": [[2**24] * 4097]})
     assert np.all(result.outputs[0]["data"] == np.float32(4 * 2**24))
+
+
+def test_an_error_at_a_location_without_a_place_has_its_diagnostic(tmp_path: Path) -> None:
+    """A HOST error at loc("bar") raised pld.Error with no diagnostics and
+    a message saying "unknown location" (recheck24b M2, M3): now the
+    diagnostic of the file, without a line, as pld-opt prints it."""
+    path = tmp_path / "host.mlir"
+    path.write_text(
+        'func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {\n'
+        '  %c0 = arith.constant 0 : i64\n'
+        '  %c256 = arith.constant 256 : i64\n'
+        '  %q = arith.divsi %c256, %c0 : i64 loc("bar")\n'
+        '  return\n'
+        '}\n')
+    with pytest.raises(pld.Error) as raised:
+        pld.run(path, ranks=2)
+    assert str(raised.value).startswith(f"{path}: error: loc(\"bar\"): 'arith.divsi' divides by zero")
+    [diagnostic] = raised.value.diagnostics
+    assert (diagnostic.file, diagnostic.line, diagnostic.column) == (str(path), None, None)
+    assert diagnostic.message.startswith('loc("bar"): ')

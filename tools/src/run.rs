@@ -90,7 +90,32 @@ pub fn shown_error(message: &str, buffer_name: &str, text: &str) -> String {
             excerpt.trim_end()
         );
     }
+    // At a place in another file (a call site's callee), at a location
+    // that names no file (`loc("bar")`), or none: as pld-opt says them.
+    let rest = message
+        .strip_prefix(buffer_name)
+        .and_then(|r| r.strip_prefix(": "))
+        .unwrap_or(message);
+    if let Some((file, line, column, said)) = located_anywhere(rest) {
+        return format!("{file}:{line}:{column}: error: {said}");
+    }
+    if let Some(said) = rest.strip_prefix("<unknown>: ") {
+        return format!("{buffer_name}: error: {said}");
+    }
+    if rest.starts_with("loc(") {
+        return format!("{buffer_name}: error: {rest}");
+    }
     format!("pld-run: error: {message}")
+}
+
+/// `file:line:col: rest` of a message at a place of any file.
+fn located_anywhere(message: &str) -> Option<(&str, usize, usize, &str)> {
+    let (place, rest) = message.split_once(": ")?;
+    let mut parts = place.rsplitn(3, ':');
+    let column = parts.next()?.parse().ok()?;
+    let line = parts.next()?.parse().ok()?;
+    let file = parts.next().filter(|f| !f.is_empty() && !f.contains(' '))?;
+    Some((file, line, column, rest))
 }
 
 /// `line` as a diagnostic line when it is one behind the name of the

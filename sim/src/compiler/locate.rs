@@ -10,7 +10,7 @@ pub fn position(op: OperationRef) -> Option<String> {
 
 /// `file:line:col` of an op, or its location as MLIR prints one that
 /// names no file (`loc("bar")`), or `<unknown>` (MLIR's word).
-pub(crate) fn location_of(op: OperationRef) -> String {
+pub fn location_of(op: OperationRef) -> String {
     position(op).unwrap_or_else(|| match op.location().to_string() {
         unknown if unknown == "loc(unknown)" => "<unknown>".to_string(),
         printed => printed,

@@ -2,7 +2,6 @@
 //! them: element types, tensor parameters, the collectives a kernel calls
 //! (for the golden check) and how reports name elements and ops.
 
-use crate::compiler::locate::position;
 use melior::ir::OperationRef;
 use pld_dialect::collective::{CollectiveKind, Role};
 use pld_dialect::enums::{AllReduceMode, ReduceOp};
@@ -344,9 +343,10 @@ fn parameter(kernel: &str, i: usize, input: melior::ir::Type, name: &str) -> Res
     })
 }
 
-/// `file:line:col` of an op, as reports name it.
+/// `file:line:col` of an op, as reports name it (its location as MLIR
+/// prints it when it names no file, `<unknown>` for none).
 pub fn location(op: OperationRef) -> String {
-    position(op).unwrap_or_else(|| "unknown location".into())
+    crate::compiler::locate::location_of(op)
 }
 
 #[cfg(test)]

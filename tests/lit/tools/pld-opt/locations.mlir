@@ -31,6 +31,14 @@
 // As mlir-opt: the caller is both where the error is and a note.
 // UNNAMED: {{^}}unnamed-callee.mlir:1:1: error: 'pld.tensor_barrier' op signal must be a distributed tensor
 // UNNAMED: {{^}}unnamed-callee.mlir:1:1: note: called from
+// An error of the HOST orchestrator at a name or call-site location:
+// "pld-run: error: host.mlir: unknown location: ..." and "... host.mlir:
+// callee.mlir:1:2: ..." before (recheck24b M2).
+// RUN: cd %t && not pld-run host.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=HOST
+// HOST: {{^}}host.mlir: error: loc("bar"): 'arith.divsi' divides by zero
+// RUN: cd %t && sed 's/loc("bar")/loc(callsite("callee.mlir":1:2 at "host.mlir":4:8))/' host.mlir > host-calls.mlir
+// RUN: cd %t && not pld-run host-calls.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=HOST-CALLS
+// HOST-CALLS: {{^}}callee.mlir:1:2: error: 'arith.divsi' divides by zero
 // The callers' notes are shown only: --verify-diagnostics does not see
 // them, as mlir-opt's does not (it reported `unexpected note: called
 // from`, recheck24b M4).
@@ -96,5 +104,15 @@ func.func @k(%x: tensor<1x4xi32>) attributes {pld.kind = #pld.func_kind<"incore"
 func.func @k(%t: tensor<4x1xi32>) attributes {pld.kind = #pld.func_kind<"incore">} {
   // expected-error@+1 {{signal must be a distributed tensor}}
   %a = "pld.tensor_barrier"(%t) : (tensor<4x1xi32>) -> tensor<4x1xi32> loc(callsite("verify-calls.mlir":3:8 at "verify-calls.mlir":1:1))
+  return
+}
+//--- host.mlir
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : i64
+  %c256 = arith.constant 256 : i64
+  %q = arith.divsi %c256, %c0 : i64 loc("bar")
+  %xbuf = "pld.tensor_alloc_window_buffer"(%c256) {name = "x"} : (i64) -> !pld.ptr
+  %x = "pld.tensor_window"(%xbuf) : (!pld.ptr) -> tensor<1x64xf32, #pld.dist>
+  %s = "pld.tensor_allreduce"(%x) {op = #pld.reduce_op<"sum">} : (tensor<1x64xf32, #pld.dist>) -> tensor<1x64xf32, #pld.dist>
   return
 }
