@@ -28,10 +28,13 @@ impl Diagnostic {
             severity: captured.severity.to_string(),
             // One at a location that names no place is the input's, as
             // pld-opt prints it (`k.mlir: error: loc("bar"): ...`).
-            file: Some(position.map_or(buffer_name, |p| {
-                pld_ir::diag::display_file(&p.file, buffer_name)
-            }))
-            .map(str::to_string),
+            file: Some(
+                position
+                    .map_or(buffer_name, |p| {
+                        pld_ir::diag::display_file(&p.file, buffer_name)
+                    })
+                    .to_string(),
+            ),
             line: position.map(|p| p.line),
             column: position.map(|p| p.column),
             message: captured.message.clone(),
