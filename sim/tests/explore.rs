@@ -315,6 +315,23 @@ fn names(sites: &[&pld_sim::runtime::sites::Site], lines: &[usize]) -> bool {
             .all(|(s, l)| s.location.contains(&format!(":{l}:")))
 }
 
+/// A race of kind `conflict` on bytes of a rank's own memory (outside its
+/// window), naming the ops of `lines`, later first.
+fn own_memory_race(s: &Explored, conflict: Conflict, lines: [usize; 2]) -> bool {
+    s.findings.iter().any(|f| match f {
+        Finding::Race {
+            conflict: found,
+            bytes,
+            ..
+        } => {
+            *found == conflict
+                && matches!(bytes.memory, Memory::Own(_))
+                && names(&f.sites(), &lines)
+        }
+        _ => false,
+    })
+}
+
 const CORPUS: &[Broken] = &[
     Broken {
         file: "remote-load-without-wait.mlir",
@@ -430,14 +447,7 @@ const CORPUS: &[Broken] = &[
         ranks: 2,
         found: |s, line| {
             let (store, put) = (line("written again") + 1, line("pto.comm_tput_async"));
-            s.findings.iter().any(|f| match f {
-                Finding::Race {
-                    conflict: Conflict::WriteAfterRead,
-                    bytes,
-                    ..
-                } => matches!(bytes.memory, Memory::Own(_)) && names(&f.sites(), &[store, put]),
-                _ => false,
-            })
+            own_memory_race(s, Conflict::WriteAfterRead, [store, put])
         },
     },
     Broken {
@@ -445,14 +455,7 @@ const CORPUS: &[Broken] = &[
         ranks: 2,
         found: |s, line| {
             let (load, get) = (line("may still write it") + 1, line("pto.comm_tget_async"));
-            s.findings.iter().any(|f| match f {
-                Finding::Race {
-                    conflict: Conflict::ReadAfterWrite,
-                    bytes,
-                    ..
-                } => matches!(bytes.memory, Memory::Own(_)) && names(&f.sites(), &[load, get]),
-                _ => false,
-            })
+            own_memory_race(s, Conflict::ReadAfterWrite, [load, get])
         },
     },
     Broken {
