@@ -108,7 +108,10 @@ impl Explorer for Explore {
     }
 
     fn accessed(&self, agent: usize, access: MemoryAccess, site: i64) {
-        if access.write.is_some() {
+        // A write into a rank's own memory (a tile, a buffer) is no
+        // progress another rank can see: a rank polling through a tile is
+        // cut as before.
+        if access.write.is_some() && matches!(access.memory, Memory::Window(_)) {
             self.scheduler.progressed();
         }
         self.checker().copy_side(agent, access, site);
@@ -276,8 +279,8 @@ pub struct Checker {
     shadows: Vec<Shadow>,
     /// Per rank, its own memory (tiles, buffers) where an asynchronous
     /// copy read or wrote: the ranges, and their shadow. Only accesses
-    /// there are tracked (elsewhere only the rank's agents reach it, and
-    /// they are ordered by their launch).
+    /// there are tracked: elsewhere no other rank and no copy reaches it
+    /// (docs/memory-model.md: accesses to it are not checked).
     own: HashMap<usize, (Ranges, Shadow)>,
     unfenced: Vec<Option<Unfenced>>,
     /// Cells any notify touched, by (window, offset).
@@ -645,9 +648,6 @@ impl Checker {
     }
 }
 
-/// The byte intervals a strided block covers: one per row when rows are
-/// contiguous, one per element otherwise (up to [`MAX_INTERVALS`], then
-/// the extent).
 /// Disjoint byte ranges, sorted, merged as they are added.
 #[derive(Default)]
 struct Ranges(Vec<Range<usize>>);
@@ -674,6 +674,9 @@ impl Ranges {
     }
 }
 
+/// The byte intervals a strided block covers: one per row when rows are
+/// contiguous, one per element otherwise (up to [`MAX_INTERVALS`], then
+/// the extent).
 fn intervals(
     offset: usize,
     [row_stride, col_stride]: [i64; 2],
