@@ -41,15 +41,16 @@ pub fn start(options: &Options) -> Result<(), String> {
         ));
     }
     if options.ranks != world.size {
+        // (It advised only `-np` of the --ranks given, 2 when none is.)
         return Err(format!(
             "--ranks {} but mpirun started {}: under --transport {name} each process is one \
-             rank (mpirun -np {} ... --ranks {})",
+             rank (give --ranks {}, or start mpirun -np {}; --ranks is 2 when not given)",
             options.ranks,
             match world.size {
                 1 => "1 process".to_string(),
                 n => format!("{n} processes"),
             },
-            options.ranks,
+            world.size,
             options.ranks
         ));
     }

@@ -55,7 +55,7 @@
 // DEADLOCK-NOT: deadlock
 // EXPLORE: pld-run: error: --explore and --replay schedule every rank's threads in one address space; they do not run under --transport mpi (run them without --transport)
 // EXPLORE-NOT: error
-// RANKS: pld-run: error: --ranks 3 but mpirun started 2 processes: under --transport mpi-rma each process is one rank (mpirun -np 3 ... --ranks 3)
+// RANKS: pld-run: error: --ranks 3 but mpirun started 2 processes: under --transport mpi-rma each process is one rank (give --ranks 2, or start mpirun -np 3; --ranks is 2 when not given)
 // LAUNCH: pld-run: error: --transport mpi and mpi-rma run one rank per MPI process: start pld-run with mpirun
 // CLEAN: @b on 2 ranks (2 MPI processes under --transport mpi-rma): finished in
 // CLEAN-NEXT: --check: pld.tensor_barrier has no numeric result to compare; every rank got through it and no credit is left
