@@ -885,10 +885,10 @@ impl ProgramRun {
     /// other devices interleave their own tasks. When that leaves a call
     /// without some member, and matching each device's k-th collective on
     /// a domain with the others' k-th completes every call with one kind of
-    /// collective, and no two devices' tasks share the place of a call left
-    /// incomplete, the calls are those: a module converted without its
-    /// source's locations has one dispatch per device, each on a line of
-    /// its own.
+    /// collective, the module was already converted, and no two devices'
+    /// tasks share the place of a call left incomplete, the calls are
+    /// those: a module converted without its source's locations has one
+    /// dispatch per device, each on a line of its own.
     fn calls(&self) -> Vec<Call> {
         // Every collective call has all its members (other tasks may run
         // on some devices of a domain only).
@@ -1444,7 +1444,6 @@ fn check_distinct(task: &BuiltinTask) -> Result<(), String> {
     Ok(())
 }
 
-/// The tensor arguments of a kernel task, in parameter order.
 /// Whether two tasks' views share a byte of one comm domain's window (the
 /// whole window view of a slice, as a slice's strided rows lie within it).
 fn shares_bytes(a: &Task, b: &Task) -> bool {
@@ -1465,6 +1464,7 @@ fn shares_bytes(a: &Task, b: &Task) -> bool {
     })
 }
 
+/// The tensor arguments of a kernel task, in parameter order.
 fn tensors_of(task: &KernelTask) -> Vec<&TensorRef> {
     task.args
         .iter()
