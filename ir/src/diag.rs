@@ -287,7 +287,7 @@ fn capture(diagnostic: &Received) -> Captured {
     // A location that names no file (`loc("bar")`) is said, as MLIR says
     // it, rather than dropped.
     let message = match &position {
-        None if location.to_string() != UNKNOWN => format!("{location}: {message}"),
+        None if !crate::loc::is_unknown(location) => format!("{location}: {message}"),
         _ => message,
     };
     // The callers of a call-site location, as MLIR notes them.
@@ -310,9 +310,6 @@ fn capture(diagnostic: &Received) -> Captured {
 /// The note MLIR's handler shows at each caller of a call-site location
 /// (shown only: `--verify-diagnostics` does not see it, as in `mlir-opt`).
 pub const CALLED_FROM: &str = "called from";
-
-/// How MLIR prints an unknown location.
-const UNKNOWN: &str = "loc(unknown)";
 
 /// Collects every diagnostic emitted in a context.
 ///

@@ -15,6 +15,25 @@ pub struct Position {
     pub column: usize,
 }
 
+impl Position {
+    /// `file:line:col` as reports write it, read back (a file that is not
+    /// empty; a line and a column that are numbers).
+    pub fn parse(text: &str) -> Option<Position> {
+        let mut parts = text.rsplitn(3, ':');
+        let column = parts.next()?.parse().ok()?;
+        let line = parts.next()?.parse().ok()?;
+        let file = parts.next().filter(|f| !f.is_empty())?.to_string();
+        Some(Position { file, line, column })
+    }
+
+    /// A message that starts at a place (`k.mlir:7:8: rest`): the place
+    /// and the rest.
+    pub fn leading(message: &str) -> Option<(Position, &str)> {
+        let (place, rest) = message.split_once(": ")?;
+        Some((Position::parse(place)?, rest))
+    }
+}
+
 fn identifier(id: Identifier) -> String {
     // SAFETY: identifiers are uniqued in the context and outlive this call;
     // the string is copied before returning.
@@ -51,6 +70,11 @@ pub fn position(location: Location) -> Option<Position> {
             .find_map(|i| position(location.fused_location(i)));
     }
     None
+}
+
+/// Whether `location` is MLIR's unknown location (`loc(unknown)`).
+pub fn is_unknown(location: Location) -> bool {
+    location.to_string() == "loc(unknown)"
 }
 
 /// The callers of the call site `location` is (or names: `loc("bar"(callsite(...)))`),

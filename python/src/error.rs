@@ -56,23 +56,18 @@ impl Diagnostic {
                     let (place, message) = line.split_once(&format!(": {severity}: "))?;
                     Some((place, *severity, message))
                 })?;
-        let mut parts = place.rsplitn(3, ':');
-        let numbers = match (parts.next(), parts.next(), parts.next()) {
-            (Some(column), Some(row), Some(file)) => {
-                Some((file, row.parse().ok()?, column.parse().ok()?))
-            }
-            _ => None,
-        };
         // `k.mlir: error: ...`: at a location that names no place of the
         // file (a tool's own `pld-run: error:` is no file's).
-        let (file, line, column) = match numbers {
-            Some((file, row, column)) => (file, Some(row), Some(column)),
-            None if !place.contains(' ') && place.contains(['.', '/']) => (place, None, None),
+        let (file, line, column) = match pld_ir::loc::Position::parse(place) {
+            Some(at) => (at.file, Some(at.line), Some(at.column)),
+            None if !place.contains(' ') && place.contains(['.', '/']) => {
+                (place.to_string(), None, None)
+            }
             None => return None,
         };
         Some(Diagnostic {
             severity: severity.to_string(),
-            file: Some(file.to_string()),
+            file: Some(file),
             line,
             column,
             message: message.to_string(),

@@ -108,10 +108,8 @@ fn describe(finding: &Finding, namer: pld_sim::explore::Namer, source: &str) -> 
 
 /// The line and column of `file:line:col`.
 fn line_col(location: &str) -> Option<(usize, usize)> {
-    let mut parts = location.rsplitn(3, ':');
-    let col = parts.next()?.parse().ok()?;
-    let line = parts.next()?.parse().ok()?;
-    Some((line, col))
+    let at = pld_ir::loc::Position::parse(location)?;
+    Some((at.line, at.column))
 }
 
 /// The pld op written at `line:col` of `source` (`"pld.tile_store"(...)`

@@ -4,6 +4,7 @@
 
 use crate::files::read_named_input_text as read_named_input;
 use crate::options::{Options, Refusal};
+use pld_ir::loc::Position;
 use pld_sim::compiler::Source;
 
 /// Runs `pld-run`; returns the process exit status.
@@ -96,8 +97,8 @@ pub fn shown_error(message: &str, buffer_name: &str, text: &str) -> String {
         .strip_prefix(buffer_name)
         .and_then(|r| r.strip_prefix(": "))
         .unwrap_or(message);
-    if let Some((file, line, column, said)) = located_anywhere(rest) {
-        return format!("{file}:{line}:{column}: error: {said}");
+    if let Some((at, said)) = Position::leading(rest) {
+        return format!("{}:{}:{}: error: {said}", at.file, at.line, at.column);
     }
     if let Some(said) = rest.strip_prefix("<unknown>: ") {
         return format!("{buffer_name}: error: {said}");
@@ -106,16 +107,6 @@ pub fn shown_error(message: &str, buffer_name: &str, text: &str) -> String {
         return format!("{buffer_name}: error: {rest}");
     }
     format!("pld-run: error: {message}")
-}
-
-/// `file:line:col: rest` of a message at a place of any file.
-fn located_anywhere(message: &str) -> Option<(&str, usize, usize, &str)> {
-    let (place, rest) = message.split_once(": ")?;
-    let mut parts = place.rsplitn(3, ':');
-    let column = parts.next()?.parse().ok()?;
-    let line = parts.next()?.parse().ok()?;
-    let file = parts.next().filter(|f| !f.is_empty() && !f.contains(' '))?;
-    Some((file, line, column, rest))
 }
 
 /// `line` as a diagnostic line when it is one behind the name of the
@@ -174,10 +165,8 @@ pub fn in_file(buffer_name: &str, message: String) -> String {
 /// The line, column and rest of a message that starts with
 /// `<buffer_name>:line:col: `.
 fn located<'m>(message: &'m str, buffer_name: &str) -> Option<(usize, usize, &'m str)> {
-    let rest = message.strip_prefix(buffer_name)?.strip_prefix(':')?;
-    let (line, rest) = rest.split_once(':')?;
-    let (column, rest) = rest.split_once(": ")?;
-    Some((line.parse().ok()?, column.parse().ok()?, rest))
+    let (at, rest) = Position::leading(message).filter(|(at, _)| at.file == buffer_name)?;
+    Some((at.line, at.column, rest))
 }
 
 fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Refusal> {

@@ -30,7 +30,8 @@ pub struct AllReduceRequest<'c, 'a> {
 pub const AUTO_MODE_ATTRIBUTE: &str = pld_dialect::ops::collective::AUTO_MODE_RECORD;
 
 /// A rail's error on a collective whose `mode` was chosen by
-/// `mode = "auto"` (the op carries the record) says so.
+/// `mode = "auto"` (the op carries the record, and its choice is still the
+/// op's mode) says so.
 pub fn name_the_choice(op: melior::ir::OperationRef, message: String) -> String {
     match pld_dialect::ops::collective::chosen_by_auto(op) {
         Some(mode) => format!("{message} (mode \"{mode}\" was chosen by mode = \"auto\")"),

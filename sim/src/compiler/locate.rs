@@ -11,8 +11,8 @@ pub fn position(op: OperationRef) -> Option<String> {
 /// `file:line:col` of an op, or its location as MLIR prints one that
 /// names no file (`loc("bar")`), or `<unknown>` (MLIR's word).
 pub fn location_of(op: OperationRef) -> String {
-    position(op).unwrap_or_else(|| match op.location().to_string() {
-        unknown if unknown == "loc(unknown)" => "<unknown>".to_string(),
-        printed => printed,
+    position(op).unwrap_or_else(|| match pld_ir::loc::is_unknown(op.location()) {
+        true => "<unknown>".to_string(),
+        false => op.location().to_string(),
     })
 }

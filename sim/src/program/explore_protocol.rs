@@ -21,6 +21,7 @@ use melior::{
     pass::Pass,
     Context,
 };
+use pld_ir::loc::Position;
 use pld_ir::pass::{external, Anchor, PassFailed, PassIdentity, PldPass};
 use std::collections::HashSet;
 use std::sync::mpsc::{channel, RecvTimeoutError};
@@ -678,12 +679,9 @@ impl Budget {
 fn placed(message: String) -> (Where, Severity, String) {
     let prefix = "pld-explore-protocol: ";
     let site = message.strip_prefix(prefix).and_then(|rest| {
-        let (place, said) = rest.split_once(": ")?;
-        let mut parts = place.rsplitn(3, ':');
-        let numbers = parts.next()?.parse::<usize>().is_ok()
-            && parts.next()?.parse::<usize>().is_ok()
-            && parts.next().is_some_and(|file| !file.is_empty());
-        numbers.then(|| (place.to_string(), format!("{prefix}{said}")))
+        let (place, said) = Position::leading(rest)?;
+        let place = format!("{}:{}:{}", place.file, place.line, place.column);
+        Some((place, format!("{prefix}{said}")))
     });
     match site {
         Some((place, said)) => (Where::Site(place), Severity::Error, said),
@@ -693,10 +691,8 @@ fn placed(message: String) -> (Where, Severity, String) {
 
 /// `file:line:col` as a location.
 fn location<'c>(context: &'c Context, text: &str) -> Option<Location<'c>> {
-    let mut parts = text.rsplitn(3, ':');
-    let column = parts.next()?.parse().ok()?;
-    let line = parts.next()?.parse().ok()?;
-    Some(Location::new(context, parts.next()?, line, column))
+    let at = Position::parse(text)?;
+    Some(Location::new(context, &at.file, at.line, at.column))
 }
 
 /// What one schedule found, as (key, the `file:line:col` of the op it

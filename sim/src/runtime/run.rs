@@ -1879,11 +1879,7 @@ pub fn error_place(error: &str) -> (Option<usize>, Option<&str>) {
 
 /// Whether `place` is `file:line:col`.
 fn is_location(place: &str) -> bool {
-    let mut parts = place.rsplitn(3, ':');
-    let number = |part: Option<&str>| {
-        part.is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-    };
-    number(parts.next()) && number(parts.next()) && parts.next().is_some_and(|f| !f.is_empty())
+    pld_ir::loc::Position::parse(place).is_some()
 }
 
 impl State<'_> {
