@@ -11,6 +11,7 @@
 //! every collective before and after it for the golden check.
 
 pub mod affine;
+mod members;
 pub mod plan;
 mod processes;
 
@@ -256,7 +257,8 @@ impl ProgramRun {
 
     /// Every call's operands against the size of its comm domain, before
     /// anything runs (a signal sized for other rank counts would put
-    /// credits outside its buffer).
+    /// credits outside its buffer), and against the other members' (see
+    /// [`members`]).
     fn check_shapes(&self) -> Result<(), String> {
         use crate::program::shapes::Rail;
         for task in self.plan.tasks.iter().flatten() {
@@ -298,7 +300,7 @@ impl ProgramRun {
                     .map_err(|m| format!("{location}: {m}"))?;
             }
         }
-        Ok(())
+        self.check_call_members()
     }
 
     /// Every collective of a kernel call takes views of one comm domain
@@ -951,12 +953,10 @@ impl ProgramRun {
         let mut found: HashMap<(usize, &str, usize), usize> = HashMap::new();
         for &(device, index) in &self.plan.order {
             let task = &self.plan.tasks[device][index];
-            let (domain, location) = match task {
-                Task::Builtin(b) => (b.domain, b.location.as_str()),
-                Task::Kernel(k) => (
-                    tensors_of(k).first().map_or(0, |t| t.domain),
-                    k.location.as_str(),
-                ),
+            let domain = self.domain_of(task);
+            let location = match task {
+                Task::Builtin(b) => b.location.as_str(),
+                Task::Kernel(k) => k.location.as_str(),
             };
             let Some(id) = key(device, domain, location, task) else {
                 continue;

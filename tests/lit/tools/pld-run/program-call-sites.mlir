@@ -1,18 +1,40 @@
-// A call's tasks are matched by their source location: the even devices
-// calling @sum_a and the odd ones @max_b from two places of the CHIP
-// orchestrator make two calls, neither run by every member, which --check
-// says it cannot compare. Before, they were matched as one call by order
-// (the fallback of a module converted without locations), the golden was
-// @sum_a's, and every rank was WRONG without a word on why (prog24 MED-1).
+// The members of one call of a comm domain can make it from different
+// places (a kernel called on the even devices, another on the odd ones):
+// each member's n-th collective on the domain meets the others' n-th.
+// Before anything runs, those must be the same collective on views of the
+// same types.
 //
-// RUN: not pld-run %s --ranks 4 --check 2>&1 | FileCheck %s
-// On 2 devices, each place is one device's: they were still matched by
-// order there (recheck24b H1), which only a converted module's calls are.
-// RUN: not pld-run %s --ranks 2 --check 2>&1 | FileCheck %s
-// CHECK: pld-run: error: {{.*}}program-call-sites.mlir:[[# @LINE + 20]]:5: --check cannot compare pld.tensor_allreduce: not every member of the comm domain ran this call
-// CHECK: pld.tensor_allreduce in @sum_a (called at {{.*}}program-call-sites.mlir:[[# @LINE + 19]]:5): f32 x 64 (sum), {{.*}}: not every member of the comm domain ran this call
-// CHECK: pld.tensor_allreduce in @max_b (called at {{.*}}program-call-sites.mlir:[[# @LINE + 20]]:5): f32 x 64 (max), {{.*}}: not every member of the comm domain ran this call
-// CHECK-NOT: WRONG
+// RUN: split-file %s %t
+//
+// The even devices reduce with sum, the odd ones with max: refused before
+// the run, on 4 devices and on 2 (each place one device's). Before, the two
+// were matched as one call by order and every rank was WRONG against
+// @sum_a's golden (prog24 MED-1, recheck24b H1), then two calls neither run
+// by every member, which only --check said.
+// RUN: not pld-run %t/ops.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=OPS
+// RUN: not pld-run %t/ops.mlir --ranks 4 --check 2>&1 | FileCheck %s --check-prefix=OPS
+// RUN: not pld-run %t/ops.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=OPS2
+// OPS: ops.mlir:17:5: error: the members of comm domain 'comm_d0' disagree on their 1st collective call: devices 0, 2 run pld.tensor_allreduce (sum) of tensor<1x64xf32>, tensor<4x1xi32> in @sum_a (called at {{.*}}ops.mlir:17:5), devices 1, 3 run pld.tensor_allreduce (max) of tensor<1x64xf32>, tensor<4x1xi32> in @max_b (called at {{.*}}ops.mlir:19:5); every member of one call runs the same collective on views of the same types
+// OPS-NOT: WRONG
+// OPS2: error: the members of comm domain 'comm_d0' disagree on their 1st collective call: device 0 runs pld.tensor_allreduce (sum) {{.*}} in @sum_a (called at {{.*}}), device 1 runs pld.tensor_allreduce (max) {{.*}} in @max_b
+//
+// The even devices allreduce a [1, 64] view, the odd ones a [1, 32] view
+// of the same buffer: without --check the run finished with status 0 and
+// the odd devices held a half-reduced row (prog24 MED-3).
+// RUN: not pld-run %t/shapes.mlir --ranks 4 --input v=ones 2>&1 | FileCheck %s --check-prefix=SHAPES
+// RUN: not pld-run %t/shapes.mlir --ranks 4 --explore 2 2>&1 | FileCheck %s --check-prefix=SHAPES
+// SHAPES: shapes.mlir:22:5: error: the members of comm domain 'comm_d0' disagree on their 1st collective call: devices 0, 2 run pld.tensor_allreduce (sum) of tensor<1x64xf32>, tensor<4x1xi32> in @ka (called at {{.*}}shapes.mlir:22:5), devices 1, 3 run pld.tensor_allreduce (sum) of tensor<1x32xf32>, tensor<4x1xi32> in @kb (called at {{.*}}shapes.mlir:27:5); every member
+// SHAPES-NOT: finished
+//
+// The same collective on the same types from two places runs; --check
+// cannot compare either place's call alone and says so.
+// RUN: pld-run %t/same.mlir --ranks 4 --input v=ones 2>&1 | FileCheck %s --check-prefix=SAME
+// RUN: not pld-run %t/same.mlir --ranks 4 --check 2>&1 | FileCheck %s --check-prefix=SAME-CHECK
+// SAME: @main on 4 devices: 2 collective calls, finished
+// SAME-CHECK: pld-run: error: {{.*}}same.mlir:17:5: --check cannot compare pld.tensor_allreduce: not every member of the comm domain ran this call
+// SAME-CHECK-NOT: WRONG
+
+//--- ops.mlir
 !v = tensor<1x64xf32, #pld.dist>
 !s = tensor<4x1xi32, #pld.dist>
 func.func @sum_a(%x: !v, %s: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
@@ -32,6 +54,101 @@ func.func @step(%x: !v, %s: !s, %dev: index) attributes {pld.kind = #pld.func_ki
     func.call @sum_a(%x, %s) : (!v, !s) -> ()
   } else {
     func.call @max_b(%x, %s) : (!v, !s) -> ()
+  }
+  return
+}
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %ws = "pld.system_world_size"() : () -> i64
+  %n = arith.index_cast %ws : i64 to index
+  %b256 = arith.constant 256 : i64
+  %b16 = arith.constant 16 : i64
+  %vb = "pld.tensor_alloc_window_buffer"(%b256) {name = "v"} : (i64) -> !pld.ptr
+  %sb = "pld.tensor_alloc_window_buffer"(%b16) {name = "sig"} : (i64) -> !pld.ptr
+  %v = "pld.tensor_window"(%vb) : (!pld.ptr) -> !v
+  %s = "pld.tensor_window"(%sb) : (!pld.ptr) -> !s
+  scf.for %r = %c0 to %n step %c1 {
+    "pld.dispatch"(%r) ({
+      func.call @step(%v, %s, %r) : (!v, !s, index) -> ()
+      gpu.yield
+    }) : (index) -> ()
+  }
+  return
+}
+
+//--- shapes.mlir
+!v = tensor<1x64xf32, #pld.dist>
+!w = tensor<1x32xf32, #pld.dist>
+!s = tensor<4x1xi32, #pld.dist>
+func.func @ka(%x: !v, %s: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%x, %s) {op = #pld.reduce_op<"sum">} : (!v, !s) -> !v
+  return
+}
+func.func @kb(%x: !w, %s: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%x, %s) {op = #pld.reduce_op<"sum">} : (!w, !s) -> !w
+  return
+}
+func.func @step(%x: !v, %y: !w, %s: !s, %dev: index) attributes {pld.kind = #pld.func_kind<"chip">} {
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %m = arith.remui %dev, %c2 : index
+  %even = arith.cmpi eq, %m, %c0 : index
+  scf.if %even {
+    // The next line is the even devices' call.
+    //
+    //
+    //
+    func.call @ka(%x, %s) : (!v, !s) -> ()
+  } else {
+    //
+    //
+    //
+    func.call @kb(%y, %s) : (!w, !s) -> ()
+  }
+  return
+}
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %ws = "pld.system_world_size"() : () -> i64
+  %n = arith.index_cast %ws : i64 to index
+  %b256 = arith.constant 256 : i64
+  %b16 = arith.constant 16 : i64
+  %vb = "pld.tensor_alloc_window_buffer"(%b256) {name = "v"} : (i64) -> !pld.ptr
+  %sb = "pld.tensor_alloc_window_buffer"(%b16) {name = "sig"} : (i64) -> !pld.ptr
+  %v = "pld.tensor_window"(%vb) : (!pld.ptr) -> !v
+  %w = "pld.tensor_window"(%vb) : (!pld.ptr) -> !w
+  %s = "pld.tensor_window"(%sb) : (!pld.ptr) -> !s
+  scf.for %r = %c0 to %n step %c1 {
+    "pld.dispatch"(%r) ({
+      func.call @step(%v, %w, %s, %r) : (!v, !w, !s, index) -> ()
+      gpu.yield
+    }) : (index) -> ()
+  }
+  return
+}
+
+//--- same.mlir
+!v = tensor<1x64xf32, #pld.dist>
+!s = tensor<4x1xi32, #pld.dist>
+func.func @sum_a(%x: !v, %s: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%x, %s) {op = #pld.reduce_op<"sum">, mode = "mesh"} : (!v, !s) -> !v
+  return
+}
+func.func @sum_b(%x: !v, %s: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%x, %s) {op = #pld.reduce_op<"sum">, mode = "mesh"} : (!v, !s) -> !v
+  return
+}
+func.func @step(%x: !v, %s: !s, %dev: index) attributes {pld.kind = #pld.func_kind<"chip">} {
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %m = arith.remui %dev, %c2 : index
+  %even = arith.cmpi eq, %m, %c0 : index
+  scf.if %even {
+    func.call @sum_a(%x, %s) : (!v, !s) -> ()
+  } else {
+    func.call @sum_b(%x, %s) : (!v, !s) -> ()
   }
   return
 }

@@ -1,0 +1,206 @@
+//! The members of one collective call pass the same thing: checked before
+//! anything runs.
+//!
+//! A call the members of a comm domain make from different places (a
+//! kernel called on the even devices, another on the odd ones) is still
+//! one call of the domain's protocol: each member's n-th collective on the
+//! domain meets the others' n-th. When those disagree on the collective or
+//! on the views they pass (an allreduce of 64 floats where the peers reduce
+//! 32), the run would finish with numbers no collective defines, and only
+//! `--check` would notice the call had members missing. Refused here, with
+//! what each group of devices passes.
+
+use super::{tensors_of, ProgramRun, Task, TensorRef};
+use std::collections::HashMap;
+
+/// What one member passes to its part of a call, as a message says it.
+#[derive(Clone, PartialEq, Eq)]
+struct Passed {
+    /// Where the member makes the call: the kernel call's (or builtin
+    /// collective's) location.
+    location: String,
+    /// ` in @ka (called at f:l:c)`, ` at f:l:c`: where, as a message says it.
+    place: String,
+    /// `pld.tensor_allreduce (sum) of tensor<1x64xf32>, tensor<4x1xi32>`:
+    /// what must agree.
+    what: String,
+}
+
+impl ProgramRun {
+    /// Every collective call made from more than one place agrees, member
+    /// by member, on its collective and the types of its views (see the
+    /// module's doc).
+    pub(super) fn check_call_members(&self) -> Result<(), String> {
+        let nth = self.collectives_by_member();
+        for call in self.calls() {
+            if call.tasks.iter().all(Option::is_some) {
+                continue;
+            }
+            let members = &self.plan.domains[call.domain].devices;
+            let ordinal = |rank: usize, index: usize| {
+                nth.get(&(members[rank], call.domain))?
+                    .iter()
+                    .position(|&i| i == index)
+            };
+            let ordinals: Vec<Option<usize>> = (call.tasks.iter().enumerate())
+                .filter_map(|(rank, t)| Some(ordinal(rank, (*t)?)))
+                .collect();
+            let Some(Some(n)) = ordinals.first().copied() else {
+                continue;
+            };
+            if ordinals.iter().any(|o| *o != Some(n)) {
+                continue;
+            }
+            // Each member's n-th collective on the domain, grouped by what
+            // it passes.
+            let mut groups: Vec<(Passed, Vec<usize>)> = Vec::new();
+            for &device in members {
+                let Some(&index) = nth.get(&(device, call.domain)).and_then(|v| v.get(n)) else {
+                    continue;
+                };
+                let Some(passed) = self.passed(&self.plan.tasks[device][index]) else {
+                    continue;
+                };
+                match groups.iter_mut().find(|(p, _)| p.what == passed.what) {
+                    Some((_, devices)) => devices.push(device),
+                    None => groups.push((passed, vec![device])),
+                }
+            }
+            if groups.len() > 1 {
+                return Err(self.disagreement(&call, n, &groups));
+            }
+        }
+        Ok(())
+    }
+
+    /// Every device's collective tasks on every comm domain, in its order:
+    /// `(device, domain)` to the tasks' indices in the device's work.
+    fn collectives_by_member(&self) -> HashMap<(usize, usize), Vec<usize>> {
+        let mut nth: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
+        for &(device, index) in &self.plan.order {
+            let task = &self.plan.tasks[device][index];
+            if self.collective_kind(task).is_some() {
+                let key = (device, self.domain_of(task));
+                nth.entry(key).or_default().push(index);
+            }
+        }
+        nth
+    }
+
+    /// What `task` passes to its collective, `None` for a task without one.
+    fn passed(&self, task: &Task) -> Option<Passed> {
+        let (collective, tensors, location, place) = match task {
+            Task::Builtin(b) => (
+                &b.collective,
+                b.tensors.iter().collect(),
+                &b.location,
+                format!(" at {}", b.location),
+            ),
+            Task::Kernel(k) => {
+                let collective = self.program.kernel(&k.kernel)?.collectives.first()?;
+                let place = format!(" in @{} (called at {})", k.kernel, k.location);
+                (collective, tensors_of(k), &k.location, place)
+            }
+        };
+        let mut what = collective.op().to_string();
+        if let Some(reduce) = collective.reduce {
+            what += &format!(" ({reduce})");
+        }
+        if let Some(root) = collective.root {
+            what += &format!(" with root {root}");
+        }
+        let views: Vec<String> = (collective.operands.iter().flatten())
+            .filter_map(|&p| tensors.get(p).map(|t| type_text(t)))
+            .collect();
+        if !views.is_empty() {
+            what += &format!(" of {}", views.join(", "));
+        }
+        Some(Passed {
+            location: location.clone(),
+            place,
+            what,
+        })
+    }
+
+    /// The error for a call whose members disagree (`groups`: what each
+    /// set of devices passes, in the order of their first devices).
+    fn disagreement(
+        &self,
+        call: &super::Call,
+        n: usize,
+        groups: &[(Passed, Vec<usize>)],
+    ) -> String {
+        let domain = &self.plan.domains[call.domain].name;
+        let said: Vec<String> = groups
+            .iter()
+            .map(|(p, devices)| {
+                let run = if devices.len() == 1 { "runs" } else { "run" };
+                format!("{} {run} {}{}", devices_text(devices), p.what, p.place)
+            })
+            .collect();
+        let location = (self.passed(&self.plan.tasks[call.first.0][call.first.1]))
+            .map_or_else(String::new, |p| p.location);
+        format!(
+            "{location}: the members of comm domain '{domain}' disagree on their {} collective \
+             call: {}; every member of one call runs the same collective on views of the same \
+             types",
+            ordinal_text(n + 1),
+            said.join(", ")
+        )
+    }
+
+    /// The comm domain a task runs in (a kernel's: its first view's).
+    pub(super) fn domain_of(&self, task: &Task) -> usize {
+        match task {
+            Task::Builtin(b) => b.domain,
+            Task::Kernel(k) => tensors_of(k).first().map_or(0, |t| t.domain),
+        }
+    }
+}
+
+/// A view's type as a message says it: `tensor<1x64xf32>`.
+fn type_text(t: &TensorRef) -> String {
+    let dims: Vec<String> = t.shape.iter().map(ToString::to_string).collect();
+    format!("tensor<{}x{}>", dims.join("x"), t.dtype.name())
+}
+
+/// `device 1`, `devices 1, 3`.
+fn devices_text(devices: &[usize]) -> String {
+    let listed: Vec<String> = devices.iter().map(ToString::to_string).collect();
+    match devices {
+        [_] => format!("device {}", listed[0]),
+        _ => format!("devices {}", listed.join(", ")),
+    }
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, ..., `11th`, `21st`.
+fn ordinal_text(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ordinals_read_as_english() {
+        let said: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 103, 111]
+            .into_iter()
+            .map(ordinal_text)
+            .collect();
+        assert_eq!(
+            said,
+            [
+                "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "103rd",
+                "111th"
+            ]
+        );
+    }
+}
