@@ -841,6 +841,44 @@ fn exploring_finds_the_race_pld_run_finds() {
 }
 
 #[test]
+fn a_schedule_that_cannot_end_ends_the_exploration() {
+    // A rank polling a flag no rank sets, with scalar reads, goes on past
+    // the explorer's no-progress cut: pldProgramRun never returned, time
+    // limit or not (recheck24 H1, embed23 H2). The sweep runs on a thread
+    // of its own now; the caller's ends it at the schedule that took no
+    // decision for the deadline, which is the last finding.
+    let (context, sink) = host_context();
+    let program = program(&context, &sink, "tests/inputs/poll-unset-flag.mlir", 2);
+    let options = api::pldRunOptionsCreate();
+    let o = || api::PldRunOptions { ptr: options.ptr };
+    api::pldRunOptionsSetExplore(o(), 7, 3);
+    api::pldRunOptionsSetDeadline(o(), 1.0);
+    let result = run_plain(&program, options.ptr);
+    assert!(!result.ptr.is_null(), "{:?}", messages(&sink));
+    assert_eq!(api::pldRunResultGetNumSchedules(result_of(&result)), 0);
+    let kinds: Vec<FindingKind> = findings(&result).into_iter().map(|f| f.0).collect();
+    assert_eq!(kinds, [FindingKind::NoProgress]);
+    assert_eq!(api::pldRunResultGetFindingSeed(result_of(&result), 0), 7);
+    let message = host::text(api::pldRunResultGetFindingMessage(result_of(&result), 0));
+    assert!(
+        message.starts_with("schedule 7 cannot end: no progress: 1000000 decisions in a row"),
+        "{message}"
+    );
+    api::pldRunResultDestroy(result);
+    // The thread goes on: another program explores.
+    let barrier = self::program(&context, &sink, "examples/barrier.mlir", 2);
+    api::pldRunOptionsSetExplore(o(), 0, 2);
+    let result = run_plain(&barrier, options.ptr);
+    assert!(!result.ptr.is_null(), "{:?}", messages(&sink));
+    assert_eq!(api::pldRunResultGetNumSchedules(result_of(&result)), 2);
+    assert!(findings(&result).is_empty());
+    api::pldRunResultDestroy(result);
+    api::pldRunOptionsDestroy(options);
+    api::pldProgramDestroy(barrier);
+    api::pldProgramDestroy(program);
+}
+
+#[test]
 fn a_schedule_count_far_past_the_time_limit_costs_no_memory() {
     // The seeds were listed up front, 16 bytes each: 10^12 schedules
     // aborted the host ("memory allocation of 16000000000000 bytes

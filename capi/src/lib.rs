@@ -11,7 +11,9 @@
 //!   `Translate.h`;
 //! * [`program`], [`run`], [`report`]: loading a module for the simulator,
 //!   running it with the caller's buffers, and what the run found, in plain
-//!   Rust; [`api`] is `Run.h` over them;
+//!   Rust; [`api`] is `Run.h` over them; `watched` runs explored
+//!   schedules on a thread of their own, so that one that cannot end does
+//!   not keep the caller's;
 //! * [`raw`]: every unsafe operation of the crate (the C caller's handles,
 //!   strings and memory), and the guard that keeps panics from crossing the
 //!   C boundary: every `extern "C"` function runs its body in
@@ -27,6 +29,7 @@ mod raw;
 pub mod report;
 pub mod run;
 pub mod translate;
+mod watched;
 
 use mlir_sys::MlirLogicalResult;
 

@@ -17,6 +17,7 @@ pub enum Mode {
 
 /// A buffer the caller fills and reads: a kernel's parameter or a
 /// program's window buffer.
+#[derive(Clone)]
 pub struct Buffer {
     pub name: String,
     pub shape: Vec<usize>,
@@ -49,6 +50,10 @@ pub struct Loaded {
     /// of a finding as the user wrote them (the simulator sees the PTO
     /// ops they became).
     pub pld_ops: HashMap<String, String>,
+    /// The text the simulator loaded, and the name of its source: what
+    /// [`Reload::load`] loads again on another thread.
+    text: String,
+    source: String,
 }
 
 /// The pld op at each `file:line:col` of `root`.
@@ -62,6 +67,47 @@ fn pld_ops(root: melior::ir::OperationRef) -> HashMap<String, String> {
             ))
         })
         .collect()
+}
+
+/// A loaded module as plain data, to load it again on another thread (a
+/// loaded program's compiled code belongs to the thread that loaded it).
+pub struct Reload {
+    text: String,
+    source: String,
+    entry: String,
+    ranks: usize,
+    /// The kernel that runs, `None` for a whole program.
+    kernel: Option<usize>,
+    buffers: Vec<Buffer>,
+    pld_ops: HashMap<String, String>,
+}
+
+impl Reload {
+    /// The module loaded on the calling thread: its kernels come from the
+    /// compile cache the first load filled.
+    pub fn load(self) -> Result<Loaded, String> {
+        let mode = match self.kernel {
+            Some(kernel) => Mode::Kernel {
+                program: Program::load_named(&self.text, &self.source)?,
+                kernel,
+            },
+            None => Mode::Whole(Box::new(ProgramRun::load(
+                &self.text,
+                &self.source,
+                Some(&self.entry),
+                self.ranks,
+            )?)),
+        };
+        Ok(Loaded {
+            mode,
+            entry: self.entry,
+            ranks: self.ranks,
+            buffers: self.buffers,
+            pld_ops: self.pld_ops,
+            text: self.text,
+            source: self.source,
+        })
+    }
 }
 
 /// Why a module could not be loaded.
@@ -138,7 +184,7 @@ impl Loaded {
         if whole {
             let named = Some(entry).filter(|e| !e.is_empty());
             let run = ProgramRun::load(&text, &source, named, ranks)?;
-            Ok(Loaded::whole(run, ranks, ops))
+            Ok(Loaded::whole(run, ranks, ops, (text, source)))
         } else {
             let program = Program::load_named(&text, &source)?;
             let kernel = choose_kernel(&program, entry, &source)?;
@@ -154,11 +200,34 @@ impl Loaded {
                 mode: Mode::Kernel { program, kernel },
                 ranks,
                 pld_ops: ops,
+                text,
+                source,
             })
         }
     }
 
-    fn whole(run: ProgramRun, ranks: usize, pld_ops: HashMap<String, String>) -> Loaded {
+    /// What loads this module again on another thread ([`Reload::load`]).
+    pub fn reload(&self) -> Reload {
+        Reload {
+            text: self.text.clone(),
+            source: self.source.clone(),
+            entry: self.entry.clone(),
+            ranks: self.ranks,
+            kernel: match &self.mode {
+                Mode::Kernel { kernel, .. } => Some(*kernel),
+                Mode::Whole(_) => None,
+            },
+            buffers: self.buffers.clone(),
+            pld_ops: self.pld_ops.clone(),
+        }
+    }
+
+    fn whole(
+        run: ProgramRun,
+        ranks: usize,
+        pld_ops: HashMap<String, String>,
+        (text, source): (String, String),
+    ) -> Loaded {
         let buffers = run
             .buffers
             .iter()
@@ -176,6 +245,8 @@ impl Loaded {
             mode: Mode::Whole(Box::new(run)),
             ranks,
             pld_ops,
+            text,
+            source,
         }
     }
 

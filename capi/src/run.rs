@@ -116,45 +116,84 @@ pub fn run(
             ));
         }
     }
-    let schedules = match options.explore {
-        Some((first, count)) if count > 0 => Seeds::Explore { first, count },
-        _ => Seeds::Plain,
-    };
+    match options.explore {
+        Some((first, count)) if count > 0 => {
+            crate::watched::explore(loaded, options, &start, Seeds::Explore { first, count })
+        }
+        _ => {
+            let sweep = Sweep {
+                seeds: Seeds::Plain,
+                progress: None,
+            };
+            run_schedules(loaded, options, &start, &sweep)
+        }
+    }
+}
+
+/// Runs the schedules of `sweep` on the calling thread, under the
+/// options' time limit.
+pub(crate) fn run_schedules(
+    loaded: &Loaded,
+    options: &Options,
+    start: &[Vec<Option<&[u8]>>],
+    sweep: &Sweep,
+) -> Result<(Report, Finals), String> {
     let stop = Stop::default();
     let limit = options.time_limit.map(|limit| (limit, timer(&stop, limit)));
+    let on = (loaded.ranks, &loaded.pld_ops);
     let (mut report, finals) = stop.enter(|| match &loaded.mode {
         Mode::Kernel { program, kernel } => {
             let kernel = &program.kernels[*kernel];
-            let on = (loaded.ranks, &loaded.pld_ops);
-            run_kernel(program, kernel, on, options, &start, schedules)
+            run_kernel(program, kernel, on, options, start, sweep)
         }
-        Mode::Whole(run) => {
-            let on = (loaded.ranks, &loaded.pld_ops);
-            run_whole(run, on, options, &start, schedules)
-        }
+        Mode::Whole(run) => run_whole(run, on, options, start, sweep),
     })?;
     // (A limit that passed just after the last schedule ended stopped
     // nothing.)
-    let cut = report.stopped || report.schedules < schedules.len();
+    let total = sweep.seeds.len();
+    let cut = report.stopped || report.schedules < total;
     if let (Some((limit, _)), true) = (limit, stop.own() && cut) {
         report
             .findings
-            .push(over_time(limit, report.schedules, schedules.len()));
+            .push(over_time(limit, report.schedules, total));
     }
     Ok((report, finals))
+}
+
+/// The schedules to run, and who watches them.
+pub(crate) struct Sweep<'a> {
+    pub seeds: Seeds,
+    /// The sweep's progress, when another thread waits on it.
+    pub progress: Option<&'a crate::watched::Progress>,
+}
+
+impl Sweep<'_> {
+    /// A schedule begins.
+    fn begin(&self, seed: Option<u64>) {
+        if let (Some(progress), Some(seed)) = (self.progress, seed) {
+            progress.begin(seed);
+        }
+    }
+
+    /// A schedule ended: `report` holds it and those before.
+    fn ended(&self, report: &Report) {
+        if let Some(progress) = self.progress {
+            progress.ended(report);
+        }
+    }
 }
 
 /// The schedules of a run: one plain run, or `count` explored schedules
 /// from seed `first` on (made one at a time: a count may be far more than
 /// a time limit lets run).
 #[derive(Clone, Copy)]
-enum Seeds {
+pub(crate) enum Seeds {
     Plain,
     Explore { first: u64, count: usize },
 }
 
 impl Seeds {
-    fn len(self) -> usize {
+    pub(crate) fn len(self) -> usize {
         match self {
             Seeds::Plain => 1,
             Seeds::Explore { count, .. } => count,
@@ -328,7 +367,7 @@ fn run_kernel(
     (ranks, pld_ops): (usize, &PldOps),
     options: &Options,
     start: &[Vec<Option<&[u8]>>],
-    schedules: Seeds,
+    sweep: &Sweep,
 ) -> Result<(Report, Finals), String> {
     // Inputs, windows, the buffers read back and, with the check, the
     // goldens: refused up front rather than ending the host on a failed
@@ -358,10 +397,11 @@ fn run_kernel(
         ..Report::default()
     };
     let mut last = Vec::new();
-    for seed in schedules.iter() {
+    for seed in sweep.seeds.iter() {
         if stopped() {
             break;
         }
+        sweep.begin(seed);
         let finished = program.run_explored(
             &kernel.name,
             ranks,
@@ -384,6 +424,7 @@ fn run_kernel(
             .map(|c| Counters::of(c, 0))
             .collect();
         record(&mut report, seed, calls, findings, counters);
+        sweep.ended(&report);
         last = buffers;
     }
     // `[rank][param]` to `[param][rank]`.
@@ -518,7 +559,7 @@ fn run_whole(
     (ranks, pld_ops): (usize, &PldOps),
     options: &Options,
     start: &[Vec<Option<&[u8]>>],
-    schedules: Seeds,
+    sweep: &Sweep,
 ) -> Result<(Report, Finals), String> {
     // Refused before anything is allocated, as pld-run refuses it.
     run.check_memory(ranks, options.check)?;
@@ -539,10 +580,11 @@ fn run_whole(
         ..Report::default()
     };
     let mut last = Vec::new();
-    for seed in schedules.iter() {
+    for seed in sweep.seeds.iter() {
         if stopped() {
             break;
         }
+        sweep.begin(seed);
         let finished = run.execute_explored(
             options.deadline,
             false,
@@ -564,6 +606,7 @@ fn run_whole(
             .map(|(d, c)| Counters::of(c, finished.round_trips.get(d).copied().unwrap_or(0)))
             .collect();
         record(&mut report, seed, calls, findings, counters);
+        sweep.ended(&report);
         last = finished.final_bytes;
     }
     Ok((report, last))

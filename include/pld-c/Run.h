@@ -245,13 +245,18 @@ PLD_CAPI_EXPORTED void pldRunOptionsSetDeadline(PldRunOptions options,
 /// A negative count, and seeds past 2^63 - 1 (the last one
 /// pldRunResultGetFindingSeed can give), are refused: the next
 /// pldProgramRun with these options fails with an error diagnostic naming
-/// it (until a valid count is set). A schedule that cannot end keeps
-/// pldProgramRun from returning, time limit or not: a rank polling a flag
-/// no rank sets with scalar reads (`pld.tensor_read`), past the explorer's
-/// no-progress cut, or looping without any device call (`pld-run
-/// --explore` ends its process there naming the schedule, and
-/// `pld.explore` returns it as its last finding; a rank polling with
-/// waits or tests ends, with a PldFindingNoProgress finding).
+/// it (until a valid count is set). The schedules run on a thread of
+/// their own, loaded there again (from the compile cache), while the
+/// calling thread waits: a schedule that cannot end (a rank polling a flag
+/// no rank sets with scalar reads, `pld.tensor_read`, past the explorer's
+/// no-progress cut, or looping without any device call) takes no
+/// scheduling decision, and once it has taken none for the run's deadline
+/// pldProgramRun returns what the schedules before it found, with that
+/// schedule as the last finding (PldFindingNoProgress, its seed, `schedule
+/// S cannot end: ...`); the outputs are not written, and the schedule's
+/// thread is left behind, as pld.explore leaves it (pld-run --explore ends
+/// its process there). A rank polling with waits or tests ends on its
+/// own, with a PldFindingNoProgress finding.
 PLD_CAPI_EXPORTED void pldRunOptionsSetExplore(PldRunOptions options,
                                                uint64_t firstSeed,
                                                intptr_t numSchedules);

@@ -1,0 +1,133 @@
+//! Explored runs on a thread of their own, watched by the caller's.
+//!
+//! A schedule can fail to end in a way nothing inside the run can stop: a
+//! rank polls a flag no rank sets with scalar reads, past the explorer's
+//! no-progress cut, or loops without any device call, where the simulator
+//! never gets control back. `pldProgramRun` with explored schedules
+//! therefore loads the module again on a thread of its own (a loaded
+//! program's compiled code belongs to the thread that loaded it; the
+//! compile cache makes the second load cheap), runs the sweep there, and
+//! waits on the caller's thread, asking the sweep's
+//! [`Watch`](pld_sim::program::explore_watch::Watch) every [`TICK`]. A
+//! schedule that took no scheduling decision for the run's deadline ends
+//! the call: the result holds what the schedules before it found and that
+//! schedule as its last finding, the outputs are not written, and the
+//! exploring thread is left behind (as `pld.explore` leaves it; `pld-run
+//! --explore` ends its process there).
+
+use crate::program::Loaded;
+use crate::report::{Finding, FindingKind, Report};
+use crate::run::{run_schedules, Finals, Options, Seeds, Sweep};
+use pld_sim::program::explore_watch::Watch;
+use std::sync::mpsc::{channel, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// How often the caller's thread looks at the sweep.
+const TICK: Duration = Duration::from_millis(50);
+
+/// The sweep as the waiting thread sees it: the report of the schedules
+/// that ended, and the schedule that runs.
+pub struct Progress {
+    report: Mutex<Option<Report>>,
+    seed: Mutex<u64>,
+    watch: Watch,
+}
+
+impl Progress {
+    /// Schedule `seed` begins.
+    pub fn begin(&self, seed: u64) {
+        *lock(&self.seed) = seed;
+        self.watch.begin(format!("schedule {seed}"));
+    }
+
+    /// A schedule ended; `report` holds it and those before.
+    pub fn ended(&self, report: &Report) {
+        self.watch.end();
+        *lock(&self.report) = Some(report.clone());
+    }
+
+    /// The report of the schedules that ended, the stalled one its last
+    /// finding; `None` while no schedule is stalled.
+    fn stalled(&self, ranks: usize) -> Option<Report> {
+        let (_, why) = self.watch.stalled_parts()?;
+        let seed = *lock(&self.seed);
+        let mut report = lock(&self.report).clone().unwrap_or(Report {
+            ranks,
+            ..Report::default()
+        });
+        let mut finding = Finding::message(
+            FindingKind::NoProgress,
+            format!(
+                "schedule {seed} cannot end: {why}; the exploration ends here and its rank \
+                 threads are left behind"
+            ),
+        );
+        finding.key = "a schedule that cannot end".into();
+        report.merge(vec![finding], seed);
+        Some(report)
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Runs the explored `seeds` of `loaded` with the inputs `start`
+/// (`[buffer][rank]`) on a thread of its own (see the module's doc).
+pub fn explore(
+    loaded: &Loaded,
+    options: &Options,
+    start: &[Vec<Option<&[u8]>>],
+    seeds: Seeds,
+) -> Result<(Report, Finals), String> {
+    let progress = Arc::new(Progress {
+        report: Mutex::new(None),
+        seed: Mutex::new(0),
+        watch: Watch::new(options.deadline),
+    });
+    let (done, result) = channel();
+    let owned: Vec<Vec<Option<Vec<u8>>>> = start
+        .iter()
+        .map(|ranks| ranks.iter().map(|b| b.map(<[u8]>::to_vec)).collect())
+        .collect();
+    let reload = loaded.reload();
+    let options = options.clone();
+    let shared = progress.clone();
+    let worker = move || {
+        let start: Vec<Vec<Option<&[u8]>>> = owned
+            .iter()
+            .map(|ranks| ranks.iter().map(Option::as_deref).collect())
+            .collect();
+        let sweep = Sweep {
+            seeds,
+            progress: Some(&shared),
+        };
+        let ran = reload
+            .load()
+            .and_then(|again| run_schedules(&again, &options, &start, &sweep));
+        let _ = done.send(ran);
+    };
+    std::thread::Builder::new()
+        .name("pld-explore".into())
+        .stack_size(pld_ir::nesting::STACK_BYTES)
+        .spawn(worker)
+        .map_err(|e| format!("cannot start the exploring thread: {e}"))?;
+    loop {
+        match result.recv_timeout(TICK) {
+            Ok(ran) => return ran,
+            Err(RecvTimeoutError::Timeout) => {
+                if let Some(report) = progress.stalled(loaded.ranks) {
+                    return Ok((report, Vec::new()));
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(
+                    "internal error in libpld: the exploring thread ended without a \
+                            result"
+                        .into(),
+                )
+            }
+        }
+    }
+}
