@@ -38,6 +38,23 @@ fn unsupported(kind: CollectiveKind, elem: &str) -> Refusal {
     )
 }
 
+/// The refusal of a reduce_scatter of an element type neither of its
+/// routes moves: the reduce_scatter builtin, or an allreduce of which
+/// every device keeps its chunk.
+fn neither_scatters(elem: &str) -> Refusal {
+    let names = |kind| capability(kind).map_or_else(|| "nothing".into(), |c| c.dtype_names());
+    let sums = capability(CollectiveKind::ReduceScatter)
+        .filter(Capability::sum_only)
+        .map_or("", |_| ", summing only");
+    format!(
+        "moves {elem} elements; it becomes pld.tensor_reduce_scatter, whose HOST builtin \
+         supports only {}{sums}, or else a pld.tensor_allreduce of which each device keeps its \
+         chunk, whose HOST builtin supports only {}",
+        names(CollectiveKind::ReduceScatter),
+        names(CollectiveKind::AllReduce)
+    )
+}
+
 /// The signal type of `kind` in groups of `size`: `[G]` where the builtin
 /// takes a rank-1 signal, `[G, 1]` otherwise.
 fn signal(kind: CollectiveKind, size: usize) -> TensorType {
@@ -207,7 +224,7 @@ pub fn reduce_scatter(b: &mut Builder, op: OperationRef) -> Result<(), Refusal> 
         return scatter_rows(b, op, &o, (p, c * q));
     }
     if !accepts(CollectiveKind::AllReduce, &o.ty.elem) {
-        return Err(unsupported(kind, &o.ty.elem));
+        return Err(neither_scatters(&o.ty.elem));
     }
     let buf = reduce_whole(b, &o, reduction)?;
     let result = b.result_slot(op, &o.label)?;

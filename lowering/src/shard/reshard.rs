@@ -209,7 +209,11 @@ fn split(b: &Builder, op: OperationRef, ty: &TensorType) -> Result<Option<Split>
         .ok()
         .and_then(pld_ir::attr::i64_array);
     if halo.is_some_and(|h| !h.is_empty()) {
-        return Err("has a sharding with halo sizes, which a reshard does not move".into());
+        return Err(
+            "has a sharding with halo_sizes, which pld does not take: no pld collective moves \
+             halos"
+                .into(),
+        );
     }
     if source::grid_name(sharding).as_deref() != Some(b.grid.name.as_str()) {
         return Err(format!(
@@ -232,7 +236,11 @@ fn split(b: &Builder, op: OperationRef, ty: &TensorType) -> Result<Option<Split>
         if split.is_empty() && offsets.is_empty() {
             return Ok(None);
         }
-        return Err("has a sharding that splits more than one tensor axis".into());
+        return Err(format!(
+            "has a sharding that splits more than one tensor axis (split_axes = {lists:?}), which \
+             pld does not reshard: it reshards a tensor split along one axis (whose list may \
+             name several grid axes, [[0, 1]])"
+        ));
     };
     fits(b, grid_axes, ty.shape.len(), &lists)?;
     let shards: usize = grid_axes.iter().map(|a| b.grid.shape[*a]).product();

@@ -469,3 +469,42 @@ func.func @wide(%x: tensor<8xf32>) -> tensor<1xf32> {
   %s = tensor.extract_slice %x[%i] [1] [1] : tensor<8xf32> to tensor<1xf32>
   return %s : tensor<1xf32>
 }
+
+// -----
+
+// An integer reduce_scatter: neither route moves it, and the message names
+// both (it said the reduce_scatter builtin's f32 only, though an f16 one
+// runs as an allreduce: shard25 LOW-3).
+shard.grid @grid(shape = 4)
+func.func @scatter_i32(%x: tensor<8xi32>) -> tensor<2xi32> {
+  // expected-error @+1 {{'shard.reduce_scatter' op moves i32 elements; it becomes pld.tensor_reduce_scatter, whose HOST builtin supports only f32, summing only, or else a pld.tensor_allreduce of which each device keeps its chunk, whose HOST builtin supports only f16 or f32}}
+  %r = shard.reduce_scatter %x on @grid grid_axes = [0] scatter_axis = 0 : tensor<8xi32> -> tensor<2xi32>
+  return %r : tensor<2xi32>
+}
+
+// -----
+
+// A tensor split along two axes: said with its split_axes and what pld
+// reshards (the message had neither: shard25 LOW-1).
+shard.grid @grid(shape = 2x4)
+func.func @two_axes(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %s1 = shard.sharding @grid split_axes = [[1], [0]] : !shard.sharding
+  %s2 = shard.sharding @grid split_axes = [[]] : !shard.sharding
+  // expected-error @+1 {{'shard.shard' op has a sharding that splits more than one tensor axis (split_axes = [[1], [0]]), which pld does not reshard: it reshards a tensor split along one axis (whose list may name several grid axes, [[0, 1]])}}
+  %a = shard.shard %x to %s1 : tensor<8x16xf32>
+  %b = shard.shard %a to %s2 annotate_for_users : tensor<8x16xf32>
+  return %b : tensor<8x16xf32>
+}
+
+// -----
+
+// Halos, in the words pld-run uses for them (shard25 LOW-2).
+shard.grid @grid(shape = 4)
+func.func @halo(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %s1 = shard.sharding @grid split_axes = [[0]] halo_sizes = [1, 1] : !shard.sharding
+  %s2 = shard.sharding @grid split_axes = [[]] : !shard.sharding
+  // expected-error @+1 {{'shard.shard' op has a sharding with halo_sizes, which pld does not take: no pld collective moves halos}}
+  %a = shard.shard %x to %s1 : tensor<8x4xf32>
+  %b = shard.shard %a to %s2 annotate_for_users : tensor<8x4xf32>
+  return %b : tensor<8x4xf32>
+}
