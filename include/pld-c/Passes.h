@@ -7,8 +7,8 @@
 |* pld's passes for a caller's pass manager, and their registration in        *|
 |* MLIR's global pass registry so that pipeline strings name them.            *|
 |*                                                                            *|
-|* Every pass is anchored on `builtin.module` or on `func.func`              *|
-|* (docs/passes/<pass>.md says which). Added with                            *|
+|* Every pass is anchored on `builtin.module` or on `func.func`               *|
+|* (docs/passes/<pass>.md says which). Added with                             *|
 |* mlirOpPassManagerAddOwnedPass, a `func.func` pass goes into a manager      *|
 |* nested under func.func (mlirPassManagerGetNestedUnder(pm, "func.func")),   *|
 |* as MLIR requires of any pass. In a pipeline string, after                  *|
@@ -16,7 +16,11 @@
 |* "builtin.module(pld-lower-composite-ops)" works, and so do the named       *|
 |* pipelines (pld-host-pipeline, pld-chip-pipeline, pld-incore-pipeline,      *|
 |* pld-to-pto, shard-to-pto) next to upstream passes:                         *|
-|* "builtin.module(pld-to-pto,cse)".                                          *|
+|* "builtin.module(pld-to-pto,cse)". That is the form mlirParsePassPipeline   *|
+|* takes; mlirOpPassManagerAddPipeline and C++ mlir::parsePassPipeline(text,  *|
+|* pm) add to a manager already anchored, so they take the list inside it     *|
+|* ("pld-to-pto,cse"): given the wrapper, they nest a module pass manager     *|
+|* that runs on the modules inside the module, none, and succeeds.            *|
 |*                                                                            *|
 |* The context a pass runs in must hold the pld and pto dialects and the      *|
 |* upstream ones pld uses (pldContextLoadDialects). A pass reports what is    *|
@@ -53,7 +57,9 @@ PLD_CAPI_EXPORTED void pldRegisterPasses(void);
 /// (what goes between the braces of `pass{...}`; empty for the defaults).
 ///
 /// Ownership: the caller owns the returned pass until it hands it to a pass
-/// manager (mlirOpPassManagerAddOwnedPass), which then owns it.
+/// manager (mlirOpPassManagerAddOwnedPass), which then owns it. MLIR's C
+/// API destroys no pass itself: a pass that is not to run is freed by
+/// adding it to a pass manager and destroying that manager.
 /// Errors: a null pass (`ptr == NULL`); the reason is passed to `callback`
 /// (with `userData`), which may be NULL.
 PLD_CAPI_EXPORTED MlirPass pldCreatePass(MlirStringRef argument,

@@ -136,11 +136,13 @@ def _read(source: Source, name: str | None) -> tuple[bytes, str]:
         path = _os.fspath(source)
         return _Path(path).read_bytes(), name or path
     if isinstance(source, str):
-        if "\n" not in source and _os.path.isfile(source):
-            # One line naming a file is no MLIR: say what was meant (it
-            # failed as "expected operation name in quotes").
-            raise ValueError(f"source is MLIR text when a str; '{source}' names a file: pass "
-                             f"pathlib.Path('{source}') to read it")
+        named = source.strip()
+        if named and "\n" not in named and _os.path.isfile(named):
+            # A file's name alone (whitespace around it aside) is no MLIR:
+            # say what was meant (it failed as "expected operation name in
+            # quotes").
+            raise ValueError(f"source is MLIR text when a str; '{named}' names a file: pass "
+                             f"pathlib.Path('{named}') to read it")
         return source.encode(), name or "<source>"
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source), name or "<source>"

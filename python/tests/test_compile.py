@@ -195,6 +195,19 @@ def test_translate_errors(example, tmp_path: Path) -> None:
         pld.translate(example("allreduce.mlir"), "c++")  # type: ignore[call-overload]
 
 
+def test_a_str_naming_a_file_is_refused(root: Path) -> None:
+    # A str is MLIR text: one that only names a file says to pass a Path,
+    # with whitespace around the name too (a trailing newline failed to
+    # parse as "expected operation name in quotes": embed25 LOW-2).
+    path = str(root / "examples" / "barrier.mlir")
+    for source in [path, path + "\n", f"  {path}\t\n"]:
+        with pytest.raises(ValueError, match=r"names a file: pass pathlib\.Path\("):
+            pld.opt(source)
+    # A comment before it makes it MLIR text, which does not parse.
+    with pytest.raises(pld.Error):
+        pld.opt(f"// the example\n{path}")
+
+
 AUTO = """func.func @k(%d: tensor<1x1024xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
   %r = "pld.tensor_allreduce"(%d, %s) {op = #pld.reduce_op<"sum">, mode = "auto"} : (tensor<1x1024xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<1x1024xf32, #pld.dist>
   return
