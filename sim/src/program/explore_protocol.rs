@@ -212,8 +212,9 @@ impl PldPass for ExploreProtocol {
             std::mem::take(&mut *shared.reports.lock().unwrap_or_else(|e| e.into_inner()));
         let failed = match outcome {
             Some(Ok(explored)) => {
-                if let Some(warning) = explored.shortfall {
-                    reports.push((Where::Module, Severity::Warning, warning));
+                if let Some((kernel, warning)) = explored.shortfall {
+                    let at = kernel.map_or(Where::Module, Where::Kernel);
+                    reports.push((at, Severity::Warning, warning));
                 }
                 explored.failed
             }
@@ -232,9 +233,20 @@ impl PldPass for ExploreProtocol {
         if let Some(finding) = stalled {
             reports.push((finding.0, Severity::Error, finding.1));
         }
+        // A site is reported at the op's own location (a call site with
+        // its `called from` notes, a name), else at the place its text
+        // names, else at its kernel.
+        let mut sites = std::collections::HashMap::new();
+        for op in pld_ir::collect(module, |_| true) {
+            let text = crate::compiler::locate::location_of(op);
+            sites.entry(text).or_insert(op.location());
+        }
         let at = |place: Where| match place {
             Where::Kernel(i) => functions[i].location(),
-            Where::Site(text) => location(context, &text).unwrap_or(module.location()),
+            Where::Site(text, kernel) => (sites.get(&text).copied())
+                .or_else(|| location(context, &text))
+                .or_else(|| kernel.map(|i| functions[i].location()))
+                .unwrap_or(module.location()),
             Where::Module => module.location(),
         };
         let reports = reports
@@ -260,10 +272,11 @@ struct KernelPlace {
 }
 
 /// Where a report goes: a kernel function (by its index in the module's
-/// functions), an op's `file:line:col`, or the module.
+/// functions), an op's `file:line:col` (in that kernel, if known), or the
+/// module.
 enum Where {
     Kernel(usize),
-    Site(String),
+    Site(String, Option<usize>),
     Module,
 }
 
@@ -282,18 +295,24 @@ impl Shared {
         reports.push((at, severity, message));
     }
 
+    /// The kernel being explored.
+    fn kernel_index(&self) -> Option<usize> {
+        *self.kernel.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Where the running kernel's errors go.
     fn running_kernel(&self) -> Where {
-        let kernel = *self.kernel.lock().unwrap_or_else(|e| e.into_inner());
-        kernel.map_or(Where::Module, Where::Kernel)
+        self.kernel_index().map_or(Where::Module, Where::Kernel)
     }
 }
 
 /// What the exploring thread came back with.
 struct Explored {
     failed: bool,
-    /// The time limit's warning.
-    shortfall: Option<String>,
+    /// The time limit's warning, and the kernel whose schedules it cut
+    /// (its index among the module's functions): the warning goes there,
+    /// where `expected-warning` can name it.
+    shortfall: Option<(Option<usize>, String)>,
 }
 
 /// Explores on a thread of its own and waits for it, asking the watch
@@ -496,15 +515,19 @@ impl ExploreProtocol {
             .map_err(|message| format!("pld-explore-protocol: {message}"))?;
         let mut budget = Budget::new(self.time_limit);
         let mut failed = false;
+        let mut cut = None;
         for kernel in &program.kernels {
             let index = kernels.iter().position(|k| k.name == kernel.name);
             *shared.kernel.lock().unwrap_or_else(|e| e.into_inner()) = index;
             let place = index.map(|i| &kernels[i]);
             failed |= self.explore_kernel(&program, kernel, place, (&mut budget, shared));
+            if budget.out && cut.is_none() {
+                cut = Some(index);
+            }
         }
         Ok(Explored {
             failed,
-            shortfall: budget.shortfall(),
+            shortfall: budget.shortfall().map(|w| (cut.flatten(), w)),
         })
     }
 
@@ -586,7 +609,9 @@ impl ExploreProtocol {
                         continue;
                     }
                     let message = format!("protocol explorer, {hint}: {message}");
-                    shared.report(site.map_or_else(at, Where::Site), Severity::Error, message);
+                    let place =
+                        site.map_or_else(at, |site| Where::Site(site, shared.kernel_index()));
+                    shared.report(place, Severity::Error, message);
                 }
             }
         }
@@ -684,7 +709,7 @@ fn placed(message: String) -> (Where, Severity, String) {
         Some((place, format!("{prefix}{said}")))
     });
     match site {
-        Some((place, said)) => (Where::Site(place), Severity::Error, said),
+        Some((place, said)) => (Where::Site(place, None), Severity::Error, said),
         None => (Where::Module, Severity::Error, message),
     }
 }

@@ -100,7 +100,17 @@
 // pass got, and with nothing found the pass succeeds (ten million
 // schedules would take hours; `timeout` only guards the suite).
 // RUN: timeout 300 pld-opt %S/../../../../examples/barrier.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=2 schedules=10000000 time-limit=1})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIMIT
-// LIMIT: barrier.mlir:0:0: warning: pld-explore-protocol: time-limit=1 ran out after {{[1-9][0-9]*}} of 10000000 schedules; the rest were not explored
+// LIMIT: barrier.mlir:12:1: warning: pld-explore-protocol: time-limit=1 ran out after {{[1-9][0-9]*}} of 10000000 schedules; the rest were not explored
+// The warning is at the kernel whose schedules it cut (it was at the
+// module's file:0:0, which no expected-warning can name: cli24 L9).
+// RUN: timeout 300 pld-opt %t/limit.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=2 schedules=10000000 time-limit=1})' --verify-diagnostics -o /dev/null
+// A finding at an op whose location names no file is said as MLIR says
+// it, and one at a call site has its `called from` note (both were at
+// the module's file:0:0 or the callee alone: recheck24b L1).
+// RUN: not pld-opt %t/named.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=5 schedules=1})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=NAMED
+// NAMED: callee.mlir:1:2: error: protocol explorer, 5 ranks, schedule seed 0
+// NAMED-NEXT: caller.mlir:7:9: note: called from
+// NAMED: named.mlir: error: loc("bar"): protocol explorer, 5 ranks, schedule seed 0
 // RUN: not pld-opt %t/flag.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{time-limit=0})' 2>&1 | FileCheck %s --check-prefix=LIMIT0
 // LIMIT0: pld-explore-protocol: time-limit is a whole number of seconds from 1 to 18446744073709551615, not '0'
 // An option that takes a value, given alone:
@@ -160,5 +170,24 @@ func.func @flag(%sig: tensor<1x1xi32, #pld.dist>) attributes {pld.kind = #pld.fu
 //--- root.mlir
 func.func @broadcast(%target: tensor<2x40xf32, #pld.dist>, %signal: tensor<8x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
   %r = "pld.tensor_broadcast"(%target, %signal) {root = 6 : i64} : (tensor<2x40xf32, #pld.dist>, tensor<8x1xi32, #pld.dist>) -> tensor<2x40xf32, #pld.dist>
+  return
+}
+
+//--- limit.mlir
+!signal = tensor<2x1xi32, #pld.dist>
+// expected-warning@+1 {{pld-explore-protocol: time-limit=1 ran out after}}
+func.func @barrier(%signal: !signal) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %after = "pld.tensor_barrier"(%signal) : (!signal) -> !signal
+  return
+}
+
+//--- named.mlir
+!signal = tensor<4x1xi32, #pld.dist>
+func.func @named(%signal: !signal) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %after = "pld.tensor_barrier"(%signal) : (!signal) -> !signal loc("bar")
+  return
+}
+func.func @called(%signal: !signal) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %after = "pld.tensor_barrier"(%signal) : (!signal) -> !signal loc(callsite("callee.mlir":1:2 at "caller.mlir":7:9))
   return
 }
