@@ -70,15 +70,29 @@ fn parse_op_unchecked<'c>(
     text: &[u8],
     source_name: &str,
 ) -> Option<Operation<'c>> {
-    // SAFETY: both string references point into `text` and `source_name`,
-    // which outlive the call; a null result (parse error) becomes `None`.
+    let buffer = nul_terminated(text);
+    // SAFETY: both string references point into `buffer` (the text, a NUL
+    // after it) and `source_name`, which outlive the call; a null result
+    // (parse error) becomes `None`.
     unsafe {
         Operation::from_option_raw(mlir_sys::mlirOperationCreateParse(
             context.to_raw(),
-            bytes_ref(text),
+            bytes_ref(&buffer[..text.len()]),
             string_ref(source_name),
         ))
     }
+}
+
+/// `text` with a NUL after it. MLIR's lexer finds the end of its buffer by
+/// the NUL that follows it (a file's buffer has one), and the C API hands
+/// it the caller's bytes as they are: text without the NUL was read past
+/// its end (`xyz.q` without a final newline was "unexpected character" at
+/// column 25, or a custom op `xyz.qU`).
+fn nul_terminated(text: &[u8]) -> Vec<u8> {
+    let mut buffer = Vec::with_capacity(text.len() + 1);
+    buffer.extend_from_slice(text);
+    buffer.push(0);
+    buffer
 }
 
 /// Whether `parsed` was read from bytecode and nests too deeply for
@@ -206,11 +220,12 @@ pub fn parse_bytes<'c>(context: &'c Context, text: &[u8], source_name: &str) -> 
     }
     // Parse again so the context's handlers see the errors, or build the
     // implicit module.
-    // SAFETY: as above.
+    let buffer = nul_terminated(text);
+    // SAFETY: as in `parse_op_unchecked`.
     let module = unsafe {
         Module::from_option_raw(mlir_sys::mlirModuleCreateParse(
             context.to_raw(),
-            bytes_ref(text),
+            bytes_ref(&buffer[..text.len()]),
         ))
     }?;
     if deeper_than_taken(context, &module.as_operation(), text, source_name) {
@@ -312,6 +327,28 @@ mod tests {
         // MLIR's lexer skips a NUL inside the buffer like white space.
         assert!(super::parse(&context, "module {\0}", "t.mlir").is_some());
         assert!(super::parse(&context, "module {\0", "t.mlir").is_none());
+    }
+
+    #[test]
+    fn the_text_ends_where_its_slice_ends() {
+        // MLIR's lexer read on past the end of a text without a NUL after
+        // it (recheck25 H2): an identifier at the very end took in the
+        // bytes after it (`xyz.q` was a custom op `xyz.qU`).
+        let context = context();
+        let backing = "func.func private @f() -> i32";
+        let text = &backing[..backing.len() - 1];
+        for module in [
+            super::parse(&context, text, "t.mlir").expect("parses"),
+            super::into_module(
+                &context,
+                super::parse_op(&context, text.as_bytes(), "t.mlir").expect("parses"),
+                "t.mlir",
+            )
+            .expect("a module"),
+        ] {
+            let printed = module.as_operation().to_string();
+            assert!(printed.contains("@f() -> i3\n"), "{printed}");
+        }
     }
 
     #[test]
