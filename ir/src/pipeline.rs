@@ -314,13 +314,11 @@ impl PassSelection {
         }
     }
 
-    /// Adds the passes of one `--mlir-print-ir-before=a,b` occurrence.
+    /// Adds the passes of one `--mlir-print-ir-before=a,b` occurrence
+    /// (an empty name too, which [`check_instrumentation`] refuses, as
+    /// mlir-opt refuses `--mlir-print-ir-after=`).
     pub fn add(&mut self, list: &str) {
-        let names = list
-            .split(',')
-            .map(str::trim)
-            .filter(|name| !name.is_empty())
-            .map(String::from);
+        let names = list.split(',').map(str::trim).map(String::from);
         match self {
             PassSelection::Nothing => *self = PassSelection::Passes(names.collect()),
             PassSelection::All => {}
@@ -423,18 +421,30 @@ pub fn check_instrumentation(
                 .into(),
         );
     }
+    // Every name that is no pass is said, as mlir-opt says each.
+    let mut refused = Vec::new();
     for (option, selection) in [
         ("--mlir-print-ir-before", &instrumentation.print_before),
         ("--mlir-print-ir-after", &instrumentation.print_after),
     ] {
         if let PassSelection::Passes(passes) = selection {
             for pass in passes {
-                check_pass_name(context, pass, registry)
-                    .map_err(|e| format!("for the {option} option: {e}"))?;
+                let checked = match pass.is_empty() {
+                    true => Err(PipelineError(
+                        "an empty pass name (give pass names, comma separated)".into(),
+                    )),
+                    false => check_pass_name(context, pass, registry),
+                };
+                if let Err(e) = checked {
+                    refused.push(format!("for the {option} option: {e}"));
+                }
             }
         }
     }
-    Ok(())
+    match refused.is_empty() {
+        true => Ok(()),
+        false => Err(refused.join("; ")),
+    }
 }
 
 /// [`plan`] with `instrumentation` in every step's pass manager.

@@ -60,6 +60,13 @@
 // (did you mean 'pld-incore-pipeline'?)"):
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(cse)' --mlir-print-ir-after=pld-incore-pipeline 2>&1 | FileCheck %s --check-prefix=PIPELINE
 // PIPELINE: pld-opt: error: {{.*}}for the --mlir-print-ir-after option: 'pld-incore-pipeline' is a pipeline, not a pass: name one of its passes (--dump-pass-pipeline lists them)
+// An empty name is refused, as mlir-opt refuses it (it was taken as no
+// name at all), and every name that is no pass is said, not the first
+// alone (recheck24b L3):
+// RUN: not pld-opt %s --pass-pipeline='builtin.module(cse)' --mlir-print-ir-after= 2>&1 | FileCheck %s --check-prefix=EMPTY
+// EMPTY: {{^}}pld-opt: error: for the --mlir-print-ir-after option: an empty pass name (give pass names, comma separated)
+// RUN: not pld-opt %s --pass-pipeline='builtin.module(cse)' --mlir-print-ir-after=cse,nosuch2 --mlir-print-ir-before=bogus 2>&1 | FileCheck %s --check-prefix=EACH
+// EACH: {{^}}pld-opt: error: for the --mlir-print-ir-before option: no pass named 'bogus'; for the --mlir-print-ir-after option: no pass named 'nosuch2'
 
 func.func @twice(%x: i32) -> i32 {
   %a = arith.addi %x, %x : i32
