@@ -11,7 +11,7 @@
 //! what each group of devices passes.
 
 use super::{tensors_of, ProgramRun, Task, TensorRef};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// What one member passes to its part of a call, as a message says it.
 #[derive(Clone, PartialEq, Eq)]
@@ -26,69 +26,108 @@ struct Passed {
     what: String,
 }
 
+/// One collective of a device's work: its task (the index in the
+/// device's work) and the collective (its index in the kernel's; 0 for a
+/// builtin's one).
+type Part = (usize, usize);
+
 impl ProgramRun {
     /// Every collective call made from more than one place agrees, member
     /// by member, on its collective and the types of its views (see the
-    /// module's doc).
+    /// module's doc). A kernel may hold collectives of several comm
+    /// domains: each is matched on its own domain.
     pub(super) fn check_call_members(&self) -> Result<(), String> {
         let nth = self.collectives_by_member();
+        let mut checked = HashSet::new();
         for call in self.calls() {
             if call.tasks.iter().all(Option::is_some) {
                 continue;
             }
             let members = &self.plan.domains[call.domain].devices;
-            let ordinal = |rank: usize, index: usize| {
-                nth.get(&(members[rank], call.domain))?
-                    .iter()
-                    .position(|&i| i == index)
-            };
-            let ordinals: Vec<Option<usize>> = (call.tasks.iter().enumerate())
-                .filter_map(|(rank, t)| Some(ordinal(rank, (*t)?)))
-                .collect();
-            let Some(Some(n)) = ordinals.first().copied() else {
-                continue;
-            };
-            if ordinals.iter().any(|o| *o != Some(n)) {
-                continue;
-            }
-            // Each member's n-th collective on the domain, grouped by what
-            // it passes.
-            let mut groups: Vec<(Passed, Vec<usize>)> = Vec::new();
-            for &device in members {
-                let Some(&index) = nth.get(&(device, call.domain)).and_then(|v| v.get(n)) else {
+            for (rank, task) in call.tasks.iter().enumerate() {
+                let Some(index) = *task else {
                     continue;
                 };
-                let Some(passed) = self.passed(&self.plan.tasks[device][index]) else {
-                    continue;
-                };
-                match groups.iter_mut().find(|(p, _)| p.what == passed.what) {
-                    Some((_, devices)) => devices.push(device),
-                    None => groups.push((passed, vec![device])),
+                let device = members[rank];
+                for (c, domain) in self.collective_domains(&self.plan.tasks[device][index]) {
+                    let Some(n) = (nth.get(&(device, domain)))
+                        .and_then(|parts| parts.iter().position(|p| *p == (index, c)))
+                    else {
+                        continue;
+                    };
+                    if checked.insert((domain, n)) {
+                        self.agree(&nth, domain, n)?;
+                    }
                 }
-            }
-            if groups.len() > 1 {
-                return Err(self.disagreement(&call, n, &groups));
             }
         }
         Ok(())
     }
 
-    /// Every device's collective tasks on every comm domain, in its order:
-    /// `(device, domain)` to the tasks' indices in the device's work.
-    fn collectives_by_member(&self) -> HashMap<(usize, usize), Vec<usize>> {
-        let mut nth: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
+    /// The `n`-th collectives of the members of `domain` agree (see
+    /// [`ProgramRun::check_call_members`]).
+    fn agree(
+        &self,
+        nth: &HashMap<(usize, usize), Vec<Part>>,
+        domain: usize,
+        n: usize,
+    ) -> Result<(), String> {
+        // Each member's n-th collective on the domain, grouped by what it
+        // passes.
+        let mut groups: Vec<(Passed, Vec<usize>)> = Vec::new();
+        for &device in &self.plan.domains[domain].devices {
+            let Some(&(index, c)) = nth.get(&(device, domain)).and_then(|v| v.get(n)) else {
+                continue;
+            };
+            let Some(passed) = self.passed(&self.plan.tasks[device][index], c) else {
+                continue;
+            };
+            match groups.iter_mut().find(|(p, _)| p.what == passed.what) {
+                Some((_, devices)) => devices.push(device),
+                None => groups.push((passed, vec![device])),
+            }
+        }
+        match groups.len() {
+            0 | 1 => Ok(()),
+            _ => Err(self.disagreement(domain, n, &groups)),
+        }
+    }
+
+    /// Every device's collectives on every comm domain, in its order:
+    /// `(device, domain)` to its parts.
+    fn collectives_by_member(&self) -> HashMap<(usize, usize), Vec<Part>> {
+        let mut nth: HashMap<(usize, usize), Vec<Part>> = HashMap::new();
         for &(device, index) in &self.plan.order {
             let task = &self.plan.tasks[device][index];
-            if self.collective_kind(task).is_some() {
-                let key = (device, self.domain_of(task));
-                nth.entry(key).or_default().push(index);
+            for (c, domain) in self.collective_domains(task) {
+                nth.entry((device, domain)).or_default().push((index, c));
             }
         }
         nth
     }
 
-    /// What `task` passes to its collective, `None` for a task without one.
-    fn passed(&self, task: &Task) -> Option<Passed> {
+    /// Each collective of `task` (its index) with the comm domain it runs
+    /// in: a builtin's, a kernel collective's operands'.
+    fn collective_domains(&self, task: &Task) -> Vec<(usize, usize)> {
+        match task {
+            Task::Builtin(b) => vec![(0, b.domain)],
+            Task::Kernel(k) => {
+                let Some(info) = self.program.kernel(&k.kernel) else {
+                    return Vec::new();
+                };
+                let tensors = tensors_of(k);
+                (info.collectives.iter().enumerate())
+                    .filter_map(|(c, collective)| {
+                        let first = collective.operands.iter().flatten().next()?;
+                        Some((c, tensors.get(*first)?.domain))
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// What `task` passes to its collective `c`, `None` for none.
+    fn passed(&self, task: &Task, c: usize) -> Option<Passed> {
         let (collective, tensors, location, place) = match task {
             Task::Builtin(b) => (
                 &b.collective,
@@ -97,7 +136,7 @@ impl ProgramRun {
                 format!(" at {}", b.location),
             ),
             Task::Kernel(k) => {
-                let collective = self.program.kernel(&k.kernel)?.collectives.first()?;
+                let collective = self.program.kernel(&k.kernel)?.collectives.get(c)?;
                 let place = format!(" in @{} (called at {})", k.kernel, k.location);
                 (collective, tensors_of(k), &k.location, place)
             }
@@ -122,15 +161,11 @@ impl ProgramRun {
         })
     }
 
-    /// The error for a call whose members disagree (`groups`: what each
-    /// set of devices passes, in the order of their first devices).
-    fn disagreement(
-        &self,
-        call: &super::Call,
-        n: usize,
-        groups: &[(Passed, Vec<usize>)],
-    ) -> String {
-        let domain = &self.plan.domains[call.domain].name;
+    /// The error for the `n`-th collectives of `domain`, whose members
+    /// disagree (`groups`: what each set of devices passes, in the order
+    /// of their first devices), at the first group's call.
+    fn disagreement(&self, domain: usize, n: usize, groups: &[(Passed, Vec<usize>)]) -> String {
+        let name = &self.plan.domains[domain].name;
         let said: Vec<String> = groups
             .iter()
             .map(|(p, devices)| {
@@ -138,12 +173,10 @@ impl ProgramRun {
                 format!("{} {run} {}{}", devices_text(devices), p.what, p.place)
             })
             .collect();
-        let location = (self.passed(&self.plan.tasks[call.first.0][call.first.1]))
-            .map_or_else(String::new, |p| p.location);
         format!(
-            "{location}: the members of comm domain '{domain}' disagree on their {} collective \
-             call: {}; every member of one call runs the same collective on views of the same \
-             types",
+            "{}: the members of comm domain '{name}' disagree on their {} collective call: {}; \
+             every member of one call runs the same collective on views of the same types",
+            groups[0].0.location,
             ordinal_text(n + 1),
             said.join(", ")
         )

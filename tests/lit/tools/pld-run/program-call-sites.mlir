@@ -33,6 +33,22 @@
 // SAME: @main on 4 devices: 2 collective calls, finished
 // SAME-CHECK: pld-run: error: {{.*}}same.mlir:17:5: --check cannot compare pld.tensor_allreduce: not every member of the comm domain ran this call
 // SAME-CHECK-NOT: WRONG
+//
+// A kernel may hold collectives of two comm domains: each is matched on
+// its own. Devices 0 and 1 reduce %p (their pair's domain) and then %w
+// (every device's, their kernel's first parameter); devices 2 and 3
+// reduce %w alone, from another place.
+// Every member's 1st collective on each domain agrees; the check matched
+// the kernel's first collective with the other place's and refused the
+// program (recheck25 H1).
+// RUN: pld-run %t/domains.mlir --ranks 4 --input w=ones --input p=ones --output-dir %t/out 2>&1 | FileCheck %s --check-prefix=DOMAINS
+// DOMAINS: @main on 4 devices: 2 collective calls, finished
+// The sum of ones over 4 devices is 4.0 (0x40800000) on each, the max of
+// ones over the pair 1.0 (0x3f800000):
+// RUN: python3 %S/Inputs/npy.py show %t/out/w.rank3.npy | FileCheck %s --check-prefix=SUM
+// SUM: <f4 (1, 16): 40800000 x 16
+// RUN: python3 %S/Inputs/npy.py show %t/out/p.rank1.npy | FileCheck %s --check-prefix=MAX
+// MAX: <f4 (1, 16): 3f800000 x 16
 
 //--- ops.mlir
 !v = tensor<1x64xf32, #pld.dist>
@@ -169,5 +185,59 @@ func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
       gpu.yield
     }) : (index) -> ()
   }
+  return
+}
+
+//--- domains.mlir
+!v = tensor<1x16xf32, #pld.dist>
+!s = tensor<4x1xi32, #pld.dist>
+func.func @pair_then_all(%w: !v, %ws: !s, %p: !v, %ps: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %a = "pld.tensor_allreduce"(%p, %ps) {op = #pld.reduce_op<"max">} : (!v, !s) -> !v
+  %b = "pld.tensor_allreduce"(%w, %ws) {op = #pld.reduce_op<"sum">} : (!v, !s) -> !v
+  return
+}
+func.func @all(%w: !v, %ws: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %b = "pld.tensor_allreduce"(%w, %ws) {op = #pld.reduce_op<"sum">} : (!v, !s) -> !v
+  return
+}
+func.func @front(%w: !v, %ws: !s, %p: !v, %ps: !s) attributes {pld.kind = #pld.func_kind<"chip">} {
+  func.call @pair_then_all(%w, %ws, %p, %ps) : (!v, !s, !v, !s) -> ()
+  return
+}
+func.func @back(%w: !v, %ws: !s) attributes {pld.kind = #pld.func_kind<"chip">} {
+  func.call @all(%w, %ws) : (!v, !s) -> ()
+  return
+}
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %b64 = arith.constant 64 : i64
+  %b16 = arith.constant 16 : i64
+  %wb = "pld.tensor_alloc_window_buffer"(%b64) {name = "w"} : (i64) -> !pld.ptr
+  %wsb = "pld.tensor_alloc_window_buffer"(%b16) {name = "ws"} : (i64) -> !pld.ptr
+  %pb = "pld.tensor_alloc_window_buffer"(%b64) {name = "p"} : (i64) -> !pld.ptr
+  %psb = "pld.tensor_alloc_window_buffer"(%b16) {name = "ps"} : (i64) -> !pld.ptr
+  %w = "pld.tensor_window"(%wb) : (!pld.ptr) -> !v
+  %ws = "pld.tensor_window"(%wsb) : (!pld.ptr) -> !s
+  %p = "pld.tensor_window"(%pb) : (!pld.ptr) -> !v
+  %ps = "pld.tensor_window"(%psb) : (!pld.ptr) -> !s
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  "pld.dispatch"(%c0) ({
+    func.call @front(%w, %ws, %p, %ps) : (!v, !s, !v, !s) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  "pld.dispatch"(%c1) ({
+    func.call @front(%w, %ws, %p, %ps) : (!v, !s, !v, !s) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  "pld.dispatch"(%c2) ({
+    func.call @back(%w, %ws) : (!v, !s) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  "pld.dispatch"(%c3) ({
+    func.call @back(%w, %ws) : (!v, !s) -> ()
+    gpu.yield
+  }) : (index) -> ()
   return
 }
