@@ -108,14 +108,19 @@ pub fn explore(
             .and_then(|again| run_schedules(&again, &options, &start, &sweep));
         let _ = done.send(ran);
     };
-    std::thread::Builder::new()
+    let thread = std::thread::Builder::new()
         .name("pld-explore".into())
         .stack_size(pld_ir::nesting::STACK_BYTES)
         .spawn(worker)
         .map_err(|e| format!("cannot start the exploring thread: {e}"))?;
     loop {
         match result.recv_timeout(TICK) {
-            Ok(ran) => return ran,
+            Ok(ran) => {
+                // Its compiled kernels go as it ends: not while the host
+                // exits.
+                let _ = thread.join();
+                return ran;
+            }
             Err(RecvTimeoutError::Timeout) => {
                 if let Some(report) = progress.stalled(loaded.ranks) {
                     return Ok((report, Vec::new()));

@@ -34,6 +34,7 @@ use pyo3::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// How often the waiting thread looks at Python's signals.
@@ -161,23 +162,31 @@ where
         stop: Stop::default(),
         give_up,
     };
-    let (from_worker, to_worker, counted) =
+    let (from_worker, to_worker, (counted, thread)) =
         spawn(limit.stop.clone(), job).map_err(|f| f.into_pyerr(py))?;
     wait(
         py,
         (from_worker, to_worker),
-        &counted,
+        (&counted, thread),
         limit,
         (answer, keep),
     )
 }
 
-/// Starts the worker: what it sends, and where its answers go.
+/// Starts the worker: what it sends, where its answers go, whether it is
+/// counted, and its thread.
 #[allow(clippy::type_complexity)]
 fn spawn<Q, A, R>(
     stop: Stop,
     job: impl FnOnce(&Asker<Q, A>) -> Result<R, Failure> + Send + 'static,
-) -> Result<(Receiver<Message<Q, R>>, Sender<A>, Arc<AtomicBool>), Failure>
+) -> Result<
+    (
+        Receiver<Message<Q, R>>,
+        Sender<A>,
+        (Arc<AtomicBool>, JoinHandle<()>),
+    ),
+    Failure,
+>
 where
     Q: Send + 'static,
     A: Send + 'static,
@@ -187,7 +196,7 @@ where
     let (to_worker, answers) = channel::<A>();
     let counted = Counted::start();
     let handle = counted.0.clone();
-    std::thread::Builder::new()
+    let thread = std::thread::Builder::new()
         .name("pld".into())
         .stack_size(pld_ir::nesting::STACK_BYTES)
         .spawn(move || {
@@ -210,7 +219,16 @@ where
             let _ = to_caller.send(Message::Done(result));
         })
         .map_err(|e| Failure::plain(format!("cannot start a thread: {e}")))?;
-    Ok((from_worker, to_worker, handle))
+    Ok((from_worker, to_worker, (handle, thread)))
+}
+
+/// Waits for a worker that sent its last message to end: its compiled
+/// kernels (kept for the thread's life) are destroyed as it ends, which
+/// must not race the interpreter's exit.
+fn join(py: Python<'_>, thread: JoinHandle<()>) {
+    py.detach(move || {
+        let _ = thread.join();
+    });
 }
 
 /// Waits for the worker's result without the GIL: answers its questions,
@@ -219,7 +237,7 @@ where
 fn wait<'py, Q, A, R>(
     py: Python<'py>,
     (mut from_worker, to_worker): (Receiver<Message<Q, R>>, Sender<A>),
-    counted: &AtomicBool,
+    (counted, thread): (&AtomicBool, JoinHandle<()>),
     mut limit: Limit<R>,
     (mut answer, keep): (
         impl FnMut(Python<'py>, Q) -> PyResult<A>,
@@ -242,7 +260,10 @@ where
             Ok(Message::Question(question)) => {
                 let _ = to_worker.send(answer(py, question)?);
             }
-            Ok(Message::Done(result)) => return result.map_err(|f| f.into_pyerr(py)),
+            Ok(Message::Done(result)) => {
+                join(py, thread);
+                return result.map_err(|f| f.into_pyerr(py));
+            }
             Err(RecvTimeoutError::Timeout) => {
                 let (raised, timed_out) = match py.check_signals() {
                     Err(raised) => {
@@ -270,8 +291,11 @@ where
                     // Left behind (its ranks park once they see the
                     // stop): the next call may lower the flag.
                     None => uncount(counted),
-                    Some(Some(partial)) if timed_out => keep(py, partial, &raised),
-                    Some(_) => {}
+                    Some(Some(partial)) if timed_out => {
+                        join(py, thread);
+                        keep(py, partial, &raised);
+                    }
+                    Some(_) => join(py, thread),
                 }
                 return Err(raised);
             }

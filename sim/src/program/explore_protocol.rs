@@ -346,14 +346,27 @@ fn explore_aside(
         .name("pld-explore".into())
         .stack_size(pld_ir::nesting::STACK_BYTES)
         .spawn(job);
-    if let Err(e) = spawned {
-        let message = format!("pld-explore-protocol: cannot start a thread: {e}");
-        return (Some(Err(message)), None);
-    }
+    let thread = match spawned {
+        Ok(thread) => thread,
+        Err(e) => {
+            let message = format!("pld-explore-protocol: cannot start a thread: {e}");
+            return (Some(Err(message)), None);
+        }
+    };
+    // A thread that ended is joined: its compiled kernels (kept for the
+    // thread's life) are destroyed as it ends, which raced the process's
+    // exit when the tool ended right after the pass (a segfault in the
+    // JIT's teardown, 1 run in 40).
     loop {
         match result.recv_timeout(PERIOD) {
-            Ok(explored) => return (Some(explored), None),
-            Err(RecvTimeoutError::Disconnected) => return (None, None),
+            Ok(explored) => {
+                let _ = thread.join();
+                return (Some(explored), None);
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                let _ = thread.join();
+                return (None, None);
+            }
             Err(RecvTimeoutError::Timeout) => {
                 if outer.as_ref().is_some_and(interrupt::Stop::own) {
                     stop.request();
