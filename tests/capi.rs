@@ -865,6 +865,18 @@ fn a_schedule_that_cannot_end_ends_the_exploration() {
         "{message}"
     );
     api::pldRunResultDestroy(result);
+    // The time limit bounds it too: with a deadline of 60 s, the limit of
+    // 0.5 s ends the call (it waited for the deadline: recheck25 M1).
+    api::pldRunOptionsSetDeadline(o(), 60.0);
+    api::pldRunOptionsSetTimeLimit(o(), 0.5);
+    let result = run_plain(&program, options.ptr);
+    assert!(!result.ptr.is_null(), "{:?}", messages(&sink));
+    let kinds: Vec<FindingKind> = findings(&result).into_iter().map(|f| f.0).collect();
+    assert_eq!(kinds, [FindingKind::TimeLimit]);
+    let message = host::text(api::pldRunResultGetFindingMessage(result_of(&result), 0));
+    assert!(message.contains("the schedule did not end"), "{message}");
+    api::pldRunResultDestroy(result);
+    api::pldRunOptionsSetTimeLimit(o(), 0.0);
     // The thread goes on: another program explores.
     let barrier = self::program(&context, &sink, "examples/barrier.mlir", 2);
     api::pldRunOptionsSetExplore(o(), 0, 2);

@@ -225,7 +225,7 @@ fn timer(stop: &Stop, limit: Duration) -> std::sync::mpsc::Sender<()> {
 
 /// The finding of a run its time limit stopped, after `ran` of `total`
 /// schedules had started.
-fn over_time(limit: Duration, ran: usize, total: usize) -> Finding {
+pub(crate) fn over_time(limit: Duration, ran: usize, total: usize) -> Finding {
     let which = match total {
         1 => String::new(),
         _ => format!(" during schedule {ran} of {total}"),

@@ -13,7 +13,10 @@
 //! the call: the result holds what the schedules before it found and that
 //! schedule as its last finding, the outputs are not written, and the
 //! exploring thread is left behind (as `pld.explore` leaves it; `pld-run
-//! --explore` ends its process there).
+//! --explore` ends its process there). The run's time limit bounds the
+//! wait as well: a sweep still running [`GRACE`] past it (its schedule
+//! could not be stopped) is given up the same way, with the time limit's
+//! finding.
 
 use crate::program::Loaded;
 use crate::report::{Finding, FindingKind, Report};
@@ -25,6 +28,11 @@ use std::time::Duration;
 
 /// How often the caller's thread looks at the sweep.
 const TICK: Duration = Duration::from_millis(50);
+
+/// How long past the run's time limit the caller's thread waits for the
+/// sweep to end on its own (a schedule that can be stopped ends in far
+/// less) before it gives the schedule up.
+const GRACE: Duration = Duration::from_millis(500);
 
 /// The sweep as the waiting thread sees it: the report of the schedules
 /// that ended, and the schedule that runs.
@@ -52,10 +60,7 @@ impl Progress {
     fn stalled(&self, ranks: usize) -> Option<Report> {
         let (_, why) = self.watch.stalled_parts()?;
         let seed = *lock(&self.seed);
-        let mut report = lock(&self.report).clone().unwrap_or(Report {
-            ranks,
-            ..Report::default()
-        });
+        let mut report = self.so_far(ranks);
         let mut finding = Finding::message(
             FindingKind::NoProgress,
             format!(
@@ -66,6 +71,29 @@ impl Progress {
         finding.key = "a schedule that cannot end".into();
         report.merge(vec![finding], seed);
         Some(report)
+    }
+}
+
+impl Progress {
+    /// The report of the schedules that ended.
+    fn so_far(&self, ranks: usize) -> Report {
+        lock(&self.report).clone().unwrap_or(Report {
+            ranks,
+            ..Report::default()
+        })
+    }
+
+    /// The report of a sweep whose time limit passed while a schedule
+    /// that cannot be stopped ran on: the schedules that ended, and the
+    /// time limit's finding.
+    fn over_time(&self, ranks: usize, limit: Duration, total: usize) -> Report {
+        let mut report = self.so_far(ranks);
+        let mut finding = crate::run::over_time(limit, report.schedules, total);
+        finding.message += "; the schedule did not end (a rank that cannot be stopped: its \
+                            thread is left behind), so the outputs are not written";
+        report.stopped = true;
+        report.findings.push(finding);
+        report
     }
 }
 
@@ -92,6 +120,10 @@ pub fn explore(
         .map(|ranks| ranks.iter().map(|b| b.map(<[u8]>::to_vec)).collect())
         .collect();
     let reload = loaded.reload();
+    let started = std::time::Instant::now();
+    let give_up = options
+        .time_limit
+        .map(|limit| (limit, limit.saturating_add(GRACE)));
     let options = options.clone();
     let shared = progress.clone();
     let worker = move || {
@@ -123,6 +155,10 @@ pub fn explore(
             }
             Err(RecvTimeoutError::Timeout) => {
                 if let Some(report) = progress.stalled(loaded.ranks) {
+                    return Ok((report, Vec::new()));
+                }
+                if let Some((limit, _)) = give_up.filter(|(_, at)| started.elapsed() >= *at) {
+                    let report = progress.over_time(loaded.ranks, limit, seeds.len());
                     return Ok((report, Vec::new()));
                 }
             }

@@ -275,7 +275,10 @@ PLD_CAPI_EXPORTED void pldRunOptionsSetExplore(PldRunOptions options,
 /// returning: its ranks are parked a few seconds after the stop (no CPU)
 /// but never end, and the host's output memory is written only when they
 /// do; pld-run, which can end its process, and pld.run, which copies the
-/// outputs, return. A negative, NaN or larger value is
+/// outputs, return. Explored runs (pldRunOptionsSetExplore) run on a
+/// thread of their own: one whose schedule could not be stopped is given
+/// up half a second past the limit, with the PldFindingTimeLimit finding,
+/// its thread left behind and the outputs not written. A negative, NaN or larger value is
 /// refused: the next pldProgramRun with these options fails with an error
 /// diagnostic naming it (until a valid value is set).
 PLD_CAPI_EXPORTED void pldRunOptionsSetTimeLimit(PldRunOptions options,
