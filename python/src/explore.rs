@@ -132,7 +132,7 @@ fn explore_program(
         kind: Kind::Program,
         name: &run.entry,
     };
-    sweep.run(|schedule| program_verdict(&options, &run, &init, &request.source, schedule))
+    sweep.run(|schedule| program_verdict(&options, &run, &init, request.loaded(), schedule))
 }
 
 /// Every schedule a run of the kernel on fresh copies of its inputs.
@@ -162,7 +162,7 @@ fn explore_kernel(
             &loaded,
             chosen,
             &initial,
-            &request.source,
+            request.loaded(),
             schedule,
         )
     })

@@ -5,6 +5,7 @@
 use crate::options::{Options, Seeds, DEADLOCK};
 use crate::report::{count, index_of};
 use crate::run_program;
+use pld_sim::compiler::Source;
 use pld_sim::program::orchestrate::{Buffer, ProgramRun, Unchecked};
 use pld_sim::{Finding, Outcome, Schedule};
 use std::collections::HashSet;
@@ -25,7 +26,7 @@ pub struct Verdict {
 impl Verdict {
     /// The findings of a run's outcome (checker findings, errors, the
     /// deadlock), naming window bytes with `namer`.
-    pub fn of(outcome: &Outcome, namer: pld_sim::explore::Namer, source: &str) -> Verdict {
+    pub fn of(outcome: &Outcome, namer: pld_sim::explore::Namer, source: Source) -> Verdict {
         let mut verdict = Verdict {
             findings: Vec::new(),
             keys: Vec::new(),
@@ -83,17 +84,17 @@ impl Verdict {
 }
 
 /// A finding, with the source line of each op it names under it (from
-/// `source`, the input).
-fn describe(finding: &Finding, namer: pld_sim::explore::Namer, source: &str) -> String {
+/// `source.file`, the input, for the ops at places of it).
+fn describe(finding: &Finding, namer: pld_sim::explore::Namer, source: Source) -> String {
     // Name the pld op the user wrote there, not the PTO op it became.
     let pld_op = |location: &str| {
-        let (line, col) = line_col(location)?;
-        pld_op_at(source, line, col)
+        let (line, col) = line_col(location, source)?;
+        pld_op_at(source.file, line, col)
     };
     let mut text = finding.describe_in_source(namer, &pld_op);
     for site in finding.sites() {
-        if let Some((line, col)) = line_col(&site.location) {
-            let excerpt = pld_ir::diag::excerpt(source, line, col);
+        if let Some((line, col)) = line_col(&site.location, source) {
+            let excerpt = pld_ir::diag::excerpt(source.file, line, col);
             if !excerpt.is_empty() {
                 text.push_str(&format!("\n  {}:\n", site.location));
                 for l in excerpt.lines() {
@@ -106,10 +107,14 @@ fn describe(finding: &Finding, namer: pld_sim::explore::Namer, source: &str) -> 
     text
 }
 
-/// The line and column of `file:line:col`.
-fn line_col(location: &str) -> Option<(usize, usize)> {
+/// The line and column of `file:line:col` when `file` is the input's: a
+/// converted module's ops may be at places of the file it was converted
+/// from, whose lines the input's are not (its line 22 was quoted under
+/// `ring.mlir:22:5`).
+fn line_col(location: &str, source: Source) -> Option<(usize, usize)> {
     let at = pld_ir::loc::Position::parse(location)?;
-    Some((at.line, at.column))
+    let file = pld_ir::diag::display_file(&at.file, source.name);
+    (file == source.name).then_some((at.line, at.column))
 }
 
 /// The pld op written at `line:col` of `source` (`"pld.tile_store"(...)`
@@ -301,7 +306,7 @@ pub fn explore_program(
     seeds: Seeds,
     run: &ProgramRun,
     init: &(dyn Fn(&Buffer, usize) -> Vec<u8> + Sync),
-    source: &str,
+    source: Source,
 ) -> Result<i32, String> {
     let label = format!("@{} on {}", run.entry, count(options.ranks, "device"));
     explore(&label, seeds, options.schedule_log.as_deref(), |schedule| {
@@ -317,7 +322,7 @@ pub fn program_verdict(
     options: &Options,
     run: &ProgramRun,
     init: &(dyn Fn(&Buffer, usize) -> Vec<u8> + Sync),
-    source: &str,
+    source: Source,
     schedule: Schedule,
 ) -> Result<Verdict, String> {
     // Window bytes as the program names them: buffer and element.

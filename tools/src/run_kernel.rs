@@ -116,7 +116,7 @@ fn explore_kernel(
     program: &Program,
     kernel: &KernelInfo,
     inputs: &[Vec<Vec<u8>>],
-    source: &str,
+    source: Source,
 ) -> Result<i32, String> {
     let label = format!(
         "@{} on {}",
@@ -170,7 +170,7 @@ pub fn kernel_verdict(
     program: &Program,
     kernel: &KernelInfo,
     inputs: &[Vec<Vec<u8>>],
-    source: &str,
+    source: Source,
     schedule: Schedule,
 ) -> Result<Verdict, String> {
     let finished = program.run_explored(
@@ -293,12 +293,7 @@ pub fn drive(options: &Options, source: Source) -> Result<i32, Refusal> {
     if let Some(seeds) = options.explore {
         crate::watch::phase(format!("exploring @{}", kernel.name));
         return Ok(explore_kernel(
-            options,
-            seeds,
-            &program,
-            kernel,
-            &inputs,
-            source.file,
+            options, seeds, &program, kernel, &inputs, source,
         )?);
     }
     // Under MPI every process is ready, or all stop here.

@@ -92,7 +92,7 @@ pub fn drive(options: &Options, source: Source) -> Result<i32, Refusal> {
     let init = |buffer: &Buffer, device: usize| inputs[index_of(buffer)][device].clone();
     if let Some(seeds) = options.explore {
         crate::watch::phase(format!("exploring @{}", run.entry));
-        return Ok(explore_program(options, seeds, &run, &init, source.file)?);
+        return Ok(explore_program(options, seeds, &run, &init, source)?);
     }
     // Under MPI every process is ready, or all stop here.
     crate::mpi_agree::ready()?;
