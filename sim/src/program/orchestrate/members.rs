@@ -11,6 +11,7 @@
 //! what each group of devices passes.
 
 use super::{tensors_of, ProgramRun, Task, TensorRef};
+use pld_dialect::collective::CollectiveKind;
 use std::collections::{HashMap, HashSet};
 
 /// What one member passes to its part of a call, as a message says it.
@@ -144,6 +145,11 @@ impl ProgramRun {
         let mut what = collective.op().to_string();
         if let Some(reduce) = collective.reduce {
             what += &format!(" ({reduce})");
+        }
+        if collective.kind == CollectiveKind::AllReduce {
+            // Schedules of different modes do not meet (mesh against
+            // two_shot deadlocked).
+            what += &format!(" in mode {}", collective.mode);
         }
         if let Some(root) = collective.root {
             what += &format!(" with root {root}");

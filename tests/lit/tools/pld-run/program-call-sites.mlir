@@ -14,7 +14,7 @@
 // RUN: not pld-run %t/ops.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=OPS
 // RUN: not pld-run %t/ops.mlir --ranks 4 --check 2>&1 | FileCheck %s --check-prefix=OPS
 // RUN: not pld-run %t/ops.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=OPS2
-// OPS: ops.mlir:17:5: error: the members of comm domain 'comm_d0' disagree on their 1st collective call: devices 0, 2 run pld.tensor_allreduce (sum) of tensor<1x64xf32>, tensor<4x1xi32> in @sum_a (called at {{.*}}ops.mlir:17:5), devices 1, 3 run pld.tensor_allreduce (max) of tensor<1x64xf32>, tensor<4x1xi32> in @max_b (called at {{.*}}ops.mlir:19:5); every member of one call runs the same collective on views of the same types
+// OPS: ops.mlir:17:5: error: the members of comm domain 'comm_d0' disagree on their 1st collective call: devices 0, 2 run pld.tensor_allreduce (sum) in mode mesh of tensor<1x64xf32>, tensor<4x1xi32> in @sum_a (called at {{.*}}ops.mlir:17:5), devices 1, 3 run pld.tensor_allreduce (max) in mode mesh of tensor<1x64xf32>, tensor<4x1xi32> in @max_b (called at {{.*}}ops.mlir:19:5); every member of one call runs the same collective on views of the same types
 // OPS-NOT: WRONG
 // OPS2: error: the members of comm domain 'comm_d0' disagree on their 1st collective call: device 0 runs pld.tensor_allreduce (sum) {{.*}} in @sum_a (called at {{.*}}), device 1 runs pld.tensor_allreduce (max) {{.*}} in @max_b
 //
@@ -23,7 +23,7 @@
 // the odd devices held a half-reduced row (prog24 MED-3).
 // RUN: not pld-run %t/shapes.mlir --ranks 4 --input v=ones 2>&1 | FileCheck %s --check-prefix=SHAPES
 // RUN: not pld-run %t/shapes.mlir --ranks 4 --explore 2 2>&1 | FileCheck %s --check-prefix=SHAPES
-// SHAPES: shapes.mlir:22:5: error: the members of comm domain 'comm_d0' disagree on their 1st collective call: devices 0, 2 run pld.tensor_allreduce (sum) of tensor<1x64xf32>, tensor<4x1xi32> in @ka (called at {{.*}}shapes.mlir:22:5), devices 1, 3 run pld.tensor_allreduce (sum) of tensor<1x32xf32>, tensor<4x1xi32> in @kb (called at {{.*}}shapes.mlir:27:5); every member
+// SHAPES: shapes.mlir:22:5: error: the members of comm domain 'comm_d0' disagree on their 1st collective call: devices 0, 2 run pld.tensor_allreduce (sum) in mode mesh of tensor<1x64xf32>, tensor<4x1xi32> in @ka (called at {{.*}}shapes.mlir:22:5), devices 1, 3 run pld.tensor_allreduce (sum) in mode mesh of tensor<1x32xf32>, tensor<4x1xi32> in @kb (called at {{.*}}shapes.mlir:27:5); every member
 // SHAPES-NOT: finished
 //
 // The same collective on the same types from two places runs; --check
@@ -33,6 +33,11 @@
 // SAME: @main on 4 devices: 2 collective calls, finished
 // SAME-CHECK: pld-run: error: {{.*}}same.mlir:17:5: --check cannot compare pld.tensor_allreduce: not every member of the comm domain ran this call
 // SAME-CHECK-NOT: WRONG
+//
+// The same collective in two allreduce modes does not meet (mesh against
+// two_shot deadlocked after the deadline: recheck25 L1):
+// RUN: not pld-run %t/modes.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=MODES
+// MODES: modes.mlir:17:5: error: the members of comm domain 'comm_d0' disagree on their 1st collective call: devices 0, 2 run pld.tensor_allreduce (sum) in mode mesh of {{.*}} in @sum_a {{.*}}, devices 1, 3 run pld.tensor_allreduce (sum) in mode two_shot of {{.*}} in @sum_b
 //
 // A kernel may hold collectives of two comm domains: each is matched on
 // its own. Devices 0 and 1 reduce %p (their pair's domain) and then %w
@@ -154,6 +159,49 @@ func.func @sum_a(%x: !v, %s: !s) attributes {pld.kind = #pld.func_kind<"incore">
 }
 func.func @sum_b(%x: !v, %s: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
   %r = "pld.tensor_allreduce"(%x, %s) {op = #pld.reduce_op<"sum">, mode = "mesh"} : (!v, !s) -> !v
+  return
+}
+func.func @step(%x: !v, %s: !s, %dev: index) attributes {pld.kind = #pld.func_kind<"chip">} {
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %m = arith.remui %dev, %c2 : index
+  %even = arith.cmpi eq, %m, %c0 : index
+  scf.if %even {
+    func.call @sum_a(%x, %s) : (!v, !s) -> ()
+  } else {
+    func.call @sum_b(%x, %s) : (!v, !s) -> ()
+  }
+  return
+}
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %ws = "pld.system_world_size"() : () -> i64
+  %n = arith.index_cast %ws : i64 to index
+  %b256 = arith.constant 256 : i64
+  %b16 = arith.constant 16 : i64
+  %vb = "pld.tensor_alloc_window_buffer"(%b256) {name = "v"} : (i64) -> !pld.ptr
+  %sb = "pld.tensor_alloc_window_buffer"(%b16) {name = "sig"} : (i64) -> !pld.ptr
+  %v = "pld.tensor_window"(%vb) : (!pld.ptr) -> !v
+  %s = "pld.tensor_window"(%sb) : (!pld.ptr) -> !s
+  scf.for %r = %c0 to %n step %c1 {
+    "pld.dispatch"(%r) ({
+      func.call @step(%v, %s, %r) : (!v, !s, index) -> ()
+      gpu.yield
+    }) : (index) -> ()
+  }
+  return
+}
+
+//--- modes.mlir
+!v = tensor<1x64xf32, #pld.dist>
+!s = tensor<4x1xi32, #pld.dist>
+func.func @sum_a(%x: !v, %s: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%x, %s) {op = #pld.reduce_op<"sum">, mode = "mesh"} : (!v, !s) -> !v
+  return
+}
+func.func @sum_b(%x: !v, %s: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%x, %s) {op = #pld.reduce_op<"sum">, mode = "two_shot"} : (!v, !s) -> !v
   return
 }
 func.func @step(%x: !v, %s: !s, %dev: index) attributes {pld.kind = #pld.func_kind<"chip">} {
