@@ -138,7 +138,10 @@ pub(crate) fn run_schedules(
     start: &[Vec<Option<&[u8]>>],
     sweep: &Sweep,
 ) -> Result<(Report, Finals), String> {
-    let stop = Stop::default();
+    // (A watched sweep's stop is its caller's to request too.)
+    let stop = sweep
+        .progress
+        .map_or_else(Stop::default, |p| p.stop.clone());
     let limit = options.time_limit.map(|limit| (limit, timer(&stop, limit)));
     let on = (loaded.ranks, &loaded.pld_ops);
     let (mut report, finals) = stop.enter(|| match &loaded.mode {

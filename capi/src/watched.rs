@@ -22,9 +22,11 @@ use crate::program::Loaded;
 use crate::report::{Finding, FindingKind, Report};
 use crate::run::{run_schedules, Finals, Options, Seeds, Sweep};
 use pld_sim::program::explore_watch::Watch;
-use std::sync::mpsc::{channel, RecvTimeoutError};
+use pld_sim::runtime::interrupt::Stop;
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 /// How often the caller's thread looks at the sweep.
 const TICK: Duration = Duration::from_millis(50);
@@ -35,11 +37,15 @@ const TICK: Duration = Duration::from_millis(50);
 const GRACE: Duration = Duration::from_millis(500);
 
 /// The sweep as the waiting thread sees it: the report of the schedules
-/// that ended, and the schedule that runs.
+/// that ended, the schedule that runs, and the sweep's stop.
 pub struct Progress {
     report: Mutex<Option<Report>>,
     seed: Mutex<u64>,
     watch: Watch,
+    /// The stop the sweep runs under (its time limit requests it too):
+    /// requested when the caller gives a schedule up, so that its ranks
+    /// that poll park instead of spinning.
+    pub stop: Stop,
 }
 
 impl Progress {
@@ -53,6 +59,14 @@ impl Progress {
     pub fn ended(&self, report: &Report) {
         self.watch.end();
         *lock(&self.report) = Some(report.clone());
+    }
+
+    /// The report of the schedules that ended.
+    fn so_far(&self, ranks: usize) -> Report {
+        lock(&self.report).clone().unwrap_or(Report {
+            ranks,
+            ..Report::default()
+        })
     }
 
     /// The report of the schedules that ended, the stalled one its last
@@ -71,16 +85,6 @@ impl Progress {
         finding.key = "a schedule that cannot end".into();
         report.merge(vec![finding], seed);
         Some(report)
-    }
-}
-
-impl Progress {
-    /// The report of the schedules that ended.
-    fn so_far(&self, ranks: usize) -> Report {
-        lock(&self.report).clone().unwrap_or(Report {
-            ranks,
-            ..Report::default()
-        })
     }
 
     /// The report of a sweep whose time limit passed while a schedule
@@ -101,6 +105,9 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// What the exploring thread sends back.
+type Ran = Result<(Report, Finals), String>;
+
 /// Runs the explored `seeds` of `loaded` with the inputs `start`
 /// (`[buffer][rank]`) on a thread of its own (see the module's doc).
 pub fn explore(
@@ -108,24 +115,63 @@ pub fn explore(
     options: &Options,
     start: &[Vec<Option<&[u8]>>],
     seeds: Seeds,
-) -> Result<(Report, Finals), String> {
+) -> Ran {
     let progress = Arc::new(Progress {
         report: Mutex::new(None),
         seed: Mutex::new(0),
         watch: Watch::new(options.deadline),
+        stop: Stop::default(),
     });
+    let started = Instant::now();
+    let (result, thread) = spawn(loaded, options, start, (seeds, progress.clone()))?;
+    let give_up = (options.time_limit).map(|limit| (limit, limit.saturating_add(GRACE)));
+    let gave_up = |report: Report| -> Ran {
+        progress.stop.request();
+        Ok((report, Vec::new()))
+    };
+    loop {
+        match result.recv_timeout(TICK) {
+            Ok(ran) => {
+                // Its compiled kernels go as it ends: not while the host
+                // exits.
+                let _ = thread.join();
+                return ran;
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                if let Some(report) = progress.stalled(loaded.ranks) {
+                    return gave_up(report);
+                }
+                if let Some((limit, _)) = give_up.filter(|(_, at)| started.elapsed() >= *at) {
+                    return gave_up(progress.over_time(loaded.ranks, limit, seeds.len()));
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                let _ = thread.join();
+                return Err(
+                    "internal error in libpld: the exploring thread ended without a \
+                            result"
+                        .into(),
+                );
+            }
+        }
+    }
+}
+
+/// Starts the sweep on its thread, the module loaded there again: where
+/// its result comes, and the thread.
+fn spawn(
+    loaded: &Loaded,
+    options: &Options,
+    start: &[Vec<Option<&[u8]>>],
+    (seeds, progress): (Seeds, Arc<Progress>),
+) -> Result<(Receiver<Ran>, JoinHandle<()>), String> {
     let (done, result) = channel();
     let owned: Vec<Vec<Option<Vec<u8>>>> = start
         .iter()
         .map(|ranks| ranks.iter().map(|b| b.map(<[u8]>::to_vec)).collect())
         .collect();
     let reload = loaded.reload();
-    let started = std::time::Instant::now();
-    let give_up = options
-        .time_limit
-        .map(|limit| (limit, limit.saturating_add(GRACE)));
     let options = options.clone();
-    let shared = progress.clone();
     let worker = move || {
         let start: Vec<Vec<Option<&[u8]>>> = owned
             .iter()
@@ -133,7 +179,7 @@ pub fn explore(
             .collect();
         let sweep = Sweep {
             seeds,
-            progress: Some(&shared),
+            progress: Some(&progress),
         };
         let ran = reload
             .load()
@@ -145,30 +191,5 @@ pub fn explore(
         .stack_size(pld_ir::nesting::STACK_BYTES)
         .spawn(worker)
         .map_err(|e| format!("cannot start the exploring thread: {e}"))?;
-    loop {
-        match result.recv_timeout(TICK) {
-            Ok(ran) => {
-                // Its compiled kernels go as it ends: not while the host
-                // exits.
-                let _ = thread.join();
-                return ran;
-            }
-            Err(RecvTimeoutError::Timeout) => {
-                if let Some(report) = progress.stalled(loaded.ranks) {
-                    return Ok((report, Vec::new()));
-                }
-                if let Some((limit, _)) = give_up.filter(|(_, at)| started.elapsed() >= *at) {
-                    let report = progress.over_time(loaded.ranks, limit, seeds.len());
-                    return Ok((report, Vec::new()));
-                }
-            }
-            Err(RecvTimeoutError::Disconnected) => {
-                return Err(
-                    "internal error in libpld: the exploring thread ended without a \
-                            result"
-                        .into(),
-                )
-            }
-        }
-    }
+    Ok((result, thread))
 }

@@ -38,7 +38,9 @@ impl Verdict {
             verdict.push(finding.key(), describe(finding, namer, source));
         }
         for error in &outcome.errors {
-            verdict.push(format!("error {error}"), format!("error: {error}"));
+            // (How often it came differs from schedule to schedule.)
+            let key = pld_sim::runtime::errors::without_count(error);
+            verdict.push(format!("error {key}"), format!("error: {error}"));
         }
         for fatal in &outcome.fatals {
             verdict.push(format!("fatal {fatal}"), format!("error: {fatal}"));

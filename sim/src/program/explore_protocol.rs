@@ -813,36 +813,20 @@ fn findings(kernel: &KernelInfo, finished: &Finished) -> Vec<(String, Option<Str
 /// counts the rest.
 const MAX_FINDINGS: usize = 20;
 
-/// A run's error as one finding: its text with the addresses and rank
-/// numbers left out, so that one fault of every rank, at every cell, is one.
+/// A run's error as one finding: its text with the addresses, rank
+/// numbers and repeat count left out, so that one fault of every rank, at
+/// every cell, is one.
 fn error_kind(error: &str) -> String {
-    let mut kind = String::with_capacity(error.len());
-    let mut rest = error;
-    while let Some(c) = rest.chars().next() {
-        let skipped = [("0x", "0x?", true), ("rank ", "rank ?", false)]
-            .into_iter()
-            .find_map(|(prefix, with, hex)| {
-                let after = rest.strip_prefix(prefix)?;
-                let digits = |c: char| {
-                    if hex {
-                        c.is_ascii_hexdigit()
-                    } else {
-                        c.is_ascii_digit()
-                    }
-                };
-                Some((with, after.trim_start_matches(digits)))
-            });
-        match skipped {
-            Some((with, after)) => {
-                kind.push_str(with);
-                rest = after;
-            }
-            None => {
-                kind.push(c);
-                rest = &rest[c.len_utf8()..];
-            }
-        }
+    use crate::runtime::errors::{without_addresses, without_count};
+    let bare = without_addresses(without_count(error));
+    let mut kind = String::with_capacity(bare.len());
+    let mut rest = bare.as_str();
+    while let Some(at) = rest.find("rank ") {
+        kind.push_str(&rest[..at + 5]);
+        kind.push('?');
+        rest = rest[at + 5..].trim_start_matches(|c: char| c.is_ascii_digit());
     }
+    kind.push_str(rest);
     kind
 }
 
@@ -907,8 +891,17 @@ mod tests {
             kind(&at(0, "0x7f18")),
             kind("rank 0: f.mlir:14:12: pto.comm_tnotify: ...")
         );
-        assert_eq!(kind("rank 12 of 0xab at rank 3"), "rank ? of 0x? at rank ?");
-        assert_eq!(kind("0x"), "0x?");
+        assert_eq!(kind("rank 12 of 0xab at rank 3"), "rank ? of 0x at rank ?");
+        assert_eq!(kind("0x"), "0x");
+        // The runtime's repeat counts too (one rank's faults at 55 and at
+        // 118 addresses were two findings).
+        assert_eq!(
+            kind(&format!(
+                "{} (55 times, at other addresses too)",
+                at(8, "0x7f1a")
+            )),
+            kind(&format!("{} (118 times)", at(9, "0x7f1b")))
+        );
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The simulator's runtime (layer 1 of 4): comm domains and their windows
 //! (`domain`), signals (`signal`), copies (`copy`), tiles ([`tiles`]),
-//! fibers, pooled threads and core affinity, Ctrl-C ([`interrupt`]), the yes-or-no environment variables ([`env`]), op sites ([`sites`]), reports (`report`), runs
+//! fibers, pooled threads and core affinity, Ctrl-C ([`interrupt`]), the yes-or-no environment variables ([`env`]), op sites ([`sites`]), reports (`report`), a run's error lines ([`errors`]), runs
 //! (`run`) and the device functions simulated kernels call ([`ffi`]); how
 //! ranks reach each other ([`transport`]: threads, or MPI processes through
 //! [`mpi`], with the status board and the gathered outcome of `board`).
@@ -15,6 +15,7 @@ pub(crate) mod dma;
 pub(crate) mod domain;
 pub mod duration;
 pub mod env;
+pub mod errors;
 pub mod explorer;
 pub mod ffi;
 pub(crate) mod fiber;

@@ -5,6 +5,7 @@
 
 use crate::runtime::board::{Board, Published};
 use crate::runtime::domain::CommDomain;
+use crate::runtime::errors::Errors;
 use crate::runtime::explorer::{Explorer, ExplorerFactory};
 use crate::runtime::fiber::Yielded;
 use crate::runtime::pool::Task;
@@ -1792,87 +1793,6 @@ impl State<'_> {
     }
 }
 
-/// The different errors a run lists; past them, only how many more came
-/// (an error is a line of at most a few hundred bytes). The protocol
-/// explorer groups a run's errors by kind, so a kernel with a fault at
-/// every cell of 64 ranks (some ten thousand different errors) keeps them
-/// all.
-const MAX_ERRORS: usize = 100_000;
-
-/// The run's errors, each said once with how often it came: a division by
-/// zero in a loop of five million iterations made ten million lines and
-/// grew the memory without bound.
-/// Errors that differ in their addresses only (`0x...`: a store at 0x0,
-/// 0x100, 0x200 of one op) are one error, said with the first address.
-#[derive(Default)]
-struct Errors {
-    said: Vec<String>,
-    /// How often each of `said` came again, and whether at other
-    /// addresses.
-    repeats: Vec<(u64, bool)>,
-    /// Each error without its addresses, to its index in `said`.
-    index: std::collections::HashMap<String, usize>,
-    /// Errors past [`MAX_ERRORS`] different ones.
-    more: u64,
-}
-
-impl Errors {
-    fn push(&mut self, error: String) {
-        let key = without_addresses(&error);
-        if let Some(&i) = self.index.get(&key) {
-            let (again, elsewhere) = &mut self.repeats[i];
-            *again += 1;
-            *elsewhere |= self.said[i] != error;
-        } else if self.said.len() >= MAX_ERRORS {
-            self.more += 1;
-        } else {
-            self.index.insert(key, self.said.len());
-            self.said.push(error);
-            self.repeats.push((0, false));
-        }
-    }
-
-    /// One line per different error (`... (5000000 times)` when it came
-    /// again), and how many more there were.
-    fn into_lines(self) -> Vec<String> {
-        let mut lines: Vec<String> = self
-            .said
-            .into_iter()
-            .zip(self.repeats)
-            .map(|(error, again)| match again {
-                (0, _) => error,
-                (n, false) => format!("{error} ({} times)", n + 1),
-                (n, true) => format!("{error} ({} times, at other addresses too)", n + 1),
-            })
-            .collect();
-        if self.more > 0 {
-            lines.push(format!(
-                "{} more errors, not listed: the first {MAX_ERRORS} different ones are",
-                self.more
-            ));
-        }
-        lines
-    }
-}
-
-/// `text` with the digits of every `0x...` number taken out (a word of
-/// its own: not the `0x1` of `10x10xf32`).
-fn without_addresses(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find("0x") {
-        let before = rest[..at].chars().last().or_else(|| out.chars().last());
-        let word = !before.is_some_and(|c| c.is_ascii_alphanumeric());
-        out.push_str(&rest[..at + 2]);
-        rest = &rest[at + 2..];
-        if word {
-            rest = rest.trim_start_matches(|c: char| c.is_ascii_hexdigit());
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
 /// The run's errors by rank (each `rank N: ...`, [`State::error`]), in
 /// the order each rank had them: the threads record them as they come,
 /// so that a report reads the same from one run to the next.
@@ -2018,46 +1938,6 @@ fn chrome_trace(ranks: &[Mutex<Vec<Event>>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_error_that_comes_again_is_said_once_with_its_count() {
-        let mut errors = Errors::default();
-        for _ in 0..3 {
-            errors.push("rank 0: k.mlir:3:8: arith.remui: divides by zero".into());
-        }
-        errors.push("rank 1: other".into());
-        for i in 0..MAX_ERRORS + 5 {
-            errors.push(format!("rank 2: error {i}"));
-        }
-        let lines = errors.into_lines();
-        assert_eq!(
-            lines[0],
-            "rank 0: k.mlir:3:8: arith.remui: divides by zero (3 times)"
-        );
-        assert_eq!(lines[1], "rank 1: other");
-        assert_eq!(lines.len(), MAX_ERRORS + 1);
-        // One op's stores at three addresses are one error (they were three
-        // lines: explore25 LOW 1).
-        let mut errors = Errors::default();
-        for address in ["0x0", "0x100", "0x200"] {
-            errors.push(format!(
-                "rank 3: k.mlir:20:5: pto.tstore: a store at address {address}"
-            ));
-        }
-        errors.push("rank 3: k.mlir:20:5: pto.tstore: a store at address 0x0".into());
-        assert_eq!(
-            without_addresses("tensor<10x10xf32> at 0x1f0, 0xA"),
-            "tensor<10x10xf32> at 0x, 0x"
-        );
-        assert_eq!(
-            errors.into_lines(),
-            ["rank 3: k.mlir:20:5: pto.tstore: a store at address 0x0 (4 times, at other addresses too)"]
-        );
-        assert_eq!(
-            lines[MAX_ERRORS],
-            "7 more errors, not listed: the first 100000 different ones are"
-        );
-    }
 
     #[test]
     fn an_errors_rank_and_location_are_read_back() {
