@@ -337,6 +337,10 @@ pub fn program_verdict(
         verdict.annotate_deadlock(&crate::run_program::waiting_lines(run, report));
         return Ok(verdict);
     }
+    // `--replay S --output-dir DIR`: the schedule's buffers.
+    if let Some(dir) = &options.output_dir {
+        crate::run_program::write_outputs(dir, run, &finished)?;
+    }
     for (buffer, leak) in &finished.leaks {
         let b = &run.buffers[*buffer];
         let cell = index_of(leak.index, &b.view.shape);

@@ -190,6 +190,11 @@ pub fn kernel_verdict(
         verdict.annotate_deadlock(&waiting_lines(kernel, &finished, report));
         return Ok(verdict);
     }
+    // `--replay S --output-dir DIR` (the command line allows it with one
+    // schedule only): the schedule's buffers, as a plain run writes them.
+    if let Some(dir) = &options.output_dir {
+        write_outputs(dir, kernel, &finished)?;
+    }
     for &signal in &kernel.signals {
         let param = &kernel.params[signal];
         let offset = finished.offsets[signal].unwrap_or(0);

@@ -447,7 +447,7 @@ pub fn waiting_lines(run: &ProgramRun, deadlock: &pld_sim::DeadlockReport) -> Ve
 /// `DIR/<buffer>.rank<device>.npy`, and with `--check` the golden of each
 /// checked call's result next to it (a later call on the same buffer
 /// overwrites an earlier one's, as the result does).
-fn write_outputs(dir: &str, run: &ProgramRun, finished: &ProgramOutcome) -> Result<(), String> {
+pub(crate) fn write_outputs(dir: &str, run: &ProgramRun, finished: &ProgramOutcome) -> Result<(), String> {
     crate::files::create_output_dir(dir)?;
     for (buffer, per_device) in run.buffers.iter().zip(&finished.final_bytes) {
         let param = as_param(buffer);

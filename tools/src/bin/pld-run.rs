@@ -174,7 +174,8 @@ fn explore_options(options: &Options, seed: bool) -> Result<(), String> {
     if options.trace.is_some() {
         unused.push("--trace");
     }
-    if options.output_dir.is_some() {
+    // (A replay writes its one schedule's buffers.)
+    if options.output_dir.is_some() && matches!(seeds, Seeds::Explore { .. }) {
         unused.push("--output-dir");
     }
     if options.stats {
@@ -184,11 +185,19 @@ fn explore_options(options: &Options, seed: bool) -> Result<(), String> {
             "--stats"
         });
     }
+    let mode = match seeds {
+        Seeds::Explore { .. } => "--explore",
+        Seeds::Replay(_) => "--replay",
+    };
+    let saved = match unused.contains(&"--output-dir") {
+        true => "; --replay S --output-dir writes the buffers of schedule S",
+        false => "",
+    };
     match unused.is_empty() {
         true => Ok(()),
         false => Err(format!(
-            "{} {} not apply to --explore and --replay (schedules run one thread at a time: \
-             they are not timed, traced or saved)",
+            "{} {} not apply to {mode} (schedules run one thread at a time: they are not \
+             timed or traced{saved})",
             unused.join(", "),
             if unused.len() == 1 { "does" } else { "do" }
         )),

@@ -43,11 +43,27 @@
 // given (--per-rank was called --stats).
 // RUN: sh -c 'pld-run %S/../../../../examples/barrier.mlir --explore 3 --trace %t.json > /dev/null 2>&1; test $? -eq 2'
 // RUN: not pld-run %S/../../../../examples/barrier.mlir --explore 3 --per-rank 2>&1 | FileCheck %s --check-prefix=PER-RANK
-// PER-RANK: pld-run: error: --per-rank does not apply to --explore and --replay
+// PER-RANK: pld-run: error: --per-rank does not apply to --explore
 // RUN: not pld-run %S/../../../../examples/barrier.mlir --explore 3 --trace %t.json 2>&1 | FileCheck %s --check-prefix=TRACE
-// TRACE: pld-run: error: --trace does not apply to --explore and --replay (schedules run one thread at a time: they are not timed, traced or saved)
+// TRACE: pld-run: error: --trace does not apply to --explore (schedules run one thread at a time: they are not timed or traced)
+// RUN: not pld-run %S/../../../../examples/barrier.mlir --replay 3 --trace %t.json 2>&1 | FileCheck %s --check-prefix=TRACE-REPLAY
+// TRACE-REPLAY: pld-run: error: --trace does not apply to --replay (schedules run one thread at a time: they are not timed or traced)
 // RUN: not pld-run %S/../../../../examples/barrier.mlir --explore 3 --iters 2 --stats 2>&1 | FileCheck %s --check-prefix=BOTH
-// BOTH: pld-run: error: --iters/--warmup, --stats do not apply to --explore and --replay
+// BOTH: pld-run: error: --iters/--warmup, --stats do not apply to --explore
+//
+// --output-dir goes with --replay, which writes its one schedule's buffers
+// (a hand-written kernel's numbers could be read from plain runs only,
+// whose order the OS picks: explore25 LOW 2); a ring's sum is the same
+// whatever the schedule.
+// RUN: not pld-run %S/../../../../examples/barrier.mlir --explore 3 --output-dir %t.out 2>&1 | FileCheck %s --check-prefix=OUTDIR
+// OUTDIR: pld-run: error: --output-dir does not apply to --explore (schedules run one thread at a time: they are not timed or traced; --replay S --output-dir writes the buffers of schedule S)
+// RUN: rm -rf %t.replay %t.plain
+// RUN: pld-run %S/../../../../examples/ring_allreduce.mlir --ranks 4 --replay 3 --output-dir %t.replay
+// RUN: pld-run %S/../../../../examples/ring_allreduce.mlir --ranks 4 --output-dir %t.plain
+// RUN: cmp %t.replay/data.rank2.npy %t.plain/data.rank2.npy
+// RUN: rm -rf %t.replay-program && pld-run %S/../../../../examples/allreduce.mlir --ranks 4 --replay 1 --output-dir %t.replay-program
+// RUN: rm -rf %t.plain-program && pld-run %S/../../../../examples/allreduce.mlir --ranks 4 --output-dir %t.plain-program
+// RUN: cmp %t.replay-program/data_buf.rank3.npy %t.plain-program/data_buf.rank3.npy
 // RUN: not pld-run %S/../../../../examples/barrier.mlir --seed 3 2>&1 | FileCheck %s --check-prefix=SEED
 // SEED: pld-run: error: --seed sets the first schedule of --explore; give --explore K
 // RUN: not pld-run %S/../../../../examples/barrier.mlir --replay 3 --seed 4 2>&1 | FileCheck %s --check-prefix=REPLAYSEED
