@@ -13,9 +13,19 @@ pub fn context_pointer(context: &Context) -> Type<'_> {
     parse(context, "!pto.ptr<i64>")
 }
 
-/// A vector tile buffer of a tile's physical shape. Valid extents are
-/// always run-time (`-1`), so that setting them updates the buffer in
-/// place; the pad value is zero, which is what fill-pad writes.
+/// Bytes a tile's row (row-major) or column (column-major) must span: the
+/// pto-isa `Tile` template asserts it (`Cols * sizeof(T) % 32 == 0` for a
+/// row-major tile, `Rows * sizeof(T) % 32 == 0` for a column-major one).
+pub const TILE_ALIGN_BYTES: i64 = 32;
+
+/// A vector tile buffer of a tile's physical shape, its aligned dimension
+/// (the columns of a row-major tile, the rows of a column-major one)
+/// rounded up to [`TILE_ALIGN_BYTES`]: a `[1, 17]` f32 tile is a
+/// `1x24xf32` buffer whose valid columns are 17 (the buffer PTOAS makes of
+/// `1x17xf32` fails to compile against pto-isa). Valid extents are always
+/// run-time (`-1`), so that setting them updates the buffer in place, and
+/// every op reads and writes the valid part; the pad value is zero, which
+/// is what fill-pad writes.
 pub fn tile_buffer<'c>(context: &'c Context, info: &TensorInfo<'c>) -> Result<Type<'c>, String> {
     if info.kind != TensorKind::Tile || info.rank() != 2 {
         return Err(format!(
@@ -29,9 +39,19 @@ pub fn tile_buffer<'c>(context: &'c Context, info: &TensorInfo<'c>) -> Result<Ty
     };
     // A column tile keeps its block layout (verifier rule R14 requires it
     // for `[N, 1]` tiles); row-major is the default and is left out.
-    let blayout = match info.blayout {
-        Some(BLayout::ColMajor) => "blayout = \"col_major\", ",
-        _ => "",
+    let column_major = info.blayout == Some(BLayout::ColMajor);
+    let blayout = if column_major {
+        "blayout = \"col_major\", "
+    } else {
+        ""
+    };
+    let unit = pld_ir::types::byte_width(info.element)
+        .filter(|bytes| *bytes > 0)
+        .map_or(1, |bytes| (TILE_ALIGN_BYTES / bytes).max(1));
+    let aligned = |n: i64| (n + unit - 1) / unit * unit;
+    let (rows, cols) = match column_major {
+        true => (aligned(rows), cols),
+        false => (rows, aligned(cols)),
     };
     Ok(parse(
         context,

@@ -131,12 +131,37 @@ func.func @markers(%d: !data, %ctx: !pld.ctx) attributes {pld.kind = #pld.func_k
 
 // -----
 
-// A column tile keeps its block layout on the tile buffer.
+// A column tile keeps its block layout on the tile buffer, whose rows are
+// rounded up to 32 bytes (pto-isa's Tile asserts Rows * sizeof(T) % 32 ==
+// 0 for a column-major tile): 8 f16 rows are 16 in the buffer, 8 valid.
 // CHECK-LABEL: func.func @column
-// CHECK: "pto.alloc_tile"({{.*}}) -> !pto.tile_buf<"vec", tensor<8x1xf16>, {blayout = "col_major", pad = 1 : i64, valid = array<i64: -1, -1>}>
+// CHECK: %[[R:.*]] = arith.constant 8 : index
+// CHECK: "pto.alloc_tile"(%[[R]], %{{.*}}) {{.*}}-> !pto.tile_buf<"vec", tensor<16x1xf16>, {blayout = "col_major", pad = 1 : i64, valid = array<i64: -1, -1>}>
 func.func @column(%d: tensor<8x1xf16>) attributes {pld.kind = #pld.func_kind<"incore">} {
   %c0 = arith.constant 0 : index
   %t = "pld.tile_load"(%d, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (tensor<8x1xf16>, index, index) -> tensor<8x1xf16, #pld.tile_with<{blayout = "col_major"}>>
   "pld.tile_store"(%t, %d, %c0, %c0) : (tensor<8x1xf16, #pld.tile_with<{blayout = "col_major"}>>, tensor<8x1xf16>, index, index) -> ()
+  return
+}
+
+// -----
+
+// A row-major tile's buffer has its columns rounded up to 32 bytes (a
+// 1x17xf32 buffer failed pto-isa's assert `Cols * sizeof(T) % 32 == 0`:
+// pto25 H1); the valid columns stay 17.
+// CHECK-LABEL: func.func @odd_row
+// CHECK-DAG: %[[C17:.*]] = arith.constant 17 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: "pto.alloc_tile"(%[[C1]], %[[C17]]) {{.*}}-> !pto.tile_buf<"vec", tensor<1x24xf32>, {pad = 1 : i64, valid = array<i64: -1, -1>}>
+// CHECK: "pto.alloc_tile"({{.*}}) {{.*}}-> !pto.tile_buf<"vec", tensor<3x32xi8>, {pad = 1 : i64, valid = array<i64: -1, -1>}>
+// CHECK: "pto.alloc_tile"({{.*}}) {{.*}}-> !pto.tile_buf<"vec", tensor<2x16xf16>, {pad = 1 : i64, valid = array<i64: -1, -1>}>
+func.func @odd_row(%d: tensor<1x17xf32>, %b: tensor<3x17xi8>, %h: tensor<2x7xf16>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %t = "pld.tile_load"(%d, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (tensor<1x17xf32>, index, index) -> tensor<1x17xf32, #pld.tile>
+  "pld.tile_store"(%t, %d, %c0, %c0) : (tensor<1x17xf32, #pld.tile>, tensor<1x17xf32>, index, index) -> ()
+  %u = "pld.tile_load"(%b, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (tensor<3x17xi8>, index, index) -> tensor<3x17xi8, #pld.tile>
+  "pld.tile_store"(%u, %b, %c0, %c0) : (tensor<3x17xi8, #pld.tile>, tensor<3x17xi8>, index, index) -> ()
+  %v = "pld.tile_load"(%h, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (tensor<2x7xf16>, index, index) -> tensor<2x7xf16, #pld.tile>
+  "pld.tile_store"(%v, %h, %c0, %c0) : (tensor<2x7xf16, #pld.tile>, tensor<2x7xf16>, index, index) -> ()
   return
 }
