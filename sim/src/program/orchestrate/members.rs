@@ -39,6 +39,18 @@ impl ProgramRun {
     /// domains: each is matched on its own domain.
     pub(super) fn check_call_members(&self) -> Result<(), String> {
         let nth = self.collectives_by_member();
+        // A collective in a loop or branch of its kernel runs as often as
+        // the kernel's data says: its domain's calls cannot be counted
+        // before the run (a kernel's loop of two allreduces against
+        // another place's two calls was refused).
+        let uncounted: HashSet<usize> = self
+            .plan
+            .tasks
+            .iter()
+            .flatten()
+            .filter(|task| self.counted_part(task).is_some_and(|counted| !counted))
+            .flat_map(|task| self.collective_domains(task).into_iter().map(|(_, d)| d))
+            .collect();
         let mut checked = HashSet::new();
         for call in self.calls() {
             if call.tasks.iter().all(Option::is_some) {
@@ -56,7 +68,7 @@ impl ProgramRun {
                     else {
                         continue;
                     };
-                    if checked.insert((domain, n)) {
+                    if !uncounted.contains(&domain) && checked.insert((domain, n)) {
                         self.agree(&nth, domain, n)?;
                     }
                 }
@@ -105,6 +117,17 @@ impl ProgramRun {
             }
         }
         nth
+    }
+
+    /// For a kernel task, whether every collective of its kernel runs
+    /// once per call (none in a loop or a branch); `None` for a builtin
+    /// or a kernel unknown here.
+    fn counted_part(&self, task: &Task) -> Option<bool> {
+        let Task::Kernel(k) = task else {
+            return None;
+        };
+        let info = self.program.kernel(&k.kernel)?;
+        Some((info.collectives.iter()).all(|c| c.in_loop.is_none() && c.in_branch.is_none()))
     }
 
     /// Each collective of `task` (its index) with the comm domain it runs

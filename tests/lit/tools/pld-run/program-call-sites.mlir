@@ -48,6 +48,15 @@
 // program (recheck25 H1).
 // RUN: pld-run %t/domains.mlir --ranks 4 --input w=ones --input p=ones --output-dir %t/out 2>&1 | FileCheck %s --check-prefix=DOMAINS
 // DOMAINS: @main on 4 devices: 2 collective calls, finished
+// A collective in a loop of its kernel runs as often as the loop does:
+// its domain's calls are not counted before the run. Devices 0 and 1 run
+// two maxes in one kernel's loop, devices 2 and 3 call a one-max kernel
+// twice, then the HOST sums (the HOST sum was matched against the second
+// call and the program refused: recheck25b H1).
+// RUN: pld-run %t/looped.mlir --ranks 4 --input w=ones --output-dir %t/looped-out 2>&1 | FileCheck %s --check-prefix=LOOPED
+// LOOPED: @main on 4 devices: 4 collective calls, finished
+// RUN: python3 %S/Inputs/npy.py show %t/looped-out/w.rank2.npy | FileCheck %s --check-prefix=SUM
+//
 // The sum of ones over 4 devices is 4.0 (0x40800000) on each, the max of
 // ones over the pair 1.0 (0x3f800000):
 // RUN: python3 %S/Inputs/npy.py show %t/out/w.rank3.npy | FileCheck %s --check-prefix=SUM
@@ -287,5 +296,61 @@ func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
     func.call @back(%w, %ws) : (!v, !s) -> ()
     gpu.yield
   }) : (index) -> ()
+  return
+}
+
+//--- looped.mlir
+!v = tensor<1x16xf32, #pld.dist>
+!s = tensor<4x1xi32, #pld.dist>
+func.func @twice(%w: !v, %ws: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    %r = "pld.tensor_allreduce"(%w, %ws) {op = #pld.reduce_op<"max">} : (!v, !s) -> !v
+  }
+  return
+}
+func.func @once(%w: !v, %ws: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%w, %ws) {op = #pld.reduce_op<"max">} : (!v, !s) -> !v
+  return
+}
+func.func @front(%w: !v, %ws: !s) attributes {pld.kind = #pld.func_kind<"chip">} {
+  func.call @twice(%w, %ws) : (!v, !s) -> ()
+  return
+}
+func.func @back(%w: !v, %ws: !s) attributes {pld.kind = #pld.func_kind<"chip">} {
+  func.call @once(%w, %ws) : (!v, !s) -> ()
+  func.call @once(%w, %ws) : (!v, !s) -> ()
+  return
+}
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %b64 = arith.constant 64 : i64
+  %b16 = arith.constant 16 : i64
+  %wb = "pld.tensor_alloc_window_buffer"(%b64) {name = "w"} : (i64) -> !pld.ptr
+  %wsb = "pld.tensor_alloc_window_buffer"(%b16) {name = "ws"} : (i64) -> !pld.ptr
+  %w = "pld.tensor_window"(%wb) : (!pld.ptr) -> !v
+  %ws = "pld.tensor_window"(%wsb) : (!pld.ptr) -> !s
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  "pld.dispatch"(%c0) ({
+    func.call @front(%w, %ws) : (!v, !s) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  "pld.dispatch"(%c1) ({
+    func.call @front(%w, %ws) : (!v, !s) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  "pld.dispatch"(%c2) ({
+    func.call @back(%w, %ws) : (!v, !s) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  "pld.dispatch"(%c3) ({
+    func.call @back(%w, %ws) : (!v, !s) -> ()
+    gpu.yield
+  }) : (index) -> ()
+  %h = "pld.tensor_allreduce"(%w) {op = #pld.reduce_op<"sum">} : (!v) -> !v
   return
 }
