@@ -40,7 +40,8 @@ impl Verdict {
         for error in &outcome.errors {
             // (How often it came differs from schedule to schedule.)
             let key = pld_sim::runtime::errors::without_count(error);
-            verdict.push(format!("error {key}"), format!("error: {error}"));
+            let said = named_error(error, source);
+            verdict.push(format!("error {key}"), format!("error: {said}"));
         }
         for fatal in &outcome.fatals {
             verdict.push(format!("fatal {fatal}"), format!("error: {fatal}"));
@@ -95,7 +96,15 @@ fn describe(finding: &Finding, namer: pld_sim::explore::Namer, source: Source) -
     };
     let mut text = finding.describe_in_source(namer, &pld_op);
     for site in finding.sites() {
-        if let Some((line, col)) = line_col(&site.location, source) {
+        // The line shows the op named, or the pld op it was converted
+        // from: a converted module named as its source (whose ops are at
+        // its places) has other ops at those lines.
+        let shown = |(line, col): (usize, usize)| {
+            op_at(source.file, line, col)
+                .is_some_and(|name| name == site.op || name.starts_with("pld."))
+                .then_some((line, col))
+        };
+        if let Some((line, col)) = line_col(&site.location, source).and_then(shown) {
             let excerpt = pld_ir::diag::excerpt(source.file, line, col);
             if !excerpt.is_empty() {
                 text.push_str(&format!("\n  {}:\n", site.location));
@@ -119,22 +128,50 @@ fn line_col(location: &str, source: Source) -> Option<(usize, usize)> {
     (file == source.name).then_some((at.line, at.column))
 }
 
+/// A run's error with the pld op written at its place named before the
+/// PTO op it became, as findings name ops (`rank 3: k.mlir:20:5:
+/// `pld.tile_remote_store` (pto.tstore): a store at address 0x0, ...`;
+/// it named `pto.tstore` alone, an op the author never wrote).
+pub(crate) fn named_error(error: &str, source: Source) -> String {
+    let named = || {
+        let place = pld_sim::error_place(error).1?;
+        let (line, col) = line_col(place, source)?;
+        let pld_op = pld_op_at(source.file, line, col)?;
+        let at = error.find(place)? + place.len() + 2;
+        let rest = error.get(at..)?;
+        let (op, said) = rest.split_once(": ")?;
+        (op.starts_with("pto.") && !op.contains(' '))
+            .then(|| format!("{}`{pld_op}` ({op}): {said}", &error[..at]))
+    };
+    named().unwrap_or_else(|| error.to_string())
+}
+
 /// The pld op written at `line:col` of `source` (`"pld.tile_store"(...)`
 /// or `%r = "pld.tile_remote_load"(...)`), if that is where one starts.
 fn pld_op_at(source: &str, line: usize, col: usize) -> Option<String> {
+    op_at(source, line, col).filter(|name| name.starts_with("pld."))
+}
+
+/// The op whose statement starts at `line:col` of `source`: its name,
+/// generic (`"pto.tload"(...)`) or custom (`pto.tload ins(...)`), after a
+/// result list (`%r, %s = `).
+fn op_at(source: &str, line: usize, col: usize) -> Option<String> {
     let text = source.lines().nth(line.checked_sub(1)?)?;
     let rest: String = text.chars().skip(col.saturating_sub(1)).collect();
-    let start = rest.find("\"pld.")? + 1;
-    let name: String = rest[start..]
+    let mut statement = rest.as_str();
+    if statement.starts_with('%') {
+        let (results, op) = statement.split_once('=')?;
+        let listed = results
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || " %,:#_".contains(c));
+        statement = listed.then_some(op.trim_start())?;
+    }
+    let statement = statement.strip_prefix('"').unwrap_or(statement);
+    let name: String = statement
         .chars()
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '_')
         .collect();
-    // Only the op of this statement: nothing but a result list before it.
-    let before = &rest[..start - 1];
-    let ok = before
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || " %=,:#_".contains(c));
-    ok.then_some(name)
+    name.contains('.').then_some(name)
 }
 
 /// Runs `schedule(seed)` for every seed, printing each new finding with

@@ -6,6 +6,7 @@
 
 use pld_dialect::collective::CollectiveKind;
 use pld_dialect::enums::ReduceOp;
+use pld_sim::compiler::Source;
 use pld_sim::program::golden::RankCheck;
 use pld_sim::{BlockedRank, CellLeak};
 use std::time::Duration;
@@ -211,8 +212,9 @@ impl Drop for Phase {
 
 /// Prints a run's errors and fatal errors on standard error (first: they
 /// are often why the ranks got stuck); whether there were any.
-pub(crate) fn run_errors(outcome: &pld_sim::Outcome) -> bool {
+pub(crate) fn run_errors(outcome: &pld_sim::Outcome, source: Source) -> bool {
     for error in &outcome.errors {
+        let error = crate::explore::named_error(error, source);
         pld_ir::say!("pld-run: error: {error}");
     }
     for fatal in &outcome.fatals {

@@ -329,7 +329,7 @@ pub fn drive(options: &Options, source: Source) -> Result<i32, Refusal> {
     if let (Some(path), Some(trace)) = (&options.trace, &finished.outcome.trace) {
         crate::files::write_trace(path, trace)?;
     }
-    let Some(mut status) = report_problems(kernel, &finished) else {
+    let Some(mut status) = report_problems(kernel, &finished, source) else {
         // The counters say how far the ranks got; there is nothing to check.
         if options.stats {
             print_stats(options, &program, &finished, &series, (fill_time, None));
@@ -386,8 +386,8 @@ fn print_stats(
 /// ranks got stuck), its deadlock and its credit leaks on standard error: the exit
 /// status so far, or `None` after a deadlock (nothing else is reported
 /// then).
-fn report_problems(kernel: &KernelInfo, finished: &Finished) -> Option<i32> {
-    let mut status = i32::from(report::run_errors(&finished.outcome));
+fn report_problems(kernel: &KernelInfo, finished: &Finished, source: Source) -> Option<i32> {
+    let mut status = i32::from(report::run_errors(&finished.outcome, source));
     if let Some(report) = &finished.outcome.deadlock {
         pld_ir::diag::write_stderr(&format!("pld-run: {report}"));
         for line in waiting_lines(kernel, finished, report) {

@@ -116,7 +116,7 @@ pub fn drive(options: &Options, source: Source) -> Result<i32, Refusal> {
     if let (Some(path), Some(trace)) = (&options.trace, &finished.outcome.trace) {
         crate::files::write_trace(path, trace)?;
     }
-    let Some(mut status) = report_problems(&run, finished) else {
+    let Some(mut status) = report_problems(&run, finished, source) else {
         return Ok(DEADLOCK);
     };
     if let Some(dir) = &options.output_dir {
@@ -133,8 +133,8 @@ pub fn drive(options: &Options, source: Source) -> Result<i32, Refusal> {
 /// Prints the run's errors, fatal errors, deadlock and credit leaks on
 /// standard error: the exit status so far, or `None` after a deadlock
 /// (nothing else is reported then).
-fn report_problems(run: &ProgramRun, finished: &ProgramOutcome) -> Option<i32> {
-    let mut status = i32::from(report::run_errors(&finished.outcome));
+fn report_problems(run: &ProgramRun, finished: &ProgramOutcome, source: Source) -> Option<i32> {
+    let mut status = i32::from(report::run_errors(&finished.outcome, source));
     if let Some(deadlock) = &finished.outcome.deadlock {
         pld_ir::diag::write_stderr(&format!("pld-run: {deadlock}"));
         report_waiting(run, deadlock);
@@ -447,7 +447,11 @@ pub fn waiting_lines(run: &ProgramRun, deadlock: &pld_sim::DeadlockReport) -> Ve
 /// `DIR/<buffer>.rank<device>.npy`, and with `--check` the golden of each
 /// checked call's result next to it (a later call on the same buffer
 /// overwrites an earlier one's, as the result does).
-pub(crate) fn write_outputs(dir: &str, run: &ProgramRun, finished: &ProgramOutcome) -> Result<(), String> {
+pub(crate) fn write_outputs(
+    dir: &str,
+    run: &ProgramRun,
+    finished: &ProgramOutcome,
+) -> Result<(), String> {
     crate::files::create_output_dir(dir)?;
     for (buffer, per_device) in run.buffers.iter().zip(&finished.final_bytes) {
         let param = as_param(buffer);

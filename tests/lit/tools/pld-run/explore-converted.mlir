@@ -12,6 +12,16 @@
 // CONVERTED: race: rank 1's `pto.tload` at {{.*}}remote-load-without-wait.mlir:20:8
 // CONVERTED-NOT: {{^}}  {{.*}}remote-load-without-wait.mlir:20:8:{{$}}
 //
+// Converted under the same file name as its source (the locations name
+// remote-load-without-wait.mlir, and so does the input): the ops at those
+// lines are not the ones named, so nothing is quoted (the converted
+// text's lines 20 and 17 were: recheck25b M1).
+// RUN: mkdir -p %t/same && cd %S/../../../explore && pld-opt remote-load-without-wait.mlir --pass-pipeline='builtin.module(pld-to-pto)' --mlir-print-debuginfo -o %t/same/remote-load-without-wait.mlir
+// RUN: cd %t/same && not pld-run remote-load-without-wait.mlir --ranks 2 --explore 10 > %t/same.out 2>&1
+// RUN: FileCheck %s --check-prefix=SAME --input-file=%t/same.out
+// SAME: race: rank 1's `pto.tload` at remote-load-without-wait.mlir:20:8
+// SAME-NOT: {{^}}  remote-load-without-wait.mlir:{{[0-9]+}}:{{[0-9]+}}:{{$}}
+//
 // The source itself is quoted:
 // RUN: not pld-run %S/../../../explore/remote-load-without-wait.mlir --ranks 2 --explore 10 2>&1 | FileCheck %s --check-prefix=SOURCE
 // SOURCE: {{^}}  {{.*}}remote-load-without-wait.mlir:20:8:{{$}}

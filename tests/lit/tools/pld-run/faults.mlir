@@ -40,11 +40,11 @@
 // notify names row 2 and its wait row -1 of a two-row signal, and both are
 // reported instead of performed.
 // Each device call's error is led by the op's location and name.
-// SHAPE-DAG: pld-run: error: rank 2: {{.*}}leak.mlir:12:3: pto.comm_tnotify: notify through a pto.partition_view that leaves its pto.make_tensor_view (elements 2..3 of dimension 0, which holds 2): an offset past the end of its tensor?
-// SHAPE-DAG: pld-run: error: rank 2: {{.*}}leak.mlir:13:3: pto.comm_twait: wait through a pto.partition_view that leaves its pto.make_tensor_view (elements -1..0 of dimension 0, which holds 2): an offset before the start of its tensor?
-// OUTSIDE-DAG: pld-run: error: rank 0: {{.*}}outside.mlir:10:3: pto.tstore: a store through a pto.partition_view that leaves its pto.make_tensor_view (elements -8..8 of dimension 1, which holds 64): an offset before the start of its tensor?
-// OUTSIDE-DAG: pld-run: error: rank 1: {{.*}}outside.mlir:10:3: pto.tstore: a store through a pto.partition_view that leaves its pto.make_tensor_view (elements -7..9 of dimension 1, which holds 64): an offset before the start of its tensor?
-// TILE: pld-run: error: rank {{[01]}}: {{.*}}overrun.mlir:10:8: pto.tload: a store of bytes 16..{{[0-9]+}} relative to a 80-byte tile leaves it (a valid shape larger than the tile?)
+// SHAPE-DAG: pld-run: error: rank 2: {{.*}}leak.mlir:12:3: `pld.system_notify` (pto.comm_tnotify): notify through a pto.partition_view that leaves its pto.make_tensor_view (elements 2..3 of dimension 0, which holds 2): an offset past the end of its tensor?
+// SHAPE-DAG: pld-run: error: rank 2: {{.*}}leak.mlir:13:3: `pld.system_wait` (pto.comm_twait): wait through a pto.partition_view that leaves its pto.make_tensor_view (elements -1..0 of dimension 0, which holds 2): an offset before the start of its tensor?
+// OUTSIDE-DAG: pld-run: error: rank 0: {{.*}}outside.mlir:10:3: `pld.tile_store` (pto.tstore): a store through a pto.partition_view that leaves its pto.make_tensor_view (elements -8..8 of dimension 1, which holds 64): an offset before the start of its tensor?
+// OUTSIDE-DAG: pld-run: error: rank 1: {{.*}}outside.mlir:10:3: `pld.tile_store` (pto.tstore): a store through a pto.partition_view that leaves its pto.make_tensor_view (elements -7..9 of dimension 1, which holds 64): an offset before the start of its tensor?
+// TILE: pld-run: error: rank {{[01]}}: {{.*}}overrun.mlir:10:8: `pld.tile_load` (pto.tload): a store of bytes 16..{{[0-9]+}} relative to a 80-byte tile leaves it (a valid shape larger than the tile?)
 
 //--- deadlock.mlir
 // Rank 0 skips the barrier its peers enter.

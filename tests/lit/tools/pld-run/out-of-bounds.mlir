@@ -11,11 +11,11 @@
 // refused there as well (the explorer kept the kernel's address and saw
 // nothing wrong: "no race ..." with exit 0).
 // RUN: not pld-run %t/remote-store.mlir --ranks 2 --explore 3 2>&1 | FileCheck %s --check-prefix=STORE-EXPLORE
-// STORE-EXPLORE-DAG: error: rank 0: {{.*}}remote-store.mlir:12:3: pto.tstore: a store through a pto.partition_view that leaves its pto.make_tensor_view (elements 1024..1088 of dimension 1, which holds 64)
-// STORE-EXPLORE-DAG: error: rank 1: {{.*}}remote-store.mlir:12:3: pto.tstore: a store through a pto.partition_view that leaves its pto.make_tensor_view (elements 1025..1089 of dimension 1, which holds 64)
+// STORE-EXPLORE-DAG: error: rank 0: {{.*}}remote-store.mlir:12:3: `pld.tile_remote_store` (pto.tstore): a store through a pto.partition_view that leaves its pto.make_tensor_view (elements 1024..1088 of dimension 1, which holds 64)
+// STORE-EXPLORE-DAG: error: rank 1: {{.*}}remote-store.mlir:12:3: `pld.tile_remote_store` (pto.tstore): a store through a pto.partition_view that leaves its pto.make_tensor_view (elements 1025..1089 of dimension 1, which holds 64)
 // RUN: not pld-run %t/near-store.mlir --ranks 2 --explore 3 2>&1 | FileCheck %s --check-prefix=NEAR-EXPLORE
-// NEAR-EXPLORE-DAG: schedule 0 (--replay 0): error: rank 0: {{.*}}near-store.mlir:12:3: pto.tstore: a store through a pto.partition_view that leaves its pto.make_tensor_view (elements 60..68 of dimension 1, which holds 64)
-// NEAR-EXPLORE-DAG: schedule 0 (--replay 0): error: rank 1: {{.*}}near-store.mlir:12:3: pto.tstore: a store through a pto.partition_view that leaves its pto.make_tensor_view (elements 61..69 of dimension 1, which holds 64)
+// NEAR-EXPLORE-DAG: schedule 0 (--replay 0): error: rank 0: {{.*}}near-store.mlir:12:3: `pld.tile_remote_store` (pto.tstore): a store through a pto.partition_view that leaves its pto.make_tensor_view (elements 60..68 of dimension 1, which holds 64)
+// NEAR-EXPLORE-DAG: schedule 0 (--replay 0): error: rank 1: {{.*}}near-store.mlir:12:3: `pld.tile_remote_store` (pto.tstore): a store through a pto.partition_view that leaves its pto.make_tensor_view (elements 61..69 of dimension 1, which holds 64)
 // NEAR-EXPLORE: 3 schedules explored {{.*}}: 2 findings (first seen with seed 0)
 // RUN: not pld-run %t/remote-load.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=LOAD
 // RUN: not pld-run %t/plain-far.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=PLAIN
@@ -44,31 +44,31 @@
 // scalar read went through with exit 0:
 // RUN: not pld-run %t/wrapped.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=WRAPPED
 // RUN: not pld-run %t/wrapped.mlir --ranks 2 --explore 2 2>&1 | FileCheck %s --check-prefix=WRAPPED
-// WRAPPED-DAG: rank 0: {{.*}}wrapped.mlir:9:8: pto.tload: a load through a pto.partition_view that leaves its pto.make_tensor_view (elements 4611686018427387904..4611686018427387912 of dimension 1, which holds 64): an offset past the end of its tensor?
-// WRAPPED-DAG: rank 1: {{.*}}wrapped.mlir:9:8: pto.tload: a load through a pto.partition_view
-// WRAPPED-DAG: rank 0: {{.*}}wrapped.mlir:11:8: pto.load_scalar: a scalar load of element 4611686018427387904 of a parameter whose tensor holds 64: an offset past the end of its tensor?
+// WRAPPED-DAG: rank 0: {{.*}}wrapped.mlir:9:8: `pld.tile_remote_load` (pto.tload): a load through a pto.partition_view that leaves its pto.make_tensor_view (elements 4611686018427387904..4611686018427387912 of dimension 1, which holds 64): an offset past the end of its tensor?
+// WRAPPED-DAG: rank 1: {{.*}}wrapped.mlir:9:8: `pld.tile_remote_load` (pto.tload): a load through a pto.partition_view
+// WRAPPED-DAG: rank 0: {{.*}}wrapped.mlir:11:8: `pld.tensor_read` (pto.load_scalar): a scalar load of element 4611686018427387904 of a parameter whose tensor holds 64: an offset past the end of its tensor?
 // In bounds, a plain (not distributed) parameter is still read.
 // RUN: python3 %S/Inputs/npy.py write %t/src.npy f4 1,8 3f800000,40000000,40400000,40800000,0,0,0,0
 // RUN: pld-run %t/plain.mlir --ranks 2 --input src=%t/src.npy --output-dir %t/out 2>&1 | FileCheck %s --check-prefix=FINE
 // RUN: python3 %S/Inputs/npy.py show %t/out/dst.rank1.npy | FileCheck %s --check-prefix=COPIED
 
-// STORE-DAG: error: rank 0: {{.*}}remote-store.mlir:12:3: pto.tstore: a store through a pto.partition_view that leaves its pto.make_tensor_view (elements 1024..1088 of dimension 1, which holds 64): an offset past the end of its tensor?
-// STORE-DAG: error: rank 1: {{.*}}remote-store.mlir:12:3: pto.tstore: a store through a pto.partition_view that leaves its pto.make_tensor_view (elements 1025..1089 of dimension 1, which holds 64): an offset past the end of its tensor?
-// LOAD-DAG: pld-run: error: rank 0: {{.*}}remote-load.mlir:11:8: pto.tload: a load through a pto.partition_view that leaves its pto.make_tensor_view (elements 10000..10064 of dimension 1, which holds 64)
-// LOAD-DAG: pld-run: error: rank 1: {{.*}}remote-load.mlir:11:8: pto.tload: a load through a pto.partition_view that leaves its pto.make_tensor_view (elements 10001..10065 of dimension 1, which holds 64)
-// PLAIN: pld-run: error: rank {{[01]}}: {{.*}}plain-far.mlir:5:8: pto.tload: a load through a pto.partition_view that leaves its pto.make_tensor_view (elements 4096..4100 of dimension 1, which holds 8)
-// OWN-DAG: error: rank 0: {{.*}}own-far.mlir:19:5: pto.tstore: a store through a pto.partition_view that leaves its pto.make_tensor_view (elements 2048..2112 of dimension 1, which holds 64)
-// OWN-DAG: error: rank 1: {{.*}}own-far.mlir:19:5: pto.tstore: a store through a pto.partition_view that leaves its pto.make_tensor_view (elements 2048..2112 of dimension 1, which holds 64)
-// OWN-DAG: error: rank 2: {{.*}}own-far.mlir:22:5: pto.comm_tnotify: notify through a pto.partition_view that leaves its pto.make_tensor_view (elements 2048..2049 of dimension 0, which holds 2)
+// STORE-DAG: error: rank 0: {{.*}}remote-store.mlir:12:3: `pld.tile_remote_store` (pto.tstore): a store through a pto.partition_view that leaves its pto.make_tensor_view (elements 1024..1088 of dimension 1, which holds 64): an offset past the end of its tensor?
+// STORE-DAG: error: rank 1: {{.*}}remote-store.mlir:12:3: `pld.tile_remote_store` (pto.tstore): a store through a pto.partition_view that leaves its pto.make_tensor_view (elements 1025..1089 of dimension 1, which holds 64): an offset past the end of its tensor?
+// LOAD-DAG: pld-run: error: rank 0: {{.*}}remote-load.mlir:11:8: `pld.tile_remote_load` (pto.tload): a load through a pto.partition_view that leaves its pto.make_tensor_view (elements 10000..10064 of dimension 1, which holds 64)
+// LOAD-DAG: pld-run: error: rank 1: {{.*}}remote-load.mlir:11:8: `pld.tile_remote_load` (pto.tload): a load through a pto.partition_view that leaves its pto.make_tensor_view (elements 10001..10065 of dimension 1, which holds 64)
+// PLAIN: pld-run: error: rank {{[01]}}: {{.*}}plain-far.mlir:5:8: `pld.tile_load` (pto.tload): a load through a pto.partition_view that leaves its pto.make_tensor_view (elements 4096..4100 of dimension 1, which holds 8)
+// OWN-DAG: error: rank 0: {{.*}}own-far.mlir:19:5: `pld.tile_store` (pto.tstore): a store through a pto.partition_view that leaves its pto.make_tensor_view (elements 2048..2112 of dimension 1, which holds 64)
+// OWN-DAG: error: rank 1: {{.*}}own-far.mlir:19:5: `pld.tile_store` (pto.tstore): a store through a pto.partition_view that leaves its pto.make_tensor_view (elements 2048..2112 of dimension 1, which holds 64)
+// OWN-DAG: error: rank 2: {{.*}}own-far.mlir:22:5: `pld.system_notify` (pto.comm_tnotify): notify through a pto.partition_view that leaves its pto.make_tensor_view (elements 2048..2049 of dimension 0, which holds 2)
 // VIEW-DAG: error: rank 0: {{.*}}converted-view.mlir:13:3: pto.tstore: a store through a pto.partition_view at {{.*}}converted-view.mlir:10:11 that leaves its pto.make_tensor_view (elements 32..96 of dimension 1, which holds 64): an offset past the end of its tensor?
 // VIEW-DAG: error: rank 1: {{.*}}converted-view.mlir:13:3: pto.tstore: a store through a pto.partition_view at {{.*}}converted-view.mlir:10:11 that leaves
 // The window holds %data (256 bytes) and %sig (8 bytes, 32 with alignment).
 // FAR-DAG: error: rank 0: {{.*}}converted-far.mlir:16:3: pto.tstore: a store of bytes 8192..8448 relative to rank 0's window lies past its end (288 bytes), in no window, tile or buffer of the run (an offset past the end of its tensor?)
 // FAR-DAG: error: rank 1: {{.*}}converted-far.mlir:16:3: pto.tstore: a store of bytes 8192..8448 relative to rank 1's window lies past its end (288 bytes), in no window, tile or buffer of the run
-// SCALAR-DAG: error: rank 0: {{.*}}scalar-far.mlir:11:8: pto.load_scalar: a scalar load of element 2048 of a parameter whose tensor holds 64: an offset past the end of its tensor?
-// SCALAR-DAG: error: rank 1: {{.*}}scalar-far.mlir:11:8: pto.load_scalar: a scalar load of element 2048 of a parameter whose tensor holds 64
-// NEAR-DAG: error: rank 0: {{.*}}scalar-near.mlir:9:8: pto.load_scalar: a scalar load of element 64 of a parameter whose tensor holds 64: an offset past the end of its tensor?
-// NEAR-DAG: error: rank 1: {{.*}}scalar-near.mlir:9:8: pto.load_scalar: a scalar load of element 64 of a parameter whose tensor holds 64
+// SCALAR-DAG: error: rank 0: {{.*}}scalar-far.mlir:11:8: `pld.tensor_read` (pto.load_scalar): a scalar load of element 2048 of a parameter whose tensor holds 64: an offset past the end of its tensor?
+// SCALAR-DAG: error: rank 1: {{.*}}scalar-far.mlir:11:8: `pld.tensor_read` (pto.load_scalar): a scalar load of element 2048 of a parameter whose tensor holds 64
+// NEAR-DAG: error: rank 0: {{.*}}scalar-near.mlir:9:8: `pld.tensor_read` (pto.load_scalar): a scalar load of element 64 of a parameter whose tensor holds 64: an offset past the end of its tensor?
+// NEAR-DAG: error: rank 1: {{.*}}scalar-near.mlir:9:8: `pld.tensor_read` (pto.load_scalar): a scalar load of element 64 of a parameter whose tensor holds 64
 // CSCALAR-DAG: error: rank 0: {{.*}}converted-scalar.mlir:7:8: pto.load_scalar: a scalar load of bytes 8192..8196 relative to rank 0's window lies past its end (288 bytes), in no window, tile or buffer of the run
 // CSCALAR-DAG: error: rank 1: {{.*}}converted-scalar.mlir:7:8: pto.load_scalar: a scalar load of bytes 8192..8196 relative to rank 1's window lies past its end (288 bytes), in no window, tile or buffer of the run
 // FINE: @plain on 2 ranks: finished

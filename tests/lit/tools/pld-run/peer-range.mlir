@@ -19,11 +19,11 @@
 // RUN: rm -rf %t/out && pld-run %t/l1.mlir --ranks 2 --input arg0=rank --output-dir %t/out
 // RUN: python3 -c "import struct, sys; d = open(sys.argv[1], 'rb').read(); h = 10 + int.from_bytes(d[8:10], 'little'); v = struct.unpack('<64f', d[h:h + 256]); assert set(v) == {float(sys.argv[2])}, v" %t/out/data.rank0.npy 1
 // RUN: python3 -c "import struct, sys; d = open(sys.argv[1], 'rb').read(); h = 10 + int.from_bytes(d[8:10], 'little'); v = struct.unpack('<64f', d[h:h + 256]); assert set(v) == {float(sys.argv[2])}, v" %t/out/data.rank1.npy 1
-// LOAD64: error: rank 0: {{.*}}l64.mlir:5:8: pto.load_scalar: addresses the window of peer 64, which is no rank of its comm domain (its ranks are 0 to 1)
-// LOADMAX: error: rank 0: {{.*}}lmax.mlir:5:8: pto.load_scalar: addresses the window of peer 2147483647, which is no rank of its comm domain (its ranks are 0 to 1)
-// LOADNEG: error: rank 0: {{.*}}lneg.mlir:5:8: pto.load_scalar: addresses the window of peer -1, which is no rank of its comm domain (its ranks are 0 to 1)
-// STORE: error: rank 0: {{.*}}store.mlir:5:3: pto.load_scalar: addresses the window of peer 64, which is no rank of its comm domain (its ranks are 0 to 1)
-// EXPLORE: schedule 0 (--replay 0): error: rank {{[01]}}: {{.*}}l64.mlir:5:8: pto.load_scalar: addresses the window of peer 64
+// LOAD64: error: rank 0: {{.*}}l64.mlir:5:8: `pld.tile_remote_load` (pto.load_scalar): addresses the window of peer 64, which is no rank of its comm domain (its ranks are 0 to 1)
+// LOADMAX: error: rank 0: {{.*}}lmax.mlir:5:8: `pld.tile_remote_load` (pto.load_scalar): addresses the window of peer 2147483647, which is no rank of its comm domain (its ranks are 0 to 1)
+// LOADNEG: error: rank 0: {{.*}}lneg.mlir:5:8: `pld.tile_remote_load` (pto.load_scalar): addresses the window of peer -1, which is no rank of its comm domain (its ranks are 0 to 1)
+// STORE: error: rank 0: {{.*}}store.mlir:5:3: `pld.tile_remote_store` (pto.load_scalar): addresses the window of peer 64, which is no rank of its comm domain (its ranks are 0 to 1)
+// EXPLORE: schedule 0 (--replay 0): error: rank {{[01]}}: {{.*}}l64.mlir:5:8: `pld.tile_remote_load` (pto.load_scalar): addresses the window of peer 64
 
 //--- load.mlir
 func.func @k(%data: tensor<1x64xf32, #pld.dist>, %sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {

@@ -41,7 +41,7 @@
 // RUN: not pld-run %t/adjacent.mlir --ranks 3 2>&1 | FileCheck %s --check-prefix=ADJACENT
 // RUN: not %mpirun -np 3 pld-run %t/adjacent.mlir --ranks 3 --transport mpi 2>&1 | FileCheck %s --check-prefix=ADJACENT
 // RUN: not %mpirun -np 3 pld-run %t/adjacent.mlir --ranks 3 --transport mpi-rma 2>&1 | FileCheck %s --check-prefix=ADJACENT
-// ADJACENT: pld-run: error: rank 0: {{.*}}adjacent.mlir:16:5: pto.tstore: a store through a pto.partition_view that leaves its pto.make_tensor_view (elements 16..20 of dimension 0, which holds 4): an offset past the end of its tensor?
+// ADJACENT: pld-run: error: rank 0: {{.*}}adjacent.mlir:16:5: `pld.tile_remote_store` (pto.tstore): a store through a pto.partition_view that leaves its pto.make_tensor_view (elements 16..20 of dimension 0, which holds 4): an offset past the end of its tensor?
 // ADJACENT-NOT: error
 // A clean run says so once, from process 0.
 // RUN: %mpirun -np 2 pld-run %t/barrier.mlir --ranks 2 --transport mpi-rma --check | FileCheck %s --check-prefix=CLEAN
