@@ -22,6 +22,7 @@
 //! the printer relies on IRDL's operand counts.
 
 mod ops;
+mod rules;
 mod spelling;
 
 use melior::ir::{

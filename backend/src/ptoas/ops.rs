@@ -300,6 +300,16 @@ impl Printer<'_> {
                 let Some(groups) = form.groups() else {
                     return Ok(None);
                 };
+                let target = pld_dialect::target::target_of(op).unwrap_or_default();
+                let buffer = op.result(0).map(|r| r.r#type().to_string());
+                let parsed = buffer
+                    .as_deref()
+                    .ok()
+                    .map(pld_dialect::pto_types::TileBuf::parse);
+                if let Some(Ok(tile)) = parsed {
+                    super::rules::tile_fits(&tile, target.ub_bytes(), &target.to_string())
+                        .or_else(|e| fail(op, e))?;
+                }
                 let mut clauses = String::new();
                 for (keyword, group) in ["addr", "valid_row", "valid_col"].iter().zip(&groups) {
                     if let Some(value) = group.first() {
@@ -424,6 +434,9 @@ impl Printer<'_> {
         let results = &form.results;
         let own = |spelled: &[&str]| form.own(spelled);
         let dictionary = |attribute: &str| form.dictionary(attribute);
+        if matches!(form.short, "comm_tnotify" | "comm_twait" | "comm_ttest") {
+            super::rules::signal(t).or_else(|e| fail(op, e))?;
+        }
         let text = match form.short {
             "comm_tnotify" if !own(&["notifyOp"]) => format!(
                 "pto.comm.tnotify({}, {} : {}, {}){}",

@@ -68,6 +68,7 @@ fn shaped(text: &str) -> Result<&str, String> {
 /// pad=1>`: the compact form, with fields at their defaults left out.
 fn tile_buf(text: &str) -> Result<String, String> {
     let tile = TileBuf::parse(text)?;
+    super::rules::tile_alignment(&tile)?;
     let shape = shaped(&format!("tensor<{}>", tile.shape))?.to_string();
     if tile.dims.len() != 2 || tile.dims.contains(&"?") {
         return Err(format!(
@@ -173,9 +174,9 @@ mod tests {
             "!pto.tile_buf<vec, 16x64xf16>"
         );
         assert_eq!(
-            type_("!pto.tile_buf<\"vec\", tensor<8x1xf16>, {blayout = \"col_major\", valid = array<i64: 8, -1>}>")
+            type_("!pto.tile_buf<\"vec\", tensor<16x1xf16>, {blayout = \"col_major\", valid = array<i64: 8, -1>}>")
                 .unwrap(),
-            "!pto.tile_buf<vec, 8x1xf16, valid=8x?, blayout=col_major>"
+            "!pto.tile_buf<vec, 16x1xf16, valid=8x?, blayout=col_major>"
         );
     }
 
