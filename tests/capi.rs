@@ -572,6 +572,11 @@ fn run_plain(program: &PldProgram, options: *mut std::ffi::c_void) -> PldRunResu
 }
 
 /// Every finding: (kind, ranks, cell, locations).
+/// The kinds of a result's findings, in order.
+fn finding_kinds(result: &PldRunResult) -> Vec<FindingKind> {
+    findings(result).into_iter().map(|f| f.0).collect()
+}
+
 fn findings(result: &PldRunResult) -> Vec<(FindingKind, Vec<isize>, String, Vec<String>)> {
     let r = || result_of(result);
     (0..api::pldRunResultGetNumFindings(r()))
@@ -769,7 +774,7 @@ fn a_time_limit_stops_its_run_and_no_other() {
     // A limit below a nanosecond is a nanosecond, not "none".
     api::pldRunOptionsSetTimeLimit(o(), 1e-12);
     let result = run_plain(&deadlocking, options.ptr);
-    let kinds: Vec<FindingKind> = findings(&result).into_iter().map(|f| f.0).collect();
+    let kinds = finding_kinds(&result);
     assert_eq!(kinds, [FindingKind::TimeLimit]);
     api::pldRunResultDestroy(result);
     // A deadline beyond any Duration is refused, not ignored.
@@ -785,7 +790,7 @@ fn a_time_limit_stops_its_run_and_no_other() {
     api::pldRunOptionsSetTimeLimit(o(), 0.0);
     api::pldRunOptionsSetDeadline(o(), 0.2);
     let result = run_plain(&deadlocking, options.ptr);
-    let kinds: Vec<FindingKind> = findings(&result).into_iter().map(|f| f.0).collect();
+    let kinds = finding_kinds(&result);
     assert_eq!(kinds, [FindingKind::Deadlock, FindingKind::Deadlock]);
     api::pldRunResultDestroy(result);
     api::pldRunOptionsDestroy(options);
@@ -856,7 +861,7 @@ fn a_schedule_that_cannot_end_ends_the_exploration() {
     let result = run_plain(&program, options.ptr);
     assert!(!result.ptr.is_null(), "{:?}", messages(&sink));
     assert_eq!(api::pldRunResultGetNumSchedules(result_of(&result)), 0);
-    let kinds: Vec<FindingKind> = findings(&result).into_iter().map(|f| f.0).collect();
+    let kinds = finding_kinds(&result);
     assert_eq!(kinds, [FindingKind::NoProgress]);
     assert_eq!(api::pldRunResultGetFindingSeed(result_of(&result), 0), 7);
     let message = host::text(api::pldRunResultGetFindingMessage(result_of(&result), 0));
@@ -871,7 +876,7 @@ fn a_schedule_that_cannot_end_ends_the_exploration() {
     api::pldRunOptionsSetTimeLimit(o(), 0.5);
     let result = run_plain(&program, options.ptr);
     assert!(!result.ptr.is_null(), "{:?}", messages(&sink));
-    let kinds: Vec<FindingKind> = findings(&result).into_iter().map(|f| f.0).collect();
+    let kinds = finding_kinds(&result);
     assert_eq!(kinds, [FindingKind::TimeLimit]);
     let message = host::text(api::pldRunResultGetFindingMessage(result_of(&result), 0));
     assert!(message.contains("the schedule did not end"), "{message}");
@@ -905,7 +910,7 @@ fn a_schedule_count_far_past_the_time_limit_costs_no_memory() {
     assert!(!result.ptr.is_null(), "{:?}", messages(&sink));
     let ran = api::pldRunResultGetNumSchedules(result_of(&result));
     assert!(ran > 0 && ran < 1_000_000_000_000, "{ran}");
-    let kinds: Vec<FindingKind> = findings(&result).into_iter().map(|f| f.0).collect();
+    let kinds = finding_kinds(&result);
     assert_eq!(kinds, [FindingKind::TimeLimit]);
     let message = host::text(api::pldRunResultGetFindingMessage(result_of(&result), 0));
     assert!(message.contains("of 1000000000000"), "{message}");
