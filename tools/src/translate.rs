@@ -4,6 +4,7 @@
 
 use crate::files::{read_named_input, write_output};
 use crate::split;
+use melior::ir::operation::OperationLike;
 use pld_ir::diag::{Captured, Severity, Sink};
 use std::path::Path;
 
@@ -94,7 +95,20 @@ fn translate(
     }
     match emit {
         Emit::Pto => match pld_backend::ptoas::emit(module.as_operation()) {
-            Ok(text) => Some(text),
+            Ok(text) => {
+                // As --emit=kernels says of an empty package.
+                let kernels = pld_ir::functions(module.as_operation())
+                    .into_iter()
+                    .any(|f| f.attribute("pto.kernel_kind").is_ok());
+                if !kernels {
+                    pld_ir::diag::emit_warning(
+                        melior::ir::Location::unknown(context),
+                        "the module holds no converted kernel (no function with \
+                         pto.kernel_kind): the PTO text is empty",
+                    );
+                }
+                Some(text)
+            }
             Err(error) => {
                 pld_ir::diag::error(error.op, &error.message);
                 None

@@ -99,7 +99,12 @@ pub fn of_device(value: Value) -> Result<Devices, String> {
         return Err("device=r over a non-unit-step loop is not supported".into());
     }
     if constant_int(lower) != Some(0) {
-        return Err("a device loop must start at 0".into());
+        return Err(
+            "a device loop must start at 0: for a subset of the devices, dispatch to each with \
+             a constant device, or write the pld.comm_domain of those devices by hand \
+             (devices = array<i64: 2, 3>)"
+                .into(),
+        );
     }
     if is_world_size(upper) {
         return Ok(Devices::All);

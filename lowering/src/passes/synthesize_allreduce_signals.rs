@@ -44,7 +44,7 @@ impl PldPass for SynthesizeAllReduceSignals {
     const ARGUMENT: &'static str = "pld-synthesize-allreduce-signals";
     const NAME: &'static str = "PldSynthesizeAllReduceSignals";
     const SUMMARY: &'static str =
-        "Give each HOST allreduce written without a signal a fresh i32 signal window in the shape its mode needs ([world_size, lanes]; the ring's [2(N-1)+1, N])";
+        "Give each HOST allreduce written without a signal a fresh i32 signal window in the shape its mode needs ([world_size, lanes]; the HOST ring's [2(N-1)+1, N])";
 
     const ANCHOR: Anchor = Anchor::Module;
 
