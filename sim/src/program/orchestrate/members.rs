@@ -40,17 +40,18 @@ impl ProgramRun {
     pub(super) fn check_call_members(&self) -> Result<(), String> {
         let nth = self.collectives_by_member();
         // A collective in a loop or branch of its kernel runs as often as
-        // the kernel's data says: its domain's calls cannot be counted
-        // before the run (a kernel's loop of two allreduces against
-        // another place's two calls was refused).
-        let uncounted: HashSet<usize> = self
-            .plan
-            .tasks
-            .iter()
-            .flatten()
-            .filter(|task| self.counted_part(task).is_some_and(|counted| !counted))
-            .flat_map(|task| self.collective_domains(task).into_iter().map(|(_, d)| d))
-            .collect();
+        // the kernel's data says: a domain's calls are counted up to the
+        // first such collective of any member only (a kernel's loop of two
+        // allreduces against another place's two calls was refused).
+        let mut counted: HashMap<usize, usize> = HashMap::new();
+        for (&(device, domain), parts) in &nth {
+            let exact = parts
+                .iter()
+                .position(|&(index, c)| !self.runs_once(&self.plan.tasks[device][index], c))
+                .unwrap_or(parts.len());
+            let limit = counted.entry(domain).or_insert(exact);
+            *limit = (*limit).min(exact);
+        }
         let mut checked = HashSet::new();
         for call in self.calls() {
             if call.tasks.iter().all(Option::is_some) {
@@ -68,7 +69,8 @@ impl ProgramRun {
                     else {
                         continue;
                     };
-                    if !uncounted.contains(&domain) && checked.insert((domain, n)) {
+                    let exact = counted.get(&domain).is_some_and(|limit| n < *limit);
+                    if exact && checked.insert((domain, n)) {
                         self.agree(&nth, domain, n)?;
                     }
                 }
@@ -119,15 +121,17 @@ impl ProgramRun {
         nth
     }
 
-    /// For a kernel task, whether every collective of its kernel runs
-    /// once per call (none in a loop or a branch); `None` for a builtin
-    /// or a kernel unknown here.
-    fn counted_part(&self, task: &Task) -> Option<bool> {
+    /// Whether collective `c` of `task` runs once per task: a builtin's
+    /// does; a kernel's unless it is in a loop or a branch of the kernel.
+    fn runs_once(&self, task: &Task, c: usize) -> bool {
         let Task::Kernel(k) = task else {
-            return None;
+            return true;
         };
-        let info = self.program.kernel(&k.kernel)?;
-        Some((info.collectives.iter()).all(|c| c.in_loop.is_none() && c.in_branch.is_none()))
+        (self.program.kernel(&k.kernel))
+            .and_then(|info| info.collectives.get(c))
+            .is_some_and(|collective| {
+                collective.in_loop.is_none() && collective.in_branch.is_none()
+            })
     }
 
     /// Each collective of `task` (its index) with the comm domain it runs

@@ -48,6 +48,11 @@
 // program (recheck25 H1).
 // RUN: pld-run %t/domains.mlir --ranks 4 --input w=ones --input p=ones --output-dir %t/out 2>&1 | FileCheck %s --check-prefix=DOMAINS
 // DOMAINS: @main on 4 devices: 2 collective calls, finished
+// Calls before the first collective in a loop are still counted: the sum
+// against the max, then every device's looped sum, is refused.
+// RUN: not pld-run %t/looplast.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=LOOPLAST
+// LOOPLAST: error: the members of comm domain 'comm_d0' disagree on their 1st collective call
+//
 // A collective in a loop of its kernel runs as often as the loop does:
 // its domain's calls are not counted before the run. Devices 0 and 1 run
 // two maxes in one kernel's loop, devices 2 and 3 call a one-max kernel
@@ -223,6 +228,58 @@ func.func @step(%x: !v, %s: !s, %dev: index) attributes {pld.kind = #pld.func_ki
   } else {
     func.call @sum_b(%x, %s) : (!v, !s) -> ()
   }
+  return
+}
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %ws = "pld.system_world_size"() : () -> i64
+  %n = arith.index_cast %ws : i64 to index
+  %b256 = arith.constant 256 : i64
+  %b16 = arith.constant 16 : i64
+  %vb = "pld.tensor_alloc_window_buffer"(%b256) {name = "v"} : (i64) -> !pld.ptr
+  %sb = "pld.tensor_alloc_window_buffer"(%b16) {name = "sig"} : (i64) -> !pld.ptr
+  %v = "pld.tensor_window"(%vb) : (!pld.ptr) -> !v
+  %s = "pld.tensor_window"(%sb) : (!pld.ptr) -> !s
+  scf.for %r = %c0 to %n step %c1 {
+    "pld.dispatch"(%r) ({
+      func.call @step(%v, %s, %r) : (!v, !s, index) -> ()
+      gpu.yield
+    }) : (index) -> ()
+  }
+  return
+}
+
+//--- looplast.mlir
+!v = tensor<1x64xf32, #pld.dist>
+!s = tensor<4x1xi32, #pld.dist>
+func.func @sum_a(%x: !v, %s: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%x, %s) {op = #pld.reduce_op<"sum">, mode = "mesh"} : (!v, !s) -> !v
+  return
+}
+func.func @max_b(%x: !v, %s: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %r = "pld.tensor_allreduce"(%x, %s) {op = #pld.reduce_op<"max">, mode = "mesh"} : (!v, !s) -> !v
+  return
+}
+func.func @looped(%x: !v, %s: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c1 step %c1 {
+    %r = "pld.tensor_allreduce"(%x, %s) {op = #pld.reduce_op<"sum">, mode = "mesh"} : (!v, !s) -> !v
+  }
+  return
+}
+func.func @step(%x: !v, %s: !s, %dev: index) attributes {pld.kind = #pld.func_kind<"chip">} {
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %m = arith.remui %dev, %c2 : index
+  %even = arith.cmpi eq, %m, %c0 : index
+  scf.if %even {
+    func.call @sum_a(%x, %s) : (!v, !s) -> ()
+  } else {
+    func.call @max_b(%x, %s) : (!v, !s) -> ()
+  }
+  func.call @looped(%x, %s) : (!v, !s) -> ()
   return
 }
 func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
