@@ -38,8 +38,10 @@ impl Verdict {
             verdict.push(finding.key(), describe(finding, namer, source));
         }
         for error in &outcome.errors {
-            // (How often it came differs from schedule to schedule.)
-            let key = pld_sim::runtime::errors::without_count(error);
+            // One finding for one fault of an op on every rank, whatever
+            // its numbers and how often it came (which differ from
+            // schedule to schedule), as the pass groups them.
+            let key = pld_sim::runtime::errors::finding_key(error);
             let said = named_error(error, source);
             verdict.push(format!("error {key}"), format!("error: {said}"));
         }

@@ -813,21 +813,11 @@ fn findings(kernel: &KernelInfo, finished: &Finished) -> Vec<(String, Option<Str
 /// counts the rest.
 const MAX_FINDINGS: usize = 20;
 
-/// A run's error as one finding: its text with the addresses, rank
-/// numbers and repeat count left out, so that one fault of every rank, at
-/// every cell, is one.
+/// A run's error as one finding: its key without the numbers of its
+/// message, rank numbers and repeat count, so that one fault of every
+/// rank, at every cell, is one.
 fn error_kind(error: &str) -> String {
-    use crate::runtime::errors::{without_addresses, without_count};
-    let bare = without_addresses(without_count(error));
-    let mut kind = String::with_capacity(bare.len());
-    let mut rest = bare.as_str();
-    while let Some(at) = rest.find("rank ") {
-        kind.push_str(&rest[..at + 5]);
-        kind.push('?');
-        rest = rest[at + 5..].trim_start_matches(|c: char| c.is_ascii_digit());
-    }
-    kind.push_str(rest);
-    kind
+    crate::runtime::errors::finding_key(error)
 }
 
 static IDENTITY: PassIdentity = PassIdentity;
@@ -897,7 +887,7 @@ mod tests {
         // 118 addresses were two findings).
         assert_eq!(
             kind(&format!(
-                "{} (55 times, at other addresses too)",
+                "{} (55 times, with other numbers too)",
                 at(8, "0x7f1a")
             )),
             kind(&format!("{} (118 times)", at(9, "0x7f1b")))

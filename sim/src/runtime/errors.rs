@@ -1,7 +1,7 @@
 //! A run's error lines: each different error said once with how often it
-//! came (errors that differ in their addresses only are one), and the
-//! readers that take a line's count and addresses out, for those that
-//! group errors across runs (the protocol explorer's findings).
+//! came (an op's errors that differ in their numbers only, its stores at
+//! three addresses or past three extents, are one), and the key that
+//! groups errors across ranks and runs (the protocol explorer's findings).
 
 /// The different errors a run lists; past them, only how many more came
 /// (an error is a line of at most a few hundred bytes). The protocol
@@ -13,15 +13,17 @@ pub(crate) const MAX_ERRORS: usize = 100_000;
 /// The run's errors, each said once with how often it came: a division by
 /// zero in a loop of five million iterations made ten million lines and
 /// grew the memory without bound.
-/// Errors that differ in their addresses only (`0x...`: a store at 0x0,
-/// 0x100, 0x200 of one op) are one error, said with the first address.
+/// An op's errors that differ in their numbers only (a store at 0x0,
+/// 0x100, 0x200; elements 4..5, 5..6 past an extent; peers 64, 65) are one
+/// error, said with the first; other errors differ in their addresses
+/// only to be one.
 #[derive(Default)]
 pub(crate) struct Errors {
     said: Vec<String>,
-    /// How often each of `said` came again, and whether at other
-    /// addresses.
+    /// How often each of `said` came again, and whether with other
+    /// numbers.
     repeats: Vec<(u64, bool)>,
-    /// Each error without its addresses, to its index in `said`.
+    /// Each error's [`same`] key, to its index in `said`.
     index: std::collections::HashMap<String, usize>,
     /// Errors past [`MAX_ERRORS`] different ones.
     more: u64,
@@ -29,7 +31,7 @@ pub(crate) struct Errors {
 
 impl Errors {
     pub(crate) fn push(&mut self, error: String) {
-        let key = without_addresses(&error);
+        let key = same(&error);
         if let Some(&i) = self.index.get(&key) {
             let (again, elsewhere) = &mut self.repeats[i];
             *again += 1;
@@ -53,7 +55,7 @@ impl Errors {
             .map(|(error, again)| match again {
                 (0, _) => error,
                 (n, false) => format!("{error} ({} times)", n + 1),
-                (n, true) => format!("{error} ({} times, at other addresses too)", n + 1),
+                (n, true) => format!("{error} ({} times, with other numbers too)", n + 1),
             })
             .collect();
         if self.more > 0 {
@@ -67,7 +69,7 @@ impl Errors {
 }
 
 /// An error line without the repeat count [`Errors`] adds to it (` (3
-/// times)`, ` (3 times, at other addresses too)`).
+/// times)`, ` (3 times, with other numbers too)`).
 pub fn without_count(error: &str) -> &str {
     let Some(at) = error.rfind(" (") else {
         return error;
@@ -81,6 +83,69 @@ pub fn without_count(error: &str) -> &str {
         true => &error[..at],
         false => error,
     }
+}
+
+/// What two errors of one run must share to be one: an error at an op
+/// (`rank R: f.mlir:l:c: pto.tstore: ...`) its rank, place and op, and its
+/// message without numbers ([`without_numbers`]); any other its text
+/// without addresses.
+fn same(error: &str) -> String {
+    let place = crate::runtime::run::error_place(error).1;
+    match place.and_then(|p| Some(error.find(p)? + p.len())) {
+        Some(at) => format!("{}{}", &error[..at], without_numbers(&error[at..])),
+        None => without_addresses(error),
+    }
+}
+
+/// What the protocol explorer's findings group a run's error by, across
+/// ranks and schedules: its [`same`] key without its repeat count and its
+/// rank numbers (one fault of every rank, at every cell, is one finding).
+pub fn finding_key(error: &str) -> String {
+    let bare = same(without_count(error));
+    let mut key = String::with_capacity(bare.len());
+    let mut rest = bare.as_str();
+    while let Some(at) = rest.find("rank ") {
+        key.push_str(&rest[..at + 5]);
+        key.push('?');
+        rest = rest[at + 5..].trim_start_matches(|c: char| c.is_ascii_digit());
+    }
+    key.push_str(rest);
+    key
+}
+
+/// `text` with every number that is a word of its own taken out: decimal
+/// (`64`, the `4` and `5` of `4..5`, `-1`'s digits) and `0x...` (not the
+/// `32` of `i32`, the `10` of `10x10xf32` after an `x`).
+pub fn without_numbers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut previous: Option<char> = None;
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        let starts_word = !previous.is_some_and(|p| p.is_ascii_alphanumeric() || p == '_');
+        if starts_word && c.is_ascii_digit() {
+            let hex = text[at..].starts_with("0x");
+            let mut end = at + if hex { 2 } else { 1 };
+            while let Some(&(i, d)) = chars.peek() {
+                let digit = if hex {
+                    d.is_ascii_hexdigit()
+                } else {
+                    d.is_ascii_digit()
+                };
+                if i < end || digit {
+                    end = i + d.len_utf8();
+                    chars.next();
+                } else {
+                    break;
+                }
+            }
+            out.push('#');
+            previous = Some('#');
+            continue;
+        }
+        out.push(c);
+        previous = Some(c);
+    }
+    out
 }
 
 /// `text` with the digits of every `0x...` number taken out (a word of
@@ -137,7 +202,30 @@ mod tests {
         );
         assert_eq!(
             errors.into_lines(),
-            ["rank 3: k.mlir:20:5: pto.tstore: a store at address 0x0 (4 times, at other addresses too)"]
+            ["rank 3: k.mlir:20:5: pto.tstore: a store at address 0x0 (4 times, with other numbers too)"]
+        );
+        // And an op's stores past its tensor at other elements (they were
+        // a line each: recheck25c M2), not another op's or rank's.
+        let mut errors = Errors::default();
+        let past = |rank, line, from| {
+            format!("rank {rank}: k.mlir:{line}:5: pto.tstore: elements {from}..{} of dimension 0, which holds 4", from + 1)
+        };
+        for from in 4..8 {
+            errors.push(past(0, 9, from));
+        }
+        errors.push(past(1, 9, 4));
+        errors.push(past(0, 10, 4));
+        assert_eq!(
+            errors.into_lines(),
+            [
+                format!("{} (4 times, with other numbers too)", past(0, 9, 4)),
+                past(1, 9, 4),
+                past(0, 10, 4)
+            ]
+        );
+        assert_eq!(
+            without_numbers("peer 64 of i32 0x7f1a at 4..5, -1 in 10x10xf32"),
+            "peer # of i32 # at #..#, -# in #x10xf32"
         );
         assert_eq!(
             lines[MAX_ERRORS],

@@ -15,13 +15,20 @@
 // RUN: not pld-opt %S/../../../../examples/barrier.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=64 schedules=2})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WIDE
 // WIDE: pto.comm_twait: wait on the signal cell at
 // WIDE-NOT: pto.comm_twait: wait on the signal cell at
-// (The count is reported at the kernel, in source order with the rest.)
-// RUN: not pld-opt %S/../../../../examples/ring_allreduce.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=64 schedules=2})' -o /dev/null 2> %t/capped.err
+// The ring on 64 ranks faults at every cell of every rank too: one finding
+// per op and kind of fault, whatever the rank, cell or peer.
+// RUN: not pld-opt %S/../../../../examples/ring_allreduce.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=64 schedules=2})' -o /dev/null 2> %t/ring64.err
+// RUN: FileCheck %s --check-prefix=RING64 --input-file=%t/ring64.err
+// RING64: error: protocol explorer, 64 ranks
+// RING64-NOT: more distinct findings
+// A kernel with 24 ops that fault, each a finding of its own:
+// RUN: not pld-opt %t/many.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=2 schedules=1})' -o /dev/null 2> %t/capped.err
 // RUN: FileCheck %s --check-prefix=CAPPED --input-file=%t/capped.err
 // RUN: FileCheck %s --check-prefix=UNSHOWN --input-file=%t/capped.err
-// CAPPED-COUNT-20: error: protocol explorer, 64 ranks
-// CAPPED-NOT: error: protocol explorer, 64 ranks
-// UNSHOWN: ring_allreduce.mlir:14:1: error: protocol explorer: {{[0-9]+}} more distinct findings in @ring_allreduce not shown (the first 20 are); the replay commands above show every finding of their run
+// CAPPED-COUNT-20: error: protocol explorer, 2 ranks
+// CAPPED-NOT: error: protocol explorer, 2 ranks
+// (The count is reported at the kernel, in source order with the rest.)
+// UNSHOWN: many.mlir:1:1: error: protocol explorer: 4 more distinct findings in @many not shown (the first 20 are); the replay commands above show every finding of their run
 //
 // A remote load that no wait orders after the peer's store: a race, at the
 // load, naming the store. The finding carries the pld-run command that
@@ -189,5 +196,60 @@ func.func @named(%signal: !signal) attributes {pld.kind = #pld.func_kind<"incore
 }
 func.func @called(%signal: !signal) attributes {pld.kind = #pld.func_kind<"incore">} {
   %after = "pld.tensor_barrier"(%signal) : (!signal) -> !signal loc(callsite("callee.mlir":1:2 at "caller.mlir":7:9))
+  return
+}
+
+//--- many.mlir
+func.func @many(%data: tensor<1x64xf32, #pld.dist>, %sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c65 = arith.constant 65 : index
+  %c66 = arith.constant 66 : index
+  %c67 = arith.constant 67 : index
+  %c68 = arith.constant 68 : index
+  %c69 = arith.constant 69 : index
+  %c70 = arith.constant 70 : index
+  %c71 = arith.constant 71 : index
+  %c72 = arith.constant 72 : index
+  %c73 = arith.constant 73 : index
+  %c74 = arith.constant 74 : index
+  %c75 = arith.constant 75 : index
+  %c76 = arith.constant 76 : index
+  %c77 = arith.constant 77 : index
+  %c78 = arith.constant 78 : index
+  %c79 = arith.constant 79 : index
+  %c80 = arith.constant 80 : index
+  %c81 = arith.constant 81 : index
+  %c82 = arith.constant 82 : index
+  %c83 = arith.constant 83 : index
+  %c84 = arith.constant 84 : index
+  %c85 = arith.constant 85 : index
+  %c86 = arith.constant 86 : index
+  %c87 = arith.constant 87 : index
+  %t = "pld.tile_load"(%data, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (tensor<1x64xf32, #pld.dist>, index, index) -> tensor<1x8xf32, #pld.tile>
+  "pld.tile_store"(%t, %data, %c0, %c64) : (tensor<1x8xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  "pld.tile_store"(%t, %data, %c0, %c65) : (tensor<1x8xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  "pld.tile_store"(%t, %data, %c0, %c66) : (tensor<1x8xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  "pld.tile_store"(%t, %data, %c0, %c67) : (tensor<1x8xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  "pld.tile_store"(%t, %data, %c0, %c68) : (tensor<1x8xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  "pld.tile_store"(%t, %data, %c0, %c69) : (tensor<1x8xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  "pld.tile_store"(%t, %data, %c0, %c70) : (tensor<1x8xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  "pld.tile_store"(%t, %data, %c0, %c71) : (tensor<1x8xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  "pld.tile_store"(%t, %data, %c0, %c72) : (tensor<1x8xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  "pld.tile_store"(%t, %data, %c0, %c73) : (tensor<1x8xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  "pld.tile_store"(%t, %data, %c0, %c74) : (tensor<1x8xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  "pld.tile_store"(%t, %data, %c0, %c75) : (tensor<1x8xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  "pld.tile_store"(%t, %data, %c0, %c76) : (tensor<1x8xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  "pld.tile_store"(%t, %data, %c0, %c77) : (tensor<1x8xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  "pld.tile_store"(%t, %data, %c0, %c78) : (tensor<1x8xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  "pld.tile_store"(%t, %data, %c0, %c79) : (tensor<1x8xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  "pld.tile_store"(%t, %data, %c0, %c80) : (tensor<1x8xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  "pld.tile_store"(%t, %data, %c0, %c81) : (tensor<1x8xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  "pld.tile_store"(%t, %data, %c0, %c82) : (tensor<1x8xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  "pld.tile_store"(%t, %data, %c0, %c83) : (tensor<1x8xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  "pld.tile_store"(%t, %data, %c0, %c84) : (tensor<1x8xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  "pld.tile_store"(%t, %data, %c0, %c85) : (tensor<1x8xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  "pld.tile_store"(%t, %data, %c0, %c86) : (tensor<1x8xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
+  "pld.tile_store"(%t, %data, %c0, %c87) : (tensor<1x8xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
   return
 }
