@@ -106,8 +106,12 @@ pub fn finding_key(error: &str) -> String {
     let mut rest = bare.as_str();
     while let Some(at) = rest.find("rank ") {
         key.push_str(&rest[..at + 5]);
-        key.push('?');
-        rest = rest[at + 5..].trim_start_matches(|c: char| c.is_ascii_digit());
+        rest = &rest[at + 5..];
+        // (`the rank count` names no rank.)
+        if rest.starts_with(|c: char| c.is_ascii_digit() || c == '#') {
+            key.push('?');
+            rest = rest.trim_start_matches(|c: char| c.is_ascii_digit() || c == '#');
+        }
     }
     key.push_str(rest);
     key
