@@ -8,14 +8,15 @@
 //! on the views they pass (an allreduce of 64 floats where the peers reduce
 //! 32), the run would finish with numbers no collective defines, and only
 //! `--check` would notice the call had members missing. Refused here, with
-//! what each group of devices passes.
+//! what each group of devices passes. A collective in a loop or branch of
+//! its kernel runs as often as the kernel's data says, so a domain's calls
+//! are counted up to the first such collective of any member only.
 
 use super::{tensors_of, ProgramRun, Task, TensorRef};
 use pld_dialect::collective::CollectiveKind;
 use std::collections::{HashMap, HashSet};
 
 /// What one member passes to its part of a call, as a message says it.
-#[derive(Clone, PartialEq, Eq)]
 struct Passed {
     /// Where the member makes the call: the kernel call's (or builtin
     /// collective's) location.
@@ -39,19 +40,7 @@ impl ProgramRun {
     /// domains: each is matched on its own domain.
     pub(super) fn check_call_members(&self) -> Result<(), String> {
         let nth = self.collectives_by_member();
-        // A collective in a loop or branch of its kernel runs as often as
-        // the kernel's data says: a domain's calls are counted up to the
-        // first such collective of any member only (a kernel's loop of two
-        // allreduces against another place's two calls was refused).
-        let mut counted: HashMap<usize, usize> = HashMap::new();
-        for (&(device, domain), parts) in &nth {
-            let exact = parts
-                .iter()
-                .position(|&(index, c)| !self.runs_once(&self.plan.tasks[device][index], c))
-                .unwrap_or(parts.len());
-            let limit = counted.entry(domain).or_insert(exact);
-            *limit = (*limit).min(exact);
-        }
+        let counted = self.counted(&nth);
         let mut checked = HashSet::new();
         for call in self.calls() {
             if call.tasks.iter().all(Option::is_some) {
@@ -106,6 +95,23 @@ impl ProgramRun {
             0 | 1 => Ok(()),
             _ => Err(self.disagreement(domain, n, &groups)),
         }
+    }
+
+    /// How many of each comm domain's calls can be counted before the run:
+    /// those before the first collective of any member that runs as often
+    /// as its kernel's data says (a kernel's loop of two allreduces against
+    /// another place's two calls was refused).
+    fn counted(&self, nth: &HashMap<(usize, usize), Vec<Part>>) -> HashMap<usize, usize> {
+        let mut counted: HashMap<usize, usize> = HashMap::new();
+        for (&(device, domain), parts) in nth {
+            let exact = parts
+                .iter()
+                .position(|&(index, c)| !self.runs_once(&self.plan.tasks[device][index], c))
+                .unwrap_or(parts.len());
+            let limit = counted.entry(domain).or_insert(exact);
+            *limit = (*limit).min(exact);
+        }
+        counted
     }
 
     /// Every device's collectives on every comm domain, in its order:
