@@ -98,12 +98,15 @@ fn describe(finding: &Finding, namer: pld_sim::explore::Namer, source: Source) -
     };
     let mut text = finding.describe_in_source(namer, &pld_op);
     for site in finding.sites() {
-        // The line shows the op named, or the pld op it was converted
-        // from: a converted module named as its source (whose ops are at
-        // its places) has other ops at those lines.
+        // The line shows the op named, or the op of the user's source it
+        // came from (a pld op, or the shard op of a shard program): a
+        // converted module named as its source (whose ops are at its
+        // places) has other ops at those lines.
         let shown = |(line, col): (usize, usize)| {
             op_at(source.file, line, col)
-                .is_some_and(|name| name == site.op || name.starts_with("pld."))
+                .is_some_and(|name| {
+                    name == site.op || name.starts_with("pld.") || name.starts_with("shard.")
+                })
                 .then_some((line, col))
         };
         if let Some((line, col)) = line_col(&site.location, source).and_then(shown) {
