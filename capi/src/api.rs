@@ -379,7 +379,7 @@ fn run_with(
         }
         wanted.push((place, output.data));
     }
-    let (report, finals) = run::run(loaded, options, &given)?;
+    let (report, finals) = crate::watched::run(loaded, options, &given)?;
     for ((buffer, rank, _), data) in wanted {
         if let Some(bytes) = finals.get(buffer).and_then(|b| b.get(rank)) {
             raw::write(data, bytes);

@@ -11,9 +11,10 @@
 //!   `Translate.h`;
 //! * [`program`], [`run`], [`report`]: loading a module for the simulator,
 //!   running it with the caller's buffers, and what the run found, in plain
-//!   Rust; [`api`] is `Run.h` over them; `watched` runs explored
-//!   schedules on a thread of their own, so that one that cannot end does
-//!   not keep the caller's;
+//!   Rust; [`api`] is `Run.h` over them; `watched::run` runs a module
+//!   there, plain runs on the calling thread and explored schedules on a
+//!   thread of their own (the `run::Watcher` the sweep reports to), so
+//!   that one that cannot end does not keep the caller's;
 //! * [`raw`]: every unsafe operation of the crate (the C caller's handles,
 //!   strings and memory), and the guard that keeps panics from crossing the
 //!   C boundary: every `extern "C"` function runs its body in

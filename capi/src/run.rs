@@ -1,7 +1,8 @@
 //! Running a loaded module on its ranks with the caller's buffers, and
 //! turning what the simulator reports into a [`Report`]: the calls and
 //! their checks, deadlocked ranks and leaked credits with the cells the
-//! source names, the explorer's findings, the counters.
+//! source names, the explorer's findings, the counters. `watched::run`
+//! is its entry.
 
 use crate::program::{Loaded, Mode};
 use crate::report::{Call, Counters, Finding, FindingKind, Report};
@@ -93,14 +94,14 @@ pub fn check_binding(
     Ok(())
 }
 
-/// Runs `loaded` with `inputs` (each checked, at most one per buffer and
-/// rank; a buffer without one starts as zeros); what it found, and the
-/// buffers after the (last) run.
-pub fn run(
+/// The bytes each buffer starts with on each rank, `[buffer][rank]`
+/// (`None`: zeros), from `inputs`, each checked, at most one per buffer
+/// and rank; the options' refusal first.
+pub(crate) fn starts<'i>(
     loaded: &Loaded,
     options: &Options,
-    inputs: &[Input],
-) -> Result<(Report, Finals), String> {
+    inputs: &[Input<'i>],
+) -> Result<Vec<Vec<Option<&'i [u8]>>>, String> {
     if let Some(refused) = options.refused.values().next() {
         return Err(refused.clone());
     }
@@ -116,18 +117,7 @@ pub fn run(
             ));
         }
     }
-    match options.explore {
-        Some((first, count)) if count > 0 => {
-            crate::watched::explore(loaded, options, &start, Seeds::Explore { first, count })
-        }
-        _ => {
-            let sweep = Sweep {
-                seeds: Seeds::Plain,
-                progress: None,
-            };
-            run_schedules(loaded, options, &start, &sweep)
-        }
-    }
+    Ok(start)
 }
 
 /// Runs the schedules of `sweep` on the calling thread, under the
@@ -138,10 +128,8 @@ pub(crate) fn run_schedules(
     start: &[Vec<Option<&[u8]>>],
     sweep: &Sweep,
 ) -> Result<(Report, Finals), String> {
-    // (A watched sweep's stop is its caller's to request too.)
-    let stop = sweep
-        .progress
-        .map_or_else(Stop::default, |p| p.stop.clone());
+    // (A watched sweep's stop is its watcher's to request too.)
+    let stop = sweep.watcher.map_or_else(Stop::default, Watcher::stop);
     let limit = options.time_limit.map(|limit| (limit, timer(&stop, limit)));
     let on = (loaded.ranks, &loaded.pld_ops);
     let (mut report, finals) = stop.enter(|| match &loaded.mode {
@@ -163,25 +151,35 @@ pub(crate) fn run_schedules(
     Ok((report, finals))
 }
 
+/// Who watches a sweep from another thread: told as each schedule begins
+/// and ends, and holding the stop the sweep runs under.
+pub(crate) trait Watcher {
+    /// Schedule `seed` begins.
+    fn begin(&self, seed: u64);
+    /// A schedule ended: `report` holds it and those before.
+    fn ended(&self, report: &Report);
+    /// The sweep's stop.
+    fn stop(&self) -> Stop;
+}
+
 /// The schedules to run, and who watches them.
 pub(crate) struct Sweep<'a> {
     pub seeds: Seeds,
-    /// The sweep's progress, when another thread waits on it.
-    pub progress: Option<&'a crate::watched::Progress>,
+    pub watcher: Option<&'a dyn Watcher>,
 }
 
 impl Sweep<'_> {
     /// A schedule begins.
     fn begin(&self, seed: Option<u64>) {
-        if let (Some(progress), Some(seed)) = (self.progress, seed) {
-            progress.begin(seed);
+        if let (Some(watcher), Some(seed)) = (self.watcher, seed) {
+            watcher.begin(seed);
         }
     }
 
     /// A schedule ended: `report` holds it and those before.
     fn ended(&self, report: &Report) {
-        if let Some(progress) = self.progress {
-            progress.ended(report);
+        if let Some(watcher) = self.watcher {
+            watcher.ended(report);
         }
     }
 }

@@ -20,7 +20,7 @@
 
 use crate::program::Loaded;
 use crate::report::{Finding, FindingKind, Report};
-use crate::run::{run_schedules, Finals, Options, Seeds, Sweep};
+use crate::run::{run_schedules, starts, Finals, Input, Options, Seeds, Sweep, Watcher};
 use pld_sim::program::explore_watch::Watch;
 use pld_sim::runtime::interrupt::Stop;
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
@@ -45,22 +45,26 @@ pub struct Progress {
     /// The stop the sweep runs under (its time limit requests it too):
     /// requested when the caller gives a schedule up, so that its ranks
     /// that poll park instead of spinning.
-    pub stop: Stop,
+    stop: Stop,
 }
 
-impl Progress {
-    /// Schedule `seed` begins.
-    pub fn begin(&self, seed: u64) {
+impl Watcher for Progress {
+    fn begin(&self, seed: u64) {
         *lock(&self.seed) = seed;
         self.watch.begin(format!("schedule {seed}"));
     }
 
-    /// A schedule ended; `report` holds it and those before.
-    pub fn ended(&self, report: &Report) {
+    fn ended(&self, report: &Report) {
         self.watch.end();
         *lock(&self.report) = Some(report.clone());
     }
 
+    fn stop(&self) -> Stop {
+        self.stop.clone()
+    }
+}
+
+impl Progress {
     /// The report of the schedules that ended.
     fn so_far(&self, ranks: usize) -> Report {
         lock(&self.report).clone().unwrap_or(Report {
@@ -108,14 +112,29 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// What the exploring thread sends back.
 type Ran = Result<(Report, Finals), String>;
 
+/// Runs `loaded` with `inputs` (each checked, at most one per buffer and
+/// rank; a buffer without one starts as zeros): a plain run on the
+/// calling thread, explored schedules on a thread of their own; what it
+/// found, and the buffers after the (last) run.
+pub fn run(loaded: &Loaded, options: &Options, inputs: &[Input]) -> Ran {
+    let start = starts(loaded, options, inputs)?;
+    match options.explore {
+        Some((first, count)) if count > 0 => {
+            explore(loaded, options, &start, Seeds::Explore { first, count })
+        }
+        _ => {
+            let sweep = Sweep {
+                seeds: Seeds::Plain,
+                watcher: None,
+            };
+            run_schedules(loaded, options, &start, &sweep)
+        }
+    }
+}
+
 /// Runs the explored `seeds` of `loaded` with the inputs `start`
 /// (`[buffer][rank]`) on a thread of its own (see the module's doc).
-pub fn explore(
-    loaded: &Loaded,
-    options: &Options,
-    start: &[Vec<Option<&[u8]>>],
-    seeds: Seeds,
-) -> Ran {
+fn explore(loaded: &Loaded, options: &Options, start: &[Vec<Option<&[u8]>>], seeds: Seeds) -> Ran {
     let progress = Arc::new(Progress {
         report: Mutex::new(None),
         seed: Mutex::new(0),
@@ -179,7 +198,7 @@ fn spawn(
             .collect();
         let sweep = Sweep {
             seeds,
-            progress: Some(&progress),
+            watcher: Some(&*progress),
         };
         let ran = reload
             .load()

@@ -34,10 +34,9 @@ pub mod runtime;
 
 pub use explore::Schedule;
 pub use runtime::domain::{aligned, CommDomain, SimError, Window, MAX_RANKS};
+pub use runtime::errors::error_place;
 pub use runtime::report::{BlockedRank, CellLeak, DeadlockReport, Finding};
-pub use runtime::run::{
-    error_place, rank_states, Counters, Fatal, Outcome, RankEnv, RemoteWrite, Run,
-};
+pub use runtime::run::{rank_states, Counters, Fatal, Outcome, RankEnv, RemoteWrite, Run};
 pub use runtime::signal::{Compare, Notify};
 
 use pld_ir::registry::{PassEntry, Registry};

@@ -8,7 +8,8 @@
 //!   [`run_program`] for whole programs, [`run_kernel`] for one kernel,
 //!   [`explore`] for `--explore` and `--replay`; [`inputs`] fills
 //!   parameters and buffers, [`report`] is what both modes print alike:
-//!   indices, signal cells, counters, phases.
+//!   indices, signal cells, counters, phases; `source_op` reads the op
+//!   written at a place of the input, which errors and findings name.
 //! * [`mpi_run`] starts and ends `--transport mpi` / `mpi-rma` (one rank
 //!   per MPI process); [`mpi_agree`] is what its processes agree on
 //!   before the run (the same options and source; every one ready).
@@ -30,6 +31,7 @@ pub mod report;
 pub mod run;
 pub mod run_kernel;
 pub mod run_program;
+mod source_op;
 pub mod split;
 pub mod timing;
 pub mod translate;

@@ -214,7 +214,7 @@ impl Drop for Phase {
 /// are often why the ranks got stuck); whether there were any.
 pub(crate) fn run_errors(outcome: &pld_sim::Outcome, source: Source) -> bool {
     for error in &outcome.errors {
-        let error = crate::explore::named_error(error, source);
+        let error = crate::source_op::named_error(error, source);
         pld_ir::say!("pld-run: error: {error}");
     }
     for fatal in &outcome.fatals {

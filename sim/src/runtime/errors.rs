@@ -85,12 +85,39 @@ pub fn without_count(error: &str) -> &str {
     }
 }
 
+/// The rank and the op's location an error of the run names, as
+/// `runtime::run`'s `State::error`, `State::error_at` and `Fatal` write them
+/// (`rank 1: k.mlir:5:3: pto.comm_tnotify: ...`), when it names them: for a
+/// host that wants them apart from the text (the C API's findings,
+/// Python's `RunError`).
+pub fn error_place(error: &str) -> (Option<usize>, Option<&str>) {
+    let Some((rank, rest)) = error
+        .strip_prefix("rank ")
+        .and_then(|rest| rest.split_once(": "))
+    else {
+        return (None, None);
+    };
+    let Ok(rank) = rank.parse() else {
+        return (None, None);
+    };
+    let location = rest
+        .split_once(": ")
+        .map(|(place, _)| place)
+        .filter(|place| is_location(place));
+    (Some(rank), location)
+}
+
+/// Whether `place` is `file:line:col`.
+fn is_location(place: &str) -> bool {
+    pld_ir::loc::Position::parse(place).is_some()
+}
+
 /// What two errors of one run must share to be one: an error at an op
 /// (`rank R: f.mlir:l:c: pto.tstore: ...`) its rank, place and op, and its
 /// message without numbers ([`without_numbers`]); any other its text
 /// without addresses.
 fn same(error: &str) -> String {
-    let place = crate::runtime::run::error_place(error).1;
+    let place = error_place(error).1;
     match place.and_then(|p| Some(error.find(p)? + p.len())) {
         Some(at) => format!("{}{}", &error[..at], without_numbers(&error[at..])),
         None => without_addresses(error),

@@ -5,7 +5,7 @@
 
 use crate::runtime::board::{Board, Published};
 use crate::runtime::domain::CommDomain;
-use crate::runtime::errors::Errors;
+use crate::runtime::errors::{error_place, Errors};
 use crate::runtime::explorer::{Explorer, ExplorerFactory};
 use crate::runtime::fiber::Yielded;
 use crate::runtime::pool::Task;
@@ -1799,33 +1799,6 @@ impl State<'_> {
 fn in_rank_order(mut errors: Vec<String>) -> Vec<String> {
     errors.sort_by_key(|e| error_place(e).0.unwrap_or(usize::MAX));
     errors
-}
-
-/// The rank and the op's location an error of the run names, as
-/// [`State::error`], [`State::error_at`] and [`Fatal`] write them
-/// (`rank 1: k.mlir:5:3: pto.comm_tnotify: ...`), when it names them: for a
-/// host that wants them apart from the text (the C API's findings,
-/// Python's `RunError`).
-pub fn error_place(error: &str) -> (Option<usize>, Option<&str>) {
-    let Some((rank, rest)) = error
-        .strip_prefix("rank ")
-        .and_then(|rest| rest.split_once(": "))
-    else {
-        return (None, None);
-    };
-    let Ok(rank) = rank.parse() else {
-        return (None, None);
-    };
-    let location = rest
-        .split_once(": ")
-        .map(|(place, _)| place)
-        .filter(|place| is_location(place));
-    (Some(rank), location)
-}
-
-/// Whether `place` is `file:line:col`.
-fn is_location(place: &str) -> bool {
-    pld_ir::loc::Position::parse(place).is_some()
 }
 
 impl State<'_> {
