@@ -58,7 +58,7 @@ func.func @h() attributes {pld.kind = #pld.func_kind<"host">} {
   %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "data_buf"} : (i64) -> !pld.ptr
   %data = "pld.tensor_window"(%buf) : (!pld.ptr) -> !data
   scf.for %r = %c1 to %c4 step %c1 {
-    // expected-error@+1 {{a device loop must start at 0}}
+    // expected-error@+1 {{a device loop must start at 0: for a subset of the devices, dispatch to each with a constant device, or write the pld.comm_domain of those devices by hand (devices = array<i64: 2, 3>)}}
     "pld.dispatch"(%r) ({
       func.call @chip(%data) : (!data) -> ()
       gpu.yield
