@@ -9,7 +9,7 @@ pub mod row;
 pub mod two_shot;
 
 use melior::ir::Value;
-use pld_dialect::{enums::ReduceOp, types::TensorInfo};
+use pld_dialect::{enums::ReduceOp, ops::builtin::RING_MAX_RANKS, types::TensorInfo};
 
 /// What the mesh, ring and two-shot rules need to know about one allreduce (or
 /// reduce: an allreduce whose result only its root keeps).
@@ -47,6 +47,7 @@ pub fn check_mesh_signal(signal: &TensorInfo) -> Result<(), String> {
             signal.rank()
         ));
     }
+    ranks_fit(signal.dim(0), "signal dim 0")?;
     match (signal.dim(0), signal.dim(1)) {
         (_, Some(1) | None) => Ok(()),
         // [2NR - 2, NR]: the ring's shape.
@@ -58,5 +59,18 @@ pub fn check_mesh_signal(signal: &TensorInfo) -> Result<(), String> {
         (_, Some(cols)) => Err(format!(
             "signal dim 1 must be 1 (one cell per rank), got {cols}"
         )),
+    }
+}
+
+/// A static rank count read off a signal (`which` dimension) is one a
+/// CommContext holds: it has [`RING_MAX_RANKS`] windows, so a kernel shaped
+/// for more ranks could never run.
+pub fn ranks_fit(ranks: Option<i64>, which: &str) -> Result<(), String> {
+    match ranks {
+        Some(n) if n > RING_MAX_RANKS => Err(format!(
+            "{which} ({n}) is the number of ranks, past the {RING_MAX_RANKS} a pld comm domain \
+             holds (the CommContext's windows)"
+        )),
+        _ => Ok(()),
     }
 }

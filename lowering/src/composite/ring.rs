@@ -51,6 +51,7 @@ pub fn check_shapes(signal: &TensorInfo, info: &TensorInfo) -> Result<(), String
             signal.dtype()
         ));
     }
+    super::ranks_fit(signal.dim(1), "signal dim 1")?;
     if let (Some(rows), Some(nr)) = (signal.dim(0), signal.dim(1)) {
         let [needed, _] = CollectiveKind::AllReduce.composite_signal_shape(AllReduceMode::Ring, nr);
         if nr > 0 && rows != needed {

@@ -216,6 +216,7 @@ where
     let (Some(ranks), Some(stride)) = (signal.dim(0), signal.dim(1)) else {
         return Err("signal must have a static shape [ranks, lanes] on the CHIP rail".to_string());
     };
+    crate::composite::ranks_fit(Some(ranks), "signal dim 0")?;
     // Spec 4.8 and 8: CalAllToAllVBlocks(P, L), or exactly L for the
     // indexed exchange.
     let blocks = kind

@@ -292,3 +292,34 @@ module attributes {pld.target = "a5"} {
     return
   }
 }
+
+// -----
+
+// A CommContext holds 64 windows: a signal shaped for 65 ranks makes a
+// kernel that could never run (pto25 L1), on the mesh rule and the ring's.
+!data = tensor<1x64xf32, #pld.dist>
+!sig = tensor<65x1xi32, #pld.dist>
+func.func @mesh_65(%d: !data, %s: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{'pld.tensor_allreduce' op signal dim 0 (65) is the number of ranks, past the 64 a pld comm domain holds (the CommContext's windows)}}
+  %r = "pld.tensor_allreduce"(%d, %s) {op = #pld.reduce_op<"sum">} : (!data, !sig) -> !data
+  return
+}
+
+// -----
+
+!data = tensor<1x65xf32, #pld.dist>
+!sig = tensor<128x65xi32, #pld.dist>
+func.func @ring_65(%d: !data, %s: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{'pld.tensor_allreduce' op signal dim 1 (65) is the number of ranks, past the 64 a pld comm domain holds (the CommContext's windows)}}
+  %r = "pld.tensor_allreduce"(%d, %s) {op = #pld.reduce_op<"sum">, mode = "ring"} : (!data, !sig) -> !data
+  return
+}
+
+// -----
+
+// 64 ranks is the most a kernel's signal may be shaped for.
+!sig = tensor<64x1xi32, #pld.dist>
+func.func @barrier_64(%s: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %b = "pld.tensor_barrier"(%s) : (!sig) -> !sig
+  return
+}

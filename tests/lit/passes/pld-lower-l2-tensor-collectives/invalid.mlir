@@ -85,3 +85,15 @@ func.func @residual_after_rewrite(%in: tensor<4x16xf32>, %out: tensor<4x16xf32, 
   %b = "pld.tensor_broadcast"(%r, %sig) {root = 0 : i64} : (tensor<4x16xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>) -> tensor<4x16xf32, #pld.dist>
   return
 }
+
+// -----
+
+// A CommContext holds 64 windows: 65 signal rows (ranks) could never run.
+!in = tensor<65x16xf32>
+!out = tensor<65x16xf32, #pld.dist>
+func.func @ranks_65(%in: !in, %out: !out, %sig: tensor<65x1xi32, #pld.dist>, %sc: tensor<65xi32>, %rc: tensor<65x1xi32, #pld.dist>)
+    attributes {pld.kind = #pld.func_kind<"chip">} {
+  // expected-error@+1 {{'pld.tensor_all_to_all_v' op signal dim 0 (65) is the number of ranks, past the 64 a pld comm domain holds (the CommContext's windows)}}
+  %r = "pld.tensor_all_to_all_v"(%in, %out, %sig, %sc, %rc) : (!in, !out, tensor<65x1xi32, #pld.dist>, tensor<65xi32>, tensor<65x1xi32, #pld.dist>) -> !out
+  return
+}
