@@ -869,6 +869,24 @@ fn a_schedule_that_cannot_end_ends_the_exploration() {
         message.starts_with("schedule 7 cannot end: no progress: 1000000 decisions in a row"),
         "{message}"
     );
+    // It names the ranks that poll on and where (recheck25 L3): the file's
+    // scf.while reads the flag at line 9 on both ranks.
+    let r = || result_of(&result);
+    assert_eq!(api::pldRunResultGetFindingNumRanks(r(), 0), 2, "{message}");
+    let ranks: Vec<isize> = (0..2)
+        .map(|i| api::pldRunResultGetFindingRank(r(), 0, i))
+        .collect();
+    assert_eq!(ranks, [0, 1]);
+    assert_eq!(api::pldRunResultGetFindingNumLocations(r(), 0), 2);
+    let location = host::text(api::pldRunResultGetFindingLocation(r(), 0, 0));
+    assert!(
+        location.ends_with("poll-unset-flag.mlir:9:10"),
+        "{location}"
+    );
+    assert!(
+        message.contains("polling then: `pto.load_scalar` at "),
+        "{message}"
+    );
     api::pldRunResultDestroy(result);
     // The time limit bounds it too: with a deadline of 60 s, the limit of
     // 0.5 s ends the call (it waited for the deadline: recheck25 M1).

@@ -201,7 +201,7 @@ impl Finding {
             F::MixedNotify { set, add, cell } => (vec![set, add], Some(cell)),
             F::NeverNotified { wait, cell } => (vec![wait], Some(cell)),
             F::OutsideSignals { op, cell } => (vec![op], Some(cell)),
-            F::NoProgress { .. } => (vec![], None),
+            F::NoProgress { polling, .. } => (polling.iter().collect(), None),
             F::SharedQueue { first, second, .. } => (vec![first, second], None),
             F::UnwaitedCopy { submit } => (vec![submit], None),
         };

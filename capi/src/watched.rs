@@ -76,7 +76,8 @@ impl Progress {
     /// The report of the schedules that ended, the stalled one its last
     /// finding; `None` while no schedule is stalled.
     fn stalled(&self, ranks: usize) -> Option<Report> {
-        let (_, why) = self.watch.stalled_parts()?;
+        let stalled = self.watch.stalled_parts()?;
+        let why = stalled.why;
         let seed = *lock(&self.seed);
         let mut report = self.so_far(ranks);
         let mut finding = Finding::message(
@@ -87,6 +88,10 @@ impl Progress {
             ),
         );
         finding.key = "a schedule that cannot end".into();
+        finding.ranks = stalled.polling.iter().map(|a| a.rank).collect();
+        finding.locations = (stalled.polling.iter())
+            .filter_map(|a| Some(a.site.as_ref()?.location.clone()))
+            .collect();
         report.merge(vec![finding], seed);
         Some(report)
     }

@@ -67,10 +67,12 @@ impl Progress {
     /// What the schedules before a stalled one found, that schedule its
     /// last finding; `None` while no schedule is stalled.
     pub fn stalled(&self) -> Option<Explored> {
-        let (_, why) = self.watch.stalled_parts()?;
+        let stalled = self.watch.stalled_parts()?;
         let mut explored = lock(&self.explored).clone()?;
         let seed = *lock(&self.seed);
-        explored.findings.push((seed, STALLED.to_string(), why));
+        explored
+            .findings
+            .push((seed, STALLED.to_string(), stalled.why));
         Some(explored)
     }
 

@@ -333,10 +333,8 @@ fn watch_schedule(heartbeat: &mut Instant, decisions: (u64, Instant), quiet: Dur
         // cannot be made to hold, as a failed test or wait is).
         let why = match pld_sim::explore::scheduler::cut_schedules() > running.cut {
             true => format!(
-                "no progress: {} decisions in a row in which no rank wrote, notified, got past \
-                 a wait or a test, moved a copy or ended, and a rank still polls (a flag read \
-                 with pld.tensor_read that no rank sets?), which no schedule ends",
-                pld_sim::explore::scheduler::NO_PROGRESS_STEPS
+                "{}, which no schedule ends",
+                pld_sim::program::explore_watch::still_polling()
             ),
             false => format!(
                 "no device call for {} (--deadline {}): a simulated thread loops without \

@@ -153,12 +153,12 @@ impl Explorer for Explore {
         }
     }
 
-    fn tested(&self, agent: usize, cell: Place, holds: bool) {
+    fn tested(&self, agent: usize, cell: Place, holds: bool, site: i64) {
         if holds {
             self.scheduler.progressed();
             self.checker().acquire(agent, cell);
         } else {
-            self.scheduler.polled(agent);
+            self.scheduler.polled(agent, site);
         }
     }
 
@@ -196,8 +196,9 @@ impl Explorer for Explore {
     fn finish(self: Box<Self>, domain: &CommDomain, kernel: &str) -> Verdict {
         let (stuck, livelock, steps, digest) = self.scheduler.verdict();
         let mut findings = self.checker.into_inner().unwrap().findings();
-        if livelock {
-            findings.push(Finding::NoProgress { steps });
+        if let Some(pollers) = livelock {
+            let polling = pollers.iter().map(|p| poller(kernel, p)).collect();
+            findings.push(Finding::NoProgress { steps, polling });
         }
         Verdict {
             deadlock: stuck.map(|stuck| exact_deadlock(domain, kernel, &stuck)),
@@ -205,6 +206,17 @@ impl Explorer for Explore {
             steps,
             digest,
         }
+    }
+}
+
+/// A rank that polled when its schedule was cut, as a finding names it.
+pub fn poller(kernel: &str, poller: &scheduler::Poller) -> Actor {
+    Actor {
+        rank: poller.rank,
+        site: sites::get(poller.site),
+        kernel: kernel.to_string(),
+        call: None,
+        asynchronous: false,
     }
 }
 

@@ -180,6 +180,10 @@ struct Agent {
     /// row it read there (a poll).
     last_scalar: Option<i64>,
     repeats: u32,
+    /// The site of the agent's last poll: a test that did not hold, or a
+    /// scalar read repeated [`POLL_REPEATS`] times (`crate::runtime::sites`,
+    /// -1 for none known).
+    polls_at: Option<i64>,
     /// Where the agent's thread sleeps until its turn (one per agent: a
     /// hand-over wakes exactly the next agent).
     turn: Arc<Condvar>,
@@ -241,7 +245,9 @@ struct Inner {
     /// The lowest priority given so far (demotions go below it).
     lowest: u64,
     deadlock: Option<Deadlock>,
-    livelock: bool,
+    /// Set when the schedule was cut for making no progress: the agents
+    /// that polled then.
+    livelock: Option<Vec<Poller>>,
     copies: Copies,
     /// The runnable agents at the decision being taken.
     runnable: Vec<usize>,
@@ -269,6 +275,26 @@ pub fn decisions() -> u64 {
 
 /// Schedules of this process cut for making no progress.
 static CUT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// The agents that polled when the process's last schedule was cut.
+static LAST_CUT: Mutex<Vec<Poller>> = Mutex::new(Vec::new());
+
+/// An agent polling when its schedule was cut for making no progress:
+/// its rank, block of a launch, and the site it last polled at
+/// (`crate::runtime::sites`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Poller {
+    pub rank: usize,
+    pub block: Option<(i32, i32)>,
+    pub site: i64,
+}
+
+/// The agents that polled when the process's last schedule was cut (what
+/// a tool watching a schedule that cannot end names: the cut schedule's
+/// ranks poll on, unscheduled).
+pub fn last_cut_pollers() -> Vec<Poller> {
+    LAST_CUT.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
 
 /// Schedules of this process cut so far for making no progress
 /// ([`NO_PROGRESS_STEPS`]): a tool that sees the running schedule cut and
@@ -322,7 +348,7 @@ impl Scheduler {
             free: false,
             lowest: u64::MAX / 2,
             deadlock: None,
-            livelock: false,
+            livelock: None,
             copies: Copies::new(seed),
             runnable: Vec::new(),
             digest: FNV_OFFSET,
@@ -422,6 +448,7 @@ impl Scheduler {
         agent.repeats += 1;
         if agent.repeats >= POLL_REPEATS {
             agent.repeats = 0;
+            agent.polls_at = Some(site);
             inner.lowest -= 1;
             let lowest = inner.lowest;
             inner.agents[me].priority = lowest;
@@ -434,11 +461,13 @@ impl Scheduler {
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
 
-    /// A `pto.comm.ttest` that failed: the agent polls, so others go first.
-    pub fn polled(&self, me: usize) {
+    /// A `pto.comm.ttest` at `site` that failed: the agent polls, so
+    /// others go first.
+    pub fn polled(&self, me: usize, site: i64) {
         let mut inner = self.inner.lock().unwrap();
         inner.lowest -= 1;
         inner.agents[me].priority = inner.lowest;
+        inner.agents[me].polls_at = Some(site);
     }
 
     /// An asynchronous copy was submitted: it is pending until it lands.
@@ -517,13 +546,14 @@ impl Scheduler {
         self.dispatch(&mut inner);
     }
 
-    /// How the schedule ended: the agents stuck in a deadlock, whether it
-    /// ran out of steps, how many decisions it took and their digest.
-    pub fn verdict(&self) -> (Option<Deadlock>, bool, u64, u64) {
+    /// How the schedule ended: the agents stuck in a deadlock, the agents
+    /// that polled when it was cut for making no progress (`None`: not
+    /// cut), how many decisions it took and their digest.
+    pub fn verdict(&self) -> (Option<Deadlock>, Option<Vec<Poller>>, u64, u64) {
         let inner = self.inner.lock().unwrap();
         (
             inner.deadlock.clone(),
-            inner.livelock,
+            inner.livelock.clone(),
             inner.steps,
             inner.digest,
         )
@@ -635,7 +665,9 @@ impl Scheduler {
         }
         if inner.steps - inner.progress.1 > NO_PROGRESS_STEPS {
             CUT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            inner.livelock = true;
+            let pollers = inner.pollers();
+            *LAST_CUT.lock().unwrap_or_else(|e| e.into_inner()) = pollers.clone();
+            inner.livelock = Some(pollers);
             inner.release_all();
             return;
         }
@@ -687,6 +719,21 @@ impl Inner {
         }
     }
 
+    /// The agents still running that polled last: neither ended nor
+    /// blocked in a wait.
+    fn pollers(&self) -> Vec<Poller> {
+        let running = |a: &&Agent| !matches!(a.status, Status::Done | Status::Blocked { .. });
+        (self.agents.iter().filter(running))
+            .filter_map(|a| {
+                Some(Poller {
+                    rank: a.rank,
+                    block: a.block,
+                    site: a.polls_at?,
+                })
+            })
+            .collect()
+    }
+
     /// Ends the schedule: every agent runs freely from now on.
     fn release_all(&mut self) {
         self.free = true;
@@ -707,6 +754,7 @@ impl Inner {
             children: 0,
             last_scalar: None,
             repeats: 0,
+            polls_at: None,
             turn: Arc::new(Condvar::new()),
             fiber: None,
         });

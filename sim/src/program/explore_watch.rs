@@ -11,7 +11,8 @@
 //! thread is left behind (it hung the pass, or ended the process that
 //! embedded it, before).
 
-use crate::explore::scheduler::{cut_schedules, decisions, NO_PROGRESS_STEPS};
+use crate::explore::scheduler::{cut_schedules, decisions, last_cut_pollers, NO_PROGRESS_STEPS};
+use crate::runtime::report::{polling_text, Actor};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -72,12 +73,12 @@ impl Watch {
     /// every so often by the waiting thread.
     pub fn stalled(&self) -> Option<String> {
         self.stalled_parts()
-            .map(|(prefix, why)| format!("{prefix}: {why}"))
+            .map(|stalled| format!("{}: {}", stalled.prefix, stalled.why))
     }
 
-    /// [`Watch::stalled`] in its two parts: the schedule's prefix, and why
-    /// it cannot end.
-    pub fn stalled_parts(&self) -> Option<(String, String)> {
+    /// [`Watch::stalled`] in its parts: the schedule's prefix, why it
+    /// cannot end, and the ranks that poll on.
+    pub fn stalled_parts(&self) -> Option<Stalled> {
         let now = decisions();
         let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
         if now != last.0 {
@@ -87,22 +88,61 @@ impl Watch {
         let running = self.running.lock().unwrap_or_else(|e| e.into_inner());
         let r = running.as_ref().filter(|r| now > r.decisions)?;
         let stalled = last.1.max(r.since).elapsed();
-        (stalled >= self.quiet).then(|| (r.prefix.clone(), why(r, stalled)))
+        (stalled >= self.quiet).then(|| {
+            let (why, polling) = why(r, stalled);
+            Stalled {
+                prefix: r.prefix.clone(),
+                why,
+                polling,
+            }
+        })
     }
 }
 
+/// Why a schedule cut for making no progress cannot end: its ranks poll
+/// on by scalar reads, unscheduled (a read cannot be made to hold, as a
+/// failed wait or test is); the ranks that polled at the cut, at their op.
+pub fn still_polling() -> String {
+    let polling = cut_polling();
+    format!(
+        "no progress: {NO_PROGRESS_STEPS} decisions in a row in which no rank wrote, notified, \
+         got past a wait or a test, moved a copy or ended, and a rank still polls (a flag read \
+         with pld.tensor_read that no rank sets?){}",
+        polling_text(&polling)
+    )
+}
+
+/// The ranks that polled, at their ops, when the process's last schedule
+/// was cut for making no progress (those of a kernel's ops).
+fn cut_polling() -> Vec<Actor> {
+    (last_cut_pollers().iter())
+        .map(|p| crate::explore::poller("", p))
+        .filter(|a| a.site.is_some())
+        .collect()
+}
+
+/// A schedule that cannot end, as [`Watch::stalled_parts`] says it.
+pub struct Stalled {
+    /// How its finding starts.
+    pub prefix: String,
+    /// Why it cannot end.
+    pub why: String,
+    /// The ranks that poll on and where, for a schedule cut for making no
+    /// progress (empty for one whose rank loops without device calls).
+    pub polling: Vec<Actor>,
+}
+
 /// Why a schedule that took no decision for `stalled` cannot end.
-fn why(running: &Running, stalled: Duration) -> String {
+fn why(running: &Running, stalled: Duration) -> (String, Vec<Actor>) {
     match cut_schedules() > running.cut {
-        true => format!(
-            "no progress: {NO_PROGRESS_STEPS} decisions in a row in which no rank wrote, \
-             notified, got past a wait or a test, moved a copy or ended, and a rank still polls \
-             (a flag read with pld.tensor_read that no rank sets?)"
-        ),
-        false => format!(
-            "no device call for {} s: a rank loops without notifying, waiting, copying or \
-             reading a window, which the explorer cannot schedule around",
-            stalled.as_secs()
+        true => (still_polling(), cut_polling()),
+        false => (
+            format!(
+                "no device call for {} s: a rank loops without notifying, waiting, copying or \
+                 reading a window, which the explorer cannot schedule around",
+                stalled.as_secs()
+            ),
+            Vec::new(),
         ),
     }
 }

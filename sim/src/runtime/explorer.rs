@@ -124,9 +124,9 @@ pub trait Explorer: Send + Sync {
         outside: bool,
     );
 
-    /// A test of the cell at `cell` by `agent` found its condition to
-    /// hold, or not.
-    fn tested(&self, agent: usize, cell: Place, holds: bool);
+    /// A test of the cell at `cell` by `agent` at `site` found its
+    /// condition to hold, or not.
+    fn tested(&self, agent: usize, cell: Place, holds: bool, site: i64);
 
     /// `agent` fenced: its earlier remote writes are complete.
     fn fenced(&self, agent: usize);

@@ -321,7 +321,7 @@ pub extern "C" fn pld_sim_test(cell: *const i32, expected: i32, cmp: i32) -> i32
         let over = turn.is_none() && state.explore().is_some();
         let holds = over || cmp.holds(cell.load(), expected);
         if let Some((explore, agent)) = turn {
-            explore.tested(agent, place, holds);
+            explore.tested(agent, place, holds, site);
         }
         Some(i32::from(holds))
     })

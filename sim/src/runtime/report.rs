@@ -282,8 +282,10 @@ pub enum Finding {
     OutsideSignals { op: Actor, cell: Bytes },
     /// The schedule took the explorer's limit of decisions in a row
     /// without progress (`explore::scheduler::NO_PROGRESS_STEPS`); `steps`
-    /// is how many it took in all.
-    NoProgress { steps: u64 },
+    /// is how many it took in all, `polling` the ranks that polled then (a
+    /// test that did not hold, or one scalar read over and over), at the
+    /// op they polled with last.
+    NoProgress { steps: u64, polling: Vec<Actor> },
     /// Two agents used one URMA queue (PER_PEER mode: one writer per
     /// queue) with no signal ordering them: `rank`'s queue to `peer`.
     SharedQueue {
@@ -318,6 +320,31 @@ fn bytes_text(bytes: &Bytes, namer: Namer) -> String {
             "{} bytes of rank {rank}'s own memory (a tile, or a buffer outside its window)",
             bytes.range.len()
         ),
+    }
+}
+
+/// The ranks that polled when a schedule was cut, each op once with its
+/// ranks (``; polling then: `pto.comm_ttest` at k.mlir:9:10 (ranks 0, 1)``),
+/// empty for none known.
+pub fn polling_text(polling: &[Actor]) -> String {
+    let mut ops: Vec<(String, Vec<usize>)> = Vec::new();
+    for actor in polling {
+        let op = actor.op();
+        match ops.iter_mut().find(|(o, _)| *o == op) {
+            Some((_, ranks)) => ranks.push(actor.rank),
+            None => ops.push((op, vec![actor.rank])),
+        }
+    }
+    let each: Vec<String> = (ops.iter())
+        .map(|(op, ranks)| {
+            let listed: Vec<String> = ranks.iter().map(usize::to_string).collect();
+            let word = if ranks.len() == 1 { "rank" } else { "ranks" };
+            format!("{op} ({word} {})", listed.join(", "))
+        })
+        .collect();
+    match each.is_empty() {
+        true => String::new(),
+        false => format!("; polling then: {}", each.join(", ")),
     }
 }
 
@@ -365,12 +392,13 @@ impl Finding {
                  a signal of the kernel (an index past the signal's shape?)",
                 bytes_text(cell, namer)
             ),
-            Finding::NoProgress { steps } => format!(
+            Finding::NoProgress { steps, polling } => format!(
                 "no progress: after {steps} steps the schedule had taken {} in a row in which no \
                  rank wrote, notified, got past a wait or a test, moved a copy or ended (a rank \
                  polling a flag with pto.comm_ttest or scalar reads forever? A loop of that many \
-                 reads with nothing else between counts too)",
-                crate::explore::scheduler::NO_PROGRESS_STEPS
+                 reads with nothing else between counts too){}",
+                crate::explore::scheduler::NO_PROGRESS_STEPS,
+                polling_text(polling)
             ),
             Finding::SharedQueue {
                 first,
@@ -423,7 +451,7 @@ impl Finding {
         }
     }
 
-    /// The source sites the finding names, later access first.
+    /// The source sites the finding names, later access first, each once.
     pub fn sites(&self) -> Vec<&Site> {
         let actors: Vec<&Actor> = match self {
             Finding::Race { later, earlier, .. } => vec![later, earlier],
@@ -431,11 +459,17 @@ impl Finding {
             Finding::MixedNotify { set, add, .. } => vec![set, add],
             Finding::NeverNotified { wait, .. } => vec![wait],
             Finding::OutsideSignals { op, .. } => vec![op],
-            Finding::NoProgress { .. } => vec![],
+            Finding::NoProgress { polling, .. } => polling.iter().collect(),
             Finding::SharedQueue { first, second, .. } => vec![second, first],
             Finding::UnwaitedCopy { submit } => vec![submit],
         };
-        actors.into_iter().filter_map(|a| a.site.as_ref()).collect()
+        let mut sites: Vec<&Site> = Vec::new();
+        for site in actors.into_iter().filter_map(|a| a.site.as_ref()) {
+            if !sites.contains(&site) {
+                sites.push(site);
+            }
+        }
+        sites
     }
 }
 

@@ -6,11 +6,12 @@
 // schedules run on a thread of their own: after 10 s without a decision
 // the schedule is reported at the kernel, with its replay command, the
 // pass fails and its thread is left behind (the ranks cannot be
-// stopped). Each case takes those 10 s.
+// stopped). The ranks that poll on are named at the op they poll with.
+// Each case takes those 10 s.
 // RUN: split-file %s %t
 // RUN: not pld-opt %t/poll.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=2 schedules=1})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=POLL
 // RUN: not pld-opt %t/spin.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=2 schedules=1})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPIN
-// POLL: poll.mlir:1:1: error: protocol explorer, 2 ranks, schedule seed 0 (pld-run {{.*}}poll.mlir --kernel poll --ranks 2 --replay 0 --input arg0={{[a-z]+}}): no progress: 1000000 decisions in a row in which no rank wrote, notified, got past a wait or a test, moved a copy or ended, and a rank still polls (a flag read with pld.tensor_read that no rank sets?); its ranks cannot be stopped: the pass stops exploring and leaves them running until the process ends
+// POLL: poll.mlir:1:1: error: protocol explorer, 2 ranks, schedule seed 0 (pld-run {{.*}}poll.mlir --kernel poll --ranks 2 --replay 0 --input arg0={{[a-z]+}}): no progress: 1000000 decisions in a row in which no rank wrote, notified, got past a wait or a test, moved a copy or ended, and a rank still polls (a flag read with pld.tensor_read that no rank sets?); polling then: `pto.load_scalar` at {{.*}}poll.mlir:10:10 (rank 0); its ranks cannot be stopped: the pass stops exploring and leaves them running until the process ends
 // POLL-NEXT: func.func @poll(
 // SPIN: spin.mlir:1:1: error: protocol explorer, 2 ranks, schedule seed 0 (pld-run {{.*}}spin.mlir --kernel spin --ranks 2 --replay 0 --input arg0={{[a-z]+}}): no device call for 10 s: a rank loops without notifying, waiting, copying or reading a window, which the explorer cannot schedule around; its ranks cannot be stopped: the pass stops exploring and leaves them running until the process ends
 

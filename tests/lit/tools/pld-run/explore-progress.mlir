@@ -11,7 +11,7 @@
 // RUN: pld-run %t/barriers.mlir --ranks 2 --explore 1 | FileCheck %s --check-prefix=LONG
 // LONG: @many on 2 ranks: 1 schedule explored (seed 0) in {{.*}}, 2400002 steps: no race, missing fence, mixed notify, shared queue, leak or deadlock
 // RUN: not pld-run %t/poll.pto.mlir --ranks 2 --explore 1 | FileCheck %s --check-prefix=POLL
-// POLL: schedule 0 (--replay 0): no progress: after 1000001 steps the schedule had taken 1000000 in a row in which no rank wrote, notified, got past a wait or a test, moved a copy or ended (a rank polling a flag with pto.comm_ttest or scalar reads forever? A loop of that many reads with nothing else between counts too)
+// POLL: schedule 0 (--replay 0): no progress: after 1000001 steps the schedule had taken 1000000 in a row in which no rank wrote, notified, got past a wait or a test, moved a copy or ended (a rank polling a flag with pto.comm_ttest or scalar reads forever? A loop of that many reads with nothing else between counts too); polling then: `pto.comm_ttest` at {{.*}}poll.pto.mlir:17:13 (ranks 0, 1)
 // POLL: @poll on 2 ranks: 1 schedule explored (seed 0) in {{.*}}: 1 finding (first seen with seed 0)
 
 // A rank that polls a flag by scalar reads (pld.tensor_read) is cut the
@@ -20,7 +20,7 @@
 // is (it said "no device call", and the reads are device calls):
 // RUN: sh -c 'pld-run %t/readpoll.mlir --ranks 2 --explore 1 --input sig=zeros --deadline 0.5 > %t/readpoll.out 2>&1; test $? -eq 3'
 // RUN: FileCheck %s --check-prefix=READPOLL --input-file=%t/readpoll.out
-// READPOLL: pld-run: error: schedule 0 of @spin on 2 ranks (--replay 0): no progress: 1000000 decisions in a row in which no rank wrote, notified, got past a wait or a test, moved a copy or ended, and a rank still polls (a flag read with pld.tensor_read that no rank sets?), which no schedule ends; stopped
+// READPOLL: pld-run: error: schedule 0 of @spin on 2 ranks (--replay 0): no progress: 1000000 decisions in a row in which no rank wrote, notified, got past a wait or a test, moved a copy or ended, and a rank still polls (a flag read with pld.tensor_read that no rank sets?); polling then: `pto.load_scalar` at {{.*}}readpoll.mlir:9:12 (rank 0), which no schedule ends; stopped
 
 //--- readpoll.mlir
 func.func @spin(%sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
