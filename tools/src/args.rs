@@ -31,14 +31,15 @@ pub fn text(tool: &str, status: i32) -> Vec<String> {
 /// end on a malformed one: the parser's message and exit status 1 (clap's
 /// own status is 2). `--help` and `--version` print and exit 0.
 pub fn parse_or_exit_1<C: clap::Parser>(args: impl IntoIterator<Item = String>) -> C {
-    let args = llvm_booleans(&C::command(), llvm_style(args));
+    let given: Vec<String> = args.into_iter().collect();
+    let args = llvm_booleans(&C::command(), llvm_style(given.clone()));
     args.and_then(C::try_parse_from).unwrap_or_else(|error| {
         if !error.use_stderr() {
             // A closed stdout leaves nothing to report the failure on.
             let _ = error.print();
             std::process::exit(0)
         }
-        let error = with_full_usage::<C>(error);
+        let error = as_given(with_full_usage::<C>(error), &given);
         // In one write (see pld_ir::say!), coloured on a terminal only.
         let styled = error.render();
         use std::io::IsTerminal;
@@ -58,6 +59,34 @@ pub fn with_full_usage<C: clap::CommandFactory>(mut error: clap::Error) -> clap:
     if error.get(ContextKind::Usage).is_some() {
         let usage = C::command().render_usage();
         error.insert(ContextKind::Usage, ContextValue::StyledStr(usage));
+    }
+    error
+}
+
+/// `error` naming the argument it refuses as the user wrote it: one given
+/// with a single dash (`-bogus`) is said so, not with the second dash
+/// [`llvm_style`] gave it.
+pub fn as_given(mut error: clap::Error, given: &[String]) -> clap::Error {
+    let Some(ContextValue::String(refused)) = error.get(ContextKind::InvalidArg) else {
+        return error;
+    };
+    let name = |arg: &str| arg.split(['=', ' ']).next().unwrap_or("").to_string();
+    let written = given.iter().skip(1).find(|arg| {
+        !arg.starts_with("--") && arg.starts_with('-') && format!("-{}", name(arg)) == name(refused)
+    });
+    let Some(written) = written.map(|w| name(w)) else {
+        return error;
+    };
+    let two = format!("-{written}");
+    let shown = refused.replacen(&two, &written, 1);
+    error.insert(ContextKind::InvalidArg, ContextValue::String(shown));
+    // The tips quote it too (`to pass '--bogus' as a value, ...`).
+    if let Some(ContextValue::StyledStrs(tips)) = error.get(ContextKind::Suggested) {
+        let quoted = (format!("{two}'"), format!("{written}'"));
+        let tips = (tips.iter())
+            .map(|tip| tip.to_string().replace(&quoted.0, &quoted.1).into())
+            .collect();
+        error.insert(ContextKind::Suggested, ContextValue::StyledStrs(tips));
     }
     error
 }

@@ -337,10 +337,10 @@ fn main() {
     pld_sim::runtime::interrupt::install();
     pld_tools::files::quiet_on_closed_stdout();
     pld_sim::runtime::oom::exit_on_out_of_memory("pld-run");
-    let parsed = Cli::try_parse_from(pld_tools::args::llvm_style(pld_tools::args::text(
-        "pld-run", 2,
-    )));
-    let cli = match parsed.map_err(pld_tools::args::with_full_usage::<Cli>) {
+    let given = pld_tools::args::text("pld-run", 2);
+    let parsed = Cli::try_parse_from(pld_tools::args::llvm_style(given.clone()));
+    let shown = |e| pld_tools::args::as_given(pld_tools::args::with_full_usage::<Cli>(e), &given);
+    let cli = match parsed.map_err(shown) {
         Ok(cli) => cli,
         // Under mpirun every process has the same command line: one says it.
         Err(e) if !pld_tools::mpi_run::speaks_first() => {
