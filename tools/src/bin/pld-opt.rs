@@ -136,7 +136,7 @@ struct Cli {
     /// The rank count `mode = "auto"` chooses for at a HOST allreduce
     /// written without a signal (whose rank count is known only at run
     /// time); without it such a call keeps the default, the mesh.
-    #[arg(long = "pld-world-size", value_name = "N")]
+    #[arg(long = "pld-world-size", value_name = "N", value_parser = clap::value_parser!(i64).range(1..=64))]
     world_size: Option<i64>,
 }
 

@@ -58,8 +58,13 @@
 // RUN: pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/bandwidth.toml --pld-world-size=4 --pld-remark-allreduce-mode -o /dev/null 2>&1 | FileCheck %s --check-prefix=ODD
 // ODD: remark: mode = "auto" chose "two_shot" for 4088 bytes on 4 ranks {{.*}}; not a candidate: "ring": it needs an element count (1022) that the rank count (4) divides
 //
+// A bad --pld-world-size is the command line's error, said as the argument
+// parser says a bad value (it was the pass's: cli24 L10); the pass option
+// world-size keeps the pass's own:
 // RUN: not pld-opt %s --pld-world-size=0 2>&1 | FileCheck %s --check-prefix=ZERO
-// ZERO: pld-opt: error: pld-select-allreduce-modes: world-size must be 1 to 64, got 0
+// ZERO: error: invalid value '0' for '--pld-world-size <N>': 0 is not in 1..=64
+// RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes{world-size=65})' 2>&1 | FileCheck %s --check-prefix=OPTION
+// OPTION: pld-select-allreduce-modes: world-size must be 1 to 64, got 65
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes{world-size=many})' 2>&1 | FileCheck %s --check-prefix=WORDS
 // WORDS: world-size is a number of ranks, not 'many'
 // Digits past 64 bits are a number out of range, not "not a number":
