@@ -78,9 +78,12 @@ pub fn parse(text: &str, registry: &Registry) -> Result<Vec<Step>, PipelineError
     };
     parser.skip_space();
     let root = parser.name()?;
-    if root != "builtin.module" {
+    // `any(...)` runs on whatever the top-level op is, as in mlir-opt: a
+    // module here.
+    if root != "builtin.module" && root != "any" {
         return Err(PipelineError(format!(
-            "the pipeline must be anchored on builtin.module, as in 'builtin.module({root}...)'"
+            "the pipeline must be anchored on builtin.module (or any), as in \
+             'builtin.module({root}(...))'"
         )));
     }
     parser.expect(b'(')?;

@@ -22,7 +22,7 @@
 // A pipeline anchored on the lone function itself (mlir-opt runs it; pld-opt
 // does not, and says how to get it run):
 // RUN: not pld-opt %s --split-input-file --no-implicit-module --pass-pipeline='func.func(cse)' 2>&1 | FileCheck %s --check-prefix=FUNC
-// FUNC: pld-opt: error: invalid pass pipeline: the pipeline must be anchored on builtin.module, as in 'builtin.module(func.func...)' (also under --no-implicit-module: pld-opt runs pipelines on a module only; put the function in a `module { ... }`)
+// FUNC: pld-opt: error: invalid pass pipeline: the pipeline must be anchored on builtin.module (or any), as in 'builtin.module(func.func(...))' (also under --no-implicit-module: pld-opt runs pipelines on a module only; put the function in a `module { ... }`)
 // RUN: printf 'func.func private @a()\nfunc.func private @b()\n' > %t.two.mlir
 // RUN: not pld-opt %t.two.mlir --no-implicit-module 2>&1 | FileCheck %s --check-prefix=TWO
 // TWO: error: source must contain a single top-level operation, found: 2

@@ -5,6 +5,9 @@
 // RUN: pld-opt %s --pass-pipeline='builtin.module(pld-verify,func.func(canonicalize{max-iterations=3}))' --mlir-print-ir-after-all 2>&1 >/dev/null | FileCheck %s --check-prefix=DUMP
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(no-such-pass)' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not pld-opt %s --pass-pipeline='func.func(cse)' 2>&1 | FileCheck %s --check-prefix=ANCHOR
+// `any(...)` runs on the top-level op, as mlir-opt runs it (it was refused
+// with the hint 'builtin.module(any...)': cli24 L4):
+// RUN: pld-opt %s --pass-pipeline='any(pld-verify, canonicalize, func.func(cse))' | FileCheck %s
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(cse' 2>&1 | FileCheck %s --check-prefix=SYNTAX
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(pld-verify{x=1})' 2>&1 | FileCheck %s --check-prefix=OPTIONS
 
@@ -20,7 +23,7 @@
 // DUMP: arith.constant 256 : i64
 
 // UNKNOWN: pld-opt: error: invalid pass pipeline: pass 'no-such-pass':
-// ANCHOR: pld-opt: error: invalid pass pipeline: the pipeline must be anchored on builtin.module
+// ANCHOR: pld-opt: error: invalid pass pipeline: the pipeline must be anchored on builtin.module (or any), as in 'builtin.module(func.func(...))'
 // SYNTAX: pld-opt: error: invalid pass pipeline: expected ')'
 // OPTIONS: pld-opt: error: invalid pass pipeline: pass 'pld-verify' takes no options
 
