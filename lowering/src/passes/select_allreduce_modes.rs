@@ -723,12 +723,17 @@ impl HostFit<'_, '_, '_> {
     /// ring's shape `[2(NR-1)+1, NR]` gives its NR (dim 1), which the
     /// mesh's and two-shot's `[NR, S]` signals (at least NR rows) take
     /// too, whether or not the ring builtin takes the call (an f16 call, a
-    /// `max`): one signal, one rank count; any other signal its rows.
+    /// `max`): one signal, one rank count; any other signal its rows. A
+    /// call with `core_num` above 1 is no ring: its signal is the mesh's
+    /// `[ranks, lanes]`, whatever its shape.
     fn ranks(&self) -> Option<i64> {
+        let one_core = self.allreduce.core_num().unwrap_or(1) == 1;
         match self.signal {
             None => self.world_size,
             Some(signal) => match (signal.rank(), signal.dim(0), signal.dim(1)) {
-                (2, Some(rows), Some(nr)) if nr > 1 && rows == 2 * (nr - 1) + 1 => Some(nr),
+                (2, Some(rows), Some(nr)) if one_core && nr > 1 && rows == 2 * (nr - 1) + 1 => {
+                    Some(nr)
+                }
                 _ => signal.dim(0),
             },
         }

@@ -51,6 +51,10 @@
 // RUN: python3 %S/../pld-lower-composite-ops/Inputs/allreduce_golden.py check %t/h/out data_buf f2 1,1000 4 max | FileCheck %s --check-prefix=HNUM
 // RUN: python3 %S/../pld-lower-composite-ops/Inputs/allreduce_golden.py check %t/h/out g_buf f4 1,1000 4 max | FileCheck %s --check-prefix=HNUM
 // HNUM: ok: 4 ranks x 1000 elements
+// With core_num = 4 the call can be no ring, so the same [7, 4] signal is
+// the mesh's [ranks, lanes]: 7 ranks (it was priced on 4: algo26 L1).
+// RUN: pld-opt %t/cores.mlir --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-remark-allreduce-mode 2>&1 | FileCheck %s --check-prefix=CORES
+// CORES: cores.mlir:4:8: remark: mode = "auto" chose "{{mesh|two_shot}}" for 280000 bytes on 7 ranks (cost model 'sim'): {{.*}}; not a candidate: "ring": it needs core_num = 1, got 4
 //
 // 3. Without a signal, world-size=4: an f16 call leaves the ring out too.
 // RUN: pld-opt %t/nosignal.mlir --pass-pipeline='builtin.module(pld-select-allreduce-modes{world-size=4 remarks=true})' 2>&1 | FileCheck %s --check-prefix=NOSIG
@@ -80,6 +84,14 @@
 !t = tensor<8x64xf32, #pld.dist_with<{valid_shape = array<i64: 2, 40>}>>
 func.func @k(%d: !t, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
   %r = "pld.tensor_allreduce"(%d, %s) {op = #pld.reduce_op<"sum">, mode = "auto"} : (!t, tensor<4x1xi32, #pld.dist>) -> !t
+  return
+}
+
+//--- cores.mlir
+func.func @main(%p: !pld.ptr, %q: !pld.ptr) attributes {pld.kind = #pld.func_kind<"host">} {
+  %data = "pld.tensor_window"(%p) : (!pld.ptr) -> tensor<70000xf32, #pld.dist>
+  %sig = "pld.tensor_window"(%q) : (!pld.ptr) -> tensor<7x4xi32, #pld.dist>
+  %r = "pld.tensor_allreduce"(%data, %sig) {op = #pld.reduce_op<"sum">, mode = "auto", core_num = 4 : i64} : (tensor<70000xf32, #pld.dist>, tensor<7x4xi32, #pld.dist>) -> tensor<70000xf32, #pld.dist>
   return
 }
 
