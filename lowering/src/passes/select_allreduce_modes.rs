@@ -45,6 +45,9 @@ pub struct SelectAllReduceModes {
     pub model: CostModel,
     /// The table the model came from, for the remark (`sim` by default).
     pub target: String,
+    /// The file the model was read from (`None`: the built-in figures),
+    /// for the remark.
+    pub file: Option<String>,
     /// Emit a remark per resolved call.
     pub remarks: bool,
     /// The rank count a HOST call without a signal is chosen for
@@ -202,6 +205,7 @@ impl SelectAllReduceModes {
         Ok(SelectAllReduceModes {
             model,
             target,
+            file: file.map(str::to_string),
             remarks,
             world_size: None,
         })
@@ -316,6 +320,17 @@ fn names(file: &CostFile) -> String {
     names.join(", ")
 }
 
+impl SelectAllReduceModes {
+    /// The model as the remark names it: its table, and the file it was
+    /// read from (`'sim'` for the built-in figures, `'sim' of m.toml`).
+    fn model_name(&self) -> String {
+        match &self.file {
+            Some(file) => format!("'{}' of {file}", self.target),
+            None => format!("'{}'", self.target),
+        }
+    }
+}
+
 impl PldPass for SelectAllReduceModes {
     const ARGUMENT: &'static str = "pld-select-allreduce-modes";
     const NAME: &'static str = "PldSelectAllReduceModes";
@@ -378,7 +393,7 @@ impl SelectAllReduceModes {
         );
         ir::set_attribute(op, AUTO_MODE_ATTRIBUTE, dictionary);
         if self.remarks {
-            let text = remark(&choice, &call.dropped, &self.target, self.model.tie());
+            let text = remark(&choice, &call.dropped, &self.model_name(), self.model.tie());
             ir::diag::emit_remark(op.location(), &text);
         }
         Ok(())
@@ -487,10 +502,11 @@ impl Fallback {
 /// `mode = "auto" chose "two_shot" for 4194304 bytes on 4 ranks (cost
 /// model 'sim'): two_shot 412.0 us, mesh 812.5 us`, then the tie rule when
 /// it kept a slower mode, and the modes that cannot lower the call.
-fn remark(choice: &Choice, dropped: &[(AllReduceMode, String)], target: &str, tie: f64) -> String {
+/// `model`: how the remark names the model (`'sim'`, `'a5' of m.toml`).
+fn remark(choice: &Choice, dropped: &[(AllReduceMode, String)], model: &str, tie: f64) -> String {
     let chosen = choice.chosen;
     let mut text = match &choice.why {
-        Why::Static(bytes, ranks) => predicted(choice, (*bytes, *ranks), target, tie),
+        Why::Static(bytes, ranks) => predicted(choice, (*bytes, *ranks), model, tie),
         Why::Fallback(Fallback::Default, unpriced) => format!(
             "mode = \"auto\" kept \"{chosen}\" (the default) {}",
             unpriced.grounds()
@@ -516,7 +532,7 @@ fn remark(choice: &Choice, dropped: &[(AllReduceMode, String)], target: &str, ti
 /// The model's part of the remark: the times, fastest first, and the tie
 /// rule (`tie`: the model's fraction) when it kept a mode that is not the
 /// fastest.
-fn predicted(choice: &Choice, (bytes, ranks): (i64, i64), target: &str, tie: f64) -> String {
+fn predicted(choice: &Choice, (bytes, ranks): (i64, i64), model: &str, tie: f64) -> String {
     let chosen = choice.chosen;
     let mut sorted = choice.times.clone();
     sorted.sort_by(|a, b| a.1.total_cmp(&b.1));
@@ -525,7 +541,7 @@ fn predicted(choice: &Choice, (bytes, ranks): (i64, i64), target: &str, tie: f64
         .map(|(mode, seconds)| format!("{mode} {}", shown_us(*seconds)))
         .collect();
     let mut text = format!(
-        "mode = \"auto\" chose \"{chosen}\" for {bytes} bytes on {ranks} rank{} (cost model '{target}'): {}",
+        "mode = \"auto\" chose \"{chosen}\" for {bytes} bytes on {ranks} rank{} (cost model {model}): {}",
         if ranks == 1 { "" } else { "s" },
         times.join(", ")
     );
@@ -828,6 +844,7 @@ pub fn create() -> Pass {
     let pass = SelectAllReduceModes::parse("").unwrap_or(SelectAllReduceModes {
         model: CostModel::SIMULATOR,
         target: "sim".into(),
+        file: None,
         remarks: false,
         world_size: None,
     });

@@ -15,7 +15,7 @@
 // 2 * 40 * 4 = 320 bytes; the mesh reads 3 * 320 B = 0.96 us, + 10 us =
 // 10.96 us (the whole 8x64 tensor, 2048 B, would give 16.1 us).
 // RUN: pld-opt %t/box.mlir --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/bandwidth.toml --pld-remark-allreduce-mode 2>&1 | FileCheck %s --check-prefix=BOX
-// BOX: remark: mode = "auto" chose "mesh" for 320 bytes on 4 ranks (cost model 'sim'): mesh 11.0 us; not a candidate: "two_shot": target valid_shape must be a contiguous row-major prefix; "ring": it needs a signal [2*(NR-1), NR] with a static NR > 1, got [4, 1]
+// BOX: remark: mode = "auto" chose "mesh" for 320 bytes on 4 ranks (cost model 'sim' of {{.*}}bandwidth.toml): mesh 11.0 us; not a candidate: "two_shot": target valid_shape must be a contiguous row-major prefix; "ring": it needs a signal [2*(NR-1), NR] with a static NR > 1, got [4, 1]
 // BOX: pld.auto_mode = {chosen = "mesh", mesh_ns = 11000 : i64}
 // RUN: mkdir -p %t/box
 // RUN: python3 %S/../pld-lower-composite-ops/Inputs/allreduce_golden.py write %t/box f4 8,64 4 sum
@@ -67,7 +67,7 @@
 // within 1 %: the mesh, first in the order, is kept, and the remark says
 // so. The record holds both in whole nanoseconds, rounded to 100 ns.
 // RUN: pld-opt %t/tie.mlir --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/tie.toml --pld-remark-allreduce-mode 2>&1 | FileCheck %s --check-prefix=TIE
-// TIE: remark: mode = "auto" chose "mesh" for 4096 bytes on 4 ranks (cost model 'sim'): two_shot 100.2 us, mesh 100.6 us (within 1 % of the fastest: kept "mesh", which comes before "two_shot" in the order mesh, two_shot, ring); not a candidate: "ring": it needs a static signal [2*(NR-1)+1, NR] with NR > 1, got [4, 1]
+// TIE: remark: mode = "auto" chose "mesh" for 4096 bytes on 4 ranks (cost model 'sim' of {{.*}}tie.toml): two_shot 100.2 us, mesh 100.6 us (within 1 % of the fastest: kept "mesh", which comes before "two_shot" in the order mesh, two_shot, ring); not a candidate: "ring": it needs a static signal [2*(NR-1)+1, NR] with NR > 1, got [4, 1]
 // TIE: pld.auto_mode = {chosen = "mesh", mesh_ns = 100600 : i64, two_shot_ns = 100200 : i64}
 //
 // 5. No schedule can lower the call: the default is kept and the remark

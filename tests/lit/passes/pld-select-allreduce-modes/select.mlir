@@ -7,7 +7,7 @@
 //
 // RUN: pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/bandwidth.toml | FileCheck %s --check-prefix=BW
 // RUN: pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes{cost-model=%S/Inputs/latency.toml})' | FileCheck %s --check-prefix=LAT
-// RUN: pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/bandwidth.toml --pld-remark-allreduce-mode --verify-diagnostics -o /dev/null
+// RUN: cd %S/Inputs && pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=bandwidth.toml --pld-remark-allreduce-mode --verify-diagnostics -o /dev/null
 // RUN: pld-opt %s --pass-pipeline='builtin.module(pld-incore-pipeline)' --pld-cost-model=%S/Inputs/bandwidth.toml | FileCheck %s --check-prefix=INCORE
 // RUN: pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/bandwidth.toml --pld-cost-target=a2a3 | FileCheck %s --check-prefix=A2A3
 // RUN: pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/tiles.toml | FileCheck %s --check-prefix=TILES
@@ -83,7 +83,7 @@
 // LOCAL: pld.auto_mode = {chosen = "ring", ring_ns = 19200 : i64}
 
 func.func @big(%d: tensor<1x262144xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-remark@+1 {{mode = "auto" chose "two_shot" for 1048576 bytes on 4 ranks (cost model 'sim'): two_shot 1582.9 us, mesh 3155.7 us}}
+  // expected-remark@+1 {{mode = "auto" chose "two_shot" for 1048576 bytes on 4 ranks (cost model 'sim' of bandwidth.toml): two_shot 1582.9 us, mesh 3155.7 us}}
   %r = "pld.tensor_allreduce"(%d, %s) {op = #pld.reduce_op<"sum">, mode = "auto"} : (tensor<1x262144xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<1x262144xf32, #pld.dist>
   return
 }

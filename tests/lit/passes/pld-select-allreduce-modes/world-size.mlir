@@ -54,7 +54,7 @@
 //
 // The remark says why the ring is not a candidate, in words that hold:
 // RUN: pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/bandwidth.toml --pld-world-size=1 --pld-remark-allreduce-mode -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONE
-// ONE: remark: mode = "auto" chose "mesh" for 4096 bytes on 1 rank (cost model 'sim'): {{.*}}; not a candidate: "ring": it needs 2 ranks or more, got world-size=1
+// ONE: remark: mode = "auto" chose "mesh" for 4096 bytes on 1 rank (cost model 'sim' of {{.*}}bandwidth.toml): {{.*}}; not a candidate: "ring": it needs 2 ranks or more, got world-size=1
 // RUN: pld-opt %s --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-cost-model=%S/Inputs/bandwidth.toml --pld-world-size=4 --pld-remark-allreduce-mode -o /dev/null 2>&1 | FileCheck %s --check-prefix=ODD
 // ODD: remark: mode = "auto" chose "two_shot" for 4088 bytes on 4 ranks {{.*}}; not a candidate: "ring": it needs an element count (1022) that the rank count (4) divides
 //

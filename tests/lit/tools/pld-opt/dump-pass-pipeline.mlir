@@ -46,7 +46,7 @@
 // FLAGS-NEXT:   pld-select-allreduce-modes{cost-model="{{.*}}latency.toml" target="sim" remarks=true world-size=8},
 // The printed options parse and read the model:
 // RUN: pld-opt %S/../../passes/pld-select-allreduce-modes/select.mlir --pass-pipeline='builtin.module(pld-select-allreduce-modes{cost-model="%S/../../passes/pld-select-allreduce-modes/Inputs/latency.toml" target="sim" remarks=true world-size=8})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PASTED
-// PASTED: remark: mode = "auto" chose "two_shot" for 1048576 bytes on 4 ranks (cost model 'sim'): two_shot 40.0 us
+// PASTED: remark: mode = "auto" chose "two_shot" for 1048576 bytes on 4 ranks (cost model 'sim' of {{.*}}.toml): two_shot 40.0 us
 
 // A path holding a quote is written in the other quote, or braced when it
 // holds both (--pld-cost-model with a `"` failed: "expected a space after
