@@ -171,11 +171,28 @@ pub fn write_output_bytes(path: Option<&str>, bytes: &[u8]) -> Result<(), String
     written.map_err(|e| format!("cannot write '{path}': {e}"))
 }
 
+/// The temporary file [`replace_whole`] is writing, if any: a process
+/// ended before it is renamed (Ctrl-C's grace ran out) removes it first
+/// ([`remove_partial`]).
+static PARTIAL: std::sync::Mutex<Option<std::path::PathBuf>> = std::sync::Mutex::new(None);
+
+fn partial() -> std::sync::MutexGuard<'static, Option<std::path::PathBuf>> {
+    PARTIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Removes the temporary file of a write in progress: called by whatever
+/// ends the process while another thread may be writing one.
+pub fn remove_partial() {
+    if let Some(path) = partial().take() {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
 /// Writes `bytes` to a temporary file beside `target` and renames it over
 /// `target`; on failure the temporary file is removed and `target` is as
 /// it was. The error says which of the two failed (a file in a directory
 /// where no file can be made, `/proc/version`, fails at the first).
-fn replace_whole(target: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
+pub fn replace_whole(target: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
     let name = target
         .file_name()
         .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
@@ -184,6 +201,7 @@ fn replace_whole(target: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
     // The file keeps its permissions, as mlir-opt's output does (a new
     // file gets the umask's).
     let kept = std::fs::metadata(target).ok().map(|m| m.permissions());
+    *partial() = Some(temporary.clone());
     let written = std::fs::write(&temporary, bytes)
         .and_then(|()| match kept {
             Some(permissions) => std::fs::set_permissions(&temporary, permissions),
@@ -197,6 +215,7 @@ fn replace_whole(target: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
     if written.is_err() {
         let _ = std::fs::remove_file(&temporary);
     }
+    *partial() = None;
     written
 }
 
@@ -297,6 +316,19 @@ pub fn quiet_on_closed_stdout() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_partial_file_is_removed_when_the_process_is_ended() {
+        // What the watchdog does before it ends pld-run while a file of
+        // --output-dir is being written (trust26 H1).
+        let name = format!(".pld-partial-{}.tmp", std::process::id());
+        let temporary = std::env::temp_dir().join(name);
+        std::fs::write(&temporary, b"half").unwrap();
+        *partial() = Some(temporary.clone());
+        remove_partial();
+        assert!(!temporary.exists());
+        assert!(partial().is_none());
+    }
 
     #[test]
     fn an_input_past_the_limit_is_refused_and_one_at_it_is_read() {

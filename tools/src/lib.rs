@@ -27,6 +27,7 @@ pub mod mpi_run;
 pub mod opt;
 pub mod opt_watch;
 pub mod options;
+pub mod output_dir;
 pub mod report;
 pub mod run;
 pub mod run_kernel;

@@ -4,6 +4,7 @@
 use crate::explore::Verdict;
 use crate::inputs::{assign, fill_ranks, Generator};
 use crate::options::{Options, Refusal, Seeds, DEADLOCK};
+use crate::output_dir::OutputDir;
 use crate::report::{self, counter_rows, index_of, Progress};
 use pld_dialect::collective::Role;
 use pld_sim::compiler::Source;
@@ -639,12 +640,11 @@ fn report_leaks(kernel: &KernelInfo, finished: &Finished) -> bool {
 /// `--output-dir`: every parameter of every rank as
 /// `DIR/<param>.rank<r>.npy`.
 fn write_outputs(dir: &str, kernel: &KernelInfo, finished: &Finished) -> Result<(), String> {
-    crate::files::create_output_dir(dir)?;
+    let mut out = OutputDir::open(dir)?;
     for (rank, buffers) in finished.buffers().iter().enumerate() {
         for (param, bytes) in kernel.params.iter().zip(buffers) {
-            let path = format!("{dir}/{}.rank{rank}.npy", param.name);
-            std::fs::write(&path, npy::encode(param.dtype, &param.shape, bytes))
-                .map_err(|e| format!("cannot write '{path}': {e}"))?;
+            let name = format!("{}.rank{rank}.npy", param.name);
+            out.write(&name, &npy::encode(param.dtype, &param.shape, bytes))?;
         }
     }
     Ok(())
@@ -720,13 +720,13 @@ fn check_results(
     if let (Some(dir), Some(target)) = (&options.output_dir, kernel.collectives[0].at(Role::Target))
     {
         let param = &kernel.params[target];
+        let mut out = OutputDir::open(dir)?;
         for check in &checks {
-            let path = format!("{dir}/{}.rank{}.golden.npy", param.name, check.rank);
-            std::fs::write(
-                &path,
-                npy::encode(param.dtype, &param.shape, &check.expected),
-            )
-            .map_err(|e| format!("cannot write '{path}': {e}"))?;
+            let name = format!("{}.rank{}.golden.npy", param.name, check.rank);
+            out.write(
+                &name,
+                &npy::encode(param.dtype, &param.shape, &check.expected),
+            )?;
         }
     }
     Ok(Some(checks.iter().map(|c| c.wrong).sum::<usize>()))

@@ -4,6 +4,7 @@
 use crate::explore::explore_program;
 use crate::inputs::{assign, fill_ranks, Generator};
 use crate::options::{Options, Refusal, DEADLOCK};
+use crate::output_dir::OutputDir;
 use crate::report::{self, counter_rows, Progress};
 use pld_sim::compiler::Source;
 use pld_sim::program::npy;
@@ -452,16 +453,15 @@ pub(crate) fn write_outputs(
     run: &ProgramRun,
     finished: &ProgramOutcome,
 ) -> Result<(), String> {
-    crate::files::create_output_dir(dir)?;
+    let mut out = OutputDir::open(dir)?;
     for (buffer, per_device) in run.buffers.iter().zip(&finished.final_bytes) {
         let param = as_param(buffer);
         for (device, bytes) in per_device.iter().enumerate() {
             if bytes.is_empty() {
                 continue;
             }
-            let path = format!("{dir}/{}.rank{device}.npy", buffer.name);
-            std::fs::write(&path, npy::encode(param.dtype, &param.shape, bytes))
-                .map_err(|e| format!("cannot write '{path}': {e}"))?;
+            let name = format!("{}.rank{device}.npy", buffer.name);
+            out.write(&name, &npy::encode(param.dtype, &param.shape, bytes))?;
         }
     }
     for call in &finished.calls {
@@ -479,12 +479,11 @@ pub(crate) fn write_outputs(
             if check.expected.len() != param.bytes() {
                 continue;
             }
-            let path = format!("{dir}/{name}.rank{device}.golden.npy");
-            std::fs::write(
-                &path,
-                npy::encode(param.dtype, &param.shape, &check.expected),
-            )
-            .map_err(|e| format!("cannot write '{path}': {e}"))?;
+            let file = format!("{name}.rank{device}.golden.npy");
+            out.write(
+                &file,
+                &npy::encode(param.dtype, &param.shape, &check.expected),
+            )?;
         }
     }
     Ok(())

@@ -98,6 +98,11 @@ pub fn done(what: impl Into<String>) {
     account().done = what.into();
 }
 
+/// What has been done so far, as [`done`] last said it.
+pub fn done_so_far() -> String {
+    account().done.clone()
+}
+
 /// Schedule `seed` of `label` starts (explore mode).
 pub fn schedule_started(seed: u64, label: &str) {
     account().schedule = Some(Running {
@@ -160,6 +165,7 @@ pub fn start(limit: Duration, quiet: Duration) {
                 let at = *interrupted_at.get_or_insert_with(Instant::now);
                 if at.elapsed() >= GRACE {
                     say_interrupted(interrupted_message());
+                    crate::files::remove_partial();
                     interrupt::end_process(interrupt::STATUS);
                 }
                 continue;
@@ -173,6 +179,7 @@ pub fn start(limit: Duration, quiet: Duration) {
                 if !crate::mpi_run::reports() {
                     std::thread::sleep(MPI_STRAGGLE);
                 }
+                crate::files::remove_partial();
                 interrupt::end_process(DEADLOCK);
             }
             let now = pld_sim::explore::scheduler::decisions();
@@ -352,6 +359,7 @@ fn watch_schedule(heartbeat: &mut Instant, decisions: (u64, Instant), quiet: Dur
                 format!("; {}", a.done)
             }
         );
+        crate::files::remove_partial();
         interrupt::end_process(DEADLOCK);
     }
     if heartbeat.elapsed() >= HEARTBEAT {
