@@ -391,9 +391,19 @@ impl Drop for Temporary {
     }
 }
 
+/// Whether the temporary file `name` (`.tmp-<pid>-...`) is left behind: its
+/// writer's process has ended (Ctrl-C during a compile ends the process
+/// without running destructors), or it is older than an hour (a process
+/// id used again since).
+fn left_behind(name: &str, age: std::time::Duration) -> bool {
+    let pid = name.strip_prefix(".tmp-").and_then(|r| r.split('-').next());
+    let ended = pid.is_some_and(|pid| !Path::new("/proc").join(pid).exists());
+    ended || age.as_secs() > 3600
+}
+
 /// Removes the least recently used entries of `dir` until the rest hold
-/// at most `limit` bytes (temporary files of a crashed writer older than
-/// an hour go too).
+/// at most `limit` bytes (temporary files left behind by a process that
+/// ended, or older than an hour, go too).
 pub fn evict(dir: &Path, limit: u64) {
     let Ok(read) = std::fs::read_dir(dir) else {
         return;
@@ -405,7 +415,7 @@ pub fn evict(dir: &Path, limit: u64) {
         let name = item.file_name().to_string_lossy().into_owned();
         let used = meta.modified().unwrap_or(now);
         if name.starts_with(".tmp-") {
-            if now.duration_since(used).unwrap_or_default().as_secs() > 3600 {
+            if left_behind(&name, now.duration_since(used).unwrap_or_default()) {
                 let _ = std::fs::remove_file(item.path());
             }
             continue;
@@ -439,6 +449,18 @@ mod tests {
         assert_eq!(resolved(PathBuf::from("pld-run")), exe);
         assert_eq!(resolved(exe.clone()), std::fs::canonicalize(&exe).unwrap());
         assert!(own_file().is_some_and(|f| f.is_absolute()));
+    }
+
+    #[test]
+    fn a_temporary_file_of_an_ended_process_is_left_behind() {
+        // trust26 L1: Ctrl-C during a compile left `.tmp-<pid>-...` in the
+        // cache for an hour.
+        let minute = std::time::Duration::from_secs(60);
+        let mine = format!(".tmp-{}-0-ab", std::process::id());
+        assert!(!left_behind(&mine, minute));
+        assert!(left_behind(&mine, minute * 61));
+        // No process has an id past the kernel's limit (2^22).
+        assert!(left_behind(".tmp-99999999-0-ab", minute));
     }
 
     fn entry() -> Entry {
