@@ -645,22 +645,30 @@ fn readable_depth<'c, 'a>(
     scopes: usize,
 ) -> Result<(), (OperationRef<'c, 'a>, String)> {
     const MARGIN: usize = 8;
-    let depth = 2 * (scopes + region_depth(function)) + MARGIN;
+    let own = region_depth(function);
+    let depth = 2 * (scopes + own) + MARGIN;
     if depth <= pld_ir::nesting::MAX_NESTING {
         return Ok(());
     }
-    Err((
-        function,
-        format!(
-            "@{} would need {scopes} nested pld.comm_domain scopes, one per distinct set of \
-             devices its window buffers are used on, which nest its body about {depth} levels \
-             deep in the printed module; pld's tools read at most {} (docs/tools/pld-opt.md): \
-             use fewer distinct device sets (for a shard program, fewer distinct groups of \
-             grid axes)",
-            ir::symbol_name(function).unwrap_or_default(),
-            pld_ir::nesting::MAX_NESTING
-        ),
-    ))
+    let name = ir::symbol_name(function).unwrap_or_default();
+    let most = pld_ir::nesting::MAX_NESTING;
+    let wrapped = format!(
+        "@{name} would need {} around its body, one per distinct set of devices its window \
+         buffers are used on, and its own ops nest {} deep; in the printed module (generic form, \
+         two levels per region: `({{`) that is about {depth} levels, and pld's tools read at \
+         most {most} (docs/tools/pld-opt.md)",
+        pld_ir::diag::count(scopes, "nested pld.comm_domain scope"),
+        pld_ir::diag::count(own, "region"),
+    );
+    // Advice for what makes most of the depth.
+    let advice = match own >= scopes {
+        true => "nest its loops and branches less deeply",
+        false => {
+            "use fewer distinct device sets (for a shard program, fewer distinct groups of grid \
+             axes)"
+        }
+    };
+    Err((function, format!("{wrapped}: {advice}")))
 }
 
 /// How many regions deep the deepest op of `op`'s regions is.
