@@ -97,6 +97,9 @@
 // A value past u64 says so (it was "takes a number").
 // RUN: not pld-opt %t/flag.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{schedules=99999999999999999999})' 2>&1 | FileCheck %s --check-prefix=HUGE
 // HUGE: pld-explore-protocol: schedules takes a number up to 18446744073709551615, not '99999999999999999999'
+// A rank count past u64 is past 64 ranks (it said "up to 18446744073709551615": trust26 L4).
+// RUN: not pld-opt %t/flag.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=2,18446744073709551617})' 2>&1 | FileCheck %s --check-prefix=HUGERANKS
+// HUGERANKS: pld-explore-protocol: ranks are 1 to 64, not 18446744073709551617
 // As pld-run --explore refuses them: seeds past the last u64, and an option
 // given twice (which value would win?).
 // RUN: not pld-opt %t/flag.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=1 schedules=2 seed=18446744073709551615})' 2>&1 | FileCheck %s --check-prefix=SEED
