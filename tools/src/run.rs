@@ -85,11 +85,13 @@ pub fn shown_error(message: &str, buffer_name: &str, text: &str) -> String {
         return lines[first..].join("\n");
     }
     if let Some((line, column, rest)) = located(message, buffer_name) {
+        // No source line to show (an empty input): the message alone.
         let excerpt = pld_ir::diag::excerpt(text, line, column);
-        return format!(
-            "{buffer_name}:{line}:{column}: error: {rest}\n{}",
-            excerpt.trim_end()
-        );
+        let shown = match excerpt.is_empty() {
+            true => String::new(),
+            false => format!("\n{}", excerpt.trim_end()),
+        };
+        return format!("{buffer_name}:{line}:{column}: error: {rest}{shown}");
     }
     // At a place in another file (a call site's callee), at a location
     // that names no file (`loc("bar")`), or none: as pld-opt says them.

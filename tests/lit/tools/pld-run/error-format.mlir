@@ -11,6 +11,12 @@
 // A module with nothing to run is refused at its first line (it was a
 // message without a place).
 // RUN: not pld-run %t/nothing.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=NOTHING
+// An empty file has no line to show: the message alone (an empty line
+// followed it: trust26 L4).
+// RUN: printf '' > %t/empty.mlir
+// RUN: not pld-run %t/empty.mlir 2> %t/empty.err
+// RUN: FileCheck %s --check-prefix=EMPTY --input-file=%t/empty.err
+// RUN: wc -l < %t/empty.err | FileCheck %s --check-prefix=ONELINE
 // An op of a dialect nobody registered: MLIR's advice names a flag that
 // only pld-opt takes; pld-run and pld-translate say so instead, pld-opt
 // keeps MLIR's words.
@@ -33,6 +39,8 @@
 // NOTHING: {{^}}{{.*}}nothing.mlir:1:1: error: the module has nothing to run: no device kernel (a func.func with pld.kind #pld.func_kind<"incore">, "aiv" or "aic") and no HOST orchestrator
 // NOTHING-NEXT: {{^}}func.func @plain() {
 // NOTHING-NEXT: {{^}}^
+// EMPTY: {{^}}{{.*}}empty.mlir:1:1: error: the module has nothing to run: {{.*}} and no HOST orchestrator{{$}}
+// ONELINE: {{^ *1$}}
 // PLAIN: {{^}}pld-run: error: {{.*}}program.mlir has no device kernel @nope
 
 //--- program.mlir
