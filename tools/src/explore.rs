@@ -163,7 +163,7 @@ pub fn explore(
     }
     if crate::watch::interrupted() {
         pld_ir::say!("{}", crate::watch::interrupted_message());
-        return Ok(pld_sim::runtime::interrupt::STATUS);
+        return Ok(pld_sim::runtime::interrupt::status());
     }
     Ok(tally.summary(label, seeds, started.elapsed()))
 }

@@ -46,14 +46,18 @@ pub fn writing() {
 pub fn wrote() {
     WRITING.store(false, Ordering::SeqCst);
     if interrupt::pressed() {
-        pld_ir::say!("pld-opt: interrupted while writing the output, which was written");
-        interrupt::end_process(interrupt::STATUS)
+        pld_ir::say!(
+            "pld-opt: interrupted{} while writing the output, which was written",
+            interrupt::by()
+        );
+        interrupt::end_process(interrupt::status())
     }
 }
 
 /// Installs the Ctrl-C handler and starts the watchdog.
 pub fn start() {
     interrupt::install();
+    interrupt::install_terminate();
     use std::io::IsTerminal;
     let terminal = std::io::stderr().is_terminal();
     std::thread::spawn(move || {
@@ -88,6 +92,9 @@ fn end_interrupted() -> ! {
         Some((what, since)) => format!(" while {what}, {:.1}s in", since.elapsed().as_secs_f64()),
         None => String::new(),
     };
-    pld_ir::say!("pld-opt: interrupted{what}; no output was written");
-    interrupt::end_process(interrupt::STATUS)
+    pld_ir::say!(
+        "pld-opt: interrupted{}{what}; no output was written",
+        interrupt::by()
+    );
+    interrupt::end_process(interrupt::status())
 }

@@ -61,7 +61,7 @@ fn run_input(options: &Options) -> i32 {
         // What failed because Ctrl-C stopped it is not an error.
         Err(_) if crate::watch::interrupted() => {
             pld_ir::say!("{}", crate::watch::interrupted_message());
-            pld_sim::runtime::interrupt::STATUS
+            pld_sim::runtime::interrupt::status()
         }
         Err(Refusal::Reported) => Refusal::Reported.status(),
         Err(refusal) => {

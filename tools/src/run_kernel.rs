@@ -312,7 +312,7 @@ pub fn drive(options: &Options, source: Source) -> Result<i32, Refusal> {
         if crate::mpi_run::reports() {
             pld_ir::say!("{}", crate::watch::interrupted_message());
         }
-        return Ok(pld_sim::runtime::interrupt::STATUS);
+        return Ok(pld_sim::runtime::interrupt::status());
     }
     // Every process checks its own rank (collective under MPI, so before
     // anything process 0 alone does can fail).

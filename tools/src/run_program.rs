@@ -106,7 +106,7 @@ pub fn drive(options: &Options, source: Source) -> Result<i32, Refusal> {
         if crate::mpi_run::reports() {
             pld_ir::say!("{}", crate::watch::interrupted_message());
         }
-        return Ok(pld_sim::runtime::interrupt::STATUS);
+        return Ok(pld_sim::runtime::interrupt::status());
     }
     let finished = series.finished.as_ref().map_err(Clone::clone)?;
     if !crate::mpi_run::reports() {

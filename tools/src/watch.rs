@@ -137,7 +137,7 @@ pub fn interrupted() -> bool {
 /// what was done.
 pub fn interrupted_message() -> String {
     let a = account();
-    let mut text = String::from("pld-run: interrupted");
+    let mut text = format!("pld-run: interrupted{}", interrupt::by());
     if !a.phase.is_empty() {
         text += &format!(" while {}", a.phase);
     }
@@ -166,7 +166,7 @@ pub fn start(limit: Duration, quiet: Duration) {
                 if at.elapsed() >= GRACE {
                     say_interrupted(interrupted_message());
                     crate::files::remove_partial();
-                    interrupt::end_process(interrupt::STATUS);
+                    interrupt::end_process(interrupt::status());
                 }
                 continue;
             }

@@ -116,9 +116,9 @@ impl ExploreProtocol {
                 "ranks" => {
                     // A count past 64 bits is past 64 ranks too.
                     let rank_count = |v: &str| match number(v) {
-                        Err(_) if v.bytes().all(|b| b.is_ascii_digit()) && !v.is_empty() => {
-                            Err(format!("pld-explore-protocol: ranks are 1 to {MAX_RANKS}, not {v}"))
-                        }
+                        Err(_) if v.bytes().all(|b| b.is_ascii_digit()) && !v.is_empty() => Err(
+                            format!("pld-explore-protocol: ranks are 1 to {MAX_RANKS}, not {v}"),
+                        ),
                         n => n.map(|n| n as usize),
                     };
                     pass.ranks = value.split(',').map(rank_count).collect::<Result<_, _>>()?;

@@ -7,12 +7,16 @@
 //! with status 130 (a SIGINT within a quarter second of the first counts
 //! as the same press).
 //!
+//! SIGTERM (what `kill` and process managers send) is taken the same way
+//! where a tool asks for it ([`install_terminate`]): the run stops, the
+//! tool says what was done, and the status is 143 (128 + SIGTERM).
+//!
 //! The handler is installed even where SIGINT was ignored: a shell starts
 //! a background job (`pld-run ... &` in a script) with SIGINT ignored, and
 //! `kill -INT` should still stop it.
 
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, Ordering};
 use std::sync::Arc;
 
 static REQUESTED: AtomicBool = AtomicBool::new(false);
@@ -26,6 +30,27 @@ const SAME_PRESS_MS: i64 = 250;
 
 /// The exit status of a process ended by Ctrl-C (128 + SIGINT).
 pub const STATUS: i32 = 130;
+
+/// The signal that raised the flag first (SIGINT or SIGTERM; 0 before).
+static SIGNAL: AtomicI32 = AtomicI32::new(0);
+
+/// The exit status of a process the flag stopped: 128 + the signal that
+/// raised it (130 for Ctrl-C or a [`request`], 143 for SIGTERM).
+pub fn status() -> i32 {
+    match SIGNAL.load(Ordering::Relaxed) {
+        0 => STATUS,
+        signal => 128 + signal,
+    }
+}
+
+/// How the tools say what stopped them after "interrupted": nothing for
+/// Ctrl-C, ` by SIGTERM` for SIGTERM.
+pub fn by() -> &'static str {
+    match SIGNAL.load(Ordering::Relaxed) {
+        libc::SIGTERM => " by SIGTERM",
+        _ => "",
+    }
+}
 
 /// Whether Ctrl-C was pressed since [`install`] (or [`request`]ed),
 /// whatever stop the calling thread runs under.
@@ -98,6 +123,7 @@ pub fn request() {
 pub fn clear() {
     REQUESTED.store(false, Ordering::Relaxed);
     FIRST_MS.store(0, Ordering::Relaxed);
+    SIGNAL.store(0, Ordering::Relaxed);
 }
 
 /// The monotonic clock in milliseconds (async-signal-safe).
@@ -111,14 +137,15 @@ fn now_ms() -> i64 {
     }
 }
 
-extern "C" fn on_sigint(_signal: libc::c_int) {
+extern "C" fn on_sigint(signal: libc::c_int) {
     let now = now_ms();
     if !REQUESTED.swap(true, Ordering::Relaxed) {
         FIRST_MS.store(now, Ordering::Relaxed);
+        SIGNAL.store(signal, Ordering::Relaxed);
     } else if now - FIRST_MS.load(Ordering::Relaxed) >= SAME_PRESS_MS {
         // SAFETY: `_exit` is async-signal-safe; it ends the process
         // without running anything else.
-        unsafe { libc::_exit(STATUS) };
+        unsafe { libc::_exit(status()) };
     }
 }
 
@@ -140,14 +167,25 @@ pub fn end_process(status: i32) -> ! {
 /// Installs the SIGINT handler. Returns false when the system refused it
 /// (then Ctrl-C keeps its default action, which ends the process).
 pub fn install() -> bool {
+    handle(libc::SIGINT)
+}
+
+/// Installs the same handler for SIGTERM. Not for a process of an MPI job:
+/// mpirun ends the job's other processes with SIGTERM when one fails, and
+/// they should end at once, not report an interruption.
+pub fn install_terminate() -> bool {
+    handle(libc::SIGTERM)
+}
+
+fn handle(signal: libc::c_int) -> bool {
     // SAFETY: `sigaction` is plain data, valid when zeroed; the handler
-    // only touches an atomic and calls `_exit`, both async-signal-safe;
+    // only touches atomics and calls `_exit`, all async-signal-safe;
     // SA_RESTART keeps interrupted system calls of other threads going.
     unsafe {
         let mut action: libc::sigaction = std::mem::zeroed();
         action.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t;
         action.sa_flags = libc::SA_RESTART;
         libc::sigemptyset(&mut action.sa_mask);
-        libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut()) == 0
+        libc::sigaction(signal, &action, std::ptr::null_mut()) == 0
     }
 }

@@ -335,6 +335,9 @@ pld_sim::tool_allocation!();
 fn main() {
     pld_ir::diag::name_program("pld-run");
     pld_sim::runtime::interrupt::install();
+    if !pld_sim::runtime::mpi::launched() {
+        pld_sim::runtime::interrupt::install_terminate();
+    }
     pld_tools::files::quiet_on_closed_stdout();
     pld_sim::runtime::oom::exit_on_out_of_memory("pld-run");
     let given = pld_tools::args::text("pld-run", 2);

@@ -18,10 +18,15 @@
 // RUN: FileCheck %s --check-prefix=EXPLORE --input-file=%t/explore.err
 // RUN: sh -c 'pld-run %t/spin.mlir --ranks 2 2> %t/background.err & job=$!; sleep 3; kill -INT $job; wait $job; test $? -eq 130'
 // RUN: FileCheck %s --check-prefix=SPIN --input-file=%t/background.err
+// SIGTERM is taken the same way, with status 143 (it ended the process at
+// once, 143 and no word: trust26 L2):
+// RUN: sh -c 'timeout -k 5 --preserve-status -s TERM 4 pld-run %S/../../../../examples/allreduce.mlir --ranks 2 --iters 1000000 2> %t/term.err; test $? -eq 143'
+// RUN: FileCheck %s --check-prefix=TERM --input-file=%t/term.err
 //
 // SPIN: pld-run: interrupted while running @spin on 2 ranks
 // WAITS: pld-run: interrupted while running @barrier on 2 ranks
 // ITERS: pld-run: interrupted while running @main on 2 devices (run {{[0-9]+}} of 1000000); {{[0-9]+}} of 1000000 runs finished
+// TERM: pld-run: interrupted by SIGTERM while running @main on 2 devices (run {{[0-9]+}} of 1000000); {{[0-9]+}} of 1000000 runs finished
 // EXPLORE: pld-run: interrupted while exploring @ring_allreduce; explored {{[0-9]+}} of 100000000 schedules of @ring_allreduce on 4 ranks{{(, all clean)?}}
 
 //--- spin.mlir
