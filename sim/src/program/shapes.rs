@@ -46,15 +46,24 @@ fn signal_fit(collective: &Collective) -> SignalFit {
 ///
 /// An error starts with the collective's location (`file:line:col: `).
 pub fn check(kernel: &KernelInfo, ranks: usize, rail: Rail) -> Result<(), String> {
-    for collective in &kernel.collectives {
-        check_collective(kernel, collective, ranks, rail).map_err(|message| {
-            match collective.location.is_empty() {
-                true => message,
-                false => format!("{}: {message}", collective.location),
-            }
-        })?;
-    }
-    Ok(())
+    (kernel.collectives.iter())
+        .try_for_each(|collective| check_one(kernel, collective, ranks, rail))
+}
+
+/// [`check`] of one of the kernel's collectives, on the `ranks` of its own
+/// comm domain (a program's kernel may hold collectives of two).
+pub fn check_one(
+    kernel: &KernelInfo,
+    collective: &Collective,
+    ranks: usize,
+    rail: Rail,
+) -> Result<(), String> {
+    check_collective(kernel, collective, ranks, rail).map_err(|message| {
+        match collective.location.is_empty() {
+            true => message,
+            false => format!("{}: {message}", collective.location),
+        }
+    })
 }
 
 fn check_collective(

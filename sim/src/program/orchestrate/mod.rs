@@ -270,10 +270,7 @@ impl ProgramRun {
                     Rail::Builtin,
                 ),
                 Task::Kernel(k) => {
-                    let (Some(info), Some(first)) = (
-                        self.program.kernel(&k.kernel),
-                        tensors_of(k).first().copied(),
-                    ) else {
+                    let Some(info) = self.program.kernel(&k.kernel) else {
                         continue;
                     };
                     if let Some(called) = &info.called_collective {
@@ -287,8 +284,10 @@ impl ProgramRun {
                             k.location, k.kernel, k.kernel
                         ));
                     }
-                    self.one_domain_per_collective(info, &tensors_of(k))?;
-                    (info.clone(), first.domain, &k.location, Rail::Composite)
+                    let tensors = tensors_of(k);
+                    self.one_domain_per_collective(info, &tensors)?;
+                    self.kernel_shapes(info, &tensors)?;
+                    continue;
                 }
             };
             let ranks = self.plan.domains[domain].devices.len();
@@ -301,6 +300,25 @@ impl ProgramRun {
             }
         }
         self.check_call_members()
+    }
+
+    /// Each collective of a kernel call against the size of its own comm
+    /// domain, its operands' (a kernel may hold collectives of two domains:
+    /// all were sized by its first parameter's). `tensors` are the call's
+    /// tensor arguments, the kernel's parameters in order.
+    fn kernel_shapes(&self, info: &KernelInfo, tensors: &[&TensorRef]) -> Result<(), String> {
+        use crate::program::shapes::{check_one, Rail};
+        let aligned = tensors.len() == info.params.len();
+        for collective in &info.collectives {
+            let operand = collective.operands.iter().flatten().next();
+            let own = operand.filter(|_| aligned).and_then(|&p| tensors.get(p));
+            let Some(domain) = own.or(tensors.first()).map(|t| t.domain) else {
+                continue;
+            };
+            let ranks = self.plan.domains[domain].devices.len();
+            check_one(info, collective, ranks, Rail::Composite)?;
+        }
+        Ok(())
     }
 
     /// Every collective of a kernel call takes views of one comm domain
