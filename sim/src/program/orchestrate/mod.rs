@@ -1053,16 +1053,69 @@ impl ProgramRun {
                 .and_then(|t| tensors.get(t))
                 .map(|t| (t.buffer.clone(), members.clone()));
             let overlapped_by = self.overlapped_by(&call, snapshots);
-            reports.push(CallReport {
+            let first = CallReport {
                 time,
                 check,
                 target,
                 ranks: members.len(),
                 overlapped_by,
                 ..report
-            });
+            };
+            if let Task::Kernel(k) = task {
+                let more = self.later_collectives(k, &info, &first);
+                reports.push(first);
+                reports.extend(more);
+            } else {
+                reports.push(first);
+            }
         }
         reports
+    }
+
+    /// The collectives of a kernel call after its first, each a call of
+    /// its own in the report (they were not reported at all): the task's
+    /// time and check (`--check` refuses a kernel of several), each its
+    /// own collective's result, comm domain and ranks.
+    fn later_collectives(
+        &self,
+        task: &KernelTask,
+        info: &KernelInfo,
+        first: &CallReport,
+    ) -> Vec<CallReport> {
+        let tensors = tensors_of(task);
+        let aligned = tensors.len() == info.params.len();
+        (info.collectives.iter().skip(1))
+            .map(|collective| {
+                let report = call_report(collective, info, &task.location);
+                let operand = collective.operands.iter().flatten().next();
+                let own = operand.filter(|_| aligned).and_then(|&p| tensors.get(p));
+                let members = own.map(|t| self.plan.domains[t.domain].devices.clone());
+                let target = collective
+                    .at(Role::Target)
+                    .filter(|_| aligned)
+                    .and_then(|t| tensors.get(t))
+                    .zip(members.clone())
+                    .map(|(t, members)| (t.buffer.clone(), members));
+                // A kernel of several collectives is never compared.
+                let check = match (&first.check, collective.kind.facts().numeric) {
+                    (Err(Unchecked::NotAsked), _) => Err(Unchecked::NotAsked),
+                    (_, false) => Err(Unchecked::NoNumericResult),
+                    (_, true) => Err(Unchecked::Cannot(format!(
+                        "@{} has {} collectives; --check needs exactly one",
+                        task.kernel,
+                        info.collectives.len()
+                    ))),
+                };
+                CallReport {
+                    kernel: first.kernel.clone(),
+                    time: first.time,
+                    check,
+                    target,
+                    ranks: members.map_or(first.ranks, |m| m.len()),
+                    ..report
+                }
+            })
+            .collect()
     }
 
     /// A task of another device, not of `call`, that ran while a member of

@@ -11,7 +11,19 @@
 // RUN: python3 %S/Inputs/npy.py write %t/in/x.rank1.npy f4 1,8 40000000
 // RUN: python3 %S/Inputs/npy.py write %t/in/x.rank2.npy f4 1,8 40400000
 // RUN: python3 %S/Inputs/npy.py write %t/in/x.rank3.npy f4 1,8 40800000
-// RUN: pld-run %t/two.mlir --ranks 4 --input 'x=%t/in/x.rank{rank}.npy' --input 'p=%t/in/x.rank{rank}.npy' --output-dir %t/out
+// RUN: pld-run %t/two.mlir --ranks 4 --input 'x=%t/in/x.rank{rank}.npy' --input 'p=%t/in/x.rank{rank}.npy' --output-dir %t/out | FileCheck %s --check-prefix=REPORT
+// Each collective of @both is a call of the report, the pair's on its 2
+// ranks (the second had no line, the headline counted 2: progs26 MED-1,
+// recheck25 L2):
+// REPORT: @main on 4 devices: 3 collective calls
+// REPORT-NEXT: pld.tensor_allreduce in @both (called at {{.*}}two.mlir:14:3): f32 x 8 (sum)
+// REPORT-NEXT: pld.tensor_allreduce in @both (called at {{.*}}two.mlir:14:3): f32 x 8 (max)
+// REPORT-NEXT: pld.tensor_allreduce in @one (called at {{.*}}two.mlir:18:3): f32 x 8 (sum)
+// REPORT: #  0 pld.tensor_allreduce 4
+// REPORT-NEXT: #  1 pld.tensor_allreduce 2 32 8 f32 max
+// With --check, the second says why it is not compared:
+// RUN: not pld-run %t/two.mlir --ranks 4 --check 2>&1 | FileCheck %s --check-prefix=CHECKED
+// CHECKED: pld.tensor_allreduce in @both (called at {{.*}}): f32 x 8 (max), {{.*}}: @both has 2 collectives; --check needs exactly one
 // x: 1 + 2 + 3 + 4 = 10 on every device; p: max(1, 2) = 2 on devices 0, 1.
 // RUN: python3 %S/Inputs/npy.py show %t/out/x.rank3.npy | FileCheck %s --check-prefix=X
 // RUN: python3 %S/Inputs/npy.py show %t/out/p.rank0.npy | FileCheck %s --check-prefix=P
