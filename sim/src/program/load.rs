@@ -484,7 +484,11 @@ fn describe(text: &str, source_name: &str) -> Result<Vec<KernelInfo>, String> {
             // A kernel that only other kernels call, with what they pass
             // it (an index, say), is compiled with them, not run by itself
             // (one a CHIP orchestrator runs as a task needs its tensors).
-            Err(_) if called_by_kernels_only(module.as_operation(), &name) => continue,
+            Err(_)
+                if crate::program::model::called_by_kernels_only(module.as_operation(), &name) =>
+            {
+                continue
+            }
             Err(e) => return Err(e),
         };
         let collectives = collectives_of(function);
@@ -502,20 +506,6 @@ fn describe(text: &str, source_name: &str) -> Result<Vec<KernelInfo>, String> {
         });
     }
     Ok(kernels)
-}
-
-/// Whether `@name` is called, and only from device kernels.
-fn called_by_kernels_only(module: OperationRef, name: &str) -> bool {
-    let callers: Vec<Option<pld_dialect::enums::FuncKind>> =
-        pld_ir::collect(module, |n| n == "func.call")
-            .into_iter()
-            .filter(|call| pld_ir::attr::callee(*call).as_deref() == Some(name))
-            .map(|call| {
-                pld_ir::enclosing_function(call)
-                    .and_then(|f| pld_dialect::query::function_kind(f).ok().flatten())
-            })
-            .collect();
-    !callers.is_empty() && callers.iter().all(|k| k.is_some_and(|k| k.is_device()))
 }
 
 /// The first collective in a function `function` calls, directly or
@@ -715,6 +705,34 @@ fn signals_of(function: OperationRef, collectives: &[Collective]) -> (Vec<usize>
         .filter_map(|c| c.at(Role::Signal))
         .collect();
     let mut cells = Vec::new();
+    for (credit, param) in signal_uses(function, 0) {
+        cells.push(param);
+        if credit {
+            signals.push(param);
+        }
+    }
+    signals.sort_unstable();
+    signals.dedup();
+    cells.extend(&signals);
+    cells.extend(
+        collectives
+            .iter()
+            .filter(|c| c.kind.facts().publishes_counts)
+            .filter_map(|c| c.at(Role::RecvCounts)),
+    );
+    cells.sort_unstable();
+    cells.dedup();
+    (signals, cells)
+}
+
+/// The notifies and waits of `function` and of the kernels it calls
+/// (helpers, at most `model::HELPER_DEPTH` calls deep), each as whether it
+/// counts credits (a wait, an adding notify) and the parameter of
+/// `function` its cell derives from: a signal a kernel uses only through a
+/// helper is its signal too (it was filled as data, and the explorer called
+/// its cells outside the signals).
+fn signal_uses(function: OperationRef, depth: usize) -> Vec<(bool, usize)> {
+    let mut uses = Vec::new();
     for op in pld_ir::collect(function, |n| n == Notify::NAME || n == Wait::NAME) {
         let Some(view) = pld_dialect::ops::OpView::new(op) else {
             continue;
@@ -731,24 +749,19 @@ fn signals_of(function: OperationRef, collectives: &[Collective]) -> (Vec<usize>
         } else {
             "target"
         };
-        let param = view.one(operand).and_then(parameter_of);
-        cells.extend(param);
-        if let (true, Some(param)) = (credit, param) {
-            signals.push(param);
+        uses.extend(
+            view.one(operand)
+                .and_then(parameter_of)
+                .map(|p| (credit, p)),
+        );
+    }
+    for (call, callee) in crate::program::model::called_functions(function, depth) {
+        for (credit, p) in signal_uses(callee, depth + 1) {
+            let param = pld_ir::operand(call, p).and_then(parameter_of);
+            uses.extend(param.map(|param| (credit, param)));
         }
     }
-    signals.sort_unstable();
-    signals.dedup();
-    cells.extend(&signals);
-    cells.extend(
-        collectives
-            .iter()
-            .filter(|c| c.kind.facts().publishes_counts)
-            .filter_map(|c| c.at(Role::RecvCounts)),
-    );
-    cells.sort_unstable();
-    cells.dedup();
-    (signals, cells)
+    uses
 }
 
 /// Whether `text` is a module already converted by `pld-to-pto` (a kernel

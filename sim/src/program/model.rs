@@ -349,6 +349,45 @@ pub fn location(op: OperationRef) -> String {
     crate::compiler::locate::location_of(op)
 }
 
+/// Whether `@name` is called, and only from device kernels (a pld kernel,
+/// or a function converted to PTO: `pto.kernel_kind`).
+pub(crate) fn called_by_kernels_only(module: OperationRef, name: &str) -> bool {
+    let device = |f: OperationRef| {
+        let kind = pld_dialect::query::function_kind(f).ok().flatten();
+        kind.is_some_and(|k| k.is_device())
+            || melior::ir::operation::OperationLike::attribute(&f, "pto.kernel_kind").is_ok()
+    };
+    let callers: Vec<bool> = pld_ir::collect(module, |n| n == "func.call")
+        .into_iter()
+        .filter(|call| pld_ir::attr::callee(*call).as_deref() == Some(name))
+        .map(|call| pld_ir::enclosing_function(call).is_some_and(device))
+        .collect();
+    !callers.is_empty() && callers.iter().all(|&d| d)
+}
+
+/// How many calls deep the signals a kernel uses through helpers are
+/// followed (a recursive helper
+/// stops there).
+pub(crate) const HELPER_DEPTH: usize = 8;
+
+/// The `func.call`s of `function` with the functions they call (siblings
+/// in its module), none past [`HELPER_DEPTH`].
+pub(crate) fn called_functions<'c, 'a>(
+    function: OperationRef<'c, 'a>,
+    depth: usize,
+) -> Vec<(OperationRef<'c, 'a>, OperationRef<'c, 'a>)> {
+    use melior::ir::operation::OperationLike;
+    let Some(module) = function.parent_operation().filter(|_| depth < HELPER_DEPTH) else {
+        return Vec::new();
+    };
+    (pld_ir::collect(function, |n| n == "func.call").into_iter())
+        .filter_map(|call| {
+            let callee = pld_ir::attr::callee(call)?;
+            Some((call, pld_ir::find_function(module, &callee)?))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::{element_span, Dtype};

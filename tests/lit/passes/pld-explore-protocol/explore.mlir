@@ -71,6 +71,14 @@
 // RUN: pld-opt %S/../../../../examples/broadcast.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{schedules=20})' | FileCheck %s --check-prefix=CLEAN
 // CLEAN: func.func @{{all|barrier|broadcast}}
 // CLEAN-SAME: pto.kernel_kind
+// A helper kernel that only kernels call, with an index among its
+// parameters, is explored through its caller (the pass refused the module:
+// "parameter #1 has type index", while pld-run ran it: recheck26 M3).
+// RUN: pld-opt %t/helper.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=2 schedules=5})' | FileCheck %s --check-prefix=HELPER
+// Its signal, used only through the helper, is the kernel's signal: its
+// cells start at zero and are not "outside the signals".
+// HELPER: func.func private @handshake
+// HELPER: func.func @k
 // A root no default rank count reaches says so:
 // RUN: not pld-opt %t/root.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol)' 2>&1 | FileCheck %s --check-prefix=ROOT
 // ROOT: root.mlir:1:1: error: pld-explore-protocol: of ranks=2,3,4, the signals of @broadcast serve 2,3,4, fewer than the 7 ranks its root needs; give the rank counts it is written for
@@ -174,6 +182,27 @@ func.func @flag(%sig: tensor<1x1xi32, #pld.dist>) attributes {pld.kind = #pld.fu
   "pld.system_notify"(%sig, %c0, %c0, %c0, %one) {op = #pld.notify_op<"atomic_add">} : (tensor<1x1xi32, #pld.dist>, index, index, index, i32) -> ()
   "pld.system_wait"(%sig, %c0, %c0, %one) {cmp = #pld.wait_cmp<"ge">} : (tensor<1x1xi32, #pld.dist>, index, index, i32) -> ()
   "pld.system_notify"(%sig, %c0, %c0, %c0, %minus) {op = #pld.notify_op<"atomic_add">} : (tensor<1x1xi32, #pld.dist>, index, index, index, i32) -> ()
+  return
+}
+
+//--- helper.mlir
+!sig = tensor<2x1xi32, #pld.dist>
+func.func private @handshake(%sig: !sig, %me: index, %peer: index) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1 : i32
+  %minus = arith.constant -1 : i32
+  "pld.system_notify"(%sig, %peer, %me, %c0, %one) {op = #pld.notify_op<"atomic_add">} : (!sig, index, index, index, i32) -> ()
+  "pld.system_wait"(%sig, %peer, %c0, %one) {cmp = #pld.wait_cmp<"ge">} : (!sig, index, index, i32) -> ()
+  "pld.system_notify"(%sig, %me, %peer, %c0, %minus) {op = #pld.notify_op<"atomic_add">} : (!sig, index, index, index, i32) -> ()
+  return
+}
+func.func @k(%sig: !sig) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %ctx = "pld.system_get_comm_ctx"(%sig) : (!sig) -> !pld.ctx
+  %me32 = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %me = arith.index_cast %me32 : i32 to index
+  %c1 = arith.constant 1 : index
+  %peer = arith.subi %c1, %me : index
+  func.call @handshake(%sig, %me, %peer) : (!sig, index, index) -> ()
   return
 }
 
