@@ -193,6 +193,21 @@ pub fn remove_partial() {
 /// it was. The error says which of the two failed (a file in a directory
 /// where no file can be made, `/proc/version`, fails at the first).
 pub fn replace_whole(target: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
+    replace_whole_unless(target, bytes, &|| false)
+}
+
+/// How much of a file one write call takes: a stop is seen between two,
+/// and the process can end between two (a single write of a GiB runs to
+/// its end whatever signal comes).
+const WRITE_CHUNK: usize = 16 << 20;
+
+/// [`replace_whole`], given up between two chunks once `stop` says so:
+/// the temporary file is removed and the error says it was stopped.
+pub fn replace_whole_unless(
+    target: &std::path::Path,
+    bytes: &[u8],
+    stop: &dyn Fn() -> bool,
+) -> Result<(), String> {
     let name = target
         .file_name()
         .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
@@ -202,7 +217,7 @@ pub fn replace_whole(target: &std::path::Path, bytes: &[u8]) -> Result<(), Strin
     // file gets the umask's).
     let kept = std::fs::metadata(target).ok().map(|m| m.permissions());
     *partial() = Some(temporary.clone());
-    let written = std::fs::write(&temporary, bytes)
+    let written = write_chunks(&temporary, bytes, stop)
         .and_then(|()| match kept {
             Some(permissions) => std::fs::set_permissions(&temporary, permissions),
             None => Ok(()),
@@ -217,6 +232,26 @@ pub fn replace_whole(target: &std::path::Path, bytes: &[u8]) -> Result<(), Strin
     }
     *partial() = None;
     written
+}
+
+/// Writes `bytes` to a new file at `path` in [`WRITE_CHUNK`]s, an error
+/// (`Interrupted`) once `stop` says so.
+fn write_chunks(
+    path: &std::path::Path,
+    bytes: &[u8],
+    stop: &dyn Fn() -> bool,
+) -> std::io::Result<()> {
+    let mut file = std::fs::File::create(path)?;
+    for chunk in bytes.chunks(WRITE_CHUNK) {
+        if stop() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::Interrupted,
+                "stopped",
+            ));
+        }
+        file.write_all(chunk)?;
+    }
+    Ok(())
 }
 
 /// The input of a tool run: its text, and the name diagnostics give it

@@ -4,24 +4,21 @@
 //! of what was done says how many were written; one the watchdog's grace
 //! cut short is removed, never left half-written under its name.
 
-/// The directory being written, and the files written to it so far.
+/// The directory being written.
 pub struct OutputDir<'d> {
     dir: &'d str,
-    /// What was done before the writing began, for the account.
-    before: String,
-    written: usize,
 }
+
+/// The files written whole so far by this process (the buffers, then the
+/// goldens, are written by two [`OutputDir`]s): the account says them all.
+static WRITTEN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 impl<'d> OutputDir<'d> {
     /// Creates `dir` if missing; the writing is the phase from now on.
     pub fn open(dir: &'d str) -> Result<Self, String> {
         crate::files::create_output_dir(dir)?;
         crate::watch::phase(format!("writing the outputs to {dir}"));
-        Ok(OutputDir {
-            dir,
-            before: crate::watch::done_so_far(),
-            written: 0,
-        })
+        Ok(OutputDir { dir })
     }
 
     /// Writes `DIR/<name>` whole, unless Ctrl-C was pressed (an error then,
@@ -31,17 +28,20 @@ impl<'d> OutputDir<'d> {
         if crate::watch::interrupted() {
             return Err(format!("interrupted before writing '{path}'"));
         }
-        crate::files::replace_whole(std::path::Path::new(&path), bytes)
-            .map_err(|e| format!("cannot write '{path}': {e}"))?;
-        self.written += 1;
-        let written = format!(
+        // Ctrl-C during the file gives it up: no file cut short is left.
+        crate::files::replace_whole_unless(std::path::Path::new(&path), bytes, &|| {
+            crate::watch::interrupted()
+        })
+        .map_err(|e| match crate::watch::interrupted() {
+            true => format!("interrupted while writing '{path}'"),
+            false => format!("cannot write '{path}': {e}"),
+        })?;
+        // What ran before is over (the writing follows the last run).
+        let written = WRITTEN.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        crate::watch::done(format!(
             "{} written whole",
-            pld_ir::diag::count(self.written, "output file")
-        );
-        crate::watch::done(match self.before.is_empty() {
-            true => written,
-            false => format!("{}; {written}", self.before),
-        });
+            pld_ir::diag::count(written, "output file")
+        ));
         Ok(())
     }
 }
@@ -60,7 +60,7 @@ mod tests {
         let mut out = OutputDir::open(&dir_text).unwrap();
         out.write("a.npy", b"first").unwrap();
         assert_eq!(std::fs::read(dir.join("a.npy")).unwrap(), b"first");
-        assert!(crate::watch::done_so_far().ends_with("1 output file written whole"));
+        assert!(crate::watch::done_so_far().ends_with("output file written whole"));
         // Ctrl-C, as this thread sees it (the scoped stop leaves the
         // process's other tests alone).
         let stop = interrupt::Stop::default();
