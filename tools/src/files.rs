@@ -353,6 +353,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_write_stopped_between_chunks_leaves_no_file() {
+        // recheck26 M1: a GiB written in one call ran on past Ctrl-C.
+        let dir = std::env::temp_dir().join(format!("pld-chunks-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("big.npy");
+        let bytes = vec![7u8; 3 * WRITE_CHUNK];
+        let calls = std::cell::Cell::new(0);
+        // Stopped after the first chunk.
+        let stop = || {
+            calls.set(calls.get() + 1);
+            calls.get() > 1
+        };
+        assert!(replace_whole_unless(&target, &bytes, &stop).is_err());
+        assert_eq!(calls.get(), 2);
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+        replace_whole_unless(&target, &bytes, &|| false).unwrap();
+        assert_eq!(std::fs::read(&target).unwrap().len(), bytes.len());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn a_partial_file_is_removed_when_the_process_is_ended() {
         // What the watchdog does before it ends pld-run while a file of
         // --output-dir is being written (trust26 H1).
