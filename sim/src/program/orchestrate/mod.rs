@@ -1038,7 +1038,7 @@ impl ProgramRun {
                 .unwrap_or_default();
             let check = if check {
                 let mine = |rank: usize| local.contains(&members[rank]);
-                check_call(&info, &taken, &mine)
+                check_call(&info, &taken, &mine).map_err(|why| self.made_elsewhere(&call, why))
             } else {
                 Err(Unchecked::NotAsked)
             };
@@ -1070,6 +1070,41 @@ impl ProgramRun {
             }
         }
         reports
+    }
+
+    /// `why` a call cannot be compared, with where its missing members
+    /// made it when they ran the same kernel (or builtin) of its comm
+    /// domain from another place: "not every member ran this call" alone
+    /// read as if they had skipped it (progs26 MED-2).
+    fn made_elsewhere(&self, call: &Call, why: Unchecked) -> Unchecked {
+        let Unchecked::Cannot(reason) = &why else {
+            return why;
+        };
+        let (device, index) = call.first;
+        let same = |task: &Task| match (&self.plan.tasks[device][index], task) {
+            (Task::Kernel(a), Task::Kernel(b)) => a.kernel == b.kernel && a.location != b.location,
+            (Task::Builtin(a), Task::Builtin(b)) => {
+                a.collective.kind == b.collective.kind && a.location != b.location
+            }
+            _ => false,
+        };
+        let members = &self.plan.domains[call.domain].devices;
+        let mut places: Vec<(usize, &str)> = Vec::new();
+        for (rank, _) in call.tasks.iter().enumerate().filter(|(_, t)| t.is_none()) {
+            let tasks = &self.plan.tasks[members[rank]];
+            let other = tasks.iter().find(|t| same(t) && self.domain_of(t) == call.domain);
+            places.extend(other.map(|t| (members[rank], location_of(t))));
+        }
+        let Some(&(_, place)) = places.first() else {
+            return why;
+        };
+        let devices: Vec<String> = places.iter().map(|(d, _)| d.to_string()).collect();
+        Unchecked::Cannot(format!(
+            "{reason} here: device{} {} made it from another place ({place}); --check compares \
+             a call whose members all make it from one place",
+            if devices.len() == 1 { "" } else { "s" },
+            devices.join(", ")
+        ))
     }
 
     /// The collectives of a kernel call after its first, each a call of
@@ -1536,6 +1571,14 @@ fn shares_bytes(a: &Task, b: &Task) -> bool {
 }
 
 /// The tensor arguments of a kernel task, in parameter order.
+/// Where a task was called or its collective written.
+fn location_of(task: &Task) -> &str {
+    match task {
+        Task::Builtin(b) => &b.location,
+        Task::Kernel(k) => &k.location,
+    }
+}
+
 fn tensors_of(task: &KernelTask) -> Vec<&TensorRef> {
     task.args
         .iter()

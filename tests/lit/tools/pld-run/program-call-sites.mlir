@@ -69,6 +69,13 @@
 // SUM: <f4 (1, 16): 40800000 x 16
 // RUN: python3 %S/Inputs/npy.py show %t/out/p.rank1.npy | FileCheck %s --check-prefix=MAX
 // MAX: <f4 (1, 16): 3f800000 x 16
+//
+// One kernel called from the two branches of a CHIP scf.if (the odd
+// devices take one, the even ones the other): --check says where the
+// other members made the call ("not every member ran this call" alone read
+// as if they had skipped it: progs26 MED-2).
+// RUN: not pld-run %t/branches.mlir --ranks 4 --check 2>&1 | FileCheck %s --check-prefix=BRANCHES
+// BRANCHES: pld-run: error: {{.*}}branches.mlir:11:5: --check cannot compare pld.tensor_allreduce: not every member of the comm domain ran this call here: devices 1, 3 made it from another place ({{.*}}branches.mlir:9:5); --check compares a call whose members all make it from one place
 
 //--- ops.mlir
 !v = tensor<1x64xf32, #pld.dist>
@@ -410,5 +417,43 @@ func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
     gpu.yield
   }) : (index) -> ()
   %h = "pld.tensor_allreduce"(%w) {op = #pld.reduce_op<"sum">} : (!v) -> !v
+  return
+}
+
+//--- branches.mlir
+!x = tensor<1x16xf32, #pld.dist>
+!ks = tensor<4x1xi32, #pld.dist>
+func.func @k(%x: !x, %s: !ks) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %0 = "pld.tensor_allreduce"(%x, %s) {op = #pld.reduce_op<"sum">} : (!x, !ks) -> !x
+  return
+}
+func.func @step(%x: !x, %s: !ks, %odd: i1) attributes {pld.kind = #pld.func_kind<"chip">} {
+  scf.if %odd {
+    func.call @k(%x, %s) : (!x, !ks) -> ()
+  } else {
+    func.call @k(%x, %s) : (!x, !ks) -> ()
+  }
+  return
+}
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %xb = arith.constant 64 : i64
+  %sb = arith.constant 16 : i64
+  %xbuf = "pld.tensor_alloc_window_buffer"(%xb) {name = "x"} : (i64) -> !pld.ptr
+  %sbuf = "pld.tensor_alloc_window_buffer"(%sb) {name = "s"} : (i64) -> !pld.ptr
+  %x = "pld.tensor_window"(%xbuf) : (!pld.ptr) -> !x
+  %s = "pld.tensor_window"(%sbuf) : (!pld.ptr) -> !ks
+  scf.for %d = %c0 to %c4 step %c1 {
+    "pld.dispatch"(%d) ({
+      %di = arith.index_cast %d : index to i64
+      %one = arith.constant 1 : i64
+      %bit = arith.andi %di, %one : i64
+      %odd = arith.trunci %bit : i64 to i1
+      func.call @step(%x, %s, %odd) : (!x, !ks, i1) -> ()
+      gpu.yield
+    }) : (index) -> ()
+  }
   return
 }
