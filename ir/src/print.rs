@@ -17,6 +17,9 @@ pub struct PrintOptions {
     /// `--mlir-elide-elementsattrs-if-larger=N`: elements attributes with
     /// more than N elements print as `dense_resource<__elided__>`.
     pub elide_elements_larger_than: Option<usize>,
+    /// `--mlir-print-local-scope`: attributes and types written out where
+    /// they are used, no `#alias = ...` at the top, and locations inline.
+    pub local_scope: bool,
 }
 
 /// MLIR's printing flags for `options`.
@@ -27,6 +30,9 @@ pub fn flags(options: PrintOptions) -> OperationPrintingFlags {
     }
     if options.generic {
         flags = flags.print_generic_operation_form();
+    }
+    if options.local_scope {
+        flags = flags.use_local_scope();
     }
     if let Some(limit) = options.elide_elements_larger_than {
         flags = flags.elide_large_elements_attributes(limit);

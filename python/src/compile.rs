@@ -43,6 +43,7 @@ pub fn opt<'py>(
             generic: printing.1,
             nameloc_as_prefix: printing.2,
             elide_elements_larger_than: None,
+            local_scope: false,
         },
         ..Options::default()
     };

@@ -85,6 +85,10 @@ struct Cli {
     /// thread (function passes otherwise run on MLIR's thread pool).
     #[arg(long = "mlir-disable-threading")]
     disable_threading: bool,
+    /// Print attributes and types where they are used, without aliases, and
+    /// locations inline.
+    #[arg(long = "mlir-print-local-scope")]
+    print_local_scope: bool,
     /// Name SSA values after their name locations (`%__allreduce_signal_0`).
     #[arg(long = "mlir-use-nameloc-as-prefix")]
     nameloc_as_prefix: bool,
@@ -209,6 +213,7 @@ fn main() {
             generic: cli.print_generic,
             nameloc_as_prefix: cli.nameloc_as_prefix,
             elide_elements_larger_than: cli.elide_elementsattrs_if_larger,
+            local_scope: cli.print_local_scope,
         },
         disable_threading: cli.disable_threading,
         timing: cli.timing,

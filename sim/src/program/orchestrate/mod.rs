@@ -1092,7 +1092,9 @@ impl ProgramRun {
         let mut places: Vec<(usize, &str)> = Vec::new();
         for (rank, _) in call.tasks.iter().enumerate().filter(|(_, t)| t.is_none()) {
             let tasks = &self.plan.tasks[members[rank]];
-            let other = tasks.iter().find(|t| same(t) && self.domain_of(t) == call.domain);
+            let other = tasks
+                .iter()
+                .find(|t| same(t) && self.domain_of(t) == call.domain);
             places.extend(other.map(|t| (members[rank], location_of(t))));
         }
         let Some(&(_, place)) = places.first() else {
