@@ -47,7 +47,8 @@ pub fn check_mesh_signal(signal: &TensorInfo) -> Result<(), String> {
             signal.rank()
         ));
     }
-    ranks_fit(signal.dim(0), "signal dim 0")?;
+    // (Its rows are at least the ranks, not their count: a [65, 1] signal
+    // serves 64 ranks, as on the HOST rail.)
     match (signal.dim(0), signal.dim(1)) {
         (_, Some(1) | None) => Ok(()),
         // [2NR - 2, NR]: the ring's shape.
@@ -62,9 +63,10 @@ pub fn check_mesh_signal(signal: &TensorInfo) -> Result<(), String> {
     }
 }
 
-/// A static rank count read off a signal (`which` dimension) is one a
-/// CommContext holds: it has [`RING_MAX_RANKS`] windows, so a kernel shaped
-/// for more ranks could never run.
+/// A static rank count read off a signal (`which` dimension: the ring's
+/// columns, the CHIP rail's rows) is one a CommContext holds: it has
+/// [`RING_MAX_RANKS`] windows, so a kernel shaped for more ranks could
+/// never run. (A mesh signal's rows only bound the ranks from above.)
 pub fn ranks_fit(ranks: Option<i64>, which: &str) -> Result<(), String> {
     match ranks {
         Some(n) if n > RING_MAX_RANKS => Err(format!(
