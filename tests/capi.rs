@@ -1280,3 +1280,49 @@ fn a_shard_module_runs_as_pld_run_runs_it() {
     api::pldRunResultDestroy(result);
     api::pldProgramDestroy(program);
 }
+
+#[test]
+fn a_check_that_cannot_be_made_is_a_finding() {
+    // embed26 M1: a kernel holding two collectives cannot be compared with
+    // a golden; pld-run --check fails on it, the C API said the run was
+    // clean (pldRunResultIsOk) with the reason in the call's note only.
+    let (context, sink) = host_context();
+    let two = r#"func.func @two(%d: tensor<1x8xf32, #pld.dist>, %s: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %a = "pld.tensor_allreduce"(%d, %s) {op = #pld.reduce_op<"sum">} : (tensor<1x8xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>) -> tensor<1x8xf32, #pld.dist>
+  %b = "pld.tensor_allreduce"(%a, %s) {op = #pld.reduce_op<"max">} : (tensor<1x8xf32, #pld.dist>, tensor<2x1xi32, #pld.dist>) -> tensor<1x8xf32, #pld.dist>
+  return
+}
+"#;
+    let program = program_of(&context, &sink, "two.mlir", two, 2);
+    let options = api::pldRunOptionsCreate();
+    // Check is on by default.
+    let result = run_plain(&program, options.ptr);
+    assert!(!result.ptr.is_null(), "{:?}", messages(&sink));
+    let found = findings(&result);
+    assert!(!api::pldRunResultIsOk(result_of(&result)));
+    assert_eq!(
+        finding_kinds(&result),
+        [FindingKind::Uncheckable; 2],
+        "{found:?}"
+    );
+    let message = host::text(api::pldRunResultGetFindingMessage(result_of(&result), 0));
+    assert!(
+        message.contains("check cannot compare pld.tensor_allreduce"),
+        "{message}"
+    );
+    assert!(message.contains("@two has 2 collectives"), "{message}");
+    assert_eq!(found[0].3, ["two.mlir:2:8"]);
+    assert_eq!(found[1].3, ["two.mlir:3:8"]);
+    api::pldRunResultDestroy(result);
+    // Without the check there is nothing to make.
+    api::pldRunOptionsSetCheck(api::PldRunOptions { ptr: options.ptr }, false);
+    let result = run_plain(&program, options.ptr);
+    assert!(
+        api::pldRunResultIsOk(result_of(&result)),
+        "{:?}",
+        findings(&result)
+    );
+    api::pldRunResultDestroy(result);
+    api::pldRunOptionsDestroy(options);
+    api::pldProgramDestroy(program);
+}

@@ -30,12 +30,13 @@ pub enum FindingKind {
     SharedQueue = 10,
     UnwaitedCopy = 11,
     TimeLimit = 12,
+    Uncheckable = 13,
 }
 
 impl FindingKind {
     /// Every kind, in the order of their values.
     #[cfg(test)]
-    pub(crate) const ALL: [FindingKind; 13] = [
+    pub(crate) const ALL: [FindingKind; 14] = [
         FindingKind::Error,
         FindingKind::Deadlock,
         FindingKind::Leak,
@@ -49,6 +50,7 @@ impl FindingKind {
         FindingKind::SharedQueue,
         FindingKind::UnwaitedCopy,
         FindingKind::TimeLimit,
+        FindingKind::Uncheckable,
     ];
 
     /// The kind of an explorer finding.
@@ -87,6 +89,9 @@ pub struct Call {
     pub ranks: Vec<RankCheck>,
     /// Why it was not checked; empty when it was.
     pub note: String,
+    /// A check was asked for and this call cannot be compared (the note
+    /// says why): a finding, as `pld-run --check` fails on it.
+    pub uncheckable: bool,
 }
 
 impl Call {
@@ -123,7 +128,27 @@ impl Call {
             kernel,
             ranks: vec![nothing; ranks],
             note,
+            uncheckable: false,
         }
+    }
+
+    /// [`Call::unchecked`] where a check was asked for and cannot be made.
+    pub fn uncheckable(mut self) -> Call {
+        self.uncheckable = true;
+        self
+    }
+
+    /// The finding of a call a check was asked for and cannot compare.
+    pub fn uncheckable_finding(&self) -> Option<Finding> {
+        let mut finding = Finding::message(
+            FindingKind::Uncheckable,
+            format!(
+                "{}: check cannot compare {}: {}",
+                self.location, self.collective, self.note
+            ),
+        );
+        finding.locations = vec![self.location.clone()];
+        self.uncheckable.then_some(finding)
     }
 
     /// The call with the checks `checks` (`rank` counting in its domain).

@@ -258,6 +258,8 @@ fn record(
     counters: Vec<Counters>,
 ) {
     report.schedules += 1;
+    // A check asked for and not made is a finding, as pld-run fails on it.
+    findings.extend(calls.iter().filter_map(Call::uncheckable_finding));
     match seed {
         None => report.findings = findings,
         Some(seed) => {
@@ -449,9 +451,10 @@ fn kernel_calls(
 ) -> Vec<Call> {
     let ranks = inputs.len();
     let outcome = &finished.outcome;
+    let finished_run = outcome.deadlock.is_none() && outcome.errors.is_empty();
     let checks = if !check {
         Err("not checked (the run options' check is off)".to_string())
-    } else if outcome.deadlock.is_some() || !outcome.errors.is_empty() {
+    } else if !finished_run {
         Err("not checked: the run did not finish".to_string())
     } else if kernel.collectives.len() > 1 {
         Err(format!(
@@ -479,7 +482,12 @@ fn kernel_calls(
                     format!("{} has no numeric result to compare", c.op()),
                 ),
                 (Err(note), true) => {
-                    Call::unchecked(c.op(), c.location.clone(), name, ranks, note.clone())
+                    let call =
+                        Call::unchecked(c.op(), c.location.clone(), name, ranks, note.clone());
+                    match check && finished_run {
+                        true => call.uncheckable(),
+                        false => call,
+                    }
                 }
             }
         })
@@ -632,7 +640,14 @@ fn whole_calls(finished: &ProgramOutcome, world: usize, check: bool) -> Vec<Call
                     "not checked (the run options' check is off)".into(),
                 ),
                 Err(note) => {
-                    Call::unchecked(op, call.location.clone(), kernel, ranks, note.to_string())
+                    let unchecked =
+                        Call::unchecked(op, call.location.clone(), kernel, ranks, note.to_string());
+                    match note {
+                        pld_sim::program::orchestrate::Unchecked::Cannot(_) => {
+                            unchecked.uncheckable()
+                        }
+                        _ => unchecked,
+                    }
                 }
             }
         })

@@ -110,6 +110,10 @@ typedef enum PldFindingKind {
   /// The run reached its time limit (pldRunOptionsSetTimeLimit) and was
   /// stopped before it ended; its calls are not checked.
   PldFindingTimeLimit = 12,
+  /// A call the run's check cannot compare with a golden (a kernel holding
+  /// several collectives, members making it from different places): its
+  /// note says why (pld-run --check fails on it too).
+  PldFindingUncheckable = 13,
 } PldFindingKind;
 
 //===----------------------------------------------------------------------===//

@@ -53,6 +53,7 @@ from ._results import (
     RunError,
     RunResult,
     Stats,
+    Uncheckable,
     WrongElement,
     WrongResult,
 )
@@ -83,6 +84,7 @@ __all__ = [
     "Source",
     "Stats",
     "TimeLimitError",
+    "Uncheckable",
     "WrongElement",
     "WrongResult",
     "explore",

@@ -100,6 +100,9 @@ class Call:
     time: float
     checks: list[RankCheck] | None
     unchecked: str | None
+    #: ``check=True`` asked for a comparison this call cannot have
+    #: (``unchecked`` says why): an ``Uncheckable`` finding.
+    uncheckable: bool = False
 
     @property
     def ok(self) -> bool:
@@ -171,6 +174,21 @@ class WrongResult:
 
 
 @dataclass(frozen=True)
+class Uncheckable:
+    """A call ``check=True`` cannot compare with a golden (a kernel holding
+    several collectives, members making it from different places): a
+    finding, as ``pld-run --check`` fails on it."""
+
+    call: Call
+
+    def __str__(self) -> str:
+        return (
+            f"check cannot compare {self.call.kind} at {self.call.location}: "
+            f"{self.call.unchecked}"
+        )
+
+
+@dataclass(frozen=True)
 class RunError:
     """A fault the simulator caught in a rank (an address outside every
     window, a violated constraint, a kernel that panicked): ``message`` as
@@ -185,7 +203,7 @@ class RunError:
         return self.message
 
 
-Finding = Union[Deadlock, Leak, WrongResult, RunError]
+Finding = Union[Deadlock, Leak, WrongResult, Uncheckable, RunError]
 
 
 @dataclass(frozen=True)
@@ -222,6 +240,8 @@ class RunResult:
             for check in call.checks or []:
                 if not check.ok:
                     found.append(WrongResult(call, check))
+            if call.uncheckable:
+                found.append(Uncheckable(call))
         return found
 
     @property
@@ -327,6 +347,7 @@ def _call(raw: dict[str, Any]) -> Call:
         time=raw["time"],
         checks=None if checks is None else [_check(c) for c in checks],
         unchecked=raw["unchecked"],
+        uncheckable=raw.get("uncheckable", False),
     )
 
 

@@ -38,6 +38,9 @@ pub struct Call {
     pub time: Duration,
     /// The check per rank, or why there is none.
     pub checks: Result<Vec<RankCheck>, String>,
+    /// A check was asked for and this call cannot be compared (`checks`
+    /// says why): a finding, as `pld-run --check` fails on it.
+    pub uncheckable: bool,
 }
 
 /// A rank stuck at the deadlock, and the cell it waits on.
@@ -207,6 +210,7 @@ fn call_dict<'py>(py: Python<'py>, call: &Call) -> PyResult<Bound<'py, PyDict>> 
     d.set_item("root", call.root)?;
     d.set_item("ranks", call.ranks)?;
     d.set_item("time", call.time.as_secs_f64())?;
+    d.set_item("uncheckable", call.uncheckable)?;
     match &call.checks {
         Ok(checks) => {
             let list = PyList::empty(py);

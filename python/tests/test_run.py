@@ -127,6 +127,54 @@ def test_a_whole_program(example) -> None:
     assert all(c.ok for c in result.calls)
 
 
+TWO_COLLECTIVES = """
+!x = tensor<1x8xf32, #pld.dist>
+!s = tensor<2x1xi32, #pld.dist>
+func.func @two(%x: !x, %s: !s) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %a = "pld.tensor_allreduce"(%x, %s) {op = #pld.reduce_op<"sum">} : (!x, !s) -> !x
+  %b = "pld.tensor_allreduce"(%a, %s) {op = #pld.reduce_op<"max">} : (!x, !s) -> !x
+  return
+}
+func.func @step(%x: !x, %s: !s) attributes {pld.kind = #pld.func_kind<"chip">} {
+  func.call @two(%x, %s) : (!x, !s) -> ()
+  return
+}
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %xb = arith.constant 32 : i64
+  %sb = arith.constant 8 : i64
+  %xp = "pld.tensor_alloc_window_buffer"(%xb) {name = "x"} : (i64) -> !pld.ptr
+  %sp = "pld.tensor_alloc_window_buffer"(%sb) {name = "s"} : (i64) -> !pld.ptr
+  %x = "pld.tensor_window"(%xp) : (!pld.ptr) -> !x
+  %s = "pld.tensor_window"(%sp) : (!pld.ptr) -> !s
+  scf.for %d = %c0 to %c2 step %c1 {
+    "pld.dispatch"(%d) ({
+      func.call @step(%x, %s) : (!x, !s) -> ()
+      gpu.yield
+    }) : (index) -> ()
+  }
+  return
+}
+"""
+
+
+def test_a_check_that_cannot_be_made_is_a_finding() -> None:
+    """embed26 M1: a program whose kernel holds two collectives was ok=True
+    under check=True, where pld-run --check fails: each of its calls is an
+    Uncheckable finding now."""
+    result = pld.run(TWO_COLLECTIVES, ranks=2, check=True)
+    assert [c.reduce for c in result.calls] == ["sum", "max"]
+    assert not result.ok
+    found = [f for f in result.findings if isinstance(f, pld.Uncheckable)]
+    assert len(found) == 2, result.findings
+    assert "@two has 2 collectives" in str(found[1]), str(found[1])
+    assert str(found[0]).startswith("check cannot compare pld.tensor_allreduce at ")
+    plain = pld.run(TWO_COLLECTIVES, ranks=2, check=False)
+    assert plain.ok, plain.findings
+
+
 # --- the same run through pld-run --------------------------------------------
 
 def read_outputs(directory: Path, ranks: int) -> list[dict[str, np.ndarray]]:

@@ -150,6 +150,11 @@ fn call(request: &Request, run: &ProgramRun, call: &CallReport) -> Call {
             true => call.check.clone().map_err(|why| why.to_string()),
             false => Err("not checked (check=False)".into()),
         },
+        uncheckable: request.check
+            && matches!(
+                call.check,
+                Err(pld_sim::program::orchestrate::Unchecked::Cannot(_))
+            ),
     }
 }
 
