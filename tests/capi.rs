@@ -1326,3 +1326,75 @@ fn a_check_that_cannot_be_made_is_a_finding() {
     api::pldRunOptionsDestroy(options);
     api::pldProgramDestroy(program);
 }
+
+#[test]
+fn a_calls_ranks_are_the_devices_of_its_comm_domain() {
+    // embed26 M2: a call over a subset of the devices counts its ranks in
+    // its comm domain; pldRunResultGetCallDevice says which device each is
+    // (devices 2 and 3 run the pair's allreduce here, as its ranks 0, 1).
+    let (context, sink) = host_context();
+    let program = program_of(&context, &sink, "pair.mlir", PAIR_ON_2_3, 4);
+    let options = api::pldRunOptionsCreate();
+    api::pldRunOptionsSetCheck(api::PldRunOptions { ptr: options.ptr }, false);
+    let result = run_plain(&program, options.ptr);
+    assert!(!result.ptr.is_null(), "{:?}", messages(&sink));
+    let r = || result_of(&result);
+    let pair = (0..api::pldRunResultGetNumCalls(r()))
+        .find(|&c| api::pldRunResultGetCallNumRanks(r(), c) == 2)
+        .expect("the pair's call");
+    let devices: Vec<isize> = (0..2)
+        .map(|k| api::pldRunResultGetCallDevice(r(), pair, k))
+        .collect();
+    assert_eq!(devices, [2, 3]);
+    assert_eq!(api::pldRunResultGetCallDevice(r(), pair, 2), -1);
+    api::pldRunResultDestroy(result);
+    api::pldRunOptionsDestroy(options);
+    api::pldProgramDestroy(program);
+}
+
+/// tests/lit/tools/pld-run/two-domain-kernel.mlir's program with the pair
+/// on devices 2 and 3.
+const PAIR_ON_2_3: &str = r#"!x = tensor<1x8xf32, #pld.dist>
+!all = tensor<4x1xi32, #pld.dist>
+!pair = tensor<2x1xi32, #pld.dist>
+func.func @both(%x: !x, %s: !all, %p: !x, %q: !pair) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %0 = "pld.tensor_allreduce"(%x, %s) {op = #pld.reduce_op<"sum">} : (!x, !all) -> !x
+  %1 = "pld.tensor_allreduce"(%p, %q) {op = #pld.reduce_op<"max">} : (!x, !pair) -> !x
+  return
+}
+func.func @one(%x: !x, %s: !all) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %0 = "pld.tensor_allreduce"(%x, %s) {op = #pld.reduce_op<"sum">} : (!x, !all) -> !x
+  return
+}
+func.func @pair(%x: !x, %s: !all, %p: !x, %q: !pair) attributes {pld.kind = #pld.func_kind<"chip">} {
+  func.call @both(%x, %s, %p, %q) : (!x, !all, !x, !pair) -> ()
+  return
+}
+func.func @rest(%x: !x, %s: !all) attributes {pld.kind = #pld.func_kind<"chip">} {
+  func.call @one(%x, %s) : (!x, !all) -> ()
+  return
+}
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %b32 = arith.constant 32 : i64
+  %b16 = arith.constant 16 : i64
+  %b8 = arith.constant 8 : i64
+  %xb = "pld.tensor_alloc_window_buffer"(%b32) {name = "x"} : (i64) -> !pld.ptr
+  %sb = "pld.tensor_alloc_window_buffer"(%b16) {name = "s"} : (i64) -> !pld.ptr
+  %pb = "pld.tensor_alloc_window_buffer"(%b32) {name = "p"} : (i64) -> !pld.ptr
+  %qb = "pld.tensor_alloc_window_buffer"(%b8) {name = "q"} : (i64) -> !pld.ptr
+  %x = "pld.tensor_window"(%xb) : (!pld.ptr) -> !x
+  %s = "pld.tensor_window"(%sb) : (!pld.ptr) -> !all
+  %p = "pld.tensor_window"(%pb) : (!pld.ptr) -> !x
+  %q = "pld.tensor_window"(%qb) : (!pld.ptr) -> !pair
+  %c3 = arith.constant 3 : index
+  "pld.dispatch"(%c2) ({ func.call @pair(%x, %s, %p, %q) : (!x, !all, !x, !pair) -> ()  gpu.yield }) : (index) -> ()
+  "pld.dispatch"(%c3) ({ func.call @pair(%x, %s, %p, %q) : (!x, !all, !x, !pair) -> ()  gpu.yield }) : (index) -> ()
+  "pld.dispatch"(%c0) ({ func.call @rest(%x, %s) : (!x, !all) -> ()  gpu.yield }) : (index) -> ()
+  "pld.dispatch"(%c1) ({ func.call @rest(%x, %s) : (!x, !all) -> ()  gpu.yield }) : (index) -> ()
+  return
+}
+
+"#;

@@ -566,6 +566,18 @@ pub extern "C" fn pldRunResultGetCallNumRanks(result: PldRunResult, call: isize)
 }
 
 #[no_mangle]
+pub extern "C" fn pldRunResultGetCallDevice(
+    result: PldRunResult,
+    call: isize,
+    rank: isize,
+) -> isize {
+    result_value(result, -1, |r| {
+        let c = r.calls.get(index(call))?;
+        (index(rank) < c.ranks.len()).then(|| count(c.device(index(rank))))?
+    })
+}
+
+#[no_mangle]
 pub extern "C" fn pldRunResultGetCallCheck(
     result: PldRunResult,
     call: isize,

@@ -92,6 +92,9 @@ pub struct Call {
     /// A check was asked for and this call cannot be compared (the note
     /// says why): a finding, as `pld-run --check` fails on it.
     pub uncheckable: bool,
+    /// The device of each rank of its comm domain (a program's call);
+    /// empty when rank r is device r (a kernel run on its own).
+    pub devices: Vec<usize>,
 }
 
 impl Call {
@@ -129,7 +132,19 @@ impl Call {
             ranks: vec![nothing; ranks],
             note,
             uncheckable: false,
+            devices: Vec::new(),
         }
+    }
+
+    /// The call with the devices of its comm domain's ranks.
+    pub fn on_devices(mut self, devices: Vec<usize>) -> Call {
+        self.devices = devices;
+        self
+    }
+
+    /// The device of rank `rank` of its comm domain.
+    pub fn device(&self, rank: usize) -> usize {
+        self.devices.get(rank).copied().unwrap_or(rank)
     }
 
     /// [`Call::unchecked`] where a check was asked for and cannot be made.

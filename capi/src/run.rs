@@ -266,14 +266,21 @@ fn record(
             for call in &calls {
                 for (rank, check) in call.ranks.iter().enumerate() {
                     if check.check == crate::report::Check::Wrong {
+                        // A finding's ranks are devices (a program's call
+                        // may run on a comm domain of some of them).
+                        let device = call.device(rank);
+                        let on = match call.devices.is_empty() {
+                            true => format!("rank {rank}"),
+                            false => format!("device {device} (rank {rank} of its comm domain)"),
+                        };
                         let mut wrong = Finding::message(
                             FindingKind::WrongResult,
                             format!(
-                                "wrong result of {} at {} on rank {rank}: {} wrong elements",
+                                "wrong result of {} at {} on {on}: {} wrong elements",
                                 call.collective, call.location, check.wrong
                             ),
                         );
-                        wrong.ranks = vec![rank];
+                        wrong.ranks = vec![device];
                         wrong.locations = vec![call.location.clone()];
                         wrong.key = format!("wrong {} {rank}", call.location);
                         findings.push(wrong);
@@ -630,7 +637,8 @@ fn whole_calls(finished: &ProgramOutcome, world: usize, check: bool) -> Vec<Call
             let ranks = if call.ranks > 0 { call.ranks } else { world };
             let op = call.kind.op_name();
             let kernel = call.kernel.clone().unwrap_or_default();
-            match &call.check {
+            let devices = call.devices.clone();
+            let made = match &call.check {
                 Ok(checks) => Call::checked(op, call.location.clone(), kernel, ranks, checks),
                 Err(_) if !check => Call::unchecked(
                     op,
@@ -649,7 +657,8 @@ fn whole_calls(finished: &ProgramOutcome, world: usize, check: bool) -> Vec<Call
                         _ => unchecked,
                     }
                 }
-            }
+            };
+            made.on_devices(devices)
         })
         .collect()
 }

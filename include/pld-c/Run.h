@@ -327,6 +327,13 @@ PLD_CAPI_EXPORTED MlirStringRef pldRunResultGetCallKernel(PldRunResult result,
 PLD_CAPI_EXPORTED intptr_t pldRunResultGetCallNumRanks(PldRunResult result,
                                                       intptr_t call);
 
+/// The device (0 to the program's ranks - 1) that is rank `rank` of the
+/// call's comm domain; rank r is device r for a kernel run on its own, -1 out
+/// of range. A finding's ranks (pldRunResultGetFindingRank) are devices.
+PLD_CAPI_EXPORTED intptr_t pldRunResultGetCallDevice(PldRunResult result,
+                                                    intptr_t call,
+                                                    intptr_t rank);
+
 /// How rank `rank`'s result compared with its golden.
 PLD_CAPI_EXPORTED PldCheck pldRunResultGetCallCheck(PldRunResult result,
                                                     intptr_t call,

@@ -103,6 +103,9 @@ class Call:
     #: ``check=True`` asked for a comparison this call cannot have
     #: (``unchecked`` says why): an ``Uncheckable`` finding.
     uncheckable: bool = False
+    #: The device of each rank of its comm domain (``devices[r]`` runs rank
+    #: r; a check's ``rank`` counts within the domain).
+    devices: tuple[int, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -167,9 +170,14 @@ class WrongResult:
             f"{list(w.index)} expected {w.expected_text}, got {w.got_text}"
             for w in self.check.first_wrong
         )
+        rank = self.check.rank
+        devices = self.call.devices
+        on = f"rank {rank}"
+        if rank < len(devices) and devices[rank] != rank:
+            on = f"device {devices[rank]} (rank {rank} of its comm domain)"
         return (
-            f"wrong result of {self.call.kind} at {self.call.location} on rank "
-            f"{self.check.rank}: {self.check.wrong} wrong elements; first: {first}"
+            f"wrong result of {self.call.kind} at {self.call.location} on {on}: "
+            f"{self.check.wrong} wrong elements; first: {first}"
         )
 
 
@@ -348,6 +356,7 @@ def _call(raw: dict[str, Any]) -> Call:
         checks=None if checks is None else [_check(c) for c in checks],
         unchecked=raw["unchecked"],
         uncheckable=raw.get("uncheckable", False),
+        devices=tuple(raw.get("devices", ())),
     )
 
 

@@ -41,6 +41,8 @@ pub struct Call {
     /// A check was asked for and this call cannot be compared (`checks`
     /// says why): a finding, as `pld-run --check` fails on it.
     pub uncheckable: bool,
+    /// The device of each rank of its comm domain.
+    pub devices: Vec<usize>,
 }
 
 /// A rank stuck at the deadlock, and the cell it waits on.
@@ -211,6 +213,7 @@ fn call_dict<'py>(py: Python<'py>, call: &Call) -> PyResult<Bound<'py, PyDict>> 
     d.set_item("ranks", call.ranks)?;
     d.set_item("time", call.time.as_secs_f64())?;
     d.set_item("uncheckable", call.uncheckable)?;
+    d.set_item("devices", &call.devices)?;
     match &call.checks {
         Ok(checks) => {
             let list = PyList::empty(py);

@@ -165,6 +165,7 @@ fn calls(
                 checks: checks.clone(),
                 // (pld.run raises where a kernel's check cannot be made.)
                 uncheckable: false,
+                devices: (0..request.ranks).collect(),
             }
         })
         .collect())

@@ -150,6 +150,7 @@ fn call(request: &Request, run: &ProgramRun, call: &CallReport) -> Call {
             true => call.check.clone().map_err(|why| why.to_string()),
             false => Err("not checked (check=False)".into()),
         },
+        devices: call.devices.clone(),
         uncheckable: request.check
             && matches!(
                 call.check,

@@ -110,6 +110,9 @@ pub struct CallReport {
     pub target: Option<(String, Vec<usize>)>,
     /// The number of devices in its comm domain (its ranks).
     pub ranks: usize,
+    /// The devices of its comm domain, in rank order (`devices[r]` is
+    /// rank r's device).
+    pub devices: Vec<usize>,
 }
 
 /// Why a call was not compared with its golden.
@@ -1058,6 +1061,7 @@ impl ProgramRun {
                 check,
                 target,
                 ranks: members.len(),
+                devices: members.clone(),
                 overlapped_by,
                 ..report
             };
@@ -1143,12 +1147,14 @@ impl ProgramRun {
                         info.collectives.len()
                     ))),
                 };
+                let devices = members.unwrap_or_else(|| first.devices.clone());
                 CallReport {
                     kernel: first.kernel.clone(),
                     time: first.time,
                     check,
                     target,
-                    ranks: members.map_or(first.ranks, |m| m.len()),
+                    ranks: devices.len(),
+                    devices,
                     ..report
                 }
             })
@@ -1648,6 +1654,7 @@ fn call_report(collective: &Collective, info: &KernelInfo, location: &str) -> Ca
         overlapped_by: None,
         target: None,
         ranks: 0,
+        devices: Vec::new(),
     }
 }
 
