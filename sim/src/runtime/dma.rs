@@ -165,6 +165,23 @@ pub(crate) struct Route {
     pub peer: i64,
 }
 
+/// Why a copy is no flat contiguous span the DMA engines move (dialect.md
+/// P3), if it is not: a view whose elements are not adjacent (a tensor
+/// view with a column stride other than 1) ran as a gather the hardware
+/// does not make (dma26 M1).
+fn strided(copy: &CopyCall) -> Option<String> {
+    let [rows, cols] = copy.shape;
+    let sides = [("dst", copy.dst_strides), ("src", copy.src_strides)];
+    let (role, [row, col]) = sides.into_iter().find(|(_, [row, col])| {
+        (cols > 1 && *col != 1) || (rows > 1 && *row != cols.saturating_mul(*col))
+    })?;
+    Some(format!(
+        "an asynchronous copy moves a flat contiguous span, but its {role} view's elements are \
+         not adjacent (strides [{row}, {col}] elements for a {rows} x {cols} view; a DMA engine \
+         makes no gather); nothing was copied"
+    ))
+}
+
 /// `pld_sim_dma_submit` on `rank`'s thread: the event's handle, or 0 when
 /// nothing was submitted (the error is recorded).
 pub(crate) fn submit(
@@ -201,6 +218,10 @@ pub(crate) fn submit(
         );
         return 0;
     };
+    if let Some(message) = strided(&copy) {
+        state.error_at(rank, site, message);
+        return 0;
+    }
     let moved = copy.shape[0].saturating_mul(copy.shape[1]);
     if route.dst_elems < moved {
         state.error_at(

@@ -38,6 +38,13 @@
 // RUN: sed -e 's/"pto.comm_tput_async"(%%slot/"pto.comm_tget_async"(%%slot/' %S/../../../explore/async-put-waited.pto.mlir > %t.remote-destination.pto.mlir
 // RUN: not pld-run %t.remote-destination.pto.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=DESTINATION
 // DESTINATION-DAG: pld-run: error: rank 0: {{.*}}remote-destination.pto.mlir:56:12: pto.comm_tget_async: a TGET_ASYNC has its destination in rank 1's window: the destination of a TGET_ASYNC is local
+//
+// A source view whose elements are not adjacent (the staging row of a
+// tensor view with a column stride of 2) ran as a gather the DMA engines
+// do not make (dma26 M1): refused at the put.
+// RUN: sed -e 's/%%mine = "pto.make_tensor_view"(%%data, %%c2, %%c64, %%c64, %%c1)/%%mine = "pto.make_tensor_view"(%%data, %%c2, %%c64, %%c1, %%c2)/' %S/../../../explore/async-put-waited.pto.mlir > %t.strided.pto.mlir
+// RUN: not pld-run %t.strided.pto.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=STRIDED
+// STRIDED: pld-run: error: rank {{[01]}}: {{.*}}strided.pto.mlir:56:12: pto.comm_tput_async: an asynchronous copy moves a flat contiguous span, but its src view's elements are not adjacent (strides [1, 2] elements for a 1 x 64 view; a DMA engine makes no gather); nothing was copied
 // DESTINATION-DAG: pld-run: error: rank 1: {{.*}}remote-destination.pto.mlir:56:12: pto.comm_tget_async: a TGET_ASYNC has its destination in rank 0's window
 //
 // An event never waited for is said at its copy's op, as every device
