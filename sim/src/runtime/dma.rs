@@ -277,7 +277,7 @@ pub(crate) fn submit(
     }
     state.record(rank, "dma submit", begin, || {
         format!(
-            "\"event\": {handle}, \"engine\": {:?}, \"op\": {:?}, \"bytes\": {bytes}{}",
+            "\"event\": {handle}, \"engine\": {:?}, \"copy\": {:?}, \"bytes\": {bytes}{}",
             engine.name(),
             direction.op(),
             crate::runtime::ffi::op_args(site)

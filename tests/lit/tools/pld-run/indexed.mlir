@@ -11,6 +11,12 @@
 // TABLE: {{^}}  #    collective                      ranks         size      count  type  redop  root       time    algbw    busbw  #wrong{{$}}
 // TABLE: {{^}}  #  0 pld.tensor_indexed_all_to_all_v     2          512        128   f32   none     - {{ *[0-9.]+ +[0-9.]+ +[0-9.]+}}     N/A{{$}}
 // RUN: pld-run %S/../../../../examples/chip_indexed_all_to_all_v.mlir --ranks 2 --input send_counts=ones --explore 20 | FileCheck %s --check-prefix=EXPLORE
+// The builtin's asynchronous copies in --trace carry the call they serve,
+// as its other events do (their "op" was the copy's direction, which kept
+// the call's op and location out: dma26 M2):
+// RUN: pld-run %S/../../../../examples/chip_indexed_all_to_all_v.mlir --ranks 2 --input send_counts=rank --trace %t.trace.json > /dev/null
+// RUN: grep '"dma submit"' %t.trace.json | FileCheck %s --check-prefix=TRACE
+// TRACE: "engine": "URMA", "copy": "T{{PUT|GET}}_ASYNC", "bytes": {{[0-9]+}}, "op": "pld.tensor_indexed_all_to_all_v", "loc": "{{.*}}chip_indexed_all_to_all_v.mlir:34:15"
 // RUN: sed -e 's/module attributes {pld.target = "a5"} {/module {/' %S/../../../../examples/chip_indexed_all_to_all_v.mlir > %t.a2a3.mlir
 // RUN: sh -c 'pld-run %t.a2a3.mlir --ranks 2 2>&1; test $? -eq 1' | FileCheck %s --check-prefix=A2A3
 // A signal too narrow for core_num = 3 blocks, refused while planning:
