@@ -109,6 +109,8 @@ impl Call {
             };
         }
         self.note = "not checked: the run was stopped at its time limit before it ended".into();
+        // The time limit's own finding says it; no check was made at all.
+        self.uncheckable = false;
         self
     }
 

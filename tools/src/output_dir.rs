@@ -1,8 +1,9 @@
 //! `pld-run --output-dir`: the buffers (and goldens) as `.npy` files, each
 //! written whole (a temporary file beside it, renamed once complete), in
-//! turn. Ctrl-C between two files stops the writing there, and the account
-//! of what was done says how many were written; one the watchdog's grace
-//! cut short is removed, never left half-written under its name.
+//! turn. Ctrl-C gives up the file being written (its temporary file is
+//! removed, by the writer or by the watchdog that ends the process) and
+//! writes no more; the account of what was done says how many were
+//! written. No file is left half-written under its name.
 
 /// The directory being written.
 pub struct OutputDir<'d> {

@@ -99,7 +99,7 @@ pub(crate) fn describe(module: &melior::ir::Module) -> Result<Vec<KernelInfo>, S
         check_arguments(function, &name, &signature, &params)?;
         let mut signals = Vec::new();
         let mut cells = Vec::new();
-        for (adds, argument) in signal_uses(function, 0) {
+        for (adds, argument) in signal_uses(function) {
             let param = param_of_input.get(argument).copied().flatten();
             cells.extend(param);
             if let (true, Some(param)) = (adds, param) {
@@ -196,13 +196,16 @@ fn inputs<'c>(ty: &FunctionType<'c>) -> Vec<Type<'c>> {
         .collect()
 }
 
-/// The entry-block argument a view or pointer derives from, through
-/// `pto.partition_view`, `pto.make_tensor_view` and `pto.addptr`.
 /// The PTO signal ops of `function` and of the kernels it calls (helpers),
 /// each as whether it counts credits (a wait, a test, an adding notify)
 /// and the argument of `function` its cell derives from (a signal used
 /// only through a helper is the kernel's signal too).
-fn signal_uses(function: OperationRef, depth: usize) -> Vec<(bool, usize)> {
+fn signal_uses(function: OperationRef) -> Vec<(bool, usize)> {
+    crate::program::model::signal_uses_through_calls(function, &own_signal_uses, &argument_of)
+}
+
+/// The PTO signal ops of `function` itself (see [`signal_uses`]).
+fn own_signal_uses(function: OperationRef) -> Vec<(bool, usize)> {
     let mut uses = Vec::new();
     for op in pld_ir::collect(function, |n| {
         n == pto::CommTNotify::NAME || n == pto::CommTWait::NAME || n == pto::CommTTest::NAME
@@ -217,15 +220,11 @@ fn signal_uses(function: OperationRef, depth: usize) -> Vec<(bool, usize)> {
         let argument = pld_ir::operand(op, 0).and_then(|v| argument_of(v, function));
         uses.extend(argument.map(|a| (adds, a)));
     }
-    for (call, callee) in crate::program::model::called_functions(function, depth) {
-        for (adds, a) in signal_uses(callee, depth + 1) {
-            let argument = pld_ir::operand(call, a).and_then(|v| argument_of(v, function));
-            uses.extend(argument.map(|argument| (adds, argument)));
-        }
-    }
     uses
 }
 
+/// The entry-block argument a view or pointer derives from, through
+/// `pto.partition_view`, `pto.make_tensor_view` and `pto.addptr`.
 fn argument_of(value: Value, function: OperationRef) -> Option<usize> {
     let mut value = value;
     for _ in 0..64 {

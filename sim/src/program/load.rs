@@ -705,7 +705,7 @@ fn signals_of(function: OperationRef, collectives: &[Collective]) -> (Vec<usize>
         .filter_map(|c| c.at(Role::Signal))
         .collect();
     let mut cells = Vec::new();
-    for (credit, param) in signal_uses(function, 0) {
+    for (credit, param) in signal_uses(function) {
         cells.push(param);
         if credit {
             signals.push(param);
@@ -731,7 +731,14 @@ fn signals_of(function: OperationRef, collectives: &[Collective]) -> (Vec<usize>
 /// `function` its cell derives from: a signal a kernel uses only through a
 /// helper is its signal too (it was filled as data, and the explorer called
 /// its cells outside the signals).
-fn signal_uses(function: OperationRef, depth: usize) -> Vec<(bool, usize)> {
+fn signal_uses(function: OperationRef) -> Vec<(bool, usize)> {
+    crate::program::model::signal_uses_through_calls(function, &own_signal_uses, &|v, _| {
+        parameter_of(v)
+    })
+}
+
+/// The notifies and waits of `function` itself (see [`signal_uses`]).
+fn own_signal_uses(function: OperationRef) -> Vec<(bool, usize)> {
     let mut uses = Vec::new();
     for op in pld_ir::collect(function, |n| n == Notify::NAME || n == Wait::NAME) {
         let Some(view) = pld_dialect::ops::OpView::new(op) else {
@@ -749,17 +756,8 @@ fn signal_uses(function: OperationRef, depth: usize) -> Vec<(bool, usize)> {
         } else {
             "target"
         };
-        uses.extend(
-            view.one(operand)
-                .and_then(parameter_of)
-                .map(|p| (credit, p)),
-        );
-    }
-    for (call, callee) in crate::program::model::called_functions(function, depth) {
-        for (credit, p) in signal_uses(callee, depth + 1) {
-            let param = pld_ir::operand(call, p).and_then(parameter_of);
-            uses.extend(param.map(|param| (credit, param)));
-        }
+        let param = view.one(operand).and_then(parameter_of);
+        uses.extend(param.map(|p| (credit, p)));
     }
     uses
 }

@@ -366,26 +366,60 @@ pub(crate) fn called_by_kernels_only(module: OperationRef, name: &str) -> bool {
 }
 
 /// How many calls deep the signals a kernel uses through helpers are
-/// followed (a recursive helper
-/// stops there).
+/// followed (a recursive helper stops there).
 pub(crate) const HELPER_DEPTH: usize = 8;
 
-/// The `func.call`s of `function` with the functions they call (siblings
-/// in its module), none past [`HELPER_DEPTH`].
-pub(crate) fn called_functions<'c, 'a>(
-    function: OperationRef<'c, 'a>,
+/// A function's signal uses: whether each counts credits, and the index
+/// of the function's argument its cell derives from.
+pub(crate) type SignalUses = Vec<(bool, usize)>;
+
+/// The signal uses of `function` and of the kernels it calls (helpers,
+/// each walked once, at most [`HELPER_DEPTH`] calls deep): `own(f)` gives
+/// `f`'s own, and a callee's use of its argument `a` is the caller's
+/// argument `argument(operand a of the call, caller)` derives from. A
+/// signal a kernel uses only through a helper is its signal too.
+pub(crate) fn signal_uses_through_calls(
+    function: OperationRef,
+    own: &dyn Fn(OperationRef) -> SignalUses,
+    argument: &dyn Fn(melior::ir::Value, OperationRef) -> Option<usize>,
+) -> SignalUses {
+    let mut walked = std::collections::HashMap::new();
+    uses_of(function, 0, (own, argument), &mut walked)
+}
+
+type Readers<'r> = (
+    &'r dyn Fn(OperationRef) -> SignalUses,
+    &'r dyn Fn(melior::ir::Value, OperationRef) -> Option<usize>,
+);
+
+fn uses_of(
+    function: OperationRef,
     depth: usize,
-) -> Vec<(OperationRef<'c, 'a>, OperationRef<'c, 'a>)> {
+    (own, argument): Readers,
+    walked: &mut std::collections::HashMap<String, SignalUses>,
+) -> SignalUses {
     use melior::ir::operation::OperationLike;
+    let mut uses = own(function);
     let Some(module) = function.parent_operation().filter(|_| depth < HELPER_DEPTH) else {
-        return Vec::new();
+        return uses;
     };
-    (pld_ir::collect(function, |n| n == "func.call").into_iter())
-        .filter_map(|call| {
-            let callee = pld_ir::attr::callee(call)?;
-            Some((call, pld_ir::find_function(module, &callee)?))
-        })
-        .collect()
+    for call in pld_ir::collect(function, |n| n == "func.call") {
+        let Some(name) = pld_ir::attr::callee(call) else {
+            continue;
+        };
+        let Some(callee) = pld_ir::find_function(module, &name) else {
+            continue;
+        };
+        if !walked.contains_key(&name) {
+            let found = uses_of(callee, depth + 1, (own, argument), walked);
+            walked.insert(name.clone(), found);
+        }
+        for &(credit, a) in &walked[&name] {
+            let mine = pld_ir::operand(call, a).and_then(|v| argument(v, function));
+            uses.extend(mine.map(|m| (credit, m)));
+        }
+    }
+    uses
 }
 
 #[cfg(test)]
