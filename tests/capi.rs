@@ -1350,6 +1350,15 @@ fn a_calls_ranks_are_the_devices_of_its_comm_domain() {
     api::pldRunResultDestroy(result);
     api::pldRunOptionsDestroy(options);
     api::pldProgramDestroy(program);
+    // A CHIP orchestrator named as the entry is said to be one (it was
+    // "has no HOST orchestrator or device kernel @pair": embed26 L5).
+    let module = pld_ir::parse::parse(&context, PAIR_ON_2_3, "pair.mlir").expect("parses");
+    let refused = api::pldProgramCreate(module.to_raw(), host::string_ref("pair"), 4);
+    assert!(refused.ptr.is_null());
+    let said = messages(&sink).join("\n");
+    let expected = "@pair is a CHIP orchestrator: the entry runs a HOST orchestrator (the \
+                    program's: @main) or a device kernel";
+    assert!(said.contains(expected), "{said}");
 }
 
 /// tests/lit/tools/pld-run/two-domain-kernel.mlir's program with the pair

@@ -187,7 +187,8 @@ impl Loaded {
             Ok(Loaded::whole(run, ranks, ops, (text, source)))
         } else {
             let program = Program::load_named(&text, &source)?;
-            let kernel = choose_kernel(&program, entry, &source)?;
+            let kernel = choose_kernel(&program, entry, &source)
+                .map_err(|e| not_an_entry(root, entry, &hosts).unwrap_or(e))?;
             let info = &program.kernels[kernel];
             pld_sim::program::shapes::check(
                 info,
@@ -312,6 +313,30 @@ fn source_name(module: &Module) -> String {
         .map(|p| p.file)
         .filter(|f| !f.is_empty())
         .unwrap_or_else(|| "<module>".into())
+}
+
+/// Why `entry` cannot be run when it names a function that is neither a
+/// HOST orchestrator nor a kernel (a CHIP orchestrator, a plain function):
+/// "has no ... @entry" read as if it did not exist (embed26 L5).
+fn not_an_entry(root: melior::ir::OperationRef, entry: &str, hosts: &[String]) -> Option<String> {
+    let function = pld_ir::find_function(root, entry)?;
+    let kind = pld_dialect::query::function_kind(function).ok().flatten();
+    let what = match kind {
+        // (A kernel other kernels call is no entry either; said as before.)
+        Some(kind) if kind.is_device() => return None,
+        Some(kind) => format!("a {}", kind.describe()),
+        None => "a function without pld.kind".to_string(),
+    };
+    let hosts: Vec<String> = hosts.iter().map(|h| format!("@{h}")).collect();
+    Some(format!(
+        "@{entry} is {what}: the entry runs a HOST orchestrator (the program's: {}) or a device \
+         kernel",
+        if hosts.is_empty() {
+            "none".to_string()
+        } else {
+            hosts.join(", ")
+        }
+    ))
 }
 
 /// The kernel `entry` names, or the only one.
