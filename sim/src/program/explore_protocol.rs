@@ -185,6 +185,22 @@ impl PldPass for ExploreProtocol {
             );
             return Err(PassFailed);
         }
+        let converted = pld_ir::functions(module).into_iter().any(|f| {
+            use melior::ir::RegionLike;
+            let body = f.region(0).ok().and_then(|r| r.first_block()).is_some();
+            body && f.attribute("pto.kernel_kind").is_ok()
+        });
+        if !converted {
+            // It explored nothing and said nothing (an A5 program whose
+            // collectives are builtins: dma26 L4).
+            pld_ir::diag::emit_warning(
+                module.location(),
+                "pld-explore-protocol: the module has no converted kernel (pto.kernel_kind) to \
+                 explore; a program's HOST and CHIP collectives run as builtin kernels, which \
+                 pld-run --explore explores",
+            );
+            return Ok(());
+        }
         let text = pld_ir::print::op_text(
             &module,
             pld_ir::print::PrintOptions {

@@ -71,6 +71,11 @@
 // RUN: pld-opt %S/../../../../examples/broadcast.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{schedules=20})' | FileCheck %s --check-prefix=CLEAN
 // CLEAN: func.func @{{all|barrier|broadcast}}
 // CLEAN-SAME: pto.kernel_kind
+// A module without a converted kernel (an A5 program whose collective is
+// a builtin) explored nothing and said nothing (dma26 L4): a warning at
+// the module.
+// RUN: pld-opt %S/../../../../examples/chip_indexed_all_to_all_v.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{schedules=2})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOKERNEL
+// NOKERNEL: chip_indexed_all_to_all_v.mlir:28:1: warning: pld-explore-protocol: the module has no converted kernel (pto.kernel_kind) to explore; a program's HOST and CHIP collectives run as builtin kernels, which pld-run --explore explores
 // A helper kernel that only kernels call, with an index among its
 // parameters, is explored through its caller (the pass refused the module:
 // "parameter #1 has type index", while pld-run ran it: recheck26 M3).
