@@ -157,15 +157,17 @@ impl Call {
 
     /// The finding of a call a check was asked for and cannot compare.
     pub fn uncheckable_finding(&self) -> Option<Finding> {
-        let mut finding = Finding::message(
-            FindingKind::Uncheckable,
-            format!(
-                "{}: check cannot compare {}: {}",
-                self.location, self.collective, self.note
-            ),
-        );
-        finding.locations = vec![self.location.clone()];
-        self.uncheckable.then_some(finding)
+        self.uncheckable.then(|| {
+            let mut finding = Finding::message(
+                FindingKind::Uncheckable,
+                format!(
+                    "{}: check cannot compare {}: {}",
+                    self.location, self.collective, self.note
+                ),
+            );
+            finding.locations = vec![self.location.clone()];
+            finding
+        })
     }
 
     /// The call with the checks `checks` (`rank` counting in its domain).

@@ -192,7 +192,7 @@ pub fn remove_partial() {
 /// `target`; on failure the temporary file is removed and `target` is as
 /// it was. The error says which of the two failed (a file in a directory
 /// where no file can be made, `/proc/version`, fails at the first).
-pub fn replace_whole(target: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
+fn replace_whole(target: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
     replace_whole_unless(target, bytes, &|| false)
 }
 

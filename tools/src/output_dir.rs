@@ -24,7 +24,7 @@ impl<'d> OutputDir<'d> {
 
     /// Writes `DIR/<name>` whole, unless Ctrl-C was pressed (an error then,
     /// which the driver reports as the interruption).
-    pub fn write(&mut self, name: &str, bytes: &[u8]) -> Result<(), String> {
+    pub fn write(&self, name: &str, bytes: &[u8]) -> Result<(), String> {
         let path = format!("{}/{name}", self.dir);
         if crate::watch::interrupted() {
             return Err(format!("interrupted before writing '{path}'"));
@@ -58,10 +58,10 @@ mod tests {
         // cut short under its name, and the account said "checking".
         let dir = std::env::temp_dir().join(format!("pld-output-dir-{}", std::process::id()));
         let dir_text = dir.to_string_lossy().into_owned();
-        let mut out = OutputDir::open(&dir_text).unwrap();
+        let out = OutputDir::open(&dir_text).unwrap();
         out.write("a.npy", b"first").unwrap();
         assert_eq!(std::fs::read(dir.join("a.npy")).unwrap(), b"first");
-        assert!(crate::watch::done_so_far().ends_with("output file written whole"));
+        assert!(crate::watch::interrupted_message().ends_with("output file written whole"));
         // Ctrl-C, as this thread sees it (the scoped stop leaves the
         // process's other tests alone).
         let stop = interrupt::Stop::default();

@@ -640,7 +640,7 @@ fn report_leaks(kernel: &KernelInfo, finished: &Finished) -> bool {
 /// `--output-dir`: every parameter of every rank as
 /// `DIR/<param>.rank<r>.npy`.
 fn write_outputs(dir: &str, kernel: &KernelInfo, finished: &Finished) -> Result<(), String> {
-    let mut out = OutputDir::open(dir)?;
+    let out = OutputDir::open(dir)?;
     for (rank, buffers) in finished.buffers().iter().enumerate() {
         for (param, bytes) in kernel.params.iter().zip(buffers) {
             let name = format!("{}.rank{rank}.npy", param.name);
@@ -720,7 +720,7 @@ fn check_results(
     if let (Some(dir), Some(target)) = (&options.output_dir, kernel.collectives[0].at(Role::Target))
     {
         let param = &kernel.params[target];
-        let mut out = OutputDir::open(dir)?;
+        let out = OutputDir::open(dir)?;
         for check in &checks {
             let name = format!("{}.rank{}.golden.npy", param.name, check.rank);
             out.write(

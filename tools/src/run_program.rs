@@ -453,7 +453,7 @@ pub(crate) fn write_outputs(
     run: &ProgramRun,
     finished: &ProgramOutcome,
 ) -> Result<(), String> {
-    let mut out = OutputDir::open(dir)?;
+    let out = OutputDir::open(dir)?;
     for (buffer, per_device) in run.buffers.iter().zip(&finished.final_bytes) {
         let param = as_param(buffer);
         for (device, bytes) in per_device.iter().enumerate() {

@@ -98,11 +98,6 @@ pub fn done(what: impl Into<String>) {
     account().done = what.into();
 }
 
-/// What has been done so far, as [`done`] last said it.
-pub fn done_so_far() -> String {
-    account().done.clone()
-}
-
 /// Schedule `seed` of `label` starts (explore mode).
 pub fn schedule_started(seed: u64, label: &str) {
     account().schedule = Some(Running {

@@ -170,6 +170,15 @@ pub fn unwritable_defaults() -> Option<String> {
 }
 
 impl SelectAllReduceModes {
+    /// The model as the remark names it: its table, and the file it was
+    /// read from (`'sim'` for the built-in figures, `'sim' of m.toml`).
+    fn model_name(&self) -> String {
+        match &self.file {
+            Some(file) => format!("'{}' of {file}", self.target),
+            None => format!("'{}'", self.target),
+        }
+    }
+
     /// The pass for a model file (`None`: the simulator's defaults), a
     /// target table and the remark switch.
     pub fn from_parts(
@@ -318,17 +327,6 @@ fn names(file: &CostFile) -> String {
         .map(|(n, _)| crate::cost::quoted(n))
         .collect();
     names.join(", ")
-}
-
-impl SelectAllReduceModes {
-    /// The model as the remark names it: its table, and the file it was
-    /// read from (`'sim'` for the built-in figures, `'sim' of m.toml`).
-    fn model_name(&self) -> String {
-        match &self.file {
-            Some(file) => format!("'{}' of {file}", self.target),
-            None => format!("'{}'", self.target),
-        }
-    }
 }
 
 impl PldPass for SelectAllReduceModes {

@@ -137,7 +137,7 @@ fn now_ms() -> i64 {
     }
 }
 
-extern "C" fn on_sigint(signal: libc::c_int) {
+extern "C" fn on_signal(signal: libc::c_int) {
     let now = now_ms();
     if !REQUESTED.swap(true, Ordering::Relaxed) {
         FIRST_MS.store(now, Ordering::Relaxed);
@@ -183,7 +183,7 @@ fn handle(signal: libc::c_int) -> bool {
     // SA_RESTART keeps interrupted system calls of other threads going.
     unsafe {
         let mut action: libc::sigaction = std::mem::zeroed();
-        action.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
         action.sa_flags = libc::SA_RESTART;
         libc::sigemptyset(&mut action.sa_mask);
         libc::sigaction(signal, &action, std::ptr::null_mut()) == 0
