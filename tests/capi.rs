@@ -1361,6 +1361,46 @@ fn a_calls_ranks_are_the_devices_of_its_comm_domain() {
     assert!(said.contains(expected), "{said}");
 }
 
+#[test]
+fn an_allreduces_schedule_and_whether_auto_chose_it() {
+    // progs26 LOW 1: no report said an allreduce's schedule; the C API
+    // gives it as its mode attribute spells it, and whether auto chose it.
+    let (context, sink) = host_context();
+    let program = program_of(&context, &sink, "modes.mlir", THREE_MODES, 4);
+    let options = api::pldRunOptionsCreate();
+    let result = run_plain(&program, options.ptr);
+    assert!(!result.ptr.is_null(), "{:?}", messages(&sink));
+    let r = || result_of(&result);
+    let modes: Vec<(String, bool)> = (0..api::pldRunResultGetNumCalls(r()))
+        .map(|c| {
+            let mode = host::text(api::pldRunResultGetCallMode(r(), c));
+            (mode, api::pldRunResultIsCallModeAuto(r(), c))
+        })
+        .collect();
+    let expected = [("two_shot", false), ("mesh", true), ("mesh", false)];
+    let expected: Vec<(String, bool)> = expected.iter().map(|(m, a)| (m.to_string(), *a)).collect();
+    assert_eq!(modes, expected);
+    // Out of range: empty, false.
+    assert_eq!(host::text(api::pldRunResultGetCallMode(r(), 3)), "");
+    assert!(!api::pldRunResultIsCallModeAuto(r(), 3));
+    api::pldRunResultDestroy(result);
+    api::pldRunOptionsDestroy(options);
+    api::pldProgramDestroy(program);
+}
+
+/// tests/lit/tools/pld-run/report-schedule.mlir's modes.mlir: a two-shot,
+/// an auto and a default (mesh) allreduce on every device.
+const THREE_MODES: &str = r#"func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %bytes = arith.constant 4096 : i64
+  %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "data_buf"} : (i64) -> !pld.ptr
+  %data = "pld.tensor_window"(%buf) : (!pld.ptr) -> tensor<1x1024xf32, #pld.dist>
+  %a = "pld.tensor_allreduce"(%data) {op = #pld.reduce_op<"sum">, mode = "two_shot"} : (tensor<1x1024xf32, #pld.dist>) -> tensor<1x1024xf32, #pld.dist>
+  %b = "pld.tensor_allreduce"(%a) {op = #pld.reduce_op<"max">, mode = "auto"} : (tensor<1x1024xf32, #pld.dist>) -> tensor<1x1024xf32, #pld.dist>
+  %c = "pld.tensor_allreduce"(%b) {op = #pld.reduce_op<"min">} : (tensor<1x1024xf32, #pld.dist>) -> tensor<1x1024xf32, #pld.dist>
+  return
+}
+"#;
+
 /// tests/lit/tools/pld-run/two-domain-kernel.mlir's program with the pair
 /// on devices 2 and 3.
 const PAIR_ON_2_3: &str = r#"!x = tensor<1x8xf32, #pld.dist>

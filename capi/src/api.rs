@@ -561,6 +561,16 @@ pub extern "C" fn pldRunResultGetCallKernel(result: PldRunResult, call: isize) -
 }
 
 #[no_mangle]
+pub extern "C" fn pldRunResultGetCallMode(result: PldRunResult, call: isize) -> MlirStringRef {
+    result_str(result, |r| Some(&r.calls.get(index(call))?.mode))
+}
+
+#[no_mangle]
+pub extern "C" fn pldRunResultIsCallModeAuto(result: PldRunResult, call: isize) -> bool {
+    result_value(result, false, |r| Some(r.calls.get(index(call))?.auto))
+}
+
+#[no_mangle]
 pub extern "C" fn pldRunResultGetCallNumRanks(result: PldRunResult, call: isize) -> isize {
     result_value(result, 0, |r| count(r.calls.get(index(call))?.ranks.len()))
 }

@@ -3,6 +3,8 @@
 //! cells and source locations) and the counters. Plain Rust values, built
 //! from the simulator's reports by [`crate::run`].
 
+use pld_dialect::enums::AllReduceMode;
+
 /// How one rank's result of a call compared with its golden; the values
 /// are `PldCheck`'s.
 #[repr(C)]
@@ -95,6 +97,10 @@ pub struct Call {
     /// The device of each rank of its comm domain (a program's call);
     /// empty when rank r is device r (a kernel run on its own).
     pub devices: Vec<usize>,
+    /// An allreduce's schedule (`ring`); empty for other collectives.
+    pub mode: String,
+    /// Whether `mode = "auto"` chose it.
+    pub auto: bool,
 }
 
 impl Call {
@@ -135,7 +141,17 @@ impl Call {
             note,
             uncheckable: false,
             devices: Vec::new(),
+            mode: String::new(),
+            auto: false,
         }
+    }
+
+    /// The call with an allreduce's schedule, and whether `mode = "auto"`
+    /// chose it (`None`: another collective).
+    pub fn scheduled(mut self, mode: Option<AllReduceMode>, auto: bool) -> Call {
+        self.mode = mode.map_or(String::new(), |m| m.to_string());
+        self.auto = mode.is_some() && auto;
+        self
     }
 
     /// The call with the devices of its comm domain's ranks.

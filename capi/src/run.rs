@@ -6,7 +6,7 @@
 
 use crate::program::{Loaded, Mode};
 use crate::report::{Call, Counters, Finding, FindingKind, Report};
-use pld_dialect::collective::Role;
+use pld_dialect::collective::{CollectiveKind, Role};
 use pld_sim::program::memory;
 use pld_sim::program::orchestrate::{ProgramOutcome, ProgramRun};
 use pld_sim::program::{golden, index_of, Finished, KernelInfo, Program};
@@ -477,7 +477,8 @@ fn kernel_calls(
         .iter()
         .map(|c| {
             let name = kernel.name.clone();
-            match (&checks, c.kind.facts().numeric) {
+            let mode = (c.kind == CollectiveKind::AllReduce).then_some(c.mode);
+            let call = match (&checks, c.kind.facts().numeric) {
                 (Ok(checks), true) => {
                     Call::checked(c.op(), c.location.clone(), name, ranks, checks)
                 }
@@ -496,7 +497,8 @@ fn kernel_calls(
                         false => call,
                     }
                 }
-            }
+            };
+            call.scheduled(mode, c.auto)
         })
         .collect()
 }
@@ -658,7 +660,7 @@ fn whole_calls(finished: &ProgramOutcome, world: usize, check: bool) -> Vec<Call
                     }
                 }
             };
-            made.on_devices(devices)
+            made.on_devices(devices).scheduled(call.mode, call.auto)
         })
         .collect()
 }

@@ -322,6 +322,16 @@ PLD_CAPI_EXPORTED MlirStringRef pldRunResultGetCallLocation(PldRunResult result,
 PLD_CAPI_EXPORTED MlirStringRef pldRunResultGetCallKernel(PldRunResult result,
                                                          intptr_t call);
 
+/// An allreduce's schedule as its `mode` attribute spells it ("mesh",
+/// "ring", "two_shot"); empty for every other collective.
+PLD_CAPI_EXPORTED MlirStringRef pldRunResultGetCallMode(PldRunResult result,
+                                                       intptr_t call);
+
+/// Whether `mode = "auto"` chose the allreduce's schedule (false for
+/// every other collective).
+PLD_CAPI_EXPORTED bool pldRunResultIsCallModeAuto(PldRunResult result,
+                                                  intptr_t call);
+
 /// The number of ranks of its comm domain (which may be fewer than the
 /// program's); `rank` below counts within them.
 PLD_CAPI_EXPORTED intptr_t pldRunResultGetCallNumRanks(PldRunResult result,

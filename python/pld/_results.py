@@ -106,6 +106,12 @@ class Call:
     #: The device of each rank of its comm domain (``devices[r]`` runs rank
     #: r; a check's ``rank`` counts within the domain).
     devices: tuple[int, ...] = ()
+    #: An allreduce's schedule as its ``mode`` attribute spells it
+    #: (``"mesh"``, ``"ring"``, ``"two_shot"``); ``None`` for other
+    #: collectives.
+    mode: str | None = None
+    #: ``mode = "auto"`` chose ``mode``.
+    auto: bool = False
 
     @property
     def ok(self) -> bool:
@@ -357,6 +363,8 @@ def _call(raw: dict[str, Any]) -> Call:
         unchecked=raw["unchecked"],
         uncheckable=raw.get("uncheckable", False),
         devices=tuple(raw.get("devices", ())),
+        mode=raw.get("mode"),
+        auto=raw.get("auto", False),
     )
 
 

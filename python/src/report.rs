@@ -43,6 +43,10 @@ pub struct Call {
     pub uncheckable: bool,
     /// The device of each rank of its comm domain.
     pub devices: Vec<usize>,
+    /// An allreduce's schedule (`ring`), `None` for other collectives.
+    pub mode: Option<String>,
+    /// Whether `mode = "auto"` chose it.
+    pub auto: bool,
 }
 
 /// A rank stuck at the deadlock, and the cell it waits on.
@@ -214,6 +218,8 @@ fn call_dict<'py>(py: Python<'py>, call: &Call) -> PyResult<Bound<'py, PyDict>> 
     d.set_item("time", call.time.as_secs_f64())?;
     d.set_item("uncheckable", call.uncheckable)?;
     d.set_item("devices", &call.devices)?;
+    d.set_item("mode", &call.mode)?;
+    d.set_item("auto", call.auto)?;
     match &call.checks {
         Ok(checks) => {
             let list = PyList::empty(py);

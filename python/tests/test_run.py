@@ -46,6 +46,7 @@ def test_allreduce_sums_per_rank_inputs(example, mode: str, ranks: int) -> None:
         np.testing.assert_array_equal(result.outputs[rank]["data"], expected)
     assert result.ok, result.findings
     assert [c.ok for c in result.calls[0].checks] == [True] * ranks
+    assert (result.calls[0].mode, result.calls[0].auto) == (mode, False)
 
 
 def test_inputs_stacked_per_rank_and_broadcast(example) -> None:
@@ -74,6 +75,7 @@ def test_allgather_and_all_to_all(example) -> None:
     for rank in range(RANKS):
         np.testing.assert_array_equal(result.outputs[rank]["target"], np.concatenate(rows))
     assert result.ok
+    assert (result.calls[0].mode, result.calls[0].auto) == (None, False)
     blocks = [integers((RANKS, 24), np.float32) for _ in range(RANKS)]
     result = pld.run(example("all_to_all.mlir"), ranks=RANKS, inputs={"input": blocks},
                      check=True)
@@ -173,6 +175,27 @@ def test_a_check_that_cannot_be_made_is_a_finding() -> None:
     assert str(found[0]).startswith("check cannot compare pld.tensor_allreduce at ")
     plain = pld.run(TWO_COLLECTIVES, ranks=2, check=False)
     assert plain.ok, plain.findings
+
+
+THREE_MODES = """
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %bytes = arith.constant 4096 : i64
+  %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "data_buf"} : (i64) -> !pld.ptr
+  %data = "pld.tensor_window"(%buf) : (!pld.ptr) -> tensor<1x1024xf32, #pld.dist>
+  %a = "pld.tensor_allreduce"(%data) {op = #pld.reduce_op<"sum">, mode = "two_shot"} : (tensor<1x1024xf32, #pld.dist>) -> tensor<1x1024xf32, #pld.dist>
+  %b = "pld.tensor_allreduce"(%a) {op = #pld.reduce_op<"max">, mode = "auto"} : (tensor<1x1024xf32, #pld.dist>) -> tensor<1x1024xf32, #pld.dist>
+  %c = "pld.tensor_allreduce"(%b) {op = #pld.reduce_op<"min">} : (tensor<1x1024xf32, #pld.dist>) -> tensor<1x1024xf32, #pld.dist>
+  return
+}
+"""
+
+
+def test_a_calls_mode_is_its_schedule_and_says_whether_auto_chose_it() -> None:
+    """progs26 LOW 1: no report said an allreduce's schedule."""
+    result = pld.run(THREE_MODES, ranks=4, check=True)
+    assert result.ok, result.findings
+    assert [(c.mode, c.auto) for c in result.calls] == [
+        ("two_shot", False), ("mesh", True), ("mesh", False)]
 
 
 # --- the same run through pld-run --------------------------------------------

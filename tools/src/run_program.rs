@@ -489,21 +489,49 @@ pub(crate) fn write_outputs(
     Ok(())
 }
 
-/// `f32 x 4096 (sum, root 0)`: a call's element type and count, its
-/// reduction and its root.
+/// `f32 x 4096 (sum, root 0)`: a call's element type and count, and in
+/// parentheses its reduction, its root and an allreduce's schedule (`ring`,
+/// `ring, chosen by mode = "auto"`).
 fn what_it_moves(call: &CallReport) -> String {
-    match (&call.reduce, call.root) {
-        (Some(op), Some(root)) => format!("{} x {} ({op}, root {root})", call.dtype, call.elements),
-        (Some(op), None) => format!("{} x {} ({op})", call.dtype, call.elements),
-        (None, Some(root)) => format!("{} x {} (root {root})", call.dtype, call.elements),
-        (None, None) => format!("{} x {}", call.dtype, call.elements),
+    let mut details: Vec<String> = Vec::new();
+    details.extend(call.reduce.map(|op| op.to_string()));
+    details.extend(call.root.map(|root| format!("root {root}")));
+    details.extend(call.mode.map(|mode| match call.auto {
+        true => format!("{mode}, chosen by mode = \"auto\""),
+        false => mode.to_string(),
+    }));
+    match details.is_empty() {
+        true => format!("{} x {}", call.dtype, call.elements),
+        false => format!(
+            "{} x {} ({})",
+            call.dtype,
+            call.elements,
+            details.join(", ")
+        ),
     }
+}
+
+/// `devices 1, 3; `: the devices of a call whose comm domain is not the
+/// first devices in order (rank r on device r), before its worst error.
+fn devices_note(call: &CallReport) -> String {
+    if call
+        .devices
+        .iter()
+        .enumerate()
+        .all(|(rank, &device)| rank == device)
+    {
+        return String::new();
+    }
+    let listed: Vec<String> = call.devices.iter().map(usize::to_string).collect();
+    format!("devices {}; ", listed.join(", "))
 }
 
 /// One line per collective call (where, what, its time, its check), and
 /// the wrong elements of each wrong rank; a wrong call, and one `--check`
-/// cannot compare (an error on standard error too), set `status` to 1.
+/// cannot compare (an error on standard error too, once per text), set
+/// `status` to 1.
 fn print_calls(run: &ProgramRun, calls: &[CallReport], status: &mut i32) {
+    let mut said = std::collections::HashSet::new();
     for call in calls {
         // As the table has it: a call without a target (a barrier) moves
         // no data; its operand is the signal.
@@ -513,35 +541,7 @@ fn print_calls(run: &ProgramRun, calls: &[CallReport], status: &mut i32) {
             what_it_moves(call)
         };
         let place = call_place(call);
-        let verdict = match &call.check {
-            Ok(checks) => {
-                let wrong: Vec<usize> = checks.iter().filter(|c| !c.ok).map(|c| c.rank).collect();
-                let worst = checks.iter().map(|c| c.worst).fold(0.0, f64::max);
-                if wrong.is_empty() {
-                    format!(
-                        "ok on {} (worst error {worst:.3e})",
-                        report::count(checks.len(), "rank")
-                    )
-                } else {
-                    *status = 1;
-                    let notes = wrong_notes(call);
-                    format!("WRONG on ranks {wrong:?} (worst error {worst:.3e}){notes}")
-                }
-            }
-            Err(why) => {
-                // --check that cannot compare a call fails the run
-                // (a barrier's run is its check).
-                if let Unchecked::Cannot(reason) = why {
-                    *status = 1;
-                    pld_ir::say!(
-                        "pld-run: error: {}: --check cannot compare {}: {reason}",
-                        call.location,
-                        call.kind
-                    );
-                }
-                why.to_string()
-            }
-        };
+        let verdict = verdict(call, status, &mut said);
         println!(
             "  {} {place}: {what}, {:.1?}: {verdict}",
             call.kind, call.time
@@ -560,12 +560,57 @@ fn print_calls(run: &ProgramRun, calls: &[CallReport], status: &mut i32) {
     }
 }
 
+/// A call's verdict: `ok on 4 ranks (...)`, `WRONG on ranks [1] (...)`, or
+/// why it was not compared. A wrong call, and one `--check` cannot compare,
+/// set `status` to 1; the latter is an error on standard error too, unless
+/// `said` holds its text (the calls of one kernel of several collectives
+/// share it).
+fn verdict(
+    call: &CallReport,
+    status: &mut i32,
+    said: &mut std::collections::HashSet<String>,
+) -> String {
+    match &call.check {
+        Ok(checks) => {
+            let wrong: Vec<usize> = checks.iter().filter(|c| !c.ok).map(|c| c.rank).collect();
+            let worst = checks.iter().map(|c| c.worst).fold(0.0, f64::max);
+            let devices = devices_note(call);
+            if wrong.is_empty() {
+                let ranks = report::count(checks.len(), "rank");
+                return format!("ok on {ranks} ({devices}worst error {worst:.3e})");
+            }
+            *status = 1;
+            let notes = wrong_notes(call);
+            format!("WRONG on ranks {wrong:?} ({devices}worst error {worst:.3e}){notes}")
+        }
+        Err(why) => {
+            // --check that cannot compare a call fails the run (a
+            // barrier's run is its check).
+            if let Unchecked::Cannot(reason) = why {
+                *status = 1;
+                let error = format!(
+                    "pld-run: error: {}: --check cannot compare {}: {reason}",
+                    call.location, call.kind
+                );
+                if said.insert(error.clone()) {
+                    pld_ir::say!("{error}");
+                }
+            }
+            why.to_string()
+        }
+    }
+}
+
 /// Where a call is: `in @k (called at f.mlir:25:3)` for a collective in a
-/// kernel a task runs, `at f.mlir:12:5` for one the HOST dispatches.
+/// kernel a task runs (`at f.mlir:5:8 in @k (called at f.mlir:25:3)` in a
+/// kernel of several), `at f.mlir:12:5` for one the HOST dispatches.
 pub(crate) fn call_place(call: &CallReport) -> String {
-    match &call.kernel {
-        Some(kernel) => format!("in @{kernel} (called at {})", call.location),
-        None => format!("at {}", call.location),
+    match (&call.kernel, &call.site) {
+        (Some(kernel), Some(site)) => {
+            format!("at {site} in @{kernel} (called at {})", call.location)
+        }
+        (Some(kernel), None) => format!("in @{kernel} (called at {})", call.location),
+        (None, _) => format!("at {}", call.location),
     }
 }
 

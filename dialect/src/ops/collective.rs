@@ -72,13 +72,21 @@ pub const AUTO_MODE_RECORD: &str = "pld.auto_mode";
 /// refusal of it names no choice).
 pub fn chosen_by_auto(op: melior::ir::OperationRef) -> Option<String> {
     use melior::ir::operation::OperationLike;
-    let record = pld_ir::attr::dictionary(op.attribute(AUTO_MODE_RECORD).ok()?)?;
-    let chosen = record
-        .into_iter()
-        .find(|(key, _)| key == "chosen")
-        .and_then(|(_, value)| pld_ir::attr::string(value))?;
+    let chosen = recorded_choice(op)?;
     let mode = pld_ir::attr::string(op.attribute("mode").ok()?)?;
     (chosen == mode).then_some(mode)
+}
+
+/// The mode `mode = "auto"` chose, as `op`'s record keeps it (on the
+/// allreduce, and on the builtin call a rail lowered it to, whose name
+/// is the schedule).
+pub fn recorded_choice(op: melior::ir::OperationRef) -> Option<String> {
+    use melior::ir::operation::OperationLike;
+    let record = pld_ir::attr::dictionary(op.attribute(AUTO_MODE_RECORD).ok()?)?;
+    record
+        .into_iter()
+        .find(|(key, _)| key == "chosen")
+        .and_then(|(_, value)| pld_ir::attr::string(value))
 }
 
 impl AllReduce<'_, '_> {

@@ -5,7 +5,7 @@ use super::{check_kernel_memory, fill_ranks, Buffers, Inputs, Kind, Request};
 use crate::error::Failure;
 use crate::inputs::{Described, Slot};
 use crate::report::{unravel, Blocked, Call, Deadlock, Leak, Output, Report};
-use pld_dialect::collective::Role;
+use pld_dialect::collective::{CollectiveKind, Role};
 use pld_sim::program::golden::{self, RankCheck};
 use pld_sim::program::shapes::{self, Rail};
 use pld_sim::program::{Finished, KernelInfo, Program};
@@ -166,6 +166,8 @@ fn calls(
                 // (pld.run raises where a kernel's check cannot be made.)
                 uncheckable: false,
                 devices: (0..request.ranks).collect(),
+                mode: (c.kind == CollectiveKind::AllReduce).then(|| c.mode.to_string()),
+                auto: c.kind == CollectiveKind::AllReduce && c.auto,
             }
         })
         .collect())

@@ -151,6 +151,8 @@ fn call(request: &Request, run: &ProgramRun, call: &CallReport) -> Call {
             false => Err("not checked (check=False)".into()),
         },
         devices: call.devices.clone(),
+        mode: call.mode.map(|m| m.to_string()),
+        auto: call.auto,
         uncheckable: request.check
             && matches!(
                 call.check,

@@ -41,8 +41,8 @@
 // dispatch of @chip_step and the builtin allreduce).
 // RUN: pld-run %S/../../../examples/allreduce.mlir --ranks 4 --check --stats --per-rank | FileCheck %s --check-prefix=SIM
 // SIM: @main on 4 devices: 2 collective calls
-// SIM: pld.tensor_allreduce in @reduce_kernel (called at {{.*}}examples/allreduce.mlir:24:3): f32 x 4096 (sum), {{.*}}: ok on 4 ranks
-// SIM: pld.tensor_allreduce at {{.*}}examples/allreduce.mlir:47:10: f32 x 4096 (sum), {{.*}}: ok on 4 ranks
+// SIM: pld.tensor_allreduce in @reduce_kernel (called at {{.*}}examples/allreduce.mlir:24:3): f32 x 4096 (sum, mesh), {{.*}}: ok on 4 ranks
+// SIM: pld.tensor_allreduce at {{.*}}examples/allreduce.mlir:47:10: f32 x 4096 (sum, mesh), {{.*}}: ok on 4 ranks
 // SIM: device  round trips
 // SIM-NEXT: 0            2
 // SIM-NEXT: 1            2

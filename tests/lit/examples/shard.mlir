@@ -10,7 +10,7 @@
 // RUN: not pld-run %S/../../../examples/shard.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=RANKS
 
 // CHECK: @step on 8 devices: 12 collective calls
-// CHECK-COUNT-2: pld.tensor_allreduce at {{.*}}shard.mlir:20:10: f32 x 128 (sum), {{.*}}: ok on 4 ranks
+// CHECK-COUNT-2: pld.tensor_allreduce at {{.*}}shard.mlir:20:10: f32 x 128 (sum, two_shot), {{.*}}: ok on 4 ranks
 // CHECK-COUNT-2: pld.tensor_allgather at {{.*}}shard.mlir:21:15: f32 x 512, {{.*}}: ok on 4 ranks
 // CHECK-COUNT-2: pld.tensor_reduce_scatter at {{.*}}shard.mlir:22:16: f32 x 128 (sum), {{.*}}: ok on 4 ranks
 // CHECK-COUNT-2: pld.tensor_all_to_all at {{.*}}shard.mlir:23:16: f32 x 128, {{.*}}: ok on 4 ranks

@@ -16,9 +16,9 @@
 // HOST: }) {{{.*}}devices = array<i64>, {{.*}}name = "comm_d0", slots = ["data_buf", "__allreduce_signal_buf_0"]
 
 // FOUR: @main on 4 devices: 3 collective calls
-// FOUR-NEXT: pld.tensor_allreduce in @pair_max (called at {{.*}}two_domains.mlir:31:3): f32 x 256 (max), {{.*}}: ok on 2 ranks
-// FOUR-NEXT: pld.tensor_allreduce at {{.*}}two_domains.mlir:57:10: f32 x 1024 (sum), {{.*}}: ok on 4 ranks
-// FOUR-NEXT: pld.tensor_allreduce at {{.*}}two_domains.mlir:59:15: f32 x 256 (sum), {{.*}}: ok on 2 ranks
+// FOUR-NEXT: pld.tensor_allreduce in @pair_max (called at {{.*}}two_domains.mlir:31:3): f32 x 256 (max, mesh), {{.*}}: ok on 2 ranks
+// FOUR-NEXT: pld.tensor_allreduce at {{.*}}two_domains.mlir:57:10: f32 x 1024 (sum, mesh), {{.*}}: ok on 4 ranks
+// FOUR-NEXT: pld.tensor_allreduce at {{.*}}two_domains.mlir:59:15: f32 x 256 (sum, mesh), {{.*}}: ok on 2 ranks
 // FOUR: device  round trips
 // FOUR-NEXT: 0            3
 // FOUR-NEXT: 1            3

@@ -12,7 +12,7 @@
 //! its kernel runs as often as the kernel's data says, so a domain's calls
 //! are counted up to the first such collective of any member only.
 
-use super::{tensors_of, ProgramRun, Task, TensorRef};
+use super::{collective_domain, tensors_of, ProgramRun, Task, TensorRef};
 use pld_dialect::collective::CollectiveKind;
 use std::collections::{HashMap, HashSet};
 
@@ -221,11 +221,19 @@ impl ProgramRun {
         )
     }
 
-    /// The comm domain a task runs in (a kernel's: its first view's).
+    /// The comm domain a task runs in: a kernel's is its first
+    /// collective's (a kernel of collectives of two domains is reported as
+    /// a call of the first's, mpi27 H1), else its first view's.
     pub(super) fn domain_of(&self, task: &Task) -> usize {
         match task {
             Task::Builtin(b) => b.domain,
-            Task::Kernel(k) => tensors_of(k).first().map_or(0, |t| t.domain),
+            Task::Kernel(k) => {
+                let info = self.program.kernel(&k.kernel);
+                let first = info.and_then(|i| Some((i, i.collectives.first()?)));
+                first
+                    .and_then(|(info, c)| collective_domain(k, info, c))
+                    .unwrap_or_else(|| tensors_of(k).first().map_or(0, |t| t.domain))
+            }
         }
     }
 }

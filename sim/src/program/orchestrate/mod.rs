@@ -88,6 +88,9 @@ pub struct CallReport {
     pub location: String,
     /// For a collective inside a kernel: the kernel.
     pub kernel: Option<String>,
+    /// Where the source writes the collective, when its kernel holds
+    /// several (the call site alone does not tell them apart).
+    pub site: Option<String>,
     /// The element type and count of its result.
     pub dtype: String,
     pub elements: usize,
@@ -113,6 +116,10 @@ pub struct CallReport {
     /// The devices of its comm domain, in rank order (`devices[r]` is
     /// rank r's device).
     pub devices: Vec<usize>,
+    /// An allreduce's schedule (`None` for every other collective).
+    pub mode: Option<AllReduceMode>,
+    /// Whether `mode = "auto"` chose `mode`.
+    pub auto: bool,
 }
 
 /// Why a call was not compared with its golden.
@@ -1085,20 +1092,25 @@ impl ProgramRun {
             return why;
         };
         let (device, index) = call.first;
+        // The same kernel (or builtin) called elsewhere, or another kernel
+        // holding a collective of this call's comm domain (mpi27 H1: the
+        // members ran one all-device allreduce in two kernels).
         let same = |task: &Task| match (&self.plan.tasks[device][index], task) {
-            (Task::Kernel(a), Task::Kernel(b)) => a.kernel == b.kernel && a.location != b.location,
+            (Task::Kernel(a), Task::Kernel(b)) if a.kernel == b.kernel => {
+                a.location != b.location && self.domain_of(task) == call.domain
+            }
+            (Task::Kernel(_), Task::Kernel(b)) => self.holds_collective_of(b, call.domain),
             (Task::Builtin(a), Task::Builtin(b)) => {
-                a.collective.kind == b.collective.kind && a.location != b.location
+                a.collective.kind == b.collective.kind
+                    && a.location != b.location
+                    && b.domain == call.domain
             }
             _ => false,
         };
         let members = &self.plan.domains[call.domain].devices;
         let mut places: Vec<(usize, &str)> = Vec::new();
         for (rank, _) in call.tasks.iter().enumerate().filter(|(_, t)| t.is_none()) {
-            let tasks = &self.plan.tasks[members[rank]];
-            let other = tasks
-                .iter()
-                .find(|t| same(t) && self.domain_of(t) == call.domain);
+            let other = self.plan.tasks[members[rank]].iter().find(|t| same(t));
             places.extend(other.map(|t| (members[rank], location_of(t))));
         }
         let Some(&(_, place)) = places.first() else {
@@ -1111,6 +1123,15 @@ impl ProgramRun {
             if devices.len() == 1 { "" } else { "s" },
             devices.join(", ")
         ))
+    }
+
+    /// Whether the kernel `task` runs holds a collective of comm domain
+    /// `domain`.
+    fn holds_collective_of(&self, task: &KernelTask, domain: usize) -> bool {
+        let Some(info) = self.program.kernel(&task.kernel) else {
+            return false;
+        };
+        (info.collectives.iter()).any(|c| collective_domain(task, info, c) == Some(domain))
     }
 
     /// The collectives of a kernel call after its first, each a call of
@@ -1128,9 +1149,8 @@ impl ProgramRun {
         (info.collectives.iter().skip(1))
             .map(|collective| {
                 let report = call_report(collective, info, &task.location);
-                let operand = collective.operands.iter().flatten().next();
-                let own = operand.filter(|_| aligned).and_then(|&p| tensors.get(p));
-                let members = own.map(|t| self.plan.domains[t.domain].devices.clone());
+                let members = collective_domain(task, info, collective)
+                    .map(|domain| self.plan.domains[domain].devices.clone());
                 let target = collective
                     .at(Role::Target)
                     .filter(|_| aligned)
@@ -1587,6 +1607,21 @@ fn location_of(task: &Task) -> &str {
     }
 }
 
+/// The comm domain of `collective` of the kernel `task` runs: its first
+/// operand's view's (`None` where the task's views do not line up with the
+/// kernel's parameters).
+fn collective_domain(
+    task: &KernelTask,
+    info: &KernelInfo,
+    collective: &Collective,
+) -> Option<usize> {
+    let tensors = tensors_of(task);
+    let operand = *collective.operands.iter().flatten().next()?;
+    (tensors.len() == info.params.len())
+        .then(|| tensors.get(operand).map(|t| t.domain))
+        .flatten()
+}
+
 fn tensors_of(task: &KernelTask) -> Vec<&TensorRef> {
     task.args
         .iter()
@@ -1644,6 +1679,7 @@ fn call_report(collective: &Collective, info: &KernelInfo, location: &str) -> Ca
         kind: collective.kind,
         location: location.to_string(),
         kernel: None,
+        site: (info.collectives.len() > 1).then(|| collective.location.clone()),
         dtype: result.map_or("-".into(), |p| p.dtype.name().to_string()),
         elements: result.map_or(0, Param::elements),
         reduce: collective.reduce,
@@ -1655,6 +1691,8 @@ fn call_report(collective: &Collective, info: &KernelInfo, location: &str) -> Ca
         target: None,
         ranks: 0,
         devices: Vec::new(),
+        mode: (collective.kind == CollectiveKind::AllReduce).then_some(collective.mode),
+        auto: collective.auto,
     }
 }
 

@@ -1389,7 +1389,9 @@ fn builtin_call(op: OperationRef, kind: CollectiveKind, mode: AllReduceMode) -> 
     Collective {
         kind,
         mode,
-        auto: pld_dialect::ops::collective::chosen_by_auto(op).is_some(),
+        // The builtin's name is its schedule; the record says auto chose it.
+        auto: pld_dialect::ops::collective::recorded_choice(op)
+            .is_some_and(|chosen| chosen == mode.to_string()),
         rail: Rail::Builtin,
         valid_shape: None,
         reduce: kind.reduce_op(given),

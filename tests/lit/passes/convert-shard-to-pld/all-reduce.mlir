@@ -44,11 +44,11 @@
 // CHECK: "pld.tile_store"(%[[T]], %[[FLAT]], %c0, %c0)
 
 // GOLD: @reduce on 8 devices: 11 collective calls
-// GOLD-COUNT-2: (sum), {{.*}}: ok on 4 ranks
-// GOLD-COUNT-4: (max), {{.*}}: ok on 2 ranks
-// GOLD: (min), {{.*}}: ok on 8 ranks
-// GOLD-COUNT-2: (prod), {{.*}}: ok on 4 ranks
-// GOLD-COUNT-2: f16 x 48 (sum), {{.*}}: ok on 4 ranks
+// GOLD-COUNT-2: (sum, two_shot), {{.*}}: ok on 4 ranks
+// GOLD-COUNT-4: (max, two_shot), {{.*}}: ok on 2 ranks
+// GOLD: (min, two_shot), {{.*}}: ok on 8 ranks
+// GOLD-COUNT-2: (prod, two_shot), {{.*}}: ok on 4 ranks
+// GOLD-COUNT-2: f16 x 48 (sum, two_shot), {{.*}}: ok on 4 ranks
 // GOLD: golden: result0 ok on 8 devices (32 elements each)
 // GOLD: golden: result1 ok on 8 devices
 // GOLD: golden: result2 ok on 8 devices

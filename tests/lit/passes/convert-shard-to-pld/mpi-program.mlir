@@ -12,5 +12,5 @@
 // MPI: mpi.allreduce({{.*}}, MPI_SUM,
 
 // PLD: @all_reduce on 8 devices: 2 collective calls
-// PLD-COUNT-2: pld.tensor_allreduce at {{.*}}shard_all_reduce.mlir:10:12: f32 x 65536 (sum), {{.*}}: ok on 4 ranks
+// PLD-COUNT-2: pld.tensor_allreduce at {{.*}}shard_all_reduce.mlir:10:12: f32 x 65536 (sum, two_shot), {{.*}}: ok on 4 ranks
 // PLD: golden: result0 ok on 8 devices (65536 elements each)

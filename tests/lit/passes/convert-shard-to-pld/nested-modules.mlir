@@ -9,7 +9,7 @@
 // RUN: not pld-run %t/inner-grid.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=INNER
 // RUN: not pld-opt %t/inner-grid.mlir --pass-pipeline='builtin.module(convert-shard-to-pld)' 2>&1 | FileCheck %s --check-prefix=INNER
 // HELPER: @top on 4 devices: 1 collective call
-// HELPER: pld.tensor_allreduce at {{.*}}helper.mlir:3:8: f32 x 32 (sum), {{.*}}: ok on 4 ranks
+// HELPER: pld.tensor_allreduce at {{.*}}helper.mlir:3:8: f32 x 32 (sum, two_shot), {{.*}}: ok on 4 ranks
 // INNER: inner-grid.mlir:7:3: error: 'shard.grid' op is inside a nested module; convert-shard-to-pld converts the shard programs of the outermost module only: move the grid and its functions there
 
 //--- helper.mlir

@@ -51,8 +51,8 @@
 
 // GOLD: @scatter on 8 devices: 12 collective calls
 // GOLD-COUNT-4: pld.tensor_reduce_scatter at {{.*}}: f32 x 128 (sum), {{.*}}: ok on 4 ranks
-// GOLD-COUNT-4: pld.tensor_allreduce at {{.*}}: f32 x 128 (max), {{.*}}: ok on 2 ranks
-// GOLD-COUNT-4: pld.tensor_allreduce at {{.*}}: f32 x 128 (min), {{.*}}: ok on 2 ranks
+// GOLD-COUNT-4: pld.tensor_allreduce at {{.*}}: f32 x 128 (max, two_shot), {{.*}}: ok on 2 ranks
+// GOLD-COUNT-4: pld.tensor_allreduce at {{.*}}: f32 x 128 (min, two_shot), {{.*}}: ok on 2 ranks
 // GOLD: golden: result0 ok on 8 devices (32 elements each)
 // GOLD: golden: result1 ok on 8 devices (32 elements each)
 // GOLD: golden: result2 ok on 8 devices (64 elements each)

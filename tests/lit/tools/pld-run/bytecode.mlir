@@ -5,7 +5,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: pld-opt %S/../../../../examples/allreduce.mlir --emit-bytecode -o %t/allreduce.mlirbc
 // RUN: pld-run %t/allreduce.mlirbc --ranks 4 --check | FileCheck %s
-// CHECK: pld.tensor_allreduce in @reduce_kernel (called at {{.*}}examples/allreduce.mlir:{{[0-9]+}}:{{[0-9]+}}): f32 x 4096 (sum), {{.*}}: ok on 4 ranks
+// CHECK: pld.tensor_allreduce in @reduce_kernel (called at {{.*}}examples/allreduce.mlir:{{[0-9]+}}:{{[0-9]+}}): f32 x 4096 (sum, mesh), {{.*}}: ok on 4 ranks
 // RUN: pld-opt %S/../../../../examples/ring_allreduce.mlir --pass-pipeline='builtin.module(pld-to-pto)' -o %t/ring.mlir
 // RUN: pld-opt %t/ring.mlir --emit-bytecode -o %t/ring.mlirbc
 // RUN: pld-translate --emit=pto %t/ring.mlirbc -o %t/from-bytecode.pto

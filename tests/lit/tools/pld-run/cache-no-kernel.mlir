@@ -6,9 +6,9 @@
 // RUN: pld-run %s --ranks 2 --check --stats --cache-dir %t.cache --output-dir %t.cold | FileCheck %s --check-prefix=COLD
 // RUN: pld-run %s --ranks 2 --check --stats --cache-dir %t.cache --output-dir %t.warm | FileCheck %s --check-prefix=WARM
 // RUN: cmp %t.cold/data.rank1.npy %t.warm/data.rank1.npy
-// COLD: pld.tensor_allreduce at {{.*}}cache-no-kernel.mlir:18:8: f32 x 64 (sum), {{.*}}: ok on 2 ranks
+// COLD: pld.tensor_allreduce at {{.*}}cache-no-kernel.mlir:18:8: f32 x 64 (sum, mesh), {{.*}}: ok on 2 ranks
 // COLD: compile cache: lowered module made and cached, code made and cached
-// WARM: pld.tensor_allreduce at {{.*}}cache-no-kernel.mlir:18:8: f32 x 64 (sum), {{.*}}: ok on 2 ranks
+// WARM: pld.tensor_allreduce at {{.*}}cache-no-kernel.mlir:18:8: f32 x 64 (sum, mesh), {{.*}}: ok on 2 ranks
 // WARM: compile cache: lowered module read from the cache, code read from the cache
 
 func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {

@@ -13,9 +13,10 @@
 // RUN: pld-run %s --ranks 2 | FileCheck %s --check-prefix=NOCHECK
 // RUN: not pld-run %s --ranks 2 --check --explore 2 | FileCheck %s --check-prefix=EXPLORE
 
-// CHECK: pld.tensor_allreduce in @twice (called at {{.*}}check-uncheckable.mlir:[[#CALL:]]:3): f32 x 64 (sum), {{.*}}: @twice has 2 collectives; --check needs exactly one
-// ERR: pld-run: error: {{.*}}check-uncheckable.mlir:[[#]]:3: --check cannot compare pld.tensor_allreduce: @twice has 2 collectives; --check needs exactly one
-// NOCHECK: pld.tensor_allreduce in @twice {{.*}}: not checked (run with --check)
+// CHECK: pld.tensor_allreduce at {{.*}}check-uncheckable.mlir:[[#]]:8 in @twice (called at {{.*}}check-uncheckable.mlir:[[#CALL:]]:3): f32 x 64 (sum, mesh), {{.*}}: @twice has 2 collectives; --check needs exactly one
+// ERR-COUNT-1: pld-run: error: {{.*}}check-uncheckable.mlir:[[#]]:3: --check cannot compare pld.tensor_allreduce: @twice has 2 collectives; --check needs exactly one
+// ERR-NOT: --check cannot compare
+// NOCHECK: pld.tensor_allreduce at {{.*}} in @twice {{.*}}: not checked (run with --check)
 // EXPLORE: schedule 0 (--replay 0): --check cannot compare pld.tensor_allreduce at {{.*}}check-uncheckable.mlir:{{[0-9]+}}:3: @twice has 2 collectives; --check needs exactly one
 // EXPLORE: 2 schedules explored {{.*}}: 1 finding
 

@@ -31,9 +31,9 @@
 // RUN: not pld-run %t/lanes.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=LANES
 
 // CHECK: @main on 2 devices: 3 collective calls
-// CHECK-NEXT: pld.tensor_allreduce in @stage {{.*}}: f32 x 128 (sum), {{.*}}: ok on 2 ranks
+// CHECK-NEXT: pld.tensor_allreduce in @stage {{.*}}: f32 x 128 (sum, mesh), {{.*}}: ok on 2 ranks
 // CHECK-NEXT: pld.tensor_all_to_all_v at {{.*}}chip_all_to_all_v.mlir:39:15: f32 x 128, {{.*}}: ok on 2 ranks
-// CHECK-NEXT: pld.tensor_allreduce in @consume {{.*}}: f32 x 128 (max), {{.*}}: ok on 2 ranks
+// CHECK-NEXT: pld.tensor_allreduce in @consume {{.*}}: f32 x 128 (max, mesh), {{.*}}: ok on 2 ranks
 // The nccl-tests summary: one row per call, no wrong element.
 // CHECK-NEXT: collective ranks size count type redop root time algbw busbw #wrong
 // CHECK-NEXT: (B) (elements) (us) (GB/s) (GB/s)

@@ -40,8 +40,8 @@
 // FAR-NOT: comm_domain
 
 // NESTED: @main on 4 devices: 2 collective calls
-// NESTED-NEXT: pld.tensor_allreduce at {{.*}}nested.mlir:29:8: f32 x 64 (sum), {{.*}}: ok on 4 ranks
-// NESTED-NEXT: pld.tensor_allreduce at {{.*}}nested.mlir:30:8: f32 x 64 (sum), {{.*}}: ok on 2 ranks
+// NESTED-NEXT: pld.tensor_allreduce at {{.*}}nested.mlir:29:8: f32 x 64 (sum, mesh), {{.*}}: ok on 4 ranks
+// NESTED-NEXT: pld.tensor_allreduce at {{.*}}nested.mlir:30:8: f32 x 64 (sum, mesh), {{.*}}: ok on 2 ranks
 // Round trips: a dispatch of data_buf's step and the world allreduce on
 // every device, and on devices 0 and 1 the pair's dispatch and allreduce.
 // NESTED:      device  round trips
@@ -51,16 +51,16 @@
 // NESTED-NEXT:      3            2
 
 // FIRST: @main on 4 devices: 2 collective calls
-// FIRST-NEXT: pld.tensor_allreduce at {{.*}}pair-first.mlir:15:10: f32 x 64 (max), {{.*}}: ok on 2 ranks
-// FIRST-NEXT: pld.tensor_allreduce at {{.*}}pair-first.mlir:23:10: f32 x 64 (sum), {{.*}}: ok on 4 ranks
+// FIRST-NEXT: pld.tensor_allreduce at {{.*}}pair-first.mlir:15:10: f32 x 64 (max, mesh), {{.*}}: ok on 2 ranks
+// FIRST-NEXT: pld.tensor_allreduce at {{.*}}pair-first.mlir:23:10: f32 x 64 (sum, mesh), {{.*}}: ok on 4 ranks
 // FIRST-NOT: not every member
 
 // SIBLINGS: @main on 4 devices: 2 collective calls
 // SIBLINGS-NEXT: pld.tensor_broadcast at {{.*}}siblings.mlir:15:10: f32 x 64 (root 1), {{.*}}: ok on 4 ranks
-// SIBLINGS-NEXT: pld.tensor_allreduce at {{.*}}siblings.mlir:23:10: f32 x 64 (sum), {{.*}}: ok on 2 ranks
+// SIBLINGS-NEXT: pld.tensor_allreduce at {{.*}}siblings.mlir:23:10: f32 x 64 (sum, mesh), {{.*}}: ok on 2 ranks
 
 // HOSTONLY: @main on 3 devices: 1 collective call
-// HOSTONLY-NEXT: pld.tensor_allreduce at {{.*}}host-only.mlir:5:10: f32 x 1024 (sum), {{.*}}: ok on 3 ranks
+// HOSTONLY-NEXT: pld.tensor_allreduce at {{.*}}host-only.mlir:5:10: f32 x 1024 (sum, mesh), {{.*}}: ok on 3 ranks
 // HOSTONLY: device  round trips
 // HOSTONLY-NEXT: all       1 each
 // HOSTONLY8: ok on 8 ranks

@@ -12,7 +12,7 @@
 // RUN: python3 %S/Inputs/npy.py show %t/out/pair_buf.rank1.npy | FileCheck %s --check-prefix=SUM
 // RUN: python3 %S/Inputs/npy.py show %t/out/pair_buf.rank3.npy | FileCheck %s --check-prefix=SUM
 // RUN: ls %t/out | FileCheck %s --check-prefix=FILES
-// CHECK: pld.tensor_allreduce at {{.*}}pair13.mlir:{{[0-9]+}}:{{[0-9]+}}: f32 x 64 (sum), {{.*}}: ok on 2 ranks
+// CHECK: pld.tensor_allreduce at {{.*}}pair13.mlir:{{[0-9]+}}:{{[0-9]+}}: f32 x 64 (sum, mesh), {{.*}}: ok on 2 ranks
 // SUM: <f4 (64,): 40400000 x 64
 // FILES-NOT: pair_buf.rank0
 // FILES-NOT: pair_buf.rank2

@@ -79,7 +79,7 @@
 // [2, 9] (sum 1.5). A sum of f32 may be off by 2^-23 per rank times the
 // sum of the magnitudes: 2 * 2.5 / 2^23 = 6.0e-7 at [2, 8], 2 * 8.5 / 2^23
 // = 2.0e-6 at [2, 9].
-// WRONG: pld.tensor_allreduce in @corrupt (called at {{.*}}wrong.mlir:13:3): f32 x 64 (sum), {{.*}}: WRONG on ranks [0, 1]
+// WRONG: pld.tensor_allreduce in @corrupt (called at {{.*}}wrong.mlir:13:3): f32 x 64 (sum, mesh), {{.*}}: WRONG on ranks [0, 1]
 // XWRONG: schedule 0 (--replay 0): wrong result of pld.tensor_allreduce in @corrupt (called at {{.*}}wrong.mlir:13:3) on rank 0: 8 wrong elements; first: [2, 8] expected -1.5 ± 6.0e-7, got 0; [2, 9] expected 1.5 ± 2.0e-6, got 0; {{.*}}; the kernel also writes the target (pld.tile_store at {{.*}}wrong.mlir:9:3): the difference may be its own
 // XWRONG-NEXT: schedule 0 (--replay 0): wrong result of pld.tensor_allreduce in @corrupt (called at {{.*}}wrong.mlir:13:3) on rank 1: 8 wrong elements; first: [2, 8]
 // XKWRONG: schedule 0 (--replay 0): wrong result on rank 0: 8 wrong elements; first: [2, 8] expected -1.5 ± 6.0e-7, got 0;

@@ -10,7 +10,7 @@
 // RUN: sh -c 'pld-run %t/late.mlir --ranks 2 --check --input y=ones --input x=zeros > %t/late.out 2>&1; echo status $?' | FileCheck %s --check-prefix=STATUS
 // STATUS: status 1
 // RUN: FileCheck %s --check-prefix=LATE < %t/late.out
-// LATE: pld.tensor_allreduce at {{.*}}late.mlir:42:8: f32 x 64 (sum), {{.*}}: WRONG on ranks [0, 1] (worst error 1.000e0); device 1's @push (at {{.*}}late.mlir:24:3), before the call, was still running when device 0 began it and may have written the operands after --check read them (a pld.tensor_barrier before the call orders them)
+// LATE: pld.tensor_allreduce at {{.*}}late.mlir:42:8: f32 x 64 (sum, mesh), {{.*}}: WRONG on ranks [0, 1] (worst error 1.000e0); device 1's @push (at {{.*}}late.mlir:24:3), before the call, was still running when device 0 began it and may have written the operands after --check read them (a pld.tensor_barrier before the call orders them)
 //
 // Under --explore, a rank blocked in an InCore kernel is named by that
 // kernel, not by the builtin of a later HOST collective (once the explorer

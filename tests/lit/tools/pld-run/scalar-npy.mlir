@@ -10,7 +10,7 @@
 // RUN: python3 -c "import struct, sys; d = open(sys.argv[1], 'rb').read(); print(d[10:74].decode().strip(), struct.unpack('<f', d[-4:])[0])" %t/out/result0.rank1.npy | FileCheck %s --check-prefix=OUT
 // RUN: not pld-run %s --ranks 2 --input 'all_reduce0_buf=%t/x.rank{rank}.npy' 2>&1 | FileCheck %s --check-prefix=SHAPE
 
-// CHECK: pld.tensor_allreduce at {{.*}}scalar-npy.mlir:{{[0-9]+}}:8: f32 x 1 (sum), {{.*}}: ok on 2 ranks
+// CHECK: pld.tensor_allreduce at {{.*}}scalar-npy.mlir:{{[0-9]+}}:8: f32 x 1 (sum, two_shot), {{.*}}: ok on 2 ranks
 // OUT: {'descr': '<f4', 'fortran_order': False, 'shape': (1,), } 3.75
 // SHAPE: pld-run: error: '{{.*}}x.rank0.npy' (for 'all_reduce0_buf' on rank 0) has shape [], not the [1, 1] of what it fills
 

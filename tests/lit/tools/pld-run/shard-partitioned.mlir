@@ -8,7 +8,7 @@
 // RUN: split-file %s %t
 // RUN: pld-run %t/mixed.mlir --ranks 4 --check | FileCheck %s --check-prefix=MIXED
 // MIXED: @f on 4 devices: 2 collective calls
-// MIXED: pld.tensor_allreduce at {{.*}}mixed.mlir:3:10: f32 x 32 (sum), {{.*}}: ok on 4 ranks
+// MIXED: pld.tensor_allreduce at {{.*}}mixed.mlir:3:10: f32 x 32 (sum, two_shot), {{.*}}: ok on 4 ranks
 // MIXED: pld.tensor_all_to_all_v at {{.*}}mixed.mlir:6:8: f32 x 64, {{.*}}: ok on 4 ranks
 // RUN: not pld-run %t/annotated.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=ANNOTATED
 // ANNOTATED: annotated.mlir:5:8: error: 'shard.shard' op is a sharding annotation; convert-shard-to-pld takes partitioned functions (run shard-partition first)

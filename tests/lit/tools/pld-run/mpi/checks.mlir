@@ -32,7 +32,7 @@
 // RUN: grep '^    rank' %t/p-mpi.out | diff %t/p-threads.verdicts -
 // RUN: grep '^    rank' %t/p-rma.out | diff %t/p-threads.verdicts -
 // PROGRAM: @main on 3 devices (3 MPI processes under --transport mpi-rma): 1 collective call
-// PROGRAM-NEXT: pld.tensor_allreduce in @broken (called at {{.*}}program.mlir:{{[0-9]+}}:{{[0-9]+}}): f32 x 64 (sum), {{.*}}: WRONG on ranks [2]
+// PROGRAM-NEXT: pld.tensor_allreduce in @broken (called at {{.*}}program.mlir:{{[0-9]+}}:{{[0-9]+}}): f32 x 64 (sum, mesh), {{.*}}: WRONG on ranks [2]
 // PROGRAM-NEXT: rank 2: 16 wrong elements; first: [0, 40] expected {{[-0-9.e]+}} ± {{[-0-9.e]+}}, got 0;
 
 //--- broken.mlir

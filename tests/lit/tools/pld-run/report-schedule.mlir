@@ -1,0 +1,35 @@
+// A program's report says each allreduce's schedule, and whether
+// mode = "auto" chose it (progs26 LOW 1: no line said it); a call on a comm
+// domain other than the first devices in order names its devices (progs26
+// LOW 2: "ok on 2 ranks" alone).
+//
+// RUN: rm -rf %t && split-file %s %t
+// RUN: pld-run %t/modes.mlir --ranks 4 --check | FileCheck %s --check-prefix=MODES
+// MODES: pld.tensor_allreduce at {{.*}}modes.mlir:5:8: f32 x 1024 (sum, two_shot), {{.*}}: ok on 4 ranks (worst error
+// MODES-NEXT: pld.tensor_allreduce at {{.*}}modes.mlir:6:8: f32 x 1024 (max, mesh, chosen by mode = "auto"), {{.*}}: ok on 4 ranks (worst error
+// MODES-NEXT: pld.tensor_allreduce at {{.*}}modes.mlir:7:8: f32 x 1024 (min, mesh), {{.*}}: ok on 4 ranks (worst error
+// RUN: pld-run %t/odd.mlir --ranks 4 --check | FileCheck %s --check-prefix=ODD
+// ODD: pld.tensor_allreduce at {{.*}}odd.mlir:6:10: f32 x 64 (sum, mesh), {{.*}}: ok on 2 ranks (devices 1, 3; worst error 0.000e0)
+
+//--- modes.mlir
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %bytes = arith.constant 4096 : i64
+  %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "data_buf"} : (i64) -> !pld.ptr
+  %data = "pld.tensor_window"(%buf) : (!pld.ptr) -> tensor<1x1024xf32, #pld.dist>
+  %a = "pld.tensor_allreduce"(%data) {op = #pld.reduce_op<"sum">, mode = "two_shot"} : (tensor<1x1024xf32, #pld.dist>) -> tensor<1x1024xf32, #pld.dist>
+  %b = "pld.tensor_allreduce"(%a) {op = #pld.reduce_op<"max">, mode = "auto"} : (tensor<1x1024xf32, #pld.dist>) -> tensor<1x1024xf32, #pld.dist>
+  %c = "pld.tensor_allreduce"(%b) {op = #pld.reduce_op<"min">} : (tensor<1x1024xf32, #pld.dist>) -> tensor<1x1024xf32, #pld.dist>
+  return
+}
+
+//--- odd.mlir
+func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
+  %small = arith.constant 256 : i64
+  "pld.comm_domain"() ({
+    %pbuf = "pld.tensor_alloc_window_buffer"(%small) {name = "pair_buf"} : (i64) -> !pld.ptr
+    %p = "pld.tensor_window"(%pbuf) : (!pld.ptr) -> tensor<1x64xf32, #pld.dist>
+    %c = "pld.tensor_allreduce"(%p) {op = #pld.reduce_op<"sum">} : (tensor<1x64xf32, #pld.dist>) -> tensor<1x64xf32, #pld.dist>
+    gpu.yield
+  }) {name = "odd", devices = array<i64: 1, 3>, slots = ["pair_buf"]} : () -> ()
+  return
+}
