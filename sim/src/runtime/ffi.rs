@@ -34,6 +34,9 @@ fn cell_in_windows(
         .locate(address, 4)
         .filter(|_| address.is_multiple_of(4));
     let Some(place) = place else {
+        if address < 1 << 16 && state.peer_refused_at(rank, site) {
+            return None; // the peer lookup's error said it
+        }
         let message = crate::runtime::outside::describe(what, site, address).unwrap_or_else(|| {
             // As a copy's: an address in the first 64 KiB came from an
             // empty CommContext slot, or a field before the slots.
@@ -160,7 +163,7 @@ pub unsafe extern "C" fn pld_sim_context_slot(
          0 to {})",
         ranks - 1
     );
-    with_current(|state, rank| state.error_at(rank, site, message));
+    with_current(|state, rank| state.refuse_peer(rank, site, message));
     0
 }
 

@@ -16,7 +16,7 @@ use crate::runtime::transport::Cell as SignalCell;
 use pld_dialect::enums::WaitCmp;
 use std::cell::Cell;
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -130,6 +130,11 @@ struct Slot {
     /// What the rank ran when it last blocked in a wait, in a program
     /// (what a deadlock report names).
     blocked_in: Mutex<Option<Within>>,
+    /// The site of the rank's last peer lookup that was refused (a peer
+    /// outside its comm domain; -1: none): the access that follows at the
+    /// same op, at the address the refusal gave, is not made and not
+    /// reported again.
+    refused_peer: AtomicI64,
 }
 
 impl Slot {
@@ -827,6 +832,36 @@ impl State<'_> {
             },
         };
         self.error(rank, message);
+    }
+
+    /// An error of `rank`'s run at `site`: its peer lookup named no rank of
+    /// the comm domain (`message` says which). The access it was for, at
+    /// the same op, is then not reported again ([`State::peer_refused_at`]).
+    pub fn refuse_peer(&self, rank: usize, site: i64, message: String) {
+        if let Some(slot) = self.slots.get(rank) {
+            slot.refused_peer.store(site, Ordering::Relaxed);
+        }
+        self.error_at(rank, site, message);
+    }
+
+    /// Whether `rank`'s last refused peer lookup was at the op of `site`
+    /// (the same source place: the lookup and the access are two PTO ops
+    /// of one pld op).
+    pub fn peer_refused_at(&self, rank: usize, site: i64) -> bool {
+        let Some(slot) = self.slots.get(rank) else {
+            return false;
+        };
+        let refused = slot.refused_peer.load(Ordering::Relaxed);
+        if refused < 0 {
+            return false;
+        }
+        let (Some(a), Some(b)) = (
+            crate::runtime::sites::get(refused),
+            crate::runtime::sites::get(site),
+        ) else {
+            return refused == site;
+        };
+        a.location == b.location
     }
 
     /// The call `rank` runs, where a program named it: its place and op
@@ -1576,6 +1611,7 @@ impl<'d> Run<'d> {
                     call: Mutex::new(None),
                     kernel: Mutex::new(None),
                     blocked_in: Mutex::new(None),
+                    refused_peer: AtomicI64::new(-1),
                 })
                 .collect(),
             stopped: AtomicBool::new(false),

@@ -55,6 +55,9 @@ pub(crate) fn check_side(
     // past the rank count), or from a field before the slots (a negative
     // peer).
     if start < 1 << 16 {
+        if state.peer_refused_at(rank, site) {
+            return Err(()); // the peer lookup's error said it
+        }
         return refuse(format!(
             "{what} at address {start:#x}, outside every window: a peer at or beyond the rank \
              count, or below 0?"

@@ -23,6 +23,14 @@
 // LOADMAX: error: rank 0: {{.*}}lmax.mlir:5:8: `pld.tile_remote_load` (pto.load_scalar): addresses the window of peer 2147483647, which is no rank of its comm domain (its ranks are 0 to 1)
 // LOADNEG: error: rank 0: {{.*}}lneg.mlir:5:8: `pld.tile_remote_load` (pto.load_scalar): addresses the window of peer -1, which is no rank of its comm domain (its ranks are 0 to 1)
 // STORE: error: rank 0: {{.*}}store.mlir:5:3: `pld.tile_remote_store` (pto.load_scalar): addresses the window of peer 64, which is no rank of its comm domain (its ranks are 0 to 1)
+// The copy the lookup was for is not made, and not reported a second time
+// (it was: `(pto.tstore): a store at address 0x100, outside every window`,
+// mpi27 L4); nor a notify's cell:
+// STORE-NOT: outside every window
+// LOAD64-NOT: outside every window
+// RUN: not pld-run %t/notify.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=NOTIFY
+// NOTIFY: error: rank 0: {{.*}}notify.mlir:4:3: `pld.system_notify` (pto.load_scalar): addresses the window of peer 64, which is no rank of its comm domain (its ranks are 0 to 1)
+// NOTIFY-NOT: outside every window
 // EXPLORE: schedule 0 (--replay 0): error: rank {{[01]}}: {{.*}}l64.mlir:5:8: `pld.tile_remote_load` (pto.load_scalar): addresses the window of peer 64
 
 //--- load.mlir
@@ -43,5 +51,13 @@ func.func @k(%data: tensor<1x64xf32, #pld.dist>, %sig: tensor<2x1xi32, #pld.dist
   %t = "pld.tile_load"(%data, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 0>} : (tensor<1x64xf32, #pld.dist>, index, index) -> tensor<1x64xf32, #pld.tile>
   "pld.tile_remote_store"(%t, %data, %peer, %c0, %c0) {atomic = #pld.atomic_type<"add">} : (tensor<1x64xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, i32, index, index) -> ()
   %r1 = "pld.tensor_barrier"(%sig) : (tensor<2x1xi32, #pld.dist>) -> tensor<2x1xi32, #pld.dist>
+  return
+}
+
+//--- notify.mlir
+func.func @k(%data: tensor<1x64xf32, #pld.dist>, %sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %peer = arith.constant 64 : i32
+  %c0 = arith.constant 0 : index
+  "pld.system_notify"(%sig, %peer, %c0, %c0, %peer) {op = #pld.notify_op<"atomic_add">} : (tensor<2x1xi32, #pld.dist>, i32, index, index, i32) -> ()
   return
 }
