@@ -40,16 +40,22 @@ pub fn parse_or_exit_1<C: clap::Parser>(args: impl IntoIterator<Item = String>) 
             std::process::exit(0)
         }
         let error = as_given(with_full_usage::<C>(error), &given);
-        // In one write (see pld_ir::say!), coloured on a terminal only.
-        let styled = error.render();
-        use std::io::IsTerminal;
-        pld_ir::diag::write_stderr(&if std::io::stderr().is_terminal() {
-            styled.ansi().to_string()
-        } else {
-            styled.to_string()
-        });
+        say_error(C::command().get_name(), &error);
         std::process::exit(1)
     })
+}
+
+/// Writes a malformed command line's `error` as the tools' other errors
+/// start, `pld-opt: error: ...` (clap's own has no tool name), in one
+/// write (see pld_ir::say!), coloured on a terminal only.
+pub fn say_error(tool: &str, error: &clap::Error) {
+    let styled = error.render();
+    use std::io::IsTerminal;
+    let text = match std::io::stderr().is_terminal() {
+        true => styled.ansi().to_string(),
+        false => styled.to_string(),
+    };
+    pld_ir::diag::write_stderr(&format!("{tool}: {text}"));
 }
 
 /// `error` with the whole usage of `C`: clap's error shows the arguments

@@ -349,7 +349,11 @@ fn main() {
         Err(e) if !pld_tools::mpi_run::speaks_first() => {
             pld_tools::mpi_run::exit_silently(e.exit_code())
         }
-        Err(e) => e.exit(),
+        Err(e) if !e.use_stderr() => e.exit(), // --help, --version
+        Err(e) => {
+            pld_tools::args::say_error("pld-run", &e);
+            std::process::exit(e.exit_code())
+        }
     };
     let options = options(cli);
     // Every yes-or-no variable, including those this run would not read.

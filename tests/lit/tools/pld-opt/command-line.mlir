@@ -14,7 +14,7 @@
 // RUN: pld-opt %s --pld-world-size=4 | FileCheck %s
 // RUN: pld-opt %s -p 'builtin.module(cse)' | FileCheck %s
 // RUN: pld-opt %s -p='builtin.module(cse)' | FileCheck %s
-// UNKNOWN: error: unexpected argument '--bogus' found
+// UNKNOWN: {{^}}pld-opt: error: unexpected argument '--bogus' found
 // The usage is the whole one, INPUT optional, also after an input.
 // UNKNOWN: Usage: pld-opt [OPTIONS] [INPUT]
 // An upstream pass option that does not parse: LLVM's option parser
@@ -22,7 +22,7 @@
 // RUN: not pld-opt %s --pass-pipeline='builtin.module(canonicalize{max-iterations=1e30})' 2>&1 | FileCheck %s --check-prefix=UPSTREAM
 // UPSTREAM: {{^}}pld-opt: for the --max-iterations option: '1e30' value invalid for long argument!
 // UPSTREAM-NEXT: pld-opt: error: invalid pass pipeline: pass 'canonicalize': failed to add `canonicalize` with options `max-iterations=1e30`
-// VALUE: error: invalid value 'x' for '--pld-world-size <N>'
+// VALUE: {{^}}pld-opt: error: invalid value 'x' for '--pld-world-size <N>'
 // A flag takes a value as LLVM's options do (=true, =false, =1, =0, ...;
 // `unexpected value 'false'` before). (--split-input-file takes a marker,
 // as in mlir-opt 22: split-marker.mlir.)

@@ -15,13 +15,13 @@
 // BOTH: error: the argument '--kernel <KERNEL>' cannot be used with '--entry <ENTRY>'
 // BOTH: status 2
 // RUN: sh -c 'pld-run %s --ranks -1 > /dev/null 2>&1; test $? -eq 2'
-// RANKS: error: invalid value '-1' for '--ranks <RANKS>': ranks must be 1 to 64
+// RANKS: pld-run: error: invalid value '-1' for '--ranks <RANKS>': ranks must be 1 to 64
 // A count the simulator does not run is a malformed command line too (it
 // was status 1, as a bad input is).
 // RUN: sh -c 'pld-run %s --ranks 0 > /dev/null 2>&1; test $? -eq 2'
 // RUN: not pld-run %s --ranks 65 2>&1 | FileCheck %s --check-prefix=RANKS65
 // RUN: sh -c 'pld-run %s --ranks 65 > /dev/null 2>&1; test $? -eq 2'
-// RANKS65: error: invalid value '65' for '--ranks <RANKS>': ranks must be 1 to 64
+// RANKS65: {{^}}pld-run: error: invalid value '65' for '--ranks <RANKS>': ranks must be 1 to 64
 // RUN: not pld-run %s --ranks two 2>&1 | FileCheck %s --check-prefix=RANKSWORD
 // RANKSWORD: error: invalid value 'two' for '--ranks <RANKS>': not a number of ranks (1 to 64)
 // RUN: not pld-run %s --warmup -1 2>&1 | FileCheck %s --check-prefix=WARMUP
@@ -38,7 +38,7 @@
 // RUN: sh -c 'pld-run %s --ranks 2 --input s > /dev/null 2>&1; test $? -eq 2'
 // PAIR: pld-run: error: --input takes PARAM=GENERATOR, not 's'
 // RUN: not pld-run %s --bogus 2>&1 | FileCheck %s --check-prefix=USAGE
-// USAGE: error: unexpected argument '--bogus' found
+// USAGE: {{^}}pld-run: error: unexpected argument '--bogus' found
 // USAGE: Usage: pld-run [OPTIONS] [INPUT]
 
 func.func @k(%s: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {

@@ -9,7 +9,7 @@
 // RUN: sh -c 'pld-translate %s --emit=pto --bogus > /dev/null 2>&1; test $? -eq 1'
 // RUN: sh -c 'pld-translate --help > /dev/null 2>&1; test $? -eq 0'
 // NO-EMIT: error: the following required arguments were not provided
-// FORMAT: error: invalid value 'bogus' for '--emit <EMIT>'
+// FORMAT: {{^}}pld-translate: error: invalid value 'bogus' for '--emit <EMIT>'
 // An option given twice takes its last value, as in mlir-translate (it was
 // an error: "cannot be used multiple times"):
 // RUN: pld-opt %S/../../../../examples/barrier.mlir --pass-pipeline='builtin.module(pld-to-pto)' -o %t.converted.mlir
