@@ -99,7 +99,8 @@ pub struct Call {
     pub devices: Vec<usize>,
     /// An allreduce's schedule (`ring`); empty for other collectives.
     pub mode: String,
-    /// Whether `mode = "auto"` chose it.
+    /// Whether it was written `mode = "auto"` (which chose the schedule, or
+    /// kept the default).
     pub auto: bool,
 }
 

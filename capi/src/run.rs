@@ -7,6 +7,7 @@
 use crate::program::{Loaded, Mode};
 use crate::report::{Call, Counters, Finding, FindingKind, Report};
 use pld_dialect::collective::{CollectiveKind, Role};
+use pld_dialect::ops::collective::ModeOrigin;
 use pld_sim::program::memory;
 use pld_sim::program::orchestrate::{ProgramOutcome, ProgramRun};
 use pld_sim::program::{golden, index_of, Finished, KernelInfo, Program};
@@ -498,7 +499,7 @@ fn kernel_calls(
                     }
                 }
             };
-            call.scheduled(mode, c.auto)
+            call.scheduled(mode, c.origin != ModeOrigin::Written)
         })
         .collect()
 }
@@ -660,7 +661,8 @@ fn whole_calls(finished: &ProgramOutcome, world: usize, check: bool) -> Vec<Call
                     }
                 }
             };
-            made.on_devices(devices).scheduled(call.mode, call.auto)
+            made.on_devices(devices)
+                .scheduled(call.mode, call.origin != ModeOrigin::Written)
         })
         .collect()
 }

@@ -327,8 +327,9 @@ PLD_CAPI_EXPORTED MlirStringRef pldRunResultGetCallKernel(PldRunResult result,
 PLD_CAPI_EXPORTED MlirStringRef pldRunResultGetCallMode(PldRunResult result,
                                                        intptr_t call);
 
-/// Whether `mode = "auto"` chose the allreduce's schedule (false for
-/// every other collective).
+/// Whether the allreduce was written `mode = "auto"`, which chose its
+/// schedule (or kept mesh where the sizes were known only at run time);
+/// false for every other collective.
 PLD_CAPI_EXPORTED bool pldRunResultIsCallModeAuto(PldRunResult result,
                                                   intptr_t call);
 

@@ -110,7 +110,8 @@ class Call:
     #: (``"mesh"``, ``"ring"``, ``"two_shot"``); ``None`` for other
     #: collectives.
     mode: str | None = None
-    #: ``mode = "auto"`` chose ``mode``.
+    #: The allreduce was written ``mode = "auto"``, which chose ``mode`` (or
+    #: kept mesh where the sizes were known only at run time).
     auto: bool = False
 
     @property

@@ -6,6 +6,7 @@ use crate::inputs::{assign, fill_ranks, Generator};
 use crate::options::{Options, Refusal, DEADLOCK};
 use crate::output_dir::OutputDir;
 use crate::report::{self, counter_rows, Progress};
+use pld_dialect::ops::collective::ModeOrigin;
 use pld_sim::compiler::Source;
 use pld_sim::program::npy;
 use pld_sim::program::orchestrate::{
@@ -491,14 +492,19 @@ pub(crate) fn write_outputs(
 
 /// `f32 x 4096 (sum, root 0)`: a call's element type and count, and in
 /// parentheses its reduction, its root and an allreduce's schedule (`ring`,
-/// `ring, chosen by mode = "auto"`).
+/// `ring, chosen by mode = "auto"`, `mesh, kept by mode = "auto": ...`).
 fn what_it_moves(call: &CallReport) -> String {
     let mut details: Vec<String> = Vec::new();
     details.extend(call.reduce.map(|op| op.to_string()));
     details.extend(call.root.map(|root| format!("root {root}")));
-    details.extend(call.mode.map(|mode| match call.auto {
-        true => format!("{mode}, chosen by mode = \"auto\""),
-        false => mode.to_string(),
+    details.extend(call.mode.map(|mode| match call.origin {
+        ModeOrigin::AutoPriced => format!("{mode}, chosen by mode = \"auto\""),
+        // The only reason a call that ran has for it (the other, no mode
+        // lowers the call, stops the lowering).
+        ModeOrigin::AutoDefault => {
+            format!("{mode}, kept by mode = \"auto\": sizes known only at run time")
+        }
+        ModeOrigin::Written => mode.to_string(),
     }));
     match details.is_empty() {
         true => format!("{} x {}", call.dtype, call.elements),
@@ -523,7 +529,10 @@ fn devices_note(call: &CallReport) -> String {
         return String::new();
     }
     let listed: Vec<String> = call.devices.iter().map(usize::to_string).collect();
-    format!("devices {}; ", listed.join(", "))
+    match listed.as_slice() {
+        [one] => format!("device {one}; "),
+        _ => format!("devices {}; ", listed.join(", ")),
+    }
 }
 
 /// One line per collective call (where, what, its time, its check), and

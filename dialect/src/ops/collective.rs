@@ -70,23 +70,47 @@ pub const AUTO_MODE_RECORD: &str = "pld.auto_mode";
 /// The mode `mode = "auto"` chose for `op`, when the op's `mode` is still
 /// that one (a mode edited by hand after the choice is the writer's, and a
 /// refusal of it names no choice).
-pub fn chosen_by_auto(op: melior::ir::OperationRef) -> Option<String> {
+pub fn chosen_by_auto(op: melior::ir::OperationRef) -> Option<(String, ModeOrigin)> {
     use melior::ir::operation::OperationLike;
-    let chosen = recorded_choice(op)?;
     let mode = pld_ir::attr::string(op.attribute("mode").ok()?)?;
-    (chosen == mode).then_some(mode)
+    match mode_origin(op, &mode) {
+        ModeOrigin::Written => None,
+        origin => Some((mode, origin)),
+    }
 }
 
-/// The mode `mode = "auto"` chose, as `op`'s record keeps it (on the
-/// allreduce, and on the builtin call a rail lowered it to, whose name
-/// is the schedule).
-pub fn recorded_choice(op: melior::ir::OperationRef) -> Option<String> {
+/// How an allreduce's schedule came about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModeOrigin {
+    /// Written in the source (or the default, mesh, with no `mode`).
+    Written,
+    /// `mode = "auto"` priced the schedules and chose it.
+    AutoPriced,
+    /// `mode = "auto"` kept the default, mesh: the size or the rank count
+    /// was known only at run time, so nothing was priced.
+    AutoDefault,
+}
+
+/// How `mode` (the schedule of `op`: its `mode`, or for a builtin call a
+/// rail lowered it to, its name) came about, from `op`'s record.
+pub fn mode_origin(op: melior::ir::OperationRef, mode: &str) -> ModeOrigin {
     use melior::ir::operation::OperationLike;
-    let record = pld_ir::attr::dictionary(op.attribute(AUTO_MODE_RECORD).ok()?)?;
-    record
-        .into_iter()
+    let record = op
+        .attribute(AUTO_MODE_RECORD)
+        .ok()
+        .and_then(pld_ir::attr::dictionary)
+        .unwrap_or_default();
+    let chosen = (record.iter())
         .find(|(key, _)| key == "chosen")
-        .and_then(|(_, value)| pld_ir::attr::string(value))
+        .and_then(|(_, value)| pld_ir::attr::string(*value));
+    if chosen.as_deref() != Some(mode) {
+        return ModeOrigin::Written;
+    }
+    // The record holds every candidate's predicted time when it priced them.
+    match record.iter().any(|(key, _)| key.ends_with("_ns")) {
+        true => ModeOrigin::AutoPriced,
+        false => ModeOrigin::AutoDefault,
+    }
 }
 
 impl AllReduce<'_, '_> {

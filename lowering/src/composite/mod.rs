@@ -33,8 +33,12 @@ pub const AUTO_MODE_ATTRIBUTE: &str = pld_dialect::ops::collective::AUTO_MODE_RE
 /// `mode = "auto"` (the op carries the record, and its choice is still the
 /// op's mode) says so.
 pub fn name_the_choice(op: melior::ir::OperationRef, message: String) -> String {
+    use pld_dialect::ops::collective::ModeOrigin;
     match pld_dialect::ops::collective::chosen_by_auto(op) {
-        Some(mode) => format!("{message} (mode \"{mode}\" was chosen by mode = \"auto\")"),
+        Some((mode, ModeOrigin::AutoDefault)) => {
+            format!("{message} (mode \"{mode}\" was kept by mode = \"auto\")")
+        }
+        Some((mode, _)) => format!("{message} (mode \"{mode}\" was chosen by mode = \"auto\")"),
         None => message,
     }
 }

@@ -6,6 +6,7 @@ use crate::error::Failure;
 use crate::inputs::{Described, Slot};
 use crate::report::{unravel, Blocked, Call, Deadlock, Leak, Output, Report};
 use pld_dialect::collective::{CollectiveKind, Role};
+use pld_dialect::ops::collective::ModeOrigin;
 use pld_sim::program::golden::{self, RankCheck};
 use pld_sim::program::shapes::{self, Rail};
 use pld_sim::program::{Finished, KernelInfo, Program};
@@ -167,7 +168,7 @@ fn calls(
                 uncheckable: false,
                 devices: (0..request.ranks).collect(),
                 mode: (c.kind == CollectiveKind::AllReduce).then(|| c.mode.to_string()),
-                auto: c.kind == CollectiveKind::AllReduce && c.auto,
+                auto: c.kind == CollectiveKind::AllReduce && c.origin != ModeOrigin::Written,
             }
         })
         .collect())

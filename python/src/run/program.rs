@@ -5,6 +5,7 @@ use super::{fill_ranks, Inputs, Kind, Request};
 use crate::error::Failure;
 use crate::inputs::{Described, Slot};
 use crate::report::{unravel, Blocked, Call, Deadlock, Leak, Output, Report};
+use pld_dialect::ops::collective::ModeOrigin;
 use pld_sim::program::orchestrate::{Buffer, CallReport, ProgramOutcome, ProgramRun};
 use pld_tools::run_program::shown_name;
 use std::time::Instant;
@@ -152,7 +153,7 @@ fn call(request: &Request, run: &ProgramRun, call: &CallReport) -> Call {
         },
         devices: call.devices.clone(),
         mode: call.mode.map(|m| m.to_string()),
-        auto: call.auto,
+        auto: call.mode.is_some() && call.origin != ModeOrigin::Written,
         uncheckable: request.check
             && matches!(
                 call.check,

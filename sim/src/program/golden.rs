@@ -770,6 +770,7 @@ fn check_extents(kernel: &KernelInfo, collective: &Collective, ranks: usize) -> 
 mod tests {
     use super::*;
     use pld_dialect::enums::AllReduceMode;
+    use pld_dialect::ops::collective::ModeOrigin;
 
     /// A distributed parameter.
     fn param(name: &str, dtype: Dtype, shape: &[usize]) -> Param {
@@ -795,7 +796,7 @@ mod tests {
             collectives: vec![Collective {
                 kind,
                 mode: AllReduceMode::Mesh,
-                auto: false,
+                origin: ModeOrigin::Written,
                 rail: Rail::Composite,
                 valid_shape: None,
                 reduce,
@@ -842,7 +843,7 @@ mod tests {
             collectives: vec![Collective {
                 kind: CollectiveKind::IndexedAllToAllV,
                 mode: AllReduceMode::Mesh,
-                auto: false,
+                origin: ModeOrigin::Written,
                 rail: Rail::Builtin,
                 valid_shape: None,
                 reduce: None,

@@ -17,6 +17,7 @@ use melior::ir::{
 };
 use pld_dialect::collective::{CollectiveKind, Role};
 use pld_dialect::enums::{AllReduceMode, PldEnum, ReduceOp};
+use pld_dialect::ops::collective::mode_origin;
 use pld_dialect::ops::signal::{Notify, Wait};
 use pld_ir::op_name;
 use pld_lowering::trace::parameter_of;
@@ -661,7 +662,7 @@ fn collectives_of(function: OperationRef) -> Vec<Collective> {
         collectives.push(Collective {
             kind,
             mode,
-            auto: pld_dialect::ops::collective::chosen_by_auto(op).is_some(),
+            origin: mode_origin(op, &mode.to_string()),
             rail: Rail::Composite,
             valid_shape: target_valid_shape(&view),
             reduce: kind.reduce_op(given),

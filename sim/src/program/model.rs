@@ -5,6 +5,7 @@
 use melior::ir::OperationRef;
 use pld_dialect::collective::{CollectiveKind, Role};
 use pld_dialect::enums::{AllReduceMode, ReduceOp};
+use pld_dialect::ops::collective::ModeOrigin;
 use pld_dialect::types::TensorKind;
 
 /// An element type the simulator moves and checks.
@@ -125,10 +126,10 @@ pub struct Collective {
     pub kind: CollectiveKind,
     /// The allreduce schedule (mesh for every other collective).
     pub mode: AllReduceMode,
-    /// Whether `mode = "auto"` chose `mode` (the op carries its record,
-    /// whose choice is still the op's mode): a refusal of the schedule
-    /// says so.
-    pub auto: bool,
+    /// How `mode` came about (`mode = "auto"` chose it or kept the
+    /// default: the op carries its record, whose choice is still the op's
+    /// mode): a refusal of the schedule says so.
+    pub origin: ModeOrigin,
     /// The kernels that run it.
     pub rail: Rail,
     /// The `valid_shape` of its target's type, when it has one (the

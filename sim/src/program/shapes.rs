@@ -8,6 +8,7 @@ pub use crate::program::model::Rail;
 use crate::program::model::{Collective, Dtype, KernelInfo, Param};
 use pld_dialect::collective::{CollectiveKind, Role, TargetRows};
 use pld_dialect::enums::AllReduceMode;
+use pld_dialect::ops::collective::ModeOrigin;
 use pld_ir::diag::count;
 
 /// How a signal must be sized for a rank count.
@@ -214,12 +215,16 @@ fn check_signal(
     if fits {
         return Ok(());
     }
-    let chosen = match collective.auto {
-        true => format!(
+    let chosen = match collective.origin {
+        ModeOrigin::AutoPriced => format!(
             " (mode \"{}\" was chosen by mode = \"auto\")",
             collective.mode
         ),
-        false => String::new(),
+        ModeOrigin::AutoDefault => format!(
+            " (mode \"{}\" was kept by mode = \"auto\")",
+            collective.mode
+        ),
+        ModeOrigin::Written => String::new(),
     };
     Err(format!(
         "the signal of {} ({}) is {:?}; on {} it needs {needs}{chosen}",
@@ -279,7 +284,7 @@ mod tests {
         let collective = Collective {
             kind: CollectiveKind::AllReduce,
             mode,
-            auto: false,
+            origin: ModeOrigin::Written,
             rail: Rail::Composite,
             valid_shape: None,
             reduce: Some(ReduceOp::Sum),

@@ -34,6 +34,7 @@ use pld_dialect::collective::{CollectiveKind, CoreNum, Role};
 use pld_dialect::enums::AllReduceMode;
 use pld_dialect::enums::FuncKind;
 use pld_dialect::enums::ReduceOp;
+use pld_dialect::ops::collective::ModeOrigin;
 use pld_runtime_sys::PldCommContext;
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -118,8 +119,8 @@ pub struct CallReport {
     pub devices: Vec<usize>,
     /// An allreduce's schedule (`None` for every other collective).
     pub mode: Option<AllReduceMode>,
-    /// Whether `mode = "auto"` chose `mode`.
-    pub auto: bool,
+    /// How `mode` came about.
+    pub origin: ModeOrigin,
 }
 
 /// Why a call was not compared with its golden.
@@ -1692,7 +1693,7 @@ fn call_report(collective: &Collective, info: &KernelInfo, location: &str) -> Ca
         ranks: 0,
         devices: Vec::new(),
         mode: (collective.kind == CollectiveKind::AllReduce).then_some(collective.mode),
-        auto: collective.auto,
+        origin: collective.origin,
     }
 }
 

@@ -1390,8 +1390,7 @@ fn builtin_call(op: OperationRef, kind: CollectiveKind, mode: AllReduceMode) -> 
         kind,
         mode,
         // The builtin's name is its schedule; the record says auto chose it.
-        auto: pld_dialect::ops::collective::recorded_choice(op)
-            .is_some_and(|chosen| chosen == mode.to_string()),
+        origin: pld_dialect::ops::collective::mode_origin(op, &mode.to_string()),
         rail: Rail::Builtin,
         valid_shape: None,
         reduce: kind.reduce_op(given),

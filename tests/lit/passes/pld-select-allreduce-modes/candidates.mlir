@@ -75,10 +75,10 @@
 // RUN: pld-opt %t/none.mlir --pass-pipeline='builtin.module(pld-select-allreduce-modes)' --pld-remark-allreduce-mode 2>&1 | FileCheck %s --check-prefix=NONE
 // NONE: remark: mode = "auto" kept "mesh" (the default): no schedule can lower the call; not a candidate: "mesh": signal must be rank 2, [NR, 1] with NR the number of ranks, for a mesh collective, got rank 1; "two_shot": signal must be rank 2
 // RUN: not pld-opt %t/none.mlir --pass-pipeline='builtin.module(pld-incore-pipeline)' 2>&1 | FileCheck %s --check-prefix=NOTE
-// NOTE: none.mlir:2:8: error: 'pld.tensor_allreduce' op signal must be rank 2, [NR, 1] with NR the number of ranks, for a mesh collective, got rank 1 (mode "mesh" was chosen by mode = "auto")
+// NOTE: none.mlir:2:8: error: 'pld.tensor_allreduce' op signal must be rank 2, [NR, 1] with NR the number of ranks, for a mesh collective, got rank 1 (mode "mesh" was kept by mode = "auto")
 // A check every schedule makes: core_num > 1 in a kernel.
 // RUN: not pld-opt %t/lanes.mlir --pass-pipeline='builtin.module(pld-incore-pipeline)' 2>&1 | FileCheck %s --check-prefix=LANES
-// LANES: error: 'pld.tensor_allreduce' op core_num > 1 is supported only in a HOST orchestrator, whose builtin kernel runs on core_num blocks; in a kernel it must be 1 (mode "{{mesh|two_shot}}" was chosen by mode = "auto")
+// LANES: error: 'pld.tensor_allreduce' op core_num > 1 is supported only in a HOST orchestrator, whose builtin kernel runs on core_num blocks; in a kernel it must be 1 (mode "{{mesh|two_shot}}" was {{chosen|kept}} by mode = "auto")
 
 //--- box.mlir
 !t = tensor<8x64xf32, #pld.dist_with<{valid_shape = array<i64: 2, 40>}>>
