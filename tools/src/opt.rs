@@ -213,8 +213,14 @@ fn run_chunks(run: &Run, sink: &Sink, bytes: &[u8], timing: &mut Timing) -> i32 
         };
         let (output, held) = run.chunk(&chunk, &source, shown, sink, timing);
         failed |= !held;
-        // A chunk that failed prints nothing between its separators.
-        outputs.push(output.unwrap_or_default());
+        // A chunk that failed prints nothing between its separators; a
+        // printed chunk ends with a blank line before the next separator,
+        // as mlir-opt's does (cli24 L7).
+        let mut output = output.unwrap_or_default();
+        if options.split_input_file.is_some() && !options.emit_bytecode && !output.is_empty() {
+            output.push(b'\n');
+        }
+        outputs.push(output);
     }
 
     // Like mlir-opt: a chunk that failed prints nothing; the others print

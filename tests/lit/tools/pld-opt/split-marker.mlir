@@ -11,6 +11,7 @@
 // OWN-NEXT: return
 // OWN-NEXT: }
 // OWN-NEXT: }
+// OWN-EMPTY:
 // OWN-NEXT: // ===== out
 // OWN-NEXT: module {
 // OWN-NEXT: func.func @second

@@ -4,6 +4,12 @@
 //
 // RUN: not pld-opt --split-input-file %s 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=ERR --input-file=%t.err
+// The output is mlir-opt's byte for byte (on chunks without pld ops): a
+// blank line ends each printed chunk (cli24 L7).
+// RUN: printf 'func.func @a() {\n  return\n}\n// -----\nfunc.func @b() {\n  "x"() : () -> ()\n}\n// -----\nfunc.func @c() {\n  return\n}\n' > %t.plain.mlir
+// RUN: not pld-opt --split-input-file %t.plain.mlir > %t.pld 2>/dev/null
+// RUN: not mlir-opt --split-input-file %t.plain.mlir > %t.upstream 2>/dev/null
+// RUN: diff %t.upstream %t.pld
 
 // CHECK-LABEL: func.func @first
 // CHECK-NEXT: return
