@@ -13,7 +13,7 @@
 //! is padded to 32 bytes (PTO's tile row alignment) with a `valid_shape`
 //! narrowing it to the data.
 
-use super::text::{kind_attributes, Body};
+use super::text::{kind_attributes, symbol_ref, Body};
 use super::types::{PerDevice, TensorType};
 use pld_dialect::enums::{FuncKind, NotifyOp, PldEnum};
 use pld_dialect::ops::{
@@ -125,8 +125,8 @@ impl Kernel {
             .map(|(i, t)| format!("%p{i}: {}", t.dist()))
             .collect();
         format!(
-            "func.func @{}({}) attributes {} {{\n{}  return {loc}\n}} {loc}\n",
-            self.name,
+            "func.func {}({}) attributes {} {{\n{}  return {loc}\n}} {loc}\n",
+            symbol_ref(&self.name),
             params.join(", "),
             kind_attributes(FuncKind::InCore),
             writer.body.finish()

@@ -12,7 +12,7 @@
 
 use super::grid::Groups;
 use super::kernel::Kernel;
-use super::text::{kind_attributes, named_loc, Body};
+use super::text::{kind_attributes, named_loc, symbol_ref, Body};
 use super::types::TensorType;
 use pld_dialect::collective::{CollectiveKind, Role};
 use pld_dialect::enums::{FuncKind, PldEnum, ReduceOp};
@@ -154,8 +154,8 @@ impl Program {
             }
         }
         format!(
-            "func.func @{}() attributes {} {{\n{}  return {}\n}} {}\n",
-            self.name,
+            "func.func {}() attributes {} {{\n{}  return {}\n}} {}\n",
+            symbol_ref(&self.name),
             kind_attributes(FuncKind::Host),
             body.finish(),
             self.loc,
@@ -187,9 +187,9 @@ impl Program {
             let types: Vec<String> = args.iter().map(|id| self.slots[*id].ty.dist()).collect();
             let d = body.index(device as i64);
             let text = format!(
-                "\"{}\"({d}) ({{\n    func.call @{}_chip({}) : ({}) -> () {loc}\n    gpu.yield {loc}\n  }}) : (index) -> ()",
+                "\"{}\"({d}) ({{\n    func.call {}({}) : ({}) -> () {loc}\n    gpu.yield {loc}\n  }}) : (index) -> ()",
                 Dispatch::NAME,
-                self.kernels[kernel].name,
+                symbol_ref(&format!("{}_chip", self.kernels[kernel].name)),
                 values.join(", "),
                 types.join(", ")
             );
@@ -259,11 +259,12 @@ fn chip(kernel: &Kernel, loc: &str) -> String {
     let args: Vec<String> = (0..kernel.params.len()).map(|i| format!("%p{i}")).collect();
     let types: Vec<String> = kernel.params.iter().map(TensorType::dist).collect();
     format!(
-        "func.func @{name}_chip({}) attributes {} {{\n  func.call @{name}({}) : ({}) -> () {loc}\n  return {loc}\n}} {loc}\n",
+        "func.func {chip}({}) attributes {} {{\n  func.call {name}({}) : ({}) -> () {loc}\n  return {loc}\n}} {loc}\n",
         params.join(", "),
         kind_attributes(FuncKind::Chip),
         args.join(", "),
         types.join(", "),
-        name = kernel.name
+        chip = symbol_ref(&format!("{}_chip", kernel.name)),
+        name = symbol_ref(&kernel.name)
     )
 }
