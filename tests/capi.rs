@@ -1347,6 +1347,15 @@ fn a_calls_ranks_are_the_devices_of_its_comm_domain() {
         .collect();
     assert_eq!(devices, [2, 3]);
     assert_eq!(api::pldRunResultGetCallDevice(r(), pair, 2), -1);
+    // recheck27 L1: the two collectives of @both are told apart by where
+    // each op is written (both calls are at the kernel call's location).
+    let written: Vec<String> = (0..api::pldRunResultGetNumCalls(r()))
+        .map(|c| host::text(api::pldRunResultGetCallOpLocation(r(), c)))
+        .collect();
+    assert_eq!(
+        written,
+        ["pair.mlir:5:8", "pair.mlir:6:8", "pair.mlir:10:8"]
+    );
     api::pldRunResultDestroy(result);
     api::pldRunOptionsDestroy(options);
     api::pldProgramDestroy(program);

@@ -561,6 +561,14 @@ pub extern "C" fn pldRunResultGetCallKernel(result: PldRunResult, call: isize) -
 }
 
 #[no_mangle]
+pub extern "C" fn pldRunResultGetCallOpLocation(
+    result: PldRunResult,
+    call: isize,
+) -> MlirStringRef {
+    result_str(result, |r| Some(&r.calls.get(index(call))?.op_location))
+}
+
+#[no_mangle]
 pub extern "C" fn pldRunResultGetCallMode(result: PldRunResult, call: isize) -> MlirStringRef {
     result_str(result, |r| Some(&r.calls.get(index(call))?.mode))
 }

@@ -99,6 +99,9 @@ pub struct Call {
     pub devices: Vec<usize>,
     /// An allreduce's schedule (`ring`); empty for other collectives.
     pub mode: String,
+    /// Where the collective op itself is written (`location` is the kernel
+    /// call's for a collective inside a kernel a program calls).
+    pub op_location: String,
     /// Whether it was written `mode = "auto"` (which chose the schedule, or
     /// kept the default).
     pub auto: bool,
@@ -144,7 +147,14 @@ impl Call {
             devices: Vec::new(),
             mode: String::new(),
             auto: false,
+            op_location: String::new(),
         }
+    }
+
+    /// The call with where its collective op is written.
+    pub fn written_at(mut self, op_location: String) -> Call {
+        self.op_location = op_location;
+        self
     }
 
     /// The call with an allreduce's schedule, and whether `mode = "auto"`

@@ -499,7 +499,7 @@ fn kernel_calls(
                     }
                 }
             };
-            call.scheduled(mode, c.origin != ModeOrigin::Written)
+            (call.scheduled(mode, c.origin != ModeOrigin::Written)).written_at(c.location.clone())
         })
         .collect()
 }
@@ -663,6 +663,7 @@ fn whole_calls(finished: &ProgramOutcome, world: usize, check: bool) -> Vec<Call
             };
             made.on_devices(devices)
                 .scheduled(call.mode, call.origin != ModeOrigin::Written)
+                .written_at(call.site.clone())
         })
         .collect()
 }

@@ -318,6 +318,12 @@ PLD_CAPI_EXPORTED MlirStringRef pldRunResultGetCallCollective(PldRunResult resul
 PLD_CAPI_EXPORTED MlirStringRef pldRunResultGetCallLocation(PldRunResult result,
                                                            intptr_t call);
 
+/// Where the collective op itself is written, "file:line:col" (the
+/// location above is the kernel call's for a collective inside a kernel a
+/// program calls: this one tells the collectives of one kernel apart).
+PLD_CAPI_EXPORTED MlirStringRef pldRunResultGetCallOpLocation(PldRunResult result,
+                                                             intptr_t call);
+
 /// The kernel it is in, without the `@`; empty for a HOST collective.
 PLD_CAPI_EXPORTED MlirStringRef pldRunResultGetCallKernel(PldRunResult result,
                                                          intptr_t call);

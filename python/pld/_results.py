@@ -110,6 +110,9 @@ class Call:
     #: (``"mesh"``, ``"ring"``, ``"two_shot"``); ``None`` for other
     #: collectives.
     mode: str | None = None
+    #: Where the collective op itself is written (``location`` is the kernel
+    #: call's for a collective inside a kernel a program calls).
+    op_location: str = ""
     #: The allreduce was written ``mode = "auto"``, which chose ``mode`` (or
     #: kept mesh where the sizes were known only at run time).
     auto: bool = False
@@ -365,6 +368,7 @@ def _call(raw: dict[str, Any]) -> Call:
         uncheckable=raw.get("uncheckable", False),
         devices=tuple(raw.get("devices", ())),
         mode=raw.get("mode"),
+        op_location=raw.get("op_location", raw["location"]),
         auto=raw.get("auto", False),
     )
 

@@ -24,6 +24,9 @@ pub struct Output {
 pub struct Call {
     pub kind: String,
     pub location: String,
+    /// Where the collective op itself is written (a kernel's collective's
+    /// `location` is the kernel call's).
+    pub op_location: String,
     /// The kernel it is in (a kernel's collective).
     pub kernel: Option<String>,
     pub dtype: String,
@@ -220,6 +223,7 @@ fn call_dict<'py>(py: Python<'py>, call: &Call) -> PyResult<Bound<'py, PyDict>> 
     d.set_item("uncheckable", call.uncheckable)?;
     d.set_item("devices", &call.devices)?;
     d.set_item("mode", &call.mode)?;
+    d.set_item("op_location", &call.op_location)?;
     d.set_item("auto", call.auto)?;
     match &call.checks {
         Ok(checks) => {

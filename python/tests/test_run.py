@@ -168,6 +168,9 @@ def test_a_check_that_cannot_be_made_is_a_finding() -> None:
     Uncheckable finding now."""
     result = pld.run(TWO_COLLECTIVES, ranks=2, check=True)
     assert [c.reduce for c in result.calls] == ["sum", "max"]
+    # recheck27 L1: both are at the kernel call; each op is written elsewhere.
+    assert result.calls[0].location == result.calls[1].location
+    assert [c.op_location.split(":")[-2:] for c in result.calls] == [["5", "8"], ["6", "8"]]
     assert not result.ok
     found = [f for f in result.findings if isinstance(f, pld.Uncheckable)]
     assert len(found) == 2, result.findings

@@ -614,12 +614,15 @@ fn verdict(
 /// kernel a task runs (`at f.mlir:5:8 in @k (called at f.mlir:25:3)` in a
 /// kernel of several), `at f.mlir:12:5` for one the HOST dispatches.
 pub(crate) fn call_place(call: &CallReport) -> String {
-    match (&call.kernel, &call.site) {
-        (Some(kernel), Some(site)) => {
-            format!("at {site} in @{kernel} (called at {})", call.location)
+    match &call.kernel {
+        Some(kernel) if call.kernel_collectives > 1 => {
+            format!(
+                "at {} in @{kernel} (called at {})",
+                call.site, call.location
+            )
         }
-        (Some(kernel), None) => format!("in @{kernel} (called at {})", call.location),
-        (None, _) => format!("at {}", call.location),
+        Some(kernel) => format!("in @{kernel} (called at {})", call.location),
+        None => format!("at {}", call.location),
     }
 }
 

@@ -155,6 +155,7 @@ fn calls(
             Call {
                 kind: c.op().to_string(),
                 location: c.location.clone(),
+                op_location: c.location.clone(),
                 kernel: Some(kernel.name.clone()),
                 dtype: target.map_or("-", |p| p.dtype.name()).to_string(),
                 elements: target.map_or(0, |p| p.elements()),

@@ -139,6 +139,7 @@ fn call(request: &Request, run: &ProgramRun, call: &CallReport) -> Call {
     Call {
         kind: call.kind.op_name().to_string(),
         location: call.location.clone(),
+        op_location: call.site.clone(),
         kernel: call.kernel.clone(),
         dtype: call.dtype.clone(),
         elements: call.elements,

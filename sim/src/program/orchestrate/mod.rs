@@ -89,9 +89,12 @@ pub struct CallReport {
     pub location: String,
     /// For a collective inside a kernel: the kernel.
     pub kernel: Option<String>,
-    /// Where the source writes the collective, when its kernel holds
-    /// several (the call site alone does not tell them apart).
-    pub site: Option<String>,
+    /// Where the source writes the collective op itself (`location`, for
+    /// a HOST collective).
+    pub site: String,
+    /// The collectives of its kernel (1 for a HOST collective): where there
+    /// are several, the call site alone does not tell them apart.
+    pub kernel_collectives: usize,
     /// The element type and count of its result.
     pub dtype: String,
     pub elements: usize,
@@ -1680,7 +1683,8 @@ fn call_report(collective: &Collective, info: &KernelInfo, location: &str) -> Ca
         kind: collective.kind,
         location: location.to_string(),
         kernel: None,
-        site: (info.collectives.len() > 1).then(|| collective.location.clone()),
+        site: collective.location.clone(),
+        kernel_collectives: info.collectives.len(),
         dtype: result.map_or("-".into(), |p| p.dtype.name().to_string()),
         elements: result.map_or(0, Param::elements),
         reduce: collective.reduce,
