@@ -121,6 +121,19 @@ pub fn function<'c, 'a>(
 ) -> Converted<'c, 'a, Program> {
     let grid = function_grid(function, grids)?;
     let name = pld_ir::symbol_name(function).unwrap_or_default();
+    // The program's functions are named after it (recheck27b H1, M2).
+    if name.is_empty() {
+        return at(function, Err("has an empty name; convert-shard-to-pld names the functions it makes after it: give it one".into()));
+    }
+    if name.contains('\0') {
+        return at(
+            function,
+            Err(
+                "has a NUL byte in its name, which no compiled function can carry; rename it"
+                    .into(),
+            ),
+        );
+    }
     let mut b = Builder::new(&name, grid, taken, loc(function));
     let region = function.region(0).ok();
     let Some(block) = region.and_then(|r| r.first_block()) else {

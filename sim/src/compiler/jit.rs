@@ -115,6 +115,15 @@ impl Compiled {
             ));
         }
         let names = kernel_names(&module);
+        // LLVM's JIT names symbols by C strings: a NUL cut the name short,
+        // and the lookups failed or crashed (recheck27b H1).
+        if let Some(cut) = names.iter().find(|n| n.contains('\0')) {
+            return Err(format!(
+                "@\"{}\" has a NUL byte in its name, which no compiled function can \
+                 carry; rename it",
+                cut.replace('\0', "\\00")
+            ));
+        }
         if names.is_empty() {
             return Ok(Compiling {
                 compiled: Compiled {

@@ -24,6 +24,16 @@
 // ROW1: <f4 (8, 2): 40400000 x 8, 40800000 x 8
 // RUN: pld-run %t/digit.mlir --ranks 2 --check | FileCheck %s --check-prefix=DIGIT
 // DIGIT: pld.tensor_allreduce at {{.*}}digit.mlir:3:8: f32 x 4 (sum, two_shot), {{.*}}: ok on 2 ranks
+// An empty name, and one with a NUL byte, are refused at the function (the
+// first was an error at a line of the generated program, the second
+// crashed pld-run now and then: recheck27b M2, H1):
+// RUN: sed 's/@"9lives"/@""/' %t/digit.mlir > %t/empty.mlir
+// RUN: not pld-run %t/empty.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=EMPTY
+// EMPTY: empty.mlir:2:1: error: 'func.func' op has an empty name; convert-shard-to-pld names the functions it makes after it: give it one
+// RUN: sed 's/@"9lives"/@"a\\00b"/' %t/digit.mlir > %t/nul.mlir
+// RUN: not pld-run %t/nul.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=NUL
+// RUN: not pld-opt %t/nul.mlir --pass-pipeline='builtin.module(convert-shard-to-pld)' 2>&1 | FileCheck %s --check-prefix=NUL
+// NUL: nul.mlir:2:1: error: 'func.func' op has a NUL byte in its name, which no compiled function can carry; rename it
 
 //--- gather.mlir
 shard.grid @g(shape = 2x2)
