@@ -31,6 +31,10 @@
 // RUN: not pld-run %t/notify.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=NOTIFY
 // NOTIFY: error: rank 0: {{.*}}notify.mlir:4:3: `pld.system_notify` (pto.load_scalar): addresses the window of peer 64, which is no rank of its comm domain (its ranks are 0 to 1)
 // NOTIFY-NOT: outside every window
+// Under --explore one finding per op says every rank that had the fault
+// (rank 2's, with peer 128, went unmentioned: recheck27b M1):
+// RUN: not pld-run %t/ranked.mlir --ranks 3 --explore 2 2>&1 | FileCheck %s --check-prefix=RANKED
+// RANKED: schedule 0 (--replay 0): error: rank 1: {{.*}}ranked.mlir:8:8: `pld.tile_remote_load` (pto.load_scalar): addresses the window of peer 64, which is no rank of its comm domain (its ranks are 0 to 2) (also on rank 2)
 // EXPLORE: schedule 0 (--replay 0): error: rank {{[01]}}: {{.*}}l64.mlir:5:8: `pld.tile_remote_load` (pto.load_scalar): addresses the window of peer 64
 
 //--- load.mlir
@@ -59,5 +63,18 @@ func.func @k(%data: tensor<1x64xf32, #pld.dist>, %sig: tensor<2x1xi32, #pld.dist
   %peer = arith.constant 64 : i32
   %c0 = arith.constant 0 : index
   "pld.system_notify"(%sig, %peer, %c0, %c0, %peer) {op = #pld.notify_op<"atomic_add">} : (tensor<2x1xi32, #pld.dist>, i32, index, index, i32) -> ()
+  return
+}
+
+//--- ranked.mlir
+func.func @k(%data: tensor<1x64xf32, #pld.dist>, %out: tensor<1x64xf32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  %c0 = arith.constant 0 : index
+  %ctx = "pld.system_get_comm_ctx"(%data) : (tensor<1x64xf32, #pld.dist>) -> !pld.ctx
+  %me = "pld.system_rank"(%ctx) : (!pld.ctx) -> i32
+  %c64 = arith.constant 64 : i32
+  %p = arith.muli %me, %c64 : i32
+  // rank 0 loads its own row; rank r > 0 names peer 64 r
+  %t = "pld.tile_remote_load"(%data, %p, %c0, %c0) {operandSegmentSizes = array<i32: 1, 1, 2, 0>} : (tensor<1x64xf32, #pld.dist>, i32, index, index) -> tensor<1x64xf32, #pld.tile>
+  "pld.tile_store"(%t, %out, %c0, %c0) : (tensor<1x64xf32, #pld.tile>, tensor<1x64xf32, #pld.dist>, index, index) -> ()
   return
 }
