@@ -356,6 +356,11 @@ fn main() {
         }
     };
     let options = options(cli);
+    // A malformed --input is the command line's fault, said before the
+    // module is read (a module's error came first: recheck27b M4).
+    if let Some(bad) = options.inputs.iter().find(|pair| !pair.contains('=')) {
+        refuse(&format!("--input takes PARAM=GENERATOR, not '{bad}'"), 2);
+    }
     // Every yes-or-no variable, including those this run would not read.
     let model = Defaults {
         file: options.cost_model.clone(),

@@ -37,6 +37,12 @@
 // RUN: not pld-run %s --ranks 2 --input s 2>&1 | FileCheck %s --check-prefix=PAIR
 // RUN: sh -c 'pld-run %s --ranks 2 --input s > /dev/null 2>&1; test $? -eq 2'
 // PAIR: pld-run: error: --input takes PARAM=GENERATOR, not 's'
+// Said before the module is read: a module pld-run refuses (the ring on 2
+// ranks, which needs 4) said its own error first, status 1 (recheck27b M4).
+// RUN: not pld-run %S/../../../../examples/ring_allreduce.mlir --input data 2>&1 | FileCheck %s --check-prefix=FIRST
+// RUN: sh -c 'pld-run %S/../../../../examples/ring_allreduce.mlir --input data > /dev/null 2>&1; test $? -eq 2'
+// FIRST: pld-run: error: --input takes PARAM=GENERATOR, not 'data'
+// FIRST-NOT: signal
 // RUN: not pld-run %s --bogus 2>&1 | FileCheck %s --check-prefix=USAGE
 // USAGE: {{^}}pld-run: error: unexpected argument '--bogus' found
 // USAGE: Usage: pld-run [OPTIONS] [INPUT]
