@@ -336,6 +336,7 @@ pub fn explore_program(
     source: Source,
 ) -> Result<i32, String> {
     let label = format!("@{} on {}", run.entry, count(options.ranks, "device"));
+    crate::watch::exploring(source);
     explore(&label, seeds, options.schedule_log.as_deref(), |schedule| {
         program_verdict(options, run, init, source, schedule)
     })

@@ -124,6 +124,7 @@ fn explore_kernel(
         kernel.name,
         report::count(options.ranks, "rank")
     );
+    crate::watch::exploring(source);
     crate::explore::explore(&label, seeds, options.schedule_log.as_deref(), |schedule| {
         kernel_verdict(options, program, kernel, inputs, source, schedule)
     })

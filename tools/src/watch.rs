@@ -86,6 +86,30 @@ fn account() -> std::sync::MutexGuard<'static, Account> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// The explored module's file (its name and text), whose pld ops a
+/// schedule cut for making no progress names.
+static EXPLORED: Mutex<Option<(String, String)>> = Mutex::new(None);
+
+/// Exploring `source` from now on.
+pub fn exploring(source: pld_sim::compiler::Source) {
+    let mut explored = EXPLORED.lock().unwrap_or_else(|e| e.into_inner());
+    *explored = Some((source.name.to_string(), source.file.to_string()));
+}
+
+/// [`pld_sim::program::explore_watch::still_polling`] with the pld ops of
+/// the explored file named.
+fn still_polling() -> String {
+    let explored = EXPLORED.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let Some((name, file)) = explored else {
+        return pld_sim::program::explore_watch::still_polling();
+    };
+    let source = pld_sim::compiler::Source::converted("", &name, &file);
+    pld_sim::program::explore_watch::still_polling_named(&|location| {
+        let (line, col) = crate::source_op::line_col(location, source)?;
+        crate::source_op::pld_op_at(source.file, line, col)
+    })
+}
+
 /// The phase that starts now.
 pub fn phase(what: impl Into<String>) {
     let mut a = account();
@@ -334,10 +358,7 @@ fn watch_schedule(heartbeat: &mut Instant, decisions: (u64, Instant), quiet: Dur
         // Cut for no progress, a rank polls on by scalar reads (which
         // cannot be made to hold, as a failed test or wait is).
         let why = match pld_sim::explore::scheduler::cut_schedules() > running.cut {
-            true => format!(
-                "{}, which no schedule ends",
-                pld_sim::program::explore_watch::still_polling()
-            ),
+            true => format!("{}, which no schedule ends", still_polling()),
             false => format!(
                 "no device call for {} (--deadline {}): a simulated thread loops without \
                  notifying, waiting or copying, or computes longer than that between two, \

@@ -103,12 +103,26 @@ impl Watch {
 /// on by scalar reads, unscheduled (a read cannot be made to hold, as a
 /// failed wait or test is); the ranks that polled at the cut, at their op.
 pub fn still_polling() -> String {
+    still_polling_named(&|_| None)
+}
+
+/// [`still_polling`], each op named as the user wrote it where `pld_op`
+/// knows the pld op at its `file:line:col` (the PTO op it became in
+/// parentheses), as the findings name theirs.
+pub fn still_polling_named(pld_op: &dyn Fn(&str) -> Option<String>) -> String {
     let polling = cut_polling();
+    let mut polled = polling_text(&polling);
+    for site in polling.iter().filter_map(|a| a.site.as_ref()) {
+        if let Some(pld) = pld_op(&site.location) {
+            let pto = format!("`{}` at {}", site.op, site.location);
+            let both = format!("`{pld}` ({}) at {}", site.op, site.location);
+            polled = polled.replace(&pto, &both);
+        }
+    }
     format!(
         "no progress: {NO_PROGRESS_STEPS} decisions in a row in which no rank wrote, notified, \
          got past a wait or a test, moved a copy or ended, and a rank still polls (a flag read \
-         with pld.tensor_read that no rank sets?){}",
-        polling_text(&polling)
+         with pld.tensor_read that no rank sets?){polled}"
     )
 }
 

@@ -17,10 +17,11 @@
 // A rank that polls a flag by scalar reads (pld.tensor_read) is cut the
 // same way, but no read can be made to hold: the rank polls on, and once
 // no decision is taken for --deadline the schedule is named for what it
-// is (it said "no device call", and the reads are device calls):
+// is (it said "no device call", and the reads are device calls), the op
+// named as written (it was the PTO op alone: recheck26, explore27 L2):
 // RUN: sh -c 'pld-run %t/readpoll.mlir --ranks 2 --explore 1 --input sig=zeros --deadline 0.5 > %t/readpoll.out 2>&1; test $? -eq 3'
 // RUN: FileCheck %s --check-prefix=READPOLL --input-file=%t/readpoll.out
-// READPOLL: pld-run: error: schedule 0 of @spin on 2 ranks (--replay 0): no progress: 1000000 decisions in a row in which no rank wrote, notified, got past a wait or a test, moved a copy or ended, and a rank still polls (a flag read with pld.tensor_read that no rank sets?); polling then: `pto.load_scalar` at {{.*}}readpoll.mlir:9:12 (rank 0), which no schedule ends; stopped
+// READPOLL: pld-run: error: schedule 0 of @spin on 2 ranks (--replay 0): no progress: 1000000 decisions in a row in which no rank wrote, notified, got past a wait or a test, moved a copy or ended, and a rank still polls (a flag read with pld.tensor_read that no rank sets?); polling then: `pld.tensor_read` (pto.load_scalar) at {{.*}}readpoll.mlir:9:12 (rank 0), which no schedule ends; stopped
 
 //--- readpoll.mlir
 func.func @spin(%sig: tensor<2x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
