@@ -25,6 +25,9 @@ impl<'d> OutputDir<'d> {
     pub fn open(dir: &'d str) -> Result<Self, String> {
         crate::files::create_output_dir(dir)?;
         crate::watch::phase(format!("writing the outputs to {dir}"));
+        // A Ctrl-C before the first file is whole says so too (recheck27b
+        // L7: the count was left out).
+        crate::watch::done(written_whole(WRITTEN.load(std::sync::atomic::Ordering::Relaxed)));
         Ok(OutputDir {
             dir,
             left_behind: left_behind(dir),
@@ -51,12 +54,14 @@ impl<'d> OutputDir<'d> {
         })?;
         // What ran before is over (the writing follows the last run).
         let written = WRITTEN.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-        crate::watch::done(format!(
-            "{} written whole",
-            pld_ir::diag::count(written, "output file")
-        ));
+        crate::watch::done(written_whole(written));
         Ok(())
     }
+}
+
+/// `3 output files written whole`.
+fn written_whole(files: usize) -> String {
+    format!("{} written whole", pld_ir::diag::count(files, "output file"))
 }
 
 /// The temporary files in `dir` whose writer (a process id of this
@@ -94,6 +99,8 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("pld-output-dir-{}", std::process::id()));
         let dir_text = dir.to_string_lossy().into_owned();
         let out = OutputDir::open(&dir_text).unwrap();
+        // Before the first file, the account says how many are whole.
+        assert!(crate::watch::interrupted_message().contains(" written whole"));
         out.write("a.npy", b"first").unwrap();
         assert_eq!(std::fs::read(dir.join("a.npy")).unwrap(), b"first");
         assert!(crate::watch::interrupted_message().ends_with("output file written whole"));
