@@ -363,9 +363,10 @@ pub fn program_verdict(
         verdict.annotate_deadlock(&crate::run_program::waiting_lines(run, report));
         return Ok(verdict);
     }
-    // `--replay S --output-dir DIR`: the schedule's buffers.
+    // `--replay S --output-dir DIR`: the schedule's buffers (no goldens:
+    // a plain run's, as for a kernel; explore27 L4).
     if let Some(dir) = &options.output_dir {
-        crate::run_program::write_outputs(dir, run, &finished)?;
+        crate::run_program::write_outputs(dir, run, &finished, false)?;
     }
     for (buffer, leak) in &finished.leaks {
         let b = &run.buffers[*buffer];

@@ -122,7 +122,7 @@ pub fn drive(options: &Options, source: Source) -> Result<i32, Refusal> {
         return Ok(DEADLOCK);
     };
     if let Some(dir) = &options.output_dir {
-        write_outputs(dir, &run, finished)?;
+        write_outputs(dir, &run, finished, true)?;
     }
     let elapsed = started.elapsed();
     report_run(&run, options, &series, finished, elapsed, &mut status);
@@ -446,13 +446,15 @@ pub fn waiting_lines(run: &ProgramRun, deadlock: &pld_sim::DeadlockReport) -> Ve
 }
 
 /// `--output-dir`: every buffer of every device as
-/// `DIR/<buffer>.rank<device>.npy`, and with `--check` the golden of each
-/// checked call's result next to it (a later call on the same buffer
-/// overwrites an earlier one's, as the result does).
+/// `DIR/<buffer>.rank<device>.npy`, and with `goldens` (a plain run's
+/// `--check`) the golden of each checked call's result next to it (a later
+/// call on the same buffer overwrites an earlier one's, as the result
+/// does).
 pub(crate) fn write_outputs(
     dir: &str,
     run: &ProgramRun,
     finished: &ProgramOutcome,
+    goldens: bool,
 ) -> Result<(), String> {
     let out = OutputDir::open(dir)?;
     for (buffer, per_device) in run.buffers.iter().zip(&finished.final_bytes) {
@@ -465,7 +467,7 @@ pub(crate) fn write_outputs(
             out.write(&name, &npy::encode(param.dtype, &param.shape, bytes))?;
         }
     }
-    for call in &finished.calls {
+    for call in finished.calls.iter().filter(|_| goldens) {
         let (Ok(checks), Some((name, devices))) = (&call.check, &call.target) else {
             continue;
         };

@@ -64,6 +64,12 @@
 // RUN: rm -rf %t.replay-program && pld-run %S/../../../../examples/allreduce.mlir --ranks 4 --replay 1 --output-dir %t.replay-program
 // RUN: rm -rf %t.plain-program && pld-run %S/../../../../examples/allreduce.mlir --ranks 4 --output-dir %t.plain-program
 // RUN: cmp %t.replay-program/data_buf.rank3.npy %t.plain-program/data_buf.rank3.npy
+// No goldens under --replay, --check or not, for a program as for a kernel
+// (a program's replay wrote them: explore27 L4):
+// RUN: rm -rf %t.replay-check && pld-run %S/../../../../examples/allreduce.mlir --ranks 4 --replay 1 --check --output-dir %t.replay-check
+// RUN: ls %t.replay-check | FileCheck %s --check-prefix=NOGOLDEN
+// NOGOLDEN: data_buf.rank0.npy
+// NOGOLDEN-NOT: golden
 // RUN: not pld-run %S/../../../../examples/barrier.mlir --seed 3 2>&1 | FileCheck %s --check-prefix=SEED
 // SEED: pld-run: error: --seed sets the first schedule of --explore; give --explore K
 // RUN: not pld-run %S/../../../../examples/barrier.mlir --replay 3 --seed 4 2>&1 | FileCheck %s --check-prefix=REPLAYSEED
