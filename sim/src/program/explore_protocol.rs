@@ -781,9 +781,14 @@ fn findings(kernel: &KernelInfo, finished: &Finished) -> Vec<(String, Option<Str
         let mut by_site: Vec<(Option<String>, Vec<String>)> = Vec::new();
         for blocked in &deadlock.blocked {
             let site = blocked.site.as_ref().map(|s| s.location.clone());
+            // The cell as the kernel names it, `arg0 [1, 1]`, as the other
+            // findings and pld-run's deadlock report do (explore27 L3).
+            let named = kernel
+                .name_bytes(&finished.offsets, &(blocked.offset..blocked.offset + 4))
+                .map_or(String::new(), |n| format!(" ({n})"));
             let wait = format!(
-                "rank {} waits for the i32 cell at byte {} of rank {}'s window {} {}, which \
-                 holds {}",
+                "rank {} waits for the i32 cell at byte {} of rank {}'s window{named} {} {}, \
+                 which holds {}",
                 blocked.rank,
                 blocked.offset,
                 blocked.window.map_or("?".into(), |w| w.to_string()),

@@ -54,7 +54,7 @@
 // same way (status 3).
 // RUN: not pld-opt %t/deadlock.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=2,3 schedules=5})' -o /dev/null 2> %t/deadlock.err
 // RUN: FileCheck %s --check-prefix=DEADLOCK < %t/deadlock.err
-// DEADLOCK: deadlock.mlir:11:3: error: protocol explorer, 2 ranks, schedule seed 0 (pld-run {{.*}}deadlock.mlir --kernel barrier --ranks 2 --replay 0 --input arg0=zeros): deadlock: rank {{[01]}} waits for the i32 cell at byte {{[04]}} of rank {{[01]}}'s window >= 2, which holds 1; rank {{[01]}} waits for the i32 cell at byte {{[04]}} of rank {{[01]}}'s window >= 2, which holds 1, and no thread of any rank can run
+// DEADLOCK: deadlock.mlir:11:3: error: protocol explorer, 2 ranks, schedule seed 0 (pld-run {{.*}}deadlock.mlir --kernel barrier --ranks 2 --replay 0 --input arg0=zeros): deadlock: rank {{[01]}} waits for the i32 cell at byte {{[04]}} of rank {{[01]}}'s window (arg0 [{{[01]}}, 0]) >= 2, which holds 1; rank {{[01]}} waits for the i32 cell at byte {{[04]}} of rank {{[01]}}'s window (arg0 [{{[01]}}, 0]) >= 2, which holds 1, and no thread of any rank can run
 // RUN: sed -n 's/^.*deadlock.mlir:11:3: error: protocol explorer, 2 ranks, schedule seed 0 (\(pld-run [^)]*\)).*/\1/p' %t/deadlock.err | head -n 1 > %t/replay-deadlock.sh
 // RUN: sh -c 'sh %t/replay-deadlock.sh > %t/replay-deadlock.out 2>&1; test $? -eq 3'
 // RUN: FileCheck %s --check-prefix=REPLAY-DEADLOCK < %t/replay-deadlock.out
