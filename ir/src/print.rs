@@ -52,12 +52,22 @@ pub fn module_text(module: &Module, options: PrintOptions) -> String {
 
 /// The text of one op (a module or any other), ending with a newline.
 pub fn op_text<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, options: PrintOptions) -> String {
-    let text = op
-        .to_string_with_flags(flags(options))
-        .unwrap_or_else(|_| op.to_string());
+    let text = printed(op, options);
     if text.ends_with('\n') {
         text
     } else {
         text + "\n"
     }
+}
+
+/// An op as `mlir-opt` writes its output: the printer's text and a
+/// newline (an empty line after a module with outlined attributes or
+/// locations, none after one printed with local scope).
+pub fn op_output<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, options: PrintOptions) -> String {
+    printed(op, options) + "\n"
+}
+
+fn printed<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, options: PrintOptions) -> String {
+    op.to_string_with_flags(flags(options))
+        .unwrap_or_else(|_| op.to_string())
 }

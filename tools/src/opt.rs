@@ -213,14 +213,8 @@ fn run_chunks(run: &Run, sink: &Sink, bytes: &[u8], timing: &mut Timing) -> i32 
         };
         let (output, held) = run.chunk(&chunk, &source, shown, sink, timing);
         failed |= !held;
-        // A chunk that failed prints nothing between its separators; a
-        // printed chunk ends with a blank line before the next separator,
-        // as mlir-opt's does (cli24 L7).
-        let mut output = output.unwrap_or_default();
-        if options.split_input_file.is_some() && !options.emit_bytecode && !output.is_empty() {
-            output.push(b'\n');
-        }
-        outputs.push(output);
+        // A chunk that failed prints nothing between its separators.
+        outputs.push(output.unwrap_or_default());
     }
 
     // Like mlir-opt: a chunk that failed prints nothing; the others print
@@ -441,9 +435,13 @@ impl<'c> Run<'_, 'c> {
                 None => module.as_operation().write_bytecode(),
             };
         }
+        // As mlir-opt writes it, byte for byte (cli24 L7: the chunks ran
+        // together before each `// -----`).
         match op {
-            Some(op) => pld_ir::print::op_text(&op, self.options.print).into_bytes(),
-            None => pld_ir::print::module_text(module, self.options.print).into_bytes(),
+            Some(op) => pld_ir::print::op_output(&op, self.options.print).into_bytes(),
+            None => {
+                pld_ir::print::op_output(&module.as_operation(), self.options.print).into_bytes()
+            }
         }
     }
 }

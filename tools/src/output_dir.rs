@@ -27,7 +27,9 @@ impl<'d> OutputDir<'d> {
         crate::watch::phase(format!("writing the outputs to {dir}"));
         // A Ctrl-C before the first file is whole says so too (recheck27b
         // L7: the count was left out).
-        crate::watch::done(written_whole(WRITTEN.load(std::sync::atomic::Ordering::Relaxed)));
+        crate::watch::done(written_whole(
+            WRITTEN.load(std::sync::atomic::Ordering::Relaxed),
+        ));
         Ok(OutputDir {
             dir,
             left_behind: left_behind(dir),
@@ -61,7 +63,10 @@ impl<'d> OutputDir<'d> {
 
 /// `3 output files written whole`.
 fn written_whole(files: usize) -> String {
-    format!("{} written whole", pld_ir::diag::count(files, "output file"))
+    format!(
+        "{} written whole",
+        pld_ir::diag::count(files, "output file")
+    )
 }
 
 /// The temporary files in `dir` whose writer (a process id of this

@@ -7,9 +7,9 @@
 #
 # PIPELINE is the text inside builtin.module(...). FLAGS (one argument,
 # maybe '') are options both tools take, given to both. The one normalisation:
-# mlir-opt ends its output (each chunk's, under --split-input-file) and its
-# --dump-pass-pipeline with an empty line that pld-opt does not print, so
-# empty lines are not compared (diff -B); every other line must be the same.
+# mlir-opt ends its --dump-pass-pipeline with an empty line that pld-opt
+# does not print, so empty lines are not compared (diff -B); every other
+# line must be the same.
 set -u
 plugin=$1 irdl=$2 pipeline=$3 flags=$4
 shift 4

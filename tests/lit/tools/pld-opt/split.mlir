@@ -10,6 +10,14 @@
 // RUN: not pld-opt --split-input-file %t.plain.mlir > %t.pld 2>/dev/null
 // RUN: not mlir-opt --split-input-file %t.plain.mlir > %t.upstream 2>/dev/null
 // RUN: diff %t.upstream %t.pld
+// And without splitting, and printed with local scope (no empty line
+// after the module there, as mlir-opt writes it):
+// RUN: pld-opt %S/local-scope.mlir > %t.one.pld
+// RUN: mlir-opt %S/local-scope.mlir > %t.one.upstream
+// RUN: diff %t.one.upstream %t.one.pld
+// RUN: pld-opt %S/local-scope.mlir --mlir-print-local-scope > %t.local.pld
+// RUN: mlir-opt %S/local-scope.mlir --mlir-print-local-scope > %t.local.upstream
+// RUN: diff %t.local.upstream %t.local.pld
 
 // CHECK-LABEL: func.func @first
 // CHECK-NEXT: return
