@@ -180,25 +180,17 @@ def test_a_check_that_cannot_be_made_is_a_finding() -> None:
     assert plain.ok, plain.findings
 
 
-THREE_MODES = """
-func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
-  %bytes = arith.constant 4096 : i64
-  %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "data_buf"} : (i64) -> !pld.ptr
-  %data = "pld.tensor_window"(%buf) : (!pld.ptr) -> tensor<1x1024xf32, #pld.dist>
-  %a = "pld.tensor_allreduce"(%data) {op = #pld.reduce_op<"sum">, mode = "two_shot"} : (tensor<1x1024xf32, #pld.dist>) -> tensor<1x1024xf32, #pld.dist>
-  %b = "pld.tensor_allreduce"(%a) {op = #pld.reduce_op<"max">, mode = "auto"} : (tensor<1x1024xf32, #pld.dist>) -> tensor<1x1024xf32, #pld.dist>
-  %c = "pld.tensor_allreduce"(%b) {op = #pld.reduce_op<"min">} : (tensor<1x1024xf32, #pld.dist>) -> tensor<1x1024xf32, #pld.dist>
-  return
-}
-"""
 
 
-def test_a_calls_mode_is_its_schedule_and_says_whether_auto_chose_it() -> None:
-    """progs26 LOW 1: no report said an allreduce's schedule."""
-    result = pld.run(THREE_MODES, ranks=4, check=True)
+def test_a_calls_mode_is_its_schedule_and_says_whether_auto_chose_it(root: Path) -> None:
+    """progs26 LOW 1: no report said an allreduce's schedule (the program
+    of tests/lit/tools/pld-run/report-schedule.mlir)."""
+    source = root / "tests/lit/tools/pld-run/Inputs/four-modes.mlir"
+    result = pld.run(source, ranks=4, check=True)
     assert result.ok, result.findings
-    assert [(c.mode, c.auto) for c in result.calls] == [
+    assert [(c.mode, c.auto) for c in result.calls][:3] == [
         ("two_shot", False), ("mesh", True), ("mesh", False)]
+    assert result.calls[3].auto and result.calls[3].mode in ("mesh", "two_shot")
 
 
 # --- the same run through pld-run --------------------------------------------

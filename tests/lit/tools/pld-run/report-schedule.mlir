@@ -4,34 +4,21 @@
 // LOW 2: "ok on 2 ranks" alone).
 //
 // RUN: rm -rf %t && split-file %s %t
-// RUN: pld-run %t/modes.mlir --ranks 4 --check | FileCheck %s --check-prefix=MODES
-// MODES: pld.tensor_allreduce at {{.*}}modes.mlir:5:8: f32 x 1024 (sum, two_shot), {{.*}}: ok on 4 ranks (worst error
+// (Inputs/four-modes.mlir is the C API's and the Python package's test
+// program too.)
+// RUN: cd %S/Inputs && pld-run four-modes.mlir --ranks 4 --check | FileCheck %s --check-prefix=MODES
+// MODES: pld.tensor_allreduce at four-modes.mlir:5:8: f32 x 1024 (sum, two_shot), {{.*}}: ok on 4 ranks (worst error
 // Without a signal the rank count is known only at run time: auto keeps the
 // default without pricing the schedules (it was said to have chosen it:
 // recheck27 M1); with a [4, 1] signal it prices them and chooses:
-// MODES-NEXT: pld.tensor_allreduce at {{.*}}modes.mlir:6:8: f32 x 1024 (max, mesh, kept by mode = "auto": sizes known only at run time), {{.*}}: ok on 4 ranks (worst error
-// MODES-NEXT: pld.tensor_allreduce at {{.*}}modes.mlir:7:8: f32 x 1024 (min, mesh), {{.*}}: ok on 4 ranks (worst error
-// MODES-NEXT: pld.tensor_allreduce at {{.*}}modes.mlir:11:8: f32 x 1024 (prod, {{mesh|two_shot}}, chosen by mode = "auto"), {{.*}}: ok on 4 ranks (worst error
+// MODES-NEXT: pld.tensor_allreduce at four-modes.mlir:6:8: f32 x 1024 (max, mesh, kept by mode = "auto": sizes known only at run time), {{.*}}: ok on 4 ranks (worst error
+// MODES-NEXT: pld.tensor_allreduce at four-modes.mlir:7:8: f32 x 1024 (min, mesh), {{.*}}: ok on 4 ranks (worst error
+// MODES-NEXT: pld.tensor_allreduce at four-modes.mlir:11:8: f32 x 1024 (prod, {{mesh|two_shot}}, chosen by mode = "auto"), {{.*}}: ok on 4 ranks (worst error
 // RUN: pld-run %t/odd.mlir --ranks 4 --check | FileCheck %s --check-prefix=ODD
 // ODD: pld.tensor_allreduce at {{.*}}odd.mlir:6:10: f32 x 64 (sum, mesh), {{.*}}: ok on 2 ranks (devices 1, 3; worst error 0.000e0)
 // RUN: sed 's/array<i64: 1, 3>/array<i64: 2>/' %t/odd.mlir > %t/one.mlir
 // RUN: pld-run %t/one.mlir --ranks 4 --check | FileCheck %s --check-prefix=ONE
 // ONE: pld.tensor_allreduce at {{.*}}one.mlir:6:10: f32 x 64 (sum, mesh), {{.*}}: ok on 1 rank (device 2; worst error 0.000e0)
-
-//--- modes.mlir
-func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
-  %bytes = arith.constant 4096 : i64
-  %buf = "pld.tensor_alloc_window_buffer"(%bytes) {name = "data_buf"} : (i64) -> !pld.ptr
-  %data = "pld.tensor_window"(%buf) : (!pld.ptr) -> tensor<1x1024xf32, #pld.dist>
-  %a = "pld.tensor_allreduce"(%data) {op = #pld.reduce_op<"sum">, mode = "two_shot"} : (tensor<1x1024xf32, #pld.dist>) -> tensor<1x1024xf32, #pld.dist>
-  %b = "pld.tensor_allreduce"(%a) {op = #pld.reduce_op<"max">, mode = "auto"} : (tensor<1x1024xf32, #pld.dist>) -> tensor<1x1024xf32, #pld.dist>
-  %c = "pld.tensor_allreduce"(%b) {op = #pld.reduce_op<"min">} : (tensor<1x1024xf32, #pld.dist>) -> tensor<1x1024xf32, #pld.dist>
-  %sbytes = arith.constant 16 : i64
-  %sbuf = "pld.tensor_alloc_window_buffer"(%sbytes) {name = "sig_buf"} : (i64) -> !pld.ptr
-  %s = "pld.tensor_window"(%sbuf) : (!pld.ptr) -> tensor<4x1xi32, #pld.dist>
-  %d = "pld.tensor_allreduce"(%c, %s) {op = #pld.reduce_op<"prod">, mode = "auto"} : (tensor<1x1024xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<1x1024xf32, #pld.dist>
-  return
-}
 
 //--- odd.mlir
 func.func @main() attributes {pld.kind = #pld.func_kind<"host">} {
