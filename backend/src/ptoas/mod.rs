@@ -31,6 +31,7 @@ use melior::ir::{
 };
 use pld_dialect::{enums::FuncKind, query::function_kind};
 use pld_ir::op_name;
+use pld_ir::print::symbol_ref;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
@@ -131,6 +132,14 @@ fn classify(function: OperationRef) -> Function {
     if op_name(&function) != "func.func" {
         return Function::Skipped("not a function");
     }
+    // PTOAS and the C++ it becomes name functions by C strings (recheck27c
+    // H1: `@"k\001"` came out as `@"k\01"`, another name).
+    if symbol(function).contains('\0') {
+        return Function::Unconverted(format!(
+            "{} has a NUL byte in its name, which no compiled function can carry; rename it",
+            symbol_ref(&symbol(function))
+        ));
+    }
     let bodyless = function
         .region(0)
         .ok()
@@ -171,22 +180,6 @@ fn symbol(function: OperationRef) -> String {
         .ok()
         .and_then(pld_ir::attr::string)
         .unwrap_or_default()
-}
-
-/// `@name`, quoted (`@"my-kernel"`) when it is not a bare identifier.
-fn symbol_ref(name: &str) -> String {
-    let bare = name
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.'));
-    if bare {
-        format!("@{name}")
-    } else {
-        format!("@{name:?}")
-    }
 }
 
 /// Prints one function: owns the SSA names, which are scoped per function.

@@ -208,6 +208,22 @@ impl<'c> Checker<'c> {
     fn check_function(&mut self, func: OperationRef<'c, '_>) {
         let location = func.location();
         let name = symbol_name(func).unwrap_or_default();
+        // The lowering and the compiled code name functions after it
+        // (recheck27c M1, M2: an error inside pld-run's own text, or none
+        // at the function).
+        let unnamable = match name.as_str() {
+            "" => {
+                Some("an empty name; the functions pld makes of it are named after it: give it one")
+            }
+            _ if name.contains('\0') => {
+                Some("a NUL byte in its name, which no compiled function can carry; rename it")
+            }
+            _ => None,
+        };
+        if let Some(why) = unnamable {
+            let shown = pld_ir::print::symbol_ref(&name);
+            self.error(location, format!("function {shown} has {why}"));
+        }
         if let Err(text) = function_kind(func) {
             self.error(
                 location,

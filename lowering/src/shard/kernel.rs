@@ -13,7 +13,7 @@
 //! is padded to 32 bytes (PTO's tile row alignment) with a `valid_shape`
 //! narrowing it to the data.
 
-use super::text::{kind_attributes, symbol_ref, Body};
+use super::text::{kind_attributes, Body};
 use super::types::{PerDevice, TensorType};
 use pld_dialect::enums::{FuncKind, NotifyOp, PldEnum};
 use pld_dialect::ops::{
@@ -21,6 +21,7 @@ use pld_dialect::ops::{
     signal::Notify,
     tile::{TensorView, TileLoad, TileStore},
 };
+use pld_ir::print::symbol_ref;
 use std::collections::HashMap;
 
 /// The UB bytes the tiles of one kernel may take together (of the 192 KiB

@@ -12,7 +12,7 @@
 
 use super::grid::Groups;
 use super::kernel::Kernel;
-use super::text::{kind_attributes, named_loc, symbol_ref, Body};
+use super::text::{kind_attributes, named_loc, Body};
 use super::types::TensorType;
 use pld_dialect::collective::{CollectiveKind, Role};
 use pld_dialect::enums::{FuncKind, PldEnum, ReduceOp};
@@ -20,6 +20,7 @@ use pld_dialect::ops::{
     host::Dispatch,
     window::{AllocWindowBuffer, Window},
 };
+use pld_ir::print::symbol_ref;
 
 /// A window buffer on every device: one allocation per group.
 #[derive(Clone, Debug)]

@@ -141,59 +141,15 @@ pub fn loc_inner(printed: &str) -> &str {
 
 /// A name location around a printed location: `loc("name"(inner))`.
 pub fn named_loc(name: &str, printed: &str) -> String {
-    format!("loc(\"{}\"({}))", escaped(name), loc_inner(printed))
-}
-
-/// A reference to the symbol `name` as MLIR spells it: `@step` for a bare
-/// identifier (a letter or `_`, then letters, digits, `_`, `$` and `.`),
-/// else quoted, `@"my.step-1"` (a shard function may have any name).
-pub fn symbol_ref(name: &str) -> String {
-    let mut chars = name.chars();
-    let bare = chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.'));
-    match bare {
-        true => format!("@{name}"),
-        false => format!("@\"{}\"", escaped(name)),
-    }
-}
-
-/// `text` as the inside of an MLIR string literal: quotes and backslashes
-/// escaped, every byte outside printable ASCII as a backslash and two hex
-/// digits.
-pub fn escaped(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for byte in text.bytes() {
-        match byte {
-            b'"' | b'\\' => {
-                out.push('\\');
-                out.push(byte as char);
-            }
-            0x20..=0x7e => out.push(byte as char),
-            _ => out.push_str(&format!("\\{byte:02X}")),
-        }
-    }
-    out
+    format!(
+        "loc(\"{}\"({}))",
+        pld_ir::print::escaped(name),
+        loc_inner(printed)
+    )
 }
 
 /// The attribute dictionary of a function of kind `kind`:
 /// `{pld.kind = #pld.func_kind<"host">}`.
 pub fn kind_attributes(kind: FuncKind) -> String {
     format!("{{pld.kind = #{}<\"{kind}\">}}", FuncKind::ATTR)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_symbol_is_quoted_unless_it_is_a_bare_identifier() {
-        assert_eq!(symbol_ref("step"), "@step");
-        assert_eq!(symbol_ref("_a.b$c9"), "@_a.b$c9");
-        assert_eq!(symbol_ref("my.step-1"), "@\"my.step-1\"");
-        assert_eq!(symbol_ref("9lives"), "@\"9lives\"");
-        assert_eq!(symbol_ref(""), "@\"\"");
-        assert_eq!(symbol_ref("a\"b\\c\u{e9}"), "@\"a\\\"b\\\\c\\C3\\A9\"");
-    }
 }

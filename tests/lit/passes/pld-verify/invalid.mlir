@@ -1918,3 +1918,18 @@ func.func @h(%i: !in, %t: !in, %s: !sig, %c: !cnt, %v: !rcv, %r: index) attribut
   "pld.builtin_all_to_all_v"(%i, %t, %s, %c, %v, %r, %zero) {dtype = f32, arg_directions = [#pld.direction<"in">, #pld.direction<"inout">, #pld.direction<"inout">, #pld.direction<"in">, #pld.direction<"inout">]} : (!in, !in, !sig, !cnt, !rcv, index, index) -> ()
   return
 }
+
+// -----
+
+// G1b: names the lowering and the compiled code can carry (recheck27c M1, M2).
+// expected-error@+1 {{function @"" has an empty name; the functions pld makes of it are named after it: give it one}}
+func.func @""() attributes {pld.kind = #pld.func_kind<"incore">} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{function @"k\00x" has a NUL byte in its name, which no compiled function can carry; rename it}}
+func.func @"k\00x"() attributes {pld.kind = #pld.func_kind<"incore">} {
+  return
+}
