@@ -42,23 +42,11 @@ impl Verdict {
         // numbers and how often it came (which differ from schedule to
         // schedule), as the pass groups them; the first says the other
         // ranks that had it (recheck27b M1: they went unmentioned).
-        let keys: Vec<String> = (outcome.errors.iter())
-            .map(|e| format!("error {}", pld_sim::runtime::errors::finding_key(e)))
-            .collect();
-        for (index, error) in outcome.errors.iter().enumerate() {
-            let same = |other: &usize| keys[*other] == keys[index];
-            let first = (0..index).any(|other| same(&other));
-            let others: Vec<&str> = match first {
-                true => Vec::new(),
-                false => (index + 1..keys.len())
-                    .filter(same)
-                    .filter_map(|other| error_rank(&outcome.errors[other]))
-                    .filter(|rank| Some(*rank) != error_rank(error))
-                    .collect(),
-            };
-            let also = also_on(&others);
+        let also = pld_sim::runtime::errors::also_on_other_ranks(&outcome.errors);
+        for (error, also) in outcome.errors.iter().zip(also) {
+            let key = pld_sim::runtime::errors::finding_key(error);
             let said = named_error(error, source);
-            verdict.push(keys[index].clone(), format!("error: {said}{also}"));
+            verdict.push(format!("error {key}"), format!("error: {said}{also}"));
         }
         for fatal in &outcome.fatals {
             verdict.push(format!("fatal {fatal}"), format!("error: {fatal}"));
@@ -100,30 +88,6 @@ impl Verdict {
     pub fn push(&mut self, key: String, text: String) {
         self.keys.push(key);
         self.findings.push(text);
-    }
-}
-
-/// The `rank N` an error of the run begins with (`rank 2: f.mlir:...`).
-fn error_rank(error: &str) -> Option<&str> {
-    let rest = error.strip_prefix("rank ")?;
-    let end = rest.find(|c: char| !c.is_ascii_digit())?;
-    (end > 0 && rest[end..].starts_with(':')).then(|| &rest[..end])
-}
-
-/// ` (also on rank 2)`, ` (also on ranks 2, 3)`: the other ranks with the
-/// same fault of the op in one schedule (their numbers may differ), once
-/// each.
-fn also_on(ranks: &[&str]) -> String {
-    let mut listed: Vec<&str> = Vec::new();
-    for rank in ranks {
-        if !listed.contains(rank) {
-            listed.push(rank);
-        }
-    }
-    match listed.as_slice() {
-        [] => String::new(),
-        [one] => format!(" (also on rank {one})"),
-        _ => format!(" (also on ranks {})", listed.join(", ")),
     }
 }
 

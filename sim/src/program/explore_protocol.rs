@@ -764,16 +764,17 @@ fn findings(kernel: &KernelInfo, finished: &Finished) -> Vec<(String, Option<Str
     for finding in &outcome.findings {
         out.push((finding.key(), at_site(finding), finding.describe(&namer)));
     }
-    for error in outcome
-        .errors
-        .iter()
-        .map(ToString::to_string)
+    // One finding per fault of an op, naming the other ranks that had it
+    // (recheck27c L1, as pld-run --explore does).
+    let errors: Vec<String> = (outcome.errors.iter().map(ToString::to_string))
         .chain(outcome.fatals.iter().map(ToString::to_string))
-    {
+        .collect();
+    let also = crate::runtime::errors::also_on_other_ranks(&errors);
+    for (error, also) in errors.iter().zip(also) {
         out.push((
-            format!("error {}", error_kind(&error)),
+            format!("error {}", error_kind(error)),
             None,
-            format!("error: {error}"),
+            format!("error: {error}{also}"),
         ));
     }
     if let Some(deadlock) = &outcome.deadlock {

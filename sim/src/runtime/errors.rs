@@ -144,6 +144,39 @@ pub fn finding_key(error: &str) -> String {
     key
 }
 
+/// For each error, in order, what to add to it when a finding says it:
+/// for the first of its [`finding_key`], the other ranks that had the
+/// same fault (` (also on rank 2)`, ` (also on ranks 2, 3)`; their numbers
+/// may differ), else nothing (the later ones are the same finding).
+pub fn also_on_other_ranks(errors: &[String]) -> Vec<String> {
+    let keys: Vec<String> = errors.iter().map(|e| finding_key(e)).collect();
+    let mut out = Vec::with_capacity(errors.len());
+    for (index, error) in errors.iter().enumerate() {
+        let first = !keys[..index].contains(&keys[index]);
+        let own = leading_rank(error);
+        let mut ranks: Vec<&str> = Vec::new();
+        for other in (index + 1..errors.len()).filter(|&o| first && keys[o] == keys[index]) {
+            match leading_rank(&errors[other]) {
+                Some(rank) if Some(rank) != own && !ranks.contains(&rank) => ranks.push(rank),
+                _ => {}
+            }
+        }
+        out.push(match ranks.as_slice() {
+            [] => String::new(),
+            [one] => format!(" (also on rank {one})"),
+            _ => format!(" (also on ranks {})", ranks.join(", ")),
+        });
+    }
+    out
+}
+
+/// The `N` of the `rank N: ` an error of the run begins with.
+fn leading_rank(error: &str) -> Option<&str> {
+    let rest = error.strip_prefix("rank ")?;
+    let end = rest.find(|c: char| !c.is_ascii_digit())?;
+    (end > 0 && rest[end..].starts_with(':')).then(|| &rest[..end])
+}
+
 /// `text` with every number that is a word of its own taken out: decimal
 /// (`64`, the `4` and `5` of `4..5`, `-1`'s digits) and `0x...` (not the
 /// `32` of `i32`, the `10` of `10x10xf32` after an `x`).

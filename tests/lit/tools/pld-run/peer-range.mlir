@@ -35,6 +35,9 @@
 // (rank 2's, with peer 128, went unmentioned: recheck27b M1):
 // RUN: not pld-run %t/ranked.mlir --ranks 3 --explore 2 2>&1 | FileCheck %s --check-prefix=RANKED
 // RANKED: schedule 0 (--replay 0): error: rank 1: {{.*}}ranked.mlir:8:8: `pld.tile_remote_load` (pto.load_scalar): addresses the window of peer 64, which is no rank of its comm domain (its ranks are 0 to 2) (also on rank 2)
+// The pass the same (recheck27c L1):
+// RUN: not pld-opt %t/ranked.mlir --pass-pipeline='builtin.module(pld-to-pto, pld-explore-protocol{ranks=3 schedules=1})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=RANKEDPASS
+// RANKEDPASS: error: rank 1: {{.*}}ranked.mlir:8:8: pto.load_scalar: addresses the window of peer 64, which is no rank of its comm domain (its ranks are 0 to 2) (also on rank 2)
 // EXPLORE: schedule 0 (--replay 0): error: rank {{[01]}}: {{.*}}l64.mlir:5:8: `pld.tile_remote_load` (pto.load_scalar): addresses the window of peer 64
 
 //--- load.mlir
