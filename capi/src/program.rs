@@ -156,8 +156,8 @@ impl Loaded {
         );
         // A shard module runs as the pld program pld-run makes of it.
         let converted =
-            match pld_sim::compiler::shard_program_for(&text, &source, ranks, Some(entry))? {
-                Some(program) => Some((
+            match pld_sim::compiler::shard_program_for(&text, &source, Some(ranks), Some(entry))? {
+                Some((program, _)) => Some((
                     pld_ir::parse::parse(context, &program, &source).ok_or(Refusal::Reported)?,
                     program,
                 )),

@@ -83,10 +83,11 @@ impl Request {
         let converted = pld_sim::compiler::shard_program_for(
             &self.source,
             &self.name,
-            self.ranks,
+            Some(self.ranks),
             self.entry.as_deref(),
         )
-        .map_err(|e| self.refuse(e))?;
+        .map_err(|e| self.refuse(e))?
+        .map(|(program, _)| program);
         Ok(Request {
             converted,
             ..self.clone()

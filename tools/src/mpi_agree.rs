@@ -35,6 +35,7 @@ fn items(options: &Options) -> Vec<Item> {
         kernel,
         entry,
         ranks,
+        ranks_given: _,
         inputs,
         check,
         stats,

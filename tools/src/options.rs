@@ -12,6 +12,9 @@ pub struct Options {
     /// The HOST orchestrator to run (program mode).
     pub entry: Option<String>,
     pub ranks: usize,
+    /// `--ranks` was given (else `ranks` is 2, or a shard program's grid's
+    /// device count).
+    pub ranks_given: bool,
     /// `PARAM=GENERATOR` pairs.
     pub inputs: Vec<String>,
     pub check: bool,

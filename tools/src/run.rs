@@ -180,13 +180,20 @@ fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Refusa
     }
     // A shard program runs as the pld program convert-shard-to-pld makes
     // of it (its locations still point into `text`).
-    let converted = pld_sim::compiler::shard_program_for(
-        text,
-        buffer_name,
-        options.ranks,
-        options.entry.as_deref(),
-    )
-    .map_err(Refusal::Error)?;
+    let given = options.ranks_given.then_some(options.ranks);
+    let converted =
+        pld_sim::compiler::shard_program_for(text, buffer_name, given, options.entry.as_deref())
+            .map_err(Refusal::Error)?;
+    // Without --ranks, a shard program runs on its grid's devices (shard27
+    // L2: "run it on 8 ranks, not 2", a 2 the user never wrote).
+    let grid_ranks = Options {
+        ranks: converted
+            .as_ref()
+            .map_or(options.ranks, |(_, ranks)| *ranks),
+        ..options.clone()
+    };
+    let options = &grid_ranks;
+    let converted = converted.map(|(program, _)| program);
     // Diagnostics quote the user's file, the converted program's too.
     let source = match &converted {
         Some(program) => Source::converted(program, buffer_name, text),

@@ -100,16 +100,18 @@ fn function_grids(
 }
 
 /// The pld program that runs in place of the shard module `text` on
-/// `ranks` ranks (`None` when it holds no `shard.grid`): what `pld-run`,
-/// `pld.run` and `pldProgramCreate` run. A program whose grids all have
-/// another number of devices than `ranks` is refused, and so is an
-/// `entry` (a function's name, with or without its `@`) whose grid has.
+/// `ranks` ranks (`None` when it holds no `shard.grid`), and the rank count
+/// it runs on: what `pld-run`, `pld.run` and `pldProgramCreate` run. A
+/// program whose grids all have another number of devices than `ranks` is
+/// refused, and so is an `entry` (a function's name, with or without its
+/// `@`) whose grid has; without `ranks` (`pld-run` given no `--ranks`) the
+/// grid's device count is taken, else 2.
 pub fn shard_program_for(
     text: &str,
     source_name: &str,
-    ranks: usize,
+    ranks: Option<usize>,
     entry: Option<&str>,
-) -> Result<Option<String>, String> {
+) -> Result<Option<(String, usize)>, String> {
     let Some(converted) = shard_to_pld(text, source_name)? else {
         return Ok(None);
     };
@@ -126,6 +128,12 @@ pub fn shard_program_for(
             _ => None,
         },
     };
+    let grid = entry_grid
+        .map(|(_, devices)| *devices)
+        .or(converted.devices);
+    let Some(ranks) = ranks else {
+        return Ok(Some((converted.text, grid.unwrap_or(2))));
+    };
     let refused = |devices: usize, what: &str| {
         Err(format!(
             "{source_name}: {what} runs on a grid of {devices} devices; run it on {devices} \
@@ -135,7 +143,7 @@ pub fn shard_program_for(
     match (entry_grid, converted.devices) {
         (Some((name, devices)), _) if *devices != ranks => refused(*devices, &format!("@{name}")),
         (None, Some(devices)) if devices != ranks => refused(devices, "the shard program"),
-        _ => Ok(Some(converted.text)),
+        _ => Ok(Some((converted.text, ranks))),
     }
 }
 

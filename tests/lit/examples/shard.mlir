@@ -8,6 +8,11 @@
 // RUN: pld-opt %S/../../../examples/shard.mlir --pass-pipeline='builtin.module(shard-to-pto)' | pld-translate --emit=pto -o %t.pto
 // RUN: FileCheck %s --check-prefix=PTO --input-file=%t.pto
 // RUN: not pld-run %S/../../../examples/shard.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=RANKS
+// Without --ranks it runs on the grid's 8 devices (it was refused, "run it
+// on 8 ranks, not 2": shard27 L2):
+// RUN: pld-run %S/../../../examples/shard.mlir --check | FileCheck %s --check-prefix=GRID
+// GRID: @step on 8 devices: 12 collective calls
+// GRID-NOT: WRONG
 
 // CHECK: @step on 8 devices: 12 collective calls
 // CHECK-COUNT-2: pld.tensor_allreduce at {{.*}}shard.mlir:20:10: f32 x 128 (sum, two_shot), {{.*}}: ok on 4 ranks

@@ -38,9 +38,10 @@ struct Cli {
     /// only one).
     #[arg(long)]
     entry: Option<String>,
-    /// Number of simulated ranks, 1 to 64.
-    #[arg(long, default_value_t = 2, allow_negative_numbers = true, value_parser = rank_count)]
-    ranks: usize,
+    /// Number of simulated ranks, 1 to 64 [default: 2; a shard program's
+    /// grid's device count].
+    #[arg(long, allow_negative_numbers = true, value_parser = rank_count)]
+    ranks: Option<usize>,
     /// How a parameter is filled: PARAM=GENERATOR (repeatable).
     #[arg(long = "input", value_name = "PARAM=GENERATOR")]
     inputs: Vec<String>,
@@ -291,7 +292,8 @@ fn options(cli: Cli) -> Options {
         input,
         kernel: bare(kernel),
         entry: bare(entry),
-        ranks,
+        ranks: ranks.unwrap_or(2),
+        ranks_given: ranks.is_some(),
         inputs,
         check,
         stats: stats || per_rank,
