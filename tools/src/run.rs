@@ -180,7 +180,9 @@ fn drive(options: &Options, buffer_name: &str, text: &str) -> Result<i32, Refusa
     }
     // A shard program runs as the pld program convert-shard-to-pld makes
     // of it (its locations still point into `text`).
-    let given = options.ranks_given.then_some(options.ranks);
+    // (Under MPI the ranks are the processes, checked against --ranks
+    // already: a grid's count is never taken there.)
+    let given = (options.ranks_given || options.transport.is_mpi()).then_some(options.ranks);
     let converted =
         pld_sim::compiler::shard_program_for(text, buffer_name, given, options.entry.as_deref())
             .map_err(Refusal::Error)?;

@@ -19,6 +19,10 @@
 // RUN: sh -c '%mpirun -np 3 pld-run %t/base/deadlock.mlir --ranks 3 --deadline 0.3 --transport mpi-rma > /dev/null 2>&1; test $? -eq 3'
 // RUN: not %mpirun -np 2 pld-run %t/barrier.mlir --ranks 2 --transport mpi --explore 3 2>&1 | FileCheck %s --check-prefix=EXPLORE
 // RUN: not %mpirun -np 2 pld-run %t/barrier.mlir --ranks 3 --transport mpi-rma 2>&1 | FileCheck %s --check-prefix=RANKS
+// A shard program without --ranks runs on its grid's devices with threads,
+// not under MPI, where the processes are the ranks: refused there as before.
+// RUN: not %mpirun -np 2 pld-run %S/../../../../../examples/shard.mlir --transport mpi 2>&1 | FileCheck %s --check-prefix=GRID
+// GRID: pld-run: error: {{.*}}shard.mlir: the shard program runs on a grid of 8 devices; run it on 8 ranks, not 2
 // RUN: not pld-run %t/barrier.mlir --ranks 2 --transport mpi 2>&1 | FileCheck %s --check-prefix=LAUNCH
 // Without mpirun, --explore under an MPI transport is refused as under
 // mpirun (it was told to start with mpirun, which then refused it).
