@@ -3,6 +3,13 @@
 use crate::enums::{FuncKind, PldEnum};
 use melior::ir::{operation::OperationLike, OperationRef};
 
+/// Why a function name holding a NUL byte is refused (by pld-verify, the
+/// shard conversion, the simulator's JIT and pld-translate): LLVM's JIT,
+/// PTOAS and the C++ they make name functions by C strings, which a NUL
+/// cuts short.
+pub const NUL_IN_NAME: &str =
+    "a NUL byte in its name, which no compiled function can carry; rename it";
+
 /// Reads the `pld.kind` of a function: `Ok(None)` when absent, `Err` with
 /// the offending text when it is not a valid kind.
 pub fn function_kind(func: OperationRef) -> Result<Option<FuncKind>, String> {

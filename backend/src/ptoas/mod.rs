@@ -136,8 +136,9 @@ fn classify(function: OperationRef) -> Function {
     // H1: `@"k\001"` came out as `@"k\01"`, another name).
     if symbol(function).contains('\0') {
         return Function::Unconverted(format!(
-            "{} has a NUL byte in its name, which no compiled function can carry; rename it",
-            symbol_ref(&symbol(function))
+            "{} has {}",
+            symbol_ref(&symbol(function)),
+            pld_dialect::query::NUL_IN_NAME
         ));
     }
     let bodyless = function

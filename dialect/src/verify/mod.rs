@@ -215,9 +215,7 @@ impl<'c> Checker<'c> {
             "" => {
                 Some("an empty name; the functions pld makes of it are named after it: give it one")
             }
-            _ if name.contains('\0') => {
-                Some("a NUL byte in its name, which no compiled function can carry; rename it")
-            }
+            _ if name.contains('\0') => Some(crate::query::NUL_IN_NAME),
             _ => None,
         };
         if let Some(why) = unnamable {

@@ -126,13 +126,8 @@ pub fn function<'c, 'a>(
         return at(function, Err("has an empty name; convert-shard-to-pld names the functions it makes after it: give it one".into()));
     }
     if name.contains('\0') {
-        return at(
-            function,
-            Err(
-                "has a NUL byte in its name, which no compiled function can carry; rename it"
-                    .into(),
-            ),
-        );
+        let why = pld_dialect::query::NUL_IN_NAME;
+        return at(function, Err(format!("has {why}")));
     }
     let mut b = Builder::new(&name, grid, taken, loc(function));
     let region = function.region(0).ok();

@@ -119,9 +119,9 @@ impl Compiled {
         // and the lookups failed or crashed (recheck27b H1).
         if let Some(cut) = names.iter().find(|n| n.contains('\0')) {
             return Err(format!(
-                "@\"{}\" has a NUL byte in its name, which no compiled function can \
-                 carry; rename it",
-                cut.replace('\0', "\\00")
+                "{} has {}",
+                pld_ir::print::symbol_ref(cut),
+                pld_dialect::query::NUL_IN_NAME
             ));
         }
         if names.is_empty() {
