@@ -329,7 +329,11 @@ class Interpreter:
         self.collective(op, lambda ins, k, n: concat([chunks(t, split, n)[k] for t in ins], cat))
 
     def shard_broadcast(self, op):
-        axes, root = ints(op.props, "grid_axes"), ints(op.props, "root")
+        axes, static = ints(op.props, "grid_axes"), ints(op.props, "root")
+        # Indices written as SSA values (`root = [%c]`) fill the dynamic
+        # entries in order; a root is one for all groups (device 0's).
+        dynamic = iter(self.value(0, o) for o in op.operands[1:])
+        root = [next(dynamic) if r < -(2**62) else r for r in static]
         key = 0
         for a, r in zip(axes, root):
             key = key * self.grid.shape[a] + r

@@ -310,16 +310,10 @@ pub fn all_to_all(b: &mut Builder, op: OperationRef) -> Result<(), Refusal> {
 }
 
 /// The in-group key of a broadcast's `root` (a multi-index over the
-/// op's `grid_axes`).
+/// op's `grid_axes`). An index written as an SSA value (`root = [%c]`) is
+/// taken when the conversion knows it and it is the same on every device.
 fn root_key(b: &Builder, op: OperationRef) -> Result<usize, Refusal> {
-    if op.operand_count() > 1 {
-        return Err("has a dynamic root; convert-shard-to-pld needs a constant root".into());
-    }
-    let root = op
-        .attribute("root")
-        .ok()
-        .and_then(pld_ir::attr::i64_array)
-        .ok_or("has no root")?;
+    let root = root_indices(b, op)?;
     let axes = source::axes(op, "grid_axes", &b.grid)?;
     if root.len() != axes.len() {
         return Err(format!(
@@ -341,6 +335,38 @@ fn root_key(b: &Builder, op: OperationRef) -> Result<usize, Refusal> {
         }
     }
     Ok(key)
+}
+
+/// The indices of a broadcast's `root`, its SSA operands (after the
+/// input) filling the attribute's dynamic entries in order.
+fn root_indices(b: &Builder, op: OperationRef) -> Result<Vec<i64>, Refusal> {
+    let root = op
+        .attribute("root")
+        .ok()
+        .and_then(pld_ir::attr::i64_array)
+        .ok_or("has no root")?;
+    let mut dynamic = pld_ir::operands(op).into_iter().skip(1);
+    let mut indices = Vec::with_capacity(root.len());
+    for (position, index) in root.into_iter().enumerate() {
+        if index != i64::MIN {
+            indices.push(index);
+            continue;
+        }
+        let value = dynamic.next().ok_or("lacks a root operand")?;
+        if !b.is_int(value) {
+            return Err("has a dynamic root; convert-shard-to-pld needs a constant root".into());
+        }
+        match b.int_of(value)?.0.as_slice() {
+            [first, rest @ ..] if rest.iter().all(|v| v == first) => indices.push(*first),
+            _ => {
+                return Err(format!(
+                    "has a root whose index {position} differs between devices; \
+                     convert-shard-to-pld needs one root for every group"
+                ))
+            }
+        }
+    }
+    Ok(indices)
 }
 
 /// `shard.broadcast`.

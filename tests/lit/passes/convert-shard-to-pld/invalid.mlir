@@ -121,6 +121,16 @@ func.func @dynamic_root(%x: tensor<8xf32>, %root: index) -> tensor<8xf32> {
 // -----
 
 shard.grid @grid(shape = 4)
+func.func @root_per_device(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %d = shard.process_linear_index on @grid : index
+  // expected-error @+1 {{'shard.broadcast' op has a root whose index 0 differs between devices; convert-shard-to-pld needs one root for every group}}
+  %r = shard.broadcast %x on @grid grid_axes = [0] root = [%d] : (tensor<8xf32>, index) -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 4)
 func.func @memref(%x: memref<8xf32>) -> memref<8xf32> {
   // expected-error @+1 {{'shard.all_reduce' op works on memref<8xf32>; convert-shard-to-pld converts ranked tensors only}}
   %r = shard.all_reduce %x on @grid grid_axes = [0] : memref<8xf32> -> memref<8xf32>
