@@ -129,11 +129,12 @@ fn describe(finding: &Finding, namer: pld_sim::explore::Namer, source: Source) -
 /// Runs `schedule(seed)` for every seed, printing each new finding with
 /// its seed; returns the exit status (3 when a schedule deadlocked, 1 on
 /// any other finding, 0 when every schedule was clean). With `log`
-/// (`--schedule-log`), writes a line per schedule there.
+/// (`--schedule-log`), writes a line per schedule there; `checked`
+/// (`--check`) says that wrong results are findings too.
 pub fn explore(
     label: &str,
     seeds: Seeds,
-    log: Option<&str>,
+    (log, checked): (Option<&str>, bool),
     mut schedule: impl FnMut(Schedule) -> Result<Verdict, String>,
 ) -> Result<i32, String> {
     let total = seeds.count();
@@ -167,7 +168,7 @@ pub fn explore(
         pld_ir::say!("{}", crate::watch::interrupted_message());
         return Ok(pld_sim::runtime::interrupt::status());
     }
-    Ok(tally.summary(label, seeds, started.elapsed()))
+    Ok(tally.summary(label, seeds, started.elapsed(), checked))
 }
 
 /// `N schedules/s`: how fast `schedules` took `elapsed`.
@@ -244,7 +245,13 @@ impl Tally {
 
     /// Prints the closing line; the exit status (3 when a schedule
     /// deadlocked, 1 on any other finding, 0 when every one was clean).
-    fn summary(&self, label: &str, seeds: Seeds, elapsed: std::time::Duration) -> i32 {
+    fn summary(
+        &self,
+        label: &str,
+        seeds: Seeds,
+        elapsed: std::time::Duration,
+        checked: bool,
+    ) -> i32 {
         let schedules = self.schedules;
         let mean = self.steps / schedules.max(1) as u64;
         let what = match seeds {
@@ -268,9 +275,13 @@ impl Tally {
                 1 => steps,
                 _ => format!("{steps} each on average"),
             };
+            let last = match checked {
+                true => "leak, deadlock or wrong result",
+                false => "leak or deadlock",
+            };
             println!(
                 "{label}: {what}, {steps}: no race, missing fence, mixed notify, shared queue, \
-                 leak or deadlock"
+                 {last}"
             );
             return 0;
         }
@@ -301,7 +312,8 @@ pub fn explore_program(
 ) -> Result<i32, String> {
     let label = format!("@{} on {}", run.entry, count(options.ranks, "device"));
     crate::watch::exploring(source);
-    explore(&label, seeds, options.schedule_log.as_deref(), |schedule| {
+    let log = (options.schedule_log.as_deref(), options.check);
+    explore(&label, seeds, log, |schedule| {
         program_verdict(options, run, init, source, schedule)
     })
 }

@@ -125,7 +125,8 @@ fn explore_kernel(
         report::count(options.ranks, "rank")
     );
     crate::watch::exploring(source);
-    crate::explore::explore(&label, seeds, options.schedule_log.as_deref(), |schedule| {
+    let log = (options.schedule_log.as_deref(), options.check);
+    crate::explore::explore(&label, seeds, log, |schedule| {
         kernel_verdict(options, program, kernel, inputs, source, schedule)
     })
 }

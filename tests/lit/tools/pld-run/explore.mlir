@@ -25,9 +25,9 @@
 // The shipped collectives are clean: status 0. Whole programs (HOST
 // builtins and CHIP-dispatched kernels) are explored the same way.
 // RUN: pld-run %S/../../../../examples/ring_allreduce.mlir --ranks 4 --explore 20 --check | FileCheck %s --check-prefix=CLEAN
-// CLEAN: @ring_allreduce on 4 ranks: 20 schedules explored (seeds 0 to 19) in {{.*}}, {{[0-9]+}} steps each on average: no race, missing fence, mixed notify, shared queue, leak or deadlock
+// CLEAN: @ring_allreduce on 4 ranks: 20 schedules explored (seeds 0 to 19) in {{.*}}, {{[0-9]+}} steps each on average: no race, missing fence, mixed notify, shared queue, leak, deadlock or wrong result
 // RUN: pld-run %S/../../../../examples/allreduce.mlir --ranks 3 --explore 3 --seed 100 --check | FileCheck %s --check-prefix=PROGRAM
-// PROGRAM: @main on 3 devices: 3 schedules explored (seeds 100 to 102) in {{.*}}: no race
+// PROGRAM: @main on 3 devices: 3 schedules explored (seeds 100 to 102) in {{.*}}: no race, missing fence, mixed notify, shared queue, leak, deadlock or wrong result
 // A race inside a program's kernel names its bytes as a kernel's finding
 // does, by the window buffer and every element it spans.
 // RUN: rm -rf %t.split && split-file %s %t.split
