@@ -3,8 +3,8 @@
 //! every distinct finding printed once with the seed that reproduces it.
 
 use crate::options::{Options, Seeds, DEADLOCK};
+use crate::program_text;
 use crate::report::{count, index_of};
-use crate::run_program;
 use crate::source_op::{line_col, named_error, op_at, pld_op_at};
 use pld_sim::compiler::Source;
 use pld_sim::program::orchestrate::{Buffer, ProgramRun, Unchecked};
@@ -336,13 +336,13 @@ pub fn program_verdict(
     let mut verdict = Verdict::of(&finished.outcome, &namer, source);
     if let Some(report) = &finished.outcome.deadlock {
         // As a plain run names them: `rank 1 waits on flags at [0, 0], ...`.
-        verdict.annotate_deadlock(&crate::run_program::waiting_lines(run, report));
+        verdict.annotate_deadlock(&program_text::waiting_lines(run, report));
         return Ok(verdict);
     }
     // `--replay S --output-dir DIR`: the schedule's buffers (no goldens:
     // a plain run's, as for a kernel; explore27 L4).
     if let Some(dir) = &options.output_dir {
-        crate::run_program::write_outputs(dir, run, &finished, false)?;
+        program_text::write_outputs(dir, run, &finished, false)?;
     }
     for (buffer, leak) in &finished.leaks {
         let b = &run.buffers[*buffer];
@@ -369,10 +369,10 @@ pub fn program_verdict(
             // As a plain run says it: where, the wrong elements, and what
             // may explain them.
             let (place, notes) = (
-                run_program::call_place(call),
-                run_program::wrong_notes(call),
+                program_text::call_place(call),
+                program_text::wrong_notes(call),
             );
-            let shape = run_program::result_shape(run, call);
+            let shape = program_text::result_shape(run, call);
             for check in checks.iter().filter(|c| !c.ok) {
                 verdict.push(
                     format!("wrong {} {}", call.location, check.rank),

@@ -348,6 +348,16 @@ pub fn quiet_on_closed_stdout() {
     }));
 }
 
+/// A refusal of loading `buffer_name`, naming the file unless it names it
+/// already (a refusal at an op starts with its `file:line:col`).
+pub fn in_file(buffer_name: &str, message: String) -> String {
+    if message.starts_with(&format!("{buffer_name}:")) {
+        message
+    } else {
+        format!("{buffer_name}: {message}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -278,7 +278,7 @@ pub fn ready() -> Result<(), Refusal> {
 /// process's failure); otherwise printed where pld-run reports.
 pub fn failed(shown: &str) {
     if mpi::initialised().is_none() || AGREED.load(Ordering::SeqCst) {
-        if crate::mpi_run::reports() {
+        if crate::speaker::reports() {
             pld_ir::say!("{shown}");
         }
         return;

@@ -126,27 +126,8 @@ fn command_line() -> String {
         .join(" ")
 }
 
-/// Whether this process reports: always with threads, only process 0 under
-/// MPI (also when MPI failed to start: the launcher's rank 0, so that
-/// an error is said once).
-pub fn reports() -> bool {
-    use pld_sim::runtime::mpi;
-    match (mpi::initialised(), transport::current()) {
-        (Some(world), _) => world.rank == 0,
-        (None, Transport::Threads) => true,
-        (None, Transport::Mpi | Transport::MpiRma) => speaks_first(),
-    }
-}
-
-/// Whether this process says what is wrong with its command line before
-/// MPI starts: under mpirun, where every process was given it, the
-/// launcher's process 0 alone.
-pub fn speaks_first() -> bool {
-    pld_sim::runtime::mpi::launcher_rank().is_none_or(|r| r == 0)
-}
-
 /// Ends a process that leaves the reason of its failure to process 0
-/// ([`speaks_first`]) with `status`, after letting process 0 say it:
+/// ([`crate::speaker::speaks_first`]) with `status`, after letting process 0 say it:
 /// mpirun ends the job at the first failed process, which could be before
 /// process 0 has printed a word.
 pub fn exit_silently(status: i32) -> ! {
@@ -210,7 +191,7 @@ pub fn processes_note(options: &Options) -> String {
 /// six of lit tools/pld-run/mpi/nodes.mlir lost it, 4 processes on 2
 /// cores).
 pub fn finish(status: i32) -> i32 {
-    let silent = status != 0 && !reports();
+    let silent = status != 0 && !crate::speaker::reports();
     pld_sim::runtime::mpi::finalize();
     if silent {
         std::thread::sleep(SILENT_FAILURE_GRACE);

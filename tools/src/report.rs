@@ -159,7 +159,7 @@ impl Progress {
     /// Starts the command's clock.
     pub(crate) fn start() -> Progress {
         // Under MPI only process 0 speaks for the run.
-        let speaks = crate::mpi_run::reports();
+        let speaks = crate::speaker::reports();
         Progress::with_sink(std::sync::Arc::new(move |line| {
             if speaks {
                 pld_ir::say!("{line}")
@@ -434,7 +434,7 @@ fn device_ranges(devices: &[usize]) -> String {
 /// first process only).
 pub(crate) fn cache_warning(cache: &pld_sim::compiler::cache::Uses) {
     if let Some(warning) = cache.warning() {
-        if crate::mpi_run::speaks_first() {
+        if crate::speaker::speaks_first() {
             pld_ir::say!("pld-run: warning: {warning}");
         }
     }

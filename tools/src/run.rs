@@ -40,7 +40,7 @@ fn start_failed(message: &str) -> i32 {
     let shown = format!("pld-run: error: {message}");
     if pld_sim::runtime::mpi::initialised().is_some() {
         crate::mpi_agree::failed(&shown);
-    } else if crate::mpi_run::reports() && crate::mpi_run::speaks_first() {
+    } else if crate::speaker::reports() && crate::speaker::speaks_first() {
         pld_ir::say!("{shown}");
     }
     crate::mpi_run::finish(1)
@@ -153,16 +153,6 @@ fn is_diagnostic(line: &str) -> bool {
 
 /// How a diagnostic's severity is written after its place.
 const SEVERITIES: [&str; 4] = ["error:", "warning:", "note:", "remark:"];
-
-/// A refusal of loading `buffer_name`, naming the file unless it names it
-/// already (a refusal at an op starts with its `file:line:col`).
-pub fn in_file(buffer_name: &str, message: String) -> String {
-    if message.starts_with(&format!("{buffer_name}:")) {
-        message
-    } else {
-        format!("{buffer_name}: {message}")
-    }
-}
 
 /// The line, column and rest of a message that starts with
 /// `<buffer_name>:line:col: `.

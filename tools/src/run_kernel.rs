@@ -272,7 +272,7 @@ pub fn drive(options: &Options, source: Source) -> Result<i32, Refusal> {
         Ok(program) => program,
         Err(message) => {
             return Err(refused
-                .unwrap_or_else(|| crate::run::in_file(buffer_name, message))
+                .unwrap_or_else(|| crate::files::in_file(buffer_name, message))
                 .into())
         }
     };
@@ -311,7 +311,7 @@ pub fn drive(options: &Options, source: Source) -> Result<i32, Refusal> {
     drop(running);
     let finished = finished?;
     if crate::mpi_run::stopped(finished.outcome.interrupted) {
-        if crate::mpi_run::reports() {
+        if crate::speaker::reports() {
             pld_ir::say!("{}", crate::watch::interrupted_message());
         }
         return Ok(pld_sim::runtime::interrupt::status());
@@ -323,7 +323,7 @@ pub fn drive(options: &Options, source: Source) -> Result<i32, Refusal> {
         Some(_) => Ok(None),
         None => kernel_checks(options, kernel, &inputs, &finished),
     };
-    if !crate::mpi_run::reports() {
+    if !crate::speaker::reports() {
         // Under MPI, process 0 reports the whole run (it has every rank's
         // outcome and verdict, and reaches every window).
         return Ok(0);

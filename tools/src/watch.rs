@@ -195,7 +195,7 @@ pub fn start(limit: Duration, quiet: Duration) {
                 // and the others give it time to, before their exit makes
                 // mpirun end it.
                 say(over_time(limit, quiet));
-                if !crate::mpi_run::reports() {
+                if !crate::speaker::reports() {
                     std::thread::sleep(MPI_STRAGGLE);
                 }
                 crate::files::remove_partial();
@@ -255,7 +255,7 @@ fn watch_transfers(last: &mut (pld_sim::runtime::mpi::Transfers, Instant), said:
     }
     let now = pld_sim::runtime::mpi::transfers_so_far();
     if let Some(slow) = slow_transfers(&last.0, &now, last.1.elapsed()) {
-        if pld_sim::runtime::mpi::initialised().is_some() && crate::mpi_run::reports() {
+        if pld_sim::runtime::mpi::initialised().is_some() && crate::speaker::reports() {
             pld_ir::say!("pld-run: warning: process 0 {slow}: {SLOW_MPI}; the run goes on");
             *said = true;
         }
@@ -280,7 +280,7 @@ fn say_interrupted(text: String) {
 
 /// Prints `text` on standard error, from process 0 only under MPI.
 fn say(text: String) {
-    if crate::mpi_run::reports() {
+    if crate::speaker::reports() {
         pld_ir::say!("{text}");
     }
 }

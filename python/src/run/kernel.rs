@@ -61,7 +61,7 @@ pub fn run(request: &Request, inputs: &Inputs) -> Result<Report, Failure> {
 /// The program lowered and compiled, as `pld-run` loads it.
 pub fn load(request: &Request) -> Result<Program, Failure> {
     Program::load_source(request.loaded())
-        .map_err(|e| request.refuse(pld_tools::run::in_file(&request.name, e)))
+        .map_err(|e| request.refuse(pld_tools::files::in_file(&request.name, e)))
 }
 
 /// The kernel the request names (or the only one), its collectives'

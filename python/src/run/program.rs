@@ -7,7 +7,7 @@ use crate::inputs::{Described, Slot};
 use crate::report::{unravel, Blocked, Call, Deadlock, Leak, Output, Report};
 use pld_dialect::ops::collective::ModeOrigin;
 use pld_sim::program::orchestrate::{Buffer, CallReport, ProgramOutcome, ProgramRun};
-use pld_tools::run_program::shown_name;
+use pld_tools::program_text::shown_name;
 use std::time::Instant;
 
 /// Loads and plans the program, asks for its buffers, runs and checks it.
@@ -62,7 +62,7 @@ pub fn run(request: &Request, inputs: &Inputs) -> Result<Report, Failure> {
 pub fn load(request: &Request) -> Result<ProgramRun, Failure> {
     // Refusals at an op already start with its location.
     ProgramRun::load_source(request.loaded(), request.entry.as_deref(), request.ranks)
-        .map_err(|e| request.refuse(pld_tools::run::in_file(&request.name, e)))
+        .map_err(|e| request.refuse(pld_tools::files::in_file(&request.name, e)))
 }
 
 /// The program's window buffers as the caller fills them, by name.

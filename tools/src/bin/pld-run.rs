@@ -219,7 +219,7 @@ fn rank_count(text: &str) -> Result<usize, String> {
 }
 
 fn refuse(message: &str, status: i32) -> ! {
-    if !pld_tools::mpi_run::speaks_first() {
+    if !pld_tools::speaker::speaks_first() {
         pld_tools::mpi_run::exit_silently(status);
     }
     pld_ir::say!("pld-run: error: {message}");
@@ -348,7 +348,7 @@ fn main() {
     let cli = match parsed.map_err(shown) {
         Ok(cli) => cli,
         // Under mpirun every process has the same command line: one says it.
-        Err(e) if !pld_tools::mpi_run::speaks_first() => {
+        Err(e) if !pld_tools::speaker::speaks_first() => {
             pld_tools::mpi_run::exit_silently(e.exit_code())
         }
         Err(e) if !e.use_stderr() => e.exit(), // --help, --version
