@@ -67,8 +67,13 @@ fn watch() {
     loop {
         let signum = RECEIVED.load(Ordering::Relaxed);
         if signum != 0 {
+            // The directories there before the children stop: a
+            // benchmark that sees its tool end may remove its own first.
+            let tmp = std::env::temp_dir();
+            let before = scratch_dirs(&tmp);
             stop_children(signum);
-            let removed = remove_scratch(&std::env::temp_dir());
+            remove_scratch(&tmp);
+            let removed = before.iter().filter(|dir| !dir.exists()).count();
             let what = match signum {
                 SIGINT => "interrupted",
                 _ => "terminated",
@@ -132,12 +137,18 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
-/// Removes this process's scratch directories from `tmp`; returns how
-/// many.
-fn remove_scratch(tmp: &std::path::Path) -> usize {
+/// Removes this process's scratch directories from `tmp`.
+fn remove_scratch(tmp: &std::path::Path) {
+    for dir in scratch_dirs(tmp) {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+/// This process's scratch directories in `tmp`: `pld-bench-*-<pid>`.
+fn scratch_dirs(tmp: &std::path::Path) -> Vec<std::path::PathBuf> {
     let suffix = format!("-{}", std::process::id());
     let Ok(entries) = std::fs::read_dir(tmp) else {
-        return 0;
+        return Vec::new();
     };
     entries
         .flatten()
@@ -146,8 +157,8 @@ fn remove_scratch(tmp: &std::path::Path) -> usize {
             let name = name.to_string_lossy();
             name.starts_with("pld-bench-") && name.ends_with(&suffix)
         })
-        .filter(|entry| std::fs::remove_dir_all(entry.path()).is_ok())
-        .count()
+        .map(|entry| entry.path())
+        .collect()
 }
 
 #[cfg(test)]
@@ -183,7 +194,8 @@ mod tests {
         for dir in [&ours, &other, &unrelated] {
             std::fs::create_dir_all(dir.join("inside")).unwrap();
         }
-        assert_eq!(remove_scratch(&tmp), 1);
+        assert_eq!(scratch_dirs(&tmp), vec![ours.clone()]);
+        remove_scratch(&tmp);
         assert!(!ours.exists());
         assert!(other.exists() && unrelated.exists());
         std::fs::remove_dir_all(&tmp).unwrap();

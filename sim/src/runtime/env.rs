@@ -66,12 +66,12 @@ pub const MAX_DISPATCHES: Count = Count {
 };
 
 impl Count {
-    /// `value` as a whole number from 1 to `max`.
+    /// `value` as a whole number from 1 to `max`: digits only (no sign
+    /// or space, as `PLD_CACHE_MAX_BYTES` reads its number).
     pub fn parse(&self, value: &str) -> Result<usize, String> {
-        value
-            .trim()
-            .parse::<usize>()
-            .ok()
+        Some(value)
+            .filter(|v| v.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|v| v.parse::<usize>().ok())
             .filter(|n| (1..=self.max).contains(n))
             .ok_or_else(|| {
                 format!(
@@ -130,8 +130,12 @@ mod tests {
     #[test]
     fn counts_take_whole_numbers_in_range() {
         assert_eq!(MAX_DISPATCHES.parse("10"), Ok(10));
-        assert_eq!(MAX_DISPATCHES.parse(" 7 "), Ok(7));
+        assert_eq!(MAX_DISPATCHES.parse("07"), Ok(7));
         for bad in [
+            " 7",
+            "7 ",
+            "+7",
+            "",
             "0",
             "-1",
             "1e6",

@@ -365,9 +365,12 @@ where
             return refuse(
                 op,
                 format!(
-                    "goes past the limit of {} dispatches in one run (kernel calls and \
-                     builtins over {}; {why}): is a loop bound larger than meant?",
-                    self.limit,
+                    "goes past the limit of {} in one run (kernel calls and builtins over \
+                     {}; {why}): is a loop bound larger than meant?",
+                    match self.limit {
+                        1 => "1 dispatch".to_string(),
+                        n => format!("{n} dispatches"),
+                    },
                     devices(self.plan.world)
                 ),
             );

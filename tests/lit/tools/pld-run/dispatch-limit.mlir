@@ -10,7 +10,11 @@
 // LIMIT-NEXT: {{^}}  func.call @k(%s) : (!sig) -> ()
 // RUN: env PLD_MAX_DISPATCHES=0 not pld-run %t/many.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: env PLD_MAX_DISPATCHES=lots not pld-run %t/many.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: pld-run: error: PLD_MAX_DISPATCHES={{0|lots}}: say how many kernel and builtin dispatches one run of a HOST program may plan (a whole number from 1 to 1000000000; unset: 1000000)
+// Digits only, as PLD_CACHE_MAX_BYTES reads its number (a space or a sign
+// was taken):
+// RUN: env PLD_MAX_DISPATCHES=+1 not pld-run %t/many.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: env 'PLD_MAX_DISPATCHES= 1' not pld-run %t/many.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: pld-run: error: PLD_MAX_DISPATCHES={{0|lots|\+1| 1}}: say how many kernel and builtin dispatches one run of a HOST program may plan (a whole number from 1 to 1000000000; unset: 1000000)
 // A loop that dispatches to a CHIP orchestrator submitting nothing, and one
 // that dispatches nothing, end too (they were interpreted until
 // --time-limit: a bound of 10^12 took hours):
@@ -26,6 +30,9 @@
 // Five rounds on two devices are ten dispatches: within a limit of 10.
 // RUN: env PLD_MAX_DISPATCHES=10 pld-run %t/five.mlir --ranks 2 | FileCheck %s --check-prefix=FITS
 // FITS: @main on 2 devices: 0 collective calls, finished in
+// A limit of one dispatch is singular:
+// RUN: env PLD_MAX_DISPATCHES=1 not pld-run %t/many.mlir --ranks 2 2>&1 | FileCheck %s --check-prefix=ONE
+// ONE: error: 'func.call' goes past the limit of 1 dispatch in one run
 
 //--- many.mlir
 !sig = tensor<8x1xi32, #pld.dist>
