@@ -519,7 +519,20 @@ pub(super) fn root_attribute(cx: &mut OpCx) -> Option<Integer> {
 pub(super) fn negative_root(cx: &mut OpCx, root: &Integer) -> bool {
     let negative = root.is_negative();
     if negative {
-        cx.error(format!("root must be non-negative, got {root}"));
+        // A root written past i64's top (`9223372036854775808 : i64`) is
+        // read by MLIR's parser as a large negative number: say so.
+        let signless = cx
+            .view
+            .attribute("root")
+            .is_some_and(|a| a.to_string().ends_with(": i64"));
+        let wrapped = match root {
+            Integer::InRange(value) if signless && *value < i64::MIN / 2 => format!(
+                " (MLIR reads `{} : i64`, past i64's largest value, as this one)",
+                *value as u64
+            ),
+            _ => String::new(),
+        };
+        cx.error(format!("root must be non-negative, got {root}{wrapped}"));
     }
     negative
 }

@@ -36,6 +36,16 @@ func.func @broadcast_root_unsigned_in_range(%t: tensor<64xf32, #pld.dist>, %s: t
 
 // -----
 
+// A signless i64 written past its top is read by MLIR's parser as a
+// negative number; the message says what was written.
+func.func @broadcast_root_i64_wrapped(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{root must be non-negative, got -9223372036854775808 (MLIR reads `9223372036854775808 : i64`, past i64's largest value, as this one)}}
+  %r = "pld.tensor_broadcast"(%t, %s) {root = 9223372036854775808 : i64} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return
+}
+
+// -----
+
 func.func @broadcast_root_wide_negative(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
   // expected-error@+1 {{root must be non-negative, got -36893488147419103232}}
   %r = "pld.tensor_broadcast"(%t, %s) {root = -36893488147419103232 : si128} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32, #pld.dist>
