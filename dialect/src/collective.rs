@@ -22,7 +22,7 @@ use crate::ops::collective::{
     AllGather, AllReduce, AllToAll, AllToAllV, Barrier, Broadcast, IndexedAllToAllV, Reduce,
     ReduceScatter,
 };
-use pld_builtins::Builtin;
+use pld_builtins::{Builtin, Reductions};
 use Direction::{In, InOut};
 
 /// A user-level collective (`pld.tensor_*` returning its target's storage).
@@ -519,6 +519,44 @@ impl std::fmt::Display for CollectiveKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.pad(self.op_name())
     }
+}
+
+/// What one builtin kernel supports (docs/dialect.md 4.9), as the builtin
+/// catalog (`pld_builtins`) says. The verifier checks builtin ops against
+/// it and the HOST lowering checks user collectives against it before it
+/// emits them.
+#[derive(Clone, Copy, Debug)]
+pub struct Capability {
+    pub builtin: Builtin,
+}
+
+impl Capability {
+    /// Whether the kernel exists for data of element type `dtype` (`f32`).
+    pub fn accepts(&self, dtype: &str) -> bool {
+        self.builtin.elems().iter().any(|e| e.mlir() == dtype)
+    }
+
+    /// The element types, for messages: `f16 or f32`.
+    pub fn dtype_names(&self) -> String {
+        let names: Vec<&str> = self.builtin.elems().iter().map(|e| e.mlir()).collect();
+        names.join(" or ")
+    }
+
+    /// Only `op = "sum"`.
+    pub fn sum_only(&self) -> bool {
+        self.builtin.reductions() == Reductions::SumOnly
+    }
+
+    /// The signal must be rank 1 (`[NR]`).
+    pub fn rank1_signal(&self) -> bool {
+        self.builtin.rank1_signal()
+    }
+}
+
+/// The capability of builtin `name`, if it is one.
+pub fn capability(name: &str) -> Option<Capability> {
+    let (kind, mode) = CollectiveKind::from_builtin_op(name)?;
+    kind.builtin(mode).map(|builtin| Capability { builtin })
 }
 
 #[cfg(test)]

@@ -2,10 +2,8 @@
 //! Spec name `builtin.tensor.<op>`; IR name `pld.builtin_<op>`.
 
 use super::pld_op;
-use crate::collective::CollectiveKind;
 use crate::enums::{Direction, PldEnum};
 use melior::ir::{attribute::ArrayAttribute, Attribute};
-use pld_builtins::{Builtin, Reductions};
 
 pld_op! {
     BuiltinAllReduce, BuiltinAllReduceBuilder = "pld.builtin_allreduce" {
@@ -80,47 +78,9 @@ pub const BUILTINS: &[&str] = &[
     BuiltinAllToAllV::NAME,
 ];
 
-/// What one builtin kernel supports (docs/dialect.md 4.9), as the builtin
-/// catalog (`pld_builtins`) says. The verifier checks builtin ops against
-/// it and the HOST lowering checks user collectives against it before it
-/// emits them.
-#[derive(Clone, Copy, Debug)]
-pub struct Capability {
-    pub builtin: Builtin,
-}
-
-impl Capability {
-    /// Whether the kernel exists for data of element type `dtype` (`f32`).
-    pub fn accepts(&self, dtype: &str) -> bool {
-        self.builtin.elems().iter().any(|e| e.mlir() == dtype)
-    }
-
-    /// The element types, for messages: `f16 or f32`.
-    pub fn dtype_names(&self) -> String {
-        let names: Vec<&str> = self.builtin.elems().iter().map(|e| e.mlir()).collect();
-        names.join(" or ")
-    }
-
-    /// Only `op = "sum"`.
-    pub fn sum_only(&self) -> bool {
-        self.builtin.reductions() == Reductions::SumOnly
-    }
-
-    /// The signal must be rank 1 (`[NR]`).
-    pub fn rank1_signal(&self) -> bool {
-        self.builtin.rank1_signal()
-    }
-}
-
 /// Largest ring a `pld.builtin_allreduce_ring` kernel supports: every rank
 /// a CommContext can name (`kMaxRanks` of the kernels' shared header).
 pub const RING_MAX_RANKS: i64 = 64;
-
-/// The capability of builtin `name`, if it is one.
-pub fn capability(name: &str) -> Option<Capability> {
-    let (kind, mode) = CollectiveKind::from_builtin_op(name)?;
-    kind.builtin(mode).map(|builtin| Capability { builtin })
-}
 
 /// The `arg_directions` attribute value for a list of directions.
 pub fn directions_attribute<'c>(

@@ -1,10 +1,11 @@
 //! docs/dialect.md 4.9: the builtin dispatches of the HOST rail.
 
 use super::{collective, signal::enum_member, OpCx};
+use crate::collective::capability;
 use crate::collective::CollectiveKind;
 use crate::enums::{AllReduceMode, Direction, PldEnum, ReduceOp};
 use crate::launch::MAX_CORE_NUM;
-use crate::ops::builtin::{capability, RING_MAX_RANKS};
+use crate::ops::builtin::RING_MAX_RANKS;
 use crate::schema::Arity;
 use pld_ir::attr::Integer;
 

@@ -36,14 +36,11 @@ use melior::{
     Context,
 };
 use pld_dialect::{
-    collective::{CollectiveKind, CoreNum, Role, Storage},
+    collective::{capability, CollectiveKind, CoreNum, Role, Storage},
     enums::{AllReduceMode, Direction, PldEnum, ReduceOp},
     launch::all_to_all_v_blocks,
     ops::{
-        builtin::{capability, directions_attribute},
-        collective::AllReduce,
-        host::CommDomain,
-        window::WorldSize,
+        builtin::directions_attribute, collective::AllReduce, host::CommDomain, window::WorldSize,
         OpBuild, OpView,
     },
     types::{operand_tensor, TensorInfo},

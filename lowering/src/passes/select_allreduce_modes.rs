@@ -29,9 +29,9 @@ use melior::{
     Context,
 };
 use pld_dialect::{
-    collective::CollectiveKind,
+    collective::{capability, CollectiveKind},
     enums::{AllReduceMode, FuncKind, ReduceOp},
-    ops::{builtin::capability, collective::AllReduce},
+    ops::collective::AllReduce,
     query::function_kind,
     types::{operand_tensor, TensorInfo},
 };

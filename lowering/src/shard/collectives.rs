@@ -13,9 +13,8 @@ use super::source::{self, tensor_type, Refusal};
 use super::types::TensorType;
 use melior::ir::{operation::OperationLike, OperationRef};
 use pld_dialect::{
-    collective::CollectiveKind,
+    collective::{Capability, CollectiveKind},
     enums::{AllReduceMode, ReduceOp},
-    ops::builtin::Capability,
 };
 
 /// What the HOST rail's builtin for `kind` supports.

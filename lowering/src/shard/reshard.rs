@@ -26,7 +26,8 @@ use super::program::Call;
 use super::source::{self, tensor_type, Refusal};
 use super::types::TensorType;
 use melior::ir::{operation::OperationLike, OperationRef, Value};
-use pld_dialect::{collective::CollectiveKind, enums::AllReduceMode, ops::builtin::Capability};
+use pld_dialect::collective::{Capability, CollectiveKind};
+use pld_dialect::enums::AllReduceMode;
 
 /// A sharding of a tensor's axis over grid axes.
 #[derive(Clone, Debug, PartialEq, Eq)]
