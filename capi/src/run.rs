@@ -389,7 +389,7 @@ fn run_kernel(
             "@{} on {ranks} ranks ({} of parameters per rank, as inputs, windows, results and \
              goldens)",
             kernel.name,
-            memory::bytes_text(per_rank)
+            pld_ir::diag::bytes_text(per_rank)
         )
     })?;
     // `[rank][param]`, as the simulator and the golden take them.

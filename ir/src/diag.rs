@@ -48,6 +48,17 @@ pub fn count(n: impl std::fmt::Display, thing: &str) -> String {
     format!("{n} {thing}{plural}")
 }
 
+/// `512.0 MiB`, `1.5 KiB`, `12 B`: an amount of memory as messages state
+/// it.
+pub fn bytes_text(n: usize) -> String {
+    match n {
+        0..1024 => format!("{n} B"),
+        1024..1048576 => format!("{:.1} KiB", n as f64 / 1024.0),
+        1048576..1073741824 => format!("{:.1} MiB", n as f64 / 1048576.0),
+        _ => format!("{:.1} GiB", n as f64 / 1073741824.0),
+    }
+}
+
 /// Emits an error diagnostic at `location`.
 pub fn emit_error(location: Location, message: &str) {
     let text = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
@@ -411,6 +422,14 @@ impl Sink {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn amounts_read_as_people_write_them() {
+        assert_eq!(super::bytes_text(12), "12 B");
+        assert_eq!(super::bytes_text(1536), "1.5 KiB");
+        assert_eq!(super::bytes_text(512 << 20), "512.0 MiB");
+        assert_eq!(super::bytes_text(3 << 30), "3.0 GiB");
+    }
+
     use super::*;
 
     /// MLIR 22's words for an unknown dialect, as its parser and context

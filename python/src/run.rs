@@ -201,7 +201,7 @@ pub fn check_kernel_memory(slots: &[Slot], ranks: usize) -> Result<(), String> {
         format!(
             "the run on {} ({} of buffers per rank, as inputs, windows, results and goldens)",
             pld_ir::diag::count(ranks, "rank"),
-            memory::bytes_text(per_rank)
+            pld_ir::diag::bytes_text(per_rank)
         )
     })
 }

@@ -39,7 +39,7 @@ fn read_at_most(mut reader: impl Read, limit: u64) -> std::io::Result<Vec<u8>> {
         return Err(std::io::Error::other(format!(
             "more than {}; an input module is at most that (is it a device such as /dev/zero, \
              or a stream that does not end?)",
-            pld_sim::program::memory::bytes_text(usize::try_from(limit).unwrap_or(usize::MAX))
+            pld_ir::diag::bytes_text(usize::try_from(limit).unwrap_or(usize::MAX))
         )));
     }
     Ok(bytes)

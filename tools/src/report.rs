@@ -240,7 +240,7 @@ pub(crate) fn function_location(text: &str, buffer_name: &str, name: &str) -> St
 /// `512.0 MiB`, `1.5 KiB`, `12 B`: an amount of memory as progress lines
 /// state it.
 pub(crate) fn bytes(n: usize) -> String {
-    pld_sim::program::memory::bytes_text(n)
+    pld_ir::diag::bytes_text(n)
 }
 
 /// The rows of the `--stats` table: one per rank (`--per-rank`), or one,

@@ -21,6 +21,7 @@
 //! agent's fiber, tens of nanoseconds, instead of waking its thread and
 //! putting this one to sleep. The decisions are the same either way.
 
+use crate::runtime::explorer::NO_PROGRESS_STEPS;
 use crate::runtime::fiber;
 use crate::runtime::signal::Compare;
 use pld_dialect::enums::WaitCmp;
@@ -254,13 +255,6 @@ struct Inner {
     /// FNV-1a over the agents picked, in order: the schedule's identity.
     digest: u64,
 }
-
-/// Decisions in a row without progress (no agent wrote, notified, got past
-/// a wait or a test, moved a copy or ended) after which a schedule is
-/// declared not to make progress: a rank that polls with `pto.comm.ttest`
-/// forever, say. A long schedule that progresses is never cut (a ring
-/// allreduce on 64 ranks takes tens of millions of decisions).
-pub const NO_PROGRESS_STEPS: u64 = 1_000_000;
 
 /// Decisions taken by every schedule of the process so far.
 static DECISIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);

@@ -11,7 +11,8 @@
 //! thread is left behind (it hung the pass, or ended the process that
 //! embedded it, before).
 
-use crate::explore::scheduler::{cut_schedules, decisions, last_cut_pollers, NO_PROGRESS_STEPS};
+use crate::explore::scheduler::{cut_schedules, decisions, last_cut_pollers};
+use crate::runtime::explorer::NO_PROGRESS_STEPS;
 use crate::runtime::report::{polling_text, Actor};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};

@@ -26,21 +26,10 @@ pub fn check(need: usize, what: impl FnOnce() -> String) -> Result<(), String> {
         Some(available) if need > available => Err(format!(
             "{} needs {} of memory; the machine has {} available",
             what(),
-            bytes_text(need),
-            bytes_text(available)
+            pld_ir::diag::bytes_text(need),
+            pld_ir::diag::bytes_text(available)
         )),
         _ => Ok(()),
-    }
-}
-
-/// `512.0 MiB`, `1.5 KiB`, `12 B`: an amount of memory as messages state
-/// it.
-pub fn bytes_text(n: usize) -> String {
-    match n {
-        0..1024 => format!("{n} B"),
-        1024..1048576 => format!("{:.1} KiB", n as f64 / 1024.0),
-        1048576..1073741824 => format!("{:.1} MiB", n as f64 / 1048576.0),
-        _ => format!("{:.1} GiB", n as f64 / 1073741824.0),
     }
 }
 
@@ -75,14 +64,6 @@ fn address_space_room() -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn amounts_read_as_people_write_them() {
-        assert_eq!(bytes_text(12), "12 B");
-        assert_eq!(bytes_text(1536), "1.5 KiB");
-        assert_eq!(bytes_text(512 << 20), "512.0 MiB");
-        assert_eq!(bytes_text(3 << 30), "3.0 GiB");
-    }
 
     #[test]
     fn a_kib_field_is_read_in_bytes() {

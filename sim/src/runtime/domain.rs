@@ -48,7 +48,7 @@ impl std::fmt::Display for SimError {
                 "cannot reserve {} of address space for {ranks} windows of {window} bytes (the \
                  windows lie at least 64 MiB apart, with no access between them; the \
                  process's address-space limit, ulimit -v, counts that space)",
-                crate::program::memory::bytes_text(*bytes)
+                pld_ir::diag::bytes_text(*bytes)
             ),
             SimError::Mpi(message) => write!(f, "{message}"),
         }

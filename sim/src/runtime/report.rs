@@ -397,7 +397,7 @@ impl Finding {
                  rank wrote, notified, got past a wait or a test, moved a copy or ended (a rank \
                  polling a flag with pto.comm_ttest or scalar reads forever? A loop of that many \
                  reads with nothing else between counts too){}",
-                crate::explore::scheduler::NO_PROGRESS_STEPS,
+                crate::runtime::explorer::NO_PROGRESS_STEPS,
                 polling_text(polling)
             ),
             Finding::SharedQueue {

@@ -748,12 +748,12 @@ impl ProgramRun {
                  run, and a window of {} per device{})",
                 self.entry,
                 plan::devices(self.plan.world),
-                memory::bytes_text(per_device),
-                memory::bytes_text(self.window_bytes()),
+                pld_ir::diag::bytes_text(per_device),
+                pld_ir::diag::bytes_text(self.window_bytes()),
                 match check {
                     true => format!(
                         "; checking keeps every task's operands before and after it: {}",
-                        memory::bytes_text(snapshots)
+                        pld_ir::diag::bytes_text(snapshots)
                     ),
                     false => String::new(),
                 }
