@@ -194,3 +194,99 @@ impl Dir {
         }
     }
 }
+
+/// The reduction a variant is instantiated for, spelled as spec 10.3 names
+/// variants. Numbered like the ABI's ReduceOp (Sum=0 Max=1 Min=2 Prod=3);
+/// the backend maps `pld_dialect::enums::ReduceOp` onto it (a test checks
+/// the two agree).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Reduction {
+    Sum,
+    Max,
+    Min,
+    Prod,
+}
+
+impl Reduction {
+    pub const ALL: [Reduction; 4] = [
+        Reduction::Sum,
+        Reduction::Max,
+        Reduction::Min,
+        Reduction::Prod,
+    ];
+
+    /// The variant-name spelling: `sum`, `max`, `min`, `prod`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Reduction::Sum => "sum",
+            Reduction::Max => "max",
+            Reduction::Min => "min",
+            Reduction::Prod => "prod",
+        }
+    }
+
+    /// `op_cpp`: the kernel's own `ReduceOp` enumerator.
+    pub fn op_cpp(self) -> &'static str {
+        match self {
+            Reduction::Sum => "ReduceOp::kSum",
+            Reduction::Max => "ReduceOp::kMax",
+            Reduction::Min => "ReduceOp::kMin",
+            Reduction::Prod => "ReduceOp::kProd",
+        }
+    }
+
+    /// `reduce_inst`: the pto-isa vector instruction.
+    pub fn reduce_inst(self) -> &'static str {
+        match self {
+            Reduction::Sum => "TADD",
+            Reduction::Max => "TMAX",
+            Reduction::Min => "TMIN",
+            Reduction::Prod => "TMUL",
+        }
+    }
+}
+
+/// The element type a variant moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Elem {
+    F16,
+    F32,
+    I8,
+}
+
+impl Elem {
+    /// The variant-name spelling: `fp16`, `fp32`, `int8`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Elem::F16 => "fp16",
+            Elem::F32 => "fp32",
+            Elem::I8 => "int8",
+        }
+    }
+
+    /// `dtype_cpp`.
+    pub fn cpp(self) -> &'static str {
+        match self {
+            Elem::F16 => "half",
+            Elem::F32 => "float",
+            Elem::I8 => "int8_t",
+        }
+    }
+
+    /// The MLIR element type name (`f16`, `f32`, `i8`).
+    pub fn mlir(self) -> &'static str {
+        match self {
+            Elem::F16 => "f16",
+            Elem::F32 => "f32",
+            Elem::I8 => "i8",
+        }
+    }
+
+    pub fn bytes(self) -> usize {
+        match self {
+            Elem::F16 => 2,
+            Elem::F32 => 4,
+            Elem::I8 => 1,
+        }
+    }
+}

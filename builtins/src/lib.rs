@@ -11,14 +11,18 @@
 //! a key or a template, and neither crate reaches into the other.
 
 mod builtin;
+mod error;
+mod file;
 mod render;
 mod templates;
 mod variant;
 
-pub use builtin::{Builtin, Dir, Scalar};
-pub use render::{render, KernelError};
-pub use templates::{File, Template, COMMON_HEADER, HEADER};
+pub use builtin::{Builtin, Dir, Elem, Reduction, Scalar};
+pub use error::KernelError;
+pub use file::{File, HEADER};
+pub use render::render;
+pub use templates::{Template, COMMON_HEADER};
 pub use variant::{
-    all_variants, chip_only_variants, CoreCountMethod, Elem, Reduction, Reductions, Target,
-    Variant, DEFAULT_RUNTIME, DEVICE_ENTRY, MAX_PREBUILT_ROOT,
+    all_variants, chip_only_variants, CoreCountMethod, Reductions, Target, Variant,
+    DEFAULT_RUNTIME, DEVICE_ENTRY, MAX_PREBUILT_ROOT,
 };

@@ -3,7 +3,7 @@
 //! held, checked by `pld/_inputs.py`), or `pld-run`'s generators, whose
 //! defaults are `pld-run`'s (the signals zero, everything else a ramp).
 
-use crate::run::Kind;
+use crate::report::Kind;
 use pld_sim::program::{Dtype, Param};
 use pld_tools::inputs::{fill, Generator};
 use pyo3::prelude::*;

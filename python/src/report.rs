@@ -3,7 +3,6 @@
 //! builds its classes from (with the GIL, on the calling thread). Output
 //! bytes become numpy arrays without a copy.
 
-use crate::run::Kind;
 use numpy::PyArray1;
 use pld_sim::program::golden::RankCheck;
 use pld_sim::program::Dtype;
@@ -11,6 +10,23 @@ use pld_sim::Counters;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::time::Duration;
+
+/// What runs: one kernel, or a whole program from its HOST orchestrator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Kernel,
+    Program,
+}
+
+impl Kind {
+    /// As `RunResult.kind` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Kernel => "kernel",
+            Kind::Program => "program",
+        }
+    }
+}
 
 /// One buffer of one rank after the run.
 pub struct Output {

@@ -14,22 +14,7 @@ use crate::worker::Asker;
 use pld_tools::options::Options;
 use std::time::Duration;
 
-/// What runs: one kernel, or a whole program from its HOST orchestrator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Kernel,
-    Program,
-}
-
-impl Kind {
-    /// As `RunResult.kind` spells it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Kernel => "kernel",
-            Kind::Program => "program",
-        }
-    }
-}
+pub use crate::report::Kind;
 
 /// What `pld.run` (and `pld.explore`) was asked.
 #[derive(Clone)]
