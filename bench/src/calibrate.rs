@@ -26,10 +26,10 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::algorithms::{
-    auto_kernel, fmt, iterations, kernel, rounds, size, warmups, Timing, Tools,
-};
 use crate::harness::{display_path, Config, Result};
+use crate::schedule_runs::{
+    auto_kernel, fmt, iterations, kernel, rounds, size, warmups, Timing, Tools, MODES,
+};
 
 /// The model's linear parameters, as the file names them.
 const PARAMS: [&str; 9] = [
@@ -122,7 +122,7 @@ fn measure(tools: &Tools, config: Config) -> Result<Vec<Measured>> {
         .flat_map(|&ranks| SIZES.iter().map(move |&bytes| (bytes, ranks)))
         .chain([SPILLING]);
     for (bytes, ranks) in calls {
-        let modes = crate::algorithms::MODES;
+        let modes = MODES;
         let paths = modes
             .iter()
             .map(|mode| tools.write(&format!("{mode}.mlir"), &kernel(mode, bytes / 4, ranks)))

@@ -16,6 +16,7 @@ mod harness;
 mod interrupt;
 mod plugin;
 mod scaling;
+mod schedule_runs;
 mod shard_mpi;
 
 use std::io::Write as _;
