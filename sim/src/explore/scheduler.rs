@@ -21,8 +21,8 @@
 //! agent's fiber, tens of nanoseconds, instead of waking its thread and
 //! putting this one to sleep. The decisions are the same either way.
 
-use crate::runtime::explorer::NO_PROGRESS_STEPS;
 use crate::runtime::fiber;
+use crate::runtime::report::NO_PROGRESS_STEPS;
 use crate::runtime::signal::Compare;
 use pld_dialect::enums::WaitCmp;
 use std::sync::atomic::{AtomicI32, Ordering};

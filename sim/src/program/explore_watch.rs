@@ -12,7 +12,7 @@
 //! embedded it, before).
 
 use crate::explore::scheduler::{cut_schedules, decisions, last_cut_pollers};
-use crate::runtime::explorer::NO_PROGRESS_STEPS;
+use crate::runtime::report::NO_PROGRESS_STEPS;
 use crate::runtime::report::{polling_text, Actor};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};

@@ -11,13 +11,6 @@ use crate::runtime::report::{DeadlockReport, Finding};
 use pld_dialect::enums::{NotifyOp, WaitCmp};
 use std::sync::atomic::AtomicI32;
 
-/// Decisions in a row without progress (no agent wrote, notified, got past
-/// a wait or a test, moved a copy or ended) after which a schedule is
-/// declared not to make progress: a rank that polls with `pto.comm.ttest`
-/// forever, say. A long schedule that progresses is never cut (a ring
-/// allreduce on 64 ranks takes tens of millions of decisions).
-pub const NO_PROGRESS_STEPS: u64 = 1_000_000;
-
 /// A cell or byte of a window: whose window, and the byte offset in it.
 pub type Place = (usize, usize);
 

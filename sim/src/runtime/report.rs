@@ -6,6 +6,13 @@ use std::fmt;
 use std::ops::Range;
 use std::time::Duration;
 
+/// Decisions in a row without progress (no agent wrote, notified, got past
+/// a wait or a test, moved a copy or ended) after which a schedule is
+/// declared not to make progress: a rank that polls with `pto.comm.ttest`
+/// forever, say. A long schedule that progresses is never cut (a ring
+/// allreduce on 64 ranks takes tens of millions of decisions).
+pub const NO_PROGRESS_STEPS: u64 = 1_000_000;
+
 /// Where a rank of a run that has not ended is (for `--time-limit`'s
 /// message): running code, in a wait (at its op when the lowering named
 /// it), or finished.
@@ -397,7 +404,7 @@ impl Finding {
                  rank wrote, notified, got past a wait or a test, moved a copy or ended (a rank \
                  polling a flag with pto.comm_ttest or scalar reads forever? A loop of that many \
                  reads with nothing else between counts too){}",
-                crate::runtime::explorer::NO_PROGRESS_STEPS,
+                NO_PROGRESS_STEPS,
                 polling_text(polling)
             ),
             Finding::SharedQueue {
