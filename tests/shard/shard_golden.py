@@ -329,15 +329,21 @@ class Interpreter:
         self.collective(op, lambda ins, k, n: concat([chunks(t, split, n)[k] for t in ins], cat))
 
     def shard_broadcast(self, op):
+        # Each device reads its own root (indices written as SSA values
+        # fill the dynamic entries in order) and gets the input of the
+        # member of its group whose key, the multi-index over grid_axes in
+        # their order, is that root.
         axes, static = ints(op.props, "grid_axes"), ints(op.props, "root")
-        # Indices written as SSA values (`root = [%c]`) fill the dynamic
-        # entries in order; a root is one for all groups (device 0's).
-        dynamic = iter(self.value(0, o) for o in op.operands[1:])
-        root = [next(dynamic) if r < -(2**62) else r for r in static]
-        key = 0
-        for a, r in zip(axes, root):
-            key = key * self.grid.shape[a] + r
-        self.collective(op, lambda ins, k, n: ins[key])
+        out = []
+        for d in range(self.grid.n):
+            dynamic = iter(self.value(d, o) for o in op.operands[1:])
+            root = [next(dynamic) if r < -(2**62) else r for r in static]
+            key = 0
+            for a, r in zip(axes, root):
+                key = key * self.grid.shape[a] + r
+            members = self.grid.group(d, axes)
+            out.append(self.value(members[key], op.operands[0]))
+        self.set(op, out)
 
     def shard_all_slice(self, op):
         axis = scalar(op.props, "slice_axis")

@@ -10,7 +10,7 @@ use super::kernel::Action;
 use super::layout;
 use super::program::Call;
 use super::source::{self, tensor_type, Refusal};
-use super::types::TensorType;
+use super::types::{PerDevice, TensorType};
 use melior::ir::{operation::OperationLike, OperationRef};
 use pld_dialect::{
     collective::{Capability, CollectiveKind},
@@ -308,10 +308,12 @@ pub fn all_to_all(b: &mut Builder, op: OperationRef) -> Result<(), Refusal> {
     )
 }
 
-/// The in-group key of a broadcast's `root` (a multi-index over the
-/// op's `grid_axes`). An index written as an SSA value (`root = [%c]`) is
-/// taken when the conversion knows it and it is the same on every device.
-fn root_key(b: &Builder, op: OperationRef) -> Result<usize, Refusal> {
+/// The pld rank of a broadcast's `root` in each of `groups`: the root is
+/// a multi-index over the op's `grid_axes`, its in-group key. An index
+/// written as an SSA value (`root = [%c]`) is taken when the conversion
+/// knows it on every device and the devices of each group agree on it
+/// (groups may have different roots).
+fn root_ranks(b: &Builder, op: OperationRef, groups: &Groups) -> Result<Vec<usize>, Refusal> {
     let root = root_indices(b, op)?;
     let axes = source::axes(op, "grid_axes", &b.grid)?;
     if root.len() != axes.len() {
@@ -321,24 +323,37 @@ fn root_key(b: &Builder, op: OperationRef) -> Result<usize, Refusal> {
             axes.len()
         ));
     }
-    let mut key = 0;
-    for (index, axis) in root.iter().zip(&axes) {
-        let size = b.grid.shape[*axis];
-        match usize::try_from(*index) {
-            Ok(i) if i < size => key = key * size + i,
-            _ => {
+    let group_rank = |members: &Vec<usize>| {
+        let mut key = 0;
+        for (position, (values, axis)) in root.iter().zip(&axes).enumerate() {
+            let first = members[0];
+            let index = values.0[first];
+            if let Some(&other) = members.iter().find(|&&d| values.0[d] != index) {
                 return Err(format!(
-                    "has root index {index} on grid axis {axis} of size {size}"
-                ))
+                    "has a root whose index {position} differs between devices {first} and \
+                     {other} of one group ({index} and {}); the devices of a group need the \
+                     same root",
+                    values.0[other]
+                ));
+            }
+            let size = b.grid.shape[*axis];
+            match usize::try_from(index) {
+                Ok(i) if i < size => key = key * size + i,
+                _ => {
+                    return Err(format!(
+                        "has root index {index} on grid axis {axis} of size {size}"
+                    ))
+                }
             }
         }
-    }
-    Ok(key)
+        Ok(groups.rank_with_key(key))
+    };
+    groups.members.iter().map(group_rank).collect()
 }
 
-/// The indices of a broadcast's `root`, its SSA operands (after the
-/// input) filling the attribute's dynamic entries in order.
-fn root_indices(b: &Builder, op: OperationRef) -> Result<Vec<i64>, Refusal> {
+/// The indices of a broadcast's `root` on every device: the attribute's,
+/// its SSA operands (after the input) filling its dynamic entries in order.
+fn root_indices(b: &Builder, op: OperationRef) -> Result<Vec<PerDevice>, Refusal> {
     let root = op
         .attribute("root")
         .ok()
@@ -346,32 +361,24 @@ fn root_indices(b: &Builder, op: OperationRef) -> Result<Vec<i64>, Refusal> {
         .ok_or("has no root")?;
     let mut dynamic = pld_ir::operands(op).into_iter().skip(1);
     let mut indices = Vec::with_capacity(root.len());
-    for (position, index) in root.into_iter().enumerate() {
+    for index in root {
         if index != i64::MIN {
-            indices.push(index);
+            indices.push(PerDevice::constant(b.devices, index));
             continue;
         }
         let value = dynamic.next().ok_or("lacks a root operand")?;
         if !b.is_int(value) {
             return Err("has a dynamic root; convert-shard-to-pld needs a constant root".into());
         }
-        match b.int_of(value)?.0.as_slice() {
-            [first, rest @ ..] if rest.iter().all(|v| v == first) => indices.push(*first),
-            _ => {
-                return Err(format!(
-                    "has a root whose index {position} differs between devices; \
-                     convert-shard-to-pld needs one root for every group"
-                ))
-            }
-        }
+        indices.push(b.int_of(value)?);
     }
     Ok(indices)
 }
 
 /// `shard.broadcast`.
 pub fn broadcast(b: &mut Builder, op: OperationRef) -> Result<(), Refusal> {
-    let key = root_key(b, op)?;
     let o = operands(b, op, "broadcast")?;
+    let roots = root_ranks(b, op, &o.groups)?;
     if !accepts(CollectiveKind::Broadcast, &o.ty.elem) {
         return Err(unsupported(CollectiveKind::Broadcast, &o.ty.elem));
     }
@@ -388,8 +395,7 @@ pub fn broadcast(b: &mut Builder, op: OperationRef) -> Result<(), Refusal> {
     );
     let pack = vec![Action::Copy(layout::whole(d, 0, 1, n))];
     b.kernel(&format!("{}_pack", o.label), &[o.input, buf], pack, &o.loc)?;
-    let root = o.groups.rank_with_key(key);
-    b.call(Call::Broadcast { root }, vec![buf, sig], &o.loc);
+    b.call(Call::Broadcast { roots }, vec![buf, sig], &o.loc);
     let result = b.result_slot(op, &o.label)?;
     let unpack = vec![Action::Copy(layout::whole(d, 0, 1, n))];
     b.kernel(

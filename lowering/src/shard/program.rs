@@ -53,18 +53,21 @@ pub enum Launch {
 }
 
 /// A pld collective, called once per group.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Call {
     AllReduce(ReduceOp),
     AllGather,
     ReduceScatter,
     AllToAll,
-    Broadcast { root: usize },
+    /// The root's pld rank in each group.
+    Broadcast {
+        roots: Vec<usize>,
+    },
     AllToAllV,
 }
 
 impl Call {
-    pub fn kind(self) -> CollectiveKind {
+    pub fn kind(&self) -> CollectiveKind {
         match self {
             Call::AllReduce(_) => CollectiveKind::AllReduce,
             Call::AllGather => CollectiveKind::AllGather,
@@ -75,8 +78,8 @@ impl Call {
         }
     }
 
-    /// The op's attributes, as written in generic syntax.
-    fn attributes(self) -> String {
+    /// The op's attributes in group `group`, as written in generic syntax.
+    fn attributes(&self, group: usize) -> String {
         match self {
             // Two-shot: every device gets the same bytes, as the shard
             // dialect's all_reduce promises (the mesh folds each device's
@@ -88,7 +91,7 @@ impl Call {
                 )
             }
             Call::ReduceScatter => format!(" {{op = #{}<\"{}\">}}", ReduceOp::ATTR, ReduceOp::Sum),
-            Call::Broadcast { root } => format!(" {{root = {root} : i64}}"),
+            Call::Broadcast { roots } => format!(" {{root = {} : i64}}", roots[group]),
             Call::AllGather | Call::AllToAll | Call::AllToAllV => String::new(),
         }
     }
@@ -150,7 +153,7 @@ impl Program {
             match step {
                 Step::Dispatch { launch, args, loc } => self.dispatch(&mut body, launch, args, loc),
                 Step::Collective { call, slots, loc } => {
-                    self.collective(&mut body, *call, slots, loc)
+                    self.collective(&mut body, call, slots, loc)
                 }
             }
         }
@@ -198,7 +201,7 @@ impl Program {
         }
     }
 
-    fn collective(&self, body: &mut Body, call: Call, slots: &[usize], loc: &str) {
+    fn collective(&self, body: &mut Body, call: &Call, slots: &[usize], loc: &str) {
         let kind = call.kind();
         let target = slots[kind.position(Role::Target).unwrap_or(0)];
         let groups = &self.slots[target].groups;
@@ -210,7 +213,7 @@ impl Program {
                 "{result} = \"{}\"({}){} : ({}) -> {}",
                 kind.op_name(),
                 values.join(", "),
-                call.attributes(),
+                call.attributes(group),
                 types.join(", "),
                 self.slots[target].ty.dist()
             );

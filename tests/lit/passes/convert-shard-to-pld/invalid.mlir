@@ -123,7 +123,7 @@ func.func @dynamic_root(%x: tensor<8xf32>, %root: index) -> tensor<8xf32> {
 shard.grid @grid(shape = 4)
 func.func @root_per_device(%x: tensor<8xf32>) -> tensor<8xf32> {
   %d = shard.process_linear_index on @grid : index
-  // expected-error @+1 {{'shard.broadcast' op has a root whose index 0 differs between devices; convert-shard-to-pld needs one root for every group}}
+  // expected-error @+1 {{'shard.broadcast' op has a root whose index 0 differs between devices 0 and 1 of one group (0 and 1); the devices of a group need the same root}}
   %r = shard.broadcast %x on @grid grid_axes = [0] root = [%d] : (tensor<8xf32>, index) -> tensor<8xf32>
   return %r : tensor<8xf32>
 }
