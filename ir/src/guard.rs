@@ -255,6 +255,18 @@ fn reshard_in_steps<'c, 'a>(shard: OperationRef<'c, 'a>) -> Option<(OperationRef
         return None;
     }
     let shown = |l: &[Vec<usize>]| format!("{l:?}");
+    // convert-shard-to-pld reshards an argument split along one tensor
+    // axis to replicated itself (or over the same grid axes, which is no
+    // step at all): only then is leaving shard-partition out a way.
+    let split_lists = from.iter().filter(|l| !l.is_empty()).count();
+    let converted = split_lists == 1 && to.iter().all(Vec::is_empty);
+    let instead = match converted {
+        true => {
+            ", or, for a function argument, leave shard-partition out: convert-shard-to-pld \
+                 reshards it itself"
+        }
+        false => "",
+    };
     Some((
         shard,
         format!(
@@ -262,8 +274,7 @@ fn reshard_in_steps<'c, 'a>(shard: OperationRef<'c, 'a>) -> Option<(OperationRef
              shard-partition (LLVM 22) does not do (it crashes, or makes the first step \
              alone and returns a tensor of the wrong shape); reshard one step at a time (a \
              grid axis added to or removed from the end of one tensor axis's list, or the one \
-             grid axis of a tensor axis moved to one split over none), or, for a function argument, leave \
-             shard-partition out: convert-shard-to-pld reshards it itself",
+             grid axis of a tensor axis moved to one split over none){instead}",
             shown(&from),
             shown(&to)
         ),

@@ -148,8 +148,14 @@ fn reshard(
         if to.axis != from.axis || to.grid_axes != from.grid_axes {
             return Err(format!(
                 "reshards split axis {} over grid axes {:?} into split axis {} over grid axes {:?}; \
-                 convert-shard-to-pld reshards one axis over the same grid axes, or to replicated",
-                from.axis, from.grid_axes, to.axis, to.grid_axes
+                 convert-shard-to-pld reshards one axis over the same grid axes, or to replicated: \
+                 annotate the steps between them, each a grid axis removed from or added to the \
+                 end of the list, which upstream shard-partition makes (split_axes = {})",
+                from.axis,
+                from.grid_axes,
+                to.axis,
+                to.grid_axes,
+                steps(&from, to)
             ));
         }
     }
@@ -170,6 +176,28 @@ fn reshard(
     let plan = Plan::new(b, &ty, from, to.unwrap_or(full));
     let result = pld_ir::result_at(user, 0).ok_or("has no result")?;
     plan.emit(b, op, arg, number, result)
+}
+
+/// `[[0, 1]] to [[0]] to [[]] to [[1]]`: the one-step reshards from `from`
+/// to `to` through replicated, as `split_axes` lists.
+fn steps(from: &Split, to: &Split) -> String {
+    let list = |axis: usize, grid_axes: &[usize]| {
+        let mut lists = vec![Vec::new(); axis + 1];
+        lists[axis] = grid_axes.to_vec();
+        if grid_axes.is_empty() {
+            lists.truncate(1);
+        }
+        format!("{lists:?}")
+    };
+    let down = (0..from.grid_axes.len())
+        .rev()
+        .map(|n| list(from.axis, &from.grid_axes[..n]));
+    let up = (1..=to.grid_axes.len()).map(|n| list(to.axis, &to.grid_axes[..n]));
+    let all: Vec<String> = std::iter::once(list(from.axis, &from.grid_axes))
+        .chain(down)
+        .chain(up)
+        .collect();
+    all.join(" to ")
 }
 
 /// Refuses a split over `grid_axes` that the tensor (of `rank` axes) or

@@ -184,10 +184,23 @@ shard.grid @grid(shape = 4)
 func.func @reshard_other_axis(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
   %rows = shard.sharding @grid split_axes = [[0]] sharded_dims_offsets = [0, 1, 3, 6, 8] : !shard.sharding
   %cols = shard.sharding @grid split_axes = [[], [0]] : !shard.sharding
-  // expected-error @+1 {{'shard.shard' op reshards split axis 0 over grid axes [0] into split axis 1 over grid axes [0]; convert-shard-to-pld reshards one axis over the same grid axes, or to replicated}}
+  // expected-error @+1 {{'shard.shard' op reshards split axis 0 over grid axes [0] into split axis 1 over grid axes [0]; convert-shard-to-pld reshards one axis over the same grid axes, or to replicated: annotate the steps between them, each a grid axis removed from or added to the end of the list, which upstream shard-partition makes (split_axes = [[0]] to [[]] to [[], [0]])}}
   %a = shard.shard %x to %rows : tensor<8x8xf32>
   %b = shard.shard %a to %cols annotate_for_users : tensor<8x8xf32>
   return %b : tensor<8x8xf32>
+}
+
+// -----
+
+// Other grid axes: the steps through replicated are named.
+shard.grid @g(shape = 2x2)
+func.func @reshard_other_grid_axes(%x: tensor<8x2xf32>) -> tensor<8x2xf32> {
+  %s0 = shard.sharding @g split_axes = [[0, 1]] : !shard.sharding
+  %s1 = shard.sharding @g split_axes = [[1]] : !shard.sharding
+  // expected-error @+1 {{'shard.shard' op reshards split axis 0 over grid axes [0, 1] into split axis 0 over grid axes [1]; convert-shard-to-pld reshards one axis over the same grid axes, or to replicated: annotate the steps between them, each a grid axis removed from or added to the end of the list, which upstream shard-partition makes (split_axes = [[0, 1]] to [[0]] to [[]] to [[1]])}}
+  %a = shard.shard %x to %s0 : tensor<8x2xf32>
+  %b = shard.shard %a to %s1 annotate_for_users : tensor<8x2xf32>
+  return %b : tensor<8x2xf32>
 }
 
 // -----

@@ -21,14 +21,19 @@
 //
 // RUN: not pld-opt %t/two-axes.mlir --pass-pipeline='builtin.module(func.func(sharding-propagation,shard-partition))' 2>&1 | FileCheck %s --check-prefix=TWO-AXES
 // TWO-AXES: two-axes.mlir:6:8: error: 'shard.shard' op reshards split_axes = {{\[\[0, 1\]\] to \[\[\]\]}} in more than one step, which upstream shard-partition (LLVM 22) does not do
+// To replicated, convert-shard-to-pld reshards an argument itself: the
+// message says so (and only there: it refuses other grid axes).
+// TWO-AXES-SAME: , or, for a function argument, leave shard-partition out: convert-shard-to-pld reshards it itself
 // RUN: pld-run %t/two-axes.mlir --ranks 4 --check | FileCheck %s --check-prefix=TWO-AXES-SIM
 // TWO-AXES-SIM: @f on 4 devices: 1 collective call
 // TWO-AXES-SIM-NEXT: pld.tensor_all_to_all_v at {{.*}}two-axes.mlir:5:8: f32 x 32, {{.*}}: ok on 4 ranks
 //
 // RUN: not pld-opt %t/first-step.mlir --pass-pipeline='builtin.module(func.func(sharding-propagation,shard-partition))' 2>&1 | FileCheck %s --check-prefix=FIRST
 // FIRST: first-step.mlir:6:8: error: 'shard.shard' op reshards split_axes = {{\[\[0, 1\]\] to \[\[0\], \[1\]\]}} in more than one step
+// FIRST-NOT: leave shard-partition out
 // RUN: not pld-opt %t/moved.mlir --pass-pipeline='builtin.module(func.func(sharding-propagation,shard-partition))' 2>&1 | FileCheck %s --check-prefix=MOVED
 // MOVED: moved.mlir:6:8: error: 'shard.shard' op reshards split_axes = {{\[\[0\], \[1\]\] to \[\[\]\]}} in more than one step
+// MOVED-NOT: leave shard-partition out
 //
 // One step each is partitioned as before:
 // RUN: pld-opt %t/one-step.mlir --pass-pipeline='builtin.module(func.func(sharding-propagation,shard-partition))' | FileCheck %s --check-prefix=ONE
