@@ -1,0 +1,278 @@
+//! The architecture's rules that a compiler does not check
+//! (docs/architecture.md):
+//!
+//! - in every crate of the workspace, the top-level module trees (`a` with
+//!   everything under `a/`) reference each other without a cycle;
+//! - the simulator's four layers only reach down: the runtime uses none of
+//!   the compiler, the explorer and programs; the compiler neither of the
+//!   last two; the explorer not programs.
+//!
+//! A reference is a path `crate::a...` (also inside `use crate::{a, b}`),
+//! or `super::a` in a top-level module's own file, outside comments and
+//! outside the file's `#[cfg(test)]` module (the tests of a module may use
+//! anything). Cargo already refuses a cycle between crates.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The workspace's crate directories, from the root `Cargo.toml`.
+fn members(root: &Path) -> Vec<PathBuf> {
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("read Cargo.toml");
+    let line = manifest
+        .lines()
+        .find(|l| l.trim_start().starts_with("members"))
+        .expect("a members line");
+    line.split('"')
+        .skip(1)
+        .step_by(2)
+        .map(|member| root.join(member))
+        .collect()
+}
+
+/// Every `.rs` file under `dir`.
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir)
+        .expect("read a source directory")
+        .flatten()
+    {
+        let path = entry.path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The top-level module a file of `src/` belongs to, and whether the file
+/// is that module's own (`a.rs`, `a/mod.rs`); `None` for the crate root
+/// and the binaries.
+fn top_level(src: &Path, file: &Path) -> Option<(String, bool)> {
+    let relative = file.strip_prefix(src).ok()?;
+    let parts: Vec<String> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let first = parts.first()?;
+    if parts.len() == 1 && (first == "lib.rs" || first == "main.rs") || first == "bin" {
+        return None;
+    }
+    let name = first.trim_end_matches(".rs").to_string();
+    let own = parts.len() == 1 || (parts.len() == 2 && parts[1] == "mod.rs");
+    Some((name, own))
+}
+
+/// The text of a file as the rules read it: comment lines dropped, and
+/// nothing from its `#[cfg(test)]` test module on.
+fn code(text: &str) -> String {
+    let mut out = String::new();
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        let trimmed = line.trim_start();
+        if trimmed == "#[cfg(test)]"
+            && lines
+                .peek()
+                .is_some_and(|next| next.trim_start().starts_with("mod tests"))
+        {
+            break;
+        }
+        if !trimmed.starts_with("//") {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The first identifier of `text`.
+fn identifier(text: &str) -> &str {
+    let end = text
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(text.len());
+    &text[..end]
+}
+
+/// The top-level modules `code` names through `crate::` (and, in a
+/// top-level module's own file, `super::`).
+fn references(code: &str, own: bool) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    for (at, _) in code.match_indices("crate::") {
+        let rest = &code[at + "crate::".len()..];
+        match rest.strip_prefix('{') {
+            // `use crate::{a::x, b};`: the first segment of each item.
+            Some(list) => {
+                let list = &list[..list.find(';').unwrap_or(list.len())];
+                let mut depth = 0;
+                let mut start = true;
+                for (i, c) in list.char_indices() {
+                    match c {
+                        '{' => depth += 1,
+                        '}' => depth -= 1,
+                        ',' if depth == 0 => start = true,
+                        c if start && !c.is_whitespace() => {
+                            start = false;
+                            names.insert(identifier(&list[i..]).to_string());
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            None => {
+                names.insert(identifier(rest).to_string());
+            }
+        }
+    }
+    if own {
+        for (at, _) in code.match_indices("super::") {
+            names.insert(identifier(&code[at + "super::".len()..]).to_string());
+        }
+    }
+    names.retain(|n| !n.is_empty());
+    names
+}
+
+/// A crate's graph: top-level module -> (module it references -> a file
+/// that does).
+type Graph = BTreeMap<String, BTreeMap<String, PathBuf>>;
+
+fn graph(src: &Path) -> Graph {
+    let mut files = Vec::new();
+    sources(src, &mut files);
+    let modules: BTreeSet<String> = files
+        .iter()
+        .filter_map(|f| top_level(src, f).map(|(name, _)| name))
+        .collect();
+    let mut graph = Graph::new();
+    for file in &files {
+        let Some((module, own)) = top_level(src, file) else {
+            continue;
+        };
+        let text = std::fs::read_to_string(file).expect("read a source file");
+        let edges = graph.entry(module.clone()).or_default();
+        for target in references(&code(&text), own) {
+            if target != module && modules.contains(&target) {
+                edges.entry(target).or_insert_with(|| file.clone());
+            }
+        }
+    }
+    graph
+}
+
+/// The strongly connected components of more than one module (Tarjan).
+fn cycles(graph: &Graph) -> Vec<Vec<String>> {
+    struct Walk<'g> {
+        graph: &'g Graph,
+        index: BTreeMap<&'g str, usize>,
+        low: BTreeMap<&'g str, usize>,
+        stack: Vec<&'g str>,
+        found: Vec<Vec<String>>,
+    }
+    impl<'g> Walk<'g> {
+        fn visit(&mut self, v: &'g str) {
+            let n = self.index.len();
+            self.index.insert(v, n);
+            self.low.insert(v, n);
+            self.stack.push(v);
+            for w in self.graph.get(v).into_iter().flat_map(|e| e.keys()) {
+                if !self.index.contains_key(w.as_str()) {
+                    self.visit(w);
+                    let low = self.low[v].min(self.low[w.as_str()]);
+                    self.low.insert(v, low);
+                } else if self.stack.contains(&w.as_str()) {
+                    let low = self.low[v].min(self.index[w.as_str()]);
+                    self.low.insert(v, low);
+                }
+            }
+            if self.low[v] == self.index[v] {
+                let mut component = Vec::new();
+                while let Some(w) = self.stack.pop() {
+                    component.push(w.to_string());
+                    if w == v {
+                        break;
+                    }
+                }
+                if component.len() > 1 {
+                    component.sort();
+                    self.found.push(component);
+                }
+            }
+        }
+    }
+    let mut walk = Walk {
+        graph,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        found: Vec::new(),
+    };
+    for v in graph.keys() {
+        if !walk.index.contains_key(v.as_str()) {
+            walk.visit(v);
+        }
+    }
+    walk.found
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+#[test]
+fn no_crate_has_a_cycle_of_module_trees() {
+    let mut failures = Vec::new();
+    for member in members(&root()) {
+        let graph = graph(&member.join("src"));
+        for component in cycles(&graph) {
+            let edges: Vec<String> = component
+                .iter()
+                .flat_map(|m| {
+                    graph[m]
+                        .iter()
+                        .filter(|(to, _)| component.contains(to))
+                        .map(move |(to, file)| format!("{m} -> {to} ({})", file.display()))
+                })
+                .collect();
+            failures.push(format!(
+                "{}: a cycle of {}:\n    {}",
+                member.display(),
+                component.join(", "),
+                edges.join("\n    ")
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_simulator_layers_only_reach_down() {
+    let layers = ["runtime", "compiler", "explore", "program"];
+    let graph = graph(&root().join("sim/src"));
+    let mut failures = Vec::new();
+    for (below, layer) in layers.iter().enumerate() {
+        for (target, file) in graph.get(*layer).into_iter().flatten() {
+            if layers[below + 1..].contains(&target.as_str()) {
+                failures.push(format!("{layer} uses {target} ({})", file.display()));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn a_cycle_and_its_references_are_found() {
+    let code = code(
+        "use crate::{a::x, b::{y, z}};\n// crate::c in a comment\nfn f() { crate::d::g(); super::e::h(); }\n#[cfg(test)]\nmod tests { use crate::t; }\n",
+    );
+    let found = references(&code, true);
+    let expected: BTreeSet<String> = ["a", "b", "d", "e"].map(String::from).into();
+    assert_eq!(found, expected);
+    assert!(!references(&code, false).contains("e"));
+    let mut graph = Graph::new();
+    for (from, to) in [("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")] {
+        graph
+            .entry(from.into())
+            .or_default()
+            .insert(to.into(), PathBuf::new());
+    }
+    assert_eq!(cycles(&graph), vec![vec!["a", "b", "c"]]);
+}
