@@ -176,9 +176,11 @@ def _integer(value: int, keyword: str) -> int:
     return value
 
 
-def _ranks(ranks: int) -> int:
+def _ranks(ranks: int | None) -> int | None:
     # (Its own range, not the 64-bit one: `ranks=2**70` was told "at most
     # 2**64 - 1".)
+    if ranks is None:
+        return None
     ranks = _whole(ranks, "ranks")
     if not 1 <= ranks <= MAX_RANKS:
         raise ValueError(f"ranks must be 1 to {MAX_RANKS}, not {ranks}")
@@ -347,12 +349,13 @@ def _stamps(directory: _Path) -> dict[_Path, tuple[int, int, int]]:
     return stamps
 
 
-def run(source: Source, *, ranks: int = 2, inputs: Inputs | None = None,
+def run(source: Source, *, ranks: int | None = None, inputs: Inputs | None = None,
         check: bool = False, kernel: str | None = None, entry: str | None = None,
         deadline: float = 2.0, time_limit: float | None = None,
         name: str | None = None) -> RunResult:
     """``pld-run``: lowers and compiles ``source`` and runs it on ``ranks``
-    simulated ranks. A module with a HOST orchestrator runs whole (``entry``
+    simulated ranks (by default 2, or a shard program's grid's device count,
+    as ``pld-run`` without ``--ranks``). A module with a HOST orchestrator runs whole (``entry``
     names one of several), unless ``kernel`` names a device kernel to run
     alone; otherwise its only kernel runs. ``kernel`` and ``entry`` name a
     function with or without its ``@`` (``"allreduce"`` or ``"@allreduce"``).
@@ -386,7 +389,7 @@ def run(source: Source, *, ranks: int = 2, inputs: Inputs | None = None,
     return _run_result(raw)
 
 
-def explore(source: Source, *, ranks: int = 2, schedules: int = 20, seed: int = 0,
+def explore(source: Source, *, ranks: int | None = None, schedules: int = 20, seed: int = 0,
             replay: int | None = None, inputs: Inputs | None = None, check: bool = False,
             kernel: str | None = None, entry: str | None = None, deadline: float = 2.0,
             time_limit: float | None = None, name: str | None = None) -> ExploreResult:

@@ -24,7 +24,7 @@ def translate_kernels(source: str, name: str, directory: Path) -> None: ...
 def run(
     source: str,
     name: str,
-    ranks: int,
+    ranks: int | None,
     inputs: Any,
     check: bool,
     kernel: str | None,
@@ -35,7 +35,7 @@ def run(
 def explore(
     source: str,
     name: str,
-    ranks: int,
+    ranks: int | None,
     inputs: Any,
     check: bool,
     kernel: str | None,

@@ -147,7 +147,7 @@ fn explore_kernel(
     let options = request.options();
     let loaded = kernel::load(request)?;
     let chosen = kernel::choose(request, &loaded)?;
-    let described = kernel::describe(chosen);
+    let described = kernel::describe(chosen, request.ranks);
     let fills = inputs.ask(described.clone())?;
     check_kernel_memory(&described.slots, request.ranks).map_err(|e| request.refuse(e))?;
     let initial =

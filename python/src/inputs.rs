@@ -56,6 +56,9 @@ pub struct Described {
     /// Names that are no slot, with why (a program's window buffer that
     /// it allocates but no task takes), as pld-run says it.
     pub refusals: Vec<(String, String)>,
+    /// The ranks (a program's devices) the run has: per-rank inputs give
+    /// one array each.
+    pub ranks: usize,
 }
 
 /// How one slot is filled.
@@ -105,10 +108,9 @@ pub fn answer(
     py: Python<'_>,
     described: &Described,
     inputs: &Bound<'_, PyAny>,
-    ranks: usize,
 ) -> PyResult<Vec<Fill>> {
     let normalize = py.import("pld._inputs")?.getattr("normalize")?;
-    let entries = normalize.call1((describe(py, described)?, inputs, ranks))?;
+    let entries = normalize.call1((describe(py, described)?, inputs, described.ranks))?;
     let mut fills = Vec::new();
     for entry in entries.try_iter()? {
         let entry = entry?;

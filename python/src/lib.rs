@@ -65,7 +65,7 @@ fn run_source<'py>(
     py: Python<'py>,
     source: String,
     name: String,
-    ranks: usize,
+    ranks: Option<usize>,
     inputs: Bound<'py, PyAny>,
     check: bool,
     kernel: Option<String>,
@@ -78,7 +78,8 @@ fn run_source<'py>(
         source,
         converted: None,
         name,
-        ranks,
+        ranks: ranks.unwrap_or(2),
+        ranks_given: ranks.is_some(),
         kernel,
         entry,
         check,
@@ -88,7 +89,7 @@ fn run_source<'py>(
         py,
         (time_limit, worker::never()),
         move |asker| guarded(|| run::run(&request, asker)),
-        |py, described| inputs::answer(py, &described, &inputs, ranks),
+        |py, described| inputs::answer(py, &described, &inputs),
         // A stopped run's results are not returned.
         |_, _, _| {},
     )?;
@@ -107,7 +108,7 @@ fn explore_source<'py>(
     py: Python<'py>,
     source: String,
     name: String,
-    ranks: usize,
+    ranks: Option<usize>,
     inputs: Bound<'py, PyAny>,
     check: bool,
     kernel: Option<String>,
@@ -123,7 +124,8 @@ fn explore_source<'py>(
             source,
             converted: None,
             name,
-            ranks,
+            ranks: ranks.unwrap_or(2),
+            ranks_given: ranks.is_some(),
             kernel,
             entry,
             check,
@@ -140,7 +142,7 @@ fn explore_source<'py>(
         py,
         (time_limit, Box::new(move || watched.stalled())),
         move |asker| guarded(|| explore::explore(&exploration, asker, &progress)),
-        |py, described| inputs::answer(py, &described, &inputs, ranks),
+        |py, described| inputs::answer(py, &described, &inputs),
         // The schedules explored before the time limit, on the error.
         |py, partial: explore::Explored, raised| {
             if let Ok(found) = partial.into_python(py) {

@@ -25,7 +25,11 @@ pub struct Request {
     pub converted: Option<String>,
     /// The source's name in diagnostics and locations.
     pub name: String,
+    /// The ranks: as given, or (not given) a shard program's grid's device
+    /// count once converted ([`Request::with_shard_converted`]), else 2.
     pub ranks: usize,
+    /// Whether the caller gave `ranks` (pld-run's `--ranks`).
+    pub ranks_given: bool,
     pub kernel: Option<String>,
     pub entry: Option<String>,
     pub check: bool,
@@ -65,17 +69,24 @@ impl Request {
     /// The request with a shard source converted into the pld program
     /// that runs in its place, as `pld-run` converts it.
     pub fn with_shard_converted(&self) -> Result<Request, Failure> {
+        let given = self.ranks_given.then_some(self.ranks);
         let converted = pld_sim::compiler::shard_program_for(
             &self.source,
             &self.name,
-            Some(self.ranks),
+            given,
             self.entry.as_deref(),
         )
-        .map_err(|e| self.refuse(e))?
-        .map(|(program, _)| program);
-        Ok(Request {
-            converted,
-            ..self.clone()
+        .map_err(|e| self.refuse(e))?;
+        Ok(match converted {
+            Some((program, ranks)) => Request {
+                converted: Some(program),
+                ranks,
+                ..self.clone()
+            },
+            None => Request {
+                converted: None,
+                ..self.clone()
+            },
         })
     }
 

@@ -144,6 +144,12 @@ def test_a_shard_program_runs_as_pld_run_runs_it(tool, root: Path) -> None:
     with pytest.raises(pld.Error, match="the shard program runs on a grid of 8 devices; "
                        "run it on 8 ranks, not 4"):
         pld.run(shard, ranks=4)
+    # Without ranks, on its grid's devices, as pld-run without --ranks (it
+    # ran on 2 and was refused); a pld program still runs on 2.
+    implied = pld.run(shard, check=True)
+    assert implied.ok and implied.ranks == 8
+    assert pld.explore(shard, schedules=1).ok
+    assert pld.run(root / "examples/allreduce.mlir").ranks == 2
 
 
 def test_the_dispatch_limit_holds_in_python(

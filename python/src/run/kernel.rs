@@ -18,7 +18,7 @@ use std::time::Instant;
 pub fn run(request: &Request, inputs: &Inputs) -> Result<Report, Failure> {
     let program = load(request)?;
     let kernel = choose(request, &program)?;
-    let described = describe(kernel);
+    let described = describe(kernel, request.ranks);
     let fills = inputs.ask(described.clone())?;
     check_kernel_memory(&described.slots, request.ranks).map_err(|e| request.refuse(e))?;
     let fill_started = Instant::now();
@@ -77,7 +77,7 @@ pub fn choose<'p>(request: &Request, program: &'p Program) -> Result<&'p KernelI
 
 /// The kernel's parameters as the caller fills them: by SSA name (with
 /// or without `%`), `argN` or position.
-pub fn describe(kernel: &KernelInfo) -> Described {
+pub fn describe(kernel: &KernelInfo, ranks: usize) -> Described {
     let slots = kernel
         .params
         .iter()
@@ -103,6 +103,7 @@ pub fn describe(kernel: &KernelInfo) -> Described {
         name: kernel.name.clone(),
         slots,
         refusals: Vec::new(),
+        ranks,
     }
 }
 

@@ -97,6 +97,7 @@ pub fn describe(run: &ProgramRun) -> Described {
         name: run.entry.clone(),
         slots,
         refusals,
+        ranks: run.plan.world,
     }
 }
 
