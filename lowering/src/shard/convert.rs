@@ -296,9 +296,12 @@ fn integer(b: &mut Builder, op: OperationRef, name: &str) -> Result<(), Refusal>
                 let lhs = value_of(b, 0)?;
                 PerDevice(lhs.0.iter().map(|v| cast.apply(*v, from, to)).collect())
             }
-            (None, Some(int_op)) => value_of(b, 0)?
-                .try_zip(&value_of(b, 1)?, |x, y| int_op.apply(x, y, to))
-                .map_err(|device| no_value(int_op, device))?,
+            (None, Some(int_op)) => {
+                let rhs = value_of(b, 1)?;
+                value_of(b, 0)?
+                    .try_zip(&rhs, |x, y| int_op.apply(x, y, to))
+                    .map_err(|device| no_value(int_op, device, rhs.0[device]))?
+            }
             (None, None) => return Err(unsupported(name)),
         },
     };
@@ -324,12 +327,15 @@ fn predicate(op: OperationRef) -> Result<arith::Predicate, Refusal> {
         .ok_or_else(|| "has a predicate this pass does not know".into())
 }
 
-/// Why `op` has no value on `device`, in MLIR's terms.
-fn no_value(op: arith::IntOp, device: usize) -> Refusal {
+/// Why `op` has no value on `device`, whose right operand is `rhs`, in
+/// MLIR's terms: a shift by the width or more, a division by zero, or the
+/// type's minimum divided by -1 (signed division only).
+fn no_value(op: arith::IntOp, device: usize, rhs: i64) -> Refusal {
     use arith::IntOp::*;
-    let why = match op {
-        ShL | ShRS | ShRU => "shifts by the width or more",
-        _ => "divides by zero, or divides the type's minimum by -1",
+    let why = match (op, rhs) {
+        (ShL | ShRS | ShRU, _) => "shifts by the width or more",
+        (_, 0) => "divides by zero",
+        _ => "divides the type's minimum by -1",
     };
     format!("{why} on device {device}, where it has no value")
 }

@@ -785,8 +785,9 @@ where
                                 return refuse(
                                     dispatch,
                                     format!(
-                                        "dispatches to device {d}, but the program runs on {}",
-                                        self::devices(world)
+                                        "dispatches to device {d}, but the program runs on {}{}",
+                                        self::devices(world),
+                                        more_ranks(d)
                                     ),
                                 );
                             }
@@ -1541,6 +1542,15 @@ fn undefined(op: pld_lowering::shard::arith::IntOp) -> &'static str {
         | IntOp::And
         | IntOp::Or
         | IntOp::Xor => "divides by zero",
+    }
+}
+
+/// `: run it on 6 ranks or more` for a dispatch to device 5 past the run's
+/// devices, when that many ranks can run.
+fn more_ranks(device: i64) -> String {
+    match usize::try_from(device) {
+        Ok(d) if d < crate::MAX_RANKS => format!(": run it on {} ranks or more", d + 1),
+        _ => String::new(),
     }
 }
 

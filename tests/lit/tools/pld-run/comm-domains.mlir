@@ -36,7 +36,7 @@
 // not at the scope materialized around it (which the user never wrote; it
 // was reported as "'pld.comm_domain' lists device 5" at the allocation):
 // RUN: not pld-run %t/far.mlir --ranks 4 2>&1 | FileCheck %s --check-prefix=FAR
-// FAR: far.mlir:14:3: error: 'pld.dispatch' dispatches to device 5, but the program runs on 4 devices
+// FAR: far.mlir:14:3: error: 'pld.dispatch' dispatches to device 5, but the program runs on 4 devices: run it on 6 ranks or more
 // FAR-NOT: comm_domain
 
 // NESTED: @main on 4 devices: 2 collective calls
