@@ -287,12 +287,12 @@ impl Program {
             .traced(trace)
             .explore(schedule)
             .named(Some(&names))
-            .signal_cells(schedule.map(|_| {
+            .signal_cells(Some(
                 info.cells
                     .iter()
                     .filter_map(|&i| offsets[i].map(|o| o..o + params[i].bytes()))
-                    .collect()
-            }))
+                    .collect(),
+            ))
             .fibers(true)
             .pinned(true)
             .execute(&format!("@{kernel}"), |env| {

@@ -685,6 +685,17 @@ impl State<'_> {
 
     /// Whether a cell at byte `offset` of a window is outside the signals
     /// the run was told of (never, when it was told none).
+    /// The first byte of a signal cell in `[start, end)` of a window,
+    /// when the run knows its signals.
+    pub fn signal_byte_in(&self, start: usize, end: usize) -> Option<usize> {
+        self.cells
+            .as_ref()?
+            .iter()
+            .filter(|r| r.start < end && start < r.end)
+            .map(|r| r.start.max(start))
+            .min()
+    }
+
     pub fn outside_signals(&self, offset: usize) -> bool {
         self.cells
             .as_ref()

@@ -126,6 +126,23 @@ fn outside_windows(
     Some(outside_everything(state, what, site, start, end))
 }
 
+/// Why a store into `owner`'s window over `[start, end)` is refused: it
+/// writes signal cells, whose values only notifies change (the waits on
+/// them would go on, or not, on the data's bits).
+fn onto_signals(state: &State<'_>, owner: usize, (start, end): (usize, usize)) -> Option<String> {
+    let base = state.domain.window(owner).base() as usize;
+    let first = state.signal_byte_in(start - base, end - base)?;
+    let named = state
+        .name_of(owner, first)
+        .map_or(String::new(), |name| format!(" ({name})"));
+    Some(format!(
+        "a store of bytes {}..{} of rank {owner}'s window writes its signal cells from byte \
+         {first}{named}, which only notifies change (a view larger than its tensor?)",
+        start - base,
+        end - base
+    ))
+}
+
 /// The address the sim lowering gives an access whose offset does not fit
 /// 64 bits (`compiler::lower`'s checked addresses): above every user-space
 /// mapping, so in no window, tile or buffer.
@@ -274,6 +291,12 @@ impl CopyCall {
         let src_range = self.range(self.src as usize, self.src_strides);
         let writes = check_side(state, (rank, site), "a store", dst_range).ok()?;
         let reads = check_side(state, (rank, site), "a load", src_range).ok()?;
+        if let (Some(owner), Some(range)) = (writes, dst_range) {
+            if let Some(refused) = onto_signals(state, owner, range) {
+                state.error_at(rank, site, refused);
+                return None;
+            }
+        }
         Some(Sides { reads, writes })
     }
 
