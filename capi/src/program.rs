@@ -5,6 +5,7 @@
 
 use melior::ir::{operation::OperationLike, Module};
 use melior::Context;
+use pld_ir::print::symbol_ref;
 use pld_sim::program::orchestrate::ProgramRun;
 use pld_sim::program::{Dtype, KernelInfo, Program};
 use std::collections::HashMap;
@@ -145,7 +146,8 @@ impl Loaded {
                     .into(),
             ));
         }
-        let entry = entry.strip_prefix('@').unwrap_or(entry);
+        let entry = pld_ir::print::symbol_name(entry);
+        let entry = entry.as_str();
         let source = source_name(module);
         let text = pld_ir::print::module_text(
             module,
@@ -327,10 +329,11 @@ fn not_an_entry(root: melior::ir::OperationRef, entry: &str, hosts: &[String]) -
         Some(kind) => format!("a {}", kind.describe()),
         None => "a function without pld.kind".to_string(),
     };
-    let hosts: Vec<String> = hosts.iter().map(|h| format!("@{h}")).collect();
+    let hosts: Vec<String> = hosts.iter().map(|h| symbol_ref(h)).collect();
     Some(format!(
-        "@{entry} is {what}: the entry runs a HOST orchestrator (the program's: {}) or a device \
+        "{} is {what}: the entry runs a HOST orchestrator (the program's: {}) or a device \
          kernel",
+        symbol_ref(entry),
         if hosts.is_empty() {
             "none".to_string()
         } else {
@@ -344,7 +347,7 @@ fn choose_kernel(program: &Program, entry: &str, source: &str) -> Result<usize, 
     let names: Vec<String> = program
         .kernels
         .iter()
-        .map(|k| format!("@{}", k.name))
+        .map(|k| symbol_ref(&k.name))
         .collect();
     if !entry.is_empty() {
         return program
@@ -353,7 +356,8 @@ fn choose_kernel(program: &Program, entry: &str, source: &str) -> Result<usize, 
             .position(|k| k.name == entry)
             .ok_or_else(|| {
                 format!(
-                    "{source} has no HOST orchestrator or device kernel @{entry} (its kernels: {})",
+                    "{source} has no HOST orchestrator or device kernel {} (its kernels: {})",
+                    symbol_ref(entry),
                     if names.is_empty() {
                         "none".to_string()
                     } else {

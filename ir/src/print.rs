@@ -87,6 +87,51 @@ pub fn symbol_ref(name: &str) -> String {
     }
 }
 
+/// The name a function is given by, as a user writes it: `k`, `@k`, or
+/// quoted as MLIR spells a name that is no bare identifier
+/// (`@"sum four"`, `"sum four"`; escapes `\"`, `\\` and two hex digits
+/// read back): the inverse of [`symbol_ref`].
+pub fn symbol_name(reference: &str) -> String {
+    let name = reference.strip_prefix('@').unwrap_or(reference);
+    match name
+        .strip_prefix('"')
+        .and_then(|quoted| quoted.strip_suffix('"'))
+    {
+        Some(inside) => unescaped(inside),
+        None => name.to_string(),
+    }
+}
+
+/// The bytes an MLIR string literal's inside `text` stands for (an
+/// escape it does not know is kept as written).
+fn unescaped(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes.get(i + 1..i + 3).and_then(|h| {
+            std::str::from_utf8(h)
+                .ok()
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        });
+        match (bytes[i], bytes.get(i + 1), hex) {
+            (b'\\', Some(&c @ (b'"' | b'\\')), _) => {
+                out.push(c);
+                i += 2;
+            }
+            (b'\\', _, Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (byte, _, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// `text` as the inside of an MLIR string literal: quotes and backslashes
 /// escaped, every byte outside printable ASCII as a backslash and two hex
 /// digits.
@@ -108,6 +153,17 @@ pub fn escaped(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_is_read_back_as_written() {
+        for name in ["k", "sum four", "my.step-1", "9lives", "a\"b\\c", "d\u{e9}"] {
+            assert_eq!(symbol_name(&symbol_ref(name)), name);
+            assert_eq!(symbol_name(symbol_ref(name).trim_start_matches('@')), name);
+        }
+        assert_eq!(symbol_name("@k"), "k");
+        assert_eq!(symbol_name("k"), "k");
+        assert_eq!(symbol_name("@\"x\\zz\""), "x\\zz");
+    }
 
     #[test]
     fn a_symbol_is_quoted_unless_it_is_a_bare_identifier() {

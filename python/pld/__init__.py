@@ -189,7 +189,8 @@ def _ranks(ranks: int | None) -> int | None:
 
 def _function(name: str | None, keyword: str) -> str | None:
     """A function's name as ``kernel=`` or ``entry=`` give it, with or
-    without its ``@``."""
+    without its ``@`` (a name that is no bare identifier also quoted as
+    MLIR spells it, ``'@"sum four"'``)."""
     if name is None:
         return None
     if not isinstance(name, str):

@@ -310,7 +310,11 @@ pub fn explore_program(
     init: &(dyn Fn(&Buffer, usize) -> Vec<u8> + Sync),
     source: Source,
 ) -> Result<i32, String> {
-    let label = format!("@{} on {}", run.entry, count(options.ranks, "device"));
+    let label = format!(
+        "{} on {}",
+        pld_ir::print::symbol_ref(&run.entry),
+        count(options.ranks, "device")
+    );
     crate::watch::exploring(source);
     let log = (options.schedule_log.as_deref(), options.check);
     explore(&label, seeds, log, |schedule| {

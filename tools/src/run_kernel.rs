@@ -7,6 +7,7 @@ use crate::options::{Options, Refusal, Seeds, DEADLOCK};
 use crate::output_dir::OutputDir;
 use crate::report::{self, counter_rows, index_of, Progress};
 use pld_dialect::collective::Role;
+use pld_ir::print::symbol_ref;
 use pld_sim::compiler::Source;
 use pld_sim::program::golden::RankCheck;
 use pld_sim::program::{golden, npy, Finished, KernelInfo, Param, Program};
@@ -37,8 +38,8 @@ pub fn param_index(kernel: &KernelInfo, name: &str) -> Result<usize, String> {
                 })
                 .collect();
             format!(
-                "@{} has no parameter '{name}'; its parameters are {}",
-                kernel.name,
+                "{} has no parameter '{name}'; its parameters are {}",
+                symbol_ref(&kernel.name),
                 valid.join(", ")
             )
         })
@@ -120,8 +121,8 @@ fn explore_kernel(
     source: Source,
 ) -> Result<i32, String> {
     let label = format!(
-        "@{} on {}",
-        kernel.name,
+        "{} on {}",
+        symbol_ref(&kernel.name),
         report::count(options.ranks, "rank")
     );
     crate::watch::exploring(source);
@@ -146,10 +147,11 @@ pub fn checkable(
         // run deadlocked on a ramp-filled signal.
         let at = report::function_location(text, buffer_name, &kernel.name);
         return Err(format!(
-            "{at}@{} calls {called}: pld-run runs the collectives of the kernel it is given \
+            "{at}{} calls {called}: pld-run runs the collectives of the kernel it is given \
              (it zeroes their signals and checks their results); give that kernel with \
-             --kernel, or write the collective in @{} itself",
-            kernel.name, kernel.name
+             --kernel, or write the collective in {} itself",
+            symbol_ref(&kernel.name),
+            symbol_ref(&kernel.name)
         ));
     }
     if !options.check || only_barriers(kernel) {
@@ -159,7 +161,10 @@ pub fn checkable(
         Some(c) => format!("{}: --check cannot compare {}: {why}", c.location, c.op()),
         None => {
             let at = report::function_location(text, buffer_name, &kernel.name);
-            format!("{at}--check cannot compare @{}: {why}", kernel.name)
+            format!(
+                "{at}--check cannot compare {}: {why}",
+                symbol_ref(&kernel.name)
+            )
         }
     })
 }
@@ -289,8 +294,8 @@ pub fn drive(options: &Options, source: Source) -> Result<i32, Refusal> {
     )?;
     checkable(options, kernel, source.file, buffer_name)?;
     let on_ranks = format!(
-        "@{} on {}",
-        kernel.name,
+        "{} on {}",
+        symbol_ref(&kernel.name),
         report::count(options.ranks, "rank")
     );
     let fill_started = Instant::now();
@@ -299,7 +304,7 @@ pub fn drive(options: &Options, source: Source) -> Result<i32, Refusal> {
     let mut inputs = kernel_inputs(kernel, options, &progress, &on_ranks, &at)?;
     let fill_time = fill_started.elapsed();
     if let Some(seeds) = options.explore {
-        crate::watch::phase(format!("exploring @{}", kernel.name));
+        crate::watch::phase(format!("exploring {}", symbol_ref(&kernel.name)));
         return Ok(explore_kernel(
             options, seeds, &program, kernel, &inputs, source,
         )?);
@@ -425,10 +430,11 @@ fn chosen<'k>(
 ) -> Result<&'k KernelInfo, String> {
     match &options.kernel {
         Some(name) => kernels.iter().find(|k| k.name == *name).ok_or_else(|| {
-            let kernels: Vec<String> = kernels.iter().map(|k| format!("@{}", k.name)).collect();
+            let kernels: Vec<String> = kernels.iter().map(|k| symbol_ref(&k.name)).collect();
             format!(
-                "{buffer_name} has no device kernel @{name} (--kernel names an InCore, AIV or AIC \
+                "{buffer_name} has no device kernel {} (--kernel names an InCore, AIV or AIC \
                  function; this module has {}; a HOST orchestrator runs whole, without --kernel)",
+                symbol_ref(name),
                 if kernels.is_empty() {
                     "none".to_string()
                 } else {
@@ -444,7 +450,7 @@ fn chosen<'k>(
                  orchestrator"
             )),
             many => {
-                let names: Vec<String> = many.iter().map(|k| format!("@{}", k.name)).collect();
+                let names: Vec<String> = many.iter().map(|k| symbol_ref(&k.name)).collect();
                 Err(format!(
                     "choose a kernel with --kernel: {}",
                     names.join(", ")
@@ -492,8 +498,8 @@ fn kernel_inputs(
     let need = per_rank.saturating_mul(held).saturating_mul(copies);
     crate::inputs::check_memory(need, || {
         format!(
-            "{at}@{} on {} ({} of parameters per rank, as inputs, windows{})",
-            kernel.name,
+            "{at}{} on {} ({} of parameters per rank, as inputs, windows{})",
+            symbol_ref(&kernel.name),
             report::count(options.ranks, "rank"),
             report::bytes(per_rank),
             if options.check { " and goldens" } else { "" }
@@ -555,8 +561,8 @@ fn run_series(
     // (`pld_sim::runtime::domain::Spare`).
     let finished = loop {
         crate::watch::phase(format!(
-            "running @{} on {}{}",
-            kernel.name,
+            "running {} on {}{}",
+            symbol_ref(&kernel.name),
             report::count(options.ranks, "rank"),
             crate::watch::of_total(runs, total)
         ));
@@ -670,8 +676,8 @@ fn print_finished(options: &Options, kernel: &KernelInfo, series: &Series) {
     };
     let processes = crate::mpi_run::processes_note(options);
     println!(
-        "@{} on {}{processes}: finished in {:.1?} (kernels {:.1?}){described}",
-        kernel.name,
+        "{} on {}{processes}: finished in {:.1?} (kernels {:.1?}){described}",
+        symbol_ref(&kernel.name),
         report::count(options.ranks, "rank"),
         series.elapsed,
         series.kernel
@@ -753,17 +759,17 @@ fn wrong_notes(kernel: &KernelInfo) -> Vec<String> {
     let collective = &kernel.collectives[0];
     let branch = collective.in_branch.as_ref().map(|branch| {
         format!(
-            "the {} of @{} is inside {branch}: where the branch was not taken it did not run, \
+            "the {} of {} is inside {branch}: where the branch was not taken it did not run, \
              and its target kept what it held",
             collective.op(),
-            kernel.name
+            symbol_ref(&kernel.name)
         )
     });
     let own = kernel.other_writes.first().map(|write| {
         format!(
-            "@{} also writes the target of its {} ({write}): the difference may be the \
+            "{} also writes the target of its {} ({write}): the difference may be the \
              kernel's own, not the collective's",
-            kernel.name,
+            symbol_ref(&kernel.name),
             collective.op()
         )
     });

@@ -9,6 +9,7 @@ use crate::program_text::{
 };
 use crate::report::{self, counter_rows, Progress};
 use pld_dialect::ops::collective::ModeOrigin;
+use pld_ir::print::symbol_ref;
 use pld_sim::compiler::Source;
 use pld_sim::program::orchestrate::{
     devices, Buffer, CallReport, ProgramOutcome, ProgramRun, Unchecked,
@@ -71,7 +72,7 @@ pub fn drive(options: &Options, source: Source) -> Result<i32, Refusal> {
     };
     let init = |buffer: &Buffer, device: usize| inputs[index_of(buffer)][device].clone();
     if let Some(seeds) = options.explore {
-        crate::watch::phase(format!("exploring @{}", run.entry));
+        crate::watch::phase(format!("exploring {}", symbol_ref(&run.entry)));
         return Ok(explore_program(options, seeds, &run, &init, source)?);
     }
     // Under MPI every process is ready, or all stop here.
@@ -146,8 +147,8 @@ fn report_run(
     status: &mut i32,
 ) {
     println!(
-        "@{} on {}{}: {} collective call{}, finished in {:.1?}{}",
-        run.entry,
+        "{} on {}{}: {} collective call{}, finished in {:.1?}{}",
+        symbol_ref(&run.entry),
         devices(options.ranks),
         crate::mpi_run::processes_note(options),
         finished.calls.len(),
@@ -231,8 +232,8 @@ fn program_inputs(
         .map_err(|e| format!("{at}{e}"))?;
     let per_device: usize = run.buffers.iter().map(|b| b.view.bytes()).sum();
     let _filling = progress.phase(format!(
-        "filling the buffers of @{} on {} ({})",
-        run.entry,
+        "filling the buffers of {} on {} ({})",
+        symbol_ref(&run.entry),
         devices(options.ranks),
         report::bytes(per_device * options.ranks)
     ));
@@ -314,7 +315,7 @@ fn run_series(
     init: &(dyn Fn(&Buffer, usize) -> Vec<u8> + Sync),
     progress: &Progress,
 ) -> Series {
-    let on_devices = format!("@{} on {}", run.entry, devices(options.ranks));
+    let on_devices = format!("{} on {}", symbol_ref(&run.entry), devices(options.ranks));
     let running = progress.phase(format!("running {on_devices}"));
     let iters = options.iters.max(1);
     let mut timed: Vec<Duration> = Vec::new();
@@ -329,8 +330,8 @@ fn run_series(
     }
     loop {
         crate::watch::phase(format!(
-            "running @{} on {}{}",
-            run.entry,
+            "running {} on {}{}",
+            symbol_ref(&run.entry),
             devices(options.ranks),
             crate::watch::of_total(runs, total)
         ));

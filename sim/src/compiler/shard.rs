@@ -116,12 +116,12 @@ pub fn shard_program_for(
         return Ok(None);
     };
     let entry = entry
-        .map(|e| e.strip_prefix('@').unwrap_or(e))
+        .map(pld_ir::print::symbol_name)
         .filter(|e| !e.is_empty());
     // The function named, or without a name (and grids of different
     // sizes) the only one that runs on a grid.
     let entry_grid = match (entry, converted.devices) {
-        (Some(entry), _) => converted.functions.iter().find(|(name, _)| name == entry),
+        (Some(entry), _) => converted.functions.iter().find(|(name, _)| *name == entry),
         (None, Some(_)) => None,
         (None, None) => match converted.functions.as_slice() {
             [only] => Some(only),
@@ -141,7 +141,9 @@ pub fn shard_program_for(
         ))
     };
     match (entry_grid, converted.devices) {
-        (Some((name, devices)), _) if *devices != ranks => refused(*devices, &format!("@{name}")),
+        (Some((name, devices)), _) if *devices != ranks => {
+            refused(*devices, &pld_ir::print::symbol_ref(name))
+        }
         (None, Some(devices)) if devices != ranks => refused(devices, "the shard program"),
         _ => Ok(Some((converted.text, ranks))),
     }

@@ -285,9 +285,9 @@ fn options(cli: Cli) -> Options {
         cost_model,
         cost_target,
     } = cli;
-    // A function named as the IR spells it, `@k`, or as `k`.
-    let bare =
-        |name: Option<String>| name.map(|n| n.strip_prefix('@').map_or(n.clone(), str::to_string));
+    // A function named as the IR spells it, `@k` or `@"sum four"`, or as
+    // `k`.
+    let bare = |name: Option<String>| name.map(|n| pld_ir::print::symbol_name(&n));
     let options = Options {
         input,
         kernel: bare(kernel),

@@ -232,13 +232,15 @@ impl ProgramRun {
             Some(name) if hosts.iter().any(|h| h == name) => name.to_string(),
             Some(name) if hosts.is_empty() => {
                 return Err(format!(
-                    "--entry @{name}: the program has no HOST orchestrator (--entry names \
-                     the HOST orchestrator to run; --kernel names a kernel)"
+                    "--entry {}: the program has no HOST orchestrator (--entry names \
+                     the HOST orchestrator to run; --kernel names a kernel)",
+                    pld_ir::print::symbol_ref(name)
                 ))
             }
             Some(name) => {
                 return Err(format!(
-                    "@{name} is not a HOST orchestrator of the program (those are: {})",
+                    "{} is not a HOST orchestrator of the program (those are: {})",
+                    pld_ir::print::symbol_ref(name),
                     list(&hosts)
                 ))
             }
@@ -1704,7 +1706,7 @@ fn call_report(collective: &Collective, info: &KernelInfo, location: &str) -> Ca
 fn list(names: &[String]) -> String {
     names
         .iter()
-        .map(|n| format!("@{n}"))
+        .map(|n| pld_ir::print::symbol_ref(n))
         .collect::<Vec<_>>()
         .join(", ")
 }
