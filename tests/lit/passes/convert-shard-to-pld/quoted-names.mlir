@@ -16,7 +16,7 @@
 // RUN: python3 %S/../../tools/pld-run/Inputs/npy.py write %t/x.rank2.npy f4 4,2 40400000
 // RUN: python3 %S/../../tools/pld-run/Inputs/npy.py write %t/x.rank3.npy f4 4,2 40800000
 // RUN: pld-run %t/gather.mlir --ranks 4 --input 'arg0=%t/x.rank{rank}.npy' --check --output-dir %t/out | FileCheck %s --check-prefix=RUN1
-// RUN1: @my.step-1 on 4 devices: 2 collective calls
+// RUN1: @"my.step-1" on 4 devices: 2 collective calls
 // RUN1-COUNT-2: ok on 2 ranks
 // RUN: python3 %S/../../tools/pld-run/Inputs/npy.py show %t/out/result0.rank1.npy | FileCheck %s --check-prefix=ROW0
 // RUN: python3 %S/../../tools/pld-run/Inputs/npy.py show %t/out/result0.rank3.npy | FileCheck %s --check-prefix=ROW1
