@@ -143,6 +143,25 @@ pub fn function<'c, 'a>(
             ),
         );
     }
+    // An argument an op uses is refused there when no pld program can
+    // take it; one nothing uses (dropped with the signature) here.
+    for i in 0..block.argument_count() {
+        let Ok(argument) = block.argument(i) else {
+            continue;
+        };
+        let value = argument.into();
+        let ty = pld_ir::type_of(value).to_string();
+        let unused = pld_ir::users(value).is_empty();
+        if unused && (ty.starts_with("memref<") || ty.starts_with("tensor<*")) {
+            return at(
+                function,
+                Err(format!(
+                    "takes argument #{i} of type {ty}; convert-shard-to-pld converts ranked \
+                     tensors only"
+                )),
+            );
+        }
+    }
     let mut next = block.first_operation();
     while let Some(op) = next {
         next = op.next_in_block();

@@ -131,6 +131,14 @@ func.func @root_per_device(%x: tensor<8xf32>) -> tensor<8xf32> {
 // -----
 
 shard.grid @grid(shape = 4)
+// expected-error @+1 {{'func.func' op takes argument #1 of type memref<8xf32>; convert-shard-to-pld converts ranked tensors only}}
+func.func @unused_memref(%x: tensor<8xf32>, %m: memref<8xf32>) -> tensor<8xf32> {
+  return %x : tensor<8xf32>
+}
+
+// -----
+
+shard.grid @grid(shape = 4)
 func.func @memref(%x: memref<8xf32>) -> memref<8xf32> {
   // expected-error @+1 {{'shard.all_reduce' op works on memref<8xf32>; convert-shard-to-pld converts ranked tensors only}}
   %r = shard.all_reduce %x on @grid grid_axes = [0] : memref<8xf32> -> memref<8xf32>
