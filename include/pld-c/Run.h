@@ -125,7 +125,8 @@ typedef enum PldFindingKind {
 /// module's context, as pld-opt reports them), compiles its kernels, and
 /// plans the run. `entry`
 /// names the function to run, with or without its `@` (`ring_allreduce` or
-/// `@ring_allreduce`): a HOST orchestrator (the whole program, its
+/// `@ring_allreduce`; a name that is no bare identifier also quoted as MLIR
+/// writes it, `@"sum four"`): a HOST orchestrator (the whole program, its
 /// comm domains, dispatches and builtins) or a kernel (InCore, AIV or AIC);
 /// empty for the module's only HOST orchestrator or, without one, its only
 /// kernel. The buffers of a whole program are its window buffers, named by

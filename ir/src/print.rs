@@ -132,17 +132,15 @@ fn unescaped(text: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// `text` as the inside of an MLIR string literal: quotes and backslashes
-/// escaped, every byte outside printable ASCII as a backslash and two hex
-/// digits.
+/// `text` as the inside of an MLIR string literal, as MLIR prints one: a
+/// backslash doubled, a quote and every byte outside printable ASCII as a
+/// backslash and two hex digits (`\22`).
 pub fn escaped(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for byte in text.bytes() {
         match byte {
-            b'"' | b'\\' => {
-                out.push('\\');
-                out.push(byte as char);
-            }
+            b'\\' => out.push_str("\\\\"),
+            b'"' => out.push_str("\\22"),
             0x20..=0x7e => out.push(byte as char),
             _ => out.push_str(&format!("\\{byte:02X}")),
         }
@@ -172,6 +170,6 @@ mod tests {
         assert_eq!(symbol_ref("my.step-1"), "@\"my.step-1\"");
         assert_eq!(symbol_ref("9lives"), "@\"9lives\"");
         assert_eq!(symbol_ref(""), "@\"\"");
-        assert_eq!(symbol_ref("a\"b\\c\u{e9}"), "@\"a\\\"b\\\\c\\C3\\A9\"");
+        assert_eq!(symbol_ref("a\"b\\c\u{e9}"), "@\"a\\22b\\\\c\\C3\\A9\"");
     }
 }

@@ -359,7 +359,9 @@ def run(source: Source, *, ranks: int | None = None, inputs: Inputs | None = Non
     as ``pld-run`` without ``--ranks``). A module with a HOST orchestrator runs whole (``entry``
     names one of several), unless ``kernel`` names a device kernel to run
     alone; otherwise its only kernel runs. ``kernel`` and ``entry`` name a
-    function with or without its ``@`` (``"allreduce"`` or ``"@allreduce"``).
+    function with or without its ``@`` (``"allreduce"`` or ``"@allreduce"``;
+    a name that is no bare identifier also quoted as MLIR writes it,
+    ``'@"sum four"'``).
 
     ``inputs`` maps parameter names (``data``, ``%data``, ``arg0``, ``0``;
     a program's window buffers by name) to numpy arrays: the buffer's shape

@@ -520,16 +520,16 @@ pub(super) fn negative_root(cx: &mut OpCx, root: &Integer) -> bool {
     let negative = root.is_negative();
     if negative {
         // A root written past i64's top (`9223372036854775808 : i64`) is
-        // read by MLIR's parser as a large negative number: say so.
+        // read by MLIR's parser as a negative number; the value alone does
+        // not tell what was written, so the note says how it can come.
         let signless = cx
             .view
             .attribute("root")
             .is_some_and(|a| a.to_string().ends_with(": i64"));
         let wrapped = match root {
-            Integer::InRange(value) if signless && *value < i64::MIN / 2 => format!(
-                " (MLIR reads `{} : i64`, past i64's largest value, as this one)",
-                *value as u64
-            ),
+            Integer::InRange(_) if signless => " (MLIR reads a signless i64 written above \
+                 9223372036854775807 as a negative number: write it ui64 to be told it is no rank)"
+                .to_string(),
             _ => String::new(),
         };
         cx.error(format!("root must be non-negative, got {root}{wrapped}"));

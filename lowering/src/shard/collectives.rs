@@ -368,7 +368,7 @@ fn root_indices(b: &Builder, op: OperationRef) -> Result<Vec<PerDevice>, Refusal
         }
         let value = dynamic.next().ok_or("lacks a root operand")?;
         if !b.is_int(value) {
-            return Err("has a dynamic root; convert-shard-to-pld needs a constant root".into());
+            return Err("has a root known only at run time (a function argument, or computed from one); convert-shard-to-pld needs a root it can compute: from constants, device indices and integer arith".into());
         }
         indices.push(b.int_of(value)?);
     }

@@ -149,13 +149,12 @@ fn reshard(
             return Err(format!(
                 "reshards split axis {} over grid axes {:?} into split axis {} over grid axes {:?}; \
                  convert-shard-to-pld reshards one axis over the same grid axes, or to replicated: \
-                 annotate the steps between them, each a grid axis removed from or added to the \
-                 end of the list, which upstream shard-partition makes (split_axes = {})",
+                 {}",
                 from.axis,
                 from.grid_axes,
                 to.axis,
                 to.grid_axes,
-                steps(&from, to)
+                instead(&from, to)
             ));
         }
     }
@@ -176,6 +175,28 @@ fn reshard(
     let plan = Plan::new(b, &ty, from, to.unwrap_or(full));
     let result = pld_ir::result_at(user, 0).ok_or("has no result")?;
     plan.emit(b, op, arg, number, result)
+}
+
+/// What to write instead of a reshard the conversion does not make: the
+/// reshard to replicated and the target's part taken by `shard.all_slice`,
+/// or, for an even split, the steps upstream shard-partition makes (which
+/// takes no uneven one).
+fn instead(from: &Split, to: &Split) -> String {
+    let slice = format!(
+        "reshard to replicated (split_axes = [[]]) and take each device's part with \
+         shard.all_slice (slice_axis = {}, grid_axes = {:?})",
+        to.axis, to.grid_axes
+    );
+    let part = from.bounds.get(1).copied().unwrap_or(0);
+    let even = from.bounds.windows(2).all(|w| w[1] - w[0] == part);
+    match even {
+        true => format!(
+            "annotate the steps between them, each a grid axis removed from or added to the end \
+             of the list, which upstream shard-partition makes (split_axes = {}), or {slice}",
+            steps(from, to)
+        ),
+        false => format!("{slice} (shard-partition takes no sharded_dims_offsets)"),
+    }
 }
 
 /// `[[0, 1]] to [[0]] to [[]] to [[1]]`: the one-step reshards from `from`

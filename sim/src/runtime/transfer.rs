@@ -126,20 +126,21 @@ fn outside_windows(
     Some(outside_everything(state, what, site, start, end))
 }
 
-/// Why a store into `owner`'s window over `[start, end)` is refused: it
+/// Why a copy into `owner`'s window over `[start, end)` is refused: it
 /// writes signal cells, whose values only notifies change (the waits on
-/// them would go on, or not, on the data's bits).
+/// them would go on, or not, on the data's bits): a copy through a view
+/// larger than its tensor, or a store meant to reset a signal.
 fn onto_signals(state: &State<'_>, owner: usize, (start, end): (usize, usize)) -> Option<String> {
     let base = state.domain.window(owner).base() as usize;
-    let first = state.signal_byte_in(start - base, end - base)?;
+    let (start, end) = (start - base, end - base);
+    let first = state.signal_byte_in(start, end)?;
     let named = state
         .name_of(owner, first)
         .map_or(String::new(), |name| format!(" ({name})"));
     Some(format!(
-        "a store of bytes {}..{} of rank {owner}'s window writes its signal cells from byte \
-         {first}{named}, which only notifies change (a view larger than its tensor?)",
-        start - base,
-        end - base
+        "a copy into bytes {start}..{end} of rank {owner}'s window writes its signal cells \
+         from byte {first}{named}, which only notifies change (a view larger than its tensor? \
+         A signal is reset by a notify that sets it)"
     ))
 }
 

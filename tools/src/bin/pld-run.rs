@@ -29,13 +29,15 @@ struct Cli {
     /// by pld-to-pto), or - for standard input.
     #[arg(default_value = "-")]
     input: String,
-    /// The kernel to run, with or without its @ (default: the only one;
+    /// The kernel to run, with or without its @ (a name that is no bare
+    /// identifier also quoted, as MLIR writes it: '@"sum four"'; default:
+    /// the only one;
     /// ignored when the program has a HOST orchestrator, which runs whole,
     /// unless this is given; not with --entry).
     #[arg(long, conflicts_with = "entry")]
     kernel: Option<String>,
-    /// The HOST orchestrator to run, with or without its @ (default: the
-    /// only one).
+    /// The HOST orchestrator to run, with or without its @, named as for
+    /// --kernel (default: the only one).
     #[arg(long)]
     entry: Option<String>,
     /// Number of simulated ranks, 1 to 64 [default: 2; a shard program's

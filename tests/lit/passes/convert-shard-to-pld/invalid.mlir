@@ -113,7 +113,7 @@ func.func @reshard_f16(%x: tensor<10x4xf16>) -> tensor<10x4xf16> {
 
 shard.grid @grid(shape = 4)
 func.func @dynamic_root(%x: tensor<8xf32>, %root: index) -> tensor<8xf32> {
-  // expected-error @+1 {{'shard.broadcast' op has a dynamic root; convert-shard-to-pld needs a constant root}}
+  // expected-error @+1 {{'shard.broadcast' op has a root known only at run time (a function argument, or computed from one); convert-shard-to-pld needs a root it can compute: from constants, device indices and integer arith}}
   %r = shard.broadcast %x on @grid grid_axes = [0] root = [%root] : (tensor<8xf32>, index) -> tensor<8xf32>
   return %r : tensor<8xf32>
 }
@@ -192,7 +192,7 @@ shard.grid @grid(shape = 4)
 func.func @reshard_other_axis(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
   %rows = shard.sharding @grid split_axes = [[0]] sharded_dims_offsets = [0, 1, 3, 6, 8] : !shard.sharding
   %cols = shard.sharding @grid split_axes = [[], [0]] : !shard.sharding
-  // expected-error @+1 {{'shard.shard' op reshards split axis 0 over grid axes [0] into split axis 1 over grid axes [0]; convert-shard-to-pld reshards one axis over the same grid axes, or to replicated: annotate the steps between them, each a grid axis removed from or added to the end of the list, which upstream shard-partition makes (split_axes = [[0]] to [[]] to [[], [0]])}}
+  // expected-error @+1 {{'shard.shard' op reshards split axis 0 over grid axes [0] into split axis 1 over grid axes [0]; convert-shard-to-pld reshards one axis over the same grid axes, or to replicated: reshard to replicated (split_axes = [[]]) and take each device's part with shard.all_slice (slice_axis = 1, grid_axes = [0]) (shard-partition takes no sharded_dims_offsets)}}
   %a = shard.shard %x to %rows : tensor<8x8xf32>
   %b = shard.shard %a to %cols annotate_for_users : tensor<8x8xf32>
   return %b : tensor<8x8xf32>
@@ -205,7 +205,7 @@ shard.grid @g(shape = 2x2)
 func.func @reshard_other_grid_axes(%x: tensor<8x2xf32>) -> tensor<8x2xf32> {
   %s0 = shard.sharding @g split_axes = [[0, 1]] : !shard.sharding
   %s1 = shard.sharding @g split_axes = [[1]] : !shard.sharding
-  // expected-error @+1 {{'shard.shard' op reshards split axis 0 over grid axes [0, 1] into split axis 0 over grid axes [1]; convert-shard-to-pld reshards one axis over the same grid axes, or to replicated: annotate the steps between them, each a grid axis removed from or added to the end of the list, which upstream shard-partition makes (split_axes = [[0, 1]] to [[0]] to [[]] to [[1]])}}
+  // expected-error @+1 {{'shard.shard' op reshards split axis 0 over grid axes [0, 1] into split axis 0 over grid axes [1]; convert-shard-to-pld reshards one axis over the same grid axes, or to replicated: annotate the steps between them, each a grid axis removed from or added to the end of the list, which upstream shard-partition makes (split_axes = [[0, 1]] to [[0]] to [[]] to [[1]]), or reshard to replicated (split_axes = [[]]) and take each device's part with shard.all_slice (slice_axis = 0, grid_axes = [1])}}
   %a = shard.shard %x to %s0 : tensor<8x2xf32>
   %b = shard.shard %a to %s1 annotate_for_users : tensor<8x2xf32>
   return %b : tensor<8x2xf32>

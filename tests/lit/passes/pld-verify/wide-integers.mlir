@@ -37,10 +37,19 @@ func.func @broadcast_root_unsigned_in_range(%t: tensor<64xf32, #pld.dist>, %s: t
 // -----
 
 // A signless i64 written past its top is read by MLIR's parser as a
-// negative number; the message says what was written.
+// negative number; the message says that it may have been (the value alone
+// does not tell: 18446744073709551615 : i64 is -1).
 func.func @broadcast_root_i64_wrapped(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
-  // expected-error@+1 {{root must be non-negative, got -9223372036854775808 (MLIR reads `9223372036854775808 : i64`, past i64's largest value, as this one)}}
+  // expected-error@+1 {{root must be non-negative, got -9223372036854775808 (MLIR reads a signless i64 written above 9223372036854775807 as a negative number: write it ui64 to be told it is no rank)}}
   %r = "pld.tensor_broadcast"(%t, %s) {root = 9223372036854775808 : i64} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32, #pld.dist>
+  return
+}
+
+// -----
+
+func.func @broadcast_root_i64_all_ones(%t: tensor<64xf32, #pld.dist>, %s: tensor<4x1xi32, #pld.dist>) attributes {pld.kind = #pld.func_kind<"incore">} {
+  // expected-error@+1 {{root must be non-negative, got -1 (MLIR reads a signless i64 written above 9223372036854775807 as a negative number}}
+  %r = "pld.tensor_broadcast"(%t, %s) {root = 18446744073709551615 : i64} : (tensor<64xf32, #pld.dist>, tensor<4x1xi32, #pld.dist>) -> tensor<64xf32, #pld.dist>
   return
 }
 

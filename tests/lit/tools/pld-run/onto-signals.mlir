@@ -5,10 +5,10 @@
 // the data's bits, and the run reported credit leaks holding them
 // (1077936128) while waits went on, or not, on those bits.
 // RUN: not pld-run %s --ranks 2 2>&1 | FileCheck %s
-// CHECK: error: rank 0: {{.*}}onto-signals.mlir:[[@LINE+21]]:3: pto.tstore: a store of bytes 512..520 of rank 0's window writes its signal cells from byte 512 (arg1 [0, 0]), which only notifies change (a view larger than its tensor?)
+// CHECK: error: rank 0: {{.*}}onto-signals.mlir:[[@LINE+21]]:3: pto.tstore: a copy into bytes 512..520 of rank 0's window writes its signal cells from byte 512 (arg1 [0, 0]), which only notifies change (a view larger than its tensor? A signal is reset by a notify that sets it)
 // CHECK-NOT: credit leak
 // RUN: not pld-run %s --ranks 2 --explore 3 2>&1 | FileCheck %s --check-prefix=EXPLORE
-// EXPLORE: schedule 0 (--replay 0): error: rank {{[01]}}: {{.*}}onto-signals.mlir:{{[0-9]+}}:3: pto.tstore: a store of bytes 512..520 of rank {{[01]}}'s window writes its signal cells
+// EXPLORE: schedule 0 (--replay 0): error: rank {{[01]}}: {{.*}}onto-signals.mlir:{{[0-9]+}}:3: pto.tstore: a copy into bytes 512..520 of rank {{[01]}}'s window writes its signal cells
 
 !tv = !pto.tensor_view<tensor<?x?xf32>>
 !pv2 = !pto.partition_tensor_view<tensor<1x2xf32>>
