@@ -340,9 +340,15 @@ fn root_ranks(b: &Builder, op: OperationRef, groups: &Groups) -> Result<Vec<usiz
             match usize::try_from(index) {
                 Ok(i) if i < size => key = key * size + i,
                 _ => {
+                    // A computed index says whose it is (a constant is
+                    // every device's).
+                    let whose = match values.0.iter().all(|v| *v == index) {
+                        true => String::new(),
+                        false => format!(" on devices {members:?}"),
+                    };
                     return Err(format!(
-                        "has root index {index} on grid axis {axis} of size {size}"
-                    ))
+                        "has root index {index} on grid axis {axis} of size {size}{whose}"
+                    ));
                 }
             }
         }

@@ -120,6 +120,18 @@ func.func @dynamic_root(%x: tensor<8xf32>, %root: index) -> tensor<8xf32> {
 
 // -----
 
+shard.grid @grid(shape = 2x2)
+func.func @root_out_of_range_in_one_group(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %coords:2 = shard.process_multi_index on @grid axes = [0, 1] : index, index
+  %c2 = arith.constant 2 : index
+  %root = arith.muli %coords#1, %c2 : index
+  // expected-error @+1 {{'shard.broadcast' op has root index 2 on grid axis 0 of size 2 on devices [1, 3]}}
+  %r = shard.broadcast %x on @grid grid_axes = [0] root = [%root] : (tensor<8xf32>, index) -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
 shard.grid @grid(shape = 4)
 func.func @root_per_device(%x: tensor<8xf32>) -> tensor<8xf32> {
   %d = shard.process_linear_index on @grid : index
