@@ -2,13 +2,15 @@
 //! (docs/architecture.md):
 //!
 //! - in every crate of the workspace, the top-level module trees (`a` with
-//!   everything under `a/`) reference each other without a cycle;
+//!   everything under `a/`) reference each other without a cycle, and so
+//!   do the modules at every level (a module and the modules inside it are
+//!   one tree, which may use each other);
 //! - the simulator's four layers only reach down: the runtime uses none of
 //!   the compiler, the explorer and programs; the compiler neither of the
 //!   last two; the explorer not programs.
 //!
 //! A reference is a path `crate::a...` (also inside `use crate::{a, b}`),
-//! or `super::a` in a top-level module's own file, outside comments and
+//! or `super::a`, outside comments and
 //! outside the file's `#[cfg(test)]` module (the tests of a module may use
 //! anything). Cargo already refuses a cycle between crates.
 
@@ -213,16 +215,114 @@ fn cycles(graph: &Graph) -> Vec<Vec<String>> {
     walk.found
 }
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+/// The module a file of `src/` is (`a::b` for `a/b.rs` or `a/b/mod.rs`);
+/// `None` for the crate root and the binaries.
+fn module_path(src: &Path, file: &Path) -> Option<Vec<String>> {
+    let relative = file.strip_prefix(src).ok()?;
+    let mut parts: Vec<String> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if parts.first().is_some_and(|p| p == "bin") {
+        return None;
+    }
+    let last = parts.pop()?;
+    match last.as_str() {
+        "lib.rs" | "main.rs" if parts.is_empty() => return None,
+        "mod.rs" => {}
+        _ => parts.push(last.trim_end_matches(".rs").to_string()),
+    }
+    Some(parts)
 }
 
-#[test]
-fn no_crate_has_a_cycle_of_module_trees() {
-    let mut failures = Vec::new();
-    for member in members(&root()) {
-        let graph = graph(&member.join("src"));
-        for component in cycles(&graph) {
+/// The paths `code` names: each `crate::a::b...` (also in `use
+/// crate::{a::b, c}`) and `super::a...`, as segments from the crate root
+/// (`super` taken from `module`).
+fn paths(code: &str, module: &[String]) -> Vec<Vec<String>> {
+    let segments = |text: &str| -> Vec<String> {
+        let mut out = Vec::new();
+        let mut rest = text;
+        loop {
+            let name = identifier(rest);
+            if name.is_empty() {
+                break;
+            }
+            out.push(name.to_string());
+            match rest[name.len()..].strip_prefix("::") {
+                Some(next) => rest = next,
+                None => break,
+            }
+        }
+        out
+    };
+    let mut found = Vec::new();
+    for (at, _) in code.match_indices("crate::") {
+        let rest = &code[at + "crate::".len()..];
+        match rest.strip_prefix('{') {
+            Some(list) => {
+                let list = &list[..list.find(';').unwrap_or(list.len())];
+                let mut depth = 0;
+                let mut start = true;
+                for (i, c) in list.char_indices() {
+                    match c {
+                        '{' => depth += 1,
+                        '}' => depth -= 1,
+                        ',' if depth == 0 => start = true,
+                        c if start && !c.is_whitespace() => {
+                            start = false;
+                            found.push(segments(&list[i..]));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            None => found.push(segments(rest)),
+        }
+    }
+    let parent = &module[..module.len().saturating_sub(1)];
+    for (at, _) in code.match_indices("super::") {
+        let mut path = parent.to_vec();
+        path.extend(segments(&code[at + "super::".len()..]));
+        found.push(path);
+    }
+    found
+}
+
+/// A crate's modules at every level: module -> (module it uses that is
+/// neither inside it nor around it -> a file that does).
+fn module_graph(src: &Path) -> Graph {
+    let mut files = Vec::new();
+    sources(src, &mut files);
+    let modules: BTreeSet<Vec<String>> = files.iter().filter_map(|f| module_path(src, f)).collect();
+    let nested = |a: &[String], b: &[String]| a.starts_with(b) || b.starts_with(a);
+    let mut graph = Graph::new();
+    for file in &files {
+        let Some(module) = module_path(src, file) else {
+            continue;
+        };
+        let text = std::fs::read_to_string(file).expect("read a source file");
+        let edges = graph.entry(module.join("::")).or_default();
+        for path in paths(&code(&text), &module) {
+            // The longest prefix of the path that is a module.
+            let target = (1..=path.len())
+                .rev()
+                .map(|n| path[..n].to_vec())
+                .find(|p| modules.contains(p));
+            if let Some(target) = target.filter(|t| !nested(t, &module)) {
+                edges
+                    .entry(target.join("::"))
+                    .or_insert_with(|| file.clone());
+            }
+        }
+    }
+    graph
+}
+
+/// The failures of `graph`'s cycles, each with its edges and files.
+fn cycle_failures(member: &Path, graph: &Graph) -> Vec<String> {
+    cycles(graph)
+        .into_iter()
+        .map(|component| {
             let edges: Vec<String> = component
                 .iter()
                 .flat_map(|m| {
@@ -232,14 +332,35 @@ fn no_crate_has_a_cycle_of_module_trees() {
                         .map(move |(to, file)| format!("{m} -> {to} ({})", file.display()))
                 })
                 .collect();
-            failures.push(format!(
+            format!(
                 "{}: a cycle of {}:\n    {}",
                 member.display(),
                 component.join(", "),
                 edges.join("\n    ")
-            ));
-        }
-    }
+            )
+        })
+        .collect()
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+#[test]
+fn no_crate_has_a_cycle_of_module_trees() {
+    let failures: Vec<String> = members(&root())
+        .iter()
+        .flat_map(|member| cycle_failures(member, &graph(&member.join("src"))))
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn no_crate_has_a_cycle_of_modules_at_any_level() {
+    let failures: Vec<String> = members(&root())
+        .iter()
+        .flat_map(|member| cycle_failures(member, &module_graph(&member.join("src"))))
+        .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -275,4 +396,16 @@ fn a_cycle_and_its_references_are_found() {
             .insert(to.into(), PathBuf::new());
     }
     assert_eq!(cycles(&graph), vec![vec!["a", "b", "c"]]);
+    let module = ["x".to_string(), "y".to_string()];
+    let found = paths(
+        "use crate::{a::b::C, d};\nfn f() { super::z::g(); crate::e::f::h(); }\n",
+        &module,
+    );
+    let expected: Vec<Vec<&str>> = vec![
+        vec!["a", "b", "C"],
+        vec!["d"],
+        vec!["e", "f", "h"],
+        vec!["x", "z", "g"],
+    ];
+    assert_eq!(found, expected);
 }

@@ -15,8 +15,8 @@
 //!   to every process (`MPI_Allgatherv`), merged as one run's.
 
 use crate::runtime::mpi::Win;
+use crate::runtime::records::{Counters, Event, Fatal, RemoteWrite};
 use crate::runtime::report::{BlockedRank, DeadlockReport, RankSeen, Within};
-use crate::runtime::run::{Counters, Event, Fatal, RemoteWrite};
 use crate::runtime::sites::Site;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};

@@ -3,11 +3,43 @@
 
 use crate::runtime::mpi::Win;
 use crate::runtime::report::CellLeak;
-use crate::runtime::transport::Transport;
 use pld_runtime_sys::{PldCommContext, PLD_COMM_BUFFER_ALIGNMENT, PLD_COMM_MAX_RANK_NUM};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex};
+
+/// How ranks reach each other (`pld-run --transport`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Transport {
+    #[default]
+    Threads,
+    Mpi,
+    MpiRma,
+}
+
+impl Transport {
+    /// The name `--transport` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Transport::Threads => "threads",
+            Transport::Mpi => "mpi",
+            Transport::MpiRma => "mpi-rma",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Transport> {
+        [Transport::Threads, Transport::Mpi, Transport::MpiRma]
+            .into_iter()
+            .find(|t| t.name() == name)
+    }
+
+    pub fn is_mpi(self) -> bool {
+        match self {
+            Transport::Threads => false,
+            Transport::Mpi | Transport::MpiRma => true,
+        }
+    }
+}
 
 /// The most ranks a comm domain has: the size of a `CommContext`'s window
 /// tables (`PLD_COMM_MAX_RANK_NUM` of runtime-sys's `comm_context.h`). The
@@ -501,7 +533,7 @@ impl CommDomain {
         let ranks = windows.len();
         let contexts = (0..ranks)
             .map(|rank| {
-                let (workspace, workspace_bytes) = crate::runtime::dma::workspace();
+                let (workspace, workspace_bytes) = workspace();
                 let mut ctx = PldCommContext {
                     workSpace: workspace,
                     workSpaceSize: workspace_bytes,
@@ -806,6 +838,21 @@ unsafe impl Sync for Region {}
 pub fn aligned(bytes: usize) -> usize {
     let a = PLD_COMM_BUFFER_ALIGNMENT as usize;
     bytes.div_ceil(a) * a
+}
+
+/// The DMA engines' workspace every `CommContext` names (`workSpace`,
+/// `workSpaceSize`): what `BuildAsyncSession<DmaEngine::URMA>` takes, as
+/// the runtime's context gives it on the device. The simulated engines
+/// keep nothing there; a kernel needs it only to be there.
+static WORKSPACE: [std::sync::atomic::AtomicU64; 8] =
+    [const { std::sync::atomic::AtomicU64::new(0) }; 8];
+
+/// The workspace's address and size, for a `CommContext`.
+pub fn workspace() -> (u64, u64) {
+    (
+        WORKSPACE.as_ptr() as u64,
+        std::mem::size_of_val(&WORKSPACE) as u64,
+    )
 }
 
 #[cfg(test)]

@@ -6,9 +6,9 @@
 //! generated code.
 
 use crate::runtime::explorer::{Memory, MemoryAccess};
+use crate::runtime::run::transfer::{Checked, CopyCall};
 use crate::runtime::run::{with_current, State};
 use crate::runtime::signal::Compare;
-use crate::runtime::transfer::{Checked, CopyCall};
 use crate::runtime::transport::Cell as SignalCell;
 use pld_dialect::enums::{NotifyOp, PldEnum, WaitCmp};
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -82,16 +82,8 @@ fn where_(state: &State<'_>, (window, offset): (usize, usize), value: i32, site:
     format!(
         "\"window\": {window}, \"cell\": {}{name}, \"value\": {value}{}",
         offset / 4,
-        op_args(site)
+        crate::runtime::sites::op_args(site)
     )
-}
-
-/// Trace arguments naming the op of a device call, when it has a site:
-/// `, "op": "pto.comm_twait", "loc": "k.mlir:4:8"`.
-pub(crate) fn op_args(site: i64) -> String {
-    crate::runtime::sites::get(site).map_or(String::new(), |s| {
-        format!(", \"op\": {:?}, \"loc\": {:?}", s.op, s.location)
-    })
 }
 
 /// `pld_sim_at`: the next device call on this thread is made by the op
@@ -194,7 +186,7 @@ pub extern "C" fn pld_sim_scalar(address: *mut u8, bytes: i64, write: i32, site:
             _ => "a scalar store",
         };
         let range = start.checked_add(bytes).map(|end| (start, end));
-        crate::runtime::transfer::check_side(state, (rank, site), what, range).is_ok()
+        crate::runtime::run::transfer::check_side(state, (rank, site), what, range).is_ok()
     });
     match allowed {
         Some(false) => SCRATCH.with(|s| s.get().cast()),
@@ -295,7 +287,7 @@ pub extern "C" fn pld_sim_wait(cell: *const i32, expected: i32, cmp: i32) {
                     let agent = crate::runtime::run::current_agent();
                     let outside = state.outside_signals(place.1);
                     explore.wait(agent, atomic, place, expected, cmp, site, outside);
-                    crate::runtime::dma::deliver_due(state, explore);
+                    crate::runtime::run::dma::deliver_due(state, explore);
                 }
                 _ => state.wait(rank, cell, place.0, expected, cmp, site),
             }
@@ -424,7 +416,7 @@ pub unsafe extern "C" fn pld_sim_copy(
 
 /// `TPUT_ASYNC` / `TGET_ASYNC` (`pto.comm.tput_async`,
 /// `pto.comm.tget_async`): submits an asynchronous copy (see
-/// `crate::runtime::dma`) and returns its event's handle (0: nothing
+/// `crate::runtime::run::dma`) and returns its event's handle (0: nothing
 /// submitted, the error recorded).
 ///
 /// # Safety
@@ -456,15 +448,16 @@ pub unsafe extern "C" fn pld_sim_dma_submit(
         elem_bytes,
         accumulate: 0,
     };
-    let route = crate::runtime::dma::Route {
+    let route = crate::runtime::run::dma::Route {
         dst_elems,
         engine,
         direction,
         peer,
     };
     let site = crate::runtime::run::take_site();
-    let handle =
-        with_current(|state, rank| crate::runtime::dma::submit(state, rank, site, copy, route));
+    let handle = with_current(|state, rank| {
+        crate::runtime::run::dma::submit(state, rank, site, copy, route)
+    });
     if handle.is_none() {
         pld_ir::say!("pld_sim_dma_submit called outside a simulated rank; ignored");
     }
@@ -478,7 +471,7 @@ pub unsafe extern "C" fn pld_sim_dma_submit(
 pub extern "C" fn pld_sim_dma_wait(event: i64, engine: i32) -> i32 {
     let site = crate::runtime::run::take_site();
     let handle = u64::try_from(event).unwrap_or(u64::MAX);
-    with_current(|state, rank| crate::runtime::dma::wait(state, rank, (handle, engine), site))
+    with_current(|state, rank| crate::runtime::run::dma::wait(state, rank, (handle, engine), site))
         .map_or(0, i32::from)
 }
 
@@ -488,7 +481,7 @@ pub extern "C" fn pld_sim_dma_wait(event: i64, engine: i32) -> i32 {
 pub extern "C" fn pld_sim_dma_test(event: i64, engine: i32) -> i32 {
     let site = crate::runtime::run::take_site();
     let handle = u64::try_from(event).unwrap_or(u64::MAX);
-    with_current(|state, rank| crate::runtime::dma::test(state, rank, (handle, engine), site))
+    with_current(|state, rank| crate::runtime::run::dma::test(state, rank, (handle, engine), site))
         .map_or(0, i32::from)
 }
 

@@ -20,8 +20,13 @@
 
 use std::sync::Mutex;
 
+/// The address the sim lowering gives an access whose offset does not fit
+/// 64 bits (`compiler::lower`'s checked addresses): above every user-space
+/// mapping, so in no window, tile or buffer.
+pub(crate) const UNREACHABLE: usize = 1 << 62;
+
 /// Where the addresses of views outside their tensor begin: above
-/// [`crate::runtime::transfer::UNREACHABLE`], below 2^63.
+/// [`UNREACHABLE`], below 2^63.
 pub(crate) const OUTSIDE_VIEWS: usize = 3 << 61;
 
 /// Address bits per recorded view: an access's start anywhere in its slot
@@ -32,10 +37,8 @@ const SLOT_BITS: u32 = 44;
 const SLOTS: usize = 4096;
 
 // Every slot lies above the overflowing offsets' address and below 2^63.
-const _: () = assert!(
-    OUTSIDE_VIEWS > crate::runtime::transfer::UNREACHABLE
-        && OUTSIDE_VIEWS + (SLOTS << SLOT_BITS) <= 1 << 63
-);
+const _: () =
+    assert!(OUTSIDE_VIEWS > UNREACHABLE && OUTSIDE_VIEWS + (SLOTS << SLOT_BITS) <= 1 << 63);
 
 /// A partition view that leaves its tensor view, in its first dimension
 /// that does.

@@ -9,6 +9,8 @@ use crate::runtime::errors::{error_place, Errors};
 use crate::runtime::explorer::{Explorer, ExplorerFactory};
 use crate::runtime::fiber::Yielded;
 use crate::runtime::pool::Task;
+pub(crate) use crate::runtime::records::Event;
+pub use crate::runtime::records::{Counters, Fatal, RemoteWrite};
 use crate::runtime::report::{BlockedRank, DeadlockReport, Finding, RankSeen, Within};
 use crate::runtime::signal::Compare;
 use crate::runtime::sites::Site;
@@ -20,16 +22,10 @@ use std::sync::atomic::{AtomicBool, AtomicI64, AtomicPtr, AtomicU64, AtomicUsize
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// Per-rank traffic, as counted by the device functions.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counters {
-    pub notifies: u64,
-    pub waits: u64,
-    /// Bytes read from other ranks' windows.
-    pub remote_bytes_read: u64,
-    /// Bytes written into other ranks' windows.
-    pub remote_bytes_written: u64,
-}
+/// The asynchronous DMA copies of a run and their events.
+pub(crate) mod dma;
+/// One copy of a run: its checks, what the explorer is shown, its bytes.
+pub(crate) mod transfer;
 
 #[derive(Default)]
 pub(crate) struct AtomicCounters {
@@ -76,29 +72,6 @@ struct Thread {
     /// `(block_idx, block_num)` for a block thread.
     block: Option<(i32, i32)>,
     status: Status,
-}
-
-/// A fatal error a rank's call reported (`pld_sim_fatal`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Fatal {
-    pub rank: usize,
-    /// The runtime's error code (5 invalid arguments, 7 sync-start
-    /// admission, ...).
-    pub code: i32,
-    pub message: String,
-    /// The call it stopped, where a program names it: its place and op
-    /// (`f.mlir:14:15: pld.tensor_indexed_all_to_all_v`), else empty.
-    pub call: String,
-}
-
-impl std::fmt::Display for Fatal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "rank {}: ", self.rank)?;
-        if !self.call.is_empty() {
-            write!(f, "{}: ", self.call)?;
-        }
-        write!(f, "fatal error (code {}): {}", self.code, self.message)
-    }
 }
 
 struct Slot {
@@ -273,7 +246,7 @@ pub(crate) struct State<'d> {
     /// The byte ranges of every window that hold signal cells, when known.
     cells: Option<Vec<std::ops::Range<usize>>>,
     /// The asynchronous copies whose events are outstanding.
-    dmas: Mutex<crate::runtime::dma::Table>,
+    dmas: Mutex<crate::runtime::run::dma::Table>,
     /// Under MPI: the status board the ranks of every process share.
     board: Option<Board>,
 }
@@ -335,32 +308,6 @@ struct Sleepers {
     /// How many: notifiers skip the lock when none.
     count: AtomicUsize,
     threads: Mutex<Vec<std::thread::Thread>>,
-}
-
-/// One copy into another rank's window (`Run::record_remote_writes`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RemoteWrite {
-    /// The rank that wrote.
-    pub rank: usize,
-    /// Whose window it wrote, at which byte offset, how many bytes (the
-    /// extent of the written block).
-    pub window: usize,
-    pub offset: usize,
-    pub bytes: usize,
-}
-
-/// One step of a rank, for the timeline.
-#[derive(Clone, Debug)]
-pub(crate) struct Event {
-    pub name: &'static str,
-    /// The thread's track: 0 for the rank's own thread, 1 + b for block b
-    /// of a launch.
-    pub track: usize,
-    /// Microseconds since the run started.
-    pub begin: f64,
-    pub duration: f64,
-    /// `"key": value` pairs, already JSON.
-    pub args: String,
 }
 
 // SAFETY: the raw cell pointers in `Status` point into the domain's
@@ -512,7 +459,7 @@ pub(crate) fn name_current_kernel(kernel: Option<String>) {
 /// are reported as never waited for, and its tiles are freed, before the
 /// next task of the device starts.
 pub(crate) fn end_task() {
-    with_current(|state, rank| crate::runtime::dma::orphans(state, rank, current_thread()));
+    with_current(|state, rank| crate::runtime::run::dma::orphans(state, rank, current_thread()));
     crate::runtime::tiles::release();
 }
 
@@ -613,7 +560,7 @@ pub(crate) fn unbind_block() -> Result<(), String> {
     }
     // SAFETY: as in `with_current`.
     let run = unsafe { &*state };
-    crate::runtime::dma::orphans(run, rank, thread);
+    crate::runtime::run::dma::orphans(run, rank, thread);
     crate::runtime::tiles::release();
     if let Some(explore) = &run.explore {
         explore.block_exited(current_agent(), rank);
@@ -732,7 +679,7 @@ impl State<'_> {
         // Once the schedule is over (a deadlock) the ranks run on past
         // waits that did not hold: what they do then is not checked.
         let checked = explore.turn(agent);
-        crate::runtime::dma::deliver_due(self, explore);
+        crate::runtime::run::dma::deliver_due(self, explore);
         checked.then_some((explore, agent))
     }
 
@@ -774,8 +721,8 @@ impl State<'_> {
     }
 
     /// The asynchronous copies whose events are outstanding
-    /// (`crate::runtime::dma`).
-    pub(crate) fn dmas(&self) -> &Mutex<crate::runtime::dma::Table> {
+    /// (`crate::runtime::run::dma`).
+    pub(crate) fn dmas(&self) -> &Mutex<crate::runtime::run::dma::Table> {
         &self.dmas
     }
 
@@ -1644,7 +1591,7 @@ impl<'d> Run<'d> {
             explore: self.explorer.as_ref().map(|f| f.explorer(ranks, name)),
             names: self.names,
             cells: self.cells.clone(),
-            dmas: Mutex::new(crate::runtime::dma::Table::default()),
+            dmas: Mutex::new(crate::runtime::run::dma::Table::default()),
             board: None,
         }
     }
@@ -1772,7 +1719,7 @@ impl State<'_> {
         let begin = self.stamp();
         let result = std::panic::catch_unwind(AssertUnwindSafe(kernel));
         self.record(rank, "kernel", begin, || format!("\"kernel\": {name:?}"));
-        crate::runtime::dma::orphans(self, rank, 0);
+        crate::runtime::run::dma::orphans(self, rank, 0);
         crate::runtime::tiles::release();
         CURRENT.with(|c| c.set(None));
         if let Err(panic) = result {

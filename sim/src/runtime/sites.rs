@@ -79,3 +79,11 @@ pub fn get(site: i64) -> Option<Site> {
         .ok()
         .and_then(|s| sites.get(s).cloned())
 }
+
+/// Trace arguments naming the op of a device call, when it has a site:
+/// `, "op": "pto.comm_twait", "loc": "k.mlir:4:8"`.
+pub(crate) fn op_args(site: i64) -> String {
+    get(site).map_or(String::new(), |s| {
+        format!(", \"op\": {:?}, \"loc\": {:?}", s.op, s.location)
+    })
+}

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 /// does not fit 64 bits: above every user-space mapping (and not one a
 /// short length wraps around from), so the device call finds it in no
 /// window, tile or buffer, and says why.
-const UNREACHABLE: i64 = crate::runtime::transfer::UNREACHABLE as i64;
+const UNREACHABLE: i64 = crate::runtime::outside::UNREACHABLE as i64;
 
 /// Why a kernel cannot be simulated: the op and the reason.
 pub struct Refusal<'c, 'a> {

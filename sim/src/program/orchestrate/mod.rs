@@ -892,7 +892,7 @@ impl ProgramRun {
             .map(|(domain, base)| {
                 (0..domain.devices.len())
                     .map(|rank| {
-                        let (workspace, workspace_bytes) = crate::runtime::dma::workspace();
+                        let (workspace, workspace_bytes) = crate::runtime::domain::workspace();
                         let mut ctx = PldCommContext {
                             workSpace: workspace,
                             workSpaceSize: workspace_bytes,

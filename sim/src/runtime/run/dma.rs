@@ -18,8 +18,8 @@
 //! error of a plain run, a finding of explore mode).
 
 use crate::runtime::explorer::{DmaSubmit, Explorer};
+use crate::runtime::run::transfer::{CopyCall, Sides};
 use crate::runtime::run::State;
-use crate::runtime::transfer::{CopyCall, Sides};
 
 /// A DMA engine (`pto::comm::DmaEngine`, `PLD_DMA_SDMA` / `PLD_DMA_URMA`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -280,7 +280,7 @@ pub(crate) fn submit(
             "\"event\": {handle}, \"engine\": {:?}, \"copy\": {:?}, \"bytes\": {bytes}{}",
             engine.name(),
             direction.op(),
-            crate::runtime::ffi::op_args(site)
+            crate::runtime::sites::op_args(site)
         )
     });
     handle
@@ -476,7 +476,10 @@ pub(crate) fn wait(state: &State<'_>, rank: usize, event: (u64, i32), site: i64)
     }
     complete(state, handle, turn, site);
     state.record(rank, "dma wait", begin, || {
-        format!("\"event\": {handle}{}", crate::runtime::ffi::op_args(site))
+        format!(
+            "\"event\": {handle}{}",
+            crate::runtime::sites::op_args(site)
+        )
     });
     true
 }
@@ -546,21 +549,6 @@ pub(crate) fn orphans(state: &State<'_>, rank: usize, thread: usize) {
             }
         }
     }
-}
-
-/// The DMA engines' workspace every `CommContext` names (`workSpace`,
-/// `workSpaceSize`): what `BuildAsyncSession<DmaEngine::URMA>` takes, as
-/// the runtime's context gives it on the device. The simulated engines
-/// keep nothing there; a kernel needs it only to be there.
-static WORKSPACE: [std::sync::atomic::AtomicU64; 8] =
-    [const { std::sync::atomic::AtomicU64::new(0) }; 8];
-
-/// The workspace's address and size, for a `CommContext`.
-pub fn workspace() -> (u64, u64) {
-    (
-        WORKSPACE.as_ptr() as u64,
-        std::mem::size_of_val(&WORKSPACE) as u64,
-    )
 }
 
 /// The rank a delivered copy's errors are charged to: the process's own

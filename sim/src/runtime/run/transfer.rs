@@ -1,9 +1,10 @@
 //! One copy between windows, tiles and buffers (`pld_sim_copy`, and the
-//! asynchronous copies of `crate::runtime::dma`): its arguments, the
+//! asynchronous copies of `crate::runtime::run::dma`): its arguments, the
 //! checks of its two sides against the windows, what the explorer is
 //! shown, the counters, and the movement of its bytes.
 
 use crate::runtime::explorer::{Memory, MemoryAccess};
+use crate::runtime::mpi::{Summed, Win};
 use crate::runtime::run::State;
 use std::sync::atomic::Ordering;
 
@@ -144,11 +145,6 @@ fn onto_signals(state: &State<'_>, owner: usize, (start, end): (usize, usize)) -
     ))
 }
 
-/// The address the sim lowering gives an access whose offset does not fit
-/// 64 bits (`compiler::lower`'s checked addresses): above every user-space
-/// mapping, so in no window, tile or buffer.
-pub(crate) const UNREACHABLE: usize = 1 << 62;
-
 /// Why `[start, end)` is refused: named relative to the window below it,
 /// when there is one.
 fn outside_everything(
@@ -161,7 +157,7 @@ fn outside_everything(
     if let Some(view) = crate::runtime::outside::describe(what, site, start) {
         return view;
     }
-    if start >= UNREACHABLE {
+    if start >= crate::runtime::outside::UNREACHABLE {
         return format!(
             "{what} at an offset that does not fit 64 bits (offset x stride x element size \
              wraps around), in no window, tile or buffer of the run"
@@ -197,7 +193,7 @@ pub(crate) struct CopyCall {
 
 // SAFETY: the pointers are addresses a kernel handed over (windows, tiles,
 // its buffers); a copy kept for later (an asynchronous one,
-// `crate::runtime::dma`) is moved by whichever simulated thread delivers
+// `crate::runtime::run::dma`) is moved by whichever simulated thread delivers
 // it, and its memory outlives the run.
 unsafe impl Send for CopyCall {}
 
@@ -269,7 +265,7 @@ impl CopyCall {
                 writes: side(self.dst_range()),
             };
             // SAFETY: the caller's contract.
-            match unsafe { crate::runtime::transport::copy(state.domain, self, sides) } {
+            match unsafe { rma_copy(state.domain, self, sides) } {
                 Ok(true) => return,
                 Ok(false) => {}
                 Err(message) => return state.error(rank, format!("a copy failed: {message}")),
@@ -479,8 +475,189 @@ impl CopyCall {
             named("from_name", checked.reads, self.src as usize),
             side(checked.writes),
             named("to_name", checked.writes, self.dst as usize),
-            crate::runtime::ffi::op_args(site)
+            crate::runtime::sites::op_args(site)
         )
+    }
+}
+
+/// A copy one of whose sides is a window reached through MPI (`mpi-rma`),
+/// done with Get and Put, or an accumulating copy into any window of a
+/// run whose windows are reached through MPI ([`accumulate_rows`]);
+/// `false` when it is neither (the caller moves the bytes itself).
+///
+/// # Safety
+///
+/// As `pld_sim_copy`'s: the sides in this process's memory are valid for
+/// their strided extent; the far sides were checked against their windows.
+unsafe fn rma_copy(
+    domain: &crate::runtime::domain::CommDomain,
+    call: &CopyCall,
+    sides: Sides,
+) -> Result<bool, String> {
+    let remote = |side: Option<usize>| side.and_then(|w| domain.window(w).remote());
+    let (reads, writes) = (remote(sides.reads), remote(sides.writes));
+    let accumulates = match (call.accumulate, sides.writes, domain.rma()) {
+        (0, _, _) | (_, None, _) | (_, _, None) => None,
+        (_, Some(window), Some(win)) => Some((win, window)),
+    };
+    if reads.is_none() && writes.is_none() && accumulates.is_none() {
+        return Ok(false);
+    }
+    let mut call = *call;
+    let mut staged = Vec::new();
+    if let (Some((win, rank)), Some(window)) = (reads, sides.reads) {
+        // The source's whole extent, fetched once; the copy then reads it
+        // here with the same strides.
+        let (start, end) = call.src_range().ok_or("a load with bad strides")?;
+        staged = vec![0u8; end - start];
+        let offset = start - domain.window(window).base() as usize;
+        win.get(rank, offset, &mut staged)?;
+        call.src = staged.as_ptr();
+    }
+    match (accumulates, writes, sides.writes) {
+        (Some((win, window)), _, _) => {
+            let base = domain.window(window).base() as usize;
+            // SAFETY: the caller's contract; the source is staged or local.
+            unsafe { accumulate_rows(&call, win, window, base) }?;
+        }
+        (None, Some((win, rank)), Some(window)) => {
+            let base = domain.window(window).base() as usize;
+            // SAFETY: as above.
+            unsafe { put_rows(&call, win, rank, base) }?;
+        }
+        // SAFETY: the caller's contract; the source is staged.
+        _ => unsafe { call.perform(false) },
+    }
+    drop(staged);
+    Ok(true)
+}
+
+/// Writes the copy `call` (which does not accumulate) into `rank`'s
+/// window (reserved at `base` here) row by row: each destination row is
+/// assembled here (read from the target first when the row is strided)
+/// and put.
+///
+/// # Safety
+///
+/// The source is valid for its strided extent.
+unsafe fn put_rows(call: &CopyCall, win: &Win, rank: usize, base: usize) -> Result<(), String> {
+    let elem = call.elem_bytes as usize;
+    let [rows, cols] = call.shape;
+    let [row_stride, col_stride] = call.dst_strides;
+    for row in 0..rows.max(0) {
+        let start = call.dst as usize + (row * row_stride) as usize * elem;
+        let span = ((cols.max(1) - 1) * col_stride + 1) as usize * elem;
+        let mut bytes = vec![0u8; span];
+        let offset = start - base;
+        if col_stride != 1 {
+            win.get(rank, offset, &mut bytes)?;
+        }
+        let one = CopyCall {
+            dst: bytes.as_mut_ptr(),
+            dst_strides: [0, col_stride],
+            src: call
+                .src
+                .wrapping_add((row * call.src_strides[0]) as usize * elem),
+            shape: [1, cols],
+            ..*call
+        };
+        // SAFETY: one row of the source (the caller's contract) into the
+        // row assembled here, which spans the row's strided extent.
+        unsafe { one.perform(false) };
+        win.put(rank, offset, &bytes)?;
+    }
+    Ok(())
+}
+
+/// Adds the copy `call` into `rank`'s window (at `base` here, mapped or
+/// not) through MPI, row by row, so that it combines atomically, element
+/// by element, with every other process's accumulation into the same
+/// elements, on any node.
+///
+/// MPI's rule (the RMA chapter; `shared/reference/mpi-rma.md`): accumulate
+/// operations on one element are atomic against each other when they use
+/// the same op and the same predefined datatype, and the windows' default
+/// `accumulate_ops = same_op_no_op` asks every concurrent accumulate on a
+/// location to use one op. CPU atomics on a shared mapping are no part of
+/// that, hence every accumulation of such a run goes this way, the own
+/// window's and the node's too. f32 and i32 are `MPI_SUM` on `MPI_FLOAT` /
+/// `MPI_INT32_T`; MPI has no f16 type, so an f16 add is a
+/// compare-and-swap loop on the aligned `MPI_UINT32_T` word holding the
+/// element (the only op on such words: f16 accumulations all take it).
+///
+/// # Safety
+///
+/// The source is valid for its strided extent.
+unsafe fn accumulate_rows(
+    call: &CopyCall,
+    win: &Win,
+    rank: usize,
+    base: usize,
+) -> Result<(), String> {
+    let elem = call.elem_bytes as usize;
+    let [rows, cols] = call.shape;
+    let [row_stride, col_stride] = call.dst_strides;
+    for row in 0..rows.max(0) {
+        let offset = call.dst as usize + (row * row_stride) as usize * elem - base;
+        // The source row, gathered contiguous.
+        let mut values = vec![0u8; cols.max(0) as usize * elem];
+        let one = CopyCall {
+            dst: values.as_mut_ptr(),
+            dst_strides: [0, 1],
+            src: call
+                .src
+                .wrapping_add((row * call.src_strides[0]) as usize * elem),
+            shape: [1, cols],
+            accumulate: 0,
+            ..*call
+        };
+        // SAFETY: one row of the source (the caller's contract) into a
+        // buffer of the row's size.
+        unsafe { one.perform(false) };
+        let stride = col_stride as usize;
+        match u32::try_from(call.accumulate).unwrap_or(u32::MAX) {
+            pld_runtime_sys::PLD_COPY_ADD_F32 => {
+                win.sum(rank, offset, Summed::F32, &values, stride)?
+            }
+            pld_runtime_sys::PLD_COPY_ADD_I32 => {
+                win.sum(rank, offset, Summed::I32, &values, stride)?
+            }
+            pld_runtime_sys::PLD_COPY_ADD_F16 => {
+                for (c, add) in values.chunks_exact(2).enumerate() {
+                    let add = u16::from_ne_bytes([add[0], add[1]]);
+                    add_f16(win, rank, offset + c * stride * 2, add)?;
+                }
+            }
+            other => return Err(format!("unknown accumulation {other}")),
+        }
+    }
+    Ok(())
+}
+
+/// Adds the f16 `add` to the f16 at byte `offset` of `rank`'s window
+/// through compare-and-swap of the 4-byte word holding it (the other half
+/// of the word is written back as it was seen).
+fn add_f16(win: &Win, rank: usize, offset: usize, add: u16) -> Result<(), String> {
+    use crate::runtime::half::{f16_to_f32, f32_to_f16};
+    let word = offset & !3;
+    if !offset.is_multiple_of(2) || word + 4 > win.len() {
+        return Err(format!(
+            "an f16 accumulation at byte {offset} of a {}-byte window is not in an aligned              4-byte word of it",
+            win.len()
+        ));
+    }
+    let half = offset - word;
+    let mut seen = 0u32;
+    loop {
+        let mut bytes = seen.to_ne_bytes();
+        let old = u16::from_ne_bytes([bytes[half], bytes[half + 1]]);
+        let sum = f32_to_f16(f16_to_f32(old) + f16_to_f32(add)).to_ne_bytes();
+        bytes[half..half + 2].copy_from_slice(&sum);
+        let held = win.compare_and_swap_u32(rank, word, seen, u32::from_ne_bytes(bytes))?;
+        if held == seen {
+            return Ok(());
+        }
+        seen = held;
     }
 }
 
