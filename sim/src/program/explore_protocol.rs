@@ -747,6 +747,15 @@ fn placed(message: String) -> (Where, Severity, String) {
     }
 }
 
+/// The `file:line:col` of the op a fault of the run names (`rank 0:
+/// k.mlir:55:12: pto.comm_wait_async_event: ...`), where it is reported;
+/// `None` for one that names none (it goes to the kernel).
+fn fault_site(error: &str) -> Option<String> {
+    let (_, rest) = error.strip_prefix("rank ")?.split_once(": ")?;
+    let (place, _) = Position::leading(rest)?;
+    Some(format!("{}:{}:{}", place.file, place.line, place.column))
+}
+
 /// `file:line:col` as a location.
 fn location<'c>(context: &'c Context, text: &str) -> Option<Location<'c>> {
     let at = Position::parse(text)?;
@@ -773,7 +782,7 @@ fn findings(kernel: &KernelInfo, finished: &Finished) -> Vec<(String, Option<Str
     for (error, also) in errors.iter().zip(also) {
         out.push((
             format!("error {}", error_kind(error)),
-            None,
+            fault_site(error),
             format!("error: {error}{also}"),
         ));
     }
