@@ -46,24 +46,6 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The top-level module a file of `src/` belongs to, and whether the file
-/// is that module's own (`a.rs`, `a/mod.rs`); `None` for the crate root
-/// and the binaries.
-fn top_level(src: &Path, file: &Path) -> Option<(String, bool)> {
-    let relative = file.strip_prefix(src).ok()?;
-    let parts: Vec<String> = relative
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    let first = parts.first()?;
-    if parts.len() == 1 && (first == "lib.rs" || first == "main.rs") || first == "bin" {
-        return None;
-    }
-    let name = first.trim_end_matches(".rs").to_string();
-    let own = parts.len() == 1 || (parts.len() == 2 && parts[1] == "mod.rs");
-    Some((name, own))
-}
-
 /// The text of a file as the rules read it: comment lines dropped, and
 /// nothing from its `#[cfg(test)]` test module on.
 fn code(text: &str) -> String {
@@ -94,70 +76,17 @@ fn identifier(text: &str) -> &str {
     &text[..end]
 }
 
-/// The top-level modules `code` names through `crate::` (and, in a
-/// top-level module's own file, `super::`).
-fn references(code: &str, own: bool) -> BTreeSet<String> {
-    let mut names = BTreeSet::new();
-    for (at, _) in code.match_indices("crate::") {
-        let rest = &code[at + "crate::".len()..];
-        match rest.strip_prefix('{') {
-            // `use crate::{a::x, b};`: the first segment of each item.
-            Some(list) => {
-                let list = &list[..list.find(';').unwrap_or(list.len())];
-                let mut depth = 0;
-                let mut start = true;
-                for (i, c) in list.char_indices() {
-                    match c {
-                        '{' => depth += 1,
-                        '}' => depth -= 1,
-                        ',' if depth == 0 => start = true,
-                        c if start && !c.is_whitespace() => {
-                            start = false;
-                            names.insert(identifier(&list[i..]).to_string());
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            None => {
-                names.insert(identifier(rest).to_string());
-            }
-        }
-    }
-    if own {
-        for (at, _) in code.match_indices("super::") {
-            names.insert(identifier(&code[at + "super::".len()..]).to_string());
-        }
-    }
-    names.retain(|n| !n.is_empty());
-    names
-}
-
-/// A crate's graph: top-level module -> (module it references -> a file
-/// that does).
+/// A crate's graph: module -> (module it uses -> a file that does).
 type Graph = BTreeMap<String, BTreeMap<String, PathBuf>>;
 
-fn graph(src: &Path) -> Graph {
-    let mut files = Vec::new();
-    sources(src, &mut files);
-    let modules: BTreeSet<String> = files
-        .iter()
-        .filter_map(|f| top_level(src, f).map(|(name, _)| name))
-        .collect();
-    let mut graph = Graph::new();
-    for file in &files {
-        let Some((module, own)) = top_level(src, file) else {
-            continue;
-        };
-        let text = std::fs::read_to_string(file).expect("read a source file");
-        let edges = graph.entry(module.clone()).or_default();
-        for target in references(&code(&text), own) {
-            if target != module && modules.contains(&target) {
-                edges.entry(target).or_insert_with(|| file.clone());
-            }
-        }
-    }
-    graph
+/// The granularity of a graph.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Level {
+    /// Top-level module trees (`a` with everything under `a/`).
+    Trees,
+    /// Modules at every level; a module and those inside it are one tree
+    /// and may use each other.
+    Modules,
 }
 
 /// The strongly connected components of more than one module (Tarjan).
@@ -288,30 +217,34 @@ fn paths(code: &str, module: &[String]) -> Vec<Vec<String>> {
     found
 }
 
-/// A crate's modules at every level: module -> (module it uses that is
-/// neither inside it nor around it -> a file that does).
-fn module_graph(src: &Path) -> Graph {
+/// A crate's modules (at `level`), each with the modules it uses.
+fn module_graph(src: &Path, level: Level) -> Graph {
     let mut files = Vec::new();
     sources(src, &mut files);
     let modules: BTreeSet<Vec<String>> = files.iter().filter_map(|f| module_path(src, f)).collect();
-    let nested = |a: &[String], b: &[String]| a.starts_with(b) || b.starts_with(a);
+    let shown = |m: &[String]| match level {
+        Level::Trees => m[0].clone(),
+        Level::Modules => m.join("::"),
+    };
+    let apart = |a: &[String], b: &[String]| match level {
+        Level::Trees => a[0] != b[0],
+        Level::Modules => !(a.starts_with(b) || b.starts_with(a)),
+    };
     let mut graph = Graph::new();
     for file in &files {
         let Some(module) = module_path(src, file) else {
             continue;
         };
         let text = std::fs::read_to_string(file).expect("read a source file");
-        let edges = graph.entry(module.join("::")).or_default();
+        let edges = graph.entry(shown(&module)).or_default();
         for path in paths(&code(&text), &module) {
             // The longest prefix of the path that is a module.
             let target = (1..=path.len())
                 .rev()
                 .map(|n| path[..n].to_vec())
                 .find(|p| modules.contains(p));
-            if let Some(target) = target.filter(|t| !nested(t, &module)) {
-                edges
-                    .entry(target.join("::"))
-                    .or_insert_with(|| file.clone());
+            if let Some(target) = target.filter(|t| apart(t, &module)) {
+                edges.entry(shown(&target)).or_insert_with(|| file.clone());
             }
         }
     }
@@ -350,7 +283,7 @@ fn root() -> PathBuf {
 fn no_crate_has_a_cycle_of_module_trees() {
     let failures: Vec<String> = members(&root())
         .iter()
-        .flat_map(|member| cycle_failures(member, &graph(&member.join("src"))))
+        .flat_map(|member| cycle_failures(member, &module_graph(&member.join("src"), Level::Trees)))
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -359,7 +292,9 @@ fn no_crate_has_a_cycle_of_module_trees() {
 fn no_crate_has_a_cycle_of_modules_at_any_level() {
     let failures: Vec<String> = members(&root())
         .iter()
-        .flat_map(|member| cycle_failures(member, &module_graph(&member.join("src"))))
+        .flat_map(|member| {
+            cycle_failures(member, &module_graph(&member.join("src"), Level::Modules))
+        })
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -367,7 +302,7 @@ fn no_crate_has_a_cycle_of_modules_at_any_level() {
 #[test]
 fn the_simulator_layers_only_reach_down() {
     let layers = ["runtime", "compiler", "explore", "program"];
-    let graph = graph(&root().join("sim/src"));
+    let graph = module_graph(&root().join("sim/src"), Level::Trees);
     let mut failures = Vec::new();
     for (below, layer) in layers.iter().enumerate() {
         for (target, file) in graph.get(*layer).into_iter().flatten() {
@@ -381,13 +316,16 @@ fn the_simulator_layers_only_reach_down() {
 
 #[test]
 fn a_cycle_and_its_references_are_found() {
-    let code = code(
-        "use crate::{a::x, b::{y, z}};\n// crate::c in a comment\nfn f() { crate::d::g(); super::e::h(); }\n#[cfg(test)]\nmod tests { use crate::t; }\n",
-    );
-    let found = references(&code, true);
-    let expected: BTreeSet<String> = ["a", "b", "d", "e"].map(String::from).into();
+    let module = ["x".to_string(), "y".to_string()];
+    let text = "use crate::{a::b::C, d};\n// crate::c in a comment\nfn f() { super::z::g(); crate::e::f::h(); }\n#[cfg(test)]\nmod tests { use crate::t; }\n";
+    let found = paths(&code(text), &module);
+    let expected: Vec<Vec<&str>> = vec![
+        vec!["a", "b", "C"],
+        vec!["d"],
+        vec!["e", "f", "h"],
+        vec!["x", "z", "g"],
+    ];
     assert_eq!(found, expected);
-    assert!(!references(&code, false).contains("e"));
     let mut graph = Graph::new();
     for (from, to) in [("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")] {
         graph
@@ -396,16 +334,4 @@ fn a_cycle_and_its_references_are_found() {
             .insert(to.into(), PathBuf::new());
     }
     assert_eq!(cycles(&graph), vec![vec!["a", "b", "c"]]);
-    let module = ["x".to_string(), "y".to_string()];
-    let found = paths(
-        "use crate::{a::b::C, d};\nfn f() { super::z::g(); crate::e::f::h(); }\n",
-        &module,
-    );
-    let expected: Vec<Vec<&str>> = vec![
-        vec!["a", "b", "C"],
-        vec!["d"],
-        vec!["e", "f", "h"],
-        vec!["x", "z", "g"],
-    ];
-    assert_eq!(found, expected);
 }
