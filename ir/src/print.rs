@@ -109,11 +109,11 @@ fn unescaped(text: &str) -> String {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        let hex = bytes.get(i + 1..i + 3).and_then(|h| {
-            std::str::from_utf8(h)
-                .ok()
-                .and_then(|h| u8::from_str_radix(h, 16).ok())
-        });
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .filter(|h| h.iter().all(u8::is_ascii_hexdigit))
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
         match (bytes[i], bytes.get(i + 1), hex) {
             (b'\\', Some(&c @ (b'"' | b'\\')), _) => {
                 out.push(c);
@@ -161,6 +161,7 @@ mod tests {
         assert_eq!(symbol_name("@k"), "k");
         assert_eq!(symbol_name("k"), "k");
         assert_eq!(symbol_name("@\"x\\zz\""), "x\\zz");
+        assert_eq!(symbol_name("@\"x\\+5\""), "x\\+5");
     }
 
     #[test]

@@ -187,9 +187,18 @@ fn instead(from: &Split, to: &Split) -> String {
          shard.all_slice (slice_axis = {}, grid_axes = {:?})",
         to.axis, to.grid_axes
     );
-    let part = from.bounds.get(1).copied().unwrap_or(0);
-    let even = from.bounds.windows(2).all(|w| w[1] - w[0] == part);
-    match even {
+    let even = |split: &Split| {
+        let part = split.bounds.get(1).copied().unwrap_or(0);
+        split.bounds.windows(2).all(|w| w[1] - w[0] == part)
+    };
+    if !even(to) {
+        // shard.all_slice and shard-partition's steps both make even
+        // shards: no route reaches an uneven target over other grid axes.
+        return "its target is split unevenly (sharded_dims_offsets), which no shard op makes \
+                from another split: reshard over the same grid axes"
+            .to_string();
+    }
+    match even(from) {
         true => format!(
             "annotate the steps between them, each a grid axis removed from or added to the end \
              of the list, which upstream shard-partition makes (split_axes = {}), or {slice}",

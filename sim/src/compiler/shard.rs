@@ -103,8 +103,8 @@ fn function_grids(
 /// `ranks` ranks (`None` when it holds no `shard.grid`), and the rank count
 /// it runs on: what `pld-run`, `pld.run` and `pldProgramCreate` run. A
 /// program whose grids all have another number of devices than `ranks` is
-/// refused, and so is an `entry` (a function's name, with or without its
-/// `@`) whose grid has; without `ranks` (`pld-run` given no `--ranks`) the
+/// refused, and so is an `entry` (a function's name, as
+/// `pld_ir::print::symbol_name` reads what the user wrote) whose grid has; without `ranks` (`pld-run` given no `--ranks`) the
 /// grid's device count is taken, else 2.
 pub fn shard_program_for(
     text: &str,
@@ -115,13 +115,11 @@ pub fn shard_program_for(
     let Some(converted) = shard_to_pld(text, source_name)? else {
         return Ok(None);
     };
-    let entry = entry
-        .map(pld_ir::print::symbol_name)
-        .filter(|e| !e.is_empty());
+    let entry = entry.filter(|e| !e.is_empty());
     // The function named, or without a name (and grids of different
     // sizes) the only one that runs on a grid.
     let entry_grid = match (entry, converted.devices) {
-        (Some(entry), _) => converted.functions.iter().find(|(name, _)| *name == entry),
+        (Some(entry), _) => converted.functions.iter().find(|(name, _)| name == entry),
         (None, Some(_)) => None,
         (None, None) => match converted.functions.as_slice() {
             [only] => Some(only),

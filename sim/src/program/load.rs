@@ -280,6 +280,13 @@ impl Program {
             })
             .filter(|(start, end)| start < end)
             .collect();
+        // The window bytes of some of the parameters (signals, cells).
+        let ranges = |chosen: &[usize]| -> Vec<std::ops::Range<usize>> {
+            chosen
+                .iter()
+                .filter_map(|&i| offsets[i].map(|o| o..o + params[i].bytes()))
+                .collect()
+        };
         // A kernel only calls the device functions: its ranks may share
         // threads as fibers.
         let outcome = Run::new(&domain, deadline)
@@ -287,12 +294,8 @@ impl Program {
             .traced(trace)
             .explore(schedule)
             .named(Some(&names))
-            .signal_cells(Some(
-                info.cells
-                    .iter()
-                    .filter_map(|&i| offsets[i].map(|o| o..o + params[i].bytes()))
-                    .collect(),
-            ))
+            .signal_cells(schedule.map(|_| ranges(&info.cells)))
+            .credit_signals(ranges(&info.signals))
             .fibers(true)
             .pinned(true)
             .execute(&format!("@{kernel}"), |env| {

@@ -245,6 +245,9 @@ pub(crate) struct State<'d> {
     names: Option<WindowNamer<'d>>,
     /// The byte ranges of every window that hold signal cells, when known.
     cells: Option<Vec<std::ops::Range<usize>>>,
+    /// The byte ranges of every window that hold credit signals (which
+    /// no copy may write), when known.
+    credits: Option<Vec<std::ops::Range<usize>>>,
     /// The asynchronous copies whose events are outstanding.
     dmas: Mutex<crate::runtime::run::dma::Table>,
     /// Under MPI: the status board the ranks of every process share.
@@ -630,12 +633,10 @@ impl State<'_> {
         *self.slots[rank].call.lock().unwrap() = call;
     }
 
-    /// Whether a cell at byte `offset` of a window is outside the signals
-    /// the run was told of (never, when it was told none).
-    /// The first byte of a signal cell in `[start, end)` of a window,
-    /// when the run knows its signals.
+    /// The first byte of a credit signal's cell in `[start, end)` of a
+    /// window, when the run knows its credit signals.
     pub fn signal_byte_in(&self, start: usize, end: usize) -> Option<usize> {
-        self.cells
+        self.credits
             .as_ref()?
             .iter()
             .filter(|r| r.start < end && start < r.end)
@@ -643,6 +644,8 @@ impl State<'_> {
             .min()
     }
 
+    /// Whether a cell at byte `offset` of a window is outside the signals
+    /// the run was told of (never, when it was told none).
     pub fn outside_signals(&self, offset: usize) -> bool {
         self.cells
             .as_ref()
@@ -1339,6 +1342,7 @@ pub struct Run<'d> {
     fibers: bool,
     pinned: bool,
     cells: Option<Vec<std::ops::Range<usize>>>,
+    credits: Option<Vec<std::ops::Range<usize>>>,
     buffers: Vec<(usize, usize)>,
 }
 
@@ -1356,6 +1360,7 @@ impl<'d> Run<'d> {
             fibers: false,
             pinned: false,
             cells: None,
+            credits: None,
             buffers: Vec::new(),
         }
     }
@@ -1373,6 +1378,14 @@ impl<'d> Run<'d> {
     /// signal cells: explore mode reports a notify or wait outside them.
     pub fn signal_cells(mut self, cells: Option<Vec<std::ops::Range<usize>>>) -> Self {
         self.cells = cells;
+        self
+    }
+
+    /// The byte ranges (the same in every window) of the kernel's credit
+    /// signals: a copy that stores into them is an error of the run at its
+    /// op (their cells change only by notifies).
+    pub fn credit_signals(mut self, credits: Vec<std::ops::Range<usize>>) -> Self {
+        self.credits = Some(credits);
         self
     }
 
@@ -1591,6 +1604,7 @@ impl<'d> Run<'d> {
             explore: self.explorer.as_ref().map(|f| f.explorer(ranks, name)),
             names: self.names,
             cells: self.cells.clone(),
+            credits: self.credits.clone(),
             dmas: Mutex::new(crate::runtime::run::dma::Table::default()),
             board: None,
         }

@@ -642,7 +642,7 @@ fn add_f16(win: &Win, rank: usize, offset: usize, add: u16) -> Result<(), String
     let word = offset & !3;
     if !offset.is_multiple_of(2) || word + 4 > win.len() {
         return Err(format!(
-            "an f16 accumulation at byte {offset} of a {}-byte window is not in an aligned              4-byte word of it",
+            "an f16 accumulation at byte {offset} of a {}-byte window is not in an aligned 4-byte word of it",
             win.len()
         ));
     }

@@ -212,6 +212,19 @@ func.func @reshard_other_axis(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
 
 // -----
 
+// An uneven target over other grid axes: nothing reaches it.
+shard.grid @g(shape = 2x2)
+func.func @reshard_to_uneven_other_axes(%x: tensor<8x2xf32>) -> tensor<8x2xf32> {
+  %s0 = shard.sharding @g split_axes = [[0]] : !shard.sharding
+  %s1 = shard.sharding @g split_axes = [[1]] sharded_dims_offsets = [0, 3, 8] : !shard.sharding
+  // expected-error @+1 {{'shard.shard' op reshards split axis 0 over grid axes [0] into split axis 0 over grid axes [1]; convert-shard-to-pld reshards one axis over the same grid axes, or to replicated: its target is split unevenly (sharded_dims_offsets), which no shard op makes from another split: reshard over the same grid axes}}
+  %a = shard.shard %x to %s0 : tensor<8x2xf32>
+  %b = shard.shard %a to %s1 annotate_for_users : tensor<8x2xf32>
+  return %b : tensor<8x2xf32>
+}
+
+// -----
+
 // Other grid axes: the steps through replicated are named.
 shard.grid @g(shape = 2x2)
 func.func @reshard_other_grid_axes(%x: tensor<8x2xf32>) -> tensor<8x2xf32> {
