@@ -525,7 +525,13 @@ pub(super) fn negative_root(cx: &mut OpCx, root: &Integer) -> bool {
         let signless = cx
             .view
             .attribute("root")
-            .is_some_and(|a| a.to_string().ends_with(": i64"));
+            .and_then(|a| {
+                melior::ir::r#type::IntegerType::try_from(
+                    melior::ir::attribute::AttributeLike::r#type(&a),
+                )
+                .ok()
+            })
+            .is_some_and(|t| t.is_signless() && t.width() == 64);
         let wrapped = match root {
             Integer::InRange(_) if signless => " (MLIR reads a signless i64 written above \
                  9223372036854775807 as a negative number: write it ui64 to be told it is no rank)"

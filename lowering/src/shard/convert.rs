@@ -150,9 +150,9 @@ pub fn function<'c, 'a>(
             continue;
         };
         let value = argument.into();
-        let ty = pld_ir::type_of(value).to_string();
-        let unused = pld_ir::users(value).is_empty();
-        if unused && (ty.starts_with("memref<") || ty.starts_with("tensor<*")) {
+        let ty = pld_ir::type_of(value);
+        let unranked = ty.is_unranked_tensor() || ty.is_unranked_mem_ref();
+        if pld_ir::users(value).is_empty() && (ty.is_mem_ref() || unranked) {
             return at(
                 function,
                 Err(format!(

@@ -104,8 +104,9 @@ fn function_grids(
 /// it runs on: what `pld-run`, `pld.run` and `pldProgramCreate` run. A
 /// program whose grids all have another number of devices than `ranks` is
 /// refused, and so is an `entry` (a function's name, as
-/// `pld_ir::print::symbol_name` reads what the user wrote) whose grid has; without `ranks` (`pld-run` given no `--ranks`) the
-/// grid's device count is taken, else 2.
+/// `pld_ir::print::symbol_name` reads what the user wrote) whose grid
+/// has; without `ranks` (`pld-run` given no `--ranks`) the grid's device
+/// count is taken, else 2.
 pub fn shard_program_for(
     text: &str,
     source_name: &str,
